@@ -1,0 +1,7 @@
+"""``python -m desktop_mt`` is the ``desktop-mt`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,51 @@
+"""Events yielded by :meth:`Translator.translate_stream`.
+
+Joining the ``text`` of every :class:`TextDelta` gives exactly what
+:meth:`Translator.translate` returns for the same input, separators (newlines, blank lines,
+the space between sentences of a paragraph) included.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class TextDelta:
+    """Text to append to the output. ``segment`` is the index of the segment it belongs to
+    (-1 for separators between segments)."""
+
+    text: str
+    segment: int
+
+
+@dataclasses.dataclass(frozen=True)
+class SegmentDone:
+    """One segment (a sentence, or a piece of an over-long one) is finished."""
+
+    segment: int
+    source: str
+    translation: str
+    tokens: int
+
+
+@dataclasses.dataclass(frozen=True)
+class TranslationStats:
+    """Figures of one whole ``translate_stream`` call (seconds, wall clock)."""
+
+    segments: int
+    tokens: int
+    seconds: float
+    first_token_seconds: float | None
+    cancelled: bool = False
+
+    @property
+    def tokens_per_second(self) -> float:
+        return self.tokens / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Finished:
+    """The last event of a stream (also sent after a cancel)."""
+
+    stats: TranslationStats
