@@ -1,0 +1,117 @@
+"""The job runner: translate a document's segments in journaled chunks.
+
+Throughput: each distinct segment is translated once per file (subtitles and tables repeat a
+lot); the distinct segments are sorted by length (longest first, so memory peaks and the ETA
+is pessimistic early rather than late) and sent to ``translator.translate_batch`` in chunks,
+inside which the engine does its own length bucketing under a token budget, drops finished
+rows and dedupes again. A chunk is the unit of the journal: after each one the journal is
+fsynced, so an interruption loses at most one chunk of work.
+
+Test hooks (environment variables read only here, for the resume-after-SIGKILL tests):
+
+- ``DESKTOP_MT_TEST_CHUNK_SIZE=N``: chunks of N segments instead of the default.
+- ``DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS=N``: after N chunks are journaled, stop and wait
+  forever (the test then kills the process with SIGKILL at a known point, without timing).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Callable, Optional, Sequence
+
+from ..errors import TranslationCancelled
+from .journal import Journal
+from .textio import clean_translation
+
+ProgressFn = Callable[[int, int], None]
+
+MIN_CHUNK = 64  # segments; small enough that a kill loses little, big enough to bucket well
+
+
+def default_chunk_size(batch_size: int) -> int:
+    """Segments per translate_batch call: a few engine batches, so bucketing has choice."""
+    env = os.environ.get("DESKTOP_MT_TEST_CHUNK_SIZE")
+    if env:
+        return max(1, int(env))
+    return max(MIN_CHUNK, 4 * batch_size)
+
+
+def distinct_segments(segments: Sequence[str]) -> tuple[list[str], list[int]]:
+    """``(distinct, index_of)``: the non-empty distinct segments in order of first appearance,
+    and for each segment its index in ``distinct`` (-1 for an empty segment)."""
+    position: dict[str, int] = {}
+    index_of = []
+    for text in segments:
+        if not text:
+            index_of.append(-1)
+            continue
+        index_of.append(position.setdefault(text, len(position)))
+    return list(position), index_of
+
+
+def translate_distinct(distinct: Sequence[str], translator, *, done: dict[int, str],
+                       journal: Optional[Journal] = None, options=None, chunk_size: int = MIN_CHUNK,
+                       progress: Optional[ProgressFn] = None, cancel=None) -> dict[int, str]:
+    """Translate every id of ``distinct`` not yet in ``done`` (which is filled in and returned).
+
+    ``progress(done, total)`` counts distinct segments, those recovered from a journal included.
+    Raises :class:`TranslationCancelled` when ``cancel`` is set (checked between chunks and,
+    by the engine, every decode step); the journal then holds every finished chunk.
+    """
+    total = len(distinct)
+    pending = sorted((i for i in range(total) if i not in done), key=lambda i: -len(distinct[i]))
+    pause_after = int(os.environ.get("DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS", "0") or 0)
+    if progress:
+        progress(len(done), total)
+    for number, start in enumerate(range(0, len(pending), chunk_size), start=1):
+        if cancel is not None and cancel.is_set():
+            raise TranslationCancelled("the translation was cancelled")
+        ids = pending[start: start + chunk_size]
+        outputs = _translate_chunk([distinct[i] for i in ids], translator, options, cancel,
+                                   progress, len(done), total)
+        items = {i: clean_translation(out) for i, out in zip(ids, outputs)}
+        if journal is not None:
+            journal.append(items)
+        done.update(items)
+        if progress:
+            progress(len(done), total)
+        if pause_after and number >= pause_after:
+            _pause_forever()
+    return done
+
+
+def _translate_chunk(lines: list[str], translator, options, cancel,
+                     progress: Optional[ProgressFn], base: int, total: int) -> list[str]:
+    inner = (lambda d, _t: progress(base + d, total)) if progress else None
+    outputs = translator.translate_batch(lines, options=options, cancel=cancel, progress=inner)
+    if len(outputs) != len(lines):  # the contract says one per line; never lose a line silently
+        raise RuntimeError(f"translate_batch returned {len(outputs)} lines for {len(lines)}")
+    return list(outputs)
+
+
+def _pause_forever() -> None:
+    """Test hook: stand still at a known point until the test kills us."""
+    while True:
+        time.sleep(3600)
+
+
+def translate_segments(segments: Sequence[str], translator, *, options=None,
+                       batch_size: int | None = None, progress: Optional[ProgressFn] = None,
+                       cancel=None) -> list[str]:
+    """Translate a list of segments without a journal (stdin, small jobs): one output each,
+    empty segments give ``""``, identical segments are translated once."""
+    distinct, index_of = distinct_segments(segments)
+    size = default_chunk_size(batch_size or _batch_size(translator, options))
+    done = translate_distinct(distinct, translator, done={}, options=options, chunk_size=size,
+                              progress=progress, cancel=cancel)
+    return [done[i] if i >= 0 else "" for i in index_of]
+
+
+def _batch_size(translator, options) -> int:
+    """The engine batch size in effect: the call's options, else the translator's, else 16."""
+    for source in (options, getattr(translator, "options", None)):
+        size = getattr(source, "batch_size", None)
+        if isinstance(size, int) and size > 0:
+            return size
+    return 16

@@ -1,0 +1,187 @@
+"""Decoding, line splitting and segment templates shared by the file formats.
+
+A *template* is a list whose items are either literal strings (kept byte-for-byte: line
+terminators, indentation, tabs, SRT timings ...) or ``int`` indices into the list of
+*segments* (the texts sent to the translator). ``render(template, translations)`` puts the
+translations back. Formats build their templates with :class:`SegmentCollector`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+from typing import Sequence, Union
+
+from .errors import BatchInputError
+
+Template = list[Union[str, int]]
+
+# Line terminators of text files: CRLF, LF and a lone CR (classic Mac). Other characters that
+# str.splitlines() treats as breaks (\x0b, \x0c, \x1c-\x1e, \x85, \u2028, \u2029) are NOT line
+# breaks here, so `wc -l` and our line count agree; they are neutralised inside segments.
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r|$)")
+
+# Characters that must never reach (or come back from) the translator inside a segment: any
+# line break and C0/C1 control characters except tab. They would break "one line in, one line
+# out", and a control character carries nothing to translate.
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+# Inside a segment, runs of whitespace around a tab are kept literally: each tab-separated
+# cell is translated on its own, so tab-separated text keeps its columns.
+_TAB_SPLIT_RE = re.compile(r"(\s*\t\s*)")
+
+_BOMS = (  # longest first: the UTF-32 LE BOM starts with the UTF-16 LE one
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+# Encodings that can represent any translation, so the output keeps the input's encoding.
+# Anything else (cp1252, latin-1, shift_jis ...) cannot hold Chinese: the output is UTF-8.
+_UNICODE_ENCODINGS = {"utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "gb18030"}
+
+
+@dataclass(frozen=True)
+class DecodedText:
+    """A decoded text file: ``text`` without its BOM, and how to encode the output."""
+
+    text: str
+    bom: bytes
+    output_encoding: str
+
+    def encode(self, text: str) -> bytes:
+        """Encode output text the way the input was encoded (BOM included)."""
+        return self.bom + text.encode(self.output_encoding)
+
+
+def _normalise_encoding(name: str) -> str:
+    try:
+        return codecs.lookup(name).name
+    except LookupError as exc:
+        raise BatchInputError(f"unknown encoding {name!r} (try utf-8, gb18030, cp1252 ...)") from exc
+
+
+def decode_text(data: bytes, filename: str, encoding: str | None = None) -> DecodedText:
+    """Decode file bytes strictly: a BOM wins, else ``encoding``, else UTF-8.
+
+    Never guesses and never replaces bytes: an undecodable byte raises
+    :class:`BatchInputError` naming the file, line and column, and suggesting ``--encoding``.
+    """
+    bom, codec = b"", None
+    for candidate, name in _BOMS:
+        if data.startswith(candidate):
+            bom, codec = candidate, name
+            break
+    if codec is None:
+        codec = _normalise_encoding(encoding) if encoding else "utf-8"
+        if codec == "utf-8-sig":
+            codec = "utf-8"
+    body = data[len(bom):]
+    try:
+        text = body.decode(codec)
+    except UnicodeDecodeError as exc:
+        raise _decode_error(body, exc, filename, codec, encoding is not None) from None
+    if codec == "utf-8" and not bom and "\x00" in text and _looks_utf16(body):
+        raise BatchInputError(
+            f"{filename}: looks like UTF-16 without a byte-order mark; pass --encoding utf-16-le "
+            f"(or utf-16-be)", filename=filename)
+    out = codec if codec in _UNICODE_ENCODINGS else "utf-8"
+    # Keep a BOM only where it can be written in the output encoding.
+    if bom and out != codec:
+        bom = b""
+    return DecodedText(text=text, bom=bom, output_encoding=out)
+
+
+def _looks_utf16(body: bytes) -> bool:
+    sample = body[:4096]
+    return len(sample) >= 4 and sample.count(0) >= len(sample) // 4
+
+
+def _decode_error(body: bytes, exc: UnicodeDecodeError, filename: str, codec: str,
+                  explicit: bool) -> BatchInputError:
+    """Build a message with the 1-based line and column of the first bad byte."""
+    prefix = body[: exc.start]
+    line = prefix.count(b"\n") + 1
+    column = exc.start - (prefix.rfind(b"\n") + 1) + 1
+    bad = body[exc.start: exc.start + 4].hex(" ")
+    hint = ("the file is not in that encoding" if explicit else
+            "if the file is in another encoding, pass --encoding (e.g. gb18030, cp1252, utf-16-le)")
+    return BatchInputError(
+        f"{filename}: line {line}, column {column}: bytes [{bad}] are not valid {codec}; {hint}",
+        filename=filename, line=line)
+
+
+def split_lines(text: str) -> list[tuple[str, str]]:
+    """Split into ``(content, terminator)`` pairs; ``"".join(c + t) == text``.
+
+    A final line without a terminator gets ``""``; a text ending in a newline has no extra
+    empty pair, so the number of pairs is the number of lines an editor shows.
+    """
+    pairs = []
+    for match in _LINE_RE.finditer(text):
+        chunk = match.group(0)
+        if not chunk:
+            continue  # the empty match at the very end
+        content = chunk.rstrip("\r\n")
+        pairs.append((content, chunk[len(content):]))
+    return pairs
+
+
+def dominant_newline(text: str) -> str:
+    """The newline to use for new lines: CRLF if the text uses it, else LF."""
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def clean_segment(text: str) -> str:
+    """Neutralise characters that must not reach the translator (see ``_CONTROL_RE``)."""
+    return _CONTROL_RE.sub(" ", text)
+
+
+def clean_translation(text: str) -> str:
+    """A translation must stay on one line: any line break or control character becomes a space."""
+    return _CONTROL_RE.sub(" ", text).strip()
+
+
+class SegmentCollector:
+    """Collects the segments of one document; identical segments are stored once per use.
+
+    ``add_text`` turns a piece of text into template items: its leading/trailing whitespace
+    and tab separators stay literal, each remaining non-blank piece becomes a segment index.
+    """
+
+    def __init__(self) -> None:
+        self.segments: list[str] = []
+
+    def add_segment(self, text: str) -> int:
+        """Register one segment (already stripped) and return its index."""
+        self.segments.append(text)
+        return len(self.segments) - 1
+
+    def add_text(self, text: str) -> Template:
+        """Template items for ``text`` (one line, or one DOCX text unit)."""
+        items: Template = []
+        for piece in _TAB_SPLIT_RE.split(text):
+            if not piece:
+                continue
+            if "\t" in piece or not piece.strip():
+                items.append(piece)
+                continue
+            core = piece.strip()
+            lead = piece[: len(piece) - len(piece.lstrip())]
+            trail = piece[len(piece.rstrip()):]
+            if lead:
+                items.append(lead)
+            cleaned = clean_segment(core).strip()
+            # A piece made only of control characters: keep it as it was, nothing to translate.
+            items.append(self.add_segment(cleaned) if cleaned else core)
+            if trail:
+                items.append(trail)
+        return items
+
+
+def render(template: Sequence[Union[str, int]], translations: Sequence[str]) -> str:
+    """Join a template, putting ``translations[i]`` where segment ``i`` was."""
+    return "".join(item if isinstance(item, str) else translations[item] for item in template)

@@ -1,0 +1,349 @@
+"""The ``desktop-mt`` command.
+
+    desktop-mt                                   start the GUI
+    desktop-mt translate [FILES...|-] [-o OUT | --out-dir DIR] [options]
+    desktop-mt self-test [--model DIR]           load the model headless, translate, time it
+
+``translate`` with no file (or ``-``) reads stdin and writes stdout, one output line per input
+line (an interactive terminal gets each line as soon as it is typed). Files are written next
+to the input as ``<stem>.zh<suffix>`` unless ``-o`` / ``--out-dir`` says otherwise; see
+:mod:`desktop_mt.batch` for the formats, the journal and ``--resume``.
+
+Exit codes: 0 done, 1 a failed input or model (the message names the file, and the line where
+there is one), 2 usage, 130 interrupted (the journal is kept: rerun with ``--resume``).
+
+The CLI never imports PySide6: the GUI module is imported only when the GUI is started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Optional, Sequence
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+SELF_TEST_SENTENCE = "The weather is nice today, so let's go for a walk in the park."
+
+
+class UsageError(Exception):
+    """Bad command-line use (exit 2)."""
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of ``desktop-mt`` (and ``python -m desktop_mt``); returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        return run_gui([])
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (subcommands translate, self-test, gui)."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(prog="desktop-mt",
+                                     description="Offline English->Chinese translation.")
+    parser.add_argument("--version", action="version", version=f"desktop-mt {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="{translate,self-test,gui}")
+
+    tr = sub.add_parser("translate", help="translate files, or stdin to stdout",
+                        description="Translate text, SRT and DOCX files, or stdin to stdout.")
+    tr.add_argument("files", nargs="*", metavar="FILE", help="input files; none or '-' for stdin")
+    where = tr.add_mutually_exclusive_group()
+    where.add_argument("-o", "--output", metavar="OUT",
+                       help="output file (one input only; '-' for stdout)")
+    where.add_argument("--out-dir", metavar="DIR", help="folder for the outputs (same file names)")
+    tr.add_argument("--format", choices=("auto", "txt", "srt", "docx"), default="auto",
+                    help="input format (default: by file suffix; stdin: txt)")
+    _add_model_arguments(tr)
+    tr.add_argument("--beams", type=_positive, metavar="N", help="beam size (1 = greedy)")
+    tr.add_argument("--max-length", type=_positive, metavar="N",
+                    help="most output tokens per sentence")
+    tr.add_argument("--batch-size", type=_positive, metavar="N", help="sentences per batch")
+    tr.add_argument("--resume", action="store_true",
+                    help="continue an interrupted run from its journal")
+    tr.add_argument("--progress", action="store_true",
+                    help="show progress even when stderr is not a terminal")
+    tr.add_argument("--encoding", metavar="ENC",
+                    help="encoding of text input without a BOM (default utf-8)")
+    tr.set_defaults(func=cmd_translate)
+
+    st = sub.add_parser("self-test", help="load the model headless, translate, print timings")
+    _add_model_arguments(st)
+    st.set_defaults(func=cmd_self_test)
+
+    gui = sub.add_parser("gui", help="start the GUI (the default without arguments)")
+    gui.set_defaults(func=lambda args: run_gui([]))
+    parser.set_defaults(func=lambda args: run_gui([]))
+    return parser
+
+
+def _add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", metavar="DIR", help="model directory (default: bundled)")
+    parser.add_argument("--variant", choices=("int8", "fp32"), default=None,
+                        help="model variant (default int8; self-test: every variant)")
+    parser.add_argument("--threads", type=_non_negative, metavar="N",
+                        help="CPU threads (0 = let ONNX Runtime choose)")
+    parser.add_argument("--provider", metavar="NAME", default="cpu",
+                        help="execution provider (cpu, cuda, dml, coreml, openvino)")
+
+
+def _positive(text: str) -> int:
+    value = int(text) if text.strip().lstrip("-").isdigit() else None
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return int(text)
+
+
+# --- GUI ---------------------------------------------------------------------------------
+
+def run_gui(argv: list[str]) -> int:
+    """Start the GUI; imported lazily so the CLI never needs (or loads) PySide6."""
+    try:
+        from .gui.app import main as gui_main
+    except ImportError as exc:
+        print(f"desktop-mt: the GUI is not available ({exc}).\n"
+              f"Install it with: pip install 'desktop-mt[gui]'   "
+              f"(or translate from the command line: desktop-mt translate --help)",
+              file=sys.stderr)
+        return EXIT_FAILED
+    return int(gui_main(argv) or 0)
+
+
+# --- translate ---------------------------------------------------------------------------
+
+def make_translator(args: argparse.Namespace, variant: Optional[str] = None):
+    """A Translator from the command-line options (raises DesktopMTError / ValueError)."""
+    from . import GenerationOptions, SessionOptions, Translator
+
+    options = GenerationOptions(
+        beams=getattr(args, "beams", None), max_length=getattr(args, "max_length", None),
+        batch_size=getattr(args, "batch_size", None) or GenerationOptions().batch_size)
+    session = SessionOptions(intra_op_threads=args.threads or 0, provider=args.provider)
+    return Translator(model_dir=args.model, variant=variant or args.variant or "int8",
+                      session_options=session, options=options)
+
+
+def cmd_translate(args: argparse.Namespace) -> int:
+    """``desktop-mt translate``."""
+    from .errors import DesktopMTError
+
+    jobs = _plan_jobs(args)  # usage errors before the (slow) model load
+    try:
+        translator = make_translator(args)
+    except (DesktopMTError, ValueError) as exc:
+        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        if jobs is None:
+            return _translate_stdin(args, translator)
+        return _translate_files(args, translator, jobs)
+    except KeyboardInterrupt:
+        print("\ndesktop-mt: interrupted; the progress is kept: rerun the same command with "
+              "--resume to continue", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        close = getattr(translator, "close", None)
+        if close:
+            close()
+
+
+def _plan_jobs(args: argparse.Namespace) -> Optional[list[tuple[Path, Optional[Path]]]]:
+    """``[(src, dst)]`` for file inputs (dst None = next to the input), None for stdin."""
+    files = list(args.files)
+    if not files or files == ["-"]:
+        if args.out_dir:
+            raise UsageError("--out-dir needs input files (stdin goes to stdout or -o)")
+        return None
+    if "-" in files:
+        raise UsageError("'-' (stdin) cannot be mixed with files")
+    if args.output and len(files) > 1:
+        raise UsageError("-o takes one input file; use --out-dir for several")
+    if args.output == "-":
+        raise UsageError("-o - (stdout) is only for stdin input; give an output file")
+    if args.output:
+        return [(Path(files[0]), Path(args.output))]
+    if args.out_dir:
+        out_dir = Path(args.out_dir)
+        if out_dir.exists() and not out_dir.is_dir():
+            raise UsageError(f"--out-dir {out_dir} is not a folder")
+        jobs = [(Path(f), out_dir / Path(f).name) for f in files]
+        names = [dst for _, dst in jobs]
+        if len(set(names)) != len(names):
+            raise UsageError("two inputs have the same file name; they would share one output")
+        return jobs
+    return [(Path(f), None) for f in files]
+
+
+def _translate_files(args, translator, jobs) -> int:
+    from .batch import BatchInputError, translate_file
+    from .errors import DesktopMTError
+
+    status = EXIT_OK
+    for src, dst in jobs:
+        if dst is not None:
+            dst.parent.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        with _ProgressBar(src.name, args.progress) as bar:
+            try:
+                out = translate_file(src, dst, translator, fmt=args.format, resume=args.resume,
+                                     progress=bar.update, encoding=args.encoding)
+            except BatchInputError as exc:
+                bar.close()
+                print(f"desktop-mt: error: {exc}", file=sys.stderr)
+                status = EXIT_FAILED
+                continue
+            except (DesktopMTError, OSError) as exc:
+                bar.close()
+                print(f"desktop-mt: error: {src}: {exc}", file=sys.stderr)
+                status = EXIT_FAILED
+                continue
+        seconds = time.perf_counter() - started
+        print(f"{src} -> {out} ({bar.total} segments, {seconds:.1f} s)", file=sys.stderr)
+    return status
+
+
+def _translate_stdin(args, translator) -> int:
+    from .batch import BatchInputError, atomic_write, load_document, translate_segments
+
+    fmt = "txt" if args.format == "auto" else args.format
+    if args.output in (None, "-") and sys.stdin.isatty() and fmt == "txt":
+        return _translate_interactive(translator)
+    data = sys.stdin.buffer.read()
+    try:
+        document = load_document(data, "<stdin>", fmt, args.encoding)
+    except BatchInputError as exc:
+        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    with _ProgressBar("stdin", args.progress) as bar:
+        translations = translate_segments(document.segments, translator, progress=bar.update)
+    if args.output in (None, "-"):
+        document.write(translations, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    else:
+        atomic_write(Path(args.output), lambda f: document.write(translations, f))
+    return EXIT_OK
+
+
+def _translate_interactive(translator) -> int:
+    """A terminal on stdin: translate each line as soon as it is entered."""
+    from .batch import load_document, translate_segments
+
+    for line in sys.stdin:
+        document = load_document(line.encode("utf-8", "surrogateescape"), "<stdin>", "txt")
+        translations = translate_segments(document.segments, translator)
+        sys.stdout.write(document.render_text(translations))
+        sys.stdout.flush()
+    return EXIT_OK
+
+
+class _ProgressBar:
+    """tqdm on stderr: segments done/total, segments/s, ETA. Quiet unless stderr is a
+    terminal or ``--progress`` was given."""
+
+    def __init__(self, label: str, forced: bool) -> None:
+        self._label = label
+        self._enabled = forced or sys.stderr.isatty()
+        self._bar = None
+        self.total = 0
+
+    def __enter__(self) -> "_ProgressBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def update(self, done: int, total: int) -> None:
+        """The ``progress(done, total)`` callback."""
+        self.total = total
+        if not self._enabled:
+            return
+        if self._bar is None:
+            from tqdm import tqdm
+
+            # initial=done: a resumed run starts part-way, and its rate counts only new work.
+            self._bar = tqdm(total=total, initial=done, unit="seg", desc=self._label,
+                             file=sys.stderr, dynamic_ncols=True, mininterval=0.5)
+        else:
+            self._bar.update(done - self._bar.n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+# --- self-test ---------------------------------------------------------------------------
+
+def cmd_self_test(args: argparse.Namespace) -> int:
+    """``desktop-mt self-test``: load each variant headless, translate a fixed sentence."""
+    from .engine.model_format import bundled_model_dir, inspect_model_dir
+    from .errors import DesktopMTError
+
+    try:
+        model_dir = Path(args.model) if args.model else bundled_model_dir()
+        info = inspect_model_dir(model_dir)
+    except DesktopMTError as exc:
+        return _self_test_failed(f"no usable model: {exc}")
+    variants = [args.variant] if args.variant else list(info.variants)
+    print(f"model: {info.name} ({info.architecture}, {info.source_lang}->{info.target_lang}) "
+          f"at {info.path}; variants {', '.join(info.variants)}")
+    failures = []
+    for variant in variants:
+        problem = _self_test_variant(args, model_dir, variant)
+        if problem:
+            failures.append(f"{variant}: {problem}")
+    for module in ("torch", "PySide6"):
+        if module in sys.modules:
+            failures.append(f"{module} was imported by the headless engine")
+    if failures:
+        return _self_test_failed("; ".join(failures))
+    print("self-test passed")
+    return EXIT_OK
+
+
+def _self_test_variant(args, model_dir: Path, variant: str) -> Optional[str]:
+    """Translate the fixed sentence with one variant; returns a problem, or None if fine."""
+    from .errors import DesktopMTError
+
+    args = argparse.Namespace(**{**vars(args), "model": str(model_dir)})
+    try:
+        started = time.perf_counter()
+        translator = make_translator(args, variant)
+        loaded = time.perf_counter()
+        result = translator.translate(SELF_TEST_SENTENCE)
+        done = time.perf_counter()
+        translator.close()
+    except (DesktopMTError, OSError, ValueError) as exc:
+        return str(exc)
+    print(f"{variant}: {result}\n  load {loaded - started:.2f} s, translate "
+          f"{done - loaded:.2f} s")
+    if not result.strip():
+        return "the translation is empty"
+    if not any("\u4e00" <= c <= "\u9fff" for c in result):
+        return f"the translation has no Chinese characters: {result!r}"
+    return None
+
+
+def _self_test_failed(reason: str) -> int:
+    print(f"self-test FAILED: {reason}", file=sys.stderr)
+    return EXIT_FAILED
