@@ -1,0 +1,244 @@
+"""The ``desktop-mt`` command: usage, exit codes, stdin->stdout, progress, GUI hand-off and
+resume after SIGKILL. Structural tests use the fake translator of tests/batch; the tests
+marked ``engine`` run the real engine on a model directory."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import types
+from pathlib import Path
+
+import pytest
+
+from desktop_mt import cli
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def subprocess_env(**extra: str) -> dict:
+    """Environment for child processes: the checkout first on sys.path, whatever the install."""
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    return dict(os.environ, PYTHONPATH=path, **extra)
+_spec = importlib.util.spec_from_file_location("fake_translator", HERE / "batch" / "fake_translator.py")
+fake_module = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fake_module)
+FakeTranslator, fake_translation = fake_module.FakeTranslator, fake_module.fake_translation
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """Make the CLI build a FakeTranslator instead of loading a model."""
+    translator = FakeTranslator()
+    monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: translator)
+    return translator
+
+
+def _stdio(monkeypatch, data: bytes, tty: bool = False):
+    stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    stdin.isatty = lambda: tty
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    monkeypatch.setattr(sys, "stdout", stdout)
+    return stdout
+
+
+@pytest.mark.parametrize("argv", [
+    ["translate", "a.txt", "b.txt", "-o", "out.txt"],
+    ["translate", "--beams", "0", "a.txt"],
+    ["translate", "--batch-size", "x", "a.txt"],
+    ["translate", "--bogus"],
+    ["translate", "-", "--out-dir", "d"],
+    ["translate", "-o", "x", "--out-dir", "d", "a.txt"],
+    ["translate", "-", "a.txt"],
+    ["translate", "--format", "pdf", "a.txt"],
+    ["frobnicate"],
+])
+def test_usage_errors_exit_2_before_loading_a_model(monkeypatch, capsys, argv):
+    def no_model(*a, **k):
+        raise AssertionError("the model must not be loaded for a usage error")
+    monkeypatch.setattr(cli, "make_translator", no_model)
+    assert cli.main(argv) == 2
+    assert "desktop-mt" in capsys.readouterr().err
+
+
+def test_help_exits_0(capsys):
+    assert cli.main(["translate", "--help"]) == 0
+    assert "--resume" in capsys.readouterr().out
+
+
+def test_stdin_to_stdout_one_line_per_line(monkeypatch, fake):
+    data = "Hello.\n\n  Indented.\r\nLast".encode("utf-8")
+    stdout = _stdio(monkeypatch, data)
+    assert cli.main(["translate"]) == 0
+    stdout.flush()
+    out = stdout.buffer.getvalue().decode("utf-8")
+    assert out == (fake_translation("Hello.") + "\n\n  " + fake_translation("Indented.")
+                   + "\r\n" + fake_translation("Last"))
+
+
+def test_stdin_dash_to_output_file(monkeypatch, fake, tmp_path):
+    _stdio(monkeypatch, b"One.\nTwo.\n")
+    assert cli.main(["translate", "-", "-o", str(tmp_path / "o.txt")]) == 0
+    assert (tmp_path / "o.txt").read_text("utf-8").splitlines() == [
+        fake_translation("One."), fake_translation("Two.")]
+
+
+def test_interactive_terminal_translates_each_line(monkeypatch, fake):
+    stdout = _stdio(monkeypatch, b"First.\nSecond.\n", tty=True)
+    assert cli.main(["translate"]) == 0
+    stdout.flush()
+    assert stdout.buffer.getvalue().decode() == (fake_translation("First.") + "\n"
+                                                 + fake_translation("Second.") + "\n")
+    assert len(fake.calls) == 2  # one call per entered line, not one at EOF
+
+
+def test_undecodable_stdin_exits_1(monkeypatch, fake, capsys):
+    _stdio(monkeypatch, b"ok\n\xff\xfe\xfa bad\n")
+    assert cli.main(["translate"]) == 1
+    err = capsys.readouterr().err
+    assert "<stdin>" in err and "line 2" in err
+
+
+def test_files_good_and_bad_exit_1_naming_file_and_line(fake, tmp_path, capsys):
+    good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
+    good.write_text("Fine.\n", "utf-8")
+    bad.write_bytes(b"Fine.\nStill fine.\nNot \x81 fine.\n")
+    assert cli.main(["translate", str(bad), str(good)]) == 1
+    err = capsys.readouterr().err
+    assert "bad.txt" in err and "line 3" in err
+    assert (tmp_path / "good.zh.txt").read_text("utf-8") == fake_translation("Fine.") + "\n"
+    assert not (tmp_path / "bad.zh.txt").exists()
+
+
+def test_missing_file_and_overwrite_refusal_exit_1(fake, tmp_path, capsys):
+    src = tmp_path / "a.txt"
+    src.write_text("Hi.\n", "utf-8")
+    assert cli.main(["translate", str(tmp_path / "missing.txt")]) == 1
+    assert "missing.txt: no such file" in capsys.readouterr().err
+    assert cli.main(["translate", str(src), "-o", str(src)]) == 1
+    assert "overwrite the input" in capsys.readouterr().err
+    assert src.read_text("utf-8") == "Hi.\n"
+
+
+def test_out_dir_and_formats(fake, tmp_path):
+    (tmp_path / "a.txt").write_text("Alpha.\n", "utf-8")
+    (tmp_path / "b.srt").write_text("1\n00:00:01,000 --> 00:00:02,000\nBeta.\n", "utf-8")
+    out = tmp_path / "out"
+    assert cli.main(["translate", str(tmp_path / "a.txt"), str(tmp_path / "b.srt"),
+                     "--out-dir", str(out)]) == 0
+    assert (out / "a.txt").read_text("utf-8") == fake_translation("Alpha.") + "\n"
+    assert (out / "b.srt").read_text("utf-8") == (
+        "1\n00:00:01,000 --> 00:00:02,000\n" + fake_translation("Beta.") + "\n")
+
+
+def test_progress_only_when_asked_or_on_a_terminal(fake, tmp_path, capsys):
+    src = tmp_path / "a.txt"
+    src.write_text("".join(f"Line {i}.\n" for i in range(10)), "utf-8")
+    assert cli.main(["translate", str(src)]) == 0
+    assert "seg/s" not in capsys.readouterr().err  # stderr is not a terminal here
+    assert cli.main(["translate", str(src), "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "10/10" in err and "seg/s" in err
+
+
+def test_model_error_exits_1(monkeypatch, tmp_path, capsys):
+    src = tmp_path / "a.txt"
+    src.write_text("Hi.\n", "utf-8")
+    assert cli.main(["translate", "--model", str(tmp_path / "no-model"), str(src)]) == 1
+    assert "no-model" in capsys.readouterr().err
+
+
+def test_no_arguments_start_the_gui(monkeypatch):
+    seen = []
+    app = types.ModuleType("desktop_mt.gui.app")
+    app.main = lambda argv: seen.append(argv) or 0
+    monkeypatch.setitem(sys.modules, "desktop_mt.gui.app", app)
+    assert cli.main([]) == 0
+    assert seen == [[]]
+
+
+def test_gui_missing_is_a_clear_message(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "desktop_mt.gui.app", None)  # import raises ImportError
+    assert cli.main([]) == 1
+    assert "GUI is not available" in capsys.readouterr().err
+
+
+def test_cli_never_imports_pyside6(tmp_path):
+    code = ("import sys, desktop_mt.cli as c; c.build_parser();"
+            "assert 'PySide6' not in sys.modules, 'PySide6 imported'")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120, env=subprocess_env(),
+                   cwd=tmp_path)
+
+
+# --- resume after SIGKILL ----------------------------------------------------------------
+
+FAKE_MAIN = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {batch_dir!r})
+    from fake_translator import FakeTranslator
+    from desktop_mt import cli
+    translator = FakeTranslator()
+    cli.make_translator = lambda args, variant=None: translator
+    code = cli.main(sys.argv[1:])
+    print("FAKE-LINES", translator.lines_translated, file=sys.stderr)
+    sys.exit(code)
+""")
+
+
+def _journal_chunks(path: Path) -> int:
+    try:
+        return max(path.read_bytes().count(b"\n") - 1, 0)
+    except FileNotFoundError:
+        return 0
+
+
+def kill_then_resume(command: list[str], src: Path, dst: Path, chunk: int, pause_after: int,
+                     timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run ``command`` until its journal holds ``pause_after`` chunks, SIGKILL it, then rerun
+    with ``--resume``; returns the resumed run."""
+    env = subprocess_env(DESKTOP_MT_TEST_CHUNK_SIZE=str(chunk),
+                         DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS=str(pause_after))
+    journal = dst.with_name(dst.name + ".journal.jsonl")
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + timeout
+    try:
+        while _journal_chunks(journal) < pause_after:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the journal never showed progress"
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    assert not dst.exists()  # nothing half-written in place
+    assert _journal_chunks(journal) == pause_after
+    env.pop("DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS")
+    resumed = subprocess.run(command + ["--resume"], env=env, capture_output=True, text=True,
+                             timeout=timeout)
+    assert resumed.returncode == 0, resumed.stderr
+    assert not journal.exists()
+    return resumed
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX only")
+def test_resume_after_sigkill_every_line_once(tmp_path):
+    lines = [f"Line number {i} of a big file." if i % 7 else "" for i in range(600)]
+    src, dst = tmp_path / "big.txt", tmp_path / "out.txt"
+    src.write_text("\n".join(lines) + "\n", "utf-8")
+    script = tmp_path / "fake_main.py"
+    script.write_text(FAKE_MAIN.format(batch_dir=str(HERE / "batch")), "utf-8")
+    command = [sys.executable, str(script), "translate", str(src), "-o", str(dst)]
+    resumed = kill_then_resume(command, src, dst, chunk=50, pause_after=3)
+    distinct = len({line for line in lines if line})
+    assert f"FAKE-LINES {distinct - 150}" in resumed.stderr  # only the rest was translated
+    out = dst.read_text("utf-8").split("\n")
+    assert out[-1] == "" and len(out) - 1 == len(lines)
+    assert out[:-1] == [fake_translation(line) for line in lines]
