@@ -9,11 +9,21 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m export_tools")
     sub = parser.add_subparsers(dest="command", required=True)
+    e = sub.add_parser("export", help="export a HuggingFace seq2seq checkpoint to ONNX (fp32 + int8), validated")
+    e.add_argument("src", help="HuggingFace model id or local checkpoint directory")
+    e.add_argument("out_dir")
+    e.add_argument("--no-int8", action="store_true", help="skip the int8 (dynamic quantization) variant")
+    e.add_argument("--opset", type=int, default=17)
+    e.add_argument("--samples", help="text file, one validation sentence per line")
+    e.add_argument("--no-validate", action="store_true", help="skip the PyTorch parity check (not recommended)")
+    e.add_argument("--tolerance", type=float, default=1e-3, help="max |logit difference| allowed for fp32")
     t = sub.add_parser("train-demo", help="train the small bundled en->zh Marian model (resumable)")
     t.add_argument("out_dir")
     t.add_argument("--data", help="tatoeba-style TSV (default: ../shared/data/tatoeba-cmn-eng.tsv)")
     t.add_argument("--epochs", type=int, help="override the configured number of epochs")
     args = parser.parse_args(argv)
+    if args.command == "export":
+        return run_export(args)
     if args.command == "train-demo":
         import dataclasses
 
@@ -21,6 +31,26 @@ def main(argv: list[str] | None = None) -> int:
 
         cfg = TrainConfig() if args.epochs is None else dataclasses.replace(TrainConfig(), epochs=args.epochs)
         print(train(args.out_dir, args.data, cfg))
+    return 0
+
+
+def run_export(args) -> int:
+    from pathlib import Path
+
+    from desktop_mt.errors import DesktopMTError
+
+    from .export import export, print_summary
+
+    samples = None
+    if args.samples:
+        samples = [line.strip() for line in Path(args.samples).read_text(encoding="utf-8").splitlines() if line.strip()]
+    try:
+        manifest = export(args.src, args.out_dir, int8=not args.no_int8, opset=args.opset, samples=samples,
+                          validate=not args.no_validate, tolerance=args.tolerance)
+    except DesktopMTError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print_summary(Path(args.out_dir), manifest)
     return 0
 
 

@@ -1,0 +1,273 @@
+"""KV-cached greedy and beam search over ``Seq2SeqSessions``, in numpy.
+
+Both follow transformers' ``generate()`` step for step (logits processors, beam bookkeeping,
+length penalty, early-stopping heuristic) so outputs are token-identical; parity tests hold
+them to it. Both are generators: every step they yield what became final, and they check
+the cancel flag once per decode step. Finished rows (greedy) and finished inputs (beam) are
+dropped from the running batch, so the cost follows the rows still decoding.
+
+Events: ``("tokens", item, [ids])`` appends committed ids to input ``item``;
+``("done", item, [ids])`` gives its final ids (without the decoder start token).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Iterator, Sequence
+
+import numpy as np
+
+NEG = np.float32(-1.0e9)
+
+
+@dataclasses.dataclass(frozen=True)
+class DecodeParams:
+    """Everything in generation_config that changes output, resolved to ids and numbers."""
+
+    decoder_start: int
+    eos: int
+    pad: int
+    beams: int = 1
+    length_penalty: float = 1.0
+    early_stopping: bool | str = False
+    bad_words: tuple[tuple[int, ...], ...] = ()
+    forced_bos: int | None = None
+    forced_eos: int | None = None
+    no_repeat_ngram: int = 0
+    repetition_penalty: float = 1.0
+    min_length: int = 0
+
+
+def process_scores(scores: np.ndarray, seqs: np.ndarray, max_lens: np.ndarray, p: DecodeParams) -> np.ndarray:
+    """Apply the logits processors of generate() in its order. ``seqs`` [rows, cur_len]."""
+    cur_len = seqs.shape[1]
+    if p.repetition_penalty != 1.0:
+        picked = np.take_along_axis(scores, seqs, axis=1)
+        picked = np.where(picked < 0, picked * p.repetition_penalty, picked / p.repetition_penalty)
+        np.put_along_axis(scores, seqs, picked, axis=1)
+    if p.no_repeat_ngram > 0 and cur_len + 1 >= p.no_repeat_ngram:
+        ban_repeated_ngrams(scores, seqs, p.no_repeat_ngram)
+    for word in p.bad_words:
+        ban_bad_word(scores, seqs, word)
+    if cur_len < p.min_length:
+        scores[:, p.eos] = -np.inf
+    if p.forced_bos is not None and cur_len == 1:
+        scores[:] = -np.inf
+        scores[:, p.forced_bos] = 0
+    if p.forced_eos is not None:
+        rows = np.nonzero(max_lens - 1 == cur_len)[0]
+        if len(rows):
+            scores[rows] = -np.inf
+            scores[rows, p.forced_eos] = 0
+    return scores
+
+
+def ban_repeated_ngrams(scores: np.ndarray, seqs: np.ndarray, n: int) -> None:
+    """A token that would complete an n-gram already present in the row gets -inf."""
+    cur_len = seqs.shape[1]
+    for r, row in enumerate(seqs.tolist()):
+        prefix = row[cur_len + 1 - n:] if n > 1 else []
+        for start in range(cur_len - n + 1):
+            if row[start: start + n - 1] == prefix:
+                scores[r, row[start + n - 1]] = -np.inf
+
+
+def ban_bad_word(scores: np.ndarray, seqs: np.ndarray, word: tuple[int, ...]) -> None:
+    if len(word) == 1:
+        scores[:, word[0]] = -np.inf
+        return
+    head = list(word[:-1])
+    for r, row in enumerate(seqs.tolist()):
+        if len(row) >= len(head) and row[len(row) - len(head):] == head:
+            scores[r, word[-1]] = -np.inf
+
+
+def log_softmax(x: np.ndarray) -> np.ndarray:
+    x = x - x.max(axis=-1, keepdims=True)
+    return x - np.log(np.exp(x).sum(axis=-1, keepdims=True))
+
+
+def pad_batch(src_ids: Sequence[Sequence[int]], pad: int) -> tuple[np.ndarray, np.ndarray]:
+    width = max(len(s) for s in src_ids)
+    ids = np.full((len(src_ids), width), pad, dtype=np.int64)
+    mask = np.zeros((len(src_ids), width), dtype=np.int64)
+    for r, s in enumerate(src_ids):
+        ids[r, : len(s)] = s
+        mask[r, : len(s)] = 1
+    return ids, mask
+
+
+def _cancelled(cancel) -> bool:
+    return cancel is not None and cancel.is_set()
+
+
+def greedy(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=None) -> Iterator[tuple]:
+    """Greedy search; ``max_lens[i]`` is the total length (start token included) for input i."""
+    ids, mask = pad_batch(src_ids, p.pad)
+    hidden = sessions.encode(ids, mask)
+    rows = np.arange(len(src_ids))  # which input each running row belongs to
+    limits = np.asarray(max_lens, dtype=np.int64)
+    seqs = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
+    logits, self_kv, cross_kv = sessions.decode_first(seqs, mask, hidden)
+    while True:
+        if _cancelled(cancel):
+            return
+        scores = process_scores(logits[:, -1, :].astype(np.float32), seqs, limits, p)
+        nxt = scores.argmax(axis=-1)
+        seqs = np.concatenate([seqs, nxt[:, None]], axis=1)
+        done = (nxt == p.eos) | (seqs.shape[1] >= limits)
+        for r in range(len(rows)):
+            yield ("tokens", int(rows[r]), [int(nxt[r])])
+            if done[r]:
+                yield ("done", int(rows[r]), seqs[r, 1:].tolist())
+        keep = np.nonzero(~done)[0]
+        if len(keep) == 0:
+            return
+        if len(keep) < len(rows):  # drop finished rows from the running batch
+            rows, seqs, limits, mask = rows[keep], seqs[keep], limits[keep], mask[keep]
+            self_kv = [kv[keep] for kv in self_kv]
+            cross_kv = [kv[keep] for kv in cross_kv]
+        logits, self_kv = sessions.decode_next(seqs[:, -1:], mask, self_kv, cross_kv)
+
+
+@dataclasses.dataclass
+class _BeamState:
+    """Per-input beam bookkeeping, shaped [items, beams, ...] like generate()'s tensors."""
+
+    running: np.ndarray       # [B, K, L] token ids
+    running_scores: np.ndarray  # [B, K]
+    finished: np.ndarray      # [B, K, L]
+    finished_scores: np.ndarray  # [B, K]
+    is_finished: np.ndarray   # [B, K]
+    unsatisfied: np.ndarray   # [B] early-stop heuristic not yet met
+    committed: list           # per item: how many generated tokens were already streamed
+
+
+def _new_beam_state(n: int, k: int, length: int, p: DecodeParams) -> _BeamState:
+    running = np.full((n, k, length), p.pad, dtype=np.int64)
+    running[:, :, 0] = p.decoder_start
+    scores = np.zeros((n, k), dtype=np.float32)
+    scores[:, 1:] = NEG
+    return _BeamState(running, scores, running.copy(), np.full((n, k), NEG, dtype=np.float32),
+                      np.zeros((n, k), dtype=bool), np.ones(n, dtype=bool), [0] * n)
+
+
+def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=None) -> Iterator[tuple]:
+    """Beam search as in generate(): top-2K candidates, finished-hypothesis merge, heuristic stop.
+
+    Cross-attention K/V are computed once per input (first step at batch size ``items``)
+    and repeated for its beams. Streams the prefix that every live and finished hypothesis of
+    an input shares: those tokens are certain to be in the final output.
+    """
+    k = p.beams
+    ids, mask = pad_batch(src_ids, p.pad)
+    hidden = sessions.encode(ids, mask)
+    items = np.arange(len(src_ids))
+    limits = np.asarray(max_lens, dtype=np.int64)
+    state = _new_beam_state(len(src_ids), k, int(limits.max()), p)
+    start = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
+    logits, self_kv, cross_kv = sessions.decode_first(start, mask, hidden)
+    self_kv = [np.repeat(kv, k, axis=0) for kv in self_kv]
+    cross_kv = [np.repeat(kv, k, axis=0) for kv in cross_kv]
+    mask = np.repeat(mask, k, axis=0)
+    logits = np.repeat(logits, k, axis=0)
+    cur_len = 1
+    while True:
+        if _cancelled(cancel):
+            return
+        beam_idx = _beam_step(state, logits[:, -1, :].astype(np.float32), cur_len, limits, p)
+        cur_len += 1
+        _update_heuristic(state, cur_len, limits, p)
+        yield from _stream_agreed(state, items, cur_len, p)
+        flat = (np.arange(len(items))[:, None] * k + beam_idx).reshape(-1)
+        self_kv = [kv[flat] for kv in self_kv]
+        alive = state.unsatisfied & (cur_len < limits)
+        for i in np.nonzero(~alive)[0]:
+            yield ("done", int(items[i]), _best(state, i, p))
+        if not alive.any():
+            return
+        if not alive.all():
+            keep = np.nonzero(alive)[0]
+            rows = (keep[:, None] * k + np.arange(k)).reshape(-1)
+            items, limits = items[keep], limits[keep]
+            state = _select(state, keep)
+            self_kv = [kv[rows] for kv in self_kv]
+            cross_kv = [kv[rows] for kv in cross_kv]
+            mask = mask[rows]
+        last = state.running[:, :, cur_len - 1].reshape(-1, 1)
+        logits, self_kv = sessions.decode_next(last, mask, self_kv, cross_kv)
+
+
+def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams) -> np.ndarray:
+    """One generate() beam step on all items; returns the source beam of each new running beam."""
+    n, k, _ = s.running.shape
+    flat_seqs = s.running[:, :, :cur_len].reshape(n * k, cur_len)
+    log_probs = process_scores(log_softmax(logits), flat_seqs, np.repeat(limits, k), p)
+    vocab = log_probs.shape[-1]
+    acc = (log_probs.reshape(n, k, vocab) + s.running_scores[:, :, None]).reshape(n, k * vocab)
+    top = np.argsort(-acc, axis=1, kind="stable")[:, : 2 * k]
+    top_scores = np.take_along_axis(acc, top, axis=1)
+    src_beam, tokens = top // vocab, top % vocab
+    cand = np.take_along_axis(s.running, src_beam[:, :, None], axis=1)
+    cand[:, :, cur_len] = tokens
+    hits = (tokens == p.eos) | (cur_len + 1 >= limits)[:, None]
+    # Running beams for the next step: the best K candidates that did not stop.
+    run_scores = top_scores + hits.astype(np.float32) * NEG
+    nxt = np.argsort(-run_scores, axis=1, kind="stable")[:, :k]
+    s.running = np.take_along_axis(cand, nxt[:, :, None], axis=1)
+    s.running_scores = np.take_along_axis(run_scores, nxt, axis=1)
+    # Finished hypotheses: only the top K candidates may enter, with the length penalty.
+    just = hits & (np.arange(2 * k) < k)[None, :]
+    fin = top_scores / np.float32((cur_len + 1 - 1) ** p.length_penalty)
+    if p.early_stopping is True:
+        fin = fin + (s.is_finished.all(axis=1, keepdims=True)).astype(np.float32) * NEG
+    fin = fin + (~s.unsatisfied[:, None]).astype(np.float32) * NEG + (~just).astype(np.float32) * NEG
+    merged_seqs = np.concatenate([s.finished, cand], axis=1)
+    merged_scores = np.concatenate([s.finished_scores, fin], axis=1)
+    merged_done = np.concatenate([s.is_finished, just], axis=1)
+    best = np.argsort(-merged_scores, axis=1, kind="stable")[:, :k]
+    s.finished = np.take_along_axis(merged_seqs, best[:, :, None], axis=1)
+    s.finished_scores = np.take_along_axis(merged_scores, best, axis=1)
+    s.is_finished = np.take_along_axis(merged_done, best, axis=1)
+    return np.take_along_axis(src_beam, nxt, axis=1)
+
+
+def _update_heuristic(s: _BeamState, cur_len: int, limits: np.ndarray, p: DecodeParams) -> None:
+    """generate()'s early-stopping check: can a running beam still beat the worst finished one?"""
+    if p.early_stopping == "never" and p.length_penalty > 0.0:
+        length = (limits - 1).astype(np.float32)
+    else:
+        length = np.full(len(limits), cur_len - 1, dtype=np.float32)
+    best_possible = s.running_scores[:, 0] / length ** np.float32(p.length_penalty)
+    worst = np.where(s.is_finished, s.finished_scores.min(axis=1, keepdims=True), NEG)
+    still = (best_possible[:, None] > worst).any(axis=1)
+    if p.early_stopping is True:
+        still &= ~s.is_finished.all(axis=1)
+    s.unsatisfied &= still
+
+
+def _stream_agreed(s: _BeamState, items: np.ndarray, cur_len: int, p: DecodeParams) -> Iterator[tuple]:
+    """Yield tokens that all live beams and all finished hypotheses share (from position 1)."""
+    for i in range(len(items)):
+        hyps = [s.running[i, b, 1:cur_len] for b in range(s.running.shape[1])]
+        hyps += [s.finished[i, b, 1:cur_len] for b in range(s.finished.shape[1]) if s.is_finished[i, b]]
+        stacked = np.stack(hyps)
+        same = (stacked == stacked[0]).all(axis=0)
+        agreed = int(np.argmin(same)) if not same.all() else len(same)
+        if agreed > s.committed[i]:
+            yield ("tokens", int(items[i]), stacked[0, s.committed[i]: agreed].tolist())
+            s.committed[i] = agreed
+
+
+def _best(s: _BeamState, i: int, p: DecodeParams) -> list[int]:
+    seq = s.finished[i, 0, 1:].tolist()
+    if p.eos in seq:
+        seq = seq[: seq.index(p.eos) + 1]
+    while seq and seq[-1] == p.pad:
+        seq.pop()
+    return seq
+
+
+def _select(s: _BeamState, keep: np.ndarray) -> _BeamState:
+    return _BeamState(s.running[keep], s.running_scores[keep], s.finished[keep], s.finished_scores[keep],
+                      s.is_finished[keep], s.unsatisfied[keep], [s.committed[i] for i in keep])

@@ -1,0 +1,249 @@
+"""The model directory format: which files make a model, the manifest, and validation.
+
+No onnxruntime here: the exporter, the GUI's "Add model folder..." and the runtime share this
+module. Three layouts load:
+
+- ours: ``desktop_mt.json`` manifest + Optimum-named files (``encoder_model.onnx``, ...),
+  int8 variants as ``*_quantized.onnx``;
+- Optimum's: the same files without a manifest (facts come from ``config.json``);
+- transformers.js: the files under ``onnx/``, often only ``decoder_model_merged*.onnx``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import ModelFormatError, ModelNotFoundError, UnsupportedModelError
+
+MANIFEST = "desktop_mt.json"
+FORMAT_VERSION = 1
+FILE_NAMES = {
+    "encoder": "encoder_model.onnx",
+    "decoder": "decoder_model.onnx",
+    "decoder_with_past": "decoder_with_past_model.onnx",
+    "decoder_merged": "decoder_model_merged.onnx",
+}
+INT8_SUFFIXES = ("_quantized", "_int8")
+VARIANTS = ("int8", "fp32")
+SUPPORTED_ARCHITECTURES = ("marian", "m2m_100")
+FIX = "re-export it with `python -m export_tools export SRC DIR`"
+
+
+@dataclasses.dataclass(frozen=True)
+class TokenizerSpec:
+    """How text becomes ids: SentencePiece pieces mapped through ``vocab.json``."""
+
+    source_spm: str
+    target_spm: str
+    vocab: str
+    source_prefix_ids: tuple[int, ...] = ()
+    source_suffix_ids: tuple[int, ...] = ()
+    target_vocab: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelInfo:
+    """A validated model directory. ``files[variant][role]`` are absolute paths."""
+
+    path: Path
+    name: str
+    architecture: str
+    source_lang: str
+    target_lang: str
+    files: dict[str, dict[str, Path]]
+    tokenizer: TokenizerSpec
+    config: dict[str, Any]
+    generation: dict[str, Any]
+    manifest: dict[str, Any] | None = None
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        return tuple(v for v in VARIANTS if v in self.files)
+
+    @property
+    def max_positions(self) -> int:
+        return int(self.config.get("max_position_embeddings", 512))
+
+
+def quantized_name(fp32_name: str) -> str:
+    return fp32_name.replace(".onnx", "_quantized.onnx")
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    """Read a JSON object, turning every failure into an error that names the file."""
+    if not path.is_file():
+        raise ModelNotFoundError(f"{path} is missing; {FIX}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFormatError(f"{path} is not valid JSON ({exc}); {FIX}") from exc
+    if not isinstance(data, dict):
+        raise ModelFormatError(f"{path} must hold a JSON object; {FIX}")
+    return data
+
+
+def bundled_model_dir() -> Path:
+    """The default model shipped in ``resources/models/`` (or inside a PyInstaller bundle)."""
+    import sys
+
+    base = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[2]))
+    models = base / "resources" / "models"
+    found = sorted(p for p in models.glob("*") if (p / MANIFEST).is_file()) if models.is_dir() else []
+    if not found:
+        raise ModelNotFoundError(f"no bundled model in {models}; pass --model DIR or install one")
+    return found[0]
+
+
+def find_models(folder: Path) -> list[ModelInfo]:
+    """The valid model directories directly inside ``folder`` (invalid ones are skipped)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    models = []
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        try:
+            models.append(inspect_model_dir(sub))
+        except (ModelNotFoundError, ModelFormatError):
+            continue
+    return models
+
+
+def _variant_files(root: Path) -> dict[str, dict[str, Path]]:
+    """Discover variants by file name in ``root`` and ``root/onnx`` (Optimum / transformers.js)."""
+    found: dict[str, dict[str, Path]] = {}
+    for folder in (root, root / "onnx"):
+        for role, name in FILE_NAMES.items():
+            stem = name[: -len(".onnx")]
+            candidates = {"fp32": [folder / name], "int8": [folder / f"{stem}{s}.onnx" for s in INT8_SUFFIXES]}
+            for variant, paths in candidates.items():
+                hit = next((p for p in paths if p.is_file()), None)
+                if hit is not None:
+                    found.setdefault(variant, {}).setdefault(role, hit)
+    return {v: roles for v, roles in found.items() if _complete(roles)}
+
+
+def _complete(roles: dict[str, Path]) -> bool:
+    has_decoder = ("decoder" in roles and "decoder_with_past" in roles) or "decoder_merged" in roles
+    return "encoder" in roles and has_decoder
+
+
+def _manifest_files(root: Path, manifest: dict[str, Any]) -> dict[str, dict[str, Path]]:
+    files: dict[str, dict[str, Path]] = {}
+    for variant, entry in manifest.get("variants", {}).items():
+        roles = {role: root / spec["file"] for role, spec in entry.get("files", {}).items()}
+        for path in roles.values():
+            if not path.is_file():
+                raise ModelNotFoundError(f"{path} is missing (listed in {root / MANIFEST}); {FIX}")
+        if not _complete(roles):
+            raise ModelFormatError(f"{root / MANIFEST}: variant {variant!r} lacks an encoder or decoder; {FIX}")
+        files[variant] = roles
+    return files
+
+
+def _tokenizer_spec(root: Path, config: dict[str, Any], manifest: dict[str, Any] | None) -> TokenizerSpec:
+    if manifest and "tokenizer" in manifest:
+        t = manifest["tokenizer"]
+        spec = TokenizerSpec(t["source_spm"], t["target_spm"], t["vocab"], tuple(t.get("source_prefix_ids", ())),
+                             tuple(t.get("source_suffix_ids", ())), t.get("target_vocab"))
+    elif config.get("model_type") == "marian":
+        spec = TokenizerSpec("source.spm", "target.spm", "vocab.json", (), (int(config.get("eos_token_id", 0)),))
+    else:
+        raise ModelFormatError(f"{root}: no {MANIFEST} and a {config.get('model_type')!r} tokenizer needs one; {FIX}")
+    for name in (spec.source_spm, spec.target_spm, spec.vocab, spec.target_vocab):
+        if name and not (root / name).is_file():
+            raise ModelNotFoundError(f"{root / name} (tokenizer file) is missing; copy it from the checkpoint or {FIX}")
+    return spec
+
+
+def inspect_model_dir(path: Path | str) -> ModelInfo:
+    """Validate a model directory and describe it. Checks presence, not hashes (see verify_files)."""
+    root = Path(path).expanduser()
+    if not root.is_dir():
+        raise ModelNotFoundError(f"model directory {root} does not exist")
+    manifest = read_json(root / MANIFEST) if (root / MANIFEST).exists() else None
+    if manifest is not None and int(manifest.get("format_version", 0)) > FORMAT_VERSION:
+        raise ModelFormatError(f"{root / MANIFEST} has format version {manifest.get('format_version')}, "
+                               f"newer than this desktop-mt ({FORMAT_VERSION}); update desktop-mt")
+    config = read_json(root / "config.json")
+    arch = config.get("model_type", "?")
+    if arch not in SUPPORTED_ARCHITECTURES:
+        raise UnsupportedModelError(f"{root / 'config.json'}: architecture {arch!r} is not supported "
+                                    f"(supported: {', '.join(SUPPORTED_ARCHITECTURES)})")
+    gen_path = root / "generation_config.json"
+    generation = read_json(gen_path) if gen_path.exists() else {}
+    files = _manifest_files(root, manifest) if manifest else _variant_files(root)
+    if not files:
+        raise ModelNotFoundError(f"{root}: no encoder_model.onnx + decoder ONNX files found (also looked in "
+                                 f"{root / 'onnx'}); {FIX}")
+    return ModelInfo(
+        path=root, name=(manifest or {}).get("name", root.name), architecture=arch,
+        source_lang=(manifest or {}).get("source_lang", "en"), target_lang=(manifest or {}).get("target_lang", "zh"),
+        files=files, tokenizer=_tokenizer_spec(root, config, manifest), config=config,
+        generation=generation, manifest=manifest)
+
+
+def verify_files(info: ModelInfo, variant: str) -> None:
+    """Compare a variant's files against the manifest's sha256 (catches truncated downloads)."""
+    if not info.manifest:
+        return
+    for role, spec in info.manifest["variants"][variant]["files"].items():
+        path = info.path / spec["file"]
+        if "bytes" in spec and path.stat().st_size != spec["bytes"]:
+            raise ModelFormatError(f"{path} has {path.stat().st_size} bytes, the manifest says {spec['bytes']}: "
+                                   f"the file is truncated or replaced; {FIX}")
+
+
+def build_manifest(out: Path, config, tokenizer, variants: dict[str, dict[str, str]],
+                   validation: dict[str, Any], versions: dict[str, str]) -> dict[str, Any]:
+    """The manifest the exporter writes: files with sha256, tokenizer facts, validation figures."""
+    from_tok = getattr(tokenizer, "src_lang", None) or getattr(tokenizer, "source_lang", None)
+    spec = tokenizer_spec_for(config, tokenizer)
+    return {
+        "format": "desktop-mt-model", "format_version": FORMAT_VERSION, "name": out.resolve().parent.name
+        if out.name.startswith(".") else out.name,
+        "architecture": config.model_type, "source_lang": _short_lang(from_tok) or "en",
+        "target_lang": _short_lang(getattr(tokenizer, "tgt_lang", None) or getattr(tokenizer, "target_lang", None)) or "zh",
+        "tokenizer": spec,
+        "variants": {v: {"files": {role: {"file": name, "sha256": sha256_file(out / name),
+                                          "bytes": (out / name).stat().st_size} for role, name in roles.items()}}
+                     for v, roles in variants.items()},
+        "validation": validation, "exporter": versions,
+    }
+
+
+def _short_lang(code: str | None) -> str | None:
+    if not code:
+        return None
+    return code.strip("_").split("_")[0].split("-")[0].lower()
+
+
+def tokenizer_spec_for(config, tokenizer) -> dict[str, Any]:
+    """Tokenizer facts for the manifest, resolved with the checkpoint's own tokenizer."""
+    eos = int(config.eos_token_id)
+    if config.model_type == "marian":
+        return {"type": "marian", "source_spm": "source.spm", "target_spm": "target.spm", "vocab": "vocab.json",
+                "source_prefix_ids": [], "source_suffix_ids": [eos]}
+    if config.model_type == "m2m_100":
+        src = tokenizer.convert_tokens_to_ids(tokenizer.get_lang_token(tokenizer.src_lang))
+        return {"type": "m2m_100", "source_spm": "sentencepiece.bpe.model",
+                "target_spm": "sentencepiece.bpe.model", "vocab": "vocab.json",
+                "source_prefix_ids": [int(src)], "source_suffix_ids": [eos]}
+    raise UnsupportedModelError(f"no tokenizer mapping for {config.model_type!r}")
+
+
+def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    tmp = out / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(out / MANIFEST)

@@ -1,0 +1,128 @@
+"""ONNX Runtime sessions for one model variant. The only engine module that imports onnxruntime.
+
+``Seq2SeqSessions`` hides the layout (split first-step / with-past decoders, or one merged
+decoder) behind three calls: ``encode``, ``decode_first`` and ``decode_next``. Key/value
+caches travel as lists of numpy arrays in the order ``[layer0.key, layer0.value, ...]``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from ..errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableError
+from .model_format import FIX, ModelInfo
+from .options import SessionOptions
+
+PROVIDER_ALIASES = {
+    "cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider", "tensorrt": "TensorrtExecutionProvider",
+    "dml": "DmlExecutionProvider", "directml": "DmlExecutionProvider", "coreml": "CoreMLExecutionProvider",
+    "openvino": "OpenVINOExecutionProvider", "rocm": "ROCMExecutionProvider",
+}
+
+
+def available_providers() -> list[str]:
+    """Short names of the execution providers this onnxruntime build offers."""
+    reverse = {v: k for k, v in PROVIDER_ALIASES.items() if k != "directml"}
+    return [reverse.get(p, p) for p in ort.get_available_providers()]
+
+
+def resolve_provider(name: str) -> list[str]:
+    full = PROVIDER_ALIASES.get(name.lower(), name)
+    offered = ort.get_available_providers()
+    if full not in offered:
+        raise ProviderUnavailableError(
+            f"execution provider {name!r} is not available in this onnxruntime "
+            f"({ort.__version__}); available: {', '.join(available_providers())}. Install the matching "
+            f"onnxruntime package (e.g. onnxruntime-gpu, onnxruntime-directml, onnxruntime-openvino) or use 'cpu'")
+    return [full] if full == "CPUExecutionProvider" else [full, "CPUExecutionProvider"]
+
+
+def make_session(path: Path, options: SessionOptions, providers: list[str]) -> ort.InferenceSession:
+    """One session with full graph optimization; file problems become ModelFormatError."""
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.intra_op_num_threads = options.intra_op_threads
+    so.inter_op_num_threads = options.inter_op_threads
+    so.log_severity_level = 3
+    if not path.is_file():
+        raise ModelNotFoundError(f"{path} is missing; {FIX}")
+    try:
+        return ort.InferenceSession(str(path), sess_options=so, providers=providers)
+    except Exception as exc:  # ORT raises several private exception types for bad files
+        raise ModelFormatError(f"{path} could not be loaded by ONNX Runtime (corrupt or truncated?): "
+                               f"{str(exc).splitlines()[0][:300]}; {FIX}") from exc
+
+
+class Seq2SeqSessions:
+    """Encoder + decoder sessions of one variant of a model directory."""
+
+    def __init__(self, info: ModelInfo, variant: str, options: SessionOptions = SessionOptions()):
+        if variant not in info.files:
+            raise ModelNotFoundError(f"{info.path} has no {variant!r} variant (has: {', '.join(info.variants)}); "
+                                     f"export it with `python -m export_tools export` (int8 is on by default)")
+        files = info.files[variant]
+        providers = resolve_provider(options.provider)
+        self.providers = providers
+        self.encoder = make_session(files["encoder"], options, providers)
+        self.merged = "decoder" not in files or "decoder_with_past" not in files
+        if self.merged:
+            self.decoder = self.decoder_with_past = make_session(files["decoder_merged"], options, providers)
+        else:
+            self.decoder = make_session(files["decoder"], options, providers)
+            self.decoder_with_past = make_session(files["decoder_with_past"], options, providers)
+        self.n_layers = int(info.config.get("decoder_layers", info.config.get("num_layers", 6)))
+        self.heads = int(info.config.get("decoder_attention_heads", 8))
+        self.head_dim = int(info.config["d_model"]) // self.heads
+        self._first_inputs = {i.name for i in self.decoder.get_inputs()}
+        self._next_inputs = {i.name for i in self.decoder_with_past.get_inputs()}
+        self._check_io()
+
+    def _check_io(self) -> None:
+        enc_inputs = {i.name for i in self.encoder.get_inputs()}
+        if not {"input_ids", "attention_mask"} <= enc_inputs:
+            raise ModelFormatError(f"encoder inputs {sorted(enc_inputs)} are not input_ids/attention_mask; {FIX}")
+        if "past_key_values.0.decoder.key" not in self._next_inputs:
+            raise ModelFormatError(f"the decoder has no past_key_values inputs (exported without cache?); {FIX}")
+
+    def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
+        return self.encoder.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": attention_mask})[0]
+
+    def _names(self, kind: str) -> list[str]:
+        return [f"{kind}.{i}.{side}.{kv}" for i in range(self.n_layers) for side in ("decoder",) for kv in ("key", "value")]
+
+    def _cross_names(self, kind: str) -> list[str]:
+        return [f"{kind}.{i}.encoder.{kv}" for i in range(self.n_layers) for kv in ("key", "value")]
+
+    def decode_first(self, input_ids, encoder_mask, encoder_hidden):
+        """First step: returns logits, self K/V and cross K/V (the latter computed once per input)."""
+        feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask, "encoder_hidden_states": encoder_hidden}
+        if self.merged:
+            batch = input_ids.shape[0]
+            empty = np.zeros((batch, self.heads, 0, self.head_dim), dtype=np.float32)
+            for name in self._names("past_key_values") + self._cross_names("past_key_values"):
+                feed[name] = empty
+            feed["use_cache_branch"] = np.array([False])
+        feed = {k: v for k, v in feed.items() if k in self._first_inputs}
+        outs = ["logits"] + self._names("present") + self._cross_names("present")
+        result = self.decoder.run(outs, feed)
+        n = len(self._names("present"))
+        return result[0], result[1: 1 + n], result[1 + n:]
+
+    def decode_next(self, input_ids, encoder_mask, self_kv, cross_kv, encoder_hidden=None):
+        """A later step: feeds the grown self cache and the fixed cross cache."""
+        feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask}
+        feed.update(zip(self._names("past_key_values"), self_kv))
+        feed.update(zip(self._cross_names("past_key_values"), cross_kv))
+        if self.merged:
+            feed["use_cache_branch"] = np.array([True])
+            if "encoder_hidden_states" in self._next_inputs and encoder_hidden is None:
+                batch, src = encoder_mask.shape
+                encoder_hidden = np.zeros((batch, src, self.heads * self.head_dim), dtype=np.float32)
+        if encoder_hidden is not None:
+            feed["encoder_hidden_states"] = encoder_hidden
+        feed = {k: v for k, v in feed.items() if k in self._next_inputs}
+        result = self.decoder_with_past.run(["logits"] + self._names("present"), feed)
+        return result[0], result[1:]

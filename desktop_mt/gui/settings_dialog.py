@@ -1,0 +1,182 @@
+"""The settings dialog. It edits a copy of :class:`Settings` and emits ``applied`` with
+the new values; the controller decides what to reload."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
+    QKeySequenceEdit, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from . import models
+from .settings import VARIANTS, Settings
+
+
+def _spin(lo: int, hi: int, value: int, special: str = "", suffix: str = "") -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(lo, hi)
+    box.setSpecialValueText(special)  # shown instead of the minimum (0 = auto/default)
+    box.setSuffix(suffix)
+    box.setValue(value)
+    return box
+
+
+class SettingsDialog(QDialog):
+    """Model, variant, threads, decoding and hotkey settings."""
+
+    applied = Signal(object)  # Settings
+
+    def __init__(self, settings: Settings, hotkey_available: bool, hotkey_reason: str,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("desktop-mt settings")
+        self._settings = dataclasses.replace(settings, extra_model_dirs=list(settings.extra_model_dirs))
+        self._choices: list[models.ModelChoice] = []
+        form = QFormLayout()
+        self._build_model_rows(form)
+        self._build_engine_rows(form)
+        self._build_input_rows(form, hotkey_available, hotkey_reason)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Apply
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._ok)
+        buttons.rejected.connect(self.reject)
+        buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.apply)
+        self.buttons = buttons
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self._reload_models(select=settings.model_path)
+
+    # ---- rows ---------------------------------------------------------------------------
+    def _build_model_rows(self, form: QFormLayout) -> None:
+        self.model_combo = QComboBox()
+        self.model_combo.currentIndexChanged.connect(self._on_model_changed)
+        self.add_model_button = QPushButton("Add model folder…")
+        self.add_model_button.clicked.connect(self._browse_model_folder)
+        row = QHBoxLayout()
+        row.addWidget(self.model_combo, 1)
+        row.addWidget(self.add_model_button)
+        form.addRow("Model:", row)
+        self.model_error = QLabel("")
+        self.model_error.setWordWrap(True)
+        self.model_error.setStyleSheet("color: #b00020;")
+        self.model_error.hide()
+        form.addRow("", self.model_error)
+        hint = QLabel(f"Models placed in {models.paths.user_models_dir()} are listed too.")
+        hint.setWordWrap(True)
+        form.addRow("", hint)
+        self.variant_combo = QComboBox()
+        form.addRow("Variant:", self.variant_combo)
+
+    def _build_engine_rows(self, form: QFormLayout) -> None:
+        s = self._settings
+        self.intra_spin = _spin(0, 256, s.intra_op_threads, "Auto")
+        self.inter_spin = _spin(0, 64, s.inter_op_threads, "Auto")
+        self.max_length_spin = _spin(0, 4096, s.max_output_length, "Model default", " tokens")
+        self.beams_spin = _spin(1, 16, s.beams, "1 (greedy)")
+        form.addRow("Intra-op threads:", self.intra_spin)
+        form.addRow("Inter-op threads:", self.inter_spin)
+        form.addRow("Max output length:", self.max_length_spin)
+        form.addRow("Beam size:", self.beams_spin)
+
+    def _build_input_rows(self, form: QFormLayout, available: bool, reason: str) -> None:
+        s = self._settings
+        self.as_you_type_check = QCheckBox("Translate as you type")
+        self.as_you_type_check.setChecked(s.translate_as_you_type)
+        form.addRow("", self.as_you_type_check)
+        self.hotkey_check = QCheckBox("Global hotkey translates the clipboard")
+        self.hotkey_check.setChecked(s.hotkey_enabled)
+        self.hotkey_edit = QKeySequenceEdit(QKeySequence.fromString(s.hotkey))
+        self.hotkey_edit.setMaximumSequenceLength(1)
+        form.addRow(self.hotkey_check, self.hotkey_edit)
+        self.hotkey_status = QLabel(reason if reason else f"Default: {Settings().hotkey}")
+        self.hotkey_status.setWordWrap(True)
+        if not available:
+            self.hotkey_check.setEnabled(False)
+            self.hotkey_edit.setEnabled(False)
+            self.hotkey_status.setStyleSheet("color: #8a5a00;")
+        form.addRow("", self.hotkey_status)
+        self.primary_check = QCheckBox("Use the PRIMARY selection (X11: the text you selected)")
+        self.primary_check.setChecked(s.use_primary_selection)
+        self.primary_check.setEnabled(QGuiApplication.clipboard().supportsSelection())
+        form.addRow("", self.primary_check)
+
+    # ---- models -------------------------------------------------------------------------
+    def _reload_models(self, select: str) -> None:
+        self._choices = models.available_models(self._settings.extra_model_dirs)
+        self.model_combo.blockSignals(True)
+        self.model_combo.clear()
+        for choice in self._choices:
+            self.model_combo.addItem(choice.label, choice.path)
+        paths_ = [c.path for c in self._choices]
+        if select not in paths_:  # the configured model vanished: still show it, load explains
+            self.model_combo.addItem(f"{Path(select).name} (not found)", select)
+            self._choices.append(models.ModelChoice(select, select))
+            paths_.append(select)
+        self.model_combo.setCurrentIndex(paths_.index(select))
+        self.model_combo.blockSignals(False)
+        self._on_model_changed(self.model_combo.currentIndex())
+
+    def _on_model_changed(self, index: int) -> None:
+        variants = self._choices[index].variants if 0 <= index < len(self._choices) else VARIANTS
+        wanted = self.variant_combo.currentText() or self._settings.variant
+        self.variant_combo.clear()
+        self.variant_combo.addItems([v for v in VARIANTS if v in variants] or list(VARIANTS))
+        i = self.variant_combo.findText(wanted)
+        self.variant_combo.setCurrentIndex(max(i, 0))
+
+    def _browse_model_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Choose an exported model folder")
+        if folder:
+            self.add_model_folder(folder)
+
+    def add_model_folder(self, folder: str) -> bool:
+        """Validate ``folder`` and select it; on failure show the engine's message."""
+        try:
+            models.inspect(folder)
+        except Exception as exc:  # noqa: BLE001 - ModelNotFoundError/ModelFormatError mostly
+            self.model_error.setText(f"Cannot use {folder}: {exc}")
+            self.model_error.show()
+            return False
+        self.model_error.hide()
+        folder = str(Path(folder))
+        if folder not in self._settings.extra_model_dirs:
+            self._settings.extra_model_dirs.append(folder)
+        self._reload_models(select=folder)
+        return True
+
+    # ---- result -------------------------------------------------------------------------
+    def current_settings(self) -> Settings:
+        """The settings as the dialog shows them now."""
+        hotkey = self.hotkey_edit.keySequence().toString(QKeySequence.SequenceFormat.PortableText)
+        return dataclasses.replace(
+            self._settings,
+            model_path=str(self.model_combo.currentData() or ""),
+            variant=self.variant_combo.currentText() or "int8",
+            intra_op_threads=self.intra_spin.value(),
+            inter_op_threads=self.inter_spin.value(),
+            max_output_length=self.max_length_spin.value(),
+            beams=self.beams_spin.value(),
+            translate_as_you_type=self.as_you_type_check.isChecked(),
+            hotkey_enabled=self.hotkey_check.isChecked(),
+            hotkey=hotkey or self._settings.hotkey,
+            use_primary_selection=self.primary_check.isChecked(),
+            extra_model_dirs=list(self._settings.extra_model_dirs),
+        )
+
+    def apply(self) -> None:
+        """Emit ``applied`` with the current values."""
+        self.applied.emit(self.current_settings())
+
+    def _ok(self) -> None:
+        self.apply()
+        self.accept()
+
+    def set_hotkey_status(self, text: str) -> None:
+        """Show the result of registering the hotkey (after Apply)."""
+        self.hotkey_status.setText(text)

@@ -1,0 +1,49 @@
+"""The tray icon: Translate clipboard, Show/Hide, Quit."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QIcon
+from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+
+
+class Tray(QObject):
+    """Tray icon and menu. The menu and its actions exist even where the desktop has no
+    tray (``available`` False), so the same intents work from tests and other menus."""
+
+    translateClipboard = Signal()
+    toggleWindow = Signal()
+    quitRequested = Signal()
+
+    def __init__(self, icon: QIcon, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.menu = QMenu()
+        self.translate_action = self._action("Translate clipboard", self.translateClipboard)
+        self.toggle_action = self._action("Show/Hide window", self.toggleWindow)
+        self.menu.addSeparator()
+        self.quit_action = self._action("Quit", self.quitRequested)
+        self.available = QSystemTrayIcon.isSystemTrayAvailable()
+        self.icon = QSystemTrayIcon(icon, self)
+        self.icon.setToolTip("desktop-mt")
+        self.icon.setContextMenu(self.menu)
+        self.icon.activated.connect(self._on_activated)
+
+    def _action(self, text: str, signal: Signal) -> QAction:
+        action = QAction(text, self.menu)
+        action.triggered.connect(lambda _checked=False: signal.emit())
+        self.menu.addAction(action)
+        return action
+
+    def _on_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        # A left click toggles the window, as users of other tray apps expect.
+        if reason == QSystemTrayIcon.ActivationReason.Trigger:
+            self.toggleWindow.emit()
+
+    def show(self) -> None:
+        """Show the icon where the desktop has a tray."""
+        if self.available:
+            self.icon.show()
+
+    def hide(self) -> None:
+        """Remove the icon (on quit)."""
+        self.icon.hide()

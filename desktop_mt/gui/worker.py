@@ -1,0 +1,174 @@
+"""The translation worker: a QObject moved to a QThread that owns the ``Translator``.
+
+The UI thread never runs inference; it talks to the worker only through queued signals
+(requests in, results out). Two things are *not* queued, on purpose:
+
+- cancelling: every request carries a ``threading.Event`` that the controller sets
+  directly from the UI thread. The engine checks it every decode step, so Stop and
+  superseding take effect within one step even though the worker's event loop is busy.
+- dropping stale output: every result is tagged with its request id and the controller
+  ignores ids that are not current.
+
+Token text is batched (first token at once, then at most one signal per ~30 ms) so a fast
+decoder does not flood the UI event queue.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from typing import Any, Callable, Optional
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from desktop_mt.engine.events import Finished, SegmentDone, TextDelta
+from desktop_mt.errors import DesktopMTError, TranslationCancelled
+
+from .logsetup import log_exception
+
+log = logging.getLogger(__name__)
+
+BATCH_SECONDS = 0.030
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineConfig:
+    """What a Translator is built from. ``model_dir`` None is the bundled model."""
+
+    model_dir: Optional[str] = None
+    variant: str = "int8"
+    intra_op_threads: int = 0
+    inter_op_threads: int = 1
+
+    def describe(self) -> str:
+        """Short text for the status bar while loading."""
+        name = self.model_dir.rstrip("/\\").rsplit("/", 1)[-1] if self.model_dir else "bundled model"
+        return f"{name} ({self.variant})"
+
+
+def default_translator_factory(config: EngineConfig) -> Any:
+    """Build the real engine (imported here so tests with a fake never load ORT)."""
+    from desktop_mt import SessionOptions, Translator
+
+    return Translator(
+        model_dir=config.model_dir,
+        variant=config.variant,
+        session_options=SessionOptions(intra_op_threads=config.intra_op_threads,
+                                       inter_op_threads=config.inter_op_threads),
+    )
+
+
+class TranslationWorker(QObject):
+    """Owns the Translator; runs loads and translations one at a time in its thread."""
+
+    loadStarted = Signal(str)       # description
+    loaded = Signal(object)         # ModelInfo (or whatever the translator's model_info is)
+    loadFailed = Signal(str)        # actionable message
+    started = Signal(int)           # request id
+    delta = Signal(int, str)        # request id, batched text
+    finished = Signal(int, object)  # request id, TranslationStats or None (skipped/failed)
+    failed = Signal(int, str)       # request id, actionable message
+
+    def __init__(self, factory: Callable[[EngineConfig], Any] | None = None,
+                 batch_seconds: float = BATCH_SECONDS) -> None:
+        super().__init__()
+        self._factory = factory or default_translator_factory
+        self._batch_seconds = batch_seconds
+        self._translator: Any = None
+        self._load_error = "No model is loaded yet."
+
+    @property
+    def translator(self) -> Any:
+        """The current Translator (None before the first successful load)."""
+        return self._translator
+
+    @Slot(object)
+    def load(self, config: EngineConfig) -> None:
+        """Build a Translator for ``config``; on failure keep the previous one working."""
+        self.loadStarted.emit(config.describe())
+        try:
+            new = self._factory(config)
+        except DesktopMTError as exc:
+            self._report_load_failure(str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - the app must survive any engine bug
+            log_exception("model load", exc)
+            self._report_load_failure(f"Could not load the model ({type(exc).__name__}: {exc}). "
+                                      "Details are in the log file.")
+            return
+        old, self._translator = self._translator, new
+        self._close(old)
+        self.loaded.emit(getattr(new, "model_info", None))
+
+    def _report_load_failure(self, message: str) -> None:
+        if self._translator is not None:
+            message += "\n\nThe previously loaded model is still in use."
+        else:
+            self._load_error = message
+        self.loadFailed.emit(message)
+
+    @Slot(int, str, object, object)
+    def translate(self, req_id: int, text: str, options: Any, cancel: threading.Event) -> None:
+        """Stream one request. Always ends with ``finished`` (or ``failed``) for ``req_id``."""
+        if cancel.is_set():  # superseded while queued: skip without touching the engine
+            self.finished.emit(req_id, None)
+            return
+        if self._translator is None:
+            self.failed.emit(req_id, f"Cannot translate: {self._load_error}")
+            return
+        self.started.emit(req_id)
+        try:
+            stats = self._stream(req_id, text, options, cancel)
+        except TranslationCancelled:
+            stats = None
+        except DesktopMTError as exc:
+            self.failed.emit(req_id, str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
+            log_exception("translation", exc)
+            self.failed.emit(req_id, f"Translation failed ({type(exc).__name__}: {exc}). "
+                                     "Details are in the log file.")
+            return
+        self.finished.emit(req_id, stats)
+
+    def _stream(self, req_id: int, text: str, options: Any, cancel: threading.Event) -> Any:
+        """Run ``translate_stream``, emitting batched deltas; returns the Finished stats."""
+        buf: list[str] = []
+        last_emit = 0.0  # 0 -> the first token goes out at once (time to first token)
+        stats = None
+        events = self._translator.translate_stream(text, options=options, cancel=cancel)
+        try:
+            for event in events:
+                if isinstance(event, TextDelta):
+                    buf.append(event.text)
+                elif isinstance(event, Finished):
+                    stats = event.stats
+                now = time.monotonic()
+                # Flush at segment ends too, so a slow next segment does not hold text back.
+                if buf and (now - last_emit >= self._batch_seconds or isinstance(event, SegmentDone)):
+                    self.delta.emit(req_id, "".join(buf))
+                    buf.clear()
+                    last_emit = now
+                if cancel.is_set():
+                    break  # the engine also stops; do not wait for its Finished
+        finally:
+            events.close() if hasattr(events, "close") else None
+        if buf:
+            self.delta.emit(req_id, "".join(buf))
+        return stats
+
+    @staticmethod
+    def _close(translator: Any) -> None:
+        if translator is None:
+            return
+        try:
+            translator.close()
+        except Exception as exc:  # noqa: BLE001 - closing must not break a reload
+            log_exception("translator close", exc)
+
+    def close(self) -> None:
+        """Release the Translator. Call from the worker thread or after it has stopped."""
+        self._close(self._translator)
+        self._translator = None

@@ -1,0 +1,215 @@
+"""Export a HuggingFace seq2seq checkpoint to a desktop-mt model directory (ONNX fp32 + int8).
+
+    python -m export_tools export SRC OUT_DIR [--no-int8] [--opset N] [--samples FILE]
+
+Files and tensor names follow the Optimum convention (``encoder_model.onnx``,
+``decoder_model.onnx``, ``decoder_with_past_model.onnx``, ``*_quantized.onnx``), so the
+runtime loads Optimum and transformers.js directories too.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from desktop_mt.engine import model_format as mf
+from desktop_mt.errors import UnsupportedModelError
+
+from .graphs import DecoderGraph, DecoderWithPastGraph, EncoderGraph, past_names
+
+SUPPORTED = ("marian", "m2m_100")
+DEFAULT_SAMPLES = [
+    "I love you.",
+    "Where is the train station?",
+    "Tom doesn't know what he should do now, but he will ask his teacher tomorrow morning.",
+    "It's raining.",
+    "Can you help me carry these boxes upstairs?",
+]
+TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json", "target_vocab.json", "tokenizer_config.json",
+                   "special_tokens_map.json", "sentencepiece.bpe.model", "spm.model", "tokenizer.json")
+
+
+def load_checkpoint(src: str):
+    """Load model + tokenizer with ``from_pretrained`` (a Hub id or a local directory)."""
+    from transformers import AutoConfig, AutoModelForSeq2SeqLM, AutoTokenizer
+
+    config = AutoConfig.from_pretrained(src)
+    if config.model_type not in SUPPORTED:
+        raise UnsupportedModelError(
+            f"{src}: architecture {config.model_type!r} is not supported; supported: {', '.join(SUPPORTED)}")
+    model = AutoModelForSeq2SeqLM.from_pretrained(src, attn_implementation="eager")
+    model.eval()
+    tokenizer = AutoTokenizer.from_pretrained(src)
+    return model, tokenizer
+
+
+def dummy_inputs(model, batch: int = 2, src_len: int = 5, past_len: int = 3):
+    """Trace-time inputs with a padded row, so the attention-mask branch is traced, not skipped."""
+    import torch
+
+    cfg = model.config
+    ids = torch.randint(4, min(cfg.vocab_size, 100), (batch, src_len))
+    mask = torch.ones((batch, src_len), dtype=torch.long)
+    mask[1, -2:] = 0
+    heads = cfg.decoder_attention_heads
+    head_dim = cfg.d_model // heads
+    past = []
+    for _ in range(cfg.decoder_layers):
+        past += [torch.randn(batch, heads, past_len, head_dim), torch.randn(batch, heads, past_len, head_dim),
+                 torch.randn(batch, heads, src_len, head_dim), torch.randn(batch, heads, src_len, head_dim)]
+    return ids, mask, past
+
+
+def export_graphs(model, out: Path, opset: int) -> dict[str, Path]:
+    """Trace the three graphs to fp32 ONNX files in ``out``."""
+    import torch
+
+    n = model.config.decoder_layers
+    ids, mask, past = dummy_inputs(model)
+    hidden = torch.randn(ids.shape[0], ids.shape[1], model.config.d_model)
+    dec_ids = torch.full((ids.shape[0], 1), model.config.decoder_start_token_id)
+    b, s, t, p = "batch_size", "encoder_sequence_length", "decoder_sequence_length", "past_decoder_sequence_length"
+    kv_axes = {}
+    for name in past_names(n, "present"):
+        kv_axes[name] = {0: b, 2: s if ".encoder." in name else t}
+    paths = {"encoder": out / mf.FILE_NAMES["encoder"], "decoder": out / mf.FILE_NAMES["decoder"],
+             "decoder_with_past": out / mf.FILE_NAMES["decoder_with_past"]}
+    with torch.no_grad():
+        torch.onnx.export(
+            EncoderGraph(model).eval(), (ids, mask), str(paths["encoder"]), input_names=["input_ids", "attention_mask"],
+            output_names=["last_hidden_state"], opset_version=opset, dynamo=False,
+            dynamic_axes={"input_ids": {0: b, 1: s}, "attention_mask": {0: b, 1: s}, "last_hidden_state": {0: b, 1: s}})
+        torch.onnx.export(
+            DecoderGraph(model).eval(), (dec_ids, mask, hidden), str(paths["decoder"]),
+            input_names=["input_ids", "encoder_attention_mask", "encoder_hidden_states"],
+            output_names=["logits", *past_names(n, "present")], opset_version=opset, dynamo=False,
+            dynamic_axes={"input_ids": {0: b, 1: t}, "encoder_attention_mask": {0: b, 1: s},
+                          "encoder_hidden_states": {0: b, 1: s}, "logits": {0: b, 1: t}, **kv_axes})
+        with_past_in = {name.replace("present", "past_key_values"): {0: b, 2: s if ".encoder." in name else p}
+                        for name in past_names(n, "present")}
+        with_past_out = {k: {0: b, 2: "past_decoder_sequence_length + 1"}
+                         for k in past_names(n, "present", with_encoder=False)}
+        torch.onnx.export(
+            DecoderWithPastGraph(model).eval(), (dec_ids, mask, *past), str(paths["decoder_with_past"]),
+            input_names=["input_ids", "encoder_attention_mask", *with_past_in],
+            output_names=["logits", *with_past_out], opset_version=opset, dynamo=False,
+            dynamic_axes={"input_ids": {0: b}, "encoder_attention_mask": {0: b, 1: s}, "logits": {0: b},
+                          **with_past_in, **with_past_out})
+    model.eval()  # torch.onnx.export restores the wrappers' mode; never leave dropout on
+    return paths
+
+
+def untie_transposed_initializers(path: Path) -> None:
+    """Replace ``Transpose(initializer)`` by a pre-transposed initializer.
+
+    A tied output projection is exported as ``MatMul(x, Transpose(embedding))``; dynamic
+    quantization only quantizes a MatMul whose weight is an initializer, so without this the
+    largest matrix of the decoder (the lm_head) would silently stay fp32.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    inits = {i.name: i for i in graph.initializer}
+    for node in list(graph.node):
+        if node.op_type != "Transpose" or node.input[0] not in inits:
+            continue
+        perm = next((list(a.ints) for a in node.attribute if a.name == "perm"), None)
+        array = numpy_helper.to_array(inits[node.input[0]])
+        transposed = array.transpose(perm) if perm else array.T
+        graph.initializer.append(numpy_helper.from_array(transposed.copy(), node.output[0]))
+        graph.node.remove(node)
+    used = {name for node in graph.node for name in node.input}
+    for init in list(graph.initializer):
+        if init.name not in used and init.name not in {o.name for o in graph.output}:
+            graph.initializer.remove(init)
+    onnx.save(model, str(path))
+
+
+def quantize(src: Path, dst: Path) -> None:
+    """Dynamic int8 quantization with per-channel weights (MatMul, Gemm, Gather)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(str(src), str(dst), per_channel=True, weight_type=QuantType.QInt8,
+                     op_types_to_quantize=["MatMul", "Gemm", "Gather"])
+
+
+def copy_tokenizer_files(src_dir: Path, out: Path) -> list[str]:
+    copied = []
+    for name in TOKENIZER_FILES:
+        if (src_dir / name).exists():
+            shutil.copy2(src_dir / name, out / name)
+            copied.append(name)
+    return copied
+
+
+def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
+           samples: list[str] | None = None, validate: bool = True, tolerance: float = 1e-3) -> dict:
+    """Export ``src`` into ``out_dir``; returns the manifest. Raises on broken fp32 parity."""
+    from . import validate as val
+
+    t0 = time.time()
+    model, tokenizer = load_checkpoint(src)
+    if model.config.model_type == "m2m_100" and getattr(tokenizer, "tgt_lang", None):
+        # generate() gets the target language as forced_bos_token_id: keep it with the model.
+        model.generation_config.forced_bos_token_id = tokenizer.get_lang_id(tokenizer.tgt_lang)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(out_dir) / ".export-tmp"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    tokenizer.save_pretrained(str(staging))
+    model.config.save_pretrained(str(staging))
+    model.generation_config.save_pretrained(str(staging))
+    paths = export_graphs(model, staging, opset)
+    for path in paths.values():
+        untie_transposed_initializers(path)
+    variants = {"fp32": {role: path.name for role, path in paths.items()}}
+    if int8:
+        variants["int8"] = {}
+        for role, path in paths.items():
+            q = staging / mf.quantized_name(path.name)
+            quantize(path, q)
+            variants["int8"][role] = q.name
+    report = val.validate_directory(model, tokenizer, staging, variants, samples or DEFAULT_SAMPLES) if validate else {}
+    manifest = mf.build_manifest(staging, model.config, tokenizer, variants, report, exporter_versions())
+    manifest["export_seconds"] = round(time.time() - t0, 1)
+    mf.write_manifest(staging, manifest)
+    for item in staging.iterdir():  # replace the old export only once the new one is complete
+        target = out / item.name
+        if target.exists():
+            target.unlink()
+        item.replace(target)
+    staging.rmdir()
+    if validate:
+        val.raise_if_broken(report, tolerance, out)
+    return manifest
+
+
+def exporter_versions() -> dict[str, str]:
+    import onnx
+    import onnxruntime
+    import torch
+    import transformers
+
+    return {"python": sys.version.split()[0], "torch": torch.__version__, "transformers": transformers.__version__,
+            "onnx": onnx.__version__, "onnxruntime": onnxruntime.__version__}
+
+
+def sizes(out: Path, manifest: dict) -> dict[str, int]:
+    return {v: sum((out / f).stat().st_size for f in files.values()) for v, files in
+            ((k, {r: e["file"] for r, e in vv["files"].items()}) for k, vv in manifest["variants"].items())}
+
+
+def print_summary(out: Path, manifest: dict) -> None:
+    print(f"exported {manifest['architecture']} to {out} in {manifest['export_seconds']} s")
+    sz = sizes(out, manifest)
+    for variant, nbytes in sz.items():
+        print(f"  {variant}: {nbytes / 1e6:.1f} MB")
+    if "fp32" in sz and "int8" in sz:
+        print(f"  int8/fp32 size ratio: {sz['int8'] / sz['fp32']:.3f}")
+    print(json.dumps(manifest.get("validation", {}), indent=2))
