@@ -242,3 +242,111 @@ def test_resume_after_sigkill_every_line_once(tmp_path):
     out = dst.read_text("utf-8").split("\n")
     assert out[-1] == "" and len(out) - 1 == len(lines)
     assert out[:-1] == [fake_translation(line) for line in lines]
+
+
+# --- on the real engine ------------------------------------------------------------------
+
+TATOEBA = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng.tsv"
+
+
+def english_lines(count: int, start: int = 3000) -> list[str]:
+    """Real English sentences (Tatoeba), with blank and indented lines mixed in."""
+    with open(TATOEBA, encoding="utf-8-sig") as f:
+        sentences = list(dict.fromkeys(row.split("\t", 1)[0].strip() for row in f))
+    lines = sentences[start: start + count]
+    for k in range(0, len(lines), 9):
+        lines[k] = "" if k % 2 else "   " + lines[k]
+    return lines
+
+
+@pytest.fixture(scope="session")
+def model_dir(request):
+    """A real exported model: $DESKTOP_MT_TEST_MODEL, else the engine's tiny test model,
+    else the bundled model; skipped when there is none."""
+    if os.environ.get("DESKTOP_MT_TEST_MODEL"):
+        return Path(os.environ["DESKTOP_MT_TEST_MODEL"])
+    for name in ("tiny_model_dir", "tiny_marian_dir", "tiny_model"):
+        try:
+            return Path(request.getfixturevalue(name))
+        except pytest.FixtureLookupError:
+            continue
+    from desktop_mt.engine.model_format import bundled_model_dir
+
+    try:
+        path = bundled_model_dir()
+    except Exception:
+        path = None
+    if path is None or not Path(path).is_dir():
+        pytest.skip("no exported model available")
+    return Path(path)
+
+
+@pytest.fixture(scope="session")
+def real_lines():
+    if not TATOEBA.exists():
+        pytest.skip(f"{TATOEBA} not available")
+    return english_lines(120)
+
+
+def test_engine_batching_gives_the_same_output_as_one_by_one(model_dir, real_lines, tmp_path):
+    """fp32: batched decoding (padding, bucketing, dropped rows, chunks) is exact. (int8 is not
+    compared: dynamic quantization scales activations per tensor, i.e. per batch, so a row's
+    neighbours can flip a near-tie; benchmarks/batch_throughput.py reports that rate.)"""
+    from desktop_mt import GenerationOptions, Translator
+    from desktop_mt.batch import translate_file
+
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(real_lines) + "\n", "utf-8")
+    outputs = []
+    for size in (16, 1):
+        translator = Translator(model_dir, variant="fp32", options=GenerationOptions(batch_size=size))
+        outputs.append(translate_file(src, tmp_path / f"out{size}.txt", translator).read_text("utf-8"))
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0].split("\n")) == len(real_lines) + 1
+
+
+def test_engine_end_to_end_cli(model_dir, real_lines, tmp_path):
+    from desktop_mt import GenerationOptions, Translator
+
+    lines = real_lines[:40] + ["word " * 600, "emoji 😀 and 中文 mixed", "\x07control"]
+    src, dst = tmp_path / "in.txt", tmp_path / "out.txt"
+    src.write_bytes(("\r\n".join(lines) + "\r\n").encode("utf-8"))
+    done = subprocess.run([sys.executable, "-m", "desktop_mt", "translate", str(src), "-o",
+                           str(dst), "--model", str(model_dir), "--variant", "fp32",
+                           "--batch-size", "8"],
+                          capture_output=True, env=subprocess_env(), timeout=600)
+    assert done.returncode == 0, done.stderr.decode()
+    out = dst.read_bytes().decode("utf-8").split("\r\n")
+    assert len(out) == len(lines) + 1 and out[-1] == ""
+    one = Translator(model_dir, variant="fp32", options=GenerationOptions(batch_size=1))
+    for got, line in zip(out, lines):
+        if not line.strip():
+            assert got == line
+        else:  # each line as the engine translates it alone, indentation kept
+            lead, trail = line[: len(line) - len(line.lstrip())], line[len(line.rstrip()):]
+            alone = one.translate_batch([line.strip().replace("\x07", " ").strip()])[0]
+            assert got == lead + alone + trail
+
+
+def test_engine_stdin_to_stdout(model_dir, real_lines):
+    lines = real_lines[:10]
+    done = subprocess.run([sys.executable, "-m", "desktop_mt", "translate", "--model",
+                           str(model_dir)], input="\n".join(lines) + "\n", text=True,
+                          capture_output=True, env=subprocess_env(), timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.split("\n")) == len(lines) + 1
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX only")
+def test_engine_resume_after_sigkill(model_dir, real_lines, tmp_path):
+    src = tmp_path / "big.txt"
+    src.write_text("\n".join(real_lines) + "\n", "utf-8")
+    base = [sys.executable, "-m", "desktop_mt", "translate", str(src), "--model", str(model_dir)]
+    clean = tmp_path / "clean.txt"
+    # The same chunks as the killed run: with int8, batch composition can change a near-tie.
+    done = subprocess.run(base + ["-o", str(clean)], capture_output=True, timeout=600,
+                          env=subprocess_env(DESKTOP_MT_TEST_CHUNK_SIZE="20"))
+    assert done.returncode == 0, done.stderr.decode()
+    dst = tmp_path / "out.txt"
+    kill_then_resume(base + ["-o", str(dst)], src, dst, chunk=20, pause_after=2)
+    assert dst.read_bytes() == clean.read_bytes()  # every line exactly once, none lost
