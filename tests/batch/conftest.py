@@ -1,6 +1,6 @@
 import pytest
 
-from fake_translator import FakeTranslator
+from .fake_translator import FakeTranslator
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from docx.oxml.ns import qn
 from docx.shared import Pt
 
 from desktop_mt.batch import BatchInputError, translate_file
-from fake_translator import fake_translation
+from .fake_translator import fake_translation
 
 W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 FOOTNOTES = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>

@@ -10,7 +10,7 @@ import pytest
 from desktop_mt import TranslationCancelled
 from desktop_mt.batch import translate_file
 from desktop_mt.batch.journal import journal_path, read_journal
-from fake_translator import FakeTranslator
+from .fake_translator import FakeTranslator
 
 LINES = [f"Sentence number {i} of the file." for i in range(40)] + ["", "Sentence number 3 of the file."]
 

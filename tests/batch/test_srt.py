@@ -9,7 +9,7 @@ import pytest
 
 from desktop_mt.batch import BatchInputError, translate_file
 from desktop_mt.batch.srt import MAX_LINE_WIDTH, text_width, wrap_chinese
-from fake_translator import fake_translation
+from .fake_translator import fake_translation
 
 SRT = """1
 00:00:01,000 --> 00:00:03,500

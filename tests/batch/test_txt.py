@@ -9,7 +9,7 @@ import pytest
 
 from desktop_mt.batch import BatchInputError, translate_file
 from desktop_mt.batch.textio import split_lines
-from fake_translator import FakeTranslator, fake_translation
+from .fake_translator import FakeTranslator, fake_translation
 
 AWKWARD_LINES = [
     "Hello world.",
