@@ -350,3 +350,34 @@ def test_engine_resume_after_sigkill(model_dir, real_lines, tmp_path):
     dst = tmp_path / "out.txt"
     kill_then_resume(base + ["-o", str(dst)], src, dst, chunk=20, pause_after=2)
     assert dst.read_bytes() == clean.read_bytes()  # every line exactly once, none lost
+
+
+# --- self-test ---------------------------------------------------------------------------
+
+def test_self_test_without_a_model_fails_clearly(tmp_path, capsys):
+    assert cli.main(["self-test", "--model", str(tmp_path / "nothing-here")]) == 1
+    err = capsys.readouterr().err
+    assert "self-test FAILED" in err and "nothing-here" in err
+
+
+def test_self_test_on_a_real_model_loads_every_variant(model_dir, capsys):
+    code = cli.main(["self-test", "--model", str(model_dir)])
+    out = capsys.readouterr().out
+    assert "int8:" in out and "fp32:" in out and "load" in out
+    # A random tiny model may print no Chinese (then it fails, naming the reason); the
+    # bundled model must pass.
+    assert code in (0, 1)
+
+
+def test_self_test_on_the_bundled_model_passes(capsys):
+    from desktop_mt import ModelNotFoundError
+    from desktop_mt.engine.model_format import bundled_model_dir
+
+    try:
+        bundled_model_dir()
+    except ModelNotFoundError:
+        pytest.skip("no bundled model yet")
+    code = cli.main(["self-test"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "self-test passed" in captured.out
