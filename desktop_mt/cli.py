@@ -48,6 +48,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_usage(sys.stderr)
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # `desktop-mt translate < big.txt | head`: the reader left
+        _silence_stdout()
+        return EXIT_FAILED
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull so the interpreter's final flush does not complain."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -381,3 +381,25 @@ def test_self_test_on_the_bundled_model_passes(capsys):
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "self-test passed" in captured.out
+
+
+def test_ctrl_c_exits_130_and_keeps_the_journal(monkeypatch, tmp_path, capsys):
+    class Interrupted(FakeTranslator):
+        def translate_batch(self, lines, **kwargs):
+            if self.calls:
+                raise KeyboardInterrupt
+            return super().translate_batch(lines, **kwargs)
+
+    translator = Interrupted()
+    monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: translator)
+    monkeypatch.setenv("DESKTOP_MT_TEST_CHUNK_SIZE", "5")
+    src = tmp_path / "a.txt"
+    src.write_text("".join(f"Line {i}.\n" for i in range(20)), "utf-8")
+    assert cli.main(["translate", str(src)]) == 130
+    assert "--resume" in capsys.readouterr().err
+    assert not (tmp_path / "a.zh.txt").exists()
+    assert (tmp_path / "a.zh.txt.journal.jsonl").exists()
+    monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: FakeTranslator())
+    assert cli.main(["translate", str(src), "--resume"]) == 0
+    assert (tmp_path / "a.zh.txt").read_text("utf-8").splitlines() == [
+        fake_translation(f"Line {i}.") for i in range(20)]

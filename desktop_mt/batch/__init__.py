@@ -41,29 +41,25 @@ import dataclasses
 import hashlib
 import json
 import os
-import tempfile
+import secrets
 import threading
 from pathlib import Path
 from typing import BinaryIO, Callable, Optional
 
 from ..errors import TranslationCancelled
 from .errors import BatchInputError
-from .journal import Journal, journal_path, read_journal
+from .journal import Journal, fsync_dir, journal_path, read_journal
 from .runner import default_chunk_size, distinct_segments, translate_distinct, translate_segments
 from .runner import _batch_size
 
 __all__ = ["translate_file", "detect_format", "default_output_path", "load_document",
-           "translate_segments", "BatchInputError", "TranslationCancelled", "FORMATS"]
+           "translate_segments", "atomic_write", "BatchInputError", "TranslationCancelled", "FORMATS"]
 
 FORMATS = ("txt", "srt", "docx")
 _SUFFIX_FORMATS = {".srt": "srt", ".docx": "docx", ".docm": "docx"}
 _UNSUPPORTED = {".doc": "save it as .docx first", ".rtf": "save it as .docx or .txt first",
                 ".odt": "save it as .docx first", ".pdf": "PDF is not supported"}
 _KEY_VERSION = 1  # bump when parsing/rendering changes the meaning of segment ids
-
-# Read once, in the importing (main) thread: os.umask cannot be read without setting it.
-_UMASK = os.umask(0)
-os.umask(_UMASK)
 
 
 def detect_format(path: Path, fmt: str = "auto") -> str:
@@ -157,27 +153,37 @@ def job_key(data: bytes, fmt: str, encoding: Optional[str], translator, options)
     effective = options if options is not None else getattr(translator, "options", None)
     opts = dataclasses.asdict(effective) if dataclasses.is_dataclass(effective) else {}
     opts.pop("batch_size", None)
-    info = getattr(translator, "model_info", None)
-    model = {name: str(getattr(info, name, None)) for name in ("path", "name", "variant")}
     meta = json.dumps({"v": _KEY_VERSION, "fmt": fmt, "encoding": encoding, "options": opts,
-                       "model": model}, sort_keys=True, default=str)
+                       "model": _model_identity(translator)}, sort_keys=True, default=str)
     digest = hashlib.sha256(data)
     digest.update(b"\0" + meta.encode("utf-8"))
     return digest.hexdigest()
 
 
+def _model_identity(translator) -> dict:
+    """Which model and variant produce the output: path, name, variant and, where the
+    manifest has them, the variant files' sha256 (a re-exported model is a different job)."""
+    info = getattr(translator, "model_info", None)
+    variant = getattr(translator, "variant", None) or getattr(info, "variant", None)
+    manifest = getattr(info, "manifest", None) or {}
+    files = (manifest.get("variants") or {}).get(variant) if isinstance(manifest, dict) else None
+    return {"path": str(getattr(info, "path", None)), "name": str(getattr(info, "name", None)),
+            "variant": str(variant), "files": files}
+
+
 def atomic_write(dst: Path, write: Callable[[BinaryIO], None]) -> None:
     """Write via a temp file in ``dst``'s folder; fsync; rename over ``dst`` only on success."""
-    folder = dst.parent if str(dst.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=folder)
+    folder = dst.parent
+    tmp = folder / f".{dst.name}.{secrets.token_hex(4)}.tmp"
+    # "xb": a new file (never someone else's), created with the usual umask permissions.
+    f = open(tmp, "xb")
     try:
-        with os.fdopen(fd, "wb") as f:
+        with f:
             write(f)
             f.flush()
             os.fsync(f.fileno())
-        # mkstemp makes the file private (0600); give it the mode a normal new file gets.
-        mode = dst.stat().st_mode & 0o7777 if dst.exists() else 0o666 & ~_UMASK
-        os.chmod(tmp, mode)
+        if dst.exists():  # keep the permissions of the file being replaced
+            os.chmod(tmp, dst.stat().st_mode & 0o7777)
         os.replace(tmp, dst)
     except BaseException:
         try:
@@ -185,6 +191,4 @@ def atomic_write(dst: Path, write: Callable[[BinaryIO], None]) -> None:
         except FileNotFoundError:
             pass
         raise
-    from .journal import _fsync_dir
-
-    _fsync_dir(folder)
+    fsync_dir(folder)

@@ -95,7 +95,7 @@ class Journal:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
         self._file = open(path, "a", encoding="utf-8", newline="\n")
 
     def _line(self, items: Mapping[int, str]) -> str:
@@ -124,7 +124,7 @@ class Journal:
             pass
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
     """Make a rename durable (POSIX); a no-op where directories cannot be opened (Windows)."""
     try:
         fd = os.open(folder, os.O_RDONLY)

@@ -156,3 +156,14 @@ def test_success_leaves_only_the_output(tmp_path, fake):
     translate_file(src, None, fake, chunk_size=3)
     assert len(fake.calls) == 4  # chunks of 3, so the journal advances
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "in.zh.txt"]
+
+
+def test_output_gets_ordinary_permissions(tmp_path, fake):
+    umask = os.umask(0)
+    os.umask(umask)
+    src = _write(tmp_path / "in.txt", ["Hello."])
+    out = translate_file(src, None, fake)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask  # not a private temp-file mode
+    os.chmod(out, 0o600)
+    translate_file(src, None, fake)  # replacing keeps the replaced file's mode
+    assert out.stat().st_mode & 0o777 == 0o600
