@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QIcon, QPainter, QPixmap, QColor
 from PySide6.QtWidgets import QApplication
 
-from . import fonts, paths
+from . import fonts, paths, qtcompat
 from .controller import Controller
 from .hotkey import GlobalHotkey
 from .logsetup import log_file, safe_traceback, setup_logging
@@ -115,11 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     """Open the translator window on the bundled model (or --model DIR). Returns the exit code."""
     setup_logging()
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    qtcompat.install_none_refcount_guard()  # PySide6 6.12 + Python 3.11 (see qtcompat)
     app.setApplicationName(paths.APP_NAME)
     app.setStyleSheet(fonts.stylesheet())
     app.setQuitOnLastWindowClosed(True)
     window, controller, tray = build(argv)
     window.closing.connect(controller.shutdown)
+    app.aboutToQuit.connect(controller.shutdown)  # also on Ctrl+C / session logout
     controller.start()
     tray.show()
     window.show()

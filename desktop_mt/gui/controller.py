@@ -56,7 +56,10 @@ class Controller(QObject):
         self.model_info: Any = None
         self._next_id = 0
         self._loaded_key: tuple | None = None
-        self._debounce = QTimer(self, singleShot=True, interval=AS_YOU_TYPE_DELAY_MS)
+        self._shut_down = False
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
         self._debounce.timeout.connect(self._translate_typed)
         self._start_worker(translator_factory)
         self._connect_window()
@@ -268,7 +271,10 @@ class Controller(QObject):
             self.window.show_warning(f"Could not save settings: {exc}")
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
-        """Stop the request, the worker thread and the hotkey; save settings."""
+        """Stop the request, the worker thread and the hotkey; save settings (idempotent)."""
+        if self._shut_down:
+            return
+        self._shut_down = True
         self._debounce.stop()
         self._cancel_current()
         if self.hotkey is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import types
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -57,6 +58,9 @@ def app_home(tmp_path, monkeypatch):
     The display variables are cleared so the hotkey layer sees a headless machine."""
     home = tmp_path / "home"
     monkeypatch.setenv("DESKTOP_MT_HOME", str(home))
+    # app.build() installs its exception hooks; put pytest's (and pytest-qt's) back after.
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(threading, "excepthook", threading.excepthook)
     for var in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE"):
         monkeypatch.delenv(var, raising=False)
     return home

@@ -23,7 +23,8 @@ class Heartbeat:
 
     def __init__(self, interval_ms: int = 5) -> None:
         self.ticks: list[float] = [time.perf_counter()]
-        self.timer = QTimer(interval=interval_ms)
+        self.timer = QTimer()
+        self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
         self.timer.start()
 

@@ -1,0 +1,131 @@
+"""The global hotkey layer degrades gracefully; a working backend triggers clipboard translate."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import types
+
+import pytest
+
+from desktop_mt.gui import hotkey as hk
+from desktop_mt.gui.settings import Settings
+
+
+def test_no_display_reports_unavailable_without_raising():
+    ok, reason = hk.global_hotkey_support(env={}, platform="linux")
+    assert ok is False and "DISPLAY" in reason and "Ctrl+Shift+V" in reason
+
+
+@pytest.mark.parametrize("env", [{"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"},
+                                 {"XDG_SESSION_TYPE": "wayland"}])
+def test_wayland_reports_unavailable(env):
+    ok, reason = hk.global_hotkey_support(env=env, platform="linux")
+    assert ok is False and "Wayland" in reason
+
+
+def test_broken_x_display_is_caught(monkeypatch):
+    # A DISPLAY that points nowhere: importing pynput raises; the layer must report it.
+    monkeypatch.setenv("DISPLAY", ":987")
+    for name in [m for m in sys.modules if m.startswith("pynput")]:
+        monkeypatch.delitem(sys.modules, name)
+    ok, reason = hk.global_hotkey_support(platform="linux")
+    assert ok is False and "pynput could not start" in reason
+
+
+def test_hotkey_object_in_headless_test_env_is_unavailable_and_start_does_not_raise(qtbot):
+    key = hk.GlobalHotkey()
+    assert key.available is False
+    ok, message = key.start("Ctrl+Alt+E")
+    assert ok is False and message == key.reason and key.active_sequence is None
+    key.stop()  # idempotent
+
+
+@pytest.mark.parametrize("qt,expected", [
+    ("Ctrl+Alt+E", "<ctrl>+<alt>+e"), ("Meta+Shift+T", "<cmd>+<shift>+t"), ("F9", "<f9>"),
+    ("Ctrl+Space", "<ctrl>+<space>"), ("Ctrl+Alt+1", "<ctrl>+<alt>+1"),
+])
+def test_qt_sequences_convert_to_pynput(qt, expected):
+    assert hk.to_pynput(qt) == expected
+
+
+@pytest.mark.parametrize("bad", ["", "E", "Shift+E", "Ctrl+", "Ctrl+Banana"])
+def test_bad_sequences_are_rejected(bad):
+    with pytest.raises(ValueError):
+        hk.to_pynput(bad)
+
+
+class _FakeGlobalHotKeys:
+    """Stands in for pynput.keyboard.GlobalHotKeys: presses come from another thread."""
+
+    last: "_FakeGlobalHotKeys | None" = None
+
+    def __init__(self, mapping):
+        self.mapping, self.started, self.stopped = mapping, False, False
+        _FakeGlobalHotKeys.last = self
+
+    def start(self):
+        self.started = True
+
+    def stop(self):
+        self.stopped = True
+
+    def press(self, combo):
+        t = threading.Thread(target=self.mapping[combo])
+        t.start()
+        t.join()
+
+
+@pytest.fixture
+def fake_pynput(monkeypatch):
+    keyboard = types.ModuleType("pynput.keyboard")
+    keyboard.GlobalHotKeys = _FakeGlobalHotKeys
+    package = types.ModuleType("pynput")
+    package.keyboard = keyboard
+    monkeypatch.setitem(sys.modules, "pynput", package)
+    monkeypatch.setitem(sys.modules, "pynput.keyboard", keyboard)
+    monkeypatch.setenv("DISPLAY", ":0")
+    return keyboard
+
+
+def test_hotkey_press_translates_clipboard(qtbot, fake_pynput, make_controller):
+    from PySide6.QtGui import QGuiApplication
+
+    from desktop_mt.gui.controller import Controller
+
+    key = hk.GlobalHotkey()
+    assert key.available
+    window, controller = make_controller()
+    controller.hotkey = key
+    key.activated.connect(controller.translate_clipboard)
+    ok, _ = controller.register_hotkey()
+    assert ok and _FakeGlobalHotKeys.last.started
+    assert list(_FakeGlobalHotKeys.last.mapping) == ["<ctrl>+<alt>+e"]
+    QGuiApplication.clipboard().setText("pressed from anywhere")
+    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+        _FakeGlobalHotKeys.last.press("<ctrl>+<alt>+e")
+    assert window.target_text() == "<pressed><from><anywhere>"
+    first = _FakeGlobalHotKeys.last
+    controller.apply_settings(Settings(hotkey="Ctrl+Shift+F9"))
+    assert first.stopped and list(_FakeGlobalHotKeys.last.mapping) == ["<ctrl>+<shift>+<f9>"]
+    controller.apply_settings(Settings(hotkey_enabled=False, hotkey="Ctrl+Shift+F9"))
+    assert _FakeGlobalHotKeys.last.stopped and key.active_sequence is None
+    assert isinstance(controller, Controller)
+
+
+def test_invalid_hotkey_becomes_a_visible_warning(qtbot, fake_pynput, make_controller):
+    window, controller = make_controller()
+    controller.hotkey = hk.GlobalHotkey()
+    controller.apply_settings(Settings(hotkey="Shift+E"))
+    assert window.banner.isVisibleTo(window) and "Shift+E" in window.banner.label.text()
+
+
+def test_settings_dialog_says_why_hotkey_is_unavailable(qtbot):
+    from desktop_mt.gui.settings_dialog import SettingsDialog
+
+    key = hk.GlobalHotkey()
+    dialog = SettingsDialog(Settings(), key.available, key.reason)
+    qtbot.addWidget(dialog)
+    assert not dialog.hotkey_check.isEnabled() and not dialog.hotkey_edit.isEnabled()
+    assert "unavailable" in dialog.hotkey_status.text()
+    assert dialog.hotkey_edit.keySequence().toString() == Settings().hotkey
