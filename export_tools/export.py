@@ -175,8 +175,12 @@ def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
             q = staging / mf.quantized_name(path.name)
             quantize(path, q)
             variants["int8"][role] = q.name
+    # The manifest goes first (the runtime needs its tokenizer facts to validate), then the figures.
+    manifest = mf.build_manifest(staging, model.config, tokenizer, variants, {}, exporter_versions())
+    mf.write_manifest(staging, manifest)
     report = val.validate_directory(model, tokenizer, staging, variants, samples or DEFAULT_SAMPLES) if validate else {}
-    manifest = mf.build_manifest(staging, model.config, tokenizer, variants, report, exporter_versions())
+    manifest["validation"] = report
+    manifest["name"] = out.name
     manifest["export_seconds"] = round(time.time() - t0, 1)
     mf.write_manifest(staging, manifest)
     for item in staging.iterdir():  # replace the old export only once the new one is complete

@@ -211,8 +211,7 @@ def build_manifest(out: Path, config, tokenizer, variants: dict[str, dict[str, s
     from_tok = getattr(tokenizer, "src_lang", None) or getattr(tokenizer, "source_lang", None)
     spec = tokenizer_spec_for(config, tokenizer)
     return {
-        "format": "desktop-mt-model", "format_version": FORMAT_VERSION, "name": out.resolve().parent.name
-        if out.name.startswith(".") else out.name,
+        "format": "desktop-mt-model", "format_version": FORMAT_VERSION, "name": out.name,
         "architecture": config.model_type, "source_lang": _short_lang(from_tok) or "en",
         "target_lang": _short_lang(getattr(tokenizer, "tgt_lang", None) or getattr(tokenizer, "target_lang", None)) or "zh",
         "tokenizer": spec,

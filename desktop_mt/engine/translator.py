@@ -33,7 +33,8 @@ class Translator:
         from .runtime import Seq2SeqSessions  # the only onnxruntime import of the engine
 
         self.model_info: ModelInfo = inspect_model_dir(model_dir if model_dir is not None else bundled_model_dir())
-        verify_files(self.model_info, variant) if variant in self.model_info.files else None
+        if variant in self.model_info.files:
+            verify_files(self.model_info, variant)
         self.variant = variant
         self.options = options
         self.session_options = session_options
@@ -113,6 +114,18 @@ class Translator:
             if progress is not None:
                 progress(finished, len(lines))
         return results
+
+    def generate_ids(self, texts: Sequence[str], options: GenerationOptions | None = None,
+                     cancel=None) -> list[list[int]]:
+        """Target token ids for each text, decoded together as one padded batch (no segmentation).
+
+        For parity checks and benchmarks; ``translate*`` is what applications want.
+        """
+        out: list[list[int]] = [[] for _ in texts]
+        for kind, row, ids in self._generate([self.tokenizer.encode(t) for t in texts], options or self.options, cancel):
+            if kind == "done":
+                out[row] = ids
+        return out
 
     def close(self) -> None:
         """Release the ONNX Runtime sessions."""

@@ -1,0 +1,57 @@
+"""Shared fixtures: tiny random checkpoints (Marian, M2M100) and their ONNX exports.
+
+Built once per test session (about a minute); nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# The machine has 2 cores: one intra-op thread per test process keeps parallel jobs from thrashing.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session")
+def tiny_marian_hf(tmp_path_factory) -> Path:
+    from tests.model_factory import make_marian
+
+    return make_marian(tmp_path_factory.mktemp("marian_hf"))
+
+
+@pytest.fixture(scope="session")
+def tiny_marian_dir(tiny_marian_hf, tmp_path_factory) -> Path:
+    """The tiny Marian exported by our exporter (fp32 + int8, validated)."""
+    from tests.model_factory import export_model
+
+    return export_model(tiny_marian_hf, tmp_path_factory.mktemp("marian_onnx"))
+
+
+@pytest.fixture(scope="session")
+def tiny_m2m_hf(tmp_path_factory) -> Path:
+    from tests.model_factory import make_m2m100
+
+    return make_m2m100(tmp_path_factory.mktemp("m2m_hf"))
+
+
+@pytest.fixture(scope="session")
+def tiny_m2m_dir(tiny_m2m_hf, tmp_path_factory) -> Path:
+    from tests.model_factory import export_model
+
+    return export_model(tiny_m2m_hf, tmp_path_factory.mktemp("m2m_onnx"))
+
+
+def load_torch(src: Path):
+    from export_tools.export import load_checkpoint
+
+    return load_checkpoint(str(src))
