@@ -205,10 +205,9 @@ class Controller(QObject):
     def _on_load_started(self, description: str) -> None:
         self._set_state("loading", description)
 
-    def _on_loaded(self, info: Any) -> None:
+    def _on_loaded(self, info: Any, variant: str) -> None:
         self.model_info = info
         name = getattr(info, "name", None) or "model"
-        variant = getattr(info, "variant", None) or self.engine_config().variant
         self.window.set_model(f"{name} · {variant}")
         self._set_state("translating" if self.current else "idle")
         self.modelLoaded.emit(info)

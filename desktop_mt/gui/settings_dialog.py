@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from . import models
+from .logsetup import log_file
 from .settings import VARIANTS, Settings
 
 
@@ -49,6 +50,10 @@ class SettingsDialog(QDialog):
         self.buttons = buttons
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        log_label = QLabel(f"Log file (never contains your text): {log_file()}")
+        log_label.setWordWrap(True)
+        log_label.setStyleSheet("color: #666;")
+        layout.addWidget(log_label)
         layout.addWidget(buttons)
         self._reload_models(select=settings.model_path)
 

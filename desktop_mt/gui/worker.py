@@ -64,7 +64,7 @@ class TranslationWorker(QObject):
     """Owns the Translator; runs loads and translations one at a time in its thread."""
 
     loadStarted = Signal(str)       # description
-    loaded = Signal(object)         # ModelInfo (or whatever the translator's model_info is)
+    loaded = Signal(object, str)    # ModelInfo (the translator's model_info), variant
     loadFailed = Signal(str)        # actionable message
     started = Signal(int)           # request id
     delta = Signal(int, str)        # request id, batched text
@@ -100,7 +100,7 @@ class TranslationWorker(QObject):
             return
         old, self._translator = self._translator, new
         self._close(old)
-        self.loaded.emit(getattr(new, "model_info", None))
+        self.loaded.emit(getattr(new, "model_info", None), str(getattr(new, "variant", config.variant)))
 
     def _report_load_failure(self, message: str) -> None:
         if self._translator is not None:

@@ -26,7 +26,7 @@ class FakeTranslator:
                  fail_on: str | None = None) -> None:
         self.config = config
         self.delay, self.busy, self.max_tokens, self.fail_on = delay, busy, max_tokens, fail_on
-        variant = getattr(config, "variant", "int8")
+        variant = self.variant = getattr(config, "variant", "int8")
         self.model_info = types.SimpleNamespace(name="fake-en-zh", variant=variant,
                                                 variants=("int8", "fp32"), path="fake")
         self.calls: list[dict] = []

@@ -113,9 +113,21 @@ def test_queued_requests_are_skipped_when_superseded(qtbot, make_controller):
     # A superseded request either never reaches the engine or stops within one step.
     assert all(c["cancelled"] and c["after_cancel"] <= 1 and c["yielded"] < 200
                for c in fake.calls[:-1])
-    assert len(fake.calls) < 6  # queued ones that were already cancelled never ran
     assert not fake.calls[-1]["cancelled"]
     assert window.target_text() == "".join(fake_output(words(200, tag="r5_"), 10_000))
+
+
+def test_worker_skips_a_request_cancelled_while_queued(qtbot):
+    from desktop_mt.gui.worker import EngineConfig, TranslationWorker
+
+    worker = TranslationWorker(fake_factory())
+    worker.load(EngineConfig())  # called directly: same thread, deterministic
+    cancel = threading.Event()
+    cancel.set()
+    with qtbot.waitSignal(worker.finished) as blocker:
+        worker.translate(7, "never runs", None, cancel)
+    assert blocker.args == [7, None]
+    assert FakeTranslator.instances[-1].calls == []
 
 
 @pytest.mark.parametrize("text", ["", "   \n\t  "])
