@@ -107,3 +107,22 @@ def test_long_translation_keeps_ui_thread_free_and_paragraphs(qtbot, make_contro
     assert stats.segments == 8 * 12
     assert len(window.target_text().split("\n\n")) == 8  # paragraphs kept
     assert worst < 0.25
+
+
+@pytest.mark.parametrize("text", ["", "🍕👍🏽👨‍👩‍👧 🇨🇳 I love pizza 😀", "x" * 50_000,
+                                  ("Hello there. " * 4000)[:50_000]])
+def test_real_engine_bad_inputs_keep_window_responsive(qtbot, make_controller, model_dir, text):
+    window, controller = make_controller(_settings(model_dir), factory=default_translator_factory)
+    beat = Heartbeat()
+    if controller.translate(text) is not None:
+        # Long inputs: let them stream for a while, then Stop (which must be prompt too).
+        qtbot.waitUntil(lambda: controller.current is None or len(window.target_text()) > 200,
+                        timeout=120_000)
+        if controller.current is not None:
+            with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+                controller.stop()
+    worst = beat.stop()
+    print(f"\nbad input ({len(text)} chars): worst UI gap {worst * 1000:.1f} ms")
+    assert worst < 0.25
+    assert window.state() == "idle" and not window.error_dialogs
+    assert bool(window.target_text().strip()) == bool(text.strip())
