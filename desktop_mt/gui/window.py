@@ -167,12 +167,15 @@ class MainWindow(QMainWindow):
         self.target.clear()
 
     def append_target(self, text: str) -> None:
-        """Append streamed text at the end, without moving a selection the user made."""
+        """Append streamed text at the end, without moving a selection the user made.
+        Follows the end only if the view was already there (reading further up stays put)."""
+        bar = self.target.verticalScrollBar()
+        follow = bar.value() >= bar.maximum() - 2
         cursor = QTextCursor(self.target.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.insertText(text)
-        bar = self.target.verticalScrollBar()
-        bar.setValue(bar.maximum())
+        if follow:
+            bar.setValue(bar.maximum())
 
     def clear_all(self) -> None:
         """Empty both panes."""

@@ -15,9 +15,9 @@ WID=$(xdotool search --sync --name "desktop-mt" | head -1)
 xdotool windowmove "$WID" 0 0 windowsize "$WID" 1100 640
 sleep 4   # model load
 xdotool windowactivate --sync "$WID" 2>/dev/null || xdotool windowfocus "$WID"
-xdotool type --delay 15 "The weather is nice today, so we decided to walk to the old library.
-
-Could you tell me where the nearest train station is?"
+xdotool type --delay 15 "The weather is nice today, so we decided to walk to the old library."
+xdotool key Return Return
+xdotool type --delay 15 "Could you tell me where the nearest train station is?"
 xdotool key ctrl+Return
 sleep "${WAIT:-6}"  # let the translation stream in
 import -window root "$OUT"
