@@ -126,3 +126,30 @@ def test_real_engine_bad_inputs_keep_window_responsive(qtbot, make_controller, m
     assert worst < 0.25
     assert window.state() == "idle" and not window.error_dialogs
     assert bool(window.target_text().strip()) == bool(text.strip())
+
+
+def test_models_folder_and_add_model_folder_with_a_real_export(qtbot, app_home, tiny_marian_dir,
+                                                               make_controller):
+    import shutil
+
+    from desktop_mt.gui.settings_dialog import SettingsDialog
+
+    user_models = app_home / "models"
+    user_models.mkdir(parents=True)
+    shutil.copytree(tiny_marian_dir, user_models / "my-en-zh")
+    (user_models / "not-a-model").mkdir()  # ignored, not an error
+    dialog = SettingsDialog(Settings(), True, "")
+    qtbot.addWidget(dialog)
+    paths = [dialog.model_combo.itemData(i) for i in range(dialog.model_combo.count())]
+    assert paths[0] == "" and str(user_models / "my-en-zh") in paths
+    assert not any("not-a-model" in p for p in paths)
+    assert dialog.add_model_folder(str(tiny_marian_dir)) is True
+    assert dialog.model_combo.currentData() == str(tiny_marian_dir)
+    new = dialog.current_settings()
+    assert new.model_path == str(tiny_marian_dir) and new.extra_model_dirs == [str(tiny_marian_dir)]
+    window, controller = make_controller(Settings(intra_op_threads=1), factory=default_translator_factory,
+                                         wait_loaded=False)
+    qtbot.waitUntil(lambda: window.state() in ("idle", "error"), timeout=60_000)
+    with qtbot.waitSignal(controller.modelLoaded, timeout=60_000):
+        controller.apply_settings(new)
+    assert controller.worker.translator.model_info.path == tiny_marian_dir
