@@ -42,14 +42,14 @@ def make_text(data: Path, lines: int, seed: int = 2024) -> list[str]:
 
 
 def run(model: str | None, variant: str, batch_size: int, threads: int, src: Path,
-        out: Path) -> dict:
+        out: Path, beams: int | None = None) -> dict:
     """Translate ``src`` with one batch size; returns the figures."""
     from desktop_mt import GenerationOptions, SessionOptions, Translator
     from desktop_mt.batch import translate_file
 
     translator = Translator(model_dir=model, variant=variant,
                             session_options=SessionOptions(intra_op_threads=threads),
-                            options=GenerationOptions(batch_size=batch_size))
+                            options=GenerationOptions(batch_size=batch_size, beams=beams))
     total = [0]
     started = time.perf_counter()
     translate_file(src, out, translator, progress=lambda done, n: total.__setitem__(0, n))
@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", type=int, default=2000)
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[32, 1])
     parser.add_argument("--threads", type=int, default=0, help="intra-op threads (0 = auto)")
+    parser.add_argument("--beams", type=int, help="beam size (default: the model's)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
@@ -76,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         results, outputs = [], []
         for size in args.batch_sizes:
             out = Path(tmp) / f"out-{size}.txt"
-            results.append(run(args.model, args.variant, size, args.threads, src, out))
+            results.append(run(args.model, args.variant, size, args.threads, src, out, args.beams))
             outputs.append(out.read_text(encoding="utf-8").splitlines())
             print(f"batch size {size:>3}: {results[-1]['segments']} segments in "
                   f"{results[-1]['seconds']:.1f} s = {results[-1]['segments_per_second']:.2f} "
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['batch_size']:>10} {r['segments_per_second']:>11.2f} "
               f"{r['speedup_vs_last']:>8.2f}x {r['lines_differing_from_last']:>16}")
     if args.json:
-        args.json.write_text(json.dumps({"lines": args.lines, "variant": args.variant,
+        args.json.write_text(json.dumps({"lines": args.lines, "variant": args.variant, "beams": args.beams,
                                          "model": args.model or "bundled", "runs": results},
                                         indent=2))
     return 0

@@ -167,3 +167,11 @@ def test_output_gets_ordinary_permissions(tmp_path, fake):
     os.chmod(out, 0o600)
     translate_file(src, None, fake)  # replacing keeps the replaced file's mode
     assert out.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n\n", b"  \r\n\t\r\n"])
+def test_empty_and_blank_files(tmp_path, fake, content):
+    src = tmp_path / "in.txt"
+    src.write_bytes(content)
+    assert translate_file(src, None, fake).read_bytes() == content
+    assert fake.calls == []
