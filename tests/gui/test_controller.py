@@ -152,7 +152,7 @@ def test_bad_inputs_keep_window_responsive(qtbot, make_controller, text):
     worst = beat.stop()
     print(f"\nworst UI gap, {len(text)} chars: {worst * 1000:.1f} ms")
     assert window.target_text() == "".join(fake_output(text, 400))
-    assert worst < 0.5
+    assert worst < 0.5  # a UI-thread inference would stall for the whole run (seconds)
     assert window.state() == "idle"
 
 
@@ -166,7 +166,7 @@ def test_heartbeat_keeps_firing_during_long_translation(qtbot, make_controller):
     print(f"\nworst UI-thread gap during a 1000-token fake translation: {worst * 1000:.1f} ms "
           f"({len(beat.ticks)} ticks)")
     assert len(beat.ticks) > 50
-    assert worst < 0.25
+    assert worst < 0.5  # inference on the UI thread would stall ~2 s
 
 
 def test_worker_exception_becomes_error_dialog_and_app_survives(qtbot, make_controller, app_home):
@@ -240,9 +240,9 @@ def test_apply_reloads_engine_in_worker_without_freezing_or_losing_text(qtbot, m
 def test_apply_with_same_engine_settings_does_not_reload(qtbot, make_controller):
     window, controller = make_controller()
     n = len(FakeTranslator.instances)
-    controller.apply_settings(Settings(beams=3, translate_as_you_type=True))
-    qtbot.wait(50)  # give a (wrong) queued reload the chance to run
-    assert len(FakeTranslator.instances) == n
+    with qtbot.assertNotEmitted(controller._loadRequested):  # the reload request is synchronous
+        controller.apply_settings(Settings(beams=3, translate_as_you_type=True))
+    assert len(FakeTranslator.instances) == n and window.state() == "idle"
 
 
 def test_translate_as_you_type_is_debounced(qtbot, make_controller):
@@ -256,8 +256,8 @@ def test_translate_as_you_type_is_debounced(qtbot, make_controller):
 def test_typing_does_not_translate_when_option_off(qtbot, make_controller):
     window, controller = make_controller(Settings(translate_as_you_type=False))
     qtbot.keyClicks(window.source, "Hello")
-    qtbot.wait(800)  # longer than the debounce delay
-    assert FakeTranslator.instances[-1].calls == []
+    assert not controller._debounce.isActive()  # nothing scheduled, so nothing will run
+    assert FakeTranslator.instances[-1].calls == [] and controller.current is None
 
 
 def test_clipboard_action_translates_clipboard_text(qtbot, make_controller):

@@ -61,7 +61,7 @@ def test_real_engine_streams_through_worker(qtbot, make_controller, model_dir):
     assert stats.tokens > 0 and stats.segments >= 4
     assert window.target_text().strip()
     assert len([u for u in updates if u]) >= 2  # streamed, not one final paste
-    assert worst < 0.25
+    assert worst < 0.5
     assert "tok/s" in window.stats_label.text()
     if model_dir == str(_bundled_dir()):
         assert re.search(r"[\u4e00-\u9fff]", window.target_text()), window.target_text()
@@ -106,7 +106,7 @@ def test_long_translation_keeps_ui_thread_free_and_paragraphs(qtbot, make_contro
           f"{stats.seconds:.2f}s; worst UI-thread gap {worst * 1000:.1f} ms over {len(beat.ticks)} ticks")
     assert stats.segments == 8 * 12
     assert len(window.target_text().split("\n\n")) == 8  # paragraphs kept
-    assert worst < 0.25
+    assert worst < 0.5
 
 
 @pytest.mark.parametrize("text", ["", "🍕👍🏽👨‍👩‍👧 🇨🇳 I love pizza 😀", "x" * 50_000,
@@ -123,7 +123,7 @@ def test_real_engine_bad_inputs_keep_window_responsive(qtbot, make_controller, m
                 controller.stop()
     worst = beat.stop()
     print(f"\nbad input ({len(text)} chars): worst UI gap {worst * 1000:.1f} ms")
-    assert worst < 0.25
+    assert worst < 0.5
     assert window.state() == "idle" and not window.error_dialogs
     assert bool(window.target_text().strip()) == bool(text.strip())
 
