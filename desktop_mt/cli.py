@@ -28,6 +28,19 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 SELF_TEST_SENTENCE = "The weather is nice today, so let's go for a walk in the park."
 
 
+TRANSLATE_EPILOG = """\
+outputs:
+  Each FILE is written next to it as NAME.zh.EXT (talk.srt -> talk.zh.srt), or into
+  --out-dir under its own name, or to -o. The input is never overwritten. Output is
+  renamed into place only when complete; meanwhile OUT.journal.jsonl records progress,
+  and rerunning the same command with --resume continues an interrupted run.
+
+exit codes:
+  0 done, 1 a failed input or model (named in the message), 2 usage,
+  130 interrupted (rerun with --resume)
+"""
+
+
 class UsageError(Exception):
     """Bad command-line use (exit 2)."""
 
@@ -73,7 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="{translate,self-test,gui}")
 
     tr = sub.add_parser("translate", help="translate files, or stdin to stdout",
-                        description="Translate text, SRT and DOCX files, or stdin to stdout.")
+                        description="Translate text, SRT and DOCX files, or stdin to stdout.",
+                        epilog=TRANSLATE_EPILOG,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
     tr.add_argument("files", nargs="*", metavar="FILE", help="input files; none or '-' for stdin")
     where = tr.add_mutually_exclusive_group()
     where.add_argument("-o", "--output", metavar="OUT",
@@ -81,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--out-dir", metavar="DIR", help="folder for the outputs (same file names)")
     tr.add_argument("--format", choices=("auto", "txt", "srt", "docx"), default="auto",
                     help="input format (default: by file suffix; stdin: txt)")
-    _add_model_arguments(tr)
+    _add_model_arguments(tr, "model variant (default int8)")
     tr.add_argument("--beams", type=_positive, metavar="N", help="beam size (1 = greedy)")
     tr.add_argument("--max-length", type=_positive, metavar="N",
                     help="most output tokens per sentence")
@@ -95,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.set_defaults(func=cmd_translate)
 
     st = sub.add_parser("self-test", help="load the model headless, translate, print timings")
-    _add_model_arguments(st)
+    _add_model_arguments(st, "test only this variant (default: every variant)")
     st.set_defaults(func=cmd_self_test)
 
     gui = sub.add_parser("gui", help="start the GUI (the default without arguments)")
@@ -104,10 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_model_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_model_arguments(parser: argparse.ArgumentParser, variant_help: str) -> None:
     parser.add_argument("--model", metavar="DIR", help="model directory (default: bundled)")
-    parser.add_argument("--variant", choices=("int8", "fp32"), default=None,
-                        help="model variant (default int8; self-test: every variant)")
+    parser.add_argument("--variant", choices=("int8", "fp32"), default=None, help=variant_help)
     parser.add_argument("--threads", type=_non_negative, metavar="N",
                         help="CPU threads (0 = let ONNX Runtime choose)")
     parser.add_argument("--provider", metavar="NAME", default="cpu",
