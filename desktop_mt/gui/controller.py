@@ -116,7 +116,8 @@ class Controller(QObject):
         self._debounce.stop()
         self._cancel_current()
         self.window.clear_target()
-        if not text.strip():
+        if not text.strip():  # nothing to do (and what ran before is cancelled)
+            self.window.set_busy(False)
             self._set_state("idle")
             return None
         self._next_id += 1

@@ -138,6 +138,17 @@ def test_empty_input_does_nothing(qtbot, make_controller, text):
     assert window.state() == "idle" and window.target_text() == ""
 
 
+def test_empty_input_while_translating_cancels_and_goes_idle(qtbot, make_controller):
+    window, controller = make_controller(delay=0.01)
+    controller.translate(words(2000, tag="old"))
+    qtbot.waitUntil(lambda: "<old" in window.target_text(), timeout=5_000)
+    assert controller.translate("  ") is None
+    assert window.target_text() == "" and window.state() == "idle"
+    assert not window.stop_button.isEnabled()
+    qtbot.waitUntil(lambda: FakeTranslator.instances[-1].calls[0]["cancelled"], timeout=2_000)
+    assert "<old" not in window.target_text()
+
+
 @pytest.mark.parametrize("text", [
     "x" * 50_000,
     ("The quick brown fox. " * 2500)[:50_000],
