@@ -227,11 +227,11 @@ def _translate_files(args, translator, jobs) -> int:
 
     status = EXIT_OK
     for src, dst in jobs:
-        if dst is not None:
-            dst.parent.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         with _ProgressBar(src.name, args.progress) as bar:
             try:
+                if dst is not None:
+                    dst.parent.mkdir(parents=True, exist_ok=True)
                 out = translate_file(src, dst, translator, fmt=args.format, resume=args.resume,
                                      progress=bar.update, encoding=args.encoding)
             except BatchInputError as exc:

@@ -4,7 +4,8 @@ footer (default, first page, even page, of every section), footnotes and endnote
 The run rule. Every ``w:p`` of those parts is handled on its own (a paragraph nested in a text
 box or table is handled as its own paragraph). A paragraph's text runs are split into *units*
 at anything that is not plain text: a tab, a line break, an image, a field (its code and its
-displayed result), a symbol, a note reference. Each unit is translated as one segment (its
+displayed result), a symbol, a note reference; a hyperlink is a unit of its own (so the link
+keeps its text, at the price of translating it apart from its sentence). Each unit is translated as one segment (its
 leading/trailing whitespace kept); the translation goes into the unit's first ``w:t`` that
 holds non-blank text, keeping that run's formatting, and the unit's other ``w:t`` are emptied
 (the runs themselves stay, so nothing that hangs on them is lost). Images, fields, tabs,
@@ -35,7 +36,7 @@ def _w(tag: str) -> str:
 
 _P, _R, _T = _w("p"), _w("r"), _w("t")
 # Containers whose children are runs (or more containers): walk into them.
-_DESCEND = {_w(t) for t in ("hyperlink", "ins", "moveTo", "smartTag", "customXml", "sdt",
+_DESCEND = {_w(t) for t in ("ins", "moveTo", "smartTag", "customXml", "sdt",
                              "sdtContent", "dir", "bdo")}
 # Elements that neither hold text nor split a unit.
 _IGNORE = {_w(t) for t in ("pPr", "rPr", "bookmarkStart", "bookmarkEnd", "proofErr",
@@ -44,6 +45,7 @@ _IGNORE = {_w(t) for t in ("pPr", "rPr", "bookmarkStart", "bookmarkEnd", "proofE
                             "smartTagPr")}
 # Deleted revisions: not part of the text, and not a split point either.
 _SKIP = {_w("del"), _w("moveFrom")}
+_HYPERLINK = _w("hyperlink")
 _FLDCHAR = _w("fldChar")
 _FLDCHAR_TYPE = _w("fldCharType")
 
@@ -134,6 +136,10 @@ def _units(paragraph) -> list[list]:
                 continue  # comments / processing instructions, properties, deleted text
             if tag in _DESCEND:
                 walk(child)
+            elif tag == _HYPERLINK:  # its own unit, so the link keeps visible text
+                split()
+                walk(child)
+                split()
             elif tag == _R:
                 walk(child)
             elif tag == _T and field_depth == 0:

@@ -71,6 +71,10 @@ def _build(path, tmp_path):
     inner.cell(0, 0).text = "Nested cell text"
     doc.add_paragraph("")
     doc.add_paragraph("   ")
+    p = doc.add_paragraph("Read ")
+    p._p.append(parse_xml(f'<w:hyperlink {W} w:anchor="x"><w:r><w:t>the manual</w:t></w:r>'
+                          '</w:hyperlink>'))
+    p.add_run(" first.")
 
     first = doc.sections[0]
     first.different_first_page_header_footer = True
@@ -132,6 +136,14 @@ def test_tabs_images_and_fields_are_kept(translated):
     assert [e.text for e in footer._p.iter(qn("w:instrText"))] == [" PAGE "]
     assert len(list(footer._p.iter(qn("w:fldChar")))) == 3
     assert footer.text == fake_translation("Page") + " 1"  # field result untouched
+
+
+def test_hyperlinks_keep_their_text(translated):
+    _, after, _ = translated
+    p = next(p for p in after.paragraphs if p._p.find(qn("w:hyperlink")) is not None)
+    link = p._p.find(qn("w:hyperlink"))
+    assert "".join(t.text for t in link.iter(qn("w:t"))) == fake_translation("the manual")
+    assert p.text.startswith(fake_translation("Read"))
 
 
 def test_tables_nested_too(translated):
