@@ -5,31 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
-import types
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-
-def _shim_missing_engine() -> None:
-    """Until desktop_mt.engine.translator exists, ``import desktop_mt`` fails; give it a
-    placeholder so the GUI (which only needs the event/option types) can be tested."""
-    try:
-        import desktop_mt  # noqa: F401
-    except ModuleNotFoundError as exc:
-        if exc.name != "desktop_mt.engine.translator":
-            raise
-        stub = types.ModuleType("desktop_mt.engine.translator")
-
-        class Translator:  # noqa: D401 - placeholder
-            def __init__(self, *args, **kwargs):
-                raise RuntimeError("the real engine has not landed yet")
-
-        stub.Translator = Translator
-        sys.modules["desktop_mt.engine.translator"] = stub
-        import desktop_mt  # noqa: F401,F811
-
-
-_shim_missing_engine()
 
 # PySide6 6.12.0 on Python 3.11 drops a reference to None per void Qt call (see
 # desktop_mt/gui/qtcompat.py); without the guard the test process aborts at exit.
