@@ -1,6 +1,7 @@
 """The ``desktop-mt`` command.
 
     desktop-mt                                   start the GUI
+    desktop-mt gui [GUI OPTIONS]                 start the GUI with options (e.g. --model DIR)
     desktop-mt translate [FILES...|-] [-o OUT | --out-dir DIR] [options]
     desktop-mt self-test [--model DIR]           load the model headless, translate, time it
 
@@ -50,6 +51,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
         return run_gui([])
+    if argv[0] == "gui":  # the GUI parses its own options (e.g. --model DIR)
+        return run_gui(argv[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -113,8 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_arguments(st, "test only this variant (default: every variant)")
     st.set_defaults(func=cmd_self_test)
 
-    gui = sub.add_parser("gui", help="start the GUI (the default without arguments)")
-    gui.set_defaults(func=lambda args: run_gui([]))
+    sub.add_parser("gui", help="start the GUI (the default without arguments); "
+                              "options after it go to the GUI")
     parser.set_defaults(func=lambda args: run_gui([]))
     return parser
 

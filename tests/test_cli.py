@@ -162,7 +162,8 @@ def test_no_arguments_start_the_gui(monkeypatch):
     app.main = lambda argv: seen.append(argv) or 0
     monkeypatch.setitem(sys.modules, "desktop_mt.gui.app", app)
     assert cli.main([]) == 0
-    assert seen == [[]]
+    assert cli.main(["gui", "--model", "DIR"]) == 0
+    assert seen == [[], ["--model", "DIR"]]
 
 
 def test_gui_missing_is_a_clear_message(monkeypatch, capsys):
