@@ -15,12 +15,15 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--no-int8", action="store_true", help="skip the int8 (dynamic quantization) variant")
     e.add_argument("--opset", type=int, default=17)
     e.add_argument("--samples", help="text file, one validation sentence per line")
+    e.add_argument("--merge", action="store_true",
+                   help="one merged decoder (If on use_cache_branch) instead of decoder + decoder_with_past")
     e.add_argument("--no-validate", action="store_true", help="skip the PyTorch parity check (not recommended)")
     e.add_argument("--tolerance", type=float, default=1e-3, help="max |logit difference| allowed for fp32")
     t = sub.add_parser("train-demo", help="train the small bundled en->zh Marian model (resumable)")
     t.add_argument("out_dir")
     t.add_argument("--data", help="tatoeba-style TSV (default: ../shared/data/tatoeba-cmn-eng.tsv)")
     t.add_argument("--epochs", type=int, help="override the configured number of epochs")
+    t.add_argument("--threads", type=int, help="override the configured torch thread count")
     args = parser.parse_args(argv)
     if args.command == "export":
         return run_export(args)
@@ -29,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
 
         from .train_demo import TrainConfig, train
 
-        cfg = TrainConfig() if args.epochs is None else dataclasses.replace(TrainConfig(), epochs=args.epochs)
+        overrides = {k: v for k, v in (("epochs", args.epochs), ("threads", args.threads)) if v is not None}
+        cfg = dataclasses.replace(TrainConfig(), **overrides)
         print(train(args.out_dir, args.data, cfg))
     return 0
 
@@ -46,7 +50,7 @@ def run_export(args) -> int:
         samples = [line.strip() for line in Path(args.samples).read_text(encoding="utf-8").splitlines() if line.strip()]
     try:
         manifest = export(args.src, args.out_dir, int8=not args.no_int8, opset=args.opset, samples=samples,
-                          validate=not args.no_validate, tolerance=args.tolerance)
+                          validate=not args.no_validate, tolerance=args.tolerance, merge=args.merge)
     except DesktopMTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

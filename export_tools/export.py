@@ -147,9 +147,25 @@ def copy_tokenizer_files(src_dir: Path, out: Path) -> list[str]:
     return copied
 
 
+def merge_variant(staging: Path, roles: dict[str, str]) -> dict[str, str]:
+    """Replace a variant's two decoder files by one merged decoder (half the decoder bytes)."""
+    from .merge import merge_decoders
+
+    first, past = staging / roles["decoder"], staging / roles["decoder_with_past"]
+    merged = first.name.replace("decoder_model", "decoder_model_merged")
+    merge_decoders(first, past, staging / merged)
+    first.unlink()
+    past.unlink()
+    return {"encoder": roles["encoder"], "decoder_merged": merged}
+
+
 def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
-           samples: list[str] | None = None, validate: bool = True, tolerance: float = 1e-3) -> dict:
-    """Export ``src`` into ``out_dir``; returns the manifest. Raises on broken fp32 parity."""
+           samples: list[str] | None = None, validate: bool = True, tolerance: float = 1e-3,
+           merge: bool = False) -> dict:
+    """Export ``src`` into ``out_dir``; returns the manifest. Raises on broken fp32 parity.
+
+    ``merge`` writes ``decoder_model_merged*.onnx`` instead of the two decoder files.
+    """
     from . import validate as val
 
     t0 = time.time()
@@ -175,6 +191,8 @@ def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
             q = staging / mf.quantized_name(path.name)
             quantize(path, q)
             variants["int8"][role] = q.name
+    if merge:
+        variants = {v: merge_variant(staging, roles) for v, roles in variants.items()}
     # The manifest goes first (the runtime needs its tokenizer facts to validate), then the figures.
     manifest = mf.build_manifest(staging, model.config, tokenizer, variants, {}, exporter_versions())
     mf.write_manifest(staging, manifest)

@@ -77,7 +77,9 @@ class SentencePieceTokenizer:
         return [self.id_to_piece.get(int(i), "") for i in ids if int(i) not in self.special_ids]
 
     def decode(self, ids) -> str:
-        return self._target.decode_pieces(self.pieces(ids))
+        # A piece the target model does not know (e.g. an English piece of a joint Marian
+        # vocabulary) comes back verbatim with its "▁": show it as the space it stands for.
+        return self._target.decode_pieces(self.pieces(ids)).replace("\u2581", " ")
 
 
 class IncrementalDecoder:

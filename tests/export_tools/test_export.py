@@ -1,0 +1,63 @@
+"""The exporter: manifest contents, merged decoder, parity failure and unsupported models."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from desktop_mt import GenerationOptions, Translator
+from desktop_mt.engine.model_format import MANIFEST, inspect_model_dir, sha256_file
+from export_tools.validate import ParityError, raise_if_broken
+
+TEXT = "I love you. Where is the train station?\nTom is here."
+
+
+def test_manifest_records_files_hashes_validation_and_versions(tiny_marian_dir):
+    manifest = json.loads((tiny_marian_dir / MANIFEST).read_text())
+    assert manifest["architecture"] == "marian" and manifest["format_version"] == 1
+    assert (manifest["source_lang"], manifest["target_lang"]) == ("en", "zh")
+    for variant in ("fp32", "int8"):
+        for spec in manifest["variants"][variant]["files"].values():
+            assert sha256_file(tiny_marian_dir / spec["file"]) == spec["sha256"]
+    assert manifest["validation"]["fp32"]["greedy_tokens_match_all"] is True
+    assert {"torch", "transformers", "onnx", "onnxruntime"} <= set(manifest["exporter"])
+    for name in ("source.spm", "target.spm", "vocab.json", "config.json", "generation_config.json"):
+        assert (tiny_marian_dir / name).is_file()
+
+
+def test_parity_failure_names_the_graph_and_the_difference(tiny_marian_dir):
+    report = json.loads((tiny_marian_dir / MANIFEST).read_text())["validation"]
+    with pytest.raises(ParityError, match=r"encoder_model\.onnx: fp32 output differs from PyTorch by [0-9.e-]+"):
+        raise_if_broken(report, 0.0, tiny_marian_dir)
+    raise_if_broken(report, 1e-3, tiny_marian_dir)  # the real export is within tolerance
+
+
+def test_merged_decoder_is_smaller_and_translates_the_same(tiny_marian_hf, tiny_marian_dir, tmp_path):
+    from export_tools.export import export
+
+    merged_dir = tmp_path / "merged"
+    manifest = export(str(tiny_marian_hf), str(merged_dir), merge=True)
+    info = inspect_model_dir(merged_dir)
+    assert set(info.files["fp32"]) == {"encoder", "decoder_merged"}
+    assert not (merged_dir / "decoder_with_past_model.onnx").exists()
+    split = json.loads((tiny_marian_dir / MANIFEST).read_text())
+    size = lambda m, v: sum(f["bytes"] for f in m["variants"][v]["files"].values())  # noqa: E731
+    assert size(manifest, "fp32") < 0.85 * size(split, "fp32")
+    for variant in ("fp32", "int8"):
+        opts = GenerationOptions(beams=4)
+        ours = Translator(merged_dir, variant=variant).translate(TEXT, opts)
+        assert ours == Translator(tiny_marian_dir, variant=variant).translate(TEXT, opts)
+
+
+def test_unsupported_architecture_fails_with_the_supported_list(tmp_path):
+    from transformers import BertConfig
+
+    BertConfig(vocab_size=50, hidden_size=8, num_hidden_layers=1, num_attention_heads=2,
+               intermediate_size=8).save_pretrained(str(tmp_path / "bert"))
+    result = subprocess.run([sys.executable, "-m", "export_tools", "export", str(tmp_path / "bert"),
+                             str(tmp_path / "out")], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "'bert' is not supported" in result.stderr and "marian" in result.stderr
