@@ -404,3 +404,40 @@ def test_ctrl_c_exits_130_and_keeps_the_journal(monkeypatch, tmp_path, capsys):
     assert cli.main(["translate", str(src), "--resume"]) == 0
     assert (tmp_path / "a.zh.txt").read_text("utf-8").splitlines() == [
         fake_translation(f"Line {i}.") for i in range(20)]
+
+
+def test_engine_translate_file_cancel_then_resume(model_dir, real_lines, tmp_path):
+    """The GUI's path: translate_file in a worker thread, cancel, later resume."""
+    import threading
+
+    from desktop_mt import Translator, TranslationCancelled
+    from desktop_mt.batch import translate_file
+
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(real_lines[:60]) + "\n", "utf-8")
+    translator = Translator(model_dir, variant="fp32")
+    clean = translate_file(src, tmp_path / "clean.txt", translator, chunk_size=16).read_bytes()
+    cancel, seen, errors = threading.Event(), [], []
+
+    def progress(done, total):
+        seen.append(done)
+        if done > 0:
+            cancel.set()  # as if the user pressed Cancel after the first chunk
+
+    def job():
+        try:
+            translate_file(src, tmp_path / "out.txt", translator, progress=progress,
+                           cancel=cancel, chunk_size=16)
+        except TranslationCancelled as exc:
+            errors.append(exc)
+
+    worker = threading.Thread(target=job)
+    worker.start()
+    worker.join(300)
+    assert errors and not (tmp_path / "out.txt").exists()
+    assert (tmp_path / "out.txt.journal.jsonl").exists()
+    resumed = []
+    out = translate_file(src, tmp_path / "out.txt", translator, resume=True, chunk_size=16,
+                         progress=lambda d, t: resumed.append(d))
+    assert resumed[0] == 16  # the cancelled run's chunk was kept
+    assert out.read_bytes() == clean
