@@ -1,5 +1,6 @@
 """DOCX (python-docx): body, tables (nested), text boxes, content controls, every header and
-footer (default, first page, even page, of every section), footnotes and endnotes.
+footer (default, first page, even page, of every section), footnotes and endnotes. Review
+comments, charts, SmartArt and embedded objects are left untranslated.
 
 The run rule. Every ``w:p`` of those parts is handled on its own (a paragraph nested in a text
 box or table is handled as its own paragraph). A paragraph's text runs are split into *units*
