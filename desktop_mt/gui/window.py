@@ -38,7 +38,7 @@ class WarningBanner(QFrame):
 
     def add(self, text: str) -> None:
         """Show ``text`` (appended under any warning already shown)."""
-        current = self.label.text() if self.isVisible() else ""
+        current = "" if self.isHidden() else self.label.text()  # isHidden: works before show()
         self.label.setText(f"{current}\n{text}" if current else text)
         self.show()
 

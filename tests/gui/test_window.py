@@ -1,0 +1,87 @@
+"""The passive window's own behaviour (no engine)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QGuiApplication
+
+from desktop_mt.gui import fonts
+from desktop_mt.gui.window import MainWindow
+
+
+def make(qtbot) -> MainWindow:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    return window
+
+
+def test_copy_result_puts_translation_on_clipboard(qtbot):
+    window = make(qtbot)
+    window.append_target("你好，")
+    window.append_target("世界。")
+    window.copy_button.click()
+    assert QGuiApplication.clipboard().text() == "你好，世界。"
+
+
+def test_set_source_does_not_count_as_user_edit(qtbot):
+    window = make(qtbot)
+    edits: list[str] = []
+    window.sourceEdited.connect(edits.append)
+    window.set_source("programmatic")
+    assert edits == []
+    qtbot.keyClicks(window.source, "a")
+    assert len(edits) == 1 and "programmatic" in edits[0] and len(edits[0]) == 13
+
+
+def test_clear_button_emits_intent_and_clear_all_empties(qtbot):
+    window = make(qtbot)
+    window.set_source("src")
+    window.append_target("tgt")
+    with qtbot.waitSignal(window.clearRequested, timeout=1_000):
+        window.clear_button.click()
+    window.clear_all()
+    assert window.source_text() == "" and window.target_text() == ""
+
+
+def test_stream_follows_end_only_when_view_is_at_the_end(qtbot):
+    window = make(qtbot)
+    window.resize(400, 200)
+    window.show()
+    qtbot.waitExposed(window)
+    for i in range(200):
+        window.append_target(f"第{i}行\n")
+    bar = window.target.verticalScrollBar()
+    assert bar.value() == bar.maximum() > 0  # followed the stream
+    bar.setValue(0)  # the user scrolls up to read
+    window.append_target("更多\n")
+    assert bar.value() == 0
+
+
+def test_status_bar_shows_stats_and_state(qtbot):
+    window = make(qtbot)
+    window.set_stats(0.0421, 118.6, 250)
+    assert window.stats_label.text() == "first token 42 ms · 119 tok/s · 250 tokens"
+    window.set_stats(None, 0.0, 0)
+    assert window.stats_label.text().startswith("first token –")
+    window.set_state("loading", "bundled model (int8)")
+    assert window.state() == "loading" and "bundled model" in window.state_label.text()
+
+
+def test_editor_fonts_list_cjk_fallbacks(qtbot):
+    window = make(qtbot)
+    families = window.target.font().families()
+    assert "Noto Sans CJK SC" in families and "Microsoft YaHei" in families and "PingFang SC" in families
+    assert families.index("Noto Sans") < families.index("Noto Sans CJK SC")  # Latin first
+
+
+def test_warning_banner_accumulates_and_dismisses(qtbot):
+    window = make(qtbot)
+    window.show_warning("first")
+    window.show_warning("second")
+    assert window.banner.label.text() == "first\nsecond" and window.banner.isVisibleTo(window)
+    window.banner.hide()
+    window.show_warning("third")
+    assert window.banner.label.text() == "third"
+
+
+def test_stylesheet_is_found():
+    assert "QPlainTextEdit" in fonts.stylesheet()
