@@ -50,10 +50,6 @@ class Settings:
     window_geometry: str = ""
     splitter_state: str = ""
 
-    def engine_key(self) -> tuple:
-        """The fields that need a new Translator (new ORT sessions) when they change."""
-        return (self.model_path, self.variant, self.intra_op_threads, self.inter_op_threads)
-
 
 def _int_range(lo: int, hi: int) -> Callable[[Any], bool]:
     # bool is a subclass of int in Python: true/false in the JSON is not a number here.
