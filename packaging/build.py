@@ -311,7 +311,7 @@ def _snapshot(folder: Path) -> dict[str, tuple]:
             for p in [folder, *folder.rglob("*")]}
 
 
-def _drop_root(env: dict[str, str], home: Path) -> tuple[list[str], dict[str, str]]:
+def _as_unprivileged_user(env: dict[str, str], home: Path) -> tuple[list[str], dict[str, str]]:
     """As root, write permissions do not bind: run as ``nobody`` (setpriv) so they do."""
     if os.name != "posix" or os.geteuid() != 0 or not shutil.which("setpriv"):
         return [], env
@@ -320,58 +320,76 @@ def _drop_root(env: dict[str, str], home: Path) -> tuple[list[str], dict[str, st
         dict(env, HOME=str(home))
 
 
-def read_only_copy(folder: Path, where: Path) -> Path:
-    """Copy the bundle to ``where/desktop-mt`` and make it read-only (chmod -R a-w)."""
-    where.mkdir(parents=True, exist_ok=True)
-    where.chmod(0o755)
-    copy = where / folder.name
-    shutil.copytree(folder, copy, symlinks=True)
-    for path in [copy, *copy.rglob("*")]:
-        if not path.is_symlink():
-            path.chmod(path.stat().st_mode & ~0o222)
-    return copy
+class ReadOnlyInstall:
+    """A copy of the bundle made read-only (chmod -R a-w) in a fresh folder, run by a user who
+    cannot write there (``nobody`` when we are root), with a separate writable home.
+
+        with ReadOnlyInstall(folder) as ro:
+            subprocess.run(ro.prefix + [str(ro.path_of(exe)), "self-test"], env=ro.env)
+            assert ro.changed() == []
+    """
+
+    def __init__(self, folder: Path) -> None:
+        import tempfile
+
+        self.folder = folder
+        self.root = Path(tempfile.mkdtemp(prefix="desktop-mt-ro-"))
+        self.root.chmod(0o755)  # the unprivileged user must reach the copy
+        self.copy = self.root / "install" / folder.name
+        self.home = self.root / "home"
+
+    def __enter__(self) -> "ReadOnlyInstall":
+        self.copy.parent.mkdir()
+        self.copy.parent.chmod(0o755)
+        shutil.copytree(self.folder, self.copy, symlinks=True)
+        for path in [self.copy, *self.copy.rglob("*")]:
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode & ~0o222)
+        self.home.mkdir()
+        self.prefix, self.env = _as_unprivileged_user(bundle_env(self.home), self.home)
+        self._before = _snapshot(self.copy)
+        return self
+
+    def path_of(self, path: Path) -> Path:
+        """Where ``path`` (inside the original bundle) is in the read-only copy."""
+        return self.copy / Path(path).relative_to(self.folder)
+
+    def changed(self) -> list[str]:
+        """Paths inside the copy that were added, removed or modified since it was made."""
+        after = _snapshot(self.copy)
+        return sorted(k for k in set(self._before) | set(after) if self._before.get(k) != after.get(k))
+
+    def __exit__(self, *exc) -> None:
+        for path in [self.copy, *self.copy.rglob("*")]:
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode | 0o200)
+        shutil.rmtree(self.root, ignore_errors=True)
 
 
-def make_writable(copy: Path) -> None:
-    for path in [copy, *copy.rglob("*")]:
-        if not path.is_symlink():
-            path.chmod(path.stat().st_mode | 0o200)
-
-
-def run_read_only(folder: Path, exe: Path, args: list[str], home: Path,
+def run_read_only(folder: Path, exe: Path, args: list[str],
                   timeout: float = 300) -> tuple[subprocess.CompletedProcess, list[str]]:
-    """Run ``exe args`` from a read-only copy of the bundle, as a user who cannot write there.
+    """Run ``exe args`` from a read-only install of the bundle (see ReadOnlyInstall).
     Returns the process and the paths inside the bundle that changed (should be none)."""
-    home.chmod(0o755)  # the unprivileged user must reach the copy inside it
-    copy = read_only_copy(folder, home / "install")
-    exe_copy = copy / exe.relative_to(folder)
-    user_home = home / "user"
-    user_home.mkdir(parents=True, exist_ok=True)
-    before = _snapshot(copy)
-    prefix, env = _drop_root(bundle_env(user_home), user_home)
-    try:
-        proc = subprocess.run(prefix + [str(exe_copy), *args], env=env, capture_output=True,
-                              text=True, encoding="utf-8", errors="replace", timeout=timeout)
-        after = _snapshot(copy)
-    finally:
-        make_writable(copy)
-    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
-    return proc, changed
+    with ReadOnlyInstall(folder) as ro:
+        proc = subprocess.run(ro.prefix + [str(ro.path_of(exe)), *args], env=ro.env,
+                              capture_output=True, text=True, encoding="utf-8",
+                              errors="replace", timeout=timeout)
+        return proc, ro.changed()
 
 
 def gui_smoke(exe: Path, home: Path, seconds: float = 8.0, platform: str = "offscreen",
-              xvfb: bool = False) -> tuple[bool, str]:
+              xvfb: bool = False, prefix: list[str] | None = None,
+              env: dict[str, str] | None = None) -> tuple[bool, str]:
     """Start the GUI (no arguments); it must still be running after ``seconds`` with no Qt
     plugin or import error, and have written its log under ``home`` (not into the bundle).
-    Returns (ok, explanation)."""
+    ``prefix``/``env`` come from a ReadOnlyInstall to run it as that user. Returns (ok, why)."""
     import signal
 
-    env = dict(bundle_env(home), QT_QPA_PLATFORM=platform)
-    prefix, env = _drop_root(env, home)
+    env = dict(env or bundle_env(home), QT_QPA_PLATFORM=platform)
     cmd = [str(exe)]
     if xvfb:  # as the same user, so the app may read Xvfb's authority file
         cmd = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24"] + cmd
-    cmd = prefix + cmd
+    cmd = (prefix or []) + cmd
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
     try:
@@ -387,7 +405,7 @@ def gui_smoke(exe: Path, home: Path, seconds: float = 8.0, platform: str = "offs
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     out = proc.stdout.read().decode("utf-8", "replace") + proc.stderr.read().decode("utf-8", "replace")
-    log = home / "desktop-mt" / "logs" / "desktop-mt.log"
+    log = Path(env["DESKTOP_MT_HOME"]) / "logs" / "desktop-mt.log"
     if early:
         return False, f"the GUI exited within {seconds} s (rc {proc.returncode}):\n{out[-3000:]}"
     bad = [m for m in ("Could not load the Qt platform plugin", "could not be loaded",
@@ -448,8 +466,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.self_test:
         import tempfile
 
-        with tempfile.TemporaryDirectory() as tmp:
-            proc, changed = run_read_only(folder, exe, ["self-test", "--variant", "int8"], Path(tmp))
+        proc, changed = run_read_only(folder, exe, ["self-test", "--variant", "int8"])
         print(f"read-only install copy: self-test exit {proc.returncode}, "
               f"{len(changed)} paths changed inside it")
         if proc.returncode != 0 or changed:
