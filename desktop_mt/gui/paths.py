@@ -51,5 +51,9 @@ def user_models_dir() -> Path:
 
 
 def resources_dir() -> Path:
-    """``resources/`` at the repository root (icons, styles, the bundled model)."""
-    return Path(__file__).resolve().parents[2] / "resources"
+    """``resources/`` at the repository root (icons, styles, the bundled model), or inside
+    a PyInstaller bundle (``sys._MEIPASS``), like the engine's ``bundled_model_dir``."""
+    import sys
+
+    base = getattr(sys, "_MEIPASS", None)
+    return Path(base) / "resources" if base else Path(__file__).resolve().parents[2] / "resources"
