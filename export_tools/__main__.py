@@ -24,7 +24,23 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--data", help="tatoeba-style TSV (default: ../shared/data/tatoeba-cmn-eng.tsv)")
     t.add_argument("--epochs", type=int, help="override the configured number of epochs")
     t.add_argument("--threads", type=int, help="override the configured torch thread count")
+    v = sub.add_parser("evaluate", help="BLEU/chrF of PyTorch and ONNX fp32/int8, greedy and beam 4")
+    v.add_argument("model_dir")
+    v.add_argument("--hf", help="the HF checkpoint the model was exported from (adds the PyTorch rows)")
+    v.add_argument("--dev", required=True, help="dev.jsonl with {'en': ..., 'refs': [...]} lines")
+    v.add_argument("--limit", type=int, help="only the first N dev sentences")
+    v.add_argument("--out", help="write the results as JSON here")
     args = parser.parse_args(argv)
+    if args.command == "evaluate":
+        import json
+        from pathlib import Path
+
+        from .evaluate import evaluate
+
+        results = evaluate(args.model_dir, args.hf, Path(args.dev), args.limit)
+        if args.out:
+            Path(args.out).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        return 0
     if args.command == "export":
         return run_export(args)
     if args.command == "train-demo":

@@ -130,6 +130,41 @@ def untie_transposed_initializers(path: Path) -> None:
     onnx.save(model, str(path))
 
 
+def retie_transposed_copies(path: Path) -> int:
+    """Replace an initializer that is the transpose of another by a ``Transpose`` node.
+
+    The TorchScript exporter folds the tied lm_head into its own pre-transposed copy of the
+    embedding matrix: on disk that is a second [d_model x vocab] matrix. ONNX Runtime folds the
+    Transpose back at load time, so the file shrinks and nothing else changes. Returns the
+    number of bytes saved.
+    """
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    by_shape: dict[tuple, list] = {}
+    for init in graph.initializer:
+        if len(init.dims) == 2 and init.dims[0] != init.dims[1]:
+            by_shape.setdefault(tuple(init.dims), []).append(init)
+    saved, drop = 0, []
+    for shape, inits in by_shape.items():
+        for copy in inits:
+            for source in by_shape.get(shape[::-1], []):
+                if source.name in drop or copy.name in drop:
+                    continue
+                if np.array_equal(numpy_helper.to_array(copy), numpy_helper.to_array(source).T):
+                    graph.node.insert(0, helper.make_node("Transpose", [source.name], [copy.name], perm=[1, 0]))
+                    drop.append(copy.name)
+                    saved += copy.ByteSize()
+    for init in [i for i in graph.initializer if i.name in drop]:
+        graph.initializer.remove(init)
+    if drop:
+        onnx.save(model, str(path))
+    return saved
+
+
 def quantize(src: Path, dst: Path) -> None:
     """Dynamic int8 quantization with per-channel weights (MatMul, Gemm, Gather)."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -182,17 +217,22 @@ def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
     model.config.save_pretrained(str(staging))
     model.generation_config.save_pretrained(str(staging))
     paths = export_graphs(model, staging, opset)
-    for path in paths.values():
-        untie_transposed_initializers(path)
     variants = {"fp32": {role: path.name for role, path in paths.items()}}
     if int8:
         variants["int8"] = {}
         for role, path in paths.items():
+            # Untie only the copy that gets quantized: fp32 keeps one tied embedding matrix.
+            untied = staging / f"untied-{path.name}"
+            shutil.copy2(path, untied)
+            untie_transposed_initializers(untied)
             q = staging / mf.quantized_name(path.name)
-            quantize(path, q)
+            quantize(untied, q)
+            untied.unlink()
             variants["int8"][role] = q.name
     if merge:
         variants = {v: merge_variant(staging, roles) for v, roles in variants.items()}
+    for name in variants["fp32"].values():
+        retie_transposed_copies(staging / name)
     # The manifest goes first (the runtime needs its tokenizer facts to validate), then the figures.
     manifest = mf.build_manifest(staging, model.config, tokenizer, variants, {}, exporter_versions())
     mf.write_manifest(staging, manifest)

@@ -24,6 +24,9 @@ class ParityError(ModelFormatError):
 
 
 def torch_reference(model, tokenizer, sample: str, max_new_tokens: int):
+    import transformers
+
+    transformers.logging.set_verbosity_error()  # max_new_tokens overriding max_length is intended
     import torch
 
     batch = tokenizer([sample], return_tensors="pt")

@@ -1,0 +1,76 @@
+"""Score a model directory on a dev set: BLEU (sacrebleu, tokenize='zh') and chrF.
+
+    python -m export_tools evaluate MODEL_DIR --hf HF_CHECKPOINT --dev dev.jsonl [--out eval.json]
+
+Engines: PyTorch ``generate()`` on the HF checkpoint, and our runtime on the ONNX fp32 and
+int8 variants, each greedy and beam 4. All references of an English sentence are used.
+``dev.jsonl`` holds ``{"en": ..., "refs": [...]}`` lines (``train-demo`` writes one).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+
+def read_dev(path: Path, limit: int | None = None) -> tuple[list[str], list[list[str]]]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = rows[:limit] if limit else rows
+    return [r["en"] for r in rows], [r["refs"] for r in rows]
+
+
+def score(hyps: list[str], refs: list[list[str]]) -> dict[str, float]:
+    """Corpus BLEU/chrF with every reference. Missing references repeat the first one, which
+    changes neither clipped n-gram counts nor the closest reference length."""
+    import sacrebleu
+
+    width = max(len(r) for r in refs)
+    streams = [[r[i] if i < len(r) else r[0] for r in refs] for i in range(width)]
+    bleu = sacrebleu.corpus_bleu(hyps, streams, tokenize="zh")
+    chrf = sacrebleu.corpus_chrf(hyps, streams)
+    return {"bleu": round(bleu.score, 2), "chrf": round(chrf.score, 2)}
+
+
+def torch_hyps(hf_dir: str, sources: list[str], beams: int, batch: int = 32) -> list[str]:
+    import torch
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+    torch.manual_seed(0)
+    model = AutoModelForSeq2SeqLM.from_pretrained(hf_dir).eval()
+    tok = AutoTokenizer.from_pretrained(hf_dir)
+    out = []
+    for i in range(0, len(sources), batch):
+        enc = tok(sources[i: i + batch], return_tensors="pt", padding=True, truncation=True)
+        with torch.no_grad():
+            ids = model.generate(**enc, num_beams=beams, do_sample=False)
+        out += [t.replace("\u2581", " ").strip() for t in tok.batch_decode(ids, skip_special_tokens=True)]
+    return out
+
+
+def ort_hyps(model_dir: str, variant: str, sources: list[str], beams: int) -> list[str]:
+    from desktop_mt import GenerationOptions, Translator
+
+    translator = Translator(model_dir, variant=variant, options=GenerationOptions(beams=beams, batch_size=32))
+    return translator.translate_batch(sources)
+
+
+def evaluate(model_dir: str, hf_dir: str | None, dev: Path, limit: int | None = None) -> dict:
+    sources, refs = read_dev(dev, limit)
+    results: dict = {"sentences": len(sources), "references": sum(len(r) for r in refs), "scores": {}}
+    engines = [("onnx-int8", lambda b: ort_hyps(model_dir, "int8", sources, b)),
+               ("onnx-fp32", lambda b: ort_hyps(model_dir, "fp32", sources, b))]
+    if hf_dir:
+        engines.insert(0, ("pytorch", lambda b: torch_hyps(hf_dir, sources, b)))
+    samples = {}
+    for name, run in engines:
+        for beams in (1, 4):
+            t0 = time.perf_counter()
+            hyps = run(beams)
+            key = f"{name} {'greedy' if beams == 1 else 'beam4'}"
+            results["scores"][key] = {**score(hyps, refs), "seconds": round(time.perf_counter() - t0, 1)}
+            samples[key] = hyps[:5]
+            print(key, results["scores"][key], flush=True)
+    results["examples"] = [{"en": sources[i], "refs": refs[i], **{k: v[i] for k, v in samples.items()}}
+                           for i in range(min(5, len(sources)))]
+    return results
