@@ -2,7 +2,7 @@
 
     python packaging/build.py                      # bundled model -> dist/desktop-mt/
     python packaging/build.py --model-dir DIR      # bundle another exported model
-    python packaging/build.py --variants int8      # ship only the int8 variant (smaller)
+    python packaging/build.py --variants all       # ship fp32 too (default: int8 only)
     python packaging/build.py --self-test          # also run `desktop-mt self-test` in it
     python packaging/build.py --measure 5          # also time cold starts (median of 5)
     python packaging/build.py --report-only        # report on an existing dist/ folder
@@ -51,6 +51,13 @@ def default_model_dir() -> Path:
         raise SystemExit(f"build.py: no bundled model in {models} (a folder with {MANIFEST}); "
                          f"pass --model-dir DIR")
     return found[0]
+
+
+def _manifest_variants(model_dir: Path) -> list[str]:
+    try:
+        return list(json.loads((model_dir / MANIFEST).read_text(encoding="utf-8")).get("variants", {}))
+    except (OSError, ValueError):
+        return []
 
 
 def stage_model(model_dir: Path, stage: Path, variants: list[str] | None) -> Path:
@@ -424,8 +431,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model-dir", type=Path, help="exported model to bundle "
                         "(default: the first model in resources/models/)")
-    parser.add_argument("--variants", help="comma-separated variants to ship, e.g. int8 "
-                        "(default: every variant of the model)")
+    parser.add_argument("--variants", default="auto",
+                        help="comma-separated variants to ship, or 'all' (default 'auto': int8, "
+                        "the variant the app and CLI use by default, if the model has it, else "
+                        "all; fp32 adds about three times int8's size)")
     parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="output folder (default dist/)")
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "pyinstaller",
                         help="PyInstaller work folder (default build/pyinstaller/)")
@@ -439,7 +448,10 @@ def main(argv: list[str] | None = None) -> int:
     dist, work = args.dist.resolve(), args.work.resolve()
     if not args.report_only:
         model_dir = (args.model_dir or default_model_dir()).resolve()
-        variants = [v.strip() for v in args.variants.split(",")] if args.variants else None
+        variants = (None if args.variants.strip() in ("all", "auto")
+                    else [v.strip() for v in args.variants.split(",") if v.strip()])
+        if args.variants.strip() == "auto" and "int8" in _manifest_variants(model_dir):
+            variants = ["int8"]
         staged = stage_model(model_dir, work / "stage", variants)
         print(f"model: {model_dir} -> {staged.relative_to(work)} "
               f"({mb(sum(s for s, _ in files_by_size(staged)))})", flush=True)
