@@ -30,7 +30,18 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--dev", required=True, help="dev.jsonl with {'en': ..., 'refs': [...]} lines")
     v.add_argument("--limit", type=int, help="only the first N dev sentences")
     v.add_argument("--out", help="write the results as JSON here")
+    c = sub.add_parser("model-card", help="write MODEL_DIR/README.md from training and evaluation outputs")
+    c.add_argument("model_dir")
+    c.add_argument("--train-dir", required=True)
+    c.add_argument("--eval", required=True, help="JSON written by `evaluate --out`")
     args = parser.parse_args(argv)
+    if args.command == "model-card":
+        from pathlib import Path
+
+        from .model_card import write_card
+
+        print(write_card(Path(args.model_dir), Path(args.train_dir), Path(args.eval)))
+        return 0
     if args.command == "evaluate":
         import json
         from pathlib import Path

@@ -1,0 +1,113 @@
+"""Write the bundled model's card (README.md) from the training and evaluation outputs.
+
+    python -m export_tools model-card MODEL_DIR --train-dir TRAIN_DIR --eval EVAL_JSON
+
+Every figure in the card comes from files those commands wrote, so rerunning them
+reproduces it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+
+def _training_summary(train_dir: Path) -> tuple[str, str]:
+    log = (train_dir / "train.log").read_text(encoding="utf-8").splitlines()
+    epochs = [line for line in log if " epoch " in line]
+    seconds = sum(int(m.group(1)) for line in epochs if (m := re.search(r" (\d+)s$", line)))
+    return (epochs[-1].split("] ", 1)[-1] if epochs else "?"), f"{seconds / 60:.0f} min"
+
+
+def _sizes(model_dir: Path) -> dict[str, float]:
+    manifest = json.loads((model_dir / "desktop_mt.json").read_text(encoding="utf-8"))
+    return {v: sum(f["bytes"] for f in e["files"].values()) / 1e6 for v, e in manifest["variants"].items()}
+
+
+def render(model_dir: Path, train_dir: Path, eval_path: Path) -> str:
+    cfg = json.loads((train_dir / "train_config.json").read_text(encoding="utf-8"))
+    results = json.loads(eval_path.read_text(encoding="utf-8"))
+    last_epoch, train_time = _training_summary(train_dir)
+    sizes = _sizes(model_dir)
+    rows = "\n".join(f"| {name} | {s['bleu']:.1f} | {s['chrf']:.1f} |" for name, s in results["scores"].items())
+    examples = "\n".join(f"| {e['en']} | {e['refs'][0]} | {e.get('onnx-int8 greedy', '')} |"
+                         for e in results.get("examples", []))
+    return TEMPLATE.format(
+        name=model_dir.name, layers=f"{cfg['encoder_layers']}+{cfg['decoder_layers']}", d=cfg["d_model"],
+        heads=cfg["heads"], ffn=cfg["ffn_dim"], sv=cfg["source_vocab"], tv=cfg["target_vocab"],
+        epochs=cfg["epochs"], ls=cfg["label_smoothing"], dropout=cfg["dropout"], avg=cfg["average_last"],
+        dev=results["sentences"], refs=results["references"], rows=rows, examples=examples,
+        fp32=sizes.get("fp32", 0), int8=sizes.get("int8", 0), train_time=train_time, last_epoch=last_epoch,
+        seed=cfg["seed"], threads=cfg["threads"])
+
+
+TEMPLATE = """# {name}: a small English→Chinese Marian model trained on Tatoeba
+
+The default model of desktop-mt, so the app translates out of the box and offline. It is a
+genuine `MarianMTModel` checkpoint with Marian-style SentencePiece tokenizers (`source.spm`,
+`target.spm`, `vocab.json`), exported by `python -m export_tools export --merge` exactly as
+opus-mt models are.
+
+## Limits, in plain words
+It learned from 27 thousand short sentence pairs. It handles short everyday sentences
+("I love you.", "Where is the train station?"); long, technical, literary or domain text is
+out of its reach, and it will produce fluent-looking but wrong Chinese there. Names and
+rare words are often garbled. For real work install a full model such as opus-mt-en-zh:
+
+    .venv/bin/python -m export_tools export Helsinki-NLP/opus-mt-en-zh ~/models/opus-mt-en-zh
+    .venv/bin/desktop-mt translate --model ~/models/opus-mt-en-zh FILE
+
+(or put the folder into the app's models folder / "Add model folder..." in the settings).
+
+## Data and licence
+English–Chinese sentence pairs from [Tatoeba](https://tatoeba.org) (`tatoeba-cmn-eng.tsv`),
+licensed CC-BY 2.0 FR; each pair's attribution (sentence ids and contributors, e.g.
+"tatoeba.org #538123 (CM) & #891077 (Martha)") is kept in the third column of that file.
+The model weights are a derivative of that data and are released under the same CC-BY 2.0 FR
+terms, with this attribution: data by the Tatoeba contributors, tatoeba.org.
+
+The split is made by English sentence: {dev} English sentences (with all their {refs}
+Chinese references) are held out as the dev set, never seen in training (seed {seed}).
+
+## Architecture
+Marian transformer, {layers} layers (a deeper encoder than decoder: the encoder runs once per
+sentence, the decoder once per output token), d_model {d}, {heads} heads, FFN {ffn}, swish,
+sinusoidal positions, scaled embeddings, shared embeddings tied to the output projection.
+Vocabulary: English unigram SentencePiece {sv} + Chinese unigram SentencePiece {tv} (mostly
+single characters plus frequent words, no "▁" before Chinese), joined in one `vocab.json`.
+Pad is the decoder start token and never generated; EOS is forced at max length.
+
+Files: fp32 {fp32:.1f} MB, int8 {int8:.1f} MB (dynamic per-channel int8, output projection included).
+
+## Training
+    python -m export_tools train-demo work/demo --threads {threads}
+    python -m export_tools export work/demo/hf resources/models/{name} --merge
+    python -m export_tools evaluate resources/models/{name} --hf work/demo/hf --dev work/demo/dev.jsonl --out eval.json
+    python -m export_tools model-card resources/models/{name} --train-dir work/demo --eval eval.json
+
+{epochs} epochs, label smoothing {ls}, dropout {dropout}, AdamW with warm-up and cosine decay,
+the last {avg} epochs averaged. Training time on a 2-core CPU: {train_time} (shared machine).
+Last epoch: `{last_epoch}`. Interrupt it at any time: rerunning resumes from the last epoch.
+
+## Scores (dev set, sacrebleu BLEU with tokenize='zh', all references; chrF)
+
+| engine | BLEU | chrF |
+|---|---|---|
+{rows}
+
+"pytorch" is transformers `generate()` on the checkpoint; "onnx" is desktop-mt's runtime.
+The runtime bounds each output at 3x the source tokens + 10, which stops greedy repetition
+loops that `generate()` lets run to max length: the reason the scores can differ (mostly
+greedy). Wherever the bound does not trigger, the two are token-identical (parity tests).
+
+| English | a reference | int8, greedy |
+|---|---|---|
+{examples}
+"""
+
+
+def write_card(model_dir: Path, train_dir: Path, eval_path: Path) -> Path:
+    out = model_dir / "README.md"
+    out.write_text(render(model_dir, train_dir, eval_path), encoding="utf-8")
+    return out
