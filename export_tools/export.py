@@ -241,14 +241,14 @@ def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
     manifest["name"] = out.name
     manifest["export_seconds"] = round(time.time() - t0, 1)
     mf.write_manifest(staging, manifest)
+    if validate:  # a broken export stays in the staging folder (for inspection), never in out
+        val.raise_if_broken(report, tolerance, staging)
     for item in staging.iterdir():  # replace the old export only once the new one is complete
         target = out / item.name
         if target.exists():
             target.unlink()
         item.replace(target)
     staging.rmdir()
-    if validate:
-        val.raise_if_broken(report, tolerance, out)
     return manifest
 
 
