@@ -87,6 +87,48 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
     return x - np.log(np.exp(x).sum(axis=-1, keepdims=True))
 
 
+def top_stable(x: np.ndarray, n: int, chunk: int = 512) -> np.ndarray:
+    """``np.argsort(-x, axis=1, kind="stable")[:, :n]`` (ties: lower index first), without a full sort.
+
+    Each row is cut into chunks; the n-th largest chunk maximum is a threshold that at least n
+    elements reach, so every one of the top n (ties included) is at or above it. Only those
+    candidates are sorted, stably, so the result is identical to the full stable argsort.
+    """
+    rows, m = x.shape
+    if m < 8 * chunk or n * 4 > m // chunk:
+        return np.argsort(-x, axis=1, kind="stable")[:, :n]
+    whole = (m // chunk) * chunk
+    maxima = np.concatenate([x[:, :whole].reshape(rows, -1, chunk).max(axis=2), x[:, whole:].max(axis=1, keepdims=True)
+                             if whole < m else np.empty((rows, 0), x.dtype)], axis=1)
+    thr = -np.sort(-maxima, axis=1)[:, n - 1]
+    special = ~(thr > -np.inf) | np.isnan(maxima).any(axis=1)  # fewer than n finite values (a forced token), NaN
+    if special.any():
+        out = np.empty((rows, n), dtype=np.intp)
+        for r in range(rows):
+            out[r] = _top_row(x[r], n) if special[r] else top_stable(x[r: r + 1], n, chunk)[0]
+        return out
+    # Candidates can only sit in chunks whose maximum reaches the threshold: look only there.
+    hit_r, hit_c = np.nonzero(maxima >= thr[:, None])
+    cols = hit_c[:, None] * chunk + np.arange(chunk)[None, :]
+    valid = cols < m  # the last chunk may be short
+    cols = np.minimum(cols, m - 1)
+    keep = valid & (x[hit_r[:, None], cols] >= thr[hit_r][:, None])
+    r_idx, c_idx = np.broadcast_to(hit_r[:, None], cols.shape)[keep], cols[keep]
+    counts = np.bincount(r_idx, minlength=rows)
+    order = np.lexsort((c_idx, -x[r_idx, c_idx], r_idx))  # by row, then value down, then index up
+    starts = np.cumsum(counts) - counts
+    return c_idx[order[starts[:, None] + np.arange(n)[None, :]]]
+
+
+def _top_row(row: np.ndarray, n: int) -> np.ndarray:
+    """One row's stable top n when it has fewer than n finite values: those, then the first -infs."""
+    if np.isnan(row).any():
+        return np.argsort(-row, kind="stable")[:n]
+    finite = np.flatnonzero(row > -np.inf)
+    finite = finite[np.argsort(-row[finite], kind="stable")][:n]
+    return np.concatenate([finite, np.flatnonzero(row == -np.inf)[: n - len(finite)]])
+
+
 def pad_batch(src_ids: Sequence[Sequence[int]], pad: int) -> tuple[np.ndarray, np.ndarray]:
     width = max(len(s) for s in src_ids)
     ids = np.full((len(src_ids), width), pad, dtype=np.int64)
@@ -112,7 +154,8 @@ def greedy(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=N
     while True:
         if _cancelled(cancel):
             return
-        scores = process_scores(logits[:, -1, :].astype(np.float32), seqs, limits, p)
+        # argmax of the processed logits: no softmax, no copy (the logits are ours to modify)
+        scores = process_scores(np.asarray(logits[:, -1, :], dtype=np.float32), seqs, limits, p)
         nxt = scores.argmax(axis=-1)
         seqs = np.concatenate([seqs, nxt[:, None]], axis=1)
         done = (nxt == p.eos) | (seqs.shape[1] >= limits)
@@ -171,11 +214,12 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
     cross_kv = [np.repeat(kv, k, axis=0) for kv in cross_kv]
     mask = np.repeat(mask, k, axis=0)
     logits = np.repeat(logits, k, axis=0)
+    normalize = getattr(sessions, "log_softmax", None) or log_softmax
     cur_len = 1
     while True:
         if _cancelled(cancel):
             return
-        beam_idx = _beam_step(state, logits[:, -1, :].astype(np.float32), cur_len, limits, p)
+        beam_idx = _beam_step(state, np.asarray(logits[:, -1, :], dtype=np.float32), cur_len, limits, p, normalize)
         cur_len += 1
         _update_heuristic(state, cur_len, limits, p)
         yield from _stream_agreed(state, items, cur_len, p)
@@ -198,14 +242,17 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
         logits, self_kv = sessions.decode_next(last, mask, self_kv, cross_kv)
 
 
-def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams) -> np.ndarray:
+def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,
+               normalize=log_softmax) -> np.ndarray:
     """One generate() beam step on all items; returns the source beam of each new running beam."""
     n, k, _ = s.running.shape
     flat_seqs = s.running[:, :, :cur_len].reshape(n * k, cur_len)
-    log_probs = process_scores(log_softmax(logits), flat_seqs, np.repeat(limits, k), p)
+    log_probs = process_scores(normalize(logits), flat_seqs, np.repeat(limits, k), p)
     vocab = log_probs.shape[-1]
-    acc = (log_probs.reshape(n, k, vocab) + s.running_scores[:, :, None]).reshape(n, k * vocab)
-    top = np.argsort(-acc, axis=1, kind="stable")[:, : 2 * k]
+    acc = log_probs.reshape(n, k, vocab)
+    acc += s.running_scores[:, :, None]  # in place: one pass over [items, beams, vocab], no copy
+    acc = acc.reshape(n, k * vocab)
+    top = top_stable(acc, 2 * k)
     top_scores = np.take_along_axis(acc, top, axis=1)
     src_beam, tokens = top // vocab, top % vocab
     cand = np.take_along_axis(s.running, src_beam[:, :, None], axis=1)

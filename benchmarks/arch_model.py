@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Build the benchmark model (a): the opus-mt-en-zh architecture with random weights.
+
+    python benchmarks/arch_model.py --work /tmp/dmt-bench      # -> hf/, onnx/, ct2/ under it
+
+MarianConfig as opus-mt-en-zh (6+6 layers, d_model 512, 8 heads, FFN 2048, vocab 65001,
+sinusoidal positions, scale_embedding, shared/tied embeddings, final_logits_bias, swish).
+The tokenizer is a real SentencePiece pair trained on Tatoeba (so inputs have realistic
+English token counts); its joint vocabulary is padded with filler pieces to 65,000 entries
+plus ``<pad>`` = 65000, as in opus-mt. Weights are random (seeded): the model never wants to
+stop by itself, and decoding is forced to a fixed length in every engine
+(``min_length == max_length`` in generation_config, ``min/max_decoding_length`` in CTranslate2).
+
+Each step is skipped when its output exists, so the large export runs once per work folder.
+Nothing is written into the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+VOCAB = 65001
+PAD = VOCAB - 1
+DECODE_TOKENS = 32  # generated tokens per sentence (the final one is the forced EOS)
+
+
+def build_checkpoint(out: Path, seed: int = 0) -> Path:
+    import torch
+    from transformers import GenerationConfig, MarianConfig, MarianMTModel, MarianTokenizer
+
+    from export_tools import train_demo as td
+
+    if (out / "config.json").exists():
+        return out
+    out.mkdir(parents=True, exist_ok=True)
+    pairs = td.read_pairs(td.DEFAULT_DATA)
+    step = max(1, len(pairs) // 20000)
+    train = [(en, zh) for en, zh, _ in pairs[::step]]
+    cfg = td.TrainConfig(source_vocab=8000, target_vocab=8000, max_positions=512)
+    td.write_tokenizer(out, train, cfg)
+    vocab = json.loads((out / "vocab.json").read_text(encoding="utf-8"))
+    vocab.pop("<pad>")
+    i = 0
+    while len(vocab) < PAD:
+        vocab.setdefault(f"<filler_{i}>", len(vocab))
+        i += 1
+    vocab["<pad>"] = PAD
+    (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    torch.manual_seed(seed)
+    config = MarianConfig(
+        vocab_size=VOCAB, d_model=512, encoder_layers=6, decoder_layers=6, encoder_attention_heads=8,
+        decoder_attention_heads=8, encoder_ffn_dim=2048, decoder_ffn_dim=2048, max_position_embeddings=512,
+        dropout=0.1, attention_dropout=0.0, activation_dropout=0.0, activation_function="swish",
+        scale_embedding=True, pad_token_id=PAD, eos_token_id=0, decoder_start_token_id=PAD, forced_eos_token_id=0,
+        share_encoder_decoder_embeddings=True, tie_word_embeddings=True)
+    model = MarianMTModel(config)
+    with torch.no_grad():  # opus-mt has a non-zero bias; keep it in the graph honestly
+        model.final_logits_bias.normal_(0.0, 0.1)
+        model.final_logits_bias[0, PAD] = 0.0
+    model.generation_config = GenerationConfig(
+        decoder_start_token_id=PAD, eos_token_id=0, pad_token_id=PAD, forced_eos_token_id=0,
+        bad_words_ids=[[PAD]], num_beams=4, max_length=DECODE_TOKENS + 1, min_length=DECODE_TOKENS + 1)
+    model.save_pretrained(str(out))
+    tok = MarianTokenizer.from_pretrained(str(out))
+    tok.save_pretrained(str(out))
+    return out
+
+
+def export_onnx(hf: Path, out: Path) -> Path:
+    from export_tools.export import export
+
+    if (out / "desktop_mt.json").exists():
+        return out
+    export(str(hf), str(out), int8=True)
+    return out
+
+
+def convert_ct2(hf: Path, out: Path, quantization: str = "int8") -> Path:
+    """CTranslate2's own converter, from the same checkpoint."""
+    import ctranslate2
+
+    if (out / "model.bin").exists():
+        return out
+    ctranslate2.converters.TransformersConverter(str(hf)).convert(str(out), quantization=quantization, force=True)
+    return out
+
+
+def build_all(work: Path) -> dict[str, Path]:
+    paths = {"hf": work / "hf", "onnx": work / "onnx", "ct2": work / "ct2"}
+    for name, fn in (("hf", lambda: build_checkpoint(paths["hf"])),
+                     ("onnx", lambda: export_onnx(paths["hf"], paths["onnx"])),
+                     ("ct2", lambda: convert_ct2(paths["hf"], paths["ct2"]))):
+        t0 = time.time()
+        fn()
+        print(f"{name}: {paths[name]} ({time.time() - t0:.0f} s)", file=sys.stderr)
+    return paths
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--work", default="/tmp/dmt-bench/arch")
+    ap.add_argument("--rebuild", action="store_true")
+    args = ap.parse_args()
+    work = Path(args.work)
+    if args.rebuild:
+        shutil.rmtree(work, ignore_errors=True)
+    build_all(work)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
