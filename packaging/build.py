@@ -192,7 +192,42 @@ def check_bundle(folder: Path) -> list[str]:
         for plugin in ("libqxcb.so", "libqoffscreen.so", "libqsvg.so", "libqsvgicon.so"):
             if not any(f.endswith("/" + plugin) for f in files):
                 problems.append(f"the bundle lacks the Qt plugin {plugin}")
+        problems += unresolved_libraries(folder)
     return problems
+
+
+def unresolved_libraries(folder: Path) -> list[str]:
+    """Linux: shared libraries in the bundle that link to something neither the bundle nor
+    this system has (``ldd`` with the bundle's library folders, as the bootloader sets them)."""
+    if not shutil.which("ldd"):
+        return []
+    internal = folder / "_internal"
+    env = dict(os.environ, LD_LIBRARY_PATH=os.pathsep.join(
+        [str(internal), str(internal / "PySide6" / "Qt" / "lib")]))
+    problems: list[str] = []
+    from_system: dict[str, list[str]] = {}
+    for path in sorted(folder.rglob("*.so*")):
+        if path.is_symlink() or not path.is_file():
+            continue
+        proc = subprocess.run(["ldd", str(path)], capture_output=True, text=True, env=env)
+        missing = sorted({line.split("=>")[0].strip() for line in proc.stdout.splitlines()
+                          if "not found" in line})
+        # The desktop's own libraries: the Wayland plugins find them on a Wayland desktop, and
+        # a build machine without Wayland cannot bundle them (nor should it: they belong to
+        # the compositor's version).
+        system = [m for m in missing if SYSTEM_LIBRARY.match(m)]
+        for name in system:
+            from_system.setdefault(name, []).append(path.name)
+        missing = [m for m in missing if m not in system]
+        if missing:
+            problems.append(f"{path.relative_to(folder)} links to missing {', '.join(missing)}")
+    for name, users in sorted(from_system.items()):
+        print(f"note: {name} (not on this build machine) comes from the user's system; "
+              f"{len(users)} bundled files use it, e.g. {users[0]}", file=sys.stderr)
+    return problems
+
+
+SYSTEM_LIBRARY = re.compile(r"lib(wayland-|EGL|GL|GLX|OpenGL|vulkan|gtk-3|gdk-3|drm|gbm)")
 
 
 def report(folder: Path) -> int:
