@@ -3,6 +3,7 @@ there, and the engine tests' tiny exported Marian (random weights) everywhere.""
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -22,6 +23,9 @@ LONG_TEXT = " ".join([
 
 
 def _bundled_dir():
+    # DESKTOP_MT_TEST_MODEL points the "bundled" cases at another export (before bundling).
+    if os.environ.get("DESKTOP_MT_TEST_MODEL"):
+        return os.environ["DESKTOP_MT_TEST_MODEL"]
     try:
         from desktop_mt.engine.model_format import bundled_model_dir
 
