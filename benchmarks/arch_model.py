@@ -93,10 +93,25 @@ def convert_ct2(hf: Path, out: Path, quantization: str = "int8") -> Path:
     return out
 
 
+def external_copy(onnx_dir: Path, out: Path) -> Path:
+    """The export with its weights moved to page-aligned external data (``export_tools.external_data``)."""
+    from export_tools.external_data import convert_directory
+
+    if (out / "desktop_mt.json").exists():
+        return out
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(onnx_dir, tmp)
+    convert_directory(tmp)
+    tmp.rename(out)
+    return out
+
+
 def build_all(work: Path) -> dict[str, Path]:
-    paths = {"hf": work / "hf", "onnx": work / "onnx", "ct2": work / "ct2"}
+    paths = {"hf": work / "hf", "onnx": work / "onnx", "ct2": work / "ct2", "onnx_ext": work / "onnx-ext"}
     for name, fn in (("hf", lambda: build_checkpoint(paths["hf"])),
                      ("onnx", lambda: export_onnx(paths["hf"], paths["onnx"])),
+                     ("onnx_ext", lambda: external_copy(paths["onnx"], paths["onnx_ext"])),
                      ("ct2", lambda: convert_ct2(paths["hf"], paths["ct2"]))):
         t0 = time.time()
         fn()

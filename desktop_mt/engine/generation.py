@@ -170,7 +170,7 @@ def greedy(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=N
             rows, seqs, limits, mask = rows[keep], seqs[keep], limits[keep], mask[keep]
             self_kv = [kv[keep] for kv in self_kv]
             cross_kv = [kv[keep] for kv in cross_kv]
-        logits, self_kv = sessions.decode_next(seqs[:, -1:], mask, self_kv, cross_kv)
+        logits, self_kv = sessions.decode_next(seqs[:, -1:], mask, self_kv, cross_kv, reuse=True)
 
 
 @dataclasses.dataclass
@@ -224,7 +224,8 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
         _update_heuristic(state, cur_len, limits, p)
         yield from _stream_agreed(state, items, cur_len, p)
         flat = (np.arange(len(items))[:, None] * k + beam_idx).reshape(-1)
-        self_kv = [kv[flat] for kv in self_kv]
+        if not np.array_equal(flat, np.arange(len(flat))):  # every beam kept its own history: no copy
+            self_kv = [kv[flat] for kv in self_kv]
         alive = state.unsatisfied & (cur_len < limits)
         for i in np.nonzero(~alive)[0]:
             yield ("done", int(items[i]), _best(state, i, p))
@@ -239,7 +240,7 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
             cross_kv = [kv[rows] for kv in cross_kv]
             mask = mask[rows]
         last = state.running[:, :, cur_len - 1].reshape(-1, 1)
-        logits, self_kv = sessions.decode_next(last, mask, self_kv, cross_kv)
+        logits, self_kv = sessions.decode_next(last, mask, self_kv, cross_kv, reuse=True)
 
 
 def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,

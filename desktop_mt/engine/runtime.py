@@ -7,6 +7,7 @@ caches travel as lists of numpy arrays in the order ``[layer0.key, layer0.value,
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -89,6 +90,10 @@ class Seq2SeqSessions:
         self.head_dim = int(info.config["d_model"]) // self.heads
         self._options = options
         self._log_softmax = None
+        # Later decoder steps write logits and the grown self cache straight into numpy buffers
+        # we own (IO binding), instead of ORT allocating them and copying them out every step.
+        self.io_binding = os.environ.get("DESKTOP_MT_IO_BINDING", "0") == "1"  # measured: no gain, off
+        self._pool: dict[str, list] = {}
         self._first_inputs = {i.name for i in self.decoder.get_inputs()}
         self._next_inputs = {i.name for i in self.decoder_with_past.get_inputs()}
         self._check_io()
@@ -135,8 +140,12 @@ class Seq2SeqSessions:
         n = len(self._names("present"))
         return result[0], result[1: 1 + n], result[1 + n:]
 
-    def decode_next(self, input_ids, encoder_mask, self_kv, cross_kv, encoder_hidden=None):
-        """A later step: feeds the grown self cache and the fixed cross cache."""
+    def decode_next(self, input_ids, encoder_mask, self_kv, cross_kv, encoder_hidden=None, reuse: bool = False):
+        """A later step: feeds the grown self cache and the fixed cross cache.
+
+        ``reuse`` lets the outputs live in buffers that are overwritten two calls later (no
+        allocation per step); the search loops use it, callers that keep outputs must not.
+        """
         feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask}
         feed.update(zip(self._names("past_key_values"), self_kv))
         feed.update(zip(self._cross_names("past_key_values"), cross_kv))
@@ -148,5 +157,45 @@ class Seq2SeqSessions:
         if encoder_hidden is not None:
             feed["encoder_hidden_states"] = encoder_hidden
         feed = {k: v for k, v in feed.items() if k in self._next_inputs}
-        result = self.decoder_with_past.run(["logits"] + self._names("present"), feed)
+        names = ["logits"] + self._names("present")
+        if not self.io_binding or self.vocab_size is None:
+            result = self.decoder_with_past.run(names, feed)
+            return result[0], result[1:]
+        rows, step = input_ids.shape
+        past = self_kv[0].shape[2]
+        shapes = [(rows, step, self.vocab_size)] + [(rows, self.heads, past + step, self.head_dim)] * (len(names) - 1)
+        result = self._run_bound(self.decoder_with_past, feed, names, shapes, reuse)
         return result[0], result[1:]
+
+    @property
+    def vocab_size(self) -> int:
+        if not hasattr(self, "_vocab"):
+            dims = [o.shape for o in self.decoder_with_past.get_outputs() if o.name == "logits"][0]
+            self._vocab = dims[-1] if isinstance(dims[-1], int) else None
+        return self._vocab
+
+    def _buffer(self, name: str, shape: tuple) -> np.ndarray:
+        """A contiguous float32 array of ``shape`` from a two-buffer pool per output name.
+
+        Two alternate, so a step never writes into the buffer its inputs (last step's
+        outputs) live in; the caller must be done with an output two steps later (the search
+        functions use logits at once, and caches only as the next step's input).
+        """
+        need = int(np.prod(shape))
+        slot = self._pool.setdefault(name, [None, None, 0])
+        i = slot[2] = 1 - slot[2]
+        if slot[i] is None or slot[i].size < need:
+            slot[i] = np.empty(max(need, int(need * 1.25) + 1024), dtype=np.float32)
+        return slot[i][:need].reshape(shape)
+
+    def _run_bound(self, session, feed: dict, names: list[str], shapes: list[tuple], reuse: bool) -> list[np.ndarray]:
+        io = session.io_binding()
+        for name, value in feed.items():
+            io.bind_cpu_input(name, np.ascontiguousarray(value))
+        outs = []
+        for name, shape in zip(names, shapes):
+            buf = self._buffer(name, shape) if reuse else np.empty(shape, dtype=np.float32)
+            io.bind_output(name, "cpu", 0, np.float32, list(shape), buf.ctypes.data)
+            outs.append(buf)
+        session.run_with_iobinding(io)
+        return outs
