@@ -125,7 +125,8 @@ def test_int8_variant_close_and_smaller(tiny_marian_dir):
     assert v["fp32"]["max_abs_logit_diff"] < 1e-4
     assert 0 < v["int8"]["max_abs_logit_diff"] < 1.0  # int8 logits stay close to fp32 (logit std ~ 3)
     size = {k: sum(f["bytes"] for f in e["files"].values()) for k, e in manifest["variants"].items()}
-    assert size["int8"] < 0.6 * size["fp32"]
+    # d_model 32: biases, norms and graph overhead weigh a lot here (the bundled model is ~0.32).
+    assert size["int8"] < 0.7 * size["fp32"]
     t8 = Translator(tiny_marian_dir, variant="int8")
     assert isinstance(t8.translate("I love you."), str)
 
