@@ -75,9 +75,8 @@ class Translator:
                 continue
             decoder, count = IncrementalDecoder(self.tokenizer), 0
             for kind, _row, ids in self._generate([self.tokenizer.encode(item.text)], opts, cancel):
-                if kind != "tokens":
-                    continue
-                for token in ids:
+                # Beam search commits only the prefix all hypotheses share; "done" brings the rest.
+                for token in (ids if kind == "tokens" else ids[count:]):
                     count += 1
                     delta = decoder.push(token)
                     if delta:

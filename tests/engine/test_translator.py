@@ -40,9 +40,12 @@ def test_stream_joins_to_translate_and_keeps_layout(translator):
 
 def test_beam_stream_joins_to_beam_translation(tiny_marian_dir):
     t = Translator(tiny_marian_dir, variant="fp32", options=GenerationOptions(beams=4))
-    deltas = [e.text for e in t.translate_stream(TEXT) if isinstance(e, TextDelta)]
+    events = list(t.translate_stream(TEXT))
+    deltas = [e.text for e in events if isinstance(e, TextDelta)]
     assert "".join(deltas) == t.translate(TEXT)
     assert len(deltas) > 4
+    for done in (e for e in events if isinstance(e, SegmentDone)):  # the whole beam result, not a prefix
+        assert done.translation == t.tokenizer.decode(t.generate_ids([done.source])[0]).strip()
 
 
 class CountingSessions:
