@@ -38,6 +38,8 @@ class Controller(QObject):
     # Queued into the worker thread (the worker lives there, so Qt queues these).
     _loadRequested = Signal(object)
     _translateRequested = Signal(int, str, object, object)
+    _fileRequested = Signal(str, object, object)  # src, options, cancel Event
+    fileJobEnded = Signal(str)      # "finished" / "failed" / "cancelled" (tests)
     requestFinished = Signal(int)   # emitted after a request's result was shown (tests)
     modelLoaded = Signal(object)
     stateChanged = Signal(str)
@@ -52,6 +54,7 @@ class Controller(QObject):
         self.model_override = model_override  # --model for this run; cleared by Apply
         self.hotkey = hotkey
         self.current: _Request | None = None
+        self.file_cancel: threading.Event | None = None  # set while a file job runs
         self.last_stats: Any = None
         self.model_info: Any = None
         self._next_id = 0
@@ -79,6 +82,11 @@ class Controller(QObject):
         w.delta.connect(self._on_delta)
         w.finished.connect(self._on_finished)
         w.failed.connect(self._on_failed)
+        self._fileRequested.connect(self.worker.translate_file)
+        w.fileProgress.connect(self._on_file_progress)
+        w.fileFinished.connect(self._on_file_finished)
+        w.fileFailed.connect(self._on_file_failed)
+        w.fileCancelled.connect(self._on_file_cancelled)
 
     def _connect_window(self) -> None:
         win = self.window
@@ -87,6 +95,8 @@ class Controller(QObject):
         win.clearRequested.connect(self.clear)
         win.sourceEdited.connect(self._on_source_edited)
         win.clipboardTranslateRequested.connect(self.translate_clipboard)
+        win.translateFileRequested.connect(self.translate_file)
+        win.fileCancelRequested.connect(self.cancel_file)
         win.restore_layout(self.settings.window_geometry, self.settings.splitter_state)
         if self.hotkey is not None:
             self.hotkey.activated.connect(self.translate_clipboard)
@@ -124,7 +134,7 @@ class Controller(QObject):
         request = _Request(self._next_id, threading.Event())
         self.current = request
         self.window.set_busy(True)
-        self._set_state("translating")
+        self._set_state("translating", "waiting for the file job to finish" if self.file_cancel else "")
         self._translateRequested.emit(request.req_id, text, self.generation_options(), request.cancel)
         return request.req_id
 
@@ -174,6 +184,43 @@ class Controller(QObject):
             return None
         self.window.set_source(text)
         return self.translate(text)
+
+    # ---- file jobs ----------------------------------------------------------------------
+    def translate_file(self, path: str) -> bool:
+        """Start a batch job for ``path`` (output next to it). One job at a time; while it
+        runs, interactive requests wait for it in the worker's queue."""
+        if self.file_cancel is not None:
+            self.window.statusBar().showMessage("A file is already being translated.", 4000)
+            return False
+        self.file_cancel = threading.Event()
+        self.window.show_file_job(Path(path).name)
+        self._fileRequested.emit(path, self.generation_options(), self.file_cancel)
+        return True
+
+    def cancel_file(self) -> None:
+        """Stop the file job (set directly: the worker is busy in its loop)."""
+        if self.file_cancel is not None:
+            self.file_cancel.set()
+            self.window.set_file_job_text("Cancelling…")
+
+    def _on_file_progress(self, done: int, total: int, rate: float) -> None:
+        if self.file_cancel is not None:
+            self.window.set_file_progress(done, total, rate)
+
+    def _end_file_job(self, outcome: str, message: str) -> None:
+        self.file_cancel = None
+        self.window.end_file_job(message)
+        self.fileJobEnded.emit(outcome)
+
+    def _on_file_finished(self, out_path: str) -> None:
+        self._end_file_job("finished", f"Saved {out_path}")
+
+    def _on_file_failed(self, message: str) -> None:
+        self._end_file_job("failed", "File translation failed")
+        self.window.show_error("File translation failed", message)
+
+    def _on_file_cancelled(self) -> None:
+        self._end_file_job("cancelled", "File translation cancelled; nothing was saved")
 
     # ---- worker results (UI thread) -----------------------------------------------------
     def _is_current(self, req_id: int) -> bool:
@@ -277,6 +324,7 @@ class Controller(QObject):
         self._shut_down = True
         self._debounce.stop()
         self._cancel_current()
+        self.cancel_file()
         if self.hotkey is not None:
             self.hotkey.stop()
         self.save()

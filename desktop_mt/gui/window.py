@@ -3,17 +3,31 @@ decides what happens. Nothing here knows about the engine or threads."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, Qt, Signal
+from PySide6.QtGui import (
+    QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QKeySequence,
+    QShortcut, QTextCursor,
+)
 from PySide6.QtWidgets import (
-    QFrame, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QPlainTextEdit, QPushButton,
-    QSplitter, QToolButton, QVBoxLayout, QWidget,
+    QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QPlainTextEdit,
+    QProgressBar, QPushButton, QSplitter, QToolButton, QVBoxLayout, QWidget,
 )
 
 from . import fonts
 
 STATES = ("loading", "translating", "idle", "error", "stopping")
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
+FILE_FILTER = "Documents (*.txt *.srt *.docx);;All files (*)"
+
+
+def dropped_file(mime: QMimeData) -> str | None:
+    """The first local file path in a drag's data, or None (text drags, remote URLs)."""
+    if not mime.hasUrls():
+        return None
+    for url in mime.urls():
+        if url.isLocalFile() and url.toLocalFile():
+            return url.toLocalFile()
+    return None
 
 
 class WarningBanner(QFrame):
@@ -43,6 +57,41 @@ class WarningBanner(QFrame):
         self.show()
 
 
+class FileJobPanel(QFrame):
+    """A strip for the running file job: name, progress bar, segments/s and Cancel."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("fileJob")
+        self.label = QLabel(self)
+        self.bar = QProgressBar(self)
+        self.bar.setRange(0, 0)  # busy until the first progress report gives a total
+        self.rate_label = QLabel("", self)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setToolTip("Stop the file job (nothing is saved)")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 2, 8, 2)
+        layout.addWidget(self.label)
+        layout.addWidget(self.bar, 1)
+        layout.addWidget(self.rate_label)
+        layout.addWidget(self.cancel_button)
+        self.hide()
+
+    def start(self, name: str) -> None:
+        """Show the panel for a new job on the file ``name``."""
+        self.label.setText(f"Translating {name}")
+        self.bar.setRange(0, 0)
+        self.rate_label.setText("")
+        self.cancel_button.setEnabled(True)
+        self.show()
+
+    def set_progress(self, done: int, total: int, rate: float) -> None:
+        """Segments done of total and segments per second."""
+        self.bar.setRange(0, max(total, 1))
+        self.bar.setValue(min(done, max(total, 1)) if total else 1)
+        self.rate_label.setText(f"{done}/{total} segments · {rate:.1f} seg/s")
+
+
 class MainWindow(QMainWindow):
     """Source editor | target view, a button row and a status bar."""
 
@@ -52,6 +101,8 @@ class MainWindow(QMainWindow):
     sourceEdited = Signal(str)          # user edits only (not set_source), for as-you-type
     clipboardTranslateRequested = Signal()
     settingsRequested = Signal()
+    translateFileRequested = Signal(str)  # a path chosen in the dialog or dropped
+    fileCancelRequested = Signal()
     closing = Signal()
 
     def __init__(self) -> None:
@@ -64,6 +115,8 @@ class MainWindow(QMainWindow):
         self._build_layout()
         self._build_status_bar()
         self._build_shortcuts()
+        self._build_file_menu()
+        self._accept_file_drops()
         self.set_busy(False)
         self.resize(960, 560)
 
@@ -99,6 +152,9 @@ class MainWindow(QMainWindow):
             "Translate clipboard", f"Translate the clipboard ({CLIPBOARD_SHORTCUT})",
             self.clipboardTranslateRequested.emit)
         self.settings_button = self._button("Settings…", "Settings", self.settingsRequested.emit)
+        self.file_button = self._button(
+            "Translate file…", "Translate a .txt, .srt or .docx file (or drop one on the window)",
+            self.choose_file)
 
     def _build_layout(self) -> None:
         self.banner = WarningBanner(self)
@@ -106,12 +162,16 @@ class MainWindow(QMainWindow):
         for b in (self.translate_button, self.stop_button, self.copy_button, self.clear_button):
             row.addWidget(b)
         row.addStretch(1)
+        row.addWidget(self.file_button)
         row.addWidget(self.clipboard_button)
         row.addWidget(self.settings_button)
+        self.file_job = FileJobPanel(self)
+        self.file_job.cancel_button.clicked.connect(self.fileCancelRequested.emit)
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.addWidget(self.banner)
         layout.addLayout(row)
+        layout.addWidget(self.file_job)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
 
@@ -133,6 +193,19 @@ class MainWindow(QMainWindow):
         QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), self,
                   activated=self.clipboardTranslateRequested.emit)
 
+    def _build_file_menu(self) -> None:
+        menu = self.menuBar().addMenu("&File")
+        self.file_action = QAction("Translate file…", self)
+        self.file_action.setShortcut(QKeySequence("Ctrl+O"))
+        self.file_action.triggered.connect(self.choose_file)
+        menu.addAction(self.file_action)
+
+    def _accept_file_drops(self) -> None:
+        # The editors take drops themselves (text); file drops on them go to the job too.
+        self.setAcceptDrops(True)
+        for editor in (self.source, self.target):
+            editor.viewport().installEventFilter(self)
+
     # ---- intents ------------------------------------------------------------------------
     def _emit_translate(self) -> None:
         self.translateRequested.emit(self.source_text())
@@ -140,6 +213,39 @@ class MainWindow(QMainWindow):
     def _on_source_changed(self) -> None:
         if not self._setting_source:
             self.sourceEdited.emit(self.source_text())
+
+    def choose_file(self) -> None:
+        """Ask for a file to translate (the output goes next to it)."""
+        path, _filter = QFileDialog.getOpenFileName(self, "Translate file", "", FILE_FILTER)
+        if path:
+            self.translateFileRequested.emit(path)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+        if dropped_file(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        if not self._take_file_drop(event):
+            super().dropEvent(event)
+
+    def _take_file_drop(self, event: QDropEvent) -> bool:
+        path = dropped_file(event.mimeData())
+        if not path:
+            return False
+        event.acceptProposedAction()
+        self.translateFileRequested.emit(path)
+        return True
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        kind = event.type()
+        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and dropped_file(event.mimeData()):
+            event.acceptProposedAction()
+            return True
+        if kind == QEvent.Type.Drop:
+            return self._take_file_drop(event)
+        return super().eventFilter(obj, event)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         self.closing.emit()
@@ -208,6 +314,31 @@ class MainWindow(QMainWindow):
         """Status bar figures of the last run."""
         ttft = f"{first_token_s * 1000:.0f} ms" if first_token_s is not None else "–"
         self.stats_label.setText(f"first token {ttft} · {tokens_per_s:.0f} tok/s · {tokens} tokens")
+
+    def show_file_job(self, name: str) -> None:
+        """Show the job panel for ``name``; no second job can start meanwhile."""
+        self.file_job.start(name)
+        self._set_file_entry_enabled(False)
+
+    def set_file_progress(self, done: int, total: int, rate: float) -> None:
+        """Job progress: segments done/total and segments per second."""
+        self.file_job.set_progress(done, total, rate)
+
+    def set_file_job_text(self, text: str) -> None:
+        """Replace the job panel's label (e.g. "Cancelling…")."""
+        self.file_job.label.setText(text)
+        self.file_job.cancel_button.setEnabled(False)
+
+    def end_file_job(self, message: str) -> None:
+        """Hide the job panel and show ``message`` in the status bar."""
+        self.file_job.hide()
+        self._set_file_entry_enabled(True)
+        self.statusBar().showMessage(message, 10_000)
+
+    def _set_file_entry_enabled(self, enabled: bool) -> None:
+        self.file_button.setEnabled(enabled)
+        self.file_action.setEnabled(enabled)
+        self.setAcceptDrops(enabled)
 
     def show_warning(self, text: str) -> None:
         """A visible, non-modal warning (settings recovery, hotkey problems)."""

@@ -70,6 +70,10 @@ class TranslationWorker(QObject):
     delta = Signal(int, str)        # request id, batched text
     finished = Signal(int, object)  # request id, TranslationStats or None (skipped/failed)
     failed = Signal(int, str)       # request id, actionable message
+    fileProgress = Signal(int, int, float)  # segments done, total, segments per second
+    fileFinished = Signal(str)      # output path
+    fileFailed = Signal(str)        # actionable message
+    fileCancelled = Signal()        # stopped by its Event; no output written
 
     def __init__(self, factory: Callable[[EngineConfig], Any] | None = None,
                  batch_seconds: float = BATCH_SECONDS) -> None:
@@ -159,6 +163,32 @@ class TranslationWorker(QObject):
             self.delta.emit(req_id, "".join(buf))
         return stats
 
+    @Slot(str, object, object)
+    def translate_file(self, src: str, options: Any, cancel: threading.Event) -> None:
+        """Run a batch file job with the owned Translator; the output goes next to ``src``
+        (``desktop_mt.batch`` naming). Ends with fileFinished, fileFailed or fileCancelled."""
+        if self._translator is None:
+            self.fileFailed.emit(f"Cannot translate the file: {self._load_error}")
+            return
+        from desktop_mt.batch import translate_file  # only file jobs need the batch code
+
+        progress = _ProgressRate(self.fileProgress.emit)
+        try:
+            out = translate_file(src, None, self._translator, options=options,
+                                 progress=progress, cancel=cancel)
+        except TranslationCancelled:
+            self.fileCancelled.emit()
+            return
+        except (DesktopMTError, OSError) as exc:
+            self.fileFailed.emit(str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - never let a job exception kill the app
+            log_exception("file translation", exc)
+            self.fileFailed.emit(f"File translation failed ({type(exc).__name__}: {exc}). "
+                                 "Details are in the log file.")
+            return
+        self.fileFinished.emit(str(out))
+
     @staticmethod
     def _close(translator: Any) -> None:
         if translator is None:
@@ -172,3 +202,25 @@ class TranslationWorker(QObject):
         """Release the Translator. Call from the worker thread or after it has stopped."""
         self._close(self._translator)
         self._translator = None
+
+
+class _ProgressRate:
+    """A ``progress(done, total)`` callback that adds segments/s and emits only when the
+    counts change. Not time-throttled: the engine reports a chunk's lines in one burst
+    after decoding it, so holding counts back would leave the bar stale for a whole chunk."""
+
+    def __init__(self, emit: Callable[[int, int, float], None]) -> None:
+        self._emit = emit
+        self._t0 = time.monotonic()
+        self._start: int | None = None  # journal-recovered segments do not count as speed
+        self._sent: tuple[int, int] | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._start is None:
+            self._start = done
+        if (done, total) == self._sent:
+            return
+        elapsed = time.monotonic() - self._t0
+        rate = (done - self._start) / elapsed if elapsed > 0 else 0.0
+        self._sent = (done, total)
+        self._emit(done, total, rate)
