@@ -131,7 +131,10 @@ class CT2Engine:
         vocab = json.loads((Path(cfg["ct2"]) / "shared_vocabulary.json").read_text(encoding="utf-8"))
         self.pieces = vocab
         self.index = {p: i for i, p in enumerate(vocab)}
-        self.max_length = cfg.get("max_length", 512)
+        gen = json.loads((Path(cfg["hf"]) / "generation_config.json").read_text())
+        conf = json.loads((Path(cfg["hf"]) / "config.json").read_text())
+        # The model's own limit (as generate() uses it); past the position table CTranslate2 aborts.
+        self.max_length = min(int(gen.get("max_length") or 512), int(conf.get("max_position_embeddings", 512)))
         self.eos = self.index["</s>"]
 
     def generate(self, batch, beams, max_new, forced, ttft):

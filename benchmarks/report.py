@@ -89,6 +89,9 @@ def render(result: dict, out: Path) -> None:
           f"every engine. Batch 1: {s['sentences']} sentences greedy, {s['beam_sentences']} with beam 4, each "
           f"{s['repeats']}x; batch 32: {s['lines']} lines greedy, {s['beam_lines']} lines with beam 4"
           + (" (beam 4 on fewer lines to fit the run in the time available)" if s["beam_lines"] < s["lines"] else "")
+          + (f" — **reduced from the 1,000-line target** to fit this run in the session's remaining time "
+             f"(a first full-size run was stopped: PyTorch alone needed ~25 s per 32-sentence batch on this "
+             f"shared machine)" if s["lines"] < 1000 else "")
           + ". Load time: median of fresh processes. Inputs: distinct English Tatoeba sentences of 3+ words "
           "(a fixed random sample).", ""]
     a = result["models"].get("a")
@@ -129,17 +132,21 @@ def render(result: dict, out: Path) -> None:
         if "engines" not in b:
             md += [f"Not measured in this run: {b.get('missing')}."]
         else:
-            md += [f"`resources/models/{b.get('name')}`, PyTorch and CTranslate2 from its HF checkpoint. Each engine "
+            where = (f"`resources/models/{b.get('name')}`" if b.get("bundled", True) else
+                     f"the demo checkpoint `work/demo/hf` (the bundled model's training output), exported with "
+                     f"`python -m export_tools export work/demo/hf {b.get('onnx_dir')}` because `resources/models` "
+                     f"was still empty at run time")
+            md += [f"{where}; PyTorch and CTranslate2 from its HF checkpoint. Each engine "
                    f"stops on EOS (greedy / beam 4), so token counts may differ slightly between engines. Source "
                    f"sentences: {b['source_tokens_mean']:.1f} tokens on average.", ""]
             md += model_table(b)
             if b.get("quality"):
                 md += ["", "Quality (greedy, held-out dev sentences vs their Tatoeba references, sacrebleu):", "",
-                       "| engine | chrF | BLEU (zh tokenizer) | same tokens as PyTorch |", "|---|---:|---:|---:|"]
-                same = b.get("quality_same_tokens_as_pytorch") or {}
+                       "| engine | chrF | BLEU (zh tokenizer) | sentences | same output as PyTorch |", "|---|---:|---:|---:|---:|"]
                 for k, q in b["quality"].items():
-                    md.append(f"| {NAMES[k]} | {q['chrf']:.1f} | {q['bleu_zh']:.1f} | "
-                              f"{f(100 * same[k]) + '%' if k in same else '–'} |")
+                    same = q.get("same_as_pytorch")
+                    md.append(f"| {NAMES[k]} | {q['chrf']:.1f} | {q['bleu_zh']:.1f} | {q['sentences']} | "
+                              f"{f(100 * same) + '%' if same is not None else '–'} |")
     levers = Path(__file__).with_name("levers.md")  # hand-kept: each lever and its measured effect
     if levers.exists():
         md += ["", levers.read_text(encoding="utf-8").strip()]

@@ -265,8 +265,13 @@ def chrf_scores(quality: dict, refs: list[list[str]], detok) -> dict:
                 hyps[i] = detok(ids)
         width = max(len(r) for r in refs)
         ref_streams = [[r[k] if k < len(r) else r[0] for r in refs] for k in range(width)]
-        out[e] = {"chrf": sacrebleu.corpus_chrf(hyps, ref_streams).score,
+        out[e] = {"hyps": hyps, "chrf": sacrebleu.corpus_chrf(hyps, ref_streams).score,
                   "bleu_zh": sacrebleu.corpus_bleu(hyps, ref_streams, tokenize="zh").score, "sentences": len(refs)}
+    if "pytorch" in out:
+        for e in out:
+            out[e]["same_as_pytorch"] = sum(a == b for a, b in zip(out[e]["hyps"], out["pytorch"]["hyps"])) / len(refs)
+    for e in out:
+        out[e]["first_hyps"] = out[e].pop("hyps")[:5]
     return out
 
 
@@ -358,6 +363,8 @@ def environment(threads: int) -> dict:
 
 def find_bundled(args) -> dict | None:
     models = sorted(p for p in (ROOT / "resources" / "models").glob("*") if (p / "desktop_mt.json").exists())
+    if not models and args.bundled_onnx and (Path(args.bundled_onnx) / "desktop_mt.json").exists():
+        models = [Path(args.bundled_onnx)]  # not bundled yet: the same checkpoint, exported by hand
     hf = Path(args.bundled_hf)
     if not models or not (hf / "config.json").exists():
         return None
@@ -391,6 +398,7 @@ def main(argv=None) -> int:
     ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--bundled-hf", default=str(ROOT / "work" / "demo" / "hf"),
                     help="HF checkpoint of the bundled model (PyTorch and CTranslate2 need it)")
+    ap.add_argument("--bundled-onnx", help="model (b) export to use while resources/models is still empty")
     ap.add_argument("--quick", action="store_true", help="tiny settings for a smoke run")
     ap.add_argument("--render", help="re-render Markdown/PNG from this JSON and exit")
     args = ap.parse_args(argv)
@@ -435,6 +443,8 @@ def main(argv=None) -> int:
             # Speed on the general sample; quality (chrF vs Tatoeba references) on held-out dev sentences.
             res = measure_b(cfg, ids, dev_ids, [d["refs"] for d in dev], detokenizer(Path(cfg["hf"])), args)
             res["name"] = Path(cfg["onnx"]).name
+            res["onnx_dir"] = cfg["onnx"]
+            res["bundled"] = Path(cfg["onnx"]).parent == ROOT / "resources" / "models"
             res["source_tokens_mean"] = statistics.mean(len(i) for i in ids)
             result["models"]["b"] = res
     result["wall_minutes"] = (time.time() - started) / 60
