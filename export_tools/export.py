@@ -262,14 +262,14 @@ def exporter_versions() -> dict[str, str]:
             "onnx": onnx.__version__, "onnxruntime": onnxruntime.__version__}
 
 
-def sizes(out: Path, manifest: dict) -> dict[str, int]:
-    return {v: sum((out / f).stat().st_size for f in files.values()) for v, files in
-            ((k, {r: e["file"] for r, e in vv["files"].items()}) for k, vv in manifest["variants"].items())}
+def sizes(manifest: dict) -> dict[str, int]:
+    """Bytes on disk per variant, as the manifest records them."""
+    return {v: sum(f["bytes"] for f in entry["files"].values()) for v, entry in manifest["variants"].items()}
 
 
 def print_summary(out: Path, manifest: dict) -> None:
     print(f"exported {manifest['architecture']} to {out} in {manifest['export_seconds']} s")
-    sz = sizes(out, manifest)
+    sz = sizes(manifest)
     for variant, nbytes in sz.items():
         print(f"  {variant}: {nbytes / 1e6:.1f} MB")
     if "fp32" in sz and "int8" in sz:

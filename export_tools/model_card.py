@@ -12,6 +12,8 @@ import json
 import re
 from pathlib import Path
 
+from .export import sizes as export_sizes
+
 
 def _training_summary(train_dir: Path) -> tuple[str, str]:
     log = (train_dir / "train.log").read_text(encoding="utf-8").splitlines()
@@ -20,16 +22,12 @@ def _training_summary(train_dir: Path) -> tuple[str, str]:
     return (epochs[-1].split("] ", 1)[-1] if epochs else "?"), f"{seconds / 60:.0f} min"
 
 
-def _sizes(model_dir: Path) -> dict[str, float]:
-    manifest = json.loads((model_dir / "desktop_mt.json").read_text(encoding="utf-8"))
-    return {v: sum(f["bytes"] for f in e["files"].values()) / 1e6 for v, e in manifest["variants"].items()}
-
-
 def render(model_dir: Path, train_dir: Path, eval_path: Path) -> str:
     cfg = json.loads((train_dir / "train_config.json").read_text(encoding="utf-8"))
     results = json.loads(eval_path.read_text(encoding="utf-8"))
     last_epoch, train_time = _training_summary(train_dir)
-    sizes = _sizes(model_dir)
+    manifest = json.loads((model_dir / "desktop_mt.json").read_text(encoding="utf-8"))
+    sizes = {variant: nbytes / 1e6 for variant, nbytes in export_sizes(manifest).items()}
     rows = "\n".join(f"| {name} | {s['bleu']:.1f} | {s['chrf']:.1f} |" for name, s in results["scores"].items())
     examples = "\n".join(f"| {e['en']} | {e['refs'][0]} | {e.get('onnx-int8 greedy', '')} |"
                          for e in results.get("examples", []))

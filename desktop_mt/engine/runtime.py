@@ -94,6 +94,11 @@ class Seq2SeqSessions:
         # we own (IO binding), instead of ORT allocating them and copying them out every step.
         self.io_binding = os.environ.get("DESKTOP_MT_IO_BINDING", "0") == "1"  # measured: no gain, off
         self._pool: dict[str, list] = {}
+        # Cache tensor names, computed once: they are looked up on every decode step.
+        self._past_self = self._cache_names("past_key_values", "decoder")
+        self._past_cross = self._cache_names("past_key_values", "encoder")
+        self._present_self = self._cache_names("present", "decoder")
+        self._present_cross = self._cache_names("present", "encoder")
         self._first_inputs = {i.name for i in self.decoder.get_inputs()}
         self._next_inputs = {i.name for i in self.decoder_with_past.get_inputs()}
         self._check_io()
@@ -119,11 +124,9 @@ class Seq2SeqSessions:
     def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
         return self.encoder.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": attention_mask})[0]
 
-    def _names(self, kind: str) -> list[str]:
-        return [f"{kind}.{i}.{side}.{kv}" for i in range(self.n_layers) for side in ("decoder",) for kv in ("key", "value")]
-
-    def _cross_names(self, kind: str) -> list[str]:
-        return [f"{kind}.{i}.encoder.{kv}" for i in range(self.n_layers) for kv in ("key", "value")]
+    def _cache_names(self, kind: str, side: str) -> list[str]:
+        """``{kind}.{layer}.{side}.{key,value}`` in layer order, e.g. past_key_values.0.decoder.key."""
+        return [f"{kind}.{i}.{side}.{kv}" for i in range(self.n_layers) for kv in ("key", "value")]
 
     def decode_first(self, input_ids, encoder_mask, encoder_hidden):
         """First step: returns logits, self K/V and cross K/V (the latter computed once per input)."""
@@ -131,13 +134,13 @@ class Seq2SeqSessions:
         if self.merged:
             batch = input_ids.shape[0]
             empty = np.zeros((batch, self.heads, 0, self.head_dim), dtype=np.float32)
-            for name in self._names("past_key_values") + self._cross_names("past_key_values"):
+            for name in self._past_self + self._past_cross:
                 feed[name] = empty
             feed["use_cache_branch"] = np.array([False])
         feed = {k: v for k, v in feed.items() if k in self._first_inputs}
-        outs = ["logits"] + self._names("present") + self._cross_names("present")
+        outs = ["logits"] + self._present_self + self._present_cross
         result = self.decoder.run(outs, feed)
-        n = len(self._names("present"))
+        n = len(self._present_self)
         return result[0], result[1: 1 + n], result[1 + n:]
 
     def decode_next(self, input_ids, encoder_mask, self_kv, cross_kv, encoder_hidden=None, reuse: bool = False):
@@ -147,8 +150,8 @@ class Seq2SeqSessions:
         allocation per step); the search loops use it, callers that keep outputs must not.
         """
         feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask}
-        feed.update(zip(self._names("past_key_values"), self_kv))
-        feed.update(zip(self._cross_names("past_key_values"), cross_kv))
+        feed.update(zip(self._past_self, self_kv))
+        feed.update(zip(self._past_cross, cross_kv))
         if self.merged:
             feed["use_cache_branch"] = np.array([True])
             if "encoder_hidden_states" in self._next_inputs and encoder_hidden is None:
@@ -157,7 +160,7 @@ class Seq2SeqSessions:
         if encoder_hidden is not None:
             feed["encoder_hidden_states"] = encoder_hidden
         feed = {k: v for k, v in feed.items() if k in self._next_inputs}
-        names = ["logits"] + self._names("present")
+        names = ["logits"] + self._present_self
         if not self.io_binding or self.vocab_size is None:
             result = self.decoder_with_past.run(names, feed)
             return result[0], result[1:]
