@@ -17,6 +17,9 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--samples", help="text file, one validation sentence per line")
     e.add_argument("--merge", action="store_true",
                    help="one merged decoder (If on use_cache_branch) instead of decoder + decoder_with_past")
+    e.add_argument("--layout", choices=("split", "merged", "step"), default=None,
+                   help="decoder files: split (Optimum's decoder + decoder_with_past, default), merged (same as "
+                        "--merge) or step (Marian only: cross_kv + decoder_step over a KV buffer, fastest on CPU)")
     e.add_argument("--no-validate", action="store_true", help="skip the PyTorch parity check (not recommended)")
     e.add_argument("--tolerance", type=float, default=1e-3, help="max |logit difference| allowed for fp32")
     t = sub.add_parser("train-demo", help="train the small bundled en->zh Marian model (resumable)")
@@ -77,7 +80,8 @@ def run_export(args) -> int:
         samples = [line.strip() for line in Path(args.samples).read_text(encoding="utf-8").splitlines() if line.strip()]
     try:
         manifest = export(args.src, args.out_dir, int8=not args.no_int8, opset=args.opset, samples=samples,
-                          validate=not args.no_validate, tolerance=args.tolerance, merge=args.merge)
+                          validate=not args.no_validate, tolerance=args.tolerance, merge=args.merge,
+                          layout=args.layout)
     except DesktopMTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -63,9 +63,19 @@ def dummy_inputs(model, batch: int = 2, src_len: int = 5, past_len: int = 3):
     return ids, mask, past
 
 
-def export_graphs(model, out: Path, opset: int) -> dict[str, Path]:
-    """Trace the three graphs to fp32 ONNX files in ``out``."""
+def export_graphs(model, out: Path, opset: int, layout: str = "split") -> dict[str, Path]:
+    """Trace the encoder and the decoder graphs of ``layout`` to fp32 ONNX files in ``out``.
+
+    ``split`` (and ``merged``, merged later): Optimum's decoder + decoder_with_past;
+    ``step``: cross_kv + decoder_step (``export_tools.step_graphs``).
+    """
     import torch
+
+    if layout == "step":
+        from .step_graphs import export_step_graphs
+
+        paths = export_graphs(model, out, opset, "encoder-only")
+        return {**paths, **export_step_graphs(model, out, opset, mf.FILE_NAMES)}
 
     n = model.config.decoder_layers
     ids, mask, past = dummy_inputs(model)
@@ -82,6 +92,9 @@ def export_graphs(model, out: Path, opset: int) -> dict[str, Path]:
             EncoderGraph(model).eval(), (ids, mask), str(paths["encoder"]), input_names=["input_ids", "attention_mask"],
             output_names=["last_hidden_state"], opset_version=opset, dynamo=False,
             dynamic_axes={"input_ids": {0: b, 1: s}, "attention_mask": {0: b, 1: s}, "last_hidden_state": {0: b, 1: s}})
+    if layout == "encoder-only":
+        return {"encoder": paths["encoder"]}
+    with torch.no_grad():
         torch.onnx.export(
             DecoderGraph(model).eval(), (dec_ids, mask, hidden), str(paths["decoder"]),
             input_names=["input_ids", "encoder_attention_mask", "encoder_hidden_states"],
@@ -194,17 +207,29 @@ def merge_variant(staging: Path, roles: dict[str, str]) -> dict[str, str]:
     return {"encoder": roles["encoder"], "decoder_merged": merged}
 
 
+LAYOUTS = ("split", "merged", "step")
+
+
 def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
            samples: list[str] | None = None, validate: bool = True, tolerance: float = 1e-3,
-           merge: bool = False) -> dict:
+           merge: bool = False, layout: str | None = None) -> dict:
     """Export ``src`` into ``out_dir``; returns the manifest. Raises on broken fp32 parity.
 
-    ``merge`` writes ``decoder_model_merged*.onnx`` instead of the two decoder files.
+    ``layout``: ``split`` (Optimum's two decoder files, the default), ``merged`` (one
+    ``decoder_model_merged*.onnx``; ``merge=True`` means the same) or ``step`` (Marian only:
+    ``cross_kv`` + ``decoder_step`` over a caller-owned KV buffer, the fastest on CPU).
     """
     from . import validate as val
+    from .step_graphs import step_supported
 
+    layout = layout or ("merged" if merge else "split")
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout {layout!r}: choose one of {', '.join(LAYOUTS)}")
     t0 = time.time()
     model, tokenizer = load_checkpoint(src)
+    if layout == "step" and not step_supported(model):
+        raise UnsupportedModelError(f"{src}: the step layout is written for Marian models, not "
+                                    f"{model.config.model_type!r}; export it with --layout split or merged")
     if model.config.model_type == "m2m_100" and getattr(tokenizer, "tgt_lang", None):
         # generate() gets the target language as forced_bos_token_id: keep it with the model.
         model.generation_config.forced_bos_token_id = tokenizer.get_lang_id(tokenizer.tgt_lang)
@@ -216,7 +241,7 @@ def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
     tokenizer.save_pretrained(str(staging))
     model.config.save_pretrained(str(staging))
     model.generation_config.save_pretrained(str(staging))
-    paths = export_graphs(model, staging, opset)
+    paths = export_graphs(model, staging, opset, "step" if layout == "step" else "split")
     variants = {"fp32": {role: path.name for role, path in paths.items()}}
     if int8:
         variants["int8"] = {}
@@ -229,7 +254,7 @@ def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
             quantize(untied, q)
             untied.unlink()
             variants["int8"][role] = q.name
-    if merge:
+    if layout == "merged":
         variants = {v: merge_variant(staging, roles) for v, roles in variants.items()}
     for name in variants["fp32"].values():
         retie_transposed_copies(staging / name)

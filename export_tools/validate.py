@@ -43,10 +43,10 @@ def torch_reference(model, tokenizer, sample: str, max_new_tokens: int):
 
 def onnx_teacher_forced(sessions: Seq2SeqSessions, ids, mask, start: int, tokens: list[int]):
     hidden = sessions.encode(ids, mask)
-    logits, self_kv, cross_kv = sessions.decode_first(np.array([[start]], dtype=np.int64), mask, hidden)
+    logits, cache = sessions.decode_first(np.array([[start]], dtype=np.int64), mask, hidden)
     steps = [logits[0, -1]]
     for token in tokens[:-1]:
-        logits, self_kv = sessions.decode_next(np.array([[token]], dtype=np.int64), mask, self_kv, cross_kv)
+        logits = sessions.decode_next(np.array([[token]], dtype=np.int64), cache)
         steps.append(logits[0, -1])
     return hidden[0], np.stack(steps)
 
@@ -79,6 +79,10 @@ def validate_directory(model, tokenizer, out: Path, variants: dict, samples: lis
     for variant in variants:
         sessions = Seq2SeqSessions(info, variant)
         report[variant] = validate_variant(model, tokenizer, sessions, params, samples)
+        roles = variants[variant]
+        first = roles.get("decoder") or roles.get("decoder_merged") or roles.get("decoder_step")
+        report[variant]["graph_files"] = {"encoder": roles["encoder"], "first": first,
+                                          "later": roles.get("decoder_with_past") or first}
     return report
 
 
@@ -86,8 +90,9 @@ def raise_if_broken(report: dict, tolerance: float, out: Path) -> None:
     fp32 = report.get("fp32")
     if not fp32:
         return
-    for graph, key in (("encoder_model.onnx", "encoder_max_abs_diff"), ("decoder_model.onnx", "decoder_max_abs_logit_diff"),
-                       ("decoder_with_past_model.onnx", "decoder_with_past_max_abs_logit_diff")):
+    names = fp32.get("graph_files", {})
+    for graph, key in ((names.get("encoder"), "encoder_max_abs_diff"), (names.get("first"), "decoder_max_abs_logit_diff"),
+                       (names.get("later"), "decoder_with_past_max_abs_logit_diff")):
         if fp32[key] > tolerance:
             raise ParityError(f"{out / graph}: fp32 output differs from PyTorch by {fp32[key]:.3g} "
                               f"(tolerance {tolerance:g}); the export is broken")

@@ -38,6 +38,14 @@ def tiny_marian_dir(tiny_marian_hf, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def tiny_marian_step_dir(tiny_marian_hf, tmp_path_factory) -> Path:
+    """The tiny Marian in the decoder-step layout (cross_kv + decoder_step over a KV buffer)."""
+    from tests.model_factory import export_model
+
+    return export_model(tiny_marian_hf, tmp_path_factory.mktemp("marian_step_onnx"), layout="step")
+
+
+@pytest.fixture(scope="session")
 def tiny_m2m_hf(tmp_path_factory) -> Path:
     from tests.model_factory import make_m2m100
 

@@ -96,8 +96,8 @@ def make_m2m100(out: Path, max_positions: int = 64, max_length: int = 40) -> Pat
     return out
 
 
-def export_model(src: Path, out: Path, int8: bool = True) -> Path:
+def export_model(src: Path, out: Path, int8: bool = True, layout: str | None = None) -> Path:
     from export_tools.export import export
 
-    export(str(src), str(out), int8=int8)
+    export(str(src), str(out), int8=int8, layout=layout)
     return out

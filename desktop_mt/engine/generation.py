@@ -150,7 +150,7 @@ def greedy(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=N
     rows = np.arange(len(src_ids))  # which input each running row belongs to
     limits = np.asarray(max_lens, dtype=np.int64)
     seqs = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
-    logits, self_kv, cross_kv = sessions.decode_first(seqs, mask, hidden)
+    logits, cache = sessions.decode_first(seqs, mask, hidden)
     while True:
         if _cancelled(cancel):
             return
@@ -167,10 +167,9 @@ def greedy(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=N
         if len(keep) == 0:
             return
         if len(keep) < len(rows):  # drop finished rows from the running batch
-            rows, seqs, limits, mask = rows[keep], seqs[keep], limits[keep], mask[keep]
-            self_kv = [kv[keep] for kv in self_kv]
-            cross_kv = [kv[keep] for kv in cross_kv]
-        logits, self_kv = sessions.decode_next(seqs[:, -1:], mask, self_kv, cross_kv, reuse=True)
+            rows, seqs, limits = rows[keep], seqs[keep], limits[keep]
+            cache.select(keep)
+        logits = sessions.decode_next(seqs[:, -1:], cache)
 
 
 @dataclasses.dataclass
@@ -209,23 +208,18 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
     limits = np.asarray(max_lens, dtype=np.int64)
     state = _new_beam_state(len(src_ids), k, int(limits.max()), p)
     start = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
-    logits, self_kv, cross_kv = sessions.decode_first(start, mask, hidden)
-    self_kv = [np.repeat(kv, k, axis=0) for kv in self_kv]
-    cross_kv = [np.repeat(kv, k, axis=0) for kv in cross_kv]
-    mask = np.repeat(mask, k, axis=0)
+    logits, cache = sessions.decode_first(start, mask, hidden)
+    cache.select(np.repeat(np.arange(len(src_ids)), k))  # every beam of an input starts from its first step
     logits = np.repeat(logits, k, axis=0)
-    normalize = getattr(sessions, "log_softmax", None) or log_softmax
     cur_len = 1
     while True:
         if _cancelled(cancel):
             return
-        beam_idx = _beam_step(state, np.asarray(logits[:, -1, :], dtype=np.float32), cur_len, limits, p, normalize)
+        beam_idx = _beam_step(state, logits, cur_len, limits, p, sessions)
         cur_len += 1
         _update_heuristic(state, cur_len, limits, p)
         yield from _stream_agreed(state, items, cur_len, p)
-        flat = (np.arange(len(items))[:, None] * k + beam_idx).reshape(-1)
-        if not np.array_equal(flat, np.arange(len(flat))):  # every beam kept its own history: no copy
-            self_kv = [kv[flat] for kv in self_kv]
+        cache.reorder((np.arange(len(items))[:, None] * k + beam_idx).reshape(-1))
         alive = state.unsatisfied & (cur_len < limits)
         for i in np.nonzero(~alive)[0]:
             yield ("done", int(items[i]), _best(state, i, p))
@@ -233,28 +227,54 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
             return
         if not alive.all():
             keep = np.nonzero(alive)[0]
-            rows = (keep[:, None] * k + np.arange(k)).reshape(-1)
             items, limits = items[keep], limits[keep]
             state = _select(state, keep)
-            self_kv = [kv[rows] for kv in self_kv]
-            cross_kv = [kv[rows] for kv in cross_kv]
-            mask = mask[rows]
+            cache.select((keep[:, None] * k + np.arange(k)).reshape(-1))
         last = state.running[:, :, cur_len - 1].reshape(-1, 1)
-        logits, self_kv = sessions.decode_next(last, mask, self_kv, cross_kv, reuse=True)
+        logits = sessions.decode_next(last, cache)
 
 
-def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,
-               normalize=log_softmax) -> np.ndarray:
-    """One generate() beam step on all items; returns the source beam of each new running beam."""
+def column_ban(p: DecodeParams, cur_len: int, vocab: int) -> np.ndarray | None:
+    """The processors of this step as one additive [vocab] vector (0 / -inf), or None when a
+    processor depends on the row (repetition penalty, n-grams, multi-token bad words, forced
+    tokens): then the step takes the general path."""
+    if p.repetition_penalty != 1.0 or p.no_repeat_ngram > 0 or any(len(w) > 1 for w in p.bad_words):
+        return None
+    if p.forced_bos is not None and cur_len == 1:
+        return None
+    ban = np.zeros(vocab, dtype=np.float32)
+    for word in p.bad_words:
+        ban[word[0]] = -np.inf
+    if cur_len < p.min_length:
+        ban[p.eos] = -np.inf
+    return ban
+
+
+def _candidates(s, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams, sessions):
+    """generate()'s top 2K candidates per input over beams x vocab: (scores, flat ids)."""
     n, k, _ = s.running.shape
+    vocab = logits.shape[-1]
+    forced_eos_now = p.forced_eos is not None and bool((limits - 1 == cur_len).any())
+    ban = None if forced_eos_now else column_ban(p, cur_len, vocab)
+    if ban is not None and hasattr(sessions, "beam_top"):
+        return sessions.beam_top(logits[:, -1:, :], s.running_scores, ban, 2 * k)
+    normalize = getattr(sessions, "log_softmax", None) or log_softmax
     flat_seqs = s.running[:, :, :cur_len].reshape(n * k, cur_len)
-    log_probs = process_scores(normalize(logits), flat_seqs, np.repeat(limits, k), p)
-    vocab = log_probs.shape[-1]
+    log_probs = process_scores(normalize(np.asarray(logits[:, -1, :], dtype=np.float32)), flat_seqs,
+                               np.repeat(limits, k), p)
     acc = log_probs.reshape(n, k, vocab)
     acc += s.running_scores[:, :, None]  # in place: one pass over [items, beams, vocab], no copy
     acc = acc.reshape(n, k * vocab)
     top = top_stable(acc, 2 * k)
-    top_scores = np.take_along_axis(acc, top, axis=1)
+    return np.take_along_axis(acc, top, axis=1), top
+
+
+def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,
+               sessions=None) -> np.ndarray:
+    """One generate() beam step on all items; returns the source beam of each new running beam."""
+    n, k, _ = s.running.shape
+    vocab = logits.shape[-1]
+    top_scores, top = _candidates(s, logits, cur_len, limits, p, sessions)
     src_beam, tokens = top // vocab, top % vocab
     cand = np.take_along_axis(s.running, src_beam[:, :, None], axis=1)
     cand[:, :, cur_len] = tokens

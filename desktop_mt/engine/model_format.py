@@ -26,6 +26,9 @@ FILE_NAMES = {
     "decoder": "decoder_model.onnx",
     "decoder_with_past": "decoder_with_past_model.onnx",
     "decoder_merged": "decoder_model_merged.onnx",
+    # Our decoder-step layout (export_tools.step_graphs): no Optimum equivalent.
+    "cross_kv": "cross_kv_model.onnx",
+    "decoder_step": "decoder_step_model.onnx",
 }
 INT8_SUFFIXES = ("_quantized", "_int8")
 VARIANTS = ("int8", "fp32")
@@ -135,7 +138,8 @@ def _variant_files(root: Path) -> dict[str, dict[str, Path]]:
 
 
 def _complete(roles: dict[str, Path]) -> bool:
-    has_decoder = ("decoder" in roles and "decoder_with_past" in roles) or "decoder_merged" in roles
+    has_decoder = (("decoder" in roles and "decoder_with_past" in roles) or "decoder_merged" in roles
+                   or ("decoder_step" in roles and "cross_kv" in roles))
     return "encoder" in roles and has_decoder
 
 

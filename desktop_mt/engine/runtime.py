@@ -7,13 +7,13 @@ caches travel as lists of numpy arrays in the order ``[layer0.key, layer0.value,
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
 
 from ..errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableError
+from .kv_cache import ConcatKVCache, KVBuffer
 from .model_format import FIX, ModelInfo
 from .options import SessionOptions
 
@@ -68,8 +68,37 @@ def make_session(path: Path, options: SessionOptions, providers: list[str]) -> o
                                f"{str(exc).splitlines()[0][:300]}; {FIX}") from exc
 
 
+# Beam search candidates in one small graph: LogSoftmax of the last logits, + a per-column ban
+# vector (0 or -inf: bad words, min length), + each row's beam score, then TopK over each
+# input's beams x vocab. Only [items, 2 x beams] values and ids come back to Python instead of
+# [rows, vocab] scores. ORT's TopK breaks ties by the lower index, as generate()'s stable
+# sort does. Built by ``export_tools.runtime_graphs.beam_top()`` (a test checks these bytes).
+BEAM_TOP_ONNX = (
+    b'\x08\x08\x12\ndesktop-mt:\x92\x05\n\x1e\n\x06logits\n\x05axis1\x12\x04last"\x07Squeeze\n-\n\x04last\x12'
+    b'\x03lsm"\nLogSoftmax*\x14\n\x04axis\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\xa0\x01\x02\n\x1a\n\x03lsm'
+    b'\n\x03ban\x12\tprocessed"\x03Add\n"\n\x06scores\n\x06column\x12\x07per_row"\x07Reshape\n\x1e\n\tprocessed'
+    b'\n\x07per_row\x12\x03acc"\x03Add\n"\n\x06scores\x12\x05items"\x05Shape*\n\n\x03end\x18\x01\xa0\x01\x02\n3'
+    b'\n\x05items\n\tminus_one\x12\nflat_shape"\x06Concat*\x0b\n\x04axis\x18\x00\xa0\x01\x02\n \n\x03acc\n\n'
+    b'flat_shape\x12\x04flat"\x07Reshape\nU\n\x04flat\n\x01k\x12\x06values\x12\x07indices"\x04TopK*\x14\n\x04axis'
+    b'\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\xa0\x01\x02*\x0e\n\x07largest\x18\x01\xa0\x01\x02*\r\n\x06'
+    b'sorted\x18\x01\xa0\x01\x02\x12\x08beam_top*\x15\x08\x01\x10\x07B\x05axis1J\x08\x01\x00\x00\x00\x00\x00\x00'
+    b'\x00*\x1e\x08\x02\x10\x07B\x06columnJ\x10\xff\xff\xff\xff\xff\xff\xff\xff\x01\x00\x00\x00\x00\x00\x00\x00*'
+    b'\x19\x08\x01\x10\x07B\tminus_oneJ\x08\xff\xff\xff\xff\xff\xff\xff\xffZ%\n\x06logits\x12\x1b\n\x19\x08\x01'
+    b'\x12\x15\n\x06\x12\x04rows\n\x02\x08\x01\n\x07\x12\x05vocabZ"\n\x06scores\x12\x18\n\x16\x08\x01\x12\x12\n'
+    b'\x07\x12\x05items\n\x07\x12\x05beamsZ\x16\n\x03ban\x12\x0f\n\r\x08\x01\x12\t\n\x07\x12\x05vocabZ\x0f\n\x01'
+    b'k\x12\n\n\x08\x08\x07\x12\x04\n\x02\x08\x01b\x1e\n\x06values\x12\x14\n\x12\x08\x01\x12\x0e\n\x07\x12\x05'
+    b'items\n\x03\x12\x01nb\x1f\n\x07indices\x12\x14\n\x12\x08\x07\x12\x0e\n\x07\x12\x05items\n\x03\x12\x01nB\x04'
+    b'\n\x00\x10\x11')
+
+
 class Seq2SeqSessions:
-    """Encoder + decoder sessions of one variant of a model directory."""
+    """Encoder + decoder sessions of one variant of a model directory.
+
+    Layouts: ``split`` (Optimum's decoder + decoder_with_past), ``merged`` (one decoder with
+    an If on ``use_cache_branch``) and ``step`` (cross_kv + decoder_step over a ``KVBuffer``,
+    see ``export_tools.step_graphs``). ``decode_first`` returns the first logits and a cache
+    object; ``decode_next`` runs one more step and updates that cache.
+    """
 
     def __init__(self, info: ModelInfo, variant: str, options: SessionOptions = SessionOptions()):
         if variant not in info.files:
@@ -78,9 +107,13 @@ class Seq2SeqSessions:
         files = info.files[variant]
         providers = resolve_provider(options.provider)
         self.providers = providers
+        self._options = options
         self.encoder = make_session(files["encoder"], options, providers)
-        self.merged = "decoder" not in files or "decoder_with_past" not in files
-        if self.merged:
+        self.layout = layout_of(files)
+        if self.layout == "step":
+            self.cross_kv = make_session(files["cross_kv"], options, providers)
+            self.decoder = self.decoder_with_past = make_session(files["decoder_step"], options, providers)
+        elif self.layout == "merged":
             self.decoder = self.decoder_with_past = make_session(files["decoder_merged"], options, providers)
         else:
             self.decoder = make_session(files["decoder"], options, providers)
@@ -88,17 +121,13 @@ class Seq2SeqSessions:
         self.n_layers = int(info.config.get("decoder_layers", info.config.get("num_layers", 6)))
         self.heads = int(info.config.get("decoder_attention_heads", 8))
         self.head_dim = int(info.config["d_model"]) // self.heads
-        self._options = options
-        self._log_softmax = None
-        # Later decoder steps write logits and the grown self cache straight into numpy buffers
-        # we own (IO binding), instead of ORT allocating them and copying them out every step.
-        self.io_binding = os.environ.get("DESKTOP_MT_IO_BINDING", "0") == "1"  # measured: no gain, off
-        self._pool: dict[str, list] = {}
+        self._small: dict[str, ort.InferenceSession] = {}
         # Cache tensor names, computed once: they are looked up on every decode step.
         self._past_self = self._cache_names("past_key_values", "decoder")
         self._past_cross = self._cache_names("past_key_values", "encoder")
         self._present_self = self._cache_names("present", "decoder")
         self._present_cross = self._cache_names("present", "encoder")
+        self._new_self = self._cache_names("new", "decoder")
         self._first_inputs = {i.name for i in self.decoder.get_inputs()}
         self._next_inputs = {i.name for i in self.decoder_with_past.get_inputs()}
         self._check_io()
@@ -109,17 +138,35 @@ class Seq2SeqSessions:
             raise ModelFormatError(f"encoder inputs {sorted(enc_inputs)} are not input_ids/attention_mask; {FIX}")
         if "past_key_values.0.decoder.key" not in self._next_inputs:
             raise ModelFormatError(f"the decoder has no past_key_values inputs (exported without cache?); {FIX}")
+        if self.layout == "step" and "past_length" not in self._next_inputs:
+            raise ModelFormatError(f"the decoder-step graph has no past_length input; {FIX}")
 
-    def log_softmax(self, scores: np.ndarray) -> np.ndarray:
-        """Row-wise log-softmax of a [rows, vocab] float32 array (a tiny CPU ORT session)."""
-        if self._log_softmax is None:
+    def _small_session(self, name: str, graph: bytes) -> ort.InferenceSession:
+        """A tiny CPU session for search arithmetic (log-softmax, beam candidates), made once."""
+        if name not in self._small:
             so = ort.SessionOptions()
             so.intra_op_num_threads = self._options.intra_op_threads
             so.inter_op_num_threads = 1
             so.log_severity_level = 3
-            self._log_softmax = ort.InferenceSession(LOG_SOFTMAX_ONNX, sess_options=so,
-                                                     providers=["CPUExecutionProvider"])
-        return self._log_softmax.run(None, {"x": np.ascontiguousarray(scores, dtype=np.float32)})[0]
+            self._small[name] = ort.InferenceSession(graph, sess_options=so, providers=["CPUExecutionProvider"])
+        return self._small[name]
+
+    def log_softmax(self, scores: np.ndarray) -> np.ndarray:
+        """Row-wise log-softmax of a [rows, vocab] float32 array (a tiny CPU ORT session)."""
+        session = self._small_session("log_softmax", LOG_SOFTMAX_ONNX)
+        return session.run(None, {"x": np.ascontiguousarray(scores, dtype=np.float32)})[0]
+
+    def beam_top(self, logits: np.ndarray, beam_scores: np.ndarray, ban: np.ndarray, n: int):
+        """Top ``n`` of log_softmax(logits[:, -1]) + ban + beam score per input: (values, flat ids).
+
+        ``logits`` [items x beams, 1, vocab], ``beam_scores`` [items, beams], ``ban`` [vocab]
+        (0 or -inf). Ids index the flattened [beams x vocab] candidates of each input.
+        """
+        session = self._small_session("beam_top", BEAM_TOP_ONNX)
+        values, ids = session.run(None, {"logits": np.ascontiguousarray(logits, dtype=np.float32),
+                                         "scores": beam_scores.astype(np.float32, copy=False), "ban": ban,
+                                         "k": np.array([n], dtype=np.int64)})
+        return values, ids
 
     def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
         return self.encoder.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": attention_mask})[0]
@@ -129,76 +176,51 @@ class Seq2SeqSessions:
         return [f"{kind}.{i}.{side}.{kv}" for i in range(self.n_layers) for kv in ("key", "value")]
 
     def decode_first(self, input_ids, encoder_mask, encoder_hidden):
-        """First step: returns logits, self K/V and cross K/V (the latter computed once per input)."""
+        """First step: returns its logits and the cache (cross K/V computed once per input)."""
+        if self.layout == "step":
+            cross = self.cross_kv.run(self._present_cross, {"encoder_hidden_states": encoder_hidden})
+            cache = KVBuffer(len(self._past_self), input_ids.shape[0], self.heads, self.head_dim, cross, encoder_mask)
+            return self._step(input_ids, cache), cache
         feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask, "encoder_hidden_states": encoder_hidden}
-        if self.merged:
-            batch = input_ids.shape[0]
-            empty = np.zeros((batch, self.heads, 0, self.head_dim), dtype=np.float32)
+        if self.layout == "merged":
+            empty = np.zeros((input_ids.shape[0], self.heads, 0, self.head_dim), dtype=np.float32)
             for name in self._past_self + self._past_cross:
                 feed[name] = empty
             feed["use_cache_branch"] = np.array([False])
         feed = {k: v for k, v in feed.items() if k in self._first_inputs}
-        outs = ["logits"] + self._present_self + self._present_cross
-        result = self.decoder.run(outs, feed)
+        result = self.decoder.run(["logits"] + self._present_self + self._present_cross, feed)
         n = len(self._present_self)
-        return result[0], result[1: 1 + n], result[1 + n:]
+        return result[0], ConcatKVCache(result[1: 1 + n], result[1 + n:], encoder_mask)
 
-    def decode_next(self, input_ids, encoder_mask, self_kv, cross_kv, encoder_hidden=None, reuse: bool = False):
-        """A later step: feeds the grown self cache and the fixed cross cache.
-
-        ``reuse`` lets the outputs live in buffers that are overwritten two calls later (no
-        allocation per step); the search loops use it, callers that keep outputs must not.
-        """
-        feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask}
-        feed.update(zip(self._past_self, self_kv))
-        feed.update(zip(self._past_cross, cross_kv))
-        if self.merged:
+    def decode_next(self, input_ids, cache):
+        """A later step on ``cache`` (from ``decode_first``, possibly reordered); updates it."""
+        if self.layout == "step":
+            return self._step(input_ids, cache)
+        feed = {"input_ids": input_ids, "encoder_attention_mask": cache.mask}
+        feed.update(zip(self._past_self, cache.self_kv))
+        feed.update(zip(self._past_cross, cache.cross_kv))
+        if self.layout == "merged":
             feed["use_cache_branch"] = np.array([True])
-            if "encoder_hidden_states" in self._next_inputs and encoder_hidden is None:
-                batch, src = encoder_mask.shape
-                encoder_hidden = np.zeros((batch, src, self.heads * self.head_dim), dtype=np.float32)
-        if encoder_hidden is not None:
-            feed["encoder_hidden_states"] = encoder_hidden
+            if "encoder_hidden_states" in self._next_inputs:
+                rows, src = cache.mask.shape
+                feed["encoder_hidden_states"] = np.zeros((rows, src, self.heads * self.head_dim), dtype=np.float32)
         feed = {k: v for k, v in feed.items() if k in self._next_inputs}
-        names = ["logits"] + self._present_self
-        if not self.io_binding or self.vocab_size is None:
-            result = self.decoder_with_past.run(names, feed)
-            return result[0], result[1:]
-        rows, step = input_ids.shape
-        past = self_kv[0].shape[2]
-        shapes = [(rows, step, self.vocab_size)] + [(rows, self.heads, past + step, self.head_dim)] * (len(names) - 1)
-        result = self._run_bound(self.decoder_with_past, feed, names, shapes, reuse)
-        return result[0], result[1:]
+        result = self.decoder_with_past.run(["logits"] + self._present_self, feed)
+        cache.self_kv = result[1:]
+        return result[0]
 
-    @property
-    def vocab_size(self) -> int:
-        if not hasattr(self, "_vocab"):
-            dims = [o.shape for o in self.decoder_with_past.get_outputs() if o.name == "logits"][0]
-            self._vocab = dims[-1] if isinstance(dims[-1], int) else None
-        return self._vocab
+    def _step(self, input_ids, cache: KVBuffer):
+        feed = {"input_ids": input_ids, "encoder_attention_mask": cache.mask,
+                "past_length": np.array(cache.length, dtype=np.int64)}
+        feed.update(zip(self._past_self, cache.buffers))
+        feed.update(zip(self._past_cross, cache.cross_kv))
+        result = self.decoder.run(["logits"] + self._new_self, feed)
+        cache.append(result[1:])
+        return result[0]
 
-    def _buffer(self, name: str, shape: tuple) -> np.ndarray:
-        """A contiguous float32 array of ``shape`` from a two-buffer pool per output name.
 
-        Two alternate, so a step never writes into the buffer its inputs (last step's
-        outputs) live in; the caller must be done with an output two steps later (the search
-        functions use logits at once, and caches only as the next step's input).
-        """
-        need = int(np.prod(shape))
-        slot = self._pool.setdefault(name, [None, None, 0])
-        i = slot[2] = 1 - slot[2]
-        if slot[i] is None or slot[i].size < need:
-            slot[i] = np.empty(max(need, int(need * 1.25) + 1024), dtype=np.float32)
-        return slot[i][:need].reshape(shape)
-
-    def _run_bound(self, session, feed: dict, names: list[str], shapes: list[tuple], reuse: bool) -> list[np.ndarray]:
-        io = session.io_binding()
-        for name, value in feed.items():
-            io.bind_cpu_input(name, np.ascontiguousarray(value))
-        outs = []
-        for name, shape in zip(names, shapes):
-            buf = self._buffer(name, shape) if reuse else np.empty(shape, dtype=np.float32)
-            io.bind_output(name, "cpu", 0, np.float32, list(shape), buf.ctypes.data)
-            outs.append(buf)
-        session.run_with_iobinding(io)
-        return outs
+def layout_of(files: dict) -> str:
+    """Which decoder layout a variant's files form (``step``, ``merged`` or ``split``)."""
+    if "decoder_step" in files and "cross_kv" in files:
+        return "step"
+    return "split" if "decoder" in files and "decoder_with_past" in files else "merged"

@@ -44,9 +44,11 @@ def marian(tiny_marian_hf):
     return load_torch(tiny_marian_hf)
 
 
-@pytest.fixture(scope="module")
-def marian_fp32(tiny_marian_dir):
-    return Translator(tiny_marian_dir, variant="fp32")
+@pytest.fixture(scope="module", params=["split", "step"])
+def marian_fp32(request):
+    """The same checkpoint in both decoder layouts: each must match generate() on its own."""
+    directory = request.getfixturevalue("tiny_marian_dir" if request.param == "split" else "tiny_marian_step_dir")
+    return Translator(directory, variant="fp32")
 
 
 @pytest.mark.parametrize("beams", [1, 4])

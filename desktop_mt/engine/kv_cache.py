@@ -1,0 +1,90 @@
+"""Decoder key/value caches, one class per decoder layout (numpy only).
+
+The search loops see one interface: ``rows``, ``select(rows)`` (keep / repeat / drop rows of
+every tensor) and ``reorder(rows)`` (beam search: each row continues another row's history;
+only the self-attention part changes, the cross part is the same for all beams of an input).
+
+- ``ConcatKVCache``: the Optimum layout. The decoder returns the grown self cache every step.
+- ``KVBuffer``: the decoder-step layout. We own one buffer per layer and tensor,
+  ``[rows, heads, capacity, head_dim]``; the graph reads the first ``length`` positions and
+  returns only the new position, which ``append`` writes in place. No per-step copy of the
+  cache, no per-step allocation; capacity grows in chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+GROWTH = 16  # positions added when a buffer is full: attention reads at most this many unused ones
+
+
+class ConcatKVCache:
+    """Self and cross K/V as lists ``[layer0.key, layer0.value, ...]`` of ``[rows, heads, len, head_dim]``."""
+
+    def __init__(self, self_kv: list, cross_kv: list, mask: np.ndarray):
+        self.self_kv, self.cross_kv, self.mask = list(self_kv), list(cross_kv), mask
+
+    @property
+    def rows(self) -> int:
+        return self.mask.shape[0]
+
+    @property
+    def length(self) -> int:
+        return self.self_kv[0].shape[2]
+
+    def select(self, rows: np.ndarray) -> None:
+        self.self_kv = [kv[rows] for kv in self.self_kv]
+        self.cross_kv = [kv[rows] for kv in self.cross_kv]
+        self.mask = self.mask[rows]
+
+    def reorder(self, rows: np.ndarray) -> None:
+        if not np.array_equal(rows, np.arange(len(rows))):  # every row kept its own history: no copy
+            self.self_kv = [kv[rows] for kv in self.self_kv]
+
+
+class KVBuffer:
+    """Preallocated self-attention buffers for the decoder-step graph (see the module docstring)."""
+
+    def __init__(self, n_tensors: int, rows: int, heads: int, head_dim: int, cross_kv: list, mask: np.ndarray,
+                 capacity: int = GROWTH):
+        self.buffers = [np.zeros((rows, heads, capacity, head_dim), dtype=np.float32) for _ in range(n_tensors)]
+        self.cross_kv, self.mask, self.length = list(cross_kv), mask, 0
+
+    @property
+    def rows(self) -> int:
+        return self.mask.shape[0]
+
+    @property
+    def capacity(self) -> int:
+        return self.buffers[0].shape[2]
+
+    def append(self, new: list) -> None:
+        """Write one position (``[rows, heads, 1, head_dim]`` per tensor) after the last one."""
+        if self.length == self.capacity:
+            self._grow(self.capacity + GROWTH)
+        for buf, value in zip(self.buffers, new):
+            buf[:, :, self.length] = value[:, :, 0]
+        self.length += 1
+
+    def _grow(self, capacity: int) -> None:
+        # Zeros, not empty(): masked positions get probability 0, and 0 * NaN would be NaN.
+        grown = []
+        for buf in self.buffers:
+            bigger = np.zeros(buf.shape[:2] + (capacity, buf.shape[3]), dtype=np.float32)
+            bigger[:, :, : self.length] = buf[:, :, : self.length]
+            grown.append(bigger)
+        self.buffers = grown
+
+    def select(self, rows: np.ndarray) -> None:
+        self.buffers = [buf[rows] for buf in self.buffers]
+        self.cross_kv = [kv[rows] for kv in self.cross_kv]
+        self.mask = self.mask[rows]
+
+    def reorder(self, rows: np.ndarray) -> None:
+        """In place, copying only the rows that take another row's history, only the filled positions."""
+        changed = np.nonzero(rows != np.arange(len(rows)))[0]
+        if len(changed) == 0:
+            return
+        source, n = rows[changed], self.length
+        for buf in self.buffers:
+            buf[changed, :, :n] = buf[source, :, :n]  # the right side is gathered first: overlaps are safe

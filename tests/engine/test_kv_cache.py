@@ -1,0 +1,102 @@
+"""KV caches of both decoder layouts, and the beam-candidate graph against the numpy path."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from desktop_mt.engine import generation as gen
+from desktop_mt.engine.kv_cache import GROWTH, ConcatKVCache, KVBuffer
+from desktop_mt.engine.model_format import inspect_model_dir
+from desktop_mt.engine.runtime import BEAM_TOP_ONNX, Seq2SeqSessions
+
+
+def filled_buffer(rows=5, positions=GROWTH + 3, seed=0):
+    rng = np.random.default_rng(seed)
+    cache = KVBuffer(4, rows, 2, 3, cross_kv=[rng.standard_normal((rows, 2, 4, 3), dtype=np.float32)] * 4,
+                     mask=np.ones((rows, 4), dtype=np.int64))
+    written = []
+    for _ in range(positions):
+        new = [rng.standard_normal((rows, 2, 1, 3), dtype=np.float32) for _ in range(4)]
+        cache.append(new)
+        written.append(new)
+    # what each buffer must hold: the appended positions in order
+    expected = [np.concatenate([w[t] for w in written], axis=2) for t in range(4)]
+    return cache, expected
+
+
+def test_buffer_grows_and_keeps_every_position():
+    cache, expected = filled_buffer()
+    assert cache.length == GROWTH + 3 and cache.capacity == 2 * GROWTH
+    for buf, exp in zip(cache.buffers, expected):
+        np.testing.assert_array_equal(buf[:, :, : cache.length], exp)
+        assert not buf[:, :, cache.length:].any()  # unused positions stay zero (masked, never NaN)
+
+
+def test_buffer_reorder_in_place_equals_gather():
+    cache, expected = filled_buffer()
+    rows = np.array([0, 0, 3, 1, 3])  # duplicates and a swap, as beam search produces
+    cache.reorder(rows)
+    for buf, exp in zip(cache.buffers, expected):
+        np.testing.assert_array_equal(buf[:, :, : cache.length], exp[rows])
+
+
+def test_buffer_select_drops_and_repeats_rows():
+    cache, expected = filled_buffer()
+    cross = [kv.copy() for kv in cache.cross_kv]
+    rows = np.array([4, 4, 2])
+    cache.select(rows)
+    assert cache.rows == 3
+    for buf, exp in zip(cache.buffers, expected):
+        np.testing.assert_array_equal(buf[:, :, : cache.length], exp[rows])
+    np.testing.assert_array_equal(cache.cross_kv[0], cross[0][rows])
+
+
+def test_concat_cache_identity_reorder_copies_nothing():
+    kv = [np.zeros((3, 2, 4, 5), dtype=np.float32)]
+    cache = ConcatKVCache(kv, kv, np.ones((3, 6), dtype=np.int64))
+    cache.reorder(np.arange(3))
+    assert cache.self_kv[0] is kv[0]
+    cache.reorder(np.array([2, 2, 0]))
+    assert cache.self_kv[0] is not kv[0] and cache.length == 4
+
+
+def test_embedded_beam_top_graph_is_what_the_builder_makes():
+    pytest.importorskip("onnx")
+    from export_tools.runtime_graphs import beam_top
+
+    assert beam_top() == BEAM_TOP_ONNX
+
+
+class NumpyOnly:
+    """The same sessions without the candidate graph: the general (processor-by-processor) path."""
+
+    def __init__(self, inner):
+        self.log_softmax = inner.log_softmax
+
+
+@pytest.mark.parametrize("cur_len", [1, 2, 5])
+def test_beam_top_equals_general_path_with_ties(tiny_marian_dir, cur_len):
+    sessions = Seq2SeqSessions(inspect_model_dir(tiny_marian_dir), "fp32")
+    items, k, vocab = 3, 4, 700
+    rng = np.random.default_rng(cur_len)
+    logits = rng.integers(-3, 3, (items * k, 1, vocab)).astype(np.float32)  # many exact ties
+    logits[0, 0, :650] = -np.inf
+    p = gen.DecodeParams(decoder_start=vocab - 1, eos=0, pad=vocab - 1, beams=k, bad_words=((vocab - 1,),),
+                         min_length=3)
+    state = gen._new_beam_state(items, k, 8, p)
+    state.running_scores = rng.integers(-2, 1, (items, k)).astype(np.float32)
+    limits = np.full(items, 8)
+    fast = gen._candidates(state, logits.copy(), cur_len, limits, p, sessions)
+    slow = gen._candidates(state, logits.copy(), cur_len, limits, p, NumpyOnly(sessions))
+    np.testing.assert_array_equal(fast[1], slow[1])
+    np.testing.assert_array_equal(fast[0], slow[0])
+    assert gen.column_ban(p, cur_len, vocab) is not None  # the graph path was the one taken
+
+
+def test_row_dependent_processors_take_the_general_path():
+    p = gen.DecodeParams(decoder_start=1, eos=0, pad=1, beams=4, repetition_penalty=1.2)
+    assert gen.column_ban(p, 3, 10) is None
+    assert gen.column_ban(gen.DecodeParams(decoder_start=1, eos=0, pad=1, forced_bos=5), 1, 10) is None
+    ban = gen.column_ban(gen.DecodeParams(decoder_start=1, eos=0, pad=1, bad_words=((1,),), min_length=4), 2, 10)
+    assert ban[0] == ban[1] == -np.inf and not ban[2:].any()
