@@ -16,34 +16,26 @@ def _model(graph) -> bytes:
     return model.SerializeToString()
 
 
-def beam_top() -> bytes:
-    """logits [rows, 1, vocab], scores [items, beams], ban [vocab], k [1] -> values, indices [items, k].
+def row_top() -> bytes:
+    """logits [rows, 1, vocab], k [1] -> values, indices [rows, k]: TopK of log_softmax(logits[:, -1]).
 
-    TopK over each input's beams x vocab of log_softmax(logits) + ban + the row's beam score:
-    generate()'s candidate selection (log-softmax, processors, + beam score, top 2K).
+    Beam search's candidates without a [rows, vocab] array coming back to Python: adding a
+    row's beam score cannot change the order within that row, so each input's top 2K over
+    beams x vocab are among its rows' own top entries (ties: lower index first, as TopK).
     """
     v = helper.make_tensor_value_info
     nodes = [
         helper.make_node("Squeeze", ["logits", "axis1"], ["last"]),
         helper.make_node("LogSoftmax", ["last"], ["lsm"], axis=-1),
-        helper.make_node("Add", ["lsm", "ban"], ["processed"]),
-        helper.make_node("Reshape", ["scores", "column"], ["per_row"]),
-        helper.make_node("Add", ["processed", "per_row"], ["acc"]),
-        helper.make_node("Shape", ["scores"], ["items"], end=1),
-        helper.make_node("Concat", ["items", "minus_one"], ["flat_shape"], axis=0),
-        helper.make_node("Reshape", ["acc", "flat_shape"], ["flat"]),
-        helper.make_node("TopK", ["flat", "k"], ["values", "indices"], axis=-1, largest=1, sorted=1),
+        helper.make_node("TopK", ["lsm", "k"], ["values", "indices"], axis=-1, largest=1, sorted=1),
     ]
-    inits = [numpy_helper.from_array(np.array([1], np.int64), "axis1"),
-             numpy_helper.from_array(np.array([-1, 1], np.int64), "column"),
-             numpy_helper.from_array(np.array([-1], np.int64), "minus_one")]
     graph = helper.make_graph(
-        nodes, "beam_top",
-        [v("logits", TensorProto.FLOAT, ["rows", 1, "vocab"]), v("scores", TensorProto.FLOAT, ["items", "beams"]),
-         v("ban", TensorProto.FLOAT, ["vocab"]), v("k", TensorProto.INT64, [1])],
-        [v("values", TensorProto.FLOAT, ["items", "n"]), v("indices", TensorProto.INT64, ["items", "n"])], inits)
+        nodes, "row_top",
+        [v("logits", TensorProto.FLOAT, ["rows", 1, "vocab"]), v("k", TensorProto.INT64, [1])],
+        [v("values", TensorProto.FLOAT, ["rows", "n"]), v("indices", TensorProto.INT64, ["rows", "n"])],
+        [numpy_helper.from_array(np.array([1], np.int64), "axis1")])
     return _model(graph)
 
 
 if __name__ == "__main__":
-    print(repr(beam_top()))
+    print(repr(row_top()))

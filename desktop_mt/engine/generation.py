@@ -150,7 +150,7 @@ def greedy(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=N
     rows = np.arange(len(src_ids))  # which input each running row belongs to
     limits = np.asarray(max_lens, dtype=np.int64)
     seqs = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
-    logits, cache = sessions.decode_first(seqs, mask, hidden)
+    logits, cache = sessions.decode_first(seqs, mask, hidden, int(limits.max()))
     while True:
         if _cancelled(cancel):
             return
@@ -208,7 +208,7 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
     limits = np.asarray(max_lens, dtype=np.int64)
     state = _new_beam_state(len(src_ids), k, int(limits.max()), p)
     start = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
-    logits, cache = sessions.decode_first(start, mask, hidden)
+    logits, cache = sessions.decode_first(start, mask, hidden, int(limits.max()))
     cache.select(np.repeat(np.arange(len(src_ids)), k))  # every beam of an input starts from its first step
     logits = np.repeat(logits, k, axis=0)
     cur_len = 1
@@ -234,30 +234,25 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
         logits = sessions.decode_next(last, cache)
 
 
-def column_ban(p: DecodeParams, cur_len: int, vocab: int) -> np.ndarray | None:
-    """The processors of this step as one additive [vocab] vector (0 / -inf), or None when a
-    processor depends on the row (repetition penalty, n-grams, multi-token bad words, forced
-    tokens): then the step takes the general path."""
+def column_bans(p: DecodeParams, cur_len: int) -> list[int] | None:
+    """Token ids this step's processors ban in every row, or None when a processor depends on
+    the row (repetition penalty, n-grams, multi-token bad words, a forced token): then the step
+    takes the general path."""
     if p.repetition_penalty != 1.0 or p.no_repeat_ngram > 0 or any(len(w) > 1 for w in p.bad_words):
         return None
     if p.forced_bos is not None and cur_len == 1:
         return None
-    ban = np.zeros(vocab, dtype=np.float32)
-    for word in p.bad_words:
-        ban[word[0]] = -np.inf
-    if cur_len < p.min_length:
-        ban[p.eos] = -np.inf
-    return ban
+    return [w[0] for w in p.bad_words] + ([p.eos] if cur_len < p.min_length else [])
 
 
 def _candidates(s, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams, sessions):
     """generate()'s top 2K candidates per input over beams x vocab: (scores, flat ids)."""
+    forced_eos_now = p.forced_eos is not None and bool((limits - 1 == cur_len).any())
+    bans = None if forced_eos_now else column_bans(p, cur_len)
+    if bans is not None and hasattr(sessions, "row_top"):
+        return _candidates_from_rows(s, logits, bans, sessions)
     n, k, _ = s.running.shape
     vocab = logits.shape[-1]
-    forced_eos_now = p.forced_eos is not None and bool((limits - 1 == cur_len).any())
-    ban = None if forced_eos_now else column_ban(p, cur_len, vocab)
-    if ban is not None and hasattr(sessions, "beam_top"):
-        return sessions.beam_top(logits[:, -1:, :], s.running_scores, ban, 2 * k)
     normalize = getattr(sessions, "log_softmax", None) or log_softmax
     flat_seqs = s.running[:, :, :cur_len].reshape(n * k, cur_len)
     log_probs = process_scores(normalize(np.asarray(logits[:, -1, :], dtype=np.float32)), flat_seqs,
@@ -267,6 +262,25 @@ def _candidates(s, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: Deco
     acc = acc.reshape(n, k * vocab)
     top = top_stable(acc, 2 * k)
     return np.take_along_axis(acc, top, axis=1), top
+
+
+def _candidates_from_rows(s, logits: np.ndarray, bans: list[int], sessions):
+    """The same candidates from each row's own top entries (``sessions.row_top``).
+
+    A row's beam score is one constant added to the whole row, so the row's order does not
+    change: an input's best 2K over beams x vocab are among its rows' best 2K (+ the banned
+    ids, which are dropped here). The scores are the same float additions as the general path.
+    """
+    n, k, _ = s.running.shape
+    vocab = logits.shape[-1]
+    m = min(2 * k + len(bans), vocab)
+    values, ids = sessions.row_top(logits[:, -1:, :], m)
+    if bans:
+        values = np.where(np.isin(ids, bans), np.float32(-np.inf), values)
+    values = (values + s.running_scores.reshape(-1, 1)).reshape(n, k * m)
+    flat = (ids + (np.arange(n * k) % k * vocab)[:, None]).reshape(n, k * m)
+    order = np.lexsort((flat, -values), axis=-1)[:, : 2 * k]  # score down, then lower flat id, as a stable sort
+    return np.take_along_axis(values, order, axis=1), np.take_along_axis(flat, order, axis=1)
 
 
 def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-GROWTH = 16  # positions added when a buffer is full: attention reads at most this many unused ones
+GROWTH = 32  # positions added when a buffer is full
+FIRST_CAPACITY = 64  # at most this many positions before the first growth (attention reads them all)
 
 
 class ConcatKVCache:
@@ -47,6 +48,9 @@ class KVBuffer:
 
     def __init__(self, n_tensors: int, rows: int, heads: int, head_dim: int, cross_kv: list, mask: np.ndarray,
                  capacity: int = GROWTH):
+        """``capacity``: the positions the search may need (its length limit); growing later copies
+        every buffer, so a known limit up to ``FIRST_CAPACITY`` is allocated at once."""
+        capacity = max(1, min(capacity, FIRST_CAPACITY))
         self.buffers = [np.zeros((rows, heads, capacity, head_dim), dtype=np.float32) for _ in range(n_tensors)]
         self.cross_kv, self.mask, self.length = list(cross_kv), mask, 0
 

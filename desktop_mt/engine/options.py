@@ -13,11 +13,16 @@ class SessionOptions:
     ``intra_op_threads`` 0 lets ONNX Runtime choose (one per physical core).
     ``provider`` is a short name (``"cpu"``, ``"cuda"``, ``"dml"``, ``"coreml"``,
     ``"openvino"``) or a full ORT provider name (``"CUDAExecutionProvider"``).
+    ``spin_wait`` lets ORT's worker threads busy-wait for the next operator. Off by default:
+    generation alternates several sessions and numpy work, and spinning threads take the cores
+    that work needs (measured on 2 cores: beam 4 at batch 32 ran 1.7-2x slower with spinning,
+    see docs/BENCHMARKS.md); an idle desktop app should not burn CPU either.
     """
 
     intra_op_threads: int = 0
     inter_op_threads: int = 1
     provider: str = "cpu"
+    spin_wait: bool = False
 
     def __post_init__(self) -> None:
         if self.intra_op_threads < 0 or self.inter_op_threads < 0:

@@ -13,7 +13,7 @@ import numpy as np
 import onnxruntime as ort
 
 from ..errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableError
-from .kv_cache import ConcatKVCache, KVBuffer
+from .kv_cache import GROWTH, ConcatKVCache, KVBuffer
 from .model_format import FIX, ModelInfo
 from .options import SessionOptions
 
@@ -52,6 +52,13 @@ def resolve_provider(name: str) -> list[str]:
     return [full] if full == "CPUExecutionProvider" else [full, "CPUExecutionProvider"]
 
 
+def _set_spinning(so: ort.SessionOptions, options: SessionOptions) -> None:
+    """ORT's busy-waiting worker threads, on or off (see ``SessionOptions.spin_wait``)."""
+    value = "1" if options.spin_wait else "0"
+    so.add_session_config_entry("session.intra_op.allow_spinning", value)
+    so.add_session_config_entry("session.inter_op.allow_spinning", value)
+
+
 def make_session(path: Path, options: SessionOptions, providers: list[str]) -> ort.InferenceSession:
     """One session with full graph optimization; file problems become ModelFormatError."""
     so = ort.SessionOptions()
@@ -59,6 +66,7 @@ def make_session(path: Path, options: SessionOptions, providers: list[str]) -> o
     so.intra_op_num_threads = options.intra_op_threads
     so.inter_op_num_threads = options.inter_op_threads
     so.log_severity_level = 3
+    _set_spinning(so, options)
     if not path.is_file():
         raise ModelNotFoundError(f"{path} is missing; {FIX}")
     try:
@@ -68,27 +76,19 @@ def make_session(path: Path, options: SessionOptions, providers: list[str]) -> o
                                f"{str(exc).splitlines()[0][:300]}; {FIX}") from exc
 
 
-# Beam search candidates in one small graph: LogSoftmax of the last logits, + a per-column ban
-# vector (0 or -inf: bad words, min length), + each row's beam score, then TopK over each
-# input's beams x vocab. Only [items, 2 x beams] values and ids come back to Python instead of
-# [rows, vocab] scores. ORT's TopK breaks ties by the lower index, as generate()'s stable
-# sort does. Built by ``export_tools.runtime_graphs.beam_top()`` (a test checks these bytes).
-BEAM_TOP_ONNX = (
-    b'\x08\x08\x12\ndesktop-mt:\x92\x05\n\x1e\n\x06logits\n\x05axis1\x12\x04last"\x07Squeeze\n-\n\x04last\x12'
-    b'\x03lsm"\nLogSoftmax*\x14\n\x04axis\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\xa0\x01\x02\n\x1a\n\x03lsm'
-    b'\n\x03ban\x12\tprocessed"\x03Add\n"\n\x06scores\n\x06column\x12\x07per_row"\x07Reshape\n\x1e\n\tprocessed'
-    b'\n\x07per_row\x12\x03acc"\x03Add\n"\n\x06scores\x12\x05items"\x05Shape*\n\n\x03end\x18\x01\xa0\x01\x02\n3'
-    b'\n\x05items\n\tminus_one\x12\nflat_shape"\x06Concat*\x0b\n\x04axis\x18\x00\xa0\x01\x02\n \n\x03acc\n\n'
-    b'flat_shape\x12\x04flat"\x07Reshape\nU\n\x04flat\n\x01k\x12\x06values\x12\x07indices"\x04TopK*\x14\n\x04axis'
-    b'\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\xa0\x01\x02*\x0e\n\x07largest\x18\x01\xa0\x01\x02*\r\n\x06'
-    b'sorted\x18\x01\xa0\x01\x02\x12\x08beam_top*\x15\x08\x01\x10\x07B\x05axis1J\x08\x01\x00\x00\x00\x00\x00\x00'
-    b'\x00*\x1e\x08\x02\x10\x07B\x06columnJ\x10\xff\xff\xff\xff\xff\xff\xff\xff\x01\x00\x00\x00\x00\x00\x00\x00*'
-    b'\x19\x08\x01\x10\x07B\tminus_oneJ\x08\xff\xff\xff\xff\xff\xff\xff\xffZ%\n\x06logits\x12\x1b\n\x19\x08\x01'
-    b'\x12\x15\n\x06\x12\x04rows\n\x02\x08\x01\n\x07\x12\x05vocabZ"\n\x06scores\x12\x18\n\x16\x08\x01\x12\x12\n'
-    b'\x07\x12\x05items\n\x07\x12\x05beamsZ\x16\n\x03ban\x12\x0f\n\r\x08\x01\x12\t\n\x07\x12\x05vocabZ\x0f\n\x01'
-    b'k\x12\n\n\x08\x08\x07\x12\x04\n\x02\x08\x01b\x1e\n\x06values\x12\x14\n\x12\x08\x01\x12\x0e\n\x07\x12\x05'
-    b'items\n\x03\x12\x01nb\x1f\n\x07indices\x12\x14\n\x12\x08\x07\x12\x0e\n\x07\x12\x05items\n\x03\x12\x01nB\x04'
-    b'\n\x00\x10\x11')
+# Beam search candidates without a [rows, vocab] array coming back to Python: TopK of each
+# row's log-softmax (the same kernel as ``log_softmax`` above). ORT's TopK breaks ties by the
+# lower index, as generate()'s stable sort does. Built by ``export_tools.runtime_graphs.row_top()``
+# (a test checks these bytes).
+ROW_TOP_ONNX = (
+    b'\x08\x08\x12\ndesktop-mt:\xbc\x02\n\x1e\n\x06logits\n\x05axis1\x12\x04last"\x07Squeeze\n-\n\x04last\x12'
+    b'\x03lsm"\nLogSoftmax*\x14\n\x04axis\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\xa0\x01\x02\nT\n\x03lsm\n'
+    b'\x01k\x12\x06values\x12\x07indices"\x04TopK*\x14\n\x04axis\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\xa0'
+    b'\x01\x02*\x0e\n\x07largest\x18\x01\xa0\x01\x02*\r\n\x06sorted\x18\x01\xa0\x01\x02\x12\x07row_top*\x15\x08'
+    b'\x01\x10\x07B\x05axis1J\x08\x01\x00\x00\x00\x00\x00\x00\x00Z%\n\x06logits\x12\x1b\n\x19\x08\x01\x12\x15\n'
+    b'\x06\x12\x04rows\n\x02\x08\x01\n\x07\x12\x05vocabZ\x0f\n\x01k\x12\n\n\x08\x08\x07\x12\x04\n\x02\x08\x01b'
+    b'\x1d\n\x06values\x12\x13\n\x11\x08\x01\x12\r\n\x06\x12\x04rows\n\x03\x12\x01nb\x1e\n\x07indices\x12\x13\n'
+    b'\x11\x08\x07\x12\r\n\x06\x12\x04rows\n\x03\x12\x01nB\x04\n\x00\x10\x11')
 
 
 class Seq2SeqSessions:
@@ -148,6 +148,7 @@ class Seq2SeqSessions:
             so.intra_op_num_threads = self._options.intra_op_threads
             so.inter_op_num_threads = 1
             so.log_severity_level = 3
+            _set_spinning(so, self._options)
             self._small[name] = ort.InferenceSession(graph, sess_options=so, providers=["CPUExecutionProvider"])
         return self._small[name]
 
@@ -156,17 +157,11 @@ class Seq2SeqSessions:
         session = self._small_session("log_softmax", LOG_SOFTMAX_ONNX)
         return session.run(None, {"x": np.ascontiguousarray(scores, dtype=np.float32)})[0]
 
-    def beam_top(self, logits: np.ndarray, beam_scores: np.ndarray, ban: np.ndarray, n: int):
-        """Top ``n`` of log_softmax(logits[:, -1]) + ban + beam score per input: (values, flat ids).
-
-        ``logits`` [items x beams, 1, vocab], ``beam_scores`` [items, beams], ``ban`` [vocab]
-        (0 or -inf). Ids index the flattened [beams x vocab] candidates of each input.
-        """
-        session = self._small_session("beam_top", BEAM_TOP_ONNX)
-        values, ids = session.run(None, {"logits": np.ascontiguousarray(logits, dtype=np.float32),
-                                         "scores": beam_scores.astype(np.float32, copy=False), "ban": ban,
-                                         "k": np.array([n], dtype=np.int64)})
-        return values, ids
+    def row_top(self, logits: np.ndarray, n: int):
+        """Top ``n`` (values, token ids) per row of log_softmax(logits[:, -1]); logits [rows, 1, vocab]."""
+        session = self._small_session("row_top", ROW_TOP_ONNX)
+        return session.run(None, {"logits": np.ascontiguousarray(logits, dtype=np.float32),
+                                  "k": np.array([n], dtype=np.int64)})
 
     def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
         return self.encoder.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": attention_mask})[0]
@@ -175,11 +170,15 @@ class Seq2SeqSessions:
         """``{kind}.{layer}.{side}.{key,value}`` in layer order, e.g. past_key_values.0.decoder.key."""
         return [f"{kind}.{i}.{side}.{kv}" for i in range(self.n_layers) for kv in ("key", "value")]
 
-    def decode_first(self, input_ids, encoder_mask, encoder_hidden):
-        """First step: returns its logits and the cache (cross K/V computed once per input)."""
+    def decode_first(self, input_ids, encoder_mask, encoder_hidden, max_length: int = 0):
+        """First step: returns its logits and the cache (cross K/V computed once per input).
+
+        ``max_length``: the most decoder positions the search can reach (sizes a ``KVBuffer``).
+        """
         if self.layout == "step":
             cross = self.cross_kv.run(self._present_cross, {"encoder_hidden_states": encoder_hidden})
-            cache = KVBuffer(len(self._past_self), input_ids.shape[0], self.heads, self.head_dim, cross, encoder_mask)
+            cache = KVBuffer(len(self._past_self), input_ids.shape[0], self.heads, self.head_dim, cross, encoder_mask,
+                             capacity=max_length or GROWTH)
             return self._step(input_ids, cache), cache
         feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask, "encoder_hidden_states": encoder_hidden}
         if self.layout == "merged":

@@ -8,7 +8,7 @@ import pytest
 from desktop_mt.engine import generation as gen
 from desktop_mt.engine.kv_cache import GROWTH, ConcatKVCache, KVBuffer
 from desktop_mt.engine.model_format import inspect_model_dir
-from desktop_mt.engine.runtime import BEAM_TOP_ONNX, Seq2SeqSessions
+from desktop_mt.engine.runtime import ROW_TOP_ONNX, Seq2SeqSessions
 
 
 def filled_buffer(rows=5, positions=GROWTH + 3, seed=0):
@@ -61,22 +61,22 @@ def test_concat_cache_identity_reorder_copies_nothing():
     assert cache.self_kv[0] is not kv[0] and cache.length == 4
 
 
-def test_embedded_beam_top_graph_is_what_the_builder_makes():
+def test_embedded_row_top_graph_is_what_the_builder_makes():
     pytest.importorskip("onnx")
-    from export_tools.runtime_graphs import beam_top
+    from export_tools.runtime_graphs import row_top
 
-    assert beam_top() == BEAM_TOP_ONNX
+    assert row_top() == ROW_TOP_ONNX
 
 
 class NumpyOnly:
-    """The same sessions without the candidate graph: the general (processor-by-processor) path."""
+    """The same sessions without the row-top graph: the general (processor-by-processor) path."""
 
     def __init__(self, inner):
         self.log_softmax = inner.log_softmax
 
 
 @pytest.mark.parametrize("cur_len", [1, 2, 5])
-def test_beam_top_equals_general_path_with_ties(tiny_marian_dir, cur_len):
+def test_row_top_equals_general_path_with_ties(tiny_marian_dir, cur_len):
     sessions = Seq2SeqSessions(inspect_model_dir(tiny_marian_dir), "fp32")
     items, k, vocab = 3, 4, 700
     rng = np.random.default_rng(cur_len)
@@ -91,12 +91,12 @@ def test_beam_top_equals_general_path_with_ties(tiny_marian_dir, cur_len):
     slow = gen._candidates(state, logits.copy(), cur_len, limits, p, NumpyOnly(sessions))
     np.testing.assert_array_equal(fast[1], slow[1])
     np.testing.assert_array_equal(fast[0], slow[0])
-    assert gen.column_ban(p, cur_len, vocab) is not None  # the graph path was the one taken
+    assert gen.column_bans(p, cur_len) is not None  # the graph path was the one taken
 
 
 def test_row_dependent_processors_take_the_general_path():
     p = gen.DecodeParams(decoder_start=1, eos=0, pad=1, beams=4, repetition_penalty=1.2)
-    assert gen.column_ban(p, 3, 10) is None
-    assert gen.column_ban(gen.DecodeParams(decoder_start=1, eos=0, pad=1, forced_bos=5), 1, 10) is None
-    ban = gen.column_ban(gen.DecodeParams(decoder_start=1, eos=0, pad=1, bad_words=((1,),), min_length=4), 2, 10)
-    assert ban[0] == ban[1] == -np.inf and not ban[2:].any()
+    assert gen.column_bans(p, 3) is None
+    assert gen.column_bans(gen.DecodeParams(decoder_start=1, eos=0, pad=1, forced_bos=5), 1) is None
+    bans = gen.column_bans(gen.DecodeParams(decoder_start=1, eos=0, pad=1, bad_words=((1,),), min_length=4), 2)
+    assert sorted(bans) == [0, 1]
