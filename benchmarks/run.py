@@ -325,7 +325,7 @@ def floor_info(onnx_dir: Path, bandwidth: float) -> dict:
     out = {"read_bandwidth_gbs": bandwidth}
     for variant in ("int8", "fp32"):
         files = info.files[variant]
-        path = files.get("decoder_with_past") or files.get("decoder_merged")
+        path = files.get("decoder_step") or files.get("decoder_with_past") or files.get("decoder_merged")
         nbytes = bytes_per_token(path)
         out[variant] = {"weight_mb_per_token": nbytes / 1e6, "floor_ms_per_token": nbytes / bandwidth / 1e6}
     return out

@@ -7,6 +7,8 @@ buffer per layer, ``[rows, heads, capacity, head_dim]``, and the graph
 
 - attends over the buffer's first ``past_length`` positions (the rest is masked) plus the new
   position, as two score blocks joined before one softmax, so nothing is concatenated;
+- attends over each input's cross K/V once for all its beams (cross K/V and the encoder mask
+  are per input: ``[items, ...]``; the rows are the inputs' beams in order);
 - returns only the new position's keys/values (``new.{i}.decoder.{key,value}``,
   ``[rows, heads, 1, head_dim]``), which the caller writes into the buffer at ``past_length``.
 
@@ -78,7 +80,10 @@ class DecoderStepGraph(torch.nn.Module):
         capacity = caches[0].shape[2]
         # Buffer positions at or past past_length hold nothing yet (zeros): mask them out.
         self_mask = torch.where(torch.arange(capacity) < past_length, 0.0, self.floor).view(1, 1, 1, -1)
-        cross_mask = (1.0 - encoder_attention_mask.to(torch.float32)).view(rows, 1, 1, -1) * self.floor
+        # Cross K/V and the encoder mask are per input, not per row: the rows are the inputs'
+        # beams, in order (beam search), or the inputs themselves (greedy).
+        items = encoder_attention_mask.shape[0]
+        cross_mask = (1.0 - encoder_attention_mask.to(torch.float32)).view(items, 1, 1, -1) * self.floor
         new = []
         for i, layer in enumerate(dec.layers):
             k_buf, v_buf, k_cross, v_cross = caches[4 * i: 4 * i + 4]
@@ -107,10 +112,13 @@ class DecoderStepGraph(torch.nn.Module):
 
     def _cross_attention(self, layer, x, k_cross, v_cross, mask, rows):
         attn = layer.encoder_attn
-        q = _heads(attn.q_proj(x), rows, self.heads, self.head_dim)
+        items = k_cross.shape[0]
+        # [rows, 1, d_model] -> [items, heads, beams, head_dim]: an input's beams are the query
+        # positions of one attention over its source, so its K/V are read once, not per beam.
+        q = attn.q_proj(x).view(items, -1, self.heads, self.head_dim).transpose(1, 2)
         probs = torch.softmax(torch.matmul(q, k_cross.transpose(2, 3)) * attn.scaling + mask, dim=-1)
-        out = attn.out_proj(torch.matmul(probs, v_cross).transpose(1, 2).reshape(rows, 1, -1))
-        return layer.encoder_attn_layer_norm(x + out)
+        out = torch.matmul(probs, v_cross).transpose(1, 2).reshape(rows, 1, -1)
+        return layer.encoder_attn_layer_norm(x + attn.out_proj(out))
 
 
 def export_step_graphs(model, out, opset: int, file_names: dict) -> dict:
@@ -118,16 +126,17 @@ def export_step_graphs(model, out, opset: int, file_names: dict) -> dict:
     cfg = model.config
     n, heads = cfg.decoder_layers, cfg.decoder_attention_heads
     head_dim = cfg.d_model // heads
-    rows, src, capacity = 2, 5, 4
-    hidden = torch.randn(rows, src, cfg.d_model)
-    mask = torch.ones((rows, src), dtype=torch.long)
+    items, beams, src, capacity = 2, 3, 5, 4  # distinct sizes, so no two axes get traced as one
+    rows = items * beams
+    hidden = torch.randn(items, src, cfg.d_model)
+    mask = torch.ones((items, src), dtype=torch.long)
     mask[1, -2:] = 0
     ids = torch.full((rows, 1), cfg.decoder_start_token_id)
     caches = []
     for _ in range(n):
         caches += [torch.randn(rows, heads, capacity, head_dim), torch.randn(rows, heads, capacity, head_dim),
-                   torch.randn(rows, heads, src, head_dim), torch.randn(rows, heads, src, head_dim)]
-    r, s, c = "batch_size", "encoder_sequence_length", "buffer_capacity"
+                   torch.randn(items, heads, src, head_dim), torch.randn(items, heads, src, head_dim)]
+    r, b, s, c = "rows", "batch_size", "encoder_sequence_length", "buffer_capacity"
     paths = {"cross_kv": out / file_names["cross_kv"], "decoder_step": out / file_names["decoder_step"]}
     cross_names = buffer_names(n, "present", "encoder")
     in_names = []
@@ -139,13 +148,13 @@ def export_step_graphs(model, out, opset: int, file_names: dict) -> dict:
         torch.onnx.export(
             CrossKVGraph(model).eval(), (hidden,), str(paths["cross_kv"]), input_names=["encoder_hidden_states"],
             output_names=cross_names, opset_version=opset, dynamo=False,
-            dynamic_axes={"encoder_hidden_states": {0: r, 1: s}, **{k: {0: r, 2: s} for k in cross_names}})
+            dynamic_axes={"encoder_hidden_states": {0: b, 1: s}, **{k: {0: b, 2: s} for k in cross_names}})
         torch.onnx.export(
             DecoderStepGraph(model).eval(), (ids, mask, torch.tensor(2, dtype=torch.long), *caches),
             str(paths["decoder_step"]), input_names=[*STEP_INPUTS, *in_names],
             output_names=["logits", *new_names], opset_version=opset, dynamo=False,
-            dynamic_axes={"input_ids": {0: r}, "encoder_attention_mask": {0: r, 1: s}, "logits": {0: r},
-                          **{k: {0: r, 2: (s if ".encoder." in k else c)} for k in in_names},
+            dynamic_axes={"input_ids": {0: r}, "encoder_attention_mask": {0: b, 1: s}, "logits": {0: r},
+                          **{k: ({0: b, 2: s} if ".encoder." in k else {0: r, 2: c}) for k in in_names},
                           **{k: {0: r} for k in new_names}})
     model.eval()
     return paths

@@ -168,7 +168,7 @@ def greedy(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=N
             return
         if len(keep) < len(rows):  # drop finished rows from the running batch
             rows, seqs, limits = rows[keep], seqs[keep], limits[keep]
-            cache.select(keep)
+            cache.keep_items(keep)
         logits = sessions.decode_next(seqs[:, -1:], cache)
 
 
@@ -209,8 +209,7 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
     state = _new_beam_state(len(src_ids), k, int(limits.max()), p)
     start = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
     logits, cache = sessions.decode_first(start, mask, hidden, int(limits.max()))
-    cache.select(np.repeat(np.arange(len(src_ids)), k))  # every beam of an input starts from its first step
-    logits = np.repeat(logits, k, axis=0)
+    cache.expand(k)  # every beam of an input starts from its first step (the logits: see _candidates)
     cur_len = 1
     while True:
         if _cancelled(cancel):
@@ -229,7 +228,7 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
             keep = np.nonzero(alive)[0]
             items, limits = items[keep], limits[keep]
             state = _select(state, keep)
-            cache.select((keep[:, None] * k + np.arange(k)).reshape(-1))
+            cache.keep_items(keep)
         last = state.running[:, :, cur_len - 1].reshape(-1, 1)
         logits = sessions.decode_next(last, cache)
 
@@ -253,6 +252,8 @@ def _candidates(s, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: Deco
         return _candidates_from_rows(s, logits, bans, sessions)
     n, k, _ = s.running.shape
     vocab = logits.shape[-1]
+    if logits.shape[0] == n and k > 1:  # first step: one row per input, the same for all its beams
+        logits = np.repeat(logits, k, axis=0)
     normalize = getattr(sessions, "log_softmax", None) or log_softmax
     flat_seqs = s.running[:, :, :cur_len].reshape(n * k, cur_len)
     log_probs = process_scores(normalize(np.asarray(logits[:, -1, :], dtype=np.float32)), flat_seqs,
@@ -275,6 +276,8 @@ def _candidates_from_rows(s, logits: np.ndarray, bans: list[int], sessions):
     vocab = logits.shape[-1]
     m = min(2 * k + len(bans), vocab)
     values, ids = sessions.row_top(logits[:, -1:, :], m)
+    if values.shape[0] == n and k > 1:  # first step: one row per input, the same for all its beams
+        values, ids = np.repeat(values, k, axis=0), np.repeat(ids, k, axis=0)
     if bans:
         values = np.where(np.isin(ids, bans), np.float32(-np.inf), values)
     values = (values + s.running_scores.reshape(-1, 1)).reshape(n, k * m)

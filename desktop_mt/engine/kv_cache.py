@@ -1,8 +1,10 @@
 """Decoder key/value caches, one class per decoder layout (numpy only).
 
-The search loops see one interface: ``rows``, ``select(rows)`` (keep / repeat / drop rows of
-every tensor) and ``reorder(rows)`` (beam search: each row continues another row's history;
-only the self-attention part changes, the cross part is the same for all beams of an input).
+The search loops see one interface: ``expand(beams)`` (each input's row becomes its beams'
+rows), ``keep_items(items)`` (drop finished inputs with all their beams) and ``reorder(rows)``
+(beam search: each row continues another row's history; only the self-attention part
+changes, the cross part is the same for all beams of an input). Rows are ordered by input,
+then beam.
 
 - ``ConcatKVCache``: the Optimum layout. The decoder returns the grown self cache every step.
 - ``KVBuffer``: the decoder-step layout. We own one buffer per layer and tensor,
@@ -25,6 +27,8 @@ class ConcatKVCache:
     def __init__(self, self_kv: list, cross_kv: list, mask: np.ndarray):
         self.self_kv, self.cross_kv, self.mask = list(self_kv), list(cross_kv), mask
 
+    beams = 1
+
     @property
     def rows(self) -> int:
         return self.mask.shape[0]
@@ -33,7 +37,14 @@ class ConcatKVCache:
     def length(self) -> int:
         return self.self_kv[0].shape[2]
 
-    def select(self, rows: np.ndarray) -> None:
+    def expand(self, beams: int) -> None:
+        self._select(np.repeat(np.arange(self.rows), beams))
+        self.beams = beams
+
+    def keep_items(self, items: np.ndarray) -> None:
+        self._select(_item_rows(items, self.beams))
+
+    def _select(self, rows: np.ndarray) -> None:
         self.self_kv = [kv[rows] for kv in self.self_kv]
         self.cross_kv = [kv[rows] for kv in self.cross_kv]
         self.mask = self.mask[rows]
@@ -52,11 +63,11 @@ class KVBuffer:
         every buffer, so a known limit up to ``FIRST_CAPACITY`` is allocated at once."""
         capacity = max(1, min(capacity, FIRST_CAPACITY))
         self.buffers = [np.zeros((rows, heads, capacity, head_dim), dtype=np.float32) for _ in range(n_tensors)]
-        self.cross_kv, self.mask, self.length = list(cross_kv), mask, 0
+        self.cross_kv, self.mask, self.length, self.beams = list(cross_kv), mask, 0, 1
 
     @property
     def rows(self) -> int:
-        return self.mask.shape[0]
+        return self.buffers[0].shape[0]
 
     @property
     def capacity(self) -> int:
@@ -72,17 +83,29 @@ class KVBuffer:
 
     def _grow(self, capacity: int) -> None:
         # Zeros, not empty(): masked positions get probability 0, and 0 * NaN would be NaN.
-        grown = []
-        for buf in self.buffers:
+        for i, buf in enumerate(self.buffers):  # one at a time: at most one extra buffer alive
             bigger = np.zeros(buf.shape[:2] + (capacity, buf.shape[3]), dtype=np.float32)
             bigger[:, :, : self.length] = buf[:, :, : self.length]
-            grown.append(bigger)
-        self.buffers = grown
+            self.buffers[i] = bigger
 
-    def select(self, rows: np.ndarray) -> None:
-        self.buffers = [buf[rows] for buf in self.buffers]
-        self.cross_kv = [kv[rows] for kv in self.cross_kv]
-        self.mask = self.mask[rows]
+    def expand(self, beams: int) -> None:
+        """Each row becomes ``beams`` rows; cross K/V and the mask stay per input (the graph
+        attends over them once for all beams)."""
+        self._take(np.repeat(np.arange(self.rows), beams))
+        self.beams = beams
+
+    def keep_items(self, items: np.ndarray) -> None:
+        self._take(_item_rows(items, self.beams))
+        self.cross_kv = [kv[items] for kv in self.cross_kv]
+        self.mask = self.mask[items]
+
+    def _take(self, rows: np.ndarray) -> None:
+        """New buffers with these rows; only the filled positions are copied, so the pages of
+        the rest stay untouched (not resident) until written."""
+        for i, buf in enumerate(self.buffers):  # one at a time: at most one extra buffer alive
+            new = np.zeros((len(rows),) + buf.shape[1:], dtype=np.float32)
+            new[:, :, : self.length] = buf[rows, :, : self.length]
+            self.buffers[i] = new
 
     def reorder(self, rows: np.ndarray) -> None:
         """In place, copying only the rows that take another row's history, only the filled positions."""
@@ -92,3 +115,8 @@ class KVBuffer:
         source, n = rows[changed], self.length
         for buf in self.buffers:
             buf[changed, :, :n] = buf[source, :, :n]  # the right side is gathered first: overlaps are safe
+
+
+def _item_rows(items: np.ndarray, beams: int) -> np.ndarray:
+    """The rows of these inputs (all their beams, in order)."""
+    return (np.asarray(items)[:, None] * beams + np.arange(beams)).reshape(-1)

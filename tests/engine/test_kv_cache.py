@@ -41,15 +41,30 @@ def test_buffer_reorder_in_place_equals_gather():
         np.testing.assert_array_equal(buf[:, :, : cache.length], exp[rows])
 
 
-def test_buffer_select_drops_and_repeats_rows():
+def test_buffer_expand_and_keep_items():
+    """Beams repeat an input's rows; cross K/V and the mask stay per input; dropping an input drops all its beams."""
     cache, expected = filled_buffer()
     cross = [kv.copy() for kv in cache.cross_kv]
-    rows = np.array([4, 4, 2])
-    cache.select(rows)
-    assert cache.rows == 3
+    cache.expand(2)
+    assert cache.rows == 10 and cache.cross_kv[0].shape[0] == 5
+    cache.keep_items(np.array([4, 2]))
+    rows = np.array([4, 4, 2, 2])  # the original rows behind the kept beams
+    assert cache.rows == 4 and cache.mask.shape[0] == 2
     for buf, exp in zip(cache.buffers, expected):
         np.testing.assert_array_equal(buf[:, :, : cache.length], exp[rows])
-    np.testing.assert_array_equal(cache.cross_kv[0], cross[0][rows])
+        assert not buf[:, :, cache.length:].any()
+    np.testing.assert_array_equal(cache.cross_kv[0], cross[0][[4, 2]])
+
+
+def test_concat_cache_expand_and_keep_items_repeat_everything():
+    rng = np.random.default_rng(3)
+    kv = [rng.standard_normal((3, 2, 4, 5), dtype=np.float32)]
+    cache = ConcatKVCache(kv, kv, np.arange(18).reshape(3, 6))
+    cache.expand(2)
+    cache.keep_items(np.array([2]))
+    np.testing.assert_array_equal(cache.self_kv[0], kv[0][[2, 2]])
+    np.testing.assert_array_equal(cache.cross_kv[0], kv[0][[2, 2]])
+    assert cache.rows == 2
 
 
 def test_concat_cache_identity_reorder_copies_nothing():
