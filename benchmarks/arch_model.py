@@ -74,12 +74,13 @@ def build_checkpoint(out: Path, seed: int = 0) -> Path:
     return out
 
 
-def export_onnx(hf: Path, out: Path) -> Path:
+def export_onnx(hf: Path, out: Path, layout: str = "step") -> Path:
+    """``step`` is what we benchmark (our fastest layout); ``split`` (Optimum's) is a lever A/B."""
     from export_tools.export import export
 
     if (out / "desktop_mt.json").exists():
         return out
-    export(str(hf), str(out), int8=True, layout="step")  # our fastest layout (Marian)
+    export(str(hf), str(out), int8=True, layout=layout)
     return out
 
 
@@ -108,10 +109,13 @@ def external_copy(onnx_dir: Path, out: Path) -> Path:
 
 
 def build_all(work: Path) -> dict[str, Path]:
-    paths = {"hf": work / "hf", "onnx": work / "onnx-step", "ct2": work / "ct2", "onnx_ext": work / "onnx-step-ext"}
+    paths = {"hf": work / "hf", "onnx": work / "onnx-step", "ct2": work / "ct2", "onnx_ext": work / "onnx-step-ext",
+             "onnx_split": work / "onnx", "onnx_split_ext": work / "onnx-ext"}
     for name, fn in (("hf", lambda: build_checkpoint(paths["hf"])),
                      ("onnx", lambda: export_onnx(paths["hf"], paths["onnx"])),
                      ("onnx_ext", lambda: external_copy(paths["onnx"], paths["onnx_ext"])),
+                     ("onnx_split", lambda: export_onnx(paths["hf"], paths["onnx_split"], layout="split")),
+                     ("onnx_split_ext", lambda: external_copy(paths["onnx_split"], paths["onnx_split_ext"])),
                      ("ct2", lambda: convert_ct2(paths["hf"], paths["ct2"]))):
         t0 = time.time()
         fn()

@@ -3,8 +3,9 @@
 
     python benchmarks/engines.py ENGINE '{"hf": DIR, "onnx": DIR, "ct2": DIR, "threads": 2}'
 
-ENGINE is ``pytorch`` (transformers generate(), fp32), ``ort-fp32`` / ``ort-int8`` (ours) or
-``ct2-int8`` (CTranslate2). The process loads its model, prints one JSON line
+ENGINE is ``pytorch`` (transformers generate(), fp32), ``ort-fp32`` / ``ort-int8`` (ours),
+``ct2-int8`` (CTranslate2), or a lever variant of ours int8: ``ort-int8-spin`` (ORT threads
+spin-wait) or ``ort-int8-split`` (Optimum's split decoder layout, ``cfg["onnx_split"]``). The process loads its model, prints one JSON line
 ``{"ready": ..., "load_s": ..., "rss_mb": ...}``, then answers each request line
 ``{"op": "gen", "batch": [[ids...], ...], "beams": K, "max_new": N|null, "forced": bool}``
 with ``{"secs": ..., "ttft": ..., "out": [[ids...], ...]}``; ``{"op": "stats"}`` returns the
@@ -99,12 +100,13 @@ class PyTorchEngine:
 
 
 class OrtEngine:
-    def __init__(self, cfg: dict, variant: str):
+    def __init__(self, cfg: dict, variant: str, spin_wait: bool = False):
         from desktop_mt import GenerationOptions, SessionOptions, Translator
 
         self.GenerationOptions = GenerationOptions
         self.t = Translator(cfg["onnx"], variant=variant,
-                            session_options=SessionOptions(intra_op_threads=cfg["threads"], inter_op_threads=1))
+                            session_options=SessionOptions(intra_op_threads=cfg["threads"], inter_op_threads=1,
+                                                           spin_wait=spin_wait))
 
     def generate(self, batch, beams, max_new, forced, ttft):
         # max_length_ratio=0: no relative bound (it is our own addition, the peers have none).
@@ -162,6 +164,11 @@ def make_engine(name: str, cfg: dict):
         return PyTorchEngine(cfg)
     if name in ("ort-fp32", "ort-int8"):
         return OrtEngine(cfg, name.split("-")[1])
+    # Lever A/B variants of ours int8 (model (a)): one setting changed each.
+    if name == "ort-int8-spin":  # ORT worker threads busy-wait (ORT's default)
+        return OrtEngine(cfg, "int8", spin_wait=True)
+    if name == "ort-int8-split":  # Optimum's decoder + decoder_with_past layout instead of the step layout
+        return OrtEngine({**cfg, "onnx": cfg["onnx_split"]}, "int8")
     if name == "ct2-int8":
         return CT2Engine(cfg)
     raise SystemExit(f"unknown engine {name}")

@@ -8,6 +8,8 @@ ENGINES = ("pytorch", "ort-fp32", "ort-int8", "ct2-int8")
 NAMES = {"pytorch": "PyTorch fp32 (transformers generate)", "ort-fp32": "**ours** ORT fp32",
          "ort-int8": "**ours** ORT int8", "ct2-int8": "CTranslate2 int8"}
 SHORT = {"pytorch": "PyTorch fp32", "ort-fp32": "ours fp32", "ort-int8": "ours int8", "ct2-int8": "CT2 int8"}
+LEVERS = {"ort-int8-spin": "ORT worker threads spin-wait (ORT's default; ours: off)",
+          "ort-int8-split": "Optimum's split decoder layout (decoder + decoder_with_past; ours: the step layout)"}
 
 
 def f(x, digits=0):
@@ -65,12 +67,35 @@ def model_table(model: dict) -> list[str]:
               "|---|---:|---:|---:|---:|"]
     for key, r in model["ratios"].items():
         a, b = key.split("/")
+        if a in LEVERS or b in LEVERS or b == "ort-int8":
+            continue
         lines.append(f"| {SHORT[a]} vs {SHORT[b]} | {r['b1_beam1_latency']:.2f}x | {r['b1_beam4_latency']:.2f}x | "
                      f"{r['bN_beam1_throughput']:.2f}x | {r['bN_beam4_throughput']:.2f}x |")
     if model.get("same_tokens_as_pytorch"):
         lines += ["", "Outputs identical to PyTorch's (share of all sentences run): " + ", ".join(
-            f"{SHORT[k]} {v * 100:.0f}%" for k, v in model["same_tokens_as_pytorch"].items() if k != "pytorch") + "."]
+            f"{SHORT[k]} {v * 100:.0f}%" for k, v in model["same_tokens_as_pytorch"].items() if k in SHORT and k != "pytorch") + "."]
     return lines
+
+
+def lever_table(model: dict) -> list[str]:
+    """Ours int8 as benchmarked vs the same with one lever undone, measured in this run."""
+    e, rows = model["engines"], []
+    for k, label in LEVERS.items():
+        r = model["ratios"].get(f"{k}/ort-int8")
+        if k not in e or not r:
+            continue
+        same = (model.get("same_tokens_as_pytorch") or {}).get(k)
+        rows.append(f"| {label} | {r['b1_beam1_latency']:.2f}x | {r['b1_beam4_latency']:.2f}x | "
+                    f"{1 / r['bN_beam1_throughput']:.2f}x | {1 / r['bN_beam4_throughput']:.2f}x | "
+                    f"{f(e[k]['peak_rss_batch1_mb'])} / {f(e[k]['peak_rss_mb'])} vs {f(e['ort-int8']['peak_rss_batch1_mb'])} / "
+                    f"{f(e['ort-int8']['peak_rss_mb'])} | {f(100 * same) + '%' if same is not None else '–'} |")
+    if not rows:
+        return []
+    return ["", "### Levers A/B in this run (ours int8 with one setting undone)", "",
+            "Time of the variant / time of ours as benchmarked, pair by pair (> 1: the lever helps), and peak RSS "
+            "(b1 / b32, variant vs ours).", "",
+            "| variant | b1 greedy | b1 beam4 | b32 greedy | b32 beam4 | peak RSS MB | same as PyTorch |",
+            "|---|---:|---:|---:|---:|---:|---:|"] + rows
 
 
 def render(result: dict, out: Path) -> None:
@@ -103,6 +128,7 @@ def render(result: dict, out: Path) -> None:
                f"CTranslate2 `min_decoding_length == max_decoding_length`). Source sentences: "
                f"{a['source_tokens_mean']:.1f} tokens on average.", ""]
         md += model_table(a)
+        md += lever_table(a)
         rows = goals(a)
         if rows:
             met = sum(r["met"] for r in rows)

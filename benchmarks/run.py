@@ -36,6 +36,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 DATA = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng.tsv"
 ENGINES = ("pytorch", "ort-fp32", "ort-int8", "ct2-int8")
+# Lever A/B on model (a): ours int8 with one setting changed, interleaved with the others.
+LEVER_ENGINES = ("ort-int8-spin", "ort-int8-split")
 LABELS = {"pytorch": "transformers generate(), PyTorch fp32", "ort-fp32": "desktop-mt, ORT fp32",
           "ort-int8": "desktop-mt, ORT int8", "ct2-int8": "CTranslate2 int8"}
 GAP_S = 0.15  # pause between engines: lets OpenMP/ORT spinning threads of the previous one go idle
@@ -156,6 +158,8 @@ def pair_ratio(a: list[float], b: list[float]) -> float:
 
 def measure_model(name: str, cfg: dict, ids: list[list[int]], args, forced: bool, refs=None, detok=None) -> dict:
     engines = [e for e in ENGINES if e in args.engines]
+    if cfg.get("onnx_split") and "ort-int8" in engines:
+        engines += [e for e in LEVER_ENGINES if e in args.levers]
     max_new = args.decode_tokens if forced else None
     res: dict = {"model": name, "forced_tokens": max_new, "engines": {}}
     print(f"[{name}] load times", file=sys.stderr, flush=True)
@@ -212,11 +216,11 @@ def measure_model(name: str, cfg: dict, ids: list[list[int]], args, forced: bool
         res["engines"][e] = r
     # Pair-by-pair ratios (same sentence / same batch), and token agreement with PyTorch.
     ratios = {}
-    for base in ("pytorch", "ct2-int8"):
+    for base in ("pytorch", "ct2-int8", "ort-int8"):
         if base not in engines:
             continue
         for e in engines:
-            if e == base:
+            if e == base or (base == "ort-int8" and e not in LEVER_ENGINES):
                 continue
             key = f"{e}/{base}"
             ratios[key] = {}
@@ -396,6 +400,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-external-data", dest="external_data", action="store_false",
                     help="model (a): benchmark the plain export, not its external-data copy")
     ap.add_argument("--engines", default=",".join(ENGINES))
+    ap.add_argument("--levers", default=",".join(LEVER_ENGINES),
+                    help="lever variants of ours int8 run on model (a) ('' for none)")
     ap.add_argument("--bundled-hf", default=str(ROOT / "work" / "demo" / "hf"),
                     help="HF checkpoint of the bundled model (PyTorch and CTranslate2 need it)")
     ap.add_argument("--bundled-onnx", help="model (b) export to use while resources/models is still empty")
@@ -423,7 +429,8 @@ def main(argv=None) -> int:
         paths = arch_model.build_all(Path(args.work) / "arch")
         # Ours: the exporter's output with its weights in page-aligned external data (memory-mapped).
         onnx_dir = paths["onnx_ext"] if args.external_data else paths["onnx"]
-        cfg = {"hf": str(paths["hf"]), "onnx": str(onnx_dir), "ct2": str(paths["ct2"]), "threads": args.threads}
+        cfg = {"hf": str(paths["hf"]), "onnx": str(onnx_dir), "ct2": str(paths["ct2"]), "threads": args.threads,
+               "onnx_split": str(paths["onnx_split_ext"] if args.external_data else paths["onnx_split"])}
         ids = tokenize(paths["hf"], lines)
         res = measure_model("a", cfg, ids, args, forced=True)
         res["source_tokens_mean"] = statistics.mean(len(i) for i in ids)

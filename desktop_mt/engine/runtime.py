@@ -91,6 +91,9 @@ ROW_TOP_ONNX = (
     b'\x11\x08\x07\x12\r\n\x06\x12\x04rows\n\x03\x12\x01nB\x04\n\x00\x10\x11')
 
 
+ROW_TOP_FLOATS = 1 << 21  # rows per row_top call: about this many floats (8 MB)
+
+
 class Seq2SeqSessions:
     """Encoder + decoder sessions of one variant of a model directory.
 
@@ -160,8 +163,15 @@ class Seq2SeqSessions:
     def row_top(self, logits: np.ndarray, n: int):
         """Top ``n`` (values, token ids) per row of log_softmax(logits[:, -1]); logits [rows, 1, vocab]."""
         session = self._small_session("row_top", ROW_TOP_ONNX)
-        return session.run(None, {"logits": np.ascontiguousarray(logits, dtype=np.float32),
-                                  "k": np.array([n], dtype=np.int64)})
+        logits = np.ascontiguousarray(logits, dtype=np.float32)
+        k = np.array([n], dtype=np.int64)
+        # A few rows at a time: the log-softmax lives in ORT's arena, which keeps its largest
+        # block for good (33 MB at 128 rows x 65k vocabulary, 8 MB in chunks); rows are independent.
+        step = max(1, ROW_TOP_FLOATS // logits.shape[-1])
+        if logits.shape[0] <= step:
+            return session.run(None, {"logits": logits, "k": k})
+        parts = [session.run(None, {"logits": logits[i: i + step], "k": k}) for i in range(0, logits.shape[0], step)]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
     def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
         return self.encoder.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": attention_mask})[0]
@@ -173,7 +183,7 @@ class Seq2SeqSessions:
     def decode_first(self, input_ids, encoder_mask, encoder_hidden, max_length: int = 0):
         """First step: returns its logits and the cache (cross K/V computed once per input).
 
-        ``max_length``: the most decoder positions the search can reach (sizes a ``KVBuffer``).
+        ``max_length``: the most positions the search will write (sizes a ``KVBuffer``).
         """
         if self.layout == "step":
             cross = self.cross_kv.run(self._present_cross, {"encoder_hidden_states": encoder_hidden})
