@@ -61,3 +61,27 @@ def test_unsupported_architecture_fails_with_the_supported_list(tmp_path):
                              str(tmp_path / "out")], capture_output=True, text=True)
     assert result.returncode == 1
     assert "'bert' is not supported" in result.stderr and "marian" in result.stderr
+
+
+def test_step_layout_files_validation_and_no_duplicate_weights(tiny_marian_step_dir, tiny_marian_dir):
+    """cross_kv + decoder_step: every weight in one graph (smaller than the split layout), validated."""
+    manifest = json.loads((tiny_marian_step_dir / MANIFEST).read_text())
+    info = inspect_model_dir(tiny_marian_step_dir)
+    assert set(info.files["fp32"]) == set(info.files["int8"]) == {"encoder", "cross_kv", "decoder_step"}
+    assert manifest["validation"]["fp32"]["graph_files"]["later"] == "decoder_step_model.onnx"
+    assert manifest["validation"]["fp32"]["greedy_tokens_match_all"] is True
+    split = json.loads((tiny_marian_dir / MANIFEST).read_text())
+    size = lambda m, v: sum(f["bytes"] for f in m["variants"][v]["files"].values())  # noqa: E731
+    assert size(manifest, "fp32") < 0.85 * size(split, "fp32")
+    with pytest.raises(ParityError, match=r"decoder_step_model\.onnx: fp32 output differs"):
+        report = json.loads(json.dumps(manifest["validation"]))
+        report["fp32"]["encoder_max_abs_diff"] = 0.0
+        raise_if_broken(report, 0.0, tiny_marian_step_dir)
+
+
+def test_step_layout_refuses_other_families(tiny_m2m_hf, tmp_path):
+    result = subprocess.run([sys.executable, "-m", "export_tools", "export", str(tiny_m2m_hf), str(tmp_path / "out"),
+                             "--layout", "step"], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "step layout is written for Marian" in result.stderr and "--layout split" in result.stderr
+    assert not (tmp_path / "out" / MANIFEST).exists()
