@@ -201,8 +201,9 @@ def _new_beam_state(n: int, k: int, length: int, p: DecodeParams) -> _BeamState:
 def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=None) -> Iterator[tuple]:
     """Beam search as in generate(): top-2K candidates, finished-hypothesis merge, heuristic stop.
 
-    Cross-attention K/V are computed once per input (first step at batch size ``items``)
-    and repeated for its beams. Streams the prefix that every live and finished hypothesis of
+    Cross-attention K/V are computed once per input (first step at batch size ``items``);
+    the step layout attends over them once for all beams, the Optimum layouts get them
+    repeated per beam (``cache.expand``). Streams the prefix that every live and finished hypothesis of
     an input shares: those tokens are certain to be in the final output.
     """
     k = p.beams
