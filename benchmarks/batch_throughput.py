@@ -29,13 +29,9 @@ DEFAULT_DATA = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng.tsv"
 
 def make_text(data: Path, lines: int, seed: int = 2024) -> list[str]:
     """``lines`` distinct English sentences (3+ words: real prose, not "Hi."), fixed sample."""
-    seen: dict[str, None] = {}
-    with open(data, encoding="utf-8-sig") as f:
-        for row in f:
-            english = row.split("\t", 1)[0].strip()
-            if len(english.split()) >= 3:
-                seen.setdefault(english)
-    pool = list(seen)
+    from run import tatoeba_english  # the harness's own reader (this folder)
+
+    pool = tatoeba_english(data)
     if len(pool) < lines:
         raise SystemExit(f"{data} has only {len(pool)} usable sentences")
     return random.Random(seed).sample(pool, lines)

@@ -45,15 +45,20 @@ GAP_S = 0.15  # pause between engines: lets OpenMP/ORT spinning threads of the p
 
 # -- inputs -------------------------------------------------------------------------------------
 
-def english_lines(n: int, seed: int = 2024, data: Path = DATA) -> list[str]:
-    """``n`` distinct English Tatoeba sentences of 3+ words (fixed sample)."""
+def tatoeba_english(data: Path = DATA) -> list[str]:
+    """The distinct English sentences of 3+ words (real prose, not "Hi.") in file order."""
     seen: dict[str, None] = {}
     with open(data, encoding="utf-8-sig") as f:
         for row in f:
             english = row.split("\t", 1)[0].strip()
             if len(english.split()) >= 3:
                 seen.setdefault(english)
-    pool = sorted(seen)
+    return list(seen)
+
+
+def english_lines(n: int, seed: int = 2024, data: Path = DATA) -> list[str]:
+    """``n`` distinct English Tatoeba sentences of 3+ words (fixed sample)."""
+    pool = sorted(tatoeba_english(data))
     return random.Random(seed).sample(pool, min(n, len(pool)))
 
 
