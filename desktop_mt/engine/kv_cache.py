@@ -25,9 +25,7 @@ class ConcatKVCache:
     """Self and cross K/V as lists ``[layer0.key, layer0.value, ...]`` of ``[rows, heads, len, head_dim]``."""
 
     def __init__(self, self_kv: list, cross_kv: list, mask: np.ndarray):
-        self.self_kv, self.cross_kv, self.mask = list(self_kv), list(cross_kv), mask
-
-    beams = 1
+        self.self_kv, self.cross_kv, self.mask, self.beams = list(self_kv), list(cross_kv), mask, 1
 
     @property
     def rows(self) -> int:
@@ -76,35 +74,33 @@ class KVBuffer:
     def append(self, new: list) -> None:
         """Write one position (``[rows, heads, 1, head_dim]`` per tensor) after the last one."""
         if self.length == self.capacity:
-            self._grow(self.capacity + GROWTH)
+            self._reallocate(slice(None), self.capacity + GROWTH)
         for buf, value in zip(self.buffers, new):
             buf[:, :, self.length] = value[:, :, 0]
         self.length += 1
 
-    def _grow(self, capacity: int) -> None:
-        # Zeros, not empty(): masked positions get probability 0, and 0 * NaN would be NaN.
-        for i, buf in enumerate(self.buffers):  # one at a time: at most one extra buffer alive
-            bigger = np.zeros(buf.shape[:2] + (capacity, buf.shape[3]), dtype=np.float32)
-            bigger[:, :, : self.length] = buf[:, :, : self.length]
-            self.buffers[i] = bigger
-
     def expand(self, beams: int) -> None:
         """Each row becomes ``beams`` rows; cross K/V and the mask stay per input (the graph
         attends over them once for all beams)."""
-        self._take(np.repeat(np.arange(self.rows), beams))
+        self._reallocate(np.repeat(np.arange(self.rows), beams), self.capacity)
         self.beams = beams
 
     def keep_items(self, items: np.ndarray) -> None:
-        self._take(_item_rows(items, self.beams))
+        self._reallocate(_item_rows(items, self.beams), self.capacity)
         self.cross_kv = [kv[items] for kv in self.cross_kv]
         self.mask = self.mask[items]
 
-    def _take(self, rows: np.ndarray) -> None:
-        """New buffers with these rows; only the filled positions are copied, so the pages of
-        the rest stay untouched (not resident) until written."""
+    def _reallocate(self, rows, capacity: int) -> None:
+        """New buffers holding ``rows`` (an index or a slice) with ``capacity`` positions.
+
+        Only the filled positions are copied: the pages of the rest stay untouched (not
+        resident) until written, and they are zeros, not empty(): masked positions get
+        probability 0, and 0 * NaN would be NaN.
+        """
         for i, buf in enumerate(self.buffers):  # one at a time: at most one extra buffer alive
-            new = np.zeros((len(rows),) + buf.shape[1:], dtype=np.float32)
-            new[:, :, : self.length] = buf[rows, :, : self.length]
+            taken = buf[rows, :, : self.length]
+            new = np.zeros((taken.shape[0], buf.shape[1], capacity, buf.shape[3]), dtype=np.float32)
+            new[:, :, : self.length] = taken
             self.buffers[i] = new
 
     def reorder(self, rows: np.ndarray) -> None:

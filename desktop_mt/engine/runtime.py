@@ -1,8 +1,8 @@
 """ONNX Runtime sessions for one model variant. The only engine module that imports onnxruntime.
 
-``Seq2SeqSessions`` hides the layout (split first-step / with-past decoders, or one merged
-decoder) behind three calls: ``encode``, ``decode_first`` and ``decode_next``. Key/value
-caches travel as lists of numpy arrays in the order ``[layer0.key, layer0.value, ...]``.
+``Seq2SeqSessions`` hides the decoder layout (Optimum's split first-step / with-past decoders,
+one merged decoder, or our decoder step over a KV buffer) behind three calls: ``encode``,
+``decode_first`` (first logits + a cache object from ``kv_cache``) and ``decode_next``.
 """
 
 from __future__ import annotations
@@ -52,21 +52,23 @@ def resolve_provider(name: str) -> list[str]:
     return [full] if full == "CPUExecutionProvider" else [full, "CPUExecutionProvider"]
 
 
-def _set_spinning(so: ort.SessionOptions, options: SessionOptions) -> None:
-    """ORT's busy-waiting worker threads, on or off (see ``SessionOptions.spin_wait``)."""
-    value = "1" if options.spin_wait else "0"
-    so.add_session_config_entry("session.intra_op.allow_spinning", value)
-    so.add_session_config_entry("session.inter_op.allow_spinning", value)
+def ort_session_options(options: SessionOptions, inter_op_threads: int | None = None) -> ort.SessionOptions:
+    """ORT's options for one of our sessions: full graph optimization, our thread settings,
+    quiet logging, busy-waiting threads on or off (``SessionOptions.spin_wait``)."""
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.intra_op_num_threads = options.intra_op_threads
+    so.inter_op_num_threads = options.inter_op_threads if inter_op_threads is None else inter_op_threads
+    so.log_severity_level = 3
+    spin = "1" if options.spin_wait else "0"
+    so.add_session_config_entry("session.intra_op.allow_spinning", spin)
+    so.add_session_config_entry("session.inter_op.allow_spinning", spin)
+    return so
 
 
 def make_session(path: Path, options: SessionOptions, providers: list[str]) -> ort.InferenceSession:
     """One session with full graph optimization; file problems become ModelFormatError."""
-    so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    so.intra_op_num_threads = options.intra_op_threads
-    so.inter_op_num_threads = options.inter_op_threads
-    so.log_severity_level = 3
-    _set_spinning(so, options)
+    so = ort_session_options(options)
     if not path.is_file():
         raise ModelNotFoundError(f"{path} is missing; {FIX}")
     try:
@@ -147,11 +149,7 @@ class Seq2SeqSessions:
     def _small_session(self, name: str, graph: bytes) -> ort.InferenceSession:
         """A tiny CPU session for search arithmetic (log-softmax, beam candidates), made once."""
         if name not in self._small:
-            so = ort.SessionOptions()
-            so.intra_op_num_threads = self._options.intra_op_threads
-            so.inter_op_num_threads = 1
-            so.log_severity_level = 3
-            _set_spinning(so, self._options)
+            so = ort_session_options(self._options, inter_op_threads=1)
             self._small[name] = ort.InferenceSession(graph, sess_options=so, providers=["CPUExecutionProvider"])
         return self._small[name]
 
