@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import torch
 
+from .graphs import past_names
+
 STEP_INPUTS = ("input_ids", "encoder_attention_mask", "past_length")
 
 
@@ -139,10 +141,7 @@ def export_step_graphs(model, out, opset: int, file_names: dict) -> dict:
     r, b, s, c = "rows", "batch_size", "encoder_sequence_length", "buffer_capacity"
     paths = {"cross_kv": out / file_names["cross_kv"], "decoder_step": out / file_names["decoder_step"]}
     cross_names = buffer_names(n, "present", "encoder")
-    in_names = []
-    for i in range(n):
-        in_names += [f"past_key_values.{i}.decoder.key", f"past_key_values.{i}.decoder.value",
-                     f"past_key_values.{i}.encoder.key", f"past_key_values.{i}.encoder.value"]
+    in_names = past_names(n, "past_key_values")  # per layer: self key, self value, cross key, cross value
     new_names = buffer_names(n, "new", "decoder")
     with torch.no_grad():
         torch.onnx.export(
