@@ -108,12 +108,34 @@ def external_copy(onnx_dir: Path, out: Path) -> Path:
     return out
 
 
+def requantized_copy(onnx_dir: Path, out: Path, kind: str) -> Path:
+    """The export with its int8 variant re-quantized as ``kind`` (``export_tools.quantize``)."""
+    from export_tools.quantize import requantize_dir
+
+    if (out / "desktop_mt.json").exists():
+        return out
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(onnx_dir, tmp)
+    requantize_dir(tmp, kind)
+    tmp.rename(out)
+    return out
+
+
 def build_all(work: Path) -> dict[str, Path]:
     paths = {"hf": work / "hf", "onnx": work / "onnx-step", "ct2": work / "ct2", "onnx_ext": work / "onnx-step-ext",
-             "onnx_split": work / "onnx", "onnx_split_ext": work / "onnx-ext"}
+             "onnx_split": work / "onnx", "onnx_split_ext": work / "onnx-ext",
+             "onnx_dynamic": work / "onnx-step-dynamic", "onnx_dynamic_ext": work / "onnx-step-dynamic-ext",
+             "onnx_nbits": work / "onnx-step-nbits", "onnx_nbits_ext": work / "onnx-step-nbits-ext"}
     for name, fn in (("hf", lambda: build_checkpoint(paths["hf"])),
                      ("onnx", lambda: export_onnx(paths["hf"], paths["onnx"])),
                      ("onnx_ext", lambda: external_copy(paths["onnx"], paths["onnx_ext"])),
+                     # The other int8 kinds, for the A/B rows: the old dynamic one and weight-only MatMulNBits.
+                     ("onnx_dynamic", lambda: requantized_copy(paths["onnx"], paths["onnx_dynamic"], "dynamic")),
+                     ("onnx_dynamic_ext", lambda: external_copy(paths["onnx_dynamic"], paths["onnx_dynamic_ext"])),
+                     ("onnx_nbits", lambda: requantized_copy(paths["onnx"], paths["onnx_nbits"],
+                                                             "weight-only-matmulnbits-8bit")),
+                     ("onnx_nbits_ext", lambda: external_copy(paths["onnx_nbits"], paths["onnx_nbits_ext"])),
                      ("onnx_split", lambda: export_onnx(paths["hf"], paths["onnx_split"], layout="split")),
                      ("onnx_split_ext", lambda: external_copy(paths["onnx_split"], paths["onnx_split_ext"])),
                      ("ct2", lambda: convert_ct2(paths["hf"], paths["ct2"]))):

@@ -45,7 +45,7 @@ def run(model: str | None, variant: str, batch_size: int, threads: int, src: Pat
 
     translator = Translator(model_dir=model, variant=variant,
                             session_options=SessionOptions(intra_op_threads=threads),
-                            options=GenerationOptions(batch_size=batch_size, beams=beams))
+                            options=GenerationOptions(beams=beams), batch_size=batch_size)
     total = [0]
     started = time.perf_counter()
     translate_file(src, out, translator, progress=lambda done, n: total.__setitem__(0, n))

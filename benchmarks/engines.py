@@ -5,7 +5,10 @@
 
 ENGINE is ``pytorch`` (transformers generate(), fp32), ``ort-fp32`` / ``ort-int8`` (ours),
 ``ct2-int8`` (CTranslate2), or a lever variant of ours int8: ``ort-int8-spin`` (ORT threads
-spin-wait) or ``ort-int8-split`` (Optimum's split decoder layout, ``cfg["onnx_split"]``). The process loads its model, prints one JSON line
+spin-wait), ``ort-int8-split`` (Optimum's split decoder layout, ``cfg["onnx_split"]``) or
+``ort-int8-dynamic`` / ``ort-int8-nbits`` (the same export with ORT's dynamic int8 /
+weight-only MatMulNBits int8, ``cfg["onnx_dynamic"]`` / ``cfg["onnx_nbits"]``). The process loads
+its model, prints one JSON line
 ``{"ready": ..., "load_s": ..., "rss_mb": ...}``, then answers each request line
 ``{"op": "gen", "batch": [[ids...], ...], "beams": K, "max_new": N|null, "forced": bool}``
 with ``{"secs": ..., "ttft": ..., "out": [[ids...], ...]}``; ``{"op": "stats"}`` returns the
@@ -88,7 +91,8 @@ class PyTorchEngine:
 
         t0 = time.perf_counter()
         with torch.inference_mode():
-            out = self.model.generate(input_ids=ids, attention_mask=mask, streamer=Streamer() if ttft and beams == 1 else None, **kwargs)
+            out = self.model.generate(input_ids=ids, attention_mask=mask,
+                                      streamer=Streamer() if ttft and beams == 1 else None, **kwargs)
         secs = time.perf_counter() - t0
         rows = []
         for row in out.tolist():
@@ -169,6 +173,10 @@ def make_engine(name: str, cfg: dict):
         return OrtEngine(cfg, "int8", spin_wait=True)
     if name == "ort-int8-split":  # Optimum's decoder + decoder_with_past layout instead of the step layout
         return OrtEngine({**cfg, "onnx": cfg["onnx_split"]}, "int8")
+    if name == "ort-int8-dynamic":  # the int8 of before issue 20: ORT quantize_dynamic (batch-dependent)
+        return OrtEngine({**cfg, "onnx": cfg["onnx_dynamic"]}, "int8")
+    if name == "ort-int8-nbits":  # weight-only int8 (MatMulNBits), the other batch-independent kind
+        return OrtEngine({**cfg, "onnx": cfg["onnx_nbits"]}, "int8")
     if name == "ct2-int8":
         return CT2Engine(cfg)
     raise SystemExit(f"unknown engine {name}")

@@ -9,7 +9,11 @@ NAMES = {"pytorch": "PyTorch fp32 (transformers generate)", "ort-fp32": "**ours*
          "ort-int8": "**ours** ORT int8", "ct2-int8": "CTranslate2 int8"}
 SHORT = {"pytorch": "PyTorch fp32", "ort-fp32": "ours fp32", "ort-int8": "ours int8", "ct2-int8": "CT2 int8"}
 LEVERS = {"ort-int8-spin": "ORT worker threads spin-wait (ORT's default; ours: off)",
-          "ort-int8-split": "Optimum's split decoder layout (decoder + decoder_with_past; ours: the step layout)"}
+          "ort-int8-split": "Optimum's split decoder layout (decoder + decoder_with_past; ours: the step layout)",
+          "ort-int8-dynamic": "int8 kind: ORT quantize_dynamic, one activation scale per batch tensor "
+                              "(before issue 20; batch-dependent). Ours: per-row activation scales",
+          "ort-int8-nbits": "int8 kind: weight-only MatMulNBits 8-bit, accuracy_level 4 (batch-independent). "
+                            "Ours: per-row activation scales"}
 
 
 def f(x, digits=0):
@@ -57,9 +61,11 @@ def model_table(model: dict) -> list[str]:
     for k in engines:
         x = e[k]
         g, b = x["b1_beam1"], x["b1_beam4"]
-        lines.append(f"| {NAMES[k]} | {f(model['sizes_mb'].get(k))} | {f(x['load_s'], 2)} | {f(x['rss_after_load_mb'])} | "
+        lines.append(f"| {NAMES[k]} | {f(model['sizes_mb'].get(k))} | {f(x['load_s'], 2)} | "
+                     f"{f(x['rss_after_load_mb'])} | "
                      f"{f(x['peak_rss_batch1_mb'])} / {f(x['peak_rss_mb'])} | {f(g['p50_ms'])} / {f(g['p90_ms'])} | "
-                     f"{f(g.get('ttft_p50_ms'), 1)} | {f(g.get('decode_tok_s'))} | {f(b['p50_ms'])} / {f(b['p90_ms'])} | "
+                     f"{f(g.get('ttft_p50_ms'), 1)} | {f(g.get('decode_tok_s'))} | "
+                     f"{f(b['p50_ms'])} / {f(b['p90_ms'])} | "
                      f"{f(x['bN_beam1']['sent_s'], 1)} | {f(x['bN_beam4']['sent_s'], 1)} |")
     lines += ["", "Ratios, pair by pair (same sentence / same batch, median of the per-pair ratios). "
               "Latency: time ratio (< 1 = faster); throughput: speed ratio (> 1 = faster).", "",
@@ -73,7 +79,8 @@ def model_table(model: dict) -> list[str]:
                      f"{r['bN_beam1_throughput']:.2f}x | {r['bN_beam4_throughput']:.2f}x |")
     if model.get("same_tokens_as_pytorch"):
         lines += ["", "Outputs identical to PyTorch's (share of all sentences run): " + ", ".join(
-            f"{SHORT[k]} {v * 100:.0f}%" for k, v in model["same_tokens_as_pytorch"].items() if k in SHORT and k != "pytorch") + "."]
+            f"{SHORT[k]} {v * 100:.0f}%" for k, v in model["same_tokens_as_pytorch"].items()
+            if k in SHORT and k != "pytorch") + "."]
     return lines
 
 
@@ -87,7 +94,8 @@ def lever_table(model: dict) -> list[str]:
         same = (model.get("same_tokens_as_pytorch") or {}).get(k)
         rows.append(f"| {label} | {r['b1_beam1_latency']:.2f}x | {r['b1_beam4_latency']:.2f}x | "
                     f"{1 / r['bN_beam1_throughput']:.2f}x | {1 / r['bN_beam4_throughput']:.2f}x | "
-                    f"{f(e[k]['peak_rss_batch1_mb'])} / {f(e[k]['peak_rss_mb'])} vs {f(e['ort-int8']['peak_rss_batch1_mb'])} / "
+                    f"{f(e[k]['peak_rss_batch1_mb'])} / {f(e[k]['peak_rss_mb'])} vs "
+                    f"{f(e['ort-int8']['peak_rss_batch1_mb'])} / "
                     f"{f(e['ort-int8']['peak_rss_mb'])} | {f(100 * same) + '%' if same is not None else '–'} |")
     if not rows:
         return []
@@ -106,17 +114,18 @@ def render(result: dict, out: Path) -> None:
           f"Python {env['python']}. Run started {env['date']}, took {result.get('wall_minutes', 0):.0f} min.", "",
           f"Threads: {env['thread_settings']}.", "",
           "Packages: " + ", ".join(f"{k} {v}" for k, v in env["versions"].items()) + ".", "",
-          "Method: each engine runs in its own process (so peak RSS is its own: `VmHWM` of that process) and gets the same "
-          "token ids. For every sentence (batch 1) and every batch (batch 32) the engines run one after another "
+          "Method: each engine runs in its own process (so peak RSS is its own: `VmHWM` of that process) "
+          "and gets the same token ids. For every sentence (batch 1) and every batch (batch 32) the engines "
+          "run one after another "
           "in a rotating order, so the machine's noise hits them alike; the ratios below are computed pair by "
           "pair and their median reported. Times cover the generate call only (encoder + decoder + search), not "
           "tokenization. Batch 32: the lines are sorted by source length and cut into the same batches for "
           f"every engine. Batch 1: {s['sentences']} sentences greedy, {s['beam_sentences']} with beam 4, each "
           f"{s['repeats']}x; batch 32: {s['lines']} lines greedy, {s['beam_lines']} lines with beam 4"
           + (" (beam 4 on fewer lines to fit the run in the time available)" if s["beam_lines"] < s["lines"] else "")
-          + (f" — **reduced from the 1,000-line target** to fit this run in the session's remaining time "
-             f"(a first full-size run was stopped: PyTorch alone needed ~25 s per 32-sentence batch on this "
-             f"shared machine)" if s["lines"] < 1000 else "")
+          + (" — **reduced from the 1,000-line target** to fit this run in the session's remaining time "
+             "(a first full-size run was stopped: PyTorch alone needed ~25 s per 32-sentence batch on this "
+             "shared machine)" if s["lines"] < 1000 else "")
           + ". Load time: median of fresh processes. Inputs: distinct English Tatoeba sentences of 3+ words "
           "(a fixed random sample).", ""]
     a = result["models"].get("a")
@@ -144,10 +153,12 @@ def render(result: dict, out: Path) -> None:
                    f"Single-thread streaming read rate measured in this run: {fl['read_bandwidth_gbs']:.1f} GB/s. "
                    f"One decoder step must read its weights once (embedding tables excluded: one row each): "
                    f"int8 {fl['int8']['weight_mb_per_token']:.0f} MB -> floor {fl['int8']['floor_ms_per_token']:.2f} "
-                   f"ms/token; fp32 {fl['fp32']['weight_mb_per_token']:.0f} MB -> {fl['fp32']['floor_ms_per_token']:.2f} "
+                   f"ms/token; fp32 {fl['fp32']['weight_mb_per_token']:.0f} MB -> "
+                   f"{fl['fp32']['floor_ms_per_token']:.2f} "
                    f"ms/token."]
             if per_tok:
-                md += ["", f"Ours int8 decodes at {per_tok:.2f} ms/token: {per_tok / fl['int8']['floor_ms_per_token']:.1f}x "
+                md += ["", f"Ours int8 decodes at {per_tok:.2f} ms/token: "
+                           f"{per_tok / fl['int8']['floor_ms_per_token']:.1f}x "
                            f"the floor."]
                 if "ct2-int8" in a["engines"] and a["engines"]["ct2-int8"]["b1_beam1"].get("decode_tok_s"):
                     c = 1000 / a["engines"]["ct2-int8"]["b1_beam1"]["decode_tok_s"]
@@ -158,9 +169,10 @@ def render(result: dict, out: Path) -> None:
         if "engines" not in b:
             md += [f"Not measured in this run: {b.get('missing')}."]
         else:
-            where = (f"`resources/models/{b.get('name')}`" if b.get("bundled", True) else
+            where = (f"`desktop_mt/resources/models/{b.get('name')}`" if b.get("bundled", True) else
                      f"the demo checkpoint `work/demo/hf` (the bundled model's training output), exported with "
-                     f"`python -m export_tools export work/demo/hf {b.get('onnx_dir')}` because `resources/models` "
+                     f"`python -m export_tools export work/demo/hf {b.get('onnx_dir')}` because "
+                     f"`desktop_mt/resources/models` "
                      f"was still empty at run time")
             md += [f"{where}; PyTorch and CTranslate2 from its HF checkpoint. Each engine "
                    f"stops on EOS (greedy / beam 4), so token counts may differ slightly between engines. Source "
@@ -168,14 +180,17 @@ def render(result: dict, out: Path) -> None:
             md += model_table(b)
             if b.get("quality"):
                 md += ["", "Quality (greedy, held-out dev sentences vs their Tatoeba references, sacrebleu):", "",
-                       "| engine | chrF | BLEU (zh tokenizer) | sentences | same output as PyTorch |", "|---|---:|---:|---:|---:|"]
+                       "| engine | chrF | BLEU (zh tokenizer) | sentences | same output as PyTorch |",
+                       "|---|---:|---:|---:|---:|"]
                 for k, q in b["quality"].items():
                     same = q.get("same_as_pytorch")
                     md.append(f"| {NAMES[k]} | {q['chrf']:.1f} | {q['bleu_zh']:.1f} | {q['sentences']} | "
                               f"{f(100 * same) + '%' if same is not None else '–'} |")
-    levers = Path(__file__).with_name("levers.md")  # hand-kept: each lever and its measured effect
-    if levers.exists():
-        md += ["", levers.read_text(encoding="utf-8").strip()]
+    # hand-kept: each lever and its measured effect; the int8 kinds compared (issue 20)
+    for name in ("levers.md", "int8.md"):
+        extra = Path(__file__).with_name(name)
+        if extra.exists():
+            md += ["", extra.read_text(encoding="utf-8").strip()]
     md += ["", "![benchmarks](benchmarks.png)", ""]
     (out / "BENCHMARKS.md").write_text("\n".join(md), encoding="utf-8")
     plot(result, out / "benchmarks.png")

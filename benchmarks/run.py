@@ -11,7 +11,7 @@ checkpoint with its own converter. Same token ids in, same thread count, greedy 
 
 Models: (a) the opus-mt-en-zh architecture with random weights (``benchmarks/arch_model.py``,
 built once under ``--work``), 32 decode tokens forced in every engine; (b) the bundled model
-(``resources/models/*``, its HF checkpoint from ``--bundled-hf``) with real stopping, when present.
+(``desktop_mt/resources/models/*``, its HF checkpoint from ``--bundled-hf``) with real stopping, when present.
 
 Interleaving: for every sentence (latency) and every batch (throughput) the engines run one
 after another in a rotating order, so machine noise hits them alike; ratios are computed pair
@@ -37,7 +37,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 DATA = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng.tsv"
 ENGINES = ("pytorch", "ort-fp32", "ort-int8", "ct2-int8")
 # Lever A/B on model (a): ours int8 with one setting changed, interleaved with the others.
-LEVER_ENGINES = ("ort-int8-spin", "ort-int8-split")
+# ort-int8-dynamic / ort-int8-nbits: the other int8 kinds beside ours (per-row dynamic, batch-independent):
+# the one used before issue 20 (ORT quantize_dynamic, batch-dependent) and weight-only MatMulNBits.
+LEVER_ENGINES = ("ort-int8-spin", "ort-int8-split", "ort-int8-dynamic", "ort-int8-nbits")
 LABELS = {"pytorch": "transformers generate(), PyTorch fp32", "ort-fp32": "desktop-mt, ORT fp32",
           "ort-int8": "desktop-mt, ORT int8", "ct2-int8": "CTranslate2 int8"}
 GAP_S = 0.15  # pause between engines: lets OpenMP/ORT spinning threads of the previous one go idle
@@ -97,7 +99,8 @@ class Worker:
     def _read(self) -> dict:
         line = self.proc.stdout.readline()
         if not line:
-            raise RuntimeError(f"engine {self.engine} died (run benchmarks/engines.py {self.engine} by hand to see why)")
+            raise RuntimeError(f"engine {self.engine} died "
+                               f"(run benchmarks/engines.py {self.engine} by hand to see why)")
         return json.loads(line)
 
     def ask(self, req: dict) -> dict:
@@ -187,7 +190,8 @@ def measure_model(name: str, cfg: dict, ids: list[list[int]], args, forced: bool
         for beams, lines in ((1, args.lines), (4, args.beam_lines)):
             groups = batches_by_length(ids[:lines], args.batch_size)
             tp_jobs[beams] = groups
-            jobs = [{"batch": [ids[i] for i in g], "beams": beams, "max_new": max_new, "forced": forced} for g in groups]
+            jobs = [{"batch": [ids[i] for i in g], "beams": beams, "max_new": max_new, "forced": forced}
+                    for g in groups]
             phases[f"throughput_b{beams}"] = interleaved(workers, jobs, f"{name} batch {args.batch_size}, beam {beams}")
         quality = {}
         if refs is not None:
@@ -200,7 +204,8 @@ def measure_model(name: str, cfg: dict, ids: list[list[int]], args, forced: bool
         for w in workers.values():
             w.close()
     for e in engines:
-        r = {"load_s": statistics.median(loads[e]), "load_s_all": loads[e], "rss_after_load_mb": workers[e].ready["rss_mb"],
+        r = {"load_s": statistics.median(loads[e]), "load_s_all": loads[e],
+             "rss_after_load_mb": workers[e].ready["rss_mb"],
              "peak_rss_batch1_mb": rss_b1[e]["peak_rss_mb"], "peak_rss_mb": rss_end[e]["peak_rss_mb"]}
         for beams in (1, 4):
             lat = phases[f"latency_b{beams}"][e]
@@ -364,14 +369,22 @@ def environment(threads: int) -> dict:
     return {"cpu": cpu, "isa": isa, "logical_cpus": os.cpu_count(), "python": platform.python_version(),
             "platform": platform.platform(), "threads": threads, "versions": versions,
             "thread_settings": f"ORT intra_op_num_threads={threads}, inter_op=1; torch.set_num_threads({threads}), "
-                               f"interop 1; CTranslate2 intra_threads={threads}, inter_threads=1; OMP_NUM_THREADS={threads}",
+                               f"interop 1; CTranslate2 intra_threads={threads}, inter_threads=1; "
+                               f"OMP_NUM_THREADS={threads}",
             "date": time.strftime("%Y-%m-%d %H:%M %Z")}
 
 
 # -- main ---------------------------------------------------------------------------------------
 
+def bundled_models_folder() -> Path:
+    """desktop_mt/resources/models, through the package's own resolver."""
+    from desktop_mt.engine.resources import resource_path
+
+    return resource_path("models")
+
+
 def find_bundled(args) -> dict | None:
-    models = sorted(p for p in (ROOT / "resources" / "models").glob("*") if (p / "desktop_mt.json").exists())
+    models = sorted(p for p in bundled_models_folder().glob("*") if (p / "desktop_mt.json").exists())
     if not models and args.bundled_onnx and (Path(args.bundled_onnx) / "desktop_mt.json").exists():
         models = [Path(args.bundled_onnx)]  # not bundled yet: the same checkpoint, exported by hand
     hf = Path(args.bundled_hf)
@@ -390,7 +403,8 @@ def find_bundled(args) -> dict | None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=str(ROOT / "docs"), help="folder for benchmarks.json, BENCHMARKS.md, benchmarks.png")
+    ap.add_argument("--out", default=str(ROOT / "docs"),
+                    help="folder for benchmarks.json, BENCHMARKS.md, benchmarks.png")
     ap.add_argument("--work", default="/tmp/dmt-bench", help="where the benchmark models are built (not the repo)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--sentences", type=int, default=30, help="batch-1 sentences, greedy")
@@ -409,7 +423,7 @@ def main(argv=None) -> int:
                     help="lever variants of ours int8 run on model (a) ('' for none)")
     ap.add_argument("--bundled-hf", default=str(ROOT / "work" / "demo" / "hf"),
                     help="HF checkpoint of the bundled model (PyTorch and CTranslate2 need it)")
-    ap.add_argument("--bundled-onnx", help="model (b) export to use while resources/models is still empty")
+    ap.add_argument("--bundled-onnx", help="model (b) export to use while desktop_mt/resources/models is still empty")
     ap.add_argument("--quick", action="store_true", help="tiny settings for a smoke run")
     ap.add_argument("--render", help="re-render Markdown/PNG from this JSON and exit")
     args = ap.parse_args(argv)
@@ -435,7 +449,9 @@ def main(argv=None) -> int:
         # Ours: the exporter's output with its weights in page-aligned external data (memory-mapped).
         onnx_dir = paths["onnx_ext"] if args.external_data else paths["onnx"]
         cfg = {"hf": str(paths["hf"]), "onnx": str(onnx_dir), "ct2": str(paths["ct2"]), "threads": args.threads,
-               "onnx_split": str(paths["onnx_split_ext"] if args.external_data else paths["onnx_split"])}
+               "onnx_split": str(paths["onnx_split_ext"] if args.external_data else paths["onnx_split"]),
+               "onnx_dynamic": str(paths["onnx_dynamic_ext"] if args.external_data else paths["onnx_dynamic"]),
+               "onnx_nbits": str(paths["onnx_nbits_ext"] if args.external_data else paths["onnx_nbits"])}
         ids = tokenize(paths["hf"], lines)
         res = measure_model("a", cfg, ids, args, forced=True)
         res["source_tokens_mean"] = statistics.mean(len(i) for i in ids)
@@ -446,17 +462,19 @@ def main(argv=None) -> int:
     if "b" in args.models.split(","):
         cfg = find_bundled(args)
         if cfg is None:
-            result["models"]["b"] = {"missing": f"no bundled model in resources/models or no checkpoint at {args.bundled_hf}"}
+            result["models"]["b"] = {"missing": f"no bundled model in desktop_mt/resources/models "
+                                                f"or no checkpoint at {args.bundled_hf}"}
         else:
             ids = tokenize(Path(cfg["hf"]), lines)
-            dev = [json.loads(x) for x in (Path(args.bundled_hf).parent / "dev.jsonl").read_text(encoding="utf-8").splitlines()]
+            dev_file = Path(args.bundled_hf).parent / "dev.jsonl"
+            dev = [json.loads(x) for x in dev_file.read_text(encoding="utf-8").splitlines()]
             dev = dev[: 64 if args.quick else len(dev)]
             dev_ids = tokenize(Path(cfg["hf"]), [d["en"] for d in dev])
             # Speed on the general sample; quality (chrF vs Tatoeba references) on held-out dev sentences.
             res = measure_b(cfg, ids, dev_ids, [d["refs"] for d in dev], detokenizer(Path(cfg["hf"])), args)
             res["name"] = Path(cfg["onnx"]).name
             res["onnx_dir"] = cfg["onnx"]
-            res["bundled"] = Path(cfg["onnx"]).parent == ROOT / "resources" / "models"
+            res["bundled"] = Path(cfg["onnx"]).parent == bundled_models_folder()
             res["source_tokens_mean"] = statistics.mean(len(i) for i in ids)
             result["models"]["b"] = res
     result["wall_minutes"] = (time.time() - started) / 60

@@ -4,6 +4,9 @@
     desktop-mt gui [GUI OPTIONS]                 start the GUI with options (e.g. --model DIR)
     desktop-mt translate [FILES...|-] [-o OUT | --out-dir DIR] [options]
     desktop-mt self-test [--model DIR]           load the model headless, translate, time it
+    desktop-mt serve [--host H] [--port P] ...   local LibreTranslate-compatible HTTP API
+    desktop-mt models list|download|remove|use   the model catalog and installed models
+    desktop-mt show [--clipboard|--selection]    the running window translates that (shortcuts)
 
 ``translate`` with no file (or ``-``) reads stdin and writes stdout, one output line per input
 line (an interactive terminal gets each line as soon as it is typed). Files are written next
@@ -86,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="desktop-mt",
                                      description="Offline English->Chinese translation.")
     parser.add_argument("--version", action="version", version=f"desktop-mt {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{translate,self-test,gui}")
+    sub = parser.add_subparsers(dest="command", metavar="{translate,self-test,serve,models,show,gui}")
 
     tr = sub.add_parser("translate", help="translate files, or stdin to stdout",
                         description="Translate text, SRT and DOCX files, or stdin to stdout.",
@@ -104,6 +107,19 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--max-length", type=_positive, metavar="N",
                     help="most output tokens per sentence")
     tr.add_argument("--batch-size", type=_positive, metavar="N", help="sentences per batch")
+    tr.add_argument("--script", choices=("simplified", "traditional-tw", "traditional-hk", "traditional"),
+                    default="simplified", help="Chinese output: Simplified (default), or Traditional converted "
+                                               "with OpenCC (Taiwan s2twp, Hong Kong s2hk, generic s2t)")
+    tr.add_argument("--glossary", metavar="FILE",
+                    help="CSV/TSV of terms (source,target[,case]): each source term found is "
+                         "rendered as its target term")
+    tr.add_argument("--join-lines", action="store_true",
+                    help="join the hard line breaks of text copied from a PDF or web page "
+                         "(hyphenation, wrapped sentences) before translating; paragraphs, list "
+                         "items, headings and table rows stay (text input only)")
+    tr.add_argument("--bilingual", action="store_true",
+                    help="keep the source and put its translation after it (txt: next line, "
+                         "docx: next paragraph, srt: Chinese under the English in each cue)")
     tr.add_argument("--resume", action="store_true",
                     help="continue an interrupted run from its journal")
     tr.add_argument("--progress", action="store_true",
@@ -116,6 +132,26 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_arguments(st, "test only this variant (default: every variant)")
     st.set_defaults(func=cmd_self_test)
 
+    from .server.config import add_serve_arguments  # argparse only: no FastAPI import here
+
+    sv = sub.add_parser("serve", help="serve a LibreTranslate-compatible HTTP API "
+                                      "(needs the 'server' extra); see docs/SERVER.md",
+                        description="Local translation server: LibreTranslate's /translate, "
+                                    "/languages, /detect, plus /translate/stream (SSE), "
+                                    "/health and /metrics. Binds 127.0.0.1 unless told "
+                                    "otherwise; any other host needs --api-key.")
+    _add_model_arguments(sv, "model variant (default int8)")
+    add_serve_arguments(sv)
+    sv.set_defaults(func=cmd_serve)
+
+    from .cli_models import add_models_parser
+
+    add_models_parser(sub)
+
+    from .cli_show import add_show_parser  # no Qt: talks to the running window over a socket
+
+    add_show_parser(sub)
+
     sub.add_parser("gui", help="start the GUI (the default without arguments); "
                               "options after it go to the GUI")
     parser.set_defaults(func=lambda args: run_gui([]))
@@ -123,7 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_model_arguments(parser: argparse.ArgumentParser, variant_help: str) -> None:
-    parser.add_argument("--model", metavar="DIR", help="model directory (default: bundled)")
+    parser.add_argument("--model", metavar="DIR|NAME",
+                        help="model folder, or the name of an installed model (default: the active model, "
+                             "see `desktop-mt models list`; the bundled demo unless chosen)")
+    parser.add_argument("--target-token", metavar=">>ID<<",
+                        help="target-language token of a multi-target model (default: the model's, "
+                             "e.g. >>cmn_Hans<<)")
     parser.add_argument("--variant", choices=("int8", "fp32"), default=None, help=variant_help)
     parser.add_argument("--threads", type=_non_negative, metavar="N",
                         help="CPU threads (0 = let ONNX Runtime choose)")
@@ -148,6 +189,12 @@ def _non_negative(text: str) -> int:
 
 def run_gui(argv: list[str]) -> int:
     """Start the GUI; imported lazily so the CLI never needs (or loads) PySide6."""
+    from .gui.display_check import display_problem  # stdlib only: asks before Qt is loaded
+
+    problem = None if {"-h", "--help"} & set(argv) else display_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return EXIT_FAILED
     try:
         from .gui.app import main as gui_main
     except ImportError as exc:
@@ -164,13 +211,31 @@ def run_gui(argv: list[str]) -> int:
 def make_translator(args: argparse.Namespace, variant: Optional[str] = None):
     """A Translator from the command-line options (raises DesktopMTError / ValueError)."""
     from . import GenerationOptions, SessionOptions, Translator
+    from .engine.translator import DEFAULT_BATCH_SIZE
 
     options = GenerationOptions(
         beams=getattr(args, "beams", None), max_length=getattr(args, "max_length", None),
-        batch_size=getattr(args, "batch_size", None) or GenerationOptions().batch_size)
+        script=getattr(args, "script", None) or "simplified", glossary=_glossary_of(args))
     session = SessionOptions(intra_op_threads=args.threads or 0, provider=args.provider)
-    return Translator(model_dir=args.model, variant=variant or args.variant or "int8",
-                      session_options=session, options=options)
+    return Translator(model_dir=model_dir_of(args), variant=variant or args.variant or "int8",
+                      session_options=session, options=options, target_token=getattr(args, "target_token", None),
+                      batch_size=getattr(args, "batch_size", None) or DEFAULT_BATCH_SIZE)
+
+
+def _glossary_of(args: argparse.Namespace):
+    """``--glossary FILE`` loaded (a ``GlossaryError`` names the file and line), else None."""
+    from .engine.glossary import Glossary
+
+    path = getattr(args, "glossary", None)
+    return Glossary.load(path) if path else None
+
+
+def model_dir_of(args: argparse.Namespace) -> Optional[Path]:
+    """``--model`` as a folder (a folder path or an installed model's name), else the active
+    model's folder; None means the bundled model."""
+    from .models import active_model_dir, resolve_model
+
+    return resolve_model(args.model) if args.model else active_model_dir()
 
 
 def cmd_translate(args: argparse.Namespace) -> int:
@@ -225,7 +290,7 @@ def _plan_jobs(args: argparse.Namespace) -> Optional[list[tuple[Path, Optional[P
 
 
 def _translate_files(args, translator, jobs) -> int:
-    from .batch import BatchInputError, translate_file
+    from .batch import BatchInputError, BatchOutputError, translate_file
     from .errors import DesktopMTError
 
     status = EXIT_OK
@@ -234,12 +299,15 @@ def _translate_files(args, translator, jobs) -> int:
         with _ProgressBar(src.name, args.progress) as bar:
             try:
                 if dst is not None:
-                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    _make_output_folder(dst)
+                summaries = []
                 out = translate_file(src, dst, translator, fmt=args.format, resume=args.resume,
-                                     progress=bar.update, encoding=args.encoding)
-            except BatchInputError as exc:
+                                     progress=bar.update, encoding=args.encoding,
+                                     on_resume=_print_resume_report, bilingual=args.bilingual,
+                                     join_lines=args.join_lines, on_summary=summaries.append)
+            except (BatchInputError, BatchOutputError) as exc:  # they name the file
                 bar.close()
-                print(f"desktop-mt: error: {exc}", file=sys.stderr)
+                print(f"desktop-mt: error: {_file_error_message(exc)}", file=sys.stderr)
                 status = EXIT_FAILED
                 continue
             except (DesktopMTError, OSError) as exc:
@@ -248,38 +316,89 @@ def _translate_files(args, translator, jobs) -> int:
                 status = EXIT_FAILED
                 continue
         seconds = time.perf_counter() - started
-        print(f"{src} -> {out} ({bar.total} segments, {seconds:.1f} s)", file=sys.stderr)
+        print(f"{src} -> {out} ({summaries[0]}, {seconds:.1f} s)", file=sys.stderr)
     return status
 
 
+def _make_output_folder(dst: Path) -> None:
+    """Create the folder of ``-o`` / ``--out-dir`` if needed; a failure names the output."""
+    from .batch import BatchOutputError
+
+    try:
+        dst.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BatchOutputError(exc, dst) from exc
+
+
+def _print_resume_report(report) -> None:
+    """``--resume``: say how much was recovered, or why the job starts over."""
+    print(f"desktop-mt: {report}", file=sys.stderr)
+
+
+def _file_error_message(exc, resume: str = "then rerun the same command with --resume",
+                        choose: str = "choose another output folder with -o or --out-dir") -> str:
+    """The message of a batch input/output error, with the CLI's words for the remedies."""
+    from .batch import BatchOutputError
+
+    if isinstance(exc, BatchOutputError):
+        return exc.describe(resume_hint=resume, choose_folder_hint=choose)
+    return str(exc)
+
+
 def _translate_stdin(args, translator) -> int:
-    from .batch import BatchInputError, atomic_write, load_document, translate_segments
+    from .batch import BatchInputError, load_document, translate_segments
 
     fmt = "txt" if args.format == "auto" else args.format
     if args.output in (None, "-") and sys.stdin.isatty() and fmt == "txt":
-        return _translate_interactive(translator)
+        return _translate_interactive(translator, args.bilingual)
     data = sys.stdin.buffer.read()
     try:
-        document = load_document(data, "<stdin>", fmt, args.encoding)
+        document = load_document(data, "<stdin>", fmt, args.encoding, bilingual=args.bilingual,
+                                 join_lines=args.join_lines)
     except BatchInputError as exc:
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     with _ProgressBar("stdin", args.progress) as bar:
         translations = translate_segments(document.segments, translator, progress=bar.update)
+    _print_kept(document.segments, translator)
     if args.output in (None, "-"):
         document.write(translations, sys.stdout.buffer)
         sys.stdout.buffer.flush()
     else:
-        atomic_write(Path(args.output), lambda f: document.write(translations, f))
+        return _write_stdin_output(Path(args.output), document, translations)
     return EXIT_OK
 
 
-def _translate_interactive(translator) -> int:
+def _print_kept(segments, translator) -> None:
+    """stdin: say on stderr how many lines were kept as they were (already Chinese), if any."""
+    from .batch import count_kept
+
+    kept = count_kept(segments, translator)
+    if kept:
+        print(f"desktop-mt: {kept} kept as they were (already Chinese)", file=sys.stderr)
+
+
+def _write_stdin_output(dst: Path, document, translations: list[str]) -> int:
+    """``-o FILE`` for stdin input; a file-system failure names FILE (nothing to resume)."""
+    from .batch import BatchOutputError, atomic_write
+
+    try:
+        atomic_write(dst, lambda f: document.write(translations, f))
+    except OSError as exc:
+        message = _file_error_message(BatchOutputError(exc, dst), resume="then run it again",
+                                      choose="choose another output with -o")
+        print(f"desktop-mt: error: {message}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _translate_interactive(translator, bilingual: bool = False) -> int:
     """A terminal on stdin: translate each line as soon as it is entered."""
     from .batch import load_document, translate_segments
 
     for line in sys.stdin:
-        document = load_document(line.encode("utf-8", "surrogateescape"), "<stdin>", "txt")
+        document = load_document(line.encode("utf-8", "surrogateescape"), "<stdin>", "txt",
+                                 bilingual=bilingual)
         translations = translate_segments(document.segments, translator)
         sys.stdout.write(document.render_text(translations))
         sys.stdout.flush()
@@ -322,6 +441,19 @@ class _ProgressBar:
             self._bar = None
 
 
+# --- serve -------------------------------------------------------------------------------
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``desktop-mt serve``: FastAPI and uvicorn are imported only here (the 'server' extra)."""
+    try:
+        from .server.run import serve_from_args
+    except ImportError as exc:
+        print(f"desktop-mt: error: the server is not installed ({exc}).\n"
+              f"Install it with: pip install 'desktop-mt[server]'", file=sys.stderr)
+        return EXIT_FAILED
+    return serve_from_args(args)
+
+
 # --- self-test ---------------------------------------------------------------------------
 
 def cmd_self_test(args: argparse.Namespace) -> int:
@@ -330,7 +462,7 @@ def cmd_self_test(args: argparse.Namespace) -> int:
     from .errors import DesktopMTError
 
     try:
-        model_dir = Path(args.model) if args.model else bundled_model_dir()
+        model_dir = model_dir_of(args) or bundled_model_dir()
         info = inspect_model_dir(model_dir)
     except DesktopMTError as exc:
         return _self_test_failed(f"no usable model: {exc}")

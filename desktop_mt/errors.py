@@ -25,3 +25,23 @@ class ProviderUnavailableError(DesktopMTError):
 
 class TranslationCancelled(DesktopMTError):
     """Raised by :meth:`Translator.translate` when its cancel flag was set."""
+
+
+class ModelDownloadError(DesktopMTError):
+    """A model could not be downloaded or installed; nothing half-installed was left behind."""
+
+
+class HubUnreachableError(ModelDownloadError):
+    """The Hub (or the mirror set as endpoint) could not be reached; the message names it."""
+
+
+class DownloadVerificationError(ModelDownloadError):
+    """A downloaded file's size or sha256 differs from the Hub's metadata (corrupt or tampered)."""
+
+
+class NotEnoughSpaceError(ModelDownloadError):
+    """The models folder's disk has too little free space for the download."""
+
+
+class DownloadCancelled(ModelDownloadError):
+    """The download was cancelled; finished and partial files stay staged so a rerun resumes."""

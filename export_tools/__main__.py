@@ -12,7 +12,11 @@ def main(argv: list[str] | None = None) -> int:
     e = sub.add_parser("export", help="export a HuggingFace seq2seq checkpoint to ONNX (fp32 + int8), validated")
     e.add_argument("src", help="HuggingFace model id or local checkpoint directory")
     e.add_argument("out_dir")
-    e.add_argument("--no-int8", action="store_true", help="skip the int8 (dynamic quantization) variant")
+    e.add_argument("--no-int8", action="store_true", help="skip the int8 variant")
+    e.add_argument("--int8-kind", choices=("dynamic-per-row", "weight-only-matmulnbits-8bit", "dynamic"),
+                   default="dynamic-per-row",
+                   help="int8 quantization: activation scales per row (default) or weight-only MatMulNBits, both "
+                        "independent of the batch; or ORT's dynamic quantization (one scale per batch tensor)")
     e.add_argument("--opset", type=int, default=17)
     e.add_argument("--samples", help="text file, one validation sentence per line")
     e.add_argument("--merge", action="store_true",
@@ -33,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--dev", required=True, help="dev.jsonl with {'en': ..., 'refs': [...]} lines")
     v.add_argument("--limit", type=int, help="only the first N dev sentences")
     v.add_argument("--out", help="write the results as JSON here")
+    v.add_argument("--compare-int8", action="append", default=[], metavar="LABEL=DIR",
+                   help="also score the int8 variant of DIR (e.g. the old quantization) as onnx-int8-LABEL")
     c = sub.add_parser("model-card", help="write MODEL_DIR/README.md from training and evaluation outputs")
     c.add_argument("model_dir")
     c.add_argument("--train-dir", required=True)
@@ -51,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
 
         from .evaluate import evaluate
 
-        results = evaluate(args.model_dir, args.hf, Path(args.dev), args.limit)
+        compare = dict(item.split("=", 1) for item in args.compare_int8)
+        results = evaluate(args.model_dir, args.hf, Path(args.dev), args.limit, compare)
         if args.out:
             Path(args.out).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         return 0
@@ -81,7 +88,7 @@ def run_export(args) -> int:
     try:
         manifest = export(args.src, args.out_dir, int8=not args.no_int8, opset=args.opset, samples=samples,
                           validate=not args.no_validate, tolerance=args.tolerance, merge=args.merge,
-                          layout=args.layout)
+                          layout=args.layout, int8_kind=args.int8_kind)
     except DesktopMTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

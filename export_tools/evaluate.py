@@ -1,10 +1,15 @@
 """Score a model directory on a dev set: BLEU (sacrebleu, tokenize='zh') and chrF.
 
     python -m export_tools evaluate MODEL_DIR --hf HF_CHECKPOINT --dev dev.jsonl [--out eval.json]
+        [--compare-int8 LABEL=OTHER_MODEL_DIR]
 
-Engines: PyTorch ``generate()`` on the HF checkpoint, and our runtime on the ONNX fp32 and
-int8 variants, each greedy and beam 4. All references of an English sentence are used.
-``dev.jsonl`` holds ``{"en": ..., "refs": [...]}`` lines (``train-demo`` writes one).
+Engines: PyTorch ``generate()`` on the HF checkpoint, and our runtime on the ONNX int8 and
+fp32 variants the folder has (any model folder: exported, downloaded, Optimum's), each greedy
+and beam 4, with the app's default text handling. All references of an English sentence are used.
+``dev.jsonl`` holds ``{"en": ..., "refs": [...]}`` lines (``train-demo`` writes one); a
+``.tsv`` file of ``english<TAB>reference`` lines (e.g. FLORES dev) works too.
+``--compare-int8`` adds the int8 variant of another directory (say, the same model quantized
+the old way) as ``onnx-int8-LABEL`` rows.
 """
 
 from __future__ import annotations
@@ -15,7 +20,12 @@ from pathlib import Path
 
 
 def read_dev(path: Path, limit: int | None = None) -> tuple[list[str], list[list[str]]]:
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """English sources and their references from a dev.jsonl or an ``en<TAB>ref`` TSV file."""
+    lines = [line for line in path.read_text(encoding="utf-8-sig").splitlines() if line.strip()]
+    if path.suffix == ".tsv":
+        rows = [{"en": en, "refs": [ref]} for en, ref in (line.split("\t")[:2] for line in lines)]
+    else:
+        rows = [json.loads(line) for line in lines]
     rows = rows[:limit] if limit else rows
     return [r["en"] for r in rows], [r["refs"] for r in rows]
 
@@ -51,15 +61,26 @@ def torch_hyps(hf_dir: str, sources: list[str], beams: int, batch: int = 32) -> 
 def ort_hyps(model_dir: str, variant: str, sources: list[str], beams: int) -> list[str]:
     from desktop_mt import GenerationOptions, Translator
 
-    translator = Translator(model_dir, variant=variant, options=GenerationOptions(beams=beams, batch_size=32))
+    translator = Translator(model_dir, variant=variant, options=GenerationOptions(beams=beams), batch_size=32)
     return translator.translate_batch(sources)
 
 
-def evaluate(model_dir: str, hf_dir: str | None, dev: Path, limit: int | None = None) -> dict:
+def evaluate(model_dir: str, hf_dir: str | None, dev: Path, limit: int | None = None,
+             compare_int8: dict[str, str] | None = None) -> dict:
+    """BLEU/chrF (and seconds) of every engine, greedy and beam 4, plus the first examples.
+
+    ``compare_int8``: label -> another model directory whose int8 variant is scored too.
+    """
     sources, refs = read_dev(dev, limit)
-    results: dict = {"sentences": len(sources), "references": sum(len(r) for r in refs), "scores": {}}
-    engines = [("onnx-int8", lambda b: ort_hyps(model_dir, "int8", sources, b)),
-               ("onnx-fp32", lambda b: ort_hyps(model_dir, "fp32", sources, b))]
+    results: dict = {"dev": dev.name, "sentences": len(sources), "references": sum(len(r) for r in refs),
+                     "scores": {}}
+    from desktop_mt.engine.model_format import inspect_model_dir
+
+    # Only the variants the folder has (a downloaded model may hold int8 alone).
+    engines = [(f"onnx-{v}", lambda b, v=v: ort_hyps(model_dir, v, sources, b))
+               for v in inspect_model_dir(model_dir).variants]
+    for label, other in (compare_int8 or {}).items():
+        engines.insert(1, (f"onnx-int8-{label}", lambda b, other=other: ort_hyps(other, "int8", sources, b)))
     if hf_dir:
         engines.insert(0, ("pytorch", lambda b: torch_hyps(hf_dir, sources, b)))
     samples = {}

@@ -19,8 +19,9 @@ from desktop_mt.engine import model_format as mf
 from desktop_mt.errors import UnsupportedModelError
 
 from .graphs import DecoderGraph, DecoderWithPastGraph, EncoderGraph, past_names
+from .quantize import quantize_file
 
-SUPPORTED = ("marian", "m2m_100")
+SUPPORTED = mf.SUPPORTED_ARCHITECTURES  # one list: what the runtime can load is what we export
 DEFAULT_SAMPLES = [
     "I love you.",
     "Where is the train station?",
@@ -115,34 +116,6 @@ def export_graphs(model, out: Path, opset: int, layout: str = "split") -> dict[s
     return paths
 
 
-def untie_transposed_initializers(path: Path) -> None:
-    """Replace ``Transpose(initializer)`` by a pre-transposed initializer.
-
-    A tied output projection is exported as ``MatMul(x, Transpose(embedding))``; dynamic
-    quantization only quantizes a MatMul whose weight is an initializer, so without this the
-    largest matrix of the decoder (the lm_head) would silently stay fp32.
-    """
-    import onnx
-    from onnx import numpy_helper
-
-    model = onnx.load(str(path))
-    graph = model.graph
-    inits = {i.name: i for i in graph.initializer}
-    for node in list(graph.node):
-        if node.op_type != "Transpose" or node.input[0] not in inits:
-            continue
-        perm = next((list(a.ints) for a in node.attribute if a.name == "perm"), None)
-        array = numpy_helper.to_array(inits[node.input[0]])
-        transposed = array.transpose(perm) if perm else array.T
-        graph.initializer.append(numpy_helper.from_array(transposed.copy(), node.output[0]))
-        graph.node.remove(node)
-    used = {name for node in graph.node for name in node.input}
-    for init in list(graph.initializer):
-        if init.name not in used and init.name not in {o.name for o in graph.output}:
-            graph.initializer.remove(init)
-    onnx.save(model, str(path))
-
-
 def retie_transposed_copies(path: Path) -> int:
     """Replace an initializer that is the transpose of another by a ``Transpose`` node.
 
@@ -178,14 +151,6 @@ def retie_transposed_copies(path: Path) -> int:
     return saved
 
 
-def quantize(src: Path, dst: Path) -> None:
-    """Dynamic int8 quantization with per-channel weights (MatMul, Gemm, Gather)."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    quantize_dynamic(str(src), str(dst), per_channel=True, weight_type=QuantType.QInt8,
-                     op_types_to_quantize=["MatMul", "Gemm", "Gather"])
-
-
 def copy_tokenizer_files(src_dir: Path, out: Path) -> list[str]:
     copied = []
     for name in TOKENIZER_FILES:
@@ -212,8 +177,12 @@ LAYOUTS = ("split", "merged", "step")
 
 def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
            samples: list[str] | None = None, validate: bool = True, tolerance: float = 1e-3,
-           merge: bool = False, layout: str | None = None) -> dict:
+           merge: bool = False, layout: str | None = None, int8_kind: str = mf.INT8_PER_ROW) -> dict:
     """Export ``src`` into ``out_dir``; returns the manifest. Raises on broken fp32 parity.
+
+    ``int8_kind``: how the int8 variant is quantized (``export_tools.quantize.KINDS``): per-row
+    activation scales (the default; output independent of the batch), weight-only
+    ``MatMulNBits``, or ORT's ``dynamic`` (batch-dependent).
 
     ``layout``: ``split`` (Optimum's two decoder files, the default), ``merged`` (one
     ``decoder_model_merged*.onnx``; ``merge=True`` means the same) or ``step`` (Marian only:
@@ -243,16 +212,12 @@ def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
     model.generation_config.save_pretrained(str(staging))
     paths = export_graphs(model, staging, opset, "step" if layout == "step" else "split")
     variants = {"fp32": {role: path.name for role, path in paths.items()}}
+    int8_entry = None
     if int8:
         variants["int8"] = {}
         for role, path in paths.items():
-            # Untie only the copy that gets quantized: fp32 keeps one tied embedding matrix.
-            untied = staging / f"untied-{path.name}"
-            shutil.copy2(path, untied)
-            untie_transposed_initializers(untied)
             q = staging / mf.quantized_name(path.name)
-            quantize(untied, q)
-            untied.unlink()
+            int8_entry = quantize_file(path, q, int8_kind)
             variants["int8"][role] = q.name
     if layout == "merged":
         variants = {v: merge_variant(staging, roles) for v, roles in variants.items()}
@@ -260,6 +225,8 @@ def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
         retie_transposed_copies(staging / name)
     # The manifest goes first (the runtime needs its tokenizer facts to validate), then the figures.
     manifest = mf.build_manifest(staging, model.config, tokenizer, variants, {}, exporter_versions())
+    if int8_entry is not None:
+        manifest["int8"] = int8_entry
     mf.write_manifest(staging, manifest)
     report = val.validate_directory(model, tokenizer, staging, variants, samples or DEFAULT_SAMPLES) if validate else {}
     manifest["validation"] = report

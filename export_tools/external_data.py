@@ -88,7 +88,8 @@ def convert_directory(model_dir: Path) -> list[Path]:
             data = to_external_data(path)
             spec["bytes"], spec["sha256"] = path.stat().st_size, mf.sha256_file(path)
             if data is not None:
-                spec["external_data"] = {"file": data.name, "bytes": data.stat().st_size, "sha256": mf.sha256_file(data)}
+                spec["external_data"] = {"file": data.name, "bytes": data.stat().st_size,
+                                         "sha256": mf.sha256_file(data)}
                 written.append(data)
     mf.write_manifest(model_dir, manifest)
     return written

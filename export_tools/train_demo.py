@@ -20,6 +20,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from desktop_mt.fsutil import atomic_path
+
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tatoeba-cmn-eng.tsv"
 
 
@@ -104,7 +106,8 @@ def build_marian_vocab(source_spm: Path, target_spm: Path) -> dict[str, int]:
 def write_tokenizer(out: Path, train, cfg: TrainConfig) -> None:
     out.mkdir(parents=True, exist_ok=True)
     train_sentencepiece([en for en, _ in train], out / "source", cfg.source_vocab, 1.0, True)
-    train_sentencepiece([zh for _, zh in train], out / "target", cfg.target_vocab, 0.9999, False)  # no "▁" token before Chinese
+    # no "▁" token before Chinese
+    train_sentencepiece([zh for _, zh in train], out / "target", cfg.target_vocab, 0.9999, False)
     (out / "source.model").rename(out / "source.spm")
     (out / "target.model").rename(out / "target.spm")
     vocab = build_marian_vocab(out / "source.spm", out / "target.spm")
@@ -219,7 +222,8 @@ def train(out_dir: str, data: str | None = None, cfg: TrainConfig = TrainConfig(
     torch.set_num_threads(cfg.threads)
     pairs = read_pairs(Path(data) if data else DEFAULT_DATA)
     train_pairs, dev = split_by_english(pairs, cfg.dev_sentences, cfg.seed)
-    (out / "dev.jsonl").write_text("".join(json.dumps({"en": en, "refs": refs}, ensure_ascii=False) + "\n" for en, refs in dev), encoding="utf-8")
+    (out / "dev.jsonl").write_text("".join(json.dumps({"en": en, "refs": refs}, ensure_ascii=False) + "\n"
+                                           for en, refs in dev), encoding="utf-8")
     (out / "train_config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
     if not (tok_dir / "vocab.json").exists():
         write_tokenizer(tok_dir, train_pairs, cfg)
@@ -244,9 +248,9 @@ def train(out_dir: str, data: str | None = None, cfg: TrainConfig = TrainConfig(
     for epoch in range(start_epoch, cfg.epochs):
         step = run_epoch(model, opt, examples, epoch, step, total, pad, cfg, out)
         torch.save(model.state_dict(), ckpt_dir / f"epoch{epoch + 1:03d}.pt")
-        tmp = ckpt_dir / "last.pt.tmp"
-        torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1, "step": step}, tmp)
-        tmp.replace(state_path)  # atomic: a kill mid-save never corrupts the resume point
+        with atomic_path(state_path) as tmp:  # a kill mid-save never corrupts the resume point
+            torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
+                        "step": step}, tmp)
         for old in sorted(ckpt_dir.glob("epoch*.pt"))[: -cfg.average_last]:
             old.unlink()
     return finalize(model, tokenizer, ckpt_dir, final_dir, cfg, out)

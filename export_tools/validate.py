@@ -62,8 +62,8 @@ def validate_variant(model, tokenizer, sessions, params, samples, max_new_tokens
         first_diff = max(first_diff, float(diff[0]))
         past_diff = max(past_diff, float(diff[1:].max()) if len(diff) > 1 else 0.0)
         per_step.append([round(float(d), 6) for d in diff])
-        ours = [ev[2] for ev in generation.greedy(sessions, [ids[0].tolist()], [1 + max_new_tokens], params)
-                if ev[0] == "done"][0]
+        ours = [ev.ids for ev in generation.greedy(sessions, [ids[0].tolist()], [1 + max_new_tokens], params)
+                if isinstance(ev, generation.ItemDone)][0]
         matches += int(ours == ref_tokens)
     return {"encoder_max_abs_diff": enc_diff, "decoder_max_abs_logit_diff": first_diff,
             "decoder_with_past_max_abs_logit_diff": past_diff,
@@ -91,7 +91,8 @@ def raise_if_broken(report: dict, tolerance: float, out: Path) -> None:
     if not fp32:
         return
     names = fp32.get("graph_files", {})
-    for graph, key in ((names.get("encoder"), "encoder_max_abs_diff"), (names.get("first"), "decoder_max_abs_logit_diff"),
+    for graph, key in ((names.get("encoder"), "encoder_max_abs_diff"),
+                       (names.get("first"), "decoder_max_abs_logit_diff"),
                        (names.get("later"), "decoder_with_past_max_abs_logit_diff")):
         if fp32[key] > tolerance:
             raise ParityError(f"{out / graph}: fp32 output differs from PyTorch by {fp32[key]:.3g} "

@@ -44,8 +44,8 @@ SIZE_BUDGET_MB = 250
 
 
 def default_model_dir() -> Path:
-    """``resources/models/<first with a manifest>`` (what ``bundled_model_dir()`` picks)."""
-    models = ROOT / "resources" / "models"
+    """``desktop_mt/resources/models/<first with a manifest>`` (what ``bundled_model_dir()`` picks)."""
+    models = ROOT / "desktop_mt" / "resources" / "models"
     found = sorted(p for p in models.glob("*") if (p / MANIFEST).is_file()) if models.is_dir() else []
     if not found:
         raise SystemExit(f"build.py: no bundled model in {models} (a folder with {MANIFEST}); "
@@ -177,7 +177,7 @@ def check_bundle(folder: Path) -> list[str]:
         if name not in modules:
             problems.append(f"the bundle lacks the global-hotkey backend module {name!r}")
     files = [p.relative_to(folder).as_posix() for _, p in files_by_size(folder)]
-    for ext in ("QtCore", "QtGui", "QtWidgets", "QtSvg"):  # extension modules: files, not PYZ
+    for ext in ("QtCore", "QtGui", "QtWidgets", "QtNetwork", "QtSvg"):  # extension modules: files, not PYZ
         if ext != "QtSvg" and not any(re.search(rf"PySide6/{ext}\.(abi3\.so|pyd|.*\.so)$", f)
                                       for f in files):
             problems.append(f"the bundle lacks PySide6.{ext}")
@@ -186,8 +186,8 @@ def check_bundle(folder: Path) -> list[str]:
                                                   f"Contents/Resources/{name}/"))]
         if hits:
             problems.append(f"the bundle contains {hits[0]}")
-    if not any(re.search(r"resources/models/[^/]+/" + MANIFEST + "$", f) for f in files):
-        problems.append("the bundle has no resources/models/<name>/desktop_mt.json")
+    if not any(re.search(r"desktop_mt/resources/models/[^/]+/" + MANIFEST + "$", f) for f in files):
+        problems.append("the bundle has no desktop_mt/resources/models/<name>/desktop_mt.json")
     if sys.platform.startswith("linux"):
         for plugin in ("libqxcb.so", "libqoffscreen.so", "libqsvg.so", "libqsvgicon.so"):
             if not any(f.endswith("/" + plugin) for f in files):
@@ -212,22 +212,31 @@ def unresolved_libraries(folder: Path) -> list[str]:
         proc = subprocess.run(["ldd", str(path)], capture_output=True, text=True, env=env)
         missing = sorted({line.split("=>")[0].strip() for line in proc.stdout.splitlines()
                           if "not found" in line})
-        # The desktop's own libraries: the Wayland plugins find them on a Wayland desktop, and
-        # a build machine without Wayland cannot bundle them (nor should it: they belong to
-        # the compositor's version).
-        system = [m for m in missing if SYSTEM_LIBRARY.match(m)]
+        # The desktop's own libraries (see SYSTEM_LIBRARY) are not the bundle's to carry.
+        system = [m for m in missing if SYSTEM_LIBRARY.fullmatch(m)]
         for name in system:
             from_system.setdefault(name, []).append(path.name)
         missing = [m for m in missing if m not in system]
         if missing:
             problems.append(f"{path.relative_to(folder)} links to missing {', '.join(missing)}")
+    from desktop_mt.gui.display_check import DEBIAN_PACKAGES  # the names the app's message uses
+
     for name, users in sorted(from_system.items()):
-        print(f"note: {name} (not on this build machine) comes from the user's system; "
+        package = f" (Debian/Ubuntu: {DEBIAN_PACKAGES[name]})" if name in DEBIAN_PACKAGES else ""
+        print(f"note: {name} (not on this build machine) comes from the user's system{package}; "
               f"{len(users)} bundled files use it, e.g. {users[0]}", file=sys.stderr)
     return problems
 
 
-SYSTEM_LIBRARY = re.compile(r"lib(wayland-|EGL|GL|GLX|OpenGL|vulkan|gtk-3|gdk-3|drm|gbm)")
+# Libraries that every Linux desktop has and that Qt documents as its X11 / Wayland
+# requirements ("Qt for X11 Requirements": the xcb libraries, xkbcommon, fontconfig,
+# freetype, X11, OpenGL/EGL, D-Bus), plus the compositor's own (Wayland, GTK, DRM, Vulkan).
+# Missing on the build machine they are not a failure: the user's system provides them, and
+# they belong to its X server / compositor version (docs/PACKAGING.md lists the packages).
+SYSTEM_LIBRARY = re.compile(
+    r"lib(xcb(-[a-z0-9-]+)?|X11(-xcb)?|Xext|Xrender|Xi|Xau|Xdmcp|xkbcommon(-x11)?|fontconfig|"
+    r"freetype|dbus-1|EGL|GL|GLX|GLdispatch|OpenGL|vulkan|wayland-[a-z]+|gtk-3|gdk-3|drm|gbm)"
+    r"\.so(\.\d+)*")
 
 
 def report(folder: Path) -> int:
@@ -249,8 +258,10 @@ def report(folder: Path) -> int:
             key = "(executables, launcher files)"
         elif len(inner) == 1:
             key = "(shared libraries next to Python)"
-        elif inner[:2] == ("PySide6", "Qt") or inner[:1] == ("resources",):
+        elif inner[:2] == ("PySide6", "Qt"):
             key = "/".join(inner[:3])
+        elif inner[:2] == ("desktop_mt", "resources"):  # package data: the model, icons, styles
+            key = "/".join(inner[:4])
         else:
             key = inner[0]
         groups[key] = groups.get(key, 0) + size
@@ -465,7 +476,7 @@ def gui_smoke(exe: Path, home: Path, seconds: float = 8.0, platform: str = "offs
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model-dir", type=Path, help="exported model to bundle "
-                        "(default: the first model in resources/models/)")
+                        "(default: the first model in desktop_mt/resources/models/)")
     parser.add_argument("--variants", default="auto",
                         help="comma-separated variants to ship, or 'all' (default 'auto': int8, "
                         "the variant the app and CLI use by default, if the model has it, else "

@@ -1,4 +1,4 @@
-"""Render the packaging icons from ``resources/icons/desktop-mt.svg``.
+"""Render the packaging icons from ``desktop_mt/resources/icons/desktop-mt.svg``.
 
     python packaging/make_icons.py        # writes packaging/icons/desktop-mt.{png,ico,icns}
 
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SVG = ROOT / "resources" / "icons" / "desktop-mt.svg"
+SVG = ROOT / "desktop_mt" / "resources" / "icons" / "desktop-mt.svg"
 OUT = ROOT / "packaging" / "icons"
 ICO_SIZES = [16, 24, 32, 48, 64, 128, 256]
 ICNS_SIZES = [16, 32, 64, 128, 256, 512, 1024]

@@ -20,6 +20,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # The machine has 2 cores: one intra-op thread per test process keeps parallel jobs from thrashing.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# The user's real settings (e.g. an active model chosen with `desktop-mt models use`) and models
+# folder must not leak into tests, nor tests write there: one throwaway home for the session.
+if "DESKTOP_MT_HOME" not in os.environ:
+    import tempfile
+
+    os.environ["DESKTOP_MT_HOME"] = tempfile.mkdtemp(prefix="desktop-mt-test-home-")
 
 
 @pytest.fixture(scope="session")

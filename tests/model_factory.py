@@ -1,7 +1,8 @@
 """Tiny random seq2seq checkpoints for tests: real HF classes, real SentencePiece models.
 
-SentencePiece is trained in about a second on a few hundred Tatoeba lines; the random
-weights then get ~120 quick updates so the models stop at varied lengths as real ones do.
+SentencePiece is trained in about a second on a few hundred Tatoeba lines (the sample in
+``tests/data``, so the tests need nothing outside the repository); the random weights then get
+~120 quick updates so the models stop at varied lengths as real ones do.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from pathlib import Path
 
 from export_tools import train_demo as td
 
-DATA = td.DEFAULT_DATA
+DATA = Path(__file__).resolve().parent / "data" / "tatoeba-sample.tsv"
 
 
 def sample_pairs(n: int = 600) -> list[tuple[str, str]]:
+    """``n`` (English, Chinese) pairs of the sample, every ``len // n``-th (all 600 by default)."""
     pairs = td.read_pairs(DATA)
     step = max(1, len(pairs) // n)
     return [(en, zh) for en, zh, _ in pairs[::step][:n]]
@@ -45,16 +47,30 @@ def quick_train(model, tokenizer, pairs, steps: int = 120, lr: float = 3e-3) -> 
     model.eval()
 
 
-def make_marian(out: Path, max_positions: int = 64, max_length: int = 40, num_beams: int = 4) -> Path:
-    """A tiny MarianMTModel with Marian-style tokenizer files (source.spm, target.spm, vocab.json)."""
+def make_marian(out: Path, max_positions: int = 64, max_length: int = 40, num_beams: int = 4,
+                target_tokens: tuple[str, ...] = ()) -> Path:
+    """A tiny MarianMTModel with Marian-style tokenizer files (source.spm, target.spm, vocab.json).
+
+    ``target_tokens`` (e.g. ``">>cmn_Hans<<"``) make it multi-target like opus-mt-en-zh: they join
+    the vocabulary before ``<pad>``, and training sources start with one of them.
+    """
     from transformers import MarianTokenizer
 
     cfg = td.TrainConfig(source_vocab=300, target_vocab=1100, d_model=32, encoder_layers=2, decoder_layers=2,
                          heads=4, ffn_dim=64, max_positions=max_positions)
     td.write_tokenizer(out, sample_pairs(), cfg)
+    if target_tokens:
+        vocab = json.loads((out / "vocab.json").read_text(encoding="utf-8"))
+        del vocab["<pad>"]
+        vocab.update({t: len(vocab) + i for i, t in enumerate(target_tokens)})
+        vocab["<pad>"] = len(vocab)
+        (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
     tokenizer = MarianTokenizer.from_pretrained(str(out))
     model = td.build_model(len(tokenizer.get_vocab()), cfg)
-    quick_train(model, tokenizer, sample_pairs())
+    pairs = sample_pairs()
+    if target_tokens:
+        pairs = [(f"{target_tokens[i % len(target_tokens)]} {en}", zh) for i, (en, zh) in enumerate(pairs)]
+    quick_train(model, tokenizer, pairs)
     model.generation_config.max_length = max_length
     model.generation_config.num_beams = num_beams
     model.save_pretrained(str(out))
@@ -80,7 +96,8 @@ def make_m2m100(out: Path, max_positions: int = 64, max_length: int = 40) -> Pat
         if not (sp.is_control(i) or sp.is_unknown(i)):
             vocab.setdefault(sp.id_to_piece(i), len(vocab))
     (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
-    tokenizer = M2M100Tokenizer(str(out / "vocab.json"), str(out / "sentencepiece.bpe.model"), src_lang="en", tgt_lang="zh")
+    tokenizer = M2M100Tokenizer(str(out / "vocab.json"), str(out / "sentencepiece.bpe.model"),
+                                src_lang="en", tgt_lang="zh")
     vocab_size = max(tokenizer.lang_token_to_id.values()) + 1 + tokenizer.num_madeup_words  # pieces + tags
     config = M2M100Config(vocab_size=vocab_size, d_model=32, encoder_layers=2, decoder_layers=2,
                           encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64,

@@ -4,9 +4,12 @@ marked ``engine`` run the real engine on a model directory."""
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import io
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -247,10 +250,11 @@ def test_resume_after_sigkill_every_line_once(tmp_path):
 
 # --- on the real engine ------------------------------------------------------------------
 
-TATOEBA = ROOT.parent / "shared" / "data" / "tatoeba-cmn-eng.tsv"
+# The repository's own sample (short sentences first, longer towards the end, like the full file).
+TATOEBA = ROOT / "tests" / "data" / "tatoeba-sample.tsv"
 
 
-def english_lines(count: int, start: int = 3000) -> list[str]:
+def english_lines(count: int, start: int = 60) -> list[str]:
     """Real English sentences (Tatoeba), with blank and indented lines mixed in."""
     with open(TATOEBA, encoding="utf-8-sig") as f:
         sentences = list(dict.fromkeys(row.split("\t", 1)[0].strip() for row in f))
@@ -284,30 +288,30 @@ def model_dir(request):
 
 @pytest.fixture(scope="session")
 def real_lines():
-    if not TATOEBA.exists():
-        pytest.skip(f"{TATOEBA} not available")
-    return english_lines(120)
+    lines = english_lines(120)  # the sample is part of the repository: never skipped
+    assert len(lines) == 120, f"{TATOEBA} has too few sentences"
+    return lines
 
 
 def test_engine_batching_gives_the_same_output_as_one_by_one(model_dir, real_lines, tmp_path):
     """fp32: batched decoding (padding, bucketing, dropped rows, chunks) is exact. (int8 is not
     compared: dynamic quantization scales activations per tensor, i.e. per batch, so a row's
     neighbours can flip a near-tie; benchmarks/batch_throughput.py reports that rate.)"""
-    from desktop_mt import GenerationOptions, Translator
+    from desktop_mt import Translator
     from desktop_mt.batch import translate_file
 
     src = tmp_path / "in.txt"
     src.write_text("\n".join(real_lines) + "\n", "utf-8")
     outputs = []
     for size in (16, 1):
-        translator = Translator(model_dir, variant="fp32", options=GenerationOptions(batch_size=size))
+        translator = Translator(model_dir, variant="fp32", batch_size=size)
         outputs.append(translate_file(src, tmp_path / f"out{size}.txt", translator).read_text("utf-8"))
     assert outputs[0] == outputs[1]
     assert len(outputs[0].split("\n")) == len(real_lines) + 1
 
 
 def test_engine_end_to_end_cli(model_dir, real_lines, tmp_path):
-    from desktop_mt import GenerationOptions, Translator
+    from desktop_mt import Translator
 
     lines = real_lines[:40] + ["word " * 600, "emoji 😀 and 中文 mixed", "\x07control"]
     src, dst = tmp_path / "in.txt", tmp_path / "out.txt"
@@ -319,7 +323,7 @@ def test_engine_end_to_end_cli(model_dir, real_lines, tmp_path):
     assert done.returncode == 0, done.stderr.decode()
     out = dst.read_bytes().decode("utf-8").split("\r\n")
     assert len(out) == len(lines) + 1 and out[-1] == ""
-    one = Translator(model_dir, variant="fp32", options=GenerationOptions(batch_size=1))
+    one = Translator(model_dir, variant="fp32", batch_size=1)
     for got, line in zip(out, lines):
         if not line.strip():
             assert got == line
@@ -442,3 +446,236 @@ def test_engine_translate_file_cancel_then_resume(model_dir, real_lines, tmp_pat
                          progress=lambda d, t: resumed.append(d))
     assert resumed[0] == 16  # the cancelled run's chunk was kept
     assert out.read_bytes() == clean
+
+
+# --- file-system errors and what --resume says --------------------------------------------
+
+def _twenty_lines(tmp_path) -> Path:
+    src = tmp_path / "in.txt"
+    src.write_text("".join(f"Line {i}.\n" for i in range(20)), "utf-8")
+    return src
+
+
+def test_disk_full_names_the_journal_then_resume_says_what_it_recovered(monkeypatch, tmp_path,
+                                                                        capsys):
+    from desktop_mt.batch.errors import mount_point
+
+    from .batch.failing_disk import FailingDisk
+
+    monkeypatch.setenv("DESKTOP_MT_TEST_CHUNK_SIZE", "5")
+    src, dst = _twenty_lines(tmp_path), tmp_path / "out" / "in.zh.txt"
+    journal = dst.with_name("in.zh.txt.journal.jsonl")
+    disk = FailingDisk(monkeypatch)
+    disk.fail_write(lambda name: name == str(journal), after=2, partial=True)
+    monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: FakeTranslator())
+    assert cli.main(["translate", str(src), "-o", str(dst)]) == 1
+    assert capsys.readouterr().err == (
+        f"desktop-mt: error: {journal}: cannot write the progress journal of {dst}: the disk is "
+        f"full; free space on {mount_point(dst.parent)}, then rerun the same command with "
+        f"--resume (10 of 20 segments translated so far are saved in {journal})\n")
+    assert not dst.exists()
+
+    disk.heal()
+    again = FakeTranslator()
+    monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: again)
+    assert cli.main(["translate", str(src), "-o", str(dst), "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(f"desktop-mt: resuming {src}: 10 of 20 segments recovered from "
+                          f"{journal}, 10 left to translate\n")
+    assert again.lines_translated == 10
+    assert dst.read_text("utf-8").splitlines() == [fake_translation(f"Line {i}.") for i in range(20)]
+
+
+def test_permission_denied_names_the_output_and_the_fix(monkeypatch, fake, tmp_path, capsys):
+    from .batch.failing_disk import FailingDisk
+
+    src, folder = _twenty_lines(tmp_path), tmp_path / "locked"
+    folder.mkdir()
+    FailingDisk(monkeypatch).fail_open(lambda name: name.startswith(str(folder)), errno.EACCES)
+    assert cli.main(["translate", str(src), "--out-dir", str(folder)]) == 1
+    assert capsys.readouterr().err == (
+        f"desktop-mt: error: {folder / 'in.txt'}: cannot write the output: permission denied in "
+        f"the folder {folder}; choose another output folder with -o or --out-dir, or make "
+        f"{folder} writable\n")
+    assert fake.calls == []
+
+
+def test_an_output_folder_that_is_a_file_is_named(fake, tmp_path, capsys):
+    src = _twenty_lines(tmp_path)
+    assert cli.main(["translate", str(src), "-o", str(src / "out.txt")]) == 1
+    assert capsys.readouterr().err == (
+        f"desktop-mt: error: {src / 'out.txt'}: cannot write the output: {src} is a file, not a "
+        f"folder; choose another output folder with -o or --out-dir\n")
+
+
+def test_stdin_to_a_full_disk_names_the_output(monkeypatch, fake, tmp_path, capsys):
+    from desktop_mt.batch.errors import mount_point
+
+    from .batch.failing_disk import FailingDisk
+
+    dst = tmp_path / "out.txt"
+    _stdio(monkeypatch, b"Hello.\n")
+    FailingDisk(monkeypatch).fail_write(lambda name: name.startswith(str(tmp_path / ".out.txt")))
+    assert cli.main(["translate", "-o", str(dst)]) == 1
+    assert capsys.readouterr().err == (
+        f"desktop-mt: error: {dst}: cannot write the output: the disk is full; free space on "
+        f"{mount_point(tmp_path)}, then run it again\n")
+
+
+def test_resume_says_why_it_starts_over(monkeypatch, tmp_path, capsys):
+    from .batch.failing_disk import FailingDisk
+
+    def dynamic_int8(args, variant=None):  # a model whose output depends on the batch
+        return FakeTranslator(batch_invariant=False, batch_size=args.batch_size or 16)
+
+    monkeypatch.setattr(cli, "make_translator", dynamic_int8)
+    monkeypatch.setenv("DESKTOP_MT_TEST_CHUNK_SIZE", "5")
+    src = _twenty_lines(tmp_path)
+    journal = tmp_path / "in.zh.txt.journal.jsonl"
+    disk = FailingDisk(monkeypatch)
+
+    def interrupted_run(*extra: str) -> None:
+        disk.fail_write(lambda name: name == str(journal), after=1)
+        assert cli.main(["translate", str(src), *extra]) == 1
+        disk.heal()
+        capsys.readouterr()
+
+    def resume(*extra: str) -> str:
+        assert cli.main(["translate", str(src), "--resume", *extra]) == 0
+        return capsys.readouterr().err.splitlines()[0]
+
+    assert resume() == (f"desktop-mt: not resuming {src}, starting over: there is no journal "
+                        f"{journal} of an earlier run")
+    interrupted_run()
+    src.write_text(src.read_text("utf-8") + "Line 20.\n", "utf-8")
+    assert resume() == (f"desktop-mt: not resuming {src}, starting over: the input changed since "
+                        f"the journal {journal} was written")
+    interrupted_run("--batch-size", "8")
+    assert resume("--batch-size", "4") == (
+        f"desktop-mt: not resuming {src}, starting over: the batch size changed since the "
+        f"journal {journal} was written (8 -> 4, and this model's int8 output depends on the "
+        f"batch size)")
+    interrupted_run("--batch-size", "8")
+    assert resume("--batch-size", "8") == (
+        f"desktop-mt: resuming {src}: 5 of 21 segments recovered from {journal}, 16 left to "
+        f"translate")
+
+
+TMPFS_RUN = """
+mount -t tmpfs -o size=16k tmpfs "$SMALL" || exit 99
+"$PY" "$SCRIPT" translate "$SRC" -o "$SMALL/out.txt" 2> "$LOGS/first.err"
+echo $? > "$LOGS/first.rc"
+ls -A "$SMALL" > "$LOGS/first.ls"
+mount -o remount,size=1m "$SMALL" || exit 98
+"$PY" "$SCRIPT" translate "$SRC" -o "$SMALL/out.txt" --resume 2> "$LOGS/second.err"
+echo $? > "$LOGS/second.rc"
+cp "$SMALL/out.txt" "$LOGS/out.txt"
+"""
+
+
+def _tmpfs_available(folder: Path) -> bool:
+    """Whether this machine lets us mount a tmpfs in a private (user + mount) namespace."""
+    if sys.platform != "linux" or not shutil.which("unshare"):
+        return False
+    folder.mkdir()
+    probe = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
+                            f"mount -t tmpfs -o size=4k tmpfs '{folder}'"], capture_output=True)
+    return probe.returncode == 0
+
+
+def test_a_real_full_disk_then_resume(tmp_path):
+    """ENOSPC from the kernel: a 16 KiB tmpfs, in a private mount namespace, fills up while the
+    journal is written; after 'freeing space' (remount at 1 MiB) --resume finishes the job."""
+    small = tmp_path / "small"
+    if not _tmpfs_available(small):
+        pytest.skip("cannot mount a tmpfs in a user namespace here (unshare)")
+    lines = [f"Line number {i} of a big file." if i % 7 else "" for i in range(600)]
+    src = tmp_path / "big.txt"
+    src.write_text("\n".join(lines) + "\n", "utf-8")
+    script = tmp_path / "fake_main.py"
+    script.write_text(FAKE_MAIN.format(batch_dir=str(HERE / "batch")), "utf-8")
+    env = subprocess_env(SMALL=str(small), PY=sys.executable, SCRIPT=str(script), SRC=str(src),
+                         LOGS=str(tmp_path), DESKTOP_MT_TEST_CHUNK_SIZE="50")
+    done = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
+                           TMPFS_RUN], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out, journal = small / "out.txt", small / "out.txt.journal.jsonl"
+    first = (tmp_path / "first.err").read_text("utf-8")
+    assert (tmp_path / "first.rc").read_text().strip() == "1", first
+    match = re.match(
+        rf"desktop-mt: error: {re.escape(str(journal))}: cannot write the progress journal of "
+        rf"{re.escape(str(out))}: the disk is full; free space on {re.escape(str(small))}, then "
+        rf"rerun the same command with --resume \((\d+) of (\d+) segments translated so far are "
+        rf"saved in {re.escape(str(journal))}\)\n", first)
+    assert match, first
+    kept, total = int(match[1]), int(match[2])
+    assert 0 < kept < total == len({line for line in lines if line})
+    assert (tmp_path / "first.ls").read_text().split() == ["out.txt.journal.jsonl"]  # no temp files
+    second = (tmp_path / "second.err").read_text("utf-8")
+    assert (tmp_path / "second.rc").read_text().strip() == "0", second
+    assert second.startswith(f"desktop-mt: resuming {src}: {kept} of {total} segments recovered "
+                             f"from {journal}, {total - kept} left to translate\n")
+    assert f"FAKE-LINES {total - kept}" in second
+    assert (tmp_path / "out.txt").read_text("utf-8").split("\n")[:-1] == [
+        fake_translation(line) for line in lines]
+
+
+# --- --join-lines, --bilingual, already-Chinese counts (issue 19) -----------------------------
+
+def test_join_lines_is_off_by_default_and_joins_pdf_lines_when_asked(monkeypatch, fake):
+    pasted = b"The model was trained on a large cor-\npus of news.\n"
+    stdout = _stdio(monkeypatch, pasted)
+    assert cli.main(["translate"]) == 0
+    assert fake.calls[-1] == ["The model was trained on a large cor-", "pus of news."]
+    stdout = _stdio(monkeypatch, pasted)
+    assert cli.main(["translate", "--join-lines"]) == 0
+    stdout.flush()
+    assert fake.calls[-1] == ["The model was trained on a large corpus of news."]
+    expected = fake_translation("The model was trained on a large corpus of news.") + "\n"
+    assert stdout.buffer.getvalue().decode() == expected
+
+
+def test_bilingual_stdin_and_kept_count_on_stderr(monkeypatch, fake, capsys):
+    stdout = _stdio(monkeypatch, "Hello.\n你好。\n".encode())
+    assert cli.main(["translate", "--bilingual"]) == 0
+    stdout.flush()
+    assert stdout.buffer.getvalue().decode() == (f"Hello.\n{fake_translation('Hello.')}\n"
+                                                 f"你好。\n{fake_translation('你好。')}\n")
+    assert "desktop-mt: 1 kept as they were (already Chinese)" in capsys.readouterr().err
+
+
+def test_file_summary_counts_lines_already_chinese(fake, tmp_path, capsys):
+    src = tmp_path / "mixed.txt"
+    src.write_text("Good morning.\n早上好。\n今天天气很好。\n", "utf-8")
+    assert cli.main(["translate", str(src)]) == 0
+    err = capsys.readouterr().err
+    assert f"{src} -> {tmp_path / 'mixed.zh.txt'} (3 segments, 2 kept as they were (already Chinese), " in err
+
+
+BILINGUAL_SRT = ("1\n00:00:01,000 --> 00:00:03,500\nWhere is the train station?\n\n"
+                 "2\n00:00:04,000 --> 00:00:06,000\n<i>I love you.</i>\n\n"
+                 "3\n00:00:06,500 --> 00:00:09,000\n- Are you coming tomorrow?\n- Yes, I will be there.\n\n"
+                 "4\n00:00:09,500 --> 00:00:11,000\n你好，世界。\n\n"
+                 "5\n00:00:11,500 --> 00:00:14,000\nThe weather is nice today,\nso let us go for a walk.\n")
+
+
+def test_bilingual_srt_on_the_bundled_model(tmp_path, capsys):
+    """Each cue keeps its English line(s) above the Chinese; the Chinese cue is written once."""
+    src = tmp_path / "talk.srt"
+    src.write_text(BILINGUAL_SRT, "utf-8")
+    assert cli.main(["translate", "--bilingual", str(src)]) == 0
+    out = (tmp_path / "talk.zh.srt").read_text("utf-8")
+    cues = [cue.split("\n") for cue in out.strip("\n").split("\n\n")]
+    sources = [cue.split("\n")[2:] for cue in BILINGUAL_SRT.strip("\n").split("\n\n")]
+    assert [cue[:2] for cue in cues] == [cue.split("\n")[:2] for cue in BILINGUAL_SRT.strip("\n").split("\n\n")]
+    for cue, source in zip(cues, sources):
+        text = cue[2:]
+        assert text[:len(source)] == source  # the English as it was, on top
+        chinese = text[len(source):]
+        if source == ["你好，世界。"]:
+            assert chinese == []  # already Chinese: once
+        else:
+            assert chinese and all(any("\u4e00" <= c <= "\u9fff" for c in line) for line in chinese), cue
+    assert cues[1][3].startswith("<i>") and cues[1][3].endswith("</i>")
+    assert [line[:2] for line in cues[2][4:]] == ["- ", "- "]
+    assert "(6 segments, 1 kept as they were (already Chinese)" in capsys.readouterr().err

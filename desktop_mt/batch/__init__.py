@@ -11,24 +11,41 @@ The one call the CLI and the GUI's "Translate file..." job both use::
                          encoding=None)         # text input encoding; None: BOM, else UTF-8
 
 ``translate_file(src, dst, translator, *, fmt="auto", resume=False, progress=None,
-cancel=None, encoding=None, options=None, chunk_size=None) -> Path``
+cancel=None, encoding=None, options=None, chunk_size=None, on_resume=None, bilingual=False,
+join_lines=False, on_summary=None) -> Path``
 
 - ``dst`` None puts the output next to the input as ``<stem>.zh<suffix>``. An output that
   resolves to the input itself is refused (:class:`BatchInputError`).
-- ``translator`` is a :class:`desktop_mt.Translator` (anything with its ``translate_batch``);
-  ``options`` (a :class:`desktop_mt.GenerationOptions`) is passed on to each call.
+- ``translator`` is a :class:`desktop_mt.Translator`, or anything with what
+  :class:`BatchTranslator` lists (``translate_batch``, ``batch_invariant``); ``options`` (a
+  :class:`desktop_mt.GenerationOptions`) is passed on to each call.
 - ``progress`` is called from the calling thread with counts of *distinct* segments (a line
   repeated 50 times is one segment), journal-recovered ones included, so it can start > 0.
 - ``cancel.set()`` (from any thread) stops within one decode step: ``TranslationCancelled``
   is raised, no output is written, and the journal stays so ``resume=True`` continues.
-- Errors: :class:`BatchInputError` (a ``DesktopMTError``) for an unreadable, undecodable or
-  malformed input, naming the file and line; ``OSError`` for file-system failures.
+- ``on_resume(report)`` (with ``resume=True``) receives a :class:`ResumeReport` before any
+  translating: how many segments were recovered, or why the job starts over (no journal,
+  unreadable or not ours, or which of input, format, encoding, model/variant, options or
+  batch size changed). ``str(report)`` is the message; the CLI prints it on stderr.
+- Errors: :class:`BatchInputError` for an unreadable, undecodable or malformed input, naming
+  the input (and line); :class:`BatchOutputError` when the output or the journal cannot be
+  written (disk full, permission denied, read-only, missing folder, a folder in the way),
+  naming the output, or the journal by its real name when that failed, and the remedy. Both
+  are ``DesktopMTError``. Whatever was translated before a write failed stays in the journal.
+- ``bilingual``: the source stays and its translation follows it (txt: the next line; docx:
+  the next paragraph; srt: the Chinese lines under the source lines of each cue).
+  ``join_lines`` (txt only): the hard line breaks of text copied from a PDF are joined first
+  (``engine.pasted.join_lines``). Both are part of the journal key.
+- ``on_summary(summary)`` receives a :class:`JobSummary` once the output is written: the
+  number of segments and how many were kept as they were because they are already Chinese
+  (``GenerationOptions.keep_cjk``); ``str(summary)`` says so for a status line.
 
 Safety: the output is written to a temporary file in the destination folder, fsynced and
 renamed over ``dst`` only when complete. While running, ``<dst>.journal.jsonl`` records every
 finished chunk (see :mod:`desktop_mt.batch.journal`); it is deleted after success. A journal
-is keyed by the input's bytes and the output-changing options, so a changed input or
-different options start over instead of resuming wrongly.
+is keyed by the input's bytes and the output-changing settings (plus the batch size when
+``translator.batch_invariant`` is False), so a changed input or different settings start
+over instead of resuming wrongly.
 
 Formats and their rules: :mod:`.txt` (one output line per input line; whitespace, CRLF and
 BOM kept), :mod:`.srt` (indices/timings untouched, cues re-wrapped for Chinese),
@@ -38,28 +55,59 @@ BOM kept), :mod:`.srt` (indices/timings untouched, cues re-wrapped for Chinese),
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
 import json
 import os
-import secrets
 import threading
 from pathlib import Path
-from typing import BinaryIO, Callable, Optional
+from typing import Callable, Optional
 
 from ..errors import TranslationCancelled
-from .errors import BatchInputError
-from .journal import Journal, fsync_dir, journal_path, read_journal
-from .runner import default_chunk_size, distinct_segments, translate_distinct, translate_segments
-from .runner import _batch_size
+from .errors import BatchInputError, BatchOutputError
+from .files import atomic_write
+from .journal import Journal, JobKey, ResumeReport, journal_path, read_journal
+from .runner import BatchTranslator, default_chunk_size, distinct_segments, translate_distinct
+from .runner import translate_segments
 
 __all__ = ["translate_file", "detect_format", "default_output_path", "load_document",
-           "translate_segments", "atomic_write", "BatchInputError", "TranslationCancelled", "FORMATS"]
+           "translate_segments", "atomic_write", "BatchInputError", "BatchOutputError",
+           "BatchTranslator", "ResumeReport", "TranslationCancelled", "FORMATS", "JobSummary",
+           "count_kept"]
 
 FORMATS = ("txt", "srt", "docx")
 _SUFFIX_FORMATS = {".srt": "srt", ".docx": "docx", ".docm": "docx"}
 _UNSUPPORTED = {".doc": "save it as .docx first", ".rtf": "save it as .docx or .txt first",
                 ".odt": "save it as .docx first", ".pdf": "PDF is not supported"}
 _KEY_VERSION = 1  # bump when parsing/rendering changes the meaning of segment ids
+
+
+@dataclasses.dataclass(frozen=True)
+class JobSummary:
+    """What a file job did: ``segments`` (lines, cues or paragraph units with text) and
+    ``kept``, how many of them were kept as they were because they are already Chinese,
+    Japanese or Korean. ``str()`` is the summary's wording, e.g. ``120 segments, 3 kept as
+    they were (already Chinese)``."""
+
+    input: Path
+    output: Path
+    segments: int
+    kept: int
+
+    def __str__(self) -> str:
+        kept = f", {self.kept} kept as they were (already Chinese)" if self.kept else ""
+        return f"{self.segments} segments{kept}"
+
+
+def count_kept(segments, translator=None, options=None) -> int:
+    """How many of ``segments`` the engine keeps as they were because they are already
+    Chinese (``langcheck.already_cjk``); 0 when the options' ``keep_cjk`` is off."""
+    from ..engine.langcheck import already_cjk
+
+    effective = options if options is not None else translator.options if translator is not None else None
+    if effective is not None and not effective.keep_cjk:
+        return 0
+    return sum(1 for text in segments if text and already_cjk(text))
 
 
 def detect_format(path: Path, fmt: str = "auto") -> str:
@@ -80,8 +128,10 @@ def default_output_path(src: Path, fmt: str = "auto") -> Path:
     return src.with_name(f"{src.stem}.zh{src.suffix}" if src.suffix else f"{src.name}.zh")
 
 
-def load_document(data: bytes, filename: str, fmt: str, encoding: Optional[str] = None):
-    """Parse ``data`` as ``fmt``: an object with ``segments`` and ``write(translations, f)``."""
+def load_document(data: bytes, filename: str, fmt: str, encoding: Optional[str] = None, *,
+                  bilingual: bool = False, join_lines: bool = False):
+    """Parse ``data`` as ``fmt``: an object with ``segments`` and ``write(translations, f)``.
+    ``bilingual`` and ``join_lines``: see :func:`translate_file`."""
     if fmt == "txt":
         from . import txt as module
     elif fmt == "srt":
@@ -90,35 +140,55 @@ def load_document(data: bytes, filename: str, fmt: str, encoding: Optional[str] 
         from . import docx_format as module
     else:
         raise BatchInputError(f"unknown format {fmt!r}")
-    return module.load(data, filename, encoding)
+    return module.load(data, filename, encoding, bilingual=bilingual, join_lines=join_lines)
 
 
-def translate_file(src: Path, dst: Optional[Path], translator, *, fmt: str = "auto",
-                   resume: bool = False, progress: Optional[Callable[[int, int], None]] = None,
+def translate_file(src: Path, dst: Optional[Path], translator: BatchTranslator, *,
+                   fmt: str = "auto", resume: bool = False,
+                   progress: Optional[Callable[[int, int], None]] = None,
                    cancel: Optional[threading.Event] = None, encoding: Optional[str] = None,
-                   options=None, chunk_size: Optional[int] = None) -> Path:
+                   options=None, chunk_size: Optional[int] = None,
+                   on_resume: Optional[Callable[[ResumeReport], None]] = None,
+                   bilingual: bool = False, join_lines: bool = False,
+                   on_summary: Optional[Callable[[JobSummary], None]] = None) -> Path:
     """Translate the file ``src`` into ``dst`` (see the module docstring); returns ``dst``."""
     src = Path(src)
     fmt = detect_format(src, fmt)
     dst = Path(dst) if dst is not None else default_output_path(src, fmt)
     _refuse_overwriting_input(src, dst)
     data = _read_input(src)
-    document = load_document(data, str(src), fmt, encoding)
+    document = load_document(data, str(src), fmt, encoding, bilingual=bilingual, join_lines=join_lines)
     distinct, index_of = distinct_segments(document.segments)
-    key = job_key(data, fmt, encoding, translator, options)
-    jpath = journal_path(dst)
-    done = read_journal(jpath, key, distinct) if resume else {}
-    journal = Journal(jpath, key, distinct, done)
+    key = job_key(data, fmt, encoding, translator, options, bilingual=bilingual, join_lines=join_lines)
+    done = _recover(src, dst, key, distinct, on_resume) if resume else {}
+    journal = Journal(dst, key, distinct, done)
     try:
-        size = chunk_size or default_chunk_size(_batch_size(translator, options))
+        size = chunk_size or default_chunk_size(translator.batch_size)
         translate_distinct(distinct, translator, done=done, journal=journal, options=options,
                            chunk_size=size, progress=progress, cancel=cancel)
     finally:
         journal.close()
     translations = [done[i] if i >= 0 else "" for i in index_of]
-    atomic_write(dst, lambda f: document.write(translations, f))
+    try:
+        atomic_write(dst, lambda f: document.write(translations, f))
+    except OSError as exc:  # the journal holds every segment: a resume only writes the output
+        raise BatchOutputError(exc, dst, journal=journal.path, kept=journal.kept,
+                               total=len(distinct)) from exc
     journal.remove()
+    if on_summary is not None:
+        texts = [t for t in document.segments if t]
+        on_summary(JobSummary(src, dst, len(texts), count_kept(texts, translator, options)))
     return dst
+
+
+def _recover(src: Path, dst: Path, key: JobKey, distinct: list[str],
+             on_resume: Optional[Callable[[ResumeReport], None]]) -> dict[int, str]:
+    """The segments an earlier run of this job journaled; tells ``on_resume`` what it found."""
+    jpath = journal_path(dst)
+    recovered = read_journal(jpath, key, distinct)
+    if on_resume is not None:
+        on_resume(ResumeReport(src, jpath, len(distinct), len(recovered.done), recovered.problem))
+    return dict(recovered.done)
 
 
 def _read_input(src: Path) -> bytes:
@@ -130,6 +200,9 @@ def _read_input(src: Path) -> bytes:
         raise BatchInputError(f"{src}: is a folder, not a file", filename=str(src)) from None
     except PermissionError:
         raise BatchInputError(f"{src}: permission denied", filename=str(src)) from None
+    except OSError as exc:  # e.g. EIO from a failing disk or a dropped network share
+        raise BatchInputError(f"{src}: cannot be read ({exc.strerror or exc})",
+                              filename=str(src)) from None
 
 
 def _refuse_overwriting_input(src: Path, dst: Path) -> None:
@@ -143,52 +216,46 @@ def _refuse_overwriting_input(src: Path, dst: Path) -> None:
         raise BatchInputError(f"{src}: the output would overwrite the input; choose another "
                               f"output (-o / --out-dir)", filename=str(src))
     if dst.is_dir():
-        raise BatchInputError(f"{dst}: the output is a folder (use --out-dir for folders)",
-                              filename=str(src))
+        raise BatchOutputError(IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR)), dst)
 
 
-def job_key(data: bytes, fmt: str, encoding: Optional[str], translator, options) -> str:
-    """Hash of the input bytes and everything that changes the output (not batch size or
-    threads, which must not change it), so a journal is only resumed for the same job."""
-    effective = options if options is not None else getattr(translator, "options", None)
-    opts = dataclasses.asdict(effective) if dataclasses.is_dataclass(effective) else {}
-    opts.pop("batch_size", None)
-    meta = json.dumps({"v": _KEY_VERSION, "fmt": fmt, "encoding": encoding, "options": opts,
-                       "model": _model_identity(translator)}, sort_keys=True, default=str)
-    digest = hashlib.sha256(data)
-    digest.update(b"\0" + meta.encode("utf-8"))
-    return digest.hexdigest()
+def job_key(data: bytes, fmt: str, encoding: Optional[str], translator: BatchTranslator,
+            options, *, bilingual: bool = False, join_lines: bool = False) -> JobKey:
+    """The input bytes and everything that changes the output, so a journal is only resumed
+    for the same job. Threads never change the output and are left out; the batch size is
+    left out unless ``translator.batch_invariant`` is False (dynamic int8, whose activation
+    scales span the batch), where resuming with another batch size would mix outputs.
+    ``bilingual`` and ``join_lines`` enter the key as ``layout`` only when one is on, so
+    journals written before they existed still resume."""
+    effective = options if options is not None else translator.options
+    opts = dataclasses.asdict(effective)  # decoding options only: the batch size is the translator's
+    _glossary_key(opts, effective)
+    settings = {"v": _KEY_VERSION, "format": fmt, "encoding": encoding, "options": opts,
+                "model": _model_identity(translator)}
+    if not translator.batch_invariant:
+        settings["batch_size"] = translator.batch_size
+    layout = {name: True for name, on in (("bilingual", bilingual), ("join_lines", join_lines)) if on}
+    if layout:
+        settings["layout"] = layout
+    return JobKey.make(data, settings)
+
+
+def _glossary_key(opts: dict, options) -> None:
+    """A glossary enters the key as its size and a digest of its terms (the resume message
+    then says "glossary none -> 12 terms, 3f2a..."), and not at all when there is none, so
+    journals written before glossaries existed still resume."""
+    glossary = opts.pop("glossary", None) and options.glossary
+    if glossary:
+        text = json.dumps([dataclasses.astuple(t) for t in glossary.terms], ensure_ascii=False)
+        opts["glossary"] = f"{len(glossary.terms)} terms, {hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
 def _model_identity(translator) -> dict:
     """Which model and variant produce the output: path, name, variant and, where the
     manifest has them, the variant files' sha256 (a re-exported model is a different job)."""
-    info = getattr(translator, "model_info", None)
-    variant = getattr(translator, "variant", None) or getattr(info, "variant", None)
-    manifest = getattr(info, "manifest", None) or {}
+    info = translator.model_info
+    variant = translator.variant
+    manifest = info.manifest or {}
     files = (manifest.get("variants") or {}).get(variant) if isinstance(manifest, dict) else None
-    return {"path": str(getattr(info, "path", None)), "name": str(getattr(info, "name", None)),
+    return {"path": str(info.path), "name": str(info.name),
             "variant": str(variant), "files": files}
-
-
-def atomic_write(dst: Path, write: Callable[[BinaryIO], None]) -> None:
-    """Write via a temp file in ``dst``'s folder; fsync; rename over ``dst`` only on success."""
-    folder = dst.parent
-    tmp = folder / f".{dst.name}.{secrets.token_hex(4)}.tmp"
-    # "xb": a new file (never someone else's), created with the usual umask permissions.
-    f = open(tmp, "xb")
-    try:
-        with f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        if dst.exists():  # keep the permissions of the file being replaced
-            os.chmod(tmp, dst.stat().st_mode & 0o7777)
-        os.replace(tmp, dst)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    fsync_dir(folder)

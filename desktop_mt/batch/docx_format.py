@@ -13,6 +13,13 @@ holds non-blank text, keeping that run's formatting, and the unit's other ``w:t`
 breaks, bookmarks and comments marks are never touched, and paragraph/run properties
 (styles) are kept. Deleted revision text (``w:del``) is left as it is.
 
+Bilingual (``bilingual=True``): each paragraph with translated text is kept as it was and a
+copy of it, holding the translation by the same run rule, is inserted right after it (same
+style, so a heading is followed by its translated heading). Bookmarks, comment marks,
+note references, pictures and text boxes are left out of the copy (they must stay unique; a
+text box's paragraphs get their own copies inside it). A paragraph left as it was
+(already Chinese) is not repeated.
+
 So a paragraph with mixed formatting ("a **bold** word") comes back with the whole
 translation in the formatting of its first non-blank run: inline formatting inside a unit
 cannot be mapped onto a translation with a different word order.
@@ -20,6 +27,7 @@ cannot be mapped onto a translation with a different word order.
 
 from __future__ import annotations
 
+import copy
 import io
 import zipfile
 from typing import BinaryIO, Iterator, Sequence
@@ -46,6 +54,14 @@ _IGNORE = {_w(t) for t in ("pPr", "rPr", "bookmarkStart", "bookmarkEnd", "proofE
                             "smartTagPr")}
 # Deleted revisions: not part of the text, and not a split point either.
 _SKIP = {_w("del"), _w("moveFrom")}
+# Left out of a bilingual copy: each must appear once in the document (pictures and text boxes
+# stay with the source paragraph).
+_UNIQUE = {_w(t) for t in ("bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd",
+                            "commentReference", "footnoteReference", "endnoteReference", "drawing",
+                            "pict", "object")} | {
+    "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent"}
+_PARAGRAPH_IDS = ("{http://schemas.microsoft.com/office/word/2010/wordml}paraId",
+                  "{http://schemas.microsoft.com/office/word/2010/wordml}textId")
 _HYPERLINK = _w("hyperlink")
 _FLDCHAR = _w("fldChar")
 _FLDCHAR_TYPE = _w("fldCharType")
@@ -57,7 +73,7 @@ _CT_ENDNOTES = "application/vnd.openxmlformats-officedocument.wordprocessingml.e
 class WordDocument:
     """A parsed .docx: ``segments`` to translate; ``write`` fills them in and saves."""
 
-    def __init__(self, data: bytes, filename: str) -> None:
+    def __init__(self, data: bytes, filename: str, bilingual: bool = False) -> None:
         import docx  # python-docx; imported here so txt/srt runs never pay for it
         from lxml import etree
 
@@ -68,14 +84,17 @@ class WordDocument:
             raise BatchInputError(f"{filename}: not a valid .docx file ({exc})",
                                   filename=filename) from exc
         collector = SegmentCollector()
+        self._bilingual = bilingual
         self._units: list[tuple[list, Template]] = []  # (w:t elements, template)
+        self._paragraphs: list[tuple[object, list[int]]] = []  # (w:p, indices into _units)
         self._blob_parts: list[tuple[object, object]] = []  # (part, parsed root) to write back
         for root in self._roots():
             for paragraph in root.iter(_P):
-                for texts in _units(paragraph):
-                    joined = "".join(t.text or "" for t in texts)
-                    if joined.strip():
-                        self._units.append((texts, collector.add_text(joined)))
+                first = len(self._units)
+                for texts in _text_units(paragraph):
+                    self._units.append((texts, collector.add_text(_joined(texts))))
+                if len(self._units) > first:
+                    self._paragraphs.append((paragraph, list(range(first, len(self._units)))))
         self.segments = collector.segments
 
     def _roots(self) -> Iterator[object]:
@@ -98,12 +117,52 @@ class WordDocument:
 
     def write(self, translations: Sequence[str], fileobj: BinaryIO) -> None:
         """Put the translations in (see the module's run rule) and save the .docx."""
-        for texts, template in self._units:
-            _fill_unit(texts, render(template, translations))
+        if self._bilingual:
+            self._add_translated_copies(translations)
+        else:
+            for texts, template in self._units:
+                _fill_unit(texts, render(template, translations))
         for part, root in self._blob_parts:
             part._blob = self._etree.tostring(root, xml_declaration=True, encoding="UTF-8",
                                               standalone=True)
         self._doc.save(fileobj)
+
+
+    def _add_translated_copies(self, translations: Sequence[str]) -> None:
+        """Bilingual: after each paragraph, a copy of it that holds the translation (none where
+        every unit is unchanged). Paragraphs nested in a paragraph (text boxes) get their own
+        copy; the outer paragraph's copy then leaves them out."""
+        for paragraph, indices in self._paragraphs:
+            texts = [render(self._units[i][1], translations) for i in indices]
+            if all(text == _joined(self._units[i][0]) for text, i in zip(texts, indices)):
+                continue
+            clone = copy.deepcopy(paragraph)
+            for unit, text in zip(_text_units(clone), texts):  # the same units, in the same order
+                _fill_unit(unit, text)
+            _strip_for_copy(clone)
+            paragraph.addnext(clone)
+
+
+def _joined(texts: list) -> str:
+    """A unit's text: its ``w:t`` texts one after another."""
+    return "".join(t.text or "" for t in texts)
+
+
+def _text_units(paragraph) -> list[list]:
+    """The units of ``paragraph`` that hold text (what becomes segments), in order."""
+    return [texts for texts in _units(paragraph) if _joined(texts).strip()]
+
+
+def _strip_for_copy(clone) -> None:
+    """Take out of a bilingual copy what must appear once: bookmarks, comment marks, note
+    references, and pictures and text boxes (their paragraphs get their own copies)."""
+    doomed = [e for e in clone.iter() if e is not clone and e.tag in _UNIQUE]
+    for element in doomed:
+        parent = element.getparent()
+        if parent is not None:
+            parent.remove(element)
+    for name in _PARAGRAPH_IDS:  # Word's paragraph ids are unique too; it makes new ones
+        clone.attrib.pop(name, None)
 
 
 def _is_header_footer(part: object) -> bool:
@@ -157,6 +216,8 @@ def _units(paragraph) -> list[list]:
     return [u for u in units if u]
 
 
-def load(data: bytes, filename: str, encoding: str | None = None) -> WordDocument:
-    """Parse a .docx file's bytes (``encoding`` is ignored: DOCX is always XML/UTF-8)."""
-    return WordDocument(data, filename)
+def load(data: bytes, filename: str, encoding: str | None = None, *, bilingual: bool = False,
+         join_lines: bool = False) -> WordDocument:
+    """Parse a .docx file's bytes (``encoding`` is ignored: DOCX is always XML/UTF-8;
+    ``join_lines`` too: a Word paragraph is whole already)."""
+    return WordDocument(data, filename, bilingual)

@@ -18,15 +18,44 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
 
 from ..errors import TranslationCancelled
 from .journal import Journal
 from .textio import clean_translation
 
+if TYPE_CHECKING:
+    from ..engine.options import GenerationOptions
+
 ProgressFn = Callable[[int, int], None]
 
 MIN_CHUNK = 64  # segments; small enough that a kill loses little, big enough to bucket well
+
+
+class BatchTranslator(Protocol):
+    """What the batch code needs of a translator. :class:`desktop_mt.Translator` has it; so
+    must any stand-in (the tests' fakes). ``options`` (the default GenerationOptions),
+    ``model_info`` (its ``path``, ``name`` and ``manifest``) and ``variant`` go into the
+    journal key too (see ``desktop_mt.batch.job_key``); ``batch_size`` (sentences per engine
+    batch) sizes the chunks, and enters the key where the output depends on it."""
+
+    options: GenerationOptions
+    variant: str
+    batch_size: int
+
+    @property
+    def model_info(self) -> Any: ...
+
+    @property
+    def batch_invariant(self) -> bool:
+        """False when a sentence's output may depend on the rest of its batch (dynamic int8):
+        the journal key then includes the batch size."""
+        ...
+
+    def translate_batch(self, lines: Sequence[str], options=None, cancel=None,
+                        progress: Optional[ProgressFn] = None) -> list[str]:
+        """One translation per line, in order (the engine contract, docs/ENGINE_API.md)."""
+        ...
 
 
 def default_chunk_size(batch_size: int) -> int:
@@ -50,7 +79,8 @@ def distinct_segments(segments: Sequence[str]) -> tuple[list[str], list[int]]:
     return list(position), index_of
 
 
-def translate_distinct(distinct: Sequence[str], translator, *, done: dict[int, str],
+def translate_distinct(distinct: Sequence[str], translator: BatchTranslator, *,
+                       done: dict[int, str],
                        journal: Optional[Journal] = None, options=None, chunk_size: int = MIN_CHUNK,
                        progress: Optional[ProgressFn] = None, cancel=None) -> dict[int, str]:
     """Translate every id of ``distinct`` not yet in ``done`` (which is filled in and returned).
@@ -96,22 +126,14 @@ def _pause_forever() -> None:
         time.sleep(3600)
 
 
-def translate_segments(segments: Sequence[str], translator, *, options=None,
+def translate_segments(segments: Sequence[str], translator: BatchTranslator, *, options=None,
                        batch_size: int | None = None, progress: Optional[ProgressFn] = None,
                        cancel=None) -> list[str]:
     """Translate a list of segments without a journal (stdin, small jobs): one output each,
     empty segments give ``""``, identical segments are translated once."""
     distinct, index_of = distinct_segments(segments)
-    size = default_chunk_size(batch_size or _batch_size(translator, options))
+    size = default_chunk_size(batch_size or translator.batch_size)
     done = translate_distinct(distinct, translator, done={}, options=options, chunk_size=size,
                               progress=progress, cancel=cancel)
     return [done[i] if i >= 0 else "" for i in index_of]
 
-
-def _batch_size(translator, options) -> int:
-    """The engine batch size in effect: the call's options, else the translator's, else 16."""
-    for source in (options, getattr(translator, "options", None)):
-        size = getattr(source, "batch_size", None)
-        if isinstance(size, int) and size > 0:
-            return size
-    return 16

@@ -11,6 +11,9 @@ Rules:
   Never more than two lines.
 - Dialogue cues (every line starts with ``-``) are translated line by line and keep their
   ``- `` markers, one speaker per line.
+- Bilingual (``bilingual=True``): each cue keeps its source line(s) as they were (tags
+  included) above the Chinese line(s); a cue left as it was (already Chinese, or nothing to
+  translate) is written once, as it was.
 - Formatting tags: tags at the start of the first line (``<i>``, ``{\\an8}`` ...) and at the
   end of the last line (``</i>``) are kept around the translation; tags in between are dropped
   (they cannot be placed reliably in the translation).
@@ -49,13 +52,15 @@ class _Cue:
     trail: str  # tags after the text
     newline: str  # between the cue's own lines
     end: str  # after the last line (the input's last terminator)
+    source: list[str]  # the cue's text lines as they were (for bilingual output)
 
 
 class SubtitleDocument:
     """A parsed SRT file: ``segments`` to translate and what to rebuild it from."""
 
-    def __init__(self, decoded: DecodedText, filename: str) -> None:
+    def __init__(self, decoded: DecodedText, filename: str, bilingual: bool = False) -> None:
         self._decoded = decoded
+        self._bilingual = bilingual
         self._items: list[Union[str, _Cue]] = []
         collector = SegmentCollector()
         pairs = split_lines(decoded.text)
@@ -84,8 +89,20 @@ class SubtitleDocument:
         """The translated subtitles (before encoding)."""
         out = []
         for item in self._items:
-            out.append(item if isinstance(item, str) else _render_cue(item, translations))
+            if isinstance(item, str):
+                out.append(item)
+            elif self._bilingual:
+                out.append(self._render_bilingual(item, translations))
+            else:
+                out.append(_render_cue(item, translations))
         return "".join(out)
+
+    def _render_bilingual(self, cue: _Cue, translations: Sequence[str]) -> str:
+        """The cue's source lines as they were, then its translation (once when unchanged)."""
+        source = cue.newline.join(cue.source)
+        if all(translations[index] == self.segments[index] for _prefix, index in cue.lines):
+            return source + cue.end  # already Chinese, or nothing to translate
+        return source + cue.newline + _render_cue(cue, translations)
 
     def write(self, translations: Sequence[str], fileobj: BinaryIO) -> None:
         """Write the translated file in the input's encoding."""
@@ -114,7 +131,7 @@ def _make_cue(pairs: list[tuple[str, str]], collector: SegmentCollector, newline
         lines = [("", _segment(collector, " ".join(t for t in texts if t)))]
     inner = pairs[0][1] or newline
     return _Cue(lines=lines, dialogue=dialogue, lead=lead, trail=trail, newline=inner,
-                end=pairs[-1][1])
+                end=pairs[-1][1], source=[content for content, _ in pairs])
 
 
 def _segment(collector: SegmentCollector, text: str) -> int:
@@ -179,6 +196,8 @@ def _latin(c: str) -> bool:
     return c.isascii() and c.isalnum()
 
 
-def load(data: bytes, filename: str, encoding: str | None = None) -> SubtitleDocument:
-    """Parse an SRT file's bytes (strict decoding, see :func:`textio.decode_text`)."""
-    return SubtitleDocument(decode_text(data, filename, encoding), filename)
+def load(data: bytes, filename: str, encoding: str | None = None, *, bilingual: bool = False,
+         join_lines: bool = False) -> SubtitleDocument:
+    """Parse an SRT file's bytes (strict decoding, see :func:`textio.decode_text`).
+    ``join_lines`` changes nothing: a cue's lines are joined anyway."""
+    return SubtitleDocument(decode_text(data, filename, encoding), filename, bilingual)

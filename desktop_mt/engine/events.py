@@ -49,3 +49,17 @@ class Finished:
     """The last event of a stream (also sent after a cancel)."""
 
     stats: TranslationStats
+
+
+@dataclasses.dataclass(frozen=True)
+class Alternative:
+    """One hypothesis of :meth:`Translator.alternatives`, best first in its list.
+
+    ``text`` is final (punctuation and script as a normal translation), ``score`` the beam
+    search's length-penalised log-probability (generate()'s ``sequences_scores``; summed over
+    the segments when protected spans cut the sentence) and ``token_ids`` the target ids.
+    """
+
+    text: str
+    score: float
+    token_ids: tuple[int, ...]

@@ -6,18 +6,52 @@ them to it. Both are generators: every step they yield what became final, and th
 the cancel flag once per decode step. Finished rows (greedy) and finished inputs (beam) are
 dropped from the running batch, so the cost follows the rows still decoding.
 
-Events: ``("tokens", item, [ids])`` appends committed ids to input ``item``;
-``("done", item, [ids])`` gives its final ids (without the decoder start token).
+Events: :class:`TokensStep` appends committed ids to an input; :class:`ItemDone` gives its
+final ids (without the decoder start token). Beam search called with ``nbest=True`` also
+yields :class:`NBest` just before ``ItemDone``: every finished hypothesis, best first, as
+generate()'s ``num_return_sequences`` / ``sequences_scores`` give them.
+
+The searches drive a :class:`~.protocols.DecoderRunner` and its :class:`~.protocols.KVCache`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterator, Sequence
+import heapq
+from typing import Iterator, Sequence, Union
 
 import numpy as np
 
+from .protocols import CancelToken, DecoderRunner
+
 NEG = np.float32(-1.0e9)
+
+
+@dataclasses.dataclass(frozen=True)
+class TokensStep:
+    """Ids that became certain for input ``item``: append them to its output."""
+
+    item: int
+    ids: list[int]
+
+
+@dataclasses.dataclass(frozen=True)
+class ItemDone:
+    """Input ``item`` is finished; ``ids`` is its whole output (without the decoder start token)."""
+
+    item: int
+    ids: list[int]
+
+
+@dataclasses.dataclass(frozen=True)
+class NBest:
+    """Input ``item``'s finished beam hypotheses ``(ids, score)``, best first (``nbest=True``)."""
+
+    item: int
+    hypotheses: list[tuple[list[int], float]]
+
+
+SearchEvent = Union[TokensStep, ItemDone, NBest]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +70,7 @@ class DecodeParams:
     no_repeat_ngram: int = 0
     repetition_penalty: float = 1.0
     min_length: int = 0
+    loop_guard: bool = False  # end a hypothesis that starts to loop (see guard_loops); not in generate()
 
 
 def process_scores(scores: np.ndarray, seqs: np.ndarray, max_lens: np.ndarray, p: DecodeParams) -> np.ndarray:
@@ -62,6 +97,56 @@ def process_scores(scores: np.ndarray, seqs: np.ndarray, max_lens: np.ndarray, p
     return scores
 
 
+# Repetition guard: a unit of up to LOOP_UNIT tokens may repeat back to back LOOP_REPEATS[n]
+# times (more if the source itself repeats); the token that would start one more repeat is
+# replaced by end-of-sentence, so a degenerate loop ("的的的的...") ends where it starts.
+LOOP_UNIT = 6
+LOOP_REPEATS = {1: 3}  # one token three times in a row; longer units twice
+LOOP_REPEATS_DEFAULT = 2
+
+
+def source_repeats(src: Sequence[int]) -> int:
+    """How many times the source's most repeated unit (up to LOOP_UNIT tokens) occurs back to
+    back ("very very very" -> 3; 1 when nothing repeats): the extra repeats a target may have."""
+    a = np.asarray(src)
+    best = 1
+    for n in range(1, min(LOOP_UNIT, len(a) // 2) + 1):
+        same = np.concatenate([[False], a[n:] == a[:-n], [False]])
+        edges = np.flatnonzero(np.diff(same.astype(np.int8)))
+        if len(edges):
+            best = max(best, int((edges[1::2] - edges[0::2]).max()) // n + 1)
+    return best
+
+
+def loop_allowance(src_ids: Sequence[Sequence[int]]) -> np.ndarray:
+    """Per input, how many repeats beyond the defaults its source justifies."""
+    return np.asarray([source_repeats(s) - 1 for s in src_ids], dtype=np.int64)
+
+
+def guard_loops(scores: np.ndarray, seqs: np.ndarray, extra: np.ndarray, p: DecodeParams) -> None:
+    """Where a row ends in a unit repeated as often as allowed, the token that would start the
+    next repeat gives its score to end-of-sentence (greedy then stops; a beam ends with the
+    score it would have had). ``seqs`` [rows, cur_len] includes the decoder start token."""
+    if seqs.shape[1] <= p.min_length:
+        return
+    for r, row in enumerate(seqs[:, 1:].tolist()):
+        token = _loop_token(row, int(extra[r]))
+        if token is not None and token != p.eos:
+            scores[r, p.eos] = max(scores[r, p.eos], scores[r, token])
+            scores[r, token] = -np.inf
+
+
+def _loop_token(row: list[int], extra: int) -> int | None:
+    """The first token of the unit ``row`` ends repeating at its limit, or None."""
+    for n in range(1, LOOP_UNIT + 1):
+        if len(row) < 2 * n or row[-1] != row[-1 - n]:  # cheap test first: no repeat of length n ends here
+            continue
+        times = LOOP_REPEATS.get(n, LOOP_REPEATS_DEFAULT) + extra
+        if len(row) >= n * times and row[-n * times:] == row[-n:] * times:
+            return row[-n]
+    return None
+
+
 def ban_repeated_ngrams(scores: np.ndarray, seqs: np.ndarray, n: int) -> None:
     """A token that would complete an n-gram already present in the row gets -inf."""
     cur_len = seqs.shape[1]
@@ -84,7 +169,8 @@ def ban_bad_word(scores: np.ndarray, seqs: np.ndarray, word: tuple[int, ...]) ->
 
 def log_softmax(x: np.ndarray) -> np.ndarray:
     x = x - x.max(axis=-1, keepdims=True)
-    return x - np.log(np.exp(x).sum(axis=-1, keepdims=True))
+    out: np.ndarray = x - np.log(np.exp(x).sum(axis=-1, keepdims=True))
+    return out
 
 
 def top_stable(x: np.ndarray, n: int, chunk: int = 512) -> np.ndarray:
@@ -117,7 +203,8 @@ def top_stable(x: np.ndarray, n: int, chunk: int = 512) -> np.ndarray:
     counts = np.bincount(r_idx, minlength=rows)
     order = np.lexsort((c_idx, -x[r_idx, c_idx], r_idx))  # by row, then value down, then index up
     starts = np.cumsum(counts) - counts
-    return c_idx[order[starts[:, None] + np.arange(n)[None, :]]]
+    top: np.ndarray = c_idx[order[starts[:, None] + np.arange(n)[None, :]]]
+    return top
 
 
 def _top_row(row: np.ndarray, n: int) -> np.ndarray:
@@ -139,16 +226,18 @@ def pad_batch(src_ids: Sequence[Sequence[int]], pad: int) -> tuple[np.ndarray, n
     return ids, mask
 
 
-def _cancelled(cancel) -> bool:
+def _cancelled(cancel: CancelToken | None) -> bool:
     return cancel is not None and cancel.is_set()
 
 
-def greedy(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=None) -> Iterator[tuple]:
+def greedy(sessions: DecoderRunner, src_ids: Sequence[Sequence[int]], max_lens: Sequence[int], p: DecodeParams,
+           cancel: CancelToken | None = None) -> Iterator[SearchEvent]:
     """Greedy search; ``max_lens[i]`` is the total length (start token included) for input i."""
     ids, mask = pad_batch(src_ids, p.pad)
     hidden = sessions.encode(ids, mask)
     rows = np.arange(len(src_ids))  # which input each running row belongs to
     limits = np.asarray(max_lens, dtype=np.int64)
+    extra = loop_allowance(src_ids) if p.loop_guard else None
     seqs = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
     # positions 0 .. limit - 2 get written: no step runs once a row reaches its limit
     logits, cache = sessions.decode_first(seqs, mask, hidden, int(limits.max()) - 1)
@@ -157,13 +246,15 @@ def greedy(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=N
             return
         # argmax of the processed logits: no softmax, no copy (the logits are ours to modify)
         scores = process_scores(np.asarray(logits[:, -1, :], dtype=np.float32), seqs, limits, p)
+        if extra is not None:
+            guard_loops(scores, seqs, extra[rows], p)
         nxt = scores.argmax(axis=-1)
         seqs = np.concatenate([seqs, nxt[:, None]], axis=1)
         done = (nxt == p.eos) | (seqs.shape[1] >= limits)
         for r in range(len(rows)):
-            yield ("tokens", int(rows[r]), [int(nxt[r])])
+            yield TokensStep(int(rows[r]), [int(nxt[r])])
             if done[r]:
-                yield ("done", int(rows[r]), seqs[r, 1:].tolist())
+                yield ItemDone(int(rows[r]), seqs[r, 1:].tolist())
         keep = np.nonzero(~done)[0]
         if len(keep) == 0:
             return
@@ -172,7 +263,7 @@ def greedy(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=N
             cache.keep_items(keep)
         # Drop the last logits first: ORT can then reuse their memory for the next ones
         # (rows x vocab floats: 33 MB at 128 rows of a 65k vocabulary).
-        logits = None
+        del logits
         logits = sessions.decode_next(seqs[:, -1:], cache)
 
 
@@ -186,7 +277,8 @@ class _BeamState:
     finished_scores: np.ndarray  # [B, K]
     is_finished: np.ndarray   # [B, K]
     unsatisfied: np.ndarray   # [B] early-stop heuristic not yet met
-    committed: list           # per item: how many generated tokens were already streamed
+    committed: list[int]      # per item: how many generated tokens were already streamed
+    loop_extra: np.ndarray | None = None  # [B] repeats the source justifies (None: guard off)
 
 
 def _new_beam_state(n: int, k: int, length: int, p: DecodeParams) -> _BeamState:
@@ -198,13 +290,15 @@ def _new_beam_state(n: int, k: int, length: int, p: DecodeParams) -> _BeamState:
                       np.zeros((n, k), dtype=bool), np.ones(n, dtype=bool), [0] * n)
 
 
-def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, cancel=None) -> Iterator[tuple]:
+def beam_search(sessions: DecoderRunner, src_ids: Sequence[Sequence[int]], max_lens: Sequence[int],
+                p: DecodeParams, cancel: CancelToken | None = None, nbest: bool = False) -> Iterator[SearchEvent]:
     """Beam search as in generate(): top-2K candidates, finished-hypothesis merge, heuristic stop.
 
     Cross-attention K/V are computed once per input (first step at batch size ``items``);
     the step layout attends over them once for all beams, the Optimum layouts get them
     repeated per beam (``cache.expand``). Streams the prefix that every live and finished hypothesis of
-    an input shares: those tokens are certain to be in the final output.
+    an input shares: those tokens are certain to be in the final output. ``nbest``: also yield
+    each input's finished hypotheses (:class:`NBest` events; the search itself is unchanged).
     """
     k = p.beams
     ids, mask = pad_batch(src_ids, p.pad)
@@ -212,6 +306,7 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
     items = np.arange(len(src_ids))
     limits = np.asarray(max_lens, dtype=np.int64)
     state = _new_beam_state(len(src_ids), k, int(limits.max()), p)
+    state.loop_extra = loop_allowance(src_ids) if p.loop_guard else None
     start = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
     logits, cache = sessions.decode_first(start, mask, hidden, int(limits.max()) - 1)
     cache.expand(k)  # every beam of an input starts from its first step (the logits: see _candidates)
@@ -226,7 +321,9 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
         cache.reorder((np.arange(len(items))[:, None] * k + beam_idx).reshape(-1))
         alive = state.unsatisfied & (cur_len < limits)
         for i in np.nonzero(~alive)[0]:
-            yield ("done", int(items[i]), _best(state, i, p))
+            if nbest:
+                yield NBest(int(items[i]), _hypotheses(state, int(i), p))
+            yield ItemDone(int(items[i]), _best(state, int(i), p))
         if not alive.any():
             return
         if not alive.all():
@@ -235,7 +332,7 @@ def beam_search(sessions, src_ids, max_lens: Sequence[int], p: DecodeParams, can
             state = _select(state, keep)
             cache.keep_items(keep)
         last = state.running[:, :, cur_len - 1].reshape(-1, 1)
-        logits = None  # as in greedy: let ORT reuse the last logits' memory
+        del logits  # as in greedy: let ORT reuse the last logits' memory
         logits = sessions.decode_next(last, cache)
 
 
@@ -250,28 +347,46 @@ def column_bans(p: DecodeParams, cur_len: int) -> list[int] | None:
     return [w[0] for w in p.bad_words] + ([p.eos] if cur_len < p.min_length else [])
 
 
-def _candidates(s, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams, sessions):
-    """generate()'s top 2K candidates per input over beams x vocab: (scores, flat ids)."""
+def _candidates(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,
+                sessions: DecoderRunner) -> tuple[np.ndarray, np.ndarray]:
+    """generate()'s top 2K candidates per input over beams x vocab: (scores, flat ids).
+
+    Where this step's processors ban the same ids in every row, from each row's own top
+    entries (``_candidates_from_rows``); else processor by processor (``_candidates_general``)."""
     forced_eos_now = p.forced_eos is not None and bool((limits - 1 == cur_len).any())
-    bans = None if forced_eos_now else column_bans(p, cur_len)
-    if bans is not None and hasattr(sessions, "row_top"):
-        return _candidates_from_rows(s, logits, bans, sessions)
     n, k, _ = s.running.shape
+    flat_seqs = s.running[:, :, :cur_len].reshape(n * k, cur_len)
+    extra = None if s.loop_extra is None else np.repeat(s.loop_extra, k)
+    looping = extra is not None and any(_loop_token(row, int(e)) is not None
+                                        for row, e in zip(flat_seqs[:, 1:].tolist(), extra))
+    bans = None if forced_eos_now or looping else column_bans(p, cur_len)
+    if bans is not None:
+        return _candidates_from_rows(s, logits, bans, sessions)
+    return _candidates_general(s, logits, cur_len, limits, p, sessions, extra if looping else None)
+
+
+def _candidates_general(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,
+                        sessions: DecoderRunner, loop_extra: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates over each row's whole processed log-softmax (``loop_extra``: run the
+    repetition guard with these per-row allowances)."""
+    n, k, _ = s.running.shape
+    flat_seqs = s.running[:, :, :cur_len].reshape(n * k, cur_len)
     vocab = logits.shape[-1]
     if logits.shape[0] == n and k > 1:  # first step: one row per input, the same for all its beams
         logits = np.repeat(logits, k, axis=0)
-    normalize = getattr(sessions, "log_softmax", None) or log_softmax
-    flat_seqs = s.running[:, :, :cur_len].reshape(n * k, cur_len)
-    log_probs = process_scores(normalize(np.asarray(logits[:, -1, :], dtype=np.float32)), flat_seqs,
+    log_probs = process_scores(sessions.log_softmax(np.asarray(logits[:, -1, :], dtype=np.float32)), flat_seqs,
                                np.repeat(limits, k), p)
+    if loop_extra is not None:
+        guard_loops(log_probs, flat_seqs, loop_extra, p)
     acc = log_probs.reshape(n, k, vocab)
     acc += s.running_scores[:, :, None]  # in place: one pass over [items, beams, vocab], no copy
-    acc = acc.reshape(n, k * vocab)
-    top = top_stable(acc, 2 * k)
-    return np.take_along_axis(acc, top, axis=1), top
+    flat = acc.reshape(n, k * vocab)
+    top = top_stable(flat, 2 * k)
+    return np.take_along_axis(flat, top, axis=1), top
 
 
-def _candidates_from_rows(s, logits: np.ndarray, bans: list[int], sessions):
+def _candidates_from_rows(s: _BeamState, logits: np.ndarray, bans: list[int],
+                          sessions: DecoderRunner) -> tuple[np.ndarray, np.ndarray]:
     """The same candidates from each row's own top entries (``sessions.row_top``).
 
     A row's beam score is one constant added to the whole row, so the row's order does not
@@ -293,7 +408,7 @@ def _candidates_from_rows(s, logits: np.ndarray, bans: list[int], sessions):
 
 
 def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,
-               sessions=None) -> np.ndarray:
+               sessions: DecoderRunner) -> np.ndarray:
     """One generate() beam step on all items; returns the source beam of each new running beam."""
     n, k, _ = s.running.shape
     vocab = logits.shape[-1]
@@ -337,7 +452,7 @@ def _update_heuristic(s: _BeamState, cur_len: int, limits: np.ndarray, p: Decode
     s.unsatisfied &= still
 
 
-def _stream_agreed(s: _BeamState, items: np.ndarray, cur_len: int, p: DecodeParams) -> Iterator[tuple]:
+def _stream_agreed(s: _BeamState, items: np.ndarray, cur_len: int, p: DecodeParams) -> Iterator[TokensStep]:
     """Yield tokens that all live beams and all finished hypotheses share (from position 1)."""
     for i in range(len(items)):
         hyps = [s.running[i, b, 1:cur_len] for b in range(s.running.shape[1])]
@@ -346,12 +461,13 @@ def _stream_agreed(s: _BeamState, items: np.ndarray, cur_len: int, p: DecodePara
         same = (stacked == stacked[0]).all(axis=0)
         agreed = int(np.argmin(same)) if not same.all() else len(same)
         if agreed > s.committed[i]:
-            yield ("tokens", int(items[i]), stacked[0, s.committed[i]: agreed].tolist())
+            yield TokensStep(int(items[i]), stacked[0, s.committed[i]: agreed].tolist())
             s.committed[i] = agreed
 
 
-def _best(s: _BeamState, i: int, p: DecodeParams) -> list[int]:
-    seq = s.finished[i, 0, 1:].tolist()
+def _best(s: _BeamState, i: int, p: DecodeParams, slot: int = 0) -> list[int]:
+    """Finished hypothesis ``slot`` of input ``i`` (0: the best), cut after its end token."""
+    seq: list[int] = s.finished[i, slot, 1:].tolist()
     if p.eos in seq:
         seq = seq[: seq.index(p.eos) + 1]
     while seq and seq[-1] == p.pad:
@@ -359,6 +475,37 @@ def _best(s: _BeamState, i: int, p: DecodeParams) -> list[int]:
     return seq
 
 
+def _hypotheses(s: _BeamState, i: int, p: DecodeParams) -> list[tuple[list[int], float]]:
+    """Input ``i``'s finished hypotheses with their length-penalised scores, best first (the
+    slots are kept sorted by score, as generate()'s are)."""
+    return [(_best(s, i, p, slot), float(s.finished_scores[i, slot]))
+            for slot in range(s.finished.shape[1]) if s.is_finished[i, slot]]
+
+
 def _select(s: _BeamState, keep: np.ndarray) -> _BeamState:
     return _BeamState(s.running[keep], s.running_scores[keep], s.finished[keep], s.finished_scores[keep],
-                      s.is_finished[keep], s.unsatisfied[keep], [s.committed[i] for i in keep])
+                      s.is_finished[keep], s.unsatisfied[keep], [s.committed[i] for i in keep],
+                      None if s.loop_extra is None else s.loop_extra[keep])
+
+
+def best_combinations(scores: Sequence[Sequence[float]]) -> Iterator[tuple[int, ...]]:
+    """Pick one hypothesis per segment, best total score first: index tuples, lazily.
+
+    ``scores[j]`` are segment j's hypothesis scores, best first. A sentence cut by protected
+    spans is several segments; its n-best are the n best combinations (summed scores), found
+    with a heap over the neighbours of each yielded combination, not by listing them all.
+    """
+    if any(len(s) == 0 for s in scores):
+        return
+    first = tuple(0 for _ in scores)
+    heap = [(-sum(s[0] for s in scores), first)]
+    seen = {first}
+    while heap:
+        _, combo = heapq.heappop(heap)
+        yield combo
+        for j, index in enumerate(combo):
+            if index + 1 < len(scores[j]):
+                nxt = combo[:j] + (index + 1,) + combo[j + 1:]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    heapq.heappush(heap, (-sum(scores[k][i] for k, i in enumerate(nxt)), nxt))

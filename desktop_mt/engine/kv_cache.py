@@ -24,16 +24,16 @@ FIRST_CAPACITY = 64  # at most this many positions before the first growth (atte
 class ConcatKVCache:
     """Self and cross K/V as lists ``[layer0.key, layer0.value, ...]`` of ``[rows, heads, len, head_dim]``."""
 
-    def __init__(self, self_kv: list, cross_kv: list, mask: np.ndarray):
+    def __init__(self, self_kv: list[np.ndarray], cross_kv: list[np.ndarray], mask: np.ndarray):
         self.self_kv, self.cross_kv, self.mask, self.beams = list(self_kv), list(cross_kv), mask, 1
 
     @property
     def rows(self) -> int:
-        return self.mask.shape[0]
+        return int(self.mask.shape[0])
 
     @property
     def length(self) -> int:
-        return self.self_kv[0].shape[2]
+        return int(self.self_kv[0].shape[2])
 
     def expand(self, beams: int) -> None:
         self._select(np.repeat(np.arange(self.rows), beams))
@@ -55,7 +55,8 @@ class ConcatKVCache:
 class KVBuffer:
     """Preallocated self-attention buffers for the decoder-step graph (see the module docstring)."""
 
-    def __init__(self, n_tensors: int, rows: int, heads: int, head_dim: int, cross_kv: list, mask: np.ndarray,
+    def __init__(self, n_tensors: int, rows: int, heads: int, head_dim: int, cross_kv: list[np.ndarray],
+                 mask: np.ndarray,
                  capacity: int = GROWTH):
         """``capacity``: the positions the search may need (its length limit); growing later copies
         every buffer, so a known limit up to ``FIRST_CAPACITY`` is allocated at once."""
@@ -65,13 +66,13 @@ class KVBuffer:
 
     @property
     def rows(self) -> int:
-        return self.buffers[0].shape[0]
+        return int(self.buffers[0].shape[0])
 
     @property
     def capacity(self) -> int:
-        return self.buffers[0].shape[2]
+        return int(self.buffers[0].shape[2])
 
-    def append(self, new: list) -> None:
+    def append(self, new: list[np.ndarray]) -> None:
         """Write one position (``[rows, heads, 1, head_dim]`` per tensor) after the last one."""
         if self.length == self.capacity:
             self._reallocate(slice(None), self.capacity + GROWTH)
@@ -90,7 +91,7 @@ class KVBuffer:
         self.cross_kv = [kv[items] for kv in self.cross_kv]
         self.mask = self.mask[items]
 
-    def _reallocate(self, rows, capacity: int) -> None:
+    def _reallocate(self, rows: np.ndarray | slice, capacity: int) -> None:
         """New buffers holding ``rows`` (an index or a slice) with ``capacity`` positions.
 
         Only the filled positions are copied: the pages of the rest stay untouched (not

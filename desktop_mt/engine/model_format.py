@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,15 @@ FILE_NAMES = {
 INT8_SUFFIXES = ("_quantized", "_int8")
 VARIANTS = ("int8", "fp32")
 SUPPORTED_ARCHITECTURES = ("marian", "m2m_100")
+# How a model's int8 files were quantized (manifest key "int8": {"kind": ...}). "dynamic": ORT's
+# quantize_dynamic, whose activation scales span the whole batch tensor, so a sentence's tokens can
+# depend on its batch neighbours. The other kinds scale activations per row (or not at all): a
+# sentence translates the same at any batch size. A manifest without the key (old exports) and
+# models without a manifest (Optimum, transformers.js downloads) count as "dynamic".
+INT8_DYNAMIC = "dynamic"
+INT8_WEIGHT_ONLY = "weight-only-matmulnbits-8bit"
+INT8_PER_ROW = "dynamic-per-row"
+BATCH_INVARIANT_INT8_KINDS = frozenset({INT8_WEIGHT_ONLY, INT8_PER_ROW})
 FIX = "re-export it with `python -m export_tools export SRC DIR`"
 
 
@@ -71,6 +81,16 @@ class ModelInfo:
     def max_positions(self) -> int:
         return int(self.config.get("max_position_embeddings", 512))
 
+    @property
+    def int8_kind(self) -> str:
+        """How the int8 files were quantized (``INT8_DYNAMIC`` unless the manifest says otherwise)."""
+        entry = (self.manifest or {}).get("int8")
+        return str(entry.get("kind", INT8_DYNAMIC)) if isinstance(entry, dict) else INT8_DYNAMIC
+
+    def batch_invariant(self, variant: str) -> bool:
+        """True when a sentence's output cannot depend on the rest of its batch for ``variant``."""
+        return variant != "int8" or self.int8_kind in BATCH_INVARIANT_INT8_KINDS
+
 
 def quantized_name(fp32_name: str) -> str:
     return fp32_name.replace(".onnx", "_quantized.onnx")
@@ -98,11 +118,11 @@ def read_json(path: Path) -> dict[str, Any]:
 
 
 def bundled_model_dir() -> Path:
-    """The default model shipped in ``resources/models/`` (or inside a PyInstaller bundle)."""
-    import sys
+    """The default model shipped as package data in ``desktop_mt/resources/models/`` (the first
+    folder with a manifest), wherever the package runs from (see :mod:`.resources`)."""
+    from .resources import resource_path
 
-    base = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[2]))
-    models = base / "resources" / "models"
+    models = resource_path("models")
     found = sorted(p for p in models.glob("*") if (p / MANIFEST).is_file()) if models.is_dir() else []
     if not found:
         raise ModelNotFoundError(f"no bundled model in {models}; pass --model DIR or install one")
@@ -199,26 +219,71 @@ def inspect_model_dir(path: Path | str) -> ModelInfo:
 
 
 def verify_files(info: ModelInfo, variant: str) -> None:
-    """Compare a variant's files against the manifest's sha256 (catches truncated downloads)."""
+    """Compare a variant's files against the manifest's byte counts and sha256, so a truncated
+    download or a damaged file is refused by name instead of translating garbage. Hashes are
+    remembered per (path, size, mtime) in the user's cache folder (:func:`cached_sha256`), so a
+    model is hashed on its first load and not at every start."""
     if not info.manifest:
         return
-    for role, spec in info.manifest["variants"][variant]["files"].items():
+    for spec in info.manifest["variants"][variant]["files"].values():
         path = info.path / spec["file"]
         if "bytes" in spec and path.stat().st_size != spec["bytes"]:
             raise ModelFormatError(f"{path} has {path.stat().st_size} bytes, the manifest says {spec['bytes']}: "
                                    f"the file is truncated or replaced; {FIX}")
+        if "sha256" in spec and cached_sha256(path) != spec["sha256"]:
+            raise ModelFormatError(f"{path} is damaged: its sha256 differs from the one in "
+                                   f"{info.path / MANIFEST}; download or copy the model again, or {FIX}")
 
 
-def build_manifest(out: Path, config, tokenizer, variants: dict[str, dict[str, str]],
+def _hash_cache_file() -> Path:
+    from .. import paths  # Qt-free leaf module: where the app keeps its files
+
+    return paths.cache_dir() / "model-hashes.json"
+
+
+def cached_sha256(path: Path) -> str:
+    """sha256 of ``path``, read from the cache when its size and mtime are unchanged.
+
+    A file rewritten in place gets a new mtime, so it is hashed again. The cache is best effort:
+    an unreadable or unwritable cache only means hashing every time."""
+    stat = path.stat()
+    key, stamp = str(path.resolve()), [stat.st_size, stat.st_mtime_ns]
+    cache_file = _hash_cache_file()
+    try:
+        cache = json.loads(cache_file.read_text(encoding="utf-8"))
+        if not isinstance(cache, dict):
+            cache = {}
+    except (OSError, ValueError):
+        cache = {}
+    entry = cache.get(key)
+    if isinstance(entry, list) and entry[:2] == stamp and len(entry) == 3:
+        return str(entry[2])
+    digest = sha256_file(path)
+    cache[key] = [*stamp, digest]
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_name(f"{cache_file.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(cache), encoding="utf-8")
+        os.replace(tmp, cache_file)
+    except OSError:
+        pass
+    return digest
+
+
+def build_manifest(out: Path, config: Any, tokenizer: Any, variants: dict[str, dict[str, str]],
                    validation: dict[str, Any], versions: dict[str, str]) -> dict[str, Any]:
     """The manifest the exporter writes: files with sha256, tokenizer facts, validation figures."""
     from_tok = getattr(tokenizer, "src_lang", None) or getattr(tokenizer, "source_lang", None)
     spec = tokenizer_spec_for(config, tokenizer)
+    # Multi-target Marian: its >>id<< tokens (MarianTokenizer.supported_language_codes), by id.
+    codes = sorted(getattr(tokenizer, "supported_language_codes", None) or [], key=tokenizer.convert_tokens_to_ids)
     return {
         "format": "desktop-mt-model", "format_version": FORMAT_VERSION, "name": out.name,
         "architecture": config.model_type, "source_lang": _short_lang(from_tok) or "en",
-        "target_lang": _short_lang(getattr(tokenizer, "tgt_lang", None) or getattr(tokenizer, "target_lang", None)) or "zh",
+        "target_lang": _short_lang(getattr(tokenizer, "tgt_lang", None)
+                                   or getattr(tokenizer, "target_lang", None)) or "zh",
         "tokenizer": spec,
+        **({"target_tokens": codes} if codes else {}),
         "variants": {v: {"files": {role: {"file": name, "sha256": sha256_file(out / name),
                                           "bytes": (out / name).stat().st_size} for role, name in roles.items()}}
                      for v, roles in variants.items()},
@@ -232,7 +297,7 @@ def _short_lang(code: str | None) -> str | None:
     return code.strip("_").split("_")[0].split("-")[0].lower()
 
 
-def tokenizer_spec_for(config, tokenizer) -> dict[str, Any]:
+def tokenizer_spec_for(config: Any, tokenizer: Any) -> dict[str, Any]:
     """Tokenizer facts for the manifest, resolved with the checkpoint's own tokenizer."""
     eos = int(config.eos_token_id)
     if config.model_type == "marian":

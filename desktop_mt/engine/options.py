@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
+from .glossary import Glossary
+
 
 @dataclasses.dataclass(frozen=True)
 class SessionOptions:
@@ -32,12 +34,30 @@ class SessionOptions:
 @dataclasses.dataclass(frozen=True)
 class GenerationOptions:
     """Decoding settings. ``None`` means "take it from the model's generation_config.json".
+    (How many sentences are decoded together is not one of them: ``Translator(batch_size=)``.)
 
     ``beams`` 1 is greedy search. ``max_length`` bounds the output tokens of one segment
     (never above the model's position limit). ``max_length_ratio`` / ``max_length_offset``
     bound each segment's output relative to its input (``ratio * source_tokens + offset``) so a
     degenerate repetition loop cannot run to the full length. ``no_repeat_ngram_size`` and
     ``repetition_penalty`` override the model's values when set.
+
+    Text handling (docs/ENGINE_API.md, "Text handling"): ``repetition_guard`` ends a sentence
+    whose output starts to loop (a token 3 times or a longer unit twice in a row, more when the
+    source repeats itself; off in the parity tests, since generate() has no such rule).
+    ``protect_numbers`` copies numbers, prices, dates and times verbatim instead of letting the
+    model translate them. ``chinese_punctuation`` makes ASCII punctuation that touches Chinese
+    full-width in Chinese output.
+
+    ``script``: "simplified" (the model's output), or "traditional-tw" / "traditional-hk" /
+    "traditional" converted from it with OpenCC (s2twp / s2hk / s2t; see ``engine.script``).
+
+    ``glossary`` (``engine.glossary.Glossary``): each term found in the source is a protected
+    span whose output is the term's target text (the sentence is translated around it).
+
+    ``keep_cjk``: a sentence that is already Chinese, Japanese or Korean (``engine.langcheck``:
+    no Latin letter, or mostly CJK) is copied to the output as it is and never sent to the
+    model; mixed text has only its English sentences translated. English input is unaffected.
     """
 
     beams: Optional[int] = None
@@ -47,12 +67,18 @@ class GenerationOptions:
     repetition_penalty: Optional[float] = None
     max_length_ratio: float = 3.0
     max_length_offset: int = 10
-    batch_size: int = 16
+    repetition_guard: bool = True
+    protect_numbers: bool = True
+    chinese_punctuation: bool = True
+    script: str = "simplified"
+    glossary: Optional[Glossary] = None
+    keep_cjk: bool = True
 
     def __post_init__(self) -> None:
         if self.beams is not None and self.beams < 1:
             raise ValueError("beams must be >= 1 (1 = greedy)")
         if self.max_length is not None and self.max_length < 1:
             raise ValueError("max_length must be >= 1")
-        if self.batch_size < 1:
-            raise ValueError("batch_size must be >= 1")
+        from .script import check_script  # no OpenCC import until a Traditional script is used
+
+        check_script(self.script)

@@ -7,15 +7,37 @@ one merged decoder, or our decoder step over a KV buffer) behind three calls: ``
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
-import onnxruntime as ort
+import onnxruntime as ort  # the package __init__ has set ORT_DISABLE_TELEMETRY before this
 
 from ..errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableError
+from . import telemetry_disabled
 from .kv_cache import GROWTH, ConcatKVCache, KVBuffer
 from .model_format import FIX, ModelInfo
 from .options import SessionOptions
+from .protocols import KVCache
+
+
+def apply_telemetry_switch(runtime: Any = ort) -> bool:
+    """Switch ONNX Runtime's telemetry events off in this process when ORT_DISABLE_TELEMETRY
+    says "off" (our default); returns whether it did.
+
+    Linux/macOS: the variable itself has stopped the uploader at import; this call adds nothing.
+    Windows builds ignore the variable and write ETW events (to any trace session listening,
+    such as Windows' own diagnostic-data service): this call is the only switch ONNX Runtime
+    offers there. It cannot recall the start-up event written while onnxruntime loaded.
+    """
+    if not telemetry_disabled():
+        return False
+    runtime.disable_telemetry_events()
+    return True
+
+
+apply_telemetry_switch()
 
 PROVIDER_ALIASES = {
     "cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider", "tensorrt": "TensorrtExecutionProvider",
@@ -123,10 +145,10 @@ class Seq2SeqSessions:
         else:
             self.decoder = make_session(files["decoder"], options, providers)
             self.decoder_with_past = make_session(files["decoder_with_past"], options, providers)
-        self.n_layers = int(info.config.get("decoder_layers", info.config.get("num_layers", 6)))
-        self.heads = int(info.config.get("decoder_attention_heads", 8))
-        self.head_dim = int(info.config["d_model"]) // self.heads
+        self.n_layers, self.heads, self.head_dim = cache_shape(self.decoder_with_past, info)
         self._small: dict[str, ort.InferenceSession] = {}
+        self._small_lock = threading.Lock()  # one tiny session each, even when threads ask at once
+        self._zeros: dict[tuple[int, ...], np.ndarray] = {}
         # Cache tensor names, computed once: they are looked up on every decode step.
         self._past_self = self._cache_names("past_key_values", "decoder")
         self._past_cross = self._cache_names("past_key_values", "encoder")
@@ -148,17 +170,19 @@ class Seq2SeqSessions:
 
     def _small_session(self, name: str, graph: bytes) -> ort.InferenceSession:
         """A tiny CPU session for search arithmetic (log-softmax, beam candidates), made once."""
-        if name not in self._small:
-            so = ort_session_options(self._options, inter_op_threads=1)
-            self._small[name] = ort.InferenceSession(graph, sess_options=so, providers=["CPUExecutionProvider"])
-        return self._small[name]
+        with self._small_lock:
+            if name not in self._small:
+                so = ort_session_options(self._options, inter_op_threads=1)
+                self._small[name] = ort.InferenceSession(graph, sess_options=so, providers=["CPUExecutionProvider"])
+            return self._small[name]
 
     def log_softmax(self, scores: np.ndarray) -> np.ndarray:
         """Row-wise log-softmax of a [rows, vocab] float32 array (a tiny CPU ORT session)."""
         session = self._small_session("log_softmax", LOG_SOFTMAX_ONNX)
-        return session.run(None, {"x": np.ascontiguousarray(scores, dtype=np.float32)})[0]
+        out: np.ndarray = session.run(None, {"x": np.ascontiguousarray(scores, dtype=np.float32)})[0]
+        return out
 
-    def row_top(self, logits: np.ndarray, n: int):
+    def row_top(self, logits: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Top ``n`` (values, token ids) per row of log_softmax(logits[:, -1]); logits [rows, 1, vocab]."""
         session = self._small_session("row_top", ROW_TOP_ONNX)
         logits = np.ascontiguousarray(logits, dtype=np.float32)
@@ -167,18 +191,22 @@ class Seq2SeqSessions:
         # block for good (33 MB at 128 rows x 65k vocabulary, 8 MB in chunks); rows are independent.
         step = max(1, ROW_TOP_FLOATS // logits.shape[-1])
         if logits.shape[0] <= step:
-            return session.run(None, {"logits": logits, "k": k})
+            values, ids = session.run(None, {"logits": logits, "k": k})
+            return values, ids
         parts = [session.run(None, {"logits": logits[i: i + step], "k": k}) for i in range(0, logits.shape[0], step)]
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
     def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
-        return self.encoder.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": attention_mask})[0]
+        feed = {"input_ids": input_ids, "attention_mask": attention_mask}
+        hidden: np.ndarray = self.encoder.run(["last_hidden_state"], feed)[0]
+        return hidden
 
     def _cache_names(self, kind: str, side: str) -> list[str]:
         """``{kind}.{layer}.{side}.{key,value}`` in layer order, e.g. past_key_values.0.decoder.key."""
         return [f"{kind}.{i}.{side}.{kv}" for i in range(self.n_layers) for kv in ("key", "value")]
 
-    def decode_first(self, input_ids, encoder_mask, encoder_hidden, max_length: int = 0):
+    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
+                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
         """First step: returns its logits and the cache (cross K/V computed once per input).
 
         ``max_length``: the most positions the search will write (sizes a ``KVBuffer``).
@@ -188,9 +216,10 @@ class Seq2SeqSessions:
             cache = KVBuffer(len(self._past_self), input_ids.shape[0], self.heads, self.head_dim, cross, encoder_mask,
                              capacity=max_length or GROWTH)
             return self._step(input_ids, cache), cache
-        feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask, "encoder_hidden_states": encoder_hidden}
+        feed: dict[str, np.ndarray] = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask,
+                                       "encoder_hidden_states": encoder_hidden}
         if self.layout == "merged":
-            empty = np.zeros((input_ids.shape[0], self.heads, 0, self.head_dim), dtype=np.float32)
+            empty = self._zeros_of((input_ids.shape[0], self.heads, 0, self.head_dim))
             for name in self._past_self + self._past_cross:
                 feed[name] = empty
             feed["use_cache_branch"] = np.array([False])
@@ -199,34 +228,80 @@ class Seq2SeqSessions:
         n = len(self._present_self)
         return result[0], ConcatKVCache(result[1: 1 + n], result[1 + n:], encoder_mask)
 
-    def decode_next(self, input_ids, cache):
+    def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
         """A later step on ``cache`` (from ``decode_first``, possibly reordered); updates it."""
         if self.layout == "step":
-            return self._step(input_ids, cache)
-        feed = {"input_ids": input_ids, "encoder_attention_mask": cache.mask}
+            return self._step(input_ids, cast(KVBuffer, cache))
+        cache = cast(ConcatKVCache, cache)
+        feed: dict[str, np.ndarray] = {"input_ids": input_ids, "encoder_attention_mask": cache.mask}
         feed.update(zip(self._past_self, cache.self_kv))
         feed.update(zip(self._past_cross, cache.cross_kv))
         if self.layout == "merged":
             feed["use_cache_branch"] = np.array([True])
             if "encoder_hidden_states" in self._next_inputs:
                 rows, src = cache.mask.shape
-                feed["encoder_hidden_states"] = np.zeros((rows, src, self.heads * self.head_dim), dtype=np.float32)
+                feed["encoder_hidden_states"] = self._zeros_of((rows, src, self.heads * self.head_dim))
         feed = {k: v for k, v in feed.items() if k in self._next_inputs}
         result = self.decoder_with_past.run(["logits"] + self._present_self, feed)
         cache.self_kv = result[1:]
-        return result[0]
+        logits: np.ndarray = result[0]
+        return logits
 
-    def _step(self, input_ids, cache: KVBuffer):
-        feed = {"input_ids": input_ids, "encoder_attention_mask": cache.mask,
+    def _zeros_of(self, shape: tuple[int, ...]) -> np.ndarray:
+        """A read-only float32 zero array of ``shape``, made once per shape.
+
+        The merged decoder takes a placeholder ``encoder_hidden_states`` on every cached step
+        (its If branch never reads it) and empty past tensors on the first; allocating them each
+        step cost a ``[rows, src, d_model]`` array per token. ORT never writes its inputs.
+        """
+        zeros = self._zeros.get(shape)
+        if zeros is None:
+            if len(self._zeros) > 64:  # one entry per (rows, source length) seen; keep it bounded
+                self._zeros.clear()
+            zeros = self._zeros[shape] = np.zeros(shape, dtype=np.float32)
+            zeros.flags.writeable = False
+        return zeros
+
+    def _step(self, input_ids: np.ndarray, cache: KVBuffer) -> np.ndarray:
+        feed: dict[str, np.ndarray] = {"input_ids": input_ids, "encoder_attention_mask": cache.mask,
                 "past_length": np.array(cache.length, dtype=np.int64)}
         feed.update(zip(self._past_self, cache.buffers))
         feed.update(zip(self._past_cross, cache.cross_kv))
         result = self.decoder.run(["logits"] + self._new_self, feed)
         cache.append(result[1:])
-        return result[0]
+        logits: np.ndarray = result[0]
+        return logits
 
 
-def layout_of(files: dict) -> str:
+def cache_shape(decoder: ort.InferenceSession, info: ModelInfo) -> tuple[int, int, int]:
+    """(layers, heads, head_dim) of the decoder's self-attention cache, read from the graph.
+
+    The layer count is the number of ``past_key_values.N.decoder.key`` inputs; heads and head
+    size are the fixed dimensions 1 and 3 of those inputs (symbolic only in hand-made graphs,
+    where ``config.json`` must then say them). Reading the graph, as Optimum does, means a
+    config without ``decoder_layers`` no longer silently assumes 6 layers and 8 heads.
+    """
+    keys = [i for i in decoder.get_inputs()
+            if i.name.startswith("past_key_values.") and i.name.endswith(".decoder.key")]
+    if not keys:
+        raise ModelFormatError(f"the decoder of {info.path} has no past_key_values inputs (exported without "
+                               f"cache?); {FIX}")
+    heads, head_dim = keys[0].shape[1], keys[0].shape[3]
+    if not isinstance(heads, int):
+        heads = _config_int(info, "decoder_attention_heads")
+    if not isinstance(head_dim, int):
+        head_dim = _config_int(info, "d_model") // heads
+    return len(keys), heads, head_dim
+
+
+def _config_int(info: ModelInfo, key: str) -> int:
+    if key not in info.config:
+        raise ModelFormatError(f"{info.path / 'config.json'} has no {key!r} and the decoder graph does not fix it; "
+                               f"add it to config.json or {FIX}")
+    return int(info.config[key])
+
+
+def layout_of(files: dict[str, Path]) -> str:
     """Which decoder layout a variant's files form (``step``, ``merged`` or ``split``)."""
     if "decoder_step" in files and "cross_kv" in files:
         return "step"

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Callable, Union
+from typing import TYPE_CHECKING, Callable, Union
+
+from . import textproc
+
+if TYPE_CHECKING:
+    from .glossary import Glossary
 
 _ABBREVIATIONS = {
     "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e", "no", "fig", "inc", "ltd",
@@ -25,9 +30,11 @@ _SOFT_BREAK = re.compile(r"(?<=[,;:，；：])\s+")
 
 @dataclasses.dataclass(frozen=True)
 class Segment:
-    """One piece of source text to translate, small enough for the model."""
+    """One piece of source text to translate, small enough for the model. ``cut``: a protected
+    span follows within the sentence, so the translation gets no closing full stop."""
 
     text: str
+    cut: bool = False
 
 
 PlanItem = Union[str, Segment]
@@ -79,31 +86,85 @@ def _cut_characters(text: str, count: Callable[[str], int], limit: int) -> list[
     return _cut_characters(text[:half], count, limit) + _cut_characters(text[half:], count, limit)
 
 
-def plan_text(text: str, count: Callable[[str], int], limit: int, sentence_gap: str = "") -> list[PlanItem]:
+def plan_text(text: str, count: Callable[[str], int], limit: int, sentence_gap: str = "",
+              numbers: bool = True, glossary: Glossary | None = None) -> list[PlanItem]:
     """Turn ``text`` into literals and segments. ``sentence_gap`` replaces the whitespace
-    between two sentences of a line in the output ("" for Chinese, which uses no spaces)."""
+    between two sentences of a line in the output ("" for Chinese, which uses no spaces).
+
+    Structure never reaches the model: fenced code blocks, each line's indentation and list,
+    quote or heading marker (:func:`textproc.split_marker`) and protected spans (URLs, code,
+    e-mail, paths, handles, emoji and, with ``numbers``, numbers: :func:`textproc.protect`)
+    are literals; only the text around them becomes segments. Terms of ``glossary``
+    (``engine.glossary.Glossary``) are literals too: their target text.
+    """
     plan: list[PlanItem] = []
+    in_code = False
     for piece in _LINE.split(text):
         if _LINE.fullmatch(piece):
             plan.append(piece)
-            continue
-        core = piece.strip()
-        if not core:
-            if piece:
-                plan.append(piece)
-            continue
-        lead, trail = piece[: len(piece) - len(piece.lstrip())], piece[len(piece.rstrip()):]
-        if lead:
-            plan.append(lead)
-        sentences = segment_sentences(core)
-        for i, (sentence, _gap) in enumerate(sentences):
-            chunks = split_long(sentence.strip(), count, limit)
-            for j, chunk in enumerate(chunks):
-                if j:
-                    plan.append(sentence_gap)
-                plan.append(Segment(chunk))
-            if i < len(sentences) - 1 and sentence_gap:
-                plan.append(sentence_gap)
-        if trail:
-            plan.append(trail)
+        elif in_code or textproc.is_fence(piece):
+            in_code ^= textproc.is_fence(piece)  # a fence line opens or closes the block
+            plan.append(piece)
+        else:
+            plan.extend(_plan_line(piece, count, limit, sentence_gap, numbers, glossary))
     return [item for item in plan if item != ""]
+
+
+def _plan_line(line: str, count: Callable[[str], int], limit: int, sentence_gap: str,
+               numbers: bool, glossary: Glossary | None = None) -> list[PlanItem]:
+    """One line (no newline): its marker, its sentences cut around protected spans, its trailing space."""
+    prefix, body = textproc.split_marker(line)
+    core = body.strip()
+    if not core:
+        return [line]
+    plan: list[PlanItem] = [prefix + body[: len(body) - len(body.lstrip())]]
+    sentences = segment_sentences(core)
+    for i, (sentence, _gap) in enumerate(sentences):
+        parts = _tighten_terms(textproc.protect(sentence.strip(), numbers, glossary), sentence_gap)
+        for k, part in enumerate(parts):
+            cut = any(isinstance(later, textproc.Span) for later in parts[k + 1:])
+            plan.extend(_plan_text_piece(part, count, limit, sentence_gap, cut))
+        if i < len(sentences) - 1 and sentence_gap:
+            plan.append(sentence_gap)
+    plan.append(body[len(body.rstrip()):])
+    return plan
+
+
+def _plan_text_piece(part: textproc.Piece, count: Callable[[str], int], limit: int,
+                     sentence_gap: str, cut: bool) -> list[PlanItem]:
+    """A protected span or a piece without letters as a literal; text as segments, its outer spaces kept."""
+    if isinstance(part, textproc.Span):
+        return [part.rendered]
+    if not textproc.has_words(part):
+        return [part]
+    core = part.strip()
+    lead, trail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()):]
+    items: list[PlanItem] = [lead]
+    chunks = split_long(core, count, limit)
+    for j, chunk in enumerate(chunks):
+        if j:
+            items.append(sentence_gap)
+        items.append(Segment(chunk, cut and j == len(chunks) - 1))
+    items.append(trail)
+    return items
+
+
+def _tighten_terms(parts: list[textproc.Piece], sentence_gap: str) -> list[textproc.Piece]:
+    """The source's spaces beside a glossary term become ``sentence_gap``: a Chinese term sits
+    between Chinese words without spaces (a URL or number keeps the spaces it had)."""
+    out = list(parts)
+    for k, part in enumerate(out):
+        if isinstance(part, textproc.Span):
+            continue
+        before = k > 0 and _is_term(out[k - 1])
+        after = k + 1 < len(out) and _is_term(out[k + 1])
+        if before and part[:1].isspace():
+            part = sentence_gap + part.lstrip()
+        if after and part[-1:].isspace():
+            part = part.rstrip() + sentence_gap
+        out[k] = part
+    return [p for p in out if p != ""]
+
+
+def _is_term(part: textproc.Piece) -> bool:
+    return isinstance(part, textproc.Span) and part.output is not None

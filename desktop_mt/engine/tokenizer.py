@@ -11,12 +11,54 @@ from __future__ import annotations
 import json
 import unicodedata
 from pathlib import Path
+from typing import Any, Iterable
 
 from ..errors import ModelFormatError
 from .model_format import FIX, ModelInfo
 
 # Characters that SentencePiece models rarely know and that only confuse a translation model.
 _DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn"}
+# Default target-language token of multi-target Marian models, by the model's target language:
+# opus-mt-en-zh knows >>cmn_Hans<<, >>cmn_Hant<<, >>yue_Hant<< ...; Simplified Mandarin first.
+_PREFERRED_TARGET_TOKENS = {"zh": (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<")}
+
+
+def is_target_token(piece: str) -> bool:
+    """A Marian target-language token such as ``>>cmn_Hans<<`` (MarianTokenizer's ``>>.+<<``)."""
+    return len(piece) > 4 and piece.startswith(">>") and piece.endswith("<<")
+
+
+def vocab_target_tokens(vocab_path: Path) -> tuple[str, ...]:
+    """The ``>>id<<`` tokens of a vocabulary file, in id order (empty for single-target models)."""
+    vocab = SentencePieceTokenizer._load_vocab(vocab_path)
+    return tuple(sorted((p for p in vocab if is_target_token(p)), key=vocab.__getitem__))
+
+
+def target_tokens(info: ModelInfo) -> tuple[str, ...]:
+    """The model's target-language tokens: from the manifest, else read from its vocabulary."""
+    listed = (info.manifest or {}).get("target_tokens")
+    if isinstance(listed, list):
+        return tuple(str(t) for t in listed)
+    if info.architecture != "marian":
+        return ()
+    return vocab_target_tokens(info.path / info.tokenizer.vocab)
+
+
+def default_target_token(info: ModelInfo, tokens: tuple[str, ...] | None = None) -> str | None:
+    """The token prepended when the caller chooses none: the manifest's ``target_token``, else
+    the preferred one for the model's target language, else the first whose language matches.
+    None for single-target models (and when nothing matches: the model then picks freely)."""
+    tokens = target_tokens(info) if tokens is None else tokens
+    if not tokens:
+        return None
+    chosen = (info.manifest or {}).get("target_token")
+    if chosen in tokens:
+        return str(chosen)
+    lang = info.target_lang.lower()
+    for token in _PREFERRED_TARGET_TOKENS.get(lang, ()):
+        if token in tokens:
+            return token
+    return next((t for t in tokens if t[2:-2].lower().split("_")[0] == lang), None)
 
 
 def clean_text(text: str) -> str:
@@ -42,12 +84,26 @@ class SentencePieceTokenizer:
         self.unk_id = self.vocab.get("<unk>", 1)
         self.prefix = list(spec.source_prefix_ids)
         self.suffix = list(spec.source_suffix_ids)
-        # Special tokens are never shown: </s>, <pad>, <unk>, <s>, language tags like __zh__.
+        # Multi-target Marian: the chosen >>id<< goes first, as MarianTokenizer puts it (set_target_token).
+        self.target_tokens = tuple(sorted((p for p in self.vocab if is_target_token(p)), key=self.vocab.__getitem__))
+        self.target_token: str | None = None
+        self._target_prefix: list[int] = []
+        # Special tokens are never shown: </s>, <pad>, <unk>, <s>, language tags like __zh__ or >>cmn_Hans<<.
         self.special_ids = {i for p, i in target_vocab.items()
-                            if (p.startswith("<") and p.endswith(">")) or (p.startswith("__") and p.endswith("__"))}
+                            if (p.startswith("<") and p.endswith(">")) or (p.startswith("__") and p.endswith("__"))
+                            or is_target_token(p)}
+
+    def set_target_token(self, token: str | None) -> None:
+        """Prepend ``token`` (a ``>>id<<`` of this vocabulary) to every source; None: nothing."""
+        if token is not None and token not in self.target_tokens:
+            known = ", ".join(self.target_tokens) or "none: this model has a single target language"
+            raise ModelFormatError(f"target-language token {token!r} is not in the model's vocabulary "
+                                   f"(it knows: {known})")
+        self.target_token = token
+        self._target_prefix = [] if token is None else [self.vocab[token]]
 
     @staticmethod
-    def _load_spm(spm, path: Path):
+    def _load_spm(spm: Any, path: Path) -> Any:
         if not path.is_file():
             raise ModelFormatError(f"{path} is missing; {FIX}")
         try:
@@ -66,20 +122,23 @@ class SentencePieceTokenizer:
         return {str(k): int(v) for k, v in vocab.items()}
 
     def encode(self, text: str) -> list[int]:
-        """Source ids including the model's prefix (language tag) and suffix (``</s>``)."""
+        """Source ids including the model's prefix (language tag), the target-language token
+        (multi-target Marian) and the suffix (``</s>``)."""
         pieces = self._source.encode(clean_text(text), out_type=str)
-        return self.prefix + [self.vocab.get(p, self.unk_id) for p in pieces] + self.suffix
+        return self.prefix + self._target_prefix + [self.vocab.get(p, self.unk_id) for p in pieces] + self.suffix
 
     def count(self, text: str) -> int:
-        return len(self._source.encode(clean_text(text), out_type=str)) + len(self.prefix) + len(self.suffix)
+        extra = len(self.prefix) + len(self._target_prefix) + len(self.suffix)
+        return len(self._source.encode(clean_text(text), out_type=str)) + extra
 
-    def pieces(self, ids) -> list[str]:
+    def pieces(self, ids: Iterable[int]) -> list[str]:
         return [self.id_to_piece.get(int(i), "") for i in ids if int(i) not in self.special_ids]
 
-    def decode(self, ids) -> str:
+    def decode(self, ids: Iterable[int]) -> str:
         # A piece the target model does not know (e.g. an English piece of a joint Marian
         # vocabulary) comes back verbatim with its "▁": show it as the space it stands for.
-        return self._target.decode_pieces(self.pieces(ids)).replace("\u2581", " ")
+        text: str = self._target.decode_pieces(self.pieces(ids))
+        return text.replace("\u2581", " ")
 
 
 class IncrementalDecoder:

@@ -5,19 +5,38 @@ from __future__ import annotations
 import dataclasses
 import time
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Generator, Iterator, Sequence, Union
 
 from ..errors import ModelFormatError, TranslationCancelled
 from . import generation as gen
-from .events import Finished, SegmentDone, TextDelta, TranslationStats
+from . import langcheck, punct, script, textproc
+from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .model_format import ModelInfo, bundled_model_dir, inspect_model_dir, verify_files
 from .options import GenerationOptions, SessionOptions
+from .protocols import CancelToken, DecoderRunner
 from .segment import Segment, plan_text
-from .tokenizer import IncrementalDecoder, SentencePieceTokenizer
+from .tokenizer import IncrementalDecoder, SentencePieceTokenizer, default_target_token
 
 # Languages written without spaces between sentences.
 _NO_SPACE_LANGS = {"zh", "ja", "cmn", "yue"}
+# Languages whose punctuation is full-width (GenerationOptions.chinese_punctuation).
+_FULLWIDTH_LANGS = {"zh", "cmn", "yue"}
 _TOKEN_BUDGET = 4096  # source tokens x rows per batch in translate_batch
+DEFAULT_BATCH_SIZE = 16  # rows per batch in translate_batch
+
+StreamEvent = Union[TextDelta, SegmentDone, Finished]
+
+
+PlanPiece = Union[str, Segment, "Kept"]  # a plan item: a literal, a segment to translate, a kept sentence
+
+
+@dataclasses.dataclass(frozen=True)
+class Kept:
+    """A plan item copied to the output as it is, never sent to the model: a sentence that is
+    already Chinese, Japanese or Korean (``GenerationOptions.keep_cjk``). Streams show it as a
+    segment whose translation is its text (``SegmentDone(..., tokens=0)``)."""
+
+    text: str
 
 
 class Translator:
@@ -25,11 +44,14 @@ class Translator:
 
     ``model_dir`` None uses the bundled default model. ``variant`` is ``"int8"`` or
     ``"fp32"``. Sessions are created at construction (errors surface here, not mid-text).
+    ``batch_size``: the most sentences :meth:`translate_batch` decodes together (a batching
+    setting, kept apart from the decoding ``options``).
     """
 
     def __init__(self, model_dir: str | Path | None = None, variant: str = "int8",
                  session_options: SessionOptions = SessionOptions(),
-                 options: GenerationOptions = GenerationOptions()):
+                 options: GenerationOptions = GenerationOptions(), target_token: str | None = None,
+                 batch_size: int = DEFAULT_BATCH_SIZE):
         from .runtime import Seq2SeqSessions  # the only onnxruntime import of the engine
 
         self.model_info: ModelInfo = inspect_model_dir(model_dir if model_dir is not None else bundled_model_dir())
@@ -37,15 +59,17 @@ class Translator:
             verify_files(self.model_info, variant)
         self.variant = variant
         self.options = options
+        self.batch_size = _check_batch_size(batch_size)
         self.session_options = session_options
         self.tokenizer = SentencePieceTokenizer(self.model_info)
-        self.sessions = Seq2SeqSessions(self.model_info, variant, session_options)
+        self.target_token = target_token  # None: the model's default >>id<< (multi-target Marian)
+        self.sessions: DecoderRunner | None = Seq2SeqSessions(self.model_info, variant, session_options)
         self._params = decode_params(self.model_info)
         self._sentence_gap = "" if self.model_info.target_lang in _NO_SPACE_LANGS else " "
 
     # -- public API -----------------------------------------------------------------------
 
-    def translate(self, text: str, options: GenerationOptions | None = None, cancel=None) -> str:
+    def translate(self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None) -> str:
         """The whole translation of ``text``; layout (newlines, blank lines) kept."""
         parts, cancelled = [], False
         for event in self.translate_stream(text, options, cancel):
@@ -58,77 +82,170 @@ class Translator:
         return "".join(parts)
 
     def translate_stream(self, text: str, options: GenerationOptions | None = None,
-                         cancel=None) -> Iterator[TextDelta | SegmentDone | Finished]:
+                         cancel: CancelToken | None = None) -> Generator[StreamEvent, None, None]:
         """Lazily translate ``text`` segment by segment, yielding text deltas as tokens come.
 
         Closing the generator (or setting ``cancel``) stops generation within one decode step.
+        With a Traditional ``options.script`` the deltas are converted by OpenCC clause by clause
+        (``engine.script.convert_events``): nothing shown is changed afterwards.
         """
+        opts = options or self.options
+        events = self._stream(text, opts, cancel)
+        return events if opts.script == script.SIMPLIFIED else script.convert_events(events, opts.script)
+
+    def _stream(self, text: str, options: GenerationOptions | None = None,
+                cancel: CancelToken | None = None) -> Generator[StreamEvent, None, None]:
+        """:meth:`translate_stream` in the model's own script."""
         opts = options or self.options
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         started, first, tokens, index = time.perf_counter(), None, 0, 0
-        plan = plan_text(text, self.tokenizer.count, self.max_source_tokens, self._sentence_gap)
+        plan = self._plan(text, opts)
         cancelled = False
         for item in plan:
+            if isinstance(item, Kept):
+                yield TextDelta(item.text, index)
+                yield SegmentDone(index, item.text, item.text, 0)
+                index += 1
+                continue
             if not isinstance(item, Segment):
                 yield TextDelta(item, -1)
                 continue
-            decoder, count = IncrementalDecoder(self.tokenizer), 0
-            for kind, _row, ids in self._generate([self.tokenizer.encode(item.text)], opts, cancel):
-                # Beam search commits only the prefix all hypotheses share; "done" brings the rest.
-                for token in (ids if kind == "tokens" else ids[count:]):
+            decoder, count, shown = IncrementalDecoder(self.tokenizer), 0, ""
+            for event in self._generate([self.tokenizer.encode(item.text)], opts, cancel):
+                # Beam search commits only the prefix all hypotheses share; ItemDone brings the rest.
+                for token in _new_ids(event, count):
                     count += 1
-                    delta = decoder.push(token)
+                    new = decoder.emitted if decoder.push(token) else ""
+                    delta, shown = self._advance(shown, new, opts, item)
                     if delta:
                         first = first if first is not None else time.perf_counter() - started
                         yield TextDelta(delta, index)
             if cancel is not None and cancel.is_set():
                 cancelled = True
                 break
-            tail = decoder.finish()
+            decoder.finish()
+            tail, shown = self._advance(shown, decoder.emitted, opts, item, final=True)
             if tail:
                 first = first if first is not None else time.perf_counter() - started
                 yield TextDelta(tail, index)
             tokens += count
-            yield SegmentDone(index, item.text, decoder.emitted, count)
+            yield SegmentDone(index, item.text, shown, count)
             index += 1
         yield Finished(TranslationStats(index, tokens, time.perf_counter() - started, first, cancelled))
 
-    def translate_batch(self, lines: Sequence[str], options: GenerationOptions | None = None, cancel=None,
-                        progress: Callable[[int, int], None] | None = None) -> list[str]:
+    def translate_batch(self, lines: Sequence[str], options: GenerationOptions | None = None,
+                        cancel: CancelToken | None = None,
+                        progress: Callable[[int, int], None] | None = None,
+                        batch_size: int | None = None) -> list[str]:
         """Translate many lines at once; one output per line, same order.
 
         Segments of all lines are de-duplicated, sorted by length and decoded in batches
-        bounded by ``batch_size`` rows and a token budget; finished rows leave the batch.
+        bounded by ``batch_size`` rows (default: the translator's) and a token budget;
+        finished rows leave the batch.
+        ``progress(finished, total)`` is called once per line as it finishes: lines with
+        nothing to translate first, then the lines each decoded batch completes.
         """
         opts = options or self.options
-        plans = [plan_text(line, self.tokenizer.count, self.max_source_tokens, self._sentence_gap) for line in lines]
+        plans = [self._plan(line, opts) for line in lines]
         unique = list(dict.fromkeys(item.text for plan in plans for item in plan if isinstance(item, Segment)))
         encoded = {text: self.tokenizer.encode(text) for text in unique}
-        done = self._translate_unique(unique, encoded, opts, cancel)
-        results, finished = [], 0
-        for plan in plans:
-            results.append("".join(done[item.text] if isinstance(item, Segment) else item for item in plan).strip())
-            finished += 1
-            if progress is not None:
-                progress(finished, len(lines))
-        return results
+        tracker = None if progress is None else _LineProgress(plans, progress)
+        rows = self.batch_size if batch_size is None else _check_batch_size(batch_size)
+        done = self._translate_unique(unique, encoded, opts, rows, cancel,
+                                      None if tracker is None else tracker.batch_done)
+        results = ["".join(_piece_output(item, done) for item in plan).strip() for plan in plans]
+        return [script.convert(r, opts.script) for r in results]
+
+    def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
+                     cancel: CancelToken | None = None) -> list[Alternative]:
+        """The ``n`` best translations of ``sentence`` from a beam search with ``max(n, beams)``
+        beams, best first, without repeated texts (so possibly fewer than ``n``).
+
+        Each text is final as :meth:`translate` makes it (layout, protected spans and glossary
+        terms, punctuation, script); the first is what :meth:`translate` gives at that beam
+        size. Where protected spans cut the sentence into several segments, an alternative
+        combines one hypothesis per segment (score: the sum of theirs, token ids: theirs one
+        after another). A sentence with nothing to translate gives one alternative, score 0.
+        Raises ``TranslationCancelled`` when ``cancel`` is set (checked every decode step).
+        """
+        if n < 1:
+            raise ValueError("n must be >= 1")
+        opts = options or self.options
+        plan = self._plan(sentence, opts)
+        params = self._params_for(opts)
+        params = dataclasses.replace(params, beams=max(n, params.beams))
+        # A segment text that occurs twice in the sentence is decoded once and reads the same in both places.
+        segments = list(dict.fromkeys(item.text for item in plan if isinstance(item, Segment)))
+        hyps = {text: self._hypotheses(text, params, opts, cancel) for text in segments}
+        out: list[Alternative] = []
+        for combo in gen.best_combinations([[score for _, score in hyps[t]] for t in segments]):
+            alt = self._alternative(plan, [(t, *hyps[t][i]) for t, i in zip(segments, combo)], opts)
+            if all(a.text != alt.text for a in out):
+                out.append(alt)
+                if len(out) == n:
+                    break
+        return out
+
+    def _alternative(self, plan: list[PlanPiece], chosen: list[tuple[str, list[int], float]],
+                     opts: GenerationOptions) -> Alternative:
+        """The sentence with one hypothesis ``(segment, ids, score)`` per segment, finished as
+        :meth:`translate_batch` finishes a line (punctuation, full stops before spans, script)."""
+        texts = {t: self._finish_text(self.tokenizer.decode(ids).strip(), opts) for t, ids, _ in chosen}
+        text = script.convert("".join(_piece_output(item, texts) for item in plan), opts.script)
+        return Alternative(text, sum(score for _, _, score in chosen),
+                           tuple(i for _, ids, _ in chosen for i in ids))
 
     def generate_ids(self, texts: Sequence[str], options: GenerationOptions | None = None,
-                     cancel=None) -> list[list[int]]:
+                     cancel: CancelToken | None = None) -> list[list[int]]:
         """Target token ids for each text, decoded together as one padded batch (no segmentation).
 
         For parity checks and benchmarks; ``translate*`` is what applications want.
         """
         out: list[list[int]] = [[] for _ in texts]
-        for kind, row, ids in self._generate([self.tokenizer.encode(t) for t in texts], options or self.options, cancel):
-            if kind == "done":
-                out[row] = ids
+        for event in self._generate([self.tokenizer.encode(t) for t in texts], options or self.options, cancel):
+            if isinstance(event, gen.ItemDone):
+                out[event.item] = event.ids
         return out
 
     def close(self) -> None:
-        """Release the ONNX Runtime sessions."""
+        """Release the ONNX Runtime sessions (translating afterwards raises RuntimeError)."""
         self.sessions = None
+
+    def _runner(self) -> DecoderRunner:
+        if self.sessions is None:
+            raise RuntimeError("this Translator is closed")
+        return self.sessions
+
+    @property
+    def batch_invariant(self) -> bool:
+        """Whether a sentence translates the same at any batch size and with any neighbours.
+
+        False for int8 models quantized with per-tensor dynamic activation scales (ORT's
+        ``quantize_dynamic``: old exports and downloaded models), whose output can change with
+        the batch; True for fp32 and for batch-independent int8 kinds (see
+        ``model_format.BATCH_INVARIANT_INT8_KINDS``). Callers that cache or resume results keyed
+        by sentence should add the batch size to the key when this is False.
+        """
+        return self.model_info.batch_invariant(self.variant)
+
+    @property
+    def target_tokens(self) -> tuple[str, ...]:
+        """The model's target-language tokens (``>>cmn_Hans<<`` ...); empty for single-target models."""
+        return self.tokenizer.target_tokens
+
+    @property
+    def target_token(self) -> str | None:
+        """The ``>>id<<`` token prepended to every source (None for single-target models)."""
+        return self.tokenizer.target_token
+
+    @target_token.setter
+    def target_token(self, token: str | None) -> None:
+        """Choose the target-language token; None picks the model's default (``>>cmn_Hans<<``
+        for Chinese). Raises ``ModelFormatError`` for a token the vocabulary lacks."""
+        if token is None:
+            token = default_target_token(self.model_info, self.tokenizer.target_tokens)
+        self.tokenizer.set_target_token(token)
 
     # -- internals -----------------------------------------------------------------------
 
@@ -136,26 +253,74 @@ class Translator:
     def max_source_tokens(self) -> int:
         return min(self.model_info.max_positions, 512) - 2
 
-    def _translate_unique(self, unique: list[str], encoded: dict, opts: GenerationOptions, cancel) -> dict:
+    def _plan(self, text: str, opts: GenerationOptions) -> list[PlanPiece]:
+        """``text`` as literals and segments (``segment.plan_text``) under these options."""
+        plan: list[PlanPiece] = list(plan_text(text, self.tokenizer.count, self.max_source_tokens,
+                                               self._sentence_gap, opts.protect_numbers, opts.glossary))
+        if opts.glossary and opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
+            _fullwidth_after_terms(plan, {term.target for term in opts.glossary.terms})
+        return _keep_cjk(plan) if opts.keep_cjk else plan
+
+    def _hypotheses(self, text: str, params: gen.DecodeParams, opts: GenerationOptions,
+                    cancel: CancelToken | None = None) -> list[tuple[list[int], float]]:
+        """One segment's finished beam hypotheses ``(ids, score)``, best first."""
+        src = [self.tokenizer.encode(text)]
+        limits = [self._max_total_length(len(src[0]), opts)]
+        for event in gen.beam_search(self._runner(), src, limits, params, cancel, nbest=True):
+            if isinstance(event, gen.NBest):
+                return event.hypotheses
+        raise TranslationCancelled("alternatives cancelled")  # the search only stops early when cancelled
+
+    def _translate_unique(self, unique: list[str], encoded: dict[str, list[int]], opts: GenerationOptions,
+                          batch_size: int, cancel: CancelToken | None,
+                          batch_done: Callable[[list[str]], None] | None = None) -> dict[str, str]:
+        """Each distinct segment's finished translation; ``batch_done(texts)`` after each batch."""
         order = sorted(unique, key=lambda t: len(encoded[t]))
         done: dict[str, str] = {}
-        for batch in _batches(order, encoded, opts.batch_size, _TOKEN_BUDGET):
-            for kind, row, ids in self._generate([encoded[t] for t in batch], opts, cancel):
-                if kind == "done":
-                    done[batch[row]] = self.tokenizer.decode(ids).strip()
+        for batch in _batches(order, encoded, batch_size, _TOKEN_BUDGET):
+            for event in self._generate([encoded[t] for t in batch], opts, cancel):
+                if isinstance(event, gen.ItemDone):
+                    done[batch[event.item]] = self._finish_text(self.tokenizer.decode(event.ids).strip(), opts)
             if cancel is not None and cancel.is_set():
                 raise TranslationCancelled("batch translation cancelled")
+            if batch_done is not None:
+                batch_done(batch)
         return done
 
-    def _generate(self, src_ids: list[list[int]], opts: GenerationOptions, cancel):
+    def _generate(self, src_ids: list[list[int]], opts: GenerationOptions,
+                  cancel: CancelToken | None) -> Iterator[gen.SearchEvent]:
         params = self._params_for(opts)
         limits = [self._max_total_length(len(s), opts) for s in src_ids]
         search = gen.greedy if params.beams == 1 else gen.beam_search
-        return search(self.sessions, src_ids, limits, params, cancel)
+        return search(self._runner(), src_ids, limits, params, cancel)
+
+    def _finish_text(self, text: str, opts: GenerationOptions) -> str:
+        """A segment's final output text: full-width punctuation for Chinese unless turned off."""
+        if opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
+            return punct.to_fullwidth(text)
+        return text
+
+    def _advance(self, shown: str, raw: str, opts: GenerationOptions, segment: Segment,
+                 final: bool = False) -> tuple[str, str]:
+        """``(delta, shown)``: what a stream can add to ``shown`` now that the segment's decoded
+        text is ``raw`` ("" when nothing new). Until ``final`` it shows only what the punctuation
+        pass cannot change any more, so a shown character is never replaced."""
+        if final:
+            target = self._finish_text(raw, opts)
+        elif opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
+            target = punct.settled(raw)
+        else:
+            target = raw
+        if segment.cut:  # the sentence goes on after a protected span: no full stop (held back till then)
+            target = textproc.drop_full_stop(target)
+        if len(target) <= len(shown) or not target.startswith(shown):
+            return "", shown
+        return target[len(shown):], target
 
     def _params_for(self, opts: GenerationOptions) -> gen.DecodeParams:
         p = self._params
-        changes = {k: v for k, v in (("beams", opts.beams), ("length_penalty", opts.length_penalty),
+        changes: dict[str, Any] = {k: v for k, v in (("beams", opts.beams), ("length_penalty", opts.length_penalty),
+                                     ("loop_guard", opts.repetition_guard),
                                      ("no_repeat_ngram", opts.no_repeat_ngram_size),
                                      ("repetition_penalty", opts.repetition_penalty)) if v is not None}
         return dataclasses.replace(p, **changes) if changes else p
@@ -174,7 +339,83 @@ class Translator:
         return max(limit, 2)
 
 
-def _batches(order: list[str], encoded: dict, max_rows: int, budget: int):
+class _LineProgress:
+    """``translate_batch``'s progress: which lines wait for which segments; reports each line
+    once, when its last segment's batch is done (lines without segments at once)."""
+
+    def __init__(self, plans: list[list[PlanPiece]], progress: Callable[[int, int], None]):
+        self.progress, self.total, self.finished = progress, len(plans), 0
+        self.waiting: dict[str, list[int]] = {}
+        self.remaining = []
+        for line, plan in enumerate(plans):
+            texts = {item.text for item in plan if isinstance(item, Segment)}
+            for text in texts:
+                self.waiting.setdefault(text, []).append(line)
+            self.remaining.append(len(texts))
+        for count in self.remaining:
+            if count == 0:
+                self._report()
+
+    def batch_done(self, texts: list[str]) -> None:
+        for text in texts:
+            for line in self.waiting.pop(text, []):
+                self.remaining[line] -= 1
+                if self.remaining[line] == 0:
+                    self._report()
+
+    def _report(self) -> None:
+        self.finished += 1
+        self.progress(self.finished, self.total)
+
+
+def _new_ids(event: gen.SearchEvent, count: int) -> list[int]:
+    """The ids a search event adds to a stream that has shown ``count`` of them."""
+    if isinstance(event, gen.TokensStep):
+        return event.ids
+    return event.ids[count:] if isinstance(event, gen.ItemDone) else []
+
+
+def _keep_cjk(plan: list[PlanPiece]) -> list[PlanPiece]:
+    """``plan`` with each segment cut at CJK sentence ends (``langcheck.split_cjk_sentences``)
+    and the parts that are already Chinese, Japanese or Korean turned into :class:`Kept`."""
+    out: list[PlanPiece] = []
+    for item in plan:
+        if not isinstance(item, Segment) or langcheck.plainly_latin(item.text):
+            out.append(item)  # the fast path for English: no CJK character, a Latin letter
+            continue
+        parts = langcheck.split_cjk_sentences(item.text)
+        for k, part in enumerate(parts):
+            last = k == len(parts) - 1
+            out.append(Kept(part) if langcheck.keep_verbatim(part) else Segment(part, item.cut and last))
+    return out
+
+
+def _piece_output(item: PlanPiece, done: dict[str, str]) -> str:
+    """A plan item's output in a batch: a literal or kept sentence as it is, a segment's
+    translation (without its full stop when a protected span follows it in the sentence)."""
+    if isinstance(item, Kept):
+        return item.text
+    if not isinstance(item, Segment):
+        return item
+    return textproc.drop_full_stop(done[item.text]) if item.cut else done[item.text]
+
+
+def _fullwidth_after_terms(plan: list[PlanPiece], targets: set[str]) -> None:
+    """Punctuation right after a Chinese glossary term ("火车站?") becomes full-width ("火车站？"),
+    as the model's own output does; other literals keep what the source had."""
+    for i in range(1, len(plan)):
+        item, before = plan[i], plan[i - 1]
+        if isinstance(item, str) and isinstance(before, str) and before in targets and not textproc.has_words(item):
+            plan[i] = punct.to_fullwidth(before + item)[len(before):]
+
+
+def _check_batch_size(batch_size: int) -> int:
+    if batch_size < 1:
+        raise ValueError("batch_size must be >= 1")
+    return batch_size
+
+
+def _batches(order: list[str], encoded: dict[str, list[int]], max_rows: int, budget: int) -> Iterator[list[str]]:
     batch: list[str] = []
     for text in order:
         width = len(encoded[text])
@@ -190,7 +431,7 @@ def decode_params(info: ModelInfo) -> gen.DecodeParams:
     """Resolve generation_config.json (with config.json fallbacks) into decoding parameters."""
     g, c = info.generation, info.config
 
-    def pick(key, default=None):
+    def pick(key: str, default: Any = None) -> Any:
         return g.get(key, c.get(key, default))
 
     eos = pick("eos_token_id")

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import threading
+from pathlib import Path
 from types import TracebackType
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QIcon, QPainter, QPixmap, QColor
 from PySide6.QtWidgets import QApplication
 
-from . import fonts, paths, qtcompat
+from ..engine.resources import resource_path
+from . import fonts, paths, qtcompat, replace
 from .controller import Controller
 from .hotkey import GlobalHotkey
 from .logsetup import log_file, safe_traceback, setup_logging
 from .settings import load_settings, settings_path
 from .settings_dialog import SettingsDialog
+from .single_instance import SingleInstance, send_to_running
 from .tray import Tray
 from .window import MainWindow
 
@@ -28,12 +32,54 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Options of the window (all optional)."""
     parser = argparse.ArgumentParser(prog="desktop-mt", description="Open the translator window.")
     parser.add_argument("--model", metavar="DIR", help="use this exported model folder for this run")
+    parser.add_argument("--clipboard", action="store_true",
+                        help="translate the clipboard at once (in the running window, if any)")
+    parser.add_argument("--selection", action="store_true",
+                        help="translate the primary selection (the text selected last; the "
+                             "clipboard where the platform has none)")
+    parser.add_argument("files", nargs="*", metavar="FILE",
+                        help="files to translate (.txt, .srt, .docx), output next to each")
     return parser.parse_args(argv)
 
 
+def act_on(args: argparse.Namespace, cwd: str, window: MainWindow, controller: Controller) -> None:
+    """Do what a command line asks of the window: bring it forward, translate the clipboard,
+    start a job for the first file (more files: the status bar says one at a time)."""
+    window.bring_forward()
+    if args.clipboard or args.selection:
+        controller.translate_clipboard(selection=args.selection)
+    if args.files:
+        controller.translate_file(str(Path(cwd, args.files[0])))
+        if len(args.files) > 1:
+            window.statusBar().showMessage(
+                "One file at a time: translate the others when this one is done "
+                "(or use desktop-mt translate FILES...).", 10_000)
+
+
+def on_remote_message(message: dict, window: MainWindow, controller: Controller) -> None:
+    """A second launch handed over its command line (see single_instance)."""
+    try:
+        args = parse_args(message["argv"])
+    except SystemExit:  # bad options: still show the window, as a plain second launch would
+        window.bring_forward()
+        return
+    act_on(args, message["cwd"] or os.getcwd(), window, controller)
+
+
+def on_hidden_to_tray(controller: Controller, tray: Tray) -> None:
+    """The first time the close button hides the window, say that the app keeps running."""
+    log.info("window hidden to the tray")
+    if controller.settings.tray_notice_shown:
+        return
+    tray.notify("desktop-mt is still running",
+                "The hotkey and this tray icon keep working. Quit from the tray menu or with Ctrl+Q.")
+    controller.settings.tray_notice_shown = True
+    controller.save()
+
+
 def app_icon() -> QIcon:
-    """resources/icons/desktop-mt.svg, or a plain painted square if it is missing."""
-    path = paths.resources_dir() / "icons" / "desktop-mt.svg"
+    """The packaged icons/desktop-mt.svg, or a plain painted square if it is missing."""
+    path = resource_path("icons", "desktop-mt.svg")
     icon = QIcon(str(path)) if path.exists() else QIcon()
     if icon.isNull():
         pixmap = QPixmap(32, 32)
@@ -74,14 +120,18 @@ class ExceptionReporter(QObject):
             f"Details (without your text) were written to {log_file()}.")
 
 
-def open_settings(controller: Controller, window: MainWindow) -> SettingsDialog:
-    """Show the settings dialog; Apply/OK go to the controller."""
+def open_settings(controller: Controller, window: MainWindow,
+                  replacer: replace.TranslateReplace | None = None) -> SettingsDialog:
+    """Show the settings dialog; Apply/OK go to the controller (and re-register the
+    translate-and-replace hotkey)."""
     hk = controller.hotkey
     dialog = SettingsDialog(controller.settings, bool(hk and hk.available),
-                            hk.reason if hk else "", window)
+                            controller.hotkey_state(), window)
     dialog.applied.connect(controller.apply_settings)
-    dialog.applied.connect(lambda _s: hk and dialog.set_hotkey_status(
-        f"Global hotkey {hk.active_sequence} is active." if hk.active_sequence else hk.reason))
+    # After Apply the line shows what registering really did (active / failed and why).
+    dialog.applied.connect(lambda _s: dialog.set_hotkey_status(controller.hotkey_state()))
+    if replacer is not None:
+        dialog.applied.connect(lambda _s: replacer.register())
     dialog.open()
     return dialog
 
@@ -100,32 +150,52 @@ def build(argv: list[str] | None = None, translator_factory=None):
     tray = Tray(window.windowIcon(), window)
     tray.translateClipboard.connect(controller.translate_clipboard)
     tray.toggleWindow.connect(lambda: window.hide() if window.isVisible() else window.bring_forward())
-    tray.quitRequested.connect(window.close)
-    window.settingsRequested.connect(lambda: open_settings(controller, window))
+    tray.quitRequested.connect(window.quit)
+    controller.set_tray_available(tray.available)
+    log.info("system tray available: %s", "yes" if tray.available else "no")
+    window.hiddenToTray.connect(lambda: on_hidden_to_tray(controller, tray))
+    replacer = replace.install(controller, window, tray)
+    window.closing.connect(replacer.shutdown)
+    window.settingsRequested.connect(lambda: open_settings(controller, window, replacer))
     for warning in loaded.warnings:
         window.show_warning(warning)
     if not fonts.installed_cjk_families():
         window.show_warning("No Chinese font found: install Noto Sans CJK SC "
                             "(Debian/Ubuntu: fonts-noto-cjk) so the translation renders.")
-    window._keep = (controller, reporter, tray)  # keep Python wrappers alive with the window
+    window._keep = (controller, reporter, tray, replacer)  # keep Python wrappers alive with the window
     return window, controller, tray
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Open the translator window on the bundled model (or --model DIR). Returns the exit code."""
+    """Open the translator window on the bundled model (or --model DIR), or hand the command
+    line to the window already running for this user. Returns the exit code."""
+    args = parse_args(argv)  # --help and bad options are answered before Qt needs a display
     setup_logging()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     qtcompat.install_none_refcount_guard()  # PySide6 6.12 + Python 3.11 (see qtcompat)
     app.setApplicationName(paths.APP_NAME)
+    argv_list = list(sys.argv[1:] if argv is None else argv)
+    if send_to_running(argv_list):
+        log.info("handed the command line to the running instance")
+        return 0
+    instance = SingleInstance()
+    instance.listen()
     app.setStyleSheet(fonts.stylesheet())
-    app.setQuitOnLastWindowClosed(True)
+    # The window may hide to the tray; quitting is explicit (window.closing below).
+    app.setQuitOnLastWindowClosed(False)
     window, controller, tray = build(argv)
+    instance.messageReceived.connect(lambda message: on_remote_message(message, window, controller))
     window.closing.connect(controller.shutdown)
+    window.closing.connect(instance.close)
+    window.closing.connect(app.quit)
     app.aboutToQuit.connect(controller.shutdown)  # also on Ctrl+C / session logout
     controller.start()
     tray.show()
     window.show()
+    if args.clipboard or args.selection or args.files:
+        act_on(args, os.getcwd(), window, controller)
     try:
         return app.exec()
     finally:
+        instance.close()
         tray.hide()

@@ -10,26 +10,54 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication
 
+from . import bilingual, file_jobs, pasting
 from . import settings as settings_mod
-from .hotkey import GlobalHotkey
+from .alignment import AlignmentFeature
+from .alternatives import AlternativesFeature
+from .glossary_editor import GlossaryStore
+from .history_dialog import HistoryFeature
+from .popup import PopupFeature
+from .hotkey import FALLBACK_HINT, GlobalHotkey
+from .models import StoreBackend
+from .models_dialog import ModelsHub
 from .settings import Settings
-from .worker import EngineConfig, TranslationWorker
+from .worker import EngineConfig, FileJob, TranslationWorker
 
 log = logging.getLogger(__name__)
 
 AS_YOU_TYPE_DELAY_MS = 600  # pause after the last keystroke before translating
+RECENT_FILES = 8            # File > Recent files keeps this many
+
+
+def about_text(info: Any, variant: str) -> str:
+    """Help > About: version, code licence, the loaded model and where its licence is."""
+    from desktop_mt import __version__
+
+    path = Path(str(getattr(info, "path", "") or ""))
+    notes = [p.name for p in (path / "README.md", path / "LICENSE", path / "LICENSE.txt") if p.is_file()]
+    where = (f"its licence and data sources are in {', '.join(notes)} in {path}" if notes
+             else f"its folder ({path}) has no model card; check the licence where you got it")
+    return (f"desktop-mt {__version__}: offline English → Chinese translation on this machine.\n"
+            "Code: MIT licence. Nothing is sent over the network.\n\n"
+            f"Model: {getattr(info, 'name', None) or 'unknown'} ({variant})\n"
+            f"The model is not part of the code licence: {where}. The bundled model is trained "
+            "on Tatoeba sentence pairs (CC-BY 2.0 FR).")
 
 
 @dataclasses.dataclass
 class _Request:
     req_id: int
     cancel: threading.Event
+    started: float = dataclasses.field(default_factory=time.perf_counter)
+    shown_first: bool = False
+    text: str = ""  # the source text (the history keeps it with the translation)
 
 
 class Controller(QObject):
@@ -38,9 +66,13 @@ class Controller(QObject):
     # Queued into the worker thread (the worker lives there, so Qt queues these).
     _loadRequested = Signal(object)
     _translateRequested = Signal(int, str, object, object)
-    _fileRequested = Signal(str, object, object)  # src, options, cancel Event
+    _fileLoadRequested = Signal(object)   # EngineConfig for the file-job worker
+    _fileRequested = Signal(object)       # FileJob
+    _fileReleaseRequested = Signal()      # the job ended: free the job engine's memory
     fileJobEnded = Signal(str)      # "finished" / "failed" / "cancelled" (tests)
     requestFinished = Signal(int)   # emitted after a request's result was shown (tests)
+    requestStarted = Signal(int, str)         # request id, source text (sentence alignment)
+    translationCompleted = Signal(str, str)   # source, translation: ran to its end (history)
     modelLoaded = Signal(object)
     stateChanged = Signal(str)
 
@@ -52,9 +84,16 @@ class Controller(QObject):
         self.settings = settings
         self.settings_path = settings_path
         self.model_override = model_override  # --model for this run; cleared by Apply
+        self.tray_available = False  # set by the app; with the setting, closing hides to it
+        self._hotkey_message = ""    # what the last registration attempt said
         self.hotkey = hotkey
         self.current: _Request | None = None
         self.file_cancel: threading.Event | None = None  # set while a file job runs
+        self.file_job: FileJob | None = None
+        self.gate = file_jobs.InteractiveGate()  # typing pauses the file job between batches
+        self.file_progress: tuple[int, int] | None = None
+        self.loaded_config: EngineConfig | None = None  # what the engine runs (after a fallback too)
+        self._requested_configs: list[EngineConfig] = []  # loads in flight, in worker order
         self.last_stats: Any = None
         self.model_info: Any = None
         self._next_id = 0
@@ -66,6 +105,14 @@ class Controller(QObject):
         self._debounce.timeout.connect(self._translate_typed)
         self._start_worker(translator_factory)
         self._connect_window()
+        self.input = pasting.InputHandling(self)  # join lines on paste, already-Chinese text
+        self.bilingual = bilingual.BilingualView(self)  # View > Bilingual
+        self.models_hub = ModelsHub(self, StoreBackend)  # the Models dialog and the demo notice
+        self.history = HistoryFeature(self)  # View > History; entries of finished translations
+        self.alignment = AlignmentFeature(self)  # highlights a sentence's counterpart
+        self.alternatives = AlternativesFeature(self, self.alignment.view)  # n-best of a sentence
+        self.popup = PopupFeature(self)  # the hotkey's popup at the mouse pointer (setting)
+        self.glossary = GlossaryStore(on_error=self.window.show_warning)  # Settings > Glossary
 
     # ---- wiring -------------------------------------------------------------------------
     def _start_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:
@@ -82,11 +129,22 @@ class Controller(QObject):
         w.delta.connect(self._on_delta)
         w.finished.connect(self._on_finished)
         w.failed.connect(self._on_failed)
-        self._fileRequested.connect(self.worker.translate_file)
-        w.fileProgress.connect(self._on_file_progress)
-        w.fileFinished.connect(self._on_file_finished)
-        w.fileFailed.connect(self._on_file_failed)
-        w.fileCancelled.connect(self._on_file_cancelled)
+        self._start_file_worker(factory)
+
+    def _start_file_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:
+        # File jobs get their own thread and engine, so typing never queues behind a job.
+        self.file_thread = QThread()
+        self.file_thread.setObjectName("file-job-worker")
+        self.file_worker = fw = TranslationWorker(factory)
+        fw.moveToThread(self.file_thread)
+        self._fileLoadRequested.connect(fw.load)
+        self._fileRequested.connect(fw.translate_file)
+        self._fileReleaseRequested.connect(fw.close)
+        fw.fileProgress.connect(self._on_file_progress)
+        fw.fileFinished.connect(self._on_file_finished)
+        fw.fileFailed.connect(self._on_file_failed)
+        fw.fileCancelled.connect(self._on_file_cancelled)
+        fw.fileResumed.connect(self._on_file_resumed)
 
     def _connect_window(self) -> None:
         win = self.window
@@ -97,13 +155,18 @@ class Controller(QObject):
         win.clipboardTranslateRequested.connect(self.translate_clipboard)
         win.translateFileRequested.connect(self.translate_file)
         win.fileCancelRequested.connect(self.cancel_file)
+        win.fontSizeChanged.connect(self._on_font_size_changed)
         win.restore_layout(self.settings.window_geometry, self.settings.splitter_state)
+        win.fit_to_screen()
+        win.set_font_size(self.settings.font_size)
+        win.set_recent_files(self.settings.recent_files)
         if self.hotkey is not None:
-            self.hotkey.activated.connect(self.translate_clipboard)
+            self.hotkey.activated.connect(self.hotkey_pressed)
 
     def start(self) -> None:
         """Start the worker thread, load the model and register the hotkey."""
         self.thread.start()
+        self.file_thread.start()
         self.reload_engine()
         self.register_hotkey()
 
@@ -114,11 +177,13 @@ class Controller(QObject):
         return EngineConfig(model, s.variant, s.intra_op_threads, s.inter_op_threads)
 
     def generation_options(self) -> Any:
-        """GenerationOptions for a request (beams 1 = greedy, length 0 = model default)."""
+        """GenerationOptions for a request (beams 0 and length 0 = the model's default;
+        Traditional scripts are converted from the model's Simplified output by the engine)."""
         from desktop_mt.engine.options import GenerationOptions
 
-        return GenerationOptions(beams=self.settings.beams,
-                                 max_length=self.settings.max_output_length or None)
+        return GenerationOptions(beams=self.settings.beams or None,
+                                 max_length=self.settings.max_output_length or None,
+                                 script=self.settings.script, glossary=self.glossary.get())
 
     # ---- requests -----------------------------------------------------------------------
     def translate(self, text: str) -> int | None:
@@ -126,23 +191,41 @@ class Controller(QObject):
         self._debounce.stop()
         self._cancel_current()
         self.window.clear_target()
-        if not text.strip():  # nothing to do (and what ran before is cancelled)
+        # Nothing to do (what ran before is cancelled); Chinese text is left as it is.
+        if not text.strip() or self.input.already_chinese(text):
             self.window.set_busy(False)
             self._set_state("idle")
             return None
         self._next_id += 1
-        request = _Request(self._next_id, threading.Event())
-        self.current = request
+        request = _Request(self._next_id, threading.Event(), text=text)
+        self._set_current(request)
         self.window.set_busy(True)
-        self._set_state("translating", "waiting for the file job to finish" if self.file_cancel else "")
+        self._set_state("translating")
+        self.requestStarted.emit(request.req_id, text)
         self._translateRequested.emit(request.req_id, text, self.generation_options(), request.cancel)
         return request.req_id
+
+    def show_entry(self, source: str, translation: str) -> None:
+        """Put a kept translation (History > Open) into the panes; the source replaces the
+        draft as one undoable step."""
+        self._debounce.stop()
+        self._cancel_current()
+        self.window.set_source(source)
+        self.window.clear_target()
+        self.window.append_target(translation)
+        self.window.set_busy(False)
+        self._set_state("idle")
 
     def _cancel_current(self) -> None:
         # Set the flag directly (not via a queued slot): the worker is busy in its loop.
         if self.current is not None:
             self.current.cancel.set()
-            self.current = None
+            self._set_current(None)
+
+    def _set_current(self, request: _Request | None) -> None:
+        # The running file job waits at its next batch boundary while a request runs.
+        self.current = request
+        self.gate.set_busy(request is not None)
 
     def stop(self) -> None:
         """Stop the running request; the text streamed so far stays."""
@@ -157,6 +240,8 @@ class Controller(QObject):
         self._cancel_current()
         self.window.clear_all()
         self.window.set_busy(False)
+        self.last_stats = None
+        self.window.clear_stats()  # the figures of a run whose text is gone would mislead
         self._set_state("idle")
 
     def _on_source_edited(self, _text: str) -> None:
@@ -166,36 +251,85 @@ class Controller(QObject):
     def _translate_typed(self) -> None:
         self.translate(self.window.source_text())
 
-    def read_clipboard(self) -> str:
-        """Clipboard text; the X11 PRIMARY selection first when that option is on."""
+    def read_clipboard(self, selection: bool = False) -> str:
+        """Clipboard text; the PRIMARY selection (the text selected last) first when
+        ``selection`` is asked for or that option is on, where the platform has one."""
         clipboard = QGuiApplication.clipboard()
-        if self.settings.use_primary_selection and clipboard.supportsSelection():
+        if (selection or self.settings.use_primary_selection) and clipboard.supportsSelection():
             text = clipboard.text(QClipboard.Mode.Selection)
             if text.strip():
                 return text
         return clipboard.text(QClipboard.Mode.Clipboard)
 
-    def translate_clipboard(self) -> int | None:
-        """Bring the window forward and stream the clipboard's translation."""
-        text = self.read_clipboard()
+    def hotkey_pressed(self) -> None:
+        """The global hotkey: the clipboard's translation in the main window, or in the popup
+        at the mouse pointer (Settings: "The hotkey shows the translation in")."""
+        if self.settings.hotkey_opens == "popup":
+            self.popup.show_for_clipboard()
+        else:
+            self.translate_clipboard()
+
+    def translate_clipboard(self, selection: bool = False) -> int | None:
+        """Bring the window forward and stream the clipboard's translation (``selection``:
+        the primary selection's, falling back to the clipboard where there is none)."""
+        text = self.read_clipboard(selection)
         self.window.bring_forward()
         if not text.strip():
             self.window.statusBar().showMessage("The clipboard holds no text to translate.", 4000)
             return None
-        self.window.set_source(text)
-        return self.translate(text)
+        return self.translate(self.input.bring_in(text))  # joined when that is on
 
     # ---- file jobs ----------------------------------------------------------------------
     def translate_file(self, path: str) -> bool:
-        """Start a batch job for ``path`` (output next to it). One job at a time; while it
-        runs, interactive requests wait for it in the worker's queue."""
-        if self.file_cancel is not None:
+        """Start a batch job for ``path``, output next to it. One job at a time; it runs in
+        its own worker, and typing pre-empts it between batches (see ``file_jobs``). An
+        existing output is never replaced without asking; an interrupted job's journal is
+        offered for resuming. Returns whether a job started."""
+        if self.file_job is not None:
             self.window.statusBar().showMessage("A file is already being translated.", 4000)
             return False
+        dst = self._choose_output(Path(path))
+        if dst is None:
+            return False
+        resume = self._ask_resume(Path(path), dst)
+        if resume is None:
+            return False
         self.file_cancel = threading.Event()
+        self.file_job = FileJob(path, str(dst), self.generation_options(), self.file_cancel,
+                                resume=resume, gate=self.gate, bilingual=self.settings.bilingual)
         self.window.show_file_job(Path(path).name)
-        self._fileRequested.emit(path, self.generation_options(), self.file_cancel)
+        self._remember_recent(path)
+        self._fileLoadRequested.emit(self.loaded_config or self.engine_config())
+        self._fileRequested.emit(self.file_job)
+        self._refresh_state()
+        log.info("file job started (resume: %s)", resume)
         return True
+
+    def _choose_output(self, src: Path) -> Path | None:
+        """The output path: the default one, or after asking when it exists."""
+        dst = file_jobs.default_output_path(src)
+        if not dst.exists():
+            return dst
+        beside = file_jobs.keep_both_path(dst)
+        answer = self.window.ask_output_exists(str(dst), beside.name)
+        return {"overwrite": dst, "keep": beside}.get(answer)
+
+    def _ask_resume(self, src: Path, dst: Path) -> bool | None:
+        """True to resume from the journal of an interrupted job, False to start fresh,
+        None when the user cancels."""
+        found = file_jobs.journal_progress(file_jobs.journal_path(dst))
+        if found is None:
+            return False
+        kept, total = found
+        answer = self.window.ask_resume(src.name, kept, total)
+        return None if answer == "cancel" else answer == "resume"
+
+    def _remember_recent(self, path: str) -> None:
+        path = str(Path(path).absolute())
+        recent = [path] + [p for p in self.settings.recent_files if p != path]
+        self.settings.recent_files = recent[:RECENT_FILES]
+        self.window.set_recent_files(self.settings.recent_files)
+        self.save()
 
     def cancel_file(self) -> None:
         """Stop the file job (set directly: the worker is busy in its loop)."""
@@ -204,12 +338,19 @@ class Controller(QObject):
             self.window.set_file_job_text("Cancelling…")
 
     def _on_file_progress(self, done: int, total: int, rate: float) -> None:
-        if self.file_cancel is not None:
+        if self.file_job is not None:
             self.window.set_file_progress(done, total, rate)
+            self.file_progress = (done, total)
+            self._refresh_state()
 
     def _end_file_job(self, outcome: str, message: str) -> None:
+        log.info("file job %s", outcome)
         self.file_cancel = None
+        self.file_job = None
+        self.file_progress = None
+        self._fileReleaseRequested.emit()
         self.window.end_file_job(message)
+        self._refresh_state()
         self.fileJobEnded.emit(outcome)
 
     def _on_file_finished(self, out_path: str) -> None:
@@ -219,8 +360,17 @@ class Controller(QObject):
         self._end_file_job("failed", "File translation failed")
         self.window.show_error("File translation failed", message)
 
-    def _on_file_cancelled(self) -> None:
-        self._end_file_job("cancelled", "File translation cancelled; nothing was saved")
+    def _on_file_cancelled(self, journal: str) -> None:
+        found = file_jobs.journal_progress(Path(journal)) if journal else None
+        if found and found[0]:
+            message = (f"File translation cancelled: {found[0]} of {found[1]} segments are kept in "
+                       f"{Path(journal).name}; translate the file again to continue from there.")
+        else:
+            message = "File translation cancelled before any segment was finished; nothing was saved."
+        self._end_file_job("cancelled", message)
+
+    def _on_file_resumed(self, report: str) -> None:
+        self.window.statusBar().showMessage(report[:1].upper() + report[1:], 10_000)
 
     # ---- worker results (UI thread) -----------------------------------------------------
     def _is_current(self, req_id: int) -> bool:
@@ -229,38 +379,64 @@ class Controller(QObject):
     def _on_delta(self, req_id: int, text: str) -> None:
         if self._is_current(req_id):  # stale output of a superseded request is dropped
             self.window.append_target(text)
+            self._log_first_text(self.current)
+
+    def _log_first_text(self, request: _Request) -> None:
+        # End-to-end latency as the user sees it (request -> first text on screen), beside a
+        # file job or not; the log never holds text, only these figures.
+        if request.shown_first:
+            return
+        request.shown_first = True
+        self.first_text_ms = (time.perf_counter() - request.started) * 1000
+        log.info("first translated text shown %.0f ms after the request (file job running: %s)",
+                 self.first_text_ms, "yes" if self.file_job is not None else "no")
 
     def _on_finished(self, req_id: int, stats: Any) -> None:
         if not self._is_current(req_id):
             return
-        self.current = None
+        request = self.current
+        self._set_current(None)
         self.window.set_busy(False)
         if stats is not None:
             self.last_stats = stats
             self.window.set_stats(stats.first_token_seconds, stats.tokens_per_second, stats.tokens)
         self._set_state("idle")
+        if stats is not None and not stats.cancelled:
+            self.translationCompleted.emit(request.text, self.window.target_text())
         self.requestFinished.emit(req_id)
 
     def _on_failed(self, req_id: int, message: str) -> None:
         if not self._is_current(req_id):
             return
-        self.current = None
+        self._set_current(None)
         self.window.set_busy(False)
         self._set_state("error", "translation failed")
         self.window.show_error("Translation failed", message)
         self.requestFinished.emit(req_id)
 
+    def _on_font_size_changed(self, size: int) -> None:
+        self.settings.font_size = size
+        self.save()
+
     def _on_load_started(self, description: str) -> None:
         self._set_state("loading", description)
 
     def _on_loaded(self, info: Any, variant: str) -> None:
+        if self._requested_configs:
+            self.loaded_config = self._requested_configs.pop(0)
         self.model_info = info
         name = getattr(info, "name", None) or "model"
         self.window.set_model(f"{name} · {variant}")
+        self.window.about_text = about_text(info, variant)
+        log.info("model loaded: %s (%s)", getattr(info, "name", None), variant)
         self._set_state("translating" if self.current else "idle")
         self.modelLoaded.emit(info)
 
     def _on_load_failed(self, message: str) -> None:
+        failed = self._requested_configs.pop(0) if self._requested_configs else None
+        if failed is not None and failed.model_dir and not self._requested_configs:
+            self._fall_back_to_bundled(failed, message)
+            return
         self._loaded_key = None  # let the next Apply retry even with the same settings
         self._set_state("error", "model not loaded")
         if self.model_info is None:
@@ -270,6 +446,15 @@ class Controller(QObject):
     def _set_state(self, state: str, detail: str = "") -> None:
         self.window.set_state(state, detail)
         self.stateChanged.emit(state)
+
+    def _refresh_state(self) -> None:
+        """The status bar's file-job part: what runs beside the interactive state."""
+        if self.file_job is None:
+            self.window.set_job_status("")
+            return
+        name = Path(self.file_job.src).name
+        counts = f" {self.file_progress[0]}/{self.file_progress[1]}" if self.file_progress else ""
+        self.window.set_job_status(f"file job: {name}{counts}")
 
     # ---- settings -----------------------------------------------------------------------
     def reload_engine(self) -> None:
@@ -282,7 +467,21 @@ class Controller(QObject):
         self._cancel_current()  # a model change interrupts the running job
         self.window.set_busy(False)
         self._set_state("loading", config.describe())
+        self._request_load(config)
+
+    def _request_load(self, config: EngineConfig) -> None:
+        self._requested_configs.append(config)
         self._loadRequested.emit(config)
+
+    def _fall_back_to_bundled(self, failed: EngineConfig, message: str) -> None:
+        """The chosen model is missing or broken: say so in the banner and load the
+        bundled model, so the app keeps translating. The setting is kept (the folder may
+        come back, e.g. a network drive); Apply in the settings retries it."""
+        self._loaded_key = None
+        self.window.show_warning(
+            f"Could not load the chosen model {failed.describe()}: {message.splitlines()[0]} "
+            "Using the bundled model instead; choose another model in Settings.")
+        self._request_load(dataclasses.replace(failed, model_dir=None))
 
     def apply_settings(self, new: Settings) -> None:
         """Adopt ``new``: persist, reload the engine in the worker if needed, re-register
@@ -290,11 +489,26 @@ class Controller(QObject):
         if new.model_path != self.settings.model_path:
             self.model_override = None
         old_hotkey = (self.settings.hotkey_enabled, self.settings.hotkey)
+        # What the window changed while the dialog was open is not the dialog's to undo.
+        new = dataclasses.replace(new, font_size=self.settings.font_size,
+                                  recent_files=list(self.settings.recent_files),
+                                  tray_notice_shown=self.settings.tray_notice_shown,
+                                  join_lines=self.settings.join_lines,
+                                  bilingual=self.settings.bilingual)
         self.settings = new
         self.save()
+        self._update_close_to_tray()
         self.reload_engine()
         if (new.hotkey_enabled, new.hotkey) != old_hotkey:
             self.register_hotkey()
+
+    def set_tray_available(self, available: bool) -> None:
+        """Whether a tray icon shows (the close button then hides to it, if the setting is on)."""
+        self.tray_available = available
+        self._update_close_to_tray()
+
+    def _update_close_to_tray(self) -> None:
+        self.window.close_to_tray = self.tray_available and self.settings.close_to_tray
 
     def register_hotkey(self) -> tuple[bool, str]:
         """(Re)register the global hotkey from the settings; problems become a warning."""
@@ -304,9 +518,25 @@ class Controller(QObject):
             self.hotkey.stop()
             return False, "Global hotkey is off."
         ok, message = self.hotkey.start(self.settings.hotkey)
+        self._hotkey_message = message
         if not ok and self.hotkey.available:  # unavailability is shown in Settings instead
             self.window.show_warning(message)
         return ok, message
+
+    def hotkey_state(self) -> str:
+        """The global hotkey's real state, in words for the settings dialog: active, failed
+        to register (why), off, or unavailable here (why: Wayland, no display, ...)."""
+        hk = self.hotkey
+        if hk is None:
+            return "Unavailable: this run has no global hotkey layer."
+        if not hk.available:
+            return f"Unavailable: {hk.reason}"
+        if not self.settings.hotkey_enabled:
+            return f"Off. {FALLBACK_HINT}"
+        if hk.active_sequence:
+            return f"Active: {hk.active_sequence} translates the clipboard from any application."
+        why = self._hotkey_message or "not registered yet"
+        return f"Failed to register {self.settings.hotkey}. {why}"
 
     def save(self) -> None:
         """Write the settings (with the current window layout) to disk."""
@@ -325,11 +555,16 @@ class Controller(QObject):
         self._debounce.stop()
         self._cancel_current()
         self.cancel_file()
+        self.models_hub.shutdown()
+        self.history.close()
+        self.alternatives.cancel()
+        self.popup.close()
         if self.hotkey is not None:
             self.hotkey.stop()
         self.save()
-        self.thread.quit()
-        if not self.thread.wait(timeout_ms):
-            log.warning("worker thread did not stop within %d ms", timeout_ms)
-            return  # do not close sessions a running thread still uses
-        self.worker.close()
+        for thread, worker in ((self.thread, self.worker), (self.file_thread, self.file_worker)):
+            thread.quit()
+            if not thread.wait(timeout_ms):
+                log.warning("%s did not stop within %d ms", thread.objectName(), timeout_ms)
+                continue  # do not close sessions a running thread still uses
+            worker.close()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QFont, QFontDatabase
 
-from . import paths
+from ..engine.resources import resource_path
 
 CJK_FAMILIES = [
     "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC",
@@ -41,8 +41,8 @@ def installed_cjk_families() -> list[str]:
 
 
 def stylesheet() -> str:
-    """The app stylesheet from resources/styles/app.qss ("" if missing: Qt's default look)."""
+    """The packaged stylesheet styles/app.qss ("" if missing: Qt's default look)."""
     try:
-        return (paths.resources_dir() / "styles" / "app.qss").read_text(encoding="utf-8")
+        return resource_path("styles", "app.qss").read_text(encoding="utf-8")
     except OSError:
         return ""

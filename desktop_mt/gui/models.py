@@ -21,6 +21,33 @@ class ModelChoice:
     variants: tuple[str, ...] = ("int8", "fp32")
 
 
+@dataclasses.dataclass(frozen=True)
+class CatalogItem:
+    """A model the app can download. ``sizes`` maps variant -> approximate bytes;
+    ``credits`` is the attribution its licence asks for."""
+
+    name: str
+    languages: str
+    licence: str
+    description: str
+    sizes: dict[str, int]
+    title: str = ""
+    credits: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class InstalledItem:
+    """A model on disk. ``demo`` marks the bundled demo (it cannot be removed)."""
+
+    name: str
+    path: str
+    languages: str
+    variants: tuple[str, ...]
+    size: int
+    demo: bool = False
+    removable: bool = True
+
+
 def _label(info, fallback: str) -> str:
     name = getattr(info, "name", None) or fallback
     src, tgt = getattr(info, "source_lang", None), getattr(info, "target_lang", None)
@@ -74,3 +101,105 @@ def available_models(extra_dirs: list[str]) -> list[ModelChoice]:
         choices.append(ModelChoice(folder, _label(info, Path(folder).name), tuple(info.variants)))
         seen.add(folder)
     return choices
+
+
+def is_bundled(path: str | Path | None) -> bool:
+    """Whether ``path`` is the bundled demo model's folder."""
+    if not path:
+        return False
+    from desktop_mt.engine.model_format import bundled_model_dir
+
+    try:
+        return Path(path).resolve() == bundled_model_dir().resolve()
+    except OSError:
+        return False
+
+
+def _languages(source: str | None, target: str | None) -> str:
+    return f"{source}→{target}" if source and target else ""
+
+
+class StoreBackend:
+    """The Models dialog's backend on the app's model manager (:mod:`desktop_mt.models`):
+    its catalog, its downloader and installer, the user's models folder, and the active
+    model / mirror settings it shares with the command line."""
+
+    def catalog(self) -> list[CatalogItem]:
+        """The shipped catalog (plus ``DESKTOP_MT_CATALOG``), as the dialog shows it."""
+        from desktop_mt.models import load_catalog
+
+        return [CatalogItem(e.name, _languages(e.source_lang, e.target_lang), e.licence, e.description,
+                            {v: e.approx_bytes(v) for v in e.variants}, e.title,
+                            " ".join(p for p in (e.attribution, e.licence_note) if p))
+                for e in load_catalog()]
+
+    def installed(self) -> list[InstalledItem]:
+        """The bundled demo first, then every valid folder in the user's models folder."""
+        from desktop_mt.models import list_installed
+
+        bundled = _bundled_item()
+        items = [bundled] if bundled is not None else []
+        for m in list_installed():
+            langs = _languages(m.info.source_lang, m.info.target_lang)
+            items.append(InstalledItem(m.name, str(m.path), langs, tuple(m.variants), m.size_bytes))
+        return items
+
+    def download(self, name: str, variant: str, progress, cancel) -> Path:
+        """Blocking download + atomic install (the dialog runs it in its thread)."""
+        from desktop_mt.models import download_model
+
+        return download_model(name, variant, progress=progress, cancel=cancel)
+
+    def remove(self, name: str) -> None:
+        """Delete an installed model (the store resets the active one if it was this)."""
+        from desktop_mt.models import remove_model
+
+        remove_model(name)
+
+    def set_active(self, name_or_path: str) -> None:
+        """The command line's default model follows the app's choice; a model in the models
+        folder is recorded by name (what `desktop-mt models list` shows)."""
+        from desktop_mt.models import models_dir, set_active
+
+        folder = Path(name_or_path) if name_or_path else None
+        if folder is not None and folder.parent.resolve() == models_dir().resolve():
+            name_or_path = folder.name
+        set_active(name_or_path)
+
+    def active_folder(self) -> str:
+        """The active model's folder ("" = bundled); raises if it no longer resolves."""
+        from desktop_mt.models import active_model_dir
+
+        folder = active_model_dir()
+        return str(folder) if folder is not None else ""
+
+    def endpoint(self) -> str:
+        """The endpoint a download would use now."""
+        from desktop_mt.models import resolve_endpoint
+
+        return resolve_endpoint()
+
+    def endpoint_setting(self) -> str:
+        """The mirror saved in the app ("" = none)."""
+        from desktop_mt.models import get_endpoint_setting
+
+        return get_endpoint_setting()
+
+    def set_endpoint_setting(self, url: str) -> None:
+        """Save the mirror; the store rejects URLs that are not http(s)."""
+        from desktop_mt.models import set_endpoint_setting
+
+        set_endpoint_setting(url)
+
+
+def _bundled_item() -> InstalledItem | None:
+    try:
+        from desktop_mt.engine.model_format import bundled_model_dir
+        from desktop_mt.models.store import folder_size
+
+        info = inspect(bundled_model_dir())
+    except Exception as exc:  # noqa: BLE001 - a broken install still lists the downloadable models
+        log.warning("bundled model unavailable: %s", type(exc).__name__)
+        return None
+    return InstalledItem(info.name, str(info.path), _languages(info.source_lang, info.target_lang),
+                         tuple(info.variants), folder_size(Path(info.path)), demo=True, removable=False)

@@ -13,17 +13,23 @@ import dataclasses
 import json
 import logging
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
 
+from ..fsutil import atomic_write
 from . import paths
 
 log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
 VARIANTS = ("int8", "fp32")
+# Chinese output script: the model's Simplified, or Traditional converted by OpenCC.
+SCRIPTS = ("simplified", "traditional-tw", "traditional-hk")
+# 2: beams 0 means the model's generation_config. Version-1 files saved greedy (1) as the default,
+# not as a choice, so loading one turns beams 1 into 0.
+SETTINGS_VERSION = 2
+HOTKEY_TARGETS = ("window", "popup")  # the main window, or the small popup at the pointer
 DEFAULT_HOTKEY = "Ctrl+Alt+E"  # Crow Translate's "translate selection" default: familiar.
 
 
@@ -32,7 +38,8 @@ class Settings:
     """Everything the user can change. Field defaults are the app's defaults.
 
     ``model_path`` "" means the bundled model. ``max_output_length`` 0 means "the model's
-    own limit". ``beams`` 1 is greedy search (what streams smoothest). Thread counts 0 let
+    own limit". ``beams`` 0 takes the model's ``generation_config`` (num_beams; 4 for the
+    bundled model), 1 is greedy search (streams every token). Thread counts 0 let
     ONNX Runtime choose. Geometry fields hold base64 of Qt's saveGeometry/saveState.
     """
 
@@ -40,15 +47,27 @@ class Settings:
     inter_op_threads: int = 1
     variant: str = "int8"
     max_output_length: int = 0
-    beams: int = 1
+    beams: int = 0
+    script: str = SCRIPTS[0]
+    settings_version: int = SETTINGS_VERSION
     model_path: str = ""
     extra_model_dirs: list[str] = dataclasses.field(default_factory=list)
     translate_as_you_type: bool = False
     hotkey_enabled: bool = True
     hotkey: str = DEFAULT_HOTKEY
     use_primary_selection: bool = False
+    hotkey_opens: str = "window"    # the global hotkey shows the translation in: HOTKEY_TARGETS
+    keep_history: bool = True       # finished translations go to the history (desktop_mt.history)
+    history_limit: int = 10_000     # the history keeps this many newest entries
     window_geometry: str = ""
     splitter_state: str = ""
+    close_to_tray: bool = True      # the close button hides to the tray (when there is one)
+    tray_notice_shown: bool = False  # the "still running in the tray" notice, shown once
+    font_size: int = 13             # source pane points (View > text size)
+    recent_files: list[str] = dataclasses.field(default_factory=list)  # newest first
+    join_lines: bool = True         # Edit > Join lines on paste (PDF line breaks, hyphenation)
+    bilingual: bool = False         # View > Bilingual: source paragraph, then its translation
+    replace_hotkey: str = ""        # global "translate and replace the selection"; "" = off
 
 
 def _int_range(lo: int, hi: int) -> Callable[[Any], bool]:
@@ -74,15 +93,27 @@ _VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "inter_op_threads": _int_range(0, 64),
     "variant": lambda v: v in VARIANTS,
     "max_output_length": _int_range(0, 4096),
-    "beams": _int_range(1, 16),
+    "beams": _int_range(0, 16),
+    "script": lambda v: v in SCRIPTS,
+    "settings_version": _int_range(1, 1000),
     "model_path": _is_str,
     "extra_model_dirs": _is_str_list,
     "translate_as_you_type": _is_bool,
     "hotkey_enabled": _is_bool,
     "hotkey": _is_str,
     "use_primary_selection": _is_bool,
+    "hotkey_opens": lambda v: v in HOTKEY_TARGETS,
+    "keep_history": _is_bool,
+    "history_limit": _int_range(1, 1_000_000),
     "window_geometry": _is_str,
     "splitter_state": _is_str,
+    "close_to_tray": _is_bool,
+    "tray_notice_shown": _is_bool,
+    "font_size": _int_range(8, 40),
+    "recent_files": _is_str_list,
+    "join_lines": _is_bool,
+    "bilingual": _is_bool,
+    "replace_hotkey": _is_str,
 }
 
 
@@ -114,6 +145,8 @@ def from_dict(data: dict[str, Any]) -> tuple[Settings, list[str]]:
         else:
             default = getattr(defaults, key)
             warnings.append(f"Setting '{key}' had an invalid value {value!r}; using {default!r}.")
+    if values.pop("settings_version", 1) < SETTINGS_VERSION and values.get("beams") == 1:
+        values["beams"] = 0  # see SETTINGS_VERSION
     return dataclasses.replace(defaults, **values), warnings
 
 
@@ -123,21 +156,12 @@ def to_dict(settings: Settings) -> dict[str, Any]:
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
-    """Write settings atomically: temp file in the same folder, fsync, ``os.replace``."""
+    """Write settings atomically (:func:`desktop_mt.fsutil.atomic_write`)."""
     path = path or settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(to_dict(settings), indent=2, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        # Never leave temp files behind when the disk is full or the folder read-only.
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # A new file is private (0600), as the temp files of tempfile.mkstemp it was written with were.
+    atomic_write(path, text, mode=0o600)
     return path
 
 

@@ -13,9 +13,25 @@ from PySide6.QtWidgets import (
     QKeySequenceEdit, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from . import models
+from . import models, theme
+from .glossary_editor import GlossaryEditor
 from .logsetup import log_file
-from .settings import VARIANTS, Settings
+from .settings import SCRIPTS, VARIANTS, Settings
+
+SCRIPT_LABELS = {"simplified": "Simplified (简体)", "traditional-tw": "Traditional, Taiwan (繁體)",
+                 "traditional-hk": "Traditional, Hong Kong (繁體)"}
+
+
+# The precision choice in a translator's words; the data of each entry stays the variant name.
+VARIANT_LABELS = {"int8": "faster (int8)", "fp32": "exact (fp32)"}
+
+
+def _hotkey_tone(status: str, available: bool) -> str | None:
+    """The colour of the hotkey's state line: a warning when it cannot work here, an error
+    when registering failed, normal when it is active or simply off."""
+    if not available:
+        return "warning"
+    return "error" if status.lower().startswith(("failed", "could not")) else None
 
 
 def _spin(lo: int, hi: int, value: int, special: str = "", suffix: str = "") -> QSpinBox:
@@ -42,6 +58,11 @@ class SettingsDialog(QDialog):
         self._build_model_rows(form)
         self._build_engine_rows(form)
         self._build_input_rows(form, hotkey_available, hotkey_reason)
+        self.glossary_editor = GlossaryEditor(parent=self)  # saved by Apply/OK (glossary_editor.py)
+        self.glossary_editor.setToolTip("Each English term found in the text is translated as "
+                                        "its Chinese term (also in file jobs)")
+        form.addRow("Glossary:", self.glossary_editor)
+        self.glossary_saved = True
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Apply
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._ok)
@@ -52,7 +73,7 @@ class SettingsDialog(QDialog):
         layout.addLayout(form)
         log_label = QLabel(f"Log file (never contains your text): {log_file()}")
         log_label.setWordWrap(True)
-        log_label.setStyleSheet("color: #666;")
+        theme.set_tone(log_label, "quiet")
         layout.addWidget(log_label)
         layout.addWidget(buttons)
         self._reload_models(select=settings.model_path)
@@ -69,25 +90,44 @@ class SettingsDialog(QDialog):
         form.addRow("Model:", row)
         self.model_error = QLabel("")
         self.model_error.setWordWrap(True)
-        self.model_error.setStyleSheet("color: #b00020;")
+        theme.set_tone(self.model_error, "error")
         self.model_error.hide()
         form.addRow("", self.model_error)
         hint = QLabel(f"Models placed in {models.paths.user_models_dir()} are listed too.")
         hint.setWordWrap(True)
         form.addRow("", hint)
         self.variant_combo = QComboBox()
-        form.addRow("Variant:", self.variant_combo)
+        self.variant_combo.setToolTip(
+            "Faster (int8): compressed weights, about twice as fast on most CPUs, output very close "
+            "to exact. Exact (fp32): the model's full-precision weights, slower, twice the memory.")
+        form.addRow("Model precision:", self.variant_combo)
 
     def _build_engine_rows(self, form: QFormLayout) -> None:
         s = self._settings
         self.intra_spin = _spin(0, 256, s.intra_op_threads, "Auto")
         self.inter_spin = _spin(0, 64, s.inter_op_threads, "Auto")
         self.max_length_spin = _spin(0, 4096, s.max_output_length, "Model default", " tokens")
-        self.beams_spin = _spin(1, 16, s.beams, "1 (greedy)")
-        form.addRow("Intra-op threads:", self.intra_spin)
-        form.addRow("Inter-op threads:", self.inter_spin)
-        form.addRow("Max output length:", self.max_length_spin)
-        form.addRow("Beam size:", self.beams_spin)
+        self.beams_spin = _spin(0, 16, s.beams, "Model default")
+        self.beams_spin.setToolTip("Model default: the model's own setting (4 beams for the bundled "
+                                   "model). 1 = greedy: fastest, streams every word.")
+        self.script_combo = QComboBox()
+        for script in SCRIPTS:
+            self.script_combo.addItem(SCRIPT_LABELS[script], script)
+        self.script_combo.setCurrentIndex(max(self.script_combo.findData(s.script), 0))
+        self.script_combo.setToolTip("Traditional is converted from the Simplified output with OpenCC "
+                                     "(phrase level: Taiwan or Hong Kong usage).")
+        self.intra_spin.setToolTip("How many CPU cores one translation may use. Auto uses all of "
+                                   "them; fewer leaves room for other programs.")
+        self.inter_spin.setToolTip("Parallel parts of the model run at once. Auto or 1 is right "
+                                   "for almost every machine.")
+        self.max_length_spin.setToolTip("Stop a sentence's translation after this many tokens "
+                                        "(about one Chinese character each). Model default: "
+                                        "3 x the source's length + 10.")
+        form.addRow("Speed: CPU threads:", self.intra_spin)
+        form.addRow("Speed: parallel model parts:", self.inter_spin)
+        form.addRow("Longest translation of a sentence:", self.max_length_spin)
+        form.addRow("Quality: search width (beams):", self.beams_spin)
+        form.addRow("Chinese script:", self.script_combo)
 
     def _build_input_rows(self, form: QFormLayout, available: bool, reason: str) -> None:
         s = self._settings
@@ -104,12 +144,34 @@ class SettingsDialog(QDialog):
         if not available:
             self.hotkey_check.setEnabled(False)
             self.hotkey_edit.setEnabled(False)
-            self.hotkey_status.setStyleSheet("color: #8a5a00;")
+        theme.set_tone(self.hotkey_status, _hotkey_tone(reason, available))
         form.addRow("", self.hotkey_status)
+        self.replace_edit = QKeySequenceEdit(QKeySequence.fromString(s.replace_hotkey))
+        self.replace_edit.setMaximumSequenceLength(1)
+        self.replace_edit.setClearButtonEnabled(True)
+        self.replace_edit.setToolTip("Select text in any application and press this: the text is "
+                                     "replaced by its Chinese translation. Empty: off.")
+        self.replace_edit.setEnabled(available)
+        form.addRow("Translate and replace the selection:", self.replace_edit)
+        self.tray_check = QCheckBox("Closing the window keeps desktop-mt running in the tray")
+        self.tray_check.setToolTip("The hotkey and the tray icon keep working; quit with Ctrl+Q or "
+                                   "the tray menu. Only where the desktop shows tray icons.")
+        self.tray_check.setChecked(s.close_to_tray)
+        form.addRow("", self.tray_check)
         self.primary_check = QCheckBox("Use the PRIMARY selection (X11: the text you selected)")
         self.primary_check.setChecked(s.use_primary_selection)
         self.primary_check.setEnabled(QGuiApplication.clipboard().supportsSelection())
         form.addRow("", self.primary_check)
+        self.hotkey_opens_combo = QComboBox()
+        self.hotkey_opens_combo.addItem("the main window", "window")
+        self.hotkey_opens_combo.addItem("a small popup at the mouse pointer", "popup")
+        self.hotkey_opens_combo.setCurrentIndex(max(self.hotkey_opens_combo.findData(s.hotkey_opens), 0))
+        form.addRow("The hotkey shows the translation in:", self.hotkey_opens_combo)
+        self.history_check = QCheckBox("Keep a history of translations (View > History)")
+        self.history_check.setToolTip("Finished translations are kept on this computer only; "
+                                      "off: nothing new is written.")
+        self.history_check.setChecked(s.keep_history)
+        form.addRow("", self.history_check)
 
     # ---- models -------------------------------------------------------------------------
     def _reload_models(self, select: str) -> None:
@@ -129,10 +191,11 @@ class SettingsDialog(QDialog):
 
     def _on_model_changed(self, index: int) -> None:
         variants = self._choices[index].variants if 0 <= index < len(self._choices) else VARIANTS
-        wanted = self.variant_combo.currentText() or self._settings.variant
+        wanted = self.variant_combo.currentData() or self._settings.variant
         self.variant_combo.clear()
-        self.variant_combo.addItems([v for v in VARIANTS if v in variants] or list(VARIANTS))
-        i = self.variant_combo.findText(wanted)
+        for variant in [v for v in VARIANTS if v in variants] or list(VARIANTS):
+            self.variant_combo.addItem(VARIANT_LABELS.get(variant, variant), variant)
+        i = self.variant_combo.findData(wanted)
         self.variant_combo.setCurrentIndex(max(i, 0))
 
     def _browse_model_folder(self) -> None:
@@ -162,26 +225,35 @@ class SettingsDialog(QDialog):
         return dataclasses.replace(
             self._settings,
             model_path=str(self.model_combo.currentData() or ""),
-            variant=self.variant_combo.currentText() or "int8",
+            variant=self.variant_combo.currentData() or "int8",
             intra_op_threads=self.intra_spin.value(),
             inter_op_threads=self.inter_spin.value(),
             max_output_length=self.max_length_spin.value(),
             beams=self.beams_spin.value(),
+            script=str(self.script_combo.currentData() or SCRIPTS[0]),
             translate_as_you_type=self.as_you_type_check.isChecked(),
             hotkey_enabled=self.hotkey_check.isChecked(),
             hotkey=hotkey or self._settings.hotkey,
+            replace_hotkey=self.replace_edit.keySequence().toString(
+                QKeySequence.SequenceFormat.PortableText),
             use_primary_selection=self.primary_check.isChecked(),
+            close_to_tray=self.tray_check.isChecked(),
+            hotkey_opens=str(self.hotkey_opens_combo.currentData() or "window"),
+            keep_history=self.history_check.isChecked(),
             extra_model_dirs=list(self._settings.extra_model_dirs),
         )
 
     def apply(self) -> None:
-        """Emit ``applied`` with the current values."""
+        """Emit ``applied`` with the current values (the glossary table is saved first)."""
+        self.glossary_saved = self.glossary_editor.save()
         self.applied.emit(self.current_settings())
 
     def _ok(self) -> None:
         self.apply()
-        self.accept()
+        if self.glossary_saved:  # else the dialog stays open, the table saying what is wrong
+            self.accept()
 
     def set_hotkey_status(self, text: str) -> None:
         """Show the result of registering the hotkey (after Apply)."""
         self.hotkey_status.setText(text)
+        theme.set_tone(self.hotkey_status, _hotkey_tone(text, self.hotkey_check.isEnabled()))

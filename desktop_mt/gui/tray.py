@@ -27,6 +27,7 @@ class Tray(QObject):
         self.icon.setToolTip("desktop-mt")
         self.icon.setContextMenu(self.menu)
         self.icon.activated.connect(self._on_activated)
+        self.last_notice: tuple[str, str] | None = None  # what notify() said last (tests)
 
     def _action(self, text: str, signal: Signal) -> QAction:
         action = QAction(text, self.menu)
@@ -43,6 +44,12 @@ class Tray(QObject):
         """Show the icon where the desktop has a tray."""
         if self.available:
             self.icon.show()
+
+    def notify(self, title: str, text: str) -> None:
+        """A desktop notification from the tray icon (nothing where there is no tray)."""
+        self.last_notice = (title, text)
+        if self.available and self.icon.isVisible():
+            self.icon.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, 8000)
 
     def hide(self) -> None:
         """Remove the icon (on quit)."""

@@ -3,21 +3,44 @@ decides what happens. Nothing here knows about the engine or threads."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, Qt, Signal
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QKeySequence,
     QShortcut, QTextCursor,
 )
 from PySide6.QtWidgets import (
     QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QPlainTextEdit,
-    QProgressBar, QPushButton, QSplitter, QToolButton, QVBoxLayout, QWidget,
+    QProgressBar, QPushButton, QSizePolicy, QSplitter, QToolBar, QToolButton, QVBoxLayout,
+    QWidget,
 )
 
 from . import fonts
+from .models_dialog import DemoModelNotice
+from .pasting import PasteEdit
 
 STATES = ("loading", "translating", "idle", "error", "stopping")
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
 FILE_FILTER = "Documents (*.txt *.srt *.docx);;All files (*)"
+DEFAULT_FONT_SIZE = 13          # source pane; the translation pane is one point larger
+FONT_SIZES = (8, 40)            # View > Larger/Smaller stay within these
+MIN_WIDTH = 480                 # the window must stay usable this narrow (small screens)
+SCREEN_SHARE = 0.9              # at most this much of the screen when the window opens
+SHORTCUTS = (
+    ("Ctrl+Enter", "Translate the source text"),
+    ("Esc", "Stop the translation"),
+    (CLIPBOARD_SHORTCUT, "Translate the clipboard"),
+    ("Ctrl+O", "Translate a file"),
+    ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo in the source text (also after Clear, a clipboard "
+                               "translation or joined lines: the text as pasted)"),
+    ("Ctrl+Shift+C", "Copy the translation"),
+    ("Ctrl+Shift+Backspace", "Clear both panes (Ctrl+Z brings the text back)"),
+    ("Ctrl++ / Ctrl+- / Ctrl+0", "Larger / smaller / default text size"),
+    ("Ctrl+H", "History of translations (search as you type)"),
+    ("Ctrl+Shift+A", "Alternatives for the sentence under the cursor (Ctrl+Z in the translation undoes)"),
+    ("Ctrl+Q", "Quit (closing the window keeps the app in the tray)"),
+)
 
 
 def dropped_file(mime: QMimeData) -> str | None:
@@ -101,76 +124,105 @@ class MainWindow(QMainWindow):
     sourceEdited = Signal(str)          # user edits only (not set_source), for as-you-type
     clipboardTranslateRequested = Signal()
     settingsRequested = Signal()
-    translateFileRequested = Signal(str)  # a path chosen in the dialog or dropped
+    modelsRequested = Signal()          # the Models dialog (File menu, demo-model notice)
+    translateFileRequested = Signal(str)  # a path chosen in the dialog, dropped or recent
     fileCancelRequested = Signal()
-    closing = Signal()
+    fontSizeChanged = Signal(int)       # View > text size (the controller saves it)
+    joinLinesToggled = Signal(bool)     # Edit > Join lines on paste (PDF line breaks)
+    bilingualToggled = Signal(bool)     # View > Bilingual (source paragraph, then translation)
+    historyRequested = Signal()         # View > History (Ctrl+H)
+    quitRequested = Signal()            # File > Quit, Ctrl+Q (the tray's Quit goes the same way)
+    hiddenToTray = Signal()             # the close button hid the window; the app keeps running
+    closing = Signal()                  # the window really closes (quit)
 
     def __init__(self) -> None:
         super().__init__()
         self.setWindowTitle("desktop-mt — English → 中文")
         self._setting_source = False
+        self.close_to_tray = False      # set by the app when a tray shows and the setting is on
+        self._quitting = False
+        self.about_text = "desktop-mt"  # the controller fills in model and licence details
         self.error_dialogs: list[QMessageBox] = []  # kept so tests (and GC) can see them
+        self.info_dialogs: list[QMessageBox] = []   # About, Keyboard shortcuts
         self._build_editors()
-        self._build_buttons()
+        self._build_actions()
         self._build_layout()
         self._build_status_bar()
         self._build_shortcuts()
-        self._build_file_menu()
+        self._build_menus()
         self._accept_file_drops()
         self.set_busy(False)
+        self.setMinimumWidth(MIN_WIDTH)
         self.resize(960, 560)
 
     # ---- construction -------------------------------------------------------------------
     def _build_editors(self) -> None:
-        self.source = QPlainTextEdit(self)
+        self.source = PasteEdit(self)  # pastes can be joined (Edit > Join lines on paste)
         self.source.setObjectName("source")
         self.source.setPlaceholderText("Type or paste English text. Ctrl+Enter translates, Esc stops.")
-        self.source.setFont(fonts.editor_font())
         self.source.textChanged.connect(self._on_source_changed)
         self.target = QPlainTextEdit(self)
         self.target.setObjectName("target")
         self.target.setReadOnly(True)
         self.target.setPlaceholderText("中文译文会在这里逐字出现。")
-        self.target.setFont(fonts.editor_font(14))
+        self.font_size = DEFAULT_FONT_SIZE
+        self._apply_font_size()
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.source)
         self.splitter.addWidget(self.target)
         self.splitter.setChildrenCollapsible(False)
 
-    def _button(self, text: str, tip: str, slot) -> QPushButton:
-        button = QPushButton(text, self)
-        button.setToolTip(tip)
-        button.clicked.connect(slot)
-        return button
+    def _action(self, text: str, tip: str, slot, shortcut: str | QKeySequence.StandardKey = "") -> QAction:
+        action = QAction(text, self)
+        action.setToolTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        return action
 
-    def _build_buttons(self) -> None:
-        self.translate_button = self._button("Translate", "Translate (Ctrl+Enter)", self._emit_translate)
-        self.stop_button = self._button("Stop", "Stop (Esc)", self.stopRequested.emit)
-        self.copy_button = self._button("Copy result", "Copy the translation", self.copy_result)
-        self.clear_button = self._button("Clear", "Clear both panes", self.clearRequested.emit)
-        self.clipboard_button = self._button(
+    def _build_actions(self) -> None:
+        # One QAction per command, shared by the toolbar and the menus.
+        self.translate_action = self._action("Translate", "Translate (Ctrl+Enter)", self._emit_translate)
+        self.stop_action = self._action("Stop", "Stop (Esc)", self.stopRequested.emit)
+        self.copy_action = self._action("Copy translation", "Copy the translation (Ctrl+Shift+C)",
+                                        self.copy_result, "Ctrl+Shift+C")
+        self.clear_action = self._action("Clear", "Clear both panes (Ctrl+Z brings the text back)",
+                                         self.clearRequested.emit, "Ctrl+Shift+Backspace")
+        self.clipboard_action = self._action(
             "Translate clipboard", f"Translate the clipboard ({CLIPBOARD_SHORTCUT})",
             self.clipboardTranslateRequested.emit)
-        self.settings_button = self._button("Settings…", "Settings", self.settingsRequested.emit)
-        self.file_button = self._button(
+        self.settings_action = self._action("Settings…", "Settings", self.settingsRequested.emit)
+        self.file_action = self._action(
             "Translate file…", "Translate a .txt, .srt or .docx file (or drop one on the window)",
-            self.choose_file)
+            self.choose_file, "Ctrl+O")
+        self.quit_action = self._action("Quit", "Quit desktop-mt (Ctrl+Q)", self.quit, "Ctrl+Q")
 
     def _build_layout(self) -> None:
         self.banner = WarningBanner(self)
-        row = QHBoxLayout()
-        for b in (self.translate_button, self.stop_button, self.copy_button, self.clear_button):
-            row.addWidget(b)
-        row.addStretch(1)
-        row.addWidget(self.file_button)
-        row.addWidget(self.clipboard_button)
-        row.addWidget(self.settings_button)
+        # A toolbar, not a button row: when the window is narrow the buttons that do not fit
+        # move into its extension menu (») instead of forcing the window wider.
+        self.toolbar = QToolBar("Main", self)
+        self.toolbar.setObjectName("mainToolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.setFloatable(False)
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for action in (self.translate_action, self.stop_action, self.copy_action, self.clear_action,
+                       None, self.file_action, self.clipboard_action, self.settings_action):
+            self.toolbar.addSeparator() if action is None else self.toolbar.addAction(action)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
+        button = self.toolbar.widgetForAction
+        self.translate_button, self.stop_button = button(self.translate_action), button(self.stop_action)
+        self.copy_button, self.clear_button = button(self.copy_action), button(self.clear_action)
+        self.clipboard_button = button(self.clipboard_action)
+        self.settings_button, self.file_button = button(self.settings_action), button(self.file_action)
         self.file_job = FileJobPanel(self)
         self.file_job.cancel_button.clicked.connect(self.fileCancelRequested.emit)
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.addWidget(self.banner)
-        layout.addLayout(row)
+        self.demo_notice = DemoModelNotice(self)
+        self.demo_notice.button.clicked.connect(self.modelsRequested.emit)
+        layout.addWidget(self.demo_notice)
         layout.addWidget(self.file_job)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
@@ -178,11 +230,17 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         self.model_label = QLabel("No model", self)
         self.state_label = QLabel("", self)
+        self.job_label = QLabel("", self)
         self.stats_label = QLabel("", self)
         bar = self.statusBar()
-        bar.addWidget(self.model_label)
-        bar.addWidget(self.state_label)
-        bar.addPermanentWidget(self.stats_label)
+        for label in (self.model_label, self.state_label, self.job_label, self.stats_label):
+            # Long texts are cut instead of making the window wider than a small screen.
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        bar.addWidget(self.model_label, 3)
+        bar.addWidget(self.state_label, 1)
+        bar.addWidget(self.job_label, 3)
+        bar.addPermanentWidget(self.stats_label, 4)
+        self.job_label.hide()  # shown while a file job runs (its space goes to the others)
 
     def _build_shortcuts(self) -> None:
         # Window-wide shortcuts: Ctrl+Enter from inside the editor must translate, not
@@ -193,12 +251,87 @@ class MainWindow(QMainWindow):
         QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), self,
                   activated=self.clipboardTranslateRequested.emit)
 
+    def _build_menus(self) -> None:
+        self._build_file_menu()
+        self._build_edit_menu()
+        self._build_view_menu()
+        self._build_help_menu()
+
     def _build_file_menu(self) -> None:
         menu = self.menuBar().addMenu("&File")
-        self.file_action = QAction("Translate file…", self)
-        self.file_action.setShortcut(QKeySequence("Ctrl+O"))
-        self.file_action.triggered.connect(self.choose_file)
         menu.addAction(self.file_action)
+        self.recent_menu = menu.addMenu("Recent files")
+        self.set_recent_files([])
+        menu.addAction(self.clipboard_action)
+        menu.addSeparator()
+        self.models_action = self._action("Models…", "Download, remove and choose translation models",
+                                          self.modelsRequested.emit)
+        menu.addAction(self.models_action)
+        menu.addAction(self.settings_action)
+        menu.addSeparator()
+        menu.addAction(self.quit_action)
+
+    def _build_edit_menu(self) -> None:
+        menu = self.menuBar().addMenu("&Edit")
+        self.undo_action = self._action("Undo", "Undo in the source text", self.source.undo,
+                                        QKeySequence.StandardKey.Undo)
+        self.redo_action = self._action("Redo", "Redo in the source text", self.source.redo,
+                                        QKeySequence.StandardKey.Redo)
+        # The editor handles Ctrl+Z itself while focused; the menu entries are for the mouse.
+        for action in (self.undo_action, self.redo_action):
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.source.undoAvailable.connect(self.undo_action.setEnabled)
+        self.source.redoAvailable.connect(self.redo_action.setEnabled)
+        self.undo_action.setEnabled(False)
+        self.redo_action.setEnabled(False)
+        self.select_all_action = self._action("Select all", "Select the whole source text",
+                                              self._select_all)
+        self.join_lines_action = self._toggle(
+            "Join lines on paste", "Join the line breaks of text copied from PDFs when it is pasted "
+            "(Ctrl+Z brings back the text as pasted)", self.joinLinesToggled)
+        for action in (self.undo_action, self.redo_action, None, self.copy_action,
+                       self.select_all_action, None, self.clear_action, None, self.join_lines_action):
+            menu.addSeparator() if action is None else menu.addAction(action)
+
+    def _toggle(self, text: str, tip: str, signal: Signal) -> QAction:
+        """A checkable menu entry whose user clicks emit ``signal(checked)``."""
+        action = QAction(text, self)
+        action.setToolTip(tip)
+        action.setCheckable(True)
+        action.triggered.connect(lambda _checked=False: signal.emit(action.isChecked()))
+        return action
+
+    def _build_view_menu(self) -> None:
+        menu = self.menuBar().addMenu("&View")
+        self.larger_action = self._action("Larger text", "Larger text (Ctrl++)",
+                                          lambda: self.set_font_size(self.font_size + 1, emit=True),
+                                          QKeySequence.StandardKey.ZoomIn)
+        self.smaller_action = self._action("Smaller text", "Smaller text (Ctrl+-)",
+                                           lambda: self.set_font_size(self.font_size - 1, emit=True),
+                                           QKeySequence.StandardKey.ZoomOut)
+        self.reset_font_action = self._action("Default text size", "Default text size (Ctrl+0)",
+                                              lambda: self.set_font_size(DEFAULT_FONT_SIZE, emit=True),
+                                              "Ctrl+0")
+        for action in (self.larger_action, self.smaller_action, self.reset_font_action):
+            menu.addAction(action)
+        self.bilingual_action = self._toggle(
+            "Bilingual", "Show, copy and save translations bilingually: each source paragraph "
+            "followed by its translation", self.bilingualToggled)
+        menu.addSeparator()
+        menu.addAction(self.bilingual_action)
+        menu.addSeparator()
+        self.history_action = self._action("History…", "Past translations: search, open, copy (Ctrl+H)",
+                                           self.historyRequested.emit, "Ctrl+H")
+        menu.addAction(self.history_action)
+
+    def _build_help_menu(self) -> None:
+        menu = self.menuBar().addMenu("&Help")
+        self.shortcuts_action = self._action("Keyboard shortcuts", "Keyboard shortcuts",
+                                             self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
+        self.about_action = self._action("About desktop-mt", "Model, licences and version",
+                                         self.show_about)
+        menu.addAction(self.shortcuts_action)
+        menu.addAction(self.about_action)
 
     def _accept_file_drops(self) -> None:
         # The editors take drops themselves (text); file drops on them go to the job too.
@@ -248,8 +381,24 @@ class MainWindow(QMainWindow):
         return super().eventFilter(obj, event)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        # The close button hides to the tray (the hotkey keeps working); Quit really closes.
+        if self.close_to_tray and not self._quitting:
+            event.ignore()
+            self.hide()
+            self.hiddenToTray.emit()
+            return
         self.closing.emit()
         super().closeEvent(event)
+
+    def quit(self) -> None:
+        """Close for real, even when the close button would hide to the tray."""
+        self.quitRequested.emit()
+        self._quitting = True
+        self.close()
+
+    def _select_all(self) -> None:
+        self.source.setFocus()
+        self.source.selectAll()
 
     # ---- setters ------------------------------------------------------------------------
     def source_text(self) -> str:
@@ -261,10 +410,17 @@ class MainWindow(QMainWindow):
         return self.target.toPlainText()
 
     def set_source(self, text: str) -> None:
-        """Replace the source text without triggering translate-as-you-type."""
+        """Replace the source text without triggering translate-as-you-type, as one step
+        the user can undo (Ctrl+Z brings back the draft the clipboard or Clear replaced).
+        ``setPlainText`` would wipe the undo history, so the text is replaced through a
+        cursor inside one edit block instead."""
         self._setting_source = True
         try:
-            self.source.setPlainText(text)
+            cursor = QTextCursor(self.source.document())
+            cursor.beginEditBlock()
+            cursor.select(QTextCursor.SelectionType.Document)
+            cursor.insertText(text)
+            cursor.endEditBlock()
         finally:
             self._setting_source = False
 
@@ -284,7 +440,7 @@ class MainWindow(QMainWindow):
             bar.setValue(bar.maximum())
 
     def clear_all(self) -> None:
-        """Empty both panes."""
+        """Empty both panes (the source as one undoable step)."""
         self.set_source("")
         self.clear_target()
 
@@ -295,7 +451,7 @@ class MainWindow(QMainWindow):
 
     def set_busy(self, busy: bool) -> None:
         """Enable Stop only while a request runs."""
-        self.stop_button.setEnabled(busy)
+        self.stop_action.setEnabled(busy)
 
     def set_state(self, state: str, detail: str = "") -> None:
         """Status bar state: loading / translating / idle / error / stopping."""
@@ -306,6 +462,10 @@ class MainWindow(QMainWindow):
         """The state last set (for tests and the tray tooltip)."""
         return str(self.state_label.property("state") or "")
 
+    def set_demo_notice(self, shown: bool) -> None:
+        """Show the one-line notice that the bundled demo model is in use."""
+        self.demo_notice.setVisible(shown)
+
     def set_model(self, text: str) -> None:
         """Status bar model + variant."""
         self.model_label.setText(text)
@@ -314,6 +474,15 @@ class MainWindow(QMainWindow):
         """Status bar figures of the last run."""
         ttft = f"{first_token_s * 1000:.0f} ms" if first_token_s is not None else "–"
         self.stats_label.setText(f"first token {ttft} · {tokens_per_s:.0f} tok/s · {tokens} tokens")
+
+    def clear_stats(self) -> None:
+        """No figures (after Clear: they described a translation that is gone)."""
+        self.stats_label.setText("")
+
+    def set_job_status(self, text: str) -> None:
+        """Status bar part for the file job running beside typing ("" when none runs)."""
+        self.job_label.setText(text)
+        self.job_label.setVisible(bool(text))
 
     def show_file_job(self, name: str) -> None:
         """Show the job panel for ``name``; no second job can start meanwhile."""
@@ -336,9 +505,98 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message, 10_000)
 
     def _set_file_entry_enabled(self, enabled: bool) -> None:
-        self.file_button.setEnabled(enabled)
         self.file_action.setEnabled(enabled)
+        self.recent_menu.setEnabled(enabled)
         self.setAcceptDrops(enabled)
+
+    def set_recent_files(self, files: list[str]) -> None:
+        """The File > Recent files entries (newest first); choosing one translates it again."""
+        self.recent_menu.clear()
+        for path in files:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setData(path)
+            action.triggered.connect(lambda _c=False, p=path: self.translateFileRequested.emit(p))
+        if not files:
+            self.recent_menu.addAction("(none yet)").setEnabled(False)
+
+    def recent_files(self) -> list[str]:
+        """The paths the Recent files menu offers."""
+        return [a.data() for a in self.recent_menu.actions() if a.data()]
+
+    def ask_output_exists(self, path: str, keep_both_name: str) -> str:
+        """Ask what to do with an existing output: "overwrite", "keep" (write
+        ``keep_both_name`` beside it) or "cancel"."""
+        return self._ask("The translation exists",
+                         f"{Path(path).name} already exists in {Path(path).parent}.\n\n"
+                         f"Replace it, or keep it and save the new translation as {keep_both_name}?",
+                         ("Keep both", "keep"), ("Replace", "overwrite"))
+
+    def ask_resume(self, name: str, kept: int, total: int) -> str:
+        """An interrupted job of ``name`` left a journal: "resume", "restart" or "cancel"."""
+        return self._ask("Continue the interrupted translation?",
+                         f"An earlier translation of {name} stopped with {kept} of {total} "
+                         "segments done. Continue from there, or start over?",
+                         ("Continue", "resume"), ("Start over", "restart"))
+
+    def _ask(self, title: str, text: str, default: tuple[str, str], other: tuple[str, str]) -> str:
+        """A modal question with two answers and Cancel; returns the chosen answer's key."""
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.NoButton, self)
+        first = box.addButton(default[0], QMessageBox.ButtonRole.AcceptRole)
+        second = box.addButton(other[0], QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(first)
+        box.exec()
+        clicked = box.clickedButton()
+        return default[1] if clicked is first else other[1] if clicked is second else "cancel"
+
+    # ---- view ---------------------------------------------------------------------------
+    def set_font_size(self, size: int, emit: bool = False) -> None:
+        """Text size of both panes in points (clamped); ``emit`` tells the controller."""
+        size = max(FONT_SIZES[0], min(FONT_SIZES[1], int(size) or DEFAULT_FONT_SIZE))
+        changed = size != self.font_size
+        self.font_size = size
+        self._apply_font_size()
+        if emit and changed:
+            self.fontSizeChanged.emit(size)
+
+    def _apply_font_size(self) -> None:
+        self.source.setFont(fonts.editor_font(self.font_size))
+        self.target.setFont(fonts.editor_font(self.font_size + 1))
+
+    def fit_to_screen(self) -> None:
+        """Keep the window on the screen it opens on: at most SCREEN_SHARE of its free area
+        (also with QT_SCALE_FACTOR=2, where the logical screen is half as big), moved
+        inside it. Call after restoring a saved geometry, before show()."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        limit = QSize(int(free.width() * SCREEN_SHARE), int(free.height() * SCREEN_SHARE))
+        size = self.size().boundedTo(limit).expandedTo(self.minimumSize()).boundedTo(free.size())
+        self.resize(size)
+        frame = QRect(self.pos(), size)
+        if not free.contains(frame):
+            frame.moveCenter(free.center())
+            self.move(frame.topLeft())
+
+    def show_about(self) -> QMessageBox:
+        """Help > About: version, model and licences (``about_text``, set by the controller)."""
+        return self._info("About desktop-mt", self.about_text)
+
+    def show_shortcuts(self) -> QMessageBox:
+        """Help > Keyboard shortcuts."""
+        rows = "".join(f"<tr><td><b>{k}</b></td><td>&nbsp;{what}</td></tr>" for k, what in SHORTCUTS)
+        return self._info("Keyboard shortcuts", f"<table>{rows}</table>")
+
+    def _info(self, title: str, text: str) -> QMessageBox:
+        box = QMessageBox(QMessageBox.Icon.Information, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.setWindowModality(Qt.WindowModality.NonModal)
+        box.finished.connect(lambda _r, b=box: self.info_dialogs.remove(b) if b in self.info_dialogs else None)
+        self.info_dialogs.append(box)
+        box.show()
+        return box
 
     def show_warning(self, text: str) -> None:
         """A visible, non-modal warning (settings recovery, hotkey problems)."""

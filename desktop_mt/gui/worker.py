@@ -19,6 +19,7 @@ import dataclasses
 import logging
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -26,6 +27,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta
 from desktop_mt.errors import DesktopMTError, TranslationCancelled
 
+from .alignment import SegmentTracker
 from .logsetup import log_exception
 
 log = logging.getLogger(__name__)
@@ -73,7 +75,10 @@ class TranslationWorker(QObject):
     fileProgress = Signal(int, int, float)  # segments done, total, segments per second
     fileFinished = Signal(str)      # output path
     fileFailed = Signal(str)        # actionable message
-    fileCancelled = Signal()        # stopped by its Event; no output written
+    fileCancelled = Signal(str)     # stopped by its Event; no output written; the journal path
+    fileResumed = Signal(str)       # ResumeReport text: segments recovered, or why it starts over
+    segmentDone = Signal(int, object)  # request id, alignment.SegmentSpan (after its text's delta)
+    alternativesReady = Signal(int, object)  # id, list[Alternative] ([]: cancelled) or a message (str)
 
     def __init__(self, factory: Callable[[EngineConfig], Any] | None = None,
                  batch_seconds: float = BATCH_SECONDS) -> None:
@@ -104,7 +109,7 @@ class TranslationWorker(QObject):
             return
         old, self._translator = self._translator, new
         self._close(old)
-        self.loaded.emit(getattr(new, "model_info", None), str(getattr(new, "variant", config.variant)))
+        self.loaded.emit(new.model_info, str(new.variant))
 
     def _report_load_failure(self, message: str) -> None:
         if self._translator is not None:
@@ -142,9 +147,11 @@ class TranslationWorker(QObject):
         buf: list[str] = []
         last_emit = 0.0  # 0 -> the first token goes out at once (time to first token)
         stats = None
+        tracker = SegmentTracker()  # where each sentence's translation sits (sentence alignment)
         events = self._translator.translate_stream(text, options=options, cancel=cancel)
         try:
             for event in events:
+                span = tracker.feed(event)
                 if isinstance(event, TextDelta):
                     buf.append(event.text)
                 elif isinstance(event, Finished):
@@ -155,29 +162,57 @@ class TranslationWorker(QObject):
                     self.delta.emit(req_id, "".join(buf))
                     buf.clear()
                     last_emit = now
+                if span is not None:
+                    self.segmentDone.emit(req_id, span)
                 if cancel.is_set():
                     break  # the engine also stops; do not wait for its Finished
         finally:
-            events.close() if hasattr(events, "close") else None
+            events.close()
         if buf:
             self.delta.emit(req_id, "".join(buf))
         return stats
 
-    @Slot(str, object, object)
-    def translate_file(self, src: str, options: Any, cancel: threading.Event) -> None:
-        """Run a batch file job with the owned Translator; the output goes next to ``src``
-        (``desktop_mt.batch`` naming). Ends with fileFinished, fileFailed or fileCancelled."""
+    @Slot(int, str, int, object, object)
+    def alternatives(self, req_id: int, sentence: str, n: int, options: Any, cancel: threading.Event) -> None:
+        """The ``n`` best translations of one sentence (the Alternatives menu); always ends
+        with ``alternativesReady``."""
+        result: Any = []
+        if cancel.is_set():
+            pass
+        elif self._translator is None:
+            result = f"Cannot translate: {self._load_error}"
+        else:
+            try:
+                result = list(self._translator.alternatives(sentence, n, options=options, cancel=cancel))
+            except TranslationCancelled:
+                result = []
+            except DesktopMTError as exc:
+                result = str(exc)
+            except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
+                log_exception("alternatives", exc)
+                result = f"Alternatives failed ({type(exc).__name__}: {exc}). Details are in the log file."
+        self.alternativesReady.emit(req_id, result)
+
+    @Slot(object)
+    def translate_file(self, job: Any) -> None:
+        """Run a batch file job (a ``FileJob``) with the owned Translator. Ends with
+        fileFinished, fileFailed or fileCancelled (whose journal keeps what was done)."""
         if self._translator is None:
             self.fileFailed.emit(f"Cannot translate the file: {self._load_error}")
             return
         from desktop_mt.batch import translate_file  # only file jobs need the batch code
+        from desktop_mt.batch.journal import journal_path
 
-        progress = _ProgressRate(self.fileProgress.emit)
+        from .file_jobs import GatedProgress
+
+        progress = GatedProgress(job.gate, job.cancel, _ProgressRate(self.fileProgress.emit))
+        on_resume = (lambda report: self.fileResumed.emit(str(report))) if job.resume else None
         try:
-            out = translate_file(src, None, self._translator, options=options,
-                                 progress=progress, cancel=cancel)
+            out = translate_file(job.src, job.dst, self._translator, options=job.options,
+                                 progress=progress, cancel=job.cancel, resume=job.resume,
+                                 on_resume=on_resume, bilingual=job.bilingual)
         except TranslationCancelled:
-            self.fileCancelled.emit()
+            self.fileCancelled.emit(str(journal_path(Path(job.dst))) if job.dst else "")
             return
         except (DesktopMTError, OSError) as exc:
             self.fileFailed.emit(str(exc))
@@ -198,10 +233,26 @@ class TranslationWorker(QObject):
         except Exception as exc:  # noqa: BLE001 - closing must not break a reload
             log_exception("translator close", exc)
 
+    @Slot()
     def close(self) -> None:
-        """Release the Translator. Call from the worker thread or after it has stopped."""
+        """Release the Translator. Call from the worker thread or after it has stopped
+        (the file-job worker gets it queued after each job, to give the memory back)."""
         self._close(self._translator)
         self._translator = None
+
+
+@dataclasses.dataclass
+class FileJob:
+    """One "Translate file" request: ``dst`` None is the batch layer's default name;
+    ``resume`` continues from its journal; ``gate`` lets typing pre-empt the job."""
+
+    src: str
+    dst: Optional[str]
+    options: Any
+    cancel: threading.Event
+    resume: bool = False
+    gate: Any = None
+    bilingual: bool = False  # View > Bilingual: the source stays, its translation follows
 
 
 class _ProgressRate:

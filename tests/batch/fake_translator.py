@@ -15,15 +15,27 @@ def fake_translation(line: str) -> str:
 
 class FakeTranslator:
     """Counts calls; ``cancel_after_calls=N`` sets ``cancel_event`` after the N-th call
-    (so the *next* chunk is cancelled); ``fail_on`` raises when that text is in a batch."""
+    (so the *next* chunk is cancelled); ``fail_on`` raises when that text is in a batch.
+    ``batch_invariant=False`` stands for a dynamic-int8 model (the journal key then holds the
+    batch size); ``options`` is the translator's default GenerationOptions, ``batch_size`` its
+    batch size."""
 
-    def __init__(self, cancel_after_calls: int | None = None, fail_on: str | None = None):
+    def __init__(self, cancel_after_calls: int | None = None, fail_on: str | None = None,
+                 batch_invariant: bool = True, options=None, batch_size: int = 16):
         self.calls: list[list[str]] = []
-        self.options = None
-        self.model_info = SimpleNamespace(path="fake", name="fake", variant="int8")
+        from desktop_mt import GenerationOptions
+
+        self.options = options if options is not None else GenerationOptions()  # as Translator
+        self.batch_invariant = batch_invariant
+        self.batch_size = batch_size  # as Translator: sentences per engine batch
+        self.model_info = SimpleNamespace(path="fake", name="fake", variant="int8", manifest={})
         self.cancel_event = threading.Event()
         self._cancel_after = cancel_after_calls
         self._fail_on = fail_on
+
+    @property
+    def variant(self) -> str:
+        return self.model_info.variant
 
     @property
     def lines_translated(self) -> int:

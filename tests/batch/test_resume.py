@@ -9,7 +9,7 @@ import pytest
 
 from desktop_mt import TranslationCancelled
 from desktop_mt.batch import translate_file
-from desktop_mt.batch.journal import journal_path, read_journal
+from desktop_mt.batch.journal import JobKey, journal_path, read_journal
 from .fake_translator import FakeTranslator
 
 LINES = [f"Sentence number {i} of the file." for i in range(40)] + ["", "Sentence number 3 of the file."]
@@ -126,8 +126,11 @@ def test_journal_entries_with_a_wrong_source_hash_are_dropped(tmp_path):
 def test_read_journal_of_garbage_is_empty(tmp_path):
     path = tmp_path / "j.jsonl"
     path.write_bytes(b"\xff\xfe not json\n")
-    assert read_journal(path, "key", ["a"]) == {}
-    assert read_journal(tmp_path / "missing.jsonl", "key", ["a"]) == {}
+    key = JobKey.make(b"input", {"format": "txt"})
+    garbage = read_journal(path, key, ["a"])
+    assert garbage.done == {} and garbage.problem == f"{path} is not a desktop-mt journal"
+    missing = read_journal(tmp_path / "missing.jsonl", key, ["a"])
+    assert missing.done == {} and "there is no journal" in missing.problem
 
 
 def test_cancel_from_another_thread(tmp_path):
@@ -137,3 +140,156 @@ def test_cancel_from_another_thread(tmp_path):
     with pytest.raises(TranslationCancelled):
         translate_file(src, dst, FakeTranslator(), cancel=cancel)
     assert not dst.exists() and journal_path(dst).exists()
+
+
+# --- what --resume says ------------------------------------------------------------------
+
+def _resume(src, dst, translator=None, **kwargs):
+    """Resume with ``translator``; returns (the ResumeReport, the translator)."""
+    reports = []
+    translator = translator or FakeTranslator()
+    translate_file(src, dst, translator, resume=True, on_resume=reports.append, **kwargs)
+    assert len(reports) == 1
+    return reports[0], translator
+
+
+def test_resume_reports_how_many_segments_it_recovered(tmp_path):
+    src, dst = _src(tmp_path), tmp_path / "out.txt"
+    _cancelled_run(src, dst)
+    report, again = _resume(src, dst, chunk_size=7)
+    assert report.resumed and (report.recovered, report.total) == (14, 40)
+    assert str(report) == (f"resuming {src}: 14 of 40 segments recovered from "
+                           f"{journal_path(dst)}, 26 left to translate")
+    assert again.lines_translated == 26
+
+
+def test_resume_without_a_journal_says_it_starts_from_the_beginning(tmp_path):
+    src, dst = _src(tmp_path), tmp_path / "out.txt"
+    report, again = _resume(src, dst)
+    assert not report.resumed and report.recovered == 0
+    assert str(report) == (f"not resuming {src}, starting over: there is no journal "
+                           f"{journal_path(dst)} of an earlier run")
+    assert again.lines_translated == 40
+
+
+def _fp32():
+    translator = FakeTranslator()
+    translator.model_info.variant = "fp32"
+    return translator
+
+
+@pytest.mark.parametrize("lines, translator, options, changed", [
+    (LINES + ["One more line."], FakeTranslator, {}, "the input changed since the journal {j} "
+     "was written"),
+    (LINES, FakeTranslator, {"beams": 2, "max_length": 50}, "the translation options changed "
+     "since the journal {j} was written (beams default -> 2, max_length default -> 50)"),
+    (LINES[:-1], _fp32, {}, "the input and the model or its variant changed since the journal "
+     "{j} was written (variant int8 -> fp32)"),
+])
+def test_resume_after_a_change_names_what_changed(tmp_path, lines, translator, options, changed):
+    from desktop_mt import GenerationOptions
+
+    src, dst = _src(tmp_path), tmp_path / "out.txt"
+    _cancelled_run(src, dst)
+    _src(tmp_path, lines)
+    report, again = _resume(src, dst, translator(), options=GenerationOptions(**options))
+    assert not report.resumed and report.recovered == 0
+    assert str(report) == (f"not resuming {src}, starting over: "
+                           + changed.format(j=journal_path(dst)))
+    assert again.lines_translated == len(set(lines) - {""})  # nothing reused
+
+
+@pytest.mark.parametrize("damage, problem", [
+    (lambda text: "not a journal at all\n" + text, "{journal} is not a desktop-mt journal"),
+    (lambda text: text.replace('"version": 2', '"version": 1', 1),
+     "the journal {journal} was written by another version of desktop-mt"),
+    (lambda text: text.replace('"key": "', '"key": "0', 1),
+     "the journal {journal} does not match this job"),
+])
+def test_resume_from_an_unusable_journal_says_why(tmp_path, damage, problem):
+    src, dst = _src(tmp_path), tmp_path / "out.txt"
+    _cancelled_run(src, dst)
+    jpath = journal_path(dst)
+    jpath.write_text(damage(jpath.read_text("utf-8")), "utf-8")
+    report, again = _resume(src, dst)
+    assert str(report) == f"not resuming {src}, starting over: " + problem.format(journal=jpath)
+    assert again.lines_translated == 40
+
+
+def test_an_unreadable_journal_is_reported_and_then_named_as_unwritable(tmp_path):
+    from desktop_mt.batch import BatchOutputError
+
+    src, dst = _src(tmp_path), tmp_path / "out.txt"
+    journal_path(dst).mkdir()
+    reports = []
+    with pytest.raises(BatchOutputError, match="^" + str(journal_path(dst))):
+        translate_file(src, dst, FakeTranslator(), resume=True, on_resume=reports.append)
+    assert str(reports[0]) == (f"not resuming {src}, starting over: the journal "
+                               f"{journal_path(dst)} cannot be read (Is a directory)")
+
+
+# --- the journal key and the batch size ----------------------------------------------------
+
+def _cancelled_with_batch(src, dst, batch_size, invariant):
+    translator = FakeTranslator(cancel_after_calls=2, batch_invariant=invariant, batch_size=batch_size)
+    with pytest.raises(TranslationCancelled):
+        translate_file(src, dst, translator, cancel=translator.cancel_event, chunk_size=7)
+
+
+def test_batch_size_is_in_the_key_only_when_the_model_is_not_batch_invariant(tmp_path):
+    from desktop_mt import GenerationOptions
+    from desktop_mt.batch import job_key
+
+    data = b"some input"
+
+    def key(size, invariant):
+        return job_key(data, "txt", None, FakeTranslator(batch_invariant=invariant, batch_size=size), None)
+
+    assert key(16, True) == key(32, True) and "batch_size" not in key(16, True).settings
+    assert key(16, False) != key(32, False) and key(16, False).settings["batch_size"] == 16
+    assert key(16, False).digest != key(16, True).digest
+    # The options are decoding options only: no batch size to strip from them.
+    call = job_key(data, "txt", None, FakeTranslator(batch_invariant=False, batch_size=8), GenerationOptions())
+    assert call.settings["batch_size"] == 8 and "batch_size" not in call.settings["options"]
+
+
+def test_resume_with_another_batch_size_starts_over_for_dynamic_int8(tmp_path):
+
+    src, dst = _src(tmp_path), tmp_path / "out.txt"
+    _cancelled_with_batch(src, dst, 16, invariant=False)
+    translator = FakeTranslator(batch_invariant=False, batch_size=32)
+    report, again = _resume(src, dst, translator, chunk_size=7)
+    assert str(report) == (f"not resuming {src}, starting over: the batch size changed since the "
+                           f"journal {journal_path(dst)} was written (16 -> 32, and this model's "
+                           f"int8 output depends on the batch size)")
+    assert again.lines_translated == 40
+
+
+def test_resume_with_the_same_batch_size_continues_for_dynamic_int8(tmp_path):
+
+    src, dst = _src(tmp_path), tmp_path / "out.txt"
+    _cancelled_with_batch(src, dst, 16, invariant=False)
+    translator = FakeTranslator(batch_invariant=False, batch_size=16)
+    report, again = _resume(src, dst, translator, chunk_size=7)
+    assert report.resumed and again.lines_translated == 26
+
+
+def test_resume_with_another_batch_size_continues_for_a_batch_invariant_model(tmp_path):
+
+    src, dst = _src(tmp_path), tmp_path / "out.txt"
+    _cancelled_with_batch(src, dst, 16, invariant=True)
+    translator = FakeTranslator(batch_invariant=True, batch_size=32)
+    report, again = _resume(src, dst, translator, chunk_size=7)
+    assert report.resumed and report.recovered == 14 and again.lines_translated == 26
+    assert dst.read_bytes() == _clean_run(tmp_path, src)
+
+
+def test_a_re_exported_model_is_named_without_its_file_hashes(tmp_path):
+    src, dst = _src(tmp_path), tmp_path / "out.txt"
+    _cancelled_run(src, dst)
+    manifest = {"variants": {"int8": {"encoder": {"sha256": "f" * 64}}}}
+    re_exported = FakeTranslator()
+    re_exported.model_info.manifest = manifest
+    report, _ = _resume(src, dst, re_exported)
+    assert str(report) == (f"not resuming {src}, starting over: the model or its variant changed "
+                           f"since the journal {journal_path(dst)} was written (its files changed)")

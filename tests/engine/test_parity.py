@@ -17,8 +17,9 @@ SENTENCES = [
     "Can you help me carry these heavy boxes upstairs before dinner?",
     "It's raining again.",
 ]
-# The relative output bound is our own addition: switch it off to compare with generate().
-NO_BOUND = dict(max_length_ratio=0)
+# The relative output bound, the repetition guard and the Chinese punctuation pass are our own
+# additions: switch them off to compare with generate().
+NO_BOUND = dict(max_length_ratio=0, repetition_guard=False, chinese_punctuation=False)
 
 
 def hf_text(tokenizer, ids) -> str:
@@ -100,7 +101,7 @@ def test_input_longer_than_position_limit_is_segmented(marian, marian_fp32):
     assert len(segments) > len(SENTENCES)
     assert all(len(tokenizer(s).input_ids) <= marian_fp32.model_info.max_positions for s in segments)
     opts = GenerationOptions(beams=1, **NO_BOUND)
-    expected = "".join(hf_text(tokenizer, ids) for ids in (hf_generate(model, tokenizer, [s], num_beams=1)[0] for s in segments))
+    expected = "".join(hf_text(tokenizer, hf_generate(model, tokenizer, [s], num_beams=1)[0]) for s in segments)
     assert marian_fp32.translate(text, opts) == expected
 
 

@@ -14,6 +14,7 @@ from desktop_mt import (Finished, GenerationOptions, ModelFormatError, ModelNotF
                         SegmentDone, SessionOptions, TextDelta, TranslationCancelled, Translator,
                         UnsupportedModelError)
 from desktop_mt.engine.model_format import MANIFEST, inspect_model_dir
+from desktop_mt.testing import CountingSessions
 
 TEXT = "I love you. Where is the train station?\n\nTom is here.\n  It's raining.  "
 
@@ -45,27 +46,8 @@ def test_beam_stream_joins_to_beam_translation(tiny_marian_dir):
     assert "".join(deltas) == t.translate(TEXT)
     assert len(deltas) > 4
     for done in (e for e in events if isinstance(e, SegmentDone)):  # the whole beam result, not a prefix
-        assert done.translation == t.tokenizer.decode(t.generate_ids([done.source])[0]).strip()
-
-
-class CountingSessions:
-    """Wraps real sessions and counts decoder steps."""
-
-    def __init__(self, inner, on_step=None):
-        self.inner, self.steps, self.on_step = inner, 0, on_step
-
-    def encode(self, *a):
-        return self.inner.encode(*a)
-
-    def decode_first(self, *a):
-        self.steps += 1
-        return self.inner.decode_first(*a)
-
-    def decode_next(self, *a, **k):
-        self.steps += 1
-        if self.on_step:
-            self.on_step(self.steps)
-        return self.inner.decode_next(*a, **k)
+        raw = t.tokenizer.decode(t.generate_ids([done.source])[0]).strip()
+        assert done.translation == t._finish_text(raw, t.options)  # after the punctuation pass ("?" -> "？")
 
 
 @pytest.mark.parametrize("beams", [1, 4])
@@ -120,6 +102,25 @@ def test_translate_batch_equals_one_by_one(translator):
     assert batch == [translator.translate(line).strip() for line in lines]
     assert batch[1] == "" and batch[4] == "" and batch[0] == batch[3]
     assert calls[-1] == (6, 6)
+    assert calls == [(d, 6) for d in range(1, 7)]  # once per line
+
+
+def test_translate_batch_reports_lines_as_their_batches_finish(tiny_marian_dir):
+    """Progress comes as batches finish, not after all decoding: with batch_size 2 and six
+    distinct sentences (three batches) lines are reported while decoder steps are still to
+    come; blank lines are reported before any step."""
+    t = Translator(tiny_marian_dir, variant="fp32", options=GenerationOptions(beams=1), batch_size=2)
+    counting = CountingSessions(t.sessions)
+    t.sessions = counting
+    lines = ["", "I love you.", "Where is the train station?", "Tom is here.", "It's raining.",
+             "Hi. How are you?", "   "]
+    calls: list[tuple[int, int, int]] = []
+    out = t.translate_batch(lines, progress=lambda d, n: calls.append((d, n, counting.steps)))
+    assert [(d, n) for d, n, _ in calls] == [(d, 7) for d in range(1, 8)]
+    assert calls[0][2] == 0 and calls[1][2] == 0  # the blank lines: before any decoder step
+    steps = sorted({s for _, _, s in calls[2:]})
+    assert len(steps) >= 2 and steps[0] < steps[-1] == counting.steps  # reported as batches end
+    assert out == [t.translate(line).strip() for line in lines]
 
 
 def test_int8_variant_close_and_smaller(tiny_marian_dir):
@@ -210,3 +211,43 @@ def test_thread_settings_reach_sessions(tiny_marian_dir):
     for session in (t.sessions.encoder, t.sessions.decoder, t.sessions.decoder_with_past):
         opts = session.get_session_options()
         assert (opts.intra_op_num_threads, opts.inter_op_num_threads) == (1, 1)
+
+
+@pytest.mark.parametrize("beams", [1, 4])
+def test_one_translator_serves_several_threads_at_once(tiny_marian_dir, beams):
+    """docs/ENGINE_API.md: one Translator may be used from several threads at once (ORT's
+    run() is thread-safe; searches, caches and decoders are per call). 4 threads translating
+    different lines, streamed and batched, from a start barrier: the outputs are those of a
+    sequential run. A fresh Translator, so the tiny log-softmax / row-top sessions are first
+    made while the threads race."""
+    t = Translator(tiny_marian_dir, variant="fp32", options=GenerationOptions(beams=beams))
+    lines = ["I love you. Where is the train station?", "Tom is here.\n\nIt's raining.",
+             "Tom said that he would come back tomorrow, but nobody believed him.", "Hi. How are you?"] * 2
+    start = threading.Barrier(4)
+    results: dict[tuple[str, int], object] = {}
+    errors: list[BaseException] = []
+
+    def work(k: int) -> None:
+        try:
+            start.wait(timeout=30)
+            for i in range(k, len(lines), 4):
+                streamed = "".join(e.text for e in t.translate_stream(lines[i]) if isinstance(e, TextDelta))
+                results[("stream", i)] = streamed
+            results[("batch", k)] = t.translate_batch(lines[k::4])
+            results[("alternatives", k)] = [a.text for a in t.alternatives(lines[k].split(".")[0] + ".", 2)]
+        except BaseException as exc:  # noqa: BLE001 - reported by the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not errors, errors
+    sequential = Translator(tiny_marian_dir, variant="fp32", options=GenerationOptions(beams=beams))
+    for i, line in enumerate(lines):
+        assert results[("stream", i)] == sequential.translate(line), line
+    for k in range(4):
+        assert results[("batch", k)] == sequential.translate_batch(lines[k::4])
+        alternatives = sequential.alternatives(lines[k].split(".")[0] + ".", 2)
+        assert results[("alternatives", k)] == [a.text for a in alternatives]

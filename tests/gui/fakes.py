@@ -7,6 +7,7 @@ import time
 import types
 
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
+from desktop_mt.engine.options import GenerationOptions
 
 
 def fake_output(text: str, max_tokens: int) -> list[str]:
@@ -28,7 +29,9 @@ class FakeTranslator:
         self.delay, self.busy, self.max_tokens, self.fail_on = delay, busy, max_tokens, fail_on
         variant = self.variant = getattr(config, "variant", "int8")
         self.model_info = types.SimpleNamespace(name="fake-en-zh", variant=variant,
-                                                variants=("int8", "fp32"), path="fake")
+                                                variants=("int8", "fp32"), path="fake", manifest={})
+        self.options = GenerationOptions()  # as Translator: the default options
+        self.batch_size = 16
         self.calls: list[dict] = []
         self.closed = False
         FakeTranslator.instances.append(self)

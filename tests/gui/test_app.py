@@ -98,7 +98,8 @@ def check():
         QTimer.singleShot(20, check)
         return
     print("RESULT " + json.dumps({"model": label, "state": wins[0].state(),
-                                  "errors": [d.text() for d in wins[0].error_dialogs]}), flush=True)
+                                  "errors": [d.text() for d in wins[0].error_dialogs],
+                                  "banner": wins[0].banner.label.text()}), flush=True)
     wins[0].close()
 QTimer.singleShot(0, check)
 QTimer.singleShot(60_000, QApplication.quit)  # never hang the test run
@@ -128,8 +129,9 @@ def test_main_opens_window_and_returns_exit_code():
     assert seen["model"] == "fake-en-zh · int8" and seen["state"] == "idle"
 
 
-def test_main_model_override_that_is_broken_shows_dialog_not_crash(tmp_path):
+def test_main_model_override_that_is_broken_falls_back_to_the_bundled_model(tmp_path):
     rc, seen = run_main("real", "--model", str(tmp_path / "missing-model"))
     assert rc == 0
-    assert seen["state"] == "error"
-    assert any("missing-model" in e for e in seen["errors"])
+    assert seen["state"] == "idle"  # translating with the bundled model, not stuck without one
+    assert "missing-model" in seen["banner"] and "bundled model instead" in seen["banner"]
+    assert "missing-model" not in seen["model"]

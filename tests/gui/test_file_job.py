@@ -19,6 +19,8 @@ class FakeBatchTranslator(FakeTranslator):
     With ``block_after`` set, it reports that many lines then waits on ``cancel``
     (no timing: the test cancels at a known point)."""
 
+    batch_invariant = True  # part of desktop_mt.batch.BatchTranslator: the journal key needs it
+
     def __init__(self, config=None, block_after: int | None = None, **kwargs) -> None:
         super().__init__(config, **kwargs)
         self.block_after = block_after
@@ -57,8 +59,8 @@ def test_txt_job_writes_output_next_to_input(qtbot, make_controller, tmp_path):
     src = write_input(tmp_path, lines)
     window, controller = make_controller(factory=batch_factory())
     progress: list[tuple[int, int, float]] = []
-    controller.worker.fileProgress.connect(lambda d, t, r: progress.append((d, t, r)))
-    with qtbot.waitSignal(controller.worker.fileFinished, timeout=10_000) as finished:
+    controller.file_worker.fileProgress.connect(lambda d, t, r: progress.append((d, t, r)))
+    with qtbot.waitSignal(controller.file_worker.fileFinished, timeout=10_000) as finished:
         window.translateFileRequested.emit(str(src))
     out = default_output_path(src)
     assert finished.args == [str(out)]
@@ -78,7 +80,7 @@ def test_txt_job_writes_output_next_to_input(qtbot, make_controller, tmp_path):
 def test_cancel_stops_job_and_writes_no_output(qtbot, make_controller, tmp_path):
     src = write_input(tmp_path, [f"line {i}" for i in range(50)])
     window, controller = make_controller(factory=batch_factory(block_after=5))
-    with qtbot.waitSignal(controller.worker.fileProgress, timeout=10_000,
+    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
                           check_params_cb=lambda d, _t, _r: d >= 5):
         controller.translate_file(str(src))
     assert not window.file_job.isHidden()
@@ -87,23 +89,129 @@ def test_cancel_stops_job_and_writes_no_output(qtbot, make_controller, tmp_path)
     with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000) as ended:
         window.file_job.cancel_button.click()
     assert ended.args == ["cancelled"]
+    # One chunk holds all 50 lines and it never finished: the message must not claim more.
+    assert "nothing was saved" in window.statusBar().currentMessage()
     assert not default_output_path(src).exists()
     assert [p.name for p in src.parent.iterdir() if p.suffix == ".tmp"] == []
     assert window.file_job.isHidden() and window.file_button.isEnabled()
 
 
-def test_interactive_request_waits_for_the_job(qtbot, make_controller, tmp_path):
+def test_typing_runs_beside_the_job_and_pauses_it(qtbot, make_controller, tmp_path):
     src = write_input(tmp_path, [f"line {i}" for i in range(20)])
     window, controller = make_controller(factory=batch_factory(block_after=2))
-    with qtbot.waitSignal(controller.worker.fileProgress, timeout=10_000,
+    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
                           check_params_cb=lambda d, _t, _r: d >= 2):
         controller.translate_file(str(src))
     assert controller.translate_file(str(src)) is False  # one job at a time
-    controller.translate("hello world")
-    assert "waiting for the file job" in window.state_label.text()
+    # the status bar says so (its label follows the signal through the controller's queued slot)
+    qtbot.waitUntil(lambda: "file job: notes.txt 2/20" in window.job_label.text(), timeout=5_000)
+    # The job is blocked inside its batch; the typed request still finishes: its own engine.
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
-        controller.cancel_file()
+        controller.translate("hello world")
     assert window.target_text() == "<hello><world>"
+    assert window.state() == "idle"
+    engines = {id(t) for t in FakeTranslator.instances}
+    assert len(engines) >= 2
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
+        controller.cancel_file()
+    assert window.job_label.text() == ""
+
+
+def test_typing_pauses_the_job_at_its_next_batch_boundary(qtbot, make_controller, tmp_path):
+    src = write_input(tmp_path, [f"line {i}" for i in range(30)])
+    window, controller = make_controller(factory=batch_factory(), delay=0.0)
+    controller.gate.set_busy(True)  # as while a typed request runs
+    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000):
+        controller.translate_file(str(src))
+    qtbot.waitUntil(lambda: controller.gate.pauses >= 1, timeout=5_000)
+    assert not default_output_path(src).exists()  # held at the boundary
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000) as ended:
+        controller.gate.set_busy(False)
+    assert ended.args == ["finished"]
+
+
+def test_existing_output_is_never_overwritten_silently(qtbot, make_controller, tmp_path, monkeypatch):
+    src = write_input(tmp_path, ["one", "two"])
+    edited = default_output_path(src)
+    edited.write_text("my edited translation\n", encoding="utf-8")
+    window, controller = make_controller(factory=batch_factory())
+    asked: list[str] = []
+    monkeypatch.setattr(window, "ask_output_exists", lambda path, keep: asked.append(keep) or "cancel")
+    assert controller.translate_file(str(src)) is False
+    assert asked == ["notes.zh (2).txt"]
+    monkeypatch.setattr(window, "ask_output_exists", lambda path, keep: "keep")
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
+        assert controller.translate_file(str(src))
+    assert edited.read_text(encoding="utf-8") == "my edited translation\n"
+    second = src.parent / "notes.zh (2).txt"
+    assert second.read_text(encoding="utf-8").splitlines() == ["译ONE", "译TWO"]
+    assert second.name in window.statusBar().currentMessage()
+    monkeypatch.setattr(window, "ask_output_exists", lambda path, keep: "overwrite")
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
+        controller.translate_file(str(src))
+    assert edited.read_text(encoding="utf-8").splitlines() == ["译ONE", "译TWO"]
+    assert not (src.parent / "notes.zh (3).txt").exists()
+
+
+def test_keep_both_skips_taken_names_and_their_journals(tmp_path):
+    from desktop_mt.gui.file_jobs import journal_path, keep_both_path
+
+    out = tmp_path / "notes.zh.txt"
+    (tmp_path / "notes.zh (2).txt").write_text("x")
+    journal_path(tmp_path / "notes.zh (3).txt").write_text("x")
+    assert keep_both_path(out).name == "notes.zh (4).txt"
+    assert keep_both_path(tmp_path / "README").name == "README (2)"
+
+
+def test_cancel_tells_what_the_journal_kept_and_the_job_resumes(qtbot, make_controller, tmp_path,
+                                                               monkeypatch):
+    monkeypatch.setenv("DESKTOP_MT_TEST_CHUNK_SIZE", "4")
+    src = write_input(tmp_path, [f"line {i}" for i in range(20)])
+    window, controller = make_controller(factory=batch_factory(block_after=2))
+    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
+                          check_params_cb=lambda d, _t, _r: d >= 2):
+        controller.translate_file(str(src))
+    # Chunks of 4 lines: the first chunk blocks after 2 lines, so nothing is journaled yet.
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
+        controller.cancel_file()
+    assert "nothing was saved" in window.statusBar().currentMessage()
+    # A fake that finishes 3 chunks (12 lines) before blocking: 12 are kept.
+    controller.file_worker._factory = batch_factory(block_after=None)
+    monkeypatch.setattr(FakeBatchTranslator, "translate_batch", _blocking_after_calls(3))
+    monkeypatch.setattr(window, "ask_resume", lambda name, kept, total: "restart")
+    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
+                          check_params_cb=lambda d, _t, _r: d >= 12):
+        controller.translate_file(str(src))
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
+        controller.cancel_file()
+    message = window.statusBar().currentMessage()
+    assert "12 of 20 segments are kept" in message and "nothing was saved" not in message
+    asked: list[tuple[int, int]] = []
+    monkeypatch.setattr(window, "ask_resume", lambda name, kept, total: asked.append((kept, total)) or "resume")
+    monkeypatch.setattr(FakeBatchTranslator, "translate_batch", _counting_batch)
+    _counting_batch.lines = 0
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000) as ended:
+        controller.translate_file(str(src))
+    assert ended.args == ["finished"] and asked == [(12, 20)]
+    assert _counting_batch.lines == 8  # only what the journal did not hold
+    got = default_output_path(src).read_text(encoding="utf-8").splitlines()
+    assert got == [f"译LINE {i}" for i in range(20)]
+
+
+def _blocking_after_calls(calls: int):
+    def translate_batch(self, lines, options=None, cancel=None, progress=None):
+        self.batch_calls = getattr(self, "batch_calls", 0) + 1
+        if self.batch_calls > calls:
+            assert cancel.wait(10), "the test never cancelled"
+            raise TranslationCancelled("the translation was cancelled")
+        return [f"译{line.upper()}" for line in lines]
+
+    return translate_batch
+
+
+def _counting_batch(self, lines, options=None, cancel=None, progress=None):
+    _counting_batch.lines += len(lines)
+    return [f"译{line.upper()}" for line in lines]
 
 
 def test_dropping_a_file_starts_a_job(qtbot, make_controller, tmp_path):

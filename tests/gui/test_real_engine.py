@@ -39,7 +39,7 @@ def model_dir(request):
     if request.param == "bundled":
         found = _bundled_dir()
         if found is None:
-            pytest.skip("no bundled model under resources/models")
+            pytest.skip("no bundled model under desktop_mt/resources/models")
         return str(found)
     return str(request.getfixturevalue("tiny_marian_dir"))
 

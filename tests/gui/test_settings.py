@@ -41,7 +41,7 @@ def test_missing_keys_take_defaults(tmp_path):
 
 
 @pytest.mark.parametrize("key,bad", [
-    ("beams", "four"), ("beams", 0), ("variant", "fp16"), ("intra_op_threads", True),
+    ("beams", "four"), ("beams", 17), ("script", "klingon"), ("variant", "fp16"), ("intra_op_threads", True),
     ("intra_op_threads", -1), ("translate_as_you_type", "yes"), ("extra_model_dirs", [1, 2]),
     ("max_output_length", 1e9), ("hotkey", None),
 ])
@@ -166,7 +166,7 @@ def test_dialog_applies_to_controller_and_persists(qtbot, make_controller, tmp_p
     dialog = SettingsDialog(controller.settings, True, "")
     qtbot.addWidget(dialog)
     dialog.applied.connect(controller.apply_settings)
-    dialog.variant_combo.setCurrentText("fp32")
+    dialog.variant_combo.setCurrentIndex(dialog.variant_combo.findData("fp32"))
     with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
         dialog.apply()
     assert FakeTranslator.instances[-1].config.variant == "fp32"
@@ -202,5 +202,6 @@ def test_dialog_lists_models_from_user_models_folder(qtbot, app_home, monkeypatc
     assert labels[0].startswith("Bundled") and "user-model (en→zh)" in labels
     assert dialog.model_combo.currentData() == "/m/user-model"
     # The model only has fp32: the variant list says so and int8 cannot be picked.
-    assert [dialog.variant_combo.itemText(i) for i in range(dialog.variant_combo.count())] == ["fp32"]
+    assert [dialog.variant_combo.itemData(i) for i in range(dialog.variant_combo.count())] == ["fp32"]
+    assert dialog.variant_combo.itemText(0) == "exact (fp32)"  # in a translator's words
     assert dialog.current_settings().variant == "fp32"

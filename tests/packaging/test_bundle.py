@@ -2,7 +2,7 @@
 
 Slow (one PyInstaller build, about a minute on two cores, plus the runs) but part of the
 plain ``pytest`` run that ``.ci/run`` does. It bundles the real model from
-``resources/models/`` when there is one, else the tiny exported Marian of the test session
+``desktop_mt/resources/models/`` when there is one, else the tiny exported Marian of the test session
 (the packaging is what is tested; that model's translation is nonsense, but Chinese).
 """
 
@@ -18,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from tests import sysdeps
+from tests.packaging.build_script import BUILD_PY, build
+
 ROOT = Path(__file__).resolve().parents[2]
-BUILD_PY = ROOT / "packaging" / "build.py"
 
 pytestmark = [
     pytest.mark.slow,
@@ -28,18 +30,8 @@ pytestmark = [
 ]
 
 
-def _load_build_module():
-    spec = importlib.util.spec_from_file_location("desktop_mt_packaging_build", BUILD_PY)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build = _load_build_module()
-
-
 def _bundled_model() -> Path | None:
-    models = ROOT / "resources" / "models"
+    models = ROOT / "desktop_mt" / "resources" / "models"
     found = sorted(p for p in models.glob("*") if (p / "desktop_mt.json").is_file()) if models.is_dir() else []
     return found[0] if found else None
 
@@ -94,7 +86,8 @@ def test_self_test_in_bundle(bundle, tmp_path):
     print(proc.stdout, proc.stderr)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "self-test passed" in proc.stdout
-    assert f"resources/models/{bundle['model'].name}" in proc.stdout  # the bundled copy
+    # the bundled copy, where importlib.resources finds the package data in the bundle
+    assert f"desktop_mt/resources/models/{bundle['model'].name}" in proc.stdout
     for variant in re.search(r"variants (.+)", proc.stdout).group(1).split(", "):
         assert re.search(rf"^{variant}: .*[\u4e00-\u9fff]", proc.stdout, re.M), variant
     assert not (tmp_path / "desktop-mt").exists() or not any((tmp_path / "desktop-mt").rglob("*.onnx"))
@@ -141,9 +134,10 @@ def test_gui_starts_from_a_read_only_install_offscreen(bundle):
         assert (ro.home / "desktop-mt" / "logs" / "desktop-mt.log").is_file()
 
 
-@pytest.mark.skipif(not shutil.which("xvfb-run"), reason="xvfb-run is not installed (xcb run)")
 def test_gui_starts_from_the_bundle_on_x11(bundle, tmp_path):
-    """The xcb platform plugin and the X libraries it needs load from the bundle."""
+    """The xcb platform plugin loads, with the X libraries the bundle carries and those it
+    takes from the system (packaging/system-packages.txt [app]), under Xvfb."""
+    sysdeps.require("xvfb", "xauth", *sysdeps.group("app"))
     ok, why = build.gui_smoke(bundle["exe"], tmp_path, seconds=8, platform="xcb", xvfb=True)
     assert ok, why
 
@@ -167,3 +161,101 @@ def test_cold_start_to_first_translation(bundle, tmp_path):
     print(f"cold start to first translation: {result['first']:.2f} s "
           f"(exit {result['total']:.2f} s; {'bundled' if bundle['real_model'] else 'tiny test'} model)")
     assert result["first"] < 10.0
+
+
+def test_bundle_downloads_a_model_and_writes_traditional(bundle, tmp_path, tiny_marian_dir):
+    """The packaged app (no Python, no torch) lists the catalog, downloads a model from a Hub
+    endpoint (the local fake Hub), translates with it, and converts to Traditional with OpenCC."""
+    from desktop_mt import Translator
+    from desktop_mt.engine.script import convert
+    from tests.models.conftest import (CHECKPOINT_COMMIT, CHECKPOINT_REPO, COMMIT, REPO, TOKENIZER,
+                                       catalog_entry, repo_files)
+    from tests.models.fake_hub import FakeHub
+    import json
+
+    hub = FakeHub()
+    hub.add_repo(REPO, COMMIT, repo_files(tiny_marian_dir))
+    hub.add_repo(CHECKPOINT_REPO, CHECKPOINT_COMMIT, {n: (tiny_marian_dir / n).read_bytes() for n in TOKENIZER})
+    hub.start()
+    catalog = tmp_path / "catalog.json"
+    catalog.write_text(json.dumps({"models": [catalog_entry()]}), encoding="utf-8")
+    env = dict(build.bundle_env(tmp_path), DESKTOP_MT_CATALOG=str(catalog))
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_ENDPOINT"):
+        env.pop(name, None)
+
+    def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+        proc = subprocess.run([str(bundle["exe"]), *args], env=env, input=stdin, capture_output=True, text=True,
+                              encoding="utf-8", timeout=300)
+        assert proc.returncode == 0, f"{args}: {proc.stdout}\n{proc.stderr}"
+        return proc
+
+    try:
+        listing = run("models", "list").stdout
+        assert "opus-mt-en-zh" in listing and "Xenova/opus-mt-en-zh@046f55aec303" in listing
+        run("models", "download", "tiny", "--endpoint", hub.url)
+    finally:
+        hub.stop()
+    sentences = ["I love you.", "Where is the train station?"]
+    out = run("translate", "--model", "tiny", stdin="\n".join(sentences) + "\n").stdout.splitlines()
+    assert out == [Translator(tiny_marian_dir, variant="int8").translate(s) for s in sentences]
+    simplified = run("translate", stdin="My hair is long.\n").stdout
+    traditional = run("translate", "--script", "traditional-tw", stdin="My hair is long.\n").stdout
+    assert traditional == convert(simplified, "traditional-tw") and traditional != simplified
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _post_json(url: str, body: dict) -> dict:
+    import json
+    import urllib.request
+
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        return json.loads(resp.read().decode("utf-8"))
+
+
+def _wait_until_serving(proc: subprocess.Popen, url: str, timeout: float = 60.0) -> None:
+    import time
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, f"serve exited with {proc.returncode}"
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.2)  # polling another process's start-up, not a test of timing
+    pytest.fail(f"serve did not answer {url} within {timeout:.0f} s")
+
+
+def test_serve_in_bundle(bundle, tmp_path):
+    """The packaged app's local API starts (uvicorn and its click import are bundled) and answers
+    the LibreTranslate and OpenAI shapes with the engine's translation."""
+    from desktop_mt import Translator
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = (tmp_path / "serve.log").open("w", encoding="utf-8")
+    proc = subprocess.Popen([str(bundle["exe"]), "serve", "--port", str(port)], env=build.bundle_env(tmp_path),
+                            stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_serving(proc, base + "/health")
+        libre = _post_json(base + "/translate", {"q": "Good morning.", "source": "en", "target": "zh"})
+        chat = _post_json(base + "/v1/chat/completions",
+                          {"model": "desktop-mt", "messages": [{"role": "user", "content": "Good morning."}]})
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
+    expected = Translator(bundle["model"], variant="int8").translate("Good morning.")
+    assert libre == {"translatedText": expected}
+    assert chat["choices"][0]["message"]["content"] == expected

@@ -1,0 +1,74 @@
+"""``desktop-mt show [--clipboard | --selection]``: trigger the running window.
+
+For desktop shortcuts where an app cannot grab a global hotkey (Wayland: GNOME, KDE; also any
+launcher or script): the command hands the request to the running window over the
+single-instance channel (:mod:`desktop_mt.instance_client`, no Qt import, a few milliseconds)
+and exits. When no window runs it starts one with the same request (that launch loads Qt and
+the model), unless ``--no-start``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+SHOW_EPILOG = """\
+desktop shortcuts (Wayland has no global hotkeys for apps):
+  GNOME: Settings > Keyboard > View and Customise Shortcuts > Custom Shortcuts > +,
+         command: desktop-mt show --selection
+  KDE:   System Settings > Shortcuts > Add New > Command or Script,
+         command: desktop-mt show --clipboard
+
+exit codes:
+  0 handed over (or the app was started), 1 the running app refused or did not answer,
+  or (--no-start) no app runs
+"""
+
+
+def add_show_parser(sub) -> None:
+    """Register ``show`` on the ``desktop-mt`` subparsers."""
+    parser = sub.add_parser(
+        "show", help="bring the running app forward; --clipboard / --selection: translate "
+                     "that text there (bind it to a desktop shortcut)",
+        description="Bring the running desktop-mt window forward and, with --clipboard or "
+                    "--selection, translate that text in it. Starts the app when none runs.",
+        epilog=SHOW_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--clipboard", action="store_true", help="translate the clipboard")
+    what.add_argument("--selection", action="store_true",
+                      help="translate the primary selection (the text selected last; X11 and "
+                           "most Wayland desktops), or the clipboard where there is none")
+    parser.add_argument("--no-start", action="store_true",
+                        help="do not start the app when none runs (exit 1 instead)")
+    parser.set_defaults(func=cmd_show)
+
+
+def gui_argv(args: argparse.Namespace) -> list[str]:
+    """The window's own command line for this request."""
+    return ["--clipboard"] if args.clipboard else ["--selection"] if args.selection else []
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Send the request to the running window; start one when none runs."""
+    from . import instance_client
+
+    argv = gui_argv(args)
+    try:
+        reply = instance_client.send(argv)
+    except instance_client.NotRunning:
+        if args.no_start:
+            print("desktop-mt show: no desktop-mt window is running (start it with "
+                  "`desktop-mt`, or drop --no-start)", file=sys.stderr)
+            return 1
+        from .cli import run_gui  # loads Qt: only when there is no window to talk to
+
+        return run_gui(argv)
+    except (OSError, ValueError) as exc:
+        print(f"desktop-mt show: the running desktop-mt did not answer ({exc}); quit it and "
+              f"start it again", file=sys.stderr)
+        return 1
+    if not reply.get("ok"):
+        print(f"desktop-mt show: the running desktop-mt refused: {reply.get('error')}",
+              file=sys.stderr)
+        return 1
+    return 0

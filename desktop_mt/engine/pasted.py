@@ -1,0 +1,228 @@
+"""Join the hard line breaks of text copied from PDFs and web pages (pure Python).
+
+A PDF viewer copies each printed line as a line of its own, so a sentence arrives cut into
+pieces (``"The model was trained on a large\\ncorpus of news."``), words hyphenated at the
+margin arrive in two halves (``"transla-\\ntion"``) and columns bring runs of spaces. The
+model translates each line on its own, so such text must be joined first. :func:`join_lines`
+joins what belongs together and keeps the structure the page had:
+
+* **Paragraphs**: a blank line ends a paragraph; paragraphs come out separated by one blank
+  line, one output paragraph per input paragraph. Inside a paragraph, a line that ends a
+  sentence (``. ! ? : 。 ！ ？`` and closing quotes) and is shorter than two thirds of the
+  paragraph's longest text line also ends it (the text stopped before the margin), and so does
+  one longer than 160 characters (no printed column is that wide: a web page's paragraph
+  copied as one line): the line break is kept.
+* **List items**: a line that starts with a list, outline, quote or heading marker (``1.``,
+  ``1)``, ``a.``, ``(iv)``, ``•``, ``-``, ``*``, ``>``, ``#``: ``textproc.split_marker``)
+  starts a new line; the lines after it that have no marker are joined to it (a wrapped item).
+* **Headings** (conservative): a line of at most 8 words that starts with a capital or a digit,
+  has no final punctuation, comes first in its paragraph or after a line that ends a sentence,
+  is followed by a line that starts with a capital (or nothing), and looks like a heading: Title
+  Case or ALL CAPS, a section number first (``2``, ``2.1``, ``IV``), or shorter than half the
+  paragraph's longest line. It stays on its own line.
+* **Table rows**: a line with a tab or with two or more runs of 2+ spaces stays on its own line,
+  its spacing untouched.
+* **Hyphenation**: a line that ends in ``letter-`` followed by a line that starts with a
+  lowercase letter is joined without the hyphen (``transla-`` + ``tion`` -> ``translation``),
+  except where the hyphen is real: the word before it already has a hyphen or a digit
+  (``state-of-`` + ``the-art``, ``GPT-`` + ``4``), the word after has one, the word before is an
+  acronym (``GPU-`` + ``based``), or the part before is
+  a word that usually starts a compound (``well``, ``self``, ``non``, ``high``...: see
+  ``_COMPOUND_HEADS``) and the part after is more than a word ending (``open-`` + ``ing`` is
+  ``opening``: ``_SUFFIXES``). Prefixes that often start an ordinary word (``ex``, ``pre``,
+  ``mid``, ``multi``) are not on the list (``ex-`` + ``ample``, ``mid-`` + ``dle``). A capital
+  after the hyphen (``Anglo-`` + ``Saxon``) is not a continuation in lowercase, so the hyphen
+  stays there too. A soft hyphen (U+00AD) at a line end always goes.
+* **Code**: a fenced code block (````` ``` ````` or ``~~~`` lines and what is between them) is copied
+  as it is, as a paragraph of its own.
+* Other joins put one space between the lines (none between two Chinese/Japanese characters),
+  and runs of spaces inside text lines become one space.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import textproc
+
+_BLANK_LINE = re.compile(r"\n[ \t\f\v]*\n(?:[ \t\f\v]*\n)*")
+_SPACES = re.compile(r"[ \u00a0\u3000]{2,}")
+_TABLE_GAPS = re.compile(r"\S(?: {2,}|\u3000+)(?=\S)")
+_SENTENCE_END = re.compile(r"[.!?:。！？…][\"'”’)\]」』）]*$")
+_SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.?|[A-Z]\.)$")
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff5e\u3000-\u303f]")
+_WRAPPED_HYPHEN = re.compile(r"(?P<word>\S*[^\W_])-$")
+# Words that, before a hyphen at a line end, usually start a compound ("well-known",
+# "self-attention", "high-quality") rather than a word split at the margin.
+_COMPOUND_HEADS = frozenset({
+    "all", "best", "by", "cross", "end", "fine", "first", "full", "half", "high", "ill", "large", "long",
+    "low", "many", "non", "one", "open", "real", "second", "self", "short", "single", "small", "state",
+    "third", "three", "two", "user", "well", "wide", "world",
+})
+# ...unless what follows is only a word ending: "open-" + "ing", "state-" + "ment" are one word.
+_SUFFIXES = frozenset({
+    "able", "age", "al", "ed", "er", "ers", "est", "ible", "ing", "ings", "ise", "ish", "ism", "ist",
+    "ists", "ity", "ive", "ize", "ized", "less", "ly", "ment", "ments", "ness", "ous", "sion", "tion",
+    "tions",
+})
+_MAX_HEADING_WORDS = 8
+_SHORT_LINE = 2 / 3      # a sentence end on a line shorter than this share of the width ends a paragraph
+_HEADING_LINE = 1 / 2    # a heading by length alone is shorter than this share of the width
+_LONGEST_PRINTED_LINE = 160  # characters; a longer line was not wrapped by a page layout
+
+
+def join_lines(text: str) -> str:
+    """``text`` with the line breaks inside its sentences joined (rules: module docstring).
+
+    Paragraphs (blank-line separated) come out separated by one blank line; leading and
+    trailing blank lines go. ``join_lines(join_lines(t)) == join_lines(t)`` for ordinary text.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    out: list[str] = []
+    for prose, code in _split_fences(text):
+        blocks = _BLANK_LINE.split(prose.strip("\n"))
+        out.extend(_join_block(block.split("\n")) for block in blocks if block.strip())
+        if code:
+            out.append(code)
+    return "\n\n".join(out)
+
+
+def _split_fences(text: str) -> list[tuple[str, str]]:
+    """``[(prose, code_block)]``: the text cut around fenced code blocks (an unclosed fence
+    runs to the end); ``code_block`` is "" after the last prose."""
+    pieces: list[tuple[str, str]] = []
+    prose: list[str] = []
+    code: list[str] = []
+    in_code = False
+    for line in text.split("\n"):
+        if in_code or textproc.is_fence(line):
+            code.append(line)
+            if textproc.is_fence(line) and (not in_code or len(code) > 1):
+                in_code = not in_code
+                if not in_code:
+                    pieces.append(("\n".join(prose), "\n".join(code)))
+                    prose, code = [], []
+        else:
+            prose.append(line)
+    pieces.append(("\n".join(prose), "\n".join(code)))
+    return pieces
+
+
+def _join_block(lines: list[str]) -> str:
+    """One paragraph (no blank line inside) joined into its output lines."""
+    lines = [line.rstrip() for line in lines if line.strip()]
+    kinds = _classify(lines)
+    width = max((len(line.strip()) for line, kind in zip(lines, kinds) if kind != "table"), default=0)
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        starts = (i == 0 or kinds[i] != "text" or kinds[i - 1] in ("table", "heading")
+                  or _ends_paragraph(lines[i - 1], width))
+        if starts:
+            out.append(_tidy(line, kinds[i]))
+        else:
+            out[-1] = _join_pair(out[-1], _tidy(line, "text"))
+    return "\n".join(out)
+
+
+def _classify(lines: list[str]) -> list[str]:
+    """Each line's kind: ``"table"``, ``"heading"``, ``"item"`` (has a marker) or ``"text"``."""
+    width = max((len(line.strip()) for line in lines if not is_table_row(line)), default=0)
+    kinds = []
+    for i, line in enumerate(lines):
+        prev = lines[i - 1] if i else None
+        nxt = lines[i + 1] if i + 1 < len(lines) else None
+        if is_table_row(line):
+            kinds.append("table")
+        elif _is_heading(line, prev, nxt, width):
+            kinds.append("heading")
+        elif has_marker(line):
+            kinds.append("item")
+        else:
+            kinds.append("text")
+    return kinds
+
+
+def has_marker(line: str) -> bool:
+    """Whether ``line`` starts with a list, outline, quote or heading marker
+    (``1.``, ``(iv)``, ``•``, ``>``, ``#``...)."""
+    prefix, _body = textproc.split_marker(line)
+    return prefix.strip() != ""
+
+
+def is_table_row(line: str) -> bool:
+    """Whether ``line`` looks like a table row: a tab, or two or more runs of 2+ spaces between cells."""
+    core = line.strip()
+    return "\t" in core or len(_TABLE_GAPS.findall(core)) >= 2
+
+
+def _is_heading(line: str, prev: str | None, nxt: str | None, width: int) -> bool:
+    """The conservative heading rule of the module docstring."""
+    _prefix, body = textproc.split_marker(line)
+    core = body.strip()
+    words = core.split()
+    if not words or len(words) > _MAX_HEADING_WORDS or not (core[0].isupper() or core[0].isdigit()):
+        return False
+    if core[-1] in ".,;:!?-–—。，；：！？、" or (prev is not None and not _ends_sentence(prev)):
+        return False
+    if nxt is not None and not _first_letter_is_upper(nxt):
+        return False
+    return _title_like(words if has_marker(line) else line.split()) or len(line.strip()) < _HEADING_LINE * width
+
+
+def _first_letter_is_upper(line: str) -> bool:
+    """Whether the text of ``line`` (after any marker) starts with a capital letter or a digit."""
+    _prefix, body = textproc.split_marker(line)
+    first = body.strip()[:1]
+    return first.isupper() or first.isdigit() or has_marker(line)
+
+
+def _title_like(words: list[str]) -> bool:
+    """Title Case, ALL CAPS, or a section number first (``2.1 Data``, ``IV Results``)."""
+    if _SECTION_NUMBER.match(words[0]) and len(words) > 1:
+        return True
+    long_words = [w for w in words if len(w) > 3 and w[0].isalpha()]
+    return bool(long_words) and all(w[0].isupper() for w in long_words)
+
+
+def _ends_sentence(line: str) -> bool:
+    """Whether ``line`` ends with sentence-final punctuation (closing quotes allowed)."""
+    return _SENTENCE_END.search(line.rstrip()) is not None
+
+
+def _ends_paragraph(line: str, width: int) -> bool:
+    """A line that ends a sentence well before the margin: the paragraph ended there."""
+    size = len(line.strip())
+    return _ends_sentence(line) and (size < _SHORT_LINE * width or size > _LONGEST_PRINTED_LINE)
+
+
+def _tidy(line: str, kind: str) -> str:
+    """A line as it goes out: a table row untouched, an item with its marker (and indentation)
+    kept and its text's spaces collapsed, other lines stripped and collapsed."""
+    if kind == "table":
+        return line
+    if kind in ("item", "heading"):
+        prefix, body = textproc.split_marker(line)
+        return prefix + _SPACES.sub(" ", body.strip())
+    return _SPACES.sub(" ", line.strip())
+
+
+def _join_pair(left: str, right: str) -> str:
+    """``left`` and the next line ``right`` as one line (hyphenation and spacing rules)."""
+    if left.endswith("\u00ad"):
+        return left[:-1] + right
+    hyphen = _WRAPPED_HYPHEN.search(left)
+    if hyphen and right[:1].isalnum():
+        keep = _keeps_hyphen(hyphen.group("word"), right.split()[0])
+        return (left if keep else left[:-1]) + right
+    if _CJK.match(left[-1:]) and _CJK.match(right[:1]):
+        return left + right
+    return left + " " + right
+
+
+def _keeps_hyphen(before: str, after: str) -> bool:
+    """Whether the hyphen between ``before-`` (end of a line) and ``after`` is a real one."""
+    if not after[:1].islower():
+        return True
+    if any(c == "-" or c.isdigit() for c in before + after) or (len(before) > 1 and before.isupper()):
+        return True
+    return before.lower() in _COMPOUND_HEADS and after.rstrip(".,;:!?)]\"'”’").lower() not in _SUFFIXES

@@ -1,0 +1,119 @@
+"""Chinese output script: Simplified as the model writes it, or Traditional by OpenCC conversion.
+
+One converter for the whole app (engine, CLI, GUI, server). Traditional is converted from the
+Simplified output rather than asked of the model: opus-mt's Traditional branch (``>>cmn_Hant<<``)
+drops clauses, and conversion works with every model, the bundled demo included. OpenCC
+converts phrases, not just characters (``s2twp``: 内存 -> 記憶體, 打印机 -> 印表機 for Taiwan;
+``s2hk`` for Hong Kong).
+
+Streaming: OpenCC converts each run of text between separators (spaces, ，。、；：！？ quotes,
+brackets ...) on its own, since no dictionary entry contains one. So the text up to the last
+separator is final, and :class:`StreamConverter` shows it; the run after it (a clause) is held
+back until a separator or the end of the segment, so no shown character is ever changed later.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from typing import Callable, Generator, Union
+
+from ..errors import DesktopMTError
+from .events import Finished, SegmentDone, TextDelta
+
+Event = Union[TextDelta, SegmentDone, Finished]
+
+SIMPLIFIED = "simplified"
+SCRIPTS = (SIMPLIFIED, "traditional-tw", "traditional-hk", "traditional")
+# OpenCC configurations: Taiwan with its phrases (s2twp), Hong Kong (s2hk), generic (s2t).
+OPENCC_CONFIGS = {"traditional-tw": "s2twp", "traditional-hk": "s2hk", "traditional": "s2t"}
+# OpenCC's segment separators (PhraseExtract.cpp; opencc-python-reimplemented splits on the same).
+_SEPARATORS = re.compile(r"(\s+|-|,|\.|\?|!|\*|　|，|。|、|；|：|？|！|…|“|”|‘|’|『|』|「|」|﹁|﹂|—|－|（|）|《|》"
+                         r"|〈|〉|～|．|／|＼|︒|︑|︔|︓|︿|﹀|︹|︺|︙|︐|［|﹇|］|﹈|︕|︖|︰|︳|︴|︽|︾|︵|︶|｛|︷|｝|︸|﹃|﹄"
+                         r"|【|︻|】|︼)")
+
+
+def check_script(script: str) -> str:
+    if script not in SCRIPTS:
+        raise ValueError(f"script must be one of {', '.join(SCRIPTS)}, not {script!r}")
+    return script
+
+
+@functools.lru_cache(maxsize=None)
+def converter(script: str) -> Callable[[str], str] | None:
+    """The conversion function for ``script`` (None for Simplified: nothing to do)."""
+    if check_script(script) == SIMPLIFIED:
+        return None
+    try:
+        import opencc
+    except ImportError as exc:
+        raise DesktopMTError("Traditional Chinese output needs OpenCC: "
+                             "pip install opencc-python-reimplemented") from exc
+    config = OPENCC_CONFIGS[script]
+    for name in (config, config + ".json"):  # opencc-python-reimplemented / the official binding
+        try:
+            convert: Callable[[str], str] = opencc.OpenCC(name).convert
+            return convert
+        except Exception:  # noqa: BLE001 - each binding rejects the other's config name
+            continue
+    raise DesktopMTError(f"the installed OpenCC has no {config} conversion; "
+                         f"pip install opencc-python-reimplemented")
+
+
+def convert(text: str, script: str) -> str:
+    """``text`` (Simplified Chinese) in ``script``."""
+    fn = converter(script)
+    return text if fn is None else fn(text)
+
+
+class StreamConverter:
+    """Converts a text that arrives in pieces; every returned piece is final.
+
+    ``"".join(push(d) for d in deltas) + finish() == convert("".join(deltas), script)``.
+    """
+
+    def __init__(self, script: str) -> None:
+        self._fn = converter(script)
+        self._pending = ""
+
+    def push(self, delta: str) -> str:
+        """Add ``delta``; returns the converted text up to the last separator (maybe "")."""
+        if self._fn is None:
+            return delta
+        self._pending += delta
+        last = None
+        for last in _SEPARATORS.finditer(self._pending):  # noqa: B007 - the last match is wanted
+            pass
+        if last is None:
+            return ""
+        ready, self._pending = self._pending[:last.end()], self._pending[last.end():]
+        return self._fn(ready)
+
+    def finish(self) -> str:
+        """The rest, once the text is complete."""
+        rest, self._pending = self._pending, ""
+        return self._fn(rest) if self._fn is not None and rest else rest
+
+
+def convert_events(source: Generator[Event, None, None], script: str) -> Generator[Event, None, None]:
+    """Translator events with their text in ``script``: deltas go through a
+    :class:`StreamConverter` per segment, whose held-back tail comes out before ``SegmentDone``.
+    Closing the result closes ``source`` (the engine's generator) at once."""
+    stream, segment = StreamConverter(script), -1
+    try:
+        for event in source:
+            if isinstance(event, TextDelta):
+                segment = max(segment, event.segment)
+                text = stream.push(event.text) if event.segment >= 0 else convert(event.text, script)
+                if text:
+                    yield TextDelta(text, event.segment)
+                continue
+            tail = stream.finish()  # a segment ended (or a cancelled one stopped): show its rest
+            if tail:
+                yield TextDelta(tail, segment)
+            if isinstance(event, SegmentDone):
+                event = dataclasses.replace(event, translation=convert(event.translation, script))
+            yield event
+    finally:
+        source.close()  # closing the stream stops generation at once, as without conversion

@@ -1,0 +1,165 @@
+"""Text the model must not see as prose: list markers and protected spans.
+
+Two pure passes run on each line before segmentation, both plain regular expressions:
+
+* :func:`split_marker` takes a line's structure off the front (indentation, ``>`` quote marks,
+  a Markdown heading ``#``, a checkbox, a list or outline marker such as ``1.``, ``1)``, ``a.``,
+  ``(iv)``, ``•``, ``-``, ``*``) so it is copied through and only the item's text is translated.
+* :func:`protect` cuts a sentence into text to translate and :class:`Span` pieces copied
+  verbatim: inline code, URLs, e-mail addresses, file paths, hashtags and @handles, emoji and
+  (optionally) numbers with their currency, unit, date, time and percent forms.
+
+The translator translates the text pieces and joins them with the spans unchanged ("splitting
+around them"). Measured on FLORES dev with the bundled model, this read better than sending
+placeholders for numbers (see docs/ENGINE_API.md, "Text handling"), and it needs nothing from
+the model, so it works with any model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING, Union, cast
+
+if TYPE_CHECKING:
+    from .glossary import Glossary
+
+# Indentation, quote marks, then at most one heading / checkbox / list / outline marker. A
+# marker needs whitespace after it, so "3.5 kg" or "-5 degrees" stay text.
+_ROMAN = r"(?:[ivxlcdm]{1,6}|[IVXLCDM]{1,6})"
+_MARKER = re.compile(
+    r"""^(?P<prefix>[ \t]*(?:>[ \t]?)*[ \t]*
+    (?:\#{1,6}[ \t]+
+      |(?:[-*+•·‣◦▪–][ \t]+)(?:\[[ xX]\][ \t]+)?
+      |(?:\d{1,3}(?:\.\d{1,3})*[.)]|[A-Za-z][.)]|%s[.)]|\((?:\d{1,3}|[A-Za-z]|%s)\))[ \t]+
+    )?)""" % (_ROMAN, _ROMAN), re.VERBOSE)
+
+_EMOJI_CHAR = "[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF\u3030\u303D\u3297\u3299]"
+_EMOJI = rf"(?:{_EMOJI_CHAR}[\uFE0F\U0001F3FB-\U0001F3FF]*(?:\u200D{_EMOJI_CHAR}[\uFE0F\U0001F3FB-\U0001F3FF]*)*)+"
+_FILE_EXT = (r"(?:txt|md|py|js|ts|json|ya?ml|toml|ini|cfg|csv|tsv|docx?|xlsx?|pptx?|pdf|srt|html?|xml|png|jpe?g|gif|svg"
+             r"|zip|gz|tar|exe|dll|so|sh|bat|log|onnx|c|h|cpp|rs|go|java)")
+# Order matters: the first alternative that matches at a position wins.
+_VERBATIM = [
+    ("code", r"`[^`\n]+`"),
+    ("url", r"(?:\b(?:https?|ftp|file)://|\bwww\.)[^\s<>\"'`]+"),
+    ("email", r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    ("path", r"(?<![\w/])(?:[A-Za-z]:\\[^\s\"'<>|]*|~?/[\w.\-]+(?:/[\w.\-]*)*|\.{1,2}/[\w.\-/]*"
+             r"|[\w.\-]+(?:/[\w.\-]+)+\.\w+|[\w\-]+(?:\.[\w\-]+)*\." + _FILE_EXT + r"\b)"),
+    ("handle", r"(?<![\w@#&])[@#][A-Za-z_][\w]*"),
+    ("emoji", _EMOJI),
+]
+_NUMBER = ("number", r"""\+\d[\d\s().-]{6,}\d
+    |(?:[$€£¥₹]\s?)?(?<![\w.])[-+]?\d(?:[\d,]*\d)?(?:[.:/\-]\d+)*
+    (?:\s?(?:%|‰|°[CF]?|(?:km|kg|cm|mm|mg|ml|GB|MB|KB|TB|Hz|kHz|MHz|GHz|m|g|l|s|ms|h|min|[ap]\.?m\.?)\b))?""")
+_TRAILING = ".,;:!?)]}'\"”’"  # sentence punctuation after a URL or path is not part of it
+
+
+def _pattern(names: tuple[tuple[str, str], ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?P<{name}>{rx})" for name, rx in names), re.VERBOSE)
+
+
+_SPANS = _pattern(tuple(_VERBATIM))
+_SPANS_NUMBERS = _pattern(tuple(_VERBATIM[:-1] + [_NUMBER, _VERBATIM[-1]]))
+_HARD_KINDS = ("code", "url", "email", "path")  # spans a glossary term never cuts into
+_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+_WORD = re.compile(r"[^\W\d_]")  # a letter in any script: something worth translating
+
+
+@dataclasses.dataclass(frozen=True)
+class Span:
+    """A piece of a sentence the model never sees: ``kind`` names why (url, number, term...).
+    Its output is ``text`` copied exactly, or ``output`` where set (a glossary term's target)."""
+
+    kind: str
+    text: str
+    output: str | None = None
+
+    @property
+    def rendered(self) -> str:
+        """What the span becomes in the translation."""
+        return self.text if self.output is None else self.output
+
+
+Piece = Union[str, Span]
+
+
+def split_marker(line: str) -> tuple[str, str]:
+    """``(prefix, body)``: the line's indentation and structure markers, and its text.
+
+    ``"  1. Open the door."`` gives ``("  1. ", "Open the door.")``; a line without a marker
+    gives ``(indentation, rest)``.
+    """
+    prefix = cast("re.Match[str]", _MARKER.match(line)).group("prefix")  # the pattern matches any line
+    return prefix, line[len(prefix):]
+
+
+def protect(text: str, numbers: bool = True, glossary: "Glossary | None" = None) -> list[Piece]:
+    """Cut ``text`` into strings to translate and :class:`Span` pieces kept verbatim.
+
+    Joining the pieces (``Span.text`` for spans) gives ``text`` back. Numbers (with currency,
+    unit, date, time, percent and phone forms) are spans when ``numbers`` is true. Terms of
+    ``glossary`` are ``term`` spans rendered as their target (see :func:`protect_terms`).
+    """
+    if glossary is not None and len(glossary):
+        return protect_terms(text, numbers, glossary)
+    pieces: list[Piece] = []
+    pos = 0
+    for match in (_SPANS_NUMBERS if numbers else _SPANS).finditer(text):
+        start, end, kind = match.start(), match.end(), cast(str, match.lastgroup)  # every alternative is named
+        if kind in ("url", "path"):
+            end = start + len(match.group().rstrip(_TRAILING))
+        if start < pos or end <= start:  # trimmed away, or inside the last span
+            continue
+        if start > pos:
+            pieces.append(text[pos:start])
+        pieces.append(Span(kind, text[start:end]))
+        pos = end
+    if pos < len(text):
+        pieces.append(text[pos:])
+    return pieces
+
+
+def protect_terms(text: str, numbers: bool, glossary: "Glossary") -> list[Piece]:
+    """:func:`protect` with glossary terms: a term is a span whose output is its target.
+
+    Terms win over numbers, handles and emoji ("COVID-19" stays one term) but not over code,
+    URLs, e-mail addresses and paths, which are copied whole even when a term occurs inside.
+    """
+    hard = [(p_start, p_start + len(p.text)) for p_start, p in _positions(protect(text, numbers))
+            if isinstance(p, Span) and p.kind in _HARD_KINDS]
+    pieces: list[Piece] = []
+    pos = 0
+    for m in glossary.find(text):
+        if any(m.start < end and m.end > start for start, end in hard):
+            continue
+        pieces.extend(protect(text[pos:m.start], numbers) if m.start > pos else [])
+        pieces.append(Span("term", m.text, m.term.target))
+        pos = m.end
+    pieces.extend(protect(text[pos:], numbers) if pos < len(text) else [])
+    return pieces
+
+
+def _positions(pieces: list[Piece]) -> list[tuple[int, Piece]]:
+    """Each piece with its start offset in the text the pieces were cut from."""
+    out, pos = [], 0
+    for piece in pieces:
+        out.append((pos, piece))
+        pos += len(piece.text if isinstance(piece, Span) else piece)
+    return out
+
+
+def has_words(text: str) -> bool:
+    """Whether ``text`` holds a letter: punctuation, digits and spaces alone are not sent to the model."""
+    return _WORD.search(text) is not None
+
+
+def is_fence(line: str) -> bool:
+    """Whether ``line`` opens or closes a fenced code block (``` or ~~~)."""
+    return _FENCE.match(line) is not None
+
+
+
+def drop_full_stop(text: str) -> str:
+    """``text`` without the full stop(s) at its end: a model ends every input like a sentence,
+    but a piece that a protected span cut off mid-sentence ("Visit" before a URL) needs none."""
+    return text.rstrip().rstrip("。.").rstrip()

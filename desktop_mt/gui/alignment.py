@@ -1,0 +1,335 @@
+"""Sentence alignment: which range of the source pane was translated into which range of the
+translation pane, built from the engine's ``SegmentDone`` events while a translation streams.
+
+The mapping (:class:`SegmentTracker`, :class:`Alignment`) is plain Python so it can be tested
+without widgets. Positions are in UTF-16 code units, as ``QTextDocument`` counts them (a
+character outside the BMP is two), so they can be used with ``QTextCursor`` directly.
+
+- The worker feeds every engine event to a :class:`SegmentTracker`, which counts the text of
+  each segment's deltas and returns a :class:`SegmentSpan` (the segment's target range) at its
+  ``SegmentDone``.
+- :class:`Alignment` holds one request's pairs: it finds each segment's source sentence in the
+  source text (in order; whitespace-insensitive when the engine normalised it), answers "which
+  pair is at this position" for either pane, follows edits of the source (a pair whose sentence
+  was edited loses its source range) and replacements of a translation (an alternative).
+- :class:`AlignmentView` (Qt) highlights, in both panes, the pair under the cursor or under the
+  mouse pointer, in the palette's highlight colour with alpha; :class:`AlignmentFeature`
+  connects it to the controller's requests and the worker's spans.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+from typing import Any
+
+from desktop_mt.engine.events import SegmentDone, TextDelta
+
+
+def utf16_len(text: str) -> int:
+    """Length of ``text`` in UTF-16 code units (QTextDocument positions)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+@dataclasses.dataclass(frozen=True)
+class SegmentSpan:
+    """A finished segment: its source sentence and translation, and where the translation sits
+    in the request's output (``start``/``end``, UTF-16 units from the start of the output)."""
+
+    segment: int
+    source: str
+    translation: str
+    start: int
+    end: int
+
+
+class SegmentTracker:
+    """Counts the output as the worker streams it; :meth:`feed` returns a :class:`SegmentSpan`
+    at each ``SegmentDone`` (None for other events)."""
+
+    def __init__(self) -> None:
+        self.position = 0
+        self._start: dict[int, int] = {}
+        self._end: dict[int, int] = {}
+        self._text: dict[int, list[str]] = {}
+
+    def feed(self, event: Any) -> SegmentSpan | None:
+        if isinstance(event, TextDelta):
+            size = utf16_len(event.text)
+            if event.segment >= 0:
+                self._start.setdefault(event.segment, self.position)
+                self._end[event.segment] = self.position + size
+                self._text.setdefault(event.segment, []).append(event.text)
+            self.position += size
+            return None
+        if isinstance(event, SegmentDone):
+            start = self._start.pop(event.segment, self.position)
+            end = self._end.pop(event.segment, start)
+            # Spaces at the segment's edges (a sentence gap) are not part of the sentence.
+            text = "".join(self._text.pop(event.segment, []))
+            if text.strip():
+                start += utf16_len(text) - utf16_len(text.lstrip())
+                end -= utf16_len(text) - utf16_len(text.rstrip())
+            return SegmentSpan(event.segment, event.source, event.translation, start, end)
+        return None
+
+
+@dataclasses.dataclass
+class Pair:
+    """One aligned sentence. ``src``/``tgt``: (start, end) in the panes, UTF-16 units; ``src``
+    is None when the sentence was not found in the source text or was edited since."""
+
+    segment: int
+    source: str
+    translation: str
+    src: tuple[int, int] | None
+    tgt: tuple[int, int]
+
+
+def _loose_pattern(sentence: str) -> re.Pattern[str] | None:
+    words = sentence.split()
+    return re.compile(r"\s+".join(re.escape(w) for w in words)) if words else None
+
+
+def _index_of16(text: str, pos16: int) -> int:
+    """The python index of UTF-16 position ``pos16`` in ``text``."""
+    count = 0
+    for index, char in enumerate(text):
+        if count >= pos16:
+            return index
+        count += 2 if ord(char) > 0xFFFF else 1
+    return len(text)
+
+
+class Alignment:
+    """The pairs of one translation request (see the module docstring)."""
+
+    def __init__(self, source_text: str = "") -> None:
+        self.source_text = source_text
+        self.pairs: list[Pair] = []
+        self._from = 0       # python index in source_text where the next sentence is looked for
+        self._from16 = 0     # the same position in UTF-16 units
+
+    def _to16(self, index: int) -> int:
+        # Positions only move forward, so the conversion is incremental.
+        return self._from16 + utf16_len(self.source_text[self._from:index])
+
+    def _find_source(self, sentence: str) -> tuple[int, int] | None:
+        text = self.source_text
+        start = text.find(sentence, self._from) if sentence else -1
+        end = start + len(sentence)
+        if start < 0:
+            pattern = _loose_pattern(sentence)
+            match = pattern.search(text, self._from) if pattern is not None else None
+            if match is None:
+                return None
+            start, end = match.span()
+        start16 = self._to16(start)
+        end16 = start16 + utf16_len(text[start:end])
+        self._from, self._from16 = end, end16
+        return start16, end16
+
+    def add(self, span: SegmentSpan) -> Pair:
+        """Record a finished segment (spans come in segment order)."""
+        pair = Pair(span.segment, span.source, span.translation, self._find_source(span.source),
+                    (span.start, span.end))
+        self.pairs.append(pair)
+        return pair
+
+    @staticmethod
+    def _at(pairs: list[Pair], pos: int, side: str) -> Pair | None:
+        # Inside a range first; a position at a range's end (the cursor after a full stop)
+        # belongs to that range when no range starts there.
+        ranges = [(getattr(p, side), p) for p in pairs if getattr(p, side) is not None]
+        ranges.sort(key=lambda r: r[0])
+        starts = [r[0][0] for r in ranges]
+        i = bisect.bisect_right(starts, pos) - 1
+        if i >= 0:
+            (start, end), pair = ranges[i]
+            if start <= pos < end or (pos == end and start < end):
+                return pair
+        return None
+
+    def at_source(self, pos: int) -> Pair | None:
+        """The pair whose source sentence holds position ``pos`` of the source pane."""
+        return self._at(self.pairs, pos, "src")
+
+    def at_target(self, pos: int) -> Pair | None:
+        """The pair whose translation holds position ``pos`` of the translation pane."""
+        return self._at(self.pairs, pos, "tgt")
+
+    def source_edited(self, pos: int, removed: int, added: int, new_text: str | None = None) -> None:
+        """The source pane changed at ``pos`` (UTF-16): later ranges move, and a sentence the
+        edit touched is no longer aligned (its translation no longer matches it). ``new_text``
+        (the pane's text now) lets sentences still to come be found in the edited text."""
+        delta, edit_end = added - removed, pos + removed
+        for pair in self.pairs:
+            if pair.src is None or pair.src[1] <= pos:
+                continue  # the edit is after this sentence
+            start, end = pair.src
+            pair.src = (start + delta, end + delta) if start >= edit_end else None
+        if new_text is not None:
+            self.source_text = new_text
+            found = [p.src[1] for p in self.pairs if p.src is not None]
+            self._from16 = max(found, default=0)
+            self._from = _index_of16(new_text, self._from16)
+
+    def replace_translation(self, pair: Pair, text: str) -> tuple[int, int]:
+        """Give ``pair`` the translation ``text`` (its range grows or shrinks; the pairs after
+        it move). Returns the old target range, which the caller replaces in the pane."""
+        old = pair.tgt
+        delta = utf16_len(text) - (old[1] - old[0])
+        for other in self.pairs:
+            if other is not pair and other.tgt[0] >= old[1]:
+                other.tgt = (other.tgt[0] + delta, other.tgt[1] + delta)
+        pair.tgt = (old[0], old[0] + utf16_len(text))
+        pair.translation = text
+        return old
+
+
+# ---- Qt ------------------------------------------------------------------------------------
+from PySide6.QtCore import QEvent, QObject, Qt, Signal  # noqa: E402
+from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor  # noqa: E402
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit  # noqa: E402
+
+HIGHLIGHT_ALPHA = 80  # of 255: the palette's highlight, light enough to read the text through
+
+
+class AlignmentView(QObject):
+    """Highlights the pair under the mouse pointer, else under the cursor of the pane that has
+    the focus, in both panes (``QPlainTextEdit`` extra selections)."""
+
+    highlighted = Signal(object)   # the Pair now highlighted, or None
+
+    def __init__(self, source: QPlainTextEdit, target: QPlainTextEdit, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.source, self.target = source, target
+        self.alignment: Alignment | None = None
+        self.pair: Pair | None = None
+        self._hover: tuple[str, int] | None = None
+        self._side = "source"
+        source.cursorPositionChanged.connect(lambda: self._cursor_moved("source"))
+        target.cursorPositionChanged.connect(lambda: self._cursor_moved("target"))
+        source.document().contentsChange.connect(self._source_changed)
+        target.document().contentsChange.connect(self._target_changed)
+        for editor in (source, target):
+            editor.viewport().setMouseTracking(True)
+            editor.viewport().installEventFilter(self)
+        # The read-only translation pane gets a keyboard cursor too (arrows move the highlight).
+        target.setTextInteractionFlags(target.textInteractionFlags()
+                                       | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+
+    # ---- the mapping --------------------------------------------------------------------
+    def start(self, source_text: str) -> None:
+        """A new translation of ``source_text`` starts: forget the old pairs."""
+        self.alignment = Alignment(source_text)
+        self.refresh()
+
+    def add(self, span: SegmentSpan) -> None:
+        """A segment finished streaming: align it (and highlight it if the cursor is there)."""
+        if self.alignment is not None:
+            self.alignment.add(span)
+            self.refresh()
+
+    def reset(self) -> None:
+        """No alignment (the translation pane was emptied or refilled from elsewhere)."""
+        self.alignment = None
+        self.refresh()
+
+    def pair_at(self, side: str, pos: int) -> Pair | None:
+        """The pair at ``pos`` in the ``side`` ("source"/"target") pane."""
+        if self.alignment is None:
+            return None
+        return self.alignment.at_source(pos) if side == "source" else self.alignment.at_target(pos)
+
+    def pair_at_cursor(self) -> Pair | None:
+        """The pair under the text cursor of the pane last used (the Alternatives command)."""
+        editor = self.source if self._side == "source" else self.target
+        return self.pair_at(self._side, editor.textCursor().position())
+
+    # ---- events -------------------------------------------------------------------------
+    def _cursor_moved(self, side: str) -> None:
+        editor = self.source if side == "source" else self.target
+        if editor.hasFocus() or side == "source" and not self.target.hasFocus():
+            self._side = side
+        self.refresh(force=False)
+
+    def _source_changed(self, pos: int, removed: int, added: int) -> None:
+        if self.alignment is not None:
+            self.alignment.source_edited(pos, removed, added, self.source.toPlainText())
+            self.refresh()
+
+    def _target_changed(self, _pos: int, _removed: int, _added: int) -> None:
+        if self.target.document().isEmpty():
+            self.reset()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        kind = event.type()
+        if kind == QEvent.Type.MouseMove:
+            side = "source" if obj is self.source.viewport() else "target"
+            editor = self.source if side == "source" else self.target
+            self.hover(side, editor.cursorForPosition(event.position().toPoint()).position())
+        elif kind == QEvent.Type.Leave:
+            self.hover(None, 0)
+        return False
+
+    def hover(self, side: str | None, pos: int) -> None:
+        """The mouse pointer is over ``pos`` of the ``side`` pane (None: it left the panes)."""
+        self._hover = (side, pos) if side else None
+        self.refresh(force=False)
+
+    # ---- drawing ------------------------------------------------------------------------
+    def refresh(self, force: bool = True) -> None:
+        """Highlight the pair under the pointer, else under the cursor (``force`` False: only
+        when that pair changed; the mouse moves call it that way)."""
+        if self._hover is not None:
+            pair = self.pair_at(*self._hover)
+            if pair is None and self._hover[0] is not None:  # between sentences: the cursor's
+                pair = self.pair_at_cursor()
+        else:
+            pair = self.pair_at_cursor()
+        if pair is self.pair and not force:
+            return
+        self.pair = pair
+        self._paint(self.source, pair.src if pair else None)
+        self._paint(self.target, pair.tgt if pair else None)
+        self.highlighted.emit(pair)
+
+    def _paint(self, editor: QPlainTextEdit, span: tuple[int, int] | None) -> None:
+        if span is None or span[0] >= span[1]:
+            editor.setExtraSelections([])
+            return
+        last = editor.document().characterCount() - 1
+        cursor = QTextCursor(editor.document())
+        cursor.setPosition(min(span[0], last))
+        cursor.setPosition(min(span[1], last), QTextCursor.MoveMode.KeepAnchor)
+        color = editor.palette().color(QPalette.ColorRole.Highlight)
+        color.setAlpha(HIGHLIGHT_ALPHA)
+        fmt = QTextCharFormat()
+        fmt.setBackground(color)
+        selection = QTextEdit.ExtraSelection()
+        selection.cursor = cursor
+        selection.format = fmt
+        editor.setExtraSelections([selection])
+
+
+class AlignmentFeature(QObject):
+    """Feeds the window's :class:`AlignmentView` from the controller's requests and the
+    worker's segment spans (those of the current request only)."""
+
+    def __init__(self, controller: Any) -> None:
+        super().__init__(controller)
+        window = controller.window
+        self.view = AlignmentView(window.source, window.target, self)
+        self.req_id: int | None = None
+        controller.requestStarted.connect(self._on_started)
+        controller.worker.segmentDone.connect(self._on_span)
+
+    def _on_started(self, req_id: int, text: str) -> None:
+        self.req_id = req_id
+        self.view.start(text)
+
+    def _on_span(self, req_id: int, span: SegmentSpan) -> None:
+        if req_id == self.req_id:
+            self.view.add(span)

@@ -1,0 +1,102 @@
+"""File jobs of the window: where the output goes, what an interrupted job left behind, and
+the gate that lets typing pre-empt a running job (no Qt widgets here).
+
+Output rule of the GUI (the CLI keeps its own: it overwrites ``-o``/the default output, as a
+command line tool asked to do so): an existing output is never replaced silently. The window
+asks (overwrite / keep both / cancel); "keep both" writes ``notes.zh (2).txt`` (then ``(3)``...).
+
+Typing beside a file job: the job runs in its own worker thread with its own engine, and
+:class:`InteractiveGate` pauses it at the engine's batch boundaries while an interactive
+request runs, so the typed sentence gets the CPU cores (on a 2-core laptop two engines
+sharing them would roughly double its latency) and the job continues right after.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Callable
+
+from desktop_mt.batch import default_output_path
+from desktop_mt.batch.journal import journal_path
+
+__all__ = ["default_output_path", "journal_path", "keep_both_path", "journal_progress",
+           "InteractiveGate", "GatedProgress"]
+
+POLL_SECONDS = 0.05  # how often a paused job re-checks its cancel flag
+
+
+def keep_both_path(output: Path) -> Path:
+    """The first free ``<stem> (n)<suffix>`` next to ``output`` (n = 2, 3, ...):
+    ``notes.zh.txt`` -> ``notes.zh (2).txt``. Its journal must be free too, so a stale
+    journal of an earlier "(2)" job is never resumed by accident."""
+    suffix = output.suffix
+    stem = output.name[: -len(suffix)] if suffix else output.name
+    n = 2
+    while True:
+        candidate = output.with_name(f"{stem} ({n}){suffix}")
+        if not candidate.exists() and not journal_path(candidate).exists():
+            return candidate
+        n += 1
+
+
+def journal_progress(journal: Path) -> tuple[int, int] | None:
+    """(segments kept, segments in the job) of a journal file, or None if there is none
+    or it is not a desktop-mt journal. Counts what is on disk, so a message built from it
+    is true even after a cancel in the middle of a chunk (those lines were not kept)."""
+    try:
+        lines = journal.read_bytes().splitlines()
+    except OSError:
+        return None
+    try:
+        header = json.loads(lines[0])
+        total = int(header["segments"])
+    except (IndexError, ValueError, KeyError, TypeError):
+        return None
+    kept: set[int] = set()
+    for raw in lines[1:]:
+        try:
+            kept.update(int(item[0]) for item in json.loads(raw)["done"])
+        except (ValueError, KeyError, TypeError, IndexError):
+            continue  # a torn last line: the batch layer skips it on resume too
+    return len(kept), total
+
+
+class InteractiveGate:
+    """Set while no interactive request runs. The file job waits on it between batches."""
+
+    def __init__(self) -> None:
+        self._idle = threading.Event()
+        self._idle.set()
+        self.pauses = 0  # how often a job actually waited (for tests and the log)
+
+    def set_busy(self, busy: bool) -> None:
+        """Called by the controller (UI thread) when a request starts / ends."""
+        if busy:
+            self._idle.clear()
+        else:
+            self._idle.set()
+
+    def wait_idle(self, cancel: threading.Event | None) -> None:
+        """Block (job thread) until no interactive request runs or ``cancel`` is set."""
+        if self._idle.is_set():
+            return
+        self.pauses += 1
+        while not self._idle.wait(POLL_SECONDS):
+            if cancel is not None and cancel.is_set():
+                return
+
+
+class GatedProgress:
+    """A batch ``progress(done, total)`` callback that first yields to typing (the engine
+    calls it between its batches), then passes the counts on."""
+
+    def __init__(self, gate: InteractiveGate | None, cancel: threading.Event | None,
+                 report: Callable[[int, int], None]) -> None:
+        self._gate, self._cancel, self._report = gate, cancel, report
+
+    def __call__(self, done: int, total: int) -> None:
+        self._report(done, total)
+        if self._gate is not None:
+            self._gate.wait_idle(self._cancel)

@@ -1,0 +1,272 @@
+"""View > History (Ctrl+H): the translations kept by :mod:`desktop_mt.history`.
+
+:class:`HistoryDialog` is passive like the main window: it lists entries (search as you type,
+newest first), shows the chosen one in full, and emits ``openRequested`` for "Open" (the
+controller puts the entry back into the editors, undoably). :class:`HistoryFeature` wires it
+up: it adds an entry when a translation runs to its end (the controller's
+``translationCompleted``; not when it was stopped or superseded), writes nothing while the
+"Keep history" setting is off, and shows a banner when a corrupt database was moved aside.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+    QMessageBox, QPlainTextEdit, QPushButton, QSplitter, QVBoxLayout, QWidget,
+)
+
+from desktop_mt.history import Entry, History, history_path
+
+from . import theme
+
+log = logging.getLogger(__name__)
+
+SHOWN = 500          # the list shows at most this many matches (newest first)
+SNIPPET = 90         # characters of each side in a list row
+
+
+def _snippet(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= SNIPPET else line[:SNIPPET - 1] + "…"
+
+
+class HistoryDialog(QDialog):
+    """Search box, list of entries, the chosen entry in full, and its commands."""
+
+    openRequested = Signal(object)   # Entry: put it back into the editors
+
+    def __init__(self, history: History, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("History")
+        self.history = history
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText("Search the source and the translation…")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self.refresh)
+        self.list = QListWidget(self)
+        self.list.currentItemChanged.connect(self._show_current)
+        self.list.itemActivated.connect(lambda _item: self.open_current())
+        self.source_view = QPlainTextEdit(self)
+        self.translation_view = QPlainTextEdit(self)
+        for view in (self.source_view, self.translation_view):
+            view.setReadOnly(True)
+        self.note = QLabel("", self)
+        self.note.setWordWrap(True)
+        theme.set_tone(self.note, "quiet")
+        self.open_button = QPushButton("Open", self)
+        self.open_button.setToolTip("Put this entry back into the editors (Ctrl+Z brings your text back)")
+        self.copy_button = QPushButton("Copy translation", self)
+        self.delete_button = QPushButton("Delete", self)
+        self.clear_button = QPushButton("Clear all…", self)
+        self.open_button.clicked.connect(self.open_current)
+        self.copy_button.clicked.connect(self.copy_current)
+        self.delete_button.clicked.connect(self.delete_current)
+        self.clear_button.clicked.connect(self.clear_all)
+        self._build_layout()
+        self.resize(760, 520)
+        self.refresh()
+
+    def _build_layout(self) -> None:
+        full = QSplitter(Qt.Orientation.Horizontal, self)
+        full.addWidget(self.source_view)
+        full.addWidget(self.translation_view)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.list)
+        split.addWidget(full)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        buttons = QHBoxLayout()
+        for button in (self.open_button, self.copy_button, self.delete_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.clear_button)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        buttons.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.search)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.note)
+        layout.addLayout(buttons)
+
+    # ---- list ---------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """List the entries matching the search box (newest first), keeping the selection."""
+        keep = self.current_entry()
+        query = self.search.text().strip()
+        try:
+            entries = self.history.search(query, limit=SHOWN + 1)
+        except sqlite3.Error as exc:
+            self.note.setText(f"Cannot read the history: {exc}")
+            entries = []
+        self.list.blockSignals(True)
+        self.list.clear()
+        for entry in entries[:SHOWN]:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.time))
+            item = QListWidgetItem(f"{when}   {_snippet(entry.source)}\n→ {_snippet(entry.translation)}")
+            item.setData(Qt.ItemDataRole.UserRole, entry)
+            item.setToolTip(entry.model)
+            self.list.addItem(item)
+        self.list.blockSignals(False)
+        row = next((i for i, e in enumerate(self.entries()) if keep and e.id == keep.id), 0)
+        if self.list.count():
+            self.list.setCurrentRow(row)
+        self._show_current()
+        more = " (the newest shown; type to narrow)" if len(entries) > SHOWN else ""
+        if query:
+            self.note.setText(f"{min(len(entries), SHOWN)} matching “{query}”{more}" if entries
+                              else f"Nothing matches “{query}”.")
+        else:
+            self.note.setText(f"{self.history.count()} translations kept{more}" if entries
+                              else "No translations kept yet.")
+
+    def entries(self) -> list[Entry]:
+        """The entries listed, top to bottom."""
+        return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
+
+    def current_entry(self) -> Entry | None:
+        """The selected entry, if any."""
+        item = self.list.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+
+    def _show_current(self, *_args: Any) -> None:
+        entry = self.current_entry()
+        self.source_view.setPlainText(entry.source if entry else "")
+        self.translation_view.setPlainText(entry.translation if entry else "")
+        for button in (self.open_button, self.copy_button, self.delete_button):
+            button.setEnabled(entry is not None)
+        self.clear_button.setEnabled(self.list.count() > 0 or bool(self.search.text()))
+
+    # ---- commands -----------------------------------------------------------------------
+    def open_current(self) -> None:
+        """Ask for the selected entry to be put back into the editors."""
+        entry = self.current_entry()
+        if entry is not None:
+            self.openRequested.emit(entry)
+
+    def copy_current(self) -> None:
+        """Put the selected entry's translation on the clipboard."""
+        entry = self.current_entry()
+        if entry is not None:
+            QGuiApplication.clipboard().setText(entry.translation)
+
+    def delete_current(self) -> None:
+        """Forget the selected entry; the next one is selected."""
+        entry = self.current_entry()
+        if entry is None:
+            return
+        row = self.list.currentRow()
+        self.history.delete(entry.id)
+        self.refresh()
+        if self.list.count():
+            self.list.setCurrentRow(min(row, self.list.count() - 1))
+
+    def confirm_clear(self) -> bool:
+        """Ask before forgetting every entry (tests replace this)."""
+        answer = QMessageBox.question(self, "Clear the history?",
+                                      f"Forget all {self.history.count()} kept translations? "
+                                      "This cannot be undone.",
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                      QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def clear_all(self) -> bool:
+        """Forget every entry, after asking. Returns whether it did."""
+        if not self.confirm_clear():
+            return False
+        self.history.clear()
+        self.search.clear()
+        self.refresh()
+        return True
+
+
+class HistoryFeature(QObject):
+    """The controller's side of the history (see the module docstring)."""
+
+    entryAdded = Signal(int)   # entry id (tests)
+
+    def __init__(self, controller: Any) -> None:
+        super().__init__(controller)
+        self.controller = controller
+        self.window = controller.window
+        self._history: History | None = None
+        self.dialog: HistoryDialog | None = None
+        controller.translationCompleted.connect(self._on_completed)
+        self.window.historyRequested.connect(self.show_dialog)
+        if controller.settings.keep_history:
+            self.history()  # open now, so a damaged database is reported at start
+
+    def history(self) -> History | None:
+        """The database, opened on first use (None when it cannot be opened at all)."""
+        if self._history is None:
+            try:
+                self._history = History(limit=self.controller.settings.history_limit)
+            except (OSError, sqlite3.Error) as exc:
+                self.window.show_warning(f"The translation history cannot be opened: {exc}")
+                return None
+            if self._history.recovered is not None:
+                self.window.show_warning(
+                    f"The translation history was damaged. It was moved aside as "
+                    f"{self._history.recovered.name} and a new, empty history was started.")
+        return self._history
+
+    def _on_completed(self, source: str, translation: str) -> None:
+        settings = self.controller.settings
+        if not settings.keep_history or not source.strip() or not translation.strip():
+            return
+        history = self.history()
+        if history is None:
+            return
+        model = str(getattr(self.controller.model_info, "name", "") or "")
+        try:
+            if history.limit != settings.history_limit:
+                history.set_limit(settings.history_limit)
+            entry_id = history.add(source, translation, model)
+        except sqlite3.Error as exc:
+            log.warning("history entry not written (%s)", type(exc).__name__)
+            return
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.refresh()
+        self.entryAdded.emit(entry_id)
+
+    def show_dialog(self) -> HistoryDialog | None:
+        """Open (or raise) the History dialog (with history off and none kept before, only a
+        status message: opening would create the database, and off means nothing is written)."""
+        if not self.controller.settings.keep_history and self._history is None \
+                and not history_path().exists():
+            self.window.statusBar().showMessage(
+                "History is off (Settings: Keep a history of translations); nothing is kept.", 6000)
+            return None
+        history = self.history()
+        if history is None:
+            return None
+        if self.dialog is None:
+            self.dialog = HistoryDialog(history, self.window)
+            self.dialog.openRequested.connect(self._open_entry)
+        if not self.controller.settings.keep_history:
+            self.dialog.setWindowTitle("History (off: new translations are not kept; see Settings)")
+        else:
+            self.dialog.setWindowTitle("History")
+        self.dialog.refresh()
+        self.dialog.show()
+        self.dialog.raise_()
+        self.dialog.activateWindow()
+        self.dialog.search.setFocus()
+        return self.dialog
+
+    def _open_entry(self, entry: Entry) -> None:
+        self.controller.show_entry(entry.source, entry.translation)
+        self.window.bring_forward()
+
+    def close(self) -> None:
+        """Close the database (app shutdown)."""
+        if self._history is not None:
+            self._history.close()
+            self._history = None

@@ -1,0 +1,154 @@
+"""Text coming into the source pane: joining the line breaks of text copied from PDFs, and
+text that is already Chinese (issue 19).
+
+- :class:`PasteEdit` is the source editor. Text pasted into it (Ctrl+V, the context menu, a
+  text drop) goes through its ``transform`` (the engine's ``join_lines`` while Edit > Join
+  lines on paste is on). The raw text is inserted first and then replaced by the joined text,
+  as two undo steps: one Ctrl+Z brings back the text exactly as it was pasted.
+- :class:`InputHandling` (the controller's helper) keeps that toggle in the settings, does the
+  same for clipboard text brought in by "Translate clipboard" and the hotkey, and stops text
+  that is mostly Chinese, Japanese or Korean before it reaches the model, with one line in the
+  status bar (mixed text goes on: the engine keeps its CJK sentences, ``keep_cjk``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from PySide6.QtCore import QMimeData, QObject, Signal
+from PySide6.QtGui import QDropEvent, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit
+
+log = logging.getLogger(__name__)
+
+ALREADY_CHINESE = "This text is already Chinese; left as it is."
+JOINED = "Joined the line breaks of the pasted text (Ctrl+Z: the text as pasted)."
+
+
+class PasteEdit(QPlainTextEdit):
+    """A plain text editor whose pastes and text drops go through ``transform``."""
+
+    pasteTransformed = Signal(str, str)  # the text as pasted, what it became
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.transform: Callable[[str], str] | None = None
+        self._dropping = False
+        self._pending: tuple[int, int, str, str] | None = None
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 - Qt override
+        raw = source.text() if source.hasText() else ""
+        result = self.transform(raw) if (self.transform is not None and raw) else raw
+        if not raw or result == raw:
+            super().insertFromMimeData(source)
+            return
+        start, end = insert_text(self, raw)
+        if self._dropping:  # Qt wraps a drop in one edit block: replace after it (dropEvent)
+            self._pending = (start, end, raw, result)
+            return
+        self._replace(start, end, raw, result)
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        self._dropping, self._pending = True, None
+        try:
+            super().dropEvent(event)
+        finally:
+            self._dropping = False
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self._replace(*pending)
+
+    def _replace(self, start: int, end: int, raw: str, result: str) -> None:
+        replace_range(self, start, end, result)
+        self.pasteTransformed.emit(raw, result)
+
+
+def insert_text(editor: QPlainTextEdit, text: str) -> tuple[int, int]:
+    """Insert ``text`` at the cursor (over its selection) as one edit block; its range."""
+    cursor = editor.textCursor()
+    start = cursor.selectionStart()
+    cursor.beginEditBlock()
+    cursor.insertText(text)
+    cursor.endEditBlock()
+    editor.setTextCursor(cursor)
+    return start, cursor.position()
+
+
+def replace_range(editor: QPlainTextEdit, start: int, end: int, text: str) -> None:
+    """Replace the characters from ``start`` to ``end`` by ``text`` as an edit block of its
+    own, so undo goes back to what was there (the text as pasted) first."""
+    cursor = editor.textCursor()
+    cursor.setPosition(start)
+    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+    cursor.beginEditBlock()
+    cursor.insertText(text)
+    cursor.endEditBlock()
+    editor.setTextCursor(cursor)
+    editor.ensureCursorVisible()
+
+
+def join_lines(text: str) -> str:
+    """The engine's PDF line joining (imported when first used)."""
+    from desktop_mt.engine.pasted import join_lines as join
+
+    return join(text)
+
+
+def is_mostly_cjk(text: str) -> bool:
+    """Whether the whole text is mostly Chinese, Japanese or Korean (the engine's check)."""
+    from desktop_mt.engine.langcheck import is_mostly_cjk as check
+
+    return check(text)
+
+
+class InputHandling(QObject):
+    """The controller's side of the above: the Edit menu toggle (remembered), clipboard text,
+    and the already-Chinese check."""
+
+    def __init__(self, controller: Any) -> None:
+        super().__init__(controller)
+        self.controller = controller
+        self.window = window = controller.window
+        window.join_lines_action.setChecked(controller.settings.join_lines)
+        window.joinLinesToggled.connect(self.set_join_lines)
+        window.source.pasteTransformed.connect(self._on_joined)
+        self._apply()
+
+    @property
+    def joining(self) -> bool:
+        """Whether pasted and clipboard text is joined (the setting)."""
+        return bool(self.controller.settings.join_lines)
+
+    def set_join_lines(self, on: bool) -> None:
+        """Edit > Join lines on paste: remember it and use it from the next paste on."""
+        self.controller.settings.join_lines = bool(on)
+        self.window.join_lines_action.setChecked(bool(on))
+        self._apply()
+        self.controller.save()
+
+    def _apply(self) -> None:
+        self.window.source.transform = join_lines if self.joining else None
+
+    def _on_joined(self, raw: str, joined: str) -> None:
+        log.info("pasted text joined: %d lines -> %d", raw.count("\n") + 1, joined.count("\n") + 1)
+        self.window.statusBar().showMessage(JOINED, 8000)
+
+    def bring_in(self, text: str) -> str:
+        """Put clipboard ``text`` into the source pane (one undoable step) and, when joining is
+        on and changes it, the joined text as a second step. Returns what to translate."""
+        self.window.set_source(text)
+        if not self.joining:
+            return text
+        joined = join_lines(text)
+        if joined != text:
+            self.window.set_source(joined)
+            self._on_joined(text, joined)
+        return joined
+
+    def already_chinese(self, text: str) -> bool:
+        """True (and the status bar says so) when ``text`` is mostly CJK: not translated."""
+        if not is_mostly_cjk(text):
+            return False
+        self.window.statusBar().showMessage(ALREADY_CHINESE, 10_000)
+        return True

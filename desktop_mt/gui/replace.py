@@ -1,0 +1,359 @@
+"""Translate and replace: a second global hotkey that turns the selected English text in any
+application into Chinese in place.
+
+One run of :class:`ReplaceFlow`, all on the UI thread and never blocking it:
+
+1. the clipboard's current contents are saved (every format it offers);
+2. the selection is read: on X11 the PRIMARY selection (what was selected last); elsewhere a
+   simulated Ctrl+C (Cmd+C) and the clipboard's change, with a time limit;
+3. it is translated by the interactive worker (its own request ids, negative, so the window's
+   requests never see its output; the worker thread does the work);
+4. the Chinese goes on the clipboard and a simulated Ctrl+V pastes it into the focused window;
+5. the saved contents are put back once the target has fetched the text: on X11 when its
+   request for the text has been answered (:class:`X11FetchWatch`), elsewhere after a short
+   delay (the target reads the clipboard when it handles the key press).
+
+Whatever fails (nothing selected, text already Chinese, the model, a cancel, the key press),
+the clipboard is put back as it was and the reason is shown in the status bar (and in the tray
+when the window is hidden). The key presses go through :class:`keys.KeySimulator`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import threading
+from typing import Any, Callable
+
+from PySide6.QtCore import QAbstractNativeEventFilter, QCoreApplication, QMimeData, QObject, QTimer, Signal
+from PySide6.QtGui import QClipboard, QGuiApplication
+
+from .hotkey import GlobalHotkey
+from .keys import KeySimulationError, KeySimulator, default_keys
+
+log = logging.getLogger(__name__)
+
+COPY_TIMEOUT_MS = 1500    # how long a simulated Ctrl+C may take to change the clipboard
+RESTORE_DELAY_MS = 800    # time the target gets to fetch the pasted text before the restore
+POLL_MS = 50              # how often the clipboard is looked at while waiting for Ctrl+C
+FETCH_TIMEOUT_MS = 3000   # X11: the restore waits this long at most for the target's request
+AFTER_FETCH_MS = 300      # X11: ...and this long after the last request for the text
+# Request ids of this flow: negative (never the controller's) and far from the popup's -1, -2...
+FIRST_REQUEST_ID = -1_000_000_000
+NO_SELECTION = "Translate and replace: no text is selected. Select some English text first."
+ALREADY_CHINESE = "Translate and replace: the selection is already Chinese; left as it is."
+
+
+def snapshot(mime: QMimeData | None) -> QMimeData:
+    """A copy of every format of ``mime`` (the clipboard's data belongs to the clipboard)."""
+    copy = QMimeData()
+    if mime is None:
+        return copy
+    for fmt in mime.formats():
+        copy.setData(fmt, mime.data(fmt))
+    if mime.hasImage():
+        copy.setImageData(mime.imageData())
+    return copy
+
+
+def _is_cjk(text: str) -> bool:
+    try:
+        from desktop_mt.engine.langcheck import is_mostly_cjk
+    except ImportError:  # pragma: no cover - the engine module ships with the app
+        return False
+    return is_mostly_cjk(text)
+
+
+class X11FetchWatch(QAbstractNativeEventFilter):
+    """X11: calls ``on_fetch`` when another client asks this process for the data of a
+    selection it owns (a SelectionRequest for text, not for the list of TARGETS), i.e. when the
+    target of the simulated Ctrl+V fetches the pasted text. Installed only while pasting."""
+
+    _META = ("TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS")
+
+    def __init__(self, on_fetch: Callable[[], None]) -> None:
+        super().__init__()
+        self.on_fetch = on_fetch
+        self.meta_atoms: set[int] | None = None
+
+    def _meta(self) -> set[int]:
+        if self.meta_atoms is None:
+            self.meta_atoms = set()
+            try:  # python-xlib comes with pynput on Linux; atoms are the same for every client
+                from Xlib import display
+
+                d = display.Display()
+                self.meta_atoms = {d.intern_atom(name) for name in self._META}
+                d.close()
+            except Exception as exc:  # noqa: BLE001 - then every request counts
+                log.info("translate and replace: no X atoms (%s)", type(exc).__name__)
+        return self.meta_atoms
+
+    def nativeEventFilter(self, event_type: Any, message: Any) -> tuple[bool, int]:  # noqa: N802
+        if bytes(event_type) == b"xcb_generic_event_t":
+            address = int(message)
+            # xcb_selection_request_event_t: response_type 30; the target atom at byte 20.
+            if ctypes.c_uint8.from_address(address).value & 0x7F == 30:
+                if ctypes.c_uint32.from_address(address + 20).value not in self._meta():
+                    self.on_fetch()
+        return False, 0
+
+
+def fetch_watch(on_fetch: Callable[[], None]) -> X11FetchWatch | None:
+    """The watch where the platform lets one see the paste being fetched (X11), else None."""
+    return X11FetchWatch(on_fetch) if QGuiApplication.platformName() == "xcb" else None
+
+
+class ReplaceFlow(QObject):
+    """One translate-and-replace at a time (see the module docstring)."""
+
+    finished = Signal(str, str)   # outcome ("replaced", "failed", "cancelled"), message
+    _translateRequested = Signal(int, str, object, object)
+
+    def __init__(self, worker: Any, options: Callable[[], Any], keys: KeySimulator | None,
+                 no_keys_reason: str = "", report: Callable[[str, bool], None] | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.keys = keys
+        self.no_keys_reason = no_keys_reason
+        self.options = options
+        self.report = report or (lambda message, problem: None)
+        self.copy_timeout_ms = COPY_TIMEOUT_MS
+        self.restore_delay_ms = RESTORE_DELAY_MS
+        self._watch = fetch_watch(self._on_fetched)
+        self._watching = False
+        self.state = "idle"   # idle / copying / translating / pasting
+        self._saved: QMimeData | None = None
+        self._touched = False  # whether the clipboard was changed (by Ctrl+C or by us)
+        self._listening = False  # connected to the clipboard's dataChanged
+        self._req_id = 0
+        self._next_id = FIRST_REQUEST_ID
+        self._cancel: threading.Event | None = None
+        self._parts: list[str] = []
+        self._frame = ("", "")  # the selection's leading and trailing white space
+        self._copy_timer = self._timer(self._on_copy_timeout)
+        # macOS tells an inactive app about clipboard changes only when it becomes active, so
+        # the copy is also noticed by looking at the clipboard now and then.
+        self._poll_timer = QTimer(self)
+        self._poll_timer.setInterval(POLL_MS)
+        self._poll_timer.timeout.connect(self._poll_copied)
+        self._restore_timer = self._timer(self._on_restore_due)
+        self._translateRequested.connect(worker.translate)  # queued: the worker has its thread
+        worker.delta.connect(self._on_delta)
+        worker.finished.connect(self._on_finished)
+        worker.failed.connect(self._on_failed)
+
+    def _timer(self, slot: Callable[[], None]) -> QTimer:
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.timeout.connect(slot)
+        return timer
+
+    @staticmethod
+    def clipboard() -> QClipboard:
+        return QGuiApplication.clipboard()
+
+    # ---- steps --------------------------------------------------------------------------
+    def trigger(self) -> bool:
+        """Start a run (the hotkey); pressed again while one runs, cancel it. False when no
+        run started (or it failed at once)."""
+        if self.state != "idle":
+            self.cancel()
+            return False
+        if self.keys is None:
+            self._end("failed", self.no_keys_reason or "Translate and replace is unavailable here.")
+            return False
+        clipboard = self.clipboard()
+        self._saved = snapshot(clipboard.mimeData(QClipboard.Mode.Clipboard))
+        self._touched = False
+        if clipboard.supportsSelection():  # X11: the PRIMARY selection is the selected text
+            self._selected(clipboard.text(QClipboard.Mode.Selection))
+            return self.state != "idle"
+        self.state = "copying"
+        self._touched = True  # the simulated Ctrl+C replaces the clipboard
+        clipboard.dataChanged.connect(self._on_copied)
+        self._listening = True
+        self._copy_timer.start(self.copy_timeout_ms)
+        self._poll_timer.start()
+        try:
+            self.keys.copy()
+        except KeySimulationError as exc:
+            self._end("failed", f"Translate and replace: {exc}")
+            return False
+        return self.state != "idle"
+
+    def _on_copied(self) -> None:
+        if self.state != "copying":
+            return
+        self._stop_copying()
+        self._selected(self.clipboard().text(QClipboard.Mode.Clipboard))
+
+    def _on_copy_timeout(self) -> None:
+        if self.state == "copying":
+            self._end("failed", NO_SELECTION)
+
+    def _poll_copied(self) -> None:
+        saved = self._saved
+        now = self.clipboard().mimeData(QClipboard.Mode.Clipboard)
+        if saved is not None and now is not None and \
+                (now.text() != saved.text() or now.formats() != saved.formats()):
+            self._on_copied()
+
+    def _stop_copying(self) -> None:
+        self._copy_timer.stop()
+        self._poll_timer.stop()
+        if self._listening:
+            self._listening = False
+            self.clipboard().dataChanged.disconnect(self._on_copied)
+
+    def _selected(self, text: str) -> None:
+        core = text.strip()
+        if not core:
+            self._end("failed", NO_SELECTION)
+            return
+        if _is_cjk(core):
+            self._end("failed", ALREADY_CHINESE)
+            return
+        start = text.index(core[0])
+        self._frame = (text[:start], text[start + len(core):])
+        self._next_id -= 1
+        self._req_id = self._next_id
+        self._cancel = threading.Event()
+        self._parts = []
+        self.state = "translating"
+        self.report("Translating the selection…", False)
+        log.info("translate and replace: translating %d characters", len(core))
+        self._translateRequested.emit(self._req_id, core, self.options(), self._cancel)
+
+    def _mine(self, req_id: int) -> bool:
+        return self.state == "translating" and req_id == self._req_id
+
+    def _on_delta(self, req_id: int, text: str) -> None:
+        if self._mine(req_id):
+            self._parts.append(text)
+
+    def _on_failed(self, req_id: int, message: str) -> None:
+        if self._mine(req_id):
+            self._end("failed", f"Translate and replace: the translation failed. {message}")
+
+    def _on_finished(self, req_id: int, stats: Any) -> None:
+        if not self._mine(req_id):
+            return
+        if (self._cancel is not None and self._cancel.is_set()) or getattr(stats, "cancelled", False):
+            self._end("cancelled", "Translate and replace was cancelled; nothing was pasted.")
+            return
+        chinese = "".join(self._parts).strip()
+        if not chinese:
+            self._end("failed", "Translate and replace: the translation came out empty.")
+            return
+        self.state = "pasting"
+        self.clipboard().setText(self._frame[0] + chinese + self._frame[1], QClipboard.Mode.Clipboard)
+        self._touched = True
+        if self._watch is not None:  # X11: restore once the target has fetched the text
+            QCoreApplication.instance().installNativeEventFilter(self._watch)
+            self._watching = True
+        try:
+            self.keys.paste()
+        except KeySimulationError as exc:
+            self._end("failed", f"Translate and replace: {exc}")
+            return
+        self._restore_timer.start(FETCH_TIMEOUT_MS if self._watching else self.restore_delay_ms)
+
+    def _on_fetched(self) -> None:
+        if self.state == "pasting":
+            self._restore_timer.start(AFTER_FETCH_MS)  # again after each request (large texts)
+
+    def _on_restore_due(self) -> None:
+        if self.state == "pasting":
+            self._end("replaced", "Replaced the selection with its translation; "
+                                  "the clipboard holds what it held before.")
+
+    def cancel(self) -> None:
+        """Stop a run: before the paste nothing is pasted and the clipboard is put back
+        (once pasted, the restore that follows is not cut short)."""
+        if self.state == "copying":
+            self._end("cancelled", "Translate and replace was cancelled; nothing was pasted.")
+        elif self.state == "translating" and self._cancel is not None:
+            self._cancel.set()  # the worker stops within a decode step and reports back
+
+    def _end(self, outcome: str, message: str) -> None:
+        """Finish the run: put the clipboard back if it was changed, say how it went."""
+        self._stop_copying()
+        self._restore_timer.stop()
+        if self._watching:
+            self._watching = False
+            QCoreApplication.instance().removeNativeEventFilter(self._watch)
+        if self._touched and self._saved is not None:
+            self._restore()
+        self._saved, self._touched, self._cancel, self._parts = None, False, None, []
+        self.state = "idle"
+        log.info("translate and replace: %s", outcome)
+        self.report(message, outcome != "replaced")
+        self.finished.emit(outcome, message)
+
+    def _restore(self) -> None:
+        saved = self._saved
+        if saved is None or not saved.formats():
+            self.clipboard().clear(QClipboard.Mode.Clipboard)
+        else:
+            self.clipboard().setMimeData(snapshot(saved), QClipboard.Mode.Clipboard)
+
+
+class TranslateReplace(QObject):
+    """The feature as the app wires it: the flow, its global hotkey (the setting
+    ``replace_hotkey``, off while empty) and where its messages go."""
+
+    def __init__(self, controller: Any, window: Any, tray: Any = None,
+                 hotkey: GlobalHotkey | None = None,
+                 keys: tuple[KeySimulator | None, str] | None = None) -> None:
+        super().__init__(window)
+        self.controller, self.window, self.tray = controller, window, tray
+        simulator, reason = keys if keys is not None else default_keys()
+        self.flow = ReplaceFlow(controller.worker, controller.generation_options, simulator,
+                                reason, self.show_message, self)
+        self.hotkey = hotkey
+        if hotkey is not None:
+            hotkey.activated.connect(self.flow.trigger)
+
+    def show_message(self, message: str, problem: bool) -> None:
+        """The status bar always; the tray too for a problem while the window is hidden."""
+        self.window.statusBar().showMessage(message, 10_000)
+        hidden = not self.window.isVisible() or self.window.isMinimized()
+        if problem and hidden and self.tray is not None and getattr(self.tray, "available", False):
+            self.tray.notify("desktop-mt", message)
+
+    def register(self) -> tuple[bool, str]:
+        """(Re)register the hotkey from the settings; a failure becomes a warning."""
+        sequence = self.controller.settings.replace_hotkey.strip()
+        if self.hotkey is None:
+            return False, "No hotkey layer."
+        if not sequence:
+            self.hotkey.stop()
+            return False, "Translate and replace is off (no hotkey set)."
+        s = self.controller.settings
+        if s.hotkey_enabled and sequence.lower() == s.hotkey.lower():
+            self.hotkey.stop()
+            message = (f"The translate-and-replace hotkey {sequence} is the clipboard hotkey too; "
+                       "choose another one in Settings.")
+            self.window.show_warning(message)
+            return False, message
+        ok, message = self.hotkey.start(sequence)
+        if ok and self.flow.keys is None:
+            message = self.flow.no_keys_reason
+            ok = False
+        if not ok and self.hotkey.available:
+            self.window.show_warning(message)
+        return ok, message
+
+    def shutdown(self) -> None:
+        """Cancel a running replace and unregister the hotkey (idempotent)."""
+        self.flow.cancel()
+        if self.hotkey is not None:
+            self.hotkey.stop()
+
+
+def install(controller: Any, window: Any, tray: Any = None) -> TranslateReplace:
+    """Build the feature with a real global hotkey and register it from the settings."""
+    feature = TranslateReplace(controller, window, tray, GlobalHotkey())
+    feature.register()
+    return feature

@@ -1,0 +1,297 @@
+"""Download a catalog model from the Hub (or a mirror) and install it atomically.
+
+Steps: the Hub API lists the pinned revision (sizes, sha256); the files of the chosen variant
+(plus config and tokenizer) are fetched into ``<models>/.downloads/NAME/`` as ``*.part`` files
+through ``huggingface_hub``'s ``http_get`` (Range requests; it retries a dropped connection from
+where it stopped), each verified against the Hub's hash; then a ``desktop_mt.json`` manifest is
+written and the folder is renamed into ``<models>/NAME`` in one step. A cancelled, interrupted or
+failed download leaves only the staging folder, which no model scan loads and which a rerun
+resumes (finished files are kept, ``*.part`` files continue with a Range request).
+
+Why not ``hf_hub_download``: since huggingface_hub 1.x it writes to a process-unique temporary file
+and deletes it on any failure, so a rerun after Ctrl-C would start every file from zero.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Callable, Optional
+
+from ..errors import (DownloadCancelled, DownloadVerificationError, ModelDownloadError, ModelNotFoundError,
+                      NotEnoughSpaceError)
+from .catalog import CatalogEntry, catalog_entry
+from .hub import RemoteFile, file_digest, hub_errors, list_revision
+from .install import install_staged, reuse_installed
+from .store import models_dir, resolve_endpoint, staging_root
+
+SPACE_MARGIN = 32 << 20  # leave this much free after the download
+SOURCE_FILE = "source.json"  # in the staging folder: which repo/revision its files belong to
+
+
+@dataclasses.dataclass(frozen=True)
+class DownloadProgress:
+    """A progress report. ``phase``: "listing", "downloading", "verifying", "installing", "done".
+
+    ``done``/``total`` count the bytes of the whole download (files resumed from an earlier run
+    count as done); ``file`` is the repository path being fetched; ``speed`` is bytes/second over
+    the last seconds (None before there is a measurement).
+    """
+
+    phase: str
+    done: int = 0
+    total: int = 0
+    file: str = ""
+    speed: Optional[float] = None
+
+
+ProgressCallback = Callable[[DownloadProgress], None]
+
+
+class _Reporter:
+    """Counts bytes, throttles callbacks to ~10 per second and raises when cancelled."""
+
+    def __init__(self, progress: ProgressCallback | None, cancel, total: int) -> None:
+        self.progress, self.cancel, self.total = progress, cancel, total
+        self.done, self.file, self.phase = 0, "", "downloading"
+        self._window: list[tuple[float, int]] = []
+        self._last = 0.0
+
+    def check_cancel(self) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            raise DownloadCancelled("download cancelled; run it again to resume where it stopped")
+
+    def add(self, n: int) -> None:
+        # Checked before counting: http_get reports a chunk before writing it, so a cancel drops
+        # the chunk in flight and the .part file ends on what was written before.
+        self.check_cancel()
+        self.done += n
+        now = time.monotonic()
+        self._window = [(t, b) for t, b in self._window if now - t < 3.0] + [(now, self.done)]
+        if now - self._last >= 0.1:
+            self.emit()
+
+    def emit(self, phase: str | None = None) -> None:
+        self.phase = phase or self.phase
+        self._last = time.monotonic()
+        if self.progress is not None:
+            self.progress(DownloadProgress(self.phase, self.done, self.total, self.file, self._speed()))
+
+    def _speed(self) -> float | None:
+        if len(self._window) < 2 or self._window[-1][0] <= self._window[0][0]:
+            return None
+        (t0, b0), (t1, b1) = self._window[0], self._window[-1]
+        return (b1 - b0) / (t1 - t0)
+
+    def tqdm_class(self):
+        """A tqdm class for ``http_get`` that feeds this reporter (and checks the cancel flag)."""
+        from tqdm import tqdm
+
+        reporter = self
+
+        class _Bar(tqdm):
+            def __init__(self, *args, **kwargs):
+                kwargs.pop("name", None)
+                kwargs["disable"] = True  # the caller shows progress its own way
+                super().__init__(*args, **kwargs)
+
+            def update(self, n=1):
+                reporter.add(int(n))
+
+        return _Bar
+
+
+def plan_files(entry: CatalogEntry, variant: str, endpoint: str) -> list[RemoteFile]:
+    """The files to fetch for ``variant``, from the Hub's listing of the pinned revision.
+
+    Tokenizer files missing from the repo come from ``entry.tokenizer_fallback`` (the
+    checkpoint's own repo), so that tokenization is SentencePiece's, as in training.
+    """
+    if variant not in entry.variants:
+        raise ModelNotFoundError(f"{entry.name} has no {variant!r} variant (it has: {', '.join(entry.variants)})")
+    listing = list_revision(entry.repo, entry.revision, endpoint)
+    wanted = [*entry.common_files, *entry.variants[variant].files.values()]
+    missing = [p for p in wanted if p not in listing]
+    if missing:
+        raise ModelDownloadError(f"{entry.repo}@{entry.revision[:12]} at {endpoint} lacks {', '.join(missing)}; "
+                                 f"the catalog entry {entry.name!r} does not match the repository")
+    files = [listing[p] for p in wanted]
+    tokenizer_listing = listing
+    if not all(p in listing for p in entry.tokenizer_files):
+        if not entry.tokenizer_fallback:
+            raise ModelDownloadError(f"{entry.repo} has no {', '.join(entry.tokenizer_files)} and the catalog names "
+                                     f"no checkpoint repository to take them from")
+        fb = entry.tokenizer_fallback
+        tokenizer_listing = list_revision(fb["repo"], fb["revision"], endpoint)
+    for p in entry.tokenizer_files:
+        if p not in tokenizer_listing:
+            raise ModelDownloadError(f"tokenizer file {p} is in neither {entry.repo} nor its checkpoint repository")
+        files.append(tokenizer_listing[p])
+    return files
+
+
+def download_model(name: str | CatalogEntry, variant: str = "int8", *, endpoint: str | None = None,
+                   progress: ProgressCallback | None = None, cancel=None) -> Path:
+    """Download and install a catalog model's ``variant``; returns the installed folder.
+
+    ``endpoint`` overrides the app's mirror setting and ``HF_ENDPOINT``. ``progress`` receives
+    :class:`DownloadProgress` reports (from the calling thread); ``cancel`` is anything with
+    ``is_set()`` (a ``threading.Event``), checked between chunks. Already installed: returns at
+    once. Raises :class:`ModelDownloadError` subclasses (``HubUnreachableError``,
+    ``DownloadVerificationError``, ``NotEnoughSpaceError``, ``DownloadCancelled``); none leaves a
+    model folder that the app would load half-written.
+    """
+    entry = catalog_entry(name) if isinstance(name, str) else name
+    endpoint = resolve_endpoint(endpoint)
+    if progress is not None:
+        progress(DownloadProgress("listing"))
+    files = plan_files(entry, variant, endpoint)
+    target = models_dir() / entry.name
+    if _already_installed(target, entry, variant, files):
+        if progress is not None:
+            progress(DownloadProgress("done", 1, 1))
+        return target
+    with _exclusive(entry.name):
+        staging = _prepare_staging(entry)
+        reuse_installed(entry, target, staging)
+        reporter = _Reporter(progress, cancel, sum(f.size for f in files))
+        _check_space(staging, files)
+        for remote in files:
+            _fetch(remote, staging, endpoint, reporter)
+        reporter.emit("installing")
+        path = install_staged(entry, variant, files, staging, target, endpoint)
+    reporter.emit("done")
+    return path
+
+
+@contextlib.contextmanager
+def _exclusive(name: str):
+    """One download of a model at a time (the GUI and the CLI may both try): a second one fails
+    at once instead of writing into the same partial files."""
+    from filelock import FileLock, Timeout
+
+    staging_root().mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(staging_root() / f"{name}.lock"))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout as exc:
+        raise ModelDownloadError(f"{name} is already being downloaded (by the app or another desktop-mt "
+                                 f"command); wait for it or cancel it") from exc
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _already_installed(target: Path, entry: CatalogEntry, variant: str, files: list[RemoteFile]) -> bool:
+    try:
+        manifest = json.loads((target / "desktop_mt.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    source = manifest.get("download", {})
+    return (source.get("repo") == entry.repo and source.get("revision") == entry.revision
+            and variant in manifest.get("variants", {})
+            and all((target / f.path).is_file() and (target / f.path).stat().st_size == f.size for f in files))
+
+
+def _prepare_staging(entry: CatalogEntry) -> Path:
+    """The staging folder for ``entry``, emptied if it holds files of another revision."""
+    staging = staging_root() / entry.name
+    source = {"repo": entry.repo, "revision": entry.revision}
+    try:
+        current = json.loads((staging / SOURCE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        current = None
+    if current != source and staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir(parents=True, exist_ok=True)
+    (staging / SOURCE_FILE).write_text(json.dumps(source), encoding="utf-8")
+    return staging
+
+
+def _local_bytes(remote: RemoteFile, staging: Path) -> int:
+    done, part = staging / remote.path, staging / (remote.path + ".part")
+    if done.is_file():
+        return done.stat().st_size
+    return part.stat().st_size if part.is_file() else 0
+
+
+def _check_space(staging: Path, files: list[RemoteFile]) -> None:
+    needed = sum(max(f.size - _local_bytes(f, staging), 0) for f in files)
+    free = shutil.disk_usage(staging).free
+    if needed + SPACE_MARGIN > free:
+        raise NotEnoughSpaceError(f"the download needs {_mb(needed)} MB in {staging.parent.parent} but only "
+                                  f"{_mb(free)} MB are free; free some space and run it again")
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:,.1f}"
+
+
+def _fetch(remote: RemoteFile, staging: Path, endpoint: str, reporter: _Reporter) -> None:
+    """Fetch one file into ``staging`` (resuming a ``.part``) and verify it against the Hub."""
+    final, part = staging / remote.path, staging / (remote.path + ".part")
+    reporter.file = remote.path
+    reporter.check_cancel()
+    if final.is_file() and final.stat().st_size == remote.size:
+        reporter.add(remote.size)  # verified when it was downloaded
+        return
+    part.parent.mkdir(parents=True, exist_ok=True)
+    if part.is_file() and part.stat().st_size > remote.size:
+        part.unlink()
+    resume = part.stat().st_size if part.is_file() else 0
+    reporter.add(resume)
+    _http_fetch(remote, part, resume, endpoint, reporter)
+    reporter.emit("verifying")
+    actual, size = file_digest(part, remote), part.stat().st_size
+    if size != remote.size or actual != remote.expected_digest:
+        part.unlink()  # a corrupt file must not be resumed either
+        raise DownloadVerificationError(
+            f"{remote.path} from {endpoint} ({remote.repo}@{remote.revision[:12]}) does not match the Hub's "
+            f"metadata ({remote.digest_name} {actual}, {size} bytes; expected {remote.expected_digest}, "
+            f"{remote.size} bytes); nothing was installed and the file was discarded. Run the download again; "
+            f"if it fails again, the endpoint serves a corrupted copy: try another endpoint")
+    os.replace(part, final)
+    reporter.emit("downloading")
+
+
+def _http_fetch(remote: RemoteFile, part: Path, resume: int, endpoint: str, reporter: _Reporter) -> None:
+    from huggingface_hub import get_hf_file_metadata, hf_hub_url
+    from huggingface_hub.file_download import http_get
+    from huggingface_hub.utils import build_hf_headers
+
+    url = hf_hub_url(remote.repo, remote.path, revision=remote.revision, endpoint=endpoint)
+    headers = build_hf_headers(token=False, library_name="desktop-mt")
+    with hub_errors(endpoint, f"{remote.repo}/{remote.path}"):
+        meta = get_hf_file_metadata(url, token=False, headers=headers, endpoint=endpoint)
+        _check_metadata(remote, meta, endpoint)
+        if resume >= remote.size:
+            return
+        with open(part, "ab") as f:
+            try:
+                http_get(meta.location or url, f, resume_size=resume, headers=headers, expected_size=remote.size,
+                         displayed_filename=remote.path, tqdm_class=reporter.tqdm_class())
+            except OSError as exc:
+                if isinstance(exc, ModelDownloadError) or "Consistency check failed" not in str(exc):
+                    raise
+                raise ModelDownloadError(f"{remote.path} from {endpoint} arrived incomplete ({exc}); run the "
+                                         f"download again to resume") from exc
+
+
+def _check_metadata(remote: RemoteFile, meta, endpoint: str) -> None:
+    """The file's HEAD must agree with the listing: same commit, size and (LFS) sha256."""
+    problems = []
+    if meta.commit_hash and len(remote.revision) == 40 and meta.commit_hash != remote.revision:
+        problems.append(f"commit {meta.commit_hash} instead of {remote.revision}")
+    if meta.size is not None and meta.size != remote.size:
+        problems.append(f"size {meta.size} instead of {remote.size}")
+    if remote.sha256 and meta.etag and meta.etag != remote.sha256:
+        problems.append(f"etag {meta.etag} instead of sha256 {remote.sha256}")
+    if problems:
+        raise DownloadVerificationError(f"{endpoint}: {remote.repo}/{remote.path} is inconsistent "
+                                        f"({'; '.join(problems)}); nothing was downloaded, try another endpoint")

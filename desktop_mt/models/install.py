@@ -1,0 +1,137 @@
+"""Turn a verified staging folder into an installed model: manifest, validation, one rename."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from pathlib import Path
+from typing import Any
+
+from ..engine.model_format import FORMAT_VERSION, MANIFEST, inspect_model_dir, read_json, write_manifest
+from ..engine.tokenizer import vocab_target_tokens
+from ..errors import ModelDownloadError, ModelFormatError, ModelNotFoundError
+from .catalog import CatalogEntry
+from .hub import RemoteFile
+
+
+def install_staged(entry: CatalogEntry, variant: str, files: list[RemoteFile], staging: Path, target: Path,
+                   endpoint: str) -> Path:
+    """Write the manifest into ``staging``, check the model loads, and move it to ``target``.
+
+    Variants already installed in ``target`` from the same revision are kept (their files are
+    hard-linked, or copied, into the new folder), so adding fp32 next to int8 never removes int8.
+    """
+    old = reuse_installed(entry, target, staging)
+    manifest = build_download_manifest(entry, variant, files, staging, endpoint, old)
+    (staging / "source.json").unlink(missing_ok=True)
+    write_manifest(staging, manifest)
+    try:
+        inspect_model_dir(staging)
+    except (ModelNotFoundError, ModelFormatError) as exc:
+        (staging / MANIFEST).unlink(missing_ok=True)
+        raise ModelDownloadError(f"the downloaded files of {entry.name} do not form a usable model ({exc}); "
+                                 f"nothing was installed") from exc
+    _swap_into_place(staging, target)
+    return target
+
+
+def reuse_installed(entry: CatalogEntry, target: Path, staging: Path) -> dict[str, Any] | None:
+    """Link the files of an installation of the same revision into ``staging`` (config,
+    tokenizer, another variant), so they are neither fetched again nor lost; its manifest or None."""
+    old = _previous_manifest(target, entry)
+    if old:
+        _carry_over(old, target, staging)
+    return old
+
+
+def _previous_manifest(target: Path, entry: CatalogEntry) -> dict[str, Any] | None:
+    try:
+        manifest = read_json(target / MANIFEST)
+    except (ModelNotFoundError, ModelFormatError):
+        return None
+    source = manifest.get("download", {})
+    same = source.get("repo") == entry.repo and source.get("revision") == entry.revision
+    return manifest if same else None
+
+
+def _carry_over(old: dict[str, Any], target: Path, staging: Path) -> None:
+    for rel in old.get("download", {}).get("files", {}):
+        src, dst = target / rel, staging / rel
+        if dst.exists() or not src.is_file():
+            continue
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(src, dst)
+        except OSError:  # another file system, or links not allowed
+            shutil.copy2(src, dst)
+
+
+def build_download_manifest(entry: CatalogEntry, variant: str, files: list[RemoteFile], staging: Path,
+                            endpoint: str, old: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``desktop_mt.json`` of a downloaded model: files with the Hub's hashes, tokenizer
+    facts, the model's target-language tokens and where it came from."""
+    config = read_json(staging / "config.json")
+    by_path = {f.path: f for f in files}
+    variants = dict((old or {}).get("variants", {}))
+    variants[variant] = {"files": {role: _file_entry(staging, path, by_path.get(path))
+                                   for role, path in entry.variants[variant].files.items()}}
+    recorded = dict((old or {}).get("download", {}).get("files", {}))
+    recorded.update({f.path: {"repo": f.repo, "bytes": f.size, f.digest_name: f.expected_digest} for f in files})
+    tokens = vocab_target_tokens(staging / "vocab.json")
+    manifest: dict[str, Any] = {
+        "format": "desktop-mt-model", "format_version": FORMAT_VERSION, "name": entry.name,
+        "architecture": entry.architecture, "source_lang": entry.source_lang, "target_lang": entry.target_lang,
+        "tokenizer": _tokenizer(entry, config),
+        "variants": variants,
+        "target_tokens": list(tokens),
+        "download": {"repo": entry.repo, "revision": entry.revision, "endpoint": endpoint, "files": recorded,
+                     "licence": entry.licence, "attribution": entry.attribution},
+    }
+    if entry.target_token and entry.target_token in tokens:
+        manifest["target_token"] = entry.target_token
+    kind = entry.variants.get("int8").int8_kind if "int8" in entry.variants else None
+    if kind:
+        manifest["int8"] = {"kind": kind}
+    return manifest
+
+
+def _file_entry(staging: Path, path: str, remote: RemoteFile | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"file": path, "bytes": (staging / path).stat().st_size}
+    if remote is not None and remote.sha256:
+        entry["sha256"] = remote.sha256
+    return entry
+
+
+def _tokenizer(entry: CatalogEntry, config: dict[str, Any]) -> dict[str, Any]:
+    if entry.architecture != "marian":
+        raise ModelDownloadError(f"catalog entry {entry.name!r}: only Marian models can be downloaded so far")
+    return {"type": "marian", "source_spm": "source.spm", "target_spm": "target.spm", "vocab": "vocab.json",
+            "source_prefix_ids": [], "source_suffix_ids": [int(config.get("eos_token_id", 0))]}
+
+
+def _swap_into_place(staging: Path, target: Path) -> None:
+    """Rename ``staging`` to ``target``; an existing ``target`` is moved aside first and deleted
+    after, so at no moment does ``target`` hold a mix of old and new files."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.exists():
+        os.replace(staging, target)
+        return
+    aside = staging.parent / f"{target.name}.old-{uuid.uuid4().hex[:8]}"
+    os.replace(target, aside)
+    try:
+        os.replace(staging, target)
+    except OSError:
+        os.replace(aside, target)
+        raise
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+def describe_manifest(path: Path) -> str:
+    """One line about where an installed model came from (for ``models list``)."""
+    try:
+        source = json.loads((path / MANIFEST).read_text(encoding="utf-8")).get("download", {})
+    except (OSError, ValueError):
+        return ""
+    return f"{source.get('repo')}@{str(source.get('revision', ''))[:12]}" if source else ""

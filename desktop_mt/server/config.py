@@ -1,0 +1,157 @@
+"""Settings of ``desktop-mt serve`` and the checks that keep it safe by default.
+
+No FastAPI here: the CLI builds its parser from this module without the ``server`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import ipaddress
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+from ..errors import DesktopMTError
+
+API_KEY_ENV = "DESKTOP_MT_API_KEY"
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+class ServeConfigError(DesktopMTError):
+    """The server settings are unsafe or inconsistent (the message says which flag to change)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ServerConfig:
+    """Everything a worker process needs to build the app (JSON-serialisable for ``--workers``).
+
+    Limits: ``char_limit`` characters per text, ``batch_limit`` texts per request,
+    ``max_body_bytes`` per request body. Batching: up to ``max_batch`` texts per engine call,
+    collected for at most ``batch_window_ms`` after the first one arrives; at most
+    ``queue_size`` texts wait (more get 503 + Retry-After). ``max_streams`` concurrent
+    ``/translate/stream`` generations.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 5000
+    model: Optional[str] = None
+    variant: str = "int8"
+    threads: int = 0
+    provider: str = "cpu"
+    api_key: Optional[str] = None
+    workers: int = 1
+    cors_origins: tuple[str, ...] = ()
+    char_limit: int = 5000
+    batch_limit: int = 128
+    max_body_bytes: int = 2_000_000
+    max_batch: int = 32
+    batch_window_ms: float = 5.0
+    queue_size: int = 256
+    max_streams: int = 4
+    retry_after_s: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("char_limit", "batch_limit", "max_body_bytes", "max_batch", "queue_size",
+                     "max_streams", "workers"):
+            if getattr(self, name) < 1:
+                raise ServeConfigError(f"--{name.replace('_', '-')} must be >= 1")
+        if self.batch_window_ms < 0:
+            raise ServeConfigError("--batch-window-ms must be >= 0")
+        if not 0 <= self.port <= 65535:
+            raise ServeConfigError(f"--port must be 0-65535, not {self.port}")
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> "ServerConfig":
+        data = json.loads(text)
+        data["cors_origins"] = tuple(data.get("cors_origins") or ())
+        return cls(**data)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine."""
+    if host.strip("[]").lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name other than localhost: it may resolve to anything
+
+
+def check_safe(config: ServerConfig) -> None:
+    """Refuse settings that would expose the translator to the network without a key."""
+    if not is_loopback(config.host) and not config.api_key:
+        raise ServeConfigError(
+            f"refusing to listen on {config.host} without an API key: anyone who can reach this "
+            f"machine could use the translator. Give --api-key KEY (or set {API_KEY_ENV}), or "
+            f"bind to 127.0.0.1 (the default).")
+    for origin in config.cors_origins:
+        if origin == "*":
+            raise ServeConfigError("--cors-origin '*' would let every web page call the server; "
+                                   "list the origins that may (e.g. --cors-origin "
+                                   "https://example.org)")
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``serve`` options other than the model ones (the CLI adds --model/--variant/...)."""
+    d = ServerConfig()
+    parser.add_argument("--host", default=d.host,
+                        help="address to bind (default 127.0.0.1; any other needs --api-key)")
+    parser.add_argument("--port", type=int, default=d.port, help="TCP port (default 5000)")
+    parser.add_argument("--api-key", metavar="KEY",
+                        help=f"require this key (api_key in the body, or 'Authorization: Bearer "
+                             f"KEY'); default: ${API_KEY_ENV} if set")
+    parser.add_argument("--workers", type=int, default=d.workers, metavar="N",
+                        help="worker processes, each with its own copy of the model (default 1)")
+    parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                        dest="cors_origins",
+                        help="allow browser pages from ORIGIN (repeatable; default none)")
+    parser.add_argument("--char-limit", type=int, default=d.char_limit, metavar="N",
+                        help=f"most characters per text (default {d.char_limit})")
+    parser.add_argument("--batch-limit", type=int, default=d.batch_limit, metavar="N",
+                        help=f"most texts per request (default {d.batch_limit})")
+    parser.add_argument("--max-batch", type=int, default=d.max_batch, metavar="N",
+                        help=f"most texts per engine call (default {d.max_batch})")
+    parser.add_argument("--batch-window-ms", type=float, default=d.batch_window_ms, metavar="MS",
+                        help=f"how long to collect requests into a batch (default "
+                             f"{d.batch_window_ms:g})")
+    parser.add_argument("--queue-size", type=int, default=d.queue_size, metavar="N",
+                        help=f"most waiting texts before answering 503 (default {d.queue_size})")
+    parser.add_argument("--max-streams", type=int, default=d.max_streams, metavar="N",
+                        help=f"most concurrent /translate/stream requests (default "
+                             f"{d.max_streams})")
+    parser.add_argument("--no-batching", action="store_true",
+                        help="serve one text at a time (for comparison; --max-batch 1)")
+
+
+def _model_folder(value: Optional[str]) -> Optional[str]:
+    """``--model``: a folder, or an installed model's name (``desktop-mt models``); none given:
+    the active model (None = bundled). A path that does not exist is left for the load to report."""
+    from ..models import active_model_dir, resolve_model
+
+    try:
+        if not value:
+            folder = active_model_dir()
+            return str(folder) if folder else None
+        return value if Path(value).expanduser().exists() else str(resolve_model(value))
+    except DesktopMTError as exc:
+        if value:
+            return value
+        raise ServeConfigError(str(exc)) from exc
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    """A :class:`ServerConfig` from parsed ``serve`` arguments (raises ServeConfigError)."""
+    no_batching = getattr(args, "no_batching", False)
+    return ServerConfig(
+        host=args.host, port=args.port, model=_model_folder(args.model), variant=args.variant or "int8",
+        threads=args.threads or 0, provider=args.provider,
+        api_key=args.api_key or os.environ.get(API_KEY_ENV) or None, workers=args.workers,
+        cors_origins=tuple(args.cors_origins), char_limit=args.char_limit,
+        batch_limit=args.batch_limit, max_batch=1 if no_batching else args.max_batch,
+        batch_window_ms=0.0 if no_batching else args.batch_window_ms,
+        queue_size=args.queue_size, max_streams=args.max_streams)

@@ -1,0 +1,187 @@
+"""DeepL's API v2 (``POST /v2/translate``) and DeepLX's (``POST /deeplx/translate``) shapes.
+
+Pot, Easydict and Bob can call a DeepL endpoint with a custom URL, or a DeepLX server; both
+shapes reach the same batched engine calls as ``/translate``. Errors use each API's own shape:
+DeepL ``{"message": ...}`` (400 bad parameter, 403 key, 413 too large, 429 busy, 500 engine),
+DeepLX ``{"code": status, "message": ...}``. See docs/SERVER.md.
+
+Request bodies as the apps send them (looked up in their sources):
+
+- DeepL v2, Easydict (custom endpoint): urlencoded ``text=...&source_lang=auto&target_lang=ZH-HANS``
+  with ``Authorization: DeepL-Auth-Key KEY``; DeepL's own clients: JSON ``{"text": [...],
+  "target_lang": "ZH"}``; the legacy ``auth_key`` field is accepted too.
+- DeepLX, Pot (DeepL service, type "DeepLX", custom URL): JSON ``{"source_lang": "auto",
+  "target_lang": "ZH-HANS", "text": "..."}``; bob-plugin-deeplx the same with ``"ZH"``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from . import compat
+from .app import ApiError, key_matches, read_params, reshape_errors, translate_html, \
+    translate_texts
+from .service import TranslationService
+
+_DEEPL_BUSY = 429  # DeepL's "too many requests" (clients retry it); we say 503 elsewhere
+_KEY_MESSAGE = "Authorization failed. Please supply a valid auth_key parameter."
+
+
+def _deepl_shape(exc: ApiError) -> tuple[int, dict]:
+    return (_DEEPL_BUSY if exc.status == 503 else exc.status), {"message": exc.message}
+
+
+def _deeplx_shape(exc: ApiError) -> tuple[int, dict]:
+    return exc.status, {"code": exc.status, "message": exc.message}
+
+
+def is_deeplx(params: dict) -> bool:
+    """A DeepLX body sent to ``/translate`` (it has ``text`` and ``target_lang``, no ``q``)."""
+    return "q" not in params and "text" in params and "target_lang" in params
+
+
+def _target(service: TranslationService, value) -> str:
+    if not value or not str(value).strip():
+        raise ApiError(400, "Parameter 'target_lang' not specified.")
+    target = service.languages.target(str(value))
+    if target is None:
+        raise ApiError(400, f"Value for 'target_lang' not supported. This server translates "
+                            f"into Chinese: ZH, ZH-HANS or ZH-HANT (got {str(value)[:20]}).")
+    return target
+
+
+def _job(params: dict, texts: list[str], service: TranslationService) -> compat.Job:
+    """Target, source and per-text languages checked (400 ApiError for what is unsupported)."""
+    target = _target(service, params.get("target_lang"))
+    try:
+        source = compat.source_code(params.get("source_lang"))
+    except compat.UnsupportedLanguage as exc:
+        raise ApiError(400, f"Value for 'source_lang' not supported: {exc}.") from None
+    config = service.config
+    if len(texts) > config.batch_limit or any(len(t) > config.char_limit for t in texts):
+        raise ApiError(413, f"Request size exceeded: at most {config.batch_limit} texts of "
+                            f"{config.char_limit} characters each")
+    try:
+        return compat.plan(texts, source, target)
+    except compat.UnsupportedLanguage as exc:
+        raise ApiError(400, f"Value for 'source_lang' not supported: {exc}.") from None
+
+
+def _deepl_key(request: Request, params: dict, expected) -> None:
+    if not expected:
+        return
+    header = request.headers.get("authorization", "")
+    given = header.split(None, 1)[1].strip() if header.lower().startswith("deepl-auth-key ") \
+        else params.get("auth_key")
+    if not key_matches(given, expected):
+        raise ApiError(403, _KEY_MESSAGE)
+
+
+def _texts(value) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not value or not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise ApiError(400, "Parameter 'text' not specified." if not value
+                       else "Value for 'text' must be a string or a list of strings.")
+    return value
+
+
+def _translator_for(params: dict):
+    """translate_texts, or translate_html for ``tag_handling=html`` (400 for what we lack)."""
+    if params.get("glossary_id"):
+        raise ApiError(400, "Glossaries are not supported by this server (glossary_id).")
+    tags = str(params.get("tag_handling") or "").lower()
+    if tags not in ("", "html"):
+        raise ApiError(400, "Value for 'tag_handling' not supported: this server handles "
+                            "'html' only.")
+    return translate_html if tags == "html" else translate_texts
+
+
+async def deepl_translate(request: Request, service: TranslationService) -> JSONResponse:
+    """``POST /v2/translate``: DeepL's request and response."""
+    params = await read_params(request, service.config.max_body_bytes, repeated=("text",))
+    _deepl_key(request, params, service.config.api_key)
+    translate = _translator_for(params)
+    job = _job(params, _texts(params.get("text")), service)
+    request.state.sizes = job.sizes
+    outputs = await compat.run(service, job, translate)
+    billed = str(params.get("show_billed_characters", "")).lower() in ("1", "true")
+    rows = []
+    for text, source, output in zip(job.texts, job.sources, outputs):
+        row = {"detected_source_language": source.upper(), "text": output}
+        if billed:
+            row["billed_characters"] = len(text)
+        rows.append(row)
+    return JSONResponse({"translations": rows})
+
+
+async def deeplx_answer(request: Request, params: dict, service: TranslationService):
+    """DeepLX's response for ``params`` (also called by ``/translate`` for DeepLX bodies)."""
+    try:
+        expected = service.config.api_key
+        if expected:
+            header = request.headers.get("authorization", "")
+            given = header[7:].strip() if header.lower().startswith("bearer ") else \
+                params.get("token") or params.get("api_key")
+            if not key_matches(given, expected):
+                raise ApiError(401, "Invalid access token")
+        text = params.get("text")
+        if not isinstance(text, str):
+            raise ApiError(400, "No text to translate: 'text' must be a string")
+        job = _job(params, [text], service)
+        request.state.sizes = job.sizes
+        output = (await compat.run(service, job, translate_texts))[0]
+    except ApiError as exc:
+        status, body = _deeplx_shape(exc)
+        return JSONResponse(body, status, headers=exc.headers)
+    return JSONResponse({"code": 200, "id": random.randrange(10**9, 10**10), "data": output,
+                         "alternatives": [], "source_lang": job.sources[0].upper(),
+                         "target_lang": str(params["target_lang"]).upper(), "method": "Free"})
+
+
+# No quota: a local engine. DeepL clients read these fields to validate a key.
+_USAGE = {"character_count": 0, "character_limit": 1_000_000_000_000}
+
+
+def add_routes(app: FastAPI, service: TranslationService) -> None:
+    """Register the DeepL v2 and DeepLX endpoints."""
+    config = service.config
+
+    @app.post("/v2/translate")
+    @reshape_errors(_deepl_shape)
+    async def v2_translate(request: Request):
+        return await deepl_translate(request, service)
+
+    @app.api_route("/v2/usage", methods=["GET", "POST"])
+    @reshape_errors(_deepl_shape)
+    async def v2_usage(request: Request):
+        params = await read_params(request, config.max_body_bytes)
+        _deepl_key(request, params, config.api_key)
+        return JSONResponse(_USAGE)
+
+    @app.api_route("/v2/languages", methods=["GET", "POST"])
+    @reshape_errors(_deepl_shape)
+    async def v2_languages(request: Request):
+        params = await read_params(request, config.max_body_bytes)
+        _deepl_key(request, params, config.api_key)
+        if str(params.get("type", "source")).lower() == "target":
+            rows = [{"language": "ZH", "name": "Chinese (simplified)",
+                     "supports_formality": False}]
+            if "zh-Hant" in service.languages.targets:
+                rows.append({"language": "ZH-HANT", "name": "Chinese (traditional)",
+                             "supports_formality": False})
+            return JSONResponse(rows)
+        return JSONResponse([{"language": "EN", "name": "English"},
+                             {"language": "ZH", "name": "Chinese"}])
+
+    @app.post("/deeplx/translate")
+    async def deeplx_translate(request: Request):
+        try:
+            params = await read_params(request, config.max_body_bytes)
+        except ApiError as exc:
+            status, body = _deeplx_shape(exc)
+            return JSONResponse(body, status, headers=exc.headers)
+        return await deeplx_answer(request, params, service)

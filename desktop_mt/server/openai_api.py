@@ -1,0 +1,226 @@
+"""An OpenAI-compatible ``POST /v1/chat/completions`` (and ``GET /v1/models``) that translates.
+
+Translator apps (Pot, Easydict, Bob) that can use "any OpenAI-compatible API" send a
+translation prompt; :mod:`.prompts` takes the text out of the last user message and the target
+out of the prompt (default Simplified; a model name containing ``hant`` defaults to
+Traditional). The answer is a ``chat.completion``, or with ``"stream": true`` Server-Sent
+Events of ``chat.completion.chunk`` objects carrying the engine's text deltas, ending with
+``data: [DONE]`` (``stream_options.include_usage`` adds a usage chunk with the engine's token
+counts). Batched answers go through the same queue as ``/translate``; streams take a stream
+slot. Errors: OpenAI's ``{"error": {"message", "type", "param", "code"}}``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import uuid
+from typing import Optional
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from . import compat, prompts
+from .app import ApiError, key_matches, open_stream, read_params, reshape_errors, \
+    translate_texts
+from .service import TranslationService
+
+MODEL = "desktop-mt"
+TRADITIONAL_MODEL = "desktop-mt-hant"
+_TYPES = {401: "invalid_request_error", 503: "server_error", 500: "server_error"}
+_CODES = {401: "invalid_api_key", 413: "context_length_exceeded", 503: "overloaded"}
+
+
+def openai_error(exc: ApiError) -> tuple[int, dict]:
+    """Status and OpenAI's error body for ``exc``."""
+    error = {"message": exc.message, "type": _TYPES.get(exc.status, "invalid_request_error"),
+             "param": exc.param, "code": _CODES.get(exc.status)}
+    return exc.status, {"error": error}
+
+
+def bad_request(message: str, param: str) -> ApiError:
+    """A 400 that names the request field at fault."""
+    return ApiError(400, message, param=param)
+
+
+def check_openai_key(request: Request, expected: Optional[str]) -> None:
+    """``Authorization: Bearer KEY`` (or Azure-style ``api-key: KEY``) when the server has a
+    key; without one any key is accepted (the apps insist on entering something)."""
+    if not expected:
+        return
+    header = request.headers.get("authorization", "")
+    given = header[7:].strip() if header.lower().startswith("bearer ") else \
+        request.headers.get("api-key")
+    if not key_matches(given, expected):
+        raise ApiError(401, "Incorrect API key provided: use the key desktop-mt serve was "
+                            "started with (--api-key / DESKTOP_MT_API_KEY)")
+
+
+def _content(message) -> str:
+    """A message's text: a string, or the text parts of a list of content parts."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, list):
+        content = "".join(part.get("text", "") for part in content
+                          if isinstance(part, dict) and part.get("type") == "text")
+    if not isinstance(content, str):
+        raise bad_request("the last user message has no text content", "messages")
+    return content
+
+
+class TranslationRequest:
+    """What an OpenAI-shaped request asks for: the text (its prompt taken off), the target,
+    the model name to echo and whether to stream. ``param`` names the field errors point at."""
+
+    def __init__(self, params: dict, user_text: str, service: TranslationService,
+                 param: str = "messages") -> None:
+        self.model = str(params.get("model") or MODEL)
+        self.stream = bool(params.get("stream"))
+        self.param = param
+        self.extracted = prompts.extract(user_text)
+        self.job = self._job(service)
+
+    def _job(self, service: TranslationService) -> compat.Job:
+        text, extracted = self.extracted.text, self.extracted
+        if len(text) > service.config.char_limit:
+            raise ApiError(413, f"the text has {len(text)} characters; this server takes at "
+                                f"most {service.config.char_limit} (--char-limit)")
+        default = "zh-Hant" if "hant" in self.model.lower() else "zh-Hans"
+        target = prompts.target_of(extracted.target, default)
+        if target is None or target not in service.languages.targets:
+            raise bad_request(f"the prompt asks for {extracted.target or target}; this server "
+                       f"translates English into Chinese ({', '.join(service.languages.targets)})",
+                       self.param)
+        source = prompts.source_of(extracted.source)
+        try:
+            if source not in (None, "en", "zh"):
+                raise compat.UnsupportedLanguage(f"the prompt's source language "
+                                                 f"{extracted.source} is not supported")
+            return compat.plan([text], source, target)
+        except compat.UnsupportedLanguage as exc:
+            raise bad_request(f"{exc}", self.param) from None
+
+    def open_stream(self, service: TranslationService):
+        """The engine stream for this text, or None when it is passed through (Chinese, or
+        nothing to translate); 503 ApiError when every stream slot is taken."""
+        text = self.job.texts[0]
+        if self.job.sources[0] != compat.ENGLISH or not text.strip():
+            return None
+        return open_stream(service, text, self.job.target)
+
+
+class ChatRequest(TranslationRequest):
+    """A validated ``/v1/chat/completions`` request (the text: the last user message)."""
+
+    def __init__(self, params: dict, service: TranslationService) -> None:
+        messages = params.get("messages")
+        if not isinstance(messages, list) or not messages:
+            raise bad_request("'messages' must be a non-empty list", "messages")
+        users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+        if not users:
+            raise bad_request("'messages' must contain a user message (the text to translate)",
+                       "messages")
+        if params.get("n") not in (None, 1):
+            raise bad_request("n must be 1: this server returns one translation", "n")
+        options = params.get("stream_options")
+        self.include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
+        super().__init__(params, _content(users[-1]), service)
+
+
+async def engine_events(stream, text: str):
+    """``("delta", text)``... then ``("done", generated tokens)`` or ``("error", message)``;
+    ``stream`` None: ``text`` passed through as one delta. Leaving cancels the generation."""
+    if stream is None:
+        if text:
+            yield "delta", text
+        yield "done", 0
+        return
+    try:
+        async for kind, payload in stream.events():
+            yield kind, payload.tokens if kind == "done" else payload
+    finally:  # also when the client disconnects (the response task is cancelled)
+        stream.cancel()
+
+
+def _completion(chat: ChatRequest, text: str) -> dict:
+    return {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion",
+            "created": int(time.time()), "model": chat.model, "system_fingerprint": None,
+            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                         "message": {"role": "assistant", "content": text, "refusal": None}}]}
+
+
+class _Chunks:
+    """``chat.completion.chunk`` SSE lines of one streamed answer."""
+
+    def __init__(self, chat: ChatRequest) -> None:
+        self.chat = chat
+        self.id, self.created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
+
+    def chunk(self, delta: dict, finish: Optional[str] = None, usage=None) -> str:
+        body = {"id": self.id, "object": "chat.completion.chunk", "created": self.created,
+                "model": self.chat.model, "system_fingerprint": None,
+                "choices": [] if usage else [{"index": 0, "delta": delta, "logprobs": None,
+                                              "finish_reason": finish}]}
+        if usage:
+            body["usage"] = usage
+        return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
+
+
+async def _stream_body(chat: ChatRequest, stream, service: TranslationService):
+    """The SSE body: a role chunk, content deltas, a finish chunk, usage if asked, [DONE]."""
+    chunks, text, tokens = _Chunks(chat), chat.job.texts[0], 0
+    yield chunks.chunk({"role": "assistant", "content": ""})
+    async with contextlib.aclosing(engine_events(stream, text)) as events:  # closed at once
+        async for kind, payload in events:
+            if kind == "delta":
+                yield chunks.chunk({"content": payload})
+            elif kind == "done":
+                tokens = payload
+            else:  # the engine failed: OpenAI's clients raise on an error event
+                yield f"data: {json.dumps(openai_error(ApiError(500, payload))[1])}\n\n"
+                return
+    yield chunks.chunk({}, "stop")
+    if chat.include_usage:
+        prompt = service.translator.tokenizer.count(text) if stream is not None else 0
+        yield chunks.chunk({}, usage={"prompt_tokens": prompt, "completion_tokens": tokens,
+                                      "total_tokens": prompt + tokens})
+    yield "data: [DONE]\n\n"
+
+
+def _models(service: TranslationService) -> dict:
+    names = [MODEL] + ([TRADITIONAL_MODEL] if "zh-Hant" in service.languages.targets else [])
+    return {"object": "list", "data": [{"id": name, "object": "model", "created": 0,
+                                        "owned_by": "desktop-mt"} for name in names]}
+
+
+def add_routes(app: FastAPI, service: TranslationService) -> None:
+    """Register ``/v1/chat/completions`` and ``/v1/models``."""
+    config = service.config
+
+    @app.get("/v1/models")
+    @reshape_errors(openai_error)
+    async def models(request: Request):
+        check_openai_key(request, config.api_key)
+        return JSONResponse(_models(service))
+
+    @app.post("/v1/chat/completions")
+    @reshape_errors(openai_error)
+    async def chat_completions(request: Request):
+        return await answer(request, service, ChatRequest,
+                            lambda chat, stream: _stream_body(chat, stream, service), _completion)
+
+
+async def answer(request: Request, service: TranslationService, parse, stream_body, body):
+    """The common path of the OpenAI-shaped endpoints: read and check the request
+    (``parse(params, service)`` -> a TranslationRequest), then stream ``stream_body(req,
+    stream)`` or answer ``body(req, translation)`` from one batched engine call."""
+    params = await read_params(request, service.config.max_body_bytes)
+    check_openai_key(request, service.config.api_key)
+    req = parse(params, service)
+    request.state.sizes = req.job.sizes  # counts only: never the text
+    if req.stream:
+        return StreamingResponse(stream_body(req, req.open_stream(service)),
+                                 media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+    output = (await compat.run(service, req.job, translate_texts))[0]
+    return JSONResponse(body(req, output))

@@ -1,0 +1,174 @@
+"""The engine side of the server: one Translator, the batcher, streams and their metrics.
+
+No FastAPI here; :mod:`desktop_mt.server.app` turns HTTP requests into calls of
+:class:`TranslationService` and its results back into LibreTranslate's JSON.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import threading
+import time
+from typing import AsyncIterator
+
+from ..engine.events import Finished, TextDelta
+from .batching import Batcher, BatchReport
+from .config import ServerConfig
+from .languages import LanguageTable, traditional_converter
+from .metrics import Metrics
+
+log = logging.getLogger("desktop_mt.server")
+
+
+class TooManyStreams(Exception):
+    """Every stream slot is taken; retry after a moment."""
+
+
+class TranslationService:
+    """Translations for the HTTP layer: batched (``translate``) or streamed (``stream``)."""
+
+    def __init__(self, translator, config: ServerConfig) -> None:
+        self.translator = translator
+        self.config = config
+        self.metrics = Metrics()
+        info = translator.model_info
+        self.languages = LanguageTable.for_model(info.source_lang, info.target_lang)
+        self._stream_slots = threading.BoundedSemaphore(config.max_streams)
+        self._streams: set[Stream] = set()  # running, for close()
+        self._streams_lock = threading.Lock()
+        self.batcher = Batcher(self._engine_batch, max_batch=config.max_batch,
+                               window_s=config.batch_window_ms / 1000,
+                               queue_size=config.queue_size, on_batch=self._record_batch)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop: cancel the running engine call and every stream, then release the model."""
+        self.batcher.close()
+        with self._streams_lock:
+            streams = list(self._streams)
+        for stream in streams:
+            stream.cancel()
+        for stream in streams:  # each stops within one decode step; then no session is in use
+            stream.finished.wait(timeout)
+        self.translator.close()
+
+    # -- batched translation -------------------------------------------------------------
+
+    async def translate(self, texts: list[str], target: str) -> list[str]:
+        """Translations of ``texts`` (raises QueueFull, BatcherClosed, engine errors)."""
+        future = self.batcher.submit(texts)
+        self.metrics.queue_texts.set(self.batcher.queued_texts)
+        results = await asyncio.wrap_future(future)
+        return [self.convert(text, target) for text in results]
+
+    def convert(self, text: str, target: str) -> str:
+        """The engine's output in the requested script (zh-Hant: Simplified -> Traditional)."""
+        if target == "zh-Hant":
+            return traditional_converter()(text)
+        return text
+
+    def _engine_batch(self, texts: list[str], cancel: threading.Event) -> list[str]:
+        """The batcher's engine call (batcher thread)."""
+        self.metrics.batch_running.set(1)
+        started = time.perf_counter()
+        try:
+            results = self.translator.translate_batch(texts, cancel=cancel)
+        finally:
+            self.metrics.batch_running.set(0)
+        tokens = sum(self.translator.tokenizer.count(text) for text in texts if text.strip())
+        self.metrics.record_engine(tokens, time.perf_counter() - started)
+        return results
+
+    def _record_batch(self, report: BatchReport) -> None:
+        self.metrics.record_batch(report)
+        self.metrics.queue_texts.set(self.batcher.queued_texts)
+        log.info("batch: %d texts from %d requests in %.3f s", report.texts, report.requests,
+                 report.seconds)
+
+    # -- streaming ---------------------------------------------------------------------
+
+    def open_stream(self, text: str, target: str) -> "Stream":
+        """Start generating ``text`` on its own thread (raises TooManyStreams)."""
+        if not self._stream_slots.acquire(blocking=False):
+            raise TooManyStreams(f"{self.config.max_streams} streams are running")
+        stream = Stream(self, text, target)
+        with self._streams_lock:
+            self._streams.add(stream)
+        stream.start()
+        return stream
+
+    def _stream_ended(self, stream: "Stream") -> None:
+        """Called by a stream's thread when its generation has returned."""
+        with self._streams_lock:
+            self._streams.discard(stream)
+        self._stream_slots.release()
+
+
+class Stream:
+    """One ``translate_stream`` generation on a thread, read as an async iterator of
+    ``(kind, payload)``: ``("delta", text)``, then ``("done", TranslationStats)`` or
+    ``("error", message)``. :meth:`cancel` (called when the client leaves) sets the engine's
+    cancel flag, which stops generation within one decode step."""
+
+    def __init__(self, service: TranslationService, text: str, target: str) -> None:
+        self._service, self._text, self._target = service, text, target
+        self._cancel = threading.Event()
+        self._loop = asyncio.get_running_loop()
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self.finished = threading.Event()  # the engine has returned (set by the thread)
+
+    def start(self) -> None:
+        threading.Thread(target=self._run, name="desktop-mt-stream", daemon=True).start()
+
+    def cancel(self) -> None:
+        """Stop the generation (within one decode step)."""
+        self._cancel.set()
+
+    async def events(self) -> AsyncIterator[tuple[str, object]]:
+        """The stream's events; ends after "done" or "error"."""
+        while True:
+            kind, payload = await self._queue.get()
+            yield kind, payload
+            if kind in ("done", "error"):
+                return
+
+    def _push(self, kind: str, payload) -> None:
+        try:
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, (kind, payload))
+        except RuntimeError:  # the event loop is gone (server shut down): nobody listens
+            pass
+
+    def _run(self) -> None:
+        service, metrics = self._service, self._service.metrics
+        metrics.streams_active.inc()
+        outcome = "failed"
+        try:
+            outcome = self._generate(service.translator, metrics)
+        except Exception as exc:  # noqa: BLE001 - reported to the client as an SSE error
+            log.warning("stream failed: %s", type(exc).__name__)
+            self._push("error", f"Cannot translate text: {exc}")
+        finally:
+            metrics.streams_active.dec()
+            metrics.streams.labels(outcome).inc()
+            service._stream_ended(self)
+            self.finished.set()
+
+    def _generate(self, translator, metrics: Metrics) -> str:
+        options = None
+        if self._target == "zh-Hant":
+            # The engine converts a stream clause by clause (engine.script.StreamConverter):
+            # converting each delta alone could split an OpenCC phrase and differ from the
+            # batched result.
+            options = dataclasses.replace(translator.options, script="traditional")
+        for event in translator.translate_stream(self._text, options, cancel=self._cancel):
+            if isinstance(event, TextDelta):
+                self._push("delta", event.text)
+            elif isinstance(event, Finished):
+                stats = event.stats
+                metrics.output_tokens.inc(stats.tokens)
+                metrics.record_engine(translator.tokenizer.count(self._text), stats.seconds)
+                self._push("done", stats)
+                return "cancelled" if stats.cancelled else "completed"
+        return "failed"
+

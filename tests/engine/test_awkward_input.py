@@ -1,0 +1,149 @@
+"""Awkward input (issue 13): each line keeps a property, whatever the model writes.
+
+The table runs twice: on a fake engine whose "model" answers every segment with the same
+Chinese text full of ASCII punctuation and a looping tail, and on the bundled model. Markers,
+URLs, e-mail, code, numbers and emoji must come through verbatim and never reach the model;
+punctuation next to Chinese must be full-width; a stream must never show what it later changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from desktop_mt import GenerationOptions, SegmentDone, TextDelta, Translator
+from desktop_mt.engine import generation as gen
+
+ASCII_NEXT_TO_CJK = re.compile(r"[\u4e00-\u9fff][,?!;:]|[,?!;:][\u4e00-\u9fff]|[\u4e00-\u9fff]\.(?!\d)")
+
+
+def starts(prefix):
+    return lambda out: out.startswith(prefix)
+
+
+def keeps(*spans):
+    return lambda out: all(span in out for span in spans)
+
+
+def same(out, line):
+    return out == line
+
+
+# (input, property name, check of the output)
+TABLE = [
+    ("1. Open the door.", "marker kept", starts("1. ")),
+    ("2. Close the window.", "marker kept", starts("2. ")),
+    ("• Buy milk.", "bullet kept", starts("• ")),
+    ("- Call mom.", "bullet kept", starts("- ")),
+    ("* Feed the cat.", "bullet kept", starts("* ")),
+    ("  a. Wash the dishes.", "indent + marker kept", starts("  a. ")),
+    ("(iv) Go home.", "outline marker kept", starts("(iv) ")),
+    ("> I will be late.", "quote mark kept", starts("> ")),
+    ("## Shopping list", "heading kept", starts("## ")),
+    ("- [ ] Buy bread", "checkbox kept", starts("- [ ] ")),
+    ("Visit https://example.com/docs?id=3 for details.", "URL verbatim", keeps("https://example.com/docs?id=3")),
+    ("https://example.com/download", "URL-only line untouched", lambda out: out == "https://example.com/download"),
+    ("Write to john.doe@example.com today.", "e-mail verbatim", keeps("john.doe@example.com")),
+    ("Call me at +1 (555) 123-4567.", "phone digits kept", keeps("+1 (555) 123-4567")),
+    ("The ticket costs $19.99 and the show is on 12/25/2024.", "price and date kept", keeps("$19.99", "12/25/2024")),
+    ("Tom bought 3 books for 25% less at 9:30.", "numbers kept", keeps("3", "25%", "9:30")),
+    ("I love you 😀", "emoji kept", keeps("😀")),
+    ("Run `pip install desktop-mt` first.", "inline code verbatim", keeps("`pip install desktop-mt`")),
+    ("Open ~/notes/todo.txt and follow @tom #weekend", "path and handles kept",
+     keeps("~/notes/todo.txt", "@tom", "#weekend")),
+    ("```\nprint('hello')\n```", "code block untouched", lambda out: out == "```\nprint('hello')\n```"),
+    ("  Indented line.   ", "indent and trailing spaces kept",
+     lambda out: out.startswith("  ") and out.endswith("   ")),
+    ("Mixed 中文 and English, ok?", "no ASCII punctuation next to Chinese",
+     lambda out: not ASCII_NEXT_TO_CJK.search(out)),
+]
+SPANS = ["https://", "@example.com", "+1 (555)", "$19.99", "12/25/2024", "25%", "9:30", "😀", "`", "~/notes", "@tom",
+         "print("]
+
+
+class FakeEngine(Translator):
+    """The bundled tokenizer with a "model" that answers every segment the same way: Chinese
+    with ASCII commas and a question mark, a number of its own and a loop, token by token."""
+
+    ANSWER = ["好", ",", "▁7", "是", "?", "的", "的", "的"]
+
+    def _generate(self, src_ids, opts, cancel):
+        ids = [self.tokenizer.vocab[p] for p in self.ANSWER if p in self.tokenizer.vocab] + [self._params.eos]
+        for row in range(len(src_ids)):
+            for token in ids:
+                yield gen.TokensStep(row, [token])
+            yield gen.ItemDone(row, ids)
+
+
+@pytest.fixture(scope="module")
+def fake_engine():
+    return FakeEngine(options=GenerationOptions(beams=1))
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return Translator()
+
+
+def _check_row(translator, line, check):
+    events = list(translator.translate_stream(line))
+    out = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert out == translator.translate(line)
+    assert check(out), (line, out)
+    sent = [e.source for e in events if isinstance(e, SegmentDone)]
+    assert not any(span in source for span in SPANS for source in sent), sent  # never shown to the model
+    assert not any(re.match(r"\s*(\d+[.)]|[-*•>#]|\(iv\))\s", source) for source in sent), sent
+    assert not ASCII_NEXT_TO_CJK.search(out), out
+    return out
+
+
+@pytest.mark.parametrize("line, name, check", TABLE, ids=[row[1] + ": " + row[0][:20] for row in TABLE])
+def test_fake_engine_keeps_property(fake_engine, line, name, check):
+    _check_row(fake_engine, line, check)
+
+
+@pytest.mark.parametrize("line, name, check", TABLE, ids=[row[1] + ": " + row[0][:20] for row in TABLE])
+def test_bundled_model_keeps_property(bundled, line, name, check):
+    _check_row(bundled, line, check)
+
+
+def test_stream_deltas_only_extend_and_join_to_the_final_text(fake_engine):
+    text = "1. Open the door, please.\n- Visit https://x.com now!\nWhere is it?"
+    events = list(fake_engine.translate_stream(text))
+    shown = ""
+    per_segment: dict[int, str] = {}
+    for event in events:
+        if isinstance(event, TextDelta):
+            assert event.text, "empty delta"
+            shown += event.text
+            per_segment[event.segment] = per_segment.get(event.segment, "") + event.text
+        elif isinstance(event, SegmentDone):
+            assert per_segment.get(event.segment, "") == event.translation  # nothing shown was changed after
+    assert shown == fake_engine.translate(text)
+    assert "，" in shown and "？" in shown and "," not in shown.replace("https://x.com", "")
+
+
+def test_punctuation_and_numbers_can_be_turned_off(fake_engine):
+    plain = GenerationOptions(beams=1, chinese_punctuation=False, protect_numbers=False)
+    out = fake_engine.translate("I paid $5 on 12/25/2024.", plain)
+    assert "," in out and "$5" not in out  # the model's own text, numbers went to the model
+    assert "$5" in fake_engine.translate("I paid $5 on 12/25/2024.")
+
+
+def test_fragment_cut_by_a_span_has_no_full_stop(fake_engine):
+    out = fake_engine.translate("Visit https://x.com now.")
+    assert out.split(" https://x.com")[0][-1] not in "。."
+
+
+@pytest.mark.parametrize("beams", [1, 4])
+def test_bundled_model_loops_end_with_the_guard(bundled, beams):
+    """A FLORES line on which the demo model loops (see docs/ENGINE_API.md): with the guard
+    no character repeats 4 times, streamed or in a batch, greedy or beam; without it the loop runs on."""
+    line = ("Lead researchers say this may bring early detection of cancer, tuberculosis, HIV and malaria to "
+            "patients in low-income countries, where the survival rates for illnesses such as breast cancer "
+            "can be half those of richer countries.")
+    loop = re.compile(r"(.)\1{3,}")
+    assert loop.search(bundled.translate(line, GenerationOptions(beams=beams, repetition_guard=False)))
+    assert not loop.search(bundled.translate(line, GenerationOptions(beams=beams)))
+    assert not loop.search(bundled.translate_batch([line], GenerationOptions(beams=beams))[0])

@@ -1,0 +1,118 @@
+"""join_lines: text copied from PDFs and web pages, joined into sentences (engine.pasted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from desktop_mt import join_lines
+from desktop_mt.engine.pasted import is_table_row
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "pdf_paste"
+NAMES = sorted(p.name[: -len("_before.txt")] for p in SAMPLES.glob("*_before.txt"))
+
+
+def test_there_are_samples():
+    assert {"two_column", "hyphenation", "numbered_list", "table", "heading"} <= set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pdf_sample_joins_exactly(name):
+    before = (SAMPLES / f"{name}_before.txt").read_text(encoding="utf-8")
+    after = (SAMPLES / f"{name}_after.txt").read_text(encoding="utf-8")
+    assert join_lines(before) == after
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_joining_twice_changes_nothing(name):
+    once = join_lines((SAMPLES / f"{name}_before.txt").read_text(encoding="utf-8"))
+    assert join_lines(once) == once
+
+
+@pytest.mark.parametrize("text, joined", [
+    ("transla-\ntion", "translation"),
+    ("a well-\nknown fact", "a well-known fact"),
+    ("the Anglo-\nSaxon period", "the Anglo-Saxon period"),
+    ("a CPU-\nbound task", "a CPU-bound task"),
+    ("end-to-\nend training", "end-to-end training"),
+    ("trans\u00ad\nformer", "transformer"),
+    ("pages 3-\n5 of the", "pages 3-5 of the"),
+    ("word -\nanother", "word - another"),
+    ("for ex-\nample", "for example"),
+    ("the mid-\ndle one", "the middle one"),
+    ("the open-\ning, a state-\nment", "the opening, a statement"),
+    ("self-\nsupervised", "self-supervised"),
+])
+def test_hyphenation(text, joined):
+    assert join_lines(text) == joined
+
+
+def test_paragraphs_stay_apart_and_blank_runs_become_one():
+    text = "First line of one\nparagraph.\n\n\n  \nSecond\nparagraph.\n"
+    assert join_lines(text) == "First line of one paragraph.\n\nSecond paragraph."
+
+
+def test_windows_and_mac_line_ends():
+    assert join_lines("one\r\ntwo\rthree") == "one two three"
+
+
+def test_repeated_spaces_collapse_outside_tables():
+    assert join_lines("too   many spaces\nhere") == "too many spaces here"
+
+
+def test_table_row_keeps_its_spacing_and_tabs():
+    text = "Name\tAge\nAlice\t30\nThe end of the table."
+    assert join_lines(text) == text
+    assert is_table_row("a  b  c") and not is_table_row("a  b c")
+
+
+def test_a_short_line_that_ends_a_sentence_ends_the_paragraph():
+    text = ("This sentence is long enough to fill the whole line of the column.\n"
+            "It ends here.\n"
+            "A new paragraph starts on this line of the page and goes on\n"
+            "to the next one.")
+    assert join_lines(text) == (
+        "This sentence is long enough to fill the whole line of the column. It ends here.\n"
+        "A new paragraph starts on this line of the page and goes on to the next one.")
+
+
+def test_mid_sentence_line_before_a_name_is_not_a_heading():
+    text = "The model was trained on text from\nWikipedia and news sites."
+    assert join_lines(text) == "The model was trained on text from Wikipedia and news sites."
+
+
+def test_a_lowercase_continuation_is_never_cut_after_a_heading_like_line():
+    assert join_lines("Results On The\nbenchmark improved.") == "Results On The benchmark improved."
+
+
+def test_wrapped_list_item_joins_its_continuation():
+    text = "- The first item is long and\n  wraps onto a second line\n- Second item"
+    assert join_lines(text) == "- The first item is long and wraps onto a second line\n- Second item"
+
+
+def test_markdown_heading_and_quote_stay_on_their_lines():
+    text = "# Install\nRun the script\nand wait.\n> Quoted text\nthat wraps."
+    assert join_lines(text) == "# Install\nRun the script and wait.\n> Quoted text that wraps."
+
+
+def test_chinese_lines_join_without_a_space():
+    assert join_lines("这是一个很长的句子，被\n分成了两行。") == "这是一个很长的句子，被分成了两行。"
+
+
+def test_empty_and_blank():
+    assert join_lines("") == ""
+    assert join_lines("\n \n") == ""
+
+
+def test_fenced_code_is_copied_as_it_is():
+    text = "Run this\ncommand:\n```\npip install\n  desktop-mt\n\nls -l\n```\nThen wait\nfor it."
+    assert join_lines(text) == "Run this command:\n\n```\npip install\n  desktop-mt\n\nls -l\n```\n\nThen wait for it."
+
+
+def test_web_paragraphs_copied_as_long_lines_stay_apart():
+    first = "Machine translation is the use of software to translate text or speech from one language " \
+            "to another, and it is one of the oldest and hardest problems of computer science."
+    second = "On a basic level, it replaces words of one language with words of another, which alone " \
+             "rarely gives a good translation of a whole sentence."
+    assert join_lines(f"{first}\n{second}") == f"{first}\n{second}"

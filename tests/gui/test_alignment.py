@@ -1,0 +1,186 @@
+"""Sentence alignment: the mapping from SegmentDone events (no widgets) and the highlight of
+the counterpart in the other pane, while streaming too."""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtGui import QPalette
+
+from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
+from desktop_mt.gui.alignment import HIGHLIGHT_ALPHA, Alignment, SegmentSpan, SegmentTracker, utf16_len
+
+from .sentence_fake import sentence_factory
+
+TEXT = "Hello world. How are you?\n\nFine."
+
+
+# ---- the mapping ---------------------------------------------------------------------------
+def _spans(events):
+    tracker = SegmentTracker()
+    return [s for s in (tracker.feed(e) for e in events) if s is not None]
+
+
+def test_tracker_counts_each_segments_deltas_in_utf16():
+    events = [TextDelta("你好", 0), TextDelta("😀。", 0), SegmentDone(0, "Hi 😀.", "你好😀。", 3),
+              TextDelta("\n\n", -1), TextDelta("好", 1), SegmentDone(1, "Fine.", "好", 1),
+              Finished(TranslationStats(2, 4, 0.1, 0.01))]
+    first, second = _spans(events)
+    assert (first.start, first.end) == (0, 5)  # 😀 is two UTF-16 units, as QTextDocument counts
+    assert (second.start, second.end) == (7, 8)
+    assert second.source == "Fine." and second.translation == "好"
+    assert utf16_len("😀") == 2
+
+
+def test_spaces_at_a_segments_edges_are_not_in_its_range():
+    first, second = _spans([TextDelta("你好。 ", 0), SegmentDone(0, "Hi.", "你好。", 1),
+                            TextDelta(" 好", 1), SegmentDone(1, "Fine.", "好", 1)])
+    assert (first.start, first.end) == (0, 3)
+    assert (second.start, second.end) == (5, 6)
+
+
+def test_empty_segment_has_an_empty_range():
+    [span] = _spans([TextDelta("x", -1), SegmentDone(0, "…", "", 0)])
+    assert (span.start, span.end) == (1, 1)
+
+
+def test_alignment_finds_sentences_in_order_and_answers_both_sides():
+    text = "Go. Go. Stop."
+    a = Alignment(text)
+    for i, (sentence, start, end) in enumerate((("Go.", 0, 4), ("Go.", 5, 9), ("Stop.", 10, 14))):
+        a.add(SegmentSpan(i, sentence, "x", start, end))
+    assert [p.src for p in a.pairs] == [(0, 3), (4, 7), (8, 13)]
+    assert a.at_source(5).segment == 1
+    assert a.at_source(3).segment == 0      # just after the full stop: still that sentence
+    assert a.at_source(4).segment == 1      # a range starting here wins
+    assert a.at_target(9).segment == 1 and a.at_target(4).segment == 0
+    assert a.at_target(100) is None
+
+
+def test_whitespace_normalised_sentence_is_found_loosely_and_unicode_offsets():
+    text = "😀 A line\nbroken  here. Next."
+    a = Alignment(text)
+    a.add(SegmentSpan(0, "😀 A line broken here.", "t", 0, 1))
+    a.add(SegmentSpan(1, "Next.", "u", 2, 3))
+    a.add(SegmentSpan(2, "Not in the text.", "v", 4, 5))
+    assert a.pairs[0].src == (0, 23)  # 22 characters, the emoji counting two
+    assert a.pairs[1].src == (24, 29)
+    assert a.pairs[2].src is None
+
+
+def test_source_edits_move_later_sentences_and_unalign_the_edited_one():
+    a = Alignment("One. Two. Three.")
+    for i, s in enumerate(("One.", "Two.", "Three.")):
+        a.add(SegmentSpan(i, s, s, i * 10, i * 10 + 4))
+    a.source_edited(5, 0, 3)  # typed 3 characters before "Two."
+    assert [p.src for p in a.pairs] == [(0, 4), (8, 12), (13, 19)]
+    a.source_edited(9, 1, 0)  # deleted inside "Two."
+    assert [p.src for p in a.pairs] == [(0, 4), None, (12, 18)]
+
+
+def test_replace_translation_moves_the_later_pairs():
+    a = Alignment("A. B. C.")
+    for i, s in enumerate(("A.", "B.", "C.")):
+        a.add(SegmentSpan(i, s, "xx", i * 3, i * 3 + 2))
+    old = a.replace_translation(a.pairs[1], "yyyy")
+    assert old == (3, 5)
+    assert [p.tgt for p in a.pairs] == [(0, 2), (3, 7), (8, 10)]
+    assert a.pairs[1].translation == "yyyy"
+
+
+# ---- the panes -----------------------------------------------------------------------------
+def _selection(editor):
+    sels = editor.extraSelections()
+    if not sels:
+        return None
+    c = sels[0].cursor
+    return editor.toPlainText()[c.selectionStart():c.selectionEnd()]
+
+
+def _active(qtbot, window):
+    window.show()
+    with qtbot.waitActive(window):
+        window.activateWindow()
+
+
+def _put_cursor(editor, pos):
+    editor.setFocus()
+    cursor = editor.textCursor()
+    cursor.setPosition(pos)
+    editor.setTextCursor(cursor)
+
+
+def test_cursor_in_either_pane_highlights_the_counterpart(qtbot, make_controller):
+    window, controller = make_controller(factory=sentence_factory())
+    _active(qtbot, window)
+    window.set_source(TEXT)
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        controller.translate(TEXT)
+    assert window.target_text() == "<Hello><world.> <How><are><you?> <Fine.>"
+    view = controller.alignment.view
+    _put_cursor(window.source, TEXT.index("are"))
+    assert _selection(window.source) == "How are you?"
+    assert _selection(window.target) == "<How><are><you?>"
+    _put_cursor(window.target, window.target_text().index("<Fine"))
+    assert _selection(window.source) == "Fine."
+    assert _selection(window.target) == "<Fine.>"
+    assert view.pair.segment == 2
+    selection = window.target.extraSelections()[0]
+    fmt = selection.format
+    color = fmt.background().color()
+    expected = window.target.palette().color(QPalette.ColorRole.Highlight)
+    assert color.alpha() == HIGHLIGHT_ALPHA
+    assert (color.red(), color.green(), color.blue()) == (expected.red(), expected.green(), expected.blue())
+
+
+def test_hover_highlights_and_leaving_returns_to_the_cursor(qtbot, make_controller):
+    window, controller = make_controller(factory=sentence_factory())
+    _active(qtbot, window)
+    window.set_source(TEXT)
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        controller.translate(TEXT)
+    _put_cursor(window.source, 0)
+    target = window.target
+    cursor = target.textCursor()
+    cursor.setPosition(window.target_text().index("<are>"))
+    point = target.cursorRect(cursor).center()
+    qtbot.mouseMove(target.viewport(), point)
+    qtbot.waitUntil(lambda: _selection(window.source) == "How are you?", timeout=3000)
+    controller.alignment.view.hover(None, 0)  # the pointer left the panes
+    assert _selection(window.source) == "Hello world."
+
+
+def test_highlight_works_while_streaming(qtbot, make_controller):
+    gate = threading.Event()
+    window, controller = make_controller(factory=sentence_factory(gate=gate))
+    _active(qtbot, window)
+    window.set_source(TEXT)
+    _put_cursor(window.source, 1)
+    view = controller.alignment.view
+    with qtbot.waitSignal(view.highlighted, timeout=10_000, check_params_cb=lambda p: p is not None):
+        controller.translate(TEXT)
+    assert controller.current is not None  # still streaming: the rest waits for the gate
+    assert _selection(window.target) == "<Hello><world.>"
+    _put_cursor(window.source, TEXT.index("Fine"))
+    assert _selection(window.target) is None  # not translated yet
+    with qtbot.waitSignal(view.highlighted, timeout=10_000,
+                          check_params_cb=lambda p: p is not None and p.segment == 2):
+        gate.set()
+    assert _selection(window.target) == "<Fine.>"
+    qtbot.waitUntil(lambda: controller.current is None, timeout=10_000)
+
+
+def test_editing_a_sentence_unaligns_it_and_a_new_translation_resets(qtbot, make_controller):
+    window, controller = make_controller(factory=sentence_factory())
+    _active(qtbot, window)
+    window.set_source(TEXT)
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        controller.translate(TEXT)
+    _put_cursor(window.source, 2)
+    window.source.insertPlainText("X")  # "HeXllo world."
+    assert _selection(window.target) is None
+    _put_cursor(window.source, window.source_text().index("Fine"))
+    assert _selection(window.target) == "<Fine.>"  # moved with the edit
+    controller.clear()
+    assert controller.alignment.view.alignment is None
+    assert window.source.extraSelections() == [] and window.target.extraSelections() == []

@@ -1,0 +1,173 @@
+"""Alternatives: the worker's n-best for the sentence under the cursor, a menu, and one
+undoable replacement in the translation pane."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtCore import Qt
+
+from .sentence_fake import sentence_factory
+
+TEXT = "Hello world. How are you? Fine."
+OUT = "<Hello><world.> <How><are><you?> <Fine.>"
+
+
+def _ready(qtbot, make_controller, **kwargs):
+    made = []
+    window, controller = make_controller(factory=sentence_factory(made, **kwargs))
+    window.show()
+    with qtbot.waitActive(window):
+        window.activateWindow()
+    window.set_source(TEXT)
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        controller.translate(TEXT)
+    return window, controller, made[-1]
+
+
+def _cursor(editor, pos):
+    editor.setFocus()
+    cursor = editor.textCursor()
+    cursor.setPosition(pos)
+    editor.setTextCursor(cursor)
+
+
+def test_menu_lists_alternatives_and_choosing_one_is_one_undo_step(qtbot, make_controller):
+    window, controller, fake = _ready(qtbot, make_controller)
+    feature = controller.alternatives
+    _cursor(window.target, OUT.index("<are>"))
+    with qtbot.waitSignal(feature.menuShown, timeout=10_000) as shown:
+        qtbot.keyClick(window.target, Qt.Key.Key_A,
+                       Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    sentence, n, thread = fake.alternative_calls[-1]
+    assert (sentence, n) == ("How are you?", 3)
+    assert thread != threading.get_ident()  # on the worker's thread
+    menu = shown.args[0]
+    choices = [a for a in menu.actions() if a.data()]
+    assert [a.data() for a in choices] == ["<How><are><you?>", "<How><are><you?>#1", "<How><are><you?>#2"]
+    assert [a.isChecked() for a in choices] == [True, False, False]
+    choices[2].trigger()
+    assert window.target_text() == "<Hello><world.> <How><are><you?>#2 <Fine.>"
+    # The alignment follows: the last sentence moved, and still highlights its source.
+    _cursor(window.target, window.target_text().index("<Fine"))
+    assert controller.alignment.view.pair.src == (TEXT.index("Fine"), len(TEXT))
+    # Ctrl+Z in the translation pane undoes the replacement (one step), Ctrl+Shift+Z redoes it.
+    qtbot.keyClick(window.target, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.target_text() == OUT
+    qtbot.keyClick(window.target, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.target_text() == "<Hello><world.> <How><are><you?>#2 <Fine.>"
+    feature.undo_stack.undo()
+    assert window.target_text() == OUT
+    assert window.source_text() == TEXT  # the source is not touched
+
+
+def test_from_the_source_pane_and_the_context_menu(qtbot, make_controller):
+    window, controller, fake = _ready(qtbot, make_controller)
+    feature = controller.alternatives
+    _cursor(window.source, TEXT.index("Fine"))
+    with qtbot.waitSignal(feature.menuShown, timeout=10_000):
+        feature.action.trigger()
+    assert fake.alternative_calls[-1][0] == "Fine."
+    feature.menu.close()
+    target = window.target
+    cursor = target.textCursor()
+    cursor.setPosition(OUT.index("<world"))
+    point = target.cursorRect(cursor).center()
+    target.customContextMenuRequested.emit(point)
+    context = feature.menu
+    [entry] = [a for a in context.actions() if a.text().startswith("Alternatives")]
+    assert entry.isEnabled()
+    assert feature.undo_action in context.actions()
+    with qtbot.waitSignal(feature.menuShown, timeout=10_000) as shown:
+        entry.trigger()
+    assert fake.alternative_calls[-1][0] == "Hello world."
+    [second] = [a for a in shown.args[0].actions() if a.data() == "<Hello><world.>#1"]
+    second.trigger()
+    assert window.target_text() == "<Hello><world.>#1 <How><are><you?> <Fine.>"
+    context.close()
+
+
+def test_nothing_under_the_cursor_asks_nothing(qtbot, make_controller):
+    window, controller, fake = _ready(qtbot, make_controller)
+    controller.clear()
+    assert controller.alternatives.request() is None
+    assert fake.alternative_calls == []
+
+
+def test_a_new_translation_cancels_the_request_and_empties_the_undo_stack(qtbot, make_controller):
+    window, controller, fake = _ready(qtbot, make_controller)
+    feature = controller.alternatives
+    _cursor(window.target, 1)
+    with qtbot.waitSignal(feature.menuShown, timeout=10_000) as shown:
+        feature.request()
+    [alt] = [a for a in shown.args[0].actions() if a.data() == "<Hello><world.>#1"]
+    alt.trigger()
+    assert feature.undo_stack.canUndo()
+    fake.alternatives_block = threading.Event()
+    fake.alternatives_started.clear()
+    shown_menus = []
+    feature.menuShown.connect(shown_menus.append)
+    feature.request()
+    assert fake.alternatives_started.wait(10)
+    with qtbot.waitSignal(controller.worker.alternativesReady, timeout=10_000) as ready:
+        with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+            controller.translate("Again.")  # sets the pending request's cancel flag
+    assert ready.args[1] == []  # the worker stopped the search
+    assert not feature.undo_stack.canUndo()
+    assert shown_menus == []
+    assert window.target_text() == "<Again.>"
+
+
+def test_engine_error_is_shown_not_raised(qtbot, make_controller):
+    window, controller, fake = _ready(qtbot, make_controller)
+
+    def boom(*_a, **_k):
+        raise RuntimeError("no beams today")
+
+    fake.alternatives = boom
+    _cursor(window.target, 1)
+    with qtbot.waitSignal(controller.alternatives.failed, timeout=10_000) as failed:
+        controller.alternatives.request()
+    assert "no beams today" in failed.args[0]
+    assert window.target_text() == OUT
+
+
+def test_bundled_model_alignment_and_alternatives(qtbot, make_controller):
+    """The real engine: every sentence is aligned with its source, and a chosen alternative
+    (the engine's n-best, the first one being the translation shown) replaces its sentence."""
+    from desktop_mt.gui.settings import Settings
+    from desktop_mt.gui.worker import default_translator_factory
+
+    from .test_real_engine import _bundled_dir
+
+    found = _bundled_dir()
+    if found is None:
+        pytest.skip("no bundled model")
+    text = "Where is the train station? I am late.\n\nThe weather is nice today."
+    window, controller = make_controller(Settings(model_path=str(found), intra_op_threads=1),
+                                         factory=default_translator_factory)
+    window.set_source(text)
+    with qtbot.waitSignal(controller.requestFinished, timeout=120_000):
+        controller.translate(text)
+    pairs = controller.alignment.view.alignment.pairs
+    assert [p.source for p in pairs] == ["Where is the train station?", "I am late.", "The weather is nice today."]
+    shown = window.target_text()
+    for pair in pairs:
+        assert text[pair.src[0]:pair.src[1]] == pair.source
+        assert shown[pair.tgt[0]:pair.tgt[1]] == pair.translation
+    feature = controller.alternatives
+    with qtbot.waitSignal(feature.menuShown, timeout=120_000) as got:
+        feature.request(pairs[0])
+    choices = [a for a in got.args[0].actions() if a.data()]
+    assert 1 <= len(choices) <= 3
+    assert choices[0].data() == pairs[0].translation and choices[0].isChecked()
+    if len(choices) > 1:
+        other, end = choices[1].data(), pairs[0].tgt[1]
+        choices[1].trigger()
+        assert window.target_text() == other + shown[end:]  # the first sentence starts at 0
+        assert window.target_text().endswith(pairs[2].translation)
+        feature.undo_stack.undo()
+        assert window.target_text() == shown
+    got.args[0].close()

@@ -1,0 +1,564 @@
+"""The Models dialog, the download worker and the demo-model line of the window."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from desktop_mt.engine.model_format import bundled_model_dir
+from desktop_mt.errors import DesktopMTError
+from desktop_mt.errors import DownloadCancelled
+from desktop_mt.gui.downloads import format_bytes, progress_text
+from desktop_mt.gui.models import CatalogItem, InstalledItem
+from desktop_mt.gui.models_dialog import ModelsDialog, merge_rows
+from desktop_mt.models import DownloadProgress
+
+MB = 1_000_000
+REAL = "opus-mt-en-zh"
+DEMO = "tatoeba-en-zh-small"
+
+
+class FakeBackend:
+    """A scripted ModelsBackend. A download reports a quarter of the bytes, then waits
+    until the test releases it (or cancels it), then reports the rest and 'installs' a
+    folder under ``root``. ``fail_with`` makes it raise after the first report instead."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.total = 80 * MB
+        self.release = threading.Event()
+        self.fail_with: Exception | None = None
+        self.calls: list[tuple[str, str]] = []
+        self.thread_ids: list[int] = []
+        self.removed: list[str] = []
+        self.mirror = ""
+        self.active: str | None = None
+        demo = InstalledItem(DEMO, str(bundled_model_dir()), "en→zh", ("int8", "fp32"), 50 * MB,
+                             demo=True, removable=False)
+        self._installed = {DEMO: demo}
+
+    def catalog(self):
+        return [CatalogItem(REAL, "en→zh", "CC-BY 4.0", "Helsinki-NLP opus-mt-en-zh (OPUS-MT)",
+                            {"int8": 80 * MB, "fp32": 310 * MB})]
+
+    def installed(self):
+        return list(self._installed.values())
+
+    def endpoint(self):
+        return self.mirror or "https://hub.example"
+
+    def endpoint_setting(self):
+        return self.mirror
+
+    def set_endpoint_setting(self, url):
+        if url and not url.startswith("https://"):
+            raise DesktopMTError(f"endpoint {url!r} must start with https://")
+        self.mirror = url
+
+    def set_active(self, name_or_path):
+        self.active = name_or_path
+
+    def active_folder(self):
+        if self.active and not Path(self.active).is_dir():
+            raise DesktopMTError(f"the active model is unavailable: {self.active}")
+        return self.active or ""
+
+    def download(self, name, variant, progress, cancel):
+        self.calls.append((name, variant))
+        self.thread_ids.append(threading.get_ident())
+        progress(DownloadProgress("listing"))
+        progress(DownloadProgress("downloading", self.total // 4, self.total, "onnx/encoder.onnx", 4 * MB))
+        if self.fail_with is not None:
+            raise self.fail_with
+        while not self.release.is_set():
+            if cancel.wait(0.005):
+                raise DownloadCancelled(f"download of {name} cancelled")
+        progress(DownloadProgress("installing", self.total, self.total))
+        folder = self.root / name
+        folder.mkdir(parents=True)
+        self._installed[name] = InstalledItem(name, str(folder), "en→zh", (variant,), self.total)
+        return folder
+
+    def remove(self, name):
+        if not self._installed[name].removable:
+            raise DesktopMTError(f"{name} is bundled with the app and cannot be removed.")
+        self.removed.append(name)
+        del self._installed[name]
+
+
+@pytest.fixture
+def backend(tmp_path):
+    return FakeBackend(tmp_path / "models")
+
+
+@pytest.fixture
+def dialog(qtbot, backend):
+    made = ModelsDialog(backend)
+    qtbot.addWidget(made)
+    made.set_active_path(str(bundled_model_dir()))
+    yield made
+    made.backend.release.set()
+    assert made.shutdown()
+
+
+def start_and_wait_progress(qtbot, dialog, name=REAL, variant="int8"):
+    """Start a download and wait for its first byte report."""
+    dialog.select(name)
+    dialog.variant_combo.setCurrentIndex(dialog.variant_combo.findData(variant))
+    with qtbot.waitSignal(dialog.progressShown, timeout=5_000,
+                          check_params_cb=lambda report: report.phase == "downloading"):
+        assert dialog.start_download()
+
+
+# ---- pure helpers -----------------------------------------------------------------------------
+def test_progress_text_and_sizes():
+    assert format_bytes(999) == "999 B" and format_bytes(81_234_567) == "81.2 MB"
+    assert format_bytes(3_100_000_000) == "3.10 GB"
+    assert progress_text(20 * MB, 80 * MB, 4 * MB) == "20.0 MB of 80.0 MB · 4.0 MB/s · 15 s left"
+    assert progress_text(20 * MB, 0, 0.0) == "20.0 MB"
+
+
+def test_merge_rows_puts_catalog_first_and_keeps_local_models(backend):
+    extra = InstalledItem("my-export", "/m/my-export", "en→zh", ("fp32",), MB)
+    rows = merge_rows(backend.catalog(), [*backend.installed(), extra])
+    assert [(r.name, r.catalog is not None, r.installed is not None) for r in rows] == [
+        (REAL, True, False), (DEMO, False, True), ("my-export", False, True)]
+
+
+# ---- dialog states ----------------------------------------------------------------------------
+def test_idle_dialog_lists_catalog_and_installed(dialog):
+    assert dialog.state() == "idle"
+    assert dialog.status_text(REAL) == "Not installed"
+    assert dialog.status_text(DEMO) == "Active (int8, fp32)"
+    dialog.select(REAL)
+    assert dialog.download_button.isEnabled() and not dialog.use_button.isEnabled()
+    assert [dialog.variant_combo.itemData(i) for i in range(dialog.variant_combo.count())] == ["int8", "fp32"]
+    item = dialog.table.currentItem()
+    assert item.text(2) == "int8 ~80 MB, fp32 ~310 MB" and item.text(3) == "CC-BY 4.0"
+    dialog.select(DEMO)
+    assert not dialog.download_button.isEnabled() and not dialog.remove_button.isEnabled()
+    assert "demo" in dialog.details.text()
+
+
+def test_download_shows_progress_and_speed_then_installs(qtbot, dialog, backend):
+    start_and_wait_progress(qtbot, dialog, variant="fp32")
+    assert dialog.state() == "downloading"
+    assert dialog.status_text(REAL) == "Downloading…"
+    assert dialog.progress_bar.isVisibleTo(dialog) and dialog.cancel_button.isEnabled()
+    assert dialog.progress_bar.value() == 250
+    assert dialog.progress_label.text() == "20.0 MB of 80.0 MB · 4.0 MB/s · 15 s left"
+    assert not dialog.download_button.isEnabled()
+    assert backend.thread_ids[0] != threading.get_ident()  # off the UI thread
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000) as ended:
+        backend.release.set()
+    assert ended.args == ["installed"] and dialog.state() == "installed"
+    assert backend.calls == [(REAL, "fp32")]
+    assert dialog.status_text(REAL) == "Installed (fp32)"
+    assert not dialog.progress_bar.isVisibleTo(dialog)
+    dialog.select(REAL)
+    assert dialog.use_button.isEnabled() and dialog.remove_button.isEnabled()
+
+
+def test_cancel_stops_the_download_and_returns_to_not_installed(qtbot, dialog, backend):
+    start_and_wait_progress(qtbot, dialog)
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000) as ended:
+        dialog.cancel_button.click()
+        assert dialog.state() == "cancelling" and dialog.progress_label.text() == "Cancelling…"
+        assert not dialog.cancel_button.isEnabled()
+    assert ended.args == ["cancelled"] and dialog.state() == "cancelled"
+    assert "cancelled; nothing was installed" in dialog.message.text()
+    assert dialog.status_text(REAL) == "Not installed"
+    assert not dialog.runner.running and not dialog.progress_bar.isVisibleTo(dialog)
+    dialog.select(REAL)
+    assert dialog.download_button.isEnabled()  # can start again
+    start_and_wait_progress(qtbot, dialog)
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000) as ended:
+        backend.release.set()
+    assert ended.args == ["installed"] and len(backend.calls) == 2
+
+
+def test_failure_shows_the_backend_message(qtbot, dialog, backend):
+    backend.fail_with = OSError("Cannot reach https://hub.example: set a download mirror")
+    dialog.select(REAL)
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000) as ended:
+        dialog.start_download()
+    assert ended.args == ["failed"] and dialog.state() == "failed"
+    assert "Cannot reach https://hub.example" in dialog.message.text()
+    assert dialog.message.property("error") is True and dialog.message.isVisibleTo(dialog)
+    assert dialog.status_text(REAL) == "Not installed" and dialog.download_button.isEnabled()
+
+
+def test_unexpected_exception_becomes_a_message_not_a_crash(qtbot, dialog, backend):
+    backend.fail_with = KeyError("siblings")
+    dialog.select(REAL)
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+        dialog.start_download()
+    assert "KeyError" in dialog.message.text() and "log file" in dialog.message.text()
+
+
+def test_use_this_model_asks_for_the_installed_folder(qtbot, dialog, backend):
+    start_and_wait_progress(qtbot, dialog)
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+        backend.release.set()
+    dialog.select(REAL)
+    with qtbot.waitSignal(dialog.activateRequested) as asked:
+        dialog.use_button.click()
+    assert asked.args == [str(backend.root / REAL), "int8"]
+    dialog.set_active_path(asked.args[0])
+    assert dialog.status_text(REAL) == "Active (int8)" and dialog.status_text(DEMO) == "Installed (int8, fp32)"
+    assert not dialog.use_button.isEnabled() and not dialog.remove_button.isEnabled()  # in use
+
+
+def test_remove_deletes_and_relists(qtbot, dialog, backend):
+    start_and_wait_progress(qtbot, dialog)
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+        backend.release.set()
+    with qtbot.waitSignal(dialog.modelsChanged):
+        assert dialog.remove(REAL)
+    assert backend.removed == [REAL] and dialog.status_text(REAL) == "Not installed"
+    assert not dialog.remove(DEMO)
+    assert "cannot be removed" in dialog.message.text()
+
+
+def test_closing_the_dialog_keeps_the_download_running(qtbot, dialog, backend):
+    dialog.show()
+    start_and_wait_progress(qtbot, dialog)
+    dialog.close()
+    assert dialog.runner.running and dialog.state() == "downloading"
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+        backend.release.set()
+    assert dialog.status_text(REAL) == "Installed (int8)"
+
+
+def test_mirror_field_saves_valid_urls_and_explains_bad_ones(dialog, backend):
+    assert dialog.mirror_combo.currentText() == ""
+    assert "https://hub.example" in dialog.mirror_combo.lineEdit().placeholderText()
+    dialog.mirror_combo.setCurrentText("https://hf-mirror.com")
+    assert dialog.save_mirror() and backend.mirror == "https://hf-mirror.com"
+    dialog.mirror_combo.setCurrentText("ftp://nope")
+    assert not dialog.save_mirror()
+    assert backend.mirror == "https://hf-mirror.com" and "must start with https://" in dialog.message.text()
+
+
+# ---- the dialog in the app: demo notice, status bar, switching models ---------------------------
+def bundled_aware_factory(**kwargs):
+    """Fake engines whose model_info.path is the folder asked for (the bundled one for None)."""
+    from .fakes import FakeTranslator
+
+    def factory(config):
+        fake = FakeTranslator(config, **kwargs)
+        folder = config.model_dir or str(bundled_model_dir())
+        fake.model_info.path = folder
+        fake.model_info.name = Path(folder).name
+        return fake
+
+    return factory
+
+
+@pytest.fixture
+def app_with_fake_models(qtbot, make_controller, backend):
+    window, controller = make_controller(factory=bundled_aware_factory())
+    controller.models_hub.backend = backend
+    return window, controller
+
+
+def test_demo_notice_shows_for_the_bundled_model_and_opens_the_dialog(qtbot, app_with_fake_models):
+    window, controller = app_with_fake_models
+    assert window.demo_notice.isVisibleTo(window)
+    assert "Demo model" in window.demo_notice.label.text()
+    assert window.model_label.text() == f"{DEMO} · int8"  # the status bar names the model
+    with qtbot.waitSignal(window.modelsRequested):
+        window.demo_notice.button.click()
+    dialog = controller.models_hub.dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.status_text(DEMO).startswith("Active")
+    window.models_action.trigger()  # the menu reopens the same dialog
+    assert controller.models_hub.dialog is dialog
+
+
+def test_use_this_model_switches_the_app_and_hides_the_demo_notice(qtbot, app_with_fake_models, backend, tmp_path):
+    window, controller = app_with_fake_models
+    dialog = controller.models_hub.open()
+    start_and_wait_progress(qtbot, dialog)
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+        backend.release.set()
+    dialog.select(REAL)
+    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
+        dialog.use_button.click()
+    folder = str(backend.root / REAL)
+    assert controller.settings.model_path == folder and backend.active == folder
+    assert window.model_label.text() == f"{REAL} · int8"
+    assert not window.demo_notice.isVisibleTo(window)
+    assert dialog.status_text(REAL) == "Active (int8)"
+    from desktop_mt.gui.settings import load_settings
+
+    assert load_settings(tmp_path / "s.json").settings.model_path == folder  # saved
+    dialog.select(DEMO)  # and back to the demo: the bundled model is model_path ""
+    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
+        dialog.use_button.click()
+    assert controller.settings.model_path == "" and backend.active == ""
+    assert window.demo_notice.isVisibleTo(window)
+
+
+def test_shutdown_cancels_a_running_download(qtbot, app_with_fake_models, backend):
+    window, controller = app_with_fake_models
+    dialog = controller.models_hub.open()
+    start_and_wait_progress(qtbot, dialog)
+    controller.shutdown()
+    assert not dialog.runner.thread.isRunning()
+    assert REAL not in [i.name for i in backend.installed()]
+
+
+# ---- the app's backend on the real model manager -----------------------------------------------
+def test_store_backend_lists_catalog_bundled_demo_and_mirror(app_home):
+    from desktop_mt.gui.models import StoreBackend, is_bundled
+
+    backend = StoreBackend()
+    real = next(c for c in backend.catalog() if c.name == REAL)
+    assert real.languages == "en→zh" and set(real.sizes) == {"int8", "fp32"}
+    assert real.sizes["int8"] < real.sizes["fp32"] and "Marian" in real.description
+    assert real.title and "Tiedemann" in real.credits  # the attribution CC-BY asks for
+    demo = backend.installed()[0]
+    assert demo.demo and not demo.removable and is_bundled(demo.path) and demo.size > 10 * MB
+    backend.set_endpoint_setting("https://hf-mirror.com/")
+    assert backend.endpoint_setting() == "https://hf-mirror.com" == backend.endpoint()
+    with pytest.raises(DesktopMTError, match="http"):
+        backend.set_endpoint_setting("hf-mirror.com")
+
+
+# ---- settings of issue 12: model's own decoding by default, Chinese script ---------------------
+@pytest.mark.parametrize("saved,beams", [
+    ({"beams": 1}, 0),                           # version 1 saved greedy as its default: now the model's
+    ({"beams": 3}, 3),                           # a real choice is kept
+    ({"beams": 1, "settings_version": 2}, 1),    # greedy chosen after the change is kept
+])
+def test_settings_beams_migrate_from_version_1(tmp_path, saved, beams):
+    import json
+
+    from desktop_mt.gui.settings import SETTINGS_VERSION, load_settings, save_settings
+
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps(saved))
+    loaded = load_settings(path)
+    assert loaded.settings.beams == beams and loaded.warnings == []
+    save_settings(loaded.settings, path)
+    assert json.loads(path.read_text())["settings_version"] == SETTINGS_VERSION
+    assert load_settings(path).settings.beams == beams  # stable after saving
+
+
+def test_controller_uses_the_models_generation_config_unless_chosen(qtbot, make_controller):
+    from desktop_mt.gui.settings import Settings
+
+    window, controller = make_controller()
+    assert Settings().beams == 0 and controller.generation_options().beams is None
+    controller.apply_settings(Settings(beams=1))
+    assert controller.generation_options().beams == 1
+
+
+def test_settings_dialog_edits_beams_default_and_script(qtbot):
+    from desktop_mt.gui.settings import Settings
+    from desktop_mt.gui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(script="traditional-tw"), True, "")
+    qtbot.addWidget(dialog)
+    assert dialog.beams_spin.value() == 0 and dialog.beams_spin.text() == "Model default"
+    assert dialog.script_combo.currentData() == "traditional-tw"
+    dialog.script_combo.setCurrentIndex(dialog.script_combo.findData("traditional-hk"))
+    dialog.beams_spin.setValue(1)
+    with qtbot.waitSignal(dialog.applied) as applied:
+        dialog.apply()
+    assert (applied.args[0].script, applied.args[0].beams) == ("traditional-hk", 1)
+
+
+# ---- end to end: the real downloader against a local fake Hub, then the real engine --------------
+class GatedStoreBackend:
+    """The app's StoreBackend, except that a download can be held at its first byte report
+    until the test lets it go: the Cancel click then lands mid-download, deterministically."""
+
+    def __init__(self) -> None:
+        from desktop_mt.gui.models import StoreBackend
+
+        self._store = StoreBackend()
+        self.hold = threading.Event()      # set: hold the next download at its first bytes
+        self.go_on = threading.Event()
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    def download(self, name, variant, progress, cancel):
+        def held_progress(report):
+            progress(report)
+            if self.hold.is_set() and report.phase == "downloading":
+                self.hold.clear()
+                assert self.go_on.wait(30)
+
+        return self._store.download(name, variant, held_progress, cancel)
+
+
+@pytest.fixture
+def fake_hub(tiny_marian_dir, tmp_path, monkeypatch):
+    """tests/models' fake Hub serving the tiny Marian as catalog model 'tiny', set as the mirror."""
+    import json
+
+    import huggingface_hub.constants as hf_constants
+
+    from desktop_mt.models import set_endpoint_setting
+    from tests.models.conftest import (CHECKPOINT_COMMIT, CHECKPOINT_REPO, COMMIT, REPO, TOKENIZER,
+                                       catalog_entry, repo_files)
+    from tests.models.fake_hub import FakeHub
+
+    hub = FakeHub()
+    hub.add_repo(REPO, COMMIT, repo_files(tiny_marian_dir))
+    hub.add_repo(CHECKPOINT_REPO, CHECKPOINT_COMMIT, {n: (tiny_marian_dir / n).read_bytes() for n in TOKENIZER})
+    hub.start()
+    catalog = tmp_path / "catalog.json"
+    catalog.write_text(json.dumps({"models": [catalog_entry()]}), encoding="utf-8")
+    monkeypatch.setenv("DESKTOP_MT_CATALOG", str(catalog))
+    monkeypatch.delenv("HF_ENDPOINT", raising=False)
+    monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", False)  # tests/conftest.py turns it on
+    set_endpoint_setting(hub.url)
+    yield hub
+    hub.stop()
+
+
+def test_real_download_cancel_install_and_switch(qtbot, make_controller, fake_hub, app_home):
+    from desktop_mt.gui.models import available_models
+    from desktop_mt.gui.worker import default_translator_factory
+    from desktop_mt.models import get_active, list_installed, models_dir
+
+    window, controller = make_controller(factory=default_translator_factory)
+    assert window.demo_notice.isVisibleTo(window) and window.model_label.text() == f"{DEMO} · int8"
+    backend = GatedStoreBackend()
+    controller.models_hub.backend = backend
+    window.demo_notice.button.click()
+    dialog = controller.models_hub.dialog
+    assert dialog.status_text("tiny") == "Not installed" and dialog.status_text(DEMO).startswith("Active")
+
+    backend.hold.set()  # Cancel while the first file is coming in
+    start_and_wait_progress(qtbot, dialog, name="tiny")
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=30_000) as ended:
+        dialog.cancel_button.click()
+        backend.go_on.set()
+    assert ended.args == ["cancelled"] and dialog.status_text("tiny") == "Not installed"
+    assert not (models_dir() / "tiny").exists() and "tiny" not in [m.name for m in list_installed()]
+    assert [c.path for c in available_models([])] == [""]  # Settings offers no half model either
+
+    dialog.select("tiny")  # again: resumes from the staging folder and installs
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=60_000) as ended:
+        dialog.start_download()
+    assert ended.args == ["installed"], dialog.message.text()
+    assert dialog.status_text("tiny") == "Installed (int8)"
+    assert str(models_dir() / "tiny") in [c.path for c in available_models([])]
+
+    dialog.select("tiny")
+    with qtbot.waitSignal(controller.modelLoaded, timeout=30_000):
+        dialog.use_button.click()
+    folder = str(models_dir() / "tiny")
+    assert controller.settings.model_path == folder and get_active() == "tiny"  # by name for the CLI
+    assert window.model_label.text() == "tiny · int8" and not window.demo_notice.isVisibleTo(window)
+    with qtbot.waitSignal(controller.requestFinished, timeout=30_000):
+        controller.translate("I love you.")
+    assert window.target_text().strip()  # the downloaded model translates in the app
+
+
+def test_traditional_script_setting_reaches_the_engine(qtbot, make_controller):
+    from desktop_mt.gui.settings import Settings
+    from desktop_mt.gui.worker import default_translator_factory
+
+    window, controller = make_controller(Settings(beams=1), factory=default_translator_factory)
+    with qtbot.waitSignal(controller.requestFinished, timeout=30_000):
+        controller.translate("I love you.")
+    assert "爱" in window.target_text()  # the bundled model writes Simplified
+    controller.apply_settings(Settings(beams=1, script="traditional-tw"))
+    assert controller.generation_options().script == "traditional-tw"
+    with qtbot.waitSignal(controller.requestFinished, timeout=30_000):
+        controller.translate("I love you.")
+    assert "愛" in window.target_text() and "爱" not in window.target_text()
+
+
+def test_app_and_command_line_share_the_active_model(qtbot, make_controller, tiny_marian_dir, app_home):
+    import shutil
+
+    from desktop_mt.gui.settings import Settings
+    from desktop_mt.models import get_active, models_dir, set_active
+
+    folder = models_dir() / "tiny-local"
+    shutil.copytree(tiny_marian_dir, folder)
+    set_active("tiny-local")  # `desktop-mt models use tiny-local` before the app starts
+    window, controller = make_controller(factory=bundled_aware_factory())
+    assert controller.settings.model_path == str(folder)  # adopted
+    assert window.model_label.text() == "tiny-local · int8" and not window.demo_notice.isVisibleTo(window)
+
+    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):  # Settings dialog: back to bundled
+        controller.apply_settings(Settings(model_path=""))
+    assert get_active() == "" and window.demo_notice.isVisibleTo(window)
+    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):  # and to the folder again
+        controller.apply_settings(Settings(model_path=str(folder)))
+    assert get_active() == "tiny-local"
+
+
+def test_a_vanished_active_model_is_not_adopted(qtbot, make_controller, tiny_marian_dir, app_home):
+    import shutil
+
+    from desktop_mt.models import get_active, models_dir, set_active
+
+    folder = models_dir() / "gone"
+    shutil.copytree(tiny_marian_dir, folder)
+    set_active("gone")
+    shutil.rmtree(folder)
+    window, controller = make_controller(factory=bundled_aware_factory())
+    assert controller.settings.model_path == "" and window.demo_notice.isVisibleTo(window)
+    assert get_active() == ""  # the app loaded its own (bundled) model: the CLI follows it
+
+
+def test_unreachable_hub_names_the_endpoint_and_the_mirror(qtbot, app_home, monkeypatch):
+    import socket
+
+    import huggingface_hub.constants as hf_constants
+
+    from desktop_mt.gui.models import StoreBackend
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{s.getsockname()[1]}"
+    monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", False)
+    backend = StoreBackend()
+    backend.set_endpoint_setting(closed)
+    dialog = ModelsDialog(backend)
+    qtbot.addWidget(dialog)
+    try:
+        dialog.select(REAL)
+        with qtbot.waitSignal(dialog.downloadEnded, timeout=60_000) as ended:
+            dialog.start_download()
+    finally:
+        assert dialog.shutdown()
+    assert ended.args == ["failed"] and dialog.status_text(REAL) == "Not installed"
+    assert f"cannot reach the model hub at {closed}" in dialog.message.text()
+    assert "mirror" in dialog.message.text() and dialog.message.property("error") is True
+
+
+def test_add_model_folder_still_switches_the_app(qtbot, make_controller, tiny_marian_dir):
+    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.models import get_active
+
+    window, controller = make_controller(factory=bundled_aware_factory())
+    dialog = SettingsDialog(controller.settings, True, "")
+    qtbot.addWidget(dialog)
+    dialog.applied.connect(controller.apply_settings)
+    assert dialog.add_model_folder(str(tiny_marian_dir))
+    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
+        dialog.apply()
+    assert controller.settings.model_path == str(tiny_marian_dir)
+    assert window.model_label.text() == f"{tiny_marian_dir.name} · int8"
+    assert not window.demo_notice.isVisibleTo(window) and get_active() == str(tiny_marian_dir)
+
+
+def test_an_unset_active_model_does_not_replace_the_apps_choice(make_controller, tmp_path):
+    from desktop_mt.gui.settings import Settings
+
+    chosen = str(tmp_path / "chosen-model")  # the store has no active model yet
+    window, controller = make_controller(Settings(model_path=chosen), factory=bundled_aware_factory())
+    assert controller.settings.model_path == chosen
+    assert window.model_label.text() == "chosen-model · int8"

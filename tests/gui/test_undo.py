@@ -1,0 +1,46 @@
+"""Every change the app makes to the source text is one step Ctrl+Z takes back."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+
+def test_clipboard_translate_can_be_undone_to_the_draft(qtbot, make_controller):
+    window, controller = make_controller()
+    qtbot.keyClicks(window.source, "my draft")
+    QGuiApplication.clipboard().setText("from the clipboard")
+    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+        controller.translate_clipboard()
+    assert window.source_text() == "from the clipboard"
+    window.source.setFocus()
+    qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.source_text() == "my draft"
+    qtbot.keyClick(window.source, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.source_text() == "from the clipboard"  # and redo goes forward again
+
+
+def test_clear_of_a_long_text_is_one_undo_step(qtbot, make_controller):
+    window, controller = make_controller()
+    long_text = "\n".join(f"Paragraph {i} of the report." for i in range(3000))
+    window.set_source(long_text)
+    window.clearRequested.emit()
+    assert window.source_text() == ""
+    assert window.source.document().isUndoAvailable()
+    window.source.undo()
+    assert window.source_text() == long_text
+
+
+def test_undo_after_app_edit_is_not_swallowed_by_the_user_history(qtbot):
+    from desktop_mt.gui.window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.set_source("first")
+    window.set_source("second")
+    window.set_source("third")
+    window.source.undo()
+    assert window.source_text() == "second"
+    window.source.undo()
+    assert window.source_text() == "first"

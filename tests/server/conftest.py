@@ -1,0 +1,15 @@
+"""Fixtures shared by the server test modules (each module starts its own ``server``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import WAIT
+
+
+@pytest.fixture
+def client(server):
+    """An httpx client for the module's ``server``."""
+    httpx = pytest.importorskip("httpx")
+    with httpx.Client(base_url=server.url, timeout=WAIT) as c:
+        yield c
