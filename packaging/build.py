@@ -313,7 +313,8 @@ def timed_self_test(exe: Path, env: dict[str, str], variant: str = "int8") -> di
             if first is None and re.search(rb"(^|\n)" + variant.encode() + rb": ", chunks):
                 first = time.perf_counter() - started
         os.close(master)
-        stderr = proc.stderr.read().decode("utf-8", "replace")
+        with proc.stderr:  # closed here: an open pipe is a ResourceWarning (an error in the tests)
+            stderr = proc.stderr.read().decode("utf-8", "replace")
         rc = proc.wait()
         stdout = chunks.decode("utf-8", "replace").replace("\r\n", "\n")
     else:
@@ -457,7 +458,8 @@ def gui_smoke(exe: Path, home: Path, seconds: float = 8.0, platform: str = "offs
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    out = proc.stdout.read().decode("utf-8", "replace") + proc.stderr.read().decode("utf-8", "replace")
+    with proc.stdout, proc.stderr:  # closed here: an open pipe is a ResourceWarning
+        out = proc.stdout.read().decode("utf-8", "replace") + proc.stderr.read().decode("utf-8", "replace")
     log = Path(env["DESKTOP_MT_HOME"]) / "logs" / "desktop-mt.log"
     if early:
         return False, f"the GUI exited within {seconds} s (rc {proc.returncode}):\n{out[-3000:]}"

@@ -28,7 +28,7 @@ from .hotkey import FALLBACK_HINT, GlobalHotkey
 from .models import StoreBackend
 from .models_dialog import ModelsHub
 from .settings import Settings
-from .worker import EngineConfig, FileJob, TranslationWorker
+from .worker import EngineConfig, FileJob, TranslationWorker, default_translator_factory
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,7 @@ class Controller(QObject):
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
         self._debounce.timeout.connect(self._translate_typed)
+        self._real_engine = translator_factory in (None, default_translator_factory)
         self._start_worker(translator_factory)
         self._connect_window()
         self.input = pasting.InputHandling(self)  # join lines on paste, already-Chinese text
@@ -299,6 +300,7 @@ class Controller(QObject):
                                 resume=resume, gate=self.gate, bilingual=self.settings.bilingual)
         self.window.show_file_job(Path(path).name)
         self._remember_recent(path)
+        self._preload_engine()
         self._fileLoadRequested.emit(self.loaded_config or self.engine_config())
         self._fileRequested.emit(self.file_job)
         self._refresh_state()
@@ -471,7 +473,16 @@ class Controller(QObject):
 
     def _request_load(self, config: EngineConfig) -> None:
         self._requested_configs.append(config)
+        self._preload_engine()
         self._loadRequested.emit(config)
+
+    def _preload_engine(self) -> None:
+        """Import the engine (and with it onnxruntime) here on the main thread before a
+        worker does. A first import of ORT's extension in a worker thread while the main
+        thread's garbage collector ran crashed the app (segfault, seen in the GUI tests);
+        after this the workers' imports are dictionary lookups. Fakes need no engine."""
+        if self._real_engine:
+            import desktop_mt.engine.runtime  # noqa: F401
 
     def _fall_back_to_bundled(self, failed: EngineConfig, message: str) -> None:
         """The chosen model is missing or broken: say so in the banner and load the

@@ -85,3 +85,23 @@ def test_warning_banner_accumulates_and_dismisses(qtbot):
 
 def test_stylesheet_is_found():
     assert "QPlainTextEdit" in fonts.stylesheet()
+
+
+def test_status_messages_have_room_beside_the_stats(qtbot):
+    """A temporary status message (already Chinese, copied, a file job's summary) is drawn
+    left of the permanent stats label; that label once took all the width, hiding every
+    message. The message must fit in the space the label leaves."""
+    window = make(qtbot)
+    window.resize(900, 600)
+    window.show()
+    qtbot.waitExposed(window)
+    window.stats_label.setText("42 tokens · 120.5 tok/s · first token 35 ms · int8")
+    message = "The text is already Chinese: it was copied as it is."
+    window.statusBar().showMessage(message, 10_000)
+    needed = window.statusBar().fontMetrics().horizontalAdvance(message)
+    assert window.statusBar().currentMessage() == message
+    qtbot.waitUntil(lambda: not window.model_label.isVisible())
+    window.statusBar().layout().activate()  # the relayout the hidden labels asked for, now
+    room = window.stats_label.geometry().left()
+    assert room >= needed, f"{room} px left of the stats label, the message needs {needed} px"
+    assert window.stats_label.isVisible() and window.stats_label.width() > 0
