@@ -104,6 +104,66 @@ def fetch_watch(on_fetch: Callable[[], None]) -> X11FetchWatch | None:
     return X11FetchWatch(on_fetch) if QGuiApplication.platformName() == "xcb" else None
 
 
+class _Cookie(ctypes.Structure):
+    _fields_ = [("sequence", ctypes.c_uint)]
+
+
+def same_x_client(window_a: int, window_b: int, resource_id_mask: int) -> bool:
+    """Whether two X windows were created by one client: the server gives each client its own
+    base for resource ids, and the bits outside ``resource_id_mask`` are that base."""
+    return (window_a & ~resource_id_mask) == (window_b & ~resource_id_mask)
+
+
+def primary_is_in_focused_app() -> bool | None:
+    """X11: whether the PRIMARY selection belongs to the application that has the keyboard
+    focus. PRIMARY keeps the text that was selected last, possibly in another window, long
+    after; only the focused application's selection is the one to replace. None when it
+    cannot be told (no libxcb, no display, focus on the root); the caller then trusts it."""
+    try:
+        xcb = ctypes.CDLL("libxcb.so.1")
+        libc = ctypes.CDLL(None)
+    except OSError:
+        return None
+    xcb.xcb_connect.restype = ctypes.c_void_p
+    xcb.xcb_connect.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+    conn = xcb.xcb_connect(None, None)
+    try:
+        return _primary_owner_vs_focus(xcb, libc, conn)
+    finally:
+        xcb.xcb_disconnect.argtypes = [ctypes.c_void_p]
+        xcb.xcb_disconnect(conn)
+
+
+def _primary_owner_vs_focus(xcb: Any, libc: Any, conn: int) -> bool | None:
+    xcb.xcb_connection_has_error.argtypes = [ctypes.c_void_p]
+    if not conn or xcb.xcb_connection_has_error(conn):
+        return None
+    xcb.xcb_get_setup.restype = ctypes.c_void_p
+    xcb.xcb_get_setup.argtypes = [ctypes.c_void_p]
+    # xcb_setup_t: status, pad, 2 versions, length (8 bytes), release (4), resource_id_base
+    # (4), then resource_id_mask at byte 16.
+    mask = ctypes.c_uint32.from_address(xcb.xcb_get_setup(conn) + 16).value
+    owner = _reply_window(xcb, libc, conn, "get_selection_owner", 1)  # atom 1: PRIMARY
+    focus = _reply_window(xcb, libc, conn, "get_input_focus")
+    if owner is None or focus is None or focus <= 1:  # 0 None, 1 PointerRoot
+        return None
+    return owner != 0 and same_x_client(owner, focus, mask)
+
+
+def _reply_window(xcb: Any, libc: Any, conn: int, request: str, *args: int) -> int | None:
+    """The window of a GetSelectionOwner/GetInputFocus reply (both carry it at byte 8)."""
+    send, wait = getattr(xcb, f"xcb_{request}"), getattr(xcb, f"xcb_{request}_reply")
+    send.restype, send.argtypes = _Cookie, [ctypes.c_void_p] + [ctypes.c_uint32] * len(args)
+    wait.restype, wait.argtypes = ctypes.c_void_p, [ctypes.c_void_p, _Cookie, ctypes.c_void_p]
+    reply = wait(conn, send(conn, *args), None)
+    if not reply:
+        return None
+    window = ctypes.c_uint32.from_address(reply + 8).value
+    libc.free.argtypes = [ctypes.c_void_p]
+    libc.free(reply)
+    return window
+
+
 class ReplaceFlow(QObject):
     """One translate-and-replace at a time (see the module docstring)."""
 
@@ -118,6 +178,7 @@ class ReplaceFlow(QObject):
         self.no_keys_reason = no_keys_reason
         self.options = options
         self.report = report or (lambda message, problem: None)
+        self.primary_in_focus: Callable[[], bool | None] = primary_is_in_focused_app
         self.copy_timeout_ms = COPY_TIMEOUT_MS
         self.restore_delay_ms = RESTORE_DELAY_MS
         self._watch = fetch_watch(self._on_fetched)
@@ -167,6 +228,9 @@ class ReplaceFlow(QObject):
         self._saved = snapshot(clipboard.mimeData(QClipboard.Mode.Clipboard))
         self._touched = False
         if clipboard.supportsSelection():  # X11: the PRIMARY selection is the selected text
+            if self.primary_in_focus() is False:  # selected earlier in another application
+                self._end("failed", NO_SELECTION)
+                return False
             self._selected(clipboard.text(QClipboard.Mode.Selection))
             return self.state != "idle"
         self.state = "copying"

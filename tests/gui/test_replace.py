@@ -271,3 +271,23 @@ def test_settings_dialog_sets_and_clears_the_replace_hotkey(qtbot):
     assert dialog.current_settings().replace_hotkey == "Ctrl+Alt+R"
     dialog.replace_edit.clear()
     assert dialog.current_settings().replace_hotkey == ""
+
+
+def test_x_windows_of_one_client_share_the_bits_outside_the_resource_mask():
+    mask = 0x1FFFFF  # the X.org server's usual mask
+    assert replace.same_x_client(0x3A00007, 0x3A0001C, mask)
+    assert not replace.same_x_client(0x3A00007, 0x3C00003, mask)
+
+
+def test_primary_from_another_application_is_not_the_selection(qtbot, feature, monkeypatch):
+    """On X11 PRIMARY may hold text selected long ago in another window; when its owner is not
+    the focused application the press fails as "nothing selected" and nothing is translated."""
+    keys = ScriptedKeys("unused")
+    window, controller, made = feature(keys)
+    monkeypatch.setattr(QGuiApplication.clipboard(), "supportsSelection", lambda: True, raising=False)
+    made.flow.primary_in_focus = lambda: False
+    QGuiApplication.clipboard().setText("keep me")
+    outcome, message = run(qtbot, made.flow)
+    assert (outcome, message) == ("failed", replace.NO_SELECTION)
+    assert keys.pasted == [] and controller.worker.translator.calls == []
+    assert QGuiApplication.clipboard().text() == "keep me"

@@ -71,6 +71,23 @@ def test_hotkey_replaces_the_selection_in_another_app_and_restores_the_clipboard
         history = field_file.with_suffix(".history").read_text(encoding="utf-8").splitlines()
         assert history == [replaced], history
         assert session.x("xclip", "-o", "-selection", "clipboard") == OLD_CLIPBOARD
+        # Text selected earlier in another application (xclip owns PRIMARY now) is not the
+        # focused field's selection: the press fails and nothing is pasted.
+        owner = subprocess.Popen(["xclip", "-quiet", "-selection", "primary", "-loops", "9"],
+                                 stdin=subprocess.PIPE, env=session.env, text=True,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        owner.stdin.write("Good morning, everyone.")
+        owner.stdin.close()
+        wait_for(lambda: session.x("xclip", "-o", "-selection", "primary") == "Good morning, everyone.",
+                 10, "xclip to own PRIMARY")
+        session.x("xdotool", "windowfocus", "--sync", wid, check=True)
+        session.x("xdotool", "key", "--clearmodifiers", "ctrl+alt+r", check=True)
+        outcomes = lambda: re.findall(r"translate and replace: (replaced|failed|cancelled)",  # noqa: E731
+                                      log_text(session))
+        assert wait_for(lambda: len(outcomes()) == 2 and outcomes(), 30, "the second press to end")[1] == "failed"
+        assert field_file.read_text(encoding="utf-8") == replaced
+        owner.kill()
+        owner.wait(timeout=10)
         assert app.poll() is None
     finally:
         target.terminate()
