@@ -44,16 +44,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def act_on(args: argparse.Namespace, cwd: str, window: MainWindow, controller: Controller) -> None:
     """Do what a command line asks of the window: bring it forward, translate the clipboard,
-    start a job for the first file (more files: the status bar says one at a time)."""
+    translate the files one after another."""
     window.bring_forward()
     if args.clipboard or args.selection:
         controller.translate_clipboard(selection=args.selection)
-    if args.files:
-        controller.translate_file(str(Path(cwd, args.files[0])))
-        if len(args.files) > 1:
-            window.statusBar().showMessage(
-                "One file at a time: translate the others when this one is done "
-                "(or use desktop-mt translate FILES...).", 10_000)
+    if args.files:  # one after another (a job already running: after it)
+        controller.translate_files([str(Path(cwd, name)) for name in args.files])
 
 
 def on_remote_message(message: dict, window: MainWindow, controller: Controller) -> None:

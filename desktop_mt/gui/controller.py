@@ -99,6 +99,7 @@ class Controller(QObject):
         self._next_id = 0
         self._loaded_key: tuple | None = None
         self._shut_down = False
+        self.file_queue: list[str] = []  # files waiting for the running job (translate_files)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
@@ -154,7 +155,7 @@ class Controller(QObject):
         win.clearRequested.connect(self.clear)
         win.sourceEdited.connect(self._on_source_edited)
         win.clipboardTranslateRequested.connect(self.translate_clipboard)
-        win.translateFileRequested.connect(self.translate_file)
+        win.translateFileRequested.connect(lambda path: self.translate_files([path]))  # queued if busy
         win.fileCancelRequested.connect(self.cancel_file)
         win.fontSizeChanged.connect(self._on_font_size_changed)
         win.restore_layout(self.settings.window_geometry, self.settings.splitter_state)
@@ -281,6 +282,27 @@ class Controller(QObject):
         return self.translate(self.input.bring_in(text))  # joined when that is on
 
     # ---- file jobs ----------------------------------------------------------------------
+    def translate_files(self, paths: list[str]) -> None:
+        """Translate these files one after another (a command line or a drop of several):
+        the first starts now, or after the running job; the others wait in the queue, and
+        Cancel on a job also drops the files still waiting (the status bar names them)."""
+        waiting = [p for p in paths if p not in self.file_queue]
+        if self.file_job is None and waiting:
+            self.file_queue.extend(waiting[1:])
+            self.translate_file(waiting[0])
+        else:
+            self.file_queue.extend(waiting)
+        if self.file_queue:
+            self.window.statusBar().showMessage(
+                f"{len(self.file_queue)} more file(s) will be translated after this one: "
+                + ", ".join(Path(p).name for p in self.file_queue), 10_000)
+
+    def _start_next_file(self) -> None:
+        """After a job ends: the next queued file whose job starts (one the user declines,
+        e.g. an existing output they do not replace, is skipped)."""
+        while self.file_queue and self.file_job is None:
+            self.translate_file(self.file_queue.pop(0))
+
     def translate_file(self, path: str) -> bool:
         """Start a batch job for ``path``, output next to it. One job at a time; it runs in
         its own worker, and typing pre-empts it between batches (see ``file_jobs``). An
@@ -351,9 +373,14 @@ class Controller(QObject):
         self.file_job = None
         self.file_progress = None
         self._fileReleaseRequested.emit()
+        if outcome == "cancelled" and self.file_queue:
+            message += f" {len(self.file_queue)} queued file(s) were not started."
+            self.file_queue.clear()
         self.window.end_file_job(message)
         self._refresh_state()
         self.fileJobEnded.emit(outcome)
+        if self.file_queue:  # after the signal: a listener sees each job end before the next
+            QTimer.singleShot(0, self._start_next_file)
 
     def _on_file_finished(self, out_path: str) -> None:
         self._end_file_job("finished", f"Saved {out_path}")

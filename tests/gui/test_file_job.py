@@ -234,3 +234,41 @@ def test_failed_job_shows_an_error(qtbot, make_controller, tmp_path):
     assert ended.args == ["failed"]
     assert any("no such file" in box.text() for box in window.error_dialogs)
     assert window.file_button.isEnabled()
+
+
+def test_several_files_from_a_second_launch_run_one_after_another(qtbot, make_controller, tmp_path):
+    """`desktop-mt gui a.txt b.txt` handed to the running window: every file gets its job,
+    in order (it once translated only the first and said so where nobody could see it)."""
+    from desktop_mt.gui.app import on_remote_message
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("one\n", encoding="utf-8")
+    (folder / "b.txt").write_text("two\nthree\n", encoding="utf-8")
+    window, controller = make_controller(factory=batch_factory())
+    ended: list[str] = []
+    controller.fileJobEnded.connect(ended.append)
+    on_remote_message({"argv": ["a.txt", "b.txt"], "cwd": str(folder)}, window, controller)
+    assert controller.file_queue == [str(folder / "b.txt")]
+    assert "b.txt" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: len(ended) == 2, timeout=10_000)
+    assert ended == ["finished", "finished"]
+    assert default_output_path(folder / "a.txt").read_text(encoding="utf-8").splitlines() == ["译ONE"]
+    assert default_output_path(folder / "b.txt").read_text(encoding="utf-8").splitlines() == ["译TWO", "译THREE"]
+    assert controller.file_queue == [] and controller.file_job is None
+
+
+def test_cancel_drops_the_queued_files_and_says_so(qtbot, make_controller, tmp_path):
+    first = write_input(tmp_path, [f"line {i}" for i in range(20)])
+    second = first.with_name("later.txt")
+    second.write_text("later\n", encoding="utf-8")
+    window, controller = make_controller(factory=batch_factory(block_after=3))
+    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
+                          check_params_cb=lambda d, _t, _r: d >= 3):
+        controller.translate_files([str(first), str(second)])
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000) as ended:
+        window.file_job.cancel_button.click()
+    assert ended.args == ["cancelled"]
+    assert "1 queued file(s) were not started" in window.statusBar().currentMessage()
+    assert controller.file_queue == [] and controller.file_job is None
+    assert not default_output_path(second).exists()
