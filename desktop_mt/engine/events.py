@@ -21,12 +21,15 @@ class TextDelta:
 
 @dataclasses.dataclass(frozen=True)
 class SegmentDone:
-    """One segment (a sentence, or a piece of an over-long one) is finished."""
+    """One segment (a sentence, or a piece of an over-long one) is finished. ``continues``: the
+    sentence goes on after a protected span (a URL, a number, a glossary term), so the next
+    segment is part of the same sentence; a caller that works per sentence joins them."""
 
     segment: int
     source: str
     translation: str
     tokens: int
+    continues: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

@@ -130,7 +130,7 @@ class Translator:
                 first = first if first is not None else time.perf_counter() - started
                 yield TextDelta(tail, index)
             tokens += count
-            yield SegmentDone(index, item.text, shown, count)
+            yield SegmentDone(index, item.text, shown, count, continues=item.cut)
             index += 1
         yield Finished(TranslationStats(index, tokens, time.perf_counter() - started, first, cancelled))
 

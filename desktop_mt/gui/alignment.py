@@ -34,25 +34,31 @@ def utf16_len(text: str) -> int:
 
 @dataclasses.dataclass(frozen=True)
 class SegmentSpan:
-    """A finished segment: its source sentence and translation, and where the translation sits
-    in the request's output (``start``/``end``, UTF-16 units from the start of the output)."""
+    """A finished sentence: its source and translation, and where the translation sits in the
+    request's output (``start``/``end``, UTF-16 units from the start of the output). A sentence
+    that protected spans (URLs, numbers, glossary terms) cut into several engine segments is
+    one span: ``parts`` are the segments' sources in order, ``translation`` the output from its
+    first segment to its last, spans included; ``segment`` is its first segment's number."""
 
     segment: int
     source: str
     translation: str
     start: int
     end: int
+    parts: tuple[str, ...] = ()
 
 
 class SegmentTracker:
     """Counts the output as the worker streams it; :meth:`feed` returns a :class:`SegmentSpan`
-    at each ``SegmentDone`` (None for other events)."""
+    at the ``SegmentDone`` that ends a sentence (None for other events)."""
 
     def __init__(self) -> None:
         self.position = 0
         self._start: dict[int, int] = {}
         self._end: dict[int, int] = {}
         self._text: dict[int, list[str]] = {}
+        self._open: list[SegmentSpan] = []  # the finished segments of a sentence that goes on
+        self._between: list[str] = []  # the output since the open sentence's first segment
 
     def feed(self, event: Any) -> SegmentSpan | None:
         if isinstance(event, TextDelta):
@@ -61,18 +67,44 @@ class SegmentTracker:
                 self._start.setdefault(event.segment, self.position)
                 self._end[event.segment] = self.position + size
                 self._text.setdefault(event.segment, []).append(event.text)
+            if self._open:
+                self._between.append(event.text)
             self.position += size
             return None
         if isinstance(event, SegmentDone):
-            start = self._start.pop(event.segment, self.position)
-            end = self._end.pop(event.segment, start)
-            # Spaces at the segment's edges (a sentence gap) are not part of the sentence.
-            text = "".join(self._text.pop(event.segment, []))
-            if text.strip():
-                start += utf16_len(text) - utf16_len(text.lstrip())
-                end -= utf16_len(text) - utf16_len(text.rstrip())
-            return SegmentSpan(event.segment, event.source, event.translation, start, end)
+            span, text = self._segment_span(event)
+            if event.continues:
+                if not self._open:  # the output from here on is this sentence's
+                    self._between = [text.lstrip() if text.strip() else text]
+                self._open.append(span)
+                return None
+            return self._close(span) if self._open else span
         return None
+
+    def _segment_span(self, event: SegmentDone) -> tuple[SegmentSpan, str]:
+        """The segment's span and the text of its deltas."""
+        start = self._start.pop(event.segment, self.position)
+        end = self._end.pop(event.segment, start)
+        # Spaces at the segment's edges (a sentence gap) are not part of the sentence.
+        text = "".join(self._text.pop(event.segment, []))
+        if text.strip():
+            start += utf16_len(text) - utf16_len(text.lstrip())
+            end -= utf16_len(text) - utf16_len(text.rstrip())
+        return SegmentSpan(event.segment, event.source, event.translation, start, end), text
+
+    def _close(self, last: SegmentSpan) -> SegmentSpan:
+        """One span for the open sentence's segments and ``last``."""
+        first, pieces = self._open[0], self._open + [last]
+        # The output from the first segment's translation to the end of the last one's.
+        translation = _cut16("".join(self._between), last.end - first.start)
+        self._open, self._between = [], []
+        return SegmentSpan(first.segment, " ".join(p.source for p in pieces), translation,
+                           first.start, last.end, tuple(p.source for p in pieces))
+
+
+def _cut16(text: str, size16: int) -> str:
+    """The first ``size16`` UTF-16 units of ``text``."""
+    return text[:_index_of16(text, size16)]
 
 
 @dataclasses.dataclass
@@ -116,6 +148,11 @@ class Alignment:
         return self._from16 + utf16_len(self.source_text[self._from:index])
 
     def _find_source(self, sentence: str) -> tuple[int, int] | None:
+        found = self._locate(sentence)
+        return None if found is None else found[1]
+
+    def _locate(self, sentence: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """The next occurrence of ``sentence``: (python start, end), (UTF-16 start, end)."""
         text = self.source_text
         start = text.find(sentence, self._from) if sentence else -1
         end = start + len(sentence)
@@ -128,12 +165,32 @@ class Alignment:
         start16 = self._to16(start)
         end16 = start16 + utf16_len(text[start:end])
         self._from, self._from16 = end, end16
-        return start16, end16
+        return (start, end), (start16, end16)
+
+    def _find_parts(self, parts: tuple[str, ...]) -> tuple[str, tuple[int, int]] | None:
+        """A sentence cut by protected spans, from its first part to its last (found in
+        order): its source text, spans included, and its UTF-16 range."""
+        saved = self._from, self._from16
+        found = [self._locate(part) for part in parts]
+        if any(f is None for f in found):
+            self._from, self._from16 = saved
+            return None
+        (start, _), (start16, _) = found[0]  # type: ignore[misc]
+        (_, end), (_, end16) = found[-1]  # type: ignore[misc]
+        return self.source_text[start:end], (start16, end16)
 
     def add(self, span: SegmentSpan) -> Pair:
-        """Record a finished segment (spans come in segment order)."""
-        pair = Pair(span.segment, span.source, span.translation, self._find_source(span.source),
-                    (span.start, span.end))
+        """Record a finished sentence (spans come in segment order). For a sentence cut by
+        protected spans the pair's source is the source text from its first part to its last,
+        spans included (so the engine's ``alternatives`` gets the whole sentence)."""
+        source, src = span.source, None
+        if len(span.parts) > 1:
+            found = self._find_parts(span.parts)
+            if found is not None:
+                source, src = found
+        else:
+            src = self._find_source(span.source)
+        pair = Pair(span.segment, source, span.translation, src, (span.start, span.end))
         self.pairs.append(pair)
         return pair
 

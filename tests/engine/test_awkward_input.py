@@ -147,3 +147,12 @@ def test_bundled_model_loops_end_with_the_guard(bundled, beams):
     assert loop.search(bundled.translate(line, GenerationOptions(beams=beams, repetition_guard=False)))
     assert not loop.search(bundled.translate(line, GenerationOptions(beams=beams)))
     assert not loop.search(bundled.translate_batch([line], GenerationOptions(beams=beams))[0])
+
+
+def test_segments_of_a_sentence_cut_by_a_span_say_that_it_continues(bundled):
+    """A URL or number inside a sentence cuts it into segments; SegmentDone.continues marks
+    every piece but the last, so a caller can join the sentence again (the GUI's alignment)."""
+    text = "I go to https://example.com every day. It costs $19.99 today. Good."
+    done = [e for e in bundled.translate_stream(text) if isinstance(e, SegmentDone)]
+    assert [(e.source, e.continues) for e in done] == [
+        ("I go to", True), ("every day.", False), ("It costs", True), ("today.", False), ("Good.", False)]

@@ -171,3 +171,35 @@ def test_bundled_model_alignment_and_alternatives(qtbot, make_controller):
         feature.undo_stack.undo()
         assert window.target_text() == shown
     got.args[0].close()
+
+
+def test_a_sentence_with_a_url_is_one_pair_and_its_alternatives_keep_the_url(qtbot, make_controller):
+    """The real engine cuts a sentence at a protected span (here a URL); the GUI aligns the
+    whole sentence and offers alternatives of the whole sentence, URL included, and choosing
+    one puts no full stop in the middle of it."""
+    from desktop_mt.gui.settings import Settings
+    from desktop_mt.gui.worker import default_translator_factory
+
+    from .test_real_engine import _bundled_dir
+
+    found = _bundled_dir()
+    if found is None:
+        pytest.skip("no bundled model")
+    text = "I go to https://example.com every day. Then I sleep."
+    window, controller = make_controller(Settings(model_path=str(found), intra_op_threads=1),
+                                         factory=default_translator_factory)
+    window.set_source(text)
+    with qtbot.waitSignal(controller.requestFinished, timeout=120_000):
+        controller.translate(text)
+    pairs = controller.alignment.view.alignment.pairs
+    assert [p.source for p in pairs] == ["I go to https://example.com every day.", "Then I sleep."]
+    shown = window.target_text()
+    assert "https://example.com" in shown[pairs[0].tgt[0]:pairs[0].tgt[1]]
+    feature = controller.alternatives
+    with qtbot.waitSignal(feature.menuShown, timeout=120_000) as got:
+        feature.request(pairs[0])
+    choices = [a.data() for a in got.args[0].actions() if a.data()]
+    assert choices and choices[0] == pairs[0].translation
+    for choice in choices:
+        assert "https://example.com" in choice and "。" not in choice.split("https://example.com")[0]
+    got.args[0].close()
