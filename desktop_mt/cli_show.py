@@ -1,4 +1,4 @@
-"""``desktop-mt show [--clipboard | --selection]``: trigger the running window.
+"""``desktop-mt show [--clipboard | --selection] [FILE...]``: trigger the running window.
 
 For desktop shortcuts where an app cannot grab a global hotkey (Wayland: GNOME, KDE; also any
 launcher or script): the command hands the request to the running window over the
@@ -38,6 +38,8 @@ def add_show_parser(sub) -> None:
     what.add_argument("--selection", action="store_true",
                       help="translate the primary selection (the text selected last; X11 and "
                            "most Wayland desktops), or the clipboard where there is none")
+    parser.add_argument("files", nargs="*", metavar="FILE",
+                        help="files to translate there (.txt, .srt, .docx; one after another)")
     parser.add_argument("--no-start", action="store_true",
                         help="do not start the app when none runs (exit 1 instead)")
     parser.set_defaults(func=cmd_show)
@@ -45,7 +47,8 @@ def add_show_parser(sub) -> None:
 
 def gui_argv(args: argparse.Namespace) -> list[str]:
     """The window's own command line for this request."""
-    return ["--clipboard"] if args.clipboard else ["--selection"] if args.selection else []
+    flag = ["--clipboard"] if args.clipboard else ["--selection"] if args.selection else []
+    return flag + ["--", *args.files] if args.files else flag
 
 
 def cmd_show(args: argparse.Namespace) -> int:

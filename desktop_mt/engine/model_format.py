@@ -14,10 +14,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
+from ..fsutil import atomic_write
 from ..errors import ModelFormatError, ModelNotFoundError, UnsupportedModelError
 
 MANIFEST = "desktop_mt.json"
@@ -262,9 +262,7 @@ def cached_sha256(path: Path) -> str:
     cache[key] = [*stamp, digest]
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_name(f"{cache_file.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(cache), encoding="utf-8")
-        os.replace(tmp, cache_file)
+        atomic_write(cache_file, json.dumps(cache))
     except OSError:
         pass
     return digest
@@ -312,6 +310,5 @@ def tokenizer_spec_for(config: Any, tokenizer: Any) -> dict[str, Any]:
 
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
-    tmp = out / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
-    tmp.replace(out / MANIFEST)
+    """Write ``desktop_mt.json`` into ``out`` (atomically: never half a manifest)."""
+    atomic_write(out / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False))

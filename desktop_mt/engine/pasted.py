@@ -68,6 +68,8 @@ _SUFFIXES = frozenset({
 _MAX_HEADING_WORDS = 8
 _SHORT_LINE = 2 / 3      # a sentence end on a line shorter than this share of the width ends a paragraph
 _HEADING_LINE = 1 / 2    # a heading by length alone is shorter than this share of the width
+_MIN_LIST_LINES = 5         # a paragraph of at least this many text lines, of which
+_LIST_SHARE = 0.7           # this share end a sentence, is a list of sentences, one per line
 _LONGEST_PRINTED_LINE = 160  # characters; a longer line was not wrapped by a page layout
 
 
@@ -113,10 +115,11 @@ def _join_block(lines: list[str]) -> str:
     lines = [line.rstrip() for line in lines if line.strip()]
     kinds = _classify(lines)
     width = max((len(line.strip()) for line, kind in zip(lines, kinds) if kind != "table"), default=0)
+    listed = _sentence_per_line(lines, kinds)  # then every sentence end ends its line
     out: list[str] = []
     for i, line in enumerate(lines):
         starts = (i == 0 or kinds[i] != "text" or kinds[i - 1] in ("table", "heading")
-                  or _ends_paragraph(lines[i - 1], width))
+                  or _ends_paragraph(lines[i - 1], width, listed))
         if starts:
             out.append(_tidy(line, kinds[i]))
         else:
@@ -189,10 +192,20 @@ def _ends_sentence(line: str) -> bool:
     return _SENTENCE_END.search(line.rstrip()) is not None
 
 
-def _ends_paragraph(line: str, width: int) -> bool:
-    """A line that ends a sentence well before the margin: the paragraph ended there."""
+def _sentence_per_line(lines: list[str], kinds: list[str]) -> bool:
+    """A list of sentences, one per line (a phrase list, subtitles, a column of a sheet):
+    most of its text lines end a sentence, which the lines of a printed paragraph rarely do
+    (only where a sentence happens to end at the margin)."""
+    text = [line for line, kind in zip(lines, kinds) if kind == "text"]
+    ending = sum(1 for line in text if _ends_sentence(line))
+    return len(text) >= _MIN_LIST_LINES and ending >= _LIST_SHARE * len(text)
+
+
+def _ends_paragraph(line: str, width: int, listed: bool = False) -> bool:
+    """A line that ends a sentence well before the margin (or anywhere in a ``listed``
+    paragraph, one sentence per line): the paragraph ended there."""
     size = len(line.strip())
-    return _ends_sentence(line) and (size < _SHORT_LINE * width or size > _LONGEST_PRINTED_LINE)
+    return _ends_sentence(line) and (listed or size < _SHORT_LINE * width or size > _LONGEST_PRINTED_LINE)
 
 
 def _tidy(line: str, kind: str) -> str:

@@ -81,6 +81,22 @@ def test_show_from_a_shortcut_process_translates_in_the_window(qtbot, running, h
     assert window.isVisible() and not window.isMinimized()
 
 
+def test_show_hands_files_to_the_window(qtbot, running, home, tmp_path, monkeypatch):
+    """`desktop-mt show notes.txt -x.txt` (the README's example) queues the files in the
+    running window, relative to the sender's folder; a name starting with "-" is a file."""
+    window, controller = running
+    asked: list[list[str]] = []
+    monkeypatch.setattr(controller, "translate_files", asked.append)
+    sender = subprocess.Popen([sys.executable, "-c", SHOW, "show", "notes.txt", "--", "-x.txt"],
+                              env=home, cwd=tmp_path, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    # The window answers from its event loop, which runs while waiting here.
+    qtbot.waitUntil(lambda: bool(asked) and sender.poll() is not None, timeout=30_000)
+    out, _ = sender.communicate(timeout=30)
+    assert sender.returncode == 0, out
+    assert asked == [[str(tmp_path / "notes.txt"), str(tmp_path / "-x.txt")]]
+
+
 def test_show_without_a_window_and_no_start_exits_1(home, tmp_path):
     sender = run_show(home, "--selection", "--no-start")
     out, _ = sender.communicate(timeout=30)
