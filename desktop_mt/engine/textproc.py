@@ -38,6 +38,11 @@ _EMOJI_CHAR = "[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF\u30
 _EMOJI = rf"(?:{_EMOJI_CHAR}[\uFE0F\U0001F3FB-\U0001F3FF]*(?:\u200D{_EMOJI_CHAR}[\uFE0F\U0001F3FB-\U0001F3FF]*)*)+"
 _FILE_EXT = (r"(?:txt|md|py|js|ts|json|ya?ml|toml|ini|cfg|csv|tsv|docx?|xlsx?|pptx?|pdf|srt|html?|xml|png|jpe?g|gif|svg"
              r"|zip|gz|tar|exe|dll|so|sh|bat|log|onnx|c|h|cpp|rs|go|java)")
+# Letters of scripts an English source model does not know (Greek, Cyrillic, Armenian, Hebrew,
+# Arabic, Syriac, Thaana, the Indic scripts, Thai, Lao, Tibetan, Georgian, Ethiopic): it drops
+# or garbles them, so words in them (names, quotes) are kept as they are, like a URL.
+_FOREIGN = "[\u0370-\u03FF\u0400-\u052F\u0530-\u058F\u0590-\u05FF\u0600-\u06FF\u0700-\u08FF\u0900-\u0DFF" \
+           "\u0E00-\u0FFF\u10A0-\u10FF\u1200-\u139F\u1F00-\u1FFF\uFB1D-\uFDFF\uFE70-\uFEFF]"
 # Order matters: the first alternative that matches at a position wins.
 _VERBATIM = [
     ("code", r"`[^`\n]+`"),
@@ -46,6 +51,7 @@ _VERBATIM = [
     ("path", r"(?<![\w/])(?:[A-Za-z]:\\[^\s\"'<>|]*|~?/[\w.\-]+(?:/[\w.\-]*)*|\.{1,2}/[\w.\-/]*"
              r"|[\w.\-]+(?:/[\w.\-]+)+\.\w+|[\w\-]+(?:\.[\w\-]+)*\." + _FILE_EXT + r"\b)"),
     ("handle", r"(?<![\w@#&])[@#][A-Za-z_][\w]*"),
+    ("foreign", rf"{_FOREIGN}+(?:[\s'’\-]+{_FOREIGN}+)*"),
     ("emoji", _EMOJI),
 ]
 _NUMBER = ("number", r"""\+\d[\d\s().-]{6,}\d

@@ -106,8 +106,8 @@ def test_no_summary_count_when_keep_cjk_is_off(tmp_path, fake):
     ({}, {"join_lines": True}),
 ])
 def test_resume_with_another_layout_starts_over(tmp_path, first, second):
-    src = tmp_path / "in.txt"
-    src.write_text("\n".join(f"Line {i}." for i in range(40)) + "\n", encoding="utf-8")
+    src = tmp_path / "in.txt"  # lines of one wrapped paragraph (join_lines makes it one line)
+    src.write_text("\n".join(f"line {i} of a wrapped paragraph" for i in range(40)) + "\n", encoding="utf-8")
     dst = tmp_path / "out.txt"
     stopped = FakeTranslator(cancel_after_calls=2)
     with pytest.raises(TranslationCancelled):

@@ -156,3 +156,17 @@ def test_segments_of_a_sentence_cut_by_a_span_say_that_it_continues(bundled):
     done = [e for e in bundled.translate_stream(text) if isinstance(e, SegmentDone)]
     assert [(e.source, e.continues) for e in done] == [
         ("I go to", True), ("every day.", False), ("It costs", True), ("today.", False), ("Good.", False)]
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("He said مرحبا بالعالم to me.", ["مرحبا بالعالم"]),
+    ("Привет, мир! Where is the station?", ["Привет", "мир"]),
+    ("The word שלום means peace and γεια means hello.", ["שלום", "γεια"]),
+])
+def test_words_in_scripts_the_model_does_not_know_are_kept(bundled, text, kept):
+    """An English model drops Arabic, Hebrew, Cyrillic or Greek words (the tryout lost an
+    Arabic name); they come through verbatim, as URLs do, and the English is translated."""
+    out = bundled.translate(text)
+    for word in kept:
+        assert word in out, out
+    assert re.search("[\u4e00-\u9fff]", out), out

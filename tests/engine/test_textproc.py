@@ -33,6 +33,10 @@ def test_split_marker(line, prefix):
     ("Follow @desktop_mt #offline 😀👍🏽 👨\u200d👩\u200d👧 ok", [("handle", "@desktop_mt"), ("handle", "#offline"),
                                                          ("emoji", "😀👍🏽"), ("emoji", "👨\u200d👩\u200d👧")]),
     ("50% of 25 km is 1,000,000 m", [("number", "50%"), ("number", "25 km"), ("number", "1,000,000 m")]),
+    ("He said مرحبا بالعالم and Привет, мир to me.", [("foreign", "مرحبا بالعالم"), ("foreign", "Привет"),
+                                                     ("foreign", "мир")]),
+    ("The angle α is small; שלום means peace.", [("foreign", "α"), ("foreign", "שלום")]),
+    ("Café, naïve and Zoë are Latin.", []),
     ("I love you.", []),
 ])
 def test_protect_finds_spans_and_joins_back(text, spans):
