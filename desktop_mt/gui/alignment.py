@@ -351,6 +351,11 @@ class AlignmentView(QObject):
         self.pair = pair
         self._paint(self.source, pair.src if pair else None)
         self._paint(self.target, pair.tgt if pair else None)
+        if pair is not None and self._hover is None:  # the cursor moved: show the counterpart
+            other = self.target if self._side == "source" else self.source
+            span = pair.tgt if self._side == "source" else pair.src
+            if span is not None:
+                _reveal(other, span[0])
         self.highlighted.emit(pair)
 
     def _paint(self, editor: QPlainTextEdit, span: tuple[int, int] | None) -> None:
@@ -369,6 +374,20 @@ class AlignmentView(QObject):
         selection.cursor = cursor
         selection.format = fmt
         editor.setExtraSelections([selection])
+
+
+def _reveal(editor: QPlainTextEdit, pos: int) -> None:
+    """Scroll ``editor`` so that position ``pos`` is in view, without moving its cursor (the
+    pane the user is not in: its cursor stays where they left it). QPlainTextEdit scrolls by
+    layout lines, so the scroll bar takes the line the position is on."""
+    cursor = QTextCursor(editor.document())
+    cursor.setPosition(min(pos, editor.document().characterCount() - 1))
+    if editor.viewport().rect().contains(editor.cursorRect(cursor).center()):
+        return
+    block = cursor.block()
+    line = block.layout().lineForTextPosition(cursor.positionInBlock()) if block.layout() else None
+    number = block.firstLineNumber() + (line.lineNumber() if line is not None and line.isValid() else 0)
+    editor.verticalScrollBar().setValue(max(0, number - 1))  # one line of context above
 
 
 class AlignmentFeature(QObject):

@@ -206,3 +206,24 @@ def test_editing_a_sentence_unaligns_it_and_a_new_translation_resets(qtbot, make
     controller.clear()
     assert controller.alignment.view.alignment is None
     assert window.source.extraSelections() == [] and window.target.extraSelections() == []
+
+
+def test_the_counterpart_is_scrolled_into_view(qtbot, make_controller):
+    """With a long text the counterpart of the sentence under the cursor may be off screen in
+    the other pane: that pane scrolls to it (its own cursor stays put)."""
+    text = "\n".join(f"Sentence number {i}." for i in range(120))
+    window, controller = make_controller(factory=sentence_factory())
+    window.resize(700, 400)
+    _active(qtbot, window)
+    window.set_source(text)
+    with qtbot.waitSignal(controller.requestFinished, timeout=20_000):
+        controller.translate(text)
+    window.target.verticalScrollBar().setValue(0)
+    target_cursor = window.target.textCursor().position()
+    _put_cursor(window.source, text.index("Sentence number 110."))
+    assert _selection(window.target) == "<Sentence><number><110.>"
+    start = controller.alignment.view.pair.tgt[0]
+    probe = window.target.textCursor()
+    probe.setPosition(start)
+    assert window.target.viewport().rect().contains(window.target.cursorRect(probe).center())
+    assert window.target.textCursor().position() == target_cursor
