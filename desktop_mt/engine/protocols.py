@@ -4,6 +4,8 @@
   (``runtime.Seq2SeqSessions``; ``desktop_mt.testing.CountingSessions`` wraps one).
 - :class:`KVCache`: what the searches do with the cache ``decode_first`` returns
   (``kv_cache.ConcatKVCache``, ``kv_cache.KVBuffer``).
+- :class:`DecoderLayout`: one decoder layout family's sessions, which ``Seq2SeqSessions``
+  forwards to (``runtime.SplitDecoder``, ``runtime.MergedDecoder``, ``runtime.StepDecoder``).
 - :class:`CancelToken`: a cancel flag (``threading.Event`` is one).
 - :class:`StreamingTranslator`: what the GUI worker uses of a ``Translator``;
   the batch code's is ``desktop_mt.batch.BatchTranslator``.
@@ -62,6 +64,33 @@ class DecoderRunner(Protocol):
 
     def row_top(self, logits: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Top ``n`` (values, ids) per row of ``log_softmax(logits[:, -1])``, ties by lower id."""
+
+
+class DecoderLayout(Protocol):
+    """The decoder sessions of one layout family, chosen once per model variant.
+
+    Sessions are ``onnxruntime.InferenceSession``s, typed ``Any``: onnxruntime has no type
+    stubs, and this module must not import it (the engine's only import of it is ``runtime``).
+    """
+
+    @property
+    def first(self) -> Any:
+        """The session that runs the first step."""
+
+    @property
+    def later(self) -> Any:
+        """The session that runs the later steps (the same one where the layout has one decoder)."""
+
+    @property
+    def kv_shape(self) -> tuple[int, int, int]:
+        """(layers, heads, head_dim) of the self-attention cache, read from the graph."""
+
+    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
+                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+        """As ``DecoderRunner.decode_first``: the first logits and this layout's kind of cache."""
+
+    def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
+        """As ``DecoderRunner.decode_next``, on a cache this layout's ``decode_first`` made."""
 
 
 class StreamingTranslator(Protocol):

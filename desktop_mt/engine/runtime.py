@@ -1,15 +1,19 @@
 """ONNX Runtime sessions for one model variant. The only engine module that imports onnxruntime.
 
-``Seq2SeqSessions`` hides the decoder layout (Optimum's split first-step / with-past decoders,
-one merged decoder, or our decoder step over a KV buffer) behind three calls: ``encode``,
-``decode_first`` (first logits + a cache object from ``kv_cache``) and ``decode_next``.
+``Seq2SeqSessions`` hides the decoder layout behind three calls: ``encode``, ``decode_first``
+(first logits + a cache object from ``kv_cache``) and ``decode_next``. Each layout family is one
+class, chosen once from the variant's files (``layout_for``): ``SplitDecoder`` (Optimum's
+first-step + with-past decoders), ``MergedDecoder`` (one decoder with an If on
+``use_cache_branch``) and ``StepDecoder`` (our decoder step over a caller-owned KV buffer).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import threading
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Callable, cast
 
 import numpy as np
 import onnxruntime as ort  # the package __init__ has set ORT_DISABLE_TELEMETRY before this
@@ -19,7 +23,7 @@ from . import telemetry_disabled
 from .kv_cache import GROWTH, ConcatKVCache, KVBuffer
 from .model_format import FIX, ModelInfo
 from .options import SessionOptions
-from .protocols import KVCache
+from .protocols import DecoderLayout, KVCache
 
 
 def apply_telemetry_switch(runtime: Any = ort) -> bool:
@@ -121,10 +125,10 @@ ROW_TOP_FLOATS = 1 << 21  # rows per row_top call: about this many floats (8 MB)
 class Seq2SeqSessions:
     """Encoder + decoder sessions of one variant of a model directory.
 
-    Layouts: ``split`` (Optimum's decoder + decoder_with_past), ``merged`` (one decoder with
-    an If on ``use_cache_branch``) and ``step`` (cross_kv + decoder_step over a ``KVBuffer``,
-    see ``export_tools.step_graphs``). ``decode_first`` returns the first logits and a cache
-    object; ``decode_next`` runs one more step and updates that cache.
+    The decoder layout (``split``, ``merged`` or ``step``: see ``SplitDecoder``,
+    ``MergedDecoder``, ``StepDecoder``) is chosen once, from the variant's files, and
+    ``decode_first`` / ``decode_next`` forward to it. ``decode_first`` returns the first
+    logits and a cache object; ``decode_next`` runs one more step and updates that cache.
     """
 
     def __init__(self, info: ModelInfo, variant: str, options: SessionOptions = SessionOptions()):
@@ -132,41 +136,28 @@ class Seq2SeqSessions:
             raise ModelNotFoundError(f"{info.path} has no {variant!r} variant (has: {', '.join(info.variants)}); "
                                      f"export it with `python -m export_tools export` (int8 is on by default)")
         files = info.files[variant]
-        providers = resolve_provider(options.provider)
-        self.providers = providers
+        layout_class = layout_for(files, info.path)  # before any loading: a bad file set fails at once
+        self.providers = resolve_provider(options.provider)
         self._options = options
-        self.encoder = make_session(files["encoder"], options, providers)
-        self.layout = layout_of(files)
-        if self.layout == "step":
-            self.cross_kv = make_session(files["cross_kv"], options, providers)
-            self.decoder = self.decoder_with_past = make_session(files["decoder_step"], options, providers)
-        elif self.layout == "merged":
-            self.decoder = self.decoder_with_past = make_session(files["decoder_merged"], options, providers)
-        else:
-            self.decoder = make_session(files["decoder"], options, providers)
-            self.decoder_with_past = make_session(files["decoder_with_past"], options, providers)
-        self.n_layers, self.heads, self.head_dim = cache_shape(self.decoder_with_past, info)
+        self.encoder = make_session(files["encoder"], options, self.providers)
+        self.layout: str = layout_class.name  # for reports and tests; decoding never compares it
+        self.decoder_layout: DecoderLayout = layout_class(files, self._open_session, info)
+        self.decoder, self.decoder_with_past = self.decoder_layout.first, self.decoder_layout.later
+        self.n_layers, self.heads, self.head_dim = self.decoder_layout.kv_shape
         self._small: dict[str, ort.InferenceSession] = {}
         self._small_lock = threading.Lock()  # one tiny session each, even when threads ask at once
-        self._zeros: dict[tuple[int, ...], np.ndarray] = {}
-        # Cache tensor names, computed once: they are looked up on every decode step.
-        self._past_self = self._cache_names("past_key_values", "decoder")
-        self._past_cross = self._cache_names("past_key_values", "encoder")
-        self._present_self = self._cache_names("present", "decoder")
-        self._present_cross = self._cache_names("present", "encoder")
-        self._new_self = self._cache_names("new", "decoder")
-        self._first_inputs = {i.name for i in self.decoder.get_inputs()}
-        self._next_inputs = {i.name for i in self.decoder_with_past.get_inputs()}
-        self._check_io()
+        # Not used by any layout (MergedDecoder keeps its own): the old helper, kept for callers.
+        self._zeros = ZeroArrays()
+        self._check_encoder()
 
-    def _check_io(self) -> None:
+    def _open_session(self, path: Path) -> ort.InferenceSession:
+        """A session of this variant's options and providers (what the layouts load with)."""
+        return make_session(path, self._options, self.providers)
+
+    def _check_encoder(self) -> None:
         enc_inputs = {i.name for i in self.encoder.get_inputs()}
         if not {"input_ids", "attention_mask"} <= enc_inputs:
             raise ModelFormatError(f"encoder inputs {sorted(enc_inputs)} are not input_ids/attention_mask; {FIX}")
-        if "past_key_values.0.decoder.key" not in self._next_inputs:
-            raise ModelFormatError(f"the decoder has no past_key_values inputs (exported without cache?); {FIX}")
-        if self.layout == "step" and "past_length" not in self._next_inputs:
-            raise ModelFormatError(f"the decoder-step graph has no past_length input; {FIX}")
 
     def _small_session(self, name: str, graph: bytes) -> ort.InferenceSession:
         """A tiny CPU session for search arithmetic (log-softmax, beam candidates), made once."""
@@ -201,76 +192,80 @@ class Seq2SeqSessions:
         hidden: np.ndarray = self.encoder.run(["last_hidden_state"], feed)[0]
         return hidden
 
-    def _cache_names(self, kind: str, side: str) -> list[str]:
-        """``{kind}.{layer}.{side}.{key,value}`` in layer order, e.g. past_key_values.0.decoder.key."""
-        return [f"{kind}.{i}.{side}.{kv}" for i in range(self.n_layers) for kv in ("key", "value")]
-
     def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
                      max_length: int = 0) -> tuple[np.ndarray, KVCache]:
         """First step: returns its logits and the cache (cross K/V computed once per input).
 
         ``max_length``: the most positions the search will write (sizes a ``KVBuffer``).
         """
-        if self.layout == "step":
-            cross = self.cross_kv.run(self._present_cross, {"encoder_hidden_states": encoder_hidden})
-            cache = KVBuffer(len(self._past_self), input_ids.shape[0], self.heads, self.head_dim, cross, encoder_mask,
-                             capacity=max_length or GROWTH)
-            return self._step(input_ids, cache), cache
-        feed: dict[str, np.ndarray] = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask,
-                                       "encoder_hidden_states": encoder_hidden}
-        if self.layout == "merged":
-            empty = self._zeros_of((input_ids.shape[0], self.heads, 0, self.head_dim))
-            for name in self._past_self + self._past_cross:
-                feed[name] = empty
-            feed["use_cache_branch"] = np.array([False])
-        feed = {k: v for k, v in feed.items() if k in self._first_inputs}
-        result = self.decoder.run(["logits"] + self._present_self + self._present_cross, feed)
-        n = len(self._present_self)
-        return result[0], ConcatKVCache(result[1: 1 + n], result[1 + n:], encoder_mask)
+        return self.decoder_layout.decode_first(input_ids, encoder_mask, encoder_hidden, max_length)
 
     def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
         """A later step on ``cache`` (from ``decode_first``, possibly reordered); updates it."""
-        if self.layout == "step":
-            return self._step(input_ids, cast(KVBuffer, cache))
-        cache = cast(ConcatKVCache, cache)
-        feed: dict[str, np.ndarray] = {"input_ids": input_ids, "encoder_attention_mask": cache.mask}
-        feed.update(zip(self._past_self, cache.self_kv))
-        feed.update(zip(self._past_cross, cache.cross_kv))
-        if self.layout == "merged":
-            feed["use_cache_branch"] = np.array([True])
-            if "encoder_hidden_states" in self._next_inputs:
-                rows, src = cache.mask.shape
-                feed["encoder_hidden_states"] = self._zeros_of((rows, src, self.heads * self.head_dim))
-        feed = {k: v for k, v in feed.items() if k in self._next_inputs}
-        result = self.decoder_with_past.run(["logits"] + self._present_self, feed)
-        cache.self_kv = result[1:]
-        logits: np.ndarray = result[0]
-        return logits
+        return self.decoder_layout.decode_next(input_ids, cache)
 
     def _zeros_of(self, shape: tuple[int, ...]) -> np.ndarray:
-        """A read-only float32 zero array of ``shape``, made once per shape.
+        """A read-only float32 zero array of ``shape``, made once per shape (``ZeroArrays``)."""
+        return self._zeros.of(shape)
 
-        The merged decoder takes a placeholder ``encoder_hidden_states`` on every cached step
-        (its If branch never reads it) and empty past tensors on the first; allocating them each
-        step cost a ``[rows, src, d_model]`` array per token. ORT never writes its inputs.
-        """
-        zeros = self._zeros.get(shape)
+
+class ZeroArrays:
+    """Read-only float32 zero arrays, one per shape, made once.
+
+    The merged decoder takes a placeholder ``encoder_hidden_states`` on every cached step
+    (its If branch never reads it) and empty past tensors on the first; allocating them each
+    step cost a ``[rows, src, d_model]`` array per token. ORT never writes its inputs.
+    """
+
+    LIMIT = 64  # one entry per (rows, source length) seen; keep it bounded
+
+    def __init__(self) -> None:
+        self._arrays: dict[tuple[int, ...], np.ndarray] = {}
+
+    def of(self, shape: tuple[int, ...]) -> np.ndarray:
+        zeros = self._arrays.get(shape)
         if zeros is None:
-            if len(self._zeros) > 64:  # one entry per (rows, source length) seen; keep it bounded
-                self._zeros.clear()
-            zeros = self._zeros[shape] = np.zeros(shape, dtype=np.float32)
+            if len(self._arrays) > self.LIMIT:
+                self._arrays.clear()
+            zeros = self._arrays[shape] = np.zeros(shape, dtype=np.float32)
             zeros.flags.writeable = False
         return zeros
 
-    def _step(self, input_ids: np.ndarray, cache: KVBuffer) -> np.ndarray:
-        feed: dict[str, np.ndarray] = {"input_ids": input_ids, "encoder_attention_mask": cache.mask,
-                "past_length": np.array(cache.length, dtype=np.int64)}
-        feed.update(zip(self._past_self, cache.buffers))
-        feed.update(zip(self._past_cross, cache.cross_kv))
-        result = self.decoder.run(["logits"] + self._new_self, feed)
-        cache.append(result[1:])
-        logits: np.ndarray = result[0]
-        return logits
+
+@dataclasses.dataclass(frozen=True)
+class DecoderIO:
+    """What a layout reads off its decoder graphs once: the cache shape, the cache tensor names
+    (``past_key_values.0.decoder.key`` ...; looked up on every step) and each session's inputs."""
+
+    kv_shape: tuple[int, int, int]  # (layers, heads, head_dim)
+    first_inputs: frozenset[str]
+    next_inputs: frozenset[str]
+    past_self: list[str]
+    past_cross: list[str]
+    present_self: list[str]
+    present_cross: list[str]
+    new_self: list[str]
+
+    @classmethod
+    def read(cls, first: ort.InferenceSession, later: ort.InferenceSession, info: ModelInfo) -> DecoderIO:
+        """From the first-step and later-step sessions (the same one where the layout has one)."""
+        kv_shape = cache_shape(later, info)
+        next_inputs = input_names(later)
+        if "past_key_values.0.decoder.key" not in next_inputs:
+            raise ModelFormatError(f"the decoder has no past_key_values inputs (exported without cache?); {FIX}")
+        names = [cache_names(kind, side, kv_shape[0]) for kind, side in
+                 (("past_key_values", "decoder"), ("past_key_values", "encoder"), ("present", "decoder"),
+                  ("present", "encoder"), ("new", "decoder"))]
+        return cls(kv_shape, input_names(first), next_inputs, *names)
+
+
+def input_names(session: ort.InferenceSession) -> frozenset[str]:
+    return frozenset(i.name for i in session.get_inputs())
+
+
+def cache_names(kind: str, side: str, layers: int) -> list[str]:
+    """``{kind}.{layer}.{side}.{key,value}`` in layer order, e.g. past_key_values.0.decoder.key."""
+    return [f"{kind}.{i}.{side}.{kv}" for i in range(layers) for kv in ("key", "value")]
 
 
 def cache_shape(decoder: ort.InferenceSession, info: ModelInfo) -> tuple[int, int, int]:
@@ -301,8 +296,159 @@ def _config_int(info: ModelInfo, key: str) -> int:
     return int(info.config[key])
 
 
+SessionOpener = Callable[[Path], ort.InferenceSession]  # a path -> a session with the variant's options
+
+
+def _concat_first(session: ort.InferenceSession, io: DecoderIO, feed: dict[str, np.ndarray],
+                  encoder_mask: np.ndarray) -> tuple[np.ndarray, ConcatKVCache]:
+    """Run a first step of an Optimum decoder (split or merged) and wrap its presents as a cache.
+
+    ``feed`` may name inputs the graph lacks (exports differ, e.g. no encoder_attention_mask):
+    they are dropped rather than rejected by ORT.
+    """
+    feed = {k: v for k, v in feed.items() if k in io.first_inputs}
+    result = session.run(["logits"] + io.present_self + io.present_cross, feed)
+    n = len(io.present_self)
+    logits: np.ndarray = result[0]
+    return logits, ConcatKVCache(result[1: 1 + n], result[1 + n:], encoder_mask)
+
+
+def _concat_next(session: ort.InferenceSession, io: DecoderIO, feed: dict[str, np.ndarray],
+                 cache: ConcatKVCache) -> np.ndarray:
+    """Run a later step of an Optimum decoder on ``cache`` (past K/V fed, grown self K/V kept)."""
+    feed.update(zip(io.past_self, cache.self_kv))
+    feed.update(zip(io.past_cross, cache.cross_kv))
+    feed = {k: v for k, v in feed.items() if k in io.next_inputs}
+    result = session.run(["logits"] + io.present_self, feed)
+    cache.self_kv = result[1:]
+    logits: np.ndarray = result[0]
+    return logits
+
+
+class SplitDecoder:
+    """Optimum's split layout: ``decoder_model`` runs the first step (no past), and
+    ``decoder_with_past_model`` every later one; the cache is a ``ConcatKVCache``."""
+
+    name = "split"
+    roles = frozenset({"decoder", "decoder_with_past"})
+
+    def __init__(self, files: dict[str, Path], open_session: SessionOpener, info: ModelInfo):
+        self.first = open_session(files["decoder"])
+        self.later = open_session(files["decoder_with_past"])
+        self.io = DecoderIO.read(self.first, self.later, info)
+        self.kv_shape = self.io.kv_shape
+
+    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
+                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+        """The first step (``max_length`` unused: the graph grows its cache by concatenation)."""
+        feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask,
+                "encoder_hidden_states": encoder_hidden}
+        return _concat_first(self.first, self.io, feed, encoder_mask)
+
+    def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
+        """A later step on a cache from ``decode_first``."""
+        feed = {"input_ids": input_ids, "encoder_attention_mask": cast(ConcatKVCache, cache).mask}
+        return _concat_next(self.later, self.io, feed, cast(ConcatKVCache, cache))
+
+
+class MergedDecoder:
+    """Optimum's merged layout: one ``decoder_model_merged`` whose If on ``use_cache_branch``
+    picks the first-step or the with-past graph. The branch not taken still needs its inputs:
+    placeholder zeros (``ZeroArrays``), made once per shape."""
+
+    name = "merged"
+    roles = frozenset({"decoder_merged"})
+
+    def __init__(self, files: dict[str, Path], open_session: SessionOpener, info: ModelInfo):
+        self.first = self.later = open_session(files["decoder_merged"])
+        self.io = DecoderIO.read(self.first, self.later, info)
+        self.kv_shape = self.io.kv_shape
+        self.zeros = ZeroArrays()
+        # Optimum's merged graphs take encoder_hidden_states on the cached branch too; hand-merged
+        # ones (export_tools.merge) may not: feed the placeholder only where the graph asks for it.
+        self._placeholder_states = "encoder_hidden_states" in self.io.next_inputs
+
+    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
+                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+        """The first step: empty past tensors for the with-past branch it does not take."""
+        _, heads, head_dim = self.kv_shape
+        empty = self.zeros.of((input_ids.shape[0], heads, 0, head_dim))
+        feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask,
+                "encoder_hidden_states": encoder_hidden, "use_cache_branch": np.array([False])}
+        feed.update((name, empty) for name in self.io.past_self + self.io.past_cross)
+        return _concat_first(self.first, self.io, feed, encoder_mask)
+
+    def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
+        """A later step: placeholder encoder states (the cached branch reads the cross K/V)."""
+        concat = cast(ConcatKVCache, cache)
+        feed = {"input_ids": input_ids, "encoder_attention_mask": concat.mask, "use_cache_branch": np.array([True])}
+        if self._placeholder_states:
+            _, heads, head_dim = self.kv_shape
+            rows, src = concat.mask.shape
+            feed["encoder_hidden_states"] = self.zeros.of((rows, src, heads * head_dim))
+        return _concat_next(self.later, self.io, feed, concat)
+
+
+class StepDecoder:
+    """Our decoder-step layout (``export_tools.step_graphs``): ``cross_kv`` computes the cross
+    K/V once per input, ``decoder_step`` reads the first ``past_length`` positions of a
+    caller-owned ``KVBuffer`` and returns only the new position (no per-step cache copy)."""
+
+    name = "step"
+    roles = frozenset({"decoder_step", "cross_kv"})
+
+    def __init__(self, files: dict[str, Path], open_session: SessionOpener, info: ModelInfo):
+        self.cross_kv = open_session(files["cross_kv"])
+        self.first = self.later = open_session(files["decoder_step"])
+        self.io = DecoderIO.read(self.first, self.later, info)
+        self.kv_shape = self.io.kv_shape
+        if "past_length" not in self.io.next_inputs:
+            raise ModelFormatError(f"the decoder-step graph has no past_length input; {FIX}")
+
+    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
+                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+        """Cross K/V, a ``KVBuffer`` of ``max_length`` positions (GROWTH when 0), the first step."""
+        cross = self.cross_kv.run(self.io.present_cross, {"encoder_hidden_states": encoder_hidden})
+        _, heads, head_dim = self.kv_shape
+        cache = KVBuffer(len(self.io.past_self), input_ids.shape[0], heads, head_dim, cross, encoder_mask,
+                         capacity=max_length or GROWTH)
+        return self._step(input_ids, cache), cache
+
+    def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
+        """A later step on a ``KVBuffer`` from ``decode_first``."""
+        return self._step(input_ids, cast(KVBuffer, cache))
+
+    def _step(self, input_ids: np.ndarray, cache: KVBuffer) -> np.ndarray:
+        feed: dict[str, np.ndarray] = {"input_ids": input_ids, "encoder_attention_mask": cache.mask,
+                                       "past_length": np.array(cache.length, dtype=np.int64)}
+        feed.update(zip(self.io.past_self, cache.buffers))
+        feed.update(zip(self.io.past_cross, cache.cross_kv))
+        result = self.first.run(["logits"] + self.io.new_self, feed)
+        cache.append(result[1:])
+        logits: np.ndarray = result[0]
+        return logits
+
+
+LayoutClass = type[StepDecoder] | type[SplitDecoder] | type[MergedDecoder]
+
+# Tried in this order: a folder holding both split and merged files decodes with the split
+# ones (as it always has); the step files are ours and win over Optimum's.
+LAYOUTS: tuple[LayoutClass, ...] = (StepDecoder, SplitDecoder, MergedDecoder)
+
+
+def layout_for(files: dict[str, Path], folder: Path | None = None) -> LayoutClass:
+    """The layout class whose files ``files`` (role -> path) has; ModelFormatError naming
+    ``folder`` (default: the files' folder) when none matches."""
+    for layout in LAYOUTS:
+        if layout.roles <= files.keys():
+            return layout
+    if folder is None:
+        folder = Path(os.path.commonpath([p.parent for p in files.values()])) if files else Path(".")
+    wanted = "; ".join(f"{layout.name}: {' + '.join(sorted(layout.roles))}" for layout in LAYOUTS)
+    raise ModelFormatError(f"{folder}: the files ({', '.join(sorted(files)) or 'none'}) form no decoder layout "
+                           f"(wanted, besides the encoder: {wanted}); {FIX}")
+
+
 def layout_of(files: dict[str, Path]) -> str:
     """Which decoder layout a variant's files form (``step``, ``merged`` or ``split``)."""
-    if "decoder_step" in files and "cross_kv" in files:
-        return "step"
-    return "split" if "decoder" in files and "decoder_with_past" in files else "merged"
+    return layout_for(files).name
