@@ -146,8 +146,6 @@ class Seq2SeqSessions:
         self.n_layers, self.heads, self.head_dim = self.decoder_layout.kv_shape
         self._small: dict[str, ort.InferenceSession] = {}
         self._small_lock = threading.Lock()  # one tiny session each, even when threads ask at once
-        # Not used by any layout (MergedDecoder keeps its own): the old helper, kept for callers.
-        self._zeros = ZeroArrays()
         self._check_encoder()
 
     def _open_session(self, path: Path) -> ort.InferenceSession:
@@ -203,10 +201,6 @@ class Seq2SeqSessions:
     def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
         """A later step on ``cache`` (from ``decode_first``, possibly reordered); updates it."""
         return self.decoder_layout.decode_next(input_ids, cache)
-
-    def _zeros_of(self, shape: tuple[int, ...]) -> np.ndarray:
-        """A read-only float32 zero array of ``shape``, made once per shape (``ZeroArrays``)."""
-        return self._zeros.of(shape)
 
 
 class ZeroArrays:

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from desktop_mt.engine import model_format as mf
-from desktop_mt.engine.runtime import Seq2SeqSessions
+from desktop_mt.engine.runtime import Seq2SeqSessions, ZeroArrays
 from desktop_mt.engine.translator import Translator
 
 SENTENCES = ["I love you.", "Where is the train station?"]
@@ -47,8 +47,8 @@ def test_the_shape_matches_the_config_where_it_has_one(tiny_marian_dir):
     assert sessions.heads * sessions.head_dim == config["d_model"]
 
 
-def test_placeholder_zeros_are_shared_and_read_only(tiny_marian_dir):
-    sessions = Seq2SeqSessions(mf.inspect_model_dir(tiny_marian_dir), "int8")
-    a = sessions._zeros_of((2, 5, 32))
-    assert a is sessions._zeros_of((2, 5, 32)) and not a.flags.writeable and not a.any()
-    assert sessions._zeros_of((3, 5, 32)).shape == (3, 5, 32)
+def test_placeholder_zeros_are_shared_and_read_only():
+    zeros = ZeroArrays()
+    a = zeros.of((2, 5, 32))
+    assert a is zeros.of((2, 5, 32)) and not a.flags.writeable and not a.any()
+    assert zeros.of((3, 5, 32)).shape == (3, 5, 32)
