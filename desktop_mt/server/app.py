@@ -253,11 +253,15 @@ def _required(params: dict, name: str) -> str:
     return str(value).strip()
 
 
-def _alternatives(value) -> int:
+def _alternatives(value, limit: int) -> int:
+    """LibreTranslate's ``alternatives``: a count, at most ``limit`` (its messages)."""
     try:
-        return max(0, int(value or 0))
+        count = max(0, int(value or 0))
     except (TypeError, ValueError):
         raise ApiError(400, "Invalid request: alternatives parameter is not a number") from None
+    if count > limit:
+        raise ApiError(400, f"Invalid request: alternatives parameter must be <= {limit}")
+    return count
 
 
 def _check_limits(texts: list[str], batch: bool, config: ServerConfig) -> None:
@@ -277,7 +281,8 @@ class TranslateRequest:
     def __init__(self, params: dict, service: TranslationService) -> None:
         self.texts, self.batch = _texts(params.get("q"))
         source, target = _required(params, "source"), _required(params, "target")
-        self.alternatives = _alternatives(params.get("alternatives"))
+        self.alternatives = _alternatives(params.get("alternatives"),
+                                          service.config.alternatives_limit)
         _check_limits(self.texts, self.batch, service.config)
         self.detected = detect(self.texts)[0] if source == "auto" else None
         language = self.detected["language"] if self.detected else canonical(source)
@@ -298,14 +303,16 @@ class TranslateRequest:
         """For the log line: counts only, never the text."""
         return f"texts={len(self.texts)} chars={sum(len(t) for t in self.texts)}"
 
-    def response(self, outputs: list[str]) -> dict:
-        """LibreTranslate's response body for ``outputs`` (one per text)."""
+    def response(self, outputs: list[str], alternatives: Optional[list[list[str]]] = None) -> dict:
+        """LibreTranslate's response body for ``outputs`` (one per text) and, when asked for,
+        each text's ``alternatives`` (other translations; none given: empty lists)."""
         body: dict = {"translatedText": outputs if self.batch else outputs[0]}
         if self.detected is not None:
             body["detectedLanguage"] = [self.detected] * len(outputs) if self.batch \
                 else self.detected
-        if self.alternatives > 0:  # the engine has no n-best API: no alternatives to offer
-            body["alternatives"] = [[] for _ in outputs] if self.batch else []
+        if self.alternatives > 0:
+            others = alternatives or [[] for _ in outputs]
+            body["alternatives"] = others if self.batch else others[0]
         return body
 
 
@@ -327,6 +334,26 @@ async def translate_texts(service: TranslationService, texts: list[str], target:
 
 def busy(message: str, service: TranslationService) -> ApiError:
     return ApiError(503, message, headers={"Retry-After": str(service.config.retry_after_s)})
+
+
+async def translate_nbest(service: TranslationService, texts: list[str], target: str,
+                          others: int) -> tuple[list[str], list[list[str]]]:
+    """Each text's translation and up to ``others`` different ones, from one n-best search
+    per text (as LibreTranslate: the best hypothesis is the translation, the next distinct
+    ones its alternatives). Busy and failure cases are API errors, as for translate_texts."""
+    from ..errors import DesktopMTError
+
+    try:
+        found = await service.nbest(texts, others + 1, target)
+    except TooManyStreams as exc:
+        service.metrics.rejected.labels("nbest").inc()
+        raise busy(f"Server busy: {exc}; retry later", service) from None
+    except (DesktopMTError, ValueError, RuntimeError) as exc:
+        log.error("n-best search failed: %s", type(exc).__name__)
+        raise ApiError(500, f"Cannot translate text: {exc}") from None
+    firsts = [texts[0] if texts else "" for texts in found]
+    return firsts, [[t for t in texts[1:] if t != first][:others]
+                    for texts, first in zip(found, firsts)]
 
 
 def open_stream(service: TranslationService, text: str, target: str):
@@ -398,6 +425,9 @@ def _add_translate_routes(app: FastAPI, service: TranslationService) -> None:
         if deepl_api.is_deeplx(params):  # DeepLX's body (text, target_lang) has no q
             return await deepl_api.deeplx_answer(request, params, service)
         req = parse(request, params)
+        if req.alternatives > 0 and req.format == "text":  # LibreTranslate: none for html
+            return JSONResponse(req.response(*await translate_nbest(
+                service, req.texts, req.target, req.alternatives)))
         return JSONResponse(req.response(await _outputs(service, req)))
 
     @app.post("/translate/stream")

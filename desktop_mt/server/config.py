@@ -31,7 +31,9 @@ class ServerConfig:
     ``max_body_bytes`` per request body. Batching: up to ``max_batch`` texts per engine call,
     collected for at most ``batch_window_ms`` after the first one arrives; at most
     ``queue_size`` texts wait (more get 503 + Retry-After). ``max_streams`` concurrent
-    ``/translate/stream`` generations.
+    unbatched generations: ``/translate/stream`` streams and the n-best searches of
+    ``alternatives``. ``alternatives_limit``: the most alternatives a request may ask for
+    (each one widens the beam search).
     """
 
     host: str = "127.0.0.1"
@@ -50,11 +52,12 @@ class ServerConfig:
     batch_window_ms: float = 5.0
     queue_size: int = 256
     max_streams: int = 4
+    alternatives_limit: int = 5
     retry_after_s: int = 1
 
     def __post_init__(self) -> None:
         for name in ("char_limit", "batch_limit", "max_body_bytes", "max_batch", "queue_size",
-                     "max_streams", "workers"):
+                     "max_streams", "workers", "alternatives_limit"):
             if getattr(self, name) < 1:
                 raise ServeConfigError(f"--{name.replace('_', '-')} must be >= 1")
         if self.batch_window_ms < 0:
@@ -122,8 +125,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--queue-size", type=int, default=d.queue_size, metavar="N",
                         help=f"most waiting texts before answering 503 (default {d.queue_size})")
     parser.add_argument("--max-streams", type=int, default=d.max_streams, metavar="N",
-                        help=f"most concurrent /translate/stream requests (default "
-                             f"{d.max_streams})")
+                        help=f"most concurrent /translate/stream requests and alternatives "
+                             f"searches (default {d.max_streams})")
+    parser.add_argument("--alternatives-limit", type=int, default=d.alternatives_limit,
+                        metavar="N", help=f"most alternatives one text may ask for (default "
+                                          f"{d.alternatives_limit})")
     parser.add_argument("--no-batching", action="store_true",
                         help="serve one text at a time (for comparison; --max-batch 1)")
 
@@ -154,4 +160,5 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         cors_origins=tuple(args.cors_origins), char_limit=args.char_limit,
         batch_limit=args.batch_limit, max_batch=1 if no_batching else args.max_batch,
         batch_window_ms=0.0 if no_batching else args.batch_window_ms,
-        queue_size=args.queue_size, max_streams=args.max_streams)
+        queue_size=args.queue_size, max_streams=args.max_streams,
+        alternatives_limit=getattr(args, "alternatives_limit", ServerConfig.alternatives_limit))

@@ -23,9 +23,10 @@ from fastapi.responses import JSONResponse
 
 from . import compat
 from .app import ApiError, key_matches, read_params, reshape_errors, translate_html, \
-    translate_texts
+    translate_nbest, translate_texts
 from .service import TranslationService
 
+DEEPLX_ALTERNATIVES = 3  # other translations in a DeepLX answer (DeepL's usual count)
 _DEEPL_BUSY = 429  # DeepL's "too many requests" (clients retry it); we say 503 elsewhere
 _KEY_MESSAGE = "Authorization failed. Please supply a valid auth_key parameter."
 
@@ -133,13 +134,29 @@ async def deeplx_answer(request: Request, params: dict, service: TranslationServ
             raise ApiError(400, "No text to translate: 'text' must be a string")
         job = _job(params, [text], service)
         request.state.sizes = job.sizes
-        output = (await compat.run(service, job, translate_texts))[0]
+        output, alternatives = await _deeplx_output(service, job)
     except ApiError as exc:
         status, body = _deeplx_shape(exc)
         return JSONResponse(body, status, headers=exc.headers)
     return JSONResponse({"code": 200, "id": random.randrange(10**9, 10**10), "data": output,
-                         "alternatives": [], "source_lang": job.sources[0].upper(),
+                         "alternatives": alternatives, "source_lang": job.sources[0].upper(),
                          "target_lang": str(params["target_lang"]).upper(), "method": "Free"})
+
+
+async def _deeplx_output(service: TranslationService, job: compat.Job) -> tuple[str, list[str]]:
+    """DeepLX's ``data`` and ``alternatives`` for the job's one text: from one n-best search
+    (the best is ``data``; DeepLX passes on DeepL's alternatives, usually three). Chinese text
+    comes back unchanged, with none. When every unbatched slot is taken, the batched
+    translation without alternatives: a DeepLX client wants ``data``, the rest is extra."""
+    if job.sources[0] != compat.ENGLISH:
+        return job.texts[0], []
+    try:
+        firsts, others = await translate_nbest(service, job.texts, job.target, DEEPLX_ALTERNATIVES)
+    except ApiError as exc:
+        if exc.status != 503:
+            raise
+        return (await translate_texts(service, job.texts, job.target))[0], []
+    return firsts[0], others[0]
 
 
 # No quota: a local engine. DeepL clients read these fields to validate a key.

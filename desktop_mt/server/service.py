@@ -1,4 +1,5 @@
-"""The engine side of the server: one Translator, the batcher, streams and their metrics.
+"""The engine side of the server: one Translator, the batcher, streams, n-best searches
+(``alternatives``) and their metrics.
 
 No FastAPI here; :mod:`desktop_mt.server.app` turns HTTP requests into calls of
 :class:`TranslationService` and its results back into LibreTranslate's JSON.
@@ -7,6 +8,7 @@ No FastAPI here; :mod:`desktop_mt.server.app` turns HTTP requests into calls of
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import logging
 import threading
@@ -38,6 +40,7 @@ class TranslationService:
         self._stream_slots = threading.BoundedSemaphore(config.max_streams)
         self._streams: set[Stream] = set()  # running, for close()
         self._streams_lock = threading.Lock()
+        self._nbest_cancels: set[threading.Event] = set()  # running n-best searches, for close()
         self.batcher = Batcher(self._engine_batch, max_batch=config.max_batch,
                                window_s=config.batch_window_ms / 1000,
                                queue_size=config.queue_size, on_batch=self._record_batch)
@@ -47,6 +50,9 @@ class TranslationService:
         self.batcher.close()
         with self._streams_lock:
             streams = list(self._streams)
+            searches = list(self._nbest_cancels)
+        for cancel in searches:  # each raises TranslationCancelled within one decode step
+            cancel.set()
         for stream in streams:
             stream.cancel()
         for stream in streams:  # each stops within one decode step; then no session is in use
@@ -85,6 +91,60 @@ class TranslationService:
         self.metrics.queue_texts.set(self.batcher.queued_texts)
         log.info("batch: %d texts from %d requests in %.3f s", report.texts, report.requests,
                  report.seconds)
+
+    # -- n-best (alternatives) -----------------------------------------------------------
+
+    async def nbest(self, texts: list[str], n: int, target: str) -> list[list[str]]:
+        """Up to ``n`` distinct translations of each text, best first (raises TooManyStreams
+        when every slot is taken, TranslationCancelled when the server closes).
+
+        A beam search per text (:meth:`Translator.alternatives`) cannot share the batcher's
+        padded batch, so it runs on its own thread and takes one of the ``max_streams`` slots
+        of unbatched generations, like a stream: a burst of n-best requests waits for no
+        unbounded pool of threads."""
+        if not self._stream_slots.acquire(blocking=False):
+            raise TooManyStreams(f"{self.config.max_streams} unbatched generations are running")
+        cancel = threading.Event()
+        with self._streams_lock:
+            self._nbest_cancels.add(cancel)
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        threading.Thread(target=self._run_nbest, args=(texts, n, target, cancel, future),
+                         name="desktop-mt-nbest", daemon=True).start()
+        try:
+            return await asyncio.wrap_future(future)
+        finally:  # also when the request is cancelled: the search stops within a decode step
+            cancel.set()
+
+    def _run_nbest(self, texts: list[str], n: int, target: str, cancel: threading.Event,
+                   future: concurrent.futures.Future) -> None:
+        """The n-best thread: every text in turn; the outcome goes to ``future``."""
+        try:
+            future.set_result(self._engine_nbest(texts, n, target, cancel))
+        except BaseException as exc:  # noqa: BLE001 - handed to the request, which maps it
+            future.set_exception(exc)
+        finally:
+            with self._streams_lock:
+                self._nbest_cancels.discard(cancel)
+            self._stream_slots.release()
+
+    def _engine_nbest(self, texts: list[str], n: int, target: str,
+                      cancel: threading.Event) -> list[list[str]]:
+        translator, options = self.translator, self._script_options(target)
+        started = time.perf_counter()
+        out = [[alt.text for alt in translator.alternatives(text, n, options, cancel=cancel)]
+               for text in texts]
+        tokens = sum(translator.tokenizer.count(text) for text in texts if text.strip())
+        self.metrics.record_engine(tokens, time.perf_counter() - started)
+        return out
+
+    def _script_options(self, target: str):
+        """Options that make the engine write ``target``'s script (None: the model's own).
+
+        The engine converts whole segments itself (as for streams), so n-best texts that
+        differ only in Simplified characters mapping to one Traditional form come out once."""
+        if target == "zh-Hant":
+            return dataclasses.replace(self.translator.options, script="traditional")
+        return None
 
     # -- streaming ---------------------------------------------------------------------
 
@@ -155,12 +215,10 @@ class Stream:
             self.finished.set()
 
     def _generate(self, translator, metrics: Metrics) -> str:
-        options = None
-        if self._target == "zh-Hant":
-            # The engine converts a stream clause by clause (engine.script.StreamConverter):
-            # converting each delta alone could split an OpenCC phrase and differ from the
-            # batched result.
-            options = dataclasses.replace(translator.options, script="traditional")
+        # The engine converts a stream clause by clause (engine.script.StreamConverter):
+        # converting each delta alone could split an OpenCC phrase and differ from the
+        # batched result.
+        options = self._service._script_options(self._target)
         for event in translator.translate_stream(self._text, options, cancel=self._cancel):
             if isinstance(event, TextDelta):
                 self._push("delta", event.text)
