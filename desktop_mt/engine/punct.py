@@ -24,6 +24,12 @@ _MARKS = set(_SIMPLE) | set(_PAIRS) | set(_CLOSERS)
 _CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
+def fullwidth_marks(text: str) -> str:
+    """``text``, a run of ASCII sentence marks (``.``, ``,``, ``?``...) with spaces, as
+    full-width marks without the spaces: for a mark that the plan copies as a literal."""
+    return "".join(_SIMPLE.get(char, char) for char in text if not char.isspace())
+
+
 def is_cjk(char: str | None) -> bool:
     """Whether ``char`` is a Chinese/Japanese character or full-width punctuation."""
     return char is not None and _CJK.match(char) is not None

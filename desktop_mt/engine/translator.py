@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from pathlib import Path
 from typing import Any, Callable, Generator, Iterator, Sequence, Union
@@ -257,8 +258,10 @@ class Translator:
         """``text`` as literals and segments (``segment.plan_text``) under these options."""
         plan: list[PlanPiece] = list(plan_text(text, self.tokenizer.count, self.max_source_tokens,
                                                self._sentence_gap, opts.protect_numbers, opts.glossary))
-        if opts.glossary and opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
-            _fullwidth_after_terms(plan, {term.target for term in opts.glossary.terms})
+        if opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
+            _fullwidth_after_spans(plan)
+            if opts.glossary:
+                _fullwidth_after_terms(plan, {term.target for term in opts.glossary.terms})
         return _keep_cjk(plan) if opts.keep_cjk else plan
 
     def _hypotheses(self, text: str, params: gen.DecodeParams, opts: GenerationOptions,
@@ -398,6 +401,27 @@ def _piece_output(item: PlanPiece, done: dict[str, str]) -> str:
     if not isinstance(item, Segment):
         return item
     return textproc.drop_full_stop(done[item.text]) if item.cut else done[item.text]
+
+
+_MARKS_ONLY = re.compile(r"[.,?!;:]+[ \t]*")
+
+
+def _fullwidth_after_spans(plan: list[PlanPiece]) -> None:
+    """Sentence punctuation right after a protected span, in a sentence the model translates
+    ("... ends on 12/25/2024." -> "…12/25/2024。"): the source's ASCII mark would otherwise sit
+    in Chinese text. A sentence of spans alone (a URL on its line) keeps its ASCII marks."""
+    translated = False  # the current sentence has a translated segment before this point
+    for i, item in enumerate(plan):
+        if isinstance(item, Segment):
+            translated = item.cut
+        elif isinstance(item, str) and translated and i and _is_span(plan[i - 1]) and _MARKS_ONLY.fullmatch(item):
+            plan[i] = punct.fullwidth_marks(item)
+            translated = item.strip()[-1] in ",;:"  # the sentence goes on after a comma
+
+
+def _is_span(item: PlanPiece) -> bool:
+    """A literal with text in it (a URL, number, code...), not a space or a line break."""
+    return isinstance(item, str) and bool(item.strip())
 
 
 def _fullwidth_after_terms(plan: list[PlanPiece], targets: set[str]) -> None:

@@ -170,3 +170,20 @@ def test_words_in_scripts_the_model_does_not_know_are_kept(bundled, text, kept):
     for word in kept:
         assert word in out, out
     assert re.search("[\u4e00-\u9fff]", out), out
+
+
+@pytest.mark.parametrize("text, ending", [
+    ("The sale ends on 12/25/2024.", "12/25/2024。"),
+    ("Please visit https://example.com.", "https://example.com。"),
+    ("Mail john.doe@example.com or call +1 (555) 123-4567. Then wait.", "+1 (555) 123-4567。"),
+])
+def test_a_mark_after_a_span_in_a_translated_sentence_is_full_width(bundled, text, ending):
+    out = bundled.translate(text)
+    assert ending in out, out
+    assert "".join(e.text for e in bundled.translate_stream(text) if isinstance(e, TextDelta)) == out
+
+
+def test_a_line_of_spans_alone_keeps_its_ascii_marks(bundled):
+    assert bundled.translate("https://only.example.com.") == "https://only.example.com."
+    off = GenerationOptions(chinese_punctuation=False)
+    assert bundled.translate("The sale ends on 12/25/2024.", off).endswith("12/25/2024.")
