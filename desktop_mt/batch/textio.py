@@ -15,6 +15,11 @@ from typing import Sequence, Union
 
 from .errors import BatchInputError
 
+# A document unit as literal text and slots. A slot is a position in the document's list of
+# segments, not the engine's ``Segment`` (``engine.segment.PlanItem``): the journal, the
+# runner's de-duplication and ``write(translations)`` all address segments by position, and
+# repeated texts keep their own slots, while the engine fills its plan by text. The two were
+# weighed for merging (issue 17) and kept apart for that reason.
 Template = list[Union[str, int]]
 
 # Line terminators of text files: CRLF, LF and a lone CR (classic Mac). Other characters that
