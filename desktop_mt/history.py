@@ -132,6 +132,15 @@ class History:
 
         return self._run(run)
 
+    def set_translation(self, entry_id: int, translation: str) -> None:
+        """Give an entry another translation (the user chose an alternative for a sentence)."""
+
+        def run(conn: sqlite3.Connection) -> None:
+            with conn:
+                conn.execute("UPDATE entries SET translation = ? WHERE id = ?", (translation, entry_id))
+
+        self._run(run)
+
     def _trim(self, conn: sqlite3.Connection) -> None:
         row = conn.execute("SELECT id FROM entries ORDER BY id DESC LIMIT 1 OFFSET ?",
                            (self.limit,)).fetchone()

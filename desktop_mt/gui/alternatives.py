@@ -11,7 +11,7 @@ a pending request. The sentence ranges come from :mod:`.alignment`.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut, QTextCursor, QUndoCommand, QUndoStack
@@ -26,9 +26,11 @@ COUNT = 3
 class ReplaceSentence(QUndoCommand):
     """Put ``text`` in place of ``pair``'s translation in the translation pane (and back)."""
 
-    def __init__(self, view: AlignmentView, pair: Pair, text: str) -> None:
+    def __init__(self, view: AlignmentView, pair: Pair, text: str,
+                 changed: Callable[[], None] = lambda: None) -> None:
         super().__init__(f"Alternative for sentence {pair.segment + 1}")
         self.view, self.pair, self.new, self.old = view, pair, text, pair.translation
+        self.changed = changed
 
     def _put(self, text: str) -> None:
         alignment = self.view.alignment
@@ -42,6 +44,7 @@ class ReplaceSentence(QUndoCommand):
         cursor.insertText(text)
         cursor.endEditBlock()
         self.view.refresh()
+        self.changed()
 
     def redo(self) -> None:
         self._put(self.new)
@@ -55,6 +58,7 @@ class AlternativesFeature(QObject):
 
     _requested = Signal(int, str, int, object, object)  # queued into the worker's thread
     menuShown = Signal(object)     # the QMenu of alternatives (tests, screenshots)
+    translationReplaced = Signal(str, str)  # source, whole translation after a choice or its undo
     failed = Signal(str)
 
     def __init__(self, controller: Any, view: AlignmentView) -> None:
@@ -164,7 +168,11 @@ class AlternativesFeature(QObject):
     def choose(self, pair: Pair, text: str) -> None:
         """Replace ``pair``'s translation with ``text`` (one undoable step)."""
         if text != pair.translation:
-            self.undo_stack.push(ReplaceSentence(self.view, pair, text))
+            self.undo_stack.push(ReplaceSentence(self.view, pair, text, self._replaced))
+
+    def _replaced(self) -> None:
+        """An alternative went in (or came out again): the history keeps what is shown."""
+        self.translationReplaced.emit(self.window.source_text(), self.window.target_text())
 
     def _context_menu(self, pos: QPoint) -> None:
         target = self.window.target

@@ -113,6 +113,7 @@ class Controller(QObject):
         self.history = HistoryFeature(self)  # View > History; entries of finished translations
         self.alignment = AlignmentFeature(self)  # highlights a sentence's counterpart
         self.alternatives = AlternativesFeature(self, self.alignment.view)  # n-best of a sentence
+        self.alternatives.translationReplaced.connect(self.history.translation_replaced)
         self.popup = PopupFeature(self)  # the hotkey's popup at the mouse pointer (setting)
         self.glossary = GlossaryStore(on_error=self.window.show_warning)  # Settings > Glossary
 

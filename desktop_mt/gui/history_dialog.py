@@ -198,6 +198,7 @@ class HistoryFeature(QObject):
         self.window = controller.window
         self._history: History | None = None
         self.dialog: HistoryDialog | None = None
+        self._last: tuple[int, str] | None = None  # the newest entry written: (id, source)
         controller.translationCompleted.connect(self._on_completed)
         self.window.historyRequested.connect(self.show_dialog)
         if controller.settings.keep_history:
@@ -232,9 +233,24 @@ class HistoryFeature(QObject):
         except sqlite3.Error as exc:
             log.warning("history entry not written (%s)", type(exc).__name__)
             return
+        self._last = (entry_id, source)
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.refresh()
         self.entryAdded.emit(entry_id)
+
+    def translation_replaced(self, source: str, translation: str) -> None:
+        """An alternative was chosen (or undone) in the translation just kept: the entry
+        gets the translation the user now sees."""
+        history = self._history
+        if self._last is None or self._last[1] != source or history is None or not translation.strip():
+            return
+        try:
+            history.set_translation(self._last[0], translation)
+        except sqlite3.Error as exc:
+            log.warning("history entry not updated (%s)", type(exc).__name__)
+            return
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.refresh()
 
     def show_dialog(self) -> HistoryDialog | None:
         """Open (or raise) the History dialog (with history off and none kept before, only a

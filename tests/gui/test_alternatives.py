@@ -203,3 +203,21 @@ def test_a_sentence_with_a_url_is_one_pair_and_its_alternatives_keep_the_url(qtb
     for choice in choices:
         assert "https://example.com" in choice and "。" not in choice.split("https://example.com")[0]
     got.args[0].close()
+
+
+def test_the_history_entry_keeps_the_chosen_alternative(qtbot, make_controller):
+    """The history once kept the first translation after an alternative was chosen; it keeps
+    what the pane shows, and an undo puts the entry back."""
+    window, controller, fake = _ready(qtbot, make_controller)
+    history = controller.history.history()
+    [entry] = history.search()
+    assert entry.translation == OUT
+    feature = controller.alternatives
+    _cursor(window.target, OUT.index("<are>"))
+    with qtbot.waitSignal(feature.menuShown, timeout=10_000) as shown:
+        feature.request(controller.alignment.view.pair_at_cursor())
+    [a for a in shown.args[0].actions() if a.data()][1].trigger()
+    assert history.get(entry.id).translation == window.target_text() == "<Hello><world.> <How><are><you?>#1 <Fine.>"
+    feature.undo_stack.undo()
+    assert history.get(entry.id).translation == OUT
+    assert history.count() == 1
