@@ -23,6 +23,7 @@ from .alignment import AlignmentFeature
 from .alternatives import AlternativesFeature
 from .glossary_editor import GlossaryStore
 from .history_dialog import HistoryFeature
+from .local_api import LocalApiFeature
 from .popup import PopupFeature
 from .hotkey import FALLBACK_HINT, GlobalHotkey
 from .models import StoreBackend
@@ -115,6 +116,7 @@ class Controller(QObject):
         self.alternatives = AlternativesFeature(self, self.alignment.view)  # n-best of a sentence
         self.alternatives.translationReplaced.connect(self.history.translation_replaced)
         self.popup = PopupFeature(self)  # the hotkey's popup at the mouse pointer (setting)
+        self.local_api = LocalApiFeature(self)  # Settings > Local API: the HTTP server in the app
         self.glossary = GlossaryStore(on_error=self.window.show_warning)  # Settings > Glossary
 
     # ---- wiring -------------------------------------------------------------------------
@@ -598,6 +600,7 @@ class Controller(QObject):
         self.history.close()
         self.alternatives.cancel()
         self.popup.close()
+        self.local_api.close()
         if self.hotkey is not None:
             self.hotkey.stop()
         self.save()

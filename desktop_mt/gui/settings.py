@@ -31,6 +31,7 @@ SCRIPTS = ("simplified", "traditional-tw", "traditional-hk")
 SETTINGS_VERSION = 2
 HOTKEY_TARGETS = ("window", "popup")  # the main window, or the small popup at the pointer
 DEFAULT_HOTKEY = "Ctrl+Alt+E"  # Crow Translate's "translate selection" default: familiar.
+DEFAULT_LOCAL_API_PORT = 5000  # LibreTranslate's, what Pot/Easydict/Bob users type first
 
 
 @dataclasses.dataclass
@@ -68,6 +69,11 @@ class Settings:
     join_lines: bool = True         # Edit > Join lines on paste (PDF line breaks, hyphenation)
     bilingual: bool = False         # View > Bilingual: source paragraph, then its translation
     replace_hotkey: str = ""        # global "translate and replace the selection"; "" = off
+    # The Local API (desktop_mt.gui.local_api): the HTTP server of `desktop-mt serve` inside the
+    # app, on 127.0.0.1:local_api_port; local_api_key "" = no key required.
+    local_api: bool = False
+    local_api_port: int = DEFAULT_LOCAL_API_PORT
+    local_api_key: str = ""
 
 
 def _int_range(lo: int, hi: int) -> Callable[[Any], bool]:
@@ -114,6 +120,9 @@ _VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "join_lines": _is_bool,
     "bilingual": _is_bool,
     "replace_hotkey": _is_str,
+    "local_api": _is_bool,
+    "local_api_port": _int_range(1, 65535),
+    "local_api_key": _is_str,
 }
 
 

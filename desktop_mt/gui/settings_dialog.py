@@ -10,7 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
-    QKeySequenceEdit, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget,
+    QKeySequenceEdit, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from . import models, theme
@@ -63,6 +63,7 @@ class SettingsDialog(QDialog):
                                         "its Chinese term (also in file jobs)")
         form.addRow("Glossary:", self.glossary_editor)
         self.glossary_saved = True
+        self._build_local_api_rows(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Apply
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._ok)
@@ -173,6 +174,41 @@ class SettingsDialog(QDialog):
         self.history_check.setChecked(s.keep_history)
         form.addRow("", self.history_check)
 
+    def _build_local_api_rows(self, form: QFormLayout) -> None:
+        """The Local API: the app serves its model over HTTP on this computer only
+        (desktop_mt.gui.local_api fills in the state line while the dialog is open)."""
+        s = self._settings
+        self.local_api_check = QCheckBox("Local API (for Pot, Easydict, Bob, browser extensions...)")
+        self.local_api_check.setToolTip("Serve this model to other programs on this computer: "
+                                        "LibreTranslate, DeepL, DeepLX and OpenAI-compatible "
+                                        "requests on http://127.0.0.1 (never the network). "
+                                        "Uses a second copy of the model in memory.")
+        self.local_api_check.setChecked(s.local_api)
+        form.addRow("", self.local_api_check)
+        self.local_api_port_spin = _spin(1, 65535, s.local_api_port)
+        self.local_api_port_spin.setGroupSeparatorShown(False)  # 5000, not 5,000
+        form.addRow("Local API port:", self.local_api_port_spin)
+        self.local_api_key_edit = QLineEdit(s.local_api_key)
+        self.local_api_key_edit.setPlaceholderText("optional: programs must then send this key")
+        self.local_api_key_edit.setClearButtonEnabled(True)
+        form.addRow("Local API key:", self.local_api_key_edit)
+        self.local_api_status = QLabel("Off." if not s.local_api else "")
+        self.local_api_status.setWordWrap(True)
+        theme.set_tone(self.local_api_status, "quiet")
+        form.addRow("", self.local_api_status)
+        self.local_api_check.toggled.connect(self._enable_local_api_rows)
+        self._enable_local_api_rows(s.local_api)
+
+    def _enable_local_api_rows(self, on: bool) -> None:
+        # Port and key only mean something while the server is wanted.
+        self.local_api_port_spin.setEnabled(on)
+        self.local_api_key_edit.setEnabled(on)
+
+    def set_local_api_status(self, text: str, tone: str | None = "quiet") -> None:
+        """Show the Local API's state ("Local API on http://127.0.0.1:5000", or why not)."""
+        self.local_api_status.setText(text)
+        theme.set_tone(self.local_api_status, tone)
+
     # ---- models -------------------------------------------------------------------------
     def _reload_models(self, select: str) -> None:
         self._choices = models.available_models(self._settings.extra_model_dirs)
@@ -241,6 +277,9 @@ class SettingsDialog(QDialog):
             hotkey_opens=str(self.hotkey_opens_combo.currentData() or "window"),
             keep_history=self.history_check.isChecked(),
             extra_model_dirs=list(self._settings.extra_model_dirs),
+            local_api=self.local_api_check.isChecked(),
+            local_api_port=self.local_api_port_spin.value(),
+            local_api_key=self.local_api_key_edit.text().strip(),
         )
 
     def apply(self) -> None:
