@@ -50,12 +50,15 @@ def wait_state(qtbot, feature, state: str) -> None:
 
 
 def open_dialog(qtbot, window, controller) -> SettingsDialog:
-    """The Settings dialog as the app opens it (settingsRequested, then the dialog with Apply
-    going to the controller), once the feature has attached to it."""
+    """Settings… as the app wires it (app.build: settingsRequested -> open_settings, connected
+    after the controller's features), once the feature has attached to the dialog."""
+    from desktop_mt.gui.app import open_settings
+
+    opened: list[SettingsDialog] = []
+    window.settingsRequested.connect(lambda: opened.append(open_settings(controller, window)))
     window.settingsRequested.emit()
-    dialog = SettingsDialog(controller.settings, False, "", window)
+    dialog = opened[-1]
     qtbot.addWidget(dialog)
-    dialog.applied.connect(controller.apply_settings)
     qtbot.waitUntil(lambda: bool(dialog.property(local_api._ATTACHED)), timeout=WAIT_MS)
     return dialog
 
@@ -156,6 +159,20 @@ def test_without_the_server_extra_the_message_names_the_fix(make_controller, qtb
     wait_state(qtbot, controller.local_api, "failed")
     assert "pip install 'desktop-mt[server]'" in window.banner.label.text()
     assert "uvicorn" in window.banner.label.text() and port_is_free(port)
+
+
+def test_a_model_that_does_not_load_is_explained_and_frees_the_port(make_controller, qtbot):
+    from desktop_mt.errors import ModelNotFoundError
+
+    def broken(_config):
+        raise ModelNotFoundError("no model files in /nowhere")
+
+    port = free_port()
+    window, controller = make_controller(api_settings(port), wait_loaded=False)
+    controller.local_api.translator_factory = broken  # before the window's model loads
+    wait_state(qtbot, controller.local_api, "failed")
+    assert "the model could not be loaded: no model files in /nowhere" in window.banner.label.text()
+    assert port_is_free(port) and controller.local_api.url is None
 
 
 def test_the_setting_round_trips_through_the_settings_file(tmp_path):
