@@ -3,6 +3,7 @@
 
     python benchmarks/layouts.py parity HF_DIR MODEL_DIR [--n 300]
     python benchmarks/layouts.py compare MERGED_DIR STEP_DIR [--threads 1] [--out FILE.json]
+    python benchmarks/layouts.py long MERGED_DIR STEP_DIR [--threads 1] [--n 200] [--out FILE.json]
 
 ``parity``: transformers ``generate()`` on HF_DIR against our runtime on MODEL_DIR's fp32
 files, token by token, greedy and beam 4, on the first N lines of ``tests/data/tatoeba-sample.tsv``
@@ -15,6 +16,13 @@ batch-1 greedy latency per sentence, batch-32 greedy and beam-4 throughput, and 
 outputs are token-identical, on the Tatoeba sample (600 lines) and the Tatoeba dev set (800
 English sentences held out of training, rebuilt from ``../shared/data/tatoeba-cmn-eng.tsv``
 when present). Generation uses the app's defaults (output bound, repetition guard).
+
+``long``: long outputs, where the KV buffer of the step layout grows: the N longest distinct
+English lines of ``../shared/data/tatoeba-cmn-eng.tsv`` (of the sample when it is absent),
+batch 32 beam 4 (``--beams``), three engines run in rotating order: the merged directory, the
+step directory with the engine's buffer policy (start at ``FIRST_CAPACITY``, double, capped at
+the length limit) and the step directory with the old policy (start at 64, grow by 32; patched
+around its calls only). Throughput ratios against the merged one, and whether tokens match.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import json
 import statistics
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,6 +62,33 @@ def dev_lines() -> list[str]:
         if en not in english:
             english.append(en)
     return english
+
+
+def long_lines(n: int) -> list[str]:
+    """The ``n`` longest distinct English lines (characters) of the full Tatoeba file, else of the sample."""
+    source = TATOEBA if TATOEBA.exists() else SAMPLE
+    english: dict[str, None] = {}
+    for line in source.read_text(encoding="utf-8-sig").splitlines():
+        if line.strip():
+            english.setdefault(line.split("\t")[0].strip(), None)
+    return sorted(english, key=len, reverse=True)[:n]
+
+
+@contextmanager
+def buffer_policy(first: int | None, growth: int | None):
+    """The KV buffer's first capacity and growth (``growth`` positions added; 0 or None: the
+    engine's doubling), patched in this process while the block runs."""
+    from desktop_mt.engine import kv_cache
+
+    saved = kv_cache.FIRST_CAPACITY, kv_cache.KVBuffer._next_capacity
+    try:
+        if first:
+            kv_cache.FIRST_CAPACITY = first
+        if growth:
+            kv_cache.KVBuffer._next_capacity = lambda self: self.capacity + growth  # type: ignore[method-assign]
+        yield
+    finally:
+        kv_cache.FIRST_CAPACITY, kv_cache.KVBuffer._next_capacity = saved  # type: ignore[method-assign]
 
 
 def chunks(items: list, size: int) -> list[list]:
@@ -126,7 +162,7 @@ def compare(dir_a: str, dir_b: str, threads: int, labels: tuple[str, str], laten
 
     from desktop_mt.engine import kv_cache
 
-    report: dict = {"threads": threads, "kv_buffer": [kv_cache.FIRST_CAPACITY, kv_cache.GROWTH],
+    report: dict = {"threads": threads, "kv_buffer": [kv_cache.FIRST_CAPACITY, GROWTH_NOTE],
                     "labels": list(labels), "sets": {k: len(v) for k, v in sets.items()}}
     # batch-1 greedy latency: one sentence at a time, median per sentence
     lat = [[], []]
@@ -176,6 +212,58 @@ def compare(dir_a: str, dir_b: str, threads: int, labels: tuple[str, str], laten
     return report
 
 
+GROWTH_NOTE = "double, capped at the length limit"  # what --step-capacity's GROWTH replaces
+
+
+def long_outputs(merged_dir: str, step_dir: str, threads: int, n: int, repeats: int, beams: int,
+                 batch: int) -> dict:
+    from desktop_mt import GenerationOptions, SessionOptions, Translator
+    from desktop_mt.engine import kv_cache
+
+    session = SessionOptions(intra_op_threads=threads, inter_op_threads=1)
+    labels = ["merged", "step", "step_old_growth"]
+    policies: list[tuple[int | None, int | None]] = [(None, None), (None, None), (64, 32)]
+    engines = [Translator(d, variant="int8", session_options=session) for d in (merged_dir, step_dir, step_dir)]
+    opts = GenerationOptions(beams=beams)
+    texts = long_lines(n)
+    for engine, policy in zip(engines, policies):  # warm up
+        with buffer_policy(*policy):
+            engine.generate_ids(texts[:8], opts)
+    totals: list[list[float]] = [[] for _ in engines]
+    outputs: list[list] = [[] for _ in engines]
+    calls = 0
+    for r in range(repeats):
+        secs = [0.0] * len(engines)
+        for part in chunks(texts, batch):
+            for j in range(len(engines)):  # rotating order: each engine runs first, second, third in turn
+                i = (j + calls) % len(engines)
+                with buffer_policy(*policies[i]):
+                    t0 = time.perf_counter()
+                    out = engines[i].generate_ids(part, opts)
+                    secs[i] += time.perf_counter() - t0
+                if r == 0:
+                    outputs[i] += out
+            calls += 1
+        for i in range(len(engines)):
+            totals[i].append(secs[i])
+    med = [statistics.median(t) for t in totals]
+    lengths = sorted(len(o) for o in outputs[0])
+    report: dict = {"threads": threads, "beams": beams, "batch": batch, "sentences": len(texts),
+                    "source_chars_min_max": [len(texts[-1]), len(texts[0])],
+                    "output_tokens_median_max": [lengths[len(lengths) // 2], lengths[-1]],
+                    "kv_buffer": {"step": [kv_cache.FIRST_CAPACITY, GROWTH_NOTE], "step_old_growth": [64, "+32"]}}
+    report["sentences_per_s"] = {labels[i]: round(len(texts) / med[i], 2) for i in range(len(engines))}
+    report["throughput_ratio_vs_merged"] = {labels[i]: round(med[0] / med[i], 3) for i in (1, 2)}
+    report["step_vs_step_old_growth"] = round(med[2] / med[1], 3)
+    report["repeat_seconds"] = {labels[i]: [round(s, 2) for s in totals[i]] for i in range(len(engines))}
+    for i in (1, 2):
+        differ = [t for t, a, b in zip(texts, outputs[0], outputs[i]) if a != b]
+        report[f"identical_{labels[i]}_vs_merged"] = f"{len(texts) - len(differ)}/{len(texts)}"
+        if differ:
+            report[f"differ_{labels[i]}"] = differ[:10]
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -192,20 +280,31 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--repeats", type=int, default=3, help="passes over the sets for the batch-32 throughput")
     c.add_argument("--limit", type=int, help="only the first N sentences of each set (a quick check)")
     c.add_argument("--step-capacity", type=int, nargs=2, metavar=("FIRST", "GROWTH"),
-                   help="an experiment: the KV buffer's first capacity cap and growth step "
-                        "(desktop_mt.engine.kv_cache FIRST_CAPACITY / GROWTH, patched in this process)")
-    for q in (p, c):
+                   help="an experiment: the KV buffer's first capacity cap and a fixed growth step "
+                        "(0: the engine's doubling; desktop_mt.engine.kv_cache, patched in this process)")
+    g = sub.add_parser("long")
+    g.add_argument("merged_dir")
+    g.add_argument("step_dir")
+    g.add_argument("--threads", type=int, default=1)
+    g.add_argument("--n", type=int, default=200, help="the N longest English lines")
+    g.add_argument("--repeats", type=int, default=3)
+    g.add_argument("--beams", type=int, default=4)
+    g.add_argument("--batch", type=int, default=32)
+    for q in (p, c, g):
         q.add_argument("--out", help="also write the JSON report here")
     args = parser.parse_args(argv)
     if args.command == "parity":
         report = parity(args.hf_dir, args.model_dir, args.n)
+    elif args.command == "long":
+        report = long_outputs(args.merged_dir, args.step_dir, args.threads, args.n, args.repeats, args.beams,
+                              args.batch)
     else:
+        with buffer_policy(*(args.step_capacity or (None, None))):
+            report = compare(args.dir_a, args.dir_b, args.threads, tuple(args.labels), args.latency_n,
+                             args.repeats, args.limit)
         if args.step_capacity:
-            from desktop_mt.engine import kv_cache
-
-            kv_cache.FIRST_CAPACITY, kv_cache.GROWTH = args.step_capacity
-        report = compare(args.dir_a, args.dir_b, args.threads, tuple(args.labels), args.latency_n, args.repeats,
-                         args.limit)
+            report["kv_buffer"] = [args.step_capacity[0], f"+{args.step_capacity[1]}" if args.step_capacity[1]
+                                   else GROWTH_NOTE]
     text = json.dumps(report, indent=2, ensure_ascii=False)
     print(text)
     if args.out:

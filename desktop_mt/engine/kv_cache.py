@@ -10,15 +10,17 @@ then beam.
 - ``KVBuffer``: the decoder-step layout. We own one buffer per layer and tensor,
   ``[rows, heads, capacity, head_dim]``; the graph reads the first ``length`` positions and
   returns only the new position, which ``append`` writes in place. No per-step copy of the
-  cache, no per-step allocation; capacity grows in chunks.
+  cache, no per-step allocation. The step graph attends over the whole capacity (masked), so
+  the buffer starts small (``FIRST_CAPACITY``, or the search's length limit when smaller) and
+  doubles when full, capped at the limit: attention reads at most about twice the filled
+  positions, and an output of n tokens costs O(log n) growth copies.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-GROWTH = 32  # positions added when a buffer is full
-FIRST_CAPACITY = 64  # at most this many positions before the first growth (attention reads them all)
+FIRST_CAPACITY = 16  # at most this many positions before the first growth (attention reads them all)
 
 
 class ConcatKVCache:
@@ -57,11 +59,14 @@ class KVBuffer:
 
     def __init__(self, n_tensors: int, rows: int, heads: int, head_dim: int, cross_kv: list[np.ndarray],
                  mask: np.ndarray,
-                 capacity: int = GROWTH):
-        """``capacity``: the positions the search may need (its length limit); growing later copies
-        every buffer, so a known limit up to ``FIRST_CAPACITY`` is allocated at once."""
-        capacity = max(1, min(capacity, FIRST_CAPACITY))
-        self.buffers = [np.zeros((rows, heads, capacity, head_dim), dtype=np.float32) for _ in range(n_tensors)]
+                 capacity: int = 0):
+        """``capacity``: the most positions the search will write (its length limit; 0: unknown,
+        no cap). The buffer starts at ``min(capacity, FIRST_CAPACITY)`` positions and doubles
+        when full, never past ``capacity``."""
+        self.limit = max(0, capacity)
+        first = min(self.limit, FIRST_CAPACITY) if self.limit else FIRST_CAPACITY
+        self.buffers = [np.zeros((rows, heads, max(1, first), head_dim), dtype=np.float32)
+                        for _ in range(n_tensors)]
         self.cross_kv, self.mask, self.length, self.beams = list(cross_kv), mask, 0, 1
 
     @property
@@ -75,10 +80,15 @@ class KVBuffer:
     def append(self, new: list[np.ndarray]) -> None:
         """Write one position (``[rows, heads, 1, head_dim]`` per tensor) after the last one."""
         if self.length == self.capacity:
-            self._reallocate(slice(None), self.capacity + GROWTH)
+            self._reallocate(slice(None), self._next_capacity())
         for buf, value in zip(self.buffers, new):
             buf[:, :, self.length] = value[:, :, 0]
         self.length += 1
+
+    def _next_capacity(self) -> int:
+        """Twice the capacity, capped at the limit (past it only if the search writes more than it said)."""
+        doubled = 2 * self.capacity
+        return min(doubled, self.limit) if self.capacity < self.limit else doubled
 
     def expand(self, beams: int) -> None:
         """Each row becomes ``beams`` rows; cross K/V and the mask stay per input (the graph

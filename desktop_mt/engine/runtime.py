@@ -20,7 +20,7 @@ import onnxruntime as ort  # the package __init__ has set ORT_DISABLE_TELEMETRY 
 
 from ..errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableError
 from . import telemetry_disabled
-from .kv_cache import GROWTH, ConcatKVCache, KVBuffer
+from .kv_cache import ConcatKVCache, KVBuffer
 from .model_format import FIX, ModelInfo
 from .options import SessionOptions
 from .protocols import DecoderLayout, KVCache
@@ -401,11 +401,11 @@ class StepDecoder:
 
     def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
                      max_length: int = 0) -> tuple[np.ndarray, KVCache]:
-        """Cross K/V, a ``KVBuffer`` of ``max_length`` positions (GROWTH when 0), the first step."""
+        """Cross K/V, a ``KVBuffer`` for at most ``max_length`` positions (0: no cap), the first step."""
         cross = self.cross_kv.run(self.io.present_cross, {"encoder_hidden_states": encoder_hidden})
         _, heads, head_dim = self.kv_shape
         cache = KVBuffer(len(self.io.past_self), input_ids.shape[0], heads, head_dim, cross, encoder_mask,
-                         capacity=max_length or GROWTH)
+                         capacity=max_length)
         return self._step(input_ids, cache), cache
 
     def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:

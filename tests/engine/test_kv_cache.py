@@ -6,21 +6,25 @@ import numpy as np
 import pytest
 
 from desktop_mt.engine import generation as gen
-from desktop_mt.engine.kv_cache import GROWTH, ConcatKVCache, KVBuffer
+from desktop_mt.engine.kv_cache import FIRST_CAPACITY, ConcatKVCache, KVBuffer
 from desktop_mt.engine.model_format import inspect_model_dir
 from desktop_mt.engine import runtime
 from desktop_mt.engine.runtime import ROW_TOP_ONNX, Seq2SeqSessions
 
 
-def filled_buffer(rows=5, positions=GROWTH + 3, seed=0):
+def filled_buffer(rows=5, positions=FIRST_CAPACITY + 3, seed=0, limit=0, capacities=None):
+    """A buffer with ``positions`` random positions appended; ``capacities`` (a list) gets its
+    capacity after each append."""
     rng = np.random.default_rng(seed)
     cache = KVBuffer(4, rows, 2, 3, cross_kv=[rng.standard_normal((rows, 2, 4, 3), dtype=np.float32)] * 4,
-                     mask=np.ones((rows, 4), dtype=np.int64))
+                     mask=np.ones((rows, 4), dtype=np.int64), capacity=limit)
     written = []
     for _ in range(positions):
         new = [rng.standard_normal((rows, 2, 1, 3), dtype=np.float32) for _ in range(4)]
         cache.append(new)
         written.append(new)
+        if capacities is not None:
+            capacities.append(cache.capacity)
     # what each buffer must hold: the appended positions in order
     expected = [np.concatenate([w[t] for w in written], axis=2) for t in range(4)]
     return cache, expected
@@ -28,10 +32,49 @@ def filled_buffer(rows=5, positions=GROWTH + 3, seed=0):
 
 def test_buffer_grows_and_keeps_every_position():
     cache, expected = filled_buffer()
-    assert cache.length == GROWTH + 3 and cache.capacity == 2 * GROWTH
+    assert cache.length == FIRST_CAPACITY + 3 and cache.capacity == 2 * FIRST_CAPACITY
     for buf, exp in zip(cache.buffers, expected):
         np.testing.assert_array_equal(buf[:, :, : cache.length], exp)
         assert not buf[:, :, cache.length:].any()  # unused positions stay zero (masked, never NaN)
+
+
+def distinct(values):
+    return [v for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
+
+
+@pytest.mark.parametrize("limit,positions,sequence", [
+    (100, 100, [16, 32, 64, 100]),  # doubles, the last growth capped at the search's limit
+    (64, 64, [16, 32, 64]),
+    (10, 10, [10]),  # a limit under the first capacity: allocated at once, never grown
+    (0, 70, [16, 32, 64, 128]),  # no limit known: doubles without a cap
+    (20, 25, [16, 20, 40]),  # writing past the stated limit still works (doubles past it)
+])
+def test_buffer_capacity_doubles_capped_at_the_limit(limit, positions, sequence):
+    assert FIRST_CAPACITY == 16
+    capacities: list[int] = []
+    cache, expected = filled_buffer(rows=3, positions=positions, limit=limit, capacities=capacities)
+    assert distinct(capacities) == sequence
+    assert cache.length == positions
+    for buf, exp in zip(cache.buffers, expected):  # every position survived each growth copy
+        np.testing.assert_array_equal(buf[:, :, : cache.length], exp)
+        assert not buf[:, :, cache.length:].any()
+
+
+def test_buffer_growth_after_beams_and_dropped_inputs_keeps_the_rows():
+    """Growth after expand/keep_items copies the current rows (not the original ones)."""
+    cache, expected = filled_buffer(rows=3, positions=FIRST_CAPACITY - 1, limit=50)
+    cache.expand(2)
+    cache.keep_items(np.array([2, 0]))
+    rows = np.array([2, 2, 0, 0])
+    rng = np.random.default_rng(9)
+    more = [[rng.standard_normal((4, 2, 1, 3), dtype=np.float32) for _ in range(4)] for _ in range(5)]
+    for new in more:
+        cache.append(new)
+    assert cache.capacity == 32 and cache.length == FIRST_CAPACITY + 4
+    for t, buf in enumerate(cache.buffers):
+        want = np.concatenate([expected[t][rows]] + [m[t] for m in more], axis=2)
+        np.testing.assert_array_equal(buf[:, :, : cache.length], want)
+        assert not buf[:, :, cache.length:].any()
 
 
 def test_buffer_reorder_in_place_equals_gather():
