@@ -103,7 +103,7 @@ def test_bundled_model_files_are_per_row_int8():
     for path in info.files["int8"].values():
         ops = op_types(path)
         assert "MatMulIntegerToFloat" in ops and "DynamicQuantizeLinear" not in ops
-    assert quantized_lm_heads(info.files["int8"]["decoder_merged"], info.config["vocab_size"])
+    assert quantized_lm_heads(info.files["int8"]["decoder_step"], info.config["vocab_size"])
 
 
 def one_matmul(path, x_rows: int = 50, k: int = 64, n: int = 300, opset: int = 17):
