@@ -22,14 +22,19 @@ class TextDelta:
 @dataclasses.dataclass(frozen=True)
 class SegmentDone:
     """One segment (a sentence, or a piece of an over-long one) is finished. ``continues``: the
-    sentence goes on after a protected span (a URL, a number, a glossary term), so the next
-    segment is part of the same sentence; a caller that works per sentence joins them."""
+    sentence goes on in the next segment (after a protected span such as a URL, a number or a
+    glossary term, or after a cut of an over-long sentence); a caller that works per sentence
+    joins them. ``sentence``: on the segment that ends a sentence which is more than that
+    segment (cut by spans, or ending in one: "The sale ends on" + "12/25/2024."), the whole
+    source sentence; "" when ``source`` is the sentence. Its ``SegmentDone`` comes after the
+    sentence's last literals (the span and the full stop), so all of its text is out by then."""
 
     segment: int
     source: str
     translation: str
     tokens: int
     continues: bool = False
+    sentence: str = ""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Callable, Union
+from typing import TYPE_CHECKING, Callable, Union, cast
 
 from . import textproc
 
@@ -31,10 +31,18 @@ _SOFT_BREAK = re.compile(r"(?<=[,;:，；：])\s+")
 @dataclasses.dataclass(frozen=True)
 class Segment:
     """One piece of source text to translate, small enough for the model. ``cut``: a protected
-    span follows within the sentence, so the translation gets no closing full stop."""
+    span follows within the sentence, so the translation gets no closing full stop. ``joined``:
+    the sentence goes on in a later segment (after a protected span, or after a cut of an
+    over-long sentence), so a caller working per sentence joins them. ``tail``: on a sentence's
+    last segment, how many literals after it still belong to the sentence (the spans and marks
+    that end it: "ends on" + " ", "12/25/2024", "."). ``sentence``: on the last segment of a
+    sentence that is more than this segment, the whole source sentence, spans included."""
 
     text: str
     cut: bool = False
+    joined: bool = False
+    tail: int = 0
+    sentence: str = ""
 
 
 PlanItem = Union[str, Segment]
@@ -121,13 +129,31 @@ def _plan_line(line: str, count: Callable[[str], int], limit: int, sentence_gap:
     sentences = segment_sentences(core)
     for i, (sentence, _gap) in enumerate(sentences):
         parts = _tighten_terms(textproc.protect(sentence.strip(), numbers, glossary), sentence_gap)
+        start = len(plan)
         for k, part in enumerate(parts):
             cut = any(isinstance(later, textproc.Span) for later in parts[k + 1:])
             plan.extend(_plan_text_piece(part, count, limit, sentence_gap, cut))
+        _join_sentence(plan, start, sentence.strip())
         if i < len(sentences) - 1 and sentence_gap:
             plan.append(sentence_gap)
     plan.append(body[len(body.rstrip()):])
     return plan
+
+
+def _join_sentence(plan: list[PlanItem], start: int, sentence: str) -> None:
+    """Mark every segment of ``sentence``, planned from ``start`` on, but its last as
+    ``joined``; give its last one the count of the sentence's literals after it (``tail``) and,
+    when the sentence is more than that segment, the sentence itself."""
+    positions = [k for k in range(start, len(plan)) if isinstance(plan[k], Segment)]
+    for k in positions[:-1]:
+        plan[k] = dataclasses.replace(cast(Segment, plan[k]), joined=True)
+    if positions:
+        last = positions[-1]
+        segment = cast(Segment, plan[last])
+        tail = sum(1 for item in plan[last + 1:] if item != "")  # "" items are dropped later
+        whole = sentence if sentence != segment.text else ""
+        if tail or whole:
+            plan[last] = dataclasses.replace(segment, tail=tail, sentence=whole)
 
 
 def _plan_text_piece(part: textproc.Piece, count: Callable[[str], int], limit: int,

@@ -165,7 +165,10 @@ def is_fence(line: str) -> bool:
 
 
 
-def drop_full_stop(text: str) -> str:
+def drop_full_stop(text: str, source: str | None = None) -> str:
     """``text`` without the full stop(s) at its end: a model ends every input like a sentence,
-    but a piece that a protected span cut off mid-sentence ("Visit" before a URL) needs none."""
-    return text.rstrip().rstrip("。.").rstrip()
+    but a piece that a protected span cut off mid-sentence ("Visit" before a URL) needs none.
+    Given the piece's ``source``, a question or exclamation mark the source piece does not end
+    with goes too ("It costs" before "$19.99" came out as "这要多少钱？")."""
+    marks = "。." if source is None or source.rstrip().endswith(("?", "!")) else "。.？?！!"
+    return text.rstrip().rstrip(marks).rstrip()

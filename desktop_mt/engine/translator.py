@@ -100,10 +100,13 @@ class Translator:
         opts = options or self.options
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
-        started, first, tokens, index = time.perf_counter(), None, 0, 0
-        plan = self._plan(text, opts)
-        cancelled = False
-        for item in plan:
+        clock, tokens, index, cancelled = _Clock(), 0, 0, False
+        held: SegmentDone | None = None  # a sentence's end, held until the spans that end it are out
+        owed = 0  # how many of those literals are still to come
+        for item in self._plan(text, opts):
+            if held is not None and (owed <= 0 or not isinstance(item, str)):
+                yield held
+                held = None
             if isinstance(item, Kept):
                 yield TextDelta(item.text, index)
                 yield SegmentDone(index, item.text, item.text, 0)
@@ -111,29 +114,43 @@ class Translator:
                 continue
             if not isinstance(item, Segment):
                 yield TextDelta(item, -1)
+                owed -= 1
                 continue
-            decoder, count, shown = IncrementalDecoder(self.tokenizer), 0, ""
-            for event in self._generate([self.tokenizer.encode(item.text)], opts, cancel):
-                # Beam search commits only the prefix all hypotheses share; ItemDone brings the rest.
-                for token in _new_ids(event, count):
-                    count += 1
-                    new = decoder.emitted if decoder.push(token) else ""
-                    delta, shown = self._advance(shown, new, opts, item)
-                    if delta:
-                        first = first if first is not None else time.perf_counter() - started
-                        yield TextDelta(delta, index)
-            if cancel is not None and cancel.is_set():
+            done = yield from self._stream_segment(item, index, opts, cancel, clock)
+            if done is None:
                 cancelled = True
                 break
-            decoder.finish()
-            tail, shown = self._advance(shown, decoder.emitted, opts, item, final=True)
-            if tail:
-                first = first if first is not None else time.perf_counter() - started
-                yield TextDelta(tail, index)
-            tokens += count
-            yield SegmentDone(index, item.text, shown, count, continues=item.cut)
+            tokens += done.tokens
+            if item.tail:
+                held, owed = done, item.tail
+            else:
+                yield done
             index += 1
-        yield Finished(TranslationStats(index, tokens, time.perf_counter() - started, first, cancelled))
+        if held is not None:
+            yield held
+        yield Finished(TranslationStats(index, tokens, clock.elapsed(), clock.first, cancelled))
+
+    def _stream_segment(self, item: Segment, index: int, opts: GenerationOptions, cancel: CancelToken | None,
+                        clock: _Clock) -> Generator[StreamEvent, None, SegmentDone | None]:
+        """One segment's deltas as they decode; returns its ``SegmentDone`` (None: cancelled)."""
+        decoder, count, shown = IncrementalDecoder(self.tokenizer), 0, ""
+        for event in self._generate([self.tokenizer.encode(item.text)], opts, cancel):
+            # Beam search commits only the prefix all hypotheses share; ItemDone brings the rest.
+            for token in _new_ids(event, count):
+                count += 1
+                new = decoder.emitted if decoder.push(token) else ""
+                delta, shown = self._advance(shown, new, opts, item)
+                if delta:
+                    clock.mark()
+                    yield TextDelta(delta, index)
+        if cancel is not None and cancel.is_set():
+            return None
+        decoder.finish()
+        tail, shown = self._advance(shown, decoder.emitted, opts, item, final=True)
+        if tail:
+            clock.mark()
+            yield TextDelta(tail, index)
+        return SegmentDone(index, item.text, shown, count, continues=item.joined, sentence=item.sentence)
 
     def translate_batch(self, lines: Sequence[str], options: GenerationOptions | None = None,
                         cancel: CancelToken | None = None,
@@ -315,7 +332,7 @@ class Translator:
         else:
             target = raw
         if segment.cut:  # the sentence goes on after a protected span: no full stop (held back till then)
-            target = textproc.drop_full_stop(target)
+            target = textproc.drop_full_stop(target, segment.text)
         if len(target) <= len(shown) or not target.startswith(shown):
             return "", shown
         return target[len(shown):], target
@@ -378,6 +395,22 @@ def _new_ids(event: gen.SearchEvent, count: int) -> list[int]:
     return event.ids[count:] if isinstance(event, gen.ItemDone) else []
 
 
+class _Clock:
+    """A stream's timing: seconds since it started, and to its first shown text."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.first: float | None = None
+
+    def mark(self) -> None:
+        """Text is being shown: the first time, note when."""
+        if self.first is None:
+            self.first = self.elapsed()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+
 def _keep_cjk(plan: list[PlanPiece]) -> list[PlanPiece]:
     """``plan`` with each segment cut at CJK sentence ends (``langcheck.split_cjk_sentences``)
     and the parts that are already Chinese, Japanese or Korean turned into :class:`Kept`."""
@@ -389,7 +422,9 @@ def _keep_cjk(plan: list[PlanPiece]) -> list[PlanPiece]:
         parts = langcheck.split_cjk_sentences(item.text)
         for k, part in enumerate(parts):
             last = k == len(parts) - 1
-            out.append(Kept(part) if langcheck.keep_verbatim(part) else Segment(part, item.cut and last))
+            out.append(Kept(part) if langcheck.keep_verbatim(part) else
+                       Segment(part, item.cut and last, item.joined and last, item.tail if last else 0,
+                               item.sentence if last else ""))
     return out
 
 
@@ -400,7 +435,7 @@ def _piece_output(item: PlanPiece, done: dict[str, str]) -> str:
         return item.text
     if not isinstance(item, Segment):
         return item
-    return textproc.drop_full_stop(done[item.text]) if item.cut else done[item.text]
+    return textproc.drop_full_stop(done[item.text], item.text) if item.cut else done[item.text]
 
 
 _MARKS_ONLY = re.compile(r"[.,?!;:]+[ \t]*")

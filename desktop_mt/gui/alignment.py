@@ -36,9 +36,10 @@ def utf16_len(text: str) -> int:
 class SegmentSpan:
     """A finished sentence: its source and translation, and where the translation sits in the
     request's output (``start``/``end``, UTF-16 units from the start of the output). A sentence
-    that protected spans (URLs, numbers, glossary terms) cut into several engine segments is
-    one span: ``parts`` are the segments' sources in order, ``translation`` the output from its
-    first segment to its last, spans included; ``segment`` is its first segment's number."""
+    that protected spans (URLs, numbers, glossary terms) cut into several engine segments, or
+    that ends in one, is one span: ``source`` is the whole sentence (``SegmentDone.sentence``),
+    ``parts`` the segments' sources in order, ``translation`` its output from its first segment
+    to its end, spans included; ``segment`` is its first segment's number."""
 
     segment: int
     source: str
@@ -50,61 +51,42 @@ class SegmentSpan:
 
 class SegmentTracker:
     """Counts the output as the worker streams it; :meth:`feed` returns a :class:`SegmentSpan`
-    at the ``SegmentDone`` that ends a sentence (None for other events)."""
+    at the ``SegmentDone`` that ends a sentence (None for other events). A sentence's range
+    runs from its first segment's text to the end of what came before that event (the engine
+    sends it after the spans that end the sentence), without the spaces at either edge."""
 
     def __init__(self) -> None:
         self.position = 0
-        self._start: dict[int, int] = {}
-        self._end: dict[int, int] = {}
-        self._text: dict[int, list[str]] = {}
-        self._open: list[SegmentSpan] = []  # the finished segments of a sentence that goes on
-        self._between: list[str] = []  # the output since the open sentence's first segment
+        self._start: int | None = None  # where the open sentence's output starts
+        self._text: list[str] = []      # the output since then
+        self._done: list[SegmentDone] = []  # its finished segments
 
     def feed(self, event: Any) -> SegmentSpan | None:
         if isinstance(event, TextDelta):
-            size = utf16_len(event.text)
-            if event.segment >= 0:
-                self._start.setdefault(event.segment, self.position)
-                self._end[event.segment] = self.position + size
-                self._text.setdefault(event.segment, []).append(event.text)
-            if self._open:
-                self._between.append(event.text)
-            self.position += size
+            if event.segment >= 0 and self._start is None:
+                self._start = self.position
+            if self._start is not None:
+                self._text.append(event.text)
+            self.position += utf16_len(event.text)
             return None
         if isinstance(event, SegmentDone):
-            span, text = self._segment_span(event)
-            if event.continues:
-                if not self._open:  # the output from here on is this sentence's
-                    self._between = [text.lstrip() if text.strip() else text]
-                self._open.append(span)
-                return None
-            return self._close(span) if self._open else span
+            self._done.append(event)
+            return None if event.continues else self._close()
         return None
 
-    def _segment_span(self, event: SegmentDone) -> tuple[SegmentSpan, str]:
-        """The segment's span and the text of its deltas."""
-        start = self._start.pop(event.segment, self.position)
-        end = self._end.pop(event.segment, start)
-        # Spaces at the segment's edges (a sentence gap) are not part of the sentence.
-        text = "".join(self._text.pop(event.segment, []))
-        if text.strip():
+    def _close(self) -> SegmentSpan:
+        """The open sentence as one span; the tracker is ready for the next one."""
+        done, start, text = self._done, self._start, "".join(self._text)
+        start = self.position if start is None else start
+        core = text.strip()
+        if core:
             start += utf16_len(text) - utf16_len(text.lstrip())
-            end -= utf16_len(text) - utf16_len(text.rstrip())
-        return SegmentSpan(event.segment, event.source, event.translation, start, end), text
-
-    def _close(self, last: SegmentSpan) -> SegmentSpan:
-        """One span for the open sentence's segments and ``last``."""
-        first, pieces = self._open[0], self._open + [last]
-        # The output from the first segment's translation to the end of the last one's.
-        translation = _cut16("".join(self._between), last.end - first.start)
-        self._open, self._between = [], []
-        return SegmentSpan(first.segment, " ".join(p.source for p in pieces), translation,
-                           first.start, last.end, tuple(p.source for p in pieces))
-
-
-def _cut16(text: str, size16: int) -> str:
-    """The first ``size16`` UTF-16 units of ``text``."""
-    return text[:_index_of16(text, size16)]
+        parts = tuple(d.source for d in done)
+        source = done[-1].sentence or " ".join(parts)
+        span = SegmentSpan(done[0].segment, source, core, start, start + utf16_len(core),
+                           parts if len(parts) > 1 else ())
+        self._start, self._text, self._done = None, [], []
+        return span
 
 
 @dataclasses.dataclass
@@ -183,13 +165,11 @@ class Alignment:
         """Record a finished sentence (spans come in segment order). For a sentence cut by
         protected spans the pair's source is the source text from its first part to its last,
         spans included (so the engine's ``alternatives`` gets the whole sentence)."""
-        source, src = span.source, None
-        if len(span.parts) > 1:
+        source, src = span.source, self._find_source(span.source)  # the engine's sentence
+        if src is None and len(span.parts) > 1:  # an engine that does not name it
             found = self._find_parts(span.parts)
             if found is not None:
                 source, src = found
-        else:
-            src = self._find_source(span.source)
         pair = Pair(span.segment, source, span.translation, src, (span.start, span.end))
         self.pairs.append(pair)
         return pair

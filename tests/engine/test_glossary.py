@@ -132,9 +132,10 @@ def test_without_a_glossary_protect_is_unchanged():
 
 def test_plan_drops_spaces_beside_a_term_for_chinese():
     plan = plan_text("Open the manual now.", len, 100, "", glossary=TERMS)
-    assert plan == [Segment("Open the", cut=True), "使用手册", Segment("now.")]
+    whole = "Open the manual now."
+    assert plan == [Segment("Open the", cut=True, joined=True), "使用手册", Segment("now.", sentence=whole)]
     plan = plan_text("Open the manual now.", len, 100, " ", glossary=TERMS)
-    assert plan == [Segment("Open the", cut=True), " ", "使用手册", " ", Segment("now.")]
+    assert plan == [Segment("Open the", cut=True, joined=True), " ", "使用手册", " ", Segment("now.", sentence=whole)]
 
 
 # -- translation -----------------------------------------------------------------------------

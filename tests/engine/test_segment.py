@@ -114,11 +114,13 @@ def test_layout_is_literal_and_sentences_are_segments():
 
 def test_protected_spans_are_literals_and_cut_the_segment_before_them():
     plan = plan_text("> Visit https://x.org now, ok?", words, 50)
-    assert plan == ["> ", Segment("Visit", cut=True), " ", "https://x.org", " ", Segment("now, ok?")]
+    assert plan == ["> ", Segment("Visit", cut=True, joined=True), " ", "https://x.org", " ",
+                    Segment("now, ok?", sentence="Visit https://x.org now, ok?")]
 
 
 def test_numbers_are_protected_only_when_asked():
-    assert plan_text("Call 555 now.", words, 50) == [Segment("Call", cut=True), " ", "555", " ", Segment("now.")]
+    assert plan_text("Call 555 now.", words, 50) == [Segment("Call", cut=True, joined=True), " ", "555", " ",
+                                                     Segment("now.", sentence="Call 555 now.")]
     assert plan_text("Call 555 now.", words, 50, numbers=False) == [Segment("Call 555 now.")]
 
 
@@ -129,7 +131,9 @@ def test_sentence_gap_replaces_the_space_between_sentences():
 
 def test_long_sentences_become_several_segments_joined_by_the_gap():
     plan = plan_text("one two three four five six seven", words, 3, sentence_gap="|")
-    assert plan == [Segment("one two three"), "|", Segment("four five six"), "|", Segment("seven")]
+    whole = "one two three four five six seven"
+    assert plan == [Segment("one two three", joined=True), "|", Segment("four five six", joined=True), "|",
+                    Segment("seven", sentence=whole)]
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
@@ -159,3 +163,11 @@ def test_no_empty_items_and_no_segment_over_the_limit():
         # every newline of the text is a literal, in order
         assert "".join(i for i in plan if isinstance(i, str) and i in ("\n", "\r\n", "\r")) == \
             "".join(ch for ch in text if ch == "\n")
+
+
+def test_a_sentence_ending_in_a_span_names_itself_and_its_tail():
+    """The last segment of a sentence says how many literals still belong to it (the span and
+    the full stop) and what the whole sentence is; the next sentence is not joined to it."""
+    plan = plan_text("It ends on 12/25/2024. Then go.", words, 50, sentence_gap="")
+    assert plan == [Segment("It ends on", cut=True, tail=3, sentence="It ends on 12/25/2024."), " ",
+                    "12/25/2024", ".", Segment("Then go.")]

@@ -70,6 +70,9 @@ def test_piece_cut_by_a_span_loses_its_full_stop():
     cuts = [(i.text, i.cut) for i in plan if isinstance(i, Segment)]
     assert cuts == [("Visit", True), ("now.", False), ("Call", True)]
     assert drop_full_stop("参观。") == "参观" and drop_full_stop("你好？") == "你好？"
+    # Given its source: a mark the source piece does not end with is the model's, and goes.
+    assert drop_full_stop("这要多少钱？", "It costs") == "这要多少钱"
+    assert drop_full_stop("是吗？", "Is it?") == "是吗？"
 
 
 @pytest.mark.parametrize("raw, expected", [

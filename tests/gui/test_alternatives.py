@@ -185,16 +185,21 @@ def test_a_sentence_with_a_url_is_one_pair_and_its_alternatives_keep_the_url(qtb
     found = _bundled_dir()
     if found is None:
         pytest.skip("no bundled model")
-    text = "I go to https://example.com every day. Then I sleep."
+    text = "I go to https://example.com every day. The sale ends on 12/25/2024. Then I sleep."
     window, controller = make_controller(Settings(model_path=str(found), intra_op_threads=1),
                                          factory=default_translator_factory)
     window.set_source(text)
     with qtbot.waitSignal(controller.requestFinished, timeout=120_000):
         controller.translate(text)
     pairs = controller.alignment.view.alignment.pairs
-    assert [p.source for p in pairs] == ["I go to https://example.com every day.", "Then I sleep."]
+    assert [p.source for p in pairs] == ["I go to https://example.com every day.",
+                                         "The sale ends on 12/25/2024.", "Then I sleep."]
     shown = window.target_text()
     assert "https://example.com" in shown[pairs[0].tgt[0]:pairs[0].tgt[1]]
+    # A sentence that ends in a span: the span and its full stop are in its range, and the
+    # next sentence is not joined to it.
+    assert shown[pairs[1].tgt[0]:pairs[1].tgt[1]].endswith("12/25/2024。")
+    assert text[pairs[1].src[0]:pairs[1].src[1]] == "The sale ends on 12/25/2024."
     feature = controller.alternatives
     with qtbot.waitSignal(feature.menuShown, timeout=120_000) as got:
         feature.request(pairs[0])
