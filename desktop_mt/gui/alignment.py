@@ -246,6 +246,7 @@ class AlignmentView(QObject):
         self.pair: Pair | None = None
         self._hover: tuple[str, int] | None = None
         self._side = "source"
+        self._revealed: Pair | None = None  # the last pair whose counterpart was scrolled to
         source.cursorPositionChanged.connect(lambda: self._cursor_moved("source"))
         target.cursorPositionChanged.connect(lambda: self._cursor_moved("target"))
         source.document().contentsChange.connect(self._source_changed)
@@ -291,6 +292,19 @@ class AlignmentView(QObject):
         if editor.hasFocus() or side == "source" and not self.target.hasFocus():
             self._side = side
         self.refresh(force=False)
+        if editor.hasFocus():  # the user put it there (a click or a key)
+            self._reveal_counterpart(side, editor.textCursor().position())
+
+    def _reveal_counterpart(self, side: str, pos: int) -> None:
+        """Scroll the other pane to the counterpart of the sentence at ``pos``, once per
+        sentence (so it does not pull back a pane the user scrolled while typing on)."""
+        pair = self.pair_at(side, pos)
+        if pair is None or pair is self._revealed:
+            return
+        self._revealed = pair
+        other, span = (self.target, pair.tgt) if side == "source" else (self.source, pair.src)
+        if span is not None:
+            _reveal(other, span[0])
 
     def _source_changed(self, pos: int, removed: int, added: int) -> None:
         if self.alignment is not None:
@@ -331,11 +345,6 @@ class AlignmentView(QObject):
         self.pair = pair
         self._paint(self.source, pair.src if pair else None)
         self._paint(self.target, pair.tgt if pair else None)
-        if pair is not None and self._hover is None:  # the cursor moved: show the counterpart
-            other = self.target if self._side == "source" else self.source
-            span = pair.tgt if self._side == "source" else pair.src
-            if span is not None:
-                _reveal(other, span[0])
         self.highlighted.emit(pair)
 
     def _paint(self, editor: QPlainTextEdit, span: tuple[int, int] | None) -> None:

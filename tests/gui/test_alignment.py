@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
@@ -227,3 +228,31 @@ def test_the_counterpart_is_scrolled_into_view(qtbot, make_controller):
     probe.setPosition(start)
     assert window.target.viewport().rect().contains(window.target.cursorRect(probe).center())
     assert window.target.textCursor().position() == target_cursor
+
+
+def test_a_click_under_the_pointer_scrolls_the_other_pane_too(qtbot, make_controller):
+    """A click puts the pointer over the sentence it highlights (hover and cursor agree), which
+    once skipped the scroll: clicking a sentence must bring its counterpart into view."""
+    text = "\n".join(f"Sentence number {i}." for i in range(120))
+    window, controller = make_controller(factory=sentence_factory())
+    window.resize(700, 400)
+    _active(qtbot, window)
+    window.set_source(text)
+    with qtbot.waitSignal(controller.requestFinished, timeout=20_000):
+        controller.translate(text)
+    window.target.verticalScrollBar().setValue(0)
+    source = window.source
+    _put_cursor(source, 0)
+    source.verticalScrollBar().setValue(source.verticalScrollBar().maximum())  # the wheel
+    probe = source.textCursor()
+    probe.setPosition(text.index("Sentence number 110.") + 3)
+    point = source.cursorRect(probe).center()
+    assert source.viewport().rect().contains(point)
+    qtbot.mouseMove(source.viewport(), point)  # the pointer is over it: hover highlights it
+    qtbot.mouseClick(source.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert source.textCursor().position() > text.index("Sentence number 110.")
+    assert _selection(window.target) == "<Sentence><number><110.>"
+    start = controller.alignment.view.pair.tgt[0]
+    check = window.target.textCursor()
+    check.setPosition(start)
+    assert window.target.viewport().rect().contains(window.target.cursorRect(check).center())
