@@ -289,12 +289,8 @@ class Controller(QObject):
         """Translate these files one after another (a command line or a drop of several):
         the first starts now, or after the running job; the others wait in the queue, and
         Cancel on a job also drops the files still waiting (the status bar names them)."""
-        waiting = [p for p in paths if p not in self.file_queue]
-        if self.file_job is None and waiting:
-            self.file_queue.extend(waiting[1:])
-            self.translate_file(waiting[0])
-        else:
-            self.file_queue.extend(waiting)
+        self.file_queue.extend(p for p in paths if p not in self.file_queue)
+        self._start_next_file()  # one the user declines (an output exists) is skipped
         if self.file_queue:
             self.window.statusBar().showMessage(
                 f"{len(self.file_queue)} more file(s) will be translated after this one: "
@@ -376,8 +372,8 @@ class Controller(QObject):
         self.file_job = None
         self.file_progress = None
         self._fileReleaseRequested.emit()
-        if outcome == "cancelled" and self.file_queue:
-            message += f" {len(self.file_queue)} queued file(s) were not started."
+        if outcome == "cancelled" and self.file_queue:  # said first: long messages are cut
+            message = f"{len(self.file_queue)} queued file(s) not started. {message}"
             self.file_queue.clear()
         self.window.end_file_job(message)
         self._refresh_state()
@@ -395,8 +391,8 @@ class Controller(QObject):
     def _on_file_cancelled(self, journal: str) -> None:
         found = file_jobs.journal_progress(Path(journal)) if journal else None
         if found and found[0]:
-            message = (f"File translation cancelled: {found[0]} of {found[1]} segments are kept in "
-                       f"{Path(journal).name}; translate the file again to continue from there.")
+            message = (f"Cancelled: {found[0]} of {found[1]} segments kept in {Path(journal).name}; "
+                       f"translate the file again to continue from there.")
         else:
             message = "File translation cancelled before any segment was finished; nothing was saved."
         self._end_file_job("cancelled", message)

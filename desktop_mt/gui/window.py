@@ -487,7 +487,13 @@ class MainWindow(QMainWindow):
     def set_job_status(self, text: str) -> None:
         """Status bar part for the file job running beside typing ("" when none runs)."""
         self.job_label.setText(text)
-        self.job_label.setVisible(bool(text))
+        if text and self.statusBar().currentMessage():
+            # A temporary message hides the bar's normal labels; showing this one now would
+            # draw it over the message. Unmarked as hidden on purpose, the bar shows it again
+            # when the message goes (QStatusBar's own rule).
+            self.job_label.setAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide, False)
+        else:
+            self.job_label.setVisible(bool(text))
 
     def show_file_job(self, name: str) -> None:
         """Show the job panel for ``name``; no second job can start meanwhile."""

@@ -185,7 +185,7 @@ def test_cancel_tells_what_the_journal_kept_and_the_job_resumes(qtbot, make_cont
     with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
         controller.cancel_file()
     message = window.statusBar().currentMessage()
-    assert "12 of 20 segments are kept" in message and "nothing was saved" not in message
+    assert "12 of 20 segments kept" in message and "nothing was saved" not in message
     asked: list[tuple[int, int]] = []
     monkeypatch.setattr(window, "ask_resume", lambda name, kept, total: asked.append((kept, total)) or "resume")
     monkeypatch.setattr(FakeBatchTranslator, "translate_batch", _counting_batch)
@@ -269,6 +269,39 @@ def test_cancel_drops_the_queued_files_and_says_so(qtbot, make_controller, tmp_p
     with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000) as ended:
         window.file_job.cancel_button.click()
     assert ended.args == ["cancelled"]
-    assert "1 queued file(s) were not started" in window.statusBar().currentMessage()
+    assert window.statusBar().currentMessage().startswith("1 queued file(s) not started. ")
     assert controller.file_queue == [] and controller.file_job is None
     assert not default_output_path(second).exists()
+
+
+def test_declining_the_first_file_goes_on_with_the_next(qtbot, make_controller, tmp_path, monkeypatch):
+    """Several files whose outputs exist: answering Cancel for the first moves on to the
+    next (the rest once stayed queued and popped up later, out of nowhere)."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("a", "b"):
+        (folder / f"{name}.txt").write_text(f"{name}\n", encoding="utf-8")
+        default_output_path(folder / f"{name}.txt").write_text("old\n", encoding="utf-8")
+    window, controller = make_controller(factory=batch_factory())
+    answers = iter(["cancel", "overwrite"])
+    monkeypatch.setattr(window, "ask_output_exists", lambda *_args: next(answers))
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000) as ended:
+        controller.translate_files([str(folder / "a.txt"), str(folder / "b.txt")])
+    assert ended.args == ["finished"]
+    assert default_output_path(folder / "a.txt").read_text(encoding="utf-8") == "old\n"
+    assert default_output_path(folder / "b.txt").read_text(encoding="utf-8").splitlines() == ["译B"]
+    assert controller.file_queue == []
+
+
+def test_the_job_label_waits_for_a_status_message(qtbot, make_controller):
+    """A file job's label appearing while a message shows was drawn over it."""
+    window, _controller = make_controller(factory=batch_factory())
+    window.show()
+    qtbot.waitExposed(window)
+    window.statusBar().showMessage("Saved notes.zh.txt", 10_000)
+    window.set_job_status("file job: talk.srt 16/800")
+    assert not window.job_label.isVisible()
+    window.statusBar().clearMessage()
+    qtbot.waitUntil(window.job_label.isVisible, timeout=2_000)
+    window.set_job_status("")
+    assert not window.job_label.isVisible()
