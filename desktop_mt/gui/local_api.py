@@ -199,6 +199,7 @@ class LocalApiFeature(QObject):
         self.status = "Off."
         self._launch: Optional[Launch] = None  # what runs, starts, or last failed
         self._run: Optional[_ServerRun] = None
+        self._warned: set[str] = set()  # banner lines of ours, taken off once it runs or is off
         self.label = QLabel("", self.window)
         self.label.hide()
         self.window.statusBar().addPermanentWidget(self.label, 0)
@@ -285,6 +286,7 @@ class LocalApiFeature(QObject):
     def _fail(self, message: str, reason: str) -> None:
         log.warning("local API not started: %s", reason)
         self.window.show_warning(message)
+        self._warned.add(message)
         self._set_state("failed", message)
 
     def _stop_run(self) -> None:
@@ -294,6 +296,10 @@ class LocalApiFeature(QObject):
             log.info("local API on port %d stopped", run.launch.port)
 
     def _set_state(self, state: str, status: str) -> None:
+        if state in ("running", "off"):  # the cause of earlier warnings is gone
+            for message in self._warned:
+                self.window.clear_warning(message)
+            self._warned.clear()
         self.state, self.status = state, status
         self.label.setText("Local API: not running" if state == "failed" else status)
         self.label.setToolTip(status)

@@ -74,10 +74,24 @@ class WarningBanner(QFrame):
         self.hide()
 
     def add(self, text: str) -> None:
-        """Show ``text`` (appended under any warning already shown)."""
-        current = "" if self.isHidden() else self.label.text()  # isHidden: works before show()
-        self.label.setText(f"{current}\n{text}" if current else text)
+        """Show ``text`` (appended under any warning already shown, once: the same warning
+        again, e.g. after a second Apply, is not repeated)."""
+        lines = self.lines()
+        if text not in lines:
+            lines.append(text)
+        self.label.setText("\n".join(lines))
         self.show()
+
+    def remove(self, text: str) -> None:
+        """Take ``text`` off (its cause is gone); the banner hides when nothing is left."""
+        lines = [line for line in self.lines() if line != text]
+        self.label.setText("\n".join(lines))
+        self.setVisible(bool(lines))
+
+    def lines(self) -> list[str]:
+        """The warnings shown now (none once dismissed)."""
+        current = "" if self.isHidden() else self.label.text()  # isHidden: works before show()
+        return current.split("\n") if current else []
 
 
 class FileJobPanel(QFrame):
@@ -612,6 +626,10 @@ class MainWindow(QMainWindow):
     def show_warning(self, text: str) -> None:
         """A visible, non-modal warning (settings recovery, hotkey problems)."""
         self.banner.add(text)
+
+    def clear_warning(self, text: str) -> None:
+        """Take a warning off the banner once its cause is gone."""
+        self.banner.remove(text)
 
     def show_error(self, title: str, message: str) -> QMessageBox:
         """A non-modal error dialog; the window stays usable behind it."""

@@ -144,12 +144,16 @@ def test_a_port_in_use_is_explained_and_the_app_keeps_working(make_controller, q
         with qtbot.waitSignal(controller.requestFinished, timeout=WAIT_MS):
             controller.translate("Hello.")
         assert window.target_text()
+        dialog = open_dialog(qtbot, window, controller)
+        dialog.apply()  # still taken: the same warning, shown once (it was listed twice)
+        wait_state(qtbot, feature, "failed")
+        assert window.banner.label.text().count(f"port {port} is in use") == 1
     finally:
         taken.close()
-    dialog = open_dialog(qtbot, window, controller)
     assert f"port {port} is in use" in dialog.local_api_status.text()
     dialog.apply()  # the port is free now: the same settings start it
     wait_state(qtbot, feature, "running")
+    assert f"port {port} is in use" not in window.banner.label.text()  # its cause is gone
 
 
 def test_without_the_server_extra_the_message_names_the_fix(make_controller, qtbot, monkeypatch):
