@@ -101,6 +101,7 @@ class Controller(QObject):
         self._loaded_key: tuple | None = None
         self._shut_down = False
         self.file_queue: list[str] = []  # files waiting for the running job (translate_files)
+        self._file_started = 0.0  # when the running file job started (its summary's time)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
@@ -317,6 +318,7 @@ class Controller(QObject):
         if resume is None:
             return False
         self.file_cancel = threading.Event()
+        self._file_started = time.perf_counter()
         self.file_job = FileJob(path, str(dst), self.generation_options(), self.file_cancel,
                                 resume=resume, gate=self.gate, bilingual=self.settings.bilingual)
         self.window.show_file_job(Path(path).name)
@@ -381,8 +383,10 @@ class Controller(QObject):
         if self.file_queue:  # after the signal: a listener sees each job end before the next
             QTimer.singleShot(0, self._start_next_file)
 
-    def _on_file_finished(self, out_path: str) -> None:
-        self._end_file_job("finished", f"Saved {out_path}")
+    def _on_file_finished(self, out_path: str, summary: str) -> None:
+        seconds = time.perf_counter() - self._file_started
+        about = f" ({summary}, {seconds:.1f} s)" if summary else ""
+        self._end_file_job("finished", f"Saved {out_path}{about}")
 
     def _on_file_failed(self, message: str) -> None:
         self._end_file_job("failed", "File translation failed")

@@ -73,7 +73,7 @@ class TranslationWorker(QObject):
     finished = Signal(int, object)  # request id, TranslationStats or None (skipped/failed)
     failed = Signal(int, str)       # request id, actionable message
     fileProgress = Signal(int, int, float)  # segments done, total, segments per second
-    fileFinished = Signal(str)      # output path
+    fileFinished = Signal(str, str)  # output path, summary ("202 segments, 1 kept as they were...")
     fileFailed = Signal(str)        # actionable message
     fileCancelled = Signal(str)     # stopped by its Event; no output written; the journal path
     fileResumed = Signal(str)       # ResumeReport text: segments recovered, or why it starts over
@@ -207,10 +207,11 @@ class TranslationWorker(QObject):
 
         progress = GatedProgress(job.gate, job.cancel, _ProgressRate(self.fileProgress.emit))
         on_resume = (lambda report: self.fileResumed.emit(str(report))) if job.resume else None
+        summaries: list[Any] = []
         try:
             out = translate_file(job.src, job.dst, self._translator, options=job.options,
                                  progress=progress, cancel=job.cancel, resume=job.resume,
-                                 on_resume=on_resume, bilingual=job.bilingual)
+                                 on_resume=on_resume, bilingual=job.bilingual, on_summary=summaries.append)
         except TranslationCancelled:
             self.fileCancelled.emit(str(journal_path(Path(job.dst))) if job.dst else "")
             return
@@ -222,7 +223,7 @@ class TranslationWorker(QObject):
             self.fileFailed.emit(f"File translation failed ({type(exc).__name__}: {exc}). "
                                  "Details are in the log file.")
             return
-        self.fileFinished.emit(str(out))
+        self.fileFinished.emit(str(out), str(summaries[-1]) if summaries else "")
 
     @staticmethod
     def _close(translator: Any) -> None:

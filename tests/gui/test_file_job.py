@@ -63,7 +63,7 @@ def test_txt_job_writes_output_next_to_input(qtbot, make_controller, tmp_path):
     with qtbot.waitSignal(controller.file_worker.fileFinished, timeout=10_000) as finished:
         window.translateFileRequested.emit(str(src))
     out = default_output_path(src)
-    assert finished.args == [str(out)]
+    assert finished.args == [str(out), "201 segments"]  # the empty line is no segment
     assert out.parent == src.parent and out.name == "notes.zh.txt"
     got = out.read_text(encoding="utf-8").splitlines()
     assert len(got) == len(lines)
@@ -74,7 +74,8 @@ def test_txt_job_writes_output_next_to_input(qtbot, make_controller, tmp_path):
     assert FakeTranslator.instances[-1].batch_threads[0] != threading.get_ident()
     assert not journal_path(out).exists()
     assert window.file_job.isHidden() and window.file_button.isEnabled()
-    assert "notes.zh.txt" in window.statusBar().currentMessage()
+    message = window.statusBar().currentMessage()
+    assert "notes.zh.txt (201 segments, " in message and message.endswith(" s)")
 
 
 def test_cancel_stops_job_and_writes_no_output(qtbot, make_controller, tmp_path):
