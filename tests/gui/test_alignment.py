@@ -209,9 +209,8 @@ def test_editing_a_sentence_unaligns_it_and_a_new_translation_resets(qtbot, make
     assert window.source.extraSelections() == [] and window.target.extraSelections() == []
 
 
-def test_the_counterpart_is_scrolled_into_view(qtbot, make_controller):
-    """With a long text the counterpart of the sentence under the cursor may be off screen in
-    the other pane: that pane scrolls to it (its own cursor stays put)."""
+def _long_translation(qtbot, make_controller):
+    """120 one-line sentences translated in a small window, the translation scrolled to the top."""
     text = "\n".join(f"Sentence number {i}." for i in range(120))
     window, controller = make_controller(factory=sentence_factory())
     window.resize(700, 400)
@@ -220,27 +219,30 @@ def test_the_counterpart_is_scrolled_into_view(qtbot, make_controller):
     with qtbot.waitSignal(controller.requestFinished, timeout=20_000):
         controller.translate(text)
     window.target.verticalScrollBar().setValue(0)
+    return text, window, controller
+
+
+def _in_view(editor, pos) -> bool:
+    probe = editor.textCursor()
+    probe.setPosition(pos)
+    return editor.viewport().rect().contains(editor.cursorRect(probe).center())
+
+
+def test_the_counterpart_is_scrolled_into_view(qtbot, make_controller):
+    """With a long text the counterpart of the sentence under the cursor may be off screen in
+    the other pane: that pane scrolls to it (its own cursor stays put)."""
+    text, window, controller = _long_translation(qtbot, make_controller)
     target_cursor = window.target.textCursor().position()
     _put_cursor(window.source, text.index("Sentence number 110."))
     assert _selection(window.target) == "<Sentence><number><110.>"
-    start = controller.alignment.view.pair.tgt[0]
-    probe = window.target.textCursor()
-    probe.setPosition(start)
-    assert window.target.viewport().rect().contains(window.target.cursorRect(probe).center())
+    assert _in_view(window.target, controller.alignment.view.pair.tgt[0])
     assert window.target.textCursor().position() == target_cursor
 
 
 def test_a_click_under_the_pointer_scrolls_the_other_pane_too(qtbot, make_controller):
     """A click puts the pointer over the sentence it highlights (hover and cursor agree), which
     once skipped the scroll: clicking a sentence must bring its counterpart into view."""
-    text = "\n".join(f"Sentence number {i}." for i in range(120))
-    window, controller = make_controller(factory=sentence_factory())
-    window.resize(700, 400)
-    _active(qtbot, window)
-    window.set_source(text)
-    with qtbot.waitSignal(controller.requestFinished, timeout=20_000):
-        controller.translate(text)
-    window.target.verticalScrollBar().setValue(0)
+    text, window, controller = _long_translation(qtbot, make_controller)
     source = window.source
     _put_cursor(source, 0)
     source.verticalScrollBar().setValue(source.verticalScrollBar().maximum())  # the wheel
@@ -252,7 +254,4 @@ def test_a_click_under_the_pointer_scrolls_the_other_pane_too(qtbot, make_contro
     qtbot.mouseClick(source.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert source.textCursor().position() > text.index("Sentence number 110.")
     assert _selection(window.target) == "<Sentence><number><110.>"
-    start = controller.alignment.view.pair.tgt[0]
-    check = window.target.textCursor()
-    check.setPosition(start)
-    assert window.target.viewport().rect().contains(window.target.cursorRect(check).center())
+    assert _in_view(window.target, controller.alignment.view.pair.tgt[0])

@@ -134,9 +134,8 @@ def test_engine_error_is_shown_not_raised(qtbot, make_controller):
     assert window.target_text() == OUT
 
 
-def test_bundled_model_alignment_and_alternatives(qtbot, make_controller):
-    """The real engine: every sentence is aligned with its source, and a chosen alternative
-    (the engine's n-best, the first one being the translation shown) replaces its sentence."""
+def _bundled_translation(qtbot, make_controller, text: str):
+    """The window on the real engine and bundled model, ``text`` translated."""
     from desktop_mt.gui.settings import Settings
     from desktop_mt.gui.worker import default_translator_factory
 
@@ -145,12 +144,19 @@ def test_bundled_model_alignment_and_alternatives(qtbot, make_controller):
     found = _bundled_dir()
     if found is None:
         pytest.skip("no bundled model")
-    text = "Where is the train station? I am late.\n\nThe weather is nice today."
     window, controller = make_controller(Settings(model_path=str(found), intra_op_threads=1),
                                          factory=default_translator_factory)
     window.set_source(text)
     with qtbot.waitSignal(controller.requestFinished, timeout=120_000):
         controller.translate(text)
+    return window, controller
+
+
+def test_bundled_model_alignment_and_alternatives(qtbot, make_controller):
+    """The real engine: every sentence is aligned with its source, and a chosen alternative
+    (the engine's n-best, the first one being the translation shown) replaces its sentence."""
+    text = "Where is the train station? I am late.\n\nThe weather is nice today."
+    window, controller = _bundled_translation(qtbot, make_controller, text)
     pairs = controller.alignment.view.alignment.pairs
     assert [p.source for p in pairs] == ["Where is the train station?", "I am late.", "The weather is nice today."]
     shown = window.target_text()
@@ -177,20 +183,8 @@ def test_a_sentence_with_a_url_is_one_pair_and_its_alternatives_keep_the_url(qtb
     """The real engine cuts a sentence at a protected span (here a URL); the GUI aligns the
     whole sentence and offers alternatives of the whole sentence, URL included, and choosing
     one puts no full stop in the middle of it."""
-    from desktop_mt.gui.settings import Settings
-    from desktop_mt.gui.worker import default_translator_factory
-
-    from .test_real_engine import _bundled_dir
-
-    found = _bundled_dir()
-    if found is None:
-        pytest.skip("no bundled model")
     text = "I go to https://example.com every day. The sale ends on 12/25/2024. Then I sleep."
-    window, controller = make_controller(Settings(model_path=str(found), intra_op_threads=1),
-                                         factory=default_translator_factory)
-    window.set_source(text)
-    with qtbot.waitSignal(controller.requestFinished, timeout=120_000):
-        controller.translate(text)
+    window, controller = _bundled_translation(qtbot, make_controller, text)
     pairs = controller.alignment.view.alignment.pairs
     assert [p.source for p in pairs] == ["I go to https://example.com every day.",
                                          "The sale ends on 12/25/2024.", "Then I sleep."]
