@@ -242,8 +242,10 @@ def test_ctrl_c_installs_nothing_and_the_same_command_resumes(hub, home):
     target = "onnx/decoder_model_quantized.onnx"
     hub.hold_after[target] = 3072
     command = [sys.executable, "-m", "desktop_mt", "models", "download", "tiny", "--endpoint", hub.url]
-    proc = subprocess.Popen(command, cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    # huggingface_hub gives up on a silent connection after 10 s and resumes; on a loaded machine
+    # the Ctrl-C could land after that and find the download finished (seen once in a full run).
+    env = dict(os.environ, HF_HUB_DOWNLOAD_TIMEOUT="60")
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert hub.held.wait(120), "the download never reached the held file"
         proc.send_signal(signal.SIGINT)
