@@ -253,12 +253,11 @@ class MainWindow(QMainWindow):
         bar.addWidget(self.model_label, 3)
         bar.addWidget(self.state_label, 1)
         bar.addWidget(self.job_label, 3)
-        # No stretch for the permanent label: a temporary message (showMessage) is drawn in
-        # the space left of the permanent widgets, which a stretching label took in full, so
-        # no message was ever seen. It keeps its text's width and may shrink on small screens.
-        self.stats_label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-        self.stats_label.setMinimumWidth(1)
-        bar.addPermanentWidget(self.stats_label, 0)
+        # A normal widget, not a permanent one: a temporary message (showMessage) is drawn in
+        # the space left of the permanent widgets, which a stretching permanent label took in
+        # full (no message was ever seen), and a non-stretching one was squeezed to a letter.
+        # As a normal widget it gives the message the whole bar while the message shows.
+        bar.addWidget(self.stats_label, 4)
         self.job_label.hide()  # shown while a file job runs (its space goes to the others)
 
     def _build_shortcuts(self) -> None:

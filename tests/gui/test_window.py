@@ -87,21 +87,23 @@ def test_stylesheet_is_found():
     assert "QPlainTextEdit" in fonts.stylesheet()
 
 
-def test_status_messages_have_room_beside_the_stats(qtbot):
-    """A temporary status message (already Chinese, copied, a file job's summary) is drawn
-    left of the permanent stats label; that label once took all the width, hiding every
-    message. The message must fit in the space the label leaves."""
+def test_status_messages_have_the_bar_and_the_stats_come_back(qtbot):
+    """A temporary status message (already Chinese, copied, a file job's summary) once had no
+    room: the stats label took it. While a message shows, the labels give it the bar; after
+    it, the stats are readable in full (they were once squeezed to one letter)."""
     window = make(qtbot)
     window.resize(900, 600)
     window.show()
     qtbot.waitExposed(window)
-    window.stats_label.setText("42 tokens · 120.5 tok/s · first token 35 ms · int8")
+    window.set_stats(0.035, 120.5, 42)
+    bar = window.statusBar()
     message = "The text is already Chinese: it was copied as it is."
-    window.statusBar().showMessage(message, 10_000)
-    needed = window.statusBar().fontMetrics().horizontalAdvance(message)
-    assert window.statusBar().currentMessage() == message
-    qtbot.waitUntil(lambda: not window.model_label.isVisible())
-    window.statusBar().layout().activate()  # the relayout the hidden labels asked for, now
-    room = window.stats_label.geometry().left()
-    assert room >= needed, f"{room} px left of the stats label, the message needs {needed} px"
-    assert window.stats_label.isVisible() and window.stats_label.width() > 0
+    bar.showMessage(message, 10_000)
+    assert bar.currentMessage() == message
+    labels = (window.model_label, window.state_label, window.job_label, window.stats_label)
+    qtbot.waitUntil(lambda: not any(label.isVisible() for label in labels))
+    bar.clearMessage()
+    qtbot.waitUntil(window.stats_label.isVisible)
+    bar.layout().activate()  # the relayout the labels asked for, now
+    label = window.stats_label
+    assert label.width() >= label.fontMetrics().horizontalAdvance(label.text())
