@@ -245,7 +245,10 @@ def test_ctrl_c_installs_nothing_and_the_same_command_resumes(hub, home):
     # huggingface_hub gives up on a silent connection after 10 s and resumes; on a loaded machine
     # the Ctrl-C could land after that and find the download finished (seen once in a full run).
     env = dict(os.environ, HF_HUB_DOWNLOAD_TIMEOUT="60")
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A shell starts background jobs with SIGINT ignored, and a child keeps that (Python then
+    # never raises KeyboardInterrupt): the download gets Ctrl-C's default, as in a terminal.
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert hub.held.wait(120), "the download never reached the held file"
         proc.send_signal(signal.SIGINT)
@@ -254,6 +257,7 @@ def test_ctrl_c_installs_nothing_and_the_same_command_resumes(hub, home):
         hub.release.set()
         if proc.poll() is None:
             proc.kill()
+            proc.communicate()  # reaped and its pipes closed, whatever failed above
     assert proc.returncode == 130, err
     assert "interrupted; nothing was installed. Run the same command again to resume." in err
     assert not (home / "models" / "tiny").exists() and list_installed() == []
