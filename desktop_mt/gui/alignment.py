@@ -38,15 +38,14 @@ class SegmentSpan:
     request's output (``start``/``end``, UTF-16 units from the start of the output). A sentence
     that protected spans (URLs, numbers, glossary terms) cut into several engine segments, or
     that ends in one, is one span: ``source`` is the whole sentence (``SegmentDone.sentence``),
-    ``parts`` the segments' sources in order, ``translation`` its output from its first segment
-    to its end, spans included; ``segment`` is its first segment's number."""
+    ``translation`` its output from its first segment to its end, spans included; ``segment``
+    is its first segment's number."""
 
     segment: int
     source: str
     translation: str
     start: int
     end: int
-    parts: tuple[str, ...] = ()
 
 
 class SegmentTracker:
@@ -81,10 +80,8 @@ class SegmentTracker:
         core = text.strip()
         if core:
             start += utf16_len(text) - utf16_len(text.lstrip())
-        parts = tuple(d.source for d in done)
-        source = done[-1].sentence or " ".join(parts)
-        span = SegmentSpan(done[0].segment, source, core, start, start + utf16_len(core),
-                           parts if len(parts) > 1 else ())
+        source = done[-1].sentence or " ".join(d.source for d in done)
+        span = SegmentSpan(done[0].segment, source, core, start, start + utf16_len(core))
         self._start, self._text, self._done = None, [], []
         return span
 
@@ -130,11 +127,6 @@ class Alignment:
         return self._from16 + utf16_len(self.source_text[self._from:index])
 
     def _find_source(self, sentence: str) -> tuple[int, int] | None:
-        found = self._locate(sentence)
-        return None if found is None else found[1]
-
-    def _locate(self, sentence: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
-        """The next occurrence of ``sentence``: (python start, end), (UTF-16 start, end)."""
         text = self.source_text
         start = text.find(sentence, self._from) if sentence else -1
         end = start + len(sentence)
@@ -147,30 +139,14 @@ class Alignment:
         start16 = self._to16(start)
         end16 = start16 + utf16_len(text[start:end])
         self._from, self._from16 = end, end16
-        return (start, end), (start16, end16)
-
-    def _find_parts(self, parts: tuple[str, ...]) -> tuple[str, tuple[int, int]] | None:
-        """A sentence cut by protected spans, from its first part to its last (found in
-        order): its source text, spans included, and its UTF-16 range."""
-        saved = self._from, self._from16
-        found = [self._locate(part) for part in parts]
-        if any(f is None for f in found):
-            self._from, self._from16 = saved
-            return None
-        (start, _), (start16, _) = found[0]  # type: ignore[misc]
-        (_, end), (_, end16) = found[-1]  # type: ignore[misc]
-        return self.source_text[start:end], (start16, end16)
+        return start16, end16
 
     def add(self, span: SegmentSpan) -> Pair:
-        """Record a finished sentence (spans come in segment order). For a sentence cut by
-        protected spans the pair's source is the source text from its first part to its last,
-        spans included (so the engine's ``alternatives`` gets the whole sentence)."""
-        source, src = span.source, self._find_source(span.source)  # the engine's sentence
-        if src is None and len(span.parts) > 1:  # an engine that does not name it
-            found = self._find_parts(span.parts)
-            if found is not None:
-                source, src = found
-        pair = Pair(span.segment, source, span.translation, src, (span.start, span.end))
+        """Record a finished sentence (spans come in segment order). A sentence cut by
+        protected spans comes whole, spans included (so the engine's ``alternatives`` gets
+        the whole sentence)."""
+        pair = Pair(span.segment, span.source, span.translation, self._find_source(span.source),
+                    (span.start, span.end))
         self.pairs.append(pair)
         return pair
 

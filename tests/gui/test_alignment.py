@@ -47,16 +47,17 @@ def test_empty_segment_has_an_empty_range():
 
 def test_a_sentence_cut_by_protected_spans_is_one_span():
     """"I go to https://x.io 😀 every day." reaches the GUI as two engine segments around the
-    URL; the tracker makes one sentence of them, the URL's output included, and the alignment
-    finds the whole sentence (so Alternatives gets it, not the fragment "I go to")."""
+    URL, the last naming the sentence; the tracker makes one sentence of them, the URL's output
+    included, and the alignment finds the whole sentence (so Alternatives gets it, not the fragment "I go to")."""
     events = [TextDelta("我去", 0), SegmentDone(0, "I go to", "我去", 2, continues=True),
               TextDelta(" ", -1), TextDelta("https://x.io", -1), TextDelta(" ", -1),
-              TextDelta("😀每天。", 1), SegmentDone(1, "😀 every day.", "😀每天。", 3),
+              TextDelta("😀每天。", 1),
+              SegmentDone(1, "😀 every day.", "😀每天。", 3, sentence="I go to https://x.io 😀 every day."),
               TextDelta(" ", -1), TextDelta("好。", 2), SegmentDone(2, "Fine.", "好。", 1)]
     whole, fine = _spans(events)
     assert whole.translation == "我去 https://x.io 😀每天。"
     assert (whole.start, whole.end) == (0, utf16_len(whole.translation))
-    assert whole.parts == ("I go to", "😀 every day.") and whole.segment == 0
+    assert whole.source == "I go to https://x.io 😀 every day." and whole.segment == 0
     assert (fine.start, fine.translation) == (whole.end + 1, "好。")
     text = "Well. I go to https://x.io 😀 every day. Fine."
     a = Alignment(text)
