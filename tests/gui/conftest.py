@@ -19,7 +19,7 @@ import pytest  # noqa: E402
 
 from desktop_mt.gui.settings import Settings  # noqa: E402
 
-from .fakes import FakeTranslator, fake_factory  # noqa: E402,F401
+from .fakes import FakeGlobalHotKeys, FakeTranslator, fake_factory  # noqa: E402,F401
 
 
 @pytest.fixture(autouse=True)
@@ -68,3 +68,18 @@ def make_controller(qtbot, tmp_path):
     yield make
     for controller in made:
         controller.shutdown()
+
+
+@pytest.fixture
+def fake_pynput(monkeypatch):
+    """pynput replaced by a module whose GlobalHotKeys is :class:`FakeGlobalHotKeys`."""
+    import types
+
+    keyboard = types.ModuleType("pynput.keyboard")
+    keyboard.GlobalHotKeys = FakeGlobalHotKeys
+    package = types.ModuleType("pynput")
+    package.keyboard = keyboard
+    monkeypatch.setitem(sys.modules, "pynput", package)
+    monkeypatch.setitem(sys.modules, "pynput.keyboard", keyboard)
+    monkeypatch.setenv("DISPLAY", ":0")
+    return keyboard

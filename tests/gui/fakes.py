@@ -80,3 +80,24 @@ def fake_factory(**kwargs):
         return FakeTranslator(config, **kwargs)
 
     return factory
+
+
+class FakeGlobalHotKeys:
+    """Stands in for pynput.keyboard.GlobalHotKeys: presses come from another thread."""
+
+    last: "FakeGlobalHotKeys | None" = None
+
+    def __init__(self, mapping):
+        self.mapping, self.started, self.stopped = mapping, False, False
+        FakeGlobalHotKeys.last = self
+
+    def start(self):
+        self.started = True
+
+    def stop(self):
+        self.stopped = True
+
+    def press(self, combo):
+        t = threading.Thread(target=self.mapping[combo])
+        t.start()
+        t.join()

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import gc
 import sys
-import threading
-import types
 import warnings
 
 import pytest
 
 from desktop_mt.gui import hotkey as hk
 from desktop_mt.gui.settings import Settings
+
+from .fakes import FakeGlobalHotKeys
 
 
 def test_no_display_reports_unavailable_without_raising():
@@ -62,39 +62,6 @@ def test_bad_sequences_are_rejected(bad):
         hk.to_pynput(bad)
 
 
-class _FakeGlobalHotKeys:
-    """Stands in for pynput.keyboard.GlobalHotKeys: presses come from another thread."""
-
-    last: "_FakeGlobalHotKeys | None" = None
-
-    def __init__(self, mapping):
-        self.mapping, self.started, self.stopped = mapping, False, False
-        _FakeGlobalHotKeys.last = self
-
-    def start(self):
-        self.started = True
-
-    def stop(self):
-        self.stopped = True
-
-    def press(self, combo):
-        t = threading.Thread(target=self.mapping[combo])
-        t.start()
-        t.join()
-
-
-@pytest.fixture
-def fake_pynput(monkeypatch):
-    keyboard = types.ModuleType("pynput.keyboard")
-    keyboard.GlobalHotKeys = _FakeGlobalHotKeys
-    package = types.ModuleType("pynput")
-    package.keyboard = keyboard
-    monkeypatch.setitem(sys.modules, "pynput", package)
-    monkeypatch.setitem(sys.modules, "pynput.keyboard", keyboard)
-    monkeypatch.setenv("DISPLAY", ":0")
-    return keyboard
-
-
 def test_hotkey_press_translates_clipboard(qtbot, fake_pynput, make_controller):
     from PySide6.QtGui import QGuiApplication
 
@@ -106,17 +73,17 @@ def test_hotkey_press_translates_clipboard(qtbot, fake_pynput, make_controller):
     controller.hotkey = key
     key.activated.connect(controller.translate_clipboard)
     ok, _ = controller.register_hotkey()
-    assert ok and _FakeGlobalHotKeys.last.started
-    assert list(_FakeGlobalHotKeys.last.mapping) == ["<ctrl>+<alt>+e"]
+    assert ok and FakeGlobalHotKeys.last.started
+    assert list(FakeGlobalHotKeys.last.mapping) == ["<ctrl>+<alt>+e"]
     QGuiApplication.clipboard().setText("pressed from anywhere")
     with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
-        _FakeGlobalHotKeys.last.press("<ctrl>+<alt>+e")
+        FakeGlobalHotKeys.last.press("<ctrl>+<alt>+e")
     assert window.target_text() == "<pressed><from><anywhere>"
-    first = _FakeGlobalHotKeys.last
+    first = FakeGlobalHotKeys.last
     controller.apply_settings(Settings(hotkey="Ctrl+Shift+F9"))
-    assert first.stopped and list(_FakeGlobalHotKeys.last.mapping) == ["<ctrl>+<shift>+<f9>"]
+    assert first.stopped and list(FakeGlobalHotKeys.last.mapping) == ["<ctrl>+<shift>+<f9>"]
     controller.apply_settings(Settings(hotkey_enabled=False, hotkey="Ctrl+Shift+F9"))
-    assert _FakeGlobalHotKeys.last.stopped and key.active_sequence is None
+    assert FakeGlobalHotKeys.last.stopped and key.active_sequence is None
     assert isinstance(controller, Controller)
 
 

@@ -8,9 +8,7 @@ another application as the target) is in test_replace_x11.py.
 
 from __future__ import annotations
 
-import sys
 import threading
-import types
 
 import pytest
 from PySide6.QtCore import QMimeData, QPoint
@@ -20,6 +18,8 @@ from desktop_mt.gui import hotkey as hk
 from desktop_mt.gui import replace
 from desktop_mt.gui.keys import KeySimulationError, KeySimulator, PynputKeys, XdotoolKeys, default_keys
 from desktop_mt.gui.settings import Settings
+
+from .fakes import FakeGlobalHotKeys
 
 
 class ScriptedKeys:
@@ -213,31 +213,6 @@ def test_default_keys_per_platform(monkeypatch):
 
 # --- the hotkey -------------------------------------------------------------------------------
 
-class _FakeGlobalHotKeys:
-    last = None
-
-    def __init__(self, mapping):
-        self.mapping, self.stopped = mapping, False
-        _FakeGlobalHotKeys.last = self
-
-    def start(self):
-        pass
-
-    def stop(self):
-        self.stopped = True
-
-
-@pytest.fixture
-def fake_pynput(monkeypatch):
-    keyboard = types.ModuleType("pynput.keyboard")
-    keyboard.GlobalHotKeys = _FakeGlobalHotKeys
-    package = types.ModuleType("pynput")
-    package.keyboard = keyboard
-    monkeypatch.setitem(sys.modules, "pynput", package)
-    monkeypatch.setitem(sys.modules, "pynput.keyboard", keyboard)
-    monkeypatch.setenv("DISPLAY", ":0")
-
-
 def test_the_hotkey_is_off_until_set_and_a_press_replaces(qtbot, fake_pynput, make_controller):
     window, controller = make_controller()
     keys = ScriptedKeys("Thank you")
@@ -247,16 +222,16 @@ def test_the_hotkey_is_off_until_set_and_a_press_replaces(qtbot, fake_pynput, ma
     assert Settings().replace_hotkey == ""
     controller.settings.replace_hotkey = "Ctrl+Alt+R"
     ok, message = made.register()
-    assert ok and list(_FakeGlobalHotKeys.last.mapping) == ["<ctrl>+<alt>+r"], message
+    assert ok and list(FakeGlobalHotKeys.last.mapping) == ["<ctrl>+<alt>+r"], message
     QGuiApplication.clipboard().setText("keep me")
     with qtbot.waitSignal(made.flow.finished, timeout=10_000) as blocker:
-        threading.Thread(target=_FakeGlobalHotKeys.last.mapping["<ctrl>+<alt>+r"]).start()
+        threading.Thread(target=FakeGlobalHotKeys.last.mapping["<ctrl>+<alt>+r"]).start()
     assert blocker.args[0] == "replaced" and keys.pasted == ["<Thank><you>"]
     assert QGuiApplication.clipboard().text() == "keep me"
     controller.settings.replace_hotkey = controller.settings.hotkey
     assert not made.register()[0] and "clipboard hotkey too" in window.banner.label.text()
     made.shutdown()
-    assert _FakeGlobalHotKeys.last.stopped
+    assert FakeGlobalHotKeys.last.stopped
 
 
 def test_settings_dialog_sets_and_clears_the_replace_hotkey(qtbot):
