@@ -41,17 +41,6 @@ def dedupe(tokenizer, hyps, n):
 
 
 @pytest.fixture(scope="module")
-def marian(tiny_marian_hf):
-    return load_torch(tiny_marian_hf)
-
-
-@pytest.fixture(scope="module", params=["split", "step"])
-def marian_fp32(request):
-    directory = request.getfixturevalue("tiny_marian_dir" if request.param == "split" else "tiny_marian_step_dir")
-    return Translator(directory, variant="fp32")
-
-
-@pytest.fixture(scope="module")
 def bundled():
     return Translator()
 

@@ -40,18 +40,6 @@ def hf_generate(model, tokenizer, texts, **kwargs) -> list[list[int]]:
     return result
 
 
-@pytest.fixture(scope="module")
-def marian(tiny_marian_hf):
-    return load_torch(tiny_marian_hf)
-
-
-@pytest.fixture(scope="module", params=["split", "step"])
-def marian_fp32(request):
-    """The same checkpoint in both decoder layouts: each must match generate() on its own."""
-    directory = request.getfixturevalue("tiny_marian_dir" if request.param == "split" else "tiny_marian_step_dir")
-    return Translator(directory, variant="fp32")
-
-
 @pytest.mark.parametrize("beams", [1, 4])
 def test_marian_one_by_one_matches_generate(marian, marian_fp32, beams):
     model, tokenizer = marian
