@@ -400,21 +400,14 @@ class GatedStoreBackend:
 @pytest.fixture
 def fake_hub(tiny_marian_dir, tmp_path, monkeypatch):
     """tests/models' fake Hub serving the tiny Marian as catalog model 'tiny', set as the mirror."""
-    import json
 
     import huggingface_hub.constants as hf_constants
 
     from desktop_mt.models import set_endpoint_setting
-    from tests.models.conftest import (CHECKPOINT_COMMIT, CHECKPOINT_REPO, COMMIT, REPO, TOKENIZER,
-                                       catalog_entry, repo_files)
-    from tests.models.fake_hub import FakeHub
+    from tests.models.conftest import tiny_hub, write_catalog
 
-    hub = FakeHub()
-    hub.add_repo(REPO, COMMIT, repo_files(tiny_marian_dir))
-    hub.add_repo(CHECKPOINT_REPO, CHECKPOINT_COMMIT, {n: (tiny_marian_dir / n).read_bytes() for n in TOKENIZER})
-    hub.start()
-    catalog = tmp_path / "catalog.json"
-    catalog.write_text(json.dumps({"models": [catalog_entry()]}), encoding="utf-8")
+    hub = tiny_hub(tiny_marian_dir)
+    catalog = write_catalog(tmp_path / "catalog.json")
     monkeypatch.setenv("DESKTOP_MT_CATALOG", str(catalog))
     monkeypatch.delenv("HF_ENDPOINT", raising=False)
     monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", False)  # tests/conftest.py turns it on

@@ -39,13 +39,23 @@ def catalog_entry(name: str = "tiny", repo: str = REPO, revision: str = COMMIT) 
                          "fp32": {"files": roles(""), "approx_bytes": 3000}}}
 
 
+def tiny_hub(model_dir: Path) -> FakeHub:
+    """A started fake Hub serving the tiny model's repo and its checkpoint's tokenizer files."""
+    server = FakeHub()
+    server.add_repo(REPO, COMMIT, repo_files(model_dir))
+    server.add_repo(CHECKPOINT_REPO, CHECKPOINT_COMMIT, {name: (model_dir / name).read_bytes() for name in TOKENIZER})
+    return server.start()
+
+
+def write_catalog(path: Path) -> Path:
+    """A catalog file at ``path`` with the tiny entry only."""
+    path.write_text(json.dumps({"models": [catalog_entry()]}), encoding="utf-8")
+    return path
+
+
 @pytest.fixture
 def hub(tiny_marian_dir):
-    server = FakeHub()
-    server.add_repo(REPO, COMMIT, repo_files(tiny_marian_dir))
-    server.add_repo(CHECKPOINT_REPO, CHECKPOINT_COMMIT,
-                    {name: (tiny_marian_dir / name).read_bytes() for name in TOKENIZER})
-    server.start()
+    server = tiny_hub(tiny_marian_dir)
     yield server
     server.stop()
 
@@ -56,8 +66,7 @@ def home(tmp_path, monkeypatch) -> Path:
     import huggingface_hub.constants as hf_constants
 
     home = tmp_path / "home"
-    catalog = tmp_path / "catalog.json"
-    catalog.write_text(json.dumps({"models": [catalog_entry()]}), encoding="utf-8")
+    catalog = write_catalog(tmp_path / "catalog.json")
     monkeypatch.setenv("DESKTOP_MT_HOME", str(home))
     monkeypatch.setenv("DESKTOP_MT_CATALOG", str(catalog))
     monkeypatch.delenv("HF_ENDPOINT", raising=False)

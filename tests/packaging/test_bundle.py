@@ -168,17 +168,10 @@ def test_bundle_downloads_a_model_and_writes_traditional(bundle, tmp_path, tiny_
     endpoint (the local fake Hub), translates with it, and converts to Traditional with OpenCC."""
     from desktop_mt import Translator
     from desktop_mt.engine.script import convert
-    from tests.models.conftest import (CHECKPOINT_COMMIT, CHECKPOINT_REPO, COMMIT, REPO, TOKENIZER,
-                                       catalog_entry, repo_files)
-    from tests.models.fake_hub import FakeHub
-    import json
+    from tests.models.conftest import tiny_hub, write_catalog
 
-    hub = FakeHub()
-    hub.add_repo(REPO, COMMIT, repo_files(tiny_marian_dir))
-    hub.add_repo(CHECKPOINT_REPO, CHECKPOINT_COMMIT, {n: (tiny_marian_dir / n).read_bytes() for n in TOKENIZER})
-    hub.start()
-    catalog = tmp_path / "catalog.json"
-    catalog.write_text(json.dumps({"models": [catalog_entry()]}), encoding="utf-8")
+    hub = tiny_hub(tiny_marian_dir)
+    catalog = write_catalog(tmp_path / "catalog.json")
     env = dict(build.bundle_env(tmp_path), DESKTOP_MT_CATALOG=str(catalog))
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_ENDPOINT"):
         env.pop(name, None)
