@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Sequence, Union
 
@@ -150,15 +151,27 @@ def clean_translation(text: str) -> str:
     return _CONTROL_RE.sub(" ", text).strip()
 
 
+class Gap(str):
+    """The whitespace between two sentences of a line, as a template literal. It renders as
+    it was between sentences that stayed in a spaced script, and as nothing next to a
+    translation that ends or starts with a wide (CJK) character: Chinese puts no space
+    between sentences (the engine's ``sentence_gap``)."""
+
+
 class SegmentCollector:
     """Collects the segments of one document; identical segments are stored once per use.
 
     ``add_text`` turns a piece of text into template items: its leading/trailing whitespace
     and tab separators stay literal, each remaining non-blank piece becomes a segment index.
+    With ``sentences=True`` each piece is cut further into its sentences
+    (``engine.segment.segment_sentences``), one segment each, joined by :class:`Gap` literals:
+    a line as long as a book then becomes many small segments, so the work is linear in the
+    text, progress advances sentence by sentence, and a resume loses at most one chunk.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, sentences: bool = False) -> None:
         self.segments: list[str] = []
+        self._sentences = sentences
 
     def add_segment(self, text: str) -> int:
         """Register one segment (already stripped) and return its index."""
@@ -180,13 +193,47 @@ class SegmentCollector:
             if lead:
                 items.append(lead)
             cleaned = clean_segment(core).strip()
-            # A piece made only of control characters: keep it as it was, nothing to translate.
-            items.append(self.add_segment(cleaned) if cleaned else core)
+            if not cleaned:  # only control characters: kept as they were, nothing to translate
+                items.append(core)
+            elif self._sentences:
+                items.extend(self._add_sentences(cleaned))
+            else:
+                items.append(self.add_segment(cleaned))
             if trail:
                 items.append(trail)
         return items
 
 
+    def _add_sentences(self, text: str) -> Template:
+        """``text`` (stripped, clean) as one segment per sentence, with :class:`Gap` between."""
+        from ..engine.segment import segment_sentences
+        from ..engine.textproc import split_marker
+
+        # A list or heading marker stays with the first sentence ("1. An item" is no sentence
+        # "1."); the engine takes it off again as a literal.
+        prefix, body = split_marker(text)
+        if not body.strip():
+            return [self.add_segment(text)]
+        items: Template = []
+        for k, (sentence, gap) in enumerate(segment_sentences(body)):
+            items.append(self.add_segment(prefix + sentence if k == 0 else sentence))
+            if gap:
+                items.append(Gap(gap))
+        return items
+
+
 def render(template: Sequence[Union[str, int]], translations: Sequence[str]) -> str:
-    """Join a template, putting ``translations[i]`` where segment ``i`` was."""
-    return "".join(item if isinstance(item, str) else translations[item] for item in template)
+    """Join a template, putting ``translations[i]`` where segment ``i`` was; a :class:`Gap`
+    beside a wide character is left out."""
+    pieces = [item if isinstance(item, str) else translations[item] for item in template]
+    for k, item in enumerate(template):
+        if isinstance(item, Gap) and _wide_edge(pieces, k):
+            pieces[k] = ""
+    return "".join(pieces)
+
+
+def _wide_edge(pieces: list[str], k: int) -> bool:
+    """Whether the text just before or just after ``pieces[k]`` is a wide (CJK) character."""
+    before = pieces[k - 1][-1:] if k else ""
+    after = pieces[k + 1][:1] if k + 1 < len(pieces) else ""
+    return any(c and unicodedata.east_asian_width(c) in "WF" for c in (before, after))

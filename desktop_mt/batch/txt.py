@@ -1,10 +1,12 @@
 """Plain text: one output line per input line.
 
 Each line's terminator (CRLF, LF, lone CR, none on the last line), its leading/trailing
-whitespace and the whitespace around tabs are kept literally; each tab-separated cell is one
-segment. Blank lines stay blank. Fenced code blocks (``` or ~~~ lines and what is between
-them) are copied, not translated: the engine sees one line at a time and could not tell. The
-BOM and the encoding are kept (see ``textio``).
+whitespace and the whitespace around tabs are kept literally; each tab-separated cell is cut
+into its sentences, one segment each (``textio.SegmentCollector``: a line as long as a book is
+translated sentence by sentence, in linear time, with progress per sentence). Blank lines stay
+blank. Fenced code blocks (``` or ~~~ lines and what is between them) are copied, not
+translated: the engine sees one line at a time and could not tell. The BOM and the encoding
+are kept (see ``textio``).
 
 Options: ``join_lines`` first joins the hard line breaks of text copied from a PDF
 (``engine.pasted.join_lines``: one line per paragraph, list item, heading or table row; the
@@ -29,7 +31,7 @@ class TextDocument:
         self._decoded = decoded
         self._bilingual = bilingual
         self._newline = dominant_newline(decoded.text)
-        collector = SegmentCollector()
+        collector = SegmentCollector(sentences=True)
         self._lines: list[tuple[str, Template, str]] = []  # (source line, template, terminator)
         in_code = False
         for content, terminator in split_lines(decoded.text):
@@ -45,7 +47,7 @@ class TextDocument:
         out = []
         for source, template, terminator in self._lines:
             translated = render(template, translations)
-            if self._bilingual and translated != source:
+            if self._bilingual and _changed(template, translations, self.segments):
                 out.append(source + (terminator or self._newline))
             out.append(translated + terminator)
         return "".join(out)
@@ -53,6 +55,11 @@ class TextDocument:
     def write(self, translations: Sequence[str], fileobj: BinaryIO) -> None:
         """Write the translated file in the input's encoding."""
         fileobj.write(self._decoded.encode(self.render_text(translations)))
+
+
+def _changed(template: Template, translations: Sequence[str], segments: Sequence[str]) -> bool:
+    """Whether any segment of a line's template came back different from its source."""
+    return any(translations[i] != segments[i] for i in template if isinstance(i, int))
 
 
 def joined(decoded: DecodedText) -> DecodedText:

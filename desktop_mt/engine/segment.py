@@ -26,6 +26,7 @@ _ABBREVIATIONS = {
 _END = re.compile(r"""([.!?。！？…]+["'”’)\]]*)(\s+)""")
 _LINE = re.compile(r"(\r\n|\n|\r)")
 _SOFT_BREAK = re.compile(r"(?<=[,;:，；：])\s+")
+_WORD_WINDOW = 64  # characters looked at before a sentence end (the longest abbreviation is 6)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,7 +54,7 @@ def segment_sentences(paragraph: str) -> list[tuple[str, str]]:
     out, start = [], 0
     for match in _END.finditer(paragraph):
         end = match.end(1)
-        word = paragraph[:end].rsplit(None, 1)[-1].rstrip(".!?\"')]”’").lower()
+        word = _last_word(paragraph, end).rstrip(".!?\"')]”’").lower()
         if match.group(1) == "." and (word in _ABBREVIATIONS or re.fullmatch(r"[a-z]", word)):
             continue  # "Dr. Smith", "J. R. R. Tolkien": not a sentence end
         nxt = paragraph[match.end():match.end() + 1]
@@ -64,6 +65,14 @@ def segment_sentences(paragraph: str) -> list[tuple[str, str]]:
     if start < len(paragraph):
         out.append((paragraph[start:], ""))
     return out
+
+
+def _last_word(text: str, end: int) -> str:
+    """The whitespace-delimited word ending at ``end``, looked for in a bounded window before
+    it: copying ``text[:end]`` at every sentence end made a long line quadratic. A word
+    longer than the window comes back cut, which is fine: it is no abbreviation either way."""
+    window = text[max(0, end - _WORD_WINDOW):end]
+    return window.rsplit(None, 1)[-1] if window.strip() else ""
 
 
 def split_long(sentence: str, count: Callable[[str], int], limit: int) -> list[str]:
