@@ -19,18 +19,10 @@ app's source) and only the text inside is translated, into the language the prom
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Optional
 
-_RECOGNISED = (
-    ("pot", re.compile(r'\ATranslate into (?P<to>[^\n]+?):[ \t]*\n"""\n(?P<text>.*)\n"""\s*\Z',
-                       re.S)),
-    ("easydict", re.compile(r'\ATranslate the following (?:(?P<from>[^\n]+?) )?text into '
-                            r'(?P<to>[^\n]+?)(?: text)?:\s*"""(?P<text>.*)"""\s*\Z', re.S)),
-    ("bob", re.compile(r'\Atranslate from (?P<from>[^\n]+?) to (?P<to>[^\n]+?):\n\n(?P<text>.*)\Z',
-                       re.S)),
-)
-_QUOTED = re.compile(r'"""(?P<text>.*?)"""', re.S)
+_QUOTES = '"""'
+_POT, _EASYDICT, _BOB = "Translate into ", "Translate the following ", "translate from "
 
 # Words in a language name (any case) that mean Traditional / Chinese at all.
 _TRADITIONAL = ("traditional", "繁", "hant", "zh-tw", "zh_tw", "taiwan", "hong kong")
@@ -50,16 +42,77 @@ class Extracted:
 
 
 def extract(message: str) -> Extracted:
-    """The text to translate in ``message`` (a user message's content)."""
-    for name, pattern in _RECOGNISED:
-        match = pattern.match(message)
-        if match:
-            groups = match.groupdict()
-            return Extracted(_unwrap(groups["text"]), name, groups.get("to"), groups.get("from"))
-    quoted = _QUOTED.search(message)
-    if quoted:
-        return Extracted(_unwrap(quoted.group("text")), "quoted")
+    """The text to translate in ``message`` (a user message's content).
+
+    Plain string operations (``str.find``, ``startswith``), each a single pass: the time is
+    linear in the message, whatever it holds (regular expressions with two lazy name groups
+    backtracked quadratically on ``"translate from " + " to " * N``)."""
+    for parse in (_pot, _easydict, _bob):
+        found = parse(message)
+        if found is not None:
+            return found
+    opening = message.find(_QUOTES)
+    closing = message.find(_QUOTES, opening + 3) if opening >= 0 else -1
+    if closing >= 0:
+        return Extracted(_unwrap(message[opening + 3:closing]), "quoted")
     return Extracted(message, "plain")
+
+
+def _pot(message: str) -> Optional[Extracted]:
+    """``Translate into TO:\n\"\"\"\nTEXT\n\"\"\"`` (spaces or tabs may end the first line,
+    any white space may follow the closing quotes)."""
+    if not message.startswith(_POT):
+        return None
+    line_end = message.find("\n")
+    header = message[len(_POT):line_end].rstrip(" \t") if line_end >= 0 else ""
+    body = message[line_end + 1:].rstrip()
+    if len(header) < 2 or not header.endswith(":") or not body.startswith(_QUOTES + "\n") \
+            or not body.endswith("\n" + _QUOTES) or len(body) < 8:
+        return None
+    return Extracted(_unwrap(body[4:-4]), "pot", header[:-1])
+
+
+def _easydict(message: str) -> Optional[Extracted]:
+    """``Translate the following [FROM ]text into TO[ text]: \"\"\"TEXT\"\"\"`` (one header line;
+    white space, line breaks too, between the colon and the quotes and after them)."""
+    if not message.startswith(_EASYDICT):
+        return None
+    opening = message.find(_QUOTES)
+    header = message[len(_EASYDICT):opening].rstrip() if opening >= 0 else ""
+    body = message[opening + 3:].rstrip()
+    if not header.endswith(":") or "\n" in header or len(body) < 3 or not body.endswith(_QUOTES):
+        return None
+    names = header[:-1]
+    if names.endswith(" text") and len(names) > len(" text"):
+        names = names[:-len(" text")]
+    middle = names.find(" text into ")
+    if middle >= 1:
+        source: Optional[str] = names[:middle]
+        target = names[middle + len(" text into "):]
+    elif names.startswith("text into "):
+        source, target = None, names[len("text into "):]
+    else:
+        return None
+    if not target:
+        return None
+    return Extracted(_unwrap(body[:-3]), "easydict", target, source)
+
+
+def _bob(message: str) -> Optional[Extracted]:
+    """``translate from FROM to TO:\n\nTEXT`` (FROM: up to the first " to ")."""
+    if not message.startswith(_BOB):
+        return None
+    line_end = message.find("\n")
+    if line_end < 0 or not message.startswith("\n", line_end + 1):
+        return None
+    header = message[len(_BOB):line_end]
+    if not header.endswith(":"):
+        return None
+    names = header[:-1]
+    middle = names.find(" to ", 1)
+    if middle < 0 or middle + len(" to ") >= len(names):
+        return None
+    return Extracted(message[line_end + 2:], "bob", names[middle + 4:], names[:middle])
 
 
 def _unwrap(text: str) -> str:
@@ -94,5 +147,6 @@ def source_of(name: Optional[str]) -> Optional[str]:
 def _names(lowered: str, words: tuple[str, ...]) -> bool:
     """Whether the name holds one of ``words`` (a short code only as the name or its prefix:
     ``zh``, ``zh-CN``)."""
-    return any(word in lowered if len(word) > 2 or not word.isascii() else re.match(rf"{word}(\Z|[-_])", lowered)
+    return any(word in lowered if len(word) > 2 or not word.isascii()
+               else lowered == word or lowered.startswith((word + "-", word + "_"))
                for word in words)
