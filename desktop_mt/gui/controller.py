@@ -17,7 +17,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication
 
-from . import bilingual, file_jobs, pasting
+from . import bilingual, drafts, file_jobs, job_resume, pasting, quitting
 from . import settings as settings_mod
 from .alignment import AlignmentFeature
 from .alternatives import AlternativesFeature
@@ -70,6 +70,7 @@ class Controller(QObject):
     _fileLoadRequested = Signal(object)   # EngineConfig for the file-job worker
     _fileRequested = Signal(object)       # FileJob
     _fileReleaseRequested = Signal()      # the job ended: free the job engine's memory
+    fileJobStarted = Signal(str, str)  # source, output (the draft records the running job)
     fileJobEnded = Signal(str)      # "finished" / "failed" / "cancelled" (tests)
     requestFinished = Signal(int)   # emitted after a request's result was shown (tests)
     requestStarted = Signal(int, str)         # request id, source text (sentence alignment)
@@ -119,6 +120,9 @@ class Controller(QObject):
         self.popup = PopupFeature(self)  # the hotkey's popup at the mouse pointer (setting)
         self.local_api = LocalApiFeature(self)  # Settings > Local API: the HTTP server in the app
         self.glossary = GlossaryStore(on_error=self.window.show_warning)  # Settings > Glossary
+        self.drafts = drafts.DraftKeeper(self)  # the panes saved as they change, restored at start
+        self.job_resume = job_resume.JobResumeOffer(self)  # an interrupted file job: continue?
+        self.quit_guard = quitting.QuitGuard(self)  # quitting while work runs asks first
 
     # ---- wiring -------------------------------------------------------------------------
     def _start_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:
@@ -303,18 +307,18 @@ class Controller(QObject):
         while self.file_queue and self.file_job is None:
             self.translate_file(self.file_queue.pop(0))
 
-    def translate_file(self, path: str) -> bool:
-        """Start a batch job for ``path``, output next to it. One job at a time; it runs in
-        its own worker, and typing pre-empts it between batches (see ``file_jobs``). An
-        existing output is never replaced without asking; an interrupted job's journal is
-        offered for resuming. Returns whether a job started."""
+    def translate_file(self, path: str, dst: Path | None = None, resume: bool | None = None) -> bool:
+        """Start a batch job for ``path``, output next to it (or ``dst``). One job at a time;
+        it runs in its own worker, and typing pre-empts it between batches (see ``file_jobs``).
+        An existing output is never replaced without asking; an interrupted job's journal is
+        offered for resuming (``resume`` given: not asked). Returns whether a job started."""
         if self.file_job is not None:
             self.window.statusBar().showMessage("A file is already being translated.", 4000)
             return False
-        dst = self._choose_output(Path(path))
+        dst = dst or self._choose_output(Path(path))
         if dst is None:
             return False
-        resume = self._ask_resume(Path(path), dst)
+        resume = self._ask_resume(Path(path), dst) if resume is None else resume
         if resume is None:
             return False
         self.file_cancel = threading.Event()
@@ -326,6 +330,7 @@ class Controller(QObject):
         self._preload_engine()
         self._fileLoadRequested.emit(self.loaded_config or self.engine_config())
         self._fileRequested.emit(self.file_job)
+        self.fileJobStarted.emit(str(Path(path).absolute()), str(dst.absolute()))
         self._refresh_state()
         log.info("file job started (resume: %s)", resume)
         return True
@@ -593,6 +598,7 @@ class Controller(QObject):
         if self._shut_down:
             return
         self._shut_down = True
+        self.drafts.close()  # first: with the running file job still recorded
         self._debounce.stop()
         self._cancel_current()
         self.cancel_file()

@@ -4,6 +4,6 @@ may monkeypatch these names here; ``DESKTOP_MT_HOME`` redirects both."""
 
 from __future__ import annotations
 
-from ..paths import APP_NAME, HOME_ENV, config_dir, log_dir, user_models_dir
+from ..paths import APP_NAME, HOME_ENV, config_dir, data_dir, log_dir, user_models_dir
 
-__all__ = ["APP_NAME", "HOME_ENV", "config_dir", "log_dir", "user_models_dir"]
+__all__ = ["APP_NAME", "HOME_ENV", "config_dir", "data_dir", "log_dir", "user_models_dir"]

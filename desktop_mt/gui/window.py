@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         self._setting_source = False
         self.close_to_tray = False      # set by the app when a tray shows and the setting is on
         self._quitting = False
+        self.may_quit = lambda: True    # asks while work runs (quitting.QuitGuard sets it)
         self.about_text = "desktop-mt"  # the controller fills in model and licence details
         self.error_dialogs: list[QMessageBox] = []  # kept so tests (and GC) can see them
         self.info_dialogs: list[QMessageBox] = []   # About, Keyboard shortcuts
@@ -405,11 +406,17 @@ class MainWindow(QMainWindow):
             self.hide()
             self.hiddenToTray.emit()
             return
+        if not self._quitting and not self.may_quit():
+            event.ignore()
+            return
         self.closing.emit()
         super().closeEvent(event)
 
     def quit(self) -> None:
-        """Close for real, even when the close button would hide to the tray."""
+        """Close for real, even when the close button would hide to the tray (asking first
+        while work runs: ``may_quit``)."""
+        if not self.may_quit():
+            return
         self.quitRequested.emit()
         self._quitting = True
         self.close()

@@ -1,0 +1,240 @@
+"""Nothing typed is ever lost: the panes are saved continuously and come back on the next start.
+
+The source text, the translation, the source cursor and the file job that runs (if any) are
+written to ``draft.json`` in the data folder, after a quit, a crash or ``kill -9`` alike:
+
+- **Debounced**: an edit (a keystroke, a streamed piece of translation, a cursor move) starts a
+  short timer; the state is taken when it fires. A stream of changes (a long translation) is
+  saved at least every :data:`MAX_WAIT_MS`, not only when it ends.
+- **Off the UI thread**: :class:`DraftWriter` writes in a thread of its own; only the newest
+  state waits there (an older one still waiting is dropped), so a slow disk never stalls typing.
+- **Atomic**: :func:`desktop_mt.fsutil.atomic_write`; the file is the old state or the new one.
+- A clean quit writes the last state at once (``flush``), so nothing typed in the last moment
+  is lost either. A draft file that cannot be read is kept aside (``draft.corrupt-*.json``).
+
+The app translates English to Chinese only, so there is no direction to keep.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QTextCursor
+
+from ..fsutil import atomic_write
+from . import paths
+
+log = logging.getLogger(__name__)
+
+DRAFT_FILE = "draft.json"
+DRAFT_VERSION = 1
+SAVE_DELAY_MS = 300   # after the last change
+MAX_WAIT_MS = 2000    # a stream of changes is still saved this often
+
+
+def draft_path() -> Path:
+    """The draft file in the (possibly redirected) data folder."""
+    return paths.data_dir() / DRAFT_FILE
+
+
+@dataclasses.dataclass
+class Draft:
+    """What the window held: the panes, the source cursor (its selection too) and the file job
+    that was running (``{"src": ..., "dst": ...}``; None when none ran)."""
+
+    source: str = ""
+    translation: str = ""
+    cursor: int = 0
+    anchor: int = 0
+    file_job: dict[str, str] | None = None
+
+    def to_json(self) -> str:
+        """The file's text."""
+        return json.dumps({"version": DRAFT_VERSION, **dataclasses.asdict(self)}, ensure_ascii=False)
+
+
+def _text(data: dict, key: str) -> str:
+    value = data.get(key, "")
+    return value if isinstance(value, str) else ""
+
+
+def _number(data: dict, key: str) -> int:
+    value = data.get(key, 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _job(data: dict) -> dict[str, str] | None:
+    job = data.get("file_job")
+    if isinstance(job, dict) and all(isinstance(job.get(k), str) and job[k] for k in ("src", "dst")):
+        return {"src": job["src"], "dst": job["dst"]}
+    return None
+
+
+def parse_draft(text: str) -> Draft:
+    """A :class:`Draft` from the file's text; ``ValueError`` when it is not one."""
+    data = json.loads(text)
+    if not isinstance(data, dict) or data.get("version") != DRAFT_VERSION:
+        raise ValueError("not a desktop-mt draft")
+    return Draft(_text(data, "source"), _text(data, "translation"), _number(data, "cursor"),
+                 _number(data, "anchor"), _job(data))
+
+
+def load_draft(path: Path) -> Draft:
+    """The saved draft (an empty one when there is none). An unreadable file is moved aside,
+    never overwritten: it may hold the only copy of someone's text."""
+    try:
+        return parse_draft(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Draft()
+    except (OSError, ValueError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        aside = path.with_name(f"{path.stem}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}{path.suffix}")
+        log.warning("draft file unreadable (%s); kept as %s", type(exc).__name__, aside.name)
+        try:
+            path.replace(aside)
+        except OSError:
+            pass
+        return Draft()
+
+
+class DraftWriter:
+    """Writes drafts in a thread of its own; only the newest one submitted waits (see the
+    module docstring). ``flush`` writes the newest in the caller's thread and stops."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()   # one write at a time, and the queue below
+        self._wake = threading.Condition(threading.Lock())
+        self._pending: tuple[int, str] | None = None
+        self._seq = 0
+        self._written = 0               # the sequence number of the state on disk
+        self._stopped = False
+        self.failures = 0
+        self._thread = threading.Thread(target=self._run, name="draft-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, text: str) -> None:
+        """Queue ``text`` to be written (replacing an older text still waiting)."""
+        with self._wake:
+            self._seq += 1
+            self._pending = (self._seq, text)
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while self._pending is None and not self._stopped:
+                    self._wake.wait()
+                if self._stopped:
+                    return
+                item, self._pending = self._pending, None
+            if item is not None:
+                self._write(*item)
+
+    def _write(self, seq: int, text: str) -> None:
+        with self._lock:
+            if seq <= self._written:  # a newer state is already on disk (flush overtook us)
+                return
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write(self.path, text, mode=0o600)  # private: it is the user's text
+                self._written = seq
+            except OSError as exc:
+                self.failures += 1
+                log.warning("could not save the draft: %s", type(exc).__name__)
+
+    def flush(self, text: str) -> None:
+        """Write ``text`` now (the last state, at quit) and stop the thread."""
+        with self._wake:
+            self._seq += 1
+            seq, self._pending, self._stopped = self._seq, None, True
+            self._wake.notify()
+        self._write(seq, text)
+        self._thread.join(timeout=5)
+
+
+class DraftKeeper(QObject):
+    """The controller's side: restores the draft into the window at start, saves it as it
+    changes (see the module docstring), and records the running file job."""
+
+    def __init__(self, controller: Any, path: Path | None = None) -> None:
+        super().__init__(controller)
+        self.controller = controller
+        self.window = window = controller.window
+        self.path = path or draft_path()
+        self.restored = load_draft(self.path)
+        self.file_job: dict[str, str] | None = self.restored.file_job  # until offered (job_resume)
+        self._restore(self.restored)
+        self.writer = DraftWriter(self.path)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._save)
+        self._first_change = 0.0
+        for signal in (window.source.textChanged, window.target.textChanged,
+                       window.source.cursorPositionChanged, window.source.selectionChanged):
+            signal.connect(self.changed)
+        controller.fileJobStarted.connect(self._job_started)
+        controller.fileJobEnded.connect(self._job_ended)
+
+    def _restore(self, draft: Draft) -> None:
+        """Put ``draft`` into the panes as their starting state (no undo step, no translation:
+        the translation it had comes back with it)."""
+        if not (draft.source or draft.translation):
+            return
+        source = self.window.source
+        source.blockSignals(True)  # not an edit: as-you-type must not translate it again
+        try:
+            source.setPlainText(draft.source)
+            end = len(draft.source.encode("utf-16-le")) // 2
+            cursor = QTextCursor(source.document())
+            cursor.setPosition(min(draft.anchor, end))
+            cursor.setPosition(min(draft.cursor, end), QTextCursor.MoveMode.KeepAnchor)
+            source.setTextCursor(cursor)
+        finally:
+            source.blockSignals(False)
+        self.window.target.setPlainText(draft.translation)
+        log.info("draft restored: %d characters of source, %d of translation",
+                 len(draft.source), len(draft.translation))
+
+    def current(self) -> Draft:
+        """The window's state now."""
+        cursor = self.window.source.textCursor()
+        return Draft(self.window.source_text(), self.window.target_text(), cursor.position(),
+                     cursor.anchor(), self.file_job)
+
+    def changed(self) -> None:
+        """Something changed: save after a short pause, or now and then during a stream."""
+        now = time.monotonic()
+        if not self._timer.isActive():
+            self._first_change = now
+        elif (now - self._first_change) * 1000 >= MAX_WAIT_MS:
+            return  # let the running timer fire: a stream must not postpone the save forever
+        self._timer.start(SAVE_DELAY_MS)
+
+    def _save(self) -> None:
+        # The timer fired: hand the state to the writer thread.
+        self.writer.submit(self.current().to_json())
+
+    def _job_started(self, src: str, dst: str) -> None:
+        self.file_job = {"src": src, "dst": dst}
+        self.changed()
+
+    def _job_ended(self, outcome: str) -> None:
+        self.file_job = None
+        self.changed()
+
+    def forget_job(self) -> None:
+        """The interrupted job was continued or discarded: no longer offered."""
+        self.file_job = None
+        self.changed()
+
+    def close(self) -> None:
+        """Write the last state now (quit)."""
+        self._timer.stop()
+        self.writer.flush(self.current().to_json())

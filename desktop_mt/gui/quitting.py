@@ -1,0 +1,55 @@
+"""Quitting while work runs asks first.
+
+Ctrl+Q, File > Quit, the tray's Quit and a window close that quits (no tray) all go through
+``MainWindow.may_quit``. While a translation or a file job runs, :class:`QuitGuard` asks
+whether to quit now; the default answer keeps the app running. The text is safe either way
+(:mod:`drafts` keeps it) and a file job stopped by the quit is offered on the next start
+(:mod:`job_resume`), which the question says.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+
+def ask_quit(parent: QWidget, running: str) -> bool:
+    """The question (modal); True to quit."""
+    box = QMessageBox(QMessageBox.Icon.Question, "Quit desktop-mt?",
+                      f"{running}\n\nQuit anyway?", QMessageBox.StandardButton.NoButton, parent)
+    quit_button = box.addButton("Quit", QMessageBox.ButtonRole.DestructiveRole)
+    keep = box.addButton("Keep running", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(keep)
+    box.setEscapeButton(keep)
+    box.exec()
+    return box.clickedButton() is quit_button
+
+
+class QuitGuard(QObject):
+    """Answers the window's ``may_quit`` from what the controller runs."""
+
+    def __init__(self, controller: Any, ask: Callable[[QWidget, str], bool] = ask_quit) -> None:
+        super().__init__(controller)
+        self.controller = controller
+        self.ask = ask
+        controller.window.may_quit = self.may_quit
+
+    def running(self) -> str:
+        """What quitting would stop, in words ("" when nothing runs)."""
+        c = self.controller
+        parts = []
+        if c.current is not None:
+            parts.append("A translation is running; the part translated so far is kept.")
+        if c.file_job is not None:
+            done = f" ({c.file_progress[0]} of {c.file_progress[1]} segments done)" if c.file_progress else ""
+            parts.append(f"{Path(c.file_job.src).name} is being translated{done}. What is done is "
+                         "kept, and desktop-mt offers to continue it when it starts again.")
+        return "\n".join(parts)
+
+    def may_quit(self) -> bool:
+        """True when nothing runs, or the user chose to quit anyway."""
+        running = self.running()
+        return not running or self.ask(self.controller.window, running)
