@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+STDOUT = Path("-")  # ``-o -``: write the translation to standard output
 
 SELF_TEST_SENTENCE = "The weather is nice today, so let's go for a walk in the park."
 
@@ -189,8 +190,12 @@ def _non_negative(text: str) -> int:
 
 def run_gui(argv: list[str]) -> int:
     """Start the GUI; imported lazily so the CLI never needs (or loads) PySide6."""
+    import importlib.util
+
     from .gui.display_check import display_problem  # stdlib only: asks before Qt is loaded
 
+    if importlib.util.find_spec("PySide6") is None:  # a missing Qt first: a display would not help
+        return _gui_unavailable("No module named 'PySide6'")
     problem = None if {"-h", "--help"} & set(argv) else display_problem()
     if problem:
         print(problem, file=sys.stderr)
@@ -198,12 +203,22 @@ def run_gui(argv: list[str]) -> int:
     try:
         from .gui.app import main as gui_main
     except ImportError as exc:
-        print(f"desktop-mt: the GUI is not available ({exc}).\n"
-              f"Install it with: pip install 'desktop-mt[gui]'   "
-              f"(or translate from the command line: desktop-mt translate --help)",
-              file=sys.stderr)
-        return EXIT_FAILED
+        return _gui_unavailable(str(exc))
     return int(gui_main(argv) or 0)
+
+
+def _extra_hint(extra: str) -> str:
+    """How to add an optional part: desktop-mt is installed from a checkout or a wheel."""
+    return (f"pip install '.[{extra}]' in a checkout, or pip install 'desktop_mt-VERSION-py3-none-any.whl[{extra}]' "
+            f"with the wheel you installed")
+
+
+def _gui_unavailable(reason: str) -> int:
+    print(f"desktop-mt: the GUI is not available ({reason}).\n"
+          f"Install the 'gui' extra: {_extra_hint('gui')}\n"
+          f"(or translate from the command line: desktop-mt translate --help)",
+          file=sys.stderr)
+    return EXIT_FAILED
 
 
 # --- translate ---------------------------------------------------------------------------
@@ -273,9 +288,7 @@ def _plan_jobs(args: argparse.Namespace) -> Optional[list[tuple[Path, Optional[P
         raise UsageError("'-' (stdin) cannot be mixed with files")
     if args.output and len(files) > 1:
         raise UsageError("-o takes one input file; use --out-dir for several")
-    if args.output == "-":
-        raise UsageError("-o - (stdout) is only for stdin input; give an output file")
-    if args.output:
+    if args.output:  # "-": stdout (see _translate_files)
         return [(Path(files[0]), Path(args.output))]
     if args.out_dir:
         out_dir = Path(args.out_dir)
@@ -295,6 +308,8 @@ def _translate_files(args, translator, jobs) -> int:
 
     status = EXIT_OK
     for src, dst in jobs:
+        if dst == STDOUT:
+            return _translate_file_to_stdout(args, translator, src)
         started = time.perf_counter()
         with _ProgressBar(src.name, args.progress) as bar:
             try:
@@ -346,19 +361,36 @@ def _file_error_message(exc, resume: str = "then rerun the same command with --r
 
 
 def _translate_stdin(args, translator) -> int:
-    from .batch import BatchInputError, load_document, translate_segments
-
     fmt = "txt" if args.format == "auto" else args.format
     if args.output in (None, "-") and sys.stdin.isatty() and fmt == "txt":
         return _translate_interactive(translator, args.bilingual)
-    data = sys.stdin.buffer.read()
+    return _translate_data(args, translator, sys.stdin.buffer.read(), "<stdin>", fmt)
+
+
+def _translate_file_to_stdout(args, translator, src: Path) -> int:
+    """``translate FILE -o -``: the translation on stdout (no journal: nothing to resume)."""
+    from .batch import BatchInputError, detect_format, read_input
+
     try:
-        document = load_document(data, "<stdin>", fmt, args.encoding, bilingual=args.bilingual,
+        fmt = detect_format(src, args.format)
+        data = read_input(src)
+    except BatchInputError as exc:
+        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    return _translate_data(args, translator, data, str(src), fmt)
+
+
+def _translate_data(args, translator, data: bytes, name: str, fmt: str) -> int:
+    """Translate a document's bytes to stdout, or to ``-o FILE``."""
+    from .batch import BatchInputError, load_document, translate_segments
+
+    try:
+        document = load_document(data, name, fmt, args.encoding, bilingual=args.bilingual,
                                  join_lines=args.join_lines)
     except BatchInputError as exc:
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    with _ProgressBar("stdin", args.progress) as bar:
+    with _ProgressBar(Path(name).name if name != "<stdin>" else "stdin", args.progress) as bar:
         translations = translate_segments(document.segments, translator, progress=bar.update)
     _print_kept(document.segments, translator)
     if args.output in (None, "-"):
@@ -449,7 +481,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from .server.run import serve_from_args
     except ImportError as exc:
         print(f"desktop-mt: error: the server is not installed ({exc}).\n"
-              f"Install it with: pip install 'desktop-mt[server]'", file=sys.stderr)
+              f"Install the 'server' extra: {_extra_hint('server')}", file=sys.stderr)
         return EXIT_FAILED
     return serve_from_args(args)
 

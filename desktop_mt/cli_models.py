@@ -144,13 +144,18 @@ class _Progress:
 def cmd_download(args: argparse.Namespace) -> int:
     """``models download NAME``: fetch, verify and install; exit 130 on Ctrl-C (rerun resumes)."""
     from .errors import DesktopMTError
-    from .models import download_model, resolve_endpoint
+    from .models import catalog_entry, download_model, resolve_endpoint
 
+    try:
+        entry = catalog_entry(args.name)  # an unknown name is said before any download line
+    except DesktopMTError as exc:
+        print(f"desktop-mt: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     endpoint = resolve_endpoint(args.endpoint)
     print(f"downloading {args.name} ({args.variant}) from {endpoint}", file=sys.stderr)
     progress = _Progress()
     try:
-        path = download_model(args.name, args.variant, endpoint=endpoint, progress=progress,
+        path = download_model(entry, args.variant, endpoint=endpoint, progress=progress,
                               cancel=threading.Event())
     except KeyboardInterrupt:
         progress.close()

@@ -73,7 +73,7 @@ from .runner import translate_segments
 __all__ = ["translate_file", "detect_format", "default_output_path", "load_document",
            "translate_segments", "atomic_write", "BatchInputError", "BatchOutputError",
            "BatchTranslator", "ResumeReport", "TranslationCancelled", "FORMATS", "JobSummary",
-           "count_kept"]
+           "count_kept", "read_input"]
 
 FORMATS = ("txt", "srt", "docx")
 _SUFFIX_FORMATS = {".srt": "srt", ".docx": "docx", ".docm": "docx"}
@@ -157,7 +157,7 @@ def translate_file(src: Path, dst: Optional[Path], translator: BatchTranslator, 
     fmt = detect_format(src, fmt)
     dst = Path(dst) if dst is not None else default_output_path(src, fmt)
     _refuse_overwriting_input(src, dst)
-    data = _read_input(src)
+    data = read_input(src)
     document = load_document(data, str(src), fmt, encoding, bilingual=bilingual, join_lines=join_lines)
     distinct, index_of = distinct_segments(document.segments)
     key = job_key(data, fmt, encoding, translator, options, bilingual=bilingual, join_lines=join_lines)
@@ -192,7 +192,8 @@ def _recover(src: Path, dst: Path, key: JobKey, distinct: list[str],
     return dict(recovered.done)
 
 
-def _read_input(src: Path) -> bytes:
+def read_input(src: Path) -> bytes:
+    """The bytes of an input file; :class:`BatchInputError` says plainly why it cannot be read."""
     try:
         return src.read_bytes()
     except FileNotFoundError:

@@ -9,6 +9,7 @@ translations back. Formats build their templates with :class:`SegmentCollector`.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -86,6 +87,8 @@ def decode_text(data: bytes, filename: str, encoding: str | None = None) -> Deco
         if codec == "utf-8-sig":
             codec = "utf-8"
     body = data[len(bom):]
+    if not bom:
+        _refuse_binary(body, filename, codec)
     try:
         text = body.decode(codec)
     except UnicodeDecodeError as exc:
@@ -102,8 +105,57 @@ def decode_text(data: bytes, filename: str, encoding: str | None = None) -> Deco
 
 
 def _looks_utf16(body: bytes) -> bool:
+    """Text in UTF-16 without a BOM: many zero bytes, nearly all at even or all at odd offsets."""
     sample = body[:4096]
-    return len(sample) >= 4 and sample.count(0) >= len(sample) // 4
+    zeros = sample.count(0)
+    if len(sample) < 4 or zeros < len(sample) // 4:
+        return False
+    odd = sample[1::2].count(0)
+    return max(odd, zeros - odd) >= 0.9 * zeros
+
+
+# Signatures of common non-text files (what a user may pick by mistake), with what they are.
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
+    (b"%PDF-", "a PDF document (copy its text into a .txt file)"),
+    (b"PK\x03\x04", "a ZIP archive (a .docx? give it the .docx suffix or pass --format docx)"),
+    (b"\x7fELF", "a program (ELF)"), (b"MZ", "a Windows program"), (b"\x1f\x8b", "a gzip archive"),
+    (b"\xd0\xcf\x11\xe0", "an old Office file (.doc/.xls: save it as .docx first)"),
+    (b"Rar!", "a RAR archive"), (b"7z\xbc\xaf", "a 7-Zip archive"), (b"RIFF", "a media file (RIFF)"),
+    (b"OggS", "an audio file (Ogg)"), (b"ID3", "an audio file (MP3)"), (b"SQLite format 3\x00", "a database"),
+)
+_TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b\x08")  # control bytes that plain text does carry
+
+
+def _refuse_binary(body: bytes, filename: str, codec: str) -> None:
+    """Raise a clear :class:`BatchInputError` for a file that is not text at all (an image,
+    an archive, a program, zeros), rather than advice about encodings that would not help.
+    A signature made of letters ("GIF8", "ID3") counts only where the bytes are not text
+    anyway; UTF-16 and UTF-32 text is full of zero bytes, so those are judged by signature."""
+    sample = body[:8192]
+    readable = b"\x00" not in sample and _decodes(sample, codec)
+    what = next((name for magic, name in _MAGIC if body.startswith(magic)
+                 and not (readable and magic.isascii() and magic.decode().isprintable())), None)
+    if what is None and sample and not codec.startswith(("utf-16", "utf-32")):
+        if not sample.strip(b"\x00"):
+            what = "a file of zero bytes only"
+        elif b"\x00" in sample:
+            what = None if _looks_utf16(body) else "binary data (zero bytes between the text)"
+        elif sum(1 for b in sample if b < 32 and b not in _TEXT_CONTROLS) > len(sample) // 10:
+            what = "binary data (control bytes)"
+    if what is not None:
+        raise BatchInputError(f"{filename}: not a text file: this is {what}; desktop-mt translates text "
+                              f"(.txt, any encoding), subtitles (.srt) and Word documents (.docx)",
+                              filename=filename)
+
+
+def _decodes(sample: bytes, codec: str) -> bool:
+    """Whether ``sample`` (the start of a file, maybe cut inside a character) is ``codec`` text."""
+    try:
+        codecs.getincrementaldecoder(codec)().decode(sample, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _decode_error(body: bytes, exc: UnicodeDecodeError, filename: str, codec: str,
@@ -218,8 +270,14 @@ class SegmentCollector:
         for k, (sentence, gap) in enumerate(segment_sentences(body)):
             items.append(self.add_segment(prefix + sentence if k == 0 else sentence))
             if gap:
-                items.append(Gap(gap))
+                items.append(_gap(gap))
         return items
+
+
+@functools.lru_cache(maxsize=64)
+def _gap(whitespace: str) -> Gap:
+    """One shared :class:`Gap` per whitespace string: a book has a million of them."""
+    return Gap(whitespace)
 
 
 def render(template: Sequence[Union[str, int]], translations: Sequence[str]) -> str:

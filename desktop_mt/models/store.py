@@ -24,6 +24,7 @@ from ..errors import DesktopMTError, ModelFormatError, ModelNotFoundError
 SETTINGS_FILE = "models.json"
 DEFAULT_ENDPOINT = "https://huggingface.co"
 MIRROR_HINT = "https://hf-mirror.com"
+BUNDLED = "bundled"  # the name of the model shipped inside the app (`models use bundled`)
 STAGING_DIR = ".downloads"  # partial downloads, never offered as a model (no config.json in it)
 
 
@@ -107,6 +108,9 @@ def remove_model(name: str) -> Path:
     if not name or name.startswith(".") or Path(name).name != name:
         raise ModelNotFoundError(f"{name!r} is not a model name (`desktop-mt models list` shows them)")
     target, staged = models_dir() / name, staging_root() / name
+    if name == BUNDLED and not target.is_dir() and not staged.is_dir():
+        raise ModelNotFoundError("the bundled model ships with the app and cannot be removed; to stop using "
+                                 "it, make another model the default: `desktop-mt models use NAME`")
     if not target.is_dir() and not staged.is_dir():
         raise ModelNotFoundError(f"no installed model {name!r} in {models_dir()}")
     for folder in (target, staged):

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# What setuptools reads to build the wheel (pyproject's packages.find: desktop_mt*, export_tools*).
+# What setuptools reads to build the wheel (pyproject's packages.find: desktop_mt*), plus
+# export_tools, which a checkout has and the wheel must leave out.
 SOURCES = ("pyproject.toml", "README.md", "LICENSE", "desktop_mt", "export_tools")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # Imported by the GUI, export or test extras, never by the runtime.
@@ -73,6 +74,16 @@ def test_wheel_carries_model_icons_styles_license_and_py_typed(wheel):
     assert any(re.fullmatch(r"desktop_mt-[^/]+\.dist-info/(licenses/)?LICENSE", n) for n in names)
 
 
+def test_wheel_has_one_top_level_package(wheel):
+    """Only desktop_mt: a top-level ``export_tools`` would clash with any other project's."""
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/", 1)[0] for n in names if "/" in n and ".dist-info/" not in n}
+    assert tops == {"desktop_mt"}, tops
+    top_level = next((n for n in names if n.endswith(".dist-info/top_level.txt")), None)
+    if top_level:
+        assert zipfile.ZipFile(wheel).read(top_level).decode().split() == ["desktop_mt"]
+
+
 def test_wheel_version_is_the_package_version(wheel):
     """pyproject reads the version from desktop_mt.__version__: one source, no second copy to forget."""
     import desktop_mt
@@ -105,3 +116,16 @@ def test_installed_wheel_translates_with_only_runtime_dependencies(wheel, tmp_pa
     assert Path(lines["package"]).is_relative_to(env_dir)
     assert Path(lines["model"]).is_relative_to(env_dir)
     assert CJK.search(lines["out"]), f"no Chinese in {lines['out']!r}"
+    # Started without the gui extra where there is no display: what is missing is PySide6.
+    cli = env_dir / ("Scripts/desktop-mt.exe" if os.name == "nt" else "bin/desktop-mt")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM",
+                                                            "PYTHONPATH", "VIRTUAL_ENV")}
+    gui = subprocess.run([str(cli)], cwd=outside, env=env, capture_output=True, text=True, timeout=120)
+    assert gui.returncode == 1 and "No module named 'PySide6'" in gui.stderr, gui.stderr
+    assert importlib_absent(python, "export_tools", outside)
+
+
+def importlib_absent(python: Path, module: str, cwd: Path) -> bool:
+    """Whether ``module`` cannot be imported by ``python`` run in ``cwd``."""
+    code = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({module!r}) is not None)"
+    return subprocess.run([str(python), "-c", code], cwd=cwd, capture_output=True).returncode == 0

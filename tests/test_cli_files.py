@@ -1,0 +1,96 @@
+"""`desktop-mt translate` with files as people hand them over: binary files, `-o -`, no Qt."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from desktop_mt import cli
+from tests.batch.fake_translator import FakeTranslator, fake_translation
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x06\x00\x00\x00" + bytes(range(256))
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """The CLI builds a FakeTranslator instead of loading a model."""
+    translator = FakeTranslator()
+    monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: translator)
+    return translator
+
+
+def _stdout(monkeypatch) -> io.TextIOWrapper:
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", stdout)
+    return stdout
+
+
+@pytest.mark.parametrize("name, data, what", [
+    ("picture.png", PNG, "a PNG image"),
+    ("picture.txt", PNG, "a PNG image"),  # the suffix lies: the bytes are judged
+    ("zeros.txt", b"\x00" * 4096, "a file of zero bytes only"),
+    ("blob.srt", bytes(range(1, 256)) * 8 + b"\x00" * 10, "binary data"),
+    ("archive.txt", b"PK\x03\x04\x14\x00\x06\x00" + bytes(200), "a ZIP archive (a .docx?"),
+])
+def test_binary_input_is_named_as_binary_without_encoding_advice(fake, tmp_path, capsys, name, data, what):
+    src = tmp_path / name
+    src.write_bytes(data)
+    assert cli.main(["translate", str(src)]) == 1
+    err = capsys.readouterr().err
+    assert f"{src}: not a text file: this is {what}" in err
+    assert "--encoding" not in err and "UTF-16" not in err
+    assert not list(tmp_path.glob("*.zh*")) and fake.calls == []
+
+
+def test_utf16_without_bom_still_gets_the_encoding_advice(fake, tmp_path, capsys):
+    src = tmp_path / "wide.txt"
+    src.write_bytes("Hello there, how are you?\n".encode("utf-16-le"))
+    assert cli.main(["translate", str(src)]) == 1
+    assert "pass --encoding utf-16-le" in capsys.readouterr().err
+
+
+def test_an_empty_file_gives_an_empty_translation(fake, tmp_path):
+    src = tmp_path / "empty.txt"
+    src.write_bytes(b"")
+    assert cli.main(["translate", str(src)]) == 0
+    assert (tmp_path / "empty.zh.txt").read_bytes() == b""
+
+
+def test_dash_o_dash_writes_a_file_input_to_stdout(fake, tmp_path, monkeypatch, capsys):
+    src = tmp_path / "notes.txt"
+    src.write_text("Hello there.\nGood night.\n", "utf-8")
+    stdout = _stdout(monkeypatch)
+    assert cli.main(["translate", str(src), "-o", "-"]) == 0
+    stdout.flush()
+    assert stdout.buffer.getvalue().decode("utf-8") == (
+        f"{fake_translation('Hello there.')}\n{fake_translation('Good night.')}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # no file, no journal
+
+
+def test_dash_o_dash_with_a_missing_file_names_it(fake, tmp_path, monkeypatch, capsys):
+    _stdout(monkeypatch)
+    assert cli.main(["translate", str(tmp_path / "nope.srt"), "-o", "-"]) == 1
+    assert f"{tmp_path / 'nope.srt'}: no such file" in capsys.readouterr().err
+
+
+def test_dash_o_dash_takes_one_file_only(fake, tmp_path, capsys):
+    assert cli.main(["translate", "a.txt", "b.txt", "-o", "-"]) == 2
+
+
+def test_gui_without_pyside6_says_pyside6_is_missing_before_the_display(monkeypatch, capsys):
+    """A wheel installed without the gui extra, started where there is no display: the
+    missing PySide6 is what the user must fix first."""
+    import importlib.util
+
+    import desktop_mt.gui.display_check as display_check
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "PySide6" else real_find_spec(name, *a))
+    monkeypatch.setattr(display_check, "display_problem", lambda: "desktop-mt: no display")
+    assert cli.main([]) == 1
+    err = capsys.readouterr().err
+    assert "No module named 'PySide6'" in err and "'gui' extra" in err
+    assert "no display" not in err
