@@ -4,7 +4,8 @@ text that is already Chinese (issue 19).
 - :class:`PasteEdit` is the source editor. Text pasted into it (Ctrl+V, the context menu, a
   text drop) goes through its ``transform`` (the engine's ``join_lines`` while Edit > Join
   lines on paste is on). The raw text is inserted first and then replaced by the joined text,
-  as two undo steps: one Ctrl+Z brings back the text exactly as it was pasted.
+  as two undo steps: one Ctrl+Z brings back the text exactly as it was pasted. A paste is an
+  undo step of its own, never merged with the typing after it (:func:`end_undo_step`).
 - :class:`InputHandling` (the controller's helper) keeps that toggle in the settings, does the
   same for clipboard text brought in by "Translate clipboard" and the hotkey, and stops text
   that is mostly Chinese, Japanese or Korean before it reaches the model, with one line in the
@@ -42,12 +43,14 @@ class PasteEdit(QPlainTextEdit):
         result = self.transform(raw) if (self.transform is not None and raw) else raw
         if not raw or result == raw:
             super().insertFromMimeData(source)
+            end_undo_step(self)
             return
         start, end = insert_text(self, raw)
         if self._dropping:  # Qt wraps a drop in one edit block: replace after it (dropEvent)
             self._pending = (start, end, raw, result)
             return
         self._replace(start, end, raw, result)
+        end_undo_step(self)
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
         self._dropping, self._pending = True, None
@@ -58,10 +61,19 @@ class PasteEdit(QPlainTextEdit):
         pending, self._pending = self._pending, None
         if pending is not None:
             self._replace(*pending)
+        end_undo_step(self)
 
     def _replace(self, start: int, end: int, raw: str, result: str) -> None:
         replace_range(self, start, end, result)
         self.pasteTransformed.emit(raw, result)
+
+
+def end_undo_step(editor: QPlainTextEdit) -> None:
+    """Typing after a paste is an undo step of its own: Ctrl+Z takes back the typing first,
+    then the paste. QTextDocument merges a new insertion into the previous undo command only
+    while the document is "modified" (QTextDocumentPrivate::appendUndoItem), so clearing that
+    flag (which nothing else here uses) ends the step."""
+    editor.document().setModified(False)
 
 
 def insert_text(editor: QPlainTextEdit, text: str) -> tuple[int, int]:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from . import fonts
+from .focus import TabFocus
 from .models_dialog import DemoModelNotice
 from .pasting import PasteEdit
 
@@ -34,6 +35,7 @@ SHORTCUTS = (
     ("Ctrl+O", "Translate a file"),
     ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo in the source text (also after Clear, a clipboard "
                                "translation or joined lines: the text as pasted)"),
+    ("Tab / Shift+Tab", "Move between the source, the translation and the toolbar"),
     ("Ctrl+Shift+C", "Copy the translation"),
     ("Ctrl+Shift+Backspace", "Clear both panes (Ctrl+Z brings the text back)"),
     ("Ctrl++ / Ctrl+- / Ctrl+0", "Larger / smaller / default text size"),
@@ -166,6 +168,7 @@ class MainWindow(QMainWindow):
         self._build_shortcuts()
         self._build_menus()
         self._accept_file_drops()
+        self.tab_focus = TabFocus(self)  # Tab moves between the panes and the toolbar
         self.set_busy(False)
         self.setMinimumWidth(MIN_WIDTH)
         self.resize(960, 560)

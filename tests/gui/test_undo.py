@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
@@ -44,3 +45,22 @@ def test_undo_after_app_edit_is_not_swallowed_by_the_user_history(qtbot):
     assert window.source_text() == "second"
     window.source.undo()
     assert window.source_text() == "first"
+
+
+@pytest.mark.parametrize("joined", [False, True])
+def test_a_paste_is_an_undo_step_of_its_own(qtbot, make_controller, joined):
+    """Type "Hello ", paste "Alpha beta.", type " Q": Ctrl+Z takes back " Q" only, the next
+    Ctrl+Z the paste, the next the typing (with or without join lines on paste)."""
+    window, controller = make_controller()
+    controller.input.set_join_lines(joined)
+    window.source.setFocus()
+    qtbot.keyClicks(window.source, "Hello ")
+    QGuiApplication.clipboard().setText("Alpha\nbeta." if joined else "Alpha beta.")
+    qtbot.keyClick(window.source, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(window.source, " Q")
+    assert window.source_text() == "Hello Alpha beta. Q"
+    steps = []
+    for _ in range(2):
+        qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        steps.append(window.source_text())
+    assert steps == ["Hello Alpha beta.", "Hello Alpha\nbeta." if joined else "Hello "]
