@@ -14,7 +14,10 @@ joins what belongs together and keeps the structure the page had:
   copied as one line): the line break is kept.
 * **List items**: a line that starts with a list, outline, quote or heading marker (``1.``,
   ``1)``, ``a.``, ``(iv)``, ``•``, ``-``, ``*``, ``>``, ``#``: ``textproc.split_marker``)
-  starts a new line; the lines after it that have no marker are joined to it (a wrapped item).
+  starts a new line; a line after it that has no marker is joined to it when it is the
+  item's wrapped rest: indented under it, or after an item line that reached the margin
+  without ending its sentence, or going on in lowercase. Otherwise (the item ended its
+  sentence, or stopped short of the margin before a capital) it stays a line of its own.
 * **Headings** (conservative): a line of at most 8 words that starts with a capital or a digit,
   has no final punctuation, comes first in its paragraph or after a line that ends a sentence,
   is followed by a line that starts with a capital (or nothing), and looks like a heading: Title
@@ -34,7 +37,7 @@ joins what belongs together and keeps the structure the page had:
   after the hyphen (``Anglo-`` + ``Saxon``) is not a continuation in lowercase, so the hyphen
   stays there too. A soft hyphen (U+00AD) at a line end always goes.
 * **Code**: a fenced code block (````` ``` ````` or ``~~~`` lines and what is between them) is copied
-  as it is, as a paragraph of its own.
+  as it is, with the line breaks it had around it (a blank line only where there was one).
 * Other joins put one space between the lines (none between two Chinese/Japanese characters),
   and runs of spaces inside text lines become one space.
 """
@@ -81,18 +84,27 @@ def join_lines(text: str) -> str:
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     out: list[str] = []
-    for prose, code in _split_fences(text):
-        blocks = _BLANK_LINE.split(prose.strip("\n"))
-        out.extend(_join_block(block.split("\n")) for block in blocks if block.strip())
+    for lines, code in _split_fences(text):
+        blocks = _BLANK_LINE.split("\n".join(lines).strip("\n"))
+        body = "\n\n".join(_join_block(block.split("\n")) for block in blocks if block.strip())
+        if body:
+            out += [_gap(lines[:1]), body] if out else [body]
         if code:
-            out.append(code)
-    return "\n\n".join(out)
+            # A fence keeps the line breaks it had: a blank line before it only if there was one.
+            out += [_gap(lines[-1:] if body else lines), code] if out else [code]
+    return "".join(out)
 
 
-def _split_fences(text: str) -> list[tuple[str, str]]:
-    """``[(prose, code_block)]``: the text cut around fenced code blocks (an unclosed fence
-    runs to the end); ``code_block`` is "" after the last prose."""
-    pieces: list[tuple[str, str]] = []
+def _gap(lines: list[str]) -> str:
+    """The break between a fenced block and the text beside it: a blank line if ``lines`` (the
+    prose lines next to the fence) have one, else a line break."""
+    return "\n\n" if any(not line.strip() for line in lines) else "\n"
+
+
+def _split_fences(text: str) -> list[tuple[list[str], str]]:
+    """``[(prose lines, code_block)]``: the text cut around fenced code blocks (an unclosed
+    fence runs to the end); ``code_block`` is "" after the last prose."""
+    pieces: list[tuple[list[str], str]] = []
     prose: list[str] = []
     code: list[str] = []
     in_code = False
@@ -102,11 +114,11 @@ def _split_fences(text: str) -> list[tuple[str, str]]:
             if textproc.is_fence(line) and (not in_code or len(code) > 1):
                 in_code = not in_code
                 if not in_code:
-                    pieces.append(("\n".join(prose), "\n".join(code)))
+                    pieces.append((prose, "\n".join(code)))
                     prose, code = [], []
         else:
             prose.append(line)
-    pieces.append(("\n".join(prose), "\n".join(code)))
+    pieces.append((prose, "\n".join(code)))
     return pieces
 
 
@@ -117,14 +129,29 @@ def _join_block(lines: list[str]) -> str:
     width = max((len(line.strip()) for line, kind in zip(lines, kinds) if kind != "table"), default=0)
     listed = _sentence_per_line(lines, kinds)  # then every sentence end ends its line
     out: list[str] = []
+    in_item = False  # the output line being built is a list item
     for i, line in enumerate(lines):
         starts = (i == 0 or kinds[i] != "text" or kinds[i - 1] in ("table", "heading")
-                  or _ends_paragraph(lines[i - 1], width, listed))
+                  or _ends_paragraph(lines[i - 1], width, listed)
+                  or (in_item and not _continues_item(lines[i - 1], line, width)))
         if starts:
             out.append(_tidy(line, kinds[i]))
+            in_item = kinds[i] == "item"
         else:
             out[-1] = _join_pair(out[-1], _tidy(line, "text"))
     return "\n".join(out)
+
+
+def _continues_item(prev: str, line: str, width: int) -> bool:
+    """Whether ``line`` (no marker) is the wrapped rest of the list item whose last line is
+    ``prev``: it is indented under the item's text, or the item's line reached the margin
+    without ending its sentence, or it goes on in lowercase after a line that did not end one.
+    "• We offer translation." then "I love you 😀..." are two lines, not one item."""
+    if line[:1].isspace():
+        return True
+    if _ends_sentence(prev):
+        return False
+    return len(prev.strip()) >= _SHORT_LINE * width or line.lstrip()[:1].islower()
 
 
 def _classify(lines: list[str]) -> list[str]:

@@ -105,9 +105,34 @@ def test_empty_and_blank():
     assert join_lines("\n \n") == ""
 
 
-def test_fenced_code_is_copied_as_it_is():
+def test_fenced_code_is_copied_as_it_is_and_nothing_is_added_around_it():
     text = "Run this\ncommand:\n```\npip install\n  desktop-mt\n\nls -l\n```\nThen wait\nfor it."
-    assert join_lines(text) == "Run this command:\n\n```\npip install\n  desktop-mt\n\nls -l\n```\n\nThen wait for it."
+    assert join_lines(text) == "Run this command:\n```\npip install\n  desktop-mt\n\nls -l\n```\nThen wait for it."
+
+
+@pytest.mark.parametrize("text", [
+    "Intro.\n\n```\ncode\n```\n\nAfter.",        # blank lines around the fence stay
+    "Intro.\n```\ncode\n```\n\n~~~\nmore\n~~~\nAfter.",
+    "```\ncode\n```\n```\nnext block\n```",
+])
+def test_the_breaks_around_fences_stay_as_they_were(text):
+    assert join_lines(text) == text
+
+
+@pytest.mark.parametrize("item", ["• We offer translation.", "- Smile", "* We offer translation!"])
+def test_a_line_after_a_list_item_that_does_not_continue_it_stays_its_own(item):
+    text = f"{item}\nI love you 😀..."
+    assert join_lines(text) == text
+
+
+def test_a_wrapped_list_item_is_still_joined():
+    text = ("- A wrapped item that goes on and on until the margin of the page and\n"
+            "continues here.\n- Another item, indented when it wraps to the next\n"
+            "  line. Of the page.\n- A third one that\nended early.")
+    assert join_lines(text) == (
+        "- A wrapped item that goes on and on until the margin of the page and continues here.\n"
+        "- Another item, indented when it wraps to the next line. Of the page.\n"
+        "- A third one that ended early.")
 
 
 def test_web_paragraphs_copied_as_long_lines_stay_apart():
