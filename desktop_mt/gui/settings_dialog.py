@@ -6,11 +6,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
-    QKeySequenceEdit, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout,
+    QKeySequenceEdit, QLabel, QLineEdit, QPushButton, QScrollArea, QSpinBox, QStyle, QVBoxLayout,
+    QWidget,
 )
 
 from . import models, theme
@@ -24,6 +25,9 @@ SCRIPT_LABELS = {"simplified": "Simplified (简体)", "traditional-tw": "Traditi
 
 # The precision choice in a translator's words; the data of each entry stays the variant name.
 VARIANT_LABELS = {"int8": "faster (int8)", "fp32": "exact (fp32)"}
+# Quality in a translator's words: (label, beams). 0 is the model's own setting (beam search).
+QUALITY_CHOICES = (("faster (shows every word as it comes)", 1), ("better (the model's default)", 0))
+SCREEN_SHARE = 0.9  # the dialog opens at most this share of the screen's free area; it scrolls
 
 
 def _hotkey_tone(status: str, available: bool) -> str | None:
@@ -70,14 +74,42 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.apply)
         self.buttons = buttons
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
         log_label = QLabel(f"Log file (never contains your text): {log_file()}")
         log_label.setWordWrap(True)
         theme.set_tone(log_label, "quiet")
-        layout.addWidget(log_label)
+        form.addRow(log_label)
+        # The rows scroll; OK / Apply / Cancel stay in view below them, at any screen and scale.
+        rows = QWidget()
+        rows.setLayout(form)
+        self.scroll = QScrollArea(self)
+        self.scroll.setWidget(rows)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.scroll, 1)
         layout.addWidget(buttons)
         self._reload_models(select=settings.model_path)
+        self.fit_to_screen()
+
+    def fit_to_screen(self) -> None:
+        """Open at the size the rows want, but at most SCREEN_SHARE of the screen's free area
+        (QT_SCALE_FACTOR=2 halves it), inside it; the rows scroll when they need more."""
+        screen = (self.parentWidget() or self).screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        rows = self.scroll.widget().sizeHint()
+        margins = self.layout().contentsMargins()
+        chrome = self.buttons.sizeHint().height() + self.layout().spacing() + margins.top() + margins.bottom()
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        wanted = QSize(rows.width() + margins.left() + margins.right() + bar, rows.height() + chrome)
+        limit = QSize(int(free.width() * SCREEN_SHARE), int(free.height() * SCREEN_SHARE))
+        self.resize(wanted.boundedTo(limit))
+        frame = self.frameGeometry()
+        if not free.contains(frame):
+            frame.moveCenter(free.center())
+            self.move(frame.topLeft())
 
     # ---- rows ---------------------------------------------------------------------------
     def _build_model_rows(self, form: QFormLayout) -> None:
@@ -105,30 +137,38 @@ class SettingsDialog(QDialog):
 
     def _build_engine_rows(self, form: QFormLayout) -> None:
         s = self._settings
-        self.intra_spin = _spin(0, 256, s.intra_op_threads, "Auto")
-        self.inter_spin = _spin(0, 64, s.inter_op_threads, "Auto")
+        self.intra_spin = _spin(0, 256, s.intra_op_threads, "Use all processor cores (automatic)")
+        self.intra_spin.setPrefix("Use ")
+        self.intra_spin.valueChanged.connect(self._word_cores)
+        self._word_cores(s.intra_op_threads)
         self.max_length_spin = _spin(0, 4096, s.max_output_length, "Model default", " tokens")
-        self.beams_spin = _spin(0, 16, s.beams, "Model default")
-        self.beams_spin.setToolTip("Model default: the model's own setting (4 beams for the bundled "
-                                   "model). 1 = greedy: fastest, streams every word.")
+        self.quality_combo = QComboBox()
+        for label, beams in QUALITY_CHOICES:
+            self.quality_combo.addItem(label, beams)
+        if self.quality_combo.findData(s.beams) < 0:  # a number set before (file, CLI habits)
+            self.quality_combo.addItem(f"custom ({s.beams} candidates per word)", s.beams)
+        self.quality_combo.setCurrentIndex(self.quality_combo.findData(s.beams))
+        self.quality_combo.setToolTip("Faster: one candidate per word; the translation appears word by "
+                                      "word. Better: the model weighs several candidates (4 for the "
+                                      "bundled model) and shows a sentence when it is sure of it.")
         self.script_combo = QComboBox()
         for script in SCRIPTS:
             self.script_combo.addItem(SCRIPT_LABELS[script], script)
         self.script_combo.setCurrentIndex(max(self.script_combo.findData(s.script), 0))
         self.script_combo.setToolTip("Traditional is converted from the Simplified output with OpenCC "
                                      "(phrase level: Taiwan or Hong Kong usage).")
-        self.intra_spin.setToolTip("How many CPU cores one translation may use. Auto uses all of "
-                                   "them; fewer leaves room for other programs.")
-        self.inter_spin.setToolTip("Parallel parts of the model run at once. Auto or 1 is right "
-                                   "for almost every machine.")
+        self.intra_spin.setToolTip("How many processor cores one translation may use. Automatic "
+                                   "uses all of them; fewer leaves room for other programs.")
         self.max_length_spin.setToolTip("Stop a sentence's translation after this many tokens "
                                         "(about one Chinese character each). Model default: "
                                         "3 x the source's length + 10.")
-        form.addRow("Speed: CPU threads:", self.intra_spin)
-        form.addRow("Speed: parallel model parts:", self.inter_spin)
+        form.addRow("Speed:", self.intra_spin)
+        form.addRow("Quality:", self.quality_combo)
         form.addRow("Longest translation of a sentence:", self.max_length_spin)
-        form.addRow("Quality: search width (beams):", self.beams_spin)
         form.addRow("Chinese script:", self.script_combo)
+
+    def _word_cores(self, n: int) -> None:
+        self.intra_spin.setSuffix(" processor core" if n == 1 else " processor cores")
 
     def _build_input_rows(self, form: QFormLayout, available: bool, reason: str) -> None:
         s = self._settings
@@ -263,9 +303,8 @@ class SettingsDialog(QDialog):
             model_path=str(self.model_combo.currentData() or ""),
             variant=self.variant_combo.currentData() or "int8",
             intra_op_threads=self.intra_spin.value(),
-            inter_op_threads=self.inter_spin.value(),
             max_output_length=self.max_length_spin.value(),
-            beams=self.beams_spin.value(),
+            beams=int(self.quality_combo.currentData()),
             script=str(self.script_combo.currentData() or SCRIPTS[0]),
             translate_as_you_type=self.as_you_type_check.isChecked(),
             hotkey_enabled=self.hotkey_check.isChecked(),

@@ -363,10 +363,10 @@ def test_settings_dialog_edits_beams_default_and_script(qtbot):
 
     dialog = SettingsDialog(Settings(script="traditional-tw"), True, "")
     qtbot.addWidget(dialog)
-    assert dialog.beams_spin.value() == 0 and dialog.beams_spin.text() == "Model default"
+    assert dialog.quality_combo.currentData() == 0 and dialog.quality_combo.currentText().startswith("better")
     assert dialog.script_combo.currentData() == "traditional-tw"
     dialog.script_combo.setCurrentIndex(dialog.script_combo.findData("traditional-hk"))
-    dialog.beams_spin.setValue(1)
+    dialog.quality_combo.setCurrentIndex(dialog.quality_combo.findData(1))  # faster
     with qtbot.waitSignal(dialog.applied) as applied:
         dialog.apply()
     assert (applied.args[0].script, applied.args[0].beams) == ("traditional-hk", 1)

@@ -144,17 +144,17 @@ def test_dialog_reflects_and_edits_settings(qtbot):
     dialog = SettingsDialog(Settings(beams=3, intra_op_threads=2, translate_as_you_type=True),
                             hotkey_available=True, hotkey_reason="")
     qtbot.addWidget(dialog)
-    assert dialog.beams_spin.value() == 3 and dialog.intra_spin.value() == 2
+    assert dialog.quality_combo.currentData() == 3 and dialog.intra_spin.value() == 2
     assert dialog.as_you_type_check.isChecked()
-    dialog.beams_spin.setValue(5)
+    dialog.quality_combo.setCurrentIndex(dialog.quality_combo.findData(1))
     dialog.max_length_spin.setValue(128)
-    dialog.inter_spin.setValue(0)
+    dialog.intra_spin.setValue(0)
     with qtbot.waitSignal(dialog.applied) as blocker:
         dialog.apply()
     new = blocker.args[0]
-    assert (new.beams, new.max_output_length, new.inter_op_threads) == (5, 128, 0)
+    assert (new.beams, new.max_output_length, new.intra_op_threads) == (1, 128, 0)
     assert new.hotkey == Settings().hotkey
-    assert dialog.inter_spin.text() == "Auto"  # 0 is shown as what it means
+    assert dialog.intra_spin.text() == "Use all processor cores (automatic)"  # 0 as what it means
 
 
 def test_dialog_applies_to_controller_and_persists(qtbot, make_controller, tmp_path):
