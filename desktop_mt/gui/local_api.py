@@ -164,11 +164,14 @@ class _ServerRun:
 
         from desktop_mt.server.app import create_app
         from desktop_mt.server.config import ServerConfig
+        from desktop_mt.server.connections import uvicorn_options
 
         engine = self.launch.engine
+        # Pot's web view (a Tauri origin) may call the app's server: Pot streams OpenAI
+        # answers with fetch(). No web page has such an origin.
         config = ServerConfig(host=HOST, port=self.launch.port, api_key=self.launch.api_key or None,
                               model=engine.model_dir, variant=engine.variant,
-                              threads=engine.intra_op_threads)
+                              threads=engine.intra_op_threads, cors_origins=("pot",))
         run = self
 
         class Server(uvicorn.Server):
@@ -177,10 +180,10 @@ class _ServerRun:
                 if self.started:  # uvicorn has no event for this; it accepts from now on
                     run._report(run, None)
 
-        # No access log (it could carry query strings); uvicorn's own lines as warnings only.
-        return Server(uvicorn.Config(create_app(config, translator), access_log=False,
-                                     log_config=None, log_level="warning",
-                                     timeout_graceful_shutdown=2))
+        # The server's connection limits and timeouts; no access log (it could carry query
+        # strings); uvicorn's own lines as warnings only.
+        return Server(uvicorn.Config(create_app(config, translator), log_level="warning",
+                                     timeout_graceful_shutdown=2, **uvicorn_options(config)))
 
 
 class LocalApiFeature(QObject):

@@ -1,65 +1,48 @@
-"""The FastAPI app: LibreTranslate's endpoints, the SSE stream, health and metrics.
+"""The FastAPI app: LibreTranslate's endpoints, the SSE stream, health and metrics, and the
+DeepL, DeepLX and OpenAI-shaped routes (:mod:`.deepl_api`, :mod:`.openai_api`,
+:mod:`.openai_responses`).
 
-Errors use LibreTranslate's shape ``{"error": message}``: 400 bad request (LibreTranslate's
-messages, also for the per-text character limit and the list length), 403 wrong API key, 413
-body over ``max_body_bytes``, 503 busy (with Retry-After), 500 engine failure.
+Errors use each API's shape (:mod:`.errors`); LibreTranslate's is ``{"error": message}``: 400
+bad request (LibreTranslate's messages, also for the per-text character limit and the list
+length), 403 wrong API key, 408 body too slow, 413 body over ``max_body_bytes``, 503 busy (with
+Retry-After), 500 engine failure. Every exception ends as JSON in the endpoint's shape, in
+one place: the handlers registered by :func:`_add_error_handlers` for ApiError and
+Starlette's HTTP errors, and :class:`.guard.Guard` (a middleware inside Starlette's
+ServerErrorMiddleware, which would answer text/plain and re-raise) for anything else.
+
+Imports point down: this module imports the route modules, they import :mod:`.requests`,
+:mod:`.calls` and :mod:`.errors`, never this module.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
-import hmac
 import json
 import logging
-import time
-import urllib.parse
-from typing import Callable, Optional
+from typing import Optional
 
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
-from .batching import BatcherClosed, QueueFull
-from .config import LOOPBACK_NAMES, ServerConfig, is_loopback
-from .htmltext import HtmlDocument
+from . import deepl_api, openai_api, openai_responses
+from .calls import open_stream, translate_html, translate_nbest, translate_texts
+from .config import CORS_HEADERS, ServerConfig, cors_origins, is_loopback
+from .errors import ApiError, error_response
+from .guard import Guard
 from .languages import NAMES, canonical, detect
 from .metrics import CONTENT_TYPE
-from .service import TooManyStreams, TranslationService
+from .openapi import describe
+from .requests import check_key, off_loop, read_params, unless_disconnected
+from .service import TranslationService
 
 log = logging.getLogger("desktop_mt.server")
 ENDPOINTS = ("/translate", "/translate/stream", "/detect", "/languages", "/frontend/settings",
              "/health", "/metrics", "/deeplx/translate", "/v2/translate", "/v2/usage",
-             "/v2/languages", "/v1/chat/completions", "/v1/models", "/v1/responses")
-
-
-class ApiError(Exception):
-    """An error answered as ``{"error": message}`` with ``status``."""
-
-    def __init__(self, status: int, message: str, headers: Optional[dict] = None,
-                 param: Optional[str] = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.headers = status, message, headers
-        self.param = param  # the request field at fault, where an API reports it (OpenAI)
-
-
-def reshape_errors(shape: Callable[[ApiError], tuple[int, dict]]):
-    """Route decorator for the other APIs (DeepL, DeepLX, OpenAI): an ApiError raised by the
-    shared helpers is answered with ``shape(error)`` -> (status, body) instead of
-    LibreTranslate's ``{"error": message}``."""
-    def wrap(handler):
-        @functools.wraps(handler)
-        async def wrapped(request: Request):
-            try:
-                return await handler(request)
-            except ApiError as exc:
-                status, body = shape(exc)
-                return JSONResponse(body, status, headers=exc.headers)
-        return wrapped
-    return wrap
+             "/v2/languages", "/v1/chat/completions", "/v1/models", "/v1/responses",
+             "/openapi.json")
 
 
 def create_app(config: ServerConfig, translator=None) -> FastAPI:
@@ -74,17 +57,16 @@ def create_app(config: ServerConfig, translator=None) -> FastAPI:
         service.close()
 
     app = FastAPI(title="desktop-mt", version=__version__, lifespan=lifespan,
-                  docs_url=None, redoc_url=None, openapi_url=None)
+                  docs_url=None, redoc_url=None, openapi_url="/openapi.json")
     app.state.service = service
     _add_middleware(app, config, service)
     _add_error_handlers(app)
     _add_translate_routes(app, service)
     _add_info_routes(app, service)
-    from . import deepl_api, openai_api, openai_responses  # noqa: PLC0415 - they import us
-
     deepl_api.add_routes(app, service)
     openai_api.add_routes(app, service)
     openai_responses.add_routes(app, service)
+    describe(app)
     return app
 
 
@@ -98,142 +80,30 @@ def load_translator(config: ServerConfig):
 
 
 def _add_middleware(app: FastAPI, config: ServerConfig, service: TranslationService) -> None:
-    if config.cors_origins:
-        app.add_middleware(CORSMiddleware, allow_origins=list(config.cors_origins),
-                           allow_methods=["GET", "POST"],
-                           allow_headers=["Content-Type", "Authorization"])
-    if is_loopback(config.host):
-        # A web page cannot reach a loopback server through a rebound DNS name.
-        app.add_middleware(TrustedHostMiddleware,
-                           allowed_hosts=list(LOOPBACK_NAMES) + ["[::1]"])
-    app.add_middleware(_Observe, metrics=service.metrics)
-
-
-class _Observe:
-    """ASGI middleware: count and time each request and log one line without any user text
-    (method, endpoint, status, sizes set by the handler, milliseconds)."""
-
-    def __init__(self, app, metrics) -> None:
-        self.app, self.metrics = app, metrics
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        started, status = time.perf_counter(), 500
-
-        async def observe_send(message):
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, observe_send)
-        finally:
-            seconds = time.perf_counter() - started
-            endpoint = scope["path"] if scope["path"] in ENDPOINTS else "other"
-            self.metrics.requests.labels(endpoint, str(status)).inc()
-            self.metrics.latency.labels(endpoint).observe(seconds)
-            sizes = scope.get("state", {}).get("sizes", "")
-            log.info("%s %s %d %s%.1f ms", scope["method"], endpoint, status,
-                     f"{sizes} " if sizes else "", seconds * 1000)
+    origins = cors_origins(config)
+    if origins:  # preflight OPTIONS answered by the middleware for these origins only
+        app.add_middleware(CORSMiddleware, allow_origins=origins,
+                           allow_methods=["GET", "POST", "OPTIONS"],
+                           allow_headers=list(CORS_HEADERS), max_age=600)
+    # Outermost (added last): the Host check, the last word on errors, the log line.
+    app.add_middleware(Guard, metrics=service.metrics, endpoints=ENDPOINTS,
+                       check_host=is_loopback(config.host))
 
 
 def _add_error_handlers(app: FastAPI) -> None:
+    """The one place that maps exceptions to each endpoint's documented error shape."""
+
     @app.exception_handler(ApiError)
-    async def api_error(_request, exc: ApiError):
-        return JSONResponse({"error": exc.message}, exc.status, headers=exc.headers)
+    async def api_error(request: Request, exc: ApiError):
+        return error_response(exc, request.url.path)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request, exc: StarletteHTTPException):
-        return JSONResponse({"error": str(exc.detail)}, exc.status_code, headers=exc.headers)
+    async def http_error(request: Request, exc: StarletteHTTPException):  # 404, 405, multipart
+        return error_response(ApiError(exc.status_code, str(exc.detail), dict(exc.headers or {})),
+                              request.url.path)
 
 
-# --- request parsing ---------------------------------------------------------------------
-
-async def read_params(request: Request, limit: int, repeated: tuple[str, ...] = ("q",)) -> dict:
-    """The request's parameters from a JSON, urlencoded or multipart body (and the query).
-
-    In a form, a ``repeated`` field given more than once becomes a list (once: a string)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise _too_large(limit)
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise _too_large(limit)
-    params: dict = dict(request.query_params)
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind == "application/json" or kind.endswith("+json"):
-        params.update(_json_object(bytes(body)))
-    elif kind == "multipart/form-data":
-        params.update(await _multipart(request, bytes(body), repeated))
-    elif body:
-        params.update(_form(bytes(body).decode("utf-8", "replace"), repeated))
-    request.state.body_bytes = len(body)
-    return params
-
-
-def _too_large(limit: int) -> ApiError:
-    return ApiError(413, f"Request body too large: the limit is {limit} bytes; send fewer or "
-                         f"shorter texts per request")
-
-
-def _json_object(body: bytes) -> dict:
-    try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ApiError(400, f"Invalid JSON format: {exc}") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "Invalid JSON format: the body must be a JSON object")
-    return data
-
-
-def _form(text: str, repeated: tuple[str, ...]) -> dict:
-    """urlencoded pairs; a repeated field becomes a list (given once it stays a string)."""
-    params: dict = {}
-    for key, value in urllib.parse.parse_qsl(text, keep_blank_values=True):
-        if key in repeated and key in params:
-            params[key] = (params[key] if isinstance(params[key], list) else [params[key]])
-            params[key].append(value)
-        else:
-            params[key] = value
-    return params
-
-
-async def _multipart(request: Request, body: bytes, repeated: tuple[str, ...]) -> dict:
-    async def replay():
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    form = await Request(request.scope, replay).form()
-    params = {key: value for key, value in form.items() if isinstance(value, str)}
-    for key in repeated:
-        values = [v for v in form.getlist(key) if isinstance(v, str)]
-        if len(values) > 1:
-            params[key] = values
-    return params
-
-
-def check_key(request: Request, params: dict, expected: Optional[str]) -> None:
-    """403 for a wrong key, 400 for a missing one, when the server has a key."""
-    if not expected:
-        return
-    given = params.get("api_key") or params.get("apiKey")
-    header = request.headers.get("authorization", "")
-    if not given and header.lower().startswith("bearer "):
-        given = header[7:].strip()
-    if not given:
-        raise ApiError(400, "Please contact the server operator to get an API key "
-                            "(this server needs api_key)")
-    if not key_matches(given, expected):
-        raise ApiError(403, "Invalid API key")
-
-
-def key_matches(given, expected: str) -> bool:
-    """Whether a client's key is the server's (compared in constant time)."""
-    return isinstance(given, str) and hmac.compare_digest(given.encode(), expected.encode())
-
+# --- LibreTranslate's parameters ---------------------------------------------------------
 
 def _texts(q) -> tuple[list[str], bool]:
     """``q`` as a list of texts and whether it was a list (LibreTranslate's "batch")."""
@@ -257,7 +127,7 @@ def _alternatives(value, limit: int) -> int:
     """LibreTranslate's ``alternatives``: a count, at most ``limit`` (its messages)."""
     try:
         count = max(0, int(value or 0))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 is infinite
         raise ApiError(400, "Invalid request: alternatives parameter is not a number") from None
     if count > limit:
         raise ApiError(400, f"Invalid request: alternatives parameter must be <= {limit}")
@@ -316,71 +186,10 @@ class TranslateRequest:
         return body
 
 
-async def translate_texts(service: TranslationService, texts: list[str], target: str):
-    """Batched translation with the busy/failure cases mapped to API errors."""
-    from ..errors import DesktopMTError
-
-    try:
-        return await service.translate(texts, target)
-    except QueueFull as exc:
-        service.metrics.rejected.labels("queue_full").inc()
-        raise busy(f"Server busy: {exc}; retry later", service) from None
-    except BatcherClosed as exc:
-        raise busy(f"Server busy: {exc}", service) from None
-    except (DesktopMTError, ValueError, RuntimeError) as exc:
-        log.error("translation failed: %s", type(exc).__name__)
-        raise ApiError(500, f"Cannot translate text: {exc}") from None
-
-
-def busy(message: str, service: TranslationService) -> ApiError:
-    return ApiError(503, message, headers={"Retry-After": str(service.config.retry_after_s)})
-
-
-async def translate_nbest(service: TranslationService, texts: list[str], target: str,
-                          others: int) -> tuple[list[str], list[list[str]]]:
-    """Each text's translation and up to ``others`` different ones, from one n-best search
-    per text (as LibreTranslate: the best hypothesis is the translation, the next distinct
-    ones its alternatives). Busy and failure cases are API errors, as for translate_texts."""
-    from ..errors import DesktopMTError
-
-    try:
-        found = await service.nbest(texts, others + 1, target)
-    except TooManyStreams as exc:
-        service.metrics.rejected.labels("nbest").inc()
-        raise busy(f"Server busy: {exc}; retry later", service) from None
-    except (DesktopMTError, ValueError, RuntimeError) as exc:
-        log.error("n-best search failed: %s", type(exc).__name__)
-        raise ApiError(500, f"Cannot translate text: {exc}") from None
-    firsts = [texts[0] if texts else "" for texts in found]
-    return firsts, [[t for t in texts[1:] if t != first][:others]
-                    for texts, first in zip(found, firsts)]
-
-
-def open_stream(service: TranslationService, text: str, target: str):
-    """A running generation of ``text`` (503 ApiError when every stream slot is taken)."""
-    try:
-        return service.open_stream(text, target)
-    except TooManyStreams as exc:
-        service.metrics.rejected.labels("streams").inc()
-        raise busy(f"Server busy: {exc}; retry later", service) from None
-
-
 async def _outputs(service: TranslationService, req: TranslateRequest) -> list[str]:
     if req.format == "text":
         return await translate_texts(service, req.texts, req.target)
     return await translate_html(service, req.texts, req.target)
-
-
-async def translate_html(service: TranslationService, texts: list[str], target: str) -> list[str]:
-    """HTML documents translated run by run (tags kept; see :mod:`.htmltext`), one engine call."""
-    documents = [HtmlDocument(text) for text in texts]
-    runs = [run for document in documents for run in document.texts]
-    translated = await translate_texts(service, runs, target) if runs else []
-    outputs, position = [], 0
-    for document in documents:
-        outputs.append(document.render(translated[position:position + len(document.texts)]))
-        position += len(document.texts)
-    return outputs
 
 
 def _sse(event: str, data: dict) -> str:
@@ -409,30 +218,34 @@ async def _stream_events(stream, req: TranslateRequest):
 
 
 def _add_translate_routes(app: FastAPI, service: TranslationService) -> None:
-    from . import deepl_api  # noqa: PLC0415 - it imports this module's helpers
-
     config = service.config
 
-    def parse(request: Request, params: dict) -> TranslateRequest:
+    async def parse(request: Request) -> tuple[dict, Optional[TranslateRequest]]:
+        """The parameters and, unless they are DeepLX's, the checked request."""
+        params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
+        if deepl_api.is_deeplx(params):  # DeepLX's body (text, target_lang) has no q
+            return params, None
         check_key(request, params, config.api_key)
-        req = TranslateRequest(params, service)
+        req = await off_loop(request, TranslateRequest, params, service)  # detection: CPU
         request.state.sizes = req.sizes  # for the log line
-        return req
+        return params, req
 
     @app.post("/translate")
     async def translate(request: Request):
-        params = await read_params(request, config.max_body_bytes)
-        if deepl_api.is_deeplx(params):  # DeepLX's body (text, target_lang) has no q
+        params, req = await parse(request)
+        if req is None:
             return await deepl_api.deeplx_answer(request, params, service)
-        req = parse(request, params)
         if req.alternatives > 0 and req.format == "text":  # LibreTranslate: none for html
-            return JSONResponse(req.response(*await translate_nbest(
-                service, req.texts, req.target, req.alternatives)))
-        return JSONResponse(req.response(await _outputs(service, req)))
+            return JSONResponse(req.response(*await unless_disconnected(
+                request, translate_nbest(service, req.texts, req.target, req.alternatives))))
+        return JSONResponse(req.response(await unless_disconnected(request,
+                                                                   _outputs(service, req))))
 
     @app.post("/translate/stream")
     async def translate_stream(request: Request):
-        req = parse(request, await read_params(request, config.max_body_bytes))
+        _params, req = await parse(request)
+        if req is None:
+            raise ApiError(400, "Invalid request: missing q parameter")
         if req.batch:
             raise ApiError(400, "Invalid request: /translate/stream takes one text (q a string)")
         if req.format != "text":
@@ -447,11 +260,12 @@ def _add_info_routes(app: FastAPI, service: TranslationService) -> None:
 
     @app.post("/detect")
     async def detect_language(request: Request):
-        params = await read_params(request, config.max_body_bytes)
+        params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
         check_key(request, params, config.api_key)
         texts, batch = _texts(params.get("q"))
         _check_limits(texts, batch, config)
-        return JSONResponse(detect(texts))
+        # Up to --batch-limit x --char-limit characters to classify: off the event loop.
+        return JSONResponse(await off_loop(request, detect, texts))
 
     @app.get("/languages")
     async def languages():

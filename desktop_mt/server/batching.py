@@ -1,12 +1,23 @@
-"""Batching of concurrent requests into one engine call, with a bounded queue.
+"""Batching of concurrent requests into engine calls, with a bounded queue, fair turns and
+cancellation.
 
-Requests put their texts in a queue; one worker thread (the only caller of
-``translate_batch`` in this process) takes the oldest request, waits up to ``window_s`` for
-more to arrive while the batch has room (``max_batch`` texts), then translates all their texts
-in one call and hands each request its own results. Requests that arrive while a batch is
-running are collected without waiting. At most ``queue_size`` texts wait; a request that would
-exceed that is refused at once with :class:`QueueFull` (the server answers 503), so a burst
-never turns into an unbounded backlog.
+Requests put their texts in a queue (:meth:`Batcher.submit` returns a :class:`Ticket`); one
+worker thread (the only caller of ``translate_batch`` in this process) fills each engine call
+with at most ``max_batch`` texts, taken from the waiting requests **in turn, one text per
+request per pass, oldest request first**; a request with texts left goes to the back of the
+line. So a 128-text request is translated in ``max_batch``-text pieces, and a one-text request
+that arrives meanwhile rides in the next call instead of waiting for all four. The worker
+waits up to ``window_s`` after taking the first text for more requests while the call has
+room; requests that arrive while a call runs are collected without waiting.
+
+At most ``queue_size`` texts wait; a request that would exceed that is refused at once with
+:class:`QueueFull` (the server answers 503), so a burst never turns into an unbounded backlog
+(an empty queue takes any request: the request size limit bounds it).
+
+:meth:`Ticket.cancel` (the client left) takes the request's remaining texts out of the queue
+and, when every request in the running call has been cancelled, sets that call's cancel flag:
+the engine stops within one decode step. The engine time a gone client can still cost is
+therefore one call (at most ``max_batch`` texts), shared with whoever else is in it.
 """
 
 from __future__ import annotations
@@ -32,11 +43,23 @@ class BatcherClosed(Exception):
     """The server is shutting down."""
 
 
-@dataclasses.dataclass
-class _Job:
-    texts: list[str]
-    future: concurrent.futures.Future
-    queued_at: float
+class Ticket:
+    """One request's texts; ``future`` resolves to their translations, in order."""
+
+    def __init__(self, batcher: "Batcher", texts: Sequence[str]) -> None:
+        self._batcher = batcher
+        self.texts = list(texts)
+        self.future: concurrent.futures.Future = concurrent.futures.Future()
+        self.queued_at = time.perf_counter()
+        self.results: list[Optional[str]] = [None] * len(self.texts)
+        self.handed_out = 0  # texts given to engine calls so far (they are taken in order)
+        self.left = len(self.texts)  # texts without a translation yet
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        """The caller is gone: drop what still waits, stop the running call if it is only
+        ours (and other cancelled requests'). Safe to call at any time, from any thread."""
+        self._batcher._cancel(self)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,11 +83,12 @@ class Batcher:
         self._translate = translate
         self._max_batch, self._window_s, self._queue_size = max_batch, window_s, queue_size
         self._on_batch = on_batch
-        self._jobs: collections.deque[_Job] = collections.deque()
+        self._line: collections.deque[Ticket] = collections.deque()  # with texts to hand out
         self._queued_texts = 0
         self._cond = threading.Condition()
         self._closed = False
-        self._cancel = threading.Event()  # set on close: the running batch stops mid-decode
+        self._running: list[tuple[Ticket, int]] = []  # (request, text index) of the engine call
+        self._call_cancel = threading.Event()  # the running call's cancel flag
         self.running = False  # True while an engine call is in progress (read by metrics)
         self._thread = threading.Thread(target=self._run, name="desktop-mt-batcher", daemon=True)
         self._thread.start()
@@ -74,36 +98,73 @@ class Batcher:
         """Texts waiting for the engine (not counting the batch being translated)."""
         return self._queued_texts
 
-    def submit(self, texts: Sequence[str]) -> concurrent.futures.Future:
-        """Queue ``texts``; the future resolves to their translations, in order.
-
-        Raises QueueFull when the queue cannot take them, BatcherClosed after :meth:`close`.
-        """
-        job = _Job(list(texts), concurrent.futures.Future(), time.perf_counter())
+    def submit(self, texts: Sequence[str]) -> Ticket:
+        """Queue ``texts`` (raises QueueFull when the queue cannot take them, BatcherClosed
+        after :meth:`close`)."""
+        ticket = Ticket(self, texts)
         with self._cond:
             if self._closed:
                 raise BatcherClosed("the server is shutting down")
-            if self._queued_texts + len(job.texts) > self._queue_size and self._jobs:
+            if not ticket.texts:
+                ticket.future.set_result([])
+                return ticket
+            if self._queued_texts + len(ticket.texts) > self._queue_size and self._line:
                 raise QueueFull(f"{self._queued_texts} texts are waiting (limit "
                                 f"{self._queue_size})")
-            # An empty queue takes any request (the request size limit bounds it), so a
-            # request larger than the queue still runs when nothing else waits.
-            self._jobs.append(job)
-            self._queued_texts += len(job.texts)
+            self._line.append(ticket)
+            self._queued_texts += len(ticket.texts)
             self._cond.notify()
-        return job.future
+        return ticket
 
     def close(self, timeout: float = 5.0) -> None:
-        """Stop: the running batch is cancelled, waiting requests fail with BatcherClosed."""
+        """Stop: the running call is cancelled, its and the waiting requests fail with
+        BatcherClosed."""
         with self._cond:
             self._closed = True
-            self._cancel.set()
-            pending, self._jobs = list(self._jobs), collections.deque()
-            self._queued_texts = 0
+            self._call_cancel.set()
+            for ticket in list(self._line) + [ticket for ticket, _ in self._running]:
+                self._fail(ticket, BatcherClosed("the server is shutting down"))
             self._cond.notify_all()
-        for job in pending:
-            job.future.set_exception(BatcherClosed("the server is shutting down"))
         self._thread.join(timeout)
+
+    # -- under the lock ------------------------------------------------------------------
+
+    def _cancel(self, ticket: Ticket) -> None:
+        with self._cond:
+            if ticket.cancelled or ticket.future.done():
+                return
+            self._drop(ticket)
+            ticket.cancelled = True
+            ticket.future.cancel()
+            if self._running and all(t.cancelled or t.future.done() for t, _ in self._running):
+                self._call_cancel.set()  # nobody is left to want this call's results
+
+    def _drop(self, ticket: Ticket) -> None:
+        """Take the ticket's texts that were not handed out yet out of the queue."""
+        self._queued_texts -= len(ticket.texts) - ticket.handed_out
+        ticket.handed_out = len(ticket.texts)
+        try:
+            self._line.remove(ticket)
+        except ValueError:
+            pass
+
+    def _fail(self, ticket: Ticket, exc: BaseException) -> None:
+        self._drop(ticket)
+        if not ticket.future.done():
+            ticket.future.set_exception(exc)
+
+    def _take(self, room: int) -> list[tuple[Ticket, int]]:
+        """Up to ``room`` texts, one per waiting request in turn (see the module docstring)."""
+        taken = []
+        while room > 0 and self._line:
+            ticket = self._line.popleft()
+            taken.append((ticket, ticket.handed_out))
+            ticket.handed_out += 1
+            self._queued_texts -= 1
+            room -= 1
+            if ticket.handed_out < len(ticket.texts):
+                self._line.append(ticket)
+        return taken
 
     # -- worker thread ---------------------------------------------------------------------
 
@@ -114,57 +175,56 @@ class Batcher:
                 return
             self._execute(batch)
 
-    def _collect(self) -> Optional[list[_Job]]:
+    def _collect(self) -> Optional[list[tuple[Ticket, int]]]:
         """Wait for a request, then gather more for up to the window while there is room."""
         with self._cond:
-            while not self._jobs and not self._closed:
+            while not self._line and not self._closed:
                 self._cond.wait()
             if self._closed:
                 return None
-            batch = [self._pop()]
-            size = len(batch[0].texts)
+            batch = self._take(self._max_batch)
             deadline = time.perf_counter() + self._window_s
-            while size < self._max_batch and not self._closed:
-                if self._jobs:
-                    if size + len(self._jobs[0].texts) > self._max_batch:
-                        break
-                    job = self._pop()
-                    batch.append(job)
-                    size += len(job.texts)
+            while len(batch) < self._max_batch and not self._closed:
+                if self._line:
+                    batch += self._take(self._max_batch - len(batch))
                     continue
                 left = deadline - time.perf_counter()
                 if left <= 0:
                     break
                 self._cond.wait(left)
+            self._running = batch
+            self._call_cancel = threading.Event()
             self.running = True
             return batch
 
-    def _pop(self) -> _Job:
-        job = self._jobs.popleft()
-        self._queued_texts -= len(job.texts)
-        return job
-
-    def _execute(self, batch: list[_Job]) -> None:
+    def _execute(self, batch: list[tuple[Ticket, int]]) -> None:
         started = time.perf_counter()
-        # A request whose caller gave up while it waited (future cancelled) is skipped.
-        live = [job for job in batch if job.future.set_running_or_notify_cancel()]
-        texts = [text for job in live for text in job.texts]
+        live = [(ticket, index) for ticket, index in batch if not ticket.cancelled]
+        texts = [ticket.texts[index] for ticket, index in live]
         try:
-            results = self._translate(texts, self._cancel) if texts else []
+            results = self._translate(texts, self._call_cancel) if texts else []
         except BaseException as exc:  # noqa: BLE001 - every waiting request gets the error
-            for job in live:
-                job.future.set_exception(exc)
+            with self._cond:
+                self._running, self.running = [], False
+                error = BatcherClosed("the server is shutting down") if self._closed else exc
+                for ticket, _ in live:
+                    self._fail(ticket, error)
             return
-        finally:
-            self.running = False
-        seconds = time.perf_counter() - started
-        position = 0
-        for job in live:
-            job.future.set_result(results[position:position + len(job.texts)])
-            position += len(job.texts)
-        if self._on_batch is not None:
-            try:
-                self._on_batch(BatchReport(len(texts), len(live), seconds,
-                                           tuple(started - job.queued_at for job in live)))
-            except Exception:  # noqa: BLE001 - a reporting bug must not stop the worker
-                log.exception("batch report failed")
+        with self._cond:
+            self._running, self.running = [], False
+            for (ticket, index), result in zip(live, results):
+                ticket.results[index] = result
+                ticket.left -= 1
+                if ticket.left == 0 and not ticket.future.done():
+                    ticket.future.set_result(ticket.results)
+        self._report(live, started)
+
+    def _report(self, live: list[tuple[Ticket, int]], started: float) -> None:
+        if self._on_batch is None:
+            return
+        tickets = list(dict.fromkeys(ticket for ticket, _ in live))
+        try:
+            self._on_batch(BatchReport(len(live), len(tickets), time.perf_counter() - started,
+                                       tuple(started - ticket.queued_at for ticket in tickets)))
+        except Exception:  # noqa: BLE001 - a reporting bug must not stop the worker
+            log.exception("batch report failed")

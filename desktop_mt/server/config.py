@@ -17,6 +17,11 @@ from ..errors import DesktopMTError
 
 API_KEY_ENV = "DESKTOP_MT_API_KEY"
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+# --cors-origin presets: the origins of desktop apps whose web views call the server. Pot is a
+# Tauri app: its web view's origin is tauri://localhost (macOS, Linux) or
+# http(s)://tauri.localhost (Windows), and it streams OpenAI answers with fetch() from there.
+CORS_PRESETS = {"pot": ("tauri://localhost", "https://tauri.localhost", "http://tauri.localhost")}
+CORS_HEADERS = ("Content-Type", "Authorization", "api-key")  # api-key: Pot's Azure option
 
 
 class ServeConfigError(DesktopMTError):
@@ -33,7 +38,11 @@ class ServerConfig:
     ``queue_size`` texts wait (more get 503 + Retry-After). ``max_streams`` concurrent
     unbatched generations: ``/translate/stream`` streams and the n-best searches of
     ``alternatives``. ``alternatives_limit``: the most alternatives a request may ask for
-    (each one widens the beam search).
+    (each one widens the beam search). Connections: the request line and headers must arrive
+    within ``header_timeout_s`` of the connection (or of the previous answer), the body within
+    ``body_timeout_s`` (408), an idle keep-alive connection is closed after ``keep_alive_s``;
+    beyond ``max_connections`` open connections a new one is answered 503 and closed.
+    ``cors_origins`` may name presets (:data:`CORS_PRESETS`, e.g. ``pot``).
     """
 
     host: str = "127.0.0.1"
@@ -54,12 +63,19 @@ class ServerConfig:
     max_streams: int = 4
     alternatives_limit: int = 5
     retry_after_s: int = 1
+    header_timeout_s: float = 10.0
+    body_timeout_s: float = 30.0
+    keep_alive_s: float = 5.0
+    max_connections: int = 256
 
     def __post_init__(self) -> None:
         for name in ("char_limit", "batch_limit", "max_body_bytes", "max_batch", "queue_size",
-                     "max_streams", "workers", "alternatives_limit"):
+                     "max_streams", "workers", "alternatives_limit", "max_connections"):
             if getattr(self, name) < 1:
                 raise ServeConfigError(f"--{name.replace('_', '-')} must be >= 1")
+        for name in ("header_timeout_s", "body_timeout_s", "keep_alive_s"):
+            if not getattr(self, name) > 0:
+                raise ServeConfigError(f"--{name[:-2].replace('_', '-')} must be > 0")
         if self.batch_window_ms < 0:
             raise ServeConfigError("--batch-window-ms must be >= 0")
         if not 0 <= self.port <= 65535:
@@ -97,6 +113,17 @@ def check_safe(config: ServerConfig) -> None:
             raise ServeConfigError("--cors-origin '*' would let every web page call the server; "
                                    "list the origins that may (e.g. --cors-origin "
                                    "https://example.org)")
+        if "://" not in origin and origin not in CORS_PRESETS:
+            raise ServeConfigError(f"--cors-origin {origin}: give an origin such as "
+                                   f"https://example.org, or a preset: {', '.join(CORS_PRESETS)}")
+
+
+def cors_origins(config: ServerConfig) -> list[str]:
+    """The allowed browser origins, presets expanded."""
+    origins: list[str] = []
+    for origin in config.cors_origins:
+        origins += CORS_PRESETS.get(origin, (origin,))
+    return list(dict.fromkeys(origins))
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,7 +139,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="worker processes, each with its own copy of the model (default 1)")
     parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                         dest="cors_origins",
-                        help="allow browser pages from ORIGIN (repeatable; default none)")
+                        help="allow browser pages from ORIGIN (repeatable; default none); "
+                             "'pot' allows Pot's web view (tauri://localhost ...)")
     parser.add_argument("--char-limit", type=int, default=d.char_limit, metavar="N",
                         help=f"most characters per text (default {d.char_limit})")
     parser.add_argument("--batch-limit", type=int, default=d.batch_limit, metavar="N",
@@ -130,6 +158,21 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--alternatives-limit", type=int, default=d.alternatives_limit,
                         metavar="N", help=f"most alternatives one text may ask for (default "
                                           f"{d.alternatives_limit})")
+    parser.add_argument("--header-timeout", type=float, default=d.header_timeout_s,
+                        metavar="S", dest="header_timeout_s",
+                        help=f"seconds a connection may take to send its request line and "
+                             f"headers (default {d.header_timeout_s:g})")
+    parser.add_argument("--body-timeout", type=float, default=d.body_timeout_s, metavar="S",
+                        dest="body_timeout_s",
+                        help=f"seconds a request body may take to arrive (default "
+                             f"{d.body_timeout_s:g}; then 408)")
+    parser.add_argument("--keep-alive", type=float, default=d.keep_alive_s, metavar="S",
+                        dest="keep_alive_s",
+                        help=f"seconds an idle keep-alive connection stays open (default "
+                             f"{d.keep_alive_s:g})")
+    parser.add_argument("--max-connections", type=int, default=d.max_connections, metavar="N",
+                        help=f"open connections; more are answered 503 and closed (default "
+                             f"{d.max_connections})")
     parser.add_argument("--no-batching", action="store_true",
                         help="serve one text at a time (for comparison; --max-batch 1)")
 
@@ -161,4 +204,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         batch_limit=args.batch_limit, max_batch=1 if no_batching else args.max_batch,
         batch_window_ms=0.0 if no_batching else args.batch_window_ms,
         queue_size=args.queue_size, max_streams=args.max_streams,
-        alternatives_limit=getattr(args, "alternatives_limit", ServerConfig.alternatives_limit))
+        alternatives_limit=getattr(args, "alternatives_limit", ServerConfig.alternatives_limit),
+        **{name: getattr(args, name) for name in ("header_timeout_s", "body_timeout_s",
+                                                  "keep_alive_s", "max_connections")
+           if hasattr(args, name)})

@@ -1,7 +1,8 @@
 """DeepL's API v2 (``POST /v2/translate``) and DeepLX's (``POST /deeplx/translate``) shapes.
 
 Pot, Easydict and Bob can call a DeepL endpoint with a custom URL, or a DeepLX server; both
-shapes reach the same batched engine calls as ``/translate``. Errors use each API's own shape:
+shapes reach the same batched engine calls as ``/translate``. Errors use each API's own shape
+(:mod:`.errors`):
 DeepL ``{"message": ...}`` (400 bad parameter, 403 key, 413 too large, 429 busy, 500 engine),
 DeepLX ``{"code": status, "message": ...}``. See docs/SERVER.md.
 
@@ -22,21 +23,13 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from . import compat
-from .app import ApiError, key_matches, read_params, reshape_errors, translate_html, \
-    translate_nbest, translate_texts
+from .calls import translate_html, translate_nbest, translate_texts
+from .errors import ApiError, deeplx_shape, error_response
+from .requests import key_matches, off_loop, read_params, unless_disconnected
 from .service import TranslationService
 
 DEEPLX_ALTERNATIVES = 3  # other translations in a DeepLX answer (DeepL's usual count)
-_DEEPL_BUSY = 429  # DeepL's "too many requests" (clients retry it); we say 503 elsewhere
 _KEY_MESSAGE = "Authorization failed. Please supply a valid auth_key parameter."
-
-
-def _deepl_shape(exc: ApiError) -> tuple[int, dict]:
-    return (_DEEPL_BUSY if exc.status == 503 else exc.status), {"message": exc.message}
-
-
-def _deeplx_shape(exc: ApiError) -> tuple[int, dict]:
-    return exc.status, {"code": exc.status, "message": exc.message}
 
 
 def is_deeplx(params: dict) -> bool:
@@ -103,12 +96,14 @@ def _translator_for(params: dict):
 
 async def deepl_translate(request: Request, service: TranslationService) -> JSONResponse:
     """``POST /v2/translate``: DeepL's request and response."""
-    params = await read_params(request, service.config.max_body_bytes, repeated=("text",))
-    _deepl_key(request, params, service.config.api_key)
+    config = service.config
+    params = await read_params(request, config.max_body_bytes, config.body_timeout_s,
+                               repeated=("text",))
+    _deepl_key(request, params, config.api_key)
     translate = _translator_for(params)
-    job = _job(params, _texts(params.get("text")), service)
+    job = await off_loop(request, _job, params, _texts(params.get("text")), service)
     request.state.sizes = job.sizes
-    outputs = await compat.run(service, job, translate)
+    outputs = await unless_disconnected(request, compat.run(service, job, translate))
     billed = str(params.get("show_billed_characters", "")).lower() in ("1", "true")
     rows = []
     for text, source, output in zip(job.texts, job.sources, outputs):
@@ -132,12 +127,11 @@ async def deeplx_answer(request: Request, params: dict, service: TranslationServ
         text = params.get("text")
         if not isinstance(text, str):
             raise ApiError(400, "No text to translate: 'text' must be a string")
-        job = _job(params, [text], service)
+        job = await off_loop(request, _job, params, [text], service)
         request.state.sizes = job.sizes
-        output, alternatives = await _deeplx_output(service, job)
-    except ApiError as exc:
-        status, body = _deeplx_shape(exc)
-        return JSONResponse(body, status, headers=exc.headers)
+        output, alternatives = await unless_disconnected(request, _deeplx_output(service, job))
+    except ApiError as exc:  # DeepLX's shape, also when the body came to /translate
+        return error_response(exc, request.url.path, deeplx_shape)
     return JSONResponse({"code": 200, "id": random.randrange(10**9, 10**10), "data": output,
                          "alternatives": alternatives, "source_lang": job.sources[0].upper(),
                          "target_lang": str(params["target_lang"]).upper(), "method": "Free"})
@@ -168,21 +162,18 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
     config = service.config
 
     @app.post("/v2/translate")
-    @reshape_errors(_deepl_shape)
     async def v2_translate(request: Request):
         return await deepl_translate(request, service)
 
     @app.api_route("/v2/usage", methods=["GET", "POST"])
-    @reshape_errors(_deepl_shape)
     async def v2_usage(request: Request):
-        params = await read_params(request, config.max_body_bytes)
+        params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
         _deepl_key(request, params, config.api_key)
         return JSONResponse(_USAGE)
 
     @app.api_route("/v2/languages", methods=["GET", "POST"])
-    @reshape_errors(_deepl_shape)
     async def v2_languages(request: Request):
-        params = await read_params(request, config.max_body_bytes)
+        params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
         _deepl_key(request, params, config.api_key)
         if str(params.get("type", "source")).lower() == "target":
             rows = [{"language": "ZH", "name": "Chinese (simplified)",
@@ -196,9 +187,5 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
 
     @app.post("/deeplx/translate")
     async def deeplx_translate(request: Request):
-        try:
-            params = await read_params(request, config.max_body_bytes)
-        except ApiError as exc:
-            status, body = _deeplx_shape(exc)
-            return JSONResponse(body, status, headers=exc.headers)
+        params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
         return await deeplx_answer(request, params, service)

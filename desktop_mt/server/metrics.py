@@ -41,6 +41,9 @@ class Metrics:
                                    "1 while an engine call is in progress", registry=r)
         self.rejected = Counter("desktop_mt_rejected", "Requests refused with 503 (queue full, "
                                 "too many streams)", ["reason"], registry=r)
+        self.cancelled = Counter("desktop_mt_cancelled", "Requests whose client left before "
+                                 "the answer, their engine work cancelled (batched, nbest)",
+                                 ["kind"], registry=r)
         self.streams_active = Gauge("desktop_mt_streams_active", "Streams generating",
                                     registry=r)
         self.streams = Counter("desktop_mt_streams", "Streams by outcome (completed, "

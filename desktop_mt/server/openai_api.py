@@ -22,21 +22,16 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from . import compat, prompts
-from .app import ApiError, key_matches, open_stream, read_params, reshape_errors, \
-    translate_texts
+from .calls import open_stream, translate_texts
+from .errors import ApiError, openai_shape
+from .requests import key_matches, off_loop, read_params, strict_bool, unless_disconnected
 from .service import TranslationService
 
 MODEL = "desktop-mt"
 TRADITIONAL_MODEL = "desktop-mt-hant"
-_TYPES = {401: "invalid_request_error", 503: "server_error", 500: "server_error"}
-_CODES = {401: "invalid_api_key", 413: "context_length_exceeded", 503: "overloaded"}
-
-
-def openai_error(exc: ApiError) -> tuple[int, dict]:
-    """Status and OpenAI's error body for ``exc``."""
-    error = {"message": exc.message, "type": _TYPES.get(exc.status, "invalid_request_error"),
-             "param": exc.param, "code": _CODES.get(exc.status)}
-    return exc.status, {"error": error}
+# The prompt around the text (Pot's, Easydict's, Bob's are < 150 characters): a message longer
+# than --char-limit plus this is refused before the prompt is looked at.
+PROMPT_ROOM = 1000
 
 
 def bad_request(message: str, param: str) -> ApiError:
@@ -57,12 +52,25 @@ def check_openai_key(request: Request, expected: Optional[str]) -> None:
                             "started with (--api-key / DESKTOP_MT_API_KEY)")
 
 
+def text_parts(parts: list, kinds: tuple[str, ...], param: str) -> str:
+    """The text of a list of content parts: those of a type in ``kinds``, whose ``text`` must
+    be a string (400 naming ``param`` otherwise)."""
+    texts = []
+    for part in parts:
+        if isinstance(part, dict) and part.get("type") in kinds:
+            text = part.get("text")
+            if not isinstance(text, str):
+                raise bad_request(f"a {part.get('type')} content part needs 'text' as a string",
+                                  param)
+            texts.append(text)
+    return "".join(texts)
+
+
 def _content(message) -> str:
     """A message's text: a string, or the text parts of a list of content parts."""
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, list):
-        content = "".join(part.get("text", "") for part in content
-                          if isinstance(part, dict) and part.get("type") == "text")
+        content = text_parts(content, ("text",), "messages")
     if not isinstance(content, str):
         raise bad_request("the last user message has no text content", "messages")
     return content
@@ -75,8 +83,12 @@ class TranslationRequest:
     def __init__(self, params: dict, user_text: str, service: TranslationService,
                  param: str = "messages") -> None:
         self.model = str(params.get("model") or MODEL)
-        self.stream = bool(params.get("stream"))
+        self.stream = strict_bool(params, "stream")
         self.param = param
+        limit = service.config.char_limit
+        if len(user_text) > limit + PROMPT_ROOM:  # before the prompt is parsed
+            raise ApiError(413, f"the message has {len(user_text)} characters; this server "
+                                f"takes texts of at most {limit} (--char-limit)", param=param)
         self.extracted = prompts.extract(user_text)
         self.job = self._job(service)
 
@@ -123,7 +135,8 @@ class ChatRequest(TranslationRequest):
         if params.get("n") not in (None, 1):
             raise bad_request("n must be 1: this server returns one translation", "n")
         options = params.get("stream_options")
-        self.include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
+        self.include_usage = isinstance(options, dict) and strict_bool(
+            options, "include_usage", "stream_options")
         super().__init__(params, _content(users[-1]), service)
 
 
@@ -177,7 +190,7 @@ async def _stream_body(chat: ChatRequest, stream, service: TranslationService):
             elif kind == "done":
                 tokens = payload
             else:  # the engine failed: OpenAI's clients raise on an error event
-                yield f"data: {json.dumps(openai_error(ApiError(500, payload))[1])}\n\n"
+                yield f"data: {json.dumps(openai_shape(ApiError(500, payload))[1])}\n\n"
                 return
     yield chunks.chunk({}, "stop")
     if chat.include_usage:
@@ -198,13 +211,11 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
     config = service.config
 
     @app.get("/v1/models")
-    @reshape_errors(openai_error)
     async def models(request: Request):
         check_openai_key(request, config.api_key)
         return JSONResponse(_models(service))
 
     @app.post("/v1/chat/completions")
-    @reshape_errors(openai_error)
     async def chat_completions(request: Request):
         return await answer(request, service, ChatRequest,
                             lambda chat, stream: _stream_body(chat, stream, service), _completion)
@@ -214,13 +225,15 @@ async def answer(request: Request, service: TranslationService, parse, stream_bo
     """The common path of the OpenAI-shaped endpoints: read and check the request
     (``parse(params, service)`` -> a TranslationRequest), then stream ``stream_body(req,
     stream)`` or answer ``body(req, translation)`` from one batched engine call."""
-    params = await read_params(request, service.config.max_body_bytes)
-    check_openai_key(request, service.config.api_key)
-    req = parse(params, service)
+    config = service.config
+    params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
+    check_openai_key(request, config.api_key)
+    req = await off_loop(request, parse, params, service)
     request.state.sizes = req.job.sizes  # counts only: never the text
     if req.stream:
         return StreamingResponse(stream_body(req, req.open_stream(service)),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
-    output = (await compat.run(service, req.job, translate_texts))[0]
+    output = (await unless_disconnected(request, compat.run(service, req.job,
+                                                            translate_texts)))[0]
     return JSONResponse(body(req, output))

@@ -21,9 +21,11 @@ import time
 import uuid
 
 from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 
-from .app import ApiError, reshape_errors
-from .openai_api import TranslationRequest, answer, bad_request, engine_events, openai_error
+from .errors import ApiError, openai_shape
+from .openai_api import MODEL, TranslationRequest, answer, bad_request, check_openai_key, \
+    engine_events, text_parts
 from .service import TranslationService
 
 
@@ -38,8 +40,7 @@ def _input_text(value) -> str:
         raise bad_request("'input' must be a string or a list with a user message", "input")
     content = users[-1].get("content")
     if isinstance(content, list):
-        content = "".join(part.get("text", "") for part in content
-                          if isinstance(part, dict) and part.get("type") in ("input_text", "text"))
+        content = text_parts(content, ("input_text", "text"), "input")
     if not isinstance(content, str):
         raise bad_request("the last user item of 'input' has no text", "input")
     return content
@@ -104,7 +105,7 @@ async def _stream_body(req: ResponsesRequest, stream):
 
 def _error_fields(message: str) -> dict:
     """An ``error`` event's fields for an engine failure."""
-    error = openai_error(ApiError(500, message))[1]["error"]
+    error = openai_shape(ApiError(500, message))[1]["error"]
     return {"code": error["type"], "message": error["message"], "param": None}
 
 
@@ -112,7 +113,15 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
     """Register ``/v1/responses``."""
 
     @app.post("/v1/responses")
-    @reshape_errors(openai_error)
     async def responses(request: Request):
         return await answer(request, service, ResponsesRequest, _stream_body,
                             lambda req, output: req.response(output))
+
+    @app.get("/v1/responses")
+    async def responses_check(request: Request):
+        """Bob's "check connection" sends a GET: the key is checked as for POST (401 when
+        wrong) and the answer says what to POST."""
+        check_openai_key(request, service.config.api_key)
+        return JSONResponse({"object": "list", "data": [], "model": MODEL,
+                             "message": "desktop-mt translates with POST /v1/responses "
+                                        "(OpenAI's Responses API shape)"})

@@ -1,13 +1,20 @@
 """Running the server: ``desktop-mt serve`` (:func:`serve_from_args`) and an in-process
 :class:`ServerThread` (tests, an embedding app).
 
-One worker loads the model before it binds (model errors surface before anything listens);
-``--workers N`` starts N uvicorn worker processes, each loading its own copy of the model.
+The port is bound first (a port in use is reported in a second, not after the model has
+loaded), then the model is loaded, then uvicorn serves the bound sockets. ``localhost``
+listens on both loopback families, ``127.0.0.1`` and ``::1``, since clients may resolve it
+to either. ``--workers N`` starts N uvicorn worker processes on the same sockets, each
+loading its own copy of the model.
+
+Exit codes (as the CLI's): 0 stopped normally, 1 the model failed to load, 2 a usage problem:
+unsafe settings, or a host/port that cannot be used (the message names the flag to change).
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import socket
@@ -16,9 +23,11 @@ import threading
 import time
 
 import uvicorn
+from uvicorn.supervisors import Multiprocess
 
 from .app import create_app
 from .config import ServerConfig, ServeConfigError, check_safe, config_from_args
+from .connections import uvicorn_options
 
 CONFIG_ENV = "DESKTOP_MT_SERVE_CONFIG"  # the config handed to worker processes
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -41,22 +50,83 @@ def serve(config: ServerConfig) -> int:
 
     _configure_logging()
     check_safe(config)
-    options = dict(host=config.host, port=config.port, access_log=False, log_config=None,
-                   timeout_graceful_shutdown=5)
+    try:
+        sockets = bind_sockets(config.host, config.port)
+    except OSError as exc:
+        print(f"desktop-mt serve: error: {port_problem(config.host, config.port, exc)}",
+              file=sys.stderr)
+        return EXIT_USAGE
     try:
         if config.workers == 1:
-            uvicorn.run(create_app(config), **options)
+            app = create_app(config)  # loads the model; the port is already ours
+            server = uvicorn.Server(uvicorn.Config(app, timeout_graceful_shutdown=5,
+                                                   **uvicorn_options(config)))
+            server.run(sockets=sockets)
         else:
             from ..engine.model_format import bundled_model_dir, inspect_model_dir
 
             inspect_model_dir(config.model or bundled_model_dir())  # fail here, not N times
             os.environ[CONFIG_ENV] = config.to_json()
-            uvicorn.run("desktop_mt.server.run:app_from_environment", factory=True,
-                        workers=config.workers, **options)
+            Multiprocess(uvicorn.Config("desktop_mt.server.run:app_from_environment",
+                                        factory=True, workers=config.workers,
+                                        timeout_graceful_shutdown=5, **uvicorn_options(config)),
+                         sockets=sockets).run()
     except DesktopMTError as exc:
         print(f"desktop-mt serve: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    finally:
+        for sock in sockets:
+            sock.close()
     return EXIT_OK
+
+
+def bind_sockets(host: str, port: int) -> list[socket.socket]:
+    """Listening sockets for ``host``: ``localhost`` gives ``127.0.0.1`` and ``::1`` (the
+    second only where the system has IPv6 loopback), on the same port (port 0: the one the
+    OS chose for the first). Raises OSError (EADDRINUSE...)."""
+    names = ["127.0.0.1", "::1"] if host.strip("[]").lower() == "localhost" else [host.strip("[]")]
+    sockets: list[socket.socket] = []
+    try:
+        for name in names:
+            try:
+                sockets.append(_listen(name, port))
+            except OSError as exc:
+                if not sockets or exc.errno not in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+                    raise
+                continue  # no IPv6 loopback here: IPv4 alone
+            port = sockets[0].getsockname()[1]
+    except OSError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        if sys.platform != "win32":  # on Windows the option lets two servers share a port
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+        sock.set_inheritable(True)  # --workers: the worker processes serve it
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def port_problem(host: str, port: int, exc: OSError) -> str:
+    """The message for a host/port that cannot be used, naming the flag to change."""
+    if exc.errno == errno.EADDRINUSE:
+        return (f"port {port} is in use on {host} (another server, or another desktop-mt): "
+                f"choose another with --port")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"this system does not allow listening on port {port}: choose --port above 1023"
+    return f"cannot listen on {host} port {port} ({exc.strerror or exc}): check --host and --port"
 
 
 def app_from_environment():
@@ -78,20 +148,21 @@ class ServerThread:
     """
 
     def __init__(self, app, host: str = "127.0.0.1", port: int = 0) -> None:
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._socket.bind((host, port))
-        self.host, self.port = host, self._socket.getsockname()[1]
-        config = uvicorn.Config(app, access_log=False, log_config=None, log_level="warning",
-                                timeout_graceful_shutdown=2)
-        self._server = uvicorn.Server(config)
+        self._sockets = bind_sockets(host, port)
+        self.host = self._sockets[0].getsockname()[0]
+        self.port = self._sockets[0].getsockname()[1]
+        config: ServerConfig = app.state.service.config  # an app of create_app
+        self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
+                                                     timeout_graceful_shutdown=2,
+                                                     **uvicorn_options(config)))
         self._thread = threading.Thread(target=self._server.run,
-                                        kwargs={"sockets": [self._socket]},
+                                        kwargs={"sockets": self._sockets},
                                         name="desktop-mt-server", daemon=True)
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
 
     def start(self, timeout: float = 30.0) -> "ServerThread":
         self._thread.start()
@@ -105,4 +176,5 @@ class ServerThread:
     def stop(self, timeout: float = 10.0) -> None:
         self._server.should_exit = True
         self._thread.join(timeout)
-        self._socket.close()
+        for sock in self._sockets:
+            sock.close()

@@ -18,6 +18,7 @@ from typing import AsyncIterator
 from ..engine.events import Finished, TextDelta
 from .batching import Batcher, BatchReport
 from .config import ServerConfig
+from .gate import FairGate, TurnCancelled
 from .languages import LanguageTable, traditional_converter
 from .metrics import Metrics
 
@@ -41,6 +42,7 @@ class TranslationService:
         self._streams: set[Stream] = set()  # running, for close()
         self._streams_lock = threading.Lock()
         self._nbest_cancels: set[threading.Event] = set()  # running n-best searches, for close()
+        self.gate = FairGate()  # engine turns shared by the batcher, streams and searches
         self.batcher = Batcher(self._engine_batch, max_batch=config.max_batch,
                                window_s=config.batch_window_ms / 1000,
                                queue_size=config.queue_size, on_batch=self._record_batch)
@@ -55,6 +57,7 @@ class TranslationService:
             cancel.set()
         for stream in streams:
             stream.cancel()
+        self.gate.wake()
         for stream in streams:  # each stops within one decode step; then no session is in use
             stream.finished.wait(timeout)
         self.translator.close()
@@ -62,10 +65,18 @@ class TranslationService:
     # -- batched translation -------------------------------------------------------------
 
     async def translate(self, texts: list[str], target: str) -> list[str]:
-        """Translations of ``texts`` (raises QueueFull, BatcherClosed, engine errors)."""
-        future = self.batcher.submit(texts)
+        """Translations of ``texts`` (raises QueueFull, BatcherClosed, engine errors).
+
+        Cancelling the awaiting task (the client left) cancels the request in the batcher:
+        its waiting texts leave the queue and a call that only it still wants stops."""
+        ticket = self.batcher.submit(texts)
         self.metrics.queue_texts.set(self.batcher.queued_texts)
-        results = await asyncio.wrap_future(future)
+        try:
+            results = await asyncio.wrap_future(ticket.future)
+        except asyncio.CancelledError:
+            ticket.cancel()
+            self.metrics.cancelled.labels("batched").inc()
+            raise
         return [self.convert(text, target) for text in results]
 
     def convert(self, text: str, target: str) -> str:
@@ -79,7 +90,8 @@ class TranslationService:
         self.metrics.batch_running.set(1)
         started = time.perf_counter()
         try:
-            results = self.translator.translate_batch(texts, cancel=cancel)
+            with self.gate.turn(cancel):
+                results = self.translator.translate_batch(texts, cancel=cancel)
         finally:
             self.metrics.batch_running.set(0)
         tokens = sum(self.translator.tokenizer.count(text) for text in texts if text.strip())
@@ -112,8 +124,12 @@ class TranslationService:
                          name="desktop-mt-nbest", daemon=True).start()
         try:
             return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            self.metrics.cancelled.labels("nbest").inc()
+            raise
         finally:  # also when the request is cancelled: the search stops within a decode step
             cancel.set()
+            self.gate.wake()
 
     def _run_nbest(self, texts: list[str], n: int, target: str, cancel: threading.Event,
                    future: concurrent.futures.Future) -> None:
@@ -131,8 +147,11 @@ class TranslationService:
                       cancel: threading.Event) -> list[list[str]]:
         translator, options = self.translator, self._script_options(target)
         started = time.perf_counter()
-        out = [[alt.text for alt in translator.alternatives(text, n, options, cancel=cancel)]
-               for text in texts]
+        out = []
+        for text in texts:  # one engine turn per text
+            with self.gate.turn(cancel):
+                out.append([alt.text for alt in translator.alternatives(text, n, options,
+                                                                        cancel=cancel)])
         tokens = sum(translator.tokenizer.count(text) for text in texts if text.strip())
         self.metrics.record_engine(tokens, time.perf_counter() - started)
         return out
@@ -182,8 +201,9 @@ class Stream:
         threading.Thread(target=self._run, name="desktop-mt-stream", daemon=True).start()
 
     def cancel(self) -> None:
-        """Stop the generation (within one decode step)."""
+        """Stop the generation (within one decode step, or before its next engine turn)."""
         self._cancel.set()
+        self._service.gate.wake()
 
     async def events(self) -> AsyncIterator[tuple[str, object]]:
         """The stream's events; ends after "done" or "error"."""
@@ -219,7 +239,17 @@ class Stream:
         # converting each delta alone could split an OpenCC phrase and differ from the
         # batched result.
         options = self._service._script_options(self._target)
-        for event in translator.translate_stream(self._text, options, cancel=self._cancel):
+        events = translator.translate_stream(self._text, options, cancel=self._cancel)
+        while True:
+            try:
+                with self._service.gate.turn(self._cancel):  # one step per engine turn
+                    event = next(events, None)
+            except TurnCancelled:  # the client left while the stream waited for its turn
+                events.close()
+                self._push("error", "cancelled")
+                return "cancelled"
+            if event is None:
+                break
             if isinstance(event, TextDelta):
                 self._push("delta", event.text)
             elif isinstance(event, Finished):

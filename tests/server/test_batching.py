@@ -46,9 +46,11 @@ def test_requests_waiting_during_a_call_share_the_next_call(engine):
     later = [batcher.submit([f"b{i}", f"c{i}"]) for i in range(3)]
     assert batcher.queued_texts == 6
     engine.release.set()
-    assert first.result(WAIT) == ["A"]
-    assert [f.result(WAIT) for f in later] == [["B0", "C0"], ["B1", "C1"], ["B2", "C2"]]
-    assert engine.calls == [["a"], ["b0", "c0", "b1", "c1", "b2", "c2"]]
+    assert first.future.result(WAIT) == ["A"]
+    assert [f.future.result(WAIT) for f in later] == [["B0", "C0"], ["B1", "C1"], ["B2", "C2"]]
+    # Taken in turn, one text per request per pass (the fairness policy), then handed back
+    # to each request in its own order.
+    assert engine.calls == [["a"], ["b0", "b1", "b2", "c0", "c1", "c2"]]
     batcher.close()
 
 
@@ -59,7 +61,7 @@ def test_batch_is_bounded_by_max_batch(engine):
     futures = [batcher.submit([f"t{i}"]) for i in range(5)]
     engine.release.set()
     for f in futures:
-        f.result(WAIT)
+        f.future.result(WAIT)
     assert [len(call) for call in engine.calls] == [1, 3, 2]
     batcher.close()
 
@@ -72,15 +74,15 @@ def test_full_queue_refuses_at_once_and_recovers(engine):
     with pytest.raises(QueueFull):
         batcher.submit(["one too many"])
     engine.release.set()
-    assert waiting.result(WAIT) == ["W1", "W2"]
-    assert batcher.submit(["again"]).result(WAIT) == ["AGAIN"]
+    assert waiting.future.result(WAIT) == ["W1", "W2"]
+    assert batcher.submit(["again"]).future.result(WAIT) == ["AGAIN"]
     batcher.close()
 
 
 def test_an_empty_queue_takes_a_request_larger_than_the_queue(engine):
     engine.release.set()
     batcher = Batcher(engine, max_batch=2, window_s=0.0, queue_size=2)
-    assert batcher.submit(["a", "b", "c", "d"]).result(WAIT) == ["A", "B", "C", "D"]
+    assert batcher.submit(["a", "b", "c", "d"]).future.result(WAIT) == ["A", "B", "C", "D"]
     batcher.close()
 
 
@@ -93,7 +95,7 @@ def test_engine_error_reaches_every_request_of_the_batch():
     engine.release.set()
     for future in (first, second, third):
         with pytest.raises(RuntimeError, match="engine failed"):
-            future.result(WAIT)
+            future.future.result(WAIT)
     batcher.close()
 
 
@@ -102,9 +104,9 @@ def test_a_cancelled_request_is_not_translated(engine):
     batcher.submit(["running"])
     assert engine.entered.wait(WAIT)
     gone, kept = batcher.submit(["gone"]), batcher.submit(["kept"])
-    assert gone.cancel()
+    gone.cancel()
     engine.release.set()
-    assert kept.result(WAIT) == ["KEPT"]
+    assert kept.future.result(WAIT) == ["KEPT"]
     assert engine.calls[1] == ["kept"]
     batcher.close()
 
@@ -117,7 +119,7 @@ def test_close_cancels_the_running_call_and_fails_waiting_requests(engine):
     closer = threading.Thread(target=batcher.close)
     closer.start()
     with pytest.raises(BatcherClosed):
-        waiting.result(WAIT)
+        waiting.future.result(WAIT)
     assert engine.cancels[0].wait(WAIT)  # the engine's cancel flag: the call stops mid-decode
     engine.release.set()
     closer.join(WAIT)
@@ -137,6 +139,6 @@ def test_window_collects_requests_that_arrive_just_after_the_first():
     # max_batch=2 ends the (long) window as soon as the second text arrives.
     a = batcher.submit(["a"])
     b = batcher.submit(["b"])
-    assert a.result(WAIT) == ["a"] and b.result(WAIT) == ["b"]
+    assert a.future.result(WAIT) == ["a"] and b.future.result(WAIT) == ["b"]
     assert calls == [["a", "b"]]
     batcher.close()

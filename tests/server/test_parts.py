@@ -126,8 +126,9 @@ def test_plan_passes_chinese_and_refuses_other_scripts():
 
 
 def test_busy_is_429_in_deepls_shape_and_503_in_deeplxs():
-    from desktop_mt.server.app import ApiError
-    from desktop_mt.server.deepl_api import _deepl_shape, _deeplx_shape
+    from desktop_mt.server.errors import ApiError
+    from desktop_mt.server.errors import deepl_shape as _deepl_shape
+    from desktop_mt.server.errors import deeplx_shape as _deeplx_shape
 
     busy = ApiError(503, "Server busy: 256 texts are waiting", headers={"Retry-After": "1"})
     assert _deepl_shape(busy) == (429, {"message": "Server busy: 256 texts are waiting"})

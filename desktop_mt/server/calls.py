@@ -1,0 +1,75 @@
+"""Engine calls for the route modules, with the busy and failure cases mapped to ApiError:
+batched translation (plain and HTML), n-best searches and streams.
+
+Below the route modules, as :mod:`.requests` (they import it, it imports none of them).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..errors import DesktopMTError
+from .batching import BatcherClosed, QueueFull
+from .errors import ApiError
+from .htmltext import HtmlDocument
+from .service import TooManyStreams, TranslationService
+
+log = logging.getLogger("desktop_mt.server")
+
+
+def busy(message: str, service: TranslationService) -> ApiError:
+    """503 with ``Retry-After`` (each API's shape maps it; DeepL's is 429)."""
+    return ApiError(503, message, headers={"Retry-After": str(service.config.retry_after_s)})
+
+
+async def translate_texts(service: TranslationService, texts: list[str], target: str):
+    """Batched translation with the busy/failure cases mapped to API errors."""
+    try:
+        return await service.translate(texts, target)
+    except QueueFull as exc:
+        service.metrics.rejected.labels("queue_full").inc()
+        raise busy(f"Server busy: {exc}; retry later", service) from None
+    except BatcherClosed as exc:
+        raise busy(f"Server busy: {exc}", service) from None
+    except (DesktopMTError, ValueError, RuntimeError) as exc:
+        log.error("translation failed: %s", type(exc).__name__)
+        raise ApiError(500, f"Cannot translate text: {exc}") from None
+
+
+async def translate_nbest(service: TranslationService, texts: list[str], target: str,
+                          others: int) -> tuple[list[str], list[list[str]]]:
+    """Each text's translation and up to ``others`` different ones, from one n-best search
+    per text (as LibreTranslate: the best hypothesis is the translation, the next distinct
+    ones its alternatives). Busy and failure cases are API errors, as for translate_texts."""
+    try:
+        found = await service.nbest(texts, others + 1, target)
+    except TooManyStreams as exc:
+        service.metrics.rejected.labels("nbest").inc()
+        raise busy(f"Server busy: {exc}; retry later", service) from None
+    except (DesktopMTError, ValueError, RuntimeError) as exc:
+        log.error("n-best search failed: %s", type(exc).__name__)
+        raise ApiError(500, f"Cannot translate text: {exc}") from None
+    firsts = [texts[0] if texts else "" for texts in found]
+    return firsts, [[t for t in texts[1:] if t != first][:others]
+                    for texts, first in zip(found, firsts)]
+
+
+def open_stream(service: TranslationService, text: str, target: str):
+    """A running generation of ``text`` (503 ApiError when every stream slot is taken)."""
+    try:
+        return service.open_stream(text, target)
+    except TooManyStreams as exc:
+        service.metrics.rejected.labels("streams").inc()
+        raise busy(f"Server busy: {exc}; retry later", service) from None
+
+
+async def translate_html(service: TranslationService, texts: list[str], target: str) -> list[str]:
+    """HTML documents translated run by run (tags kept; see :mod:`.htmltext`), one engine call."""
+    documents = [HtmlDocument(text) for text in texts]
+    runs = [run for document in documents for run in document.texts]
+    translated = await translate_texts(service, runs, target) if runs else []
+    outputs, position = [], 0
+    for document in documents:
+        outputs.append(document.render(translated[position:position + len(document.texts)]))
+        position += len(document.texts)
+    return outputs

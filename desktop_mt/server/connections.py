@@ -1,0 +1,106 @@
+"""Connection limits below the app: a deadline for the request line and headers, and a bound
+on open connections.
+
+uvicorn closes an idle keep-alive connection after ``timeout_keep_alive``, but a connection
+that never sends a complete request (nothing at all, or headers a byte at a time) is held
+forever, and once the process runs out of file descriptors ``accept()`` fails for everyone.
+:func:`protocol_class` returns uvicorn's h11 protocol with two additions:
+
+- the request line and headers must arrive within ``header_timeout_s`` of the connection
+  (or of the previous answer, on a kept-alive connection); then the client gets 408 and the
+  connection is closed;
+- beyond ``max_connections`` open connections a new one is answered ``503`` (JSON, with
+  ``Retry-After``) and closed at once, so the server keeps accepting and keeps file
+  descriptors free instead of refusing connections.
+
+The body's own deadline is the app's (:func:`.requests.read_body`, 408 in the endpoint's
+shape).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .config import ServerConfig
+
+
+def _raw_response(status: str, message: str, extra: str = "") -> bytes:
+    body = json.dumps({"error": message}).encode()
+    return (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n{extra}\r\n").encode() + body
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a header deadline and a connection bound (class attributes
+    set by :func:`protocol_class`)."""
+
+    header_timeout_s = 10.0
+    max_connections = 256
+    retry_after_s = 1
+
+    _header_timer = None
+    _cycle_seen: object = None
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            transport.write(_raw_response(
+                "503 Service Unavailable", f"Server busy: {self.max_connections} connections "
+                f"are open; retry later", f"Retry-After: {self.retry_after_s}\r\n"))
+            transport.close()
+            return
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        cycle = self.cycle
+        super().data_received(data)
+        if self.cycle is not cycle:  # a request's headers are complete
+            self._disarm()
+        elif self._header_timer is None and (cycle is None or cycle.response_complete):
+            self._arm()  # bytes of a next request on a kept-alive connection
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._disarm()  # idle from here: uvicorn's keep-alive timeout applies
+
+    def connection_lost(self, exc: Optional[Exception]) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._header_timer = self.loop.call_later(self.header_timeout_s, self._headers_late)
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        if self.transport is None or self.transport.is_closing():
+            return
+        if self.cycle is not None and not self.cycle.response_complete:
+            return  # a request is being answered: its body has the app's deadline
+        self.transport.write(_raw_response(
+            "408 Request Timeout", f"Request headers not received within "
+                                   f"{self.header_timeout_s:g} s"))
+        self.transport.close()
+
+
+def protocol_class(config: ServerConfig) -> type[GuardedH11Protocol]:
+    """The protocol for ``config``'s limits (uvicorn's ``http=`` setting)."""
+    return type("DesktopMTProtocol", (GuardedH11Protocol,), {
+        "header_timeout_s": config.header_timeout_s,
+        "max_connections": config.max_connections,
+        "retry_after_s": config.retry_after_s})
+
+
+def uvicorn_options(config: ServerConfig) -> dict:
+    """uvicorn.Config keywords for ``config``: the protocol above, the idle keep-alive
+    timeout, no access log (it could carry query strings)."""
+    return dict(http=protocol_class(config), timeout_keep_alive=config.keep_alive_s,
+                access_log=False, log_config=None)

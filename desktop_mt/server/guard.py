@@ -1,0 +1,87 @@
+"""The app's outermost ASGI middleware: the Host check, the last word on exceptions, and the
+one log line and metrics of each request.
+
+- **Host** (on loopback): only ``localhost``, ``127.0.0.1`` and ``[::1]`` (any port), so a
+  web page cannot reach the server through a DNS-rebinding name; others get 400 in the
+  endpoint's JSON error shape (Starlette's TrustedHostMiddleware answered text/plain).
+- **Exceptions**: the routes raise :class:`~.errors.ApiError`, which the app's handlers
+  answer; anything else that escapes (a bug) is answered here as 500 in the endpoint's shape
+  and logged with its traceback, instead of reaching uvicorn, which answers text/plain and
+  drops the keep-alive connection. :class:`~.errors.ClientGone` (the client left, its work was
+  cancelled) sends nothing and is counted as status 499.
+- **Observation**: count and time each request and log one line without any user text
+  (method, endpoint, status, sizes set by the handler, milliseconds).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from starlette.requests import ClientDisconnect
+
+from .errors import ApiError, ClientGone, error_response
+
+log = logging.getLogger("desktop_mt.server")
+GONE = 499  # the client closed the connection before the answer (nginx's convention)
+ALLOWED_HOSTS = frozenset(("localhost", "127.0.0.1", "[::1]", "::1"))
+
+
+def host_name(header: str) -> str:
+    """The host of a Host header, without the port (``[::1]:5000`` -> ``[::1]``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[:header.find("]") + 1] if "]" in header else header
+    return header.split(":", 1)[0]
+
+
+class Guard:
+    """See the module docstring. ``endpoints``: the paths counted by name in /metrics
+    (others are "other")."""
+
+    def __init__(self, app, metrics, endpoints: tuple[str, ...], check_host: bool) -> None:
+        self.app, self.metrics, self.endpoints = app, metrics, endpoints
+        self.check_host = check_host
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started, status, responded = time.perf_counter(), GONE, False
+
+        async def observe_send(message):
+            nonlocal status, responded
+            if message["type"] == "http.response.start":
+                status, responded = message["status"], True
+            await send(message)
+
+        try:
+            await self._serve(scope, receive, observe_send)
+        except (ClientGone, ClientDisconnect):
+            pass  # nothing to answer: nobody listens
+        except Exception as exc:  # noqa: BLE001 - the last word: JSON, the connection kept
+            log.exception("unexpected error on %s", scope["path"])
+            if not responded:
+                await error_response(ApiError(500, f"Internal server error "
+                                                   f"({type(exc).__name__})"),
+                                     scope["path"])(scope, receive, observe_send)
+        finally:
+            self._observe(scope, status, time.perf_counter() - started)
+
+    async def _serve(self, scope, receive, send) -> None:
+        if self.check_host:
+            headers = dict(scope["headers"])
+            host = host_name(headers.get(b"host", b"").decode("latin-1"))
+            if host not in ALLOWED_HOSTS:
+                refused = ApiError(400, "Invalid host header: this server answers requests "
+                                        "for localhost, 127.0.0.1 and [::1] only")
+                await error_response(refused, scope["path"])(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def _observe(self, scope, status: int, seconds: float) -> None:
+        endpoint = scope["path"] if scope["path"] in self.endpoints else "other"
+        self.metrics.requests.labels(endpoint, str(status)).inc()
+        self.metrics.latency.labels(endpoint).observe(seconds)
+        sizes = scope.get("state", {}).get("sizes", "")
+        log.info("%s %s %d %s%.1f ms", scope["method"], endpoint, status,
+                 f"{sizes} " if sizes else "", seconds * 1000)

@@ -1,0 +1,197 @@
+"""Reading requests, shared by every route module: the body (bounded in size and time), its
+parameters (JSON, urlencoded or multipart; strict UTF-8), keys, strict booleans, parsing off
+the event loop, and waiting for engine work while watching for the client leaving.
+
+Below the route modules (:mod:`.app`, :mod:`.deepl_api`, :mod:`.openai_api`,
+:mod:`.openai_responses`): they import this module, it imports none of them.
+
+Every limit is checked before the work it bounds: the declared ``Content-Length`` before a
+byte is read, the body size while it is read, the body time while it arrives, and the
+parameters' sizes (by the route modules) before any text is looked at. JSON and form parsing
+are linear in the body (the C JSON decoder, :func:`urllib.parse.parse_qsl`); a body above
+:data:`OFFLOAD_BYTES` is parsed on a worker thread so the event loop keeps answering others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import urllib.parse
+from typing import Any, Awaitable, Callable, Optional, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+
+from .errors import ApiError, ClientGone
+
+OFFLOAD_BYTES = 64 * 1024  # bigger bodies are parsed (and their texts checked) off the loop
+T = TypeVar("T")
+
+
+async def read_params(request: Request, limit: int, timeout: float,
+                      repeated: tuple[str, ...] = ("q",)) -> dict:
+    """The request's parameters from a JSON, urlencoded or multipart body (and the query).
+
+    In a form, a ``repeated`` field given more than once becomes a list (once: a string).
+    413 for a body over ``limit`` bytes, 408 when it takes more than ``timeout`` seconds to
+    arrive, 400 for a body that is not valid JSON / UTF-8."""
+    body = await read_body(request, limit, timeout)
+    params: dict = dict(request.query_params)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "multipart/form-data":
+        params.update(await _multipart(request, body, repeated))
+    elif body:
+        params.update(await off_loop(request, _parse_body, body, kind, repeated))
+    return params
+
+
+async def read_body(request: Request, limit: int, timeout: float) -> bytes:
+    """The whole body: at most ``limit`` bytes, within ``timeout`` seconds (a client that
+    trickles its body cannot hold a connection and its buffer for long)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large(limit)
+    body = bytearray()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    chunks = request.stream().__aiter__()
+    while True:
+        try:  # (asyncio.timeout would do, from Python 3.11)
+            chunk = await asyncio.wait_for(chunks.__anext__(), max(0.0, deadline - loop.time()))
+        except StopAsyncIteration:
+            break
+        except asyncio.TimeoutError:
+            raise ApiError(408, f"Request body not received within {timeout:g} s") from None
+        body += chunk
+        if len(body) > limit:
+            raise too_large(limit)
+    request.state.body_bytes = len(body)
+    return bytes(body)
+
+
+def too_large(limit: int) -> ApiError:
+    return ApiError(413, f"Request body too large: the limit is {limit} bytes; send fewer or "
+                         f"shorter texts per request")
+
+
+async def off_loop(request: Request, work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)``, on a worker thread when the request's body is large (parsing and the
+    per-text checks of a 2 MB body take tens of milliseconds the event loop owes to others)."""
+    if getattr(request.state, "body_bytes", 0) > OFFLOAD_BYTES:
+        return await run_in_threadpool(work, *args)
+    return work(*args)
+
+
+def _parse_body(body: bytes, kind: str, repeated: tuple[str, ...]) -> dict:
+    if kind == "application/json" or kind.endswith("+json"):
+        return _json_object(body)
+    try:
+        text = body.decode("utf-8")
+        return _form(text, repeated)
+    except UnicodeDecodeError:
+        raise ApiError(400, "Invalid request: the form body is not valid UTF-8") from None
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _json_object(body: bytes) -> dict:
+    try:
+        data = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
+    except UnicodeDecodeError:
+        raise ApiError(400, "Invalid JSON format: the body is not valid UTF-8") from None
+    except RecursionError:
+        raise ApiError(400, "Invalid JSON format: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, NaN/Infinity, integers of > 4300 digits
+        raise ApiError(400, f"Invalid JSON format: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "Invalid JSON format: the body must be a JSON object")
+    return data
+
+
+def _form(text: str, repeated: tuple[str, ...]) -> dict:
+    """urlencoded pairs; a repeated field becomes a list (given once it stays a string).
+    Percent-escapes that do not decode as UTF-8 raise UnicodeDecodeError (no U+FFFD)."""
+    params: dict = {}
+    for key, value in urllib.parse.parse_qsl(text, keep_blank_values=True, errors="strict"):
+        if key in repeated and key in params:
+            params[key] = (params[key] if isinstance(params[key], list) else [params[key]])
+            params[key].append(value)
+        else:
+            params[key] = value
+    return params
+
+
+async def _multipart(request: Request, body: bytes, repeated: tuple[str, ...]) -> dict:
+    async def replay():
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    # Starlette's parser bounds parts (1 MB) and fields (1000); its errors are 400s.
+    form = await Request(request.scope, replay).form()
+    params = {key: value for key, value in form.items() if isinstance(value, str)}
+    for key in repeated:
+        values = [v for v in form.getlist(key) if isinstance(v, str)]
+        if len(values) > 1:
+            params[key] = values
+    return params
+
+
+def strict_bool(params: dict, name: str, param: Optional[str] = None) -> bool:
+    """A JSON boolean field (absent or null: false). A string such as ``"false"`` is refused
+    rather than read as true."""
+    value = params.get(name)
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    raise ApiError(400, f"Invalid request: '{name}' must be true or false (a JSON boolean), "
+                        f"not {type(value).__name__}", param=param or name)
+
+
+def key_matches(given, expected: str) -> bool:
+    """Whether a client's key is the server's (compared in constant time)."""
+    return isinstance(given, str) and hmac.compare_digest(given.encode(), expected.encode())
+
+
+def check_key(request: Request, params: dict, expected: Optional[str]) -> None:
+    """LibreTranslate's key check: 403 for a wrong key, 400 for a missing one, when the
+    server has a key (``api_key``/``apiKey`` field or ``Authorization: Bearer``)."""
+    if not expected:
+        return
+    given = params.get("api_key") or params.get("apiKey")
+    header = request.headers.get("authorization", "")
+    if not given and header.lower().startswith("bearer "):
+        given = header[7:].strip()
+    if not given:
+        raise ApiError(400, "Please contact the server operator to get an API key "
+                            "(this server needs api_key)")
+    if not key_matches(given, expected):
+        raise ApiError(403, "Invalid API key")
+
+
+async def unless_disconnected(request: Request, work: Awaitable[T]) -> T:
+    """The result of ``work`` (queued or running engine work), or ClientGone once the client
+    disconnects first: ``work`` is then cancelled, which takes its texts out of the queue and
+    stops the engine call they are in (see :mod:`.batching`)."""
+    task = asyncio.ensure_future(work)
+    watch = asyncio.ensure_future(_disconnect(request))
+    try:
+        await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:  # also when this handler itself is cancelled (server shutdown)
+        watch.cancel()
+        if not task.done():
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - it was abandoned
+                pass
+    if task.cancelled():
+        raise ClientGone()
+    return task.result()
+
+
+async def _disconnect(request: Request) -> None:
+    """Returns when the client has disconnected (the body has been read already: the next
+    ASGI message is the disconnect)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
