@@ -4,20 +4,26 @@
 - :class:`CountingSessions` wraps real sessions (a ``DecoderRunner``) and counts decoder
   steps; every call goes to the wrapped sessions, so the searches take the paths they take
   in the app (beam search's ``row_top`` candidates included).
+- :class:`FakeModelTranslator` is a ``Translator`` whose model is a Python function of the
+  source text (one that copies it, drops its numbers...), and records what the model received.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .engine.protocols import DecoderRunner, KVCache, StreamingTranslator
+from .engine.generation import DecodeParams, ItemDone, SearchEvent, TokensStep
+from .engine.options import GenerationOptions
+from .engine.protocols import CancelToken, DecoderRunner, KVCache, StreamingTranslator
+from .engine.tokenizer import SentencePieceTokenizer
+from .engine.translator import Translator
 
 if TYPE_CHECKING:  # no onnxruntime import at run time
     from .engine.kv_cache import ConcatKVCache, KVBuffer
     from .engine.runtime import Seq2SeqSessions
-    from .engine.translator import Translator
 
 
 class CountingSessions:
@@ -53,3 +59,64 @@ def _implementations_are_complete(sessions: Seq2SeqSessions, counting: CountingS
                                   ) -> tuple[DecoderRunner, DecoderRunner, KVCache, KVCache, StreamingTranslator]:
     """Never called: mypy --strict checks that each class has everything its protocol lists."""
     return sessions, counting, concat, buffer, translator
+
+
+class CharTokenizer(SentencePieceTokenizer):
+    """A tokenizer with one id per character, so that any text goes to ids and back exactly
+    (a fake model can then answer with any text, spans and Chinese included)."""
+
+    OFFSET = 1_000_000  # above any model's own ids (end-of-sentence, pad...)
+
+    def __init__(self, eos: int) -> None:  # no SentencePiece model: nothing of the parent's is loaded
+        self.eos = eos
+        self.target_tokens = ()
+        self.prefix: list[int] = []
+        self.suffix = [eos]
+        self._target_prefix: list[int] = []
+
+    def encode(self, text: str) -> list[int]:
+        return [ord(c) + self.OFFSET for c in text] + self.suffix
+
+    def count(self, text: str) -> int:
+        return len(text) + 1
+
+    def pieces(self, ids: Iterable[int]) -> list[str]:
+        return [chr(i - self.OFFSET) for i in ids if i >= self.OFFSET]
+
+    def decode(self, ids: Iterable[int]) -> str:
+        return "".join(self.pieces(ids))
+
+
+class FakeModelTranslator(Translator):
+    """A ``Translator`` whose "model" is a Python function of the source text: everything else
+    (planning, spans, verification, streaming, batching, alternatives) is the real engine's.
+
+    ``model(source) -> output``; ``received`` lists every text the model was given, in order.
+    ``FakeModelTranslator(lambda s: s)`` copies its input; a function that drops or changes
+    numbers stands for a model that loses spans. Built on a real model folder (default: the
+    bundled one) for its model information; its ONNX sessions are never used.
+    """
+
+    def __init__(self, model: Callable[[str], str], model_dir: str | Path | None = None,
+                 options: GenerationOptions = GenerationOptions()) -> None:
+        super().__init__(model_dir, options=options)
+        self.model = model
+        self.received: list[str] = []
+        self.tokenizer = CharTokenizer(self._params.eos)
+
+    def _answer(self, src: Sequence[int]) -> list[int]:
+        source = self.tokenizer.decode(src)
+        self.received.append(source)
+        return self.tokenizer.encode(self.model(source))  # ends with end-of-sentence
+
+    def _generate(self, src_ids: list[list[int]], opts: GenerationOptions,
+                  cancel: CancelToken | None) -> Iterator[SearchEvent]:
+        for row, src in enumerate(src_ids):
+            ids = self._answer(src)
+            for token in ids:
+                yield TokensStep(row, [token])
+            yield ItemDone(row, ids)
+
+    def _hypotheses(self, text: str, params: DecodeParams, opts: GenerationOptions,
+                    cancel: CancelToken | None = None) -> list[tuple[list[int], float]]:
+        return [(self._answer(self.tokenizer.encode(text)), 0.0)]

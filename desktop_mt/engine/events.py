@@ -27,7 +27,13 @@ class SegmentDone:
     joins them. ``sentence``: on the segment that ends a sentence which is more than that
     segment (cut by spans, or ending in one: "The sale ends on" + "12/25/2024."), the whole
     source sentence; "" when ``source`` is the sentence. Its ``SegmentDone`` comes after the
-    sentence's last literals (the span and the full stop), so all of its text is out by then."""
+    sentence's last literals (the span and the full stop), so all of its text is out by then.
+
+    ``spans``: for a sentence with protected spans (``engine.spans``), ``"whole"`` when this
+    segment is the whole sentence and its output was verified to hold every span, ``"cut"`` on
+    each segment of a sentence cut around its spans; ``""`` for a sentence without spans.
+    ``spans_reason``: why it was cut (``"lost: 12/25/2024"``, ``"repeated: 4B"``, ``"too long"``,
+    ``"spans=cut"``...)."""
 
     segment: int
     source: str
@@ -35,6 +41,8 @@ class SegmentDone:
     tokens: int
     continues: bool = False
     sentence: str = ""
+    spans: str = ""
+    spans_reason: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +54,8 @@ class TranslationStats:
     seconds: float
     first_token_seconds: float | None
     cancelled: bool = False
+    whole: int = 0  # sentences with protected spans translated whole (verified)
+    cut: int = 0  # sentences with protected spans cut around them
 
     @property
     def tokens_per_second(self) -> float:

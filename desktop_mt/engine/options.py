@@ -58,6 +58,12 @@ class GenerationOptions:
     ``keep_cjk``: a sentence that is already Chinese, Japanese or Korean (``engine.langcheck``:
     no Latin letter, or mostly CJK) is copied to the output as it is and never sent to the
     model; mixed text has only its English sentences translated. English input is unaffected.
+
+    ``spans`` (``engine.spans``): ``"whole"`` (default) sends a sentence with protected spans
+    (numbers, URLs, codes, glossary terms...) to the model whole and keeps the output when every
+    span is in it exactly as often as in the source, else cuts the sentence around its spans;
+    ``"cut"`` always cuts (the behaviour before); ``"off"`` protects nothing (the model's own
+    output). :data:`RAW` turns every text-handling step off at once.
     """
 
     beams: Optional[int] = None
@@ -73,12 +79,22 @@ class GenerationOptions:
     script: str = "simplified"
     glossary: Optional[Glossary] = None
     keep_cjk: bool = True
+    spans: str = "whole"
 
     def __post_init__(self) -> None:
         if self.beams is not None and self.beams < 1:
             raise ValueError("beams must be >= 1 (1 = greedy)")
         if self.max_length is not None and self.max_length < 1:
             raise ValueError("max_length must be >= 1")
+        if self.spans not in ("whole", "cut", "off"):
+            raise ValueError(f"spans must be 'whole', 'cut' or 'off', not {self.spans!r}")
         from .script import check_script  # no OpenCC import until a Traditional script is used
 
         check_script(self.script)
+
+
+# Every text-handling step off (``desktop-mt translate --raw``): the model's own output, as
+# transformers' generate() gives it: no repetition guard, no relative length bound, no
+# punctuation rewrite, nothing protected or kept, each sentence to the model as it is.
+RAW = dict(repetition_guard=False, max_length_ratio=0.0, chinese_punctuation=False, protect_numbers=False,
+           keep_cjk=False, spans="off")

@@ -43,6 +43,20 @@ _FILE_EXT = (r"(?:txt|md|py|js|ts|json|ya?ml|toml|ini|cfg|csv|tsv|docx?|xlsx?|pp
 # or garbles them, so words in them (names, quotes) are kept as they are, like a URL.
 _FOREIGN = "[\u0370-\u03FF\u0400-\u052F\u0530-\u058F\u0590-\u05FF\u0600-\u06FF\u0700-\u08FF\u0900-\u0DFF" \
            "\u0E00-\u0FFF\u10A0-\u10FF\u1200-\u139F\u1F00-\u1FFF\uFB1D-\uFDFF\uFE70-\uFEFF]"
+_UNITS = r"(?:km|kg|cm|mm|mg|ml|GB|MB|KB|TB|Hz|kHz|MHz|GHz|m|g|l|s|ms|h|min|[ap]\.?m\.?)"
+# Codes made of letters and digits are names, not words or numbers: a model that translates
+# them, or a cut that sends "B." of "room 4B." to the model alone, breaks them. A room or seat
+# (4B, A-12), a paper size (A4), a version (v2.3.1), COVID-19, x86-64, an order number (12345-AB).
+# Not codes: ordinals and decades (2nd, 1990s), a number with its unit (5km, 3pm: numbers), and
+# words with a number ("5-year-old", "mid-2000s": a lowercase word part is translated).
+_ALNUM = (r"(?<![\w.\-/@#$€£¥₹])(?!\d+(?:st|nd|rd|th|s)(?![A-Za-z0-9]))"
+          rf"(?!\d+(?:[.,]\d+)*{_UNITS}(?![A-Za-z0-9]))"
+          r"(?!(?:[A-Za-z0-9]+[-.])*[a-z]{2,}(?:[-.][A-Za-z0-9]|(?![A-Za-z0-9])))"
+          r"(?=[A-Za-z0-9.\-]*\d)(?=[0-9.\-]*[A-Za-z])[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*(?![\w])")
+# A product or model name with its number: an all-capitals name of 3-5 letters or a camel-case
+# one, a space, a number (RTX 4090, iPhone 15, ISO 9001, USB 3.0).
+_MODEL_NAME = (r"(?<![\w.\-/@#])(?:[A-Z]{3,5}|[a-z]+[A-Z][A-Za-z]*)[ \u00A0]\d+(?:\.\d+)*[A-Za-z]*"
+               r"(?![\w]|[.\-]\d)")
 # Order matters: the first alternative that matches at a position wins.
 _VERBATIM = [
     ("code", r"`[^`\n]+`"),
@@ -51,12 +65,14 @@ _VERBATIM = [
     ("path", r"(?<![\w/])(?:[A-Za-z]:\\[^\s\"'<>|]*|~?/[\w.\-]+(?:/[\w.\-]*)*|\.{1,2}/[\w.\-/]*"
              r"|[\w.\-]+(?:/[\w.\-]+)+\.\w+|[\w\-]+(?:\.[\w\-]+)*\." + _FILE_EXT + r"\b)"),
     ("handle", r"(?<![\w@#&])[@#][A-Za-z_][\w]*"),
+    ("model", _MODEL_NAME),
+    ("alnum", _ALNUM),
     ("foreign", rf"{_FOREIGN}+(?:[\s'’\-]+{_FOREIGN}+)*"),
     ("emoji", _EMOJI),
 ]
 _NUMBER = ("number", r"""\+\d[\d\s().-]{6,}\d
     |(?:[$€£¥₹]\s?)?(?<![\w.])[-+]?\d(?:[\d,]*\d)?(?:[.:/\-]\d+)*
-    (?:\s?(?:%|‰|°[CF]?|(?:km|kg|cm|mm|mg|ml|GB|MB|KB|TB|Hz|kHz|MHz|GHz|m|g|l|s|ms|h|min|[ap]\.?m\.?)\b))?""")
+    (?:\s?(?:%|‰|°[CF]?|""" + _UNITS + r"""\b))?""")
 _TRAILING = ".,;:!?)]}'\"”’"  # sentence punctuation after a URL or path is not part of it
 
 

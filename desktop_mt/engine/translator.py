@@ -6,16 +6,16 @@ import dataclasses
 import re
 import time
 from pathlib import Path
-from typing import Any, Callable, Generator, Iterator, Sequence, Union
+from typing import Any, Callable, Generator, Iterator, Sequence, Union, cast
 
 from ..errors import ModelFormatError, TranslationCancelled
 from . import generation as gen
-from . import langcheck, punct, script, textproc
+from . import langcheck, punct, script, spans, textproc
 from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .model_format import ModelInfo, bundled_model_dir, inspect_model_dir, verify_files
 from .options import GenerationOptions, SessionOptions
 from .protocols import CancelToken, DecoderRunner
-from .segment import Segment, plan_text
+from .segment import Segment
 from .tokenizer import IncrementalDecoder, SentencePieceTokenizer, default_target_token
 
 # Languages written without spaces between sentences.
@@ -26,9 +26,11 @@ _TOKEN_BUDGET = 4096  # source tokens x rows per batch in translate_batch
 DEFAULT_BATCH_SIZE = 16  # rows per batch in translate_batch
 
 StreamEvent = Union[TextDelta, SegmentDone, Finished]
+Hypotheses = list[tuple[list[int], float]]  # a segment's finished beam hypotheses (ids, score), best first
 
 
-PlanPiece = Union[str, Segment, "Kept"]  # a plan item: a literal, a segment to translate, a kept sentence
+# a plan item: a literal, a segment to translate, a kept sentence, a sentence tried whole
+PlanPiece = Union[str, Segment, "Kept", spans.Whole]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +69,9 @@ class Translator:
         self.sessions: DecoderRunner | None = Seq2SeqSessions(self.model_info, variant, session_options)
         self._params = decode_params(self.model_info)
         self._sentence_gap = "" if self.model_info.target_lang in _NO_SPACE_LANGS else " "
+        # How the sentences with protected spans went (whole / cut), over every call: the CLI's
+        # summary and the server's /metrics read it.
+        self.span_counts = spans.SpanCounts()
 
     # -- public API -----------------------------------------------------------------------
 
@@ -100,35 +105,87 @@ class Translator:
         opts = options or self.options
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
-        clock, tokens, index, cancelled = _Clock(), 0, 0, False
+        state = _StreamState()
+        yield from self._stream_items(self._plan(text, opts), opts, cancel, state)
+        clock = state.clock
+        yield Finished(TranslationStats(state.index, state.tokens, clock.elapsed(), clock.first, state.cancelled,
+                                        state.whole, state.cut))
+
+    def _stream_items(self, items: Sequence[PlanPiece], opts: GenerationOptions, cancel: CancelToken | None,
+                      state: _StreamState, decision: spans.Decision | None = None
+                      ) -> Generator[StreamEvent, None, None]:
+        """The events of a plan's items (``decision``: how the sentence these items cut was
+        decided, put on their ``SegmentDone``s); sets ``state.cancelled`` and stops when cancelled."""
         held: SegmentDone | None = None  # a sentence's end, held until the spans that end it are out
         owed = 0  # how many of those literals are still to come
-        for item in self._plan(text, opts):
+        for item in items:
             if held is not None and (owed <= 0 or not isinstance(item, str)):
                 yield held
                 held = None
+            if isinstance(item, spans.Whole):
+                yield from self._stream_whole(item, opts, cancel, state)
+                if state.cancelled:
+                    break
+                continue
             if isinstance(item, Kept):
-                yield TextDelta(item.text, index)
-                yield SegmentDone(index, item.text, item.text, 0)
-                index += 1
+                yield TextDelta(item.text, state.index)
+                yield SegmentDone(state.index, item.text, item.text, 0)
+                state.index += 1
                 continue
             if not isinstance(item, Segment):
                 yield TextDelta(item, -1)
                 owed -= 1
                 continue
-            done = yield from self._stream_segment(item, index, opts, cancel, clock)
+            done = yield from self._stream_segment(item, state.index, opts, cancel, state.clock)
             if done is None:
-                cancelled = True
+                state.cancelled = True
                 break
-            tokens += done.tokens
+            if decision is not None:
+                done = dataclasses.replace(done, spans=decision.path, spans_reason=decision.reason)
+            state.tokens += done.tokens
             if item.tail:
                 held, owed = done, item.tail
             else:
                 yield done
-            index += 1
+            state.index += 1
         if held is not None:
             yield held
-        yield Finished(TranslationStats(index, tokens, clock.elapsed(), clock.first, cancelled))
+
+    def _stream_whole(self, item: spans.Whole, opts: GenerationOptions, cancel: CancelToken | None,
+                      state: _StreamState) -> Generator[StreamEvent, None, None]:
+        """A sentence with protected spans: decoded whole first (nothing shown meanwhile), shown
+        as one delta when its output holds every span, else streamed cut around its spans. The
+        decision comes before anything is shown, so deltas stay append-only (docs/ENGINE_API.md)."""
+        decision = spans.Decision(spans.CUT, item.reason)
+        if not item.reason:
+            ids = self._decode_whole(item.text, opts, cancel)
+            if ids is None:
+                state.cancelled = True
+                return
+            state.tokens += len(ids)
+            text = self._finish_text(self.tokenizer.decode(ids).strip(), opts)
+            decision = _decide(text, item)
+            if decision.path == spans.WHOLE:
+                state.clock.mark()
+                yield TextDelta(text, state.index)
+                yield SegmentDone(state.index, item.text, text, len(ids), spans=spans.WHOLE)
+                state.index += 1
+        self.span_counts.add(decision)
+        if decision.path == spans.WHOLE:
+            state.whole += 1
+            return
+        state.cut += 1
+        yield from self._stream_items(cast("tuple[PlanPiece, ...]", item.fallback), opts, cancel, state, decision)
+
+    def _decode_whole(self, text: str, opts: GenerationOptions, cancel: CancelToken | None) -> list[int] | None:
+        """The output ids of one sentence, decoded in full (None: cancelled)."""
+        ids: list[int] | None = None
+        for event in self._generate([self.tokenizer.encode(text)], opts, cancel):
+            if isinstance(event, gen.ItemDone):
+                ids = event.ids
+        if cancel is not None and cancel.is_set():
+            return None
+        return ids
 
     def _stream_segment(self, item: Segment, index: int, opts: GenerationOptions, cancel: CancelToken | None,
                         clock: _Clock) -> Generator[StreamEvent, None, SegmentDone | None]:
@@ -166,13 +223,16 @@ class Translator:
         """
         opts = options or self.options
         plans = [self._plan(line, opts) for line in lines]
-        unique = list(dict.fromkeys(item.text for plan in plans for item in plan if isinstance(item, Segment)))
-        encoded = {text: self.tokenizer.encode(text) for text in unique}
-        tracker = None if progress is None else _LineProgress(plans, progress)
         rows = self.batch_size if batch_size is None else _check_batch_size(batch_size)
-        done = self._translate_unique(unique, encoded, opts, rows, cancel,
-                                      None if tracker is None else tracker.batch_done)
-        results = ["".join(_piece_output(item, done) for item in plan).strip() for plan in plans]
+        job = _BatchJob(plans, progress, self.span_counts)
+        done: dict[str, str] = {}
+        # First pass: the segments, and the sentences with spans tried whole; each batch's whole
+        # sentences are checked as it finishes. Second pass: the pieces of those that were cut.
+        for texts in (job.first_pass, job.second_pass):
+            pending = [t for t in texts() if t not in done]
+            encoded = {text: self.tokenizer.encode(text) for text in pending}
+            done.update(self._translate_unique(pending, encoded, opts, rows, cancel, job.batch_done))
+        results = ["".join(job.output(item, done) for item in plan).strip() for plan in plans]
         return [script.convert(r, opts.script) for r in results]
 
     def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
@@ -190,12 +250,14 @@ class Translator:
         if n < 1:
             raise ValueError("n must be >= 1")
         opts = options or self.options
-        plan = self._plan(sentence, opts)
         params = self._params_for(opts)
         params = dataclasses.replace(params, beams=max(n, params.beams))
+        plan, hyps = self._alternatives_plan(sentence, params, opts, cancel)
         # A segment text that occurs twice in the sentence is decoded once and reads the same in both places.
         segments = list(dict.fromkeys(item.text for item in plan if isinstance(item, Segment)))
-        hyps = {text: self._hypotheses(text, params, opts, cancel) for text in segments}
+        for text in segments:
+            if text not in hyps:
+                hyps[text] = self._hypotheses(text, params, opts, cancel)
         out: list[Alternative] = []
         for combo in gen.best_combinations([[score for _, score in hyps[t]] for t in segments]):
             alt = self._alternative(plan, [(t, *hyps[t][i]) for t, i in zip(segments, combo)], opts)
@@ -204,6 +266,31 @@ class Translator:
                 if len(out) == n:
                     break
         return out
+
+    def _alternatives_plan(self, sentence: str, params: gen.DecodeParams, opts: GenerationOptions,
+                           cancel: CancelToken | None) -> tuple[list[PlanPiece], dict[str, Hypotheses]]:
+        """The plan of ``sentence`` for :meth:`alternatives` and the hypotheses already known.
+
+        A sentence with spans is one segment when the best whole-sentence hypothesis holds every
+        span (what :meth:`translate` gives at that beam size); its alternatives are then the
+        hypotheses that hold them all. Otherwise it is cut, as :meth:`translate` cuts it.
+        """
+        plan: list[PlanPiece] = []
+        known: dict[str, Hypotheses] = {}
+        for item in self._plan(sentence, opts):
+            if not isinstance(item, spans.Whole):
+                plan.append(item)
+                continue
+            if not item.reason:
+                hyps = self._hypotheses(item.text, params, opts, cancel)
+                kept = [h for h in hyps if not spans.check(self._finish_text(self.tokenizer.decode(h[0]).strip(), opts),
+                                                           item.spans)]
+                if kept and kept[0] is hyps[0]:
+                    known[item.text] = kept
+                    plan.append(Segment(item.text))
+                    continue
+            plan.extend(cast("tuple[PlanPiece, ...]", item.fallback))
+        return plan, known
 
     def _alternative(self, plan: list[PlanPiece], chosen: list[tuple[str, list[int], float]],
                      opts: GenerationOptions) -> Alternative:
@@ -272,9 +359,22 @@ class Translator:
         return min(self.model_info.max_positions, 512) - 2
 
     def _plan(self, text: str, opts: GenerationOptions) -> list[PlanPiece]:
-        """``text`` as literals and segments (``segment.plan_text``) under these options."""
-        plan: list[PlanPiece] = list(plan_text(text, self.tokenizer.count, self.max_source_tokens,
-                                               self._sentence_gap, opts.protect_numbers, opts.glossary))
+        """``text`` as literals, segments and sentences tried whole (``spans.plan_sentences``)
+        under these options; a sentence tried whole carries its finished cut plan as fallback."""
+        plan: list[PlanPiece] = []
+        for item in spans.plan_sentences(text, self.tokenizer.count, self.max_source_tokens, self._sentence_gap,
+                                         opts.protect_numbers, opts.glossary, opts.spans):
+            if isinstance(item, spans.Whole):
+                reason = item.reason
+                if not reason and opts.keep_cjk and not langcheck.plainly_latin(item.text):
+                    reason = "not plain English"  # its CJK parts are kept, as in the cut plan
+                fallback = self._finish_plan(list(cast("tuple[PlanPiece, ...]", item.fallback)), opts)
+                item = dataclasses.replace(item, fallback=tuple(fallback), reason=reason)
+            plan.append(item)
+        return self._finish_plan(plan, opts)
+
+    def _finish_plan(self, plan: list[PlanPiece], opts: GenerationOptions) -> list[PlanPiece]:
+        """Full-width marks after spans and terms; sentences that are already CJK kept."""
         if opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
             _fullwidth_after_spans(plan)
             if opts.glossary:
@@ -293,8 +393,8 @@ class Translator:
 
     def _translate_unique(self, unique: list[str], encoded: dict[str, list[int]], opts: GenerationOptions,
                           batch_size: int, cancel: CancelToken | None,
-                          batch_done: Callable[[list[str]], None] | None = None) -> dict[str, str]:
-        """Each distinct segment's finished translation; ``batch_done(texts)`` after each batch."""
+                          batch_done: Callable[[dict[str, str]], None] | None = None) -> dict[str, str]:
+        """Each distinct segment's finished translation; ``batch_done({text: translation})`` after each batch."""
         order = sorted(unique, key=lambda t: len(encoded[t]))
         done: dict[str, str] = {}
         for batch in _batches(order, encoded, batch_size, _TOKEN_BUDGET):
@@ -304,7 +404,7 @@ class Translator:
             if cancel is not None and cancel.is_set():
                 raise TranslationCancelled("batch translation cancelled")
             if batch_done is not None:
-                batch_done(batch)
+                batch_done({text: done[text] for text in batch})
         return done
 
     def _generate(self, src_ids: list[list[int]], opts: GenerationOptions,
@@ -360,32 +460,110 @@ class Translator:
 
 
 class _LineProgress:
-    """``translate_batch``'s progress: which lines wait for which segments; reports each line
-    once, when its last segment's batch is done (lines without segments at once)."""
+    """``translate_batch``'s progress: which lines wait for which texts (segments, sentences
+    tried whole); reports each line once, when the last text it waits for is done (lines
+    without any at once). A sentence that is cut makes its lines wait for its pieces too."""
 
-    def __init__(self, plans: list[list[PlanPiece]], progress: Callable[[int, int], None]):
-        self.progress, self.total, self.finished = progress, len(plans), 0
-        self.waiting: dict[str, list[int]] = {}
-        self.remaining = []
-        for line, plan in enumerate(plans):
-            texts = {item.text for item in plan if isinstance(item, Segment)}
+    def __init__(self, texts_per_line: list[set[str]], progress: Callable[[int, int], None] | None):
+        self.progress, self.total, self.finished = progress, len(texts_per_line), 0
+        self.pending = texts_per_line
+        self.waiting: dict[str, set[int]] = {}
+        self.done: set[str] = set()
+        for line, texts in enumerate(texts_per_line):
             for text in texts:
-                self.waiting.setdefault(text, []).append(line)
-            self.remaining.append(len(texts))
-        for count in self.remaining:
-            if count == 0:
+                self.waiting.setdefault(text, set()).add(line)
+        for texts in texts_per_line:
+            if not texts:
                 self._report()
+
+    def also_wait(self, text: str, more: set[str]) -> None:
+        """The lines waiting for ``text`` wait for ``more`` as well (its pieces, once it is cut)."""
+        for line in self.waiting.get(text, ()):
+            for extra in more - self.done:
+                self.pending[line].add(extra)
+                self.waiting.setdefault(extra, set()).add(line)
 
     def batch_done(self, texts: list[str]) -> None:
         for text in texts:
-            for line in self.waiting.pop(text, []):
-                self.remaining[line] -= 1
-                if self.remaining[line] == 0:
+            self.done.add(text)
+            for line in self.waiting.pop(text, set()):
+                self.pending[line].discard(text)
+                if not self.pending[line]:
                     self._report()
 
     def _report(self) -> None:
         self.finished += 1
-        self.progress(self.finished, self.total)
+        if self.progress is not None:
+            self.progress(self.finished, self.total)
+
+
+class _BatchJob:
+    """One ``translate_batch`` call's sentences with protected spans: which were tried whole,
+    how each was decided (checked as its batch finishes), what the cut ones still need, and
+    each plan item's output once everything is decoded."""
+
+    def __init__(self, plans: list[list[PlanPiece]], progress: Callable[[int, int], None] | None,
+                 counts: spans.SpanCounts):
+        self.plans, self.counts = plans, counts
+        self.tried = {item.text: item for plan in plans for item in plan
+                      if isinstance(item, spans.Whole) and not item.reason}
+        self.decisions: dict[str, spans.Decision] = {}
+        self.tracker = _LineProgress([self._texts(plan) for plan in plans], progress)
+
+    def _texts(self, plan: Sequence[object]) -> set[str]:
+        """The texts a plan needs from the model first: its segments, and its sentences tried
+        whole (the pieces of a sentence cut without trying)."""
+        out: set[str] = set()
+        for item in plan:
+            if isinstance(item, Segment):
+                out.add(item.text)
+            elif isinstance(item, spans.Whole):
+                out |= {item.text} if not item.reason else self._texts(item.fallback)
+        return out
+
+    def first_pass(self) -> list[str]:
+        """The first pass's texts, each once."""
+        return list(dict.fromkeys(text for plan in self.plans for text in sorted(self._texts(plan))))
+
+    def second_pass(self) -> list[str]:
+        """The pieces of the sentences tried whole that were cut."""
+        return list(dict.fromkeys(text for whole, decision in self.decisions.items() if decision.path == spans.CUT
+                                  for text in sorted(self._texts(self.tried[whole].fallback))))
+
+    def batch_done(self, outputs: dict[str, str]) -> None:
+        """A batch finished: decide its sentences tried whole, then report the lines it completes."""
+        for text, output in outputs.items():
+            whole = self.tried.get(text)
+            if whole is not None and text not in self.decisions:
+                decision = self.decisions[text] = _decide(output, whole)
+                if decision.path == spans.CUT:
+                    self.tracker.also_wait(text, self._texts(whole.fallback))
+        self.tracker.batch_done(list(outputs))
+
+    def output(self, item: PlanPiece, done: dict[str, str]) -> str:
+        """A plan item's output (see :func:`_piece_output`); counts each sentence with spans."""
+        if not isinstance(item, spans.Whole):
+            return _piece_output(item, done)
+        decision = self.decisions.get(item.text, spans.Decision(spans.CUT, item.reason))
+        self.counts.add(decision)
+        if decision.path == spans.WHOLE:
+            return done[item.text]
+        return _piece_output(item, done)
+
+
+def _decide(output: str, whole: spans.Whole) -> spans.Decision:
+    """Whole when ``output`` holds every span of the sentence as often as the source, else cut (and why)."""
+    reason = spans.check(output, whole.spans)
+    return spans.Decision(spans.CUT, reason) if reason else spans.Decision(spans.WHOLE)
+
+
+class _StreamState:
+    """What a stream has done so far: segments shown, tokens, the paths of its sentences with spans."""
+
+    def __init__(self) -> None:
+        self.clock = _Clock()
+        self.index = self.tokens = self.whole = self.cut = 0
+        self.cancelled = False
 
 
 def _new_ids(event: gen.SearchEvent, count: int) -> list[int]:
@@ -433,6 +611,8 @@ def _piece_output(item: PlanPiece, done: dict[str, str]) -> str:
     translation (without its full stop when a protected span follows it in the sentence)."""
     if isinstance(item, Kept):
         return item.text
+    if isinstance(item, spans.Whole):  # a sentence that was cut: its pieces
+        return "".join(_piece_output(piece, done) for piece in cast("tuple[PlanPiece, ...]", item.fallback))
     if not isinstance(item, Segment):
         return item
     return textproc.drop_full_stop(done[item.text], item.text) if item.cut else done[item.text]
