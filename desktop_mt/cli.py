@@ -114,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--glossary", metavar="FILE",
                     help="CSV/TSV of terms (source,target[,case]): each source term found is "
                          "rendered as its target term")
+    _add_text_handling_arguments(tr)
     tr.add_argument("--join-lines", action="store_true",
                     help="join the hard line breaks of text copied from a PDF or web page "
                          "(hyphenation, wrapped sentences) before translating; paragraphs, list "
@@ -173,6 +174,40 @@ def _add_model_arguments(parser: argparse.ArgumentParser, variant_help: str) -> 
                         help="execution provider (cpu, cuda, dml, coreml, openvino)")
 
 
+def _add_text_handling_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--spans``, ``--raw`` and a switch for each text-handling step (docs/ENGINE_API.md)."""
+    group = parser.add_argument_group("text handling (default: all on)")
+    group.add_argument("--spans", choices=("whole", "cut", "off"), default=None,
+                       help="sentences with numbers, URLs, codes or glossary terms: 'whole' (default) "
+                            "translates the whole sentence and keeps it when every span is in the output, "
+                            "else cuts it around them; 'cut' always cuts; 'off' protects nothing")
+    group.add_argument("--raw", action="store_true",
+                       help="the model's own output: every step below off, spans off, no length bound")
+    for flag, what in (("--no-repetition-guard", "end a sentence whose output starts to loop"),
+                       ("--no-chinese-punctuation", "make ASCII punctuation next to Chinese full-width"),
+                       ("--no-protect-numbers", "copy numbers, prices, dates and times verbatim"),
+                       ("--no-keep-cjk", "copy sentences that are already Chinese/Japanese/Korean")):
+        group.add_argument(flag, action="store_true", help=f"do not {what}")
+
+
+def _text_handling_of(args: argparse.Namespace) -> dict:
+    """GenerationOptions fields from ``--raw``, ``--spans`` and the ``--no-...`` switches."""
+    from .engine.options import RAW
+
+    if not getattr(args, "raw", False):
+        options: dict = {}
+    elif getattr(args, "glossary", None):
+        raise UsageError("--raw protects nothing, so it cannot apply a --glossary")
+    else:
+        options = dict(RAW)
+    for name in ("repetition_guard", "chinese_punctuation", "protect_numbers", "keep_cjk"):
+        if getattr(args, f"no_{name}", False):
+            options[name] = False
+    if getattr(args, "spans", None):
+        options["spans"] = args.spans
+    return options
+
+
 def _positive(text: str) -> int:
     value = int(text) if text.strip().lstrip("-").isdigit() else None
     if value is None or value < 1:
@@ -230,7 +265,8 @@ def make_translator(args: argparse.Namespace, variant: Optional[str] = None):
 
     options = GenerationOptions(
         beams=getattr(args, "beams", None), max_length=getattr(args, "max_length", None),
-        script=getattr(args, "script", None) or "simplified", glossary=_glossary_of(args))
+        script=getattr(args, "script", None) or "simplified", glossary=_glossary_of(args),
+        **_text_handling_of(args))
     session = SessionOptions(intra_op_threads=args.threads or 0, provider=args.provider)
     return Translator(model_dir=model_dir_of(args), variant=variant or args.variant or "int8",
                       session_options=session, options=options, target_token=getattr(args, "target_token", None),
@@ -265,8 +301,11 @@ def cmd_translate(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     try:
         if jobs is None:
-            return _translate_stdin(args, translator)
-        return _translate_files(args, translator, jobs)
+            status = _translate_stdin(args, translator)
+        else:
+            status = _translate_files(args, translator, jobs)
+        _print_span_counts(translator)
+        return status
     except KeyboardInterrupt:
         print("\ndesktop-mt: interrupted; the progress is kept: rerun the same command with "
               "--resume to continue", file=sys.stderr)
@@ -275,6 +314,16 @@ def cmd_translate(args: argparse.Namespace) -> int:
         close = getattr(translator, "close", None)
         if close:
             close()
+
+
+def _print_span_counts(translator) -> None:
+    """On stderr, how the sentences with protected spans went (whole / cut), if there were any."""
+    from .engine.translator import Translator
+
+    if isinstance(translator, Translator):  # test stand-ins have no counts
+        counts = translator.span_counts
+        if counts.whole or counts.cut:
+            print(f"desktop-mt: {counts}", file=sys.stderr)
 
 
 def _plan_jobs(args: argparse.Namespace) -> Optional[list[tuple[Path, Optional[Path]]]]:
