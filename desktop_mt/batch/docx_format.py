@@ -5,13 +5,22 @@ comments, charts, SmartArt and embedded objects are left untranslated.
 The run rule. Every ``w:p`` of those parts is handled on its own (a paragraph nested in a text
 box or table is handled as its own paragraph). A paragraph's text runs are split into *units*
 at anything that is not plain text: a tab, a line break, an image, a field (its code and its
-displayed result), a symbol, a note reference; a hyperlink is a unit of its own (so the link
-keeps its text, at the price of translating it apart from its sentence). Each unit is translated as one segment (its
-leading/trailing whitespace kept); the translation goes into the unit's first ``w:t`` that
-holds non-blank text, keeping that run's formatting, and the unit's other ``w:t`` are emptied
-(the runs themselves stay, so nothing that hangs on them is lost). Images, fields, tabs,
-breaks, bookmarks and comments marks are never touched, and paragraph/run properties
-(styles) are kept. Deleted revision text (``w:del``) is left as it is.
+displayed result), a symbol. Hyperlinks and footnote/endnote references stay inside their
+unit, so a sentence with a link or a note mark is translated whole. Each unit is translated
+sentence by sentence (its leading/trailing whitespace kept), and its inline formatting is
+carried by tag projection (:mod:`.tags`): the unit's plainest formatting (outside links, the
+fewest run properties; then the most used) is its base; every stretch of runs formatted
+otherwise (bold, italic, underline, colour, a font, a hyperlink...) is a span, placed on
+the words of the translation aligned to its words, or, where none align well enough, on its
+whole sentence. The translation is written as new
+runs, each a copy of the formatting (``w:rPr``) of the source run it stands for, inside a
+copy of the hyperlink where the source run was in one; a footnote or endnote reference
+moves, as it is, to the end of its sentence's translation. The source runs whose text was
+taken are removed when nothing else hangs on them (otherwise only emptied). A unit with one
+formatting and no note reference keeps its runs: the translation goes into its first
+``w:t`` holding text, the others are emptied. Images, fields, tabs, breaks, bookmarks and
+comment marks are never touched, and paragraph properties (styles) are kept. Deleted
+revision text (``w:del``) is left as it is.
 
 Bilingual (``bilingual=True``): each paragraph with translated text is kept as it was and a
 copy of it, holding the translation by the same run rule, is inserted right after it (same
@@ -20,9 +29,9 @@ note references, pictures and text boxes are left out of the copy (they must sta
 text box's paragraphs get their own copies inside it). A paragraph left as it was
 (already Chinese) is not repeated.
 
-So a paragraph with mixed formatting ("a **bold** word") comes back with the whole
-translation in the formatting of its first non-blank run: inline formatting inside a unit
-cannot be mapped onto a translation with a different word order.
+What falls short: a span whose words the aligner cannot find in the translation (its own
+translation shares too few characters with the sentence's) formats its whole sentence, and
+a note reference goes to the end of its sentence even where it sat mid-sentence.
 """
 
 from __future__ import annotations
@@ -33,7 +42,8 @@ import zipfile
 from typing import BinaryIO, Iterator, Sequence
 
 from .errors import BatchInputError
-from .textio import SegmentCollector, Template, render
+from .tags import ProjectedText, Projection, Span
+from .textio import SegmentCollector
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -63,6 +73,10 @@ _UNIQUE = {_w(t) for t in ("bookmarkStart", "bookmarkEnd", "commentRangeStart", 
 _PARAGRAPH_IDS = ("{http://schemas.microsoft.com/office/word/2010/wordml}paraId",
                   "{http://schemas.microsoft.com/office/word/2010/wordml}textId")
 _HYPERLINK = _w("hyperlink")
+_RPR = _w("rPr")
+_NOTE_REFERENCES = {_w("footnoteReference"), _w("endnoteReference")}
+# Run properties that are no formatting a reader sees: runs differing only in these are one span.
+_INVISIBLE_RPR = {_w(t) for t in ("lang", "noProof", "spellStart", "spellEnd", "webHidden")}
 _FLDCHAR = _w("fldChar")
 _FLDCHAR_TYPE = _w("fldCharType")
 
@@ -85,17 +99,22 @@ class WordDocument:
                                   filename=filename) from exc
         collector = SegmentCollector()
         self._bilingual = bilingual
-        self._units: list[tuple[list, Template]] = []  # (w:t elements, template)
+        self._units: list[tuple[list, ProjectedText]] = []  # (w:t elements and note references, text)
         self._paragraphs: list[tuple[object, list[int]]] = []  # (w:p, indices into _units)
         self._blob_parts: list[tuple[object, object]] = []  # (part, parsed root) to write back
         for root in self._roots():
             for paragraph in root.iter(_P):
                 first = len(self._units)
-                for texts in _text_units(paragraph):
-                    self._units.append((texts, collector.add_text(_joined(texts))))
+                for items in _text_units(paragraph):
+                    self._units.append((items, _projected(items, collector)))
                 if len(self._units) > first:
                     self._paragraphs.append((paragraph, list(range(first, len(self._units)))))
         self.segments = collector.segments
+
+    @property
+    def texts(self) -> list[ProjectedText]:
+        """Each text unit with its formatting spans, in document order."""
+        return [text for _items, text in self._units]
 
     def _roots(self) -> Iterator[object]:
         """The XML roots of the document, every header/footer part, footnotes and endnotes."""
@@ -120,8 +139,8 @@ class WordDocument:
         if self._bilingual:
             self._add_translated_copies(translations)
         else:
-            for texts, template in self._units:
-                _fill_unit(texts, render(template, translations))
+            for items, text in self._units:
+                _fill_unit(items, text.project(translations))
         for part, root in self._blob_parts:
             part._blob = self._etree.tostring(root, xml_declaration=True, encoding="UTF-8",
                                               standalone=True)
@@ -133,19 +152,95 @@ class WordDocument:
         every unit is unchanged). Paragraphs nested in a paragraph (text boxes) get their own
         copy; the outer paragraph's copy then leaves them out."""
         for paragraph, indices in self._paragraphs:
-            texts = [render(self._units[i][1], translations) for i in indices]
-            if all(text == _joined(self._units[i][0]) for text, i in zip(texts, indices)):
+            if all(translations[k] == self.segments[k] for i in indices for k in self._units[i][1].segments):
                 continue
+            projections = [self._units[i][1].project(translations) for i in indices]
             clone = copy.deepcopy(paragraph)
-            for unit, text in zip(_text_units(clone), texts):  # the same units, in the same order
-                _fill_unit(unit, text)
+            for unit, projection in zip(_text_units(clone), projections):  # the same units, in order
+                _fill_unit(unit, projection)
             _strip_for_copy(clone)
             paragraph.addnext(clone)
 
 
-def _joined(texts: list) -> str:
+def _joined(items: list) -> str:
     """A unit's text: its ``w:t`` texts one after another."""
-    return "".join(t.text or "" for t in texts)
+    return "".join(t.text or "" for t in items if t.tag == _T)
+
+
+def _projected(items: list, collector: SegmentCollector) -> ProjectedText:
+    """A unit as sentence segments, with its differently formatted runs as spans (marks:
+    indices into :func:`_formats`) and its note references as anchors (marks: the item)."""
+    formats, index_of = _formats(items)
+    base = _base(items, formats, index_of)
+    spans: list[Span] = []
+    anchors = []
+    pos = 0
+    for item in items:
+        if item.tag != _T:
+            anchors.append((pos, items.index(item)))
+            continue
+        text = item.text or ""
+        mark = index_of[id(item)]
+        if mark != base and text:
+            last = spans[-1] if spans else None
+            if last is not None and last.mark == mark and last.end == pos:
+                spans[-1] = Span(last.start, pos + len(text), mark)
+            else:
+                spans.append(Span(pos, pos + len(text), mark))
+        pos += len(text)
+    return ProjectedText(_joined(items), spans, collector, anchors)
+
+
+def _formats(items: list) -> tuple[list[tuple[object, object]], dict[int, int]]:
+    """The unit's distinct formats as ``(run, hyperlink or None)`` (the first run seen with
+    each), and for each ``w:t`` (by ``id``) the index of its format."""
+    keys: dict[tuple[bytes, object], int] = {}
+    formats: list[tuple[object, object]] = []
+    index_of: dict[int, int] = {}
+    for item in items:
+        if item.tag != _T:
+            continue
+        run = item.getparent()
+        link = _hyperlink_of(run)
+        key = (_format_key(run), None if link is None else id(link))
+        if key not in keys:
+            keys[key] = len(formats)
+            formats.append((run, link))
+        index_of[id(item)] = keys[key]
+    return formats, index_of
+
+
+def _base(items: list, formats: list, index_of: dict[int, int]) -> int:
+    """The unit's base format, the one its spans stand out from: the plainest (outside any
+    link, fewest run properties) of the formats its visible text has, then the most used."""
+    chars: dict[int, int] = {}
+    for t in items:
+        if t.tag == _T and (t.text or "").strip():
+            chars[index_of[id(t)]] = chars.get(index_of[id(t)], 0) + len(t.text.strip())
+    return min(chars, key=lambda k: (formats[k][1] is not None, len(_format_key(formats[k][0])), -chars[k], k))
+
+
+def _format_key(run) -> bytes:
+    """A run's visible formatting, comparable: its ``w:rPr`` less what a reader cannot see."""
+    from lxml import etree
+
+    rpr = run.find(_RPR)
+    if rpr is None:
+        return b""
+    rpr = copy.deepcopy(rpr)
+    for child in [c for c in rpr if c.tag in _INVISIBLE_RPR]:
+        rpr.remove(child)
+    return etree.tostring(rpr, method="c14n")
+
+
+def _hyperlink_of(run):
+    """The ``w:hyperlink`` holding ``run`` (through content controls and such), else None."""
+    element = run.getparent()
+    while element is not None and element.tag != _P:
+        if element.tag == _HYPERLINK:
+            return element
+        element = element.getparent()
+    return None
 
 
 def _text_units(paragraph) -> list[list]:
@@ -171,12 +266,99 @@ def _is_header_footer(part: object) -> bool:
     return isinstance(part, (HeaderPart, FooterPart))
 
 
-def _fill_unit(texts: list, text: str) -> None:
-    """The whole unit's text into its first non-blank ``w:t``; the others emptied."""
-    target = next(t for t in texts if (t.text or "").strip())
+def _fill_unit(items: list, projection: Projection) -> None:
+    """Put a unit's translation in (the run rule of the module docstring)."""
+    texts = [t for t in items if t.tag == _T]
+    if not projection.spans and not projection.anchors:
+        target = next(t for t in texts if (t.text or "").strip())
+        for t in texts:
+            t.text = projection.text if t is target else ""
+        target.set(_XML_SPACE, "preserve")  # leading/trailing spaces must survive
+        return
+    formats, index_of = _formats(items)
+    base = _base(items, formats, index_of)
+    first_run = texts[0].getparent()
+    point = _hyperlink_of(first_run)
+    point = first_run if point is None else point
+    old_runs = [item.getparent() for item in items]  # before the note references move out of theirs
+    for element in _new_runs(projection, formats, base, items):
+        point.addprevious(element)
     for t in texts:
-        t.text = text if t is target else ""
-    target.set(_XML_SPACE, "preserve")  # leading/trailing spaces must survive
+        t.text = ""
+    _remove_empty_runs(old_runs)
+
+
+def _new_runs(projection: Projection, formats: list, base: int, items: list) -> list:
+    """The translation as runs (and hyperlinks holding runs), in order, with the note
+    references moved to their places."""
+    text = projection.text
+    cuts = sorted({0, len(text)} | {p.start for p in projection.spans} | {p.end for p in projection.spans}
+                  | {pos for pos, _ in projection.anchors})
+    pieces: list[tuple[object, int, object]] = []  # (run, format index or -1, hyperlink)
+    for a, b in zip(cuts, cuts[1:]):
+        for pos, index in projection.anchors:
+            if pos == a:
+                pieces.append(_anchor_run(items[index]))
+        covering = [p for p in projection.spans if p.start <= a and b <= p.end]
+        mark = min(covering, key=lambda p: p.end - p.start).mark if covering else base
+        run, link = formats[mark]
+        pieces.append((_text_run(run, text[a:b]), mark, link))
+    for pos, index in projection.anchors:
+        if pos >= len(text) or not text:
+            pieces.append(_anchor_run(items[index]))
+    out: list = []
+    open_link, holder = None, None
+    for run, _mark, link in pieces:
+        if link is None:
+            out.append(run)
+            open_link = holder = None
+        elif link is open_link and holder is not None:
+            holder.append(run)
+        else:
+            holder = _shallow_copy(link)
+            holder.append(run)
+            out.append(holder)
+            open_link = link
+    return out
+
+
+def _anchor_run(reference) -> tuple[object, int, object]:
+    """A note reference moved into a run of its own (its run's formatting: superscript)."""
+    run = _shallow_copy(reference.getparent())
+    rpr = reference.getparent().find(_RPR)
+    if rpr is not None:
+        run.append(copy.deepcopy(rpr))
+    run.append(reference)  # lxml moves it
+    return run, -1, None
+
+
+def _text_run(run, text: str):
+    """A new run with ``run``'s formatting holding ``text``."""
+    new = _shallow_copy(run)
+    rpr = run.find(_RPR)
+    if rpr is not None:
+        new.append(copy.deepcopy(rpr))
+    t = new.makeelement(_T, {})
+    t.text = text
+    t.set(_XML_SPACE, "preserve")
+    new.append(t)
+    return new
+
+
+def _shallow_copy(element):
+    """``element`` with its attributes, without its children."""
+    return element.makeelement(element.tag, dict(element.attrib))
+
+
+def _remove_empty_runs(runs: list) -> None:
+    """Remove runs left with nothing but properties and empty text, and hyperlinks left empty."""
+    for run in runs:
+        parent = run.getparent()
+        if parent is None or any(c.tag not in (_RPR, _T) or (c.tag == _T and c.text) for c in run):
+            continue
+        parent.remove(run)
+        if parent.tag == _HYPERLINK and not len(parent) and parent.getparent() is not None:
+            parent.getparent().remove(parent)
 
 
 def _units(paragraph) -> list[list]:
@@ -196,14 +378,14 @@ def _units(paragraph) -> list[list]:
                 continue  # comments / processing instructions, properties, deleted text
             if tag in _DESCEND:
                 walk(child)
-            elif tag == _HYPERLINK:  # its own unit, so the link keeps visible text
-                split()
+            elif tag == _HYPERLINK:  # inside the unit: the link becomes a span of its sentence
                 walk(child)
-                split()
             elif tag == _R:
                 walk(child)
             elif tag == _T and field_depth == 0:
                 units[-1].append(child)
+            elif tag in _NOTE_REFERENCES and field_depth == 0:
+                units[-1].append(child)  # an anchor in the unit's text
             elif tag == _FLDCHAR:
                 kind = child.get(_FLDCHAR_TYPE)
                 field_depth += 1 if kind == "begin" else -1 if kind == "end" else 0

@@ -14,9 +14,15 @@ Rules:
 - Bilingual (``bilingual=True``): each cue keeps its source line(s) as they were (tags
   included) above the Chinese line(s); a cue left as it was (already Chinese, or nothing to
   translate) is written once, as it was.
-- Formatting tags: tags at the start of the first line (``<i>``, ``{\\an8}`` ...) and at the
-  end of the last line (``</i>``) are kept around the translation; tags in between are dropped
-  (they cannot be placed reliably in the translation).
+- Formatting tags (``<i>``, ``<b>``, ``<u>``, ``<s>``, ``<font ...>``) are carried onto the
+  words they belong to by tag projection (:mod:`.tags`): each sentence of the cue is
+  translated whole; a tag around whole sentences wraps their translation; a tag around part
+  of a sentence goes on the words of the translation aligned to its words, or, where none
+  align well enough, around that whole sentence. Tags that would cross are widened until
+  they nest, so the output is always balanced, line by line (a tag over the line break is
+  closed at the end of the first line and opened again on the second). A stray closing tag
+  is dropped; an unclosed one ends with its line. ASS codes (``{\\an8}``) stay at the start
+  of the cue.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, Sequence, Union
 
 from .errors import BatchInputError
+from .tags import Projection, ProjectedText, Span, clip, markup
 from .textio import (DecodedText, SegmentCollector, clean_segment, decode_text, dominant_newline,
                      split_lines)
 
@@ -35,9 +42,8 @@ MAX_LINE_WIDTH = 16  # a common limit for simplified-Chinese subtitles (characte
 _TIMING_RE = re.compile(
     r"^\s*\d{1,3}:\d{1,2}:\d{1,2}[,.:]\d{1,3}\s*-->\s*\d{1,3}:\d{1,2}:\d{1,2}[,.:]\d{1,3}")
 _INDEX_RE = re.compile(r"^\s*\d+\s*$")
-_TAG_RE = re.compile(r"</?(?:i|b|u|s|font)\b[^>]*>|\{\\[^}]*\}", re.IGNORECASE)
-_LEADING_TAGS_RE = re.compile(r"^(?:\s*(?:</?(?:i|b|u|s|font)\b[^>]*>|\{\\[^}]*\}))+", re.IGNORECASE)
-_TRAILING_TAGS_RE = re.compile(r"(?:(?:</?(?:i|b|u|s|font)\b[^>]*>|\{\\[^}]*\})\s*)+$", re.IGNORECASE)
+_TAG_RE = re.compile(r"<(?P<close>/?)(?P<name>i|b|u|s|font)\b[^>]*>", re.IGNORECASE)
+_ASS_RE = re.compile(r"\{\\[^}]*\}")
 _BREAK_AFTER = set("，。！？；：、…）」』”")  # full-width: a break right after is always fine
 _ASCII_BREAK_AFTER = set(",.!?;:)")  # only when a space follows ("3.5" must stay whole)
 
@@ -46,13 +52,16 @@ _ASCII_BREAK_AFTER = set(",.!?;:)")  # only when a space follows ("3.5" must sta
 class _Cue:
     """Where one cue's translated text goes."""
 
-    lines: list[tuple[str, int]]  # (prefix like "- " or "", segment index); one per output line
+    lines: list[tuple[str, ProjectedText]]  # (prefix like "- " or "", its text); one per dialogue line
     dialogue: bool
-    lead: str  # tags before the text
-    trail: str  # tags after the text
+    lead: str  # ASS codes before the text
     newline: str  # between the cue's own lines
     end: str  # after the last line (the input's last terminator)
     source: list[str]  # the cue's text lines as they were (for bilingual output)
+
+    @property
+    def segments(self) -> list[int]:
+        return [index for _prefix, text in self.lines for index in text.segments]
 
 
 class SubtitleDocument:
@@ -85,6 +94,11 @@ class SubtitleDocument:
                                   filename=filename)
         self.segments = collector.segments
 
+    @property
+    def texts(self) -> list[ProjectedText]:
+        """Each cue's text (each line of a dialogue cue) with its tags, in order."""
+        return [text for item in self._items if isinstance(item, _Cue) for _prefix, text in item.lines]
+
     def render_text(self, translations: Sequence[str]) -> str:
         """The translated subtitles (before encoding)."""
         out = []
@@ -100,7 +114,7 @@ class SubtitleDocument:
     def _render_bilingual(self, cue: _Cue, translations: Sequence[str]) -> str:
         """The cue's source lines as they were, then its translation (once when unchanged)."""
         source = cue.newline.join(cue.source)
-        if all(translations[index] == self.segments[index] for _prefix, index in cue.lines):
+        if all(translations[index] == self.segments[index] for index in cue.segments):
             return source + cue.end  # already Chinese, or nothing to translate
         return source + cue.newline + _render_cue(cue, translations)
 
@@ -117,36 +131,97 @@ def _starts_next_cue(pairs: list[tuple[str, str]], j: int) -> bool:
 
 def _make_cue(pairs: list[tuple[str, str]], collector: SegmentCollector, newline: str) -> _Cue:
     texts = [content.strip() for content, _ in pairs]
-    first = _LEADING_TAGS_RE.match(texts[0])
-    lead = first.group(0).strip() if first else ""
-    texts[0] = texts[0][len(first.group(0)):] if first else texts[0]
-    last = _TRAILING_TAGS_RE.search(texts[-1])
-    trail = last.group(0).strip() if last else ""
-    texts[-1] = texts[-1][: last.start()] if last else texts[-1]
-    texts = [_TAG_RE.sub("", t).strip() for t in texts]
-    dialogue = len(texts) > 1 and all(t.startswith("-") for t in texts)
+    lead = "".join(_ASS_RE.findall(" ".join(texts)))
+    texts = [_ASS_RE.sub("", t).strip() for t in texts]
+    plain = [_TAG_RE.sub("", t).strip() for t in texts]
+    dialogue = len(texts) > 1 and all(t.startswith("-") for t in plain)
     if dialogue:
-        lines = [("- ", _segment(collector, t[1:])) for t in texts]
+        lines = [("- ", _projected(collector, _after_dash(t))) for t in texts]
     else:
-        lines = [("", _segment(collector, " ".join(t for t in texts if t)))]
+        lines = [("", _projected(collector, " ".join(t for t in texts if t)))]
     inner = pairs[0][1] or newline
-    return _Cue(lines=lines, dialogue=dialogue, lead=lead, trail=trail, newline=inner,
+    return _Cue(lines=lines, dialogue=dialogue, lead=lead, newline=inner,
                 end=pairs[-1][1], source=[content for content, _ in pairs])
 
 
-def _segment(collector: SegmentCollector, text: str) -> int:
-    # Empty text (a cue of tags only) still gets a segment; the runner skips empty segments.
-    return collector.add_segment(" ".join(clean_segment(text).split()))
+def _after_dash(line: str) -> str:
+    """A dialogue line without its leading "-" (tags before the dash are kept)."""
+    match = re.match(r"^((?:<[^>]*>\s*)*)-\s*", line)
+    return match.group(1) + line[match.end():] if match else line
+
+
+def _projected(collector: SegmentCollector, text: str) -> ProjectedText:
+    """A cue's text (tags in it) as sentence segments with its tags as spans."""
+    plain, spans = parse_tags(text)
+    plain, spans = _collapse_spaces(plain, spans)
+    return ProjectedText(plain, spans, collector)
+
+
+def parse_tags(text: str) -> tuple[str, list[Span]]:
+    """``text`` without its formatting tags, and the tags as spans of it; a span's mark is the
+    pair ``(opening tag, closing tag)``. A closing tag closes its latest opening tag (and the
+    tags opened inside it); a stray one is dropped; an unclosed one runs to the end."""
+    plain: list[str] = []
+    size = 0
+    spans: list[Span] = []
+    stack: list[tuple[str, str, int]] = []  # (name, opening tag, start)
+    pos = 0
+    for match in _TAG_RE.finditer(text):
+        chunk = text[pos:match.start()]
+        plain.append(chunk)
+        size += len(chunk)
+        pos = match.end()
+        name = match.group("name").lower()
+        if not match.group("close"):
+            stack.append((name, match.group(0), size))
+            continue
+        names = [n for n, _, _ in stack]
+        if name not in names:
+            continue  # a closing tag with nothing to close
+        while stack:
+            opened, tag, start = stack.pop()
+            closing = match.group(0) if opened == name else f"</{opened}>"
+            spans.append(Span(start, size, (tag, closing)))
+            if opened == name:
+                break
+    chunk = text[pos:]
+    plain.append(chunk)
+    size += len(chunk)
+    spans.extend(Span(start, size, (tag, f"</{name}>")) for name, tag, start in reversed(stack))
+    return "".join(plain), sorted(spans, key=lambda s: (s.start, -s.end))
+
+
+def _collapse_spaces(text: str, spans: list[Span]) -> tuple[str, list[Span]]:
+    """Runs of whitespace (and control characters) become one space, outer whitespace goes;
+    the spans follow their characters."""
+    out: list[str] = []
+    new_pos: list[int] = []  # each old position's new position
+    for c in clean_segment(text):
+        new_pos.append(len(out))
+        if not c.isspace():
+            out.append(c)
+        elif out and out[-1] != " ":
+            out.append(" ")
+    new_pos.append(len(out))
+    result = "".join(out).rstrip()
+    moved = [Span(new_pos[s.start], min(new_pos[s.end], len(result)), s.mark) for s in spans]
+    return result, [s for s in moved if s.start < s.end]
 
 
 def _render_cue(cue: _Cue, translations: Sequence[str]) -> str:
     if cue.dialogue:
-        lines = [prefix + translations[index] for prefix, index in cue.lines]
+        lines = [prefix + _tagged(text.project(translations)) for prefix, text in cue.lines]
     else:
-        lines = wrap_chinese(translations[cue.lines[0][1]])
+        projection = cue.lines[0][1].project(translations)
+        text = projection.text
+        lines = [_tagged(Projection(text[a:b], clip(projection.spans, a, b), []))
+                 for a, b in wrap_ranges(text)]
     lines[0] = cue.lead + lines[0]
-    lines[-1] = lines[-1] + cue.trail
     return cue.newline.join(lines) + cue.end
+
+
+def _tagged(projection: Projection) -> str:
+    return markup(projection.text, projection.spans, lambda mark: mark[0], lambda mark: mark[1])
 
 
 def text_width(text: str) -> float:
@@ -156,14 +231,24 @@ def text_width(text: str) -> float:
 
 def wrap_chinese(text: str, max_width: float = MAX_LINE_WIDTH) -> list[str]:
     """One line if ``text`` fits in ``max_width``, else two lines split near the middle."""
-    text = text.strip()
-    if text_width(text) <= max_width:
-        return [text]
-    cut = _best_break(text)
+    return [text[a:b] for a, b in wrap_ranges(text, max_width)]
+
+
+def wrap_ranges(text: str, max_width: float = MAX_LINE_WIDTH) -> list[tuple[int, int]]:
+    """:func:`wrap_chinese` as ``[start, end)`` ranges of ``text`` (outer spaces left out)."""
+    start, end = len(text) - len(text.lstrip()), len(text.rstrip())
+    core = text[start:end]
+    whole = [(start, end)]
+    if text_width(core) <= max_width:
+        return whole
+    cut = _best_break(core)
     if cut is None:
-        return [text]
-    first, second = text[:cut].rstrip(), text[cut:].lstrip()
-    return [first, second] if first and second else [text]
+        return whole
+    first_end = start + len(core[:cut].rstrip())
+    second_start = start + cut + len(core[cut:]) - len(core[cut:].lstrip())
+    if first_end <= start or second_start >= end:
+        return whole
+    return [(start, first_end), (second_start, end)]
 
 
 def _best_break(text: str) -> int | None:

@@ -294,4 +294,9 @@ def _wide_edge(pieces: list[str], k: int) -> bool:
     """Whether the text just before or just after ``pieces[k]`` is a wide (CJK) character."""
     before = pieces[k - 1][-1:] if k else ""
     after = pieces[k + 1][:1] if k + 1 < len(pieces) else ""
-    return any(c and unicodedata.east_asian_width(c) in "WF" for c in (before, after))
+    return any(c and is_wide(c) for c in (before, after))
+
+
+def is_wide(char: str) -> bool:
+    """A wide or full-width character (CJK): no space goes between it and the next sentence."""
+    return unicodedata.east_asian_width(char) in "WF"

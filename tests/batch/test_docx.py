@@ -116,12 +116,14 @@ def test_body_paragraphs_and_styles(translated):
 
 
 def test_split_runs_follow_the_rule(translated):
+    """Each run's formatting lands on the translation of its own words (tag projection)."""
     _, after, _ = translated
     runs = after.paragraphs[1].runs
-    assert len(runs) == 3  # runs are kept, so nothing hanging on them is lost
-    assert runs[0].text == fake_translation("The results were very good this year.")
-    assert [r.text for r in runs[1:]] == ["", ""]
-    assert runs[1].bold and runs[2].font.size == Pt(14)  # run formatting untouched
+    assert [r.text for r in runs] == [fake_translation("The results were"), fake_translation("very good"),
+                                      fake_translation("this year.")]
+    assert [bool(r.bold) for r in runs] == [False, True, False]
+    assert runs[2].font.size == Pt(14) and runs[0].font.size is None  # run formatting copied
+    assert after.paragraphs[1].text == fake_translation("The results were very good this year.")
 
 
 def test_tabs_images_and_fields_are_kept(translated):
@@ -138,12 +140,16 @@ def test_tabs_images_and_fields_are_kept(translated):
     assert footer.text == fake_translation("Page") + " 1"  # field result untouched
 
 
-def test_hyperlinks_keep_their_text(translated):
-    _, after, _ = translated
+def test_hyperlinks_keep_their_text_inside_the_sentence(translated):
+    """The link's words are translated with their sentence (one segment, one full stop) and
+    the link sits on their translation."""
+    _, after, fake = translated
     p = next(p for p in after.paragraphs if p._p.find(qn("w:hyperlink")) is not None)
-    link = p._p.find(qn("w:hyperlink"))
+    (link,) = p._p.findall(qn("w:hyperlink"))
+    assert link.get(qn("w:anchor")) == "x"
     assert "".join(t.text for t in link.iter(qn("w:t"))) == fake_translation("the manual")
-    assert p.text.startswith(fake_translation("Read"))
+    assert "".join(t.text for t in p._p.iter(qn("w:t"))) == fake_translation("Read the manual first.")
+    assert "Read the manual first." in [s for c in fake.calls for s in c]
 
 
 def test_tables_nested_too(translated):

@@ -1,0 +1,319 @@
+"""Tag projection: inline formatting carried from a source text onto its translation.
+
+A text with formatting (an SRT cue with ``<i>``/``<b>``/``<u>``/``<font>``, a Word paragraph
+with bold, italic, coloured or linked runs) is a plain text plus *spans* (``Span``: a range
+of the plain text and an opaque ``mark``: the tag pair, the run's format) and *anchors*
+(zero-width things at a position: a footnote reference). The method, after Bergamot's HTML
+handling, with the alignment made from the engine's public API:
+
+1. The plain text is cut into its sentences (``engine.segment.segment_sentences``); each is
+   translated whole, as one segment, so formatting never changes the translation.
+2. A span that covers whole sentences wraps their translations exactly.
+3. A span inside one sentence is translated alone too (one more segment), and placed on the
+   window of the sentence's translation that best matches that translation, by character
+   overlap (Dice coefficient of the distinct letters and digits; at least :data:`MIN_MATCH`). This is a
+   word aligner for the case at hand: spans are words or phrases, and the same model
+   translates them the same way in and out of context often enough. Where it does not (no
+   window matches well enough), the span falls back to wrapping its whole sentence.
+4. Placed spans must nest (tags cannot cross): a span that would cross one already placed
+   falls back to its sentences, then to the whole text, which nests with everything. So the
+   markup built from a projection is always balanced.
+5. An anchor goes to the end of its sentence's translation.
+
+``ProjectedText(text, spans, collector)`` registers the segments; ``project(translations)``
+gives a :class:`Projection` (the translated plain text, its placed spans and anchors) that
+the formats turn into markup (``srt``) or runs (``docx_format``). :func:`markup` renders
+well-nested spans as tags.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from typing import Callable, Hashable, Sequence
+
+from .textio import SegmentCollector, clean_segment, is_wide
+
+MIN_MATCH = 0.5  # Dice overlap a window must reach to count as the span's aligned words
+
+
+@dataclasses.dataclass(frozen=True)
+class Span:
+    """A formatted range ``[start, end)`` of a plain text, carrying ``mark`` (what to apply)."""
+
+    start: int
+    end: int
+    mark: Hashable
+
+
+@dataclasses.dataclass(frozen=True)
+class Placed:
+    """A span on the translation. ``aligned``: on the words aligned to its source words (or
+    on whole sentences it covered whole); False: the fallback that wraps whole sentences."""
+
+    start: int
+    end: int
+    mark: Hashable
+    aligned: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class Projection:
+    """A translated text: ``text``, its well-nested ``spans`` and its ``anchors`` (offset, mark)."""
+
+    text: str
+    spans: list[Placed]
+    anchors: list[tuple[int, Hashable]]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Sentence:
+    start: int  # in the core text
+    end: int
+    segment: int
+
+
+@dataclasses.dataclass(frozen=True)
+class _SpanPlan:
+    span: Span  # in core coordinates
+    first: int  # sentences it touches
+    last: int
+    whole: bool  # it covers them whole
+    segment: int  # its own segment (inside one sentence), else -1
+    at_start: bool = False  # it starts where its sentence starts
+    at_end: bool = False  # it ends where its sentence ends (its closing mark aside)
+    ends_with_mark: bool = False  # its source text ends with punctuation
+
+
+class ProjectedText:
+    """One formatted text as sentence segments (and span segments) in ``collector``."""
+
+    def __init__(self, text: str, spans: Sequence[Span], collector: SegmentCollector,
+                 anchors: Sequence[tuple[int, Hashable]] = ()) -> None:
+        core = text.strip()
+        self.lead = text[: len(text) - len(text.lstrip())]
+        self.trail = text[len(text.rstrip()):] if core else ""
+        self.source = text
+        shift = len(self.lead)
+        clean = clean_segment(core)  # one character for one: offsets stay
+        self._sentences = [_Sentence(a, b, collector.add_segment(clean[a:b].strip()))
+                           for a, b in sentence_ranges(clean)]
+        self._gaps = [core[a.end:b.start] for a, b in zip(self._sentences, self._sentences[1:])]
+        self._spans = [self._plan_span(Span(max(s.start - shift, 0), min(s.end - shift, len(core)), s.mark),
+                                       clean, collector)
+                       for s in spans if s.end - shift > 0 and s.start - shift < len(core)]
+        self._spans = [p for p in self._spans if p is not None]
+        self._anchors = [(self._sentence_at(min(max(pos - shift, 0), len(core))), mark) for pos, mark in anchors]
+
+    @property
+    def segments(self) -> list[int]:
+        """The indices of every segment this text registered."""
+        return [s.segment for s in self._sentences] + [p.segment for p in self._spans if p.segment >= 0]
+
+    @property
+    def span_count(self) -> int:
+        """How many formatting spans the source has (on text, not on spaces alone)."""
+        return len(self._spans)
+
+    def _sentence_at(self, pos: int) -> int:
+        """The sentence holding position ``pos`` (a position in a gap: the sentence before it)."""
+        return max((k for k, s in enumerate(self._sentences) if s.start <= pos), default=0)
+
+    def _plan_span(self, span: Span, clean: str, collector: SegmentCollector) -> _SpanPlan | None:
+        inner = clean[span.start:span.end]
+        if not inner.strip() or not self._sentences:
+            return None  # formatting on spaces only: nothing to show it on
+        start = span.start + len(inner) - len(inner.lstrip())
+        end = span.end - (len(inner) - len(inner.rstrip()))
+        touched = [k for k, s in enumerate(self._sentences) if s.start < end and start < s.end]
+        if not touched:
+            return None
+        first, last = touched[0], touched[-1]
+        whole = start <= self._sentences[first].start and end >= self._sentences[last].end
+        segment = -1
+        if not whole and first == last:
+            segment = collector.add_segment(clean[start:end])
+        sentence = self._sentences[first]
+        rest = clean[end:sentence.end]
+        return _SpanPlan(Span(start, end, span.mark), first, last, whole, segment,
+                         at_start=start <= sentence.start, at_end=not any(c.isalnum() for c in rest),
+                         ends_with_mark=not clean[end - 1].isalnum())
+
+    def project(self, translations: Sequence[str]) -> Projection:
+        """The translation with its spans placed (always well nested) and anchors placed."""
+        texts = [translations[s.segment] for s in self._sentences]
+        offsets, parts, pos = [], [], 0
+        for k, text in enumerate(texts):
+            if k:
+                gap = self._gaps[k - 1]
+                if (parts[-1][-1:] and is_wide(parts[-1][-1])) or (text[:1] and is_wide(text[0])):
+                    gap = ""
+                parts.append(gap)
+                pos += len(gap)
+            offsets.append(pos)
+            parts.append(text)
+            pos += len(text)
+        body = "".join(parts)
+        base = len(self.lead)
+
+        def sentences(first: int, last: int) -> tuple[int, int]:
+            return offsets[first], offsets[last] + len(texts[last])
+
+        candidates = []
+        for plan in self._spans:
+            fallback = sentences(plan.first, plan.last)
+            where, aligned = fallback, plan.whole
+            if plan.segment >= 0:
+                found = best_window(texts[plan.first], translations[plan.segment], plan.ends_with_mark)
+                if found is not None:
+                    found = _to_edges(texts[plan.first], found, plan.at_start, plan.at_end)
+                    where = (offsets[plan.first] + found[0], offsets[plan.first] + found[1])
+                    aligned = True
+            candidates.append((where, aligned, fallback, plan.span.mark))
+        placed = _nest(candidates, len(body))
+        anchors = [(base + sentences(k, k)[1], mark) for k, mark in self._anchors]
+        return Projection(self.lead + body + self.trail,
+                          [dataclasses.replace(p, start=p.start + base, end=p.end + base) for p in placed],
+                          anchors)
+
+
+def sentence_ranges(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of each sentence of ``text`` (``segment_sentences``; a list or heading
+    marker stays with the first sentence)."""
+    from ..engine.segment import segment_sentences
+    from ..engine.textproc import split_marker
+
+    if not text.strip():
+        return []
+    prefix, body = split_marker(text)
+    if not body.strip():
+        return [(0, len(text))]
+    ranges, pos = [], len(prefix)
+    for k, (sentence, gap) in enumerate(segment_sentences(body)):
+        start = 0 if k == 0 else pos
+        ranges.append((start, pos + len(sentence)))
+        pos += len(sentence) + len(gap)
+    return ranges
+
+
+def _letters(text: str) -> dict[str, None]:
+    """The distinct letters and digits of ``text``: sets, not counts, since a fragment
+    translated alone may come back with a word repeated ("汤姆汤姆。"), which must not weigh
+    against it."""
+    return dict.fromkeys(c for c in text.lower() if c.isalnum())
+
+
+def _to_edges(target: str, found: tuple[int, int], at_start: bool, at_end: bool,
+              slack: int = 1) -> tuple[int, int]:
+    """A window widened to the start (end) of its sentence's translation when the source span
+    starts (ends) its sentence and at most ``slack`` letters lie between: the words a span
+    opens or closes a sentence with are, in the translation, mostly there too."""
+    start, end = found
+    if at_start and sum(c.isalnum() for c in target[:start]) <= slack:
+        start = len(target) - len(target.lstrip())
+    if at_end and sum(c.isalnum() for c in target[end:]) <= slack:
+        words_end = max((k + 1 for k, c in enumerate(target) if c.isalnum()), default=end)
+        end = max(end, words_end)  # up to the last word; the sentence's closing mark is not the span's
+    return start, end
+
+
+def best_window(target: str, query: str, with_mark: bool = True,
+                min_match: float = MIN_MATCH) -> tuple[int, int] | None:
+    """The ``[start, end)`` of ``target`` whose letters and digits best match ``query``'s
+    (Dice coefficient of the two sets of distinct characters, at least ``min_match``); None when no
+    window matches well enough. A window starts and ends on a character of ``query``; with
+    ``with_mark`` (the source span ends with punctuation) it takes in the mark that follows
+    it when ``query`` ends with that mark."""
+    want = _letters(query)
+    size = len(want)
+    if not size:
+        return None
+    lowered = target.lower()
+    best_score, windows = 0.0, []  # the windows of the best score
+    longest = 3 * len(query) + 8
+    for a, first in enumerate(lowered):
+        if first not in want:
+            continue
+        seen: set[str] = set()  # the window's distinct letters and digits
+        for b in range(a, min(len(target), a + longest)):
+            c = lowered[b]
+            if not c.isalnum():
+                continue
+            seen.add(c)
+            if c not in want:
+                continue
+            score = 2 * len(seen & want.keys()) / (size + len(seen))
+            if score > best_score + 1e-9:
+                best_score, windows = score, [(a, b + 1)]
+            elif score > best_score - 1e-9:
+                windows.append((a, b + 1))
+    if best_score < min_match:
+        return None
+    # Sets forget order: among equal windows, the one that reads most like the query in order.
+    letters = "".join(c for c in query.lower() if c.isalnum())
+    start, end = max(windows, key=lambda w: (difflib.SequenceMatcher(None, lowered[w[0]:w[1]], letters).ratio(),
+                                               w[0] - w[1]))
+    last = query.rstrip()[-1:]
+    if with_mark and last and not last.isalnum() and end < len(target) and _same_mark(target[end], last):
+        end += 1
+    return start, end
+
+
+def _same_mark(a: str, b: str) -> bool:
+    """``a`` and ``b`` are the same punctuation mark, either width ("。" and ".", "？" and "?")."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", a) == unicodedata.normalize("NFKC", b) or (a, b) == ("。", ".")
+
+
+def _nest(candidates, length: int) -> list[Placed]:
+    """Accept each ``(where, aligned, fallback, mark)`` in turn where it nests with those
+    already placed; otherwise its fallback (its whole sentences), otherwise the whole text."""
+    placed: list[Placed] = []
+    for where, aligned, fallback, mark in candidates:
+        for (start, end), ok in ((where, aligned), (fallback, False), ((0, length), False)):
+            if start >= end:
+                continue
+            if any((p.start, p.end, p.mark) == (start, end, mark) for p in placed):
+                break  # the same formatting on the same words already: once is enough
+            if all(_nests(start, end, p.start, p.end) for p in placed):
+                placed.append(Placed(start, end, mark, ok))
+                break
+    return placed
+
+
+def _nests(a0: int, a1: int, b0: int, b1: int) -> bool:
+    return a1 <= b0 or b1 <= a0 or (a0 <= b0 and b1 <= a1) or (b0 <= a0 and a1 <= b1)
+
+
+def clip(spans: Sequence[Placed], start: int, end: int) -> list[Placed]:
+    """The spans' parts inside ``[start, end)``, shifted to start at 0 (still well nested)."""
+    out = []
+    for p in spans:
+        a, b = max(p.start, start), min(p.end, end)
+        if a < b:
+            out.append(dataclasses.replace(p, start=a - start, end=b - start))
+    return out
+
+
+def markup(text: str, spans: Sequence[Placed], open_tag: Callable[[Hashable], str],
+           close_tag: Callable[[Hashable], str]) -> str:
+    """``text`` with each (well-nested) span's tags around it: outer spans open first and close
+    last; spans of the same range keep their order."""
+    order = sorted(range(len(spans)), key=lambda k: (spans[k].start, -spans[k].end, k))
+    opens: dict[int, list[int]] = {}
+    for k in order:
+        opens.setdefault(spans[k].start, []).append(k)
+    out: list[str] = []
+    stack: list[int] = []
+    for pos in range(len(text) + 1):
+        while stack and spans[stack[-1]].end == pos:
+            out.append(close_tag(spans[stack.pop()].mark))
+        for k in opens.get(pos, []):
+            out.append(open_tag(spans[k].mark))
+            stack.append(k)
+        if pos < len(text):
+            out.append(text[pos])
+    while stack:  # only reachable with spans past the text's end; closed all the same
+        out.append(close_tag(spans[stack.pop()].mark))
+    return "".join(out)
