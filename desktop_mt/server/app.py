@@ -222,7 +222,7 @@ def _add_translate_routes(app: FastAPI, service: TranslationService) -> None:
 
     async def parse(request: Request) -> tuple[dict, Optional[TranslateRequest]]:
         """The parameters and, unless they are DeepLX's, the checked request."""
-        params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
+        params = await read_params(request, config)
         if deepl_api.is_deeplx(params):  # DeepLX's body (text, target_lang) has no q
             return params, None
         check_key(request, params, config.api_key)
@@ -260,7 +260,7 @@ def _add_info_routes(app: FastAPI, service: TranslationService) -> None:
 
     @app.post("/detect")
     async def detect_language(request: Request):
-        params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
+        params = await read_params(request, config)
         check_key(request, params, config.api_key)
         texts, batch = _texts(params.get("q"))
         _check_limits(texts, batch, config)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 
+from starlette.concurrency import run_in_threadpool
+
 from ..errors import DesktopMTError
 from .batching import BatcherClosed, QueueFull
 from .errors import ApiError
@@ -15,6 +17,7 @@ from .htmltext import HtmlDocument
 from .service import TooManyStreams, TranslationService
 
 log = logging.getLogger("desktop_mt.server")
+OFFLOAD_CHARS = 64 * 1024  # more HTML than this is split into tags and text off the event loop
 
 
 def busy(message: str, service: TranslationService) -> ApiError:
@@ -65,7 +68,10 @@ def open_stream(service: TranslationService, text: str, target: str):
 
 async def translate_html(service: TranslationService, texts: list[str], target: str) -> list[str]:
     """HTML documents translated run by run (tags kept; see :mod:`.htmltext`), one engine call."""
-    documents = [HtmlDocument(text) for text in texts]
+    if sum(map(len, texts)) > OFFLOAD_CHARS:  # up to 128 x 5000 characters to scan
+        documents = await run_in_threadpool(lambda: [HtmlDocument(text) for text in texts])
+    else:
+        documents = [HtmlDocument(text) for text in texts]
     runs = [run for document in documents for run in document.texts]
     translated = await translate_texts(service, runs, target) if runs else []
     outputs, position = [], 0

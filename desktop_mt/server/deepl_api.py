@@ -97,8 +97,7 @@ def _translator_for(params: dict):
 async def deepl_translate(request: Request, service: TranslationService) -> JSONResponse:
     """``POST /v2/translate``: DeepL's request and response."""
     config = service.config
-    params = await read_params(request, config.max_body_bytes, config.body_timeout_s,
-                               repeated=("text",))
+    params = await read_params(request, config, repeated=("text",))
     _deepl_key(request, params, config.api_key)
     translate = _translator_for(params)
     job = await off_loop(request, _job, params, _texts(params.get("text")), service)
@@ -165,15 +164,17 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
     async def v2_translate(request: Request):
         return await deepl_translate(request, service)
 
-    @app.api_route("/v2/usage", methods=["GET", "POST"])
+    @app.get("/v2/usage")  # a route per method: distinct operations in /openapi.json
+    @app.post("/v2/usage")
     async def v2_usage(request: Request):
-        params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
+        params = await read_params(request, config)
         _deepl_key(request, params, config.api_key)
         return JSONResponse(_USAGE)
 
-    @app.api_route("/v2/languages", methods=["GET", "POST"])
+    @app.get("/v2/languages")
+    @app.post("/v2/languages")
     async def v2_languages(request: Request):
-        params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
+        params = await read_params(request, config)
         _deepl_key(request, params, config.api_key)
         if str(params.get("type", "source")).lower() == "target":
             rows = [{"language": "ZH", "name": "Chinese (simplified)",
@@ -187,5 +188,5 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
 
     @app.post("/deeplx/translate")
     async def deeplx_translate(request: Request):
-        params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
+        params = await read_params(request, config)
         return await deeplx_answer(request, params, service)

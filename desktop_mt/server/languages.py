@@ -13,6 +13,7 @@ English words (so French or German text in Latin script scores lower, but is not
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import re
@@ -104,13 +105,15 @@ def detect(texts: Sequence[str]) -> list[dict]:
 
     Text without letters gives ``[{"language": "en", "confidence": 0.0}]`` (as LibreTranslate).
     """
-    counts: dict[str, int] = {}
+    chars: collections.Counter[str] = collections.Counter()
     for text in texts:
-        for char in text:
-            if char.isalpha():
-                language = _script_language(char)
-                if language:
-                    counts[language] = counts.get(language, 0) + 1
+        chars.update(text)  # counted in C; each distinct character is looked up once below
+    counts: dict[str, int] = {}
+    for char, count in chars.items():
+        if char.isalpha():
+            language = _script_language(char)
+            if language:
+                counts[language] = counts.get(language, 0) + count
     if counts.get("zh") and counts.get("ja"):  # kana present: Han is Japanese kanji
         counts["ja"] += counts.pop("zh")
     total = sum(counts.values())

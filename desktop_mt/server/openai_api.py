@@ -24,14 +24,12 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from . import compat, prompts
 from .calls import open_stream, translate_texts
 from .errors import ApiError, openai_shape
-from .requests import key_matches, off_loop, read_params, strict_bool, unless_disconnected
+from .requests import PROMPT_ROOM, key_matches, off_loop, read_params, strict_bool, \
+    unless_disconnected
 from .service import TranslationService
 
 MODEL = "desktop-mt"
 TRADITIONAL_MODEL = "desktop-mt-hant"
-# The prompt around the text (Pot's, Easydict's, Bob's are < 150 characters): a message longer
-# than --char-limit plus this is refused before the prompt is looked at.
-PROMPT_ROOM = 1000
 
 
 def bad_request(message: str, param: str) -> ApiError:
@@ -86,7 +84,9 @@ class TranslationRequest:
         self.stream = strict_bool(params, "stream")
         self.param = param
         limit = service.config.char_limit
-        if len(user_text) > limit + PROMPT_ROOM:  # before the prompt is parsed
+        # The prompt around the text (Pot's, Easydict's, Bob's are < 150 characters): a longer
+        # message is refused before the prompt is looked at.
+        if len(user_text) > limit + PROMPT_ROOM:
             raise ApiError(413, f"the message has {len(user_text)} characters; this server "
                                 f"takes texts of at most {limit} (--char-limit)", param=param)
         self.extracted = prompts.extract(user_text)
@@ -226,7 +226,7 @@ async def answer(request: Request, service: TranslationService, parse, stream_bo
     (``parse(params, service)`` -> a TranslationRequest), then stream ``stream_body(req,
     stream)`` or answer ``body(req, translation)`` from one batched engine call."""
     config = service.config
-    params = await read_params(request, config.max_body_bytes, config.body_timeout_s)
+    params = await read_params(request, config)
     check_openai_key(request, config.api_key)
     req = await off_loop(request, parse, params, service)
     request.state.sizes = req.job.sizes  # counts only: never the text

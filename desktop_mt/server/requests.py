@@ -17,32 +17,41 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import time
 import urllib.parse
-from typing import Any, Awaitable, Callable, Optional, TypeVar
+from typing import Any, Awaitable, Callable, NamedTuple, Optional, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
+from .config import ServerConfig
 from .errors import ApiError, ClientGone
 
 OFFLOAD_BYTES = 64 * 1024  # bigger bodies are parsed (and their texts checked) off the loop
+FORM_SETTINGS = 64  # form fields allowed besides --batch-limit texts (source, target, key...)
+UTF8_ESCAPED = 12  # bytes of one character at most in a form: 4 UTF-8 bytes, each as %XX
+PROMPT_ROOM = 1000  # characters of a translation prompt around the text (Pot's, Bob's...)
+YIELD_BYTES = 32 * 1024
 T = TypeVar("T")
 
 
-async def read_params(request: Request, limit: int, timeout: float,
+async def read_params(request: Request, config: ServerConfig,
                       repeated: tuple[str, ...] = ("q",)) -> dict:
     """The request's parameters from a JSON, urlencoded or multipart body (and the query).
 
     In a form, a ``repeated`` field given more than once becomes a list (once: a string).
-    413 for a body over ``limit`` bytes, 408 when it takes more than ``timeout`` seconds to
-    arrive, 400 for a body that is not valid JSON / UTF-8."""
-    body = await read_body(request, limit, timeout)
+    413 for a body over ``max_body_bytes``, 408 when it takes more than ``body_timeout_s`` to
+    arrive, 400 for a body that is not valid JSON / UTF-8 or a form with more fields than a
+    request can use (``batch_limit`` texts and a few settings: counted before parsing)."""
+    body = await read_body(request, config.max_body_bytes, config.body_timeout_s)
     params: dict = dict(request.query_params)
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "multipart/form-data":
         params.update(await _multipart(request, body, repeated))
     elif body:
-        params.update(await off_loop(request, _parse_body, body, kind, repeated))
+        limits = FormLimits(config.batch_limit + FORM_SETTINGS,
+                            UTF8_ESCAPED * (config.char_limit + PROMPT_ROOM))
+        params.update(await off_loop(request, _parse_body, body, kind, repeated, limits))
     return params
 
 
@@ -83,12 +92,21 @@ async def off_loop(request: Request, work: Callable[..., T], *args: Any) -> T:
     return work(*args)
 
 
-def _parse_body(body: bytes, kind: str, repeated: tuple[str, ...]) -> dict:
+class FormLimits(NamedTuple):
+    """What a form may hold: ``fields`` fields of at most ``field_bytes`` bytes each (the
+    longest text a request may send, percent-escaped), checked before anything is decoded."""
+
+    fields: int
+    field_bytes: int
+
+
+def _parse_body(body: bytes, kind: str, repeated: tuple[str, ...], limits: FormLimits) -> dict:
     if kind == "application/json" or kind.endswith("+json"):
         return _json_object(body)
+    if body.count(b"&") >= limits.fields:
+        raise ApiError(400, f"Invalid request: more than {limits.fields} form fields")
     try:
-        text = body.decode("utf-8")
-        return _form(text, repeated)
+        return _form(body.decode("utf-8"), repeated, limits.field_bytes)
     except UnicodeDecodeError:
         raise ApiError(400, "Invalid request: the form body is not valid UTF-8") from None
 
@@ -111,11 +129,28 @@ def _json_object(body: bytes) -> dict:
     return data
 
 
-def _form(text: str, repeated: tuple[str, ...]) -> dict:
+def _form(text: str, repeated: tuple[str, ...], field_bytes: int) -> dict:
     """urlencoded pairs; a repeated field becomes a list (given once it stays a string).
-    Percent-escapes that do not decode as UTF-8 raise UnicodeDecodeError (no U+FFFD)."""
+    Percent-escapes that do not decode as UTF-8 raise UnicodeDecodeError (no U+FFFD).
+
+    Decoding escapes is a Python loop that holds the GIL; on this worker thread it would
+    starve the event loop of a 2 MB form for ~0.1 s, so the interpreter is handed over
+    after every :data:`YIELD_BYTES` decoded (``time.sleep(0)`` releases the GIL)."""
     params: dict = {}
-    for key, value in urllib.parse.parse_qsl(text, keep_blank_values=True, errors="strict"):
+    decoded = 0
+    for pair in text.split("&"):
+        if not pair:
+            continue
+        if len(pair) > field_bytes:
+            raise ApiError(400, f"Invalid request: a form field of {len(pair)} bytes is longer "
+                                f"than any text this server takes (--char-limit)")
+        name, _, raw = pair.partition("=")
+        key = urllib.parse.unquote_plus(name, errors="strict")
+        value = urllib.parse.unquote_plus(raw, errors="strict")
+        decoded += len(pair)
+        if decoded > YIELD_BYTES:
+            decoded = 0
+            time.sleep(0)
         if key in repeated and key in params:
             params[key] = (params[key] if isinstance(params[key], list) else [params[key]])
             params[key].append(value)

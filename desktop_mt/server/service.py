@@ -133,15 +133,20 @@ class TranslationService:
 
     def _run_nbest(self, texts: list[str], n: int, target: str, cancel: threading.Event,
                    future: concurrent.futures.Future) -> None:
-        """The n-best thread: every text in turn; the outcome goes to ``future``."""
+        """The n-best thread: every text in turn; the outcome goes to ``future`` once the
+        slot is free again (a client's next request must not find it still taken)."""
         try:
-            future.set_result(self._engine_nbest(texts, n, target, cancel))
+            result, error = self._engine_nbest(texts, n, target, cancel), None
         except BaseException as exc:  # noqa: BLE001 - handed to the request, which maps it
-            future.set_exception(exc)
+            result, error = None, exc
         finally:
             with self._streams_lock:
                 self._nbest_cancels.discard(cancel)
             self._stream_slots.release()
+        if error is None:
+            future.set_result(result)
+        else:
+            future.set_exception(error)
 
     def _engine_nbest(self, texts: list[str], n: int, target: str,
                       cancel: threading.Event) -> list[list[str]]:
