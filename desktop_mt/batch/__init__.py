@@ -79,7 +79,8 @@ FORMATS = ("txt", "srt", "docx")
 _SUFFIX_FORMATS = {".srt": "srt", ".docx": "docx", ".docm": "docx"}
 _UNSUPPORTED = {".doc": "save it as .docx first", ".rtf": "save it as .docx or .txt first",
                 ".odt": "save it as .docx first", ".pdf": "PDF is not supported"}
-# Bump when parsing/rendering changes the meaning of segment ids (2: txt segments are sentences).
+# Bump when parsing/rendering changes the meaning of segment ids (2: segments are sentences, and
+# SRT/docx add one per formatting span).
 _KEY_VERSION = 2
 
 

@@ -325,9 +325,8 @@ def _new_runs(projection: Projection, formats: list, base: int, items: list) -> 
 def _anchor_run(reference) -> tuple[object, int, object]:
     """A note reference moved into a run of its own (its run's formatting: superscript)."""
     run = _shallow_copy(reference.getparent())
-    rpr = reference.getparent().find(_RPR)
-    if rpr is not None:
-        run.append(copy.deepcopy(rpr))
+    _copy_properties(reference.getparent(), run)
+    reference.tail = None
     run.append(reference)  # lxml moves it
     return run, -1, None
 
@@ -335,14 +334,21 @@ def _anchor_run(reference) -> tuple[object, int, object]:
 def _text_run(run, text: str):
     """A new run with ``run``'s formatting holding ``text``."""
     new = _shallow_copy(run)
-    rpr = run.find(_RPR)
-    if rpr is not None:
-        new.append(copy.deepcopy(rpr))
+    _copy_properties(run, new)
     t = new.makeelement(_T, {})
     t.text = text
     t.set(_XML_SPACE, "preserve")
     new.append(t)
     return new
+
+
+def _copy_properties(run, new) -> None:
+    """Give ``new`` a copy of ``run``'s ``w:rPr`` (without the source's whitespace after it)."""
+    rpr = run.find(_RPR)
+    if rpr is not None:
+        properties = copy.deepcopy(rpr)
+        properties.tail = None
+        new.append(properties)
 
 
 def _shallow_copy(element):

@@ -4,7 +4,7 @@ Rules:
 
 - A cue is a timing line (``00:00:01,000 --> 00:00:02,500``) and the non-blank lines after it.
   Everything that is not cue text (indices, timings, blank lines, stray lines) is copied as is.
-- The text lines of a cue are joined with a space and translated as one segment, then
+- The text lines of a cue are joined with a space and translated sentence by sentence, then
   re-wrapped for Chinese: one line when it is at most :data:`MAX_LINE_WIDTH` wide (a CJK
   character counts 1, other characters 1/2), else two lines split near the middle, at
   punctuation if there is some close to it, else at a space, never inside a Latin word.
