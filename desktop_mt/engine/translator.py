@@ -92,7 +92,10 @@ class Translator:
         """Lazily translate ``text`` segment by segment, yielding text deltas as tokens come.
 
         Closing the generator (or setting ``cancel``) stops generation within one decode step.
-        With a Traditional ``options.script`` the deltas are converted by OpenCC clause by clause
+        A sentence with protected spans is decoded whole before anything of it is shown, then
+        shown at once when its output holds every span, else streamed cut around its spans
+        (``engine.spans``; ``SegmentDone.spans`` says which). With a Traditional
+        ``options.script`` the deltas are converted by OpenCC clause by clause
         (``engine.script.convert_events``): nothing shown is changed afterwards.
         """
         opts = options or self.options
@@ -217,7 +220,9 @@ class Translator:
 
         Segments of all lines are de-duplicated, sorted by length and decoded in batches
         bounded by ``batch_size`` rows (default: the translator's) and a token budget;
-        finished rows leave the batch.
+        finished rows leave the batch. Sentences with protected spans are tried whole in the
+        same pass and checked as their batch finishes; the pieces of those that are cut are
+        decoded in a second pass (``engine.spans``).
         ``progress(finished, total)`` is called once per line as it finishes: lines with
         nothing to translate first, then the lines each decoded batch completes.
         """
