@@ -94,3 +94,13 @@ def test_gui_without_pyside6_says_pyside6_is_missing_before_the_display(monkeypa
     err = capsys.readouterr().err
     assert "No module named 'PySide6'" in err and "'gui' extra" in err
     assert "no display" not in err
+
+
+def test_progress_counts_the_sentences_of_a_one_line_book(fake, tmp_path, capsys):
+    """A book exported as one line: the progress bar moves sentence by sentence, not 0/1."""
+    src = tmp_path / "book.txt"
+    src.write_text(" ".join(f"Sentence number {n} is here." for n in range(300)) + "\n", "utf-8")
+    assert cli.main(["translate", "--progress", str(src)]) == 0
+    err = capsys.readouterr().err
+    assert "300/300" in err and "0/1 " not in err
+    assert max(len(line) for call in fake.calls for line in call) < 40

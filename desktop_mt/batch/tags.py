@@ -32,7 +32,7 @@ import dataclasses
 import difflib
 from typing import Callable, Hashable, Sequence
 
-from .textio import SegmentCollector, clean_segment, is_wide
+from .textio import SegmentCollector, clean_segment, is_wide, sentence_ranges
 
 MIN_MATCH = 0.5  # Dice overlap a window must reach to count as the span's aligned words
 
@@ -175,25 +175,6 @@ class ProjectedText:
         return Projection(self.lead + body + self.trail,
                           [dataclasses.replace(p, start=p.start + base, end=p.end + base) for p in placed],
                           anchors)
-
-
-def sentence_ranges(text: str) -> list[tuple[int, int]]:
-    """``[start, end)`` of each sentence of ``text`` (``segment_sentences``; a list or heading
-    marker stays with the first sentence)."""
-    from ..engine.segment import segment_sentences
-    from ..engine.textproc import split_marker
-
-    if not text.strip():
-        return []
-    prefix, body = split_marker(text)
-    if not body.strip():
-        return [(0, len(text))]
-    ranges, pos = [], len(prefix)
-    for k, (sentence, gap) in enumerate(segment_sentences(body)):
-        start = 0 if k == 0 else pos
-        ranges.append((start, pos + len(sentence)))
-        pos += len(sentence) + len(gap)
-    return ranges
 
 
 def _letters(text: str) -> dict[str, None]:

@@ -258,20 +258,33 @@ class SegmentCollector:
 
     def _add_sentences(self, text: str) -> Template:
         """``text`` (stripped, clean) as one segment per sentence, with :class:`Gap` between."""
-        from ..engine.segment import segment_sentences
-        from ..engine.textproc import split_marker
-
-        # A list or heading marker stays with the first sentence ("1. An item" is no sentence
-        # "1."); the engine takes it off again as a literal.
-        prefix, body = split_marker(text)
-        if not body.strip():
-            return [self.add_segment(text)]
         items: Template = []
-        for k, (sentence, gap) in enumerate(segment_sentences(body)):
-            items.append(self.add_segment(prefix + sentence if k == 0 else sentence))
+        ranges = sentence_ranges(text)
+        for k, (start, end) in enumerate(ranges):
+            items.append(self.add_segment(text[start:end]))
+            gap = text[end:ranges[k + 1][0]] if k + 1 < len(ranges) else ""
             if gap:
                 items.append(_gap(gap))
         return items
+
+
+def sentence_ranges(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of each sentence of ``text`` (``engine.segment.segment_sentences``); a
+    list or heading marker stays with the first sentence ("1. An item" is no sentence "1."),
+    and the engine takes it off again as a literal."""
+    from ..engine.segment import segment_sentences
+    from ..engine.textproc import split_marker
+
+    if not text.strip():
+        return []
+    prefix, body = split_marker(text)
+    if not body.strip():
+        return [(0, len(text))]
+    ranges, pos = [], len(prefix)
+    for k, (sentence, gap) in enumerate(segment_sentences(body)):
+        ranges.append((0 if k == 0 else pos, pos + len(sentence)))
+        pos += len(sentence) + len(gap)
+    return ranges
 
 
 @functools.lru_cache(maxsize=64)
