@@ -2,7 +2,7 @@
 """Inline formatting through translation, measured on the formatting test set with a model.
 
     python benchmarks/formatting_spans.py                    # bundled model
-    python benchmarks/formatting_spans.py --model DIR --dump docs/formatting.md
+    python benchmarks/formatting_spans.py --model DIR --dump dump.md   # docs/formatting.md ends with one
 
 The set: ``tests/data/formatting/sample.srt`` and the .docx that ``tests/batch/formatting_set.py``
 builds. Each file is translated the way ``desktop-mt translate`` does it (the document's
