@@ -55,6 +55,8 @@ class Ticket:
         self.handed_out = 0  # texts given to engine calls so far (they are taken in order)
         self.left = len(self.texts)  # texts without a translation yet
         self.cancelled = False
+        # asyncio.wrap_future cancels the future itself when the awaiting task is cancelled.
+        self.future.add_done_callback(lambda future: future.cancelled() and self.cancel())
 
     def cancel(self) -> None:
         """The caller is gone: drop what still waits, stop the running call if it is only
@@ -130,11 +132,11 @@ class Batcher:
     # -- under the lock ------------------------------------------------------------------
 
     def _cancel(self, ticket: Ticket) -> None:
-        with self._cond:
-            if ticket.cancelled or ticket.future.done():
+        with self._cond:  # (a re-entrant lock: cancelling the future calls back here)
+            if ticket.cancelled or (ticket.future.done() and not ticket.future.cancelled()):
                 return
-            self._drop(ticket)
             ticket.cancelled = True
+            self._drop(ticket)
             ticket.future.cancel()
             if self._running and all(t.cancelled or t.future.done() for t, _ in self._running):
                 self._call_cancel.set()  # nobody is left to want this call's results

@@ -143,10 +143,13 @@ class TranslationService:
             with self._streams_lock:
                 self._nbest_cancels.discard(cancel)
             self._stream_slots.release()
-        if error is None:
-            future.set_result(result)
-        else:
-            future.set_exception(error)
+        try:
+            if error is None:
+                future.set_result(result)
+            else:
+                future.set_exception(error)
+        except concurrent.futures.InvalidStateError:  # cancelled: the client left
+            pass
 
     def _engine_nbest(self, texts: list[str], n: int, target: str,
                       cancel: threading.Event) -> list[list[str]]:

@@ -327,6 +327,9 @@ def test_new_endpoints_log_sizes_never_text(client, caplog):
         client.post("/deeplx/translate", json={"text": secret, "target_lang": "ZH"})
         client.post("/v1/chat/completions", json={"messages": pot_messages(secret)})
         client.post("/v1/responses", json=bob_responses_body(secret))
+        # The line is written once the answer has been sent: the client may read it first.
+        wait_for(lambda: any("POST /v1/responses" in r.getMessage() for r in caplog.records),
+                 "the last log line")
     lines = [record.getMessage() for record in caplog.records]
     for path in ("/v2/translate", "/deeplx/translate", "/v1/chat/completions", "/v1/responses"):
         assert any(f"POST {path} 200 texts=1 chars=25" in line for line in lines), lines
