@@ -26,8 +26,9 @@ def main(argv: list[str] | None = None) -> int:
                         "--merge) or step (Marian only: cross_kv + decoder_step over a KV buffer, fastest on CPU)")
     e.add_argument("--no-validate", action="store_true", help="skip the PyTorch parity check (not recommended)")
     e.add_argument("--tolerance", type=float, default=1e-3, help="max |logit difference| allowed for fp32")
-    t = sub.add_parser("train-demo", help="train the small bundled en->zh Marian model (resumable)")
+    t = sub.add_parser("train-demo", help="train a small bundled Marian model, en->zh or zh->en (resumable)")
     t.add_argument("out_dir")
+    t.add_argument("--direction", choices=("en-zh", "zh-en"), help="default en-zh; zh-en: the pairs reversed")
     t.add_argument("--data", help="tatoeba-style TSV (default: ../shared/data/tatoeba-cmn-eng.tsv)")
     t.add_argument("--epochs", type=int, help="override the configured number of epochs")
     t.add_argument("--threads", type=int, help="override the configured torch thread count")
@@ -69,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
 
         from .train_demo import TrainConfig, train
 
-        overrides = {k: v for k, v in (("epochs", args.epochs), ("threads", args.threads)) if v is not None}
+        overrides = {k: v for k, v in (("epochs", args.epochs), ("threads", args.threads),
+                                         ("direction", args.direction)) if v is not None}
         cfg = dataclasses.replace(TrainConfig(), **overrides)
         print(train(args.out_dir, args.data, cfg))
     return 0

@@ -1,13 +1,15 @@
-"""Score a model directory on a dev set: BLEU (sacrebleu, tokenize='zh') and chrF.
+"""Score a model directory on a dev set: BLEU (sacrebleu; tokenize='zh' for Chinese output,
+'13a' for English) and chrF.
 
     python -m export_tools evaluate MODEL_DIR --hf HF_CHECKPOINT --dev dev.jsonl [--out eval.json]
         [--compare-int8 LABEL=OTHER_MODEL_DIR]
 
 Engines: PyTorch ``generate()`` on the HF checkpoint, and our runtime on the ONNX int8 and
 fp32 variants the folder has (any model folder: exported, downloaded, Optimum's), each greedy
-and beam 4, with the app's default text handling. All references of an English sentence are used.
-``dev.jsonl`` holds ``{"en": ..., "refs": [...]}`` lines (``train-demo`` writes one); a
-``.tsv`` file of ``english<TAB>reference`` lines (e.g. FLORES dev) works too.
+and beam 4, with the app's default text handling. All references of a source sentence are used.
+``dev.jsonl`` holds ``{"en": ..., "refs": [...]}`` lines (``{"src": ...}`` for a Chinese
+source; ``train-demo`` writes one); a ``.tsv`` file of ``source<TAB>reference`` lines (e.g.
+FLORES dev) works too. The output language is the model's ``target_lang`` (tokenizer_config.json).
 ``--compare-int8`` adds the int8 variant of another directory (say, the same model quantized
 the old way) as ``onnx-int8-LABEL`` rows.
 """
@@ -20,24 +22,33 @@ from pathlib import Path
 
 
 def read_dev(path: Path, limit: int | None = None) -> tuple[list[str], list[list[str]]]:
-    """English sources and their references from a dev.jsonl or an ``en<TAB>ref`` TSV file."""
+    """Sources and their references from a dev.jsonl or a ``source<TAB>ref`` TSV file."""
     lines = [line for line in path.read_text(encoding="utf-8-sig").splitlines() if line.strip()]
     if path.suffix == ".tsv":
         rows = [{"en": en, "refs": [ref]} for en, ref in (line.split("\t")[:2] for line in lines)]
     else:
         rows = [json.loads(line) for line in lines]
     rows = rows[:limit] if limit else rows
-    return [r["en"] for r in rows], [r["refs"] for r in rows]
+    return [r.get("src", r.get("en")) for r in rows], [r["refs"] for r in rows]
 
 
-def score(hyps: list[str], refs: list[list[str]]) -> dict[str, float]:
+def target_language(model_dir: str) -> str:
+    """The model's output language from its tokenizer_config.json ("zh" when it does not say)."""
+    config = Path(model_dir) / "tokenizer_config.json"
+    if config.exists():
+        return str(json.loads(config.read_text(encoding="utf-8")).get("target_lang") or "zh")
+    return "zh"
+
+
+def score(hyps: list[str], refs: list[list[str]], target: str = "zh") -> dict[str, float]:
     """Corpus BLEU/chrF with every reference. Missing references repeat the first one, which
-    changes neither clipped n-gram counts nor the closest reference length."""
+    changes neither clipped n-gram counts nor the closest reference length. BLEU tokenizes
+    Chinese output by character (sacrebleu's 'zh') and English with its standard '13a'."""
     import sacrebleu
 
     width = max(len(r) for r in refs)
     streams = [[r[i] if i < len(r) else r[0] for r in refs] for i in range(width)]
-    bleu = sacrebleu.corpus_bleu(hyps, streams, tokenize="zh")
+    bleu = sacrebleu.corpus_bleu(hyps, streams, tokenize="zh" if target.startswith("zh") else "13a")
     chrf = sacrebleu.corpus_chrf(hyps, streams)
     return {"bleu": round(bleu.score, 2), "chrf": round(chrf.score, 2)}
 
@@ -72,6 +83,7 @@ def evaluate(model_dir: str, hf_dir: str | None, dev: Path, limit: int | None = 
     ``compare_int8``: label -> another model directory whose int8 variant is scored too.
     """
     sources, refs = read_dev(dev, limit)
+    target = target_language(model_dir)
     results: dict = {"dev": dev.name, "sentences": len(sources), "references": sum(len(r) for r in refs),
                      "scores": {}}
     from desktop_mt.engine.model_format import inspect_model_dir
@@ -89,7 +101,7 @@ def evaluate(model_dir: str, hf_dir: str | None, dev: Path, limit: int | None = 
             t0 = time.perf_counter()
             hyps = run(beams)
             key = f"{name} {'greedy' if beams == 1 else 'beam4'}"
-            results["scores"][key] = {**score(hyps, refs), "seconds": round(time.perf_counter() - t0, 1)}
+            results["scores"][key] = {**score(hyps, refs, target), "seconds": round(time.perf_counter() - t0, 1)}
             samples[key] = hyps[:5]
             print(key, results["scores"][key], flush=True)
     results["examples"] = [{"en": sources[i], "refs": refs[i], **{k: v[i] for k, v in samples.items()}}

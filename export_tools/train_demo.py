@@ -1,11 +1,12 @@
-"""Train the small bundled English->Chinese Marian model on the Tatoeba pairs.
+"""Train the small bundled Marian models on the Tatoeba pairs: English->Chinese, or with
+``direction="zh-en"`` Chinese->English on the same pairs reversed.
 
 The result is a genuine ``MarianMTModel`` checkpoint with Marian-style tokenizer files
 (``source.spm``, ``target.spm``, ``vocab.json``), so it takes exactly the export path that
 real checkpoints such as opus-mt-en-zh take.
 
 Reproducible: fixed seed, every setting in :class:`TrainConfig`, the split made by English
-sentence (all references of an English sentence go to one side). Interrupt it at any time:
+source sentence (all references of a source sentence go to one side). Interrupt it at any time:
 rerunning the same command resumes from the last checkpoint.
 """
 
@@ -29,10 +30,11 @@ DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / 
 class TrainConfig:
     """Every knob of the demo model in one place (written to ``train_config.json``)."""
 
+    direction: str = "en-zh"  # or "zh-en": the same pairs reversed
     seed: int = 1234
-    dev_sentences: int = 800  # English sentences held out, with all their references
-    source_vocab: int = 4000  # English unigram SentencePiece
-    target_vocab: int = 4000  # Chinese unigram SentencePiece: ~2.8k characters + common words
+    dev_sentences: int = 800  # source sentences held out, with all their references
+    source_vocab: int = 4000  # unigram SentencePiece of the source language
+    target_vocab: int = 4000  # of the target (Chinese: ~2.8k characters + common words)
     d_model: int = 256
     encoder_layers: int = 4  # deeper encoder than decoder: the encoder runs once per input
     decoder_layers: int = 2  # the decoder runs once per output token: keep it shallow
@@ -60,16 +62,23 @@ def read_pairs(path: Path) -> list[tuple[str, str, str]]:
     return pairs
 
 
-def split_by_english(pairs, dev_sentences: int, seed: int):
-    """Split so that no English sentence lands on both sides; dev keeps all references."""
-    by_en: dict[str, list[str]] = defaultdict(list)
-    for en, zh, _ in pairs:
-        by_en[en].append(zh)
-    english = sorted(by_en)
-    random.Random(seed).shuffle(english)
-    dev_en = set(english[:dev_sentences])
-    train = [(en, zh) for en, zh, _ in pairs if en not in dev_en]
-    dev = [(en, by_en[en]) for en in english[:dev_sentences]]
+def oriented(pairs: list[tuple[str, str, str]], direction: str) -> list[tuple[str, str, str]]:
+    """``(source, target, attribution)`` for ``direction`` ("en-zh" keeps the file's order)."""
+    if direction not in ("en-zh", "zh-en"):
+        raise ValueError(f"direction must be 'en-zh' or 'zh-en', not {direction!r}")
+    return pairs if direction == "en-zh" else [(zh, en, who) for en, zh, who in pairs]
+
+
+def split_by_source(pairs, dev_sentences: int, seed: int):
+    """Split so that no source sentence lands on both sides; dev keeps all references."""
+    by_src: dict[str, list[str]] = defaultdict(list)
+    for src, tgt, _ in pairs:
+        by_src[src].append(tgt)
+    sources = sorted(by_src)
+    random.Random(seed).shuffle(sources)
+    dev_src = set(sources[:dev_sentences])
+    train = [(src, tgt) for src, tgt, _ in pairs if src not in dev_src]
+    dev = [(src, by_src[src]) for src in sources[:dev_sentences]]
     return train, dev
 
 
@@ -105,15 +114,18 @@ def build_marian_vocab(source_spm: Path, target_spm: Path) -> dict[str, int]:
 
 def write_tokenizer(out: Path, train, cfg: TrainConfig) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    train_sentencepiece([en for en, _ in train], out / "source", cfg.source_vocab, 1.0, True)
-    # no "▁" token before Chinese
-    train_sentencepiece([zh for _, zh in train], out / "target", cfg.target_vocab, 0.9999, False)
+    src_lang, tgt_lang = cfg.direction.split("-")
+    # Chinese: no "▁" token before it, and rare characters left to <unk>; English: every letter.
+    for lang, lines, name, size in ((src_lang, [s for s, _ in train], "source", cfg.source_vocab),
+                                    (tgt_lang, [t for _, t in train], "target", cfg.target_vocab)):
+        chinese = lang == "zh"
+        train_sentencepiece(lines, out / name, size, 0.9999 if chinese else 1.0, not chinese)
     (out / "source.model").rename(out / "source.spm")
     (out / "target.model").rename(out / "target.spm")
     vocab = build_marian_vocab(out / "source.spm", out / "target.spm")
     (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False, indent=0), encoding="utf-8")
     (out / "tokenizer_config.json").write_text(json.dumps({
-        "tokenizer_class": "MarianTokenizer", "source_lang": "en", "target_lang": "zh",
+        "tokenizer_class": "MarianTokenizer", "source_lang": src_lang, "target_lang": tgt_lang,
         "model_max_length": cfg.max_positions, "eos_token": "</s>", "unk_token": "<unk>",
         "pad_token": "<pad>", "separate_vocabs": False,
     }, indent=2), encoding="utf-8")
@@ -184,8 +196,8 @@ def lr_at(step: int, total: int, cfg: TrainConfig) -> float:
 
 
 def encode_examples(tokenizer, train, max_len: int):
-    src = tokenizer([en for en, _ in train], truncation=True, max_length=max_len)["input_ids"]
-    tgt = tokenizer(text_target=[zh for _, zh in train], truncation=True, max_length=max_len)["input_ids"]
+    src = tokenizer([s for s, _ in train], truncation=True, max_length=max_len)["input_ids"]
+    tgt = tokenizer(text_target=[t for _, t in train], truncation=True, max_length=max_len)["input_ids"]
     return list(zip(src, tgt))
 
 
@@ -220,10 +232,12 @@ def train(out_dir: str, data: str | None = None, cfg: TrainConfig = TrainConfig(
     tok_dir, ckpt_dir, final_dir = out / "tokenizer", out / "checkpoints", out / "hf"
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(cfg.threads)
-    pairs = read_pairs(Path(data) if data else DEFAULT_DATA)
-    train_pairs, dev = split_by_english(pairs, cfg.dev_sentences, cfg.seed)
-    (out / "dev.jsonl").write_text("".join(json.dumps({"en": en, "refs": refs}, ensure_ascii=False) + "\n"
-                                           for en, refs in dev), encoding="utf-8")
+    pairs = oriented(read_pairs(Path(data) if data else DEFAULT_DATA), cfg.direction)
+    train_pairs, dev = split_by_source(pairs, cfg.dev_sentences, cfg.seed)
+    # "src" names the source whatever its language ("en" kept for the en->zh files made before).
+    key = "en" if cfg.direction == "en-zh" else "src"
+    (out / "dev.jsonl").write_text("".join(json.dumps({key: src, "refs": refs}, ensure_ascii=False) + "\n"
+                                           for src, refs in dev), encoding="utf-8")
     (out / "train_config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
     if not (tok_dir / "vocab.json").exists():
         write_tokenizer(tok_dir, train_pairs, cfg)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from export_tools.__main__ import main
-from export_tools.evaluate import read_dev, score
+from export_tools.evaluate import read_dev, score, target_language
+from export_tools.train_demo import oriented, split_by_source
 
 
 def test_scores_every_variant_the_folder_has(tiny_marian_dir, tmp_path):
@@ -32,3 +35,33 @@ def test_score_is_sacrebleu_with_chinese_tokenization():
     perfect = score(["我爱你。"], [["我爱你。"]])
     assert perfect == {"bleu": 100.0, "chrf": 100.0}
     assert score(["你好"], [["我爱你。"]])["bleu"] < 1
+
+
+def test_english_output_is_scored_with_word_tokenization(tmp_path):
+    # 'zh' tokenization splits Chinese by character but keeps English words whole, so the two
+    # agree here; the point is that a zh->en model's folder selects '13a' from target_lang.
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"target_lang": "en"}), encoding="utf-8")
+    assert target_language(str(tmp_path)) == "en"
+    assert target_language(str(tmp_path / "missing")) == "zh"
+    assert score(["I love you."], [["I love you."]], "en") == {"bleu": 100.0, "chrf": 100.0}
+    # 13a splits the full stop from the word: "you." vs "you ." differ only under whitespace split
+    assert score(["I love you ."], [["I love you."]], "en")["bleu"] == 100.0
+
+
+def test_a_chinese_source_dev_file_reads_its_src_key(tmp_path):
+    dev = tmp_path / "dev.jsonl"
+    dev.write_text(json.dumps({"src": "我爱你。", "refs": ["I love you."]}, ensure_ascii=False) + "\n",
+                   encoding="utf-8")
+    assert read_dev(dev) == (["我爱你。"], [["I love you."]])
+
+
+def test_train_demo_reverses_the_pairs_and_splits_by_source():
+    pairs = [("I love you.", "我爱你。", "a"), ("I love you.", "我爱您。", "b"), ("Hi.", "你好。", "c")]
+    reversed_pairs = oriented(pairs, "zh-en")
+    assert reversed_pairs[0] == ("我爱你。", "I love you.", "a")
+    train, dev = split_by_source(reversed_pairs, 1, seed=0)
+    # each Chinese source and all its references land on one side
+    assert {src for src, _ in train}.isdisjoint(src for src, _ in dev)
+    assert len(train) + sum(len(refs) for _, refs in dev) == 3
+    with pytest.raises(ValueError, match="direction"):
+        oriented(pairs, "en-fr")
