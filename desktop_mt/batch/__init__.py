@@ -162,6 +162,7 @@ def translate_file(src: Path, dst: Optional[Path], translator: BatchTranslator, 
     document = load_document(data, str(src), fmt, encoding, bilingual=bilingual, join_lines=join_lines)
     distinct, index_of = distinct_segments(document.segments)
     key = job_key(data, fmt, encoding, translator, options, bilingual=bilingual, join_lines=join_lines)
+    del data  # parsed and keyed: a large input is not held through the translation
     done = _recover(src, dst, key, distinct, on_resume) if resume else {}
     journal = Journal(dst, key, distinct, done)
     try:

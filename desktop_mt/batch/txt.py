@@ -17,6 +17,7 @@ nothing translated (blank, code, numbers, or already Chinese) is written once.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import BinaryIO, Sequence
 
 from ..engine.pasted import join_lines as join_pasted_lines
@@ -28,18 +29,20 @@ class TextDocument:
     """A parsed text file: ``segments`` to translate and, per line, the template to rebuild it."""
 
     def __init__(self, decoded: DecodedText, bilingual: bool = False) -> None:
-        self._decoded = decoded
+        # Only the encoding is kept, not the text: a one-line book would be held twice.
+        self._decoded = dataclasses.replace(decoded, text="")
         self._bilingual = bilingual
         self._newline = dominant_newline(decoded.text)
         collector = SegmentCollector(sentences=True)
-        self._lines: list[tuple[str, Template, str]] = []  # (source line, template, terminator)
+        # (source line, bilingual output only; template; terminator)
+        self._lines: list[tuple[str, Template, str]] = []
         in_code = False
         for content, terminator in split_lines(decoded.text):
             if in_code or is_fence(content):
                 in_code ^= is_fence(content)  # a fence line opens or closes the block
-                self._lines.append((content, [content], terminator))
+                self._lines.append((content if bilingual else "", [content], terminator))
             else:
-                self._lines.append((content, collector.add_text(content), terminator))
+                self._lines.append((content if bilingual else "", collector.add_text(content), terminator))
         self.segments = collector.segments
 
     def render_text(self, translations: Sequence[str]) -> str:
