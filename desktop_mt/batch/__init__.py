@@ -86,7 +86,8 @@ _KEY_VERSION = 2
 
 @dataclasses.dataclass(frozen=True)
 class JobSummary:
-    """What a file job did: ``segments`` (lines, cues or paragraph units with text) and
+    """What a file job did: ``segments`` (the sentences with text, plus the formatted stretches
+    of SRT and docx sentences that are translated on their own to place their formatting) and
     ``kept``, how many of them were kept as they were because they are already Chinese,
     Japanese or Korean. ``str()`` is the summary's wording, e.g. ``120 segments, 3 kept as
     they were (already Chinese)``."""
