@@ -277,7 +277,7 @@ def _fill_unit(items: list, projection: Projection) -> None:
         return
     formats, index_of = _formats(items)
     base = _base(items, formats, index_of)
-    first_run = texts[0].getparent()
+    first_run = _run_from(texts[0])
     point = _hyperlink_of(first_run)
     point = first_run if point is None else point
     old_runs = [item.getparent() for item in items]  # before the note references move out of theirs
@@ -286,6 +286,23 @@ def _fill_unit(items: list, projection: Projection) -> None:
     for t in texts:
         t.text = ""
     _remove_empty_runs(old_runs)
+
+
+def _run_from(t):
+    """The run of ``t``, split first where other content (a tab, a break, the text of the
+    unit before) comes before ``t`` in it, so that what is inserted before the returned run
+    lands after that content."""
+    run = t.getparent()
+    children = list(run)
+    at = children.index(t)
+    if not any(c.tag != _RPR for c in children[:at]):
+        return run
+    rest = _shallow_copy(run)
+    _copy_properties(run, rest)
+    for child in children[at:]:
+        rest.append(child)  # lxml moves it
+    run.addnext(rest)
+    return rest
 
 
 def _new_runs(projection: Projection, formats: list, base: int, items: list) -> list:

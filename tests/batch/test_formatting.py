@@ -210,3 +210,22 @@ def test_docx_bilingual_copy_carries_the_formatting_too(tmp_path, fake):
     k = texts.index("The results were very good this year.")
     assert ("very good", "b") in _runs(out.paragraphs[k])
     assert (fake_translation("very good"), "b") in _runs(out.paragraphs[k + 1])
+
+
+def test_docx_unit_starting_after_a_tab_inside_a_run_stays_after_the_tab(tmp_path, fake):
+    """One run "Name:<tab>Alice " then a bold "Smith": the second part's runs are written
+    after the tab, not before the run that holds it."""
+    from docx.oxml import parse_xml
+
+    doc = docx.Document()
+    p = doc.add_paragraph()
+    p._p.append(parse_xml('<w:r xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+                          '<w:t>Name:</w:t><w:tab/><w:t xml:space="preserve">Alice </w:t></w:r>'))
+    p.add_run("Smith").bold = True
+    src = tmp_path / "tab.docx"
+    doc.save(src)
+    out = docx.Document(translate_file(src, None, fake)).paragraphs[0]
+    assert out.text == fake_translation("Name:") + "\t" + fake_translation("Alice Smith")
+    assert [(r.text, bool(r.bold)) for r in out.runs if r.text.strip("\t")] == [
+        (fake_translation("Name:") + "\t", False), (fake_translation("Alice"), False),
+        (fake_translation("Smith"), True)]
