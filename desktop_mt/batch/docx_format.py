@@ -15,7 +15,8 @@ the words of the translation aligned to its words, or, where none align well eno
 whole sentence. The translation is written as new
 runs, each a copy of the formatting (``w:rPr``) of the source run it stands for, inside a
 copy of the hyperlink where the source run was in one; a footnote or endnote reference
-moves, as it is, to the end of its sentence's translation. The source runs whose text was
+moves, as it is, to the end of its sentence's translation, or, inside a sentence, after the
+translation of the words before it. The source runs whose text was
 taken are removed when nothing else hangs on them (otherwise only emptied). A unit with one
 formatting and no note reference keeps its runs: the translation goes into its first
 ``w:t`` holding text, the others are emptied. Images, fields, tabs, breaks, bookmarks and
@@ -31,7 +32,8 @@ text box's paragraphs get their own copies inside it). A paragraph left as it wa
 
 What falls short: a span whose words the aligner cannot find in the translation (its own
 translation shares too few characters with the sentence's) formats its whole sentence, and
-a note reference goes to the end of its sentence even where it sat mid-sentence.
+a note reference inside a sentence whose preceding words do not align goes to the end of
+its sentence.
 """
 
 from __future__ import annotations

@@ -18,7 +18,10 @@ handling, with the alignment made from the engine's public API:
 4. Placed spans must nest (tags cannot cross): a span that would cross one already placed
    falls back to its sentences, then to the whole text, which nests with everything. So the
    markup built from a projection is always balanced.
-5. An anchor goes to the end of its sentence's translation.
+5. An anchor (a note reference) at a sentence's end goes to the end of its translation; one
+   inside a sentence goes after the aligned translation of the words just before it (the
+   last :data:`ANCHOR_WORDS`, translated alone), or to the sentence's end where they do not
+   align.
 
 ``ProjectedText(text, spans, collector)`` registers the segments; ``project(translations)``
 gives a :class:`Projection` (the translated plain text, its placed spans and anchors) that
@@ -35,6 +38,7 @@ from typing import Callable, Hashable, Sequence
 from .textio import SegmentCollector, clean_segment, is_wide, sentence_ranges
 
 MIN_MATCH = 0.5  # Dice overlap a window must reach to count as the span's aligned words
+ANCHOR_WORDS = 2  # words before a mid-sentence anchor (a note reference) aligned to place it
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,17 +107,36 @@ class ProjectedText:
                                        clean, collector)
                        for s in spans if s.end - shift > 0 and s.start - shift < len(core)]
         self._spans = [p for p in self._spans if p is not None]
-        self._anchors = [(self._sentence_at(min(max(pos - shift, 0), len(core))), mark) for pos, mark in anchors]
+        self._anchors = [self._plan_anchor(min(max(pos - shift, 0), len(core)), mark, clean, collector)
+                         for pos, mark in anchors]
 
     @property
     def segments(self) -> list[int]:
         """The indices of every segment this text registered."""
-        return [s.segment for s in self._sentences] + [p.segment for p in self._spans if p.segment >= 0]
+        return ([s.segment for s in self._sentences] + [p.segment for p in self._spans if p.segment >= 0]
+                + [b.segment for _, _, b in self._anchors if b is not None and b.segment >= 0])
 
     @property
     def span_count(self) -> int:
         """How many formatting spans the source has (on text, not on spaces alone)."""
         return len(self._spans)
+
+    def _plan_anchor(self, pos: int, mark: Hashable, clean: str,
+                     collector: SegmentCollector) -> tuple[int, Hashable, _SpanPlan | None]:
+        """An anchor as ``(sentence, mark, words before it)``: inside a sentence, the (up to
+        :data:`ANCHOR_WORDS`) words just before it, to be aligned like a span so that the
+        anchor follows their translation; at a sentence's end, None (it ends the sentence)."""
+        k = self._sentence_at(pos)
+        if not self._sentences:
+            return k, mark, None
+        sentence = self._sentences[k]
+        if not any(c.isalnum() for c in clean[pos:sentence.end]):
+            return k, mark, None
+        words = clean[sentence.start:pos].split()[-ANCHOR_WORDS:]
+        if not words:
+            return k, mark, None
+        start = clean.rindex(words[0], sentence.start, pos)
+        return k, mark, self._plan_span(Span(start, pos, None), clean, collector)
 
     def _sentence_at(self, pos: int) -> int:
         """The sentence holding position ``pos`` (a position in a gap: the sentence before it)."""
@@ -171,7 +194,13 @@ class ProjectedText:
                     aligned = True
             candidates.append((where, aligned, fallback, plan.span.mark))
         placed = _nest(candidates, len(body))
-        anchors = [(base + sentences(k, k)[1], mark) for k, mark in self._anchors]
+        anchors = []
+        for k, mark, before in self._anchors:
+            where = sentences(k, k)[1]
+            if before is not None and before.segment >= 0:
+                found = best_window(texts[k], translations[before.segment], with_mark=False)
+                where = offsets[k] + found[1] if found is not None else where
+            anchors.append((base + where, mark))
         return Projection(self.lead + body + self.trail,
                           [dataclasses.replace(p, start=p.start + base, end=p.end + base) for p in placed],
                           anchors)

@@ -229,3 +229,29 @@ def test_docx_unit_starting_after_a_tab_inside_a_run_stays_after_the_tab(tmp_pat
     assert [(r.text, bool(r.bold)) for r in out.runs if r.text.strip("\t")] == [
         (fake_translation("Name:") + "\t", False), (fake_translation("Alice"), False),
         (fake_translation("Smith"), True)]
+
+
+def test_docx_note_reference_inside_a_sentence_follows_its_words(tmp_path, fake):
+    """"The new study¹ found that prices rose.": the reference follows the translation of the
+    words before it; one at the end of a sentence follows the sentence."""
+    from docx.oxml import parse_xml
+
+    from .formatting_set import W_NS
+
+    def note(paragraph) -> None:
+        paragraph._p.append(parse_xml(f'<w:r xmlns:w="{W_NS}"><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'
+                                      f'<w:footnoteReference w:id="1"/></w:r>'))
+
+    doc = docx.Document()
+    p = doc.add_paragraph("The new study")
+    note(p)
+    p.add_run(" found that prices rose. It was ")
+    p.add_run("late").italic = True
+    p.add_run(".")
+    note(p)
+    src = tmp_path / "notes.docx"
+    doc.save(src)
+    out = docx.Document(translate_file(src, None, fake)).paragraphs[0]
+    assert _runs(out) == [(fake_translation("The new study"), ""), ("", "note"),
+                          (fake_translation("found that prices rose.") + fake_translation("It was"), ""),
+                          (fake_translation("late."), "i"), ("", "note")]
