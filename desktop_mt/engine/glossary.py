@@ -104,6 +104,29 @@ class Glossary:
     def __len__(self) -> int:
         return len(self.terms)
 
+    def oriented(self, source_lang: str) -> "Glossary":
+        """The glossary for a model that translates from ``source_lang``: a term pair works both
+        ways, so a term whose target (not source) is in that language is turned around
+        (``train station,火车站`` finds 火车站 in Chinese text and renders "train station")."""
+        return _oriented(self, source_lang)
+
+
+# A character that has word edges: a word character that is not Chinese, Japanese or Korean.
+_WORD_EDGE = re.compile(r"(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])\w")
+
+
+@functools.lru_cache(maxsize=64)
+def _oriented(glossary: Glossary, source_lang: str) -> Glossary:
+    from .direction import language
+
+    def flip(term: Term) -> Term:
+        source, target = language(term.source), language(term.target)
+        if source != source_lang and target == source_lang:
+            return dataclasses.replace(term, source=term.target, target=term.source)
+        return term
+
+    return Glossary(tuple(flip(t) for t in glossary.terms))
+
 
 def text_line_of(data: bytes, offset: int) -> int:
     """The 1-based line number of byte ``offset`` in ``data``."""
@@ -122,9 +145,9 @@ def _term_pattern(source: str, case_sensitive: bool, whole_word: bool) -> re.Pat
     only where the term itself starts/ends with a word character ("C++" ends with none).
     A lookahead group, so overlapping occurrences are all found."""
     body = r"\s+".join(re.escape(word) for word in source.split())
-    if whole_word:
-        body = (r"(?<!\w)" if re.match(r"\w", source.strip()) else "") + body
-        body += r"(?!\w)" if re.search(r"\w$", source.strip()) else ""
+    if whole_word:  # Chinese has no word edges: a term starting or ending with a CJK character has none
+        body = (r"(?<!\w)" if _WORD_EDGE.match(source.strip()) else "") + body
+        body += r"(?!\w)" if _WORD_EDGE.match(source.strip()[-1:]) else ""
     return re.compile(f"(?=({body}))", 0 if case_sensitive else re.IGNORECASE)
 
 

@@ -87,6 +87,14 @@ class ModelInfo:
         entry = (self.manifest or {}).get("int8")
         return str(entry.get("kind", INT8_DYNAMIC)) if isinstance(entry, dict) else INT8_DYNAMIC
 
+    @property
+    def direction(self) -> str | None:
+        """``"en-zh"`` or ``"zh-en"`` (None for any other language pair): what the models
+        manager groups by and the two-way translator routes by."""
+        from .direction import model_direction
+
+        return model_direction(self.source_lang, self.target_lang)
+
     def batch_invariant(self, variant: str) -> bool:
         """True when a sentence's output cannot depend on the rest of its batch for ``variant``."""
         return variant != "int8" or self.int8_kind in BATCH_INVARIANT_INT8_KINDS
@@ -117,16 +125,50 @@ def read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def bundled_model_dir() -> Path:
-    """The default model shipped as package data in ``desktop_mt/resources/models/`` (the first
-    folder with a manifest), wherever the package runs from (see :mod:`.resources`)."""
+def bundled_model_dir(direction: str | None = None) -> Path:
+    """A model shipped as package data in ``desktop_mt/resources/models/`` (a folder with a
+    manifest), wherever the package runs from (see :mod:`.resources`): the first one, or with
+    ``direction`` (``"en-zh"``, ``"zh-en"``) the first whose manifest has that language pair."""
     from .resources import resource_path
 
     models = resource_path("models")
     found = sorted(p for p in models.glob("*") if (p / MANIFEST).is_file()) if models.is_dir() else []
+    if direction is not None:
+        found = [p for p in found if _manifest_direction(p) == direction]
     if not found:
-        raise ModelNotFoundError(f"no bundled model in {models}; pass --model DIR or install one")
+        which = f"{direction} " if direction else ""
+        raise ModelNotFoundError(f"no bundled {which}model in {models}; pass --model DIR or install one")
     return found[0]
+
+
+def _manifest_direction(folder: Path) -> str | None:
+    """The ``"en-zh"`` / ``"zh-en"`` pair a model folder's manifest names (None: another or unreadable)."""
+    from .direction import model_direction
+
+    try:
+        manifest = read_json(folder / MANIFEST)
+    except (ModelNotFoundError, ModelFormatError):
+        return None
+    return model_direction(str(manifest.get("source_lang", "en")), str(manifest.get("target_lang", "zh")))
+
+
+def language_pair(root: Path, manifest: dict[str, Any] | None, config: dict[str, Any]) -> tuple[str, str]:
+    """A model's ``(source_lang, target_lang)``: from its manifest, else its tokenizer_config.json
+    (``source_lang`` / ``target_lang``, as MarianTokenizer writes them), else an opus-mt name in
+    config.json (``Helsinki-NLP/opus-mt-zh-en``), else English->Chinese (what desktop-mt began with)."""
+    if manifest and manifest.get("source_lang") and manifest.get("target_lang"):
+        return str(manifest["source_lang"]), str(manifest["target_lang"])
+    try:
+        tokenizer = read_json(root / "tokenizer_config.json") if (root / "tokenizer_config.json").is_file() else {}
+    except ModelFormatError:
+        tokenizer = {}
+    if tokenizer.get("source_lang") and tokenizer.get("target_lang"):
+        return str(tokenizer["source_lang"]), str(tokenizer["target_lang"])
+    name = str(config.get("_name_or_path", "")).rstrip("/").rsplit("/", 1)[-1]
+    if name.startswith("opus-mt-") and name.count("-") == 3:
+        source, target = name.split("-")[2:]
+        return source, target
+    return "en", "zh"
 
 
 def find_models(folder: Path) -> list[ModelInfo]:
@@ -211,9 +253,10 @@ def inspect_model_dir(path: Path | str) -> ModelInfo:
     if not files:
         raise ModelNotFoundError(f"{root}: no encoder_model.onnx + decoder ONNX files found (also looked in "
                                  f"{root / 'onnx'}); {FIX}")
+    source_lang, target_lang = language_pair(root, manifest, config)
     return ModelInfo(
         path=root, name=(manifest or {}).get("name", root.name), architecture=arch,
-        source_lang=(manifest or {}).get("source_lang", "en"), target_lang=(manifest or {}).get("target_lang", "zh"),
+        source_lang=source_lang, target_lang=target_lang,
         files=files, tokenizer=_tokenizer_spec(root, config, manifest), config=config,
         generation=generation, manifest=manifest)
 

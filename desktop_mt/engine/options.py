@@ -55,9 +55,14 @@ class GenerationOptions:
     ``glossary`` (``engine.glossary.Glossary``): each term found in the source is a protected
     span whose output is the term's target text (the sentence is translated around it).
 
-    ``keep_cjk``: a sentence that is already Chinese, Japanese or Korean (``engine.langcheck``:
-    no Latin letter, or mostly CJK) is copied to the output as it is and never sent to the
-    model; mixed text has only its English sentences translated. English input is unaffected.
+    ``keep_cjk``: a sentence that is not in the model's source language (``engine.direction``:
+    Chinese, Japanese or Korean for an English->Chinese model; English, Japanese or Korean for a
+    Chinese->English one) is copied to the output as it is and never sent to that model.
+
+    ``target``: the language to translate into, ``"auto"`` (each sentence into the other
+    language), ``"en"`` or ``"zh"`` (sentences already in it stay as they are). A
+    ``TwoWayTranslator`` (``engine.router``) routes each sentence by it; a single-model
+    ``Translator`` accepts ``"auto"`` and its own target language only.
 
     ``spans`` (``engine.spans``): ``"whole"`` (default) sends a sentence with protected spans
     (numbers, URLs, codes, glossary terms...) to the model whole and keeps the output when every
@@ -80,6 +85,7 @@ class GenerationOptions:
     glossary: Optional[Glossary] = None
     keep_cjk: bool = True
     spans: str = "whole"
+    target: str = "auto"
 
     def __post_init__(self) -> None:
         if self.beams is not None and self.beams < 1:
@@ -88,9 +94,11 @@ class GenerationOptions:
             raise ValueError("max_length must be >= 1")
         if self.spans not in ("whole", "cut", "off"):
             raise ValueError(f"spans must be 'whole', 'cut' or 'off', not {self.spans!r}")
+        from .direction import check_target
         from .script import check_script  # no OpenCC import until a Traditional script is used
 
         check_script(self.script)
+        check_target(self.target)
 
 
 # Every text-handling step off (``desktop-mt translate --raw``): the model's own output, as

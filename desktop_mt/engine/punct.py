@@ -142,3 +142,65 @@ def stable_length(text: str) -> int:
         if not open_at_cut:
             return end
         end = min(open_at_cut)
+
+
+# -- English output: full-width punctuation becomes ASCII -------------------------------------
+
+# A mark and how it reads in English: its ASCII form and whether a space follows it before a word.
+_ASCII = {"，": (",", True), "、": (",", True), "。": (".", True), "．": (".", True), "？": ("?", True),
+          "！": ("!", True), "：": (":", True), "；": (";", True), "…": ("...", True), "～": ("~", False),
+          "—": ("—", False), "－": ("-", False), "／": ("/", False), "％": ("%", False), "＆": ("&", False)}
+_OPENERS = {"（": "(", "“": '"', "‘": "'", "「": '"', "『": '"', "《": '"', "【": "[", "〈": '"', "［": "["}
+_ENDERS = {"）": ")", "”": '"', "’": "'", "」": '"', "』": '"', "》": '"', "】": "]", "〉": '"', "］": "]"}
+# Characters after which no space is put before an opening mark, and before which none goes.
+_NO_SPACE_BEFORE = set(",.?!:;)]\"'%") | set(_ENDERS.values())
+
+
+def to_ascii(text: str) -> str:
+    """``text`` (English output) with full-width punctuation as ASCII and English spacing:
+    ``，`` -> ``", "``, ``。`` -> ``". "``, ``“你好”`` quotes -> ``"..."``, ``（`` -> ``" ("``. A space
+    is put after a mark only when a word follows, so a growing text's converted prefix never
+    changes (:func:`settled_ascii`); spaces before a mark go; an ASCII mark is left as it is."""
+    if not any(c in _ASCII or c in _OPENERS or c in _ENDERS or c == "\u3000" for c in text):
+        return text
+    out: list[str] = []
+    for i, char in enumerate(text):
+        nxt = text[i + 1: i + 2]
+        put_space = bool(out) and out[-1].endswith(" ") and not out[-1].isspace()  # the last mark's space
+        if char == "\u3000":  # the ideographic space
+            out.append(" ")
+        elif char in _ASCII:
+            mark, spaced = _ASCII[char]
+            _drop_trailing_space(out)
+            out.append(mark + (" " if spaced and _starts_word(nxt) else ""))
+        elif char in _OPENERS:
+            if out and out[-1] and not out[-1][-1].isspace() and out[-1][-1] not in "([\"'":
+                out.append(" ")
+            out.append(_OPENERS[char])
+        elif char in _ENDERS:
+            _drop_trailing_space(out)
+            out.append(_ENDERS[char] + (" " if _starts_word(nxt) else ""))
+        elif char.isspace() and put_space:
+            continue  # a space the conversion already put
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _drop_trailing_space(out: list[str]) -> None:
+    while out and out[-1].endswith(" "):
+        out[-1] = out[-1][:-1]
+        if not out[-1]:
+            out.pop()
+
+
+def _starts_word(char: str) -> bool:
+    """Whether ``char`` begins a word (a letter, digit or opening mark): a space goes before it."""
+    return bool(char) and (char.isalnum() or char in _OPENERS)
+
+
+def settled_ascii(text: str) -> str:
+    """The part of ``to_ascii(text)`` that no text appended later can change (for streams):
+    the conversion without its trailing spaces and without a last character that may still
+    turn out to be an opening quote's partner."""
+    return to_ascii(text).rstrip()

@@ -28,7 +28,7 @@ import threading
 import unicodedata
 from typing import TYPE_CHECKING, Callable, Sequence, Union
 
-from . import segment, textproc
+from . import direction, segment, textproc
 from .segment import PlanItem, Segment, segment_sentences
 
 if TYPE_CHECKING:
@@ -76,10 +76,11 @@ SentencePlanItem = Union[PlanItem, Whole]
 
 def plan_sentences(text: str, count: Callable[[str], int], limit: int, sentence_gap: str = "",
                    numbers: bool = True, glossary: Glossary | None = None,
-                   mode: str = WHOLE) -> list[SentencePlanItem]:
+                   mode: str = WHOLE, cjk_ends: bool = False) -> list[SentencePlanItem]:
     """``segment.plan_text``'s plan with each sentence that holds a protected span as a
     :class:`Whole` (its cut plan as the fallback); in ``off`` mode every sentence is one segment
-    (nothing protected, only cut where it is too long for the model)."""
+    (nothing protected, only cut where it is too long for the model). ``cjk_ends`` (a Chinese
+    source): sentences also end at 。！？；… with no space after them (``direction.split_sentences``)."""
     plan: list[SentencePlanItem] = []
     in_code = False
     for piece in _LINE.split(text):
@@ -89,19 +90,19 @@ def plan_sentences(text: str, count: Callable[[str], int], limit: int, sentence_
             in_code ^= textproc.is_fence(piece)  # a fence line opens or closes the block
             plan.append(piece)
         else:
-            plan.extend(_plan_line(piece, count, limit, sentence_gap, numbers, glossary, mode))
+            plan.extend(_plan_line(piece, count, limit, sentence_gap, numbers, glossary, mode, cjk_ends))
     return [item for item in plan if item != ""]
 
 
 def _plan_line(line: str, count: Callable[[str], int], limit: int, sentence_gap: str, numbers: bool,
-               glossary: Glossary | None, mode: str) -> list[SentencePlanItem]:
+               glossary: Glossary | None, mode: str, cjk_ends: bool = False) -> list[SentencePlanItem]:
     """One line: its marker, its sentences (each planned by :func:`_plan_sentence`), its trailing space."""
     prefix, body = textproc.split_marker(line)
     core = body.strip()
     if not core:
         return [line]
     plan: list[SentencePlanItem] = [prefix + body[: len(body) - len(body.lstrip())]]
-    sentences = segment_sentences(core)
+    sentences = direction.split_sentences(core) if cjk_ends else segment_sentences(core)
     for i, (sentence, _gap) in enumerate(sentences):
         plan.extend(_plan_sentence(sentence.strip(), count, limit, sentence_gap, numbers, glossary, mode))
         if i < len(sentences) - 1 and sentence_gap:
@@ -215,6 +216,15 @@ class SpanCounts:
             else:
                 self.cut += 1
                 self.reasons[decision.kind] += 1
+
+    def merge(self, other: "SpanCounts") -> None:
+        """Add ``other``'s counts to these (a two-way translator's total)."""
+        with other._lock:
+            whole, cut, reasons = other.whole, other.cut, collections.Counter(other.reasons)
+        with self._lock:
+            self.whole += whole
+            self.cut += cut
+            self.reasons.update(reasons)
 
     def as_dict(self) -> dict[str, object]:
         """``{"whole": n, "cut": n, "reasons": {"lost": n, ...}}`` (for /metrics)."""

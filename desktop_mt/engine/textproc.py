@@ -34,6 +34,28 @@ _MARKER = re.compile(
       |(?:\d{1,3}(?:\.\d{1,3})*[.)]|[A-Za-z][.)]|%s[.)]|\((?:\d{1,3}|[A-Za-z]|%s)\))[ \t]+
     )?)""" % (_ROMAN, _ROMAN), re.VERBOSE)
 
+# Chinese puts no space between a word and a URL or number ("请访问https://example.com了解"): span
+# patterns use word characters that are not CJK (:func:`_w`), so spans end where CJK text begins.
+_CJK_RANGES = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+
+
+def _w(extra: str = "") -> str:
+    """One character of ``[\\w{extra}]`` that is not Chinese, Japanese or Korean."""
+    return rf"(?:(?![{_CJK_RANGES}])[\w{extra}])"
+
+
+_W = _w()
+_W_ALNUM = _w(r'.\-/@#$€£¥₹')
+_W_DASH = _w('-')
+_W_DOT = _w(".")
+_W_DOT_DASH = _w(r'.\-')
+_W_EMAIL = _w('.+-')
+_W_HANDLE = _w('@#&')
+_W_HYPHEN = _w(r'\-')
+_W_MODEL = _w(r'.\-/@#')
+_W_PATH = _w(r'.\-/')
+_W_SLASH = _w('/')
+
 _EMOJI_CHAR = "[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF\u3030\u303D\u3297\u3299]"
 _EMOJI = rf"(?:{_EMOJI_CHAR}[\uFE0F\U0001F3FB-\U0001F3FF]*(?:\u200D{_EMOJI_CHAR}[\uFE0F\U0001F3FB-\U0001F3FF]*)*)+"
 _FILE_EXT = (r"(?:txt|md|py|js|ts|json|ya?ml|toml|ini|cfg|csv|tsv|docx?|xlsx?|pptx?|pdf|srt|html?|xml|png|jpe?g|gif|svg"
@@ -49,30 +71,33 @@ _UNITS = r"(?:km|kg|cm|mm|mg|ml|GB|MB|KB|TB|Hz|kHz|MHz|GHz|m|g|l|s|ms|h|min|[ap]
 # (4B, A-12), a paper size (A4), a version (v2.3.1), COVID-19, x86-64, an order number (12345-AB).
 # Not codes: ordinals and decades (2nd, 1990s), a number with its unit (5km, 3pm: numbers), and
 # words with a number ("5-year-old", "mid-2000s": a lowercase word part is translated).
-_ALNUM = (r"(?<![\w.\-/@#$€£¥₹])(?!\d+(?:st|nd|rd|th|s)(?![A-Za-z0-9]))"
+_ALNUM = (rf"(?<!{_W_ALNUM})"
+          r"(?!\d+(?:st|nd|rd|th|s)(?![A-Za-z0-9]))"
           rf"(?!\d+(?:[.,]\d+)*{_UNITS}(?![A-Za-z0-9]))"
           r"(?!(?:[A-Za-z0-9]+[-.])*[a-z]{2,}(?:[-.][A-Za-z0-9]|(?![A-Za-z0-9])))"
-          r"(?=[A-Za-z0-9.\-]*\d)(?=[0-9.\-]*[A-Za-z])[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*(?![\w])")
+          r"(?=[A-Za-z0-9.\-]*\d)(?=[0-9.\-]*[A-Za-z])[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*" + rf"(?!{_W})")
 # A product or model name with its number: an all-capitals name of 3-5 letters or a camel-case
 # one, a space, a number (RTX 4090, iPhone 15, ISO 9001, USB 3.0).
-_MODEL_NAME = (r"(?<![\w.\-/@#])(?:[A-Z]{3,5}|[a-z]+[A-Z][A-Za-z]*)[ \u00A0]\d+(?:\.\d+)*[A-Za-z]*"
-               r"(?![\w]|[.\-]\d)")
+_MODEL_NAME = (rf"(?<!{_W_MODEL})" r"(?:[A-Z]{3,5}|[a-z]+[A-Z][A-Za-z]*)[ \u00A0]\d+(?:\.\d+)*[A-Za-z]*"
+               rf"(?!{_W}|[.\-]\d)")
 # Order matters: the first alternative that matches at a position wins.
 _VERBATIM = [
     ("code", r"`[^`\n]+`"),
-    ("url", r"(?:\b(?:https?|ftp|file)://|\bwww\.)[^\s<>\"'`]+"),
-    ("email", r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
-    ("path", r"(?<![\w/])(?:[A-Za-z]:\\[^\s\"'<>|]*|~?/[\w.\-]+(?:/[\w.\-]*)*|\.{1,2}/[\w.\-/]*"
-             r"|[\w.\-]+(?:/[\w.\-]+)+\.\w+|[\w\-]+(?:\.[\w\-]+)*\." + _FILE_EXT + r"\b)"),
-    ("handle", r"(?<![\w@#&])[@#][A-Za-z_][\w]*"),
+    ("url", rf"(?<!{_W})(?:(?:https?|ftp|file)://|www\.)"
+            rf"[^\s<>\"'`{_CJK_RANGES}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u201c\u201d]+"),
+    ("email", rf"(?<!{_W_EMAIL}){_W_EMAIL}+@{_W_DASH}+(?:\.{_W_DASH}+)+"),
+    ("path", rf"(?<!{_W_SLASH})(?:[A-Za-z]:\\[^\s\"'<>|{_CJK_RANGES}]*|~?/{_W_DOT_DASH}+(?:/{_W_DOT_DASH}*)*"
+             rf"|\.{{1,2}}/{_W_PATH}*|{_W_DOT_DASH}+(?:/{_W_DOT_DASH}+)+\.{_W}+"
+             rf"|{_W_HYPHEN}+(?:\.{_W_HYPHEN}+)*\." + _FILE_EXT + rf"(?!{_W}))"),
+    ("handle", rf"(?<!{_W_HANDLE})[@#][A-Za-z_]{_W}*"),
     ("model", _MODEL_NAME),
     ("alnum", _ALNUM),
     ("foreign", rf"{_FOREIGN}+(?:[\s'’\-]+{_FOREIGN}+)*"),
     ("emoji", _EMOJI),
 ]
 _NUMBER = ("number", r"""\+\d[\d\s().-]{6,}\d
-    |(?:[$€£¥₹]\s?)?(?<![\w.])[-+]?\d(?:[\d,]*\d)?(?:[.:/\-]\d+)*
-    (?:\s?(?:%|‰|°[CF]?|""" + _UNITS + r"""\b))?""")
+    |(?:[$€£¥₹]\s?)?(?<!""" + _W_DOT + r""")[-+]?\d(?:[\d,]*\d)?(?:[.:/\-]\d+)*
+    (?:\s?(?:%|‰|°[CF]?|""" + _UNITS + r"""(?<=[A-Za-z])(?!""" + _W + r""")))?""")
 _TRAILING = ".,;:!?)]}'\"”’"  # sentence punctuation after a URL or path is not part of it
 
 

@@ -10,7 +10,7 @@ from typing import Any, Callable, Generator, Iterator, Sequence, Union, cast
 
 from ..errors import ModelFormatError, TranslationCancelled
 from . import generation as gen
-from . import langcheck, punct, script, spans, textproc
+from . import direction, langcheck, punct, script, spans, textproc
 from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .model_format import ModelInfo, bundled_model_dir, inspect_model_dir, verify_files
 from .options import GenerationOptions, SessionOptions
@@ -35,8 +35,10 @@ PlanPiece = Union[str, Segment, "Kept", spans.Whole]
 
 @dataclasses.dataclass(frozen=True)
 class Kept:
-    """A plan item copied to the output as it is, never sent to the model: a sentence that is
-    already Chinese, Japanese or Korean (``GenerationOptions.keep_cjk``). Streams show it as a
+    """A plan item copied to the output as it is, never sent to the model: a sentence that is not
+    in the model's source language (``direction.keep_for_model``; ``GenerationOptions.keep_cjk``):
+    Chinese, Japanese or Korean for an English->Chinese model, English, Japanese or Korean for a
+    Chinese->English one. Streams show it as a
     segment whose translation is its text (``SegmentDone(..., tokens=0)``)."""
 
     text: str
@@ -69,6 +71,9 @@ class Translator:
         self.sessions: DecoderRunner | None = Seq2SeqSessions(self.model_info, variant, session_options)
         self._params = decode_params(self.model_info)
         self._sentence_gap = "" if self.model_info.target_lang in _NO_SPACE_LANGS else " "
+        # The model's languages in short form ("zh", "en"), for the keep rule and the output's punctuation.
+        self.source_lang = direction.short_lang(self.model_info.source_lang)
+        self.target_lang = direction.short_lang(self.model_info.target_lang)
         # How the sentences with protected spans went (whole / cut), over every call: the CLI's
         # summary and the server's /metrics read it.
         self.span_counts = spans.SpanCounts()
@@ -366,25 +371,46 @@ class Translator:
     def _plan(self, text: str, opts: GenerationOptions) -> list[PlanPiece]:
         """``text`` as literals, segments and sentences tried whole (``spans.plan_sentences``)
         under these options; a sentence tried whole carries its finished cut plan as fallback."""
+        self._check_target(opts.target)
+        glossary = opts.glossary.oriented(self.source_lang) if opts.glossary else None
+        opts = dataclasses.replace(opts, glossary=glossary) if glossary is not opts.glossary else opts
         plan: list[PlanPiece] = []
         for item in spans.plan_sentences(text, self.tokenizer.count, self.max_source_tokens, self._sentence_gap,
-                                         opts.protect_numbers, opts.glossary, opts.spans):
+                                         opts.protect_numbers, glossary, opts.spans,
+                                         cjk_ends=self.source_lang == direction.ZH):
             if isinstance(item, spans.Whole):
                 reason = item.reason
-                if not reason and opts.keep_cjk and not langcheck.plainly_latin(item.text):
-                    reason = "not plain English"  # its CJK parts are kept, as in the cut plan
+                if not reason and opts.keep_cjk and not self._one_language(item.text):
+                    reason = "mixed languages"  # its other-language parts are kept, as in the cut plan
                 fallback = self._finish_plan(list(cast("tuple[PlanPiece, ...]", item.fallback)), opts)
                 item = dataclasses.replace(item, fallback=tuple(fallback), reason=reason)
             plan.append(item)
         return self._finish_plan(plan, opts)
 
     def _finish_plan(self, plan: list[PlanPiece], opts: GenerationOptions) -> list[PlanPiece]:
-        """Full-width marks after spans and terms; sentences that are already CJK kept."""
+        """Full-width marks after spans and terms (Chinese output) or ASCII ones (English
+        output); sentences not in the model's source language kept."""
         if opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
             _fullwidth_after_spans(plan)
             if opts.glossary:
                 _fullwidth_after_terms(plan, {term.target for term in opts.glossary.terms})
-        return _keep_cjk(plan) if opts.keep_cjk else plan
+        elif opts.chinese_punctuation and self.target_lang == direction.EN:
+            _ascii_literals(plan)
+        return _keep_other_languages(plan, self.source_lang) if opts.keep_cjk else plan
+
+    def _one_language(self, sentence: str) -> bool:
+        """Whether all of ``sentence`` is in the model's source language, so no part of it is kept."""
+        if self.source_lang == direction.EN:
+            return langcheck.plainly_latin(sentence)  # the fast path for English
+        return (len(direction.split_cjk_sentences(sentence)) == 1
+                and direction.language(sentence) in (self.source_lang, ""))
+
+    def _check_target(self, target: str) -> None:
+        """A single model translates into its own target language only (``GenerationOptions.target``)."""
+        if target not in (direction.AUTO, self.target_lang):
+            wanted = direction.ZH_EN if target == direction.EN else direction.EN_ZH
+            raise direction.DirectionUnavailableError(wanted, f"{self.model_info.name} translates "
+                                                      f"{self.source_lang}->{self.target_lang} only")
 
     def _hypotheses(self, text: str, params: gen.DecodeParams, opts: GenerationOptions,
                     cancel: CancelToken | None = None) -> list[tuple[list[int], float]]:
@@ -420,9 +446,12 @@ class Translator:
         return search(self._runner(), src_ids, limits, params, cancel)
 
     def _finish_text(self, text: str, opts: GenerationOptions) -> str:
-        """A segment's final output text: full-width punctuation for Chinese unless turned off."""
+        """A segment's final output text: full-width punctuation for Chinese, ASCII punctuation
+        with English spacing for English, unless turned off."""
         if opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
             return punct.to_fullwidth(text)
+        if opts.chinese_punctuation and self.target_lang == direction.EN:
+            return punct.to_ascii(text)
         return text
 
     def _advance(self, shown: str, raw: str, opts: GenerationOptions, segment: Segment,
@@ -434,6 +463,8 @@ class Translator:
             target = self._finish_text(raw, opts)
         elif opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
             target = punct.settled(raw)
+        elif opts.chinese_punctuation and self.target_lang == direction.EN:
+            target = punct.settled_ascii(raw)
         else:
             target = raw
         if segment.cut:  # the sentence goes on after a protected span: no full stop (held back till then)
@@ -594,18 +625,18 @@ class _Clock:
         return time.perf_counter() - self.started
 
 
-def _keep_cjk(plan: list[PlanPiece]) -> list[PlanPiece]:
-    """``plan`` with each segment cut at CJK sentence ends (``langcheck.split_cjk_sentences``)
-    and the parts that are already Chinese, Japanese or Korean turned into :class:`Kept`."""
+def _keep_other_languages(plan: list[PlanPiece], source_lang: str) -> list[PlanPiece]:
+    """``plan`` with each segment cut at CJK sentence ends (``direction.split_cjk_sentences``)
+    and the parts not in the model's source language turned into :class:`Kept`."""
     out: list[PlanPiece] = []
     for item in plan:
-        if not isinstance(item, Segment) or langcheck.plainly_latin(item.text):
+        if not isinstance(item, Segment) or (source_lang == direction.EN and langcheck.plainly_latin(item.text)):
             out.append(item)  # the fast path for English: no CJK character, a Latin letter
             continue
-        parts = langcheck.split_cjk_sentences(item.text)
+        parts = direction.split_cjk_sentences(item.text)
         for k, part in enumerate(parts):
             last = k == len(parts) - 1
-            out.append(Kept(part) if langcheck.keep_verbatim(part) else
+            out.append(Kept(part) if direction.keep_for_model(part, source_lang) else
                        Segment(part, item.cut and last, item.joined and last, item.tail if last else 0,
                                item.sentence if last else ""))
     return out
@@ -637,6 +668,32 @@ def _fullwidth_after_spans(plan: list[PlanPiece]) -> None:
         elif isinstance(item, str) and translated and i and _is_span(plan[i - 1]) and _MARKS_ONLY.fullmatch(item):
             plan[i] = punct.fullwidth_marks(item)
             translated = item.strip()[-1] in ",;:"  # the sentence goes on after a comma
+
+
+def _ascii_literals(plan: list[PlanPiece]) -> None:
+    """English output from a Chinese source, which puts no spaces around numbers, URLs or terms:
+    the full-width marks the plan copies as literals (the 。 after a number that ends a
+    sentence, the ，between two spans) become ASCII, with a space after them where more of the
+    sentence follows, and a span right beside a translated piece gets a space on that side."""
+    for i, item in enumerate(plan):
+        if not (isinstance(item, str) and item.strip()):
+            continue
+        before = plan[i - 1] if i else ""
+        after = plan[i + 1] if i + 1 < len(plan) else ""
+        if not _is_mark_literal(item):
+            lead = " " if isinstance(before, Segment) and not item[0].isspace() else ""
+            trail = " " if isinstance(after, Segment) and not item[-1].isspace() and after.text[0].isalnum() else ""
+            plan[i] = lead + item + trail
+            continue
+        follows = isinstance(after, (Segment, Kept, spans.Whole)) or (isinstance(after, str)
+                                                                     and after[:1].strip() != "")
+        converted = punct.to_ascii(item + ("a" if follows else ""))
+        plan[i] = converted[:-1] if follows else converted
+
+
+def _is_mark_literal(item: str) -> bool:
+    """A literal of punctuation (and spaces) only: no letter, digit or symbol a span would hold."""
+    return not any(c.isalnum() for c in item) and not textproc.has_words(item)
 
 
 def _is_span(item: PlanPiece) -> bool:

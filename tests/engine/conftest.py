@@ -19,3 +19,24 @@ def marian_fp32(request):
     """The same checkpoint in both decoder layouts: each must match generate() on its own."""
     directory = request.getfixturevalue("tiny_marian_dir" if request.param == "split" else "tiny_marian_step_dir")
     return Translator(directory, variant="fp32")
+
+
+@pytest.fixture(scope="session")
+def tiny_zh_en_hf(tmp_path_factory):
+    """A tiny Chinese->English Marian checkpoint (seeded; tests/engine/zh_en_model.py)."""
+    from tests.engine.zh_en_model import make_marian_zh_en
+
+    return make_marian_zh_en(tmp_path_factory.mktemp("marian_zh_en_hf"))
+
+
+@pytest.fixture(scope="session")
+def tiny_zh_en_dir(tiny_zh_en_hf, tmp_path_factory):
+    """The tiny Chinese->English Marian exported (fp32 + int8)."""
+    from tests.engine.zh_en_model import export_zh_en
+
+    return export_zh_en(tiny_zh_en_hf, tmp_path_factory.mktemp("marian_zh_en_onnx"))
+
+
+@pytest.fixture(scope="module")
+def marian_zh_en(tiny_zh_en_hf):
+    return load_torch(tiny_zh_en_hf)

@@ -1,0 +1,230 @@
+"""Which way a sentence is translated: the one rule for English<->Chinese (pure Python).
+
+desktop-mt translates English into Chinese and Chinese into English. Every front end (window,
+hotkey popup, command line, files, local API) and the engine itself decide with this module:
+
+* :func:`language` names the language of one sentence: ``"zh"`` when it is mostly Han,
+  ``"en"`` when it is mostly Latin, ``"ja"`` (kana) and ``"ko"`` (Hangul), which are kept as
+  they are, and ``""`` for a sentence with nothing to translate (numbers, URLs, punctuation).
+* :func:`direction_for` turns a sentence's language and the requested target (``"auto"``,
+  ``"en"``, ``"zh"``) into a direction (``"en-zh"``, ``"zh-en"``) or ``None`` (left as it is).
+  With ``"auto"`` each sentence goes into the other language, so a mixed paragraph (Chinese
+  with an English sentence, or the reverse) has every sentence translated.
+* :func:`split_sentences` cuts a line into sentences the way the engine does, Chinese sentence
+  ends included (。！？；… and closing quotes with no space after them).
+* :func:`paragraph_language` / :func:`describe` are what a front end shows ("Chinese ->
+  English", "Japanese: left as it is").
+
+Han vs Latin: a Chinese character carries about as much as a 3-5 letter English word, so
+letter shares understate Chinese. At or above 50% CJK letters a sentence is CJK; from 20% to
+50% it is CJK when it starts with a CJK character or ends with a full-width sentence end
+(``我们用 TensorFlow 训练模型``, ``Python 是一种编程语言。``) and English otherwise
+(``My name is 王小明.``); under 20% it is English. Latin letters inside protected spans (URLs,
+e-mail addresses, code, file paths, @handles: ``textproc.protect``) do not count: they are
+copied to the output anyway. Traditional Chinese is Chinese (Han): it is translated too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from ..errors import ModelNotFoundError
+from . import textproc
+
+EN, ZH, JA, KO = "en", "zh", "ja", "ko"
+EN_ZH, ZH_EN = "en-zh", "zh-en"
+DIRECTIONS = (EN_ZH, ZH_EN)
+AUTO = "auto"
+TARGETS = (AUTO, EN, ZH)
+LANGUAGE_NAMES = {EN: "English", ZH: "Chinese", JA: "Japanese", KO: "Korean"}
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f\u3005-\u3007"
+_KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+_HANGUL = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
+_HAN_RE, _KANA_RE, _HANGUL_RE = (re.compile(f"[{r}]") for r in (_HAN, _KANA, _HANGUL))
+CJK = re.compile(f"[{_HAN}{_KANA}{_HANGUL}]")
+# Latin letters: ASCII, Latin-1 and Latin Extended-A/B, and full-width A-Z a-z.
+_LATIN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\uff21-\uff3a\uff41-\uff5a]")
+# A sentence end with no space after it: Chinese puts none after 。！？；…, and "English.中文"
+# has none either. Closing quotes and brackets stay with the sentence they close.
+_CLOSERS = "”’」』）》】\"')"
+_CJK_END = re.compile(f"(?:(?:[。！？；]|(?<=[{_HAN}])…+)+[{_CLOSERS}]*(?=[^\\s{_CLOSERS}])"
+                      f"|[.!?]+[{_CLOSERS}]*(?=[{_HAN}{_KANA}{_HANGUL}]))")
+_MIN_SHARE = 0.2  # below: English with a few CJK words
+_MOSTLY = 0.5  # at or above: CJK; in between, the sentence's frame decides
+_CJK_FINAL = "。！？」』）”；…"
+
+
+class DirectionUnavailableError(ModelNotFoundError):
+    """Text needs a direction (``"en-zh"`` or ``"zh-en"``) that no loaded model translates.
+    ``direction`` names it; ``model`` is the catalog model to download for it (``""`` when the
+    catalog has none). The message says what to do."""
+
+    def __init__(self, direction: str, detail: str = "", model: str = "") -> None:
+        self.direction, self.model = direction, model
+        source, _, target = direction.partition("-")
+        names = f"{LANGUAGE_NAMES.get(source, source)}->{LANGUAGE_NAMES.get(target, target)}"
+        hint = (f"download one with `desktop-mt models download {model}` (or in the Models dialog)" if model
+                else "install one and choose it with `desktop-mt models use NAME`")
+        super().__init__(f"no {names} model is available{f' ({detail})' if detail else ''}; {hint}")
+
+
+def language(sentence: str) -> str:
+    """The language of one sentence: ``"zh"``, ``"en"``, ``"ja"``, ``"ko"``, or ``""`` when it
+    has nothing to translate (no letter outside its protected spans). See the module docstring."""
+    text = _translatable_text(sentence).strip()
+    han, kana, hangul = (len(r.findall(text)) for r in (_HAN_RE, _KANA_RE, _HANGUL_RE))
+    cjk, latin = han + kana + hangul, len(_LATIN.findall(text))
+    total = sum(1 for c in text if c.isalpha())
+    if total == 0 or (cjk == 0 and latin == 0):
+        return ""
+    if not _is_cjk_frame(text, cjk, latin, total):
+        return EN
+    if hangul and hangul >= han:
+        return KO
+    if kana and kana * 4 >= han:  # Japanese writes kana in nearly every sentence; Chinese never
+        return JA
+    return ZH
+
+
+def has_latin(text: str) -> bool:
+    """Whether ``text`` holds a Latin letter."""
+    return _LATIN.search(text) is not None
+
+
+def _is_cjk_frame(text: str, cjk: int, latin: int, total: int) -> bool:
+    """Whether a sentence with these letter counts is CJK rather than English."""
+    if latin == 0:
+        return cjk > 0
+    share = cjk / total
+    if share >= _MOSTLY:
+        return True
+    if share < _MIN_SHARE:
+        return False
+    first = next((c for c in text if c.isalpha()), "")
+    return bool(CJK.match(first)) or text.rstrip()[-1:] in _CJK_FINAL
+
+
+def _translatable_text(sentence: str) -> str:
+    """``sentence`` without its protected spans (URLs, code, paths ...), which are copied anyway."""
+    return "".join(p for p in textproc.protect(sentence, numbers=False) if isinstance(p, str))
+
+
+def check_target(target: str) -> str:
+    """``target`` if it is ``"auto"``, ``"en"`` or ``"zh"``; ValueError otherwise."""
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {', '.join(TARGETS)}, not {target!r}")
+    return target
+
+
+def direction_for(lang: str, target: str = AUTO) -> Optional[str]:
+    """The direction a sentence in ``lang`` is translated in for ``target``: ``"en-zh"``,
+    ``"zh-en"``, or None when it stays as it is (Japanese, Korean, nothing to translate, or
+    already in the target language)."""
+    if lang == EN and target in (AUTO, ZH):
+        return EN_ZH
+    if lang == ZH and target in (AUTO, EN):
+        return ZH_EN
+    return None
+
+
+def sentence_direction(sentence: str, target: str = AUTO) -> Optional[str]:
+    """:func:`direction_for` of the sentence's :func:`language`."""
+    return direction_for(language(sentence), check_target(target))
+
+
+def split_sentences(line: str) -> list[tuple[str, str]]:
+    """One line (no newline) as ``(sentence, following_whitespace)`` pairs; joining them gives
+    the line back. Sentences end at . ! ? followed by a space (``segment.segment_sentences``,
+    abbreviations respected) and at Chinese sentence ends 。！？；… (with their closing quotes)
+    followed by anything, and at an English end followed directly by CJK text."""
+    from .segment import segment_sentences
+
+    out: list[tuple[str, str]] = []
+    for sentence, gap in segment_sentences(line):
+        parts = split_cjk_sentences(sentence)
+        out.extend((part, "") for part in parts[:-1])
+        out.append((parts[-1], gap) if parts else (sentence, gap))
+    return out
+
+
+def split_cjk_sentences(text: str) -> list[str]:
+    """``text`` cut after each CJK sentence end that has no space after it (``"".join`` gives
+    ``text`` back): ``"这是中文。This is English."`` -> ``["这是中文。", "This is English."]``."""
+    parts, start = [], 0
+    for match in _CJK_END.finditer(text):
+        parts.append(text[start:match.end()])
+        start = match.end()
+    parts.append(text[start:])
+    return [p for p in parts if p]
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (each line cut by :func:`split_sentences`), stripped, non-empty."""
+    return [s.strip() for line in text.splitlines() for s, _gap in split_sentences(line.strip()) if s.strip()]
+
+
+def paragraph_language(text: str) -> str:
+    """The language most of ``text`` is in (sentences weighted by length): ``"zh"``, ``"en"``,
+    ``"ja"``, ``"ko"``, or ``""`` when nothing in it is translatable. For a front end's label
+    and for naming an output file; the engine itself decides sentence by sentence."""
+    weights: dict[str, int] = {}
+    for sentence in sentences(text):
+        lang = language(sentence)
+        if lang:
+            weights[lang] = weights.get(lang, 0) + len(sentence)
+    return max(weights, key=lambda k: weights[k]) if weights else ""
+
+
+def directions_needed(text: str, target: str = AUTO) -> set[str]:
+    """The directions ``text`` needs models for (empty: nothing in it is translated)."""
+    check_target(target)
+    return {d for d in (direction_for(language(s), target) for s in sentences(text)) if d}
+
+
+def untranslated(text: str, target: str = AUTO, available: tuple[str, ...] = DIRECTIONS) -> bool:
+    """Whether all of ``text`` stays as it is for ``target`` although it has words: every
+    sentence is Japanese, Korean, already in the target language, without anything to
+    translate, or (with ``available``, the directions a translator has) one a single-direction
+    translator leaves as it is. What file jobs count as "kept as they were"."""
+    return textproc.has_words(text) and not directions_needed(text, target) & set(available)
+
+
+def describe(text: str, target: str = AUTO) -> str:
+    """A front end's one-line description of what happens to ``text``: ``"Chinese -> English"``,
+    ``"English -> Chinese"``, ``"Japanese: left as it is"``, ``"Chinese: already Chinese, left
+    as it is"``, ``"mixed: each sentence into the other language"`` or ``""`` (nothing to do)."""
+    check_target(target)
+    needed = directions_needed(text, target)
+    if len(needed) > 1:
+        return "mixed: each sentence into the other language"
+    if needed:
+        source, goal = needed.pop().split("-")
+        return f"{LANGUAGE_NAMES[source]} -> {LANGUAGE_NAMES[goal]}"
+    lang = paragraph_language(text)
+    if lang in (JA, KO):
+        return f"{LANGUAGE_NAMES[lang]}: left as it is"
+    if lang:
+        return f"{LANGUAGE_NAMES[lang]}: already {LANGUAGE_NAMES[lang]}, left as it is"
+    return ""
+
+
+def keep_for_model(sentence: str, source_lang: str) -> bool:
+    """Whether a single-direction model whose source is ``source_lang`` leaves ``sentence`` as it
+    is: it has words, and they are not in the model's source language (the engine's rule for
+    text a model cannot translate; ``GenerationOptions.keep_cjk``)."""
+    lang = language(sentence)
+    return bool(lang) and lang != short_lang(source_lang)
+
+
+def short_lang(lang: str) -> str:
+    """``"cmn"``/``"zho"``/``"zh-Hans"`` -> ``"zh"``, ``"eng"`` -> ``"en"``."""
+    lang = lang.lower().split("_")[0].split("-")[0]
+    return {"cmn": ZH, "zho": ZH, "yue": ZH, "eng": EN}.get(lang, lang)
+
+
+def model_direction(source_lang: str, target_lang: str) -> Optional[str]:
+    """``"en-zh"`` / ``"zh-en"`` for a model's language pair, None for any other pair."""
+    pair = f"{short_lang(source_lang)}-{short_lang(target_lang)}"
+    return pair if pair in DIRECTIONS else None

@@ -1,0 +1,331 @@
+"""``TwoWayTranslator``: English->Chinese and Chinese->English behind one translator.
+
+It holds one :class:`~desktop_mt.engine.translator.Translator` per direction (``"en-zh"``,
+``"zh-en"``; either may be missing) and offers what a ``Translator`` offers the front ends
+(``translate``, ``translate_stream``, ``translate_batch``, ``alternatives``, ``close``,
+``model_info``, ``variant``, ``options``, ``batch_size``, ``batch_invariant``), so the GUI
+worker, the batch code and the server use it as they use a ``Translator``
+(``protocols.StreamingTranslator``, ``batch.BatchTranslator``).
+
+Routing (``GenerationOptions.target``: ``"auto"``, ``"en"``, ``"zh"``; the rule is
+``engine.direction``): a text whose sentences all need one direction goes whole to that
+direction's translator, so its layout handling, protected spans, glossary and streaming are the
+``Translator``'s own, token for token. A text that needs both (a Chinese paragraph with an
+English sentence, or the reverse) is cut into lines; a line that needs one direction goes whole
+to it, a mixed line is cut into runs of consecutive sentences of one direction, each translated
+by its translator, with the space between sentences of the output language between them.
+Sentences that stay as they are (Japanese, Korean, already in the target language) are copied,
+each shown as a segment of its own (``SegmentDone(..., tokens=0)``).
+
+A direction whose model is missing raises :class:`~desktop_mt.engine.direction.DirectionUnavailableError`
+(a ``ModelNotFoundError``) naming the model to download, when text needs it, before any output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import re
+import time
+from typing import Callable, Generator, Mapping, Sequence, Union
+
+from ..errors import TranslationCancelled
+from . import direction, spans, textproc
+from .direction import AUTO, EN_ZH, ZH_EN, DirectionUnavailableError
+from .model_format import ModelInfo
+from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
+from .options import GenerationOptions
+from .protocols import CancelToken
+from .translator import StreamEvent, Translator
+
+_LINE = re.compile(r"(\r\n|\n|\r)")
+_NO_SPACE_OUTPUT = {direction.ZH, direction.JA}  # languages written without spaces between sentences
+
+
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """Consecutive text of one line that one direction translates."""
+
+    direction: str
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Copied:
+    """A sentence left as it is (Japanese, Korean, already in the target language); ``lang`` its language."""
+
+    text: str
+    lang: str
+
+
+Piece = Union[str, Run, Copied]  # a literal (line break, indentation, marker, gap), a run, a copied sentence
+
+
+class TwoWayTranslator:
+    """Both directions behind the ``Translator`` interface (see the module docstring).
+
+    ``translators``: ``{"en-zh": Translator | None, "zh-en": Translator | None}`` (at least one).
+    ``missing``: for a direction without a translator, the catalog model to name in the error.
+    ``options``: the default ``GenerationOptions`` (its ``target`` says where text goes).
+    """
+
+    def __init__(self, translators: Mapping[str, Translator | None], missing: Mapping[str, str] | None = None,
+                 options: GenerationOptions | None = None) -> None:
+        self.translators = {d: t for d, t in translators.items() if t is not None}
+        unknown = set(self.translators) - set(direction.DIRECTIONS)
+        if unknown or not self.translators:
+            raise ValueError(f"translators must map 'en-zh' / 'zh-en' to at least one Translator, not {translators!r}")
+        self.missing = dict(missing or {})
+        self.primary = self.translators.get(EN_ZH) or self.translators[ZH_EN]
+        self.options = options if options is not None else self.primary.options
+        self.variant = self.primary.variant
+        self.batch_size = self.primary.batch_size
+
+    # -- what the front ends read -------------------------------------------------------------
+
+    @property
+    def model_info(self) -> ModelInfo:
+        """The English->Chinese model's information (else the Chinese->English one's)."""
+        return self.primary.model_info
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        """The directions this translator has a model for, ``"en-zh"`` first."""
+        return tuple(d for d in direction.DIRECTIONS if d in self.translators)
+
+    @property
+    def batch_invariant(self) -> bool:
+        return all(t.batch_invariant for t in self.translators.values())
+
+    @property
+    def span_counts(self) -> spans.SpanCounts:
+        """How the sentences with protected spans went, over both directions (a new snapshot)."""
+        total = spans.SpanCounts()
+        for t in self.translators.values():
+            total.merge(t.span_counts)
+        return total
+
+    def translator_for(self, name: str) -> Translator:
+        """The translator of direction ``name``; :class:`DirectionUnavailableError` names the
+        model to download when there is none."""
+        found = self.translators.get(name)
+        if found is None:
+            raise DirectionUnavailableError(name, model=self.missing.get(name, ""))
+        return found
+
+    # -- translating ----------------------------------------------------------------------------
+
+    def translate(self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None) -> str:
+        """The whole translation of ``text``; layout kept (as ``Translator.translate``)."""
+        parts, cancelled = [], False
+        for event in self.translate_stream(text, options, cancel):
+            if isinstance(event, TextDelta):
+                parts.append(event.text)
+            elif isinstance(event, Finished):
+                cancelled = event.stats.cancelled
+        if cancelled:
+            raise TranslationCancelled("translation cancelled")
+        return "".join(parts)
+
+    def translate_stream(self, text: str, options: GenerationOptions | None = None,
+                         cancel: CancelToken | None = None) -> Generator[StreamEvent, None, None]:
+        """Events as ``Translator.translate_stream`` yields them, segment indexes counted over
+        the whole text; one ``Finished`` at the end. Raises ``DirectionUnavailableError`` before
+        any event when the text needs a direction without a model."""
+        opts = options or self.options
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        pieces = self._pieces(text, opts)
+        for piece in pieces:
+            if isinstance(piece, Run):
+                self.translator_for(piece.direction)
+        return self._stream_pieces(pieces, opts, cancel)
+
+    def _stream_pieces(self, pieces: list[Piece], opts: GenerationOptions,
+                       cancel: CancelToken | None) -> Generator[StreamEvent, None, None]:
+        started, first = time.perf_counter(), None
+        index = tokens = whole = cut = 0
+        cancelled = False
+        for piece in pieces:
+            if isinstance(piece, str):
+                yield TextDelta(piece, -1)
+            elif isinstance(piece, Copied):
+                first = first if first is not None else time.perf_counter() - started
+                yield TextDelta(piece.text, index)
+                yield SegmentDone(index, piece.text, piece.text, 0)
+                index += 1
+            else:
+                stats: TranslationStats | None = None
+                translator = self.translator_for(piece.direction)
+                stream = translator.translate_stream(piece.text, _options_for(piece.direction, opts), cancel)
+                with contextlib.closing(stream):
+                    for event in stream:
+                        if isinstance(event, Finished):
+                            stats = event.stats
+                            tokens, whole, cut = tokens + stats.tokens, whole + stats.whole, cut + stats.cut
+                            cancelled = stats.cancelled
+                            continue
+                        if isinstance(event, TextDelta) and event.segment >= 0:
+                            first = first if first is not None else time.perf_counter() - started
+                            event = TextDelta(event.text, event.segment + index)
+                        elif isinstance(event, SegmentDone):
+                            event = dataclasses.replace(event, segment=event.segment + index)
+                        yield event
+                index += stats.segments if stats is not None else 0
+                if cancelled or stats is None:
+                    cancelled = True
+                    break
+        yield Finished(TranslationStats(index, tokens, time.perf_counter() - started, first, cancelled, whole, cut))
+
+    def translate_batch(self, lines: Sequence[str], options: GenerationOptions | None = None,
+                        cancel: CancelToken | None = None,
+                        progress: Callable[[int, int], None] | None = None,
+                        batch_size: int | None = None) -> list[str]:
+        """One translation per line, in order (as ``Translator.translate_batch``). Lines of one
+        direction go to its translator as one batch; when the lines need both, each direction's
+        runs are decoded as one batch and a line is reported to ``progress`` once all its runs are."""
+        opts = options or self.options
+        plans = [self._pieces(line, opts) for line in lines]
+        needed = {p.direction for plan in plans for p in plan if isinstance(p, Run)}
+        for name in sorted(needed):
+            self.translator_for(name)
+        if len(needed) <= 1:  # every line is whole to that direction, or has nothing to translate
+            name = needed.pop() if needed else self._fallback_direction(opts)
+            return self.translators[name].translate_batch(lines, _options_for(name, opts), cancel, progress, batch_size)
+        return self._batch_mixed(plans, opts, cancel, progress, batch_size)
+
+    def _batch_mixed(self, plans: list[list[Piece]], opts: GenerationOptions, cancel: CancelToken | None,
+                     progress: Callable[[int, int], None] | None, batch_size: int | None) -> list[str]:
+        tracker = _Lines([{p.direction for p in plan if isinstance(p, Run)} for plan in plans], progress)
+        done: dict[tuple[str, str], str] = {}
+        for name in direction.DIRECTIONS:
+            texts = list(dict.fromkeys(p.text for plan in plans for p in plan if isinstance(p, Run)
+                                       and p.direction == name))
+            if not texts:
+                continue
+            out = self.translators[name].translate_batch(texts, _options_for(name, opts), cancel, None, batch_size)
+            done.update({(name, text): result for text, result in zip(texts, out)})
+            tracker.finished(name)
+        return ["".join(p if isinstance(p, str) else p.text if isinstance(p, Copied) else done[(p.direction, p.text)]
+                        for p in plan).strip() for plan in plans]
+
+    def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
+                     cancel: CancelToken | None = None) -> list[Alternative]:
+        """The ``n`` best translations of ``sentence`` by the translator of its direction (a
+        sentence needing both: the direction of most of it; neither: it comes back as it is)."""
+        opts = options or self.options
+        needed = direction.directions_needed(sentence, opts.target)
+        if not needed:
+            return [Alternative(sentence, 0.0, ())]
+        if len(needed) > 1:
+            lang = direction.paragraph_language(sentence)
+            needed = {direction.direction_for(lang, opts.target) or sorted(needed)[0]}
+        name = needed.pop()
+        return self.translator_for(name).alternatives(sentence, n, _options_for(name, opts), cancel)
+
+    def close(self) -> None:
+        """Release both translators' sessions."""
+        for translator in self.translators.values():
+            translator.close()
+
+    # -- routing --------------------------------------------------------------------------------
+
+    def _fallback_direction(self, opts: GenerationOptions) -> str:
+        """The translator for text that needs none: the target's model if loaded, else any."""
+        preferred = ZH_EN if opts.target == direction.EN else EN_ZH
+        return preferred if preferred in self.translators else self.directions[0]
+
+    def _pieces(self, text: str, opts: GenerationOptions) -> list[Piece]:
+        """``text`` as literals, runs and copied sentences (see the module docstring)."""
+        if not opts.keep_cjk:  # nothing kept: every sentence goes to one model (--raw)
+            name = _raw_direction(text, opts.target)
+            return [Run(name, text)] if textproc.has_words(text) else [text]
+        needed = direction.directions_needed(text, opts.target)
+        if len(needed) <= 1:
+            return [Run(needed.pop(), text)] if needed else [text]
+        pieces: list[Piece] = []
+        in_code = False
+        for part in _LINE.split(text):
+            if _LINE.fullmatch(part) or in_code or textproc.is_fence(part):
+                in_code ^= textproc.is_fence(part)
+                pieces.append(part)
+            else:
+                pieces.extend(_line_pieces(part, opts.target))
+        return [p for p in pieces if p != ""]
+
+
+def _line_pieces(line: str, target: str) -> list[Piece]:
+    """One line: whole to one direction when it needs one, else its marker, then runs of
+    sentences of one direction and copied sentences, with the output's sentence gap between."""
+    needed = direction.directions_needed(line, target)
+    if len(needed) <= 1:
+        return [Run(needed.pop(), line)] if needed else [line]
+    prefix, body = textproc.split_marker(line)
+    core = body.strip()
+    groups: list[tuple[str | None, str, list[str]]] = []  # (direction, language, sentences with gaps)
+    for sentence, gap in direction.split_sentences(core):
+        lang = direction.language(sentence)
+        name = direction.direction_for(lang, target)
+        if groups and (not lang or (name, None if name else lang) == (groups[-1][0], None if name else groups[-1][1])):
+            groups[-1][2].extend((sentence, gap))  # a sentence without words stays with the one before
+        else:
+            groups.append((name, lang, [sentence, gap]))
+    pieces: list[Piece] = [prefix + body[: len(body) - len(body.lstrip())]]
+    last_lang = ""
+    for k, (name, lang, parts) in enumerate(groups):
+        out_lang = name.split("-")[1] if name else lang
+        if k:
+            pieces.append("" if last_lang in _NO_SPACE_OUTPUT and out_lang in _NO_SPACE_OUTPUT else " ")
+        text = "".join(parts).strip()
+        pieces.append(Run(name, text) if name else Copied(text, lang))
+        last_lang = out_lang
+    pieces.append(body[len(body.rstrip()):])
+    return pieces
+
+
+def _raw_direction(text: str, target: str) -> str:
+    """With nothing kept, the one direction for all of ``text``: the target's, else by its language."""
+    if target != AUTO:
+        return ZH_EN if target == direction.EN else EN_ZH
+    return ZH_EN if direction.paragraph_language(text) == direction.ZH else EN_ZH
+
+
+def directions_of(translator: object) -> tuple[str, ...]:
+    """The directions ``translator`` translates: a ``TwoWayTranslator``'s, a ``Translator``'s
+    own, and English->Chinese for anything else (test stand-ins, as before both directions)."""
+    if isinstance(translator, TwoWayTranslator):
+        return translator.directions
+    if isinstance(translator, Translator) and translator.model_info.direction:
+        return (translator.model_info.direction,)
+    return (EN_ZH,)
+
+
+def _options_for(name: str, opts: GenerationOptions) -> GenerationOptions:
+    """The options a direction's translator gets: its own target; English output has no script."""
+    changes: dict[str, object] = {"target": AUTO}
+    if name == ZH_EN:
+        changes["script"] = "simplified"
+    return dataclasses.replace(opts, **changes)  # type: ignore[arg-type]
+
+
+class _Lines:
+    """Which lines of a mixed batch wait for which directions; reports each line once, when
+    the last direction it needs is done (lines that need none at once)."""
+
+    def __init__(self, needs: list[set[str]], progress: Callable[[int, int], None] | None) -> None:
+        self.needs, self.progress, self.count = needs, progress, 0
+        for need in needs:
+            if not need:
+                self._report()
+
+    def finished(self, name: str) -> None:
+        for need in self.needs:
+            if name in need:
+                need.discard(name)
+                if not need:
+                    self._report()
+
+    def _report(self) -> None:
+        self.count += 1
+        if self.progress is not None:
+            self.progress(self.count, len(self.needs))
