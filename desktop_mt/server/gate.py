@@ -6,13 +6,17 @@ to ``--max-batch`` texts), streams and n-best searches (one generation each, at 
 uses all of its intra-op threads), and on the issue's measurement 8 streams cut batched
 throughput from 58 to 12.5 requests/s. :class:`FairGate` makes them take turns:
 
-- the batcher takes one turn per engine call;
-- a stream takes one turn per step of its generation (up to its next text delta);
+- the batcher takes one turn per engine call (at most ``--max-batch`` texts);
+- a stream keeps its turn while nobody else waits; when others wait it gives the turn up once
+  it has used as much engine time as each request of the last batched call got (that call's
+  seconds / its requests; :meth:`.service.TranslationService.stream_slice_s`);
 - an n-best search takes one turn per text.
 
-Turns are granted first come, first served, so with S streams running the batched work gets
-at least every (S+1)-th turn, and a stream waits at most one engine call plus the other
-streams' steps for its next delta. A waiter whose cancel flag is set leaves the line
+Turns are granted first come, first served. The policy: **every client gets about the same
+engine time**, whether its request is batched or streamed. A batched request shares its
+call's time with the others in the call (batching makes that time go further), a stream gets
+the same amount per round of turns, and nobody waits for more than one batched call plus one
+slice of each other stream. A waiter whose cancel flag is set leaves the line
 (:meth:`FairGate.wake` makes it look).
 """
 

@@ -43,6 +43,7 @@ class TranslationService:
         self._streams_lock = threading.Lock()
         self._nbest_cancels: set[threading.Event] = set()  # running n-best searches, for close()
         self.gate = FairGate()  # engine turns shared by the batcher, streams and searches
+        self._batch_share_s = 0.0  # engine seconds per request of the last batched call
         self.batcher = Batcher(self._engine_batch, max_batch=config.max_batch,
                                window_s=config.batch_window_ms / 1000,
                                queue_size=config.queue_size, on_batch=self._record_batch)
@@ -98,7 +99,14 @@ class TranslationService:
         self.metrics.record_engine(tokens, time.perf_counter() - started)
         return results
 
+    def stream_slice_s(self) -> float:
+        """Engine time a stream may use per turn when others wait: what each request of the
+        last batched call got (its seconds / its requests), so every client, streamed or
+        batched, gets about the same engine time (bounded to 20-500 ms)."""
+        return min(0.5, max(0.02, self._batch_share_s))
+
     def _record_batch(self, report: BatchReport) -> None:
+        self._batch_share_s = report.seconds / max(1, report.requests)
         self.metrics.record_batch(report)
         self.metrics.queue_texts.set(self.batcher.queued_texts)
         log.info("batch: %d texts from %d requests in %.3f s", report.texts, report.requests,
@@ -250,14 +258,25 @@ class Stream:
         events = translator.translate_stream(self._text, options, cancel=self._cancel)
         while True:
             try:
-                with self._service.gate.turn(self._cancel):  # one step per engine turn
-                    event = next(events, None)
+                with self._service.gate.turn(self._cancel):
+                    outcome = self._slice(events, translator, metrics)
             except TurnCancelled:  # the client left while the stream waited for its turn
                 events.close()
                 self._push("error", "cancelled")
                 return "cancelled"
+            if outcome is not None:
+                return outcome
+
+    def _slice(self, events, translator, metrics: Metrics):
+        """Steps of the generation during one engine turn: while nobody else waits for the
+        engine, or for the stream's share (:meth:`TranslationService.stream_slice_s`).
+        Returns the stream's outcome once it has ended, else None."""
+        gate, started = self._service.gate, time.perf_counter()
+        share = self._service.stream_slice_s()
+        while True:
+            event = next(events, None)
             if event is None:
-                break
+                return "failed"
             if isinstance(event, TextDelta):
                 self._push("delta", event.text)
             elif isinstance(event, Finished):
@@ -266,5 +285,5 @@ class Stream:
                 metrics.record_engine(translator.tokenizer.count(self._text), stats.seconds)
                 self._push("done", stats)
                 return "cancelled" if stats.cancelled else "completed"
-        return "failed"
-
+            if gate.waiting and time.perf_counter() - started >= share:
+                return None
