@@ -7,6 +7,7 @@
     desktop-mt serve [--host H] [--port P] ...   local LibreTranslate-compatible HTTP API
     desktop-mt models list|download|remove|use   the model catalog and installed models
     desktop-mt show [--clipboard|--selection]    the running window translates that (shortcuts)
+    desktop-mt ocr IMAGE...                      print the text in images (translate IMAGE: text + translation)
 
 ``translate`` with no file (or ``-``) reads stdin and writes stdout, one output line per input
 line (an interactive terminal gets each line as soon as it is typed). Files are written next
@@ -90,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="desktop-mt",
                                      description="Offline English->Chinese translation.")
     parser.add_argument("--version", action="version", version=f"desktop-mt {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{translate,self-test,serve,models,show,gui}")
+    sub = parser.add_subparsers(dest="command", metavar="{translate,ocr,self-test,serve,models,show,gui}")
 
     tr = sub.add_parser("translate", help="translate files, or stdin to stdout",
                         description="Translate text, SRT and DOCX files, or stdin to stdout.",
@@ -153,6 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_show import add_show_parser  # no Qt: talks to the running window over a socket
 
     add_show_parser(sub)
+
+    from .cli_ocr import add_ocr_parser  # images: OCR offline, no Qt
+
+    add_ocr_parser(sub)
 
     sub.add_parser("gui", help="start the GUI (the default without arguments); "
                               "options after it go to the GUI")
@@ -303,7 +308,12 @@ def cmd_translate(args: argparse.Namespace) -> int:
         if jobs is None:
             status = _translate_stdin(args, translator)
         else:
-            status = _translate_files(args, translator, jobs)
+            from .cli_ocr import is_image_file, translate_images  # picture.png -> picture.zh.txt
+
+            images = [job for job in jobs if is_image_file(job[0], args.format)]
+            files = [job for job in jobs if job not in images]
+            status = translate_images(args, translator, images) if images else EXIT_OK
+            status = max(status, _translate_files(args, translator, files) if files else EXIT_OK)
         _print_span_counts(translator)
         return status
     except KeyboardInterrupt:

@@ -1,0 +1,139 @@
+"""Images on the command line: ``desktop-mt ocr`` and the image files of ``desktop-mt translate``.
+
+    desktop-mt ocr picture.png [--lines | --json]    the text in the image, on stdout
+    desktop-mt translate picture.png                 -> picture.zh.txt: the text, then its translation
+    desktop-mt translate picture.png --bilingual     -> each recognised line, then its translation
+
+A file counts as an image by its suffix (PNG, JPEG, WebP, BMP, GIF, TIFF). Recognition runs
+offline (``desktop_mt.ocr``); a file that is not an image, is damaged or too large, or shows no
+text gets a message naming it and exit status 1, and the other files still run. Scanned PDFs are
+not read (``translate`` refuses .pdf as before): render the page to an image first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+OUTPUT_SEPARATOR = "\n\n---\n\n"  # between the recognised text and its translation in NAME.zh.txt
+
+
+def add_ocr_parser(sub) -> None:  # type: ignore[no-untyped-def]  # argparse's private subparsers type
+    """Register ``desktop-mt ocr``."""
+    ocr = sub.add_parser("ocr", help="print the text in images (offline OCR)",
+                         description="Recognise the text in images (PNG, JPEG, WebP, BMP, GIF, TIFF) "
+                                     "and print it: paragraphs joined, one blank line between them.")
+    ocr.add_argument("files", nargs="+", metavar="IMAGE", help="image files")
+    shape = ocr.add_mutually_exclusive_group()
+    shape.add_argument("--lines", action="store_true", help="one recognised line per output line, not joined")
+    shape.add_argument("--json", action="store_true",
+                       help="JSON per image: text, lines with their boxes [x0, y0, x1, y1] and confidence")
+    ocr.add_argument("--threads", type=int, default=0, metavar="N", help="ONNX Runtime threads (0: automatic)")
+    ocr.set_defaults(func=cmd_ocr)
+
+
+def is_image_file(path: Path, fmt: str = "auto") -> bool:
+    """Whether ``translate`` reads ``path`` as an image (only with ``--format auto``)."""
+    from .ocr import is_image_path
+
+    return fmt == "auto" and is_image_path(path)
+
+
+def cmd_ocr(args: argparse.Namespace) -> int:
+    """``desktop-mt ocr``: print the text of each image."""
+    from .ocr import OcrEngine
+
+    engine = OcrEngine(threads=args.threads)
+    status = 0
+    for i, name in enumerate(args.files):
+        result = _read(engine, Path(name))
+        if result is None:
+            status = 1
+            continue
+        if args.json:
+            print(json.dumps({"file": name, "text": result.text, "size": list(result.size),
+                              "lines": [{"text": line.text, "box": [line.box.x0, line.box.y0, line.box.x1, line.box.y1],
+                                         "confidence": round(line.confidence, 4)} for line in result.lines]},
+                             ensure_ascii=False))
+            continue
+        if len(args.files) > 1:
+            print(("\n" if i else "") + f"==> {name} <==")
+        print("\n".join(result.line_texts) if args.lines else result.text)
+    return status
+
+
+def _read(engine, path: Path):  # type: ignore[no-untyped-def]
+    """The OcrResult of ``path``, or None after printing why there is none."""
+    from .errors import DesktopMTError
+    from .ocr import NO_TEXT
+
+    try:
+        result = engine.read_file(path)
+    except DesktopMTError as exc:  # ImageError names the file; OcrError the model file
+        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        return None
+    if result.empty:
+        print(f"desktop-mt: error: {path}: {NO_TEXT}", file=sys.stderr)
+        return None
+    return result
+
+
+def translate_images(args: argparse.Namespace, translator, jobs: list[tuple[Path, Optional[Path]]]) -> int:  # type: ignore[no-untyped-def]
+    """``desktop-mt translate`` for image files: OCR, translate, write ``NAME.zh.txt`` (or
+    ``NAME.en.txt`` when the text is Chinese and goes into English), ``-o`` or ``--out-dir``."""
+    from .errors import DesktopMTError
+    from .ocr import OcrEngine
+
+    engine = OcrEngine()
+    status = 0
+    for src, dst in jobs:
+        result = _read(engine, src)
+        if result is None:
+            status = 1
+            continue
+        try:
+            text = _render(result.text, translator, args.bilingual)
+        except DesktopMTError as exc:  # e.g. Chinese text and no Chinese->English model
+            print(f"desktop-mt: error: {src}: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        if dst is not None and str(dst) == "-":
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            continue
+        out = _output_path(src, dst, result.text, getattr(args, "to", "auto"))
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"desktop-mt: error: {out}: cannot be written ({exc.strerror or exc})", file=sys.stderr)
+            status = 1
+            continue
+        print(f"{src} -> {out} ({len(result.line_texts)} lines recognised in {result.seconds:.1f} s)",
+              file=sys.stderr)
+    return status
+
+
+def _render(text: str, translator, bilingual: bool) -> str:  # type: ignore[no-untyped-def]
+    """The output file's text: the recognised text, a ``---`` line and the translation; with
+    ``bilingual``, each paragraph followed by its translation."""
+    from .batch import load_document, translate_segments
+
+    document = load_document(text.encode("utf-8"), "<image>", "txt", bilingual=bilingual)
+    translated = document.render_text(translate_segments(document.segments, translator))
+    body = translated if bilingual else text + OUTPUT_SEPARATOR + translated
+    return body.rstrip("\n") + "\n"
+
+
+def _output_path(src: Path, dst: Optional[Path], text: str, target: str) -> Path:
+    """``dst`` (``-o`` or ``--out-dir``: the image's name with ``.txt`` added there), else
+    ``NAME.zh.txt`` next to the image (``NAME.en.txt`` for Chinese text translated into English)."""
+    from .engine import direction
+
+    if dst is not None:
+        return dst if dst.suffix.lower() == ".txt" else dst.with_name(dst.name + ".txt")
+    lang = "en" if target == "en" or (target == "auto" and direction.paragraph_language(text) == direction.ZH) else "zh"
+    return src.with_name(f"{src.stem}.{lang}.txt")
