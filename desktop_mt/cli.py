@@ -36,7 +36,8 @@ SELF_TEST_SENTENCE = "The weather is nice today, so let's go for a walk in the p
 
 TRANSLATE_EPILOG = """\
 outputs:
-  Each FILE is written next to it as NAME.zh.EXT (talk.srt -> talk.zh.srt), or into
+  Each FILE is written next to it as NAME.zh.EXT (talk.srt -> talk.zh.srt; NAME.en.EXT
+  when it is translated into English: --to en, or a mostly Chinese file), or into
   --out-dir under its own name, or to -o. The input is never overwritten. Output is
   renamed into place only when complete; meanwhile OUT.journal.jsonl records progress,
   and rerunning the same command with --resume continues an interrupted run.
@@ -89,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
     parser = argparse.ArgumentParser(prog="desktop-mt",
-                                     description="Offline English->Chinese translation.")
+                                     description="Offline English<->Chinese translation.")
     parser.add_argument("--version", action="version", version=f"desktop-mt {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="{translate,ocr,self-test,serve,models,show,gui}")
 
@@ -104,7 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--out-dir", metavar="DIR", help="folder for the outputs (same file names)")
     tr.add_argument("--format", choices=("auto", "txt", "srt", "docx"), default="auto",
                     help="input format (default: by file suffix; stdin: txt)")
-    _add_model_arguments(tr, "model variant (default int8)")
+    _add_model_arguments(tr, "model variant (default int8)", per_direction=True)
+    tr.add_argument("--to", choices=("auto", "en", "zh"), default="auto",
+                    help="the language to translate into: 'auto' (default) translates each sentence "
+                         "into the other language (Chinese into English, English into Chinese); 'en' or "
+                         "'zh' leaves sentences already in that language as they are")
     tr.add_argument("--beams", type=_positive, metavar="N", help="beam size (1 = greedy)")
     tr.add_argument("--max-length", type=_positive, metavar="N",
                     help="most output tokens per sentence")
@@ -165,10 +170,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_model_arguments(parser: argparse.ArgumentParser, variant_help: str) -> None:
-    parser.add_argument("--model", metavar="DIR|NAME",
-                        help="model folder, or the name of an installed model (default: the active model, "
-                             "see `desktop-mt models list`; the bundled demo unless chosen)")
+def _add_model_arguments(parser: argparse.ArgumentParser, variant_help: str, per_direction: bool = False) -> None:
+    if per_direction:  # one --model per direction, each placed by its own language pair
+        parser.add_argument("--model", metavar="DIR|NAME", action="append",
+                            help="model folder, or the name of an installed model; give it twice for both "
+                                 "directions (an English->Chinese and a Chinese->English model, in any order). "
+                                 "Default per direction: the active model (`desktop-mt models list`), else the "
+                                 "bundled demo")
+    else:
+        parser.add_argument("--model", metavar="DIR|NAME",
+                            help="model folder, or the name of an installed model (default: the active model, "
+                                 "see `desktop-mt models list`; the bundled demo unless chosen)")
     parser.add_argument("--target-token", metavar=">>ID<<",
                         help="target-language token of a multi-target model (default: the model's, "
                              "e.g. >>cmn_Hans<<)")
@@ -264,18 +276,22 @@ def _gui_unavailable(reason: str) -> int:
 # --- translate ---------------------------------------------------------------------------
 
 def make_translator(args: argparse.Namespace, variant: Optional[str] = None):
-    """A Translator from the command-line options (raises DesktopMTError / ValueError)."""
-    from . import GenerationOptions, SessionOptions, Translator
+    """A two-way translator (``models.factory.build_translator``) from the command-line options:
+    ``--model`` (a folder or name, or a list of them: one per direction), ``--to`` and the
+    decoding options (raises DesktopMTError / ValueError)."""
+    from . import GenerationOptions, SessionOptions
     from .engine.translator import DEFAULT_BATCH_SIZE
+    from .models.factory import build_translator
 
     options = GenerationOptions(
         beams=getattr(args, "beams", None), max_length=getattr(args, "max_length", None),
         script=getattr(args, "script", None) or "simplified", glossary=_glossary_of(args),
-        **_text_handling_of(args))
+        target=getattr(args, "to", None) or "auto", **_text_handling_of(args))
     session = SessionOptions(intra_op_threads=args.threads or 0, provider=args.provider)
-    return Translator(model_dir=model_dir_of(args), variant=variant or args.variant or "int8",
-                      session_options=session, options=options, target_token=getattr(args, "target_token", None),
-                      batch_size=getattr(args, "batch_size", None) or DEFAULT_BATCH_SIZE)
+    models = [args.model] if isinstance(args.model, str) else args.model
+    return build_translator(models or None, variant=variant or args.variant or "int8", session_options=session,
+                            options=options, target_token=getattr(args, "target_token", None),
+                            batch_size=getattr(args, "batch_size", None) or DEFAULT_BATCH_SIZE)
 
 
 def _glossary_of(args: argparse.Namespace):
@@ -291,7 +307,8 @@ def model_dir_of(args: argparse.Namespace) -> Optional[Path]:
     model's folder; None means the bundled model."""
     from .models import active_model_dir, resolve_model
 
-    return resolve_model(args.model) if args.model else active_model_dir()
+    model = args.model[0] if isinstance(args.model, list) else args.model
+    return resolve_model(model) if model else active_model_dir()
 
 
 def cmd_translate(args: argparse.Namespace) -> int:
@@ -316,6 +333,9 @@ def cmd_translate(args: argparse.Namespace) -> int:
             status = max(status, _translate_files(args, translator, files) if files else EXIT_OK)
         _print_span_counts(translator)
         return status
+    except DesktopMTError as exc:  # e.g. stdin needs a direction without a model (named in the message)
+        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         print("\ndesktop-mt: interrupted; the progress is kept: rerun the same command with "
               "--resume to continue", file=sys.stderr)
@@ -328,9 +348,10 @@ def cmd_translate(args: argparse.Namespace) -> int:
 
 def _print_span_counts(translator) -> None:
     """On stderr, how the sentences with protected spans went (whole / cut), if there were any."""
+    from .engine.router import TwoWayTranslator
     from .engine.translator import Translator
 
-    if isinstance(translator, Translator):  # test stand-ins have no counts
+    if isinstance(translator, (Translator, TwoWayTranslator)):  # test stand-ins have no counts
         counts = translator.span_counts
         if counts.whole or counts.cut:
             print(f"desktop-mt: {counts}", file=sys.stderr)
@@ -370,6 +391,7 @@ def _translate_files(args, translator, jobs) -> int:
         if dst == STDOUT:
             return _translate_file_to_stdout(args, translator, src)
         started = time.perf_counter()
+        dst = dst if dst is not None else _output_next_to(src, args)
         with _ProgressBar(src.name, args.progress) as bar:
             try:
                 if dst is not None:
@@ -392,6 +414,25 @@ def _translate_files(args, translator, jobs) -> int:
         seconds = time.perf_counter() - started
         print(f"{src} -> {out} ({summaries[0]}, {seconds:.1f} s)", file=sys.stderr)
     return status
+
+
+def _output_next_to(src: Path, args: argparse.Namespace) -> Optional[Path]:
+    """Where a file translated into English goes by default: ``NAME.en.EXT`` for ``--to en``,
+    and for ``--to auto`` when most of the file is Chinese; None (``NAME.zh.EXT``, the batch
+    default) otherwise, and when the input cannot be read (translate_file then says why)."""
+    from .batch import BatchInputError, detect_format, load_document, read_input
+    from .engine import direction
+
+    target = getattr(args, "to", "auto")
+    if target == direction.AUTO:
+        try:
+            document = load_document(read_input(src), str(src), detect_format(src, args.format), args.encoding)
+        except (BatchInputError, OSError, ValueError):
+            return None
+        target = direction.EN if direction.paragraph_language("\n".join(document.segments)) == direction.ZH else ""
+    if target != direction.EN:
+        return None
+    return src.with_name(f"{src.stem}.en{src.suffix}" if src.suffix else f"{src.name}.en")
 
 
 def _make_output_folder(dst: Path) -> None:

@@ -660,10 +660,11 @@ BILINGUAL_SRT = ("1\n00:00:01,000 --> 00:00:03,500\nWhere is the train station?\
 
 
 def test_bilingual_srt_on_the_bundled_model(tmp_path, capsys):
-    """Each cue keeps its English line(s) above the Chinese; the Chinese cue is written once."""
+    """Into Chinese (--to zh): each cue keeps its English line(s) above the Chinese; the Chinese
+    cue is written once (--to auto would put it into English: tests/test_cli_direction.py)."""
     src = tmp_path / "talk.srt"
     src.write_text(BILINGUAL_SRT, "utf-8")
-    assert cli.main(["translate", "--bilingual", str(src)]) == 0
+    assert cli.main(["translate", "--bilingual", "--to", "zh", str(src)]) == 0
     out = (tmp_path / "talk.zh.srt").read_text("utf-8")
     cues = [cue.split("\n") for cue in out.strip("\n").split("\n\n")]
     sources = [cue.split("\n")[2:] for cue in BILINGUAL_SRT.strip("\n").split("\n\n")]

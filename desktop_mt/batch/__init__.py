@@ -103,14 +103,18 @@ class JobSummary:
 
 
 def count_kept(segments, translator=None, options=None) -> int:
-    """How many of ``segments`` the engine keeps as they were because they are already
-    Chinese (``langcheck.already_cjk``); 0 when the options' ``keep_cjk`` is off."""
-    from ..engine.langcheck import already_cjk
+    """How many of ``segments`` the engine keeps as they were (``engine.direction.untranslated``:
+    Japanese, Korean, already in the options' ``target`` language, or in a language the
+    translator has no model for); 0 when the options' ``keep_cjk`` is off."""
+    from ..engine.direction import AUTO, untranslated
+    from ..engine.router import directions_of
 
     effective = options if options is not None else translator.options if translator is not None else None
     if effective is not None and not effective.keep_cjk:
         return 0
-    return sum(1 for text in segments if text and already_cjk(text))
+    target = effective.target if effective is not None else AUTO
+    available = directions_of(translator)
+    return sum(1 for text in segments if text and untranslated(text, target, available))
 
 
 def detect_format(path: Path, fmt: str = "auto") -> str:

@@ -17,8 +17,11 @@ by its translator, with the space between sentences of the output language betwe
 Sentences that stay as they are (Japanese, Korean, already in the target language) are copied,
 each shown as a segment of its own (``SegmentDone(..., tokens=0)``).
 
-A direction whose model is missing raises :class:`~desktop_mt.engine.direction.DirectionUnavailableError`
-(a ``ModelNotFoundError``) naming the model to download, when text needs it, before any output.
+A direction whose model is missing: with an explicit target (``"en"``/``"zh"``) text that needs it
+raises :class:`~desktop_mt.engine.direction.DirectionUnavailableError` (a ``ModelNotFoundError``)
+naming the model to download, before any output. With ``"auto"`` its sentences are copied as they
+are when the text has something the loaded models translate (as desktop-mt did before it
+translated both ways), and the error is raised when nothing in the text can be translated.
 """
 
 from __future__ import annotations
@@ -135,11 +138,7 @@ class TwoWayTranslator:
         opts = options or self.options
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
-        pieces = self._pieces(text, opts)
-        for piece in pieces:
-            if isinstance(piece, Run):
-                self.translator_for(piece.direction)
-        return self._stream_pieces(pieces, opts, cancel)
+        return self._stream_pieces(self._pieces(text, opts), opts, cancel)
 
     def _stream_pieces(self, pieces: list[Piece], opts: GenerationOptions,
                        cancel: CancelToken | None) -> Generator[StreamEvent, None, None]:
@@ -185,10 +184,9 @@ class TwoWayTranslator:
         direction go to its translator as one batch; when the lines need both, each direction's
         runs are decoded as one batch and a line is reported to ``progress`` once all its runs are."""
         opts = options or self.options
-        plans = [self._pieces(line, opts) for line in lines]
+        self._check_available([line for line in lines], opts)
+        plans = [self._pieces(line, opts, checked=True) for line in lines]
         needed = {p.direction for plan in plans for p in plan if isinstance(p, Run)}
-        for name in sorted(needed):
-            self.translator_for(name)
         if len(needed) <= 1:  # every line is whole to that direction, or has nothing to translate
             name = needed.pop() if needed else self._fallback_direction(opts)
             return self.translators[name].translate_batch(lines, _options_for(name, opts), cancel, progress, batch_size)
@@ -214,7 +212,8 @@ class TwoWayTranslator:
         """The ``n`` best translations of ``sentence`` by the translator of its direction (a
         sentence needing both: the direction of most of it; neither: it comes back as it is)."""
         opts = options or self.options
-        needed = direction.directions_needed(sentence, opts.target)
+        self._check_available([sentence], opts)
+        needed = direction.directions_needed(sentence, opts.target) & set(self.translators)
         if not needed:
             return [Alternative(sentence, 0.0, ())]
         if len(needed) > 1:
@@ -235,13 +234,27 @@ class TwoWayTranslator:
         preferred = ZH_EN if opts.target == direction.EN else EN_ZH
         return preferred if preferred in self.translators else self.directions[0]
 
-    def _pieces(self, text: str, opts: GenerationOptions) -> list[Piece]:
+    def _check_available(self, texts: Sequence[str], opts: GenerationOptions) -> None:
+        """Raise ``DirectionUnavailableError`` when ``texts`` need a direction without a model:
+        any such direction for an explicit target; for ``"auto"`` only when none of the
+        directions they need has one (else those sentences are copied as they are)."""
+        if not opts.keep_cjk:
+            needed = {_raw_direction(t, opts.target, self.directions) for t in texts if textproc.has_words(t)}
+        else:
+            needed = set().union(*(direction.directions_needed(t, opts.target) for t in texts)) if texts else set()
+        missing = sorted(needed - set(self.translators))
+        if missing and (opts.target != AUTO or not needed & set(self.translators)):
+            self.translator_for(missing[0])
+
+    def _pieces(self, text: str, opts: GenerationOptions, checked: bool = False) -> list[Piece]:
         """``text`` as literals, runs and copied sentences (see the module docstring)."""
+        if not checked:
+            self._check_available([text], opts)
         if not opts.keep_cjk:  # nothing kept: every sentence goes to one model (--raw)
-            name = _raw_direction(text, opts.target)
+            name = _raw_direction(text, opts.target, self.directions)
             return [Run(name, text)] if textproc.has_words(text) else [text]
-        needed = direction.directions_needed(text, opts.target)
-        if len(needed) <= 1:
+        needed = direction.directions_needed(text, opts.target) & set(self.translators)
+        if len(needed) <= 1 and direction.directions_needed(text, opts.target) <= set(self.translators):
             return [Run(needed.pop(), text)] if needed else [text]
         pieces: list[Piece] = []
         in_code = False
@@ -250,15 +263,16 @@ class TwoWayTranslator:
                 in_code ^= textproc.is_fence(part)
                 pieces.append(part)
             else:
-                pieces.extend(_line_pieces(part, opts.target))
+                pieces.extend(_line_pieces(part, opts.target, self.directions))
         return [p for p in pieces if p != ""]
 
 
-def _line_pieces(line: str, target: str) -> list[Piece]:
+def _line_pieces(line: str, target: str, available: tuple[str, ...]) -> list[Piece]:
     """One line: whole to one direction when it needs one, else its marker, then runs of
-    sentences of one direction and copied sentences, with the output's sentence gap between."""
+    sentences of one direction and copied sentences (those of a direction not ``available``
+    too), with the output's sentence gap between."""
     needed = direction.directions_needed(line, target)
-    if len(needed) <= 1:
+    if len(needed) <= 1 and needed <= set(available):
         return [Run(needed.pop(), line)] if needed else [line]
     prefix, body = textproc.split_marker(line)
     core = body.strip()
@@ -266,6 +280,7 @@ def _line_pieces(line: str, target: str) -> list[Piece]:
     for sentence, gap in direction.split_sentences(core):
         lang = direction.language(sentence)
         name = direction.direction_for(lang, target)
+        name = name if name in available else None
         if groups and (not lang or (name, None if name else lang) == (groups[-1][0], None if name else groups[-1][1])):
             groups[-1][2].extend((sentence, gap))  # a sentence without words stays with the one before
         else:
@@ -283,10 +298,13 @@ def _line_pieces(line: str, target: str) -> list[Piece]:
     return pieces
 
 
-def _raw_direction(text: str, target: str) -> str:
-    """With nothing kept, the one direction for all of ``text``: the target's, else by its language."""
+def _raw_direction(text: str, target: str, available: tuple[str, ...]) -> str:
+    """With nothing kept, the one direction for all of ``text``: the target's, else the only
+    model's, else by its language."""
     if target != AUTO:
         return ZH_EN if target == direction.EN else EN_ZH
+    if len(available) == 1:
+        return available[0]
     return ZH_EN if direction.paragraph_language(text) == direction.ZH else EN_ZH
 
 

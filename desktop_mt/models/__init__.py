@@ -4,21 +4,22 @@ user's installed models (no Qt, no onnxruntime: the CLI and the GUI both drive i
 ```python
 from desktop_mt.models import (load_catalog, catalog_entry, download_model, DownloadProgress,
                                list_installed, installed, remove_model, resolve_model,
-                               get_active, set_active, active_model_dir,
+                               get_active, set_active, active_model_dir, active_models,
                                get_endpoint_setting, set_endpoint_setting, resolve_endpoint)
 ```
 """
 
 from .catalog import CatalogEntry, VariantSpec, catalog_entry, load_catalog
 from .download import DownloadProgress, download_model, plan_files
-from .store import (DEFAULT_ENDPOINT, MIRROR_HINT, InstalledModel, active_model_dir, get_active,
+from .store import (DEFAULT_ENDPOINT, MIRROR_HINT, InstalledModel, active_model_dir, active_models, get_active,
                     get_endpoint_setting, installed, list_installed, models_dir, remove_model, resolve_endpoint,
                     resolve_model, set_active, set_endpoint_setting)
 
 __all__ = [
     "CatalogEntry", "VariantSpec", "catalog_entry", "load_catalog",
     "DownloadProgress", "download_model", "plan_files",
-    "DEFAULT_ENDPOINT", "MIRROR_HINT", "InstalledModel", "active_model_dir", "get_active", "get_endpoint_setting",
+    "DEFAULT_ENDPOINT", "MIRROR_HINT", "InstalledModel", "active_model_dir", "active_models", "get_active",
+    "get_endpoint_setting",
     "installed", "list_installed", "models_dir", "remove_model", "resolve_endpoint", "resolve_model", "set_active",
     "set_endpoint_setting",
 ]

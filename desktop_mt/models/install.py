@@ -86,7 +86,10 @@ def build_download_manifest(entry: CatalogEntry, variant: str, files: list[Remot
         "tokenizer": _tokenizer(entry, config),
         "variants": variants,
         "target_tokens": list(tokens),
-        "download": {"repo": entry.repo, "revision": entry.revision, "endpoint": endpoint, "files": recorded,
+        # "commit": what a branch revision ("main") resolved to when these files were fetched.
+        "download": {"repo": entry.repo, "revision": entry.revision,
+                     "commit": next((f.revision for f in files if f.repo == entry.repo), entry.revision),
+                     "endpoint": endpoint, "files": recorded,
                      "licence": entry.licence, "attribution": entry.attribution},
     }
     if entry.target_token and entry.target_token in tokens:

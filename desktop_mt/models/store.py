@@ -1,10 +1,13 @@
 """Installed models, the active model and the download endpoint (shared by the CLI and the GUI).
 
-Installed models are folders in :func:`desktop_mt.paths.user_models_dir` (one per name). The two
+Installed models are folders in :func:`desktop_mt.paths.user_models_dir` (one per name). The
 settings live in ``models.json`` in the config folder, written atomically:
-``{"active": "", "endpoint": ""}``. ``active`` is "" for the bundled model, an installed
-model's name, or a model folder's absolute path; ``endpoint`` is the Hub mirror chosen in the app
-("" = none).
+``{"active_by_direction": {"en-zh": "", "zh-en": ""}, "active": "", "endpoint": ""}``. The
+active model of each direction is "" for the bundled model of that direction, an installed
+model's name, or a model folder's absolute path. ``active`` is the English->Chinese one, as
+desktop-mt wrote it before it translated both ways: a file without ``active_by_direction`` is
+read as that (migration), and ``active`` is kept in step for older versions. ``endpoint`` is the
+Hub mirror chosen in the app ("" = none).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 from .. import paths
 from ..fsutil import atomic_write
+from ..engine.direction import DIRECTIONS, EN_ZH
 from ..engine.model_format import MANIFEST, ModelInfo, inspect_model_dir
 from ..errors import DesktopMTError, ModelFormatError, ModelNotFoundError
 
@@ -40,6 +44,11 @@ class InstalledModel:
     @property
     def variants(self) -> tuple[str, ...]:
         return self.info.variants
+
+    @property
+    def direction(self) -> str | None:
+        """``"en-zh"`` or ``"zh-en"`` (None for another language pair): the Models dialog's group."""
+        return self.info.direction
 
     @property
     def target_tokens(self) -> tuple[str, ...]:
@@ -116,8 +125,9 @@ def remove_model(name: str) -> Path:
     for folder in (target, staged):
         if folder.is_dir():
             shutil.rmtree(folder)
-    if get_active() in (name, str(target)):
-        set_active("")
+    for direction, active in active_models().items():
+        if active in (name, str(target)):
+            set_active("", direction)
     return target
 
 
@@ -141,30 +151,60 @@ def _save_settings(data: dict[str, Any]) -> None:
     atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def get_active() -> str:
-    """The active model: "" (bundled), an installed model's name, or a folder path."""
-    value = _load_settings().get("active", "")
-    return value if isinstance(value, str) else ""
+def active_models() -> dict[str, str]:
+    """The active model of each direction (``{"en-zh": ..., "zh-en": ...}``): "" (bundled), an
+    installed model's name, or a folder path. A settings file from before both directions has
+    only ``active``: that is the English->Chinese model."""
+    data = _load_settings()
+    by_direction = data.get("active_by_direction")
+    if not isinstance(by_direction, dict):
+        by_direction = {EN_ZH: data.get("active", "")}
+    return {d: v if isinstance(v := by_direction.get(d, ""), str) else "" for d in DIRECTIONS}
 
 
-def set_active(name_or_path: str) -> None:
-    """Make a model active ("" = the bundled one). The model must resolve now."""
+def get_active(direction: str = EN_ZH) -> str:
+    """The active model of ``direction``: "" (bundled), an installed model's name, or a folder path."""
+    return active_models()[_check_direction(direction)]
+
+
+def set_active(name_or_path: str, direction: str | None = None) -> str:
+    """Make a model the active one of its direction ("" = the bundled one); returns the direction.
+
+    ``direction`` None takes the model's own (its language pair; English->Chinese for "").
+    The model must resolve now, and translate in ``direction`` when one is given."""
     if name_or_path:
-        inspect_model_dir(resolve_model(name_or_path))
-    _save_settings({**_load_settings(), "active": name_or_path})
+        info = inspect_model_dir(resolve_model(name_or_path))
+        own = info.direction
+        if own is None:
+            raise ModelFormatError(f"{name_or_path!r} translates {info.source_lang}->{info.target_lang}; "
+                                   f"desktop-mt needs an English->Chinese or Chinese->English model")
+        if direction is not None and _check_direction(direction) != own:
+            raise ModelFormatError(f"{name_or_path!r} translates {own}, not {direction}")
+        direction = own
+    direction = _check_direction(direction or EN_ZH)
+    data = _load_settings()
+    chosen = {**active_models(), direction: name_or_path}
+    _save_settings({**data, "active_by_direction": chosen, "active": chosen[EN_ZH]})
+    return direction
 
 
-def active_model_dir() -> Path | None:
-    """The active model's folder, or None for the bundled model. A model that no longer
-    resolves (removed, moved) raises :class:`ModelNotFoundError` naming the fix."""
-    active = get_active()
+def active_model_dir(direction: str = EN_ZH) -> Path | None:
+    """The active model's folder for ``direction``, or None for the bundled model. A model that
+    no longer resolves (removed, moved) raises :class:`ModelNotFoundError` naming the fix."""
+    active = get_active(direction)
     if not active:
         return None
     try:
         return resolve_model(active)
     except ModelNotFoundError as exc:
-        raise ModelNotFoundError(f"the active model is unavailable: {exc}; choose another with "
+        raise ModelNotFoundError(f"the active {direction} model is unavailable: {exc}; choose another with "
                                  f"`desktop-mt models use NAME` (or '' for the bundled model)") from exc
+
+
+def _check_direction(direction: str) -> str:
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
+    return direction
 
 
 def get_endpoint_setting() -> str:

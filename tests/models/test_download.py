@@ -284,7 +284,7 @@ def test_the_shipped_catalog_entry_layout_installs_and_translates(tiny_merged_di
 
     monkeypatch.delenv("DESKTOP_MT_CATALOG")
     real = catalog_entry("opus-mt-en-zh")
-    assert [e.name for e in load_catalog()] == ["opus-mt-en-zh"]
+    assert [e.name for e in load_catalog()] == ["opus-mt-en-zh", "opus-mt-zh-en"]
     files = {name: (tiny_merged_dir / name).read_bytes() for name in ("config.json", "generation_config.json",
                                                                       *TOKENIZER)}
     for variant in real.variants.values():
