@@ -238,19 +238,23 @@ class Stream:
     def _run(self) -> None:
         service, metrics = self._service, self._service.metrics
         metrics.streams_active.inc()
-        outcome = "failed"
+        outcome, last = "failed", ("error", "the generation ended without a result")
         try:
-            outcome = self._generate(service.translator, metrics)
+            outcome, last = self._generate(service.translator, metrics)
         except Exception as exc:  # noqa: BLE001 - reported to the client as an SSE error
             log.warning("stream failed: %s", type(exc).__name__)
-            self._push("error", f"Cannot translate text: {exc}")
+            last = ("error", f"Cannot translate text: {exc}")
         finally:
             metrics.streams_active.dec()
             metrics.streams.labels(outcome).inc()
             service._stream_ended(self)
             self.finished.set()
+        # The last event after the slot is free: a client that starts its next stream as
+        # soon as this one ends must not find the slot still taken.
+        self._push(*last)
 
-    def _generate(self, translator, metrics: Metrics) -> str:
+    def _generate(self, translator, metrics: Metrics) -> tuple[str, tuple[str, object]]:
+        """The generation, turn by turn: its outcome and its last event (pushed by _run)."""
         # The engine converts a stream clause by clause (engine.script.StreamConverter):
         # converting each delta alone could split an OpenCC phrase and differ from the
         # batched result.
@@ -262,28 +266,26 @@ class Stream:
                     outcome = self._slice(events, translator, metrics)
             except TurnCancelled:  # the client left while the stream waited for its turn
                 events.close()
-                self._push("error", "cancelled")
-                return "cancelled"
+                return "cancelled", ("error", "cancelled")
             if outcome is not None:
                 return outcome
 
     def _slice(self, events, translator, metrics: Metrics):
         """Steps of the generation during one engine turn: while nobody else waits for the
         engine, or for the stream's share (:meth:`TranslationService.stream_slice_s`).
-        Returns the stream's outcome once it has ended, else None."""
+        Returns the stream's outcome and last event once it has ended, else None."""
         gate, started = self._service.gate, time.perf_counter()
         share = self._service.stream_slice_s()
         while True:
             event = next(events, None)
             if event is None:
-                return "failed"
+                return "failed", ("error", "the generation ended without a result")
             if isinstance(event, TextDelta):
                 self._push("delta", event.text)
             elif isinstance(event, Finished):
                 stats = event.stats
                 metrics.output_tokens.inc(stats.tokens)
                 metrics.record_engine(translator.tokenizer.count(self._text), stats.seconds)
-                self._push("done", stats)
-                return "cancelled" if stats.cancelled else "completed"
+                return ("cancelled" if stats.cancelled else "completed"), ("done", stats)
             if gate.waiting and time.perf_counter() - started >= share:
                 return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from .fakes import HeldEngine
 from .helpers import WAIT
 
 
@@ -13,3 +14,11 @@ def client(server):
     httpx = pytest.importorskip("httpx")
     with httpx.Client(base_url=server.url, timeout=WAIT) as c:
         yield c
+
+
+@pytest.fixture
+def engine():
+    """A batcher engine whose calls wait for ``engine.release`` (see fakes.HeldEngine)."""
+    engine = HeldEngine()
+    yield engine
+    engine.release.set()

@@ -86,6 +86,31 @@ class FakeTranslator:
         pass
 
 
+class HeldEngine:
+    """A batcher engine whose calls block until ``release`` (or their cancel flag) is set."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+        self.calls: list[list[str]] = []
+        self.cancels: list[threading.Event] = []
+        self.release = threading.Event()
+        self.running = threading.Semaphore(0)  # one permit per call entered
+
+    def __call__(self, texts, cancel):
+        self.calls.append(list(texts))
+        self.cancels.append(cancel)
+        self.running.release()
+        while not self.release.wait(_POLL):
+            if cancel.is_set():
+                raise RuntimeError("cancelled")
+        if self.fail:
+            raise RuntimeError("engine failed")
+        return [t.upper() for t in texts]
+
+    def entered(self) -> None:
+        assert self.running.acquire(timeout=WAIT), "no engine call started"
+
+
 def fake_app(translator: Optional[FakeTranslator] = None, **overrides):
     """The real app over a :class:`FakeTranslator` (overrides: ServerConfig fields)."""
     from desktop_mt.server.app import create_app

@@ -10,39 +10,15 @@ import pytest
 
 from desktop_mt.server.batching import Batcher, BatcherClosed, QueueFull
 
+from .fakes import HeldEngine
+
 WAIT = 10.0
-
-
-class GatedEngine:
-    """Records each call; the first call blocks until ``release`` is set."""
-
-    def __init__(self, fail: bool = False) -> None:
-        self.calls: list[list[str]] = []
-        self.entered, self.release = threading.Event(), threading.Event()
-        self.cancels: list[threading.Event] = []
-        self.fail = fail
-
-    def __call__(self, texts, cancel):
-        self.calls.append(list(texts))
-        self.cancels.append(cancel)
-        self.entered.set()
-        assert self.release.wait(WAIT)
-        if self.fail:
-            raise RuntimeError("engine failed")
-        return [t.upper() for t in texts]
-
-
-@pytest.fixture
-def engine():
-    engine = GatedEngine()
-    yield engine
-    engine.release.set()
 
 
 def test_requests_waiting_during_a_call_share_the_next_call(engine):
     batcher = Batcher(engine, max_batch=8, window_s=0.0, queue_size=16)
     first = batcher.submit(["a"])
-    assert engine.entered.wait(WAIT)
+    engine.entered()
     later = [batcher.submit([f"b{i}", f"c{i}"]) for i in range(3)]
     assert batcher.queued_texts == 6
     engine.release.set()
@@ -57,7 +33,7 @@ def test_requests_waiting_during_a_call_share_the_next_call(engine):
 def test_batch_is_bounded_by_max_batch(engine):
     batcher = Batcher(engine, max_batch=3, window_s=0.0, queue_size=16)
     batcher.submit(["first"])
-    assert engine.entered.wait(WAIT)
+    engine.entered()
     futures = [batcher.submit([f"t{i}"]) for i in range(5)]
     engine.release.set()
     for f in futures:
@@ -69,7 +45,7 @@ def test_batch_is_bounded_by_max_batch(engine):
 def test_full_queue_refuses_at_once_and_recovers(engine):
     batcher = Batcher(engine, max_batch=8, window_s=0.0, queue_size=2)
     batcher.submit(["running"])
-    assert engine.entered.wait(WAIT)
+    engine.entered()
     waiting = batcher.submit(["w1", "w2"])
     with pytest.raises(QueueFull):
         batcher.submit(["one too many"])
@@ -87,10 +63,10 @@ def test_an_empty_queue_takes_a_request_larger_than_the_queue(engine):
 
 
 def test_engine_error_reaches_every_request_of_the_batch():
-    engine = GatedEngine(fail=True)
+    engine = HeldEngine(fail=True)
     batcher = Batcher(engine, max_batch=8, window_s=0.0, queue_size=8)
     first = batcher.submit(["x"])
-    assert engine.entered.wait(WAIT)
+    engine.entered()
     second, third = batcher.submit(["y"]), batcher.submit(["z"])
     engine.release.set()
     for future in (first, second, third):
@@ -102,7 +78,7 @@ def test_engine_error_reaches_every_request_of_the_batch():
 def test_a_cancelled_request_is_not_translated(engine):
     batcher = Batcher(engine, max_batch=8, window_s=0.0, queue_size=8)
     batcher.submit(["running"])
-    assert engine.entered.wait(WAIT)
+    engine.entered()
     gone, kept = batcher.submit(["gone"]), batcher.submit(["kept"])
     gone.cancel()
     engine.release.set()
@@ -114,7 +90,7 @@ def test_a_cancelled_request_is_not_translated(engine):
 def test_close_cancels_the_running_call_and_fails_waiting_requests(engine):
     batcher = Batcher(engine, max_batch=1, window_s=0.0, queue_size=8)
     batcher.submit(["running"])
-    assert engine.entered.wait(WAIT)
+    engine.entered()
     waiting = batcher.submit(["waiting"])
     closer = threading.Thread(target=batcher.close)
     closer.start()

@@ -29,35 +29,6 @@ def wait_for(condition, what: str) -> None:
         time.sleep(0.005)
 
 
-class HeldEngine:
-    """A batcher engine whose calls block until ``release`` (or their cancel flag) is set."""
-
-    def __init__(self) -> None:
-        self.calls: list[list[str]] = []
-        self.cancels: list[threading.Event] = []
-        self.release = threading.Event()
-        self.running = threading.Semaphore(0)  # one permit per call entered
-
-    def __call__(self, texts, cancel):
-        self.calls.append(list(texts))
-        self.cancels.append(cancel)
-        self.running.release()
-        while not self.release.wait(0.005):
-            if cancel.is_set():
-                raise RuntimeError("cancelled")
-        return [t.upper() for t in texts]
-
-    def entered(self) -> None:
-        assert self.running.acquire(timeout=WAIT), "no engine call started"
-
-
-@pytest.fixture
-def engine():
-    engine = HeldEngine()
-    yield engine
-    engine.release.set()
-
-
 # --- the batcher --------------------------------------------------------------------------
 
 def test_a_cancelled_waiting_request_leaves_the_queue_and_is_never_decoded(engine):

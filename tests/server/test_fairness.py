@@ -62,3 +62,24 @@ def test_a_stream_gives_up_its_turn_to_waiting_work_after_its_share(service, mon
     events = asyncio.run(scenario())
     assert seen == [1]  # the other work ran right after the stream's first step
     assert [kind for kind, _ in events][-1] == "done"
+
+
+@pytest.mark.parametrize("body", [
+    {"q": "one two", "source": "en", "target": "zh"},                      # a stream
+    {"q": "one two", "source": "en", "target": "zh", "alternatives": 2},   # an n-best search
+])
+def test_the_next_request_after_an_unbatched_answer_finds_its_slot_free(body):
+    """A slot is freed before the answer goes out: a client that asks again at once (the
+    load test's stream clients did) is not refused with 503."""
+    httpx = pytest.importorskip("httpx")
+    from desktop_mt.server.run import ServerThread
+
+    from .fakes import fake_app
+
+    path = "/translate" if "alternatives" in body else "/translate/stream"
+    thread = ServerThread(fake_app(max_streams=1)).start()
+    try:
+        with httpx.Client(base_url=thread.url, timeout=WAIT) as c:
+            assert [c.post(path, json=body).status_code for _ in range(30)] == [200] * 30
+    finally:
+        thread.stop()
