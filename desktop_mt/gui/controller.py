@@ -25,6 +25,7 @@ from .glossary_editor import GlossaryStore
 from .history_dialog import HistoryFeature
 from .local_api import LocalApiFeature
 from .popup import PopupFeature
+from .ocr_feature import OcrFeature
 from .hotkey import FALLBACK_HINT, GlobalHotkey
 from .models import StoreBackend
 from .models_dialog import ModelsHub
@@ -118,6 +119,7 @@ class Controller(QObject):
         self.alternatives = AlternativesFeature(self, self.alignment.view)  # n-best of a sentence
         self.alternatives.translationReplaced.connect(self.history.translation_replaced)
         self.popup = PopupFeature(self)  # the hotkey's popup at the mouse pointer (setting)
+        self.ocr = OcrFeature(self)  # Translate screen region; pasted and dropped images (OCR)
         self.local_api = LocalApiFeature(self)  # Settings > Local API: the HTTP server in the app
         self.glossary = GlossaryStore(on_error=self.window.show_warning)  # Settings > Glossary
         self.drafts = drafts.DraftKeeper(self)  # the panes saved as they change, restored at start
@@ -285,6 +287,8 @@ class Controller(QObject):
         text = self.read_clipboard(selection)
         self.window.bring_forward()
         if not text.strip():
+            if self.ocr.read_clipboard_image():  # a screenshot tool copied an image: read it
+                return None
             self.window.statusBar().showMessage("The clipboard holds no text to translate.", 4000)
             return None
         return self.translate(self.input.bring_in(text))  # joined when that is on
@@ -294,6 +298,13 @@ class Controller(QObject):
         """Translate these files one after another (a command line or a drop of several):
         the first starts now, or after the running job; the others wait in the queue, and
         Cancel on a job also drops the files still waiting (the status bar names them)."""
+        from desktop_mt.ocr import is_image_path
+
+        for path in (p for p in paths if is_image_path(p)):  # a dropped picture: OCR, then translate
+            self.ocr.read_file(path)
+        paths = [p for p in paths if not is_image_path(p)]
+        if not paths:
+            return
         self.file_queue.extend(p for p in paths if p not in self.file_queue)
         self._start_next_file()  # one the user declines (an output exists) is skipped
         if self.file_queue:
@@ -547,6 +558,7 @@ class Controller(QObject):
         self.reload_engine()
         if (new.hotkey_enabled, new.hotkey) != old_hotkey:
             self.register_hotkey()
+            self.ocr.register_hotkey()
 
     def set_tray_available(self, available: bool) -> None:
         """Whether a tray icon shows (the close button then hides to it, if the setting is on)."""
@@ -606,6 +618,7 @@ class Controller(QObject):
         self.history.close()
         self.alternatives.cancel()
         self.popup.close()
+        self.ocr.shutdown()
         self.local_api.close()
         if self.hotkey is not None:
             self.hotkey.stop()
