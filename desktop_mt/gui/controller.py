@@ -17,7 +17,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication
 
-from . import bilingual, drafts, file_jobs, job_resume, pasting, quitting
+from . import bilingual, drafts, file_jobs, job_resume, pasting, progress, quitting, stale
 from . import settings as settings_mod
 from .alignment import AlignmentFeature
 from .alternatives import AlternativesFeature
@@ -125,6 +125,9 @@ class Controller(QObject):
         self.drafts = drafts.DraftKeeper(self)  # the panes saved as they change, restored at start
         self.job_resume = job_resume.JobResumeOffer(self)  # an interrupted file job: continue?
         self.quit_guard = quitting.QuitGuard(self)  # quitting while work runs asks first
+        self.progress = progress.ProgressFeature(self)  # sentences done; a stop's mark and state
+        restored = self.drafts.restored
+        self.stale = stale.StaleGuard(self, (restored.source, restored.translation))  # undo: no stale
 
     # ---- wiring -------------------------------------------------------------------------
     def _start_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:

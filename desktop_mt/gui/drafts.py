@@ -176,6 +176,7 @@ class DraftKeeper(QObject):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._save)
         self._first_change = 0.0
+        self._closed = False
         for signal in (window.source.textChanged, window.target.textChanged,
                        window.source.cursorPositionChanged, window.source.selectionChanged):
             signal.connect(self.changed)
@@ -210,6 +211,8 @@ class DraftKeeper(QObject):
 
     def changed(self) -> None:
         """Something changed: save after a short pause, or now and then during a stream."""
+        if self._closed:
+            return  # quitting: the last state is written; the window may be gone
         now = time.monotonic()
         if not self._timer.isActive():
             self._first_change = now
@@ -236,5 +239,6 @@ class DraftKeeper(QObject):
 
     def close(self) -> None:
         """Write the last state now (quit)."""
+        self._closed = True
         self._timer.stop()
         self.writer.flush(self.current().to_json())

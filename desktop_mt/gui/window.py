@@ -20,8 +20,9 @@ from . import fonts
 from .focus import TabFocus
 from .models_dialog import DemoModelNotice
 from .pasting import PasteEdit
+from .progress import without_mark
 
-STATES = ("loading", "translating", "idle", "error", "stopping")
+STATES = ("loading", "translating", "idle", "error", "stopping", "stopped")
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
 FILE_FILTER = "Documents (*.txt *.srt *.docx);;All files (*)"
 DEFAULT_FONT_SIZE = 13          # source pane; the translation pane is one point larger
@@ -409,7 +410,9 @@ class MainWindow(QMainWindow):
             self.hide()
             self.hiddenToTray.emit()
             return
-        if not self._quitting and not self.may_quit():
+        # The close button (a spontaneous close, from the window manager) asks while work
+        # runs, as Quit does; a close by the program itself (shutdown, tests) does not.
+        if not self._quitting and event.spontaneous() and not self.may_quit():
             event.ignore()
             return
         self.closing.emit()
@@ -434,8 +437,8 @@ class MainWindow(QMainWindow):
         return self.source.toPlainText()
 
     def target_text(self) -> str:
-        """The translation shown so far."""
-        return self.target.toPlainText()
+        """The translation shown so far (without the "stopped here" mark of a stopped one)."""
+        return without_mark(self.target.toPlainText())
 
     def set_source(self, text: str) -> None:
         """Replace the source text without triggering translate-as-you-type, as one step
@@ -482,7 +485,7 @@ class MainWindow(QMainWindow):
         self.stop_action.setEnabled(busy)
 
     def set_state(self, state: str, detail: str = "") -> None:
-        """Status bar state: loading / translating / idle / error / stopping."""
+        """Status bar state: loading / translating / idle / error / stopping / stopped."""
         self.state_label.setText(f"{state}: {detail}" if detail else state)
         self.state_label.setProperty("state", state)
 

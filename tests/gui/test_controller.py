@@ -83,7 +83,7 @@ def test_stop_takes_effect_within_one_step(qtbot, make_controller):
     assert call["after_cancel"] <= 1
     assert elapsed < 1.0
     assert 0 < len(window.target_text()) < len("".join(fake_output(text, 10_000)))
-    assert window.state() == "idle" and not window.stop_button.isEnabled()
+    assert window.state() == "stopped" and not window.stop_button.isEnabled()
 
 
 def test_superseded_request_text_never_shows(qtbot, make_controller):

@@ -8,6 +8,7 @@ import json
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop_mt.batch import default_output_path
@@ -15,6 +16,13 @@ from desktop_mt.batch.journal import journal_path
 from desktop_mt.gui import drafts
 
 from .test_file_job import FakeBatchTranslator, _blocking_after_calls, _counting_batch, batch_factory, write_input
+
+
+class SpontaneousClose(QCloseEvent):
+    """A close event as the window manager's close button sends it (spontaneous)."""
+
+    def spontaneous(self) -> bool:
+        return True
 
 
 def saved() -> dict:
@@ -112,7 +120,9 @@ def test_closing_the_window_without_a_tray_asks_while_a_file_job_runs(qtbot, mak
     with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
                           check_params_cb=lambda d, _t, _r: d >= 2):
         controller.translate_file(str(src))
-    assert window.close() is False  # the close button quits here (no tray): asked, declined
+    close = SpontaneousClose()  # what the window manager's close button sends
+    window.closeEvent(close)  # the close button quits here (no tray): asked, declined
+    assert not close.isAccepted()
     assert window.isVisible() and controller.file_job is not None
     assert "notes.txt is being translated" in asked[0] and "continue" in asked[0]
     with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):

@@ -94,7 +94,7 @@ def test_status_bar_is_current_after_stop_and_clear(qtbot, make_controller):
     qtbot.waitUntil(lambda: len(window.target_text()) > 0, timeout=5_000)
     with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
         window.stopRequested.emit()
-    assert window.state() == "idle" and "tok/s" in window.stats_label.text()
+    assert window.state() == "stopped" and "tok/s" in window.stats_label.text()
     window.clearRequested.emit()
     assert window.stats_label.text() == "" and window.state() == "idle"
 
@@ -289,10 +289,10 @@ def test_settings_use_a_translators_words_with_tooltips(qtbot):
     dialog = SettingsDialog(Settings(), True, "Active: Ctrl+Alt+E translates the clipboard.")
     qtbot.addWidget(dialog)
     labels = [w.text() for w in dialog.findChildren(QLabel)]
-    assert "Speed: CPU threads:" in labels and "Model precision:" in labels
+    assert "Speed:" in labels and "Quality:" in labels and "Model precision:" in labels
     assert not any("Intra-op" in t or "Variant" in t for t in labels)
     assert dialog.variant_combo.itemText(0) == "faster (int8)"
-    for widget in (dialog.intra_spin, dialog.inter_spin, dialog.variant_combo, dialog.max_length_spin):
+    for widget in (dialog.intra_spin, dialog.quality_combo, dialog.variant_combo, dialog.max_length_spin):
         assert widget.toolTip()
 
 

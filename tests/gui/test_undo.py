@@ -64,3 +64,26 @@ def test_a_paste_is_an_undo_step_of_its_own(qtbot, make_controller, joined):
         qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
         steps.append(window.source_text())
     assert steps == ["Hello Alpha beta.", "Hello Alpha\nbeta." if joined else "Hello "]
+
+
+def test_no_stale_translation_beside_a_draft_brought_back_by_undo(qtbot, make_controller):
+    window, controller = make_controller()
+    qtbot.keyClicks(window.source, "my draft")
+    QGuiApplication.clipboard().setText("from the clipboard")
+    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+        controller.translate_clipboard()
+    assert window.target_text() == "<from><the><clipboard>"
+    window.source.setFocus()
+    qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.source_text() == "my draft"
+    assert window.target_text() == ""  # not the clipboard text's translation
+    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+        window.translateRequested.emit(window.source_text())
+    qtbot.keyClick(window.source, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.source_text() == "from the clipboard"
+    assert window.target_text() == "<from><the><clipboard>"  # its own translation comes back
+    qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.target_text() == "<my><draft>"
+    qtbot.keyClicks(window.source, " edited")  # typing is no undo: the translation stays
+    assert window.target_text() == "<my><draft>"

@@ -1,0 +1,90 @@
+"""How far a translation got: progress by sentence, and where a stopped one stopped.
+
+- While a text of several sentences streams, the status bar counts the finished sentences
+  ("translating: 3 of 12 sentences"); the figures of the previous run go at once when a new
+  run starts (they described another text).
+- Esc (Stop) leaves the part translated so far and marks its end in the translation pane with
+  a quiet "stopped here" line (:data:`STOP_MARK`, in the palette's placeholder colour); the
+  status bar says "stopped" and how far it got, not "idle". The mark is not part of the
+  translation: ``MainWindow.target_text`` (copy, history, the draft) leaves it out, and the
+  next translation or Clear removes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
+
+STOP_MARK = "\n⏹ stopped here"
+
+
+def count_sentences(text: str) -> int:
+    """The sentences of ``text`` as the engine splits its lines (at least 1 for any text)."""
+    from desktop_mt.engine.segment import segment_sentences
+
+    return max(1, sum(len(segment_sentences(line.strip())) for line in text.splitlines() if line.strip()))
+
+
+def without_mark(text: str) -> str:
+    """The translation pane's text without the stop mark."""
+    return text[: -len(STOP_MARK)] if text.endswith(STOP_MARK) else text
+
+
+class ProgressFeature(QObject):
+    """Follows the controller's requests and the worker's finished sentences (module docstring)."""
+
+    def __init__(self, controller: Any) -> None:
+        super().__init__(controller)
+        self.controller = controller
+        self.window = controller.window
+        self.req_id = 0
+        self.total = 0
+        self.done = 0
+        self.stop_asked = False
+        controller.requestStarted.connect(self._on_started)
+        controller.worker.segmentDone.connect(self._on_sentence)
+        controller.requestFinished.connect(self._on_finished)
+        self.window.stopRequested.connect(self._on_stop)
+
+    def _on_started(self, req_id: int, text: str) -> None:
+        self.req_id, self.done, self.stop_asked = req_id, 0, False
+        self.total = count_sentences(text)
+        self.window.clear_stats()  # the last run's figures would pass for this one's
+        self._show("translating")
+
+    def _on_sentence(self, req_id: int, _span: Any) -> None:
+        if req_id == self.req_id and self.controller.current is not None:
+            self.done += 1
+            self._show("stopping" if self.stop_asked else "translating")
+
+    def _show(self, state: str) -> None:
+        if self.total > 1:
+            self.window.set_state(state, f"{min(self.done, self.total)} of {self.total} sentences")
+
+    def _on_stop(self) -> None:
+        current = self.controller.current
+        if current is not None and current.req_id == self.req_id:
+            self.stop_asked = True
+
+    def _on_finished(self, req_id: int) -> None:
+        if req_id != self.req_id or not self.stop_asked or self.window.state() != "idle":
+            return  # ran to its end, was superseded, or failed (the error says so)
+        self.stop_asked = False
+        self.mark_stopped()
+        done = min(self.done, self.total)
+        what = (f"{done} of {self.total} sentences translated" if self.total > 1
+                else "the translation is incomplete")
+        self.window.set_state("stopped", f"{what}; Ctrl+Enter translates the text again")
+        self.controller.stateChanged.emit("stopped")
+
+    def mark_stopped(self) -> None:
+        """Put the quiet "stopped here" line at the end of the translation pane."""
+        target = self.window.target
+        fmt = QTextCharFormat()
+        fmt.setForeground(target.palette().color(QPalette.ColorRole.PlaceholderText))
+        fmt.setFontItalic(True)
+        cursor = QTextCursor(target.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(STOP_MARK, fmt)
