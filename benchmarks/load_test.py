@@ -24,7 +24,8 @@ the sentences 1, 8, 16 and 32 per ``translate_batch`` call, the most batching ca
 Each scenario runs ``--duration`` seconds, split into ``--rounds`` interleaved rounds (A B C D,
 D C B A, ...: on a shared machine a busy moment then hits all alike). It reports requests/s,
 p50/p95 latency, errors (anything but 200, or a stream without ``done``: must be 0), the
-servers' peak RSS, and the mean texts per engine call from /metrics. Loopback only, bounded in
+servers' peak RSS, the mean texts per engine call from /metrics, and where the CPU went: the
+cores the server and this load generator used on average during each scenario. Loopback only, bounded in
 time (each scenario stops after ``--duration`` s and at ``--max-requests``; requests in flight
 then finish) and the servers are stopped at the end.
 Needs ``pip install 'desktop-mt[server]' httpx psutil`` (all in the ``test`` extra).
@@ -112,6 +113,11 @@ class ServerProcess:
             time.sleep(0.2)
         raise SystemExit(f"the server on {self.url} did not start in {timeout:.0f} s")
 
+    def cpu_seconds(self) -> float:
+        """CPU time the server has used so far (user + system)."""
+        times = psutil.Process(self.proc.pid).cpu_times()
+        return times.user + times.system
+
     def batch_figures(self) -> float:
         """Mean texts per engine call, from the server's /metrics."""
         text = httpx.get(self.url + "/metrics", timeout=10).text
@@ -141,12 +147,15 @@ class Tally:
         self.first_delta: list[float] = []
         self.errors: list[str] = []
         self.seconds = 0.0
+        self.cpu = {"server": 0.0, "clients": 0.0}  # CPU seconds spent meanwhile
 
     def add(self, other: "Tally") -> None:
         self.latencies += other.latencies
         self.first_delta += other.first_delta
         self.errors += other.errors
         self.seconds += other.seconds
+        for key, value in other.cpu.items():
+            self.cpu[key] += value
 
 
 async def _batch_client(http: httpx.AsyncClient, texts, deadline: float, budget: list[int],
@@ -238,9 +247,12 @@ def run_scenarios(servers_extra: list[list[str]], scenarios: list[Scenario], arg
             order = list(range(len(scenarios)))
             for i in order if round_index % 2 == 0 else reversed(order):
                 scenario = scenarios[i]
+                server_cpu, client_cpu = servers[scenario.server].cpu_seconds(), time.process_time()
                 batched, streamed = asyncio.run(drive(
                     servers[scenario.server].url, sentences, scenario.clients, scenario.streams,
                     args.duration / args.rounds, args.max_requests // args.rounds))
+                batched.cpu = {"server": servers[scenario.server].cpu_seconds() - server_cpu,
+                               "clients": time.process_time() - client_cpu}
                 tallies[i][0].add(batched)
                 tallies[i][1].add(streamed)
         batches = [server.batch_figures() for server in servers]
@@ -273,19 +285,23 @@ def _figures(name: str, kind: str, tally: Tally, peak_rss: int, mean_batch: floa
             "first_delta_p50_ms": round(1000 * statistics.median(first), 1)
             if kind == "stream" else None,
             "errors": len(tally.errors), "error_kinds": sorted(set(tally.errors)),
+            "server_cpu_cores": round(tally.cpu["server"] / tally.seconds, 2) if tally.seconds else 0,
+            "client_cpu_cores": round(tally.cpu["clients"] / tally.seconds, 2) if tally.seconds else 0,
             "peak_rss_mb": round(peak_rss / 2**20, 1),
             "texts_per_engine_call": round(mean_batch, 2)}
 
 
 def table(rows: list[dict]) -> str:
     lines = ["| scenario | requests | req/s | p50 ms | p95 ms | first delta p50 ms | errors | "
-             "peak RSS MB | texts per engine call |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "peak RSS MB | texts per engine call | server CPU cores | load generator CPU cores |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         first = "" if r["first_delta_p50_ms"] is None else r["first_delta_p50_ms"]
         lines.append(f"| {r['scenario']}: {r['kind']} | {r['requests']} | {r['requests_per_s']} "
                      f"| {r['p50_ms']} | {r['p95_ms']} | {first} | {r['errors']} | "
-                     f"{r['peak_rss_mb']} | {r['texts_per_engine_call']} |")
+                     f"{r['peak_rss_mb']} | {r['texts_per_engine_call']} | "
+                     f"{r['server_cpu_cores'] if r['kind'] == 'translate' else ''} | "
+                     f"{r['client_cpu_cores'] if r['kind'] == 'translate' else ''} |")
     return "\n".join(lines)
 
 
