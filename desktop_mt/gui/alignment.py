@@ -13,7 +13,7 @@ character outside the BMP is two), so they can be used with ``QTextCursor`` dire
   pair is at this position" for either pane, follows edits of the source (a pair whose sentence
   was edited loses its source range) and replacements of a translation (an alternative).
 - :class:`AlignmentView` (Qt) highlights, in both panes, the pair under the cursor or under the
-  mouse pointer, in the palette's highlight colour with alpha; :class:`AlignmentFeature`
+  mouse pointer, in the palette's highlight colour with alpha (``look.highlight_color``); :class:`AlignmentFeature`
   connects it to the controller's requests and the worker's spans.
 """
 
@@ -206,7 +206,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal  # noqa: E402
 from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor  # noqa: E402
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit  # noqa: E402
 
-HIGHLIGHT_ALPHA = 80  # of 255: the palette's highlight, light enough to read the text through
+from .look import highlight_color  # noqa: E402 - the palette's highlight, as opaque as it must be
 
 
 class AlignmentView(QObject):
@@ -331,8 +331,8 @@ class AlignmentView(QObject):
         cursor = QTextCursor(editor.document())
         cursor.setPosition(min(span[0], last))
         cursor.setPosition(min(span[1], last), QTextCursor.MoveMode.KeepAnchor)
-        color = editor.palette().color(QPalette.ColorRole.Highlight)
-        color.setAlpha(HIGHLIGHT_ALPHA)
+        palette = editor.palette()
+        color = highlight_color(palette, palette.color(QPalette.ColorRole.Base))
         fmt = QTextCharFormat()
         fmt.setBackground(color)
         selection = QTextEdit.ExtraSelection()

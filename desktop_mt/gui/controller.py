@@ -27,7 +27,7 @@ from .local_api import LocalApiFeature
 from .popup import PopupFeature
 from .ocr_feature import OcrFeature
 from .hotkey import FALLBACK_HINT, GlobalHotkey
-from .models import StoreBackend
+from .models import StoreBackend, is_bundled
 from .models_dialog import ModelsHub
 from .settings import Settings
 from .worker import EngineConfig, FileJob, TranslationWorker, default_translator_factory
@@ -46,11 +46,13 @@ def about_text(info: Any, variant: str) -> str:
     notes = [p.name for p in (path / "README.md", path / "LICENSE", path / "LICENSE.txt") if p.is_file()]
     where = (f"its licence and data sources are in {', '.join(notes)} in {path}" if notes
              else f"its folder ({path}) has no model card; check the licence where you got it")
+    demo = ("\nThis is the bundled demo model: trained on short everyday sentences (Tatoeba pairs, "
+            "CC-BY 2.0 FR) only, it is not for real text. File > Models… downloads a real model.\n"
+            if is_bundled(str(path)) else "")
     return (f"desktop-mt {__version__}: offline English → Chinese translation on this machine.\n"
             "Code: MIT licence. Nothing is sent over the network.\n\n"
-            f"Model: {getattr(info, 'name', None) or 'unknown'} ({variant})\n"
-            f"The model is not part of the code licence: {where}. The bundled model is trained "
-            "on Tatoeba sentence pairs (CC-BY 2.0 FR).")
+            f"Model: {getattr(info, 'name', None) or 'unknown'} ({variant})\n{demo}"
+            f"The model is not part of the code licence: {where}.")
 
 
 @dataclasses.dataclass

@@ -82,6 +82,7 @@ class DemoModelNotice(QFrame):
         self.setObjectName("demoModelNotice")
         self.label = QLabel(self.TEXT, self)
         self.label.setObjectName("demoModelText")
+        self.label.setWordWrap(True)  # a narrow window (480 px) wraps it instead of cutting it
         self.button = QPushButton("Get the real model…", self)
         self.button.setFlat(True)
         # A link, not a button: the line stays quiet, but what to click is plain to see.
@@ -91,9 +92,8 @@ class DemoModelNotice(QFrame):
         self.button.setToolTip("Open the Models dialog to download opus-mt-en-zh")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
-        layout.addWidget(self.label)
+        layout.addWidget(self.label, 1)
         layout.addWidget(self.button)
-        layout.addStretch(1)
         self.hide()
 
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from . import fonts
 from .focus import TabFocus
+from .look import FitLabel, WindowLook
 from .models_dialog import DemoModelNotice
 from .pasting import PasteEdit
 from .progress import without_mark
@@ -170,6 +171,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._accept_file_drops()
         self.tab_focus = TabFocus(self)  # Tab moves between the panes and the toolbar
+        self.look = WindowLook(self)  # pane colours and the toolbar's » from the palette
         self.set_busy(False)
         self.setMinimumWidth(MIN_WIDTH)
         self.resize(960, 560)
@@ -247,10 +249,11 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
     def _build_status_bar(self) -> None:
-        self.model_label = QLabel("No model", self)
-        self.state_label = QLabel("", self)
-        self.job_label = QLabel("", self)
-        self.stats_label = QLabel("", self)
+        # FitLabels: at 480 px they show a shorter form (the full text is their tooltip).
+        self.model_label = FitLabel("No model", self)
+        self.state_label = FitLabel("", self)
+        self.job_label = FitLabel("", self)
+        self.stats_label = FitLabel("", self)
         bar = self.statusBar()
         for label in (self.model_label, self.state_label, self.job_label, self.stats_label):
             # Long texts are cut instead of making the window wider than a small screen.
@@ -486,7 +489,7 @@ class MainWindow(QMainWindow):
 
     def set_state(self, state: str, detail: str = "") -> None:
         """Status bar state: loading / translating / idle / error / stopping / stopped."""
-        self.state_label.setText(f"{state}: {detail}" if detail else state)
+        self.state_label.set_text(f"{state}: {detail}" if detail else state, [state])
         self.state_label.setProperty("state", state)
 
     def state(self) -> str:
@@ -499,20 +502,21 @@ class MainWindow(QMainWindow):
 
     def set_model(self, text: str) -> None:
         """Status bar model + variant."""
-        self.model_label.setText(text)
+        self.model_label.set_text(text, [text.split(" · ")[0]])
 
     def set_stats(self, first_token_s: float | None, tokens_per_s: float, tokens: int) -> None:
         """Status bar figures of the last run."""
         ttft = f"{first_token_s * 1000:.0f} ms" if first_token_s is not None else "–"
-        self.stats_label.setText(f"first token {ttft} · {tokens_per_s:.0f} tok/s · {tokens} tokens")
+        rate = f"{tokens_per_s:.0f} tok/s"
+        self.stats_label.set_text(f"first token {ttft} · {rate} · {tokens} tokens", [f"{ttft} · {rate}", rate])
 
     def clear_stats(self) -> None:
         """No figures (after Clear: they described a translation that is gone)."""
-        self.stats_label.setText("")
+        self.stats_label.set_text("")
 
     def set_job_status(self, text: str) -> None:
         """Status bar part for the file job running beside typing ("" when none runs)."""
-        self.job_label.setText(text)
+        self.job_label.set_text(text)
         if text and self.statusBar().currentMessage():
             # A temporary message hides the bar's normal labels; showing this one now would
             # draw it over the message. Unmarked as hidden on purpose, the bar shows it again
