@@ -16,11 +16,23 @@ from typing import Any, Callable, Protocol
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from desktop_mt.errors import DesktopMTError, DownloadCancelled
+from desktop_mt.errors import DesktopMTError, DownloadCancelled, HubUnreachableError
 
 from .logsetup import log_exception
 
 log = logging.getLogger(__name__)
+
+# The worker's message when the Hub or the mirror cannot be reached. The engine's own text
+# speaks command line (--endpoint, HF_ENDPOINT, "[Errno -2]"); the dialog words it for its
+# own controls instead (unreachable_text), naming where it tried.
+UNREACHABLE = "unreachable"
+MIRROR_EXAMPLE = "https://hf-mirror.com"
+
+
+def unreachable_text(endpoint: str) -> str:
+    """What the Models dialog says when ``endpoint`` cannot be reached."""
+    return (f"could not reach {endpoint}. Check the internet connection, or enter a mirror in "
+            f"“Download from” below (for example {MIRROR_EXAMPLE}) and press Download again.")
 
 
 class Progress(Protocol):
@@ -92,6 +104,9 @@ class DownloadWorker(QObject):
     def _report_error(self, name: str, exc: Exception, cancel: threading.Event) -> None:
         if cancel.is_set() or isinstance(exc, DownloadCancelled):
             self.cancelled.emit(name)
+        elif isinstance(exc, HubUnreachableError) and "HF_HUB_OFFLINE" not in str(exc):
+            log.info("model download: the hub is unreachable (%s)", type(exc.__cause__).__name__)
+            self.failed.emit(name, UNREACHABLE)
         elif isinstance(exc, (DesktopMTError, OSError)):
             self.failed.emit(name, str(exc))
         else:

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from desktop_mt.models.store import MIRROR_HINT
 
 from . import models, theme
-from .downloads import DownloadRunner, Progress, format_bytes, progress_text
+from .downloads import UNREACHABLE, DownloadRunner, Progress, format_bytes, progress_text, unreachable_text
 from .models import CatalogItem, InstalledItem
 
 log = logging.getLogger(__name__)
@@ -452,6 +452,8 @@ class ModelsDialog(QDialog):
         self.modelsChanged.emit()
 
     def _on_failed(self, name: str, message: str) -> None:
+        if message == UNREACHABLE:
+            message = unreachable_text(self._endpoint())
         self._end_download("failed", f"Download of {name} failed: {message}", error=True)
 
     def _on_cancelled(self, name: str) -> None:

@@ -528,8 +528,34 @@ def test_unreachable_hub_names_the_endpoint_and_the_mirror(qtbot, app_home, monk
     finally:
         assert dialog.shutdown()
     assert ended.args == ["failed"] and dialog.status_text(REAL) == "Not installed"
-    assert f"cannot reach the model hub at {closed}" in dialog.message.text()
-    assert "mirror" in dialog.message.text() and dialog.message.property("error") is True
+    text = dialog.message.text()
+    assert f"could not reach {closed}" in text and "“Download from”" in text  # the dialog's own field
+    for command_line in ("--endpoint", "HF_ENDPOINT", "Errno"):
+        assert command_line not in text
+    assert "mirror" in text and dialog.message.property("error") is True
+
+
+def test_an_unresolvable_hub_name_is_worded_for_the_dialog(qtbot, app_home, monkeypatch):
+    """A host name that does not resolve ("[Errno -2] Name or service not known" from the
+    command line's view) reads as the dialog's words too."""
+    import huggingface_hub.constants as hf_constants
+
+    from desktop_mt.gui.models import StoreBackend
+
+    monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", False)
+    backend = StoreBackend()
+    backend.set_endpoint_setting("https://no-such-host.invalid")
+    dialog = ModelsDialog(backend)
+    qtbot.addWidget(dialog)
+    try:
+        dialog.select(REAL)
+        with qtbot.waitSignal(dialog.downloadEnded, timeout=60_000):
+            dialog.start_download()
+    finally:
+        assert dialog.shutdown()
+    text = dialog.message.text()
+    assert "could not reach https://no-such-host.invalid" in text and "“Download from”" in text
+    assert "Errno" not in text and "HF_ENDPOINT" not in text and "--endpoint" not in text
 
 
 def test_add_model_folder_still_switches_the_app(qtbot, make_controller, tiny_marian_dir):
