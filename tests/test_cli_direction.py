@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
-import sys
-
 import pytest
 
 from desktop_mt import Translator, cli
+from tests.test_cli_spans import _run as run_lines
 
 ENGLISH = "Where is the train station?"
 CHINESE = "我爱你。"
@@ -30,14 +28,9 @@ def models(tiny_marian_dir, zh_en_dir):
 
 
 def run(monkeypatch, argv: list[str], text: str) -> tuple[int, str]:
-    stdin = io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8")
-    stdin.isatty = lambda: False  # type: ignore[method-assign]
-    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
-    monkeypatch.setattr(sys, "stdin", stdin)
-    monkeypatch.setattr(sys, "stdout", stdout)
-    code = cli.main(["translate", *argv])
-    stdout.flush()
-    return code, stdout.buffer.getvalue().decode("utf-8")  # type: ignore[attr-defined]
+    """``desktop-mt translate ARGV`` on ``text`` (its lines) as stdin: the exit code and stdout."""
+    code, lines = run_lines(monkeypatch, argv, text.splitlines())
+    return code, "".join(f"{line}\n" for line in lines)
 
 
 def test_auto_translates_each_line_into_the_other_language(monkeypatch, models):

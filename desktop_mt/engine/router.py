@@ -32,14 +32,13 @@ import re
 import time
 from typing import Callable, Generator, Mapping, Sequence, Union
 
-from ..errors import TranslationCancelled
 from . import direction, spans, textproc
 from .direction import AUTO, EN_ZH, ZH_EN, DirectionUnavailableError
 from .model_format import ModelInfo
 from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .options import GenerationOptions
 from .protocols import CancelToken
-from .translator import StreamEvent, Translator
+from .translator import StreamEvent, Translator, joined_text
 
 _LINE = re.compile(r"(\r\n|\n|\r)")
 _NO_SPACE_OUTPUT = {direction.ZH, direction.JA}  # languages written without spaces between sentences
@@ -120,15 +119,7 @@ class TwoWayTranslator:
 
     def translate(self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None) -> str:
         """The whole translation of ``text``; layout kept (as ``Translator.translate``)."""
-        parts, cancelled = [], False
-        for event in self.translate_stream(text, options, cancel):
-            if isinstance(event, TextDelta):
-                parts.append(event.text)
-            elif isinstance(event, Finished):
-                cancelled = event.stats.cancelled
-        if cancelled:
-            raise TranslationCancelled("translation cancelled")
-        return "".join(parts)
+        return joined_text(self.translate_stream(text, options, cancel))
 
     def translate_stream(self, text: str, options: GenerationOptions | None = None,
                          cancel: CancelToken | None = None) -> Generator[StreamEvent, None, None]:

@@ -82,15 +82,7 @@ class Translator:
 
     def translate(self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None) -> str:
         """The whole translation of ``text``; layout (newlines, blank lines) kept."""
-        parts, cancelled = [], False
-        for event in self.translate_stream(text, options, cancel):
-            if isinstance(event, TextDelta):
-                parts.append(event.text)
-            elif isinstance(event, Finished):
-                cancelled = event.stats.cancelled
-        if cancelled:
-            raise TranslationCancelled("translation cancelled")
-        return "".join(parts)
+        return joined_text(self.translate_stream(text, options, cancel))
 
     def translate_stream(self, text: str, options: GenerationOptions | None = None,
                          cancel: CancelToken | None = None) -> Generator[StreamEvent, None, None]:
@@ -708,6 +700,19 @@ def _fullwidth_after_terms(plan: list[PlanPiece], targets: set[str]) -> None:
         item, before = plan[i], plan[i - 1]
         if isinstance(item, str) and isinstance(before, str) and before in targets and not textproc.has_words(item):
             plan[i] = punct.to_fullwidth(before + item)[len(before):]
+
+
+def joined_text(events: Iterator[StreamEvent]) -> str:
+    """A stream's whole text (its deltas joined); ``TranslationCancelled`` when it was cancelled."""
+    parts, cancelled = [], False
+    for event in events:
+        if isinstance(event, TextDelta):
+            parts.append(event.text)
+        elif isinstance(event, Finished):
+            cancelled = event.stats.cancelled
+    if cancelled:
+        raise TranslationCancelled("translation cancelled")
+    return "".join(parts)
 
 
 def _check_batch_size(batch_size: int) -> int:

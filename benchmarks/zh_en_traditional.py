@@ -1,0 +1,100 @@
+"""Traditional Chinese into English: convert to Simplified first (OpenCC t2s) or not?
+
+Takes the Chinese side of the FLORES dev file (Simplified), makes a Traditional copy with OpenCC
+(``s2twp``, Taiwan phrasing, the Traditional users are likely to paste) and scores three inputs
+against the English side with sacrebleu (13a, English output): the Simplified original, the
+Traditional copy as it is, and the Traditional copy converted back with ``t2s``. All three in one
+run, on the same model and sentences.
+
+    python benchmarks/zh_en_traditional.py MODEL_DIR [--n 300] [--variant int8]
+    python benchmarks/zh_en_traditional.py --checkpoint EPOCH.pt --tokenizer TOKENIZER_DIR [--n 300]
+
+The second form scores a training checkpoint of ``export_tools train-demo --direction zh-en``
+with transformers' generate() (greedy, as the engine with every text-handling step off), for
+measuring before the model is exported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Callable
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "flores200-dev.en-zh.tsv"
+
+
+def read_flores(path: Path, n: int) -> tuple[list[str], list[str]]:
+    """The first ``n`` (English, Chinese) rows of an ``english<TAB>chinese`` file."""
+    english, chinese = [], []
+    for line in path.read_text(encoding="utf-8").splitlines()[:n]:
+        en, zh = line.split("\t")[:2]
+        english.append(en)
+        chinese.append(zh)
+    return english, chinese
+
+
+def engine_translate(model_dir: str, variant: str) -> Callable[[list[str]], list[str]]:
+    from desktop_mt import Translator
+
+    translator = Translator(model_dir, variant=variant)
+    return translator.translate_batch
+
+
+def checkpoint_translate(checkpoint: str, tokenizer_dir: str) -> Callable[[list[str]], list[str]]:
+    import torch
+    from transformers import MarianTokenizer
+
+    from export_tools import train_demo as td
+
+    tokenizer = MarianTokenizer.from_pretrained(tokenizer_dir)
+    model = td.build_model(len(tokenizer.get_vocab()), td.TrainConfig(direction="zh-en"))
+    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    model.load_state_dict(state.get("model", state))
+    model.eval()
+
+    def run(texts: list[str]) -> list[str]:
+        out = []
+        for start in range(0, len(texts), 16):
+            batch = tokenizer(texts[start:start + 16], return_tensors="pt", padding=True, truncation=True,
+                              max_length=250)
+            with torch.no_grad():
+                ids = model.generate(**batch, num_beams=1, do_sample=False, max_new_tokens=200)
+            out.extend(tokenizer.batch_decode(ids, skip_special_tokens=True))
+        return out
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("model", nargs="?", help="an exported zh->en model folder")
+    parser.add_argument("--checkpoint", help="a train-demo checkpoint (.pt) instead of a model folder")
+    parser.add_argument("--tokenizer", help="the checkpoint's tokenizer folder")
+    parser.add_argument("--variant", default="int8")
+    parser.add_argument("--n", type=int, default=300, help="FLORES dev sentences (997 in all)")
+    parser.add_argument("--data", default=str(DEFAULT_DATA))
+    args = parser.parse_args()
+
+    import opencc
+    import sacrebleu
+
+    translate = (checkpoint_translate(args.checkpoint, args.tokenizer) if args.checkpoint
+                 else engine_translate(args.model, args.variant))
+    english, simplified = read_flores(Path(args.data), args.n)
+    traditional = [opencc.OpenCC("s2twp").convert(s) for s in simplified]
+    back = [opencc.OpenCC("t2s").convert(s) for s in traditional]
+    changed = sum(a != b for a, b in zip(simplified, traditional)) / len(simplified)
+    print(f"{len(simplified)} FLORES dev sentences; {changed:.0%} change when converted to Traditional (s2twp); "
+          f"{sum(a == b for a, b in zip(simplified, back)) / len(back):.0%} come back identical with t2s")
+    for label, source in (("Simplified (original)", simplified), ("Traditional as it is", traditional),
+                          ("Traditional -> t2s", back)):
+        started = time.perf_counter()
+        hyps = translate(source)
+        bleu = sacrebleu.corpus_bleu(hyps, [english], tokenize="13a")
+        print(f"{label:24s} BLEU {bleu.score:5.2f}  chrF {sacrebleu.corpus_chrf(hyps, [english]).score:5.2f}"
+              f"  ({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
