@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
 
-STOP_MARK = "\n⏹ stopped here"
+STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them
 
 
 def count_sentences(text: str) -> int:
@@ -76,7 +76,7 @@ class ProgressFeature(QObject):
         done = min(self.done, self.total)
         what = (f"{done} of {self.total} sentences translated" if self.total > 1
                 else "the translation is incomplete")
-        self.window.set_state("stopped", f"{what}; Ctrl+Enter translates the text again")
+        self.window.set_state("stopped", what)
         self.controller.stateChanged.emit("stopped")
 
     def mark_stopped(self) -> None:

@@ -258,14 +258,14 @@ class MainWindow(QMainWindow):
         for label in (self.model_label, self.state_label, self.job_label, self.stats_label):
             # Long texts are cut instead of making the window wider than a small screen.
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        bar.addWidget(self.model_label, 3)
-        bar.addWidget(self.state_label, 1)
+        bar.addWidget(self.model_label, 2)
+        bar.addWidget(self.state_label, 3)  # "stopped: 2 of 8 sentences translated"
         bar.addWidget(self.job_label, 3)
         # A normal widget, not a permanent one: a temporary message (showMessage) is drawn in
         # the space left of the permanent widgets, which a stretching permanent label took in
         # full (no message was ever seen), and a non-stretching one was squeezed to a letter.
         # As a normal widget it gives the message the whole bar while the message shows.
-        bar.addWidget(self.stats_label, 4)
+        bar.addWidget(self.stats_label, 3)
         self.job_label.hide()  # shown while a file job runs (its space goes to the others)
 
     def _build_shortcuts(self) -> None:

@@ -2,9 +2,13 @@
 
     xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python tests/gui/tools/screenshots.py OUT_DIR [--dark] [--width 480]
     QT_SCALE_FACTOR=2 xvfb-run -s "-screen 0 1920x1080x24" .venv/bin/python tests/gui/tools/screenshots.py OUT_DIR
+  QT_SCALE_FACTOR=2 xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python tests/gui/tools/screenshots.py OUT --settings
+    xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python tests/gui/tools/screenshots.py OUT_DIR --stop
 
-Writes OUT_DIR/<name>.png (name from the options: dark, w480, scale2) and prints the window's
-size and the screen's free area, so a note can say it fits.
+Writes OUT_DIR/<name>.png (name from the options: dark, w480, scale2, settings, stopped) and
+prints the size of what it shot and the screen's free area, so a note can say it fits.
+``--settings`` shoots the Settings dialog; ``--stop`` translates a long text and stops it
+(Esc) after its second sentence, to show the "stopped here" mark and the status.
 """
 
 from __future__ import annotations
@@ -19,11 +23,21 @@ TEXT = ("The weather is nice today, so we decided to walk to the old library.\n\
         "Could you tell me where the nearest train station is?")
 
 
+LONG_TEXT = " ".join([
+    "The library opens at nine in the morning.", "Children come after school to read.",
+    "On Saturdays there is a story hour.", "The old building was built a hundred years ago.",
+    "Last year the town painted its walls.", "Many people volunteer there every week.",
+    "They sort the books and help the visitors.", "Everyone is welcome.",
+])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("out_dir")
     parser.add_argument("--dark", action="store_true", help="a dark palette (a dark system theme)")
     parser.add_argument("--width", type=int, default=0, help="resize the window to this width")
+    parser.add_argument("--settings", action="store_true", help="shoot the Settings dialog")
+    parser.add_argument("--stop", action="store_true", help="stop a long text after two sentences")
     args = parser.parse_args()
     os.environ.setdefault("DESKTOP_MT_HOME", tempfile.mkdtemp(prefix="desktop-mt-shot-"))
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
@@ -44,24 +58,37 @@ def main() -> int:
     if args.width:
         window.resize(args.width, 560)
     controller.start()
-    name = "-".join(p for p in ("dark" if args.dark else "", f"w{args.width}" if args.width else "",
+    name = "-".join(p for p in ("settings" if args.settings else "", "stopped" if args.stop else "",
+                                "dark" if args.dark else "", f"w{args.width}" if args.width else "",
                                 f"scale{os.environ['QT_SCALE_FACTOR']}" if os.environ.get("QT_SCALE_FACTOR")
                                 else "") if p) or "default"
     out = Path(args.out_dir) / f"{name}.png"
+    text = LONG_TEXT if args.stop else TEXT
+    sentences: list[object] = []
 
     def translate_when_loaded(_info) -> None:
-        window.set_source(TEXT)
-        controller.translate(TEXT)
+        window.set_source(text)
+        controller.translate(text)
+
+    def stop_after_two(_req_id: int, span: object) -> None:
+        sentences.append(span)
+        if len(sentences) == 2:
+            window.stopRequested.emit()  # what Esc does
 
     def shoot(_req_id: int) -> None:
-        window.grab().save(str(out))
-        free = window.screen().availableGeometry()
-        print(f"wrote {out}: window {window.width()}x{window.height()} at {window.x()},{window.y()}; "
-              f"screen free area {free.width()}x{free.height()} (logical px)")
+        shown = app_mod.open_settings(controller, window) if args.settings else window
+        if args.settings:
+            app.processEvents()
+        shown.grab().save(str(out))
+        free = shown.screen().availableGeometry()
+        print(f"wrote {out}: {type(shown).__name__} {shown.width()}x{shown.height()} at {shown.x()},"
+              f"{shown.y()}; screen free area {free.width()}x{free.height()} (logical px)")
         controller.shutdown()
         app.quit()
 
     controller.modelLoaded.connect(translate_when_loaded)
+    if args.stop:
+        controller.worker.segmentDone.connect(stop_after_two)
     controller.requestFinished.connect(shoot)
     QTimer.singleShot(120_000, app.quit)
     return app.exec()
