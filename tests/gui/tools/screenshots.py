@@ -2,7 +2,7 @@
 
     xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python tests/gui/tools/screenshots.py OUT_DIR [--dark] [--width 480]
     QT_SCALE_FACTOR=2 xvfb-run -s "-screen 0 1920x1080x24" .venv/bin/python tests/gui/tools/screenshots.py OUT_DIR
-  QT_SCALE_FACTOR=2 xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python tests/gui/tools/screenshots.py OUT --settings
+    QT_SCALE_FACTOR=2 xvfb-run -s "-screen 0 1600x1000x24" python tests/gui/tools/screenshots.py OUT_DIR --settings
     xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python tests/gui/tools/screenshots.py OUT_DIR --stop
 
 Writes OUT_DIR/<name>.png (name from the options: dark, w480, scale2, settings, stopped) and
