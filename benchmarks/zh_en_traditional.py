@@ -59,7 +59,7 @@ def checkpoint_translate(checkpoint: str, tokenizer_dir: str) -> Callable[[list[
             batch = tokenizer(texts[start:start + 16], return_tensors="pt", padding=True, truncation=True,
                               max_length=250)
             with torch.no_grad():
-                ids = model.generate(**batch, num_beams=1, do_sample=False, max_new_tokens=200)
+                ids = model.generate(**batch, num_beams=1, do_sample=False, max_new_tokens=120)
             out.extend(tokenizer.batch_decode(ids, skip_special_tokens=True))
         return out
 

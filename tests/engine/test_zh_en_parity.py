@@ -110,3 +110,20 @@ def test_downloaded_zh_en_matches_generate(marian_zh_en, zh_hub_home, beams):
     expected = expected_texts(marian_zh_en, beams)
     assert [streamed(two_way, s, raw(beams)) for s in SENTENCES] == expected
     assert two_way.translate_batch(SENTENCES, raw(beams)) == expected
+
+
+@pytest.mark.parametrize("beams, n", [(4, 3), (2, 4)])
+def test_alternatives_match_generate_num_return_sequences(marian_zh_en, zh_en, tiny_marian_dir, beams, n):
+    """Chinese->English n-best: ids, order and scores of generate(num_return_sequences=...),
+    alone and through the two-way translator."""
+    from tests.engine.test_alternatives import dedupe, hf_nbest
+
+    model, tokenizer = marian_zh_en
+    two_way = TwoWayTranslator({"en-zh": Translator(tiny_marian_dir, variant="fp32"), "zh-en": zh_en})
+    k = max(n, beams)
+    for text in SENTENCES[:3]:
+        expected = dedupe(tokenizer, hf_nbest(model, tokenizer, text, k, k), n)
+        for translator in (zh_en, two_way):
+            ours = translator.alternatives(text, n, raw(beams))
+            assert [list(a.token_ids) for a in ours] == [ids for ids, _ in expected], text
+            assert [a.score for a in ours] == pytest.approx([s for _, s in expected], abs=1e-4), text
