@@ -100,6 +100,11 @@ class Batcher:
         """Texts waiting for the engine (not counting the batch being translated)."""
         return self._queued_texts
 
+    @property
+    def waiting_requests(self) -> int:
+        """Requests with texts still waiting for an engine call."""
+        return len(self._line)
+
     def submit(self, texts: Sequence[str]) -> Ticket:
         """Queue ``texts`` (raises QueueFull when the queue cannot take them, BatcherClosed
         after :meth:`close`)."""

@@ -8,8 +8,9 @@ throughput from 58 to 12.5 requests/s. :class:`FairGate` makes them take turns:
 
 - the batcher takes one turn per engine call (at most ``--max-batch`` texts);
 - a stream keeps its turn while nobody else waits; when others wait it gives the turn up once
-  it has used as much engine time as each request of the last batched call got (that call's
-  seconds / its requests; :meth:`.service.TranslationService.stream_slice_s`);
+  it has used as much engine time as each batched request got from the last batched call
+  (that call's seconds / the batched requests, in it and still waiting;
+  :meth:`.service.TranslationService.stream_slice_s`);
 - an n-best search takes one turn per text.
 
 Turns are granted first come, first served. The policy: **every client gets about the same

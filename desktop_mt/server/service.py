@@ -43,7 +43,7 @@ class TranslationService:
         self._streams_lock = threading.Lock()
         self._nbest_cancels: set[threading.Event] = set()  # running n-best searches, for close()
         self.gate = FairGate()  # engine turns shared by the batcher, streams and searches
-        self._batch_share_s = 0.0  # engine seconds per request of the last batched call
+        self._batch_share_s = 0.0  # engine seconds per batched request of the last call
         self.batcher = Batcher(self._engine_batch, max_batch=config.max_batch,
                                window_s=config.batch_window_ms / 1000,
                                queue_size=config.queue_size, on_batch=self._record_batch)
@@ -100,13 +100,15 @@ class TranslationService:
         return results
 
     def stream_slice_s(self) -> float:
-        """Engine time a stream may use per turn when others wait: what each request of the
-        last batched call got (its seconds / its requests), so every client, streamed or
-        batched, gets about the same engine time (bounded to 20-500 ms)."""
+        """Engine time a stream may use per turn when others wait: the last batched call's
+        seconds shared by the batched requests (those in it and those still waiting), so
+        every client, streamed or batched, gets about the same engine time (bounded to
+        20-500 ms)."""
         return min(0.5, max(0.02, self._batch_share_s))
 
     def _record_batch(self, report: BatchReport) -> None:
-        self._batch_share_s = report.seconds / max(1, report.requests)
+        batched_clients = report.requests + self.batcher.waiting_requests
+        self._batch_share_s = report.seconds / max(1, batched_clients)
         self.metrics.record_batch(report)
         self.metrics.queue_texts.set(self.batcher.queued_texts)
         log.info("batch: %d texts from %d requests in %.3f s", report.texts, report.requests,
