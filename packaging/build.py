@@ -39,7 +39,8 @@ SPEC = HERE / "desktop-mt.spec"
 MANIFEST = "desktop_mt.json"
 # Top-level modules that must never be inside the bundle (the export / test stack).
 FORBIDDEN_MODULES = ("torch", "transformers", "onnx", "export_tools", "tests", "tokenizers",
-                     "safetensors", "sympy", "PIL", "matplotlib", "pytest", "hypothesis")
+                     "safetensors", "sympy", "matplotlib", "pytest", "hypothesis",
+                     "cv2")  # OpenCV would bring a second Qt; OCR runs on numpy and Pillow
 SIZE_BUDGET_MB = 275
 # What the bundle must have for every command the README advertises (`serve` included): a
 # build environment without them would build a bundle that cannot do what it says.
@@ -182,7 +183,9 @@ def check_bundle(folder: Path) -> list[str]:
             problems.append(f"the bundle contains the module {name!r}")
     for name in ("desktop_mt.cli", "desktop_mt.gui.app", "desktop_mt.engine.translator",
                  "onnxruntime", "PySide6", "pynput.keyboard", "docx", "platformdirs",
-                 "desktop_mt.server.run", "uvicorn.loops.auto", "uvicorn.protocols.http.auto") + SERVER_MODULES:
+                 "desktop_mt.server.run", "uvicorn.loops.auto", "uvicorn.protocols.http.auto",
+                 "desktop_mt.ocr", "desktop_mt.cli_ocr", "desktop_mt.gui.ocr_feature", "PIL.Image",
+                 "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "PIL.WebPImagePlugin") + SERVER_MODULES:
         if name not in modules:
             problems.append(f"the bundle lacks the module {name!r}")
     backend = {"win32": ["pynput.keyboard._win32"], "darwin": ["pynput.keyboard._darwin"]}.get(
@@ -202,6 +205,11 @@ def check_bundle(folder: Path) -> list[str]:
             problems.append(f"the bundle contains {hits[0]}")
     if not any(re.search(r"desktop_mt/resources/models/[^/]+/" + MANIFEST + "$", f) for f in files):
         problems.append("the bundle has no desktop_mt/resources/models/<name>/desktop_mt.json")
+    from desktop_mt.ocr import MODEL_FILES  # no onnxruntime import: the model list only
+
+    for name, _size, _sha in MODEL_FILES.values():
+        if not any(f.endswith("desktop_mt/resources/ocr/" + name) for f in files):
+            problems.append(f"the bundle lacks the OCR model {name}")
     if sys.platform.startswith("linux"):
         for plugin in ("libqxcb.so", "libqoffscreen.so", "libqsvg.so", "libqsvgicon.so"):
             if not any(f.endswith("/" + plugin) for f in files):

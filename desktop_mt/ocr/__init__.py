@@ -1,8 +1,9 @@
 """Offline OCR: text in an image (a screen region, a pasted image, an image file) to lines with
 their boxes in reading order and paragraph-joined text, ready to translate.
 
-PP-OCRv4's detection, direction and recognition models (shipped in ``resources/ocr/``, from the
-``rapidocr-onnxruntime`` wheel) run on the ONNX Runtime the translator uses; the pre- and
+PP-OCRv4's detection, direction and recognition models (shipped in ``resources/ocr/``, made from
+the ``rapidocr-onnxruntime`` wheel by ``packaging/ocr_models.py``: int8 weights where reading
+does not change) run on the ONNX Runtime the translator uses; the pre- and
 post-processing is numpy and Pillow, without OpenCV (whose wheels bundle a second Qt and would
 add ~100 MB to the app bundle). Sessions are created by ``desktop_mt.engine.runtime`` (the one
 module that imports onnxruntime), lazily, on the first image.
@@ -35,10 +36,10 @@ __all__ = ["OcrEngine", "OcrResult", "OcrLine", "OcrError", "ImageError", "Box",
 NO_TEXT = "no text was found in the image"
 
 # The model files, their sizes and sha256 (checked before loading: a damaged file gets a message
-# naming it instead of a crash or wrong text). Source and licence: resources/ocr/README.md.
+# naming it instead of a crash or wrong text). Source, licence, how made: resources/ocr/README.md.
 MODEL_FILES = {
-    "det": ("ch_PP-OCRv4_det_infer.onnx", 4745517, "d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9"),
-    "rec": ("ch_PP-OCRv4_rec_infer.onnx", 10857958, "48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b"),
+    "det": ("ch_PP-OCRv4_det_infer.onnx", 1329218, "a739275b38b0990dbf05767b911bb46a8454bb3b85483e2cb8d8d28c40e47462"),
+    "rec": ("ch_PP-OCRv4_rec_infer.onnx", 7794224, "b20174ac769c368b42c65d340f040da04cdd007f256ecf4fd04b2b82141e2aa8"),
     "cls": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", 585532,
             "e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c"),
 }

@@ -116,6 +116,24 @@ def test_translate_stdin_and_docx_in_bundle(bundle, tmp_path):
     assert _has_cjk("".join(p.text for p in docx.Document(out).paragraphs))
 
 
+def test_ocr_and_image_translation_in_bundle(bundle, tmp_path):
+    """The OCR models, Pillow and the numpy OCR code are in the bundle: `ocr` reads a PNG and a
+    JPEG, `translate` turns a picture into picture.zh.txt, a non-image gets a message."""
+    from tests.ocr.texts import CHINESE, ENGLISH, render, save
+
+    png = save(render(ENGLISH[:2]), tmp_path / "en.png")
+    jpeg = save(render(CHINESE[:1]), tmp_path / "zh.jpg", quality=90)
+    proc = _run(bundle["exe"], "ocr", str(png), str(jpeg), home=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert " ".join(ENGLISH[:2]) in proc.stdout and CHINESE[0] in proc.stdout
+    proc = _run(bundle["exe"], "translate", str(png), home=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert _has_cjk((tmp_path / "en.zh.txt").read_text(encoding="utf-8"))
+    (tmp_path / "fake.png").write_text("text")
+    proc = _run(bundle["exe"], "ocr", str(tmp_path / "fake.png"), home=tmp_path)
+    assert proc.returncode == 1 and "fake.png: not an image" in proc.stderr
+
+
 def test_runs_from_a_read_only_install(bundle):
     """chmod -R a-w on a copy, run as a user who cannot write there: nothing inside changes,
     and user files go to DESKTOP_MT_HOME / platformdirs."""
