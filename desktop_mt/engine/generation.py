@@ -16,13 +16,14 @@ The searches drive a :class:`~.protocols.DecoderRunner` and its :class:`~.protoc
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import heapq
-from typing import Iterator, Sequence, Union
+from typing import Iterator, Mapping, Sequence, Union
 
 import numpy as np
 
-from .protocols import CancelToken, DecoderRunner
+from .protocols import CancelToken, DecoderRunner, KVCache
 
 NEG = np.float32(-1.0e9)
 
@@ -71,6 +72,97 @@ class DecodeParams:
     repetition_penalty: float = 1.0
     min_length: int = 0
     loop_guard: bool = False  # end a hypothesis that starts to loop (see guard_loops); not in generate()
+    prefix: Prefix | None = None  # a forced target prefix (post-editing); None: decode from the start token
+
+
+class PieceTable:
+    """A target vocabulary's pieces for :class:`PieceConstraint`: which ids spell which piece,
+    sorted so that the pieces starting with a text are found by bisection. Built once per model."""
+
+    def __init__(self, pieces: Mapping[int, str], skip: frozenset[int] = frozenset()):
+        self.pieces = pieces
+        by_piece: dict[str, list[int]] = {}
+        for i, piece in pieces.items():
+            if piece and i not in skip:
+                by_piece.setdefault(piece, []).append(i)
+        self._by_piece = by_piece
+        self._sorted = sorted(by_piece)
+        self._memo: dict[str, list[int]] = {}
+
+    def spelling(self, rest: str) -> list[int]:
+        """Ids, ascending, whose piece starts with ``rest`` or is a non-empty proper prefix of it."""
+        if rest not in self._memo:
+            if len(self._memo) > 4096:
+                self._memo.clear()
+            start = bisect.bisect_left(self._sorted, rest)
+            ids: list[int] = []
+            for piece in self._sorted[start:]:
+                if not piece.startswith(rest):
+                    break
+                ids += self._by_piece[piece]
+            for cut in range(1, len(rest)):
+                ids += self._by_piece.get(rest[:cut], [])
+            self._memo[rest] = sorted(ids)
+        return self._memo[rest]
+
+
+class PieceConstraint:
+    """The typed partial word of a target prefix, as generate()'s ``prefix_allowed_tokens_fn``.
+
+    ``text`` is the SentencePiece text (``\u2581`` for a space) of the prefix tokens that were
+    not forced (the word being typed, which the model may tokenize its own way). Until the
+    generated pieces cover it, a token is allowed only if its piece starts with what is left of
+    ``text`` (it completes the word) or is a non-empty proper prefix of it (it spells the word
+    further). So the output's pieces always start with the typed text, and the word the user
+    was typing is finished the way the model would write it ("I lo" -> "I love").
+    """
+
+    def __init__(self, text: str, table: PieceTable):
+        self.text = text
+        self.table = table
+
+    def allowed(self, generated: Sequence[int]) -> list[int] | None:
+        """The ids allowed after ``generated`` (the ids after the forced ones), ascending; None
+        once the text is covered (no constraint any more)."""
+        rest = self.text
+        for token in generated:
+            piece = self.table.pieces.get(int(token), "")
+            if not rest or not piece or piece.startswith(rest) or not rest.startswith(piece):
+                return None  # covered (or a token the constraint did not choose, e.g. a forced end)
+            rest = rest[len(piece):]
+        return self.table.spelling(rest) if rest else None
+
+    def mask(self, scores: np.ndarray, seqs: np.ndarray, start: int) -> None:
+        """-inf on every id a row may not take; ``seqs[:, start:]`` are the rows' generated ids."""
+        for r, row in enumerate(seqs[:, start:].tolist()):
+            allowed = self.allowed(row)
+            if allowed is not None:
+                keep = scores[r, allowed].copy()
+                scores[r] = -np.inf
+                scores[r, allowed] = keep
+
+    def active(self, seqs: np.ndarray, start: int) -> bool:
+        """Whether any row is still constrained."""
+        return any(self.allowed(row) is not None for row in seqs[:, start:].tolist())
+
+
+@dataclasses.dataclass(frozen=True)
+class Prefix:
+    """A target prefix: ``forced`` ids follow the decoder start token (as generate()'s
+    ``decoder_input_ids=[start] + forced``); ``partial`` constrains the tokens after them."""
+
+    forced: tuple[int, ...] = ()
+    partial: PieceConstraint | None = None
+
+    @property
+    def length(self) -> int:
+        """The decoder prompt's length: the start token and the forced ids."""
+        return 1 + len(self.forced)
+
+
+def prompt_length(p: DecodeParams) -> int:
+    """generate()'s ``decoder_prompt_len``: 1 (the start token) plus the forced prefix."""
+    return 1 if p.prefix is None else p.prefix.length
 
 
 def process_scores(scores: np.ndarray, seqs: np.ndarray, max_lens: np.ndarray, p: DecodeParams) -> np.ndarray:
@@ -86,6 +178,8 @@ def process_scores(scores: np.ndarray, seqs: np.ndarray, max_lens: np.ndarray, p
         ban_bad_word(scores, seqs, word)
     if cur_len < p.min_length:
         scores[:, p.eos] = -np.inf
+    if p.prefix is not None and p.prefix.partial is not None:  # generate()'s order: after min length
+        p.prefix.partial.mask(scores, seqs, p.prefix.length)
     if p.forced_bos is not None and cur_len == 1:
         scores[:] = -np.inf
         scores[:, p.forced_bos] = 0
@@ -230,6 +324,19 @@ def _cancelled(cancel: CancelToken | None) -> bool:
     return cancel is not None and cancel.is_set()
 
 
+def _first_steps(sessions: DecoderRunner, rows: int, mask: np.ndarray, hidden: np.ndarray, max_len: int,
+                 p: DecodeParams) -> tuple[np.ndarray, KVCache, np.ndarray]:
+    """The first step, then one step per forced prefix id (teacher forcing: every layout steps
+    one token at a time). Returns the logits after the prompt, the cache and the prompt ``[rows, P]``."""
+    forced = [] if p.prefix is None else list(p.prefix.forced)
+    prompt = np.tile(np.asarray([p.decoder_start] + forced, dtype=np.int64), (rows, 1))
+    logits, cache = sessions.decode_first(prompt[:, :1], mask, hidden, max_len)
+    for i in range(1, prompt.shape[1]):
+        del logits
+        logits = sessions.decode_next(prompt[:, i: i + 1], cache)
+    return logits, cache, prompt
+
+
 def greedy(sessions: DecoderRunner, src_ids: Sequence[Sequence[int]], max_lens: Sequence[int], p: DecodeParams,
            cancel: CancelToken | None = None) -> Iterator[SearchEvent]:
     """Greedy search; ``max_lens[i]`` is the total length (start token included) for input i."""
@@ -238,9 +345,11 @@ def greedy(sessions: DecoderRunner, src_ids: Sequence[Sequence[int]], max_lens: 
     rows = np.arange(len(src_ids))  # which input each running row belongs to
     limits = np.asarray(max_lens, dtype=np.int64)
     extra = loop_allowance(src_ids) if p.loop_guard else None
-    seqs = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
     # positions 0 .. limit - 2 get written: no step runs once a row reaches its limit
-    logits, cache = sessions.decode_first(seqs, mask, hidden, int(limits.max()) - 1)
+    logits, cache, seqs = _first_steps(sessions, len(src_ids), mask, hidden, int(limits.max()) - 1, p)
+    if seqs.shape[1] > 1:  # a forced prefix is part of the output, as in generate()
+        for r in range(len(rows)):
+            yield TokensStep(int(rows[r]), seqs[r, 1:].tolist())
     while True:
         if _cancelled(cancel):
             return
@@ -284,6 +393,8 @@ class _BeamState:
 def _new_beam_state(n: int, k: int, length: int, p: DecodeParams) -> _BeamState:
     running = np.full((n, k, length), p.pad, dtype=np.int64)
     running[:, :, 0] = p.decoder_start
+    if p.prefix is not None:
+        running[:, :, 1: p.prefix.length] = p.prefix.forced
     scores = np.zeros((n, k), dtype=np.float32)
     scores[:, 1:] = NEG
     return _BeamState(running, scores, running.copy(), np.full((n, k), NEG, dtype=np.float32),
@@ -307,10 +418,10 @@ def beam_search(sessions: DecoderRunner, src_ids: Sequence[Sequence[int]], max_l
     limits = np.asarray(max_lens, dtype=np.int64)
     state = _new_beam_state(len(src_ids), k, int(limits.max()), p)
     state.loop_extra = loop_allowance(src_ids) if p.loop_guard else None
-    start = np.full((len(src_ids), 1), p.decoder_start, dtype=np.int64)
-    logits, cache = sessions.decode_first(start, mask, hidden, int(limits.max()) - 1)
+    # The prompt (start token and forced prefix) once per input, before the beams split.
+    logits, cache, _ = _first_steps(sessions, len(src_ids), mask, hidden, int(limits.max()) - 1, p)
     cache.expand(k)  # every beam of an input starts from its first step (the logits: see _candidates)
-    cur_len = 1
+    cur_len = prompt_length(p)
     while True:
         if _cancelled(cancel):
             return
@@ -359,7 +470,9 @@ def _candidates(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndar
     extra = None if s.loop_extra is None else np.repeat(s.loop_extra, k)
     looping = extra is not None and any(_loop_token(row, int(e)) is not None
                                         for row, e in zip(flat_seqs[:, 1:].tolist(), extra))
-    bans = None if forced_eos_now or looping else column_bans(p, cur_len)
+    constrained = p.prefix is not None and p.prefix.partial is not None and p.prefix.partial.active(
+        flat_seqs, p.prefix.length)
+    bans = None if forced_eos_now or looping or constrained else column_bans(p, cur_len)
     if bans is not None:
         return _candidates_from_rows(s, logits, bans, sessions)
     return _candidates_general(s, logits, cur_len, limits, p, sessions, extra if looping else None)
@@ -424,7 +537,7 @@ def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarr
     s.running_scores = np.take_along_axis(run_scores, nxt, axis=1)
     # Finished hypotheses: only the top K candidates may enter, with the length penalty.
     just = hits & (np.arange(2 * k) < k)[None, :]
-    fin = top_scores / np.float32((cur_len + 1 - 1) ** p.length_penalty)
+    fin = top_scores / np.float32((cur_len + 1 - prompt_length(p)) ** p.length_penalty)
     if p.early_stopping is True:
         fin = fin + (s.is_finished.all(axis=1, keepdims=True)).astype(np.float32) * NEG
     fin = fin + (~s.unsatisfied[:, None]).astype(np.float32) * NEG + (~just).astype(np.float32) * NEG
@@ -441,9 +554,9 @@ def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarr
 def _update_heuristic(s: _BeamState, cur_len: int, limits: np.ndarray, p: DecodeParams) -> None:
     """generate()'s early-stopping check: can a running beam still beat the worst finished one?"""
     if p.early_stopping == "never" and p.length_penalty > 0.0:
-        length = (limits - 1).astype(np.float32)
+        length = (limits - prompt_length(p)).astype(np.float32)
     else:
-        length = np.full(len(limits), cur_len - 1, dtype=np.float32)
+        length = np.full(len(limits), cur_len - prompt_length(p), dtype=np.float32)
     best_possible = s.running_scores[:, 0] / length ** np.float32(p.length_penalty)
     worst = np.where(s.is_finished, s.finished_scores.min(axis=1, keepdims=True), NEG)
     still = (best_possible[:, None] > worst).any(axis=1)
