@@ -76,8 +76,9 @@ class JobResumeOffer(QObject):
         """Continue: the job starts again from its journal, into the same output."""
         if self.job is None:
             return False
-        src, dst = self.job[0], self.job[1]
-        started = self.controller.translate_file(src, dst=Path(dst), resume=True)
+        src, dst = self.job[0], Path(self.job[1])
+        # An output that appeared meanwhile is never replaced silently: the usual question.
+        started = self.controller.translate_file(src, dst=None if dst.exists() else dst, resume=True)
         if started:
             self._done()
         return started

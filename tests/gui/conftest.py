@@ -83,3 +83,17 @@ def fake_pynput(monkeypatch):
     monkeypatch.setitem(sys.modules, "pynput.keyboard", keyboard)
     monkeypatch.setenv("DISPLAY", ":0")
     return keyboard
+
+
+@pytest.fixture
+def session(tmp_path):
+    """A real X session (Xvfb + the trayer tray host) for the tests that run the app as a
+    process; skipped (failed under CI) where those system packages are missing."""
+    from tests import sysdeps
+
+    from .xsession import XSession
+
+    sysdeps.require("xvfb", "xdotool", "xclip", "trayer")
+    x = XSession(tmp_path)
+    yield x
+    x.stop()

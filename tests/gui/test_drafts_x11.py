@@ -9,23 +9,11 @@ import signal
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from tests import sysdeps
-
 from .test_real_window import launch, log_lines
 from .xsession import XSession, wait_for
 
 SENTINEL = "(nothing copied yet)"
 TYPED = "Where is the station?\nI will be late today, sorry. "  # two lines and a trailing space
-
-
-@pytest.fixture
-def session(tmp_path):
-    sysdeps.require("xvfb", "xdotool", "xclip", "trayer")
-    x = XSession(tmp_path)
-    yield x
-    x.stop()
 
 
 def copy_from(session: XSession, wid: str, keys: str) -> str:

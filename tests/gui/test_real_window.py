@@ -19,9 +19,6 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-import pytest
-
-from tests import sysdeps
 
 from .xsession import ROOT, XSession, wait_for
 
@@ -67,14 +64,6 @@ def typed_latency(session: XSession, wid: str, sentence: str) -> tuple[float, st
 def _stamp(text: str) -> float:
     """Seconds of a log line's ``2026-12-03 08:47:47,123`` time stamp."""
     return datetime.strptime(text, "%Y-%m-%d %H:%M:%S,%f").timestamp()
-
-
-@pytest.fixture
-def session(tmp_path):
-    sysdeps.require("xvfb", "xdotool", "xclip", "trayer")
-    x = XSession(tmp_path)
-    yield x
-    x.stop()
 
 
 SENTENCES = ["Where is the train station?", "I will be late for school.", "The weather is nice today.",

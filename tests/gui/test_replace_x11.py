@@ -14,10 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from desktop_mt.gui.settings import Settings, save_settings, settings_path
-from tests import sysdeps
 
 from .xsession import ROOT, XSession, wait_for
 
@@ -25,14 +22,6 @@ TARGET = Path(__file__).parent / "tools" / "paste_target.py"
 ENGLISH = "Where is the train station?"
 OLD_CLIPBOARD = "what the user had copied before"
 CJK = re.compile("[\u4e00-\u9fff]")
-
-
-@pytest.fixture
-def session(tmp_path):
-    sysdeps.require("xvfb", "xdotool", "xclip", "trayer")
-    x = XSession(tmp_path)
-    yield x
-    x.stop()
 
 
 def log_text(session: XSession) -> str:
