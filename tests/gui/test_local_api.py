@@ -85,6 +85,12 @@ def test_on_serves_libretranslate_and_deepl_with_the_bundled_model(make_controll
         assert body == {"translatedText": expected}
         deepl = client.post("/v2/translate", data={"text": TEXT, "target_lang": "ZH"}).json()
         assert deepl == {"translations": [{"detected_source_language": "EN", "text": expected}]}
+        # Pot streams from its web view: its preflight (with Pot's api-key header) is allowed.
+        preflight = client.options("/v1/chat/completions", headers={
+            "Origin": "tauri://localhost", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "api-key, content-type"})
+        assert preflight.status_code == 200
+        assert preflight.headers["access-control-allow-origin"] == "tauri://localhost"
     controller.shutdown()
     assert port_is_free(port) and feature.state == "off"
 
