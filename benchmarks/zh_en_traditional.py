@@ -66,6 +66,15 @@ def checkpoint_translate(checkpoint: str, tokenizer_dir: str) -> Callable[[list[
     return run
 
 
+def unknown_share(spm_path: Path, texts: list[str]) -> float:
+    """The share of source pieces the model's SentencePiece does not know (``<unk>``)."""
+    import sentencepiece as spm
+
+    sp = spm.SentencePieceProcessor(model_file=str(spm_path))
+    ids = [i for text in texts for i in sp.encode(text)]
+    return sum(i == sp.unk_id() for i in ids) / max(len(ids), 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", nargs="?", help="an exported zh->en model folder")
@@ -87,6 +96,10 @@ def main() -> None:
     changed = sum(a != b for a, b in zip(simplified, traditional)) / len(simplified)
     print(f"{len(simplified)} FLORES dev sentences; {changed:.0%} change when converted to Traditional (s2twp); "
           f"{sum(a == b for a, b in zip(simplified, back)) / len(back):.0%} come back identical with t2s")
+    spm_path = Path(args.tokenizer if args.checkpoint else args.model) / "source.spm"
+    for label, source in (("Simplified (original)", simplified), ("Traditional as it is", traditional),
+                          ("Traditional -> t2s", back)):
+        print(f"{label:24s} unknown source pieces {unknown_share(spm_path, source):.1%}")
     for label, source in (("Simplified (original)", simplified), ("Traditional as it is", traditional),
                           ("Traditional -> t2s", back)):
         started = time.perf_counter()

@@ -59,6 +59,10 @@ class GenerationOptions:
     Chinese, Japanese or Korean for an English->Chinese model; English, Japanese or Korean for a
     Chinese->English one) is copied to the output as it is and never sent to that model.
 
+    ``simplify_source``: a Chinese->English model reads Traditional input converted to Simplified
+    (OpenCC t2s; measured: benchmarks/zh_en_traditional.py); the output and the reported sources
+    are unaffected.
+
     ``target``: the language to translate into, ``"auto"`` (each sentence into the other
     language), ``"en"`` or ``"zh"`` (sentences already in it stay as they are). A
     ``TwoWayTranslator`` (``engine.router``) routes each sentence by it; a single-model
@@ -86,6 +90,7 @@ class GenerationOptions:
     keep_cjk: bool = True
     spans: str = "whole"
     target: str = "auto"
+    simplify_source: bool = True
 
     def __post_init__(self) -> None:
         if self.beams is not None and self.beams < 1:
@@ -105,4 +110,4 @@ class GenerationOptions:
 # transformers' generate() gives it: no repetition guard, no relative length bound, no
 # punctuation rewrite, nothing protected or kept, each sentence to the model as it is.
 RAW = dict(repetition_guard=False, max_length_ratio=0.0, chinese_punctuation=False, protect_numbers=False,
-           keep_cjk=False, spans="off")
+           keep_cjk=False, spans="off", simplify_source=False)

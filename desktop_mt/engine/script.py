@@ -61,6 +61,29 @@ def converter(script: str) -> Callable[[str], str] | None:
                          f"pip install opencc-python-reimplemented")
 
 
+@functools.lru_cache(maxsize=None)
+def _t2s() -> Callable[[str], str] | None:
+    """OpenCC's Traditional->Simplified conversion (None when OpenCC is not installed)."""
+    try:
+        import opencc
+    except ImportError:
+        return None
+    for name in ("t2s", "t2s.json"):  # opencc-python-reimplemented / the official binding
+        try:
+            convert: Callable[[str], str] = opencc.OpenCC(name).convert
+            return convert
+        except Exception:  # noqa: BLE001 - each binding rejects the other's config name
+            continue
+    return None
+
+
+def to_simplified(text: str) -> str:
+    """``text`` with Traditional characters as Simplified (OpenCC t2s); as it is without OpenCC
+    (the conversion helps a model trained on Simplified text; it is not needed to translate)."""
+    fn = _t2s()
+    return text if fn is None else fn(text)
+
+
 def convert(text: str, script: str) -> str:
     """``text`` (Simplified Chinese) in ``script``."""
     fn = converter(script)

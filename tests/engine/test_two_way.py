@@ -164,6 +164,13 @@ def test_alternatives_come_from_the_sentence_direction(two_way, zh_en):
     assert [a.text for a in two_way.alternatives("東京は日本の首都です。")] == ["東京は日本の首都です。"]
 
 
-def test_traditional_chinese_is_translated(two_way, zh_en):
-    two_way.translate("今天天氣很好。")
+def test_traditional_chinese_is_translated_read_as_simplified(two_way, zh_en):
+    """The zh->en models are trained on Simplified text: Traditional input reaches them converted
+    (OpenCC t2s), while the stream reports the source as it was given."""
+    assert two_way.translate("今天天氣很好。") == "The weather is nice today."
+    assert zh_en.received == ["今天天气很好。"]
+    done = [e for e in two_way.translate_stream("今天天氣很好。") if isinstance(e, SegmentDone)]
+    assert done[0].source == "今天天氣很好。"
+    zh_en.received.clear()
+    two_way.translate("今天天氣很好。", GenerationOptions(simplify_source=False))
     assert zh_en.received == ["今天天氣很好。"]
