@@ -1,0 +1,95 @@
+"""The translation memory's database: exact and fuzzy matches, per direction, edit/search/delete."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_mt.tm import APPROVED, EDITED, TranslationMemory, match_key
+
+
+@pytest.fixture
+def memory(tmp_path):
+    with TranslationMemory(tmp_path / "tm.sqlite3") as tm:
+        yield tm
+
+
+def test_an_exact_match_gives_the_newest_translation_of_its_direction(memory):
+    memory.add("Where is the station?", "车站在哪里？", "en-zh", machine="哪里是车站？")
+    memory.add("车站在哪里？", "Where is the station?", "zh-en", origin=APPROVED)
+    found = memory.exact("  Where is  the station? ", "en-zh")  # whitespace does not matter, case does
+    assert found is not None and found.exact and found.entry.target == "车站在哪里？"
+    assert found.entry.machine == "哪里是车站？" and found.entry.origin == EDITED
+    assert memory.exact("where is the station?", "en-zh") is None
+    assert memory.exact("Where is the station?", "zh-en") is None
+    assert memory.exact("车站在哪里？", "zh-en").entry.origin == APPROVED
+
+
+def test_adding_the_same_source_again_updates_it(memory):
+    first = memory.add("Good morning.", "早上好。", "en-zh")
+    second = memory.add("Good morning.", "早安。", "en-zh")
+    assert second.id == first.id and memory.count() == 1
+    assert memory.exact("Good morning.", "en-zh").entry.target == "早安。"
+    assert second.created == first.created and second.changed >= first.changed
+
+
+def test_fuzzy_matches_from_75_percent_best_first(memory):
+    memory.add("Please close the door when you leave.", "离开时请关门。", "en-zh")
+    memory.add("Please close the window when you leave.", "离开时请关窗。", "en-zh")
+    memory.add("Completely different sentence here.", "完全不同。", "en-zh")
+    found = memory.fuzzy("Please close the door when you go.", "en-zh")
+    assert [m.entry.target for m in found] == ["离开时请关门。", "离开时请关窗。"]
+    assert all(75 <= m.score < 100 for m in found) and found[0].score > found[1].score
+    assert memory.fuzzy("Nothing like any of them at all.", "en-zh") == []
+    assert memory.fuzzy("Please close the door when you go.", "zh-en") == []
+    # an exact match is not a fuzzy one; lookup prefers it
+    assert all(not m.exact for m in memory.fuzzy("Please close the door when you leave.", "en-zh"))
+    assert memory.lookup("Please close the door when you leave.", "en-zh").exact
+
+
+def test_the_fuzzy_threshold_is_a_floor(memory):
+    memory.add("abcdefghij", "x", "en-zh")
+    assert memory.fuzzy("abcdef", "en-zh")[0].score == 75.0  # 2 x 6 / 16: 75 % is a match
+    assert memory.fuzzy("abcde", "en-zh") == []  # 2 x 5 / 15: 66.7 %
+    assert memory.fuzzy("abcde", "en-zh", threshold=60)
+
+
+def test_search_edit_delete_for_the_dialog(memory):
+    a = memory.add("The cat sleeps.", "猫在睡觉。", "en-zh")
+    memory.add("The dog barks.", "狗在叫。", "en-zh")
+    memory.add("猫在睡觉。", "The cat sleeps.", "zh-en")
+    assert {e.source for e in memory.search("cat")} == {"The cat sleeps.", "猫在睡觉。"}
+    assert [e.source for e in memory.search("cat", direction="en-zh")] == ["The cat sleeps."]
+    assert [e.source for e in memory.search("100%")] == []  # LIKE wildcards are literal
+    edited = memory.update(a.id, target="那只猫在睡觉。", note="checked")
+    assert memory.get(a.id) == edited and edited.note == "checked"
+    assert memory.exact("The cat sleeps.", "en-zh").entry.target == "那只猫在睡觉。"
+    memory.update(a.id, source="The cat is sleeping.")
+    assert memory.exact("The cat sleeps.", "en-zh") is None
+    assert memory.exact("The cat is sleeping.", "en-zh") is not None
+    assert memory.fuzzy("The cat is sleeping!", "en-zh")[0].entry.id == a.id  # fuzzy sees the edit
+    assert memory.delete(a.id) and not memory.delete(a.id)
+    assert memory.get(a.id) is None and memory.fuzzy("The cat is sleeping!", "en-zh") == []
+    assert memory.count("en-zh") == 1 and memory.count() == 2
+
+
+def test_bad_input_is_refused_with_a_message(memory):
+    with pytest.raises(ValueError, match="direction"):
+        memory.add("a", "b", "en-fr")
+    with pytest.raises(ValueError, match="source sentence and a translation"):
+        memory.add("  ", "b", "en-zh")
+    with pytest.raises(ValueError, match="origin"):
+        memory.add("a", "b", "en-zh", origin="guessed")
+    with pytest.raises(KeyError):
+        memory.update(12345, target="x")
+    assert memory.count() == 0
+
+
+def test_the_memory_persists(tmp_path):
+    with TranslationMemory(tmp_path / "tm.sqlite3") as tm:
+        tm.add("Hello.", "你好。", "en-zh")
+    with TranslationMemory(tmp_path / "tm.sqlite3") as tm:
+        assert tm.exact("Hello.", "en-zh").entry.target == "你好。"
+
+
+def test_match_key_normalises_width_and_spaces():
+    assert match_key(" Ｈｅｌｌｏ\u3000 world ") == "Hello world"
