@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import DesktopMTError
 from .detect import Box, boxes_from_map, det_input
+from . import image
 from .image import ImageError, is_image_path, load_image
 from .layout import assemble, group_lines, merge_line
 from .recognise import Run, recognise, upside_down
@@ -123,6 +124,8 @@ class OcrEngine:
         started = time.perf_counter()
         if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
             raise ImageError(f"expected an RGB uint8 image, got shape {rgb.shape} {rgb.dtype}")
+        if max(rgb.shape[:2]) > image.MAX_SIDE:  # e.g. a capture of several 4K screens: bounded work
+            rgb = image.to_rgb_array(_pil(rgb))
         h, w = rgb.shape[:2]
         if min(h, w) < 4:
             return OcrResult((), (), "", (w, h), time.perf_counter() - started)
@@ -147,6 +150,12 @@ class OcrEngine:
             i += len(line)
         line_texts, text = assemble(by_line)
         return OcrResult(tuple(segments), tuple(line_texts), text, (w, h), time.perf_counter() - started)
+
+
+def _pil(rgb: np.ndarray):  # type: ignore[no-untyped-def]
+    from PIL import Image
+
+    return Image.fromarray(rgb)
 
 
 CROP_MARGIN = 0.1  # of a line's height, around its box: without it the recogniser drops word spaces

@@ -126,3 +126,43 @@ def test_a_damaged_model_is_named(tmp_path):
     rec.write_bytes(rec.read_bytes()[:1000])
     with pytest.raises(OcrError, match="ch_PP-OCRv4_rec_infer.onnx is damaged"):
         OcrEngine(model_dir=tmp_path).read(render(ENGLISH[:1]))
+
+
+def _encoded(fmt: str) -> bytes:
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(render(ENGLISH[:1], width=300)).save(buf, format=fmt)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["PNG", "JPEG", "WEBP", "BMP", "GIF"])
+def test_damaged_files_give_an_image_error_or_an_image(fmt):
+    """Cut, overwritten and garbage bytes: decoded, or ImageError; never another exception."""
+    from hypothesis import HealthCheck, given, seed, settings
+    from hypothesis import strategies as st
+
+    good = _encoded(fmt)
+
+    @seed(31)
+    @settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(cut=st.integers(0, len(good)), at=st.integers(0, len(good) - 1), junk=st.binary(min_size=1, max_size=64))
+    def check(cut, at, junk):
+        for data in (good[:cut], good[:at] + junk + good[at + len(junk):], junk):
+            try:
+                rgb = load_image(data, name="x." + fmt.lower())
+            except ImageError as exc:
+                assert str(exc).startswith("x." + fmt.lower() + ": ")
+            else:
+                assert rgb.ndim == 3 and rgb.shape[2] == 3 and rgb.dtype == np.uint8
+
+    check()
+
+
+def test_a_huge_array_is_read_downscaled(engine, monkeypatch):
+    monkeypatch.setattr(image, "MAX_SIDE", 400)
+    result = engine.read(render(ENGLISH[:1], width=800))
+    assert max(result.size) == 400 and result.size[0] == 400
+    assert result.empty or all(line.box.x1 <= 400 for line in result.lines)
