@@ -25,7 +25,8 @@ from .progress import without_mark
 
 STATES = ("loading", "translating", "idle", "error", "stopping", "stopped")
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
-FILE_FILTER = "Documents (*.txt *.srt *.docx);;All files (*)"
+FILE_FILTER = ("Documents (*.txt *.srt *.docx);;Images: read and translate the text "
+               "(*.png *.jpg *.jpeg *.webp *.bmp *.gif *.tif *.tiff);;All files (*)")
 DEFAULT_FONT_SIZE = 13          # source pane; the translation pane is one point larger
 FONT_SIZES = (8, 40)            # View > Larger/Smaller stay within these
 MIN_WIDTH = 480                 # the window must stay usable this narrow (small screens)

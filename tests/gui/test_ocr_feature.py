@@ -143,3 +143,19 @@ def test_qimage_to_rgb_keeps_pixels_and_flattens_alpha():
     clear = QImage(4, 3, QImage.Format.Format_ARGB32)
     clear.fill(Qt.GlobalColor.transparent)
     assert (capture.qimage_to_rgb(clear) == 255).all()
+
+
+def test_file_open_offers_images_and_reads_one(ocr_window, qtbot, tmp_path, monkeypatch):
+    from desktop_mt.gui import window as window_mod
+
+    window, controller = ocr_window
+    path = save(render(TEXT), tmp_path / "page.jpg", quality=92)
+    offered = []
+
+    def choose(parent, title, folder, filters):
+        offered.append(filters)
+        return str(path), ""
+
+    monkeypatch.setattr(window_mod.QFileDialog, "getOpenFileName", choose)
+    assert _read(qtbot, controller, window.choose_file) == JOINED
+    assert "*.png" in offered[0] and "*.jpg" in offered[0]
