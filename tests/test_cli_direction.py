@@ -87,3 +87,18 @@ def test_bilingual_txt_pairs_work_either_way(monkeypatch, models):
     code, out = run(monkeypatch, [*argv, "--bilingual"], f"{CHINESE}\n{ENGLISH}\n")
     assert code == 0
     assert out == f"{CHINESE}\n{zh_en.translate(CHINESE)}\n{ENGLISH}\n{en_zh.translate(ENGLISH)}\n"
+
+
+def test_docx_translates_either_way(models, tmp_path):
+    import docx
+
+    argv, en_zh, zh_en = models
+    src = tmp_path / "memo.docx"
+    document = docx.Document()
+    document.add_paragraph(CHINESE)
+    document.add_paragraph(ENGLISH)
+    document.save(str(src))
+    out = tmp_path / "memo.out.docx"
+    assert cli.main(["translate", *argv, str(src), "-o", str(out)]) == 0
+    texts = [p.text for p in docx.Document(str(out)).paragraphs]
+    assert texts == [zh_en.translate(CHINESE), en_zh.translate(ENGLISH)]
