@@ -4,8 +4,9 @@
   screen is captured, an overlay on each lets the user drag a rectangle (Esc cancels), the
   region is read by OCR and the text goes into the source pane and is translated, or into the
   popup when the hotkey's translations go there (Settings: "The hotkey shows the translation
-  in"). On Wayland, where an app cannot capture the screen, it says so and points to the
-  clipboard path.
+  in"). On Wayland, where an app cannot capture the screen, the desktop portal's screenshot
+  is asked for (``portal.py``: the desktop's own dialog selects the area); without a portal it
+  says so and points to the clipboard path.
 * **Ctrl+V** in the source pane with an image (and no text) on the clipboard, **Translate
   clipboard** with an image on it, and **dropping** a PNG/JPEG/WebP/BMP/GIF/TIFF file do the same.
 
@@ -24,7 +25,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QThread, Signal, Slot
 from PySide6.QtGui import QAction, QCursor, QGuiApplication, QImage, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from .capture import capture_problem, grab_screens, qimage_to_rgb
+from .capture import WAYLAND_MESSAGE, capture_problem, grab_screens, qimage_to_rgb
 from .logsetup import log_exception
 from .ocr_overlay import RegionPicker
 
@@ -88,6 +89,9 @@ class OcrFeature(QObject):
         self._next_id = 0
         self._pending: tuple[int, bool, QPoint | None] | None = None  # id, to the popup, where
         self.picker: RegionPicker | None = None
+        self.portal: Any = None       # PortalScreenshot, made on first use (Wayland)
+        self.portal_bus: Any = None   # the D-Bus connection it uses (None: the session bus)
+        self._portal_to_popup = False
         self.last_result: Any = None
         self.action = self._add_action()
         self.window.source.installEventFilter(self)  # Ctrl+V with an image
@@ -130,6 +134,8 @@ class OcrFeature(QObject):
         """Show the region overlay on every screen; False (with a message) where the screen
         cannot be captured."""
         problem = capture_problem()
+        if problem == WAYLAND_MESSAGE and self._request_portal_screenshot(via_hotkey):
+            return True
         shots = grab_screens() if problem is None else []
         if problem is None and not shots:
             problem = "The screen could not be captured."
@@ -145,6 +151,26 @@ class OcrFeature(QObject):
         self.picker.show()
         self.pickerShown.emit(self.picker)
         return True
+
+    def _request_portal_screenshot(self, via_hotkey: bool) -> bool:
+        """Wayland: ask the desktop portal for a screenshot (its own dialog selects the area);
+        False where there is no portal or the request could not be made."""
+        if self.portal is None:
+            from .portal import PortalScreenshot
+
+            self.portal = PortalScreenshot(self, self.portal_bus)
+            self.portal.captured.connect(lambda path: self._submit(path, self._portal_to_popup, None))
+            self.portal.failed.connect(self._on_portal_failed)
+        if not self.portal.available():
+            return False
+        self._portal_to_popup = via_hotkey and self._popup_in_use()
+        return bool(self.portal.request())
+
+    def _on_portal_failed(self, message: str) -> None:
+        if "cancelled" in message:
+            self.window.statusBar().showMessage(message, 4000)
+        else:
+            self._show_failure(f"{message} {WAYLAND_MESSAGE}")
 
     def _on_picked(self, image: QImage, rect: QRect, via_hotkey: bool) -> None:
         self.picker = None

@@ -120,6 +120,10 @@ def test_a_damaged_image_file_is_a_warning(ocr_window, qtbot, tmp_path):
 def test_region_capture_where_the_screen_cannot_be_read_points_to_the_clipboard(ocr_window, qtbot, monkeypatch):
     window, controller = ocr_window
     monkeypatch.setattr(ocr_feature, "capture_problem", lambda: capture.WAYLAND_MESSAGE)
+    from PySide6.QtDBus import QDBusConnection
+
+    # no session bus here, so no screenshot portal (tests/gui/test_ocr_portal.py has one)
+    controller.ocr.portal_bus = QDBusConnection.connectToBus("unix:path=/nonexistent/bus", "no-bus")
     with qtbot.waitSignal(controller.ocr.readFailed) as blocker:
         assert controller.ocr.start_region() is False
     assert "Ctrl+V" in blocker.args[0] and controller.ocr.picker is None
