@@ -120,6 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--glossary", metavar="FILE",
                     help="CSV/TSV of terms (source,target[,case]): each source term found is "
                          "rendered as its target term")
+    tr.add_argument("--tm", metavar="FILE.tmx",
+                    help="a translation memory (TMX): sentences it has exactly are taken from it and never "
+                         "sent to the model; stderr says how many")
     _add_text_handling_arguments(tr)
     tr.add_argument("--join-lines", action="store_true",
                     help="join the hard line breaks of text copied from a PDF or web page "
@@ -317,10 +320,15 @@ def cmd_translate(args: argparse.Namespace) -> int:
 
     jobs = _plan_jobs(args)  # usage errors before the (slow) model load
     try:
+        memory = _memory_of(args)  # a bad TMX file is named before the model loads
         translator = make_translator(args)
     except (DesktopMTError, ValueError) as exc:
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    if memory is not None:
+        from .tm.apply import MemoryTranslator
+
+        translator = MemoryTranslator(translator, memory)
     try:
         if jobs is None:
             status = _translate_stdin(args, translator)
@@ -332,6 +340,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
             status = translate_images(args, translator, images) if images else EXIT_OK
             status = max(status, _translate_files(args, translator, files) if files else EXIT_OK)
         _print_span_counts(translator)
+        _print_memory_counts(args, translator)
         return status
     except DesktopMTError as exc:  # e.g. stdin needs a direction without a model (named in the message)
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
@@ -346,10 +355,45 @@ def cmd_translate(args: argparse.Namespace) -> int:
             close()
 
 
+def _memory_of(args: argparse.Namespace):
+    """``--tm FILE.tmx`` read into an in-memory translation memory (both directions), else None;
+    the user's own memory is not touched. A file that cannot be read raises ValueError naming it."""
+    path = getattr(args, "tm", None)
+    if not path:
+        return None
+    try:  # the tm extra: rapidfuzz, translate-toolkit
+        import rapidfuzz  # noqa: F401
+        import translate.storage.tmx  # noqa: F401
+    except ImportError as exc:
+        raise ValueError(f"--tm needs the translation-memory part ({exc.name} is missing): "
+                         f"{_extra_hint('tm')}") from exc
+    from .engine.direction import DIRECTIONS
+    from .tm import TranslationMemory
+    from .tm.tmx import import_tmx
+
+    memory = TranslationMemory(":memory:")
+    for direction in DIRECTIONS:
+        import_tmx(memory, path, direction)
+    if not memory.count():
+        print(f"desktop-mt: {path}: no English-Chinese sentence pairs in this memory", file=sys.stderr)
+    return memory
+
+
+def _print_memory_counts(args: argparse.Namespace, translator) -> None:
+    """``--tm``: on stderr, how many sentences came from the memory and how many texts the model got."""
+    from .tm.apply import MemoryTranslator
+
+    if isinstance(translator, MemoryTranslator):
+        print(f"desktop-mt: {translator.counts} ({args.tm})", file=sys.stderr)
+
+
 def _print_span_counts(translator) -> None:
     """On stderr, how the sentences with protected spans went (whole / cut), if there were any."""
     from .engine.router import TwoWayTranslator
     from .engine.translator import Translator
+    from .tm.apply import unwrap
+
+    translator = unwrap(translator)
 
     if isinstance(translator, (Translator, TwoWayTranslator)):  # test stand-ins have no counts
         counts = translator.span_counts
@@ -504,8 +548,9 @@ def _translate_data(args, translator, data: bytes, name: str, fmt: str) -> int:
 def _print_kept(segments, translator) -> None:
     """stdin: say on stderr how many lines were kept as they were (already Chinese), if any."""
     from .batch import count_kept
+    from .tm.apply import unwrap
 
-    kept = count_kept(segments, translator)
+    kept = count_kept(segments, unwrap(translator))
     if kept:
         print(f"desktop-mt: {kept} kept as they were (already Chinese)", file=sys.stderr)
 

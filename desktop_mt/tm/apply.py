@@ -1,0 +1,140 @@
+"""Translating with the memory: a sentence with an exact match is never sent to the model.
+
+:class:`MemoryTranslator` wraps any batch translator (``desktop_mt.batch.BatchTranslator``:
+a ``Translator``, a ``TwoWayTranslator``, a test's fake) for the CLI's ``--tm``: each line is
+cut into sentences (``engine.direction.split_sentences``), the sentences the memory knows
+take its translation, and only the others go to the model, all in one ``translate_batch``
+call (so the model still batches them). A line with no match goes to the model whole, exactly
+as without a memory.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Iterator, Optional, Sequence
+
+from ..engine import direction as dirs
+from ..engine.options import GenerationOptions
+from .store import TranslationMemory
+
+ProgressFn = Callable[[int, int], None]
+
+
+@dataclasses.dataclass
+class MemoryCounts:
+    """Sentences taken from the memory, and texts (lines or sentences) sent to the model."""
+
+    from_memory: int = 0
+    to_model: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.from_memory} sentence(s) from the translation memory, {self.to_model} text(s) to the model"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Line:
+    """A line's sentences: ``(sentence, gap, translation or None)``; None: the model's."""
+
+    parts: tuple[tuple[str, str, Optional[str]], ...]
+
+    @property
+    def hits(self) -> int:
+        return sum(1 for _, _, t in self.parts if t is not None)
+
+
+class MemoryTranslator:
+    """A batch translator that takes exact memory matches and sends the rest to ``inner``.
+
+    ``options``, ``variant``, ``batch_size``, ``model_info`` and ``batch_invariant`` are
+    ``inner``'s, so the batch code treats it as the translator it wraps. ``counts`` adds up
+    over every call."""
+
+    def __init__(self, inner: Any, memory: TranslationMemory) -> None:
+        self.inner = inner
+        self.memory = memory
+        self.counts = MemoryCounts()
+
+    @property
+    def options(self) -> GenerationOptions:
+        options: GenerationOptions = self.inner.options
+        return options
+
+    @property
+    def variant(self) -> str:
+        return str(self.inner.variant)
+
+    @property
+    def batch_size(self) -> int:
+        return int(self.inner.batch_size)
+
+    @property
+    def model_info(self) -> Any:
+        return self.inner.model_info
+
+    @property
+    def batch_invariant(self) -> bool:
+        return bool(self.inner.batch_invariant)
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def translate_batch(self, lines: Sequence[str], options: Optional[GenerationOptions] = None, cancel: Any = None,
+                        progress: Optional[ProgressFn] = None) -> list[str]:
+        """One translation per line: memory matches as they are kept, the rest by ``inner``."""
+        opts = options or self.options
+        plans = [self._plan(line, opts.target) for line in lines]
+        texts: list[str] = []  # what the model gets: whole lines without a match, else the missing sentences
+        for line, plan in zip(lines, plans):
+            if plan is None or not plan.hits:
+                texts.append(line)
+            else:
+                texts += [s for s, _, t in plan.parts if t is None]
+        self.counts.from_memory += sum(p.hits for p in plans if p is not None)
+        self.counts.to_model += len(texts)
+        done = self._model(texts, opts, cancel, progress, len(lines))
+        out = []
+        for plan in plans:
+            if plan is None or not plan.hits:
+                out.append(next(done))
+            else:
+                out.append(_join([t if t is not None else next(done) for _, _, t in plan.parts]))
+        return out
+
+    def _model(self, texts: list[str], opts: GenerationOptions, cancel: Any, progress: Optional[ProgressFn],
+               lines: int) -> Iterator[str]:
+        """The model's translations of ``texts``, in order (none asked when there are none)."""
+        if not texts:
+            if progress is not None:
+                progress(lines, lines)
+            return iter(())
+        scaled = None if progress is None else (lambda done, total: progress(round(done * lines / total), lines))
+        return iter(self.inner.translate_batch(texts, opts, cancel, scaled))
+
+    def _plan(self, line: str, target: str) -> Optional[_Line]:
+        """A single-line text as sentences with their memory translations (None: a multi-line text)."""
+        if "\n" in line or not line.strip():
+            return None
+        parts = []
+        for sentence, gap in dirs.split_sentences(line.strip()):
+            direction = dirs.sentence_direction(sentence, target)
+            match = self.memory.exact(sentence, direction) if direction is not None else None
+            parts.append((sentence, gap, match.entry.target if match is not None else None))
+        return _Line(tuple(parts))
+
+
+def _join(translations: list[str]) -> str:
+    """Translated sentences back into a line: after a Chinese one nothing, else one space
+    (the engine's own rule between sentences of a line)."""
+    out = ""
+    for text in translations:
+        out += text if not out or _cjk_end(out) else " " + text
+    return out.strip()
+
+
+def _cjk_end(text: str) -> bool:
+    return bool(text) and bool(dirs.CJK.match(text[-1]) or text[-1] in "。！？；…”」』）")
+
+
+def unwrap(translator: Any) -> Any:
+    """The translator a :class:`MemoryTranslator` wraps (any other: itself)."""
+    return translator.inner if isinstance(translator, MemoryTranslator) else translator

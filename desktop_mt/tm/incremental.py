@@ -1,0 +1,124 @@
+"""Sentence-level incremental translation: after the source is edited, translate again only
+the sentences whose source changed, and keep every other sentence's translation, the user's
+edits included (an edited sentence is the user's until its source changes).
+
+:func:`plan_update` is what a front end calls with the sentences it shows (source,
+translation, edited?) and the new source text; :func:`simulate_typing` replays typing a text
+key by key with the window's as-you-type pause to count the model calls this saves
+(``benchmarks/postedit.py`` prints the figure; docs/POSTEDIT.md has it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict, deque
+from typing import Iterable, Optional, Sequence
+
+from ..engine.direction import split_sentences
+from .store import match_key
+
+
+@dataclasses.dataclass(frozen=True)
+class Sentence:
+    """A sentence shown in the window: its source, its translation and whether the user edited it."""
+
+    source: str
+    translation: str
+    edited: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Planned:
+    """One sentence of the new text. ``gap``: the whitespace after it in the source (a line break
+    stays a line break). ``translation`` is kept from before (``edited`` kept with it), or None:
+    this sentence goes to the model."""
+
+    source: str
+    gap: str
+    translation: Optional[str] = None
+    edited: bool = False
+
+    @property
+    def needs_model(self) -> bool:
+        return self.translation is None
+
+
+def split_text(text: str) -> list[tuple[str, str]]:
+    """``text`` as ``(sentence, gap)`` pairs, line by line (``engine.direction.split_sentences``);
+    the gap of a line's last sentence ends with its newline. Blank lines are gaps too."""
+    out: list[tuple[str, str]] = []
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        newline = "\n" if number < len(lines) - 1 else ""
+        lead = line[: len(line) - len(line.lstrip())]
+        parts = split_sentences(line.strip()) if line.strip() else []
+        if lead and out:
+            out[-1] = (out[-1][0], out[-1][1] + lead)
+        if not parts:
+            if out:
+                out[-1] = (out[-1][0], out[-1][1] + line + newline)
+            continue
+        parts[-1] = (parts[-1][0], parts[-1][1] + line[len(line.rstrip()):] + newline)
+        out.extend(parts)
+    return out
+
+
+def plan_update(previous: Iterable[Sentence], new_text: str) -> list[Planned]:
+    """The sentences of ``new_text``, each with the translation it keeps or None (to translate).
+
+    A new sentence keeps the translation of a previous sentence with the same source (compared
+    as the memory compares them: ``match_key``), wherever that sentence was (sentences moved
+    or pasted twice keep theirs); each previous sentence is used once per occurrence, in order.
+    """
+    kept: dict[str, deque[Sentence]] = defaultdict(deque)
+    for sentence in previous:
+        kept[match_key(sentence.source)].append(sentence)
+    out = []
+    for source, gap in split_text(new_text):
+        queue = kept.get(match_key(source))
+        if queue:
+            old = queue.popleft()
+            out.append(Planned(source, gap, old.translation, old.edited))
+        else:
+            out.append(Planned(source, gap))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class TypingFigures:
+    """What typing a text cost: as-you-type requests, and sentences sent to the model when every
+    request translates the whole text (``whole``) or only its changed sentences (``incremental``)."""
+
+    keystrokes: int
+    requests: int
+    whole: int
+    incremental: int
+
+    @property
+    def saved(self) -> float:
+        """The share of model calls incremental translation saves (0-1)."""
+        return 1 - self.incremental / self.whole if self.whole else 0.0
+
+
+def simulate_typing(text: str, debounce_ms: int = 600, keystroke_ms: int = 200,
+                    pauses: Sequence[tuple[str, int]] = ((".", 1500), ("?", 1500), ("!", 1500), (",", 700),
+                                                        ("\n", 1500))) -> TypingFigures:
+    """Type ``text`` one character at a time: ``keystroke_ms`` between keys, longer after the
+    characters in ``pauses`` (a typist stops to think at a sentence's end, sometimes at a comma).
+    A request starts whenever no key came for ``debounce_ms`` (the window's as-you-type timer,
+    600 ms), and at the end. Each request translates the text as it is then."""
+    pause = dict(pauses)
+    previous: list[Sentence] = []
+    requests = whole = incremental = 0
+    for i, char in enumerate(text):
+        quiet = pause.get(char, keystroke_ms)
+        if quiet < debounce_ms and i < len(text) - 1:
+            continue
+        typed = text[: i + 1]
+        plan = plan_update(previous, typed)
+        requests += 1
+        whole += len(plan)
+        incremental += sum(1 for p in plan if p.needs_model)
+        previous = [Sentence(p.source, p.translation if p.translation is not None else f"<{p.source}>")
+                    for p in plan]
+    return TypingFigures(len(text), requests, whole, incremental)

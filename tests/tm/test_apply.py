@@ -1,0 +1,50 @@
+"""A batch translator with a memory: exact matches never reach the model (counted with the
+engine's fake model, desktop_mt.testing.FakeModelTranslator)."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.tm import TranslationMemory
+from desktop_mt.tm.apply import MemoryTranslator, unwrap
+
+
+@pytest.fixture
+def fake(tiny_marian_dir):
+    return FakeModelTranslator(lambda s: "M" + s, tiny_marian_dir)
+
+
+def test_exact_matches_are_used_and_never_sent_to_the_model(fake):
+    memory = TranslationMemory(":memory:")
+    memory.add("The file was saved.", "文件已保存。", "en-zh")
+    memory.add("Press Enter.", "按回车键。", "en-zh")
+    translator = MemoryTranslator(fake, memory)
+    out = translator.translate_batch(["The file was saved.", "Press Enter. Then wait.", "Nothing known here."])
+    assert out[0] == "文件已保存。"
+    assert out[1].startswith("按回车键。") and "Then wait" in out[1]
+    assert fake.received == ["Then wait.", "Nothing known here."]
+    assert (translator.counts.from_memory, translator.counts.to_model) == (2, 2)
+
+
+def test_a_line_without_a_match_is_translated_as_without_a_memory(fake):
+    memory = TranslationMemory(":memory:")
+    line = "First sentence here. Second one."
+    plain = fake.translate_batch([line])
+    fake.received.clear()
+    assert MemoryTranslator(fake, memory).translate_batch([line]) == plain
+    assert sorted(fake.received) == ["First sentence here.", "Second one."]  # the engine's own sentences
+
+
+def test_all_lines_from_memory_make_no_model_call_and_report_progress(fake):
+    memory = TranslationMemory(":memory:")
+    memory.add("Yes.", "是。", "en-zh")
+    seen = []
+    out = MemoryTranslator(fake, memory).translate_batch(["Yes.", "Yes."], progress=lambda d, t: seen.append((d, t)))
+    assert out == ["是。", "是。"] and fake.received == [] and seen[-1] == (2, 2)
+
+
+def test_the_wrapper_looks_like_its_translator(fake):
+    translator = MemoryTranslator(fake, TranslationMemory(":memory:"))
+    assert translator.options == fake.options and translator.model_info is fake.model_info
+    assert translator.batch_size == fake.batch_size and unwrap(translator) is fake and unwrap(fake) is fake

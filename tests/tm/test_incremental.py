@@ -1,0 +1,41 @@
+"""Sentence-level incremental translation: only sentences whose source changed are translated
+again, and the user's edited sentences are kept."""
+
+from __future__ import annotations
+
+from desktop_mt.tm.incremental import Sentence, plan_update, simulate_typing, split_text
+
+
+def test_split_text_gives_the_text_back():
+    text = "Hello there. How are you?\n\n  Fine, thanks.  \nOK"
+    parts = split_text(text)
+    assert [s for s, _ in parts] == ["Hello there.", "How are you?", "Fine, thanks.", "OK"]
+    assert "".join(s + g for s, g in parts) == text.lstrip()
+
+
+def test_only_changed_sentences_go_to_the_model_and_edits_are_kept():
+    shown = [Sentence("I like tea.", "我喜欢茶。", edited=True), Sentence("It is hot.", "天气很热。"),
+             Sentence("See you.", "再见。")]
+    plan = plan_update(shown, "I like tea. It is cold. See you.")
+    assert [(p.source, p.translation, p.edited) for p in plan] == [
+        ("I like tea.", "我喜欢茶。", True), ("It is cold.", None, False), ("See you.", "再见。", False)]
+    assert [p.source for p in plan if p.needs_model] == ["It is cold."]
+
+
+def test_a_changed_source_drops_the_users_edit():
+    plan = plan_update([Sentence("I like tea.", "我很喜欢茶。", edited=True)], "I like coffee.")
+    assert plan[0].needs_model and not plan[0].edited
+
+
+def test_moved_and_repeated_sentences():
+    shown = [Sentence("A one.", "一。"), Sentence("B two.", "二。")]
+    plan = plan_update(shown, "B two. A one. A one.")
+    assert [p.translation for p in plan] == ["二。", "一。", None]  # each old sentence serves once
+
+
+def test_typing_a_long_text_saves_most_model_calls():
+    text = " ".join(f"This is sentence number {i}, which the user types slowly." for i in range(20))
+    figures = simulate_typing(text)
+    assert figures.requests >= 40  # a pause at each comma and each full stop
+    assert figures.whole > 5 * figures.incremental and figures.saved > 0.8
+    assert figures.incremental >= figures.requests  # the sentence being typed is new at every request
