@@ -16,6 +16,7 @@ from typing import Optional
 from ..errors import DesktopMTError
 
 API_KEY_ENV = "DESKTOP_MT_API_KEY"
+CONFIG_ENV = "DESKTOP_MT_SERVE_CONFIG"  # the config handed to --workers processes
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 # --cors-origin presets: the origins of desktop apps whose web views call the server. Pot is a
 # Tauri app: its web view's origin is tauri://localhost (macOS, Linux) or

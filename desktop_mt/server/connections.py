@@ -21,12 +21,13 @@ shape).
 from __future__ import annotations
 
 import json
+import os
 import socket
 from typing import Optional
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .config import ServerConfig
+from .config import CONFIG_ENV, ServerConfig
 
 
 def _raw_response(status: str, message: str, extra: str = "") -> bytes:
@@ -108,14 +109,30 @@ def _no_delay(transport) -> None:
 
 def protocol_class(config: ServerConfig) -> type[GuardedH11Protocol]:
     """The protocol for ``config``'s limits (uvicorn's ``http=`` setting)."""
-    return type("DesktopMTProtocol", (GuardedH11Protocol,), {
-        "header_timeout_s": config.header_timeout_s,
-        "max_connections": config.max_connections,
-        "retry_after_s": config.retry_after_s})
+    return type("DesktopMTProtocol", (GuardedH11Protocol,), _limits(config))
 
 
-def uvicorn_options(config: ServerConfig) -> dict:
-    """uvicorn.Config keywords for ``config``: the protocol above, the idle keep-alive
-    timeout, no access log (it could carry query strings)."""
-    return dict(http=protocol_class(config), timeout_keep_alive=config.keep_alive_s,
-                access_log=False, log_config=None)
+def _limits(config: ServerConfig) -> dict:
+    return {"header_timeout_s": config.header_timeout_s,
+            "max_connections": config.max_connections, "retry_after_s": config.retry_after_s}
+
+
+class WorkerProtocol(GuardedH11Protocol):
+    """The protocol of ``--workers`` processes, named by an import string (uvicorn sends its
+    settings to the worker processes, and a class made at run time cannot travel): its limits
+    come from the config the parent puts in the environment (:data:`.config.CONFIG_ENV`)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        config = ServerConfig.from_json(os.environ[CONFIG_ENV])
+        for name, value in _limits(config).items():
+            setattr(self, name, value)
+        super().__init__(*args, **kwargs)
+
+
+def uvicorn_options(config: ServerConfig, workers: bool = False) -> dict:
+    """uvicorn.Config keywords for ``config``: the protocol above (for ``--workers``, by
+    import string), the idle keep-alive timeout, no access log (it could carry query
+    strings)."""
+    http = "desktop_mt.server.connections:WorkerProtocol" if workers else protocol_class(config)
+    return dict(http=http, timeout_keep_alive=config.keep_alive_s, access_log=False,
+                log_config=None)

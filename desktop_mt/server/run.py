@@ -26,10 +26,10 @@ import uvicorn
 from uvicorn.supervisors import Multiprocess
 
 from .app import create_app
-from .config import ServerConfig, ServeConfigError, check_safe, config_from_args
+from .config import CONFIG_ENV, ServerConfig, ServeConfigError, check_safe, config_from_args
 from .connections import uvicorn_options
 
-CONFIG_ENV = "DESKTOP_MT_SERVE_CONFIG"  # the config handed to worker processes
+log = logging.getLogger("desktop_mt.server")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -61,23 +61,34 @@ def serve(config: ServerConfig) -> int:
             app = create_app(config)  # loads the model; the port is already ours
             server = uvicorn.Server(uvicorn.Config(app, timeout_graceful_shutdown=5,
                                                    **uvicorn_options(config)))
+            log.info("listening on %s (Ctrl+C to stop)", " and ".join(map(_url, sockets)))
             server.run(sockets=sockets)
         else:
             from ..engine.model_format import bundled_model_dir, inspect_model_dir
 
             inspect_model_dir(config.model or bundled_model_dir())  # fail here, not N times
             os.environ[CONFIG_ENV] = config.to_json()
+            log.info("listening on %s with %d workers (Ctrl+C to stop)",
+                     " and ".join(map(_url, sockets)), config.workers)
             Multiprocess(uvicorn.Config("desktop_mt.server.run:app_from_environment",
                                         factory=True, workers=config.workers,
-                                        timeout_graceful_shutdown=5, **uvicorn_options(config)),
+                                        timeout_graceful_shutdown=5,
+                                        **uvicorn_options(config, workers=True)),
                          sockets=sockets).run()
     except DesktopMTError as exc:
         print(f"desktop-mt serve: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    except KeyboardInterrupt:  # Ctrl+C before or while uvicorn handles it: a normal stop
+        pass
     finally:
         for sock in sockets:
             sock.close()
     return EXIT_OK
+
+
+def _url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def bind_sockets(host: str, port: int) -> list[socket.socket]:
@@ -161,8 +172,7 @@ class ServerThread:
 
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
+        return _url(self._sockets[0])
 
     def start(self, timeout: float = 30.0) -> "ServerThread":
         self._thread.start()

@@ -177,3 +177,25 @@ def test_bind_reports_a_port_in_use_as_oserror():
         with pytest.raises(OSError) as info:
             bind_sockets("127.0.0.1", taken.getsockname()[1])
     assert info.value.errno == errno.EADDRINUSE
+
+
+def test_worker_processes_get_the_protocol_by_import_string(monkeypatch):
+    """uvicorn pickles its settings to --workers processes: the protocol travels by name and
+    reads its limits from the config the parent put in the environment."""
+    import pickle
+
+    from uvicorn.importer import import_from_string
+
+    from desktop_mt.server.config import CONFIG_ENV
+    from desktop_mt.server.connections import WorkerProtocol, uvicorn_options
+
+    config = ServerConfig(max_connections=7, header_timeout_s=3.0)
+    options = uvicorn_options(config, workers=True)
+    assert pickle.loads(pickle.dumps(options))["http"] == options["http"]
+    assert import_from_string(options["http"]) is WorkerProtocol
+    monkeypatch.setenv(CONFIG_ENV, config.to_json())
+    import uvicorn
+    from uvicorn.server import ServerState
+
+    protocol = WorkerProtocol(uvicorn.Config(fake_app()), ServerState(), {})
+    assert (protocol.max_connections, protocol.header_timeout_s) == (7, 3.0)
