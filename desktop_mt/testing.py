@@ -17,7 +17,7 @@ import numpy as np
 
 from .engine.generation import DecodeParams, ItemDone, SearchEvent, TokensStep
 from .engine.options import GenerationOptions
-from .engine.protocols import CancelToken, DecoderRunner, KVCache, StreamingTranslator
+from .engine.protocols import CancelToken, DecoderRunner, KVCache, PostEditingTranslator, StreamingTranslator
 from .engine.tokenizer import SentencePieceTokenizer
 from .engine.translator import Translator
 
@@ -56,9 +56,10 @@ class CountingSessions:
 
 def _implementations_are_complete(sessions: Seq2SeqSessions, counting: CountingSessions, concat: ConcatKVCache,
                                   buffer: KVBuffer, translator: Translator
-                                  ) -> tuple[DecoderRunner, DecoderRunner, KVCache, KVCache, StreamingTranslator]:
+                                  ) -> tuple[DecoderRunner, DecoderRunner, KVCache, KVCache, StreamingTranslator,
+                                             PostEditingTranslator]:
     """Never called: mypy --strict checks that each class has everything its protocol lists."""
-    return sessions, counting, concat, buffer, translator
+    return sessions, counting, concat, buffer, translator, translator
 
 
 class CharTokenizer(SentencePieceTokenizer):

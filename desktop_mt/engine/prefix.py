@@ -213,6 +213,26 @@ def complete_alternatives(translator: Translator, sentence: str, prefix: str, n:
     raise TranslationCancelled("alternatives cancelled")
 
 
+def translator_for_sentence(engine: object, sentence: str, options: GenerationOptions | None = None) -> Translator:
+    """The one-direction ``Translator`` that completes ``sentence``: ``engine`` itself, or the
+    translator of the sentence's direction when ``engine`` is a ``TwoWayTranslator``
+    (``DirectionUnavailableError`` when that direction has no model; ValueError for a sentence
+    with nothing to translate, e.g. Japanese)."""
+    from .direction import sentence_direction
+    from .router import TwoWayTranslator
+    from .translator import Translator
+
+    if isinstance(engine, Translator):
+        return engine
+    if not isinstance(engine, TwoWayTranslator):
+        raise TypeError(f"not a translator: {type(engine).__name__}")
+    opts = options or engine.options
+    name = sentence_direction(sentence, opts.target)
+    if name is None:
+        raise ValueError("this sentence is not translated (no English or Chinese to translate)")
+    return engine.translator_for(name)
+
+
 def prefix_ids(translator: Translator, sentence: str, prefix: str, options: GenerationOptions | None = None,
                cancel: CancelToken | None = None) -> list[int]:
     """The output ids (forced prefix included, start token not) of ``sentence`` decoded after

@@ -7,6 +7,7 @@
 - :class:`DecoderLayout`: one decoder layout family's sessions, which ``Seq2SeqSessions``
   forwards to (``runtime.SplitDecoder``, ``runtime.MergedDecoder``, ``runtime.StepDecoder``).
 - :class:`CancelToken`: a cancel flag (``threading.Event`` is one).
+- :class:`PostEditingTranslator`: completions from a typed prefix (``engine.prefix``).
 - :class:`StreamingTranslator`: what the GUI worker uses of a ``Translator``;
   the batch code's is ``desktop_mt.batch.BatchTranslator``.
 
@@ -112,3 +113,16 @@ class StreamingTranslator(Protocol):
                         cancel: CancelToken | None = None, progress: Any = None) -> list[str]: ...
 
     def close(self) -> None: ...
+
+
+class PostEditingTranslator(Protocol):
+    """What post-editing uses of one direction's ``Translator`` (``engine.prefix``): a sentence
+    completed from a typed target prefix, streamed, and the n best completions. A two-way
+    translator gives it per direction (``engine.prefix.translator_for_sentence``)."""
+
+    def translate_stream(self, text: str, options: GenerationOptions | None = None,
+                         cancel: CancelToken | None = None,
+                         prefix: str | None = None) -> Generator[StreamEvent, None, None]: ...
+
+    def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
+                     cancel: CancelToken | None = None, prefix: str | None = None) -> list[Alternative]: ...

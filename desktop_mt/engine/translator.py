@@ -85,8 +85,13 @@ class Translator:
         return joined_text(self.translate_stream(text, options, cancel))
 
     def translate_stream(self, text: str, options: GenerationOptions | None = None,
-                         cancel: CancelToken | None = None) -> Generator[StreamEvent, None, None]:
+                         cancel: CancelToken | None = None,
+                         prefix: str | None = None) -> Generator[StreamEvent, None, None]:
         """Lazily translate ``text`` segment by segment, yielding text deltas as tokens come.
+
+        ``prefix``: post-editing (``engine.prefix.complete_stream``): ``text`` is one sentence,
+        its translation starts with ``prefix`` (what the user typed) and the deltas are the
+        completion that follows it.
 
         Closing the generator (or setting ``cancel``) stops generation within one decode step.
         A sentence with protected spans is decoded whole before anything of it is shown, then
@@ -95,6 +100,10 @@ class Translator:
         ``options.script`` the deltas are converted by OpenCC clause by clause
         (``engine.script.convert_events``): nothing shown is changed afterwards.
         """
+        if prefix is not None:
+            from .prefix import complete_stream
+
+            return complete_stream(self, text, prefix, options, cancel)
         opts = options or self.options
         events = self._stream(text, opts, cancel)
         return events if opts.script == script.SIMPLIFIED else script.convert_events(events, opts.script)
@@ -238,9 +247,12 @@ class Translator:
         return [script.convert(r, opts.script) for r in results]
 
     def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
-                     cancel: CancelToken | None = None) -> list[Alternative]:
+                     cancel: CancelToken | None = None, prefix: str | None = None) -> list[Alternative]:
         """The ``n`` best translations of ``sentence`` from a beam search with ``max(n, beams)``
         beams, best first, without repeated texts (so possibly fewer than ``n``).
+
+        ``prefix``: the n best completions after it instead (``engine.prefix.complete_alternatives``:
+        each ``text`` is what follows ``prefix``).
 
         Each text is final as :meth:`translate` makes it (layout, protected spans and glossary
         terms, punctuation, script); the first is what :meth:`translate` gives at that beam
@@ -249,6 +261,10 @@ class Translator:
         after another). A sentence with nothing to translate gives one alternative, score 0.
         Raises ``TranslationCancelled`` when ``cancel`` is set (checked every decode step).
         """
+        if prefix is not None:
+            from .prefix import complete_alternatives
+
+            return complete_alternatives(self, sentence, prefix, n, options, cancel)
         if n < 1:
             raise ValueError("n must be >= 1")
         opts = options or self.options

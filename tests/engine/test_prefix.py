@@ -167,3 +167,27 @@ def test_alternatives_from_a_prefix_match_generate_n_best(marian, layout_transla
     assert alts[0].text == full[len(typed_text):]
     assert [a.score for a in alts] == sorted((a.score for a in alts), reverse=True)
     assert len({a.text for a in alts}) == len(alts)
+
+
+def test_the_translators_prefix_arguments_are_the_post_editing_calls(tiny_marian_dir):
+    translator = Translator(tiny_marian_dir, variant="fp32")
+    opts = GenerationOptions(beams=4, **NO_BOUND)
+    streamed = "".join(e.text for e in translator.translate_stream(SENTENCES[0], opts, prefix="这")
+                       if isinstance(e, TextDelta))
+    assert streamed == "".join(e.text for e in px.complete_stream(translator, SENTENCES[0], "这", opts)
+                               if isinstance(e, TextDelta))
+    assert translator.alternatives(SENTENCES[0], 2, opts, prefix="这") == \
+        px.complete_alternatives(translator, SENTENCES[0], "这", 2, opts)
+    assert translator.alternatives(SENTENCES[0], 2, opts) != translator.alternatives(SENTENCES[0], 2, opts, prefix="这")
+    assert px.translator_for_sentence(translator, SENTENCES[0]) is translator
+
+
+def test_a_two_way_translator_gives_the_sentences_direction(tiny_marian_dir, tiny_zh_en_dir):
+    from desktop_mt.engine.router import TwoWayTranslator
+
+    en_zh, zh_en = Translator(tiny_marian_dir, variant="fp32"), Translator(tiny_zh_en_dir, variant="fp32")
+    engine = TwoWayTranslator({"en-zh": en_zh, "zh-en": zh_en})
+    assert px.translator_for_sentence(engine, "I love you.") is en_zh
+    assert px.translator_for_sentence(engine, "我爱你。") is zh_en
+    with pytest.raises(ValueError, match="not translated"):
+        px.translator_for_sentence(engine, "こんにちは。")
