@@ -14,8 +14,10 @@ import dataclasses
 from collections import defaultdict, deque
 from typing import Iterable, Optional, Sequence
 
-from ..engine.direction import split_sentences
-from .store import match_key
+from ..engine.direction import AUTO, sentence_direction, split_sentences
+from .store import Match, TranslationMemory, match_key
+
+KEPT, MEMORY, MODEL = "kept", "memory", "model"  # where a planned sentence's translation comes from
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,13 +32,17 @@ class Sentence:
 @dataclasses.dataclass(frozen=True)
 class Planned:
     """One sentence of the new text. ``gap``: the whitespace after it in the source (a line break
-    stays a line break). ``translation`` is kept from before (``edited`` kept with it), or None:
-    this sentence goes to the model."""
+    stays a line break). ``translation``: kept from before (``source`` is ``KEPT``; ``edited``
+    kept with it), the memory's exact match (``MEMORY``: show it marked "from memory"), or None
+    (``MODEL``: this sentence goes to the model; ``suggestion`` is then the memory's best fuzzy
+    match, to show beside the machine's, if any)."""
 
     source: str
     gap: str
     translation: Optional[str] = None
     edited: bool = False
+    origin: str = MODEL
+    suggestion: Optional[Match] = None
 
     @property
     def needs_model(self) -> bool:
@@ -63,12 +69,16 @@ def split_text(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def plan_update(previous: Iterable[Sentence], new_text: str) -> list[Planned]:
+def plan_update(previous: Iterable[Sentence], new_text: str, memory: Optional[TranslationMemory] = None,
+                target: str = AUTO) -> list[Planned]:
     """The sentences of ``new_text``, each with the translation it keeps or None (to translate).
 
     A new sentence keeps the translation of a previous sentence with the same source (compared
     as the memory compares them: ``match_key``), wherever that sentence was (sentences moved
     or pasted twice keep theirs); each previous sentence is used once per occurrence, in order.
+    With a ``memory``, a sentence not kept takes the memory's exact match in its direction
+    (for ``target``: ``engine.direction.sentence_direction``), and one left for the model gets
+    the best fuzzy match (>= 75 %) as its ``suggestion``.
     """
     kept: dict[str, deque[Sentence]] = defaultdict(deque)
     for sentence in previous:
@@ -78,10 +88,21 @@ def plan_update(previous: Iterable[Sentence], new_text: str) -> list[Planned]:
         queue = kept.get(match_key(source))
         if queue:
             old = queue.popleft()
-            out.append(Planned(source, gap, old.translation, old.edited))
+            out.append(Planned(source, gap, old.translation, old.edited, KEPT))
         else:
-            out.append(Planned(source, gap))
+            out.append(_from_memory(source, gap, memory, target))
     return out
+
+
+def _from_memory(source: str, gap: str, memory: Optional[TranslationMemory], target: str) -> Planned:
+    """A sentence not kept: the memory's exact match, else one for the model (with a suggestion)."""
+    direction = sentence_direction(source, target) if memory is not None else None
+    if memory is None or direction is None:
+        return Planned(source, gap)
+    found = memory.lookup(source, direction)
+    if found is not None and found.exact:
+        return Planned(source, gap, found.entry.target, origin=MEMORY)
+    return Planned(source, gap, suggestion=found)
 
 
 @dataclasses.dataclass(frozen=True)

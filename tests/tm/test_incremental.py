@@ -39,3 +39,21 @@ def test_typing_a_long_text_saves_most_model_calls():
     assert figures.requests >= 40  # a pause at each comma and each full stop
     assert figures.whole > 5 * figures.incremental and figures.saved > 0.8
     assert figures.incremental >= figures.requests  # the sentence being typed is new at every request
+
+
+def test_the_memory_fills_sentences_and_suggests_for_the_rest():
+    from desktop_mt.tm import TranslationMemory
+    from desktop_mt.tm.incremental import KEPT, MEMORY, MODEL
+
+    memory = TranslationMemory(":memory:")
+    memory.add("Close the door.", "关门。", "en-zh")
+    memory.add("Please open the window now.", "请现在打开窗户。", "en-zh")
+    memory.add("我很好。", "I am fine.", "zh-en")
+    shown = [Sentence("Hello.", "你好！", edited=True)]
+    plan = plan_update(shown, "Hello. Close the door. Please open the windows now. 我很好。 Something else.", memory)
+    assert [(p.origin, p.translation) for p in plan] == [
+        (KEPT, "你好！"), (MEMORY, "关门。"), (MODEL, None), (MEMORY, "I am fine."), (MODEL, None)]
+    assert plan[2].suggestion is not None and plan[2].suggestion.entry.target == "请现在打开窗户。"
+    assert plan[2].suggestion.score >= 75 and plan[4].suggestion is None
+    only_english = plan_update([], "我很好。", memory, target="zh")  # already Chinese: not looked up
+    assert only_english[0].origin == MODEL and only_english[0].suggestion is None
