@@ -194,8 +194,15 @@ def test_worker_processes_get_the_protocol_by_import_string(monkeypatch):
     assert pickle.loads(pickle.dumps(options))["http"] == options["http"]
     assert import_from_string(options["http"]) is WorkerProtocol
     monkeypatch.setenv(CONFIG_ENV, config.to_json())
+    import asyncio
+
     import uvicorn
     from uvicorn.server import ServerState
 
-    protocol = WorkerProtocol(uvicorn.Config(fake_app()), ServerState(), {})
-    assert (protocol.max_connections, protocol.header_timeout_s) == (7, 3.0)
+    app, loop = fake_app(), asyncio.new_event_loop()
+    try:
+        protocol = WorkerProtocol(uvicorn.Config(app), ServerState(), {}, _loop=loop)
+        assert (protocol.max_connections, protocol.header_timeout_s) == (7, 3.0)
+    finally:
+        loop.close()
+        app.state.service.close()
