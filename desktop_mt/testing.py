@@ -5,21 +5,24 @@
   steps; every call goes to the wrapped sessions, so the searches take the paths they take
   in the app (beam search's ``row_top`` candidates included).
 - :class:`FakeModelTranslator` is a ``Translator`` whose model is a Python function of the
-  source text (one that copies it, drops its numbers...), and records what the model received.
+  source text (one that copies it, drops its numbers...), and records what the model received;
+  with ``prefix=`` it completes from the typed prefix (post-editing).
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Generator, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from .engine.events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .engine.generation import DecodeParams, ItemDone, SearchEvent, TokensStep
 from .engine.options import GenerationOptions
 from .engine.protocols import CancelToken, DecoderRunner, KVCache, PostEditingTranslator, StreamingTranslator
 from .engine.tokenizer import SentencePieceTokenizer
-from .engine.translator import Translator
+from .engine.translator import StreamEvent, Translator
 
 if TYPE_CHECKING:  # no onnxruntime import at run time
     from .engine.kv_cache import ConcatKVCache, KVBuffer
@@ -121,3 +124,38 @@ class FakeModelTranslator(Translator):
     def _hypotheses(self, text: str, params: DecodeParams, opts: GenerationOptions,
                     cancel: CancelToken | None = None) -> list[tuple[list[int], float]]:
         return [(self._answer(self.tokenizer.encode(text)), 0.0)]
+
+    # Post-editing (``prefix=``): the completion is the model's output after the typed prefix
+    # when the output starts with it, else the whole output (a model that ignores what was typed).
+
+    def translate_stream(self, text: str, options: GenerationOptions | None = None,
+                         cancel: CancelToken | None = None,
+                         prefix: str | None = None) -> Generator[StreamEvent, None, None]:
+        if prefix is None:
+            return super().translate_stream(text, options, cancel)
+        return self._complete(text, prefix, cancel)
+
+    def _complete(self, text: str, prefix: str, cancel: CancelToken | None) -> Generator[StreamEvent, None, None]:
+        """The completion one character per delta, as tokens would come; stops when ``cancel`` is set."""
+        completion, started, shown = self._completion(text, prefix), time.perf_counter(), ""
+        for char in completion:
+            if cancel is not None and cancel.is_set():
+                break
+            shown += char
+            yield TextDelta(char, 0)
+        cancelled = shown != completion
+        if not cancelled:
+            yield SegmentDone(0, text, completion, len(completion))
+        yield Finished(TranslationStats(0 if cancelled else 1, len(shown), time.perf_counter() - started, None,
+                                        cancelled))
+
+    def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
+                     cancel: CancelToken | None = None, prefix: str | None = None) -> list[Alternative]:
+        if prefix is None:
+            return super().alternatives(sentence, n, options, cancel)
+        return [Alternative(self._completion(sentence, prefix), 0.0, ())]
+
+    def _completion(self, sentence: str, prefix: str) -> str:
+        self.received.append(sentence)
+        output = self.model(sentence)
+        return output[len(prefix):] if output.startswith(prefix) else output

@@ -191,3 +191,18 @@ def test_a_two_way_translator_gives_the_sentences_direction(tiny_marian_dir, tin
     assert px.translator_for_sentence(engine, "我爱你。") is zh_en
     with pytest.raises(ValueError, match="not translated"):
         px.translator_for_sentence(engine, "こんにちは。")
+
+
+def test_the_fake_model_completes_from_a_prefix_for_front_end_tests(tiny_marian_dir):
+    from desktop_mt.testing import FakeModelTranslator
+
+    fake = FakeModelTranslator(lambda s: "我喜欢茶。", tiny_marian_dir)
+    events = list(fake.translate_stream("I like tea.", prefix="我喜"))
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "欢茶。"
+    assert [e.translation for e in events if isinstance(e, SegmentDone)] == ["欢茶。"]
+    assert fake.alternatives("I like tea.", prefix="你")[0].text == "我喜欢茶。"  # a model that ignores the prefix
+    cancel = threading.Event()
+    stream = fake.translate_stream("I like tea.", cancel=cancel, prefix="我")
+    next(stream)
+    cancel.set()
+    assert list(stream)[-1].stats.cancelled and fake.received == ["I like tea."] * 3
