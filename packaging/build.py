@@ -184,8 +184,8 @@ def check_bundle(folder: Path) -> list[str]:
     for name in ("desktop_mt.cli", "desktop_mt.gui.app", "desktop_mt.engine.translator",
                  "onnxruntime", "PySide6", "pynput.keyboard", "docx", "platformdirs",
                  "desktop_mt.server.run", "uvicorn.loops.auto", "uvicorn.protocols.http.auto",
-                 "desktop_mt.ocr", "desktop_mt.cli_ocr", "desktop_mt.gui.ocr_feature", "PIL.Image",
-                 "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "PIL.WebPImagePlugin") + SERVER_MODULES:
+                 "desktop_mt.ocr", "desktop_mt.cli_ocr", "desktop_mt.gui.ocr_feature", "desktop_mt.gui.portal",
+                 "PIL.Image", "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "PIL.WebPImagePlugin") + SERVER_MODULES:
         if name not in modules:
             problems.append(f"the bundle lacks the module {name!r}")
     backend = {"win32": ["pynput.keyboard._win32"], "darwin": ["pynput.keyboard._darwin"]}.get(
