@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import time
 import weakref
 from typing import TYPE_CHECKING, Generator, Iterator
 
@@ -29,6 +28,8 @@ from .options import GenerationOptions
 from .protocols import CancelToken
 from .segment import Segment
 from .tokenizer import IncrementalDecoder, SentencePieceTokenizer, clean_text
+
+from .translator import _Clock, _new_ids  # a stream's timing and new ids, as translate_stream's
 
 if TYPE_CHECKING:
     from .translator import StreamEvent, Translator
@@ -146,9 +147,7 @@ def _stream(translator: Translator, sentence: str, typed: TypedPrefix, opts: Gen
     segment = Segment(sentence)
     skip = len(typed.prefix.forced)
     for event in _search(translator, sentence, typed, translator._params_for(opts), opts, cancel):
-        ids = event.ids[count:] if isinstance(event, gen.ItemDone) else (
-            event.ids if isinstance(event, gen.TokensStep) else [])
-        for token in ids:
+        for token in _new_ids(event, count):
             count += 1
             decoder.push(token)
             if count <= skip:
@@ -167,21 +166,6 @@ def _stream(translator: Translator, sentence: str, typed: TypedPrefix, opts: Gen
         yield SegmentDone(0, sentence, shown, max(count - skip, 0))
     yield Finished(TranslationStats(0 if cancelled else 1, max(count - skip, 0), clock.elapsed(), clock.first,
                                     cancelled))
-
-
-class _Clock:
-    """Seconds since the stream started, and to its first shown text."""
-
-    def __init__(self) -> None:
-        self.started = time.perf_counter()
-        self.first: float | None = None
-
-    def mark(self) -> None:
-        if self.first is None:
-            self.first = self.elapsed()
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.started
 
 
 def complete_alternatives(translator: Translator, sentence: str, prefix: str, n: int = 3,
