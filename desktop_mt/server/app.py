@@ -22,7 +22,6 @@ import logging
 from typing import Optional
 
 from fastapi import FastAPI, Request
-from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -31,7 +30,7 @@ from . import deepl_api, openai_api, openai_responses
 from .calls import open_stream, translate_html, translate_nbest, translate_texts
 from .config import CORS_HEADERS, ServerConfig, cors_origins, is_loopback
 from .errors import ApiError, error_response
-from .guard import Guard
+from .guard import Guard, JsonCORSMiddleware
 from .languages import NAMES, canonical, detect
 from .metrics import CONTENT_TYPE
 from .openapi import describe
@@ -82,7 +81,7 @@ def load_translator(config: ServerConfig):
 def _add_middleware(app: FastAPI, config: ServerConfig, service: TranslationService) -> None:
     origins = cors_origins(config)
     if origins:  # preflight OPTIONS answered by the middleware for these origins only
-        app.add_middleware(CORSMiddleware, allow_origins=origins,
+        app.add_middleware(JsonCORSMiddleware, allow_origins=origins,
                            allow_methods=["GET", "POST", "OPTIONS"],
                            allow_headers=list(CORS_HEADERS), max_age=600)
     # Outermost (added last): the Host check, the last word on errors, the log line.

@@ -18,6 +18,8 @@ from __future__ import annotations
 import logging
 import time
 
+from starlette.middleware.cors import CORSMiddleware
+from starlette.datastructures import Headers
 from starlette.requests import ClientDisconnect
 
 from .errors import ApiError, ClientGone, error_response
@@ -85,3 +87,22 @@ class Guard:
         sizes = scope.get("state", {}).get("sizes", "")
         log.info("%s %s %d %s%.1f ms", scope["method"], endpoint, status,
                  f"{sizes} " if sizes else "", seconds * 1000)
+
+
+class JsonCORSMiddleware(CORSMiddleware):
+    """Starlette's CORS middleware, with a refused preflight (an origin, method or header
+    that is not allowed) answered 400 in the endpoint's JSON error shape like every other
+    error, instead of text/plain."""
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "OPTIONS":
+            headers = Headers(scope=scope)
+            if headers.get("origin") is not None and "access-control-request-method" in headers:
+                response = self.preflight_response(request_headers=headers)
+                if response.status_code >= 400:
+                    response = error_response(ApiError(response.status_code,
+                                                       bytes(response.body).decode()),
+                                              scope["path"])
+                await response(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)

@@ -113,6 +113,8 @@ def test_pot_preflight_is_allowed_with_its_api_key_header(server):
         other = c.options("/v1/chat/completions", headers={
             "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"})
         assert "access-control-allow-origin" not in other.headers
+        assert other.status_code == 400 and other.json()["error"]["message"] == \
+            "Disallowed CORS origin"  # JSON in OpenAI's shape, as every error
         streamed = c.post("/v1/chat/completions", headers={"Origin": "https://tauri.localhost"},
                           json={"messages": [{"role": "user", "content": "Hi"}]})
         assert streamed.headers["access-control-allow-origin"] == "https://tauri.localhost"
