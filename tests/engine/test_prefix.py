@@ -110,6 +110,19 @@ def test_piece_constraint_spells_a_word_over_several_pieces():
     assert constraint.allowed([3]) is None and constraint.allowed([1, 2]) is None  # covered: free again
 
 
+@pytest.mark.parametrize("beams", [1, 4])
+def test_an_english_prefix_ending_inside_a_word_matches_generate(marian_zh_en, tiny_zh_en_dir, beams):
+    model, tokenizer = marian_zh_en
+    translator = Translator(tiny_zh_en_dir, variant="fp32")
+    opts = GenerationOptions(beams=beams, **NO_BOUND)
+    for typed_text in ["I like the", "I li", "Tom ", "He is a"]:
+        typed = px.plan_prefix(translator.tokenizer, typed_text, spaced=True)
+        assert list(typed.ids) == tokenizer(text_target=typed_text).input_ids[:-1]
+        for text in ["我喜欢猫。", "汤姆在哪里？"]:
+            ours = px.prefix_ids(translator, text, typed_text, opts)
+            assert ours == reference(model, tokenizer, text, typed, num_beams=beams), (text, typed_text)
+
+
 def test_english_prefix_heals_the_last_word(tiny_zh_en_dir):
     translator = Translator(tiny_zh_en_dir, variant="fp32")
     assert translator._sentence_gap == " "
