@@ -243,6 +243,11 @@ def job_key(data: bytes, fmt: str, encoding: Optional[str], translator: BatchTra
                 "model": _model_identity(translator)}
     if not translator.batch_invariant:
         settings["batch_size"] = translator.batch_size
+    from ..tm.apply import memory_identity  # translate --tm: another memory is another job
+
+    memory = memory_identity(translator)
+    if memory:
+        settings["memory"] = memory
     layout = {name: True for name, on in (("bilingual", bilingual), ("join_lines", join_lines)) if on}
     if layout:
         settings["layout"] = layout

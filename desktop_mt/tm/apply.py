@@ -11,6 +11,8 @@ as without a memory.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 from ..engine import direction as dirs
@@ -133,6 +135,17 @@ def _join(translations: list[str]) -> str:
 
 def _cjk_end(text: str) -> bool:
     return bool(text) and bool(dirs.CJK.match(text[-1]) or text[-1] in "。！？；…”」』）")
+
+
+def memory_identity(translator: Any) -> str:
+    """What a batch job's key adds for a :class:`MemoryTranslator` (its memory's size and a
+    digest of its pairs; "" for any other translator), so that a journal made with another
+    memory, or none, is not resumed."""
+    if not isinstance(translator, MemoryTranslator):
+        return ""
+    pairs = sorted((e.direction, e.source, e.target) for e in translator.memory.search(limit=None))
+    digest = hashlib.sha256(json.dumps(pairs, ensure_ascii=False).encode("utf-8")).hexdigest()[:12]
+    return f"{len(pairs)} entries, {digest}"
 
 
 def unwrap(translator: Any) -> Any:

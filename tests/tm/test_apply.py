@@ -48,3 +48,16 @@ def test_the_wrapper_looks_like_its_translator(fake):
     translator = MemoryTranslator(fake, TranslationMemory(":memory:"))
     assert translator.options == fake.options and translator.model_info is fake.model_info
     assert translator.batch_size == fake.batch_size and unwrap(translator) is fake and unwrap(fake) is fake
+
+
+def test_a_journal_made_with_another_memory_is_not_resumed(fake):
+    from desktop_mt.batch import job_key
+
+    data = b"The file was saved.\n"
+    one, other = TranslationMemory(":memory:"), TranslationMemory(":memory:")
+    one.add("The file was saved.", "文件已保存。", "en-zh")
+    other.add("The file was saved.", "文件已经保存。", "en-zh")
+    plain = job_key(data, "txt", None, fake, None)
+    with_one = job_key(data, "txt", None, MemoryTranslator(fake, one), None)
+    assert with_one != plain != job_key(data, "txt", None, MemoryTranslator(fake, other), None)
+    assert with_one == job_key(data, "txt", None, MemoryTranslator(fake, one), None)
