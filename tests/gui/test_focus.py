@@ -18,7 +18,10 @@ def window(qtbot):
     w.activateWindow()
     w.source.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is w.source)
-    return w
+    yield w
+    # A simulated key with Ctrl leaves Qt's modifier state at Ctrl until a key event without
+    # it comes; later tests (a table's selectRow) would act as if Ctrl were held.
+    qtbot.keyRelease(w, Qt.Key.Key_Control)
 
 
 def press(qtbot, key, modifiers=Qt.KeyboardModifier.NoModifier):
