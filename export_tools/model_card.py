@@ -32,7 +32,9 @@ def render(model_dir: Path, train_dir: Path, eval_path: Path) -> str:
     int8_kind = manifest.get("int8", {}).get("kind", "dynamic")
     examples = "\n".join(f"| {e['en']} | {e['refs'][0]} | {e.get('onnx-int8 greedy', '')} |"
                          for e in results.get("examples", []))
-    return TEMPLATE.format(
+    words = dict(DIRECTIONS[cfg.get("direction", "en-zh")])
+    words["vocab"] = words["vocab"].format(sv=cfg["source_vocab"], tv=cfg["target_vocab"])
+    return TEMPLATE.format(**words,
         name=model_dir.name, layers=f"{cfg['encoder_layers']}+{cfg['decoder_layers']}", d=cfg["d_model"],
         heads=cfg["heads"], ffn=cfg["ffn_dim"], sv=cfg["source_vocab"], tv=cfg["target_vocab"],
         epochs=cfg["epochs"], ls=cfg["label_smoothing"], dropout=cfg["dropout"], avg=cfg["average_last"],
@@ -53,6 +55,21 @@ INT8_KINDS = {
 }
 
 
+# The words of the card that depend on the model's direction (TrainConfig.direction).
+DIRECTIONS = {
+    "en-zh": dict(
+        arrow="English→Chinese", role="The default model of desktop-mt", src="English", tgt="Chinese",
+        full="opus-mt-en-zh", direction_flag="", bleu_tok="tokenize='zh'",
+        vocab="English unigram SentencePiece {sv} + Chinese unigram SentencePiece {tv} (mostly single "
+              "characters plus frequent words, no \"▁\" before Chinese)"),
+    "zh-en": dict(
+        arrow="Chinese→English", role="The bundled Chinese→English model of desktop-mt", src="Chinese",
+        tgt="English", full="opus-mt-zh-en", direction_flag=" --direction zh-en", bleu_tok="tokenize='13a'",
+        vocab="Chinese unigram SentencePiece {sv} (mostly single characters plus frequent words, no \"▁\" "
+              "before Chinese) + English unigram SentencePiece {tv}"),
+}
+
+
 def flores_section(flores: dict | None) -> str:
     """Scores on the FLORES-200 dev file (real, long sentences; measured, never trained on)."""
     if not flores:
@@ -62,23 +79,19 @@ def flores_section(flores: dict | None) -> str:
             "| engine | BLEU | chrF |\n|---|---|---|\n{rows}\n").format(n=flores["sentences"], rows=rows)
 
 
-TEMPLATE = """# {name}: a small English→Chinese Marian model trained on Tatoeba
+TEMPLATE = """# {name}: a small {arrow} Marian model trained on Tatoeba
 
-The default model of desktop-mt, so the app translates out of the box and offline. It is a
+{role}, so the app translates out of the box and offline. It is a
 genuine `MarianMTModel` checkpoint with Marian-style SentencePiece tokenizers (`source.spm`,
-`target.spm`, `vocab.json`), exported by `python -m export_tools export --merge` exactly as
-opus-mt models are.
+`target.spm`, `vocab.json`), exported by `python -m export_tools export --layout step` as
+opus-mt models are (cross_kv + decoder_step over a KV buffer, the fastest layout on CPU).
 
 ## Limits, in plain words
 It learned from 27 thousand short sentence pairs. It handles short everyday sentences
 ("I love you.", "Where is the train station?"); long, technical, literary or domain text is
-out of its reach, and it will produce fluent-looking but wrong Chinese there. Names and
-rare words are often garbled. For real work install a full model such as opus-mt-en-zh:
-
-    .venv/bin/python -m export_tools export Helsinki-NLP/opus-mt-en-zh ~/models/opus-mt-en-zh
-    .venv/bin/desktop-mt translate --model ~/models/opus-mt-en-zh FILE
-
-(or put the folder into the app's models folder / "Add model folder..." in the settings).
+out of its reach, and it will produce fluent-looking but wrong {tgt} there. Names and
+rare words are often garbled. For real work install a full model such as {full}
+(`desktop-mt models download {full}`, or the Models dialog).
 
 ## Data and licence
 English–Chinese sentence pairs from [Tatoeba](https://tatoeba.org) (`tatoeba-cmn-eng.tsv`),
@@ -87,22 +100,21 @@ licensed CC-BY 2.0 FR; each pair's attribution (sentence ids and contributors, e
 The model weights are a derivative of that data and are released under the same CC-BY 2.0 FR
 terms, with this attribution: data by the Tatoeba contributors, tatoeba.org.
 
-The split is made by English sentence: {dev} English sentences (with all their {refs}
-Chinese references) are held out as the dev set, never seen in training (seed {seed}).
+The split is made by {src} sentence: {dev} {src} sentences (with all their {refs}
+{tgt} references) are held out as the dev set, never seen in training (seed {seed}).
 
 ## Architecture
 Marian transformer, {layers} layers (a deeper encoder than decoder: the encoder runs once per
 sentence, the decoder once per output token), d_model {d}, {heads} heads, FFN {ffn}, swish,
 sinusoidal positions, scaled embeddings, shared embeddings tied to the output projection.
-Vocabulary: English unigram SentencePiece {sv} + Chinese unigram SentencePiece {tv} (mostly
-single characters plus frequent words, no "▁" before Chinese), joined in one `vocab.json`.
+Vocabulary: {vocab}, joined in one `vocab.json`.
 Pad is the decoder start token and never generated; EOS is forced at max length.
 
 Files: fp32 {fp32:.1f} MB, int8 {int8:.1f} MB ({int8_kind}).
 
 ## Training
-    python -m export_tools train-demo work/demo --threads {threads}
-    python -m export_tools export work/demo/hf desktop_mt/resources/models/{name} --merge
+    python -m export_tools train-demo work/demo --threads {threads}{direction_flag}
+    python -m export_tools export work/demo/hf desktop_mt/resources/models/{name} --layout step
     python -m export_tools evaluate desktop_mt/resources/models/{name} --hf work/demo/hf --dev work/demo/dev.jsonl --out eval.json
     python -m export_tools model-card desktop_mt/resources/models/{name} --train-dir work/demo --eval eval.json
 
@@ -110,7 +122,7 @@ Files: fp32 {fp32:.1f} MB, int8 {int8:.1f} MB ({int8_kind}).
 the last {avg} epochs averaged. Training time on a 2-core CPU: {train_time} (shared machine).
 Last epoch: `{last_epoch}`. Interrupt it at any time: rerunning resumes from the last epoch.
 
-## Scores (dev set, sacrebleu BLEU with tokenize='zh', all references; chrF)
+## Scores (dev set, sacrebleu BLEU with {bleu_tok}, all references; chrF)
 
 | engine | BLEU | chrF |
 |---|---|---|
@@ -121,7 +133,7 @@ The runtime bounds each output at 3x the source tokens + 10, which stops greedy 
 loops that `generate()` lets run to max length: the reason the scores can differ (mostly
 greedy). Wherever the bound does not trigger, the two are token-identical (parity tests).
 {flores}
-| English | a reference | int8, greedy |
+| {src} | a reference | int8, greedy |
 |---|---|---|
 {examples}
 """  # noqa: E501 - the evaluate command line is shown whole
