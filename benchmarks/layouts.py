@@ -52,9 +52,9 @@ def dev_lines() -> list[str]:
     """The 800 dev English sentences of the bundled model (the model card's split)."""
     if not TATOEBA.exists():
         return []
-    from export_tools.train_demo import read_pairs, split_by_english
+    from export_tools.train_demo import read_pairs, split_by_source
 
-    split = split_by_english(read_pairs(TATOEBA), 800, 1234)
+    split = split_by_source(read_pairs(TATOEBA), 800, 1234)
     dev = split[1] if isinstance(split, tuple) else split["dev"]
     english = []
     for item in dev:

