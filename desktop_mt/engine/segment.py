@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Callable, Union, cast
+from typing import TYPE_CHECKING, Callable, TypeVar, Union, cast
 
 from . import textproc
 
@@ -25,6 +25,7 @@ _ABBREVIATIONS = {
 # A sentence ends at . ! ? (or CJK 。！？), optionally followed by closing quotes/brackets.
 _END = re.compile(r"""([.!?。！？…]+["'”’)\]]*)(\s+)""")
 _LINE = re.compile(r"(\r\n|\n|\r)")
+T = TypeVar("T")  # a plan item of walk_lines's caller
 _SOFT_BREAK = re.compile(r"(?<=[,;:，；：])\s+")
 _WORD_WINDOW = 64  # characters looked at before a sentence end (the longest abbreviation is 6)
 
@@ -114,7 +115,14 @@ def plan_text(text: str, count: Callable[[str], int], limit: int, sentence_gap: 
     are literals; only the text around them becomes segments. Terms of ``glossary``
     (``engine.glossary.Glossary``) are literals too: their target text.
     """
-    plan: list[PlanItem] = []
+    return walk_lines(text, lambda line: _plan_line(line, count, limit, sentence_gap, numbers, glossary))
+
+
+def walk_lines(text: str, plan_line: Callable[[str], list[T]]) -> list[str | T]:
+    """The plan of ``text`` line by line: line breaks and fenced code blocks as literals, every
+    other line planned by ``plan_line``; empty literals dropped. Shared by :func:`plan_text`
+    and ``engine.spans.plan_sentences`` so both see the same lines."""
+    plan: list[str | T] = []
     in_code = False
     for piece in _LINE.split(text):
         if _LINE.fullmatch(piece):
@@ -123,7 +131,7 @@ def plan_text(text: str, count: Callable[[str], int], limit: int, sentence_gap: 
             in_code ^= textproc.is_fence(piece)  # a fence line opens or closes the block
             plan.append(piece)
         else:
-            plan.extend(_plan_line(piece, count, limit, sentence_gap, numbers, glossary))
+            plan.extend(plan_line(piece))
     return [item for item in plan if item != ""]
 
 

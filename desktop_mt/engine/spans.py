@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 
 WHOLE, CUT, OFF = "whole", "cut", "off"
 MODES = (WHOLE, CUT, OFF)
-_LINE = re.compile(r"(\r\n|\n|\r)")
 # A number as a model writes it: digits with inner separators ("12/25/2024", "9:30", "1,000").
 _NUMBER_TOKEN = re.compile(r"(?<![\d.,])\d+(?:[.,:/\-]\d+)*")
 _THOUSANDS = re.compile(r",(?=\d{3}(?!\d))")
@@ -81,17 +80,8 @@ def plan_sentences(text: str, count: Callable[[str], int], limit: int, sentence_
     :class:`Whole` (its cut plan as the fallback); in ``off`` mode every sentence is one segment
     (nothing protected, only cut where it is too long for the model). ``cjk_ends`` (a Chinese
     source): sentences also end at 。！？；… with no space after them (``direction.split_sentences``)."""
-    plan: list[SentencePlanItem] = []
-    in_code = False
-    for piece in _LINE.split(text):
-        if _LINE.fullmatch(piece):
-            plan.append(piece)
-        elif in_code or textproc.is_fence(piece):
-            in_code ^= textproc.is_fence(piece)  # a fence line opens or closes the block
-            plan.append(piece)
-        else:
-            plan.extend(_plan_line(piece, count, limit, sentence_gap, numbers, glossary, mode, cjk_ends))
-    return [item for item in plan if item != ""]
+    return segment.walk_lines(
+        text, lambda line: _plan_line(line, count, limit, sentence_gap, numbers, glossary, mode, cjk_ends))
 
 
 def _plan_line(line: str, count: Callable[[str], int], limit: int, sentence_gap: str, numbers: bool,
