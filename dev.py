@@ -49,8 +49,9 @@ def missing_packages(names: list[str]) -> list[str] | None:
     Provides, e.g. Ubuntu's libglib2.0-0t64); None where there is no dpkg."""
     if not shutil.which("dpkg-query"):
         return None
-    listing = subprocess.run(["dpkg-query", "-W", "-f=${db:Status-Abbrev}|${Package}|${Provides}\\n"],
-                             capture_output=True, text=True).stdout
+    listing = subprocess.run(
+        ["dpkg-query", "-W", "-f=${db:Status-Abbrev}|${Package}|${Provides}\\n"], capture_output=True, text=True
+    ).stdout
     installed = set()
     for line in listing.splitlines():
         status, _, rest = line.partition("|")
@@ -69,8 +70,11 @@ def ensure_system_packages(groups: tuple[str, ...], install: bool = True) -> boo
     names = list(system_packages(groups))
     missing = missing_packages(names)
     if missing is None:
-        print(f"dev.py: no dpkg here: install the equivalents of the Debian packages in "
-              f"{SYSTEM_PACKAGES.relative_to(ROOT)} yourself", file=sys.stderr)
+        print(
+            f"dev.py: no dpkg here: install the equivalents of the Debian packages in "
+            f"{SYSTEM_PACKAGES.relative_to(ROOT)} yourself",
+            file=sys.stderr,
+        )
         return True
     apt = ["apt-get", "install", "-y", "--no-install-recommends", *missing]
     if missing and install and os.geteuid() == 0 and shutil.which("apt-get"):
@@ -80,10 +84,12 @@ def ensure_system_packages(groups: tuple[str, ...], install: bool = True) -> boo
             subprocess.run(apt + ["-q"], env=env)
         missing = missing_packages(names)
     if missing:
-        print(f"dev.py: missing system packages: {' '.join(missing)}\n"
-              f"  install them with: sudo {' '.join(apt)}"
-              + ("\n  (until then the tests that need them skip)" if "test" in groups else ""),
-              file=sys.stderr)
+        print(
+            f"dev.py: missing system packages: {' '.join(missing)}\n"
+            f"  install them with: sudo {' '.join(apt)}"
+            + ("\n  (until then the tests that need them skip)" if "test" in groups else ""),
+            file=sys.stderr,
+        )
     return not missing
 
 
@@ -109,8 +115,11 @@ def ensure_venv(extra: str) -> Path:
 def lint_commands(python: Path) -> list[tuple[str, list[str]]]:
     """(name, command) of each check ``test`` runs before pytest, from the repository root:
     ruff and mypy take their settings (rules, files, strictness) from pyproject.toml."""
-    return [("ruff", [str(python), "-m", "ruff", "check", "."]),
-            ("mypy", [str(python), "-m", "mypy"])]
+    return [
+        ("ruff", [str(python), "-m", "ruff", "check", "."]),
+        ("ruff format", [str(python), "-m", "ruff", "format", "--check", "."]),
+        ("mypy", [str(python), "-m", "mypy"]),
+    ]
 
 
 def lint(python: Path, env: dict[str, str]) -> int:
@@ -122,9 +131,11 @@ def lint(python: Path, env: dict[str, str]) -> int:
         if subprocess.call(command, cwd=ROOT, env=env) != 0:
             failed.append(name)
     if failed:
-        print(f"dev.py test: {' and '.join(failed)} failed (see above), so the tests were not run.\n"
-              f"  Fix what they report, or set {SKIP_LINT}=1 to run the tests without them.",
-              file=sys.stderr)
+        print(
+            f"dev.py test: {' and '.join(failed)} failed (see above), so the tests were not run.\n"
+            f"  Fix what they report, or set {SKIP_LINT}=1 to run the tests without them.",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

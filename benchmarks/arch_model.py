@@ -56,18 +56,41 @@ def build_checkpoint(out: Path, seed: int = 0) -> Path:
     (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
     torch.manual_seed(seed)
     config = MarianConfig(
-        vocab_size=VOCAB, d_model=512, encoder_layers=6, decoder_layers=6, encoder_attention_heads=8,
-        decoder_attention_heads=8, encoder_ffn_dim=2048, decoder_ffn_dim=2048, max_position_embeddings=512,
-        dropout=0.1, attention_dropout=0.0, activation_dropout=0.0, activation_function="swish",
-        scale_embedding=True, pad_token_id=PAD, eos_token_id=0, decoder_start_token_id=PAD, forced_eos_token_id=0,
-        share_encoder_decoder_embeddings=True, tie_word_embeddings=True)
+        vocab_size=VOCAB,
+        d_model=512,
+        encoder_layers=6,
+        decoder_layers=6,
+        encoder_attention_heads=8,
+        decoder_attention_heads=8,
+        encoder_ffn_dim=2048,
+        decoder_ffn_dim=2048,
+        max_position_embeddings=512,
+        dropout=0.1,
+        attention_dropout=0.0,
+        activation_dropout=0.0,
+        activation_function="swish",
+        scale_embedding=True,
+        pad_token_id=PAD,
+        eos_token_id=0,
+        decoder_start_token_id=PAD,
+        forced_eos_token_id=0,
+        share_encoder_decoder_embeddings=True,
+        tie_word_embeddings=True,
+    )
     model = MarianMTModel(config)
     with torch.no_grad():  # opus-mt has a non-zero bias; keep it in the graph honestly
         model.final_logits_bias.normal_(0.0, 0.1)
         model.final_logits_bias[0, PAD] = 0.0
     model.generation_config = GenerationConfig(
-        decoder_start_token_id=PAD, eos_token_id=0, pad_token_id=PAD, forced_eos_token_id=0,
-        bad_words_ids=[[PAD]], num_beams=4, max_length=DECODE_TOKENS + 1, min_length=DECODE_TOKENS + 1)
+        decoder_start_token_id=PAD,
+        eos_token_id=0,
+        pad_token_id=PAD,
+        forced_eos_token_id=0,
+        bad_words_ids=[[PAD]],
+        num_beams=4,
+        max_length=DECODE_TOKENS + 1,
+        min_length=DECODE_TOKENS + 1,
+    )
     model.save_pretrained(str(out))
     tok = MarianTokenizer.from_pretrained(str(out))
     tok.save_pretrained(str(out))
@@ -123,22 +146,31 @@ def requantized_copy(onnx_dir: Path, out: Path, kind: str) -> Path:
 
 
 def build_all(work: Path) -> dict[str, Path]:
-    paths = {"hf": work / "hf", "onnx": work / "onnx-step", "ct2": work / "ct2", "onnx_ext": work / "onnx-step-ext",
-             "onnx_split": work / "onnx", "onnx_split_ext": work / "onnx-ext",
-             "onnx_dynamic": work / "onnx-step-dynamic", "onnx_dynamic_ext": work / "onnx-step-dynamic-ext",
-             "onnx_nbits": work / "onnx-step-nbits", "onnx_nbits_ext": work / "onnx-step-nbits-ext"}
-    for name, fn in (("hf", lambda: build_checkpoint(paths["hf"])),
-                     ("onnx", lambda: export_onnx(paths["hf"], paths["onnx"])),
-                     ("onnx_ext", lambda: external_copy(paths["onnx"], paths["onnx_ext"])),
-                     # The other int8 kinds, for the A/B rows: the old dynamic one and weight-only MatMulNBits.
-                     ("onnx_dynamic", lambda: requantized_copy(paths["onnx"], paths["onnx_dynamic"], "dynamic")),
-                     ("onnx_dynamic_ext", lambda: external_copy(paths["onnx_dynamic"], paths["onnx_dynamic_ext"])),
-                     ("onnx_nbits", lambda: requantized_copy(paths["onnx"], paths["onnx_nbits"],
-                                                             "weight-only-matmulnbits-8bit")),
-                     ("onnx_nbits_ext", lambda: external_copy(paths["onnx_nbits"], paths["onnx_nbits_ext"])),
-                     ("onnx_split", lambda: export_onnx(paths["hf"], paths["onnx_split"], layout="split")),
-                     ("onnx_split_ext", lambda: external_copy(paths["onnx_split"], paths["onnx_split_ext"])),
-                     ("ct2", lambda: convert_ct2(paths["hf"], paths["ct2"]))):
+    paths = {
+        "hf": work / "hf",
+        "onnx": work / "onnx-step",
+        "ct2": work / "ct2",
+        "onnx_ext": work / "onnx-step-ext",
+        "onnx_split": work / "onnx",
+        "onnx_split_ext": work / "onnx-ext",
+        "onnx_dynamic": work / "onnx-step-dynamic",
+        "onnx_dynamic_ext": work / "onnx-step-dynamic-ext",
+        "onnx_nbits": work / "onnx-step-nbits",
+        "onnx_nbits_ext": work / "onnx-step-nbits-ext",
+    }
+    for name, fn in (
+        ("hf", lambda: build_checkpoint(paths["hf"])),
+        ("onnx", lambda: export_onnx(paths["hf"], paths["onnx"])),
+        ("onnx_ext", lambda: external_copy(paths["onnx"], paths["onnx_ext"])),
+        # The other int8 kinds, for the A/B rows: the old dynamic one and weight-only MatMulNBits.
+        ("onnx_dynamic", lambda: requantized_copy(paths["onnx"], paths["onnx_dynamic"], "dynamic")),
+        ("onnx_dynamic_ext", lambda: external_copy(paths["onnx_dynamic"], paths["onnx_dynamic_ext"])),
+        ("onnx_nbits", lambda: requantized_copy(paths["onnx"], paths["onnx_nbits"], "weight-only-matmulnbits-8bit")),
+        ("onnx_nbits_ext", lambda: external_copy(paths["onnx_nbits"], paths["onnx_nbits_ext"])),
+        ("onnx_split", lambda: export_onnx(paths["hf"], paths["onnx_split"], layout="split")),
+        ("onnx_split_ext", lambda: external_copy(paths["onnx_split"], paths["onnx_split_ext"])),
+        ("ct2", lambda: convert_ct2(paths["hf"], paths["ct2"])),
+    ):
         t0 = time.time()
         fn()
         print(f"{name}: {paths[name]} ({time.time() - t0:.0f} s)", file=sys.stderr)

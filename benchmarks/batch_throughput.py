@@ -37,22 +37,31 @@ def make_text(data: Path, lines: int, seed: int = 2024) -> list[str]:
     return random.Random(seed).sample(pool, lines)
 
 
-def run(model: str | None, variant: str, batch_size: int, threads: int, src: Path,
-        out: Path, beams: int | None = None) -> dict:
+def run(
+    model: str | None, variant: str, batch_size: int, threads: int, src: Path, out: Path, beams: int | None = None
+) -> dict:
     """Translate ``src`` with one batch size; returns the figures."""
     from desktop_mt import GenerationOptions, SessionOptions, Translator
     from desktop_mt.batch import translate_file
 
-    translator = Translator(model_dir=model, variant=variant,
-                            session_options=SessionOptions(intra_op_threads=threads),
-                            options=GenerationOptions(beams=beams), batch_size=batch_size)
+    translator = Translator(
+        model_dir=model,
+        variant=variant,
+        session_options=SessionOptions(intra_op_threads=threads),
+        options=GenerationOptions(beams=beams),
+        batch_size=batch_size,
+    )
     total = [0]
     started = time.perf_counter()
     translate_file(src, out, translator, progress=lambda done, n: total.__setitem__(0, n))
     seconds = time.perf_counter() - started
     translator.close()
-    return {"batch_size": batch_size, "segments": total[0], "seconds": round(seconds, 2),
-            "segments_per_second": round(total[0] / seconds, 2)}
+    return {
+        "batch_size": batch_size,
+        "segments": total[0],
+        "seconds": round(seconds, 2),
+        "segments_per_second": round(total[0] / seconds, 2),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,21 +84,35 @@ def main(argv: list[str] | None = None) -> int:
             out = Path(tmp) / f"out-{size}.txt"
             results.append(run(args.model, args.variant, size, args.threads, src, out, args.beams))
             outputs.append(out.read_text(encoding="utf-8").splitlines())
-            print(f"batch size {size:>3}: {results[-1]['segments']} segments in "
-                  f"{results[-1]['seconds']:.1f} s = {results[-1]['segments_per_second']:.2f} "
-                  f"segments/s", flush=True)
+            print(
+                f"batch size {size:>3}: {results[-1]['segments']} segments in "
+                f"{results[-1]['seconds']:.1f} s = {results[-1]['segments_per_second']:.2f} "
+                f"segments/s",
+                flush=True,
+            )
     base = results[-1]["segments_per_second"]
     for result, lines in zip(results, outputs):
         result["speedup_vs_last"] = round(result["segments_per_second"] / base, 2) if base else None
         result["lines_differing_from_last"] = sum(a != b for a, b in zip(lines, outputs[-1]))
     print(f"\n{'batch size':>10} {'segments/s':>11} {'speed-up':>9} {'lines differing':>16}")
     for r in results:
-        print(f"{r['batch_size']:>10} {r['segments_per_second']:>11.2f} "
-              f"{r['speedup_vs_last']:>8.2f}x {r['lines_differing_from_last']:>16}")
+        print(
+            f"{r['batch_size']:>10} {r['segments_per_second']:>11.2f} "
+            f"{r['speedup_vs_last']:>8.2f}x {r['lines_differing_from_last']:>16}"
+        )
     if args.json:
-        args.json.write_text(json.dumps({"lines": args.lines, "variant": args.variant, "beams": args.beams,
-                                         "model": args.model or "bundled", "runs": results},
-                                        indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "lines": args.lines,
+                    "variant": args.variant,
+                    "beams": args.beams,
+                    "model": args.model or "bundled",
+                    "runs": results,
+                },
+                indent=2,
+            )
+        )
     return 0
 
 

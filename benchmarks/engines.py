@@ -52,9 +52,8 @@ def current_rss_mb() -> float:
 class PyTorchEngine:
     def __init__(self, cfg: dict):
         import torch
-        from transformers import MarianMTModel
-
         import transformers
+        from transformers import MarianMTModel
 
         transformers.logging.set_verbosity_error()
         torch.set_num_threads(cfg["threads"])
@@ -91,8 +90,9 @@ class PyTorchEngine:
 
         t0 = time.perf_counter()
         with torch.inference_mode():
-            out = self.model.generate(input_ids=ids, attention_mask=mask,
-                                      streamer=Streamer() if ttft and beams == 1 else None, **kwargs)
+            out = self.model.generate(
+                input_ids=ids, attention_mask=mask, streamer=Streamer() if ttft and beams == 1 else None, **kwargs
+            )
         secs = time.perf_counter() - t0
         rows = []
         for row in out.tolist():
@@ -108,9 +108,11 @@ class OrtEngine:
         from desktop_mt import GenerationOptions, SessionOptions, Translator
 
         self.GenerationOptions = GenerationOptions
-        self.t = Translator(cfg["onnx"], variant=variant,
-                            session_options=SessionOptions(intra_op_threads=cfg["threads"], inter_op_threads=1,
-                                                           spin_wait=spin_wait))
+        self.t = Translator(
+            cfg["onnx"],
+            variant=variant,
+            session_options=SessionOptions(intra_op_threads=cfg["threads"], inter_op_threads=1, spin_wait=spin_wait),
+        )
 
     def generate(self, batch, beams, max_new, forced, ttft):
         # max_length_ratio=0: no relative bound (it is our own addition, the peers have none).
@@ -132,8 +134,9 @@ class CT2Engine:
     def __init__(self, cfg: dict):
         import ctranslate2
 
-        self.tr = ctranslate2.Translator(cfg["ct2"], device="cpu", compute_type="int8",
-                                         intra_threads=cfg["threads"], inter_threads=1)
+        self.tr = ctranslate2.Translator(
+            cfg["ct2"], device="cpu", compute_type="int8", intra_threads=cfg["threads"], inter_threads=1
+        )
         vocab = json.loads((Path(cfg["ct2"]) / "shared_vocabulary.json").read_text(encoding="utf-8"))
         self.pieces = vocab
         self.index = {p: i for i, p in enumerate(vocab)}
@@ -193,8 +196,9 @@ def main() -> int:
     for line in sys.stdin:
         req = json.loads(line)
         if req["op"] == "gen":
-            secs, ttft, out = engine.generate(req["batch"], req["beams"], req.get("max_new"), req.get("forced", False),
-                                              req.get("ttft", False))
+            secs, ttft, out = engine.generate(
+                req["batch"], req["beams"], req.get("max_new"), req.get("forced", False), req.get("ttft", False)
+            )
             send({"secs": secs, "ttft": ttft, "out": out})
         elif req["op"] == "stats":
             send({"peak_rss_mb": peak_rss_mb(), "rss_mb": current_rss_mb()})

@@ -118,13 +118,17 @@ def main(argv: list[str] | None = None) -> int:
     total = sum(r[0] for r in results.values())
     placed = sum(r[1] for r in results.values())
     for fmt, (spans, aligned, note) in results.items():
-        print(f"{fmt}: {spans} spans, {aligned} on aligned words or whole sentences, "
-              f"{spans - aligned} whole-sentence fallback; {note}")
+        print(
+            f"{fmt}: {spans} spans, {aligned} on aligned words or whole sentences, "
+            f"{spans - aligned} whole-sentence fallback; {note}"
+        )
     print(f"all: {total} spans, {placed} aligned ({100 * placed / total:.0f}%), {total - placed} fallback")
     if args.dump:
-        args.dump.write_text(f"## SRT\n\n```\n{dumps['srt']}```\n\n"
-                             f"## DOCX (paragraphs, formatting as markup)\n\n```\n{dumps['docx']}\n```\n",
-                             encoding="utf-8")
+        args.dump.write_text(
+            f"## SRT\n\n```\n{dumps['srt']}```\n\n"
+            f"## DOCX (paragraphs, formatting as markup)\n\n```\n{dumps['docx']}\n```\n",
+            encoding="utf-8",
+        )
     return 0
 
 

@@ -28,11 +28,26 @@ DEFAULT_TSV = ROOT.parent / "shared" / "data" / "flores200-dev.en-zh.tsv"
 # Terms frequent in the first 400 FLORES dev lines, with the Chinese their references use.
 # Names of celestial bodies are case-sensitive ("earth" is soil, "Earth" the planet).
 TERMS = (
-    ("scientists", "科学家"), ("university", "大学"), ("government", "政府"), ("China", "中国"),
-    ("United States", "美国"), ("Internet", "互联网"), ("animals", "动物"), ("Japan", "日本"),
-    ("earthquake", "地震"), ("storm", "风暴"), ("hurricane", "飓风"), ("company", "公司"),
-    ("virus", "病毒"), ("Earth", "地球", True), ("Moon", "月球", True), ("Germany", "德国"),
-    ("Australia", "澳大利亚"), ("Italy", "意大利"), ("Russia", "俄罗斯"), ("Brazil", "巴西"),
+    ("scientists", "科学家"),
+    ("university", "大学"),
+    ("government", "政府"),
+    ("China", "中国"),
+    ("United States", "美国"),
+    ("Internet", "互联网"),
+    ("animals", "动物"),
+    ("Japan", "日本"),
+    ("earthquake", "地震"),
+    ("storm", "风暴"),
+    ("hurricane", "飓风"),
+    ("company", "公司"),
+    ("virus", "病毒"),
+    ("Earth", "地球", True),
+    ("Moon", "月球", True),
+    ("Germany", "德国"),
+    ("Australia", "澳大利亚"),
+    ("Italy", "意大利"),
+    ("Russia", "俄罗斯"),
+    ("Brazil", "巴西"),
 )
 
 
@@ -62,12 +77,17 @@ def run(args) -> dict:
     result = {"lines_read": args.lines, "lines_with_terms": len(pairs), "terms": len(terms), "beams": args.beams}
     total, in_ref = term_hits(pairs, [ref for _, ref in pairs], terms)
     result["term_pairs"], result["reference"] = total, in_ref
-    for name, opts in (("without", GenerationOptions(beams=args.beams)),
-                       ("with", GenerationOptions(beams=args.beams, glossary=terms))):
+    for name, opts in (
+        ("without", GenerationOptions(beams=args.beams)),
+        ("with", GenerationOptions(beams=args.beams, glossary=terms)),
+    ):
         started = time.perf_counter()
         outputs = translator.translate_batch([src for src, _ in pairs], opts)
-        result[name] = {"hits": term_hits(pairs, outputs, terms)[1], "seconds": round(time.perf_counter() - started, 1),
-                        **_score(outputs, [ref for _, ref in pairs])}
+        result[name] = {
+            "hits": term_hits(pairs, outputs, terms)[1],
+            "seconds": round(time.perf_counter() - started, 1),
+            **_score(outputs, [ref for _, ref in pairs]),
+        }
     return result
 
 
@@ -81,12 +101,16 @@ def table(r: dict) -> str:
     """The result as a Markdown table."""
     n = r["term_pairs"]
     pct = lambda k: f"{k} / {n} ({100 * k / n:.1f}%)"  # noqa: E731
-    lines = [f"FLORES dev, first {r['lines_read']} lines: {r['lines_with_terms']} hold one of {r['terms']} "
-             f"glossary terms ({n} line-term pairs); bundled model, beam {r['beams']}.", "",
-             "| run | target term in the output | BLEU | chrF |", "|---|---|---|---|",
-             f"| without glossary | {pct(r['without']['hits'])} | {r['without']['bleu']} | {r['without']['chrf']} |",
-             f"| with glossary | {pct(r['with']['hits'])} | {r['with']['bleu']} | {r['with']['chrf']} |",
-             f"| (the reference) | {pct(r['reference'])} | | |"]
+    lines = [
+        f"FLORES dev, first {r['lines_read']} lines: {r['lines_with_terms']} hold one of {r['terms']} "
+        f"glossary terms ({n} line-term pairs); bundled model, beam {r['beams']}.",
+        "",
+        "| run | target term in the output | BLEU | chrF |",
+        "|---|---|---|---|",
+        f"| without glossary | {pct(r['without']['hits'])} | {r['without']['bleu']} | {r['without']['chrf']} |",
+        f"| with glossary | {pct(r['with']['hits'])} | {r['with']['bleu']} | {r['with']['chrf']} |",
+        f"| (the reference) | {pct(r['reference'])} | | |",
+    ]
     return "\n".join(lines)
 
 

@@ -92,7 +92,7 @@ def buffer_policy(first: int | None, growth: int | None):
 
 
 def chunks(items: list, size: int) -> list[list]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def parity(hf_dir: str, model_dir: str, n: int) -> dict:
@@ -134,8 +134,15 @@ def _bytes(model_dir: Path, variant: str) -> int:
     return sum(f["bytes"] for f in manifest["variants"][variant]["files"].values())
 
 
-def compare(dir_a: str, dir_b: str, threads: int, labels: tuple[str, str], latency_n: int, repeats: int,
-            limit: int | None = None) -> dict:
+def compare(
+    dir_a: str,
+    dir_b: str,
+    threads: int,
+    labels: tuple[str, str],
+    latency_n: int,
+    repeats: int,
+    limit: int | None = None,
+) -> dict:
     from desktop_mt import GenerationOptions, SessionOptions, Translator
 
     session = SessionOptions(intra_op_threads=threads, inter_op_threads=1)
@@ -162,8 +169,12 @@ def compare(dir_a: str, dir_b: str, threads: int, labels: tuple[str, str], laten
 
     from desktop_mt.engine import kv_cache
 
-    report: dict = {"threads": threads, "kv_buffer": [kv_cache.FIRST_CAPACITY, GROWTH_NOTE],
-                    "labels": list(labels), "sets": {k: len(v) for k, v in sets.items()}}
+    report: dict = {
+        "threads": threads,
+        "kv_buffer": [kv_cache.FIRST_CAPACITY, GROWTH_NOTE],
+        "labels": list(labels),
+        "sets": {k: len(v) for k, v in sets.items()},
+    }
     # batch-1 greedy latency: one sentence at a time, median per sentence
     lat = [[], []]
     lat_same = 0
@@ -215,8 +226,7 @@ def compare(dir_a: str, dir_b: str, threads: int, labels: tuple[str, str], laten
 GROWTH_NOTE = "double, capped at the length limit"  # what --step-capacity's GROWTH replaces
 
 
-def long_outputs(merged_dir: str, step_dir: str, threads: int, n: int, repeats: int, beams: int,
-                 batch: int) -> dict:
+def long_outputs(merged_dir: str, step_dir: str, threads: int, n: int, repeats: int, beams: int, batch: int) -> dict:
     from desktop_mt import GenerationOptions, SessionOptions, Translator
     from desktop_mt.engine import kv_cache
 
@@ -248,10 +258,15 @@ def long_outputs(merged_dir: str, step_dir: str, threads: int, n: int, repeats: 
             totals[i].append(secs[i])
     med = [statistics.median(t) for t in totals]
     lengths = sorted(len(o) for o in outputs[0])
-    report: dict = {"threads": threads, "beams": beams, "batch": batch, "sentences": len(texts),
-                    "source_chars_min_max": [len(texts[-1]), len(texts[0])],
-                    "output_tokens_median_max": [lengths[len(lengths) // 2], lengths[-1]],
-                    "kv_buffer": {"step": [kv_cache.FIRST_CAPACITY, GROWTH_NOTE], "step_old_growth": [64, "+32"]}}
+    report: dict = {
+        "threads": threads,
+        "beams": beams,
+        "batch": batch,
+        "sentences": len(texts),
+        "source_chars_min_max": [len(texts[-1]), len(texts[0])],
+        "output_tokens_median_max": [lengths[len(lengths) // 2], lengths[-1]],
+        "kv_buffer": {"step": [kv_cache.FIRST_CAPACITY, GROWTH_NOTE], "step_old_growth": [64, "+32"]},
+    }
     report["sentences_per_s"] = {labels[i]: round(len(texts) / med[i], 2) for i in range(len(engines))}
     report["throughput_ratio_vs_merged"] = {labels[i]: round(med[0] / med[i], 3) for i in (1, 2)}
     report["step_vs_step_old_growth"] = round(med[2] / med[1], 3)
@@ -279,9 +294,14 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--latency-n", type=int, default=200, help="sentences for the batch-1 latency")
     c.add_argument("--repeats", type=int, default=3, help="passes over the sets for the batch-32 throughput")
     c.add_argument("--limit", type=int, help="only the first N sentences of each set (a quick check)")
-    c.add_argument("--step-capacity", type=int, nargs=2, metavar=("FIRST", "GROWTH"),
-                   help="an experiment: the KV buffer's first capacity cap and a fixed growth step "
-                        "(0: the engine's doubling; desktop_mt.engine.kv_cache, patched in this process)")
+    c.add_argument(
+        "--step-capacity",
+        type=int,
+        nargs=2,
+        metavar=("FIRST", "GROWTH"),
+        help="an experiment: the KV buffer's first capacity cap and a fixed growth step "
+        "(0: the engine's doubling; desktop_mt.engine.kv_cache, patched in this process)",
+    )
     g = sub.add_parser("long")
     g.add_argument("merged_dir")
     g.add_argument("step_dir")
@@ -296,15 +316,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "parity":
         report = parity(args.hf_dir, args.model_dir, args.n)
     elif args.command == "long":
-        report = long_outputs(args.merged_dir, args.step_dir, args.threads, args.n, args.repeats, args.beams,
-                              args.batch)
+        report = long_outputs(
+            args.merged_dir, args.step_dir, args.threads, args.n, args.repeats, args.beams, args.batch
+        )
     else:
         with buffer_policy(*(args.step_capacity or (None, None))):
-            report = compare(args.dir_a, args.dir_b, args.threads, tuple(args.labels), args.latency_n,
-                             args.repeats, args.limit)
+            report = compare(
+                args.dir_a, args.dir_b, args.threads, tuple(args.labels), args.latency_n, args.repeats, args.limit
+            )
         if args.step_capacity:
-            report["kv_buffer"] = [args.step_capacity[0], f"+{args.step_capacity[1]}" if args.step_capacity[1]
-                                   else GROWTH_NOTE]
+            report["kv_buffer"] = [
+                args.step_capacity[0],
+                f"+{args.step_capacity[1]}" if args.step_capacity[1] else GROWTH_NOTE,
+            ]
     text = json.dumps(report, indent=2, ensure_ascii=False)
     print(text)
     if args.out:

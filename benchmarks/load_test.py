@@ -76,13 +76,23 @@ class ServerProcess:
 
     def __init__(self, extra: list[str], model: str | None, threads: int) -> None:
         self.port = free_port()
-        cmd = [sys.executable, "-m", "desktop_mt", "serve", "--host", HOST,
-               "--port", str(self.port), "--threads", str(threads), *extra]
+        cmd = [
+            sys.executable,
+            "-m",
+            "desktop_mt",
+            "serve",
+            "--host",
+            HOST,
+            "--port",
+            str(self.port),
+            "--threads",
+            str(threads),
+            *extra,
+        ]
         if model:
             cmd += ["--model", model]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.url = f"http://{HOST}:{self.port}"
         self.peak_rss = 0
         self._stop = threading.Event()
@@ -93,8 +103,7 @@ class ServerProcess:
         process = psutil.Process(self.proc.pid)
         while not self._stop.is_set():
             try:
-                rss = process.memory_info().rss + sum(
-                    c.memory_info().rss for c in process.children(recursive=True))
+                rss = process.memory_info().rss + sum(c.memory_info().rss for c in process.children(recursive=True))
             except psutil.Error:
                 return
             self.peak_rss = max(self.peak_rss, rss)
@@ -149,7 +158,7 @@ class Tally:
         self.seconds = 0.0
         self.cpu = {"server": 0.0, "clients": 0.0}  # CPU seconds spent meanwhile
 
-    def add(self, other: "Tally") -> None:
+    def add(self, other: Tally) -> None:
         self.latencies += other.latencies
         self.first_delta += other.first_delta
         self.errors += other.errors
@@ -158,14 +167,12 @@ class Tally:
             self.cpu[key] += value
 
 
-async def _batch_client(http: httpx.AsyncClient, texts, deadline: float, budget: list[int],
-                        tally: Tally) -> None:
+async def _batch_client(http: httpx.AsyncClient, texts, deadline: float, budget: list[int], tally: Tally) -> None:
     while time.monotonic() < deadline and budget[0] > 0:
         budget[0] -= 1
         started = time.perf_counter()
         try:
-            r = await http.post("/translate", json={"q": next(texts), "source": "en",
-                                                    "target": "zh"})
+            r = await http.post("/translate", json={"q": next(texts), "source": "en", "target": "zh"})
             if r.status_code != 200:
                 tally.errors.append(f"HTTP {r.status_code}")
                 continue
@@ -175,15 +182,15 @@ async def _batch_client(http: httpx.AsyncClient, texts, deadline: float, budget:
         tally.latencies.append(time.perf_counter() - started)
 
 
-async def _stream_client(http: httpx.AsyncClient, texts, deadline: float, budget: list[int],
-                         tally: Tally) -> None:
+async def _stream_client(http: httpx.AsyncClient, texts, deadline: float, budget: list[int], tally: Tally) -> None:
     """``POST /translate/stream`` read to its ``done`` event, one after the other."""
     while time.monotonic() < deadline and budget[0] > 0:
         budget[0] -= 1
         started, first = time.perf_counter(), None
         try:
-            async with http.stream("POST", "/translate/stream",
-                                   json={"q": next(texts), "source": "en", "target": "zh"}) as r:
+            async with http.stream(
+                "POST", "/translate/stream", json={"q": next(texts), "source": "en", "target": "zh"}
+            ) as r:
                 if r.status_code != 200:
                     tally.errors.append(f"HTTP {r.status_code}")
                     continue
@@ -203,22 +210,23 @@ async def _stream_client(http: httpx.AsyncClient, texts, deadline: float, budget
             tally.first_delta.append(first)
 
 
-async def drive(url: str, sentences: list[str], clients: int, streams: int, duration: float,
-                max_requests: int) -> tuple[Tally, Tally]:
+async def drive(
+    url: str, sentences: list[str], clients: int, streams: int, duration: float, max_requests: int
+) -> tuple[Tally, Tally]:
     """``clients`` batched and ``streams`` streaming loops of one request at a time for
     ``duration`` seconds; what each kind saw."""
     texts = itertools.cycle(sentences)
     batched, streamed = Tally(), Tally()
     budget = [max_requests]
-    limits = httpx.Limits(max_connections=clients + streams,
-                          max_keepalive_connections=clients + streams)
+    limits = httpx.Limits(max_connections=clients + streams, max_keepalive_connections=clients + streams)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
         await http.post("/translate", json={"q": "Warm up.", "source": "en", "target": "zh"})
         started = time.monotonic()
         deadline = started + duration
         await asyncio.gather(
             *(_batch_client(http, texts, deadline, budget, batched) for _ in range(clients)),
-            *(_stream_client(http, texts, deadline, budget, streamed) for _ in range(streams)))
+            *(_stream_client(http, texts, deadline, budget, streamed) for _ in range(streams)),
+        )
         batched.seconds = streamed.seconds = time.monotonic() - started
     return batched, streamed
 
@@ -234,8 +242,7 @@ class Scenario:
     streams: int = 0
 
 
-def run_scenarios(servers_extra: list[list[str]], scenarios: list[Scenario], args,
-                  sentences: list[str]) -> list[dict]:
+def run_scenarios(servers_extra: list[list[str]], scenarios: list[Scenario], args, sentences: list[str]) -> list[dict]:
     """Start the servers, then run the scenarios in interleaved rounds (A B C, C B A, ...) so
     that a busy moment of the machine hits all alike; figures per scenario."""
     servers = [ServerProcess(extra, args.model, args.threads) for extra in servers_extra]
@@ -248,11 +255,20 @@ def run_scenarios(servers_extra: list[list[str]], scenarios: list[Scenario], arg
             for i in order if round_index % 2 == 0 else reversed(order):
                 scenario = scenarios[i]
                 server_cpu, client_cpu = servers[scenario.server].cpu_seconds(), time.process_time()
-                batched, streamed = asyncio.run(drive(
-                    servers[scenario.server].url, sentences, scenario.clients, scenario.streams,
-                    args.duration / args.rounds, args.max_requests // args.rounds))
-                batched.cpu = {"server": servers[scenario.server].cpu_seconds() - server_cpu,
-                               "clients": time.process_time() - client_cpu}
+                batched, streamed = asyncio.run(
+                    drive(
+                        servers[scenario.server].url,
+                        sentences,
+                        scenario.clients,
+                        scenario.streams,
+                        args.duration / args.rounds,
+                        args.max_requests // args.rounds,
+                    )
+                )
+                batched.cpu = {
+                    "server": servers[scenario.server].cpu_seconds() - server_cpu,
+                    "clients": time.process_time() - client_cpu,
+                }
                 tallies[i][0].add(batched)
                 tallies[i][1].add(streamed)
         batches = [server.batch_figures() for server in servers]
@@ -262,11 +278,9 @@ def run_scenarios(servers_extra: list[list[str]], scenarios: list[Scenario], arg
     rows = []
     for scenario, (batched, streamed) in zip(scenarios, tallies):
         server = servers[scenario.server]
-        rows.append(_figures(scenario.name, "translate", batched, server.peak_rss,
-                             batches[scenario.server]))
+        rows.append(_figures(scenario.name, "translate", batched, server.peak_rss, batches[scenario.server]))
         if scenario.streams:
-            rows.append(_figures(scenario.name, "stream", streamed, server.peak_rss,
-                                 batches[scenario.server]))
+            rows.append(_figures(scenario.name, "stream", streamed, server.peak_rss, batches[scenario.server]))
     return rows
 
 
@@ -277,49 +291,64 @@ def _percentile(ordered: list[float], share: float) -> float:
 def _figures(name: str, kind: str, tally: Tally, peak_rss: int, mean_batch: float) -> dict:
     ordered = sorted(tally.latencies) or [float("nan")]
     first = sorted(tally.first_delta) or [float("nan")]
-    return {"scenario": name, "kind": kind, "requests": len(tally.latencies),
-            "seconds": round(tally.seconds, 2),
-            "requests_per_s": round(len(tally.latencies) / tally.seconds, 2) if tally.seconds else 0,
-            "p50_ms": round(1000 * statistics.median(ordered), 1),
-            "p95_ms": round(1000 * _percentile(ordered, 0.95), 1),
-            "first_delta_p50_ms": round(1000 * statistics.median(first), 1)
-            if kind == "stream" else None,
-            "errors": len(tally.errors), "error_kinds": sorted(set(tally.errors)),
-            "server_cpu_cores": round(tally.cpu["server"] / tally.seconds, 2) if tally.seconds else 0,
-            "client_cpu_cores": round(tally.cpu["clients"] / tally.seconds, 2) if tally.seconds else 0,
-            "peak_rss_mb": round(peak_rss / 2**20, 1),
-            "texts_per_engine_call": round(mean_batch, 2)}
+    return {
+        "scenario": name,
+        "kind": kind,
+        "requests": len(tally.latencies),
+        "seconds": round(tally.seconds, 2),
+        "requests_per_s": round(len(tally.latencies) / tally.seconds, 2) if tally.seconds else 0,
+        "p50_ms": round(1000 * statistics.median(ordered), 1),
+        "p95_ms": round(1000 * _percentile(ordered, 0.95), 1),
+        "first_delta_p50_ms": round(1000 * statistics.median(first), 1) if kind == "stream" else None,
+        "errors": len(tally.errors),
+        "error_kinds": sorted(set(tally.errors)),
+        "server_cpu_cores": round(tally.cpu["server"] / tally.seconds, 2) if tally.seconds else 0,
+        "client_cpu_cores": round(tally.cpu["clients"] / tally.seconds, 2) if tally.seconds else 0,
+        "peak_rss_mb": round(peak_rss / 2**20, 1),
+        "texts_per_engine_call": round(mean_batch, 2),
+    }
 
 
 def table(rows: list[dict]) -> str:
-    lines = ["| scenario | requests | req/s | p50 ms | p95 ms | first delta p50 ms | errors | "
-             "peak RSS MB | texts per engine call | server CPU cores | load generator CPU cores |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| scenario | requests | req/s | p50 ms | p95 ms | first delta p50 ms | errors | "
+        "peak RSS MB | texts per engine call | server CPU cores | load generator CPU cores |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
         first = "" if r["first_delta_p50_ms"] is None else r["first_delta_p50_ms"]
-        lines.append(f"| {r['scenario']}: {r['kind']} | {r['requests']} | {r['requests_per_s']} "
-                     f"| {r['p50_ms']} | {r['p95_ms']} | {first} | {r['errors']} | "
-                     f"{r['peak_rss_mb']} | {r['texts_per_engine_call']} | "
-                     f"{r['server_cpu_cores'] if r['kind'] == 'translate' else ''} | "
-                     f"{r['client_cpu_cores'] if r['kind'] == 'translate' else ''} |")
+        lines.append(
+            f"| {r['scenario']}: {r['kind']} | {r['requests']} | {r['requests_per_s']} "
+            f"| {r['p50_ms']} | {r['p95_ms']} | {first} | {r['errors']} | "
+            f"{r['peak_rss_mb']} | {r['texts_per_engine_call']} | "
+            f"{r['server_cpu_cores'] if r['kind'] == 'translate' else ''} | "
+            f"{r['client_cpu_cores'] if r['kind'] == 'translate' else ''} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=32)
-    parser.add_argument("--streams", type=int, default=8,
-                        help="of --clients, how many stream in the mixed scenario (default 8)")
+    parser.add_argument(
+        "--streams", type=int, default=8, help="of --clients, how many stream in the mixed scenario (default 8)"
+    )
     parser.add_argument("--duration", type=float, default=30.0, help="seconds per scenario")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="interleaved rounds the duration is split into (default 3)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="interleaved rounds the duration is split into (default 3)"
+    )
     parser.add_argument("--max-requests", type=int, default=100_000, help="per scenario")
     parser.add_argument("--model", help="model directory (default: the bundled model)")
     parser.add_argument("--threads", type=int, default=0, help="server ORT threads (0 = auto)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--server-arg", action="append", default=[], dest="server_args",
-                        metavar="ARG", help="an extra `serve` argument for the batching server "
-                                            "(repeatable), e.g. --server-arg=--max-batch=16")
+    parser.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        dest="server_args",
+        metavar="ARG",
+        help="an extra `serve` argument for the batching server (repeatable), e.g. --server-arg=--max-batch=16",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     if not 0 < args.duration <= MAX_DURATION_S:
@@ -332,38 +361,51 @@ def main(argv=None) -> int:
         parser.error(f"{args.data} not found (the FLORES-200 dev TSV; give --data)")
     sentences = flores_english(args.data)
     mixed = args.clients - args.streams
-    scenarios = [Scenario("batched", 0, args.clients),
-                 Scenario("one at a time (--no-batching)", 1, args.clients),
-                 Scenario(f"batched, {mixed} alone", 0, mixed)]
+    scenarios = [
+        Scenario("batched", 0, args.clients),
+        Scenario("one at a time (--no-batching)", 1, args.clients),
+        Scenario(f"batched, {mixed} alone", 0, mixed),
+    ]
     if args.streams:
-        scenarios.append(Scenario(f"batched, {mixed} + {args.streams} streams", 0, mixed,
-                                  args.streams))
+        scenarios.append(Scenario(f"batched, {mixed} + {args.streams} streams", 0, mixed, args.streams))
     # Every stream gets a slot (--max-streams): the fairness scenario measures sharing, not 503s.
-    rows = run_scenarios([["--max-streams", str(max(4, args.streams)), *args.server_args],
-                          ["--no-batching"]],
-                         scenarios, args, sentences)
+    rows = run_scenarios(
+        [["--max-streams", str(max(4, args.streams)), *args.server_args], ["--no-batching"]], scenarios, args, sentences
+    )
     print(table(rows))
     rate = {(r["scenario"], r["kind"]): r["requests_per_s"] for r in rows}
-    gain = _ratio(rate[("batched", "translate")],
-                  rate[("one at a time (--no-batching)", "translate")])
-    print(f"\nbatching gain at {args.clients} clients: {gain:.2f}x requests/s "
-          f"({len(sentences)} FLORES-200 dev sentences, {args.duration:g} s per scenario, "
-          f"{os.cpu_count()} CPUs)")
+    gain = _ratio(rate[("batched", "translate")], rate[("one at a time (--no-batching)", "translate")])
+    print(
+        f"\nbatching gain at {args.clients} clients: {gain:.2f}x requests/s "
+        f"({len(sentences)} FLORES-200 dev sentences, {args.duration:g} s per scenario, "
+        f"{os.cpu_count()} CPUs)"
+    )
     fairness = None
     if args.streams:
-        fairness = _ratio(rate[(scenarios[3].name, "translate")], rate[(scenarios[2].name,
-                                                                        "translate")])
-        print(f"fairness: with {args.streams} streams beside them, {mixed} batched clients keep "
-              f"{fairness:.2f}x of the requests/s they get alone; the streams completed "
-              f"{rate[(scenarios[3].name, 'stream')]} req/s")
+        fairness = _ratio(rate[(scenarios[3].name, "translate")], rate[(scenarios[2].name, "translate")])
+        print(
+            f"fairness: with {args.streams} streams beside them, {mixed} batched clients keep "
+            f"{fairness:.2f}x of the requests/s they get alone; the streams completed "
+            f"{rate[(scenarios[3].name, 'stream')]} req/s"
+        )
     ceiling = engine_ceiling(args, sentences)
-    print("engine alone, sentences/s by texts per call: " + ", ".join(
-        f"{size}: {rate}" for size, rate in ceiling.items()) +
-        f" (best {max(ceiling.values()) / ceiling[1]:.2f}x one at a time)")
+    print(
+        "engine alone, sentences/s by texts per call: "
+        + ", ".join(f"{size}: {rate}" for size, rate in ceiling.items())
+        + f" (best {max(ceiling.values()) / ceiling[1]:.2f}x one at a time)"
+    )
     if args.json:
-        args.json.write_text(json.dumps({"rows": rows, "gain": round(gain, 2),
-                                         "fairness": fairness and round(fairness, 2),
-                                         "engine_sentences_per_s": ceiling}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "rows": rows,
+                    "gain": round(gain, 2),
+                    "fairness": fairness and round(fairness, 2),
+                    "engine_sentences_per_s": ceiling,
+                },
+                indent=2,
+            )
+        )
     return 1 if any(r["errors"] for r in rows) else 0
 
 
@@ -372,14 +414,13 @@ def engine_ceiling(args, sentences: list[str], count: int = 64) -> dict[int, flo
     sentences in groups of 1, 8, 16 and 32: the most batching can gain on this machine."""
     from desktop_mt import SessionOptions, Translator
 
-    translator = Translator(model_dir=args.model,
-                            session_options=SessionOptions(intra_op_threads=args.threads))
+    translator = Translator(model_dir=args.model, session_options=SessionOptions(intra_op_threads=args.threads))
     translator.translate_batch(sentences[:4])  # warm up
     rates = {}
     for size in (1, 8, 16, 32):
         started = time.perf_counter()
         for start in range(0, count, size):
-            translator.translate_batch(sentences[start:start + size])
+            translator.translate_batch(sentences[start : start + size])
         rates[size] = round(count / (time.perf_counter() - started), 2)
     translator.close()
     return rates

@@ -88,12 +88,18 @@ def main(argv: list[str] | None = None) -> int:
         to_text.append(t1 - t0)
         to_token.append(t2 - t0)
         acc.append(accuracy(lines, [t for t in result.line_texts if t != "Project notes - Editor"])[0])
-    figures = {"image": "1920x1080, 30 lines", "runs": args.runs, "ocr_model_load_s": round(ocr_load, 2),
-               "median_to_text_s": round(statistics.median(to_text), 3),
-               "median_to_first_token_s": round(statistics.median(to_token), 3),
-               "first_token_after_text_s": round(statistics.median(to_token) - statistics.median(to_text), 3),
-               "to_text_s": [round(v, 3) for v in to_text], "to_first_token_s": [round(v, 3) for v in to_token],
-               "char_accuracy": round(min(acc), 4), "lines_read": len(result.line_texts)}
+    figures = {
+        "image": "1920x1080, 30 lines",
+        "runs": args.runs,
+        "ocr_model_load_s": round(ocr_load, 2),
+        "median_to_text_s": round(statistics.median(to_text), 3),
+        "median_to_first_token_s": round(statistics.median(to_token), 3),
+        "first_token_after_text_s": round(statistics.median(to_token) - statistics.median(to_text), 3),
+        "to_text_s": [round(v, 3) for v in to_text],
+        "to_first_token_s": [round(v, 3) for v in to_token],
+        "char_accuracy": round(min(acc), 4),
+        "lines_read": len(result.line_texts),
+    }
     print(json.dumps(figures, indent=2))
     if args.out:
         Path(args.out).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")

@@ -26,8 +26,9 @@ from desktop_mt.tm.incremental import simulate_typing
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "flores200-dev.en-zh.tsv"
 
 
-def first_delta_seconds(translator: Translator, sentence: str, opts: GenerationOptions,
-                        prefix: str | None = None) -> float:
+def first_delta_seconds(
+    translator: Translator, sentence: str, opts: GenerationOptions, prefix: str | None = None
+) -> float:
     """Seconds from the call to the first shown text (the stream is then closed: cancelled)."""
     started = time.perf_counter()
     stream = translator.translate_stream(sentence, opts, prefix=prefix)
@@ -57,15 +58,19 @@ def main() -> None:
             plain.append(first_delta_seconds(translator, sentence, opts))
     c_ms, p_ms = statistics.median(completion) * 1000, statistics.median(plain) * 1000
     print(f"model {translator.model_info.name} ({args.variant}), beams {args.beams}, {len(completion)} keystrokes")
-    print(f"keystroke -> first completion token: median {c_ms:.1f} ms (p90 "
-          f"{sorted(completion)[int(len(completion) * 0.9)] * 1000:.1f} ms)")
+    print(
+        f"keystroke -> first completion token: median {c_ms:.1f} ms (p90 "
+        f"{sorted(completion)[int(len(completion) * 0.9)] * 1000:.1f} ms)"
+    )
     print(f"plain translation -> first token:    median {p_ms:.1f} ms; completion / plain = {c_ms / p_ms:.2f}")
     text = " ".join(english)
     figures = simulate_typing(text)
-    print(f"typing {len(english)} sentences ({figures.keystrokes} keys, {figures.requests} as-you-type requests): "
-          f"{figures.whole} sentence translations when each request translates the whole text, "
-          f"{figures.incremental} with sentence-level incremental translation "
-          f"({figures.saved:.0%} saved, {figures.whole / max(figures.incremental, 1):.1f}x fewer)")
+    print(
+        f"typing {len(english)} sentences ({figures.keystrokes} keys, {figures.requests} as-you-type requests): "
+        f"{figures.whole} sentence translations when each request translates the whole text, "
+        f"{figures.incremental} with sentence-level incremental translation "
+        f"({figures.saved:.0%} saved, {figures.whole / max(figures.incremental, 1):.1f}x fewer)"
+    )
 
 
 if __name__ == "__main__":

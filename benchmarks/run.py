@@ -40,12 +40,17 @@ ENGINES = ("pytorch", "ort-fp32", "ort-int8", "ct2-int8")
 # ort-int8-dynamic / ort-int8-nbits: the other int8 kinds beside ours (per-row dynamic, batch-independent):
 # the one used before issue 20 (ORT quantize_dynamic, batch-dependent) and weight-only MatMulNBits.
 LEVER_ENGINES = ("ort-int8-spin", "ort-int8-split", "ort-int8-dynamic", "ort-int8-nbits")
-LABELS = {"pytorch": "transformers generate(), PyTorch fp32", "ort-fp32": "desktop-mt, ORT fp32",
-          "ort-int8": "desktop-mt, ORT int8", "ct2-int8": "CTranslate2 int8"}
+LABELS = {
+    "pytorch": "transformers generate(), PyTorch fp32",
+    "ort-fp32": "desktop-mt, ORT fp32",
+    "ort-int8": "desktop-mt, ORT int8",
+    "ct2-int8": "CTranslate2 int8",
+}
 GAP_S = 0.15  # pause between engines: lets OpenMP/ORT spinning threads of the previous one go idle
 
 
 # -- inputs -------------------------------------------------------------------------------------
+
 
 def tatoeba_english(data: Path = DATA) -> list[str]:
     """The distinct English sentences of 3+ words (real prose, not "Hi.") in file order."""
@@ -81,26 +86,39 @@ def detokenizer(hf_dir: Path):
 def batches_by_length(ids: list[list[int]], size: int) -> list[list[int]]:
     """Indices sorted by source length, cut into batches (the same batches for every engine)."""
     order = sorted(range(len(ids)), key=lambda i: (len(ids[i]), i))
-    return [order[i: i + size] for i in range(0, len(order), size)]
+    return [order[i : i + size] for i in range(0, len(order), size)]
 
 
 # -- engine processes ---------------------------------------------------------------------------
 
+
 class Worker:
     def __init__(self, engine: str, cfg: dict):
-        env = dict(os.environ, OMP_NUM_THREADS=str(cfg["threads"]), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1",
-                   TOKENIZERS_PARALLELISM="false")
+        env = dict(
+            os.environ,
+            OMP_NUM_THREADS=str(cfg["threads"]),
+            HF_HUB_OFFLINE="1",
+            TRANSFORMERS_OFFLINE="1",
+            TOKENIZERS_PARALLELISM="false",
+        )
         self.engine = engine
-        self.proc = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "engines.py"), engine, json.dumps(cfg)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, env=env, cwd=str(ROOT))
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "benchmarks" / "engines.py"), engine, json.dumps(cfg)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            cwd=str(ROOT),
+        )
         self.ready = self._read()
 
     def _read(self) -> dict:
         line = self.proc.stdout.readline()
         if not line:
-            raise RuntimeError(f"engine {self.engine} died "
-                               f"(run benchmarks/engines.py {self.engine} by hand to see why)")
+            raise RuntimeError(
+                f"engine {self.engine} died (run benchmarks/engines.py {self.engine} by hand to see why)"
+            )
         return json.loads(line)
 
     def ask(self, req: dict) -> dict:
@@ -136,6 +154,7 @@ def rotate(seq, k: int):
 
 
 # -- measurements -------------------------------------------------------------------------------
+
 
 def interleaved(workers: dict, jobs: list[dict], label: str) -> dict[str, list[dict]]:
     """Run every job on every engine, the engine order rotating job by job."""
@@ -182,16 +201,20 @@ def measure_model(name: str, cfg: dict, ids: list[list[int]], args, forced: bool
         interleaved(workers, warm, f"{name} warm-up")
         phases = {}
         for beams, count in ((1, args.sentences), (4, args.beam_sentences)):
-            jobs = [{"batch": [s], "beams": beams, "max_new": max_new, "forced": forced, "ttft": beams == 1}
-                    for s in lat_ids[:count] for _ in range(args.repeats)]
+            jobs = [
+                {"batch": [s], "beams": beams, "max_new": max_new, "forced": forced, "ttft": beams == 1}
+                for s in lat_ids[:count]
+                for _ in range(args.repeats)
+            ]
             phases[f"latency_b{beams}"] = interleaved(workers, jobs, f"{name} batch 1, beam {beams}")
         rss_b1 = {e: w.ask({"op": "stats"}) for e, w in workers.items()}
         tp_jobs = {}
         for beams, lines in ((1, args.lines), (4, args.beam_lines)):
             groups = batches_by_length(ids[:lines], args.batch_size)
             tp_jobs[beams] = groups
-            jobs = [{"batch": [ids[i] for i in g], "beams": beams, "max_new": max_new, "forced": forced}
-                    for g in groups]
+            jobs = [
+                {"batch": [ids[i] for i in g], "beams": beams, "max_new": max_new, "forced": forced} for g in groups
+            ]
             phases[f"throughput_b{beams}"] = interleaved(workers, jobs, f"{name} batch {args.batch_size}, beam {beams}")
         quality = {}
         if refs is not None:
@@ -204,15 +227,24 @@ def measure_model(name: str, cfg: dict, ids: list[list[int]], args, forced: bool
         for w in workers.values():
             w.close()
     for e in engines:
-        r = {"load_s": statistics.median(loads[e]), "load_s_all": loads[e],
-             "rss_after_load_mb": workers[e].ready["rss_mb"],
-             "peak_rss_batch1_mb": rss_b1[e]["peak_rss_mb"], "peak_rss_mb": rss_end[e]["peak_rss_mb"]}
+        r = {
+            "load_s": statistics.median(loads[e]),
+            "load_s_all": loads[e],
+            "rss_after_load_mb": workers[e].ready["rss_mb"],
+            "peak_rss_batch1_mb": rss_b1[e]["peak_rss_mb"],
+            "peak_rss_mb": rss_end[e]["peak_rss_mb"],
+        }
         for beams in (1, 4):
             lat = phases[f"latency_b{beams}"][e]
             secs = [x["secs"] for x in lat]
             toks = [len(x["out"][0]) for x in lat]
-            r[f"b1_beam{beams}"] = {"p50_ms": 1000 * pct(secs, 0.5), "p90_ms": 1000 * pct(secs, 0.9), "n": len(secs),
-                                    "tokens_mean": statistics.mean(toks), "tok_s": sum(toks) / sum(secs)}
+            r[f"b1_beam{beams}"] = {
+                "p50_ms": 1000 * pct(secs, 0.5),
+                "p90_ms": 1000 * pct(secs, 0.9),
+                "n": len(secs),
+                "tokens_mean": statistics.mean(toks),
+                "tok_s": sum(toks) / sum(secs),
+            }
             if beams == 1:
                 ttft = [x["ttft"] for x in lat if x.get("ttft") is not None]
                 r["b1_beam1"]["ttft_p50_ms"] = 1000 * pct(ttft, 0.5) if ttft else None
@@ -221,8 +253,12 @@ def measure_model(name: str, cfg: dict, ids: list[list[int]], args, forced: bool
             tp = phases[f"throughput_b{beams}"][e]
             n_sent = sum(len(x["out"]) for x in tp)
             total = sum(x["secs"] for x in tp)
-            r[f"bN_beam{beams}"] = {"sentences": n_sent, "seconds": total, "sent_s": n_sent / total,
-                                    "tok_s": sum(len(o) for x in tp for o in x["out"]) / total}
+            r[f"bN_beam{beams}"] = {
+                "sentences": n_sent,
+                "seconds": total,
+                "sent_s": n_sent / total,
+                "tok_s": sum(len(o) for x in tp for o in x["out"]) / total,
+            }
         res["engines"][e] = r
     # Pair-by-pair ratios (same sentence / same batch), and token agreement with PyTorch.
     ratios = {}
@@ -279,8 +315,12 @@ def chrf_scores(quality: dict, refs: list[list[str]], detok) -> dict:
                 hyps[i] = detok(ids)
         width = max(len(r) for r in refs)
         ref_streams = [[r[k] if k < len(r) else r[0] for r in refs] for k in range(width)]
-        out[e] = {"hyps": hyps, "chrf": sacrebleu.corpus_chrf(hyps, ref_streams).score,
-                  "bleu_zh": sacrebleu.corpus_bleu(hyps, ref_streams, tokenize="zh").score, "sentences": len(refs)}
+        out[e] = {
+            "hyps": hyps,
+            "chrf": sacrebleu.corpus_chrf(hyps, ref_streams).score,
+            "bleu_zh": sacrebleu.corpus_bleu(hyps, ref_streams, tokenize="zh").score,
+            "sentences": len(refs),
+        }
     if "pytorch" in out:
         for e in out:
             out[e]["same_as_pytorch"] = sum(a == b for a, b in zip(out[e]["hyps"], out["pytorch"]["hyps"])) / len(refs)
@@ -293,17 +333,28 @@ def model_sizes(cfg: dict) -> dict[str, float]:
     from desktop_mt.engine.model_format import inspect_model_dir
 
     info = inspect_model_dir(cfg["onnx"])
+
     def mb(paths) -> float:  # a graph's external data file (``X.onnx.data``) counts with it
         paths = [Path(p) for p in paths]
-        return sum(p.stat().st_size + (p.with_name(p.name + ".data").stat().st_size
-                                       if p.with_name(p.name + ".data").exists() else 0) for p in paths) / 1e6
+        return (
+            sum(
+                p.stat().st_size
+                + (p.with_name(p.name + ".data").stat().st_size if p.with_name(p.name + ".data").exists() else 0)
+                for p in paths
+            )
+            / 1e6
+        )
 
-    return {"pytorch": mb(Path(cfg["hf"]).glob("*.safetensors")) or mb(Path(cfg["hf"]).glob("*.bin")),
-            "ort-fp32": mb(info.files["fp32"].values()), "ort-int8": mb(info.files["int8"].values()),
-            "ct2-int8": mb([Path(cfg["ct2"]) / "model.bin"])}
+    return {
+        "pytorch": mb(Path(cfg["hf"]).glob("*.safetensors")) or mb(Path(cfg["hf"]).glob("*.bin")),
+        "ort-fp32": mb(info.files["fp32"].values()),
+        "ort-int8": mb(info.files["int8"].values()),
+        "ct2-int8": mb([Path(cfg["ct2"]) / "model.bin"]),
+    }
 
 
 # -- the physical floor -------------------------------------------------------------------------
+
 
 def read_bandwidth_gbs() -> float:
     """Single-thread streaming read rate (numpy sum over 512 MB, best of 3)."""
@@ -347,6 +398,7 @@ def floor_info(onnx_dir: Path, bandwidth: float) -> dict:
 
 # -- environment --------------------------------------------------------------------------------
 
+
 def environment(threads: int) -> dict:
     import importlib.metadata as md
 
@@ -366,15 +418,23 @@ def environment(threads: int) -> dict:
             versions[pkg] = md.version(pkg)
         except md.PackageNotFoundError:
             versions[pkg] = None
-    return {"cpu": cpu, "isa": isa, "logical_cpus": os.cpu_count(), "python": platform.python_version(),
-            "platform": platform.platform(), "threads": threads, "versions": versions,
-            "thread_settings": f"ORT intra_op_num_threads={threads}, inter_op=1; torch.set_num_threads({threads}), "
-                               f"interop 1; CTranslate2 intra_threads={threads}, inter_threads=1; "
-                               f"OMP_NUM_THREADS={threads}",
-            "date": time.strftime("%Y-%m-%d %H:%M %Z")}
+    return {
+        "cpu": cpu,
+        "isa": isa,
+        "logical_cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "threads": threads,
+        "versions": versions,
+        "thread_settings": f"ORT intra_op_num_threads={threads}, inter_op=1; torch.set_num_threads({threads}), "
+        f"interop 1; CTranslate2 intra_threads={threads}, inter_threads=1; "
+        f"OMP_NUM_THREADS={threads}",
+        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+    }
 
 
 # -- main ---------------------------------------------------------------------------------------
+
 
 def bundled_models_folder() -> Path:
     """desktop_mt/resources/models, through the package's own resolver."""
@@ -403,8 +463,9 @@ def find_bundled(args) -> dict | None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=str(ROOT / "docs"),
-                    help="folder for benchmarks.json, BENCHMARKS.md, benchmarks.png")
+    ap.add_argument(
+        "--out", default=str(ROOT / "docs"), help="folder for benchmarks.json, BENCHMARKS.md, benchmarks.png"
+    )
     ap.add_argument("--work", default="/tmp/dmt-bench", help="where the benchmark models are built (not the repo)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--sentences", type=int, default=30, help="batch-1 sentences, greedy")
@@ -416,13 +477,21 @@ def main(argv=None) -> int:
     ap.add_argument("--decode-tokens", type=int, default=32, help="forced decode length for model (a)")
     ap.add_argument("--load-rounds", type=int, default=2, help="extra load-only processes per engine")
     ap.add_argument("--models", default="a,b")
-    ap.add_argument("--no-external-data", dest="external_data", action="store_false",
-                    help="model (a): benchmark the plain export, not its external-data copy")
+    ap.add_argument(
+        "--no-external-data",
+        dest="external_data",
+        action="store_false",
+        help="model (a): benchmark the plain export, not its external-data copy",
+    )
     ap.add_argument("--engines", default=",".join(ENGINES))
-    ap.add_argument("--levers", default=",".join(LEVER_ENGINES),
-                    help="lever variants of ours int8 run on model (a) ('' for none)")
-    ap.add_argument("--bundled-hf", default=str(ROOT / "work" / "demo" / "hf"),
-                    help="HF checkpoint of the bundled model (PyTorch and CTranslate2 need it)")
+    ap.add_argument(
+        "--levers", default=",".join(LEVER_ENGINES), help="lever variants of ours int8 run on model (a) ('' for none)"
+    )
+    ap.add_argument(
+        "--bundled-hf",
+        default=str(ROOT / "work" / "demo" / "hf"),
+        help="HF checkpoint of the bundled model (PyTorch and CTranslate2 need it)",
+    )
     ap.add_argument("--bundled-onnx", help="model (b) export to use while desktop_mt/resources/models is still empty")
     ap.add_argument("--quick", action="store_true", help="tiny settings for a smoke run")
     ap.add_argument("--render", help="re-render Markdown/PNG from this JSON and exit")
@@ -448,10 +517,15 @@ def main(argv=None) -> int:
         paths = arch_model.build_all(Path(args.work) / "arch")
         # Ours: the exporter's output with its weights in page-aligned external data (memory-mapped).
         onnx_dir = paths["onnx_ext"] if args.external_data else paths["onnx"]
-        cfg = {"hf": str(paths["hf"]), "onnx": str(onnx_dir), "ct2": str(paths["ct2"]), "threads": args.threads,
-               "onnx_split": str(paths["onnx_split_ext"] if args.external_data else paths["onnx_split"]),
-               "onnx_dynamic": str(paths["onnx_dynamic_ext"] if args.external_data else paths["onnx_dynamic"]),
-               "onnx_nbits": str(paths["onnx_nbits_ext"] if args.external_data else paths["onnx_nbits"])}
+        cfg = {
+            "hf": str(paths["hf"]),
+            "onnx": str(onnx_dir),
+            "ct2": str(paths["ct2"]),
+            "threads": args.threads,
+            "onnx_split": str(paths["onnx_split_ext"] if args.external_data else paths["onnx_split"]),
+            "onnx_dynamic": str(paths["onnx_dynamic_ext"] if args.external_data else paths["onnx_dynamic"]),
+            "onnx_nbits": str(paths["onnx_nbits_ext"] if args.external_data else paths["onnx_nbits"]),
+        }
         ids = tokenize(paths["hf"], lines)
         res = measure_model("a", cfg, ids, args, forced=True)
         res["source_tokens_mean"] = statistics.mean(len(i) for i in ids)
@@ -462,8 +536,9 @@ def main(argv=None) -> int:
     if "b" in args.models.split(","):
         cfg = find_bundled(args)
         if cfg is None:
-            result["models"]["b"] = {"missing": f"no bundled model in desktop_mt/resources/models "
-                                                f"or no checkpoint at {args.bundled_hf}"}
+            result["models"]["b"] = {
+                "missing": f"no bundled model in desktop_mt/resources/models or no checkpoint at {args.bundled_hf}"
+            }
         else:
             ids = tokenize(Path(cfg["hf"]), lines)
             dev_file = Path(args.bundled_hf).parent / "dev.jsonl"
@@ -482,8 +557,11 @@ def main(argv=None) -> int:
     import report
 
     report.render(result, out)
-    print(f"wrote {out / 'benchmarks.json'}, {out / 'BENCHMARKS.md'}, {out / 'benchmarks.png'} "
-          f"in {result['wall_minutes']:.1f} min", file=sys.stderr)
+    print(
+        f"wrote {out / 'benchmarks.json'}, {out / 'BENCHMARKS.md'}, {out / 'benchmarks.png'} "
+        f"in {result['wall_minutes']:.1f} min",
+        file=sys.stderr,
+    )
     return 0
 
 

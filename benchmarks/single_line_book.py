@@ -81,8 +81,9 @@ def child(mode: str, src: Path, out: Path) -> dict:
 
 def measure(mode: str, src: Path, out: Path) -> dict:
     """Run :func:`child` in a fresh interpreter, so the peak RSS is this run's alone."""
-    proc = subprocess.run([sys.executable, __file__, "--child", mode, str(src), str(out)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", mode, str(src), str(out)], capture_output=True, text=True, check=False
+    )
     if proc.returncode:
         raise SystemExit(proc.stderr[-2000:])
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -116,12 +117,16 @@ def main(argv: list[str] | None = None) -> int:
             row["one_line_vs_lines"] = round(row["one_line"]["seconds"] / row["lines"]["seconds"], 2)
             results.append(row)
             print(json.dumps(row), flush=True)
-    print(f"\n{'MB':>5} {'sentences':>10} {'one line s':>11} {'RSS MB':>7} {'lines s':>8} {'RSS MB':>7} "
-          f"{'ratio':>6}" + (f" {'plan s':>7} {'RSS MB':>7}" if args.plan_only else ""))
+    print(
+        f"\n{'MB':>5} {'sentences':>10} {'one line s':>11} {'RSS MB':>7} {'lines s':>8} {'RSS MB':>7} "
+        f"{'ratio':>6}" + (f" {'plan s':>7} {'RSS MB':>7}" if args.plan_only else "")
+    )
     for r in results:
-        line = (f"{r['mb']:>5g} {r['sentences']:>10} {r['one_line']['seconds']:>11.1f} "
-                f"{r['one_line']['peak_rss_mb']:>7} {r['lines']['seconds']:>8.1f} {r['lines']['peak_rss_mb']:>7} "
-                f"{r['one_line_vs_lines']:>6.2f}")
+        line = (
+            f"{r['mb']:>5g} {r['sentences']:>10} {r['one_line']['seconds']:>11.1f} "
+            f"{r['one_line']['peak_rss_mb']:>7} {r['lines']['seconds']:>8.1f} {r['lines']['peak_rss_mb']:>7} "
+            f"{r['one_line_vs_lines']:>6.2f}"
+        )
         if args.plan_only:
             line += f" {r['plan_one_line']['seconds']:>7.1f} {r['plan_one_line']['peak_rss_mb']:>7}"
         print(line)

@@ -45,8 +45,11 @@ def lost(src: str, out: str) -> int:
 def figures(translator: Translator, sources: list[str], outputs: list[str], refs: list[str] | None) -> dict:
     from export_tools.evaluate import score
 
-    result = {"lost": sum(lost(s, o) for s, o in zip(sources, outputs)),
-              "loops": sum(bool(LOOP.search(o)) for o in outputs), **translator.span_counts.as_dict()}
+    result = {
+        "lost": sum(lost(s, o) for s, o in zip(sources, outputs)),
+        "loops": sum(bool(LOOP.search(o)) for o in outputs),
+        **translator.span_counts.as_dict(),
+    }
     return {**result, **score(outputs, [[r] for r in refs])} if refs else result
 
 
@@ -56,8 +59,12 @@ def run(args) -> dict:
     translator = Translator(variant=args.variant)
     pairs = read_pairs(Path(args.tsv), args.lines)
     sources, refs = [s for s, _ in pairs], [r for _, r in pairs]
-    result: dict = {"lines": len(sources), "lines_with_spans": sum(bool(source_spans(s)) for s in sources),
-                    "spans": sum(len(source_spans(s)) for s in sources), "beams": args.beams}
+    result: dict = {
+        "lines": len(sources),
+        "lines_with_spans": sum(bool(source_spans(s)) for s in sources),
+        "spans": sum(len(source_spans(s)) for s in sources),
+        "beams": args.beams,
+    }
     awkward = [row[0] for row in TABLE]
     for mode in MODES:
         opts = GenerationOptions(beams=args.beams, spans=mode)
@@ -65,17 +72,21 @@ def run(args) -> dict:
         result[f"flores_{mode}"] = figures(translator, sources, translator.translate_batch(sources, opts), refs)
         translator.span_counts = SpanCounts()
         outputs = [translator.translate(line, opts) for line in awkward]
-        result[f"awkward_{mode}"] = {**figures(translator, awkward, outputs, None),
-                                     "failed": [row[1] for row, out in zip(TABLE, outputs) if not row[2](out)]}
+        result[f"awkward_{mode}"] = {
+            **figures(translator, awkward, outputs, None),
+            "failed": [row[1] for row, out in zip(TABLE, outputs) if not row[2](out)],
+        }
     terms = glossary()
     with_terms = [p for p in pairs if terms.find(p[0])]
     for mode in ("cut", "whole"):
         translator.span_counts = SpanCounts()
-        outputs = translator.translate_batch([s for s, _ in with_terms], GenerationOptions(beams=args.beams, spans=mode,
-                                                                                           glossary=terms))
-        result[f"glossary_{mode}"] = {**figures(translator, [s for s, _ in with_terms], outputs,
-                                                [r for _, r in with_terms]),
-                                      "term_hits": term_hits(with_terms, outputs, terms)}
+        outputs = translator.translate_batch(
+            [s for s, _ in with_terms], GenerationOptions(beams=args.beams, spans=mode, glossary=terms)
+        )
+        result[f"glossary_{mode}"] = {
+            **figures(translator, [s for s, _ in with_terms], outputs, [r for _, r in with_terms]),
+            "term_hits": term_hits(with_terms, outputs, terms),
+        }
     result["stream_ms"] = stream_times(translator, [s for s in sources if source_spans(s)][:40], args.beams)
     return result
 

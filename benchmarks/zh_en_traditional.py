@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "flores200-dev.en-zh.tsv"
 
@@ -56,8 +56,9 @@ def checkpoint_translate(checkpoint: str, tokenizer_dir: str) -> Callable[[list[
     def run(texts: list[str]) -> list[str]:
         out = []
         for start in range(0, len(texts), 16):
-            batch = tokenizer(texts[start:start + 16], return_tensors="pt", padding=True, truncation=True,
-                              max_length=250)
+            batch = tokenizer(
+                texts[start : start + 16], return_tensors="pt", padding=True, truncation=True, max_length=250
+            )
             with torch.no_grad():
                 ids = model.generate(**batch, num_beams=1, do_sample=False, max_new_tokens=120)
             out.extend(tokenizer.batch_decode(ids, skip_special_tokens=True))
@@ -88,25 +89,38 @@ def main() -> None:
     import opencc
     import sacrebleu
 
-    translate = (checkpoint_translate(args.checkpoint, args.tokenizer) if args.checkpoint
-                 else engine_translate(args.model, args.variant))
+    translate = (
+        checkpoint_translate(args.checkpoint, args.tokenizer)
+        if args.checkpoint
+        else engine_translate(args.model, args.variant)
+    )
     english, simplified = read_flores(Path(args.data), args.n)
     traditional = [opencc.OpenCC("s2twp").convert(s) for s in simplified]
     back = [opencc.OpenCC("t2s").convert(s) for s in traditional]
     changed = sum(a != b for a, b in zip(simplified, traditional)) / len(simplified)
-    print(f"{len(simplified)} FLORES dev sentences; {changed:.0%} change when converted to Traditional (s2twp); "
-          f"{sum(a == b for a, b in zip(simplified, back)) / len(back):.0%} come back identical with t2s")
+    print(
+        f"{len(simplified)} FLORES dev sentences; {changed:.0%} change when converted to Traditional (s2twp); "
+        f"{sum(a == b for a, b in zip(simplified, back)) / len(back):.0%} come back identical with t2s"
+    )
     spm_path = Path(args.tokenizer if args.checkpoint else args.model) / "source.spm"
-    for label, source in (("Simplified (original)", simplified), ("Traditional as it is", traditional),
-                          ("Traditional -> t2s", back)):
+    for label, source in (
+        ("Simplified (original)", simplified),
+        ("Traditional as it is", traditional),
+        ("Traditional -> t2s", back),
+    ):
         print(f"{label:24s} unknown source pieces {unknown_share(spm_path, source):.1%}")
-    for label, source in (("Simplified (original)", simplified), ("Traditional as it is", traditional),
-                          ("Traditional -> t2s", back)):
+    for label, source in (
+        ("Simplified (original)", simplified),
+        ("Traditional as it is", traditional),
+        ("Traditional -> t2s", back),
+    ):
         started = time.perf_counter()
         hyps = translate(source)
         bleu = sacrebleu.corpus_bleu(hyps, [english], tokenize="13a")
-        print(f"{label:24s} BLEU {bleu.score:5.2f}  chrF {sacrebleu.corpus_chrf(hyps, [english]).score:5.2f}"
-              f"  ({time.perf_counter() - started:.0f} s)")
+        print(
+            f"{label:24s} BLEU {bleu.score:5.2f}  chrF {sacrebleu.corpus_chrf(hyps, [english]).score:5.2f}"
+            f"  ({time.perf_counter() - started:.0f} s)"
+        )
 
 
 if __name__ == "__main__":

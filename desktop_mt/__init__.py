@@ -10,7 +10,7 @@ Importing it sets ORT_DISABLE_TELEMETRY=1 (unless already set) before onnxruntim
 ONNX Runtime's telemetry stays off. See desktop_mt.engine and the README's "Privacy".
 """
 
-from . import engine  # noqa: F401,I001 - first: switches ONNX Runtime's telemetry off
+from . import engine  # noqa: F401 - first: switches ONNX Runtime's telemetry off
 from .engine.events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .engine.glossary import Glossary, GlossaryError, Term
 from .engine.langcheck import is_mostly_cjk
@@ -27,9 +27,24 @@ from .errors import (
 )
 
 __all__ = [
-    "Translator", "GenerationOptions", "SessionOptions",
-    "TextDelta", "SegmentDone", "Finished", "TranslationStats", "Alternative", "Glossary", "Term", "GlossaryError",
-    "DesktopMTError", "ModelNotFoundError", "ModelFormatError", "UnsupportedModelError",
-    "ProviderUnavailableError", "TranslationCancelled", "join_lines", "is_mostly_cjk",
+    "Translator",
+    "GenerationOptions",
+    "SessionOptions",
+    "TextDelta",
+    "SegmentDone",
+    "Finished",
+    "TranslationStats",
+    "Alternative",
+    "Glossary",
+    "Term",
+    "GlossaryError",
+    "DesktopMTError",
+    "ModelNotFoundError",
+    "ModelFormatError",
+    "UnsupportedModelError",
+    "ProviderUnavailableError",
+    "TranslationCancelled",
+    "join_lines",
+    "is_mostly_cjk",
 ]
 __version__ = "0.1.0"

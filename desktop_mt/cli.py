@@ -23,10 +23,11 @@ The CLI never imports PySide6: the GUI module is imported only when the GUI is s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 STDOUT = Path("-")  # ``-o -``: write the translation to standard output
@@ -52,7 +53,7 @@ class UsageError(Exception):
     """Bad command-line use (exit 2)."""
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``desktop-mt`` (and ``python -m desktop_mt``); returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
@@ -79,64 +80,82 @@ def _silence_stdout() -> None:
     """Point stdout at devnull so the interpreter's final flush does not complain."""
     import os
 
-    try:
+    with contextlib.suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands translate, self-test, gui)."""
     from . import __version__
 
-    parser = argparse.ArgumentParser(prog="desktop-mt",
-                                     description="Offline English<->Chinese translation.")
+    parser = argparse.ArgumentParser(prog="desktop-mt", description="Offline English<->Chinese translation.")
     parser.add_argument("--version", action="version", version=f"desktop-mt {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="{translate,ocr,self-test,serve,models,show,gui}")
 
-    tr = sub.add_parser("translate", help="translate files, or stdin to stdout",
-                        description="Translate text, SRT and DOCX files, or stdin to stdout.",
-                        epilog=TRANSLATE_EPILOG,
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    tr = sub.add_parser(
+        "translate",
+        help="translate files, or stdin to stdout",
+        description="Translate text, SRT and DOCX files, or stdin to stdout.",
+        epilog=TRANSLATE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     tr.add_argument("files", nargs="*", metavar="FILE", help="input files; none or '-' for stdin")
     where = tr.add_mutually_exclusive_group()
-    where.add_argument("-o", "--output", metavar="OUT",
-                       help="output file (one input only; '-' for stdout)")
+    where.add_argument("-o", "--output", metavar="OUT", help="output file (one input only; '-' for stdout)")
     where.add_argument("--out-dir", metavar="DIR", help="folder for the outputs (same file names)")
-    tr.add_argument("--format", choices=("auto", "txt", "srt", "docx"), default="auto",
-                    help="input format (default: by file suffix; stdin: txt)")
+    tr.add_argument(
+        "--format",
+        choices=("auto", "txt", "srt", "docx"),
+        default="auto",
+        help="input format (default: by file suffix; stdin: txt)",
+    )
     _add_model_arguments(tr, "model variant (default int8)", per_direction=True)
-    tr.add_argument("--to", choices=("auto", "en", "zh"), default="auto",
-                    help="the language to translate into: 'auto' (default) translates each sentence "
-                         "into the other language (Chinese into English, English into Chinese); 'en' or "
-                         "'zh' leaves sentences already in that language as they are")
+    tr.add_argument(
+        "--to",
+        choices=("auto", "en", "zh"),
+        default="auto",
+        help="the language to translate into: 'auto' (default) translates each sentence "
+        "into the other language (Chinese into English, English into Chinese); 'en' or "
+        "'zh' leaves sentences already in that language as they are",
+    )
     tr.add_argument("--beams", type=_positive, metavar="N", help="beam size (1 = greedy)")
-    tr.add_argument("--max-length", type=_positive, metavar="N",
-                    help="most output tokens per sentence")
+    tr.add_argument("--max-length", type=_positive, metavar="N", help="most output tokens per sentence")
     tr.add_argument("--batch-size", type=_positive, metavar="N", help="sentences per batch")
-    tr.add_argument("--script", choices=("simplified", "traditional-tw", "traditional-hk", "traditional"),
-                    default="simplified", help="Chinese output: Simplified (default), or Traditional converted "
-                                               "with OpenCC (Taiwan s2twp, Hong Kong s2hk, generic s2t)")
-    tr.add_argument("--glossary", metavar="FILE",
-                    help="CSV/TSV of terms (source,target[,case]): each source term found is "
-                         "rendered as its target term")
-    tr.add_argument("--tm", metavar="FILE.tmx",
-                    help="a translation memory (TMX): sentences it has exactly are taken from it and never "
-                         "sent to the model; stderr says how many")
+    tr.add_argument(
+        "--script",
+        choices=("simplified", "traditional-tw", "traditional-hk", "traditional"),
+        default="simplified",
+        help="Chinese output: Simplified (default), or Traditional converted "
+        "with OpenCC (Taiwan s2twp, Hong Kong s2hk, generic s2t)",
+    )
+    tr.add_argument(
+        "--glossary",
+        metavar="FILE",
+        help="CSV/TSV of terms (source,target[,case]): each source term found is rendered as its target term",
+    )
+    tr.add_argument(
+        "--tm",
+        metavar="FILE.tmx",
+        help="a translation memory (TMX): sentences it has exactly are taken from it and never "
+        "sent to the model; stderr says how many",
+    )
     _add_text_handling_arguments(tr)
-    tr.add_argument("--join-lines", action="store_true",
-                    help="join the hard line breaks of text copied from a PDF or web page "
-                         "(hyphenation, wrapped sentences) before translating; paragraphs, list "
-                         "items, headings and table rows stay (text input only)")
-    tr.add_argument("--bilingual", action="store_true",
-                    help="keep the source and put its translation after it (txt: next line, "
-                         "docx: next paragraph, srt: Chinese under the English in each cue)")
-    tr.add_argument("--resume", action="store_true",
-                    help="continue an interrupted run from its journal")
-    tr.add_argument("--progress", action="store_true",
-                    help="show progress even when stderr is not a terminal")
-    tr.add_argument("--encoding", metavar="ENC",
-                    help="encoding of text input without a BOM (default utf-8)")
+    tr.add_argument(
+        "--join-lines",
+        action="store_true",
+        help="join the hard line breaks of text copied from a PDF or web page "
+        "(hyphenation, wrapped sentences) before translating; paragraphs, list "
+        "items, headings and table rows stay (text input only)",
+    )
+    tr.add_argument(
+        "--bilingual",
+        action="store_true",
+        help="keep the source and put its translation after it (txt: next line, "
+        "docx: next paragraph, srt: Chinese under the English in each cue)",
+    )
+    tr.add_argument("--resume", action="store_true", help="continue an interrupted run from its journal")
+    tr.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    tr.add_argument("--encoding", metavar="ENC", help="encoding of text input without a BOM (default utf-8)")
     tr.set_defaults(func=cmd_translate)
 
     st = sub.add_parser("self-test", help="load the model headless, translate, print timings")
@@ -145,12 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .server.config import add_serve_arguments  # argparse only: no FastAPI import here
 
-    sv = sub.add_parser("serve", help="serve a LibreTranslate-compatible HTTP API "
-                                      "(needs the 'server' extra); see docs/SERVER.md",
-                        description="Local translation server: LibreTranslate's /translate, "
-                                    "/languages, /detect, plus /translate/stream (SSE), "
-                                    "/health and /metrics. Binds 127.0.0.1 unless told "
-                                    "otherwise; any other host needs --api-key.")
+    sv = sub.add_parser(
+        "serve",
+        help="serve a LibreTranslate-compatible HTTP API (needs the 'server' extra); see docs/SERVER.md",
+        description="Local translation server: LibreTranslate's /translate, "
+        "/languages, /detect, plus /translate/stream (SSE), "
+        "/health and /metrics. Binds 127.0.0.1 unless told "
+        "otherwise; any other host needs --api-key.",
+    )
     _add_model_arguments(sv, "model variant (default int8)")
     add_serve_arguments(sv)
     sv.set_defaults(func=cmd_serve)
@@ -167,46 +188,61 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_ocr_parser(sub)
 
-    sub.add_parser("gui", help="start the GUI (the default without arguments); "
-                              "options after it go to the GUI")
+    sub.add_parser("gui", help="start the GUI (the default without arguments); options after it go to the GUI")
     parser.set_defaults(func=lambda args: run_gui([]))
     return parser
 
 
 def _add_model_arguments(parser: argparse.ArgumentParser, variant_help: str, per_direction: bool = False) -> None:
     if per_direction:  # one --model per direction, each placed by its own language pair
-        parser.add_argument("--model", metavar="DIR|NAME", action="append",
-                            help="model folder, or the name of an installed model; give it twice for both "
-                                 "directions (an English->Chinese and a Chinese->English model, in any order). "
-                                 "Default per direction: the active model (`desktop-mt models list`), else the "
-                                 "bundled demo")
+        parser.add_argument(
+            "--model",
+            metavar="DIR|NAME",
+            action="append",
+            help="model folder, or the name of an installed model; give it twice for both "
+            "directions (an English->Chinese and a Chinese->English model, in any order). "
+            "Default per direction: the active model (`desktop-mt models list`), else the "
+            "bundled demo",
+        )
     else:
-        parser.add_argument("--model", metavar="DIR|NAME",
-                            help="model folder, or the name of an installed model (default: the active model, "
-                                 "see `desktop-mt models list`; the bundled demo unless chosen)")
-    parser.add_argument("--target-token", metavar=">>ID<<",
-                        help="target-language token of a multi-target model (default: the model's, "
-                             "e.g. >>cmn_Hans<<)")
+        parser.add_argument(
+            "--model",
+            metavar="DIR|NAME",
+            help="model folder, or the name of an installed model (default: the active model, "
+            "see `desktop-mt models list`; the bundled demo unless chosen)",
+        )
+    parser.add_argument(
+        "--target-token",
+        metavar=">>ID<<",
+        help="target-language token of a multi-target model (default: the model's, e.g. >>cmn_Hans<<)",
+    )
     parser.add_argument("--variant", choices=("int8", "fp32"), default=None, help=variant_help)
-    parser.add_argument("--threads", type=_non_negative, metavar="N",
-                        help="CPU threads (0 = let ONNX Runtime choose)")
-    parser.add_argument("--provider", metavar="NAME", default="cpu",
-                        help="execution provider (cpu, cuda, dml, coreml, openvino)")
+    parser.add_argument("--threads", type=_non_negative, metavar="N", help="CPU threads (0 = let ONNX Runtime choose)")
+    parser.add_argument(
+        "--provider", metavar="NAME", default="cpu", help="execution provider (cpu, cuda, dml, coreml, openvino)"
+    )
 
 
 def _add_text_handling_arguments(parser: argparse.ArgumentParser) -> None:
     """``--spans``, ``--raw`` and a switch for each text-handling step (docs/ENGINE_API.md)."""
     group = parser.add_argument_group("text handling (default: all on)")
-    group.add_argument("--spans", choices=("whole", "cut", "off"), default=None,
-                       help="sentences with numbers, URLs, codes or glossary terms: 'whole' (default) "
-                            "translates the whole sentence and keeps it when every span is in the output, "
-                            "else cuts it around them; 'cut' always cuts; 'off' protects nothing")
-    group.add_argument("--raw", action="store_true",
-                       help="the model's own output: every step below off, spans off, no length bound")
-    for flag, what in (("--no-repetition-guard", "end a sentence whose output starts to loop"),
-                       ("--no-chinese-punctuation", "make ASCII punctuation next to Chinese full-width"),
-                       ("--no-protect-numbers", "copy numbers, prices, dates and times verbatim"),
-                       ("--no-keep-cjk", "copy sentences that are already Chinese/Japanese/Korean")):
+    group.add_argument(
+        "--spans",
+        choices=("whole", "cut", "off"),
+        default=None,
+        help="sentences with numbers, URLs, codes or glossary terms: 'whole' (default) "
+        "translates the whole sentence and keeps it when every span is in the output, "
+        "else cuts it around them; 'cut' always cuts; 'off' protects nothing",
+    )
+    group.add_argument(
+        "--raw", action="store_true", help="the model's own output: every step below off, spans off, no length bound"
+    )
+    for flag, what in (
+        ("--no-repetition-guard", "end a sentence whose output starts to loop"),
+        ("--no-chinese-punctuation", "make ASCII punctuation next to Chinese full-width"),
+        ("--no-protect-numbers", "copy numbers, prices, dates and times verbatim"),
+        ("--no-keep-cjk", "copy sentences that are already Chinese/Japanese/Korean"),
+    ):
         group.add_argument(flag, action="store_true", help=f"do not {what}")
 
 
@@ -243,6 +279,7 @@ def _non_negative(text: str) -> int:
 
 # --- GUI ---------------------------------------------------------------------------------
 
+
 def run_gui(argv: list[str]) -> int:
     """Start the GUI; imported lazily so the CLI never needs (or loads) PySide6."""
     import importlib.util
@@ -264,21 +301,26 @@ def run_gui(argv: list[str]) -> int:
 
 def _extra_hint(extra: str) -> str:
     """How to add an optional part: desktop-mt is installed from a checkout or a wheel."""
-    return (f"pip install '.[{extra}]' in a checkout, or pip install 'desktop_mt-VERSION-py3-none-any.whl[{extra}]' "
-            f"with the wheel you installed")
+    return (
+        f"pip install '.[{extra}]' in a checkout, or pip install 'desktop_mt-VERSION-py3-none-any.whl[{extra}]' "
+        f"with the wheel you installed"
+    )
 
 
 def _gui_unavailable(reason: str) -> int:
-    print(f"desktop-mt: the GUI is not available ({reason}).\n"
-          f"Install the 'gui' extra: {_extra_hint('gui')}\n"
-          f"(or translate from the command line: desktop-mt translate --help)",
-          file=sys.stderr)
+    print(
+        f"desktop-mt: the GUI is not available ({reason}).\n"
+        f"Install the 'gui' extra: {_extra_hint('gui')}\n"
+        f"(or translate from the command line: desktop-mt translate --help)",
+        file=sys.stderr,
+    )
     return EXIT_FAILED
 
 
 # --- translate ---------------------------------------------------------------------------
 
-def make_translator(args: argparse.Namespace, variant: Optional[str] = None):
+
+def make_translator(args: argparse.Namespace, variant: str | None = None):
     """A two-way translator (``models.factory.build_translator``) from the command-line options:
     ``--model`` (a folder or name, or a list of them: one per direction), ``--to`` and the
     decoding options (raises DesktopMTError / ValueError)."""
@@ -287,14 +329,23 @@ def make_translator(args: argparse.Namespace, variant: Optional[str] = None):
     from .models.factory import build_translator
 
     options = GenerationOptions(
-        beams=getattr(args, "beams", None), max_length=getattr(args, "max_length", None),
-        script=getattr(args, "script", None) or "simplified", glossary=_glossary_of(args),
-        target=getattr(args, "to", None) or "auto", **_text_handling_of(args))
+        beams=getattr(args, "beams", None),
+        max_length=getattr(args, "max_length", None),
+        script=getattr(args, "script", None) or "simplified",
+        glossary=_glossary_of(args),
+        target=getattr(args, "to", None) or "auto",
+        **_text_handling_of(args),
+    )
     session = SessionOptions(intra_op_threads=args.threads or 0, provider=args.provider)
     models = [args.model] if isinstance(args.model, str) else args.model
-    return build_translator(models or None, variant=variant or args.variant or "int8", session_options=session,
-                            options=options, target_token=getattr(args, "target_token", None),
-                            batch_size=getattr(args, "batch_size", None) or DEFAULT_BATCH_SIZE)
+    return build_translator(
+        models or None,
+        variant=variant or args.variant or "int8",
+        session_options=session,
+        options=options,
+        target_token=getattr(args, "target_token", None),
+        batch_size=getattr(args, "batch_size", None) or DEFAULT_BATCH_SIZE,
+    )
 
 
 def _glossary_of(args: argparse.Namespace):
@@ -305,7 +356,7 @@ def _glossary_of(args: argparse.Namespace):
     return Glossary.load(path) if path else None
 
 
-def model_dir_of(args: argparse.Namespace) -> Optional[Path]:
+def model_dir_of(args: argparse.Namespace) -> Path | None:
     """``--model`` as a folder (a folder path or an installed model's name), else the active
     model's folder; None means the bundled model."""
     from .models import active_model_dir, resolve_model
@@ -346,8 +397,10 @@ def cmd_translate(args: argparse.Namespace) -> int:
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
-        print("\ndesktop-mt: interrupted; the progress is kept: rerun the same command with "
-              "--resume to continue", file=sys.stderr)
+        print(
+            "\ndesktop-mt: interrupted; the progress is kept: rerun the same command with --resume to continue",
+            file=sys.stderr,
+        )
         return EXIT_INTERRUPTED
     finally:
         close = getattr(translator, "close", None)
@@ -365,8 +418,9 @@ def _memory_of(args: argparse.Namespace):
         import rapidfuzz  # noqa: F401
         import translate.storage.tmx  # noqa: F401
     except ImportError as exc:
-        raise ValueError(f"--tm needs the translation-memory part ({exc.name} is missing): "
-                         f"{_extra_hint('tm')}") from exc
+        raise ValueError(
+            f"--tm needs the translation-memory part ({exc.name} is missing): {_extra_hint('tm')}"
+        ) from exc
     from .engine.direction import DIRECTIONS
     from .tm import TranslationMemory
     from .tm.tmx import import_tmx
@@ -401,7 +455,7 @@ def _print_span_counts(translator) -> None:
             print(f"desktop-mt: {counts}", file=sys.stderr)
 
 
-def _plan_jobs(args: argparse.Namespace) -> Optional[list[tuple[Path, Optional[Path]]]]:
+def _plan_jobs(args: argparse.Namespace) -> list[tuple[Path, Path | None]] | None:
     """``[(src, dst)]`` for file inputs (dst None = next to the input), None for stdin."""
     files = list(args.files)
     if not files or files == ["-"]:
@@ -441,10 +495,19 @@ def _translate_files(args, translator, jobs) -> int:
                 if dst is not None:
                     _make_output_folder(dst)
                 summaries = []
-                out = translate_file(src, dst, translator, fmt=args.format, resume=args.resume,
-                                     progress=bar.update, encoding=args.encoding,
-                                     on_resume=_print_resume_report, bilingual=args.bilingual,
-                                     join_lines=args.join_lines, on_summary=summaries.append)
+                out = translate_file(
+                    src,
+                    dst,
+                    translator,
+                    fmt=args.format,
+                    resume=args.resume,
+                    progress=bar.update,
+                    encoding=args.encoding,
+                    on_resume=_print_resume_report,
+                    bilingual=args.bilingual,
+                    join_lines=args.join_lines,
+                    on_summary=summaries.append,
+                )
             except (BatchInputError, BatchOutputError) as exc:  # they name the file
                 bar.close()
                 print(f"desktop-mt: error: {_file_error_message(exc)}", file=sys.stderr)
@@ -460,7 +523,7 @@ def _translate_files(args, translator, jobs) -> int:
     return status
 
 
-def _output_next_to(src: Path, args: argparse.Namespace) -> Optional[Path]:
+def _output_next_to(src: Path, args: argparse.Namespace) -> Path | None:
     """Where a file translated into English goes by default: ``NAME.en.EXT`` for ``--to en``,
     and for ``--to auto`` when most of the file is Chinese; None (``NAME.zh.EXT``, the batch
     default) otherwise, and when the input cannot be read (translate_file then says why)."""
@@ -494,8 +557,11 @@ def _print_resume_report(report) -> None:
     print(f"desktop-mt: {report}", file=sys.stderr)
 
 
-def _file_error_message(exc, resume: str = "then rerun the same command with --resume",
-                        choose: str = "choose another output folder with -o or --out-dir") -> str:
+def _file_error_message(
+    exc,
+    resume: str = "then rerun the same command with --resume",
+    choose: str = "choose another output folder with -o or --out-dir",
+) -> str:
     """The message of a batch input/output error, with the CLI's words for the remedies."""
     from .batch import BatchOutputError
 
@@ -529,8 +595,7 @@ def _translate_data(args, translator, data: bytes, name: str, fmt: str) -> int:
     from .batch import BatchInputError, load_document, translate_segments
 
     try:
-        document = load_document(data, name, fmt, args.encoding, bilingual=args.bilingual,
-                                 join_lines=args.join_lines)
+        document = load_document(data, name, fmt, args.encoding, bilingual=args.bilingual, join_lines=args.join_lines)
     except BatchInputError as exc:
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -562,8 +627,9 @@ def _write_stdin_output(dst: Path, document, translations: list[str]) -> int:
     try:
         atomic_write(dst, lambda f: document.write(translations, f))
     except OSError as exc:
-        message = _file_error_message(BatchOutputError(exc, dst), resume="then run it again",
-                                      choose="choose another output with -o")
+        message = _file_error_message(
+            BatchOutputError(exc, dst), resume="then run it again", choose="choose another output with -o"
+        )
         print(f"desktop-mt: error: {message}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
@@ -574,8 +640,7 @@ def _translate_interactive(translator, bilingual: bool = False) -> int:
     from .batch import load_document, translate_segments
 
     for line in sys.stdin:
-        document = load_document(line.encode("utf-8", "surrogateescape"), "<stdin>", "txt",
-                                 bilingual=bilingual)
+        document = load_document(line.encode("utf-8", "surrogateescape"), "<stdin>", "txt", bilingual=bilingual)
         translations = translate_segments(document.segments, translator)
         sys.stdout.write(document.render_text(translations))
         sys.stdout.flush()
@@ -592,7 +657,7 @@ class _ProgressBar:
         self._bar = None
         self.total = 0
 
-    def __enter__(self) -> "_ProgressBar":
+    def __enter__(self) -> _ProgressBar:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -607,8 +672,15 @@ class _ProgressBar:
             from tqdm import tqdm
 
             # initial=done: a resumed run starts part-way, and its rate counts only new work.
-            self._bar = tqdm(total=total, initial=done, unit="seg", desc=self._label,
-                             file=sys.stderr, dynamic_ncols=True, mininterval=0.5)
+            self._bar = tqdm(
+                total=total,
+                initial=done,
+                unit="seg",
+                desc=self._label,
+                file=sys.stderr,
+                dynamic_ncols=True,
+                mininterval=0.5,
+            )
         else:
             self._bar.update(done - self._bar.n)
 
@@ -620,18 +692,23 @@ class _ProgressBar:
 
 # --- serve -------------------------------------------------------------------------------
 
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """``desktop-mt serve``: FastAPI and uvicorn are imported only here (the 'server' extra)."""
     try:
         from .server.run import serve_from_args
     except ImportError as exc:
-        print(f"desktop-mt: error: the server is not installed ({exc}).\n"
-              f"Install the 'server' extra: {_extra_hint('server')}", file=sys.stderr)
+        print(
+            f"desktop-mt: error: the server is not installed ({exc}).\n"
+            f"Install the 'server' extra: {_extra_hint('server')}",
+            file=sys.stderr,
+        )
         return EXIT_FAILED
     return serve_from_args(args)
 
 
 # --- self-test ---------------------------------------------------------------------------
+
 
 def cmd_self_test(args: argparse.Namespace) -> int:
     """``desktop-mt self-test``: load each variant headless, translate a fixed sentence."""
@@ -644,8 +721,10 @@ def cmd_self_test(args: argparse.Namespace) -> int:
     except DesktopMTError as exc:
         return _self_test_failed(f"no usable model: {exc}")
     variants = [args.variant] if args.variant else list(info.variants)
-    print(f"model: {info.name} ({info.architecture}, {info.source_lang}->{info.target_lang}) "
-          f"at {info.path}; variants {', '.join(info.variants)}")
+    print(
+        f"model: {info.name} ({info.architecture}, {info.source_lang}->{info.target_lang}) "
+        f"at {info.path}; variants {', '.join(info.variants)}"
+    )
     failures = []
     for variant in variants:
         problem = _self_test_variant(args, model_dir, variant)
@@ -660,7 +739,7 @@ def cmd_self_test(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _self_test_variant(args, model_dir: Path, variant: str) -> Optional[str]:
+def _self_test_variant(args, model_dir: Path, variant: str) -> str | None:
     """Translate the fixed sentence with one variant; returns a problem, or None if fine."""
     from .errors import DesktopMTError
 
@@ -674,8 +753,7 @@ def _self_test_variant(args, model_dir: Path, variant: str) -> Optional[str]:
         translator.close()
     except (DesktopMTError, OSError, ValueError) as exc:
         return str(exc)
-    print(f"{variant}: {result}\n  load {loaded - started:.2f} s, translate "
-          f"{done - loaded:.2f} s")
+    print(f"{variant}: {result}\n  load {loaded - started:.2f} s, translate {done - loaded:.2f} s")
     if not result.strip():
         return "the translation is empty"
     if not any("\u4e00" <= c <= "\u9fff" for c in result):

@@ -16,24 +16,30 @@ import argparse
 import functools
 import sys
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 
 
 def add_models_parser(sub) -> None:
     """Add the ``models`` subcommand to the ``desktop-mt`` parser."""
-    mp = sub.add_parser("models", help="list, download, remove and choose translation models",
-                        description="Models from the catalog are downloaded from the HuggingFace Hub or a mirror "
-                                    "(HF_ENDPOINT, --endpoint, or `models mirror URL`) into your models folder.")
+    mp = sub.add_parser(
+        "models",
+        help="list, download, remove and choose translation models",
+        description="Models from the catalog are downloaded from the HuggingFace Hub or a mirror "
+        "(HF_ENDPOINT, --endpoint, or `models mirror URL`) into your models folder.",
+    )
     msub = mp.add_subparsers(dest="models_command", metavar="{list,download,remove,use,mirror}")
     msub.add_parser("list", help="the catalog and the installed models (* = active)").set_defaults(func=cmd_list)
     dl = msub.add_parser("download", help="download and install a catalog model (resumes an interrupted one)")
     dl.add_argument("name", metavar="NAME")
     dl.add_argument("--variant", choices=("int8", "fp32"), default="int8", help="which files (default int8)")
-    dl.add_argument("--endpoint", metavar="URL",
-                    help="Hub or mirror, e.g. https://hf-mirror.com (default: the mirror setting, $HF_ENDPOINT, "
-                         "https://huggingface.co)")
+    dl.add_argument(
+        "--endpoint",
+        metavar="URL",
+        help="Hub or mirror, e.g. https://hf-mirror.com (default: the mirror setting, $HF_ENDPOINT, "
+        "https://huggingface.co)",
+    )
     dl.set_defaults(func=cmd_download)
     rm = msub.add_parser("remove", help="delete an installed model")
     rm.add_argument("name", metavar="NAME")
@@ -131,8 +137,12 @@ class _Progress:
                 print(f"downloading {p.file} ({_mb(p.done)} of {_mb(p.total)} done)", file=sys.stderr)
         if self.tty and p.total:
             speed = f", {p.speed / 1e6:.1f} MB/s" if p.speed else ""
-            print(f"\r{p.phase} {p.file}: {_mb(p.done)} of {_mb(p.total)} "
-                  f"({100 * p.done / p.total:.0f}%{speed})\033[K", end="", file=sys.stderr, flush=True)
+            print(
+                f"\r{p.phase} {p.file}: {_mb(p.done)} of {_mb(p.total)} ({100 * p.done / p.total:.0f}%{speed})\033[K",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
         elif p.phase in ("installing", "done") and not self.tty:
             print(f"{p.phase}: {_mb(p.done)} of {_mb(p.total)}", file=sys.stderr)
 
@@ -155,12 +165,10 @@ def cmd_download(args: argparse.Namespace) -> int:
     print(f"downloading {args.name} ({args.variant}) from {endpoint}", file=sys.stderr)
     progress = _Progress()
     try:
-        path = download_model(entry, args.variant, endpoint=endpoint, progress=progress,
-                              cancel=threading.Event())
+        path = download_model(entry, args.variant, endpoint=endpoint, progress=progress, cancel=threading.Event())
     except KeyboardInterrupt:
         progress.close()
-        print("desktop-mt: interrupted; nothing was installed. Run the same command again to resume.",
-              file=sys.stderr)
+        print("desktop-mt: interrupted; nothing was installed. Run the same command again to resume.", file=sys.stderr)
         return EXIT_INTERRUPTED
     except DesktopMTError as exc:
         progress.close()
@@ -168,8 +176,7 @@ def cmd_download(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     progress.close()
     print(f"installed {args.name} ({args.variant}) in {path}")
-    print(f"use it: desktop-mt translate --model {args.name}   make it the default: "
-          f"desktop-mt models use {args.name}")
+    print(f"use it: desktop-mt translate --model {args.name}   make it the default: desktop-mt models use {args.name}")
     return EXIT_OK
 
 

@@ -16,21 +16,26 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Optional
 
 OUTPUT_SEPARATOR = "\n\n---\n\n"  # between the recognised text and its translation in NAME.zh.txt
 
 
 def add_ocr_parser(sub) -> None:  # type: ignore[no-untyped-def]  # argparse's private subparsers type
     """Register ``desktop-mt ocr``."""
-    ocr = sub.add_parser("ocr", help="print the text in images (offline OCR)",
-                         description="Recognise the text in images (PNG, JPEG, WebP, BMP, GIF, TIFF) "
-                                     "and print it: paragraphs joined, one blank line between them.")
+    ocr = sub.add_parser(
+        "ocr",
+        help="print the text in images (offline OCR)",
+        description="Recognise the text in images (PNG, JPEG, WebP, BMP, GIF, TIFF) "
+        "and print it: paragraphs joined, one blank line between them.",
+    )
     ocr.add_argument("files", nargs="+", metavar="IMAGE", help="image files")
     shape = ocr.add_mutually_exclusive_group()
     shape.add_argument("--lines", action="store_true", help="one recognised line per output line, not joined")
-    shape.add_argument("--json", action="store_true",
-                       help="JSON per image: text, lines with their boxes [x0, y0, x1, y1] and confidence")
+    shape.add_argument(
+        "--json",
+        action="store_true",
+        help="JSON per image: text, lines with their boxes [x0, y0, x1, y1] and confidence",
+    )
     ocr.add_argument("--threads", type=int, default=0, metavar="N", help="ONNX Runtime threads (0: automatic)")
     ocr.set_defaults(func=cmd_ocr)
 
@@ -54,10 +59,24 @@ def cmd_ocr(args: argparse.Namespace) -> int:
             status = 1
             continue
         if args.json:
-            print(json.dumps({"file": name, "text": result.text, "size": list(result.size),
-                              "lines": [{"text": line.text, "box": [line.box.x0, line.box.y0, line.box.x1, line.box.y1],
-                                         "confidence": round(line.confidence, 4)} for line in result.lines]},
-                             ensure_ascii=False))
+            print(
+                json.dumps(
+                    {
+                        "file": name,
+                        "text": result.text,
+                        "size": list(result.size),
+                        "lines": [
+                            {
+                                "text": line.text,
+                                "box": [line.box.x0, line.box.y0, line.box.x1, line.box.y1],
+                                "confidence": round(line.confidence, 4),
+                            }
+                            for line in result.lines
+                        ],
+                    },
+                    ensure_ascii=False,
+                )
+            )
             continue
         if len(args.files) > 1:
             print(("\n" if i else "") + f"==> {name} <==")
@@ -81,7 +100,7 @@ def _read(engine, path: Path):  # type: ignore[no-untyped-def]
     return result
 
 
-def translate_images(args: argparse.Namespace, translator, jobs: list[tuple[Path, Optional[Path]]]) -> int:  # type: ignore[no-untyped-def]
+def translate_images(args: argparse.Namespace, translator, jobs: list[tuple[Path, Path | None]]) -> int:  # type: ignore[no-untyped-def]
     """``desktop-mt translate`` for image files: OCR, translate, write ``NAME.zh.txt`` (or
     ``NAME.en.txt`` when the text is Chinese and goes into English), ``-o`` or ``--out-dir``."""
     from .errors import DesktopMTError
@@ -112,8 +131,7 @@ def translate_images(args: argparse.Namespace, translator, jobs: list[tuple[Path
             print(f"desktop-mt: error: {out}: cannot be written ({exc.strerror or exc})", file=sys.stderr)
             status = 1
             continue
-        print(f"{src} -> {out} ({len(result.line_texts)} lines recognised in {result.seconds:.1f} s)",
-              file=sys.stderr)
+        print(f"{src} -> {out} ({len(result.line_texts)} lines recognised in {result.seconds:.1f} s)", file=sys.stderr)
     return status
 
 
@@ -128,7 +146,7 @@ def _render(text: str, translator, bilingual: bool) -> str:  # type: ignore[no-u
     return body.rstrip("\n") + "\n"
 
 
-def _output_path(src: Path, dst: Optional[Path], text: str, target: str) -> Path:
+def _output_path(src: Path, dst: Path | None, text: str, target: str) -> Path:
     """``dst`` (``-o`` or ``--out-dir``: the image's name with ``.txt`` added there), else
     ``NAME.zh.txt`` next to the image (``NAME.en.txt`` for Chinese text translated into English)."""
     from .engine import direction

@@ -28,20 +28,26 @@ exit codes:
 def add_show_parser(sub) -> None:
     """Register ``show`` on the ``desktop-mt`` subparsers."""
     parser = sub.add_parser(
-        "show", help="bring the running app forward; --clipboard / --selection: translate "
-                     "that text there (bind it to a desktop shortcut)",
+        "show",
+        help="bring the running app forward; --clipboard / --selection: translate "
+        "that text there (bind it to a desktop shortcut)",
         description="Bring the running desktop-mt window forward and, with --clipboard or "
-                    "--selection, translate that text in it. Starts the app when none runs.",
-        epilog=SHOW_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "--selection, translate that text in it. Starts the app when none runs.",
+        epilog=SHOW_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--clipboard", action="store_true", help="translate the clipboard")
-    what.add_argument("--selection", action="store_true",
-                      help="translate the primary selection (the text selected last; X11 and "
-                           "most Wayland desktops), or the clipboard where there is none")
-    parser.add_argument("files", nargs="*", metavar="FILE",
-                        help="files to translate there (.txt, .srt, .docx; one after another)")
-    parser.add_argument("--no-start", action="store_true",
-                        help="do not start the app when none runs (exit 1 instead)")
+    what.add_argument(
+        "--selection",
+        action="store_true",
+        help="translate the primary selection (the text selected last; X11 and "
+        "most Wayland desktops), or the clipboard where there is none",
+    )
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE", help="files to translate there (.txt, .srt, .docx; one after another)"
+    )
+    parser.add_argument("--no-start", action="store_true", help="do not start the app when none runs (exit 1 instead)")
     parser.set_defaults(func=cmd_show)
 
 
@@ -60,18 +66,21 @@ def cmd_show(args: argparse.Namespace) -> int:
         reply = instance_client.send(argv)
     except instance_client.NotRunning:
         if args.no_start:
-            print("desktop-mt show: no desktop-mt window is running (start it with "
-                  "`desktop-mt`, or drop --no-start)", file=sys.stderr)
+            print(
+                "desktop-mt show: no desktop-mt window is running (start it with `desktop-mt`, or drop --no-start)",
+                file=sys.stderr,
+            )
             return 1
         from .cli import run_gui  # loads Qt: only when there is no window to talk to
 
         return run_gui(argv)
     except (OSError, ValueError) as exc:
-        print(f"desktop-mt show: the running desktop-mt did not answer ({exc}); quit it and "
-              f"start it again", file=sys.stderr)
+        print(
+            f"desktop-mt show: the running desktop-mt did not answer ({exc}); quit it and start it again",
+            file=sys.stderr,
+        )
         return 1
     if not reply.get("ok"):
-        print(f"desktop-mt show: the running desktop-mt refused: {reply.get('error')}",
-              file=sys.stderr)
+        print(f"desktop-mt show: the running desktop-mt refused: {reply.get('error')}", file=sys.stderr)
         return 1
     return 0

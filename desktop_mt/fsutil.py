@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 __all__ = ["atomic_write", "atomic_path", "write_all", "fsync_dir"]
@@ -24,8 +24,9 @@ __all__ = ["atomic_write", "atomic_path", "write_all", "fsync_dir"]
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 
-def atomic_write(path: str | os.PathLike[str], data: str | bytes, encoding: str = "utf-8", *,
-                 mode: int = 0o666) -> None:
+def atomic_write(
+    path: str | os.PathLike[str], data: str | bytes, encoding: str = "utf-8", *, mode: int = 0o666
+) -> None:
     """Put ``data`` (``str`` is encoded with ``encoding``, no newline translation) at ``path``
     atomically. A new file is created with ``mode`` (less the umask); a file that exists keeps
     its permission bits."""
@@ -107,7 +108,5 @@ def _commit(tmp: Path, path: Path) -> None:
 
 
 def _unlink_quietly(path: Path) -> None:
-    try:
+    with suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass

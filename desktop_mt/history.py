@@ -9,6 +9,7 @@ names the moved file so the caller can tell the user. Nothing here logs the user
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import os
@@ -87,10 +88,8 @@ class History:
     def _recover(self, exc: BaseException) -> None:
         """Move the unreadable database (and its WAL files) aside and start a fresh one."""
         if self._conn is not None:
-            try:
+            with contextlib.suppress(sqlite3.Error):
                 self._conn.close()
-            except sqlite3.Error:
-                pass
             self._conn = None
         stamp = time.strftime("%Y%m%d-%H%M%S")
         backup = self.path.with_name(f"{self.path.stem}.corrupt-{stamp}{self.path.suffix}")
@@ -125,8 +124,10 @@ class History:
 
         def run(conn: sqlite3.Connection) -> int:
             with conn:
-                cur = conn.execute("INSERT INTO entries (source, translation, model, time) VALUES (?, ?, ?, ?)",
-                                   (source, translation, model, when))
+                cur = conn.execute(
+                    "INSERT INTO entries (source, translation, model, time) VALUES (?, ?, ?, ?)",
+                    (source, translation, model, when),
+                )
                 self._trim(conn)
                 return int(cur.lastrowid)
 
@@ -142,8 +143,7 @@ class History:
         self._run(run)
 
     def _trim(self, conn: sqlite3.Connection) -> None:
-        row = conn.execute("SELECT id FROM entries ORDER BY id DESC LIMIT 1 OFFSET ?",
-                           (self.limit,)).fetchone()
+        row = conn.execute("SELECT id FROM entries ORDER BY id DESC LIMIT 1 OFFSET ?", (self.limit,)).fetchone()
         if row is not None:
             conn.execute("DELETE FROM entries WHERE id <= ?", (row[0],))
 
@@ -174,12 +174,16 @@ class History:
 
     def get(self, entry_id: int) -> Entry | None:
         """One entry by id (None when it was deleted)."""
-        row = self._run(lambda conn: conn.execute(
-            "SELECT id, source, translation, model, time FROM entries WHERE id = ?", (entry_id,)).fetchone())
+        row = self._run(
+            lambda conn: conn.execute(
+                "SELECT id, source, translation, model, time FROM entries WHERE id = ?", (entry_id,)
+            ).fetchone()
+        )
         return Entry(*row) if row else None
 
     def delete(self, entry_id: int) -> None:
         """Forget one entry."""
+
         def run(conn: sqlite3.Connection) -> None:
             with conn:
                 conn.execute("DELETE FROM entries WHERE id = ?", (entry_id,))
@@ -188,6 +192,7 @@ class History:
 
     def clear(self) -> None:
         """Forget every entry (and give the space back)."""
+
         def run(conn: sqlite3.Connection) -> None:
             with conn:
                 conn.execute("DELETE FROM entries")

@@ -25,13 +25,12 @@ import json
 import os
 import socket
 import sys
-from typing import Optional
 
 from .paths import APP_NAME, config_dir
 
 VERSION = 1
 CONNECT_TIMEOUT_S = 0.5  # a live window accepts at once
-ANSWER_TIMEOUT_S = 3.0   # it answers from its event loop (busy for a moment at most)
+ANSWER_TIMEOUT_S = 3.0  # it answers from its event loop (busy for a moment at most)
 MAX_ANSWER = 64 * 1024
 
 
@@ -45,7 +44,7 @@ def server_name() -> str:
         user = getpass.getuser()
     except Exception:  # noqa: BLE001 - no user name in the environment: the folder still differs
         user = str(os.getuid()) if hasattr(os, "getuid") else "user"
-    key = hashlib.sha256(f"{user}\0{config_dir()}".encode("utf-8")).hexdigest()[:16]
+    key = hashlib.sha256(f"{user}\0{config_dir()}".encode()).hexdigest()[:16]
     return f"{APP_NAME}-{key}"
 
 
@@ -54,7 +53,7 @@ def encode(argv: list[str], cwd: str) -> bytes:
     return (json.dumps({"version": VERSION, "argv": list(argv), "cwd": cwd}) + "\n").encode("utf-8")
 
 
-def address(name: Optional[str] = None) -> str:
+def address(name: str | None = None) -> str:
     """The socket path (Unix) or pipe name (Windows) the window listens on, as Qt makes it."""
     name = name or server_name()
     if sys.platform == "win32":
@@ -63,19 +62,17 @@ def address(name: Optional[str] = None) -> str:
     return os.path.join(os.path.normpath(os.environ.get("TMPDIR") or "/tmp"), name)
 
 
-def send(argv: list[str], cwd: Optional[str] = None, name: Optional[str] = None) -> dict:
+def send(argv: list[str], cwd: str | None = None, name: str | None = None) -> dict:
     """Hand ``argv`` to the running window and return its answer (``{"ok": ...}``).
 
     Raises NotRunning when nothing listens, OSError/ValueError when the answer is unusable."""
     message = encode(argv, os.getcwd() if cwd is None else cwd)
     where = address(name)
-    answer = _exchange_pipe(where, message) if sys.platform == "win32" else \
-        _exchange_unix(where, message)
+    answer = _exchange_pipe(where, message) if sys.platform == "win32" else _exchange_unix(where, message)
     try:
         reply = json.loads(answer.split(b"\n", 1)[0].decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ValueError(f"the running desktop-mt gave no usable answer ({len(answer)} bytes)") \
-            from None
+        raise ValueError(f"the running desktop-mt gave no usable answer ({len(answer)} bytes)") from None
     if not isinstance(reply, dict):
         raise ValueError("the running desktop-mt gave no usable answer")
     return reply
@@ -86,7 +83,7 @@ def _exchange_unix(path: str, message: bytes) -> bytes:
         sock.settimeout(CONNECT_TIMEOUT_S)
         try:
             sock.connect(path)
-        except (FileNotFoundError, ConnectionRefusedError, socket.timeout):
+        except (TimeoutError, FileNotFoundError, ConnectionRefusedError):
             raise NotRunning(path) from None  # a socket file left by a crash refuses too
         sock.settimeout(ANSWER_TIMEOUT_S)
         sock.sendall(message)

@@ -12,8 +12,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Generator, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,8 +40,9 @@ class CountingSessions:
     def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
         return self.inner.encode(input_ids, attention_mask)
 
-    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
-                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+    def decode_first(
+        self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray, max_length: int = 0
+    ) -> tuple[np.ndarray, KVCache]:
         self.steps += 1
         return self.inner.decode_first(input_ids, encoder_mask, encoder_hidden, max_length)
 
@@ -57,10 +59,13 @@ class CountingSessions:
         return self.inner.row_top(logits, n)
 
 
-def _implementations_are_complete(sessions: Seq2SeqSessions, counting: CountingSessions, concat: ConcatKVCache,
-                                  buffer: KVBuffer, translator: Translator
-                                  ) -> tuple[DecoderRunner, DecoderRunner, KVCache, KVCache, StreamingTranslator,
-                                             PostEditingTranslator]:
+def _implementations_are_complete(
+    sessions: Seq2SeqSessions,
+    counting: CountingSessions,
+    concat: ConcatKVCache,
+    buffer: KVBuffer,
+    translator: Translator,
+) -> tuple[DecoderRunner, DecoderRunner, KVCache, KVCache, StreamingTranslator, PostEditingTranslator]:
     """Never called: mypy --strict checks that each class has everything its protocol lists."""
     return sessions, counting, concat, buffer, translator, translator
 
@@ -101,8 +106,12 @@ class FakeModelTranslator(Translator):
     bundled one) for its model information; its ONNX sessions are never used.
     """
 
-    def __init__(self, model: Callable[[str], str], model_dir: str | Path | None = None,
-                 options: GenerationOptions = GenerationOptions()) -> None:
+    def __init__(
+        self,
+        model: Callable[[str], str],
+        model_dir: str | Path | None = None,
+        options: GenerationOptions = GenerationOptions(),
+    ) -> None:
         super().__init__(model_dir, options=options)
         self.model = model
         self.received: list[str] = []
@@ -113,24 +122,30 @@ class FakeModelTranslator(Translator):
         self.received.append(source)
         return self.tokenizer.encode(self.model(source))  # ends with end-of-sentence
 
-    def _generate(self, src_ids: list[list[int]], opts: GenerationOptions,
-                  cancel: CancelToken | None) -> Iterator[SearchEvent]:
+    def _generate(
+        self, src_ids: list[list[int]], opts: GenerationOptions, cancel: CancelToken | None
+    ) -> Iterator[SearchEvent]:
         for row, src in enumerate(src_ids):
             ids = self._answer(src)
             for token in ids:
                 yield TokensStep(row, [token])
             yield ItemDone(row, ids)
 
-    def _hypotheses(self, text: str, params: DecodeParams, opts: GenerationOptions,
-                    cancel: CancelToken | None = None) -> list[tuple[list[int], float]]:
+    def _hypotheses(
+        self, text: str, params: DecodeParams, opts: GenerationOptions, cancel: CancelToken | None = None
+    ) -> list[tuple[list[int], float]]:
         return [(self._answer(self.tokenizer.encode(text)), 0.0)]
 
     # Post-editing (``prefix=``): the completion is the model's output after the typed prefix
     # when the output starts with it, else the whole output (a model that ignores what was typed).
 
-    def translate_stream(self, text: str, options: GenerationOptions | None = None,
-                         cancel: CancelToken | None = None,
-                         prefix: str | None = None) -> Generator[StreamEvent, None, None]:
+    def translate_stream(
+        self,
+        text: str,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+    ) -> Generator[StreamEvent, None, None]:
         if prefix is None:
             return super().translate_stream(text, options, cancel)
         return self._complete(text, prefix, cancel)
@@ -146,11 +161,18 @@ class FakeModelTranslator(Translator):
         cancelled = shown != completion
         if not cancelled:
             yield SegmentDone(0, text, completion, len(completion))
-        yield Finished(TranslationStats(0 if cancelled else 1, len(shown), time.perf_counter() - started, None,
-                                        cancelled))
+        yield Finished(
+            TranslationStats(0 if cancelled else 1, len(shown), time.perf_counter() - started, None, cancelled)
+        )
 
-    def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
-                     cancel: CancelToken | None = None, prefix: str | None = None) -> list[Alternative]:
+    def alternatives(
+        self,
+        sentence: str,
+        n: int = 3,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+    ) -> list[Alternative]:
         if prefix is None:
             return super().alternatives(sentence, n, options, cancel)
         return [Alternative(self._completion(sentence, prefix), 0.0, ())]
@@ -158,4 +180,4 @@ class FakeModelTranslator(Translator):
     def _completion(self, sentence: str, prefix: str) -> str:
         self.received.append(sentence)
         output = self.model(sentence)
-        return output[len(prefix):] if output.startswith(prefix) else output
+        return output[len(prefix) :] if output.startswith(prefix) else output

@@ -13,17 +13,27 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("src", help="HuggingFace model id or local checkpoint directory")
     e.add_argument("out_dir")
     e.add_argument("--no-int8", action="store_true", help="skip the int8 variant")
-    e.add_argument("--int8-kind", choices=("dynamic-per-row", "weight-only-matmulnbits-8bit", "dynamic"),
-                   default="dynamic-per-row",
-                   help="int8 quantization: activation scales per row (default) or weight-only MatMulNBits, both "
-                        "independent of the batch; or ORT's dynamic quantization (one scale per batch tensor)")
+    e.add_argument(
+        "--int8-kind",
+        choices=("dynamic-per-row", "weight-only-matmulnbits-8bit", "dynamic"),
+        default="dynamic-per-row",
+        help="int8 quantization: activation scales per row (default) or weight-only MatMulNBits, both "
+        "independent of the batch; or ORT's dynamic quantization (one scale per batch tensor)",
+    )
     e.add_argument("--opset", type=int, default=17)
     e.add_argument("--samples", help="text file, one validation sentence per line")
-    e.add_argument("--merge", action="store_true",
-                   help="one merged decoder (If on use_cache_branch) instead of decoder + decoder_with_past")
-    e.add_argument("--layout", choices=("split", "merged", "step"), default=None,
-                   help="decoder files: split (Optimum's decoder + decoder_with_past, default), merged (same as "
-                        "--merge) or step (Marian only: cross_kv + decoder_step over a KV buffer, fastest on CPU)")
+    e.add_argument(
+        "--merge",
+        action="store_true",
+        help="one merged decoder (If on use_cache_branch) instead of decoder + decoder_with_past",
+    )
+    e.add_argument(
+        "--layout",
+        choices=("split", "merged", "step"),
+        default=None,
+        help="decoder files: split (Optimum's decoder + decoder_with_past, default), merged (same as "
+        "--merge) or step (Marian only: cross_kv + decoder_step over a KV buffer, fastest on CPU)",
+    )
     e.add_argument("--no-validate", action="store_true", help="skip the PyTorch parity check (not recommended)")
     e.add_argument("--tolerance", type=float, default=1e-3, help="max |logit difference| allowed for fp32")
     t = sub.add_parser("train-demo", help="train a small bundled Marian model, en->zh or zh->en (resumable)")
@@ -38,8 +48,13 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--dev", required=True, help="dev.jsonl with {'en': ..., 'refs': [...]} lines")
     v.add_argument("--limit", type=int, help="only the first N dev sentences")
     v.add_argument("--out", help="write the results as JSON here")
-    v.add_argument("--compare-int8", action="append", default=[], metavar="LABEL=DIR",
-                   help="also score the int8 variant of DIR (e.g. the old quantization) as onnx-int8-LABEL")
+    v.add_argument(
+        "--compare-int8",
+        action="append",
+        default=[],
+        metavar="LABEL=DIR",
+        help="also score the int8 variant of DIR (e.g. the old quantization) as onnx-int8-LABEL",
+    )
     c = sub.add_parser("model-card", help="write MODEL_DIR/README.md from training and evaluation outputs")
     c.add_argument("model_dir")
     c.add_argument("--train-dir", required=True)
@@ -70,8 +85,11 @@ def main(argv: list[str] | None = None) -> int:
 
         from .train_demo import TrainConfig, train
 
-        overrides = {k: v for k, v in (("epochs", args.epochs), ("threads", args.threads),
-                                         ("direction", args.direction)) if v is not None}
+        overrides = {
+            k: v
+            for k, v in (("epochs", args.epochs), ("threads", args.threads), ("direction", args.direction))
+            if v is not None
+        }
         cfg = dataclasses.replace(TrainConfig(), **overrides)
         print(train(args.out_dir, args.data, cfg))
     return 0
@@ -88,9 +106,18 @@ def run_export(args) -> int:
     if args.samples:
         samples = [line.strip() for line in Path(args.samples).read_text(encoding="utf-8").splitlines() if line.strip()]
     try:
-        manifest = export(args.src, args.out_dir, int8=not args.no_int8, opset=args.opset, samples=samples,
-                          validate=not args.no_validate, tolerance=args.tolerance, merge=args.merge,
-                          layout=args.layout, int8_kind=args.int8_kind)
+        manifest = export(
+            args.src,
+            args.out_dir,
+            int8=not args.no_int8,
+            opset=args.opset,
+            samples=samples,
+            validate=not args.no_validate,
+            tolerance=args.tolerance,
+            merge=args.merge,
+            layout=args.layout,
+            int8_kind=args.int8_kind,
+        )
     except DesktopMTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

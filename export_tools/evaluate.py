@@ -62,7 +62,7 @@ def torch_hyps(hf_dir: str, sources: list[str], beams: int, batch: int = 32) -> 
     tok = AutoTokenizer.from_pretrained(hf_dir)
     out = []
     for i in range(0, len(sources), batch):
-        enc = tok(sources[i: i + batch], return_tensors="pt", padding=True, truncation=True)
+        enc = tok(sources[i : i + batch], return_tensors="pt", padding=True, truncation=True)
         with torch.no_grad():
             ids = model.generate(**enc, num_beams=beams, do_sample=False)
         out += [t.replace("\u2581", " ").strip() for t in tok.batch_decode(ids, skip_special_tokens=True)]
@@ -76,21 +76,22 @@ def ort_hyps(model_dir: str, variant: str, sources: list[str], beams: int) -> li
     return translator.translate_batch(sources)
 
 
-def evaluate(model_dir: str, hf_dir: str | None, dev: Path, limit: int | None = None,
-             compare_int8: dict[str, str] | None = None) -> dict:
+def evaluate(
+    model_dir: str, hf_dir: str | None, dev: Path, limit: int | None = None, compare_int8: dict[str, str] | None = None
+) -> dict:
     """BLEU/chrF (and seconds) of every engine, greedy and beam 4, plus the first examples.
 
     ``compare_int8``: label -> another model directory whose int8 variant is scored too.
     """
     sources, refs = read_dev(dev, limit)
     target = target_language(model_dir)
-    results: dict = {"dev": dev.name, "sentences": len(sources), "references": sum(len(r) for r in refs),
-                     "scores": {}}
+    results: dict = {"dev": dev.name, "sentences": len(sources), "references": sum(len(r) for r in refs), "scores": {}}
     from desktop_mt.engine.model_format import inspect_model_dir
 
     # Only the variants the folder has (a downloaded model may hold int8 alone).
-    engines = [(f"onnx-{v}", lambda b, v=v: ort_hyps(model_dir, v, sources, b))
-               for v in inspect_model_dir(model_dir).variants]
+    engines = [
+        (f"onnx-{v}", lambda b, v=v: ort_hyps(model_dir, v, sources, b)) for v in inspect_model_dir(model_dir).variants
+    ]
     for label, other in (compare_int8 or {}).items():
         engines.insert(1, (f"onnx-int8-{label}", lambda b, other=other: ort_hyps(other, "int8", sources, b)))
     if hf_dir:
@@ -104,6 +105,8 @@ def evaluate(model_dir: str, hf_dir: str | None, dev: Path, limit: int | None = 
             results["scores"][key] = {**score(hyps, refs, target), "seconds": round(time.perf_counter() - t0, 1)}
             samples[key] = hyps[:5]
             print(key, results["scores"][key], flush=True)
-    results["examples"] = [{"en": sources[i], "refs": refs[i], **{k: v[i] for k, v in samples.items()}}
-                           for i in range(min(5, len(sources)))]
+    results["examples"] = [
+        {"en": sources[i], "refs": refs[i], **{k: v[i] for k, v in samples.items()}}
+        for i in range(min(5, len(sources)))
+    ]
     return results

@@ -29,8 +29,17 @@ DEFAULT_SAMPLES = [
     "It's raining.",
     "Can you help me carry these boxes upstairs?",
 ]
-TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json", "target_vocab.json", "tokenizer_config.json",
-                   "special_tokens_map.json", "sentencepiece.bpe.model", "spm.model", "tokenizer.json")
+TOKENIZER_FILES = (
+    "source.spm",
+    "target.spm",
+    "vocab.json",
+    "target_vocab.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "sentencepiece.bpe.model",
+    "spm.model",
+    "tokenizer.json",
+)
 
 
 def load_checkpoint(src: str):
@@ -40,7 +49,8 @@ def load_checkpoint(src: str):
     config = AutoConfig.from_pretrained(src)
     if config.model_type not in SUPPORTED:
         raise UnsupportedModelError(
-            f"{src}: architecture {config.model_type!r} is not supported; supported: {', '.join(SUPPORTED)}")
+            f"{src}: architecture {config.model_type!r} is not supported; supported: {', '.join(SUPPORTED)}"
+        )
     model = AutoModelForSeq2SeqLM.from_pretrained(src, attn_implementation="eager")
     model.eval()
     tokenizer = AutoTokenizer.from_pretrained(src)
@@ -59,8 +69,12 @@ def dummy_inputs(model, batch: int = 2, src_len: int = 5, past_len: int = 3):
     head_dim = cfg.d_model // heads
     past = []
     for _ in range(cfg.decoder_layers):
-        past += [torch.randn(batch, heads, past_len, head_dim), torch.randn(batch, heads, past_len, head_dim),
-                 torch.randn(batch, heads, src_len, head_dim), torch.randn(batch, heads, src_len, head_dim)]
+        past += [
+            torch.randn(batch, heads, past_len, head_dim),
+            torch.randn(batch, heads, past_len, head_dim),
+            torch.randn(batch, heads, src_len, head_dim),
+            torch.randn(batch, heads, src_len, head_dim),
+        ]
     return ids, mask, past
 
 
@@ -86,32 +100,64 @@ def export_graphs(model, out: Path, opset: int, layout: str = "split") -> dict[s
     kv_axes = {}
     for name in past_names(n, "present"):
         kv_axes[name] = {0: b, 2: s if ".encoder." in name else t}
-    paths = {"encoder": out / mf.FILE_NAMES["encoder"], "decoder": out / mf.FILE_NAMES["decoder"],
-             "decoder_with_past": out / mf.FILE_NAMES["decoder_with_past"]}
+    paths = {
+        "encoder": out / mf.FILE_NAMES["encoder"],
+        "decoder": out / mf.FILE_NAMES["decoder"],
+        "decoder_with_past": out / mf.FILE_NAMES["decoder_with_past"],
+    }
     with torch.no_grad():
         torch.onnx.export(
-            EncoderGraph(model).eval(), (ids, mask), str(paths["encoder"]), input_names=["input_ids", "attention_mask"],
-            output_names=["last_hidden_state"], opset_version=opset, dynamo=False,
-            dynamic_axes={"input_ids": {0: b, 1: s}, "attention_mask": {0: b, 1: s}, "last_hidden_state": {0: b, 1: s}})
+            EncoderGraph(model).eval(),
+            (ids, mask),
+            str(paths["encoder"]),
+            input_names=["input_ids", "attention_mask"],
+            output_names=["last_hidden_state"],
+            opset_version=opset,
+            dynamo=False,
+            dynamic_axes={"input_ids": {0: b, 1: s}, "attention_mask": {0: b, 1: s}, "last_hidden_state": {0: b, 1: s}},
+        )
     if layout == "encoder-only":
         return {"encoder": paths["encoder"]}
     with torch.no_grad():
         torch.onnx.export(
-            DecoderGraph(model).eval(), (dec_ids, mask, hidden), str(paths["decoder"]),
+            DecoderGraph(model).eval(),
+            (dec_ids, mask, hidden),
+            str(paths["decoder"]),
             input_names=["input_ids", "encoder_attention_mask", "encoder_hidden_states"],
-            output_names=["logits", *past_names(n, "present")], opset_version=opset, dynamo=False,
-            dynamic_axes={"input_ids": {0: b, 1: t}, "encoder_attention_mask": {0: b, 1: s},
-                          "encoder_hidden_states": {0: b, 1: s}, "logits": {0: b, 1: t}, **kv_axes})
-        with_past_in = {name.replace("present", "past_key_values"): {0: b, 2: s if ".encoder." in name else p}
-                        for name in past_names(n, "present")}
-        with_past_out = {k: {0: b, 2: "past_decoder_sequence_length + 1"}
-                         for k in past_names(n, "present", with_encoder=False)}
+            output_names=["logits", *past_names(n, "present")],
+            opset_version=opset,
+            dynamo=False,
+            dynamic_axes={
+                "input_ids": {0: b, 1: t},
+                "encoder_attention_mask": {0: b, 1: s},
+                "encoder_hidden_states": {0: b, 1: s},
+                "logits": {0: b, 1: t},
+                **kv_axes,
+            },
+        )
+        with_past_in = {
+            name.replace("present", "past_key_values"): {0: b, 2: s if ".encoder." in name else p}
+            for name in past_names(n, "present")
+        }
+        with_past_out = {
+            k: {0: b, 2: "past_decoder_sequence_length + 1"} for k in past_names(n, "present", with_encoder=False)
+        }
         torch.onnx.export(
-            DecoderWithPastGraph(model).eval(), (dec_ids, mask, *past), str(paths["decoder_with_past"]),
+            DecoderWithPastGraph(model).eval(),
+            (dec_ids, mask, *past),
+            str(paths["decoder_with_past"]),
             input_names=["input_ids", "encoder_attention_mask", *with_past_in],
-            output_names=["logits", *with_past_out], opset_version=opset, dynamo=False,
-            dynamic_axes={"input_ids": {0: b}, "encoder_attention_mask": {0: b, 1: s}, "logits": {0: b},
-                          **with_past_in, **with_past_out})
+            output_names=["logits", *with_past_out],
+            opset_version=opset,
+            dynamo=False,
+            dynamic_axes={
+                "input_ids": {0: b},
+                "encoder_attention_mask": {0: b, 1: s},
+                "logits": {0: b},
+                **with_past_in,
+                **with_past_out,
+            },
+        )
     model.eval()  # torch.onnx.export restores the wrappers' mode; never leave dropout on
     return paths
 
@@ -175,9 +221,18 @@ def merge_variant(staging: Path, roles: dict[str, str]) -> dict[str, str]:
 LAYOUTS = ("split", "merged", "step")
 
 
-def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
-           samples: list[str] | None = None, validate: bool = True, tolerance: float = 1e-3,
-           merge: bool = False, layout: str | None = None, int8_kind: str = mf.INT8_PER_ROW) -> dict:
+def export(
+    src: str,
+    out_dir: str,
+    int8: bool = True,
+    opset: int = 17,
+    samples: list[str] | None = None,
+    validate: bool = True,
+    tolerance: float = 1e-3,
+    merge: bool = False,
+    layout: str | None = None,
+    int8_kind: str = mf.INT8_PER_ROW,
+) -> dict:
     """Export ``src`` into ``out_dir``; returns the manifest. Raises on broken fp32 parity.
 
     ``int8_kind``: how the int8 variant is quantized (``export_tools.quantize.KINDS``): per-row
@@ -197,8 +252,10 @@ def export(src: str, out_dir: str, int8: bool = True, opset: int = 17,
     t0 = time.time()
     model, tokenizer = load_checkpoint(src)
     if layout == "step" and not step_supported(model):
-        raise UnsupportedModelError(f"{src}: the step layout is written for Marian models, not "
-                                    f"{model.config.model_type!r}; export it with --layout split or merged")
+        raise UnsupportedModelError(
+            f"{src}: the step layout is written for Marian models, not "
+            f"{model.config.model_type!r}; export it with --layout split or merged"
+        )
     if model.config.model_type == "m2m_100" and getattr(tokenizer, "tgt_lang", None):
         # generate() gets the target language as forced_bos_token_id: keep it with the model.
         model.generation_config.forced_bos_token_id = tokenizer.get_lang_id(tokenizer.tgt_lang)
@@ -250,8 +307,13 @@ def exporter_versions() -> dict[str, str]:
     import torch
     import transformers
 
-    return {"python": sys.version.split()[0], "torch": torch.__version__, "transformers": transformers.__version__,
-            "onnx": onnx.__version__, "onnxruntime": onnxruntime.__version__}
+    return {
+        "python": sys.version.split()[0],
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "onnx": onnx.__version__,
+        "onnxruntime": onnxruntime.__version__,
+    }
 
 
 def sizes(manifest: dict) -> dict[str, int]:

@@ -35,6 +35,7 @@ def to_external_data(path: Path, align: int = ALIGN, threshold: int = THRESHOLD)
     tmp = data_path.with_name(data_path.name + ".tmp")
     moved = 0
     with open(tmp, "wb") as f:
+
         def walk(graph) -> None:
             nonlocal moved
             for init in graph.initializer:
@@ -88,8 +89,11 @@ def convert_directory(model_dir: Path) -> list[Path]:
             data = to_external_data(path)
             spec["bytes"], spec["sha256"] = path.stat().st_size, mf.sha256_file(path)
             if data is not None:
-                spec["external_data"] = {"file": data.name, "bytes": data.stat().st_size,
-                                         "sha256": mf.sha256_file(data)}
+                spec["external_data"] = {
+                    "file": data.name,
+                    "bytes": data.stat().st_size,
+                    "sha256": mf.sha256_file(data),
+                }
                 written.append(data)
     mf.write_manifest(model_dir, manifest)
     return written

@@ -63,8 +63,11 @@ class DecoderGraph(torch.nn.Module):
         cache = EncoderDecoderCache(DynamicCache(), DynamicCache())
         out = self.model(
             encoder_outputs=BaseModelOutput(last_hidden_state=encoder_hidden_states),
-            attention_mask=encoder_attention_mask, decoder_input_ids=input_ids,
-            past_key_values=cache, use_cache=True, return_dict=True,
+            attention_mask=encoder_attention_mask,
+            decoder_input_ids=input_ids,
+            past_key_values=cache,
+            use_cache=True,
+            return_dict=True,
         )
         return (out.logits, *_flatten_cache(out.past_key_values, self.n_layers, True))
 
@@ -78,7 +81,7 @@ class DecoderWithPastGraph(torch.nn.Module):
         self.n_layers = decoder_layers(model)
 
     def forward(self, input_ids, encoder_attention_mask, *past):
-        layers = [tuple(past[4 * i: 4 * i + 4]) for i in range(self.n_layers)]
+        layers = [tuple(past[4 * i : 4 * i + 4]) for i in range(self.n_layers)]
         cache = EncoderDecoderCache(layers)
         batch, src_len = encoder_attention_mask.shape
         # The encoder output is not needed (cross K/V come from the cache) but the model's
@@ -86,7 +89,10 @@ class DecoderWithPastGraph(torch.nn.Module):
         dummy = torch.zeros((batch, src_len, self.model.config.d_model), dtype=past[0].dtype)
         out = self.model(
             encoder_outputs=BaseModelOutput(last_hidden_state=dummy),
-            attention_mask=encoder_attention_mask, decoder_input_ids=input_ids,
-            past_key_values=cache, use_cache=True, return_dict=True,
+            attention_mask=encoder_attention_mask,
+            decoder_input_ids=input_ids,
+            past_key_values=cache,
+            use_cache=True,
+            return_dict=True,
         )
         return (out.logits, *_flatten_cache(out.past_key_values, self.n_layers, False))

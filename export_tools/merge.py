@@ -66,8 +66,7 @@ def merge_decoders(first_step: Path, with_past: Path, out: Path) -> None:
     """Write ``out`` from the two decoder files (fp32 or int8 alike)."""
     m0, m1 = onnx.load(str(first_step)), onnx.load(str(with_past))
     outputs = [o.name for o in m0.graph.output]  # logits + present self + present cross
-    passthrough = {name: name.replace("present", "past_key_values") for name in outputs
-                   if ".encoder." in name}
+    passthrough = {name: name.replace("present", "past_key_values") for name in outputs if ".encoder." in name}
     shared: dict[str, onnx.TensorProto] = {}
     then_branch = _branch(m1, "with_past_", outputs, passthrough)
     else_branch = _branch(m0, "first_step_", outputs, {})
@@ -76,9 +75,13 @@ def merge_decoders(first_step: Path, with_past: Path, out: Path) -> None:
     inputs = {i.name: i for i in list(m0.graph.input) + list(m1.graph.input)}
     inputs["use_cache_branch"] = helper.make_tensor_value_info("use_cache_branch", TensorProto.BOOL, [1])
     if_node = helper.make_node("If", ["use_cache_branch"], outputs, then_branch=then_branch, else_branch=else_branch)
-    graph = helper.make_graph([if_node], "decoder_merged", list(inputs.values()),
-                              [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outputs],
-                              initializer=list(shared.values()))
+    graph = helper.make_graph(
+        [if_node],
+        "decoder_merged",
+        list(inputs.values()),
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outputs],
+        initializer=list(shared.values()),
+    )
     merged = helper.make_model(graph, opset_imports=m0.opset_import, producer_name="desktop-mt export_tools")
     merged.ir_version = m0.ir_version
     onnx.save(merged, str(out))

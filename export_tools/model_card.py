@@ -30,43 +30,74 @@ def render(model_dir: Path, train_dir: Path, eval_path: Path) -> str:
     sizes = {variant: nbytes / 1e6 for variant, nbytes in export_sizes(manifest).items()}
     rows = "\n".join(f"| {name} | {s['bleu']:.1f} | {s['chrf']:.1f} |" for name, s in results["scores"].items())
     int8_kind = manifest.get("int8", {}).get("kind", "dynamic")
-    examples = "\n".join(f"| {e['en']} | {e['refs'][0]} | {e.get('onnx-int8 greedy', '')} |"
-                         for e in results.get("examples", []))
+    examples = "\n".join(
+        f"| {e['en']} | {e['refs'][0]} | {e.get('onnx-int8 greedy', '')} |" for e in results.get("examples", [])
+    )
     words = dict(DIRECTIONS[cfg.get("direction", "en-zh")])
     words["vocab"] = words["vocab"].format(sv=cfg["source_vocab"], tv=cfg["target_vocab"])
-    return TEMPLATE.format(**words,
-        name=model_dir.name, layers=f"{cfg['encoder_layers']}+{cfg['decoder_layers']}", d=cfg["d_model"],
-        heads=cfg["heads"], ffn=cfg["ffn_dim"], sv=cfg["source_vocab"], tv=cfg["target_vocab"],
-        epochs=cfg["epochs"], ls=cfg["label_smoothing"], dropout=cfg["dropout"], avg=cfg["average_last"],
-        dev=results["sentences"], refs=results["references"], rows=rows, examples=examples,
-        fp32=sizes.get("fp32", 0), int8=sizes.get("int8", 0), train_time=train_time, last_epoch=last_epoch,
-        seed=cfg["seed"], threads=cfg["threads"], int8_kind=INT8_KINDS.get(int8_kind, int8_kind),
-        flores=flores_section(results.get("flores")))
+    return TEMPLATE.format(
+        **words,
+        name=model_dir.name,
+        layers=f"{cfg['encoder_layers']}+{cfg['decoder_layers']}",
+        d=cfg["d_model"],
+        heads=cfg["heads"],
+        ffn=cfg["ffn_dim"],
+        sv=cfg["source_vocab"],
+        tv=cfg["target_vocab"],
+        epochs=cfg["epochs"],
+        ls=cfg["label_smoothing"],
+        dropout=cfg["dropout"],
+        avg=cfg["average_last"],
+        dev=results["sentences"],
+        refs=results["references"],
+        rows=rows,
+        examples=examples,
+        fp32=sizes.get("fp32", 0),
+        int8=sizes.get("int8", 0),
+        train_time=train_time,
+        last_epoch=last_epoch,
+        seed=cfg["seed"],
+        threads=cfg["threads"],
+        int8_kind=INT8_KINDS.get(int8_kind, int8_kind),
+        flores=flores_section(results.get("flores")),
+    )
 
 
 INT8_KINDS = {
     "dynamic": "dynamic per-channel int8, output projection included; activation scales per batch tensor, so a "
-               "sentence's output can change with its batch",
+    "sentence's output can change with its batch",
     "dynamic-per-row": "int8 weights per output column, output projection included; activations quantized with one "
-                       "scale per token, so a sentence translates the same at any batch size",
+    "scale per token, so a sentence translates the same at any batch size",
     "weight-only-matmulnbits-8bit": "weight-only 8-bit int8 (`MatMulNBits`, blocks of 32 along K, output "
-                                    "projection included; activations quantized per row, so a sentence translates "
-                                    "the same at any batch size)",
+    "projection included; activations quantized per row, so a sentence translates "
+    "the same at any batch size)",
 }
 
 
 # The words of the card that depend on the model's direction (TrainConfig.direction).
 DIRECTIONS = {
     "en-zh": dict(
-        arrow="English→Chinese", role="The default model of desktop-mt", src="English", tgt="Chinese",
-        full="opus-mt-en-zh", direction_flag="", bleu_tok="tokenize='zh'",
+        arrow="English→Chinese",
+        role="The default model of desktop-mt",
+        src="English",
+        tgt="Chinese",
+        full="opus-mt-en-zh",
+        direction_flag="",
+        bleu_tok="tokenize='zh'",
         vocab="English unigram SentencePiece {sv} + Chinese unigram SentencePiece {tv} (mostly single "
-              "characters plus frequent words, no \"▁\" before Chinese)"),
+        'characters plus frequent words, no "▁" before Chinese)',
+    ),
     "zh-en": dict(
-        arrow="Chinese→English", role="The bundled Chinese→English model of desktop-mt", src="Chinese",
-        tgt="English", full="opus-mt-zh-en", direction_flag=" --direction zh-en", bleu_tok="tokenize='13a'",
-        vocab="Chinese unigram SentencePiece {sv} (mostly single characters plus frequent words, no \"▁\" "
-              "before Chinese) + English unigram SentencePiece {tv}"),
+        arrow="Chinese→English",
+        role="The bundled Chinese→English model of desktop-mt",
+        src="Chinese",
+        tgt="English",
+        full="opus-mt-zh-en",
+        direction_flag=" --direction zh-en",
+        bleu_tok="tokenize='13a'",
+        vocab='Chinese unigram SentencePiece {sv} (mostly single characters plus frequent words, no "▁" '
+        "before Chinese) + English unigram SentencePiece {tv}",
+    ),
 }
 
 
@@ -75,8 +106,10 @@ def flores_section(flores: dict | None) -> str:
     if not flores:
         return ""
     rows = "\n".join(f"| {name} | {s['bleu']:.2f} | {s['chrf']:.2f} |" for name, s in flores["scores"].items())
-    return ("\n## Scores on FLORES-200 dev ({n} sentences, one reference; far outside what this model learned)\n\n"
-            "| engine | BLEU | chrF |\n|---|---|---|\n{rows}\n").format(n=flores["sentences"], rows=rows)
+    return (
+        "\n## Scores on FLORES-200 dev ({n} sentences, one reference; far outside what this model learned)\n\n"
+        "| engine | BLEU | chrF |\n|---|---|---|\n{rows}\n"
+    ).format(n=flores["sentences"], rows=rows)
 
 
 TEMPLATE = """# {name}: a small {arrow} Marian model trained on Tatoeba

@@ -58,8 +58,14 @@ def quantize_file(src: Path, dst: Path, kind: str = mf.INT8_PER_ROW) -> dict:
     onnx.save(model, str(untied))
     try:
         # reduce_range: 7-bit weights, for the same AVX2 saturation as WEIGHT_MAX above
-        quantize_dynamic(str(untied), str(dst), per_channel=True, reduce_range=True, weight_type=QuantType.QInt8,
-                         op_types_to_quantize=["MatMul", "Gemm", "Gather"])
+        quantize_dynamic(
+            str(untied),
+            str(dst),
+            per_channel=True,
+            reduce_range=True,
+            weight_type=QuantType.QInt8,
+            op_types_to_quantize=["MatMul", "Gemm", "Gather"],
+        )
     finally:
         untied.unlink()
     return int8_entry(kind)
@@ -99,16 +105,26 @@ def untie_transposed_initializers(model: onnx.ModelProto) -> onnx.ModelProto:
 def int8_entry(kind: str) -> dict:
     """The manifest's description of the int8 variant (``kind`` decides ``batch_invariant``)."""
     if kind == mf.INT8_DYNAMIC:
-        return {"kind": kind, "weights": "int8 per output channel, 7-bit range (reduce_range)",
-                "activations": "uint8, one scale per tensor"}
+        return {
+            "kind": kind,
+            "weights": "int8 per output channel, 7-bit range (reduce_range)",
+            "activations": "uint8, one scale per tensor",
+        }
     if kind == mf.INT8_PER_ROW:
-        return {"kind": kind, "weights": f"int8 symmetric per output column in [-{WEIGHT_MAX}, {WEIGHT_MAX}] "
-                                         f"(7 bits: no int16 saturation on AVX2); embeddings int8 per row",
-                "weight_max": WEIGHT_MAX,
-                "activations": "uint8 symmetric (zero point 128), one scale per row"}
-    return {"kind": kind, "weights": f"int8 symmetric, blocks of {BLOCK_SIZE} along K; embeddings int8 per row",
-            "activations": f"MatMulNBits accuracy_level {ACCURACY_LEVEL}: int8 per row and block",
-            "block_size": BLOCK_SIZE, "accuracy_level": ACCURACY_LEVEL}
+        return {
+            "kind": kind,
+            "weights": f"int8 symmetric per output column in [-{WEIGHT_MAX}, {WEIGHT_MAX}] "
+            f"(7 bits: no int16 saturation on AVX2); embeddings int8 per row",
+            "weight_max": WEIGHT_MAX,
+            "activations": "uint8 symmetric (zero point 128), one scale per row",
+        }
+    return {
+        "kind": kind,
+        "weights": f"int8 symmetric, blocks of {BLOCK_SIZE} along K; embeddings int8 per row",
+        "activations": f"MatMulNBits accuracy_level {ACCURACY_LEVEL}: int8 per row and block",
+        "block_size": BLOCK_SIZE,
+        "accuracy_level": ACCURACY_LEVEL,
+    }
 
 
 def per_row_int8(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -127,9 +143,17 @@ def per_row_int8(model: onnx.ModelProto) -> onnx.ModelProto:
     """
     graph = model.graph
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 17)
-    graph.initializer.extend(numpy_helper.from_array(np.asarray(v, dtype=t), n) for n, v, t in (
-        ("qrow_tiny", 1e-12, np.float32), ("qrow_127", 127.0, np.float32), ("qrow_128", 128.0, np.float32),
-        ("qrow_one", 1.0, np.float32), ("qrow_zp", 128, np.uint8), ("qrow_axes", [-1], np.int64)))
+    graph.initializer.extend(
+        numpy_helper.from_array(np.asarray(v, dtype=t), n)
+        for n, v, t in (
+            ("qrow_tiny", 1e-12, np.float32),
+            ("qrow_127", 127.0, np.float32),
+            ("qrow_128", 128.0, np.float32),
+            ("qrow_one", 1.0, np.float32),
+            ("qrow_zp", 128, np.uint8),
+            ("qrow_axes", [-1], np.int64),
+        )
+    )
     weights = _float_matrices(graph)
     packed: dict[str, tuple[str, str]] = {}
     rows: dict[tuple[int, str], tuple[str, str]] = {}  # per subgraph: a value quantized there is visible there
@@ -142,9 +166,16 @@ def per_row_int8(model: onnx.ModelProto) -> onnx.ModelProto:
         q, scale = rows[id(sub), node.input[0]]
         w8, w_scale = packed[node.input[1]]
         base = node.name or node.output[0]
-        return [helper.make_node("MatMulIntegerToFloat", [q, w8, "qrow_one", w_scale, "qrow_zp"],
-                                 [f"{base}_rowq_out"], name=f"{base}_rowq", domain="com.microsoft"),
-                helper.make_node("Mul", [f"{base}_rowq_out", scale], list(node.output), name=f"{base}_rowq_scale")]
+        return [
+            helper.make_node(
+                "MatMulIntegerToFloat",
+                [q, w8, "qrow_one", w_scale, "qrow_zp"],
+                [f"{base}_rowq_out"],
+                name=f"{base}_rowq",
+                domain="com.microsoft",
+            ),
+            helper.make_node("Mul", [f"{base}_rowq_out", scale], list(node.output), name=f"{base}_rowq_scale"),
+        ]
 
     _rewrite_nodes(graph, lambda n: n.op_type == "MatMul" and n.input[1] in weights, rewrite)
     quantize_gathers(graph)
@@ -157,15 +188,21 @@ def per_row_int8(model: onnx.ModelProto) -> onnx.ModelProto:
 def _row_quantize_nodes(x: str, prefix: str, opset: int, nodes: list) -> tuple[str, str]:
     """Append the nodes that quantize ``x`` per row (last axis); returns (uint8 name, scale name)."""
     p = f"{prefix}{x}_rowq"
-    reduce = (helper.make_node("ReduceMax", [f"{p}_abs", "qrow_axes"], [f"{p}_max"], keepdims=1) if opset >= 18 else
-              helper.make_node("ReduceMax", [f"{p}_abs"], [f"{p}_max"], axes=[-1], keepdims=1))
-    nodes += [helper.make_node("Abs", [x], [f"{p}_abs"]), reduce,
-              helper.make_node("Max", [f"{p}_max", "qrow_tiny"], [f"{p}_max1"]),
-              helper.make_node("Div", [f"{p}_max1", "qrow_127"], [f"{p}_scale"]),
-              helper.make_node("Div", [x, f"{p}_scale"], [f"{p}_div"]),
-              helper.make_node("Round", [f"{p}_div"], [f"{p}_round"]),
-              helper.make_node("Add", [f"{p}_round", "qrow_128"], [f"{p}_shift"]),
-              helper.make_node("Cast", [f"{p}_shift"], [f"{p}_u8"], to=TensorProto.UINT8)]
+    reduce = (
+        helper.make_node("ReduceMax", [f"{p}_abs", "qrow_axes"], [f"{p}_max"], keepdims=1)
+        if opset >= 18
+        else helper.make_node("ReduceMax", [f"{p}_abs"], [f"{p}_max"], axes=[-1], keepdims=1)
+    )
+    nodes += [
+        helper.make_node("Abs", [x], [f"{p}_abs"]),
+        reduce,
+        helper.make_node("Max", [f"{p}_max", "qrow_tiny"], [f"{p}_max1"]),
+        helper.make_node("Div", [f"{p}_max1", "qrow_127"], [f"{p}_scale"]),
+        helper.make_node("Div", [x, f"{p}_scale"], [f"{p}_div"]),
+        helper.make_node("Round", [f"{p}_div"], [f"{p}_round"]),
+        helper.make_node("Add", [f"{p}_round", "qrow_128"], [f"{p}_shift"]),
+        helper.make_node("Cast", [f"{p}_shift"], [f"{p}_u8"], to=TensorProto.UINT8),
+    ]
     return f"{p}_u8", f"{p}_scale"
 
 
@@ -181,8 +218,9 @@ def _add_column_quantized(graph: onnx.GraphProto, weight: onnx.TensorProto) -> t
     return names
 
 
-def weight_only_int8(model: onnx.ModelProto, block_size: int = BLOCK_SIZE,
-                     accuracy_level: int = ACCURACY_LEVEL) -> onnx.ModelProto:
+def weight_only_int8(
+    model: onnx.ModelProto, block_size: int = BLOCK_SIZE, accuracy_level: int = ACCURACY_LEVEL
+) -> onnx.ModelProto:
     """MatMul -> MatMulNBits (8 bits) and Gather tables -> int8 rows, in every (sub)graph.
 
     Weights are looked up in the outer graph only (where the exporter and ``merge`` put them);
@@ -203,11 +241,9 @@ def quantize_matmuls(graph: onnx.GraphProto, block_size: int, accuracy_level: in
     no zero points) is ONNX Runtime's own (``DefaultWeightOnlyQuantizer``), so the file matches
     what its kernels expect. Returns how many MatMul nodes were rewritten.
     """
-    from onnxruntime.quantization.matmul_nbits_quantizer import (DefaultWeightOnlyQuantConfig,
-                                                                 DefaultWeightOnlyQuantizer)
+    from onnxruntime.quantization.matmul_nbits_quantizer import DefaultWeightOnlyQuantConfig, DefaultWeightOnlyQuantizer
 
-    packer = DefaultWeightOnlyQuantizer(DefaultWeightOnlyQuantConfig(block_size=block_size, is_symmetric=True,
-                                                                     bits=8))
+    packer = DefaultWeightOnlyQuantizer(DefaultWeightOnlyQuantConfig(block_size=block_size, is_symmetric=True, bits=8))
     weights = _float_matrices(graph)
     packed: dict[str, tuple[str, str]] = {}
 
@@ -216,12 +252,24 @@ def quantize_matmuls(graph: onnx.GraphProto, block_size: int, accuracy_level: in
         if name not in packed:
             blocks, scales, _ = packer.qbits_block_quant(numpy_helper.to_array(weights[name]))
             packed[name] = (f"{name}_Q8", f"{name}_scales")
-            graph.initializer.extend([numpy_helper.from_array(blocks, packed[name][0]),
-                                      numpy_helper.from_array(scales, packed[name][1])])
+            graph.initializer.extend(
+                [numpy_helper.from_array(blocks, packed[name][0]), numpy_helper.from_array(scales, packed[name][1])]
+            )
         k, n = weights[name].dims
-        return [helper.make_node("MatMulNBits", [node.input[0], *packed[name]], list(node.output),
-                                 name=f"{node.name}_Q8", domain="com.microsoft", K=k, N=n, bits=8,
-                                 block_size=block_size, accuracy_level=accuracy_level)]
+        return [
+            helper.make_node(
+                "MatMulNBits",
+                [node.input[0], *packed[name]],
+                list(node.output),
+                name=f"{node.name}_Q8",
+                domain="com.microsoft",
+                K=k,
+                N=n,
+                bits=8,
+                block_size=block_size,
+                accuracy_level=accuracy_level,
+            )
+        ]
 
     return _rewrite_nodes(graph, lambda n: n.op_type == "MatMul" and n.input[1] in weights, rewrite)
 
@@ -261,8 +309,15 @@ def quantize_gathers(graph: onnx.GraphProto) -> int:
             quantized[node.input[0]] = _add_row_quantized(graph, tables[node.input[0]])
         return _dequantizing_gather(node, *quantized[node.input[0]])
 
-    return _rewrite_nodes(graph, lambda n: n.op_type == "Gather" and n.input[0] in tables and next(
-        (a.i for a in n.attribute if a.name == "axis"), 0) == 0, rewrite)
+    return _rewrite_nodes(
+        graph,
+        lambda n: (
+            n.op_type == "Gather"
+            and n.input[0] in tables
+            and next((a.i for a in n.attribute if a.name == "axis"), 0) == 0
+        ),
+        rewrite,
+    )
 
 
 def _add_row_quantized(graph: onnx.GraphProto, table: onnx.TensorProto) -> tuple[str, str]:
@@ -278,10 +333,12 @@ def _add_row_quantized(graph: onnx.GraphProto, table: onnx.TensorProto) -> tuple
 
 def _dequantizing_gather(node: onnx.NodeProto, q_name: str, scale_name: str) -> list[onnx.NodeProto]:
     ids, out, base = node.input[1], node.output[0], node.name or node.output[0]
-    return [helper.make_node("Gather", [q_name, ids], [f"{base}_q"], name=f"{base}_q"),
-            helper.make_node("Gather", [scale_name, ids], [f"{base}_scale"], name=f"{base}_scale"),
-            helper.make_node("Cast", [f"{base}_q"], [f"{base}_f"], name=f"{base}_f", to=TensorProto.FLOAT),
-            helper.make_node("Mul", [f"{base}_f", f"{base}_scale"], [out], name=f"{base}_dq")]
+    return [
+        helper.make_node("Gather", [q_name, ids], [f"{base}_q"], name=f"{base}_q"),
+        helper.make_node("Gather", [scale_name, ids], [f"{base}_scale"], name=f"{base}_scale"),
+        helper.make_node("Cast", [f"{base}_q"], [f"{base}_f"], name=f"{base}_f", to=TensorProto.FLOAT),
+        helper.make_node("Mul", [f"{base}_f", f"{base}_scale"], [out], name=f"{base}_dq"),
+    ]
 
 
 def all_graphs(graph: onnx.GraphProto):
@@ -357,9 +414,14 @@ def validate_int8_against_fp32(model_dir: Path, samples: list[str], max_new_toke
     enc_diff, first_diff, past_diff, matches, per_step = 0.0, 0.0, 0.0, 0, []
     for sample in samples:
         ids = tokenizer.encode(sample)
-        tokens = {name: [ev.ids for ev in generation.greedy(s, [ids], [1 + max_new_tokens], params)
-                        if isinstance(ev, generation.ItemDone)][0]
-                  for name, s in (("fp32", fp32), ("int8", int8))}
+        tokens = {
+            name: [
+                ev.ids
+                for ev in generation.greedy(s, [ids], [1 + max_new_tokens], params)
+                if isinstance(ev, generation.ItemDone)
+            ][0]
+            for name, s in (("fp32", fp32), ("int8", int8))
+        }
         batch, mask = np.array([ids], dtype=np.int64), np.ones((1, len(ids)), dtype=np.int64)
         ref = onnx_teacher_forced(fp32, batch, mask, params.decoder_start, tokens["fp32"])
         got = onnx_teacher_forced(int8, batch, mask, params.decoder_start, tokens["fp32"])
@@ -369,11 +431,16 @@ def validate_int8_against_fp32(model_dir: Path, samples: list[str], max_new_toke
         past_diff = max(past_diff, float(diff[1:].max()) if len(diff) > 1 else 0.0)
         per_step.append([round(float(d), 6) for d in diff])
         matches += int(tokens["int8"] == tokens["fp32"])
-    return {"reference": "fp32 ONNX graphs (re-quantized without the PyTorch checkpoint)",
-            "encoder_max_abs_diff": enc_diff, "decoder_max_abs_logit_diff": first_diff,
-            "decoder_with_past_max_abs_logit_diff": past_diff, "max_abs_logit_diff": max(first_diff, past_diff),
-            "per_step_max_abs_logit_diff": per_step, "greedy_tokens_match": f"{matches}/{len(samples)}",
-            "greedy_tokens_match_all": matches == len(samples)}
+    return {
+        "reference": "fp32 ONNX graphs (re-quantized without the PyTorch checkpoint)",
+        "encoder_max_abs_diff": enc_diff,
+        "decoder_max_abs_logit_diff": first_diff,
+        "decoder_with_past_max_abs_logit_diff": past_diff,
+        "max_abs_logit_diff": max(first_diff, past_diff),
+        "per_step_max_abs_logit_diff": per_step,
+        "greedy_tokens_match": f"{matches}/{len(samples)}",
+        "greedy_tokens_match_all": matches == len(samples),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -82,7 +82,7 @@ def _uses(model) -> dict[tuple, str]:
     return found
 
 
-def _initializers(model) -> dict[str, "object"]:
+def _initializers(model) -> dict[str, object]:
     from onnx import AttributeProto, numpy_helper
 
     arrays = {}
@@ -114,8 +114,10 @@ def _paired(reference_path: Path, target_path: Path):
     ref_uses, tgt_uses = _uses(ref), _uses(tgt)
     if set(ref_uses) != set(tgt_uses):
         missing = sorted(set(ref_uses) ^ set(tgt_uses))[:3]
-        raise UnsupportedModelError(f"{target_path.name}: its graph differs from this exporter's ({missing} ...); "
-                                    f"export it with the exporter version in its manifest")
+        raise UnsupportedModelError(
+            f"{target_path.name}: its graph differs from this exporter's ({missing} ...); "
+            f"export it with the exporter version in its manifest"
+        )
     ref_arrays, tgt_arrays = _initializers(ref), _initializers(tgt)
     for pos, name in ref_uses.items():
         yield ref_arrays[name], tgt_arrays[tgt_uses[pos]], f"{target_path.name}:{tgt_uses[pos]}"

@@ -30,10 +30,12 @@ def row_top() -> bytes:
         helper.make_node("TopK", ["lsm", "k"], ["values", "indices"], axis=-1, largest=1, sorted=1),
     ]
     graph = helper.make_graph(
-        nodes, "row_top",
+        nodes,
+        "row_top",
         [v("logits", TensorProto.FLOAT, ["rows", 1, "vocab"]), v("k", TensorProto.INT64, [1])],
         [v("values", TensorProto.FLOAT, ["rows", "n"]), v("indices", TensorProto.INT64, ["rows", "n"])],
-        [numpy_helper.from_array(np.array([1], np.int64), "axis1")])
+        [numpy_helper.from_array(np.array([1], np.int64), "axis1")],
+    )
     return _model(graph)
 
 

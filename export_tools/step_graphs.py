@@ -57,8 +57,10 @@ class CrossKVGraph(torch.nn.Module):
         out = []
         for layer in self.layers:
             attn = layer.encoder_attn
-            out += [_heads(attn.k_proj(encoder_hidden_states), rows, self.heads, self.head_dim),
-                    _heads(attn.v_proj(encoder_hidden_states), rows, self.heads, self.head_dim)]
+            out += [
+                _heads(attn.k_proj(encoder_hidden_states), rows, self.heads, self.head_dim),
+                _heads(attn.v_proj(encoder_hidden_states), rows, self.heads, self.head_dim),
+            ]
         return tuple(out)
 
 
@@ -88,7 +90,7 @@ class DecoderStepGraph(torch.nn.Module):
         cross_mask = (1.0 - encoder_attention_mask.to(torch.float32)).view(items, 1, 1, -1) * self.floor
         new = []
         for i, layer in enumerate(dec.layers):
-            k_buf, v_buf, k_cross, v_cross = caches[4 * i: 4 * i + 4]
+            k_buf, v_buf, k_cross, v_cross = caches[4 * i : 4 * i + 4]
             x, k_new, v_new = self._self_attention(layer, x, k_buf, v_buf, self_mask, rows)
             new += [k_new, v_new]
             x = self._cross_attention(layer, x, k_cross, v_cross, cross_mask, rows)
@@ -105,8 +107,13 @@ class DecoderStepGraph(torch.nn.Module):
         capacity = k_buf.shape[2]
         # The new position's score is one dot product per row and head: elementwise, not a
         # batch of 1x1 matrix products (each of which would cost a GEMM call).
-        scores = torch.cat([torch.matmul(q, k_buf.transpose(2, 3)) * attn.scaling + mask,
-                            (q * k).sum(dim=-1, keepdim=True) * attn.scaling], dim=-1)
+        scores = torch.cat(
+            [
+                torch.matmul(q, k_buf.transpose(2, 3)) * attn.scaling + mask,
+                (q * k).sum(dim=-1, keepdim=True) * attn.scaling,
+            ],
+            dim=-1,
+        )
         probs = torch.softmax(scores, dim=-1)
         out = torch.matmul(probs[..., :capacity], v_buf) + probs[..., capacity:] * v
         out = attn.out_proj(out.transpose(1, 2).reshape(rows, 1, -1))
@@ -136,8 +143,12 @@ def export_step_graphs(model, out, opset: int, file_names: dict) -> dict:
     ids = torch.full((rows, 1), cfg.decoder_start_token_id)
     caches = []
     for _ in range(n):
-        caches += [torch.randn(rows, heads, capacity, head_dim), torch.randn(rows, heads, capacity, head_dim),
-                   torch.randn(items, heads, src, head_dim), torch.randn(items, heads, src, head_dim)]
+        caches += [
+            torch.randn(rows, heads, capacity, head_dim),
+            torch.randn(rows, heads, capacity, head_dim),
+            torch.randn(items, heads, src, head_dim),
+            torch.randn(items, heads, src, head_dim),
+        ]
     r, b, s, c = "rows", "batch_size", "encoder_sequence_length", "buffer_capacity"
     paths = {"cross_kv": out / file_names["cross_kv"], "decoder_step": out / file_names["decoder_step"]}
     cross_names = buffer_names(n, "present", "encoder")
@@ -145,15 +156,30 @@ def export_step_graphs(model, out, opset: int, file_names: dict) -> dict:
     new_names = buffer_names(n, "new", "decoder")
     with torch.no_grad():
         torch.onnx.export(
-            CrossKVGraph(model).eval(), (hidden,), str(paths["cross_kv"]), input_names=["encoder_hidden_states"],
-            output_names=cross_names, opset_version=opset, dynamo=False,
-            dynamic_axes={"encoder_hidden_states": {0: b, 1: s}, **{k: {0: b, 2: s} for k in cross_names}})
+            CrossKVGraph(model).eval(),
+            (hidden,),
+            str(paths["cross_kv"]),
+            input_names=["encoder_hidden_states"],
+            output_names=cross_names,
+            opset_version=opset,
+            dynamo=False,
+            dynamic_axes={"encoder_hidden_states": {0: b, 1: s}, **{k: {0: b, 2: s} for k in cross_names}},
+        )
         torch.onnx.export(
-            DecoderStepGraph(model).eval(), (ids, mask, torch.tensor(2, dtype=torch.long), *caches),
-            str(paths["decoder_step"]), input_names=[*STEP_INPUTS, *in_names],
-            output_names=["logits", *new_names], opset_version=opset, dynamo=False,
-            dynamic_axes={"input_ids": {0: r}, "encoder_attention_mask": {0: b, 1: s}, "logits": {0: r},
-                          **{k: ({0: b, 2: s} if ".encoder." in k else {0: r, 2: c}) for k in in_names},
-                          **{k: {0: r} for k in new_names}})
+            DecoderStepGraph(model).eval(),
+            (ids, mask, torch.tensor(2, dtype=torch.long), *caches),
+            str(paths["decoder_step"]),
+            input_names=[*STEP_INPUTS, *in_names],
+            output_names=["logits", *new_names],
+            opset_version=opset,
+            dynamo=False,
+            dynamic_axes={
+                "input_ids": {0: r},
+                "encoder_attention_mask": {0: b, 1: s},
+                "logits": {0: r},
+                **{k: ({0: b, 2: s} if ".encoder." in k else {0: r, 2: c}) for k in in_names},
+                **{k: {0: r} for k in new_names},
+            },
+        )
     model.eval()
     return paths

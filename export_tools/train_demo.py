@@ -88,9 +88,18 @@ def train_sentencepiece(lines: list[str], prefix: Path, vocab_size: int, coverag
     text = prefix.with_suffix(".txt")
     text.write_text("\n".join(lines) + "\n", encoding="utf-8")
     spm.SentencePieceTrainer.train(
-        input=str(text), model_prefix=str(prefix), vocab_size=vocab_size,
-        model_type="unigram", character_coverage=coverage, hard_vocab_limit=False,
-        unk_id=0, bos_id=-1, eos_id=1, pad_id=-1, num_threads=2, minloglevel=2,
+        input=str(text),
+        model_prefix=str(prefix),
+        vocab_size=vocab_size,
+        model_type="unigram",
+        character_coverage=coverage,
+        hard_vocab_limit=False,
+        unk_id=0,
+        bos_id=-1,
+        eos_id=1,
+        pad_id=-1,
+        num_threads=2,
+        minloglevel=2,
         add_dummy_prefix=dummy_prefix,
     )
     text.unlink()
@@ -116,19 +125,32 @@ def write_tokenizer(out: Path, train, cfg: TrainConfig) -> None:
     out.mkdir(parents=True, exist_ok=True)
     src_lang, tgt_lang = cfg.direction.split("-")
     # Chinese: no "▁" token before it, and rare characters left to <unk>; English: every letter.
-    for lang, lines, name, size in ((src_lang, [s for s, _ in train], "source", cfg.source_vocab),
-                                    (tgt_lang, [t for _, t in train], "target", cfg.target_vocab)):
+    for lang, lines, name, size in (
+        (src_lang, [s for s, _ in train], "source", cfg.source_vocab),
+        (tgt_lang, [t for _, t in train], "target", cfg.target_vocab),
+    ):
         chinese = lang == "zh"
         train_sentencepiece(lines, out / name, size, 0.9999 if chinese else 1.0, not chinese)
     (out / "source.model").rename(out / "source.spm")
     (out / "target.model").rename(out / "target.spm")
     vocab = build_marian_vocab(out / "source.spm", out / "target.spm")
     (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False, indent=0), encoding="utf-8")
-    (out / "tokenizer_config.json").write_text(json.dumps({
-        "tokenizer_class": "MarianTokenizer", "source_lang": src_lang, "target_lang": tgt_lang,
-        "model_max_length": cfg.max_positions, "eos_token": "</s>", "unk_token": "<unk>",
-        "pad_token": "<pad>", "separate_vocabs": False,
-    }, indent=2), encoding="utf-8")
+    (out / "tokenizer_config.json").write_text(
+        json.dumps(
+            {
+                "tokenizer_class": "MarianTokenizer",
+                "source_lang": src_lang,
+                "target_lang": tgt_lang,
+                "model_max_length": cfg.max_positions,
+                "eos_token": "</s>",
+                "unk_token": "<unk>",
+                "pad_token": "<pad>",
+                "separate_vocabs": False,
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
 
 
 def build_model(vocab_size: int, cfg: TrainConfig):
@@ -136,18 +158,36 @@ def build_model(vocab_size: int, cfg: TrainConfig):
 
     pad = vocab_size - 1
     config = MarianConfig(
-        vocab_size=vocab_size, d_model=cfg.d_model, encoder_layers=cfg.encoder_layers,
-        decoder_layers=cfg.decoder_layers, encoder_attention_heads=cfg.heads,
-        decoder_attention_heads=cfg.heads, encoder_ffn_dim=cfg.ffn_dim, decoder_ffn_dim=cfg.ffn_dim,
-        max_position_embeddings=cfg.max_positions, dropout=cfg.dropout, attention_dropout=0.0,
-        activation_dropout=0.0, activation_function="swish", scale_embedding=True,
-        pad_token_id=pad, eos_token_id=0, decoder_start_token_id=pad, forced_eos_token_id=0,
-        share_encoder_decoder_embeddings=True, tie_word_embeddings=True,
+        vocab_size=vocab_size,
+        d_model=cfg.d_model,
+        encoder_layers=cfg.encoder_layers,
+        decoder_layers=cfg.decoder_layers,
+        encoder_attention_heads=cfg.heads,
+        decoder_attention_heads=cfg.heads,
+        encoder_ffn_dim=cfg.ffn_dim,
+        decoder_ffn_dim=cfg.ffn_dim,
+        max_position_embeddings=cfg.max_positions,
+        dropout=cfg.dropout,
+        attention_dropout=0.0,
+        activation_dropout=0.0,
+        activation_function="swish",
+        scale_embedding=True,
+        pad_token_id=pad,
+        eos_token_id=0,
+        decoder_start_token_id=pad,
+        forced_eos_token_id=0,
+        share_encoder_decoder_embeddings=True,
+        tie_word_embeddings=True,
     )
     model = MarianMTModel(config)
     model.generation_config = GenerationConfig(
-        decoder_start_token_id=pad, eos_token_id=0, pad_token_id=pad, forced_eos_token_id=0,
-        bad_words_ids=[[pad]], max_length=cfg.max_positions, num_beams=4,
+        decoder_start_token_id=pad,
+        eos_token_id=0,
+        pad_token_id=pad,
+        forced_eos_token_id=0,
+        bad_words_ids=[[pad]],
+        max_length=cfg.max_positions,
+        num_beams=4,
     )
     return model
 
@@ -236,8 +276,9 @@ def train(out_dir: str, data: str | None = None, cfg: TrainConfig = TrainConfig(
     train_pairs, dev = split_by_source(pairs, cfg.dev_sentences, cfg.seed)
     # "src" names the source whatever its language ("en" kept for the en->zh files made before).
     key = "en" if cfg.direction == "en-zh" else "src"
-    (out / "dev.jsonl").write_text("".join(json.dumps({key: src, "refs": refs}, ensure_ascii=False) + "\n"
-                                           for src, refs in dev), encoding="utf-8")
+    (out / "dev.jsonl").write_text(
+        "".join(json.dumps({key: src, "refs": refs}, ensure_ascii=False) + "\n" for src, refs in dev), encoding="utf-8"
+    )
     (out / "train_config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
     if not (tok_dir / "vocab.json").exists():
         write_tokenizer(tok_dir, train_pairs, cfg)
@@ -256,15 +297,19 @@ def train(out_dir: str, data: str | None = None, cfg: TrainConfig = TrainConfig(
         log(out, f"resumed after epoch {start_epoch} (step {step})")
     steps_per_epoch = len(make_batches(examples, cfg.batch_tokens, random.Random(0)))
     total = steps_per_epoch * cfg.epochs
-    log(out, f"{len(examples)} train pairs, {len(dev)} dev sentences, vocab {len(tokenizer.get_vocab())}, "
-             f"{sum(p.numel() for p in model.parameters()) / 1e6:.2f}M params, {steps_per_epoch} steps/epoch")
+    log(
+        out,
+        f"{len(examples)} train pairs, {len(dev)} dev sentences, vocab {len(tokenizer.get_vocab())}, "
+        f"{sum(p.numel() for p in model.parameters()) / 1e6:.2f}M params, {steps_per_epoch} steps/epoch",
+    )
     ckpt_dir.mkdir(exist_ok=True)
     for epoch in range(start_epoch, cfg.epochs):
         step = run_epoch(model, opt, examples, epoch, step, total, pad, cfg, out)
         torch.save(model.state_dict(), ckpt_dir / f"epoch{epoch + 1:03d}.pt")
         with atomic_path(state_path) as tmp:  # a kill mid-save never corrupts the resume point
-            torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
-                        "step": step}, tmp)
+            torch.save(
+                {"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1, "step": step}, tmp
+            )
         for old in sorted(ckpt_dir.glob("epoch*.pt"))[: -cfg.average_last]:
             old.unlink()
     return finalize(model, tokenizer, ckpt_dir, final_dir, cfg, out)
@@ -283,7 +328,8 @@ def run_epoch(model, opt, examples, epoch, step, total, pad, cfg, out) -> int:
             group["lr"] = lr_at(step, total, cfg)
         logits = model(input_ids=input_ids, attention_mask=attn, decoder_input_ids=dec_in).logits
         loss = torch.nn.functional.cross_entropy(
-            logits.view(-1, logits.size(-1)), labels.view(-1), ignore_index=-100, label_smoothing=cfg.label_smoothing)
+            logits.view(-1, logits.size(-1)), labels.view(-1), ignore_index=-100, label_smoothing=cfg.label_smoothing
+        )
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -291,14 +337,17 @@ def run_epoch(model, opt, examples, epoch, step, total, pad, cfg, out) -> int:
         step += 1
         n = int((labels != -100).sum())
         loss_sum, tok_sum = loss_sum + float(loss) * n, tok_sum + n
-    log(out, f"epoch {epoch + 1}/{cfg.epochs} step {step} loss {loss_sum / tok_sum:.3f} "
-             f"lr {lr_at(step, total, cfg):.2e} {time.time() - t0:.0f}s")
+    log(
+        out,
+        f"epoch {epoch + 1}/{cfg.epochs} step {step} loss {loss_sum / tok_sum:.3f} "
+        f"lr {lr_at(step, total, cfg):.2e} {time.time() - t0:.0f}s",
+    )
     return step
 
 
 def finalize(model, tokenizer, ckpt_dir: Path, final_dir: Path, cfg: TrainConfig, out: Path) -> Path:
     """Average the last epochs' weights and write a ``from_pretrained`` checkpoint."""
-    paths = sorted(ckpt_dir.glob("epoch*.pt"))[-cfg.average_last:]
+    paths = sorted(ckpt_dir.glob("epoch*.pt"))[-cfg.average_last :]
     model.load_state_dict(average_state_dicts(paths))
     model.eval()
     if final_dir.exists():

@@ -55,20 +55,29 @@ def validate_variant(model, tokenizer, sessions, params, samples, max_new_tokens
     enc_diff, first_diff, past_diff, matches, per_step = 0.0, 0.0, 0.0, 0, []
     for sample in samples:
         ids, mask, ref_hidden, ref_logits, ref_tokens = torch_reference(model, tokenizer, sample, max_new_tokens)
-        hidden, logits = onnx_teacher_forced(sessions, ids.astype(np.int64), mask.astype(np.int64),
-                                             params.decoder_start, ref_tokens)
+        hidden, logits = onnx_teacher_forced(
+            sessions, ids.astype(np.int64), mask.astype(np.int64), params.decoder_start, ref_tokens
+        )
         diff = np.abs(logits - ref_logits[: len(logits)]).max(axis=-1)
         enc_diff = max(enc_diff, float(np.abs(hidden - ref_hidden).max()))
         first_diff = max(first_diff, float(diff[0]))
         past_diff = max(past_diff, float(diff[1:].max()) if len(diff) > 1 else 0.0)
         per_step.append([round(float(d), 6) for d in diff])
-        ours = [ev.ids for ev in generation.greedy(sessions, [ids[0].tolist()], [1 + max_new_tokens], params)
-                if isinstance(ev, generation.ItemDone)][0]
+        ours = [
+            ev.ids
+            for ev in generation.greedy(sessions, [ids[0].tolist()], [1 + max_new_tokens], params)
+            if isinstance(ev, generation.ItemDone)
+        ][0]
         matches += int(ours == ref_tokens)
-    return {"encoder_max_abs_diff": enc_diff, "decoder_max_abs_logit_diff": first_diff,
-            "decoder_with_past_max_abs_logit_diff": past_diff,
-            "max_abs_logit_diff": max(first_diff, past_diff), "per_step_max_abs_logit_diff": per_step,
-            "greedy_tokens_match": f"{matches}/{len(samples)}", "greedy_tokens_match_all": matches == len(samples)}
+    return {
+        "encoder_max_abs_diff": enc_diff,
+        "decoder_max_abs_logit_diff": first_diff,
+        "decoder_with_past_max_abs_logit_diff": past_diff,
+        "max_abs_logit_diff": max(first_diff, past_diff),
+        "per_step_max_abs_logit_diff": per_step,
+        "greedy_tokens_match": f"{matches}/{len(samples)}",
+        "greedy_tokens_match_all": matches == len(samples),
+    }
 
 
 def validate_directory(model, tokenizer, out: Path, variants: dict, samples: list[str]) -> dict:
@@ -81,8 +90,11 @@ def validate_directory(model, tokenizer, out: Path, variants: dict, samples: lis
         report[variant] = validate_variant(model, tokenizer, sessions, params, samples)
         roles = variants[variant]
         first = roles.get("decoder") or roles.get("decoder_merged") or roles.get("decoder_step")
-        report[variant]["graph_files"] = {"encoder": roles["encoder"], "first": first,
-                                          "later": roles.get("decoder_with_past") or first}
+        report[variant]["graph_files"] = {
+            "encoder": roles["encoder"],
+            "first": first,
+            "later": roles.get("decoder_with_past") or first,
+        }
     return report
 
 
@@ -91,12 +103,18 @@ def raise_if_broken(report: dict, tolerance: float, out: Path) -> None:
     if not fp32:
         return
     names = fp32.get("graph_files", {})
-    for graph, key in ((names.get("encoder"), "encoder_max_abs_diff"),
-                       (names.get("first"), "decoder_max_abs_logit_diff"),
-                       (names.get("later"), "decoder_with_past_max_abs_logit_diff")):
+    for graph, key in (
+        (names.get("encoder"), "encoder_max_abs_diff"),
+        (names.get("first"), "decoder_max_abs_logit_diff"),
+        (names.get("later"), "decoder_with_past_max_abs_logit_diff"),
+    ):
         if fp32[key] > tolerance:
-            raise ParityError(f"{out / graph}: fp32 output differs from PyTorch by {fp32[key]:.3g} "
-                              f"(tolerance {tolerance:g}); the export is broken")
+            raise ParityError(
+                f"{out / graph}: fp32 output differs from PyTorch by {fp32[key]:.3g} "
+                f"(tolerance {tolerance:g}); the export is broken"
+            )
     if not fp32["greedy_tokens_match_all"]:
-        raise ParityError(f"{out}: fp32 greedy tokens differ from PyTorch generate() on "
-                          f"{fp32['greedy_tokens_match']} samples matched; the export is broken")
+        raise ParityError(
+            f"{out}: fp32 greedy tokens differ from PyTorch generate() on "
+            f"{fp32['greedy_tokens_match']} samples matched; the export is broken"
+        )

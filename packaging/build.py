@@ -38,9 +38,20 @@ HERE = ROOT / "packaging"
 SPEC = HERE / "desktop-mt.spec"
 MANIFEST = "desktop_mt.json"
 # Top-level modules that must never be inside the bundle (the export / test stack).
-FORBIDDEN_MODULES = ("torch", "transformers", "onnx", "export_tools", "tests", "tokenizers",
-                     "safetensors", "sympy", "matplotlib", "pytest", "hypothesis",
-                     "cv2")  # OpenCV would bring a second Qt; OCR runs on numpy and Pillow
+FORBIDDEN_MODULES = (
+    "torch",
+    "transformers",
+    "onnx",
+    "export_tools",
+    "tests",
+    "tokenizers",
+    "safetensors",
+    "sympy",
+    "matplotlib",
+    "pytest",
+    "hypothesis",
+    "cv2",
+)  # OpenCV would bring a second Qt; OCR runs on numpy and Pillow
 SIZE_BUDGET_MB = 275
 # What the bundle must have for every command the README advertises (`serve` included): a
 # build environment without them would build a bundle that cannot do what it says.
@@ -52,8 +63,7 @@ def default_model_dir() -> Path:
     models = ROOT / "desktop_mt" / "resources" / "models"
     found = sorted(p for p in models.glob("*") if (p / MANIFEST).is_file()) if models.is_dir() else []
     if not found:
-        raise SystemExit(f"build.py: no bundled model in {models} (a folder with {MANIFEST}); "
-                         f"pass --model-dir DIR")
+        raise SystemExit(f"build.py: no bundled model in {models} (a folder with {MANIFEST}); pass --model-dir DIR")
     return found[0]
 
 
@@ -69,17 +79,19 @@ def stage_model(model_dir: Path, stage: Path, variants: list[str] | None) -> Pat
     (their files go, and the copied manifest lists only the kept ones)."""
     manifest_path = model_dir / MANIFEST
     if not manifest_path.is_file():
-        raise SystemExit(f"build.py: {model_dir} has no {MANIFEST}; the bundle finds its model by "
-                         f"the manifest (export it with `python -m export_tools export`)")
+        raise SystemExit(
+            f"build.py: {model_dir} has no {MANIFEST}; the bundle finds its model by "
+            f"the manifest (export it with `python -m export_tools export`)"
+        )
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     all_variants = manifest.get("variants", {})
-    keep = list(all_variants) if not variants else variants
+    keep = variants if variants else list(all_variants)
     unknown = [v for v in keep if v not in all_variants]
     if unknown:
-        raise SystemExit(f"build.py: {model_dir} has no variant {', '.join(unknown)} "
-                         f"(it has {', '.join(all_variants)})")
-    drop = {spec["file"] for v, entry in all_variants.items() if v not in keep
-            for spec in entry["files"].values()}
+        raise SystemExit(
+            f"build.py: {model_dir} has no variant {', '.join(unknown)} (it has {', '.join(all_variants)})"
+        )
+    drop = {spec["file"] for v, entry in all_variants.items() if v not in keep for spec in entry["files"].values()}
     drop -= {spec["file"] for v in keep for spec in all_variants[v]["files"].values()}
     models = stage / "resources" / "models"
     if models.exists():
@@ -98,8 +110,22 @@ def stage_model(model_dir: Path, stage: Path, variants: list[str] | None) -> Pat
 
 
 def run_pyinstaller(dist: Path, work: Path, stage: Path, strip: bool) -> None:
-    cmd = [sys.executable, "-m", "PyInstaller", str(SPEC), "--noconfirm", "--log-level", "WARN",
-           "--distpath", str(dist), "--workpath", str(work), "--", "--stage", str(stage)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "PyInstaller",
+        str(SPEC),
+        "--noconfirm",
+        "--log-level",
+        "WARN",
+        "--distpath",
+        str(dist),
+        "--workpath",
+        str(work),
+        "--",
+        "--stage",
+        str(stage),
+    ]
     if strip:
         cmd.append("--strip")
     print("+", " ".join(cmd), flush=True)
@@ -128,6 +154,7 @@ def add_linux_files(folder: Path) -> None:
 
 
 # --- checks and report ---------------------------------------------------------------------
+
 
 def files_by_size(folder: Path) -> list[tuple[int, Path]]:
     out = []
@@ -169,8 +196,10 @@ def missing_build_modules() -> None:
 
     missing = [name for name in ("PyInstaller", "PySide6") + SERVER_MODULES if importlib.util.find_spec(name) is None]
     if missing:
-        raise SystemExit(f"build.py: this environment lacks {', '.join(missing)}: the bundle would miss the "
-                         f"commands that need them. Install the build's extra: pip install -e '.[package]'")
+        raise SystemExit(
+            f"build.py: this environment lacks {', '.join(missing)}: the bundle would miss the "
+            f"commands that need them. Install the build's extra: pip install -e '.[package]'"
+        )
 
 
 def check_bundle(folder: Path) -> list[str]:
@@ -181,26 +210,45 @@ def check_bundle(folder: Path) -> list[str]:
     for name in FORBIDDEN_MODULES:
         if name in tops:
             problems.append(f"the bundle contains the module {name!r}")
-    for name in ("desktop_mt.cli", "desktop_mt.gui.app", "desktop_mt.engine.translator",
-                 "onnxruntime", "PySide6", "pynput.keyboard", "docx", "platformdirs",
-                 "desktop_mt.server.run", "uvicorn.loops.auto", "uvicorn.protocols.http.auto",
-                 "desktop_mt.ocr", "desktop_mt.cli_ocr", "desktop_mt.gui.ocr_feature", "desktop_mt.gui.portal",
-                 "PIL.Image", "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "PIL.WebPImagePlugin") + SERVER_MODULES:
+    for name in (
+        "desktop_mt.cli",
+        "desktop_mt.gui.app",
+        "desktop_mt.engine.translator",
+        "onnxruntime",
+        "PySide6",
+        "pynput.keyboard",
+        "docx",
+        "platformdirs",
+        "desktop_mt.server.run",
+        "uvicorn.loops.auto",
+        "uvicorn.protocols.http.auto",
+        "desktop_mt.ocr",
+        "desktop_mt.cli_ocr",
+        "desktop_mt.gui.ocr_feature",
+        "desktop_mt.gui.portal",
+        "PIL.Image",
+        "PIL.PngImagePlugin",
+        "PIL.JpegImagePlugin",
+        "PIL.WebPImagePlugin",
+    ) + SERVER_MODULES:
         if name not in modules:
             problems.append(f"the bundle lacks the module {name!r}")
     backend = {"win32": ["pynput.keyboard._win32"], "darwin": ["pynput.keyboard._darwin"]}.get(
-        sys.platform, ["pynput.keyboard._xorg", "pynput._util.xorg", "Xlib.display"])
+        sys.platform, ["pynput.keyboard._xorg", "pynput._util.xorg", "Xlib.display"]
+    )
     for name in backend:  # imported by name at run time: the analysis cannot see it
         if name not in modules:
             problems.append(f"the bundle lacks the global-hotkey backend module {name!r}")
     files = [p.relative_to(folder).as_posix() for _, p in files_by_size(folder)]
     for ext in ("QtCore", "QtGui", "QtWidgets", "QtNetwork", "QtSvg"):  # extension modules: files, not PYZ
-        if ext != "QtSvg" and not any(re.search(rf"PySide6/{ext}\.(abi3\.so|pyd|.*\.so)$", f)
-                                      for f in files):
+        if ext != "QtSvg" and not any(re.search(rf"PySide6/{ext}\.(abi3\.so|pyd|.*\.so)$", f) for f in files):
             problems.append(f"the bundle lacks PySide6.{ext}")
     for name in FORBIDDEN_MODULES:
-        hits = [f for f in files if f.startswith((f"_internal/{name}/", f"Contents/Frameworks/{name}/",
-                                                  f"Contents/Resources/{name}/"))]
+        hits = [
+            f
+            for f in files
+            if f.startswith((f"_internal/{name}/", f"Contents/Frameworks/{name}/", f"Contents/Resources/{name}/"))
+        ]
         if hits:
             problems.append(f"the bundle contains {hits[0]}")
     if not any(re.search(r"desktop_mt/resources/models/[^/]+/" + MANIFEST + "$", f) for f in files):
@@ -224,16 +272,14 @@ def unresolved_libraries(folder: Path) -> list[str]:
     if not shutil.which("ldd"):
         return []
     internal = folder / "_internal"
-    env = dict(os.environ, LD_LIBRARY_PATH=os.pathsep.join(
-        [str(internal), str(internal / "PySide6" / "Qt" / "lib")]))
+    env = dict(os.environ, LD_LIBRARY_PATH=os.pathsep.join([str(internal), str(internal / "PySide6" / "Qt" / "lib")]))
     problems: list[str] = []
     from_system: dict[str, list[str]] = {}
     for path in sorted(folder.rglob("*.so*")):
         if path.is_symlink() or not path.is_file():
             continue
         proc = subprocess.run(["ldd", str(path)], capture_output=True, text=True, env=env)
-        missing = sorted({line.split("=>")[0].strip() for line in proc.stdout.splitlines()
-                          if "not found" in line})
+        missing = sorted({line.split("=>")[0].strip() for line in proc.stdout.splitlines() if "not found" in line})
         # The desktop's own libraries (see SYSTEM_LIBRARY) are not the bundle's to carry.
         system = [m for m in missing if SYSTEM_LIBRARY.fullmatch(m)]
         for name in system:
@@ -245,8 +291,11 @@ def unresolved_libraries(folder: Path) -> list[str]:
 
     for name, users in sorted(from_system.items()):
         package = f" (Debian/Ubuntu: {DEBIAN_PACKAGES[name]})" if name in DEBIAN_PACKAGES else ""
-        print(f"note: {name} (not on this build machine) comes from the user's system{package}; "
-              f"{len(users)} bundled files use it, e.g. {users[0]}", file=sys.stderr)
+        print(
+            f"note: {name} (not on this build machine) comes from the user's system{package}; "
+            f"{len(users)} bundled files use it, e.g. {users[0]}",
+            file=sys.stderr,
+        )
     return problems
 
 
@@ -258,15 +307,15 @@ def unresolved_libraries(folder: Path) -> list[str]:
 SYSTEM_LIBRARY = re.compile(
     r"lib(xcb(-[a-z0-9-]+)?|X11(-xcb)?|Xext|Xrender|Xi|Xau|Xdmcp|xkbcommon(-x11)?|fontconfig|"
     r"freetype|dbus-1|EGL|GL|GLX|GLdispatch|OpenGL|vulkan|wayland-[a-z]+|gtk-3|gdk-3|drm|gbm)"
-    r"\.so(\.\d+)*")
+    r"\.so(\.\d+)*"
+)
 
 
 def report(folder: Path) -> int:
     """Print size, the largest ten files and a per-component summary; return total bytes."""
     sizes = files_by_size(folder)
     total = sum(s for s, _ in sizes)
-    print(f"\nbundle: {folder}\nsize: {mb(total)} unpacked, {len(sizes)} files "
-          f"(budget {SIZE_BUDGET_MB} MB)")
+    print(f"\nbundle: {folder}\nsize: {mb(total)} unpacked, {len(sizes)} files (budget {SIZE_BUDGET_MB} MB)")
     print("largest ten files:")
     for size, path in sizes[:10]:
         print(f"  {mb(size):>9}  {path.relative_to(folder).as_posix()}")
@@ -370,21 +419,31 @@ def measure(folder: Path, exe: Path, runs: int) -> dict:
                 if r["first"] is not None:
                     results[f"{kind}_first"].append(r["first"])
                 results[f"{kind}_total"].append(r["total"])
-    print(f"\nstart-up, `{exe.name} self-test --variant int8`, {runs} runs each "
-          f"(cold = bundle files evicted from the page cache first):")
+    print(
+        f"\nstart-up, `{exe.name} self-test --variant int8`, {runs} runs each "
+        f"(cold = bundle files evicted from the page cache first):"
+    )
     for key, values in results.items():
         if values:
-            label = {"first": "process start -> first translation printed",
-                     "total": "process start -> exit"}[key.split("_")[1]]
-            print(f"  {key.split('_')[0]:>4}: {label}: median {statistics.median(values):.2f} s "
-                  f"(runs: {', '.join(f'{v:.2f}' for v in values)})")
+            label = {"first": "process start -> first translation printed", "total": "process start -> exit"}[
+                key.split("_")[1]
+            ]
+            print(
+                f"  {key.split('_')[0]:>4}: {label}: median {statistics.median(values):.2f} s "
+                f"(runs: {', '.join(f'{v:.2f}' for v in values)})"
+            )
     return {k: statistics.median(v) for k, v in results.items() if v}
 
 
 def _snapshot(folder: Path) -> dict[str, tuple]:
-    return {p.relative_to(folder).as_posix(): (p.is_dir(), p.stat(follow_symlinks=False).st_size,
-                                               p.stat(follow_symlinks=False).st_mtime_ns)
-            for p in [folder, *folder.rglob("*")]}
+    return {
+        p.relative_to(folder).as_posix(): (
+            p.is_dir(),
+            p.stat(follow_symlinks=False).st_size,
+            p.stat(follow_symlinks=False).st_mtime_ns,
+        )
+        for p in [folder, *folder.rglob("*")]
+    }
 
 
 def _as_unprivileged_user(env: dict[str, str], home: Path) -> tuple[list[str], dict[str, str]]:
@@ -392,8 +451,7 @@ def _as_unprivileged_user(env: dict[str, str], home: Path) -> tuple[list[str], d
     if os.name != "posix" or os.geteuid() != 0 or not shutil.which("setpriv"):
         return [], env
     home.chmod(0o777)
-    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"], \
-        dict(env, HOME=str(home))
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"], dict(env, HOME=str(home))
 
 
 class ReadOnlyInstall:
@@ -414,7 +472,7 @@ class ReadOnlyInstall:
         self.copy = self.root / "install" / folder.name
         self.home = self.root / "home"
 
-    def __enter__(self) -> "ReadOnlyInstall":
+    def __enter__(self) -> ReadOnlyInstall:
         self.copy.parent.mkdir()
         self.copy.parent.chmod(0o755)
         shutil.copytree(self.folder, self.copy, symlinks=True)
@@ -442,20 +500,33 @@ class ReadOnlyInstall:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def run_read_only(folder: Path, exe: Path, args: list[str],
-                  timeout: float = 300) -> tuple[subprocess.CompletedProcess, list[str]]:
+def run_read_only(
+    folder: Path, exe: Path, args: list[str], timeout: float = 300
+) -> tuple[subprocess.CompletedProcess, list[str]]:
     """Run ``exe args`` from a read-only install of the bundle (see ReadOnlyInstall).
     Returns the process and the paths inside the bundle that changed (should be none)."""
     with ReadOnlyInstall(folder) as ro:
-        proc = subprocess.run(ro.prefix + [str(ro.path_of(exe)), *args], env=ro.env,
-                              capture_output=True, text=True, encoding="utf-8",
-                              errors="replace", timeout=timeout)
+        proc = subprocess.run(
+            ro.prefix + [str(ro.path_of(exe)), *args],
+            env=ro.env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=timeout,
+        )
         return proc, ro.changed()
 
 
-def gui_smoke(exe: Path, home: Path, seconds: float = 8.0, platform: str = "offscreen",
-              xvfb: bool = False, prefix: list[str] | None = None,
-              env: dict[str, str] | None = None) -> tuple[bool, str]:
+def gui_smoke(
+    exe: Path,
+    home: Path,
+    seconds: float = 8.0,
+    platform: str = "offscreen",
+    xvfb: bool = False,
+    prefix: list[str] | None = None,
+    env: dict[str, str] | None = None,
+) -> tuple[bool, str]:
     """Start the GUI (no arguments); it must still be running after ``seconds`` with no Qt
     plugin or import error, and have written its log under ``home`` (not into the bundle).
     ``prefix``/``env`` come from a ReadOnlyInstall to run it as that user. Returns (ok, why)."""
@@ -466,8 +537,7 @@ def gui_smoke(exe: Path, home: Path, seconds: float = 8.0, platform: str = "offs
     if xvfb:  # as the same user, so the app may read Xvfb's authority file
         cmd = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24"] + cmd
     cmd = (prefix or []) + cmd
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         proc.wait(timeout=seconds)
         early = True
@@ -485,9 +555,18 @@ def gui_smoke(exe: Path, home: Path, seconds: float = 8.0, platform: str = "offs
     log = Path(env["DESKTOP_MT_HOME"]) / "logs" / "desktop-mt.log"
     if early:
         return False, f"the GUI exited within {seconds} s (rc {proc.returncode}):\n{out[-3000:]}"
-    bad = [m for m in ("Could not load the Qt platform plugin", "could not be loaded",
-                       "Traceback", "ImportError", "ModuleNotFoundError", "GUI is not available")
-           if m in out]
+    bad = [
+        m
+        for m in (
+            "Could not load the Qt platform plugin",
+            "could not be loaded",
+            "Traceback",
+            "ImportError",
+            "ModuleNotFoundError",
+            "GUI is not available",
+        )
+        if m in out
+    ]
     if bad:
         return False, f"the GUI printed {bad}:\n{out[-3000:]}"
     if not log.is_file():
@@ -499,19 +578,28 @@ def gui_smoke(exe: Path, home: Path, seconds: float = 8.0, platform: str = "offs
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--model-dir", type=Path, help="exported model to bundle "
-                        "(default: the first model in desktop_mt/resources/models/)")
-    parser.add_argument("--variants", default="auto",
-                        help="comma-separated variants to ship, or 'all' (default 'auto': int8, "
-                        "the variant the app and CLI use by default, if the model has it, else "
-                        "all; fp32 adds about three times int8's size)")
+    parser.add_argument(
+        "--model-dir",
+        type=Path,
+        help="exported model to bundle (default: the first model in desktop_mt/resources/models/)",
+    )
+    parser.add_argument(
+        "--variants",
+        default="auto",
+        help="comma-separated variants to ship, or 'all' (default 'auto': int8, "
+        "the variant the app and CLI use by default, if the model has it, else "
+        "all; fp32 adds about three times int8's size)",
+    )
     parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="output folder (default dist/)")
-    parser.add_argument("--work", type=Path, default=ROOT / "build" / "pyinstaller",
-                        help="PyInstaller work folder (default build/pyinstaller/)")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=ROOT / "build" / "pyinstaller",
+        help="PyInstaller work folder (default build/pyinstaller/)",
+    )
     parser.add_argument("--strip", action="store_true", help="strip binaries (Linux/macOS; smaller)")
     parser.add_argument("--self-test", action="store_true", help="run `desktop-mt self-test` in the bundle")
-    parser.add_argument("--measure", type=int, metavar="N", default=0,
-                        help="time N cold and N warm self-test starts")
+    parser.add_argument("--measure", type=int, metavar="N", default=0, help="time N cold and N warm self-test starts")
     parser.add_argument("--report-only", action="store_true", help="skip the build; check dist/")
     args = parser.parse_args(argv)
 
@@ -519,13 +607,18 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report_only:
         missing_build_modules()
         model_dir = (args.model_dir or default_model_dir()).resolve()
-        variants = (None if args.variants.strip() in ("all", "auto")
-                    else [v.strip() for v in args.variants.split(",") if v.strip()])
+        variants = (
+            None
+            if args.variants.strip() in ("all", "auto")
+            else [v.strip() for v in args.variants.split(",") if v.strip()]
+        )
         if args.variants.strip() == "auto" and "int8" in _manifest_variants(model_dir):
             variants = ["int8"]
         staged = stage_model(model_dir, work / "stage", variants)
-        print(f"model: {model_dir} -> {staged.relative_to(work)} "
-              f"({mb(sum(s for s, _ in files_by_size(staged)))})", flush=True)
+        print(
+            f"model: {model_dir} -> {staged.relative_to(work)} ({mb(sum(s for s, _ in files_by_size(staged)))})",
+            flush=True,
+        )
         run_pyinstaller(dist, work, work / "stage", args.strip)
         if sys.platform.startswith("linux"):
             add_linux_files(dist / "desktop-mt")
@@ -541,8 +634,9 @@ def main(argv: list[str] | None = None) -> int:
         import tempfile
 
         with tempfile.TemporaryDirectory() as home:
-            proc = subprocess.run([str(exe), "self-test"], env=bundle_env(Path(home)),
-                                  capture_output=True, text=True, encoding="utf-8")
+            proc = subprocess.run(
+                [str(exe), "self-test"], env=bundle_env(Path(home)), capture_output=True, text=True, encoding="utf-8"
+            )
         print(f"\n$ {exe.relative_to(dist)} self-test\n{proc.stdout}{proc.stderr}", end="")
         if proc.returncode != 0:
             problems.append(f"self-test exited {proc.returncode}")
@@ -550,11 +644,12 @@ def main(argv: list[str] | None = None) -> int:
         import tempfile
 
         proc, changed = run_read_only(folder, exe, ["self-test", "--variant", "int8"])
-        print(f"read-only install copy: self-test exit {proc.returncode}, "
-              f"{len(changed)} paths changed inside it")
+        print(f"read-only install copy: self-test exit {proc.returncode}, {len(changed)} paths changed inside it")
         if proc.returncode != 0 or changed:
-            problems.append(f"read-only install: self-test exit {proc.returncode}, changed inside "
-                            f"the bundle: {changed[:5]}\n{proc.stdout}{proc.stderr}")
+            problems.append(
+                f"read-only install: self-test exit {proc.returncode}, changed inside "
+                f"the bundle: {changed[:5]}\n{proc.stdout}{proc.stderr}"
+            )
         if os.name == "posix" and sys.platform != "darwin":
             with tempfile.TemporaryDirectory() as tmp:
                 ok, why = gui_smoke(exe, Path(tmp))

@@ -52,11 +52,11 @@ def main() -> int:
 
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])  # fonts need an app
     OUT.mkdir(parents=True, exist_ok=True)
-    images = {s: Image.open(io.BytesIO(render(s))).convert("RGBA")
-              for s in sorted(set(ICO_SIZES + ICNS_SIZES))}
+    images = {s: Image.open(io.BytesIO(render(s))).convert("RGBA") for s in sorted(set(ICO_SIZES + ICNS_SIZES))}
     images[256].save(OUT / "desktop-mt.png")  # Linux (.desktop Icon=, hicolor 256x256)
-    images[256].save(OUT / "desktop-mt.ico", sizes=[(s, s) for s in ICO_SIZES],
-                     append_images=[images[s] for s in ICO_SIZES[:-1]])
+    images[256].save(
+        OUT / "desktop-mt.ico", sizes=[(s, s) for s in ICO_SIZES], append_images=[images[s] for s in ICO_SIZES[:-1]]
+    )
     images[1024].save(OUT / "desktop-mt.icns", append_images=[images[s] for s in ICNS_SIZES[:-1]])
     for name in ("desktop-mt.png", "desktop-mt.ico", "desktop-mt.icns"):
         print(f"{OUT / name}: {(OUT / name).stat().st_size} bytes")

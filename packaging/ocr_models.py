@@ -39,8 +39,10 @@ MODELS = {  # file in the wheel -> operator types to quantize (None: copy unchan
 
 
 def fetch_wheel(folder: Path) -> Path:
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:",
-                    "-d", str(folder), WHEEL], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "-d", str(folder), WHEEL],
+        check=True,
+    )
     return next(folder.glob("rapidocr_onnxruntime-*.whl"))
 
 
@@ -77,8 +79,12 @@ def make(wheel: Path, out: Path = OUT) -> dict[str, tuple[int, str]]:
                 staged = Path(tmp) / f"init-{name}"
                 constants_to_initializers(raw, staged)
                 # uint8 weights: ORT's CPU ConvInteger takes no int8 weights
-                quantize_dynamic(str(staged), str(out / name), op_types_to_quantize=ops,
-                                 weight_type=QuantType.QUInt8 if "Conv" in ops else QuantType.QInt8)
+                quantize_dynamic(
+                    str(staged),
+                    str(out / name),
+                    op_types_to_quantize=ops,
+                    weight_type=QuantType.QUInt8 if "Conv" in ops else QuantType.QInt8,
+                )
             data = (out / name).read_bytes()
             made[name] = (len(data), hashlib.sha256(data).hexdigest())
     return made
@@ -91,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         wheel = args.wheel or fetch_wheel(Path(tmp))
         for name, (size, sha) in make(wheel).items():
-            print(f'{name}: {size} bytes, sha256 {sha}')
+            print(f"{name}: {size} bytes, sha256 {sha}")
     return 0
 
 

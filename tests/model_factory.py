@@ -55,8 +55,9 @@ def _seed(seed: int = 0) -> None:
     torch.manual_seed(seed)
 
 
-def make_marian(out: Path, max_positions: int = 64, max_length: int = 40, num_beams: int = 4,
-                target_tokens: tuple[str, ...] = ()) -> Path:
+def make_marian(
+    out: Path, max_positions: int = 64, max_length: int = 40, num_beams: int = 4, target_tokens: tuple[str, ...] = ()
+) -> Path:
     """A tiny MarianMTModel with Marian-style tokenizer files (source.spm, target.spm, vocab.json).
 
     ``target_tokens`` (e.g. ``">>cmn_Hans<<"``) make it multi-target like opus-mt-en-zh: they join
@@ -64,8 +65,16 @@ def make_marian(out: Path, max_positions: int = 64, max_length: int = 40, num_be
     """
     from transformers import MarianTokenizer
 
-    cfg = td.TrainConfig(source_vocab=300, target_vocab=1100, d_model=32, encoder_layers=2, decoder_layers=2,
-                         heads=4, ffn_dim=64, max_positions=max_positions)
+    cfg = td.TrainConfig(
+        source_vocab=300,
+        target_vocab=1100,
+        d_model=32,
+        encoder_layers=2,
+        decoder_layers=2,
+        heads=4,
+        ffn_dim=64,
+        max_positions=max_positions,
+    )
     td.write_tokenizer(out, sample_pairs(), cfg)
     if target_tokens:
         vocab = json.loads((out / "vocab.json").read_text(encoding="utf-8"))
@@ -95,8 +104,14 @@ def make_m2m100(out: Path, max_positions: int = 64, max_length: int = 40) -> Pat
     out.mkdir(parents=True, exist_ok=True)
     lines = [t for pair in sample_pairs(400) for t in pair]
     (out / "train.txt").write_text("\n".join(lines), encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(out / "train.txt"), model_prefix=str(out / "spm"), vocab_size=900,
-                                   character_coverage=1.0, hard_vocab_limit=False, minloglevel=2)
+    spm.SentencePieceTrainer.train(
+        input=str(out / "train.txt"),
+        model_prefix=str(out / "spm"),
+        vocab_size=900,
+        character_coverage=1.0,
+        hard_vocab_limit=False,
+        minloglevel=2,
+    )
     (out / "train.txt").unlink()
     (out / "spm.model").rename(out / "sentencepiece.bpe.model")
     sp = spm.SentencePieceProcessor(model_file=str(out / "sentencepiece.bpe.model"))
@@ -105,19 +120,39 @@ def make_m2m100(out: Path, max_positions: int = 64, max_length: int = 40) -> Pat
         if not (sp.is_control(i) or sp.is_unknown(i)):
             vocab.setdefault(sp.id_to_piece(i), len(vocab))
     (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
-    tokenizer = M2M100Tokenizer(str(out / "vocab.json"), str(out / "sentencepiece.bpe.model"),
-                                src_lang="en", tgt_lang="zh")
+    tokenizer = M2M100Tokenizer(
+        str(out / "vocab.json"), str(out / "sentencepiece.bpe.model"), src_lang="en", tgt_lang="zh"
+    )
     vocab_size = max(tokenizer.lang_token_to_id.values()) + 1 + tokenizer.num_madeup_words  # pieces + tags
-    config = M2M100Config(vocab_size=vocab_size, d_model=32, encoder_layers=2, decoder_layers=2,
-                          encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64,
-                          max_position_embeddings=max_positions, pad_token_id=1, bos_token_id=0, eos_token_id=2,
-                          decoder_start_token_id=2, dropout=0.0, scale_embedding=True)
+    config = M2M100Config(
+        vocab_size=vocab_size,
+        d_model=32,
+        encoder_layers=2,
+        decoder_layers=2,
+        encoder_attention_heads=4,
+        decoder_attention_heads=4,
+        encoder_ffn_dim=64,
+        decoder_ffn_dim=64,
+        max_position_embeddings=max_positions,
+        pad_token_id=1,
+        bos_token_id=0,
+        eos_token_id=2,
+        decoder_start_token_id=2,
+        dropout=0.0,
+        scale_embedding=True,
+    )
     _seed()
     model = M2M100ForConditionalGeneration(config)
     quick_train(model, tokenizer, sample_pairs(400))
-    model.generation_config = GenerationConfig(decoder_start_token_id=2, eos_token_id=2, pad_token_id=1, bos_token_id=0,
-                                               max_length=max_length, num_beams=1,
-                                               forced_bos_token_id=tokenizer.get_lang_id("zh"))
+    model.generation_config = GenerationConfig(
+        decoder_start_token_id=2,
+        eos_token_id=2,
+        pad_token_id=1,
+        bos_token_id=0,
+        max_length=max_length,
+        num_beams=1,
+        forced_bos_token_id=tokenizer.get_lang_id("zh"),
+    )
     model.save_pretrained(str(out))
     tokenizer.save_pretrained(str(out))
     return out

@@ -69,9 +69,11 @@ def require(*packages: str) -> None:
     gone = missing(*packages)
     if not gone:
         return
-    reason = (f"needs the system package{'s' if len(gone) > 1 else ''} {' '.join(gone)} "
-              f"(not installed): run `python3 dev.py deps` as root, or "
-              f"`sudo apt-get install {' '.join(gone)}`")
+    reason = (
+        f"needs the system package{'s' if len(gone) > 1 else ''} {' '.join(gone)} "
+        f"(not installed): run `python3 dev.py deps` as root, or "
+        f"`sudo apt-get install {' '.join(gone)}`"
+    )
     if in_ci():
         pytest.fail(f"{reason} [CI=true: every system package must be installed]", pytrace=False)
     pytest.skip(reason)

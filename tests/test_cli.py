@@ -30,6 +30,8 @@ def subprocess_env(**extra: str) -> dict:
     """Environment for child processes: the checkout first on sys.path, whatever the install."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     return dict(os.environ, PYTHONPATH=path, **extra)
+
+
 _spec = importlib.util.spec_from_file_location("fake_translator", HERE / "batch" / "fake_translator.py")
 fake_module = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fake_module)
@@ -53,20 +55,24 @@ def _stdio(monkeypatch, data: bytes, tty: bool = False):
     return stdout
 
 
-@pytest.mark.parametrize("argv", [
-    ["translate", "a.txt", "b.txt", "-o", "out.txt"],
-    ["translate", "--beams", "0", "a.txt"],
-    ["translate", "--batch-size", "x", "a.txt"],
-    ["translate", "--bogus"],
-    ["translate", "-", "--out-dir", "d"],
-    ["translate", "-o", "x", "--out-dir", "d", "a.txt"],
-    ["translate", "-", "a.txt"],
-    ["translate", "--format", "pdf", "a.txt"],
-    ["frobnicate"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["translate", "a.txt", "b.txt", "-o", "out.txt"],
+        ["translate", "--beams", "0", "a.txt"],
+        ["translate", "--batch-size", "x", "a.txt"],
+        ["translate", "--bogus"],
+        ["translate", "-", "--out-dir", "d"],
+        ["translate", "-o", "x", "--out-dir", "d", "a.txt"],
+        ["translate", "-", "a.txt"],
+        ["translate", "--format", "pdf", "a.txt"],
+        ["frobnicate"],
+    ],
+)
 def test_usage_errors_exit_2_before_loading_a_model(monkeypatch, capsys, argv):
     def no_model(*a, **k):
         raise AssertionError("the model must not be loaded for a usage error")
+
     monkeypatch.setattr(cli, "make_translator", no_model)
     assert cli.main(argv) == 2
     assert "desktop-mt" in capsys.readouterr().err
@@ -78,28 +84,27 @@ def test_help_exits_0(capsys):
 
 
 def test_stdin_to_stdout_one_line_per_line(monkeypatch, fake):
-    data = "Hello.\n\n  Indented.\r\nLast".encode("utf-8")
+    data = b"Hello.\n\n  Indented.\r\nLast"
     stdout = _stdio(monkeypatch, data)
     assert cli.main(["translate"]) == 0
     stdout.flush()
     out = stdout.buffer.getvalue().decode("utf-8")
-    assert out == (fake_translation("Hello.") + "\n\n  " + fake_translation("Indented.")
-                   + "\r\n" + fake_translation("Last"))
+    assert out == (
+        fake_translation("Hello.") + "\n\n  " + fake_translation("Indented.") + "\r\n" + fake_translation("Last")
+    )
 
 
 def test_stdin_dash_to_output_file(monkeypatch, fake, tmp_path):
     _stdio(monkeypatch, b"One.\nTwo.\n")
     assert cli.main(["translate", "-", "-o", str(tmp_path / "o.txt")]) == 0
-    assert (tmp_path / "o.txt").read_text("utf-8").splitlines() == [
-        fake_translation("One."), fake_translation("Two.")]
+    assert (tmp_path / "o.txt").read_text("utf-8").splitlines() == [fake_translation("One."), fake_translation("Two.")]
 
 
 def test_interactive_terminal_translates_each_line(monkeypatch, fake):
     stdout = _stdio(monkeypatch, b"First.\nSecond.\n", tty=True)
     assert cli.main(["translate"]) == 0
     stdout.flush()
-    assert stdout.buffer.getvalue().decode() == (fake_translation("First.") + "\n"
-                                                 + fake_translation("Second.") + "\n")
+    assert stdout.buffer.getvalue().decode() == (fake_translation("First.") + "\n" + fake_translation("Second.") + "\n")
     assert len(fake.calls) == 2  # one call per entered line, not one at EOF
 
 
@@ -135,11 +140,11 @@ def test_out_dir_and_formats(fake, tmp_path):
     (tmp_path / "a.txt").write_text("Alpha.\n", "utf-8")
     (tmp_path / "b.srt").write_text("1\n00:00:01,000 --> 00:00:02,000\nBeta.\n", "utf-8")
     out = tmp_path / "out"
-    assert cli.main(["translate", str(tmp_path / "a.txt"), str(tmp_path / "b.srt"),
-                     "--out-dir", str(out)]) == 0
+    assert cli.main(["translate", str(tmp_path / "a.txt"), str(tmp_path / "b.srt"), "--out-dir", str(out)]) == 0
     assert (out / "a.txt").read_text("utf-8") == fake_translation("Alpha.") + "\n"
     assert (out / "b.srt").read_text("utf-8") == (
-        "1\n00:00:01,000 --> 00:00:02,000\n" + fake_translation("Beta.") + "\n")
+        "1\n00:00:01,000 --> 00:00:02,000\n" + fake_translation("Beta.") + "\n"
+    )
 
 
 def test_progress_only_when_asked_or_on_a_terminal(fake, tmp_path, capsys):
@@ -176,10 +181,8 @@ def test_gui_missing_is_a_clear_message(monkeypatch, capsys):
 
 
 def test_cli_never_imports_pyside6(tmp_path):
-    code = ("import sys, desktop_mt.cli as c; c.build_parser();"
-            "assert 'PySide6' not in sys.modules, 'PySide6 imported'")
-    subprocess.run([sys.executable, "-c", code], check=True, timeout=120, env=subprocess_env(),
-                   cwd=tmp_path)
+    code = "import sys, desktop_mt.cli as c; c.build_parser();assert 'PySide6' not in sys.modules, 'PySide6 imported'"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120, env=subprocess_env(), cwd=tmp_path)
 
 
 # --- resume after SIGKILL ----------------------------------------------------------------
@@ -204,12 +207,12 @@ def _journal_chunks(path: Path) -> int:
         return 0
 
 
-def kill_then_resume(command: list[str], src: Path, dst: Path, chunk: int, pause_after: int,
-                     timeout: float = 300) -> subprocess.CompletedProcess:
+def kill_then_resume(
+    command: list[str], src: Path, dst: Path, chunk: int, pause_after: int, timeout: float = 300
+) -> subprocess.CompletedProcess:
     """Run ``command`` until its journal holds ``pause_after`` chunks, SIGKILL it, then rerun
     with ``--resume``; returns the resumed run."""
-    env = subprocess_env(DESKTOP_MT_TEST_CHUNK_SIZE=str(chunk),
-                         DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS=str(pause_after))
+    env = subprocess_env(DESKTOP_MT_TEST_CHUNK_SIZE=str(chunk), DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS=str(pause_after))
     journal = dst.with_name(dst.name + ".journal.jsonl")
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + timeout
@@ -225,8 +228,7 @@ def kill_then_resume(command: list[str], src: Path, dst: Path, chunk: int, pause
     assert not dst.exists()  # nothing half-written in place
     assert _journal_chunks(journal) == pause_after
     env.pop("DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS")
-    resumed = subprocess.run(command + ["--resume"], env=env, capture_output=True, text=True,
-                             timeout=timeout)
+    resumed = subprocess.run(command + ["--resume"], env=env, capture_output=True, text=True, timeout=timeout)
     assert resumed.returncode == 0, resumed.stderr
     assert not journal.exists()
     return resumed
@@ -258,7 +260,7 @@ def english_lines(count: int, start: int = 60) -> list[str]:
     """Real English sentences (Tatoeba), with blank and indented lines mixed in."""
     with open(TATOEBA, encoding="utf-8-sig") as f:
         sentences = list(dict.fromkeys(row.split("\t", 1)[0].strip() for row in f))
-    lines = sentences[start: start + count]
+    lines = sentences[start : start + count]
     for k in range(0, len(lines), 9):
         lines[k] = "" if k % 2 else "   " + lines[k]
     return lines
@@ -279,7 +281,7 @@ def model_dir(request):
 
     try:
         path = bundled_model_dir()
-    except Exception:
+    except Exception:  # noqa: BLE001 - any failure to find it means "not available here"
         path = None
     if path is None or not Path(path).is_dir():
         pytest.skip("no exported model available")
@@ -316,10 +318,26 @@ def test_engine_end_to_end_cli(model_dir, real_lines, tmp_path):
     lines = real_lines[:40] + ["word " * 600, "emoji 😀 and 中文 mixed", "\x07control"]
     src, dst = tmp_path / "in.txt", tmp_path / "out.txt"
     src.write_bytes(("\r\n".join(lines) + "\r\n").encode("utf-8"))
-    done = subprocess.run([sys.executable, "-m", "desktop_mt", "translate", str(src), "-o",
-                           str(dst), "--model", str(model_dir), "--variant", "fp32",
-                           "--batch-size", "8"],
-                          capture_output=True, env=subprocess_env(), timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "desktop_mt",
+            "translate",
+            str(src),
+            "-o",
+            str(dst),
+            "--model",
+            str(model_dir),
+            "--variant",
+            "fp32",
+            "--batch-size",
+            "8",
+        ],
+        capture_output=True,
+        env=subprocess_env(),
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr.decode()
     out = dst.read_bytes().decode("utf-8").split("\r\n")
     assert len(out) == len(lines) + 1 and out[-1] == ""
@@ -328,16 +346,21 @@ def test_engine_end_to_end_cli(model_dir, real_lines, tmp_path):
         if not line.strip():
             assert got == line
         else:  # each line as the engine translates it alone, indentation kept
-            lead, trail = line[: len(line) - len(line.lstrip())], line[len(line.rstrip()):]
+            lead, trail = line[: len(line) - len(line.lstrip())], line[len(line.rstrip()) :]
             alone = one.translate_batch([line.strip().replace("\x07", " ").strip()])[0]
             assert got == lead + alone + trail
 
 
 def test_engine_stdin_to_stdout(model_dir, real_lines):
     lines = real_lines[:10]
-    done = subprocess.run([sys.executable, "-m", "desktop_mt", "translate", "--model",
-                           str(model_dir)], input="\n".join(lines) + "\n", text=True,
-                          capture_output=True, env=subprocess_env(), timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "desktop_mt", "translate", "--model", str(model_dir)],
+        input="\n".join(lines) + "\n",
+        text=True,
+        capture_output=True,
+        env=subprocess_env(),
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.split("\n")) == len(lines) + 1
 
@@ -349,8 +372,9 @@ def test_engine_resume_after_sigkill(model_dir, real_lines, tmp_path):
     base = [sys.executable, "-m", "desktop_mt", "translate", str(src), "--model", str(model_dir)]
     clean = tmp_path / "clean.txt"
     # The same chunks as the killed run: with int8, batch composition can change a near-tie.
-    done = subprocess.run(base + ["-o", str(clean)], capture_output=True, timeout=600,
-                          env=subprocess_env(DESKTOP_MT_TEST_CHUNK_SIZE="20"))
+    done = subprocess.run(
+        base + ["-o", str(clean)], capture_output=True, timeout=600, env=subprocess_env(DESKTOP_MT_TEST_CHUNK_SIZE="20")
+    )
     assert done.returncode == 0, done.stderr.decode()
     dst = tmp_path / "out.txt"
     kill_then_resume(base + ["-o", str(dst)], src, dst, chunk=20, pause_after=2)
@@ -358,6 +382,7 @@ def test_engine_resume_after_sigkill(model_dir, real_lines, tmp_path):
 
 
 # --- self-test ---------------------------------------------------------------------------
+
 
 def test_self_test_without_a_model_fails_clearly(tmp_path, capsys):
     assert cli.main(["self-test", "--model", str(tmp_path / "nothing-here")]) == 1
@@ -383,8 +408,13 @@ def test_self_test_on_the_bundled_model_passes(capsys):
     except ModelNotFoundError:
         pytest.skip("no bundled model yet")
     # A fresh process: under pytest, pytest-qt has already imported PySide6.
-    done = subprocess.run([sys.executable, "-m", "desktop_mt", "self-test"], capture_output=True,
-                          text=True, env=subprocess_env(), timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "desktop_mt", "self-test"],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "self-test passed" in done.stdout and "int8:" in done.stdout
 
@@ -408,14 +438,15 @@ def test_ctrl_c_exits_130_and_keeps_the_journal(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: FakeTranslator())
     assert cli.main(["translate", str(src), "--resume"]) == 0
     assert (tmp_path / "a.zh.txt").read_text("utf-8").splitlines() == [
-        fake_translation(f"Line {i}.") for i in range(20)]
+        fake_translation(f"Line {i}.") for i in range(20)
+    ]
 
 
 def test_engine_translate_file_cancel_then_resume(model_dir, real_lines, tmp_path):
     """The GUI's path: translate_file in a worker thread, cancel, later resume."""
     import threading
 
-    from desktop_mt import Translator, TranslationCancelled
+    from desktop_mt import TranslationCancelled, Translator
     from desktop_mt.batch import translate_file
 
     src = tmp_path / "in.txt"
@@ -431,8 +462,7 @@ def test_engine_translate_file_cancel_then_resume(model_dir, real_lines, tmp_pat
 
     def job():
         try:
-            translate_file(src, tmp_path / "out.txt", translator, progress=progress,
-                           cancel=cancel, chunk_size=16)
+            translate_file(src, tmp_path / "out.txt", translator, progress=progress, cancel=cancel, chunk_size=16)
         except TranslationCancelled as exc:
             errors.append(exc)
 
@@ -442,13 +472,15 @@ def test_engine_translate_file_cancel_then_resume(model_dir, real_lines, tmp_pat
     assert errors and not (tmp_path / "out.txt").exists()
     assert (tmp_path / "out.txt.journal.jsonl").exists()
     resumed = []
-    out = translate_file(src, tmp_path / "out.txt", translator, resume=True, chunk_size=16,
-                         progress=lambda d, t: resumed.append(d))
+    out = translate_file(
+        src, tmp_path / "out.txt", translator, resume=True, chunk_size=16, progress=lambda d, t: resumed.append(d)
+    )
     assert resumed[0] == 16  # the cancelled run's chunk was kept
     assert out.read_bytes() == clean
 
 
 # --- file-system errors and what --resume says --------------------------------------------
+
 
 def _twenty_lines(tmp_path) -> Path:
     src = tmp_path / "in.txt"
@@ -456,8 +488,7 @@ def _twenty_lines(tmp_path) -> Path:
     return src
 
 
-def test_disk_full_names_the_journal_then_resume_says_what_it_recovered(monkeypatch, tmp_path,
-                                                                        capsys):
+def test_disk_full_names_the_journal_then_resume_says_what_it_recovered(monkeypatch, tmp_path, capsys):
     from desktop_mt.batch.errors import mount_point
 
     from .batch.failing_disk import FailingDisk
@@ -472,7 +503,8 @@ def test_disk_full_names_the_journal_then_resume_says_what_it_recovered(monkeypa
     assert capsys.readouterr().err == (
         f"desktop-mt: error: {journal}: cannot write the progress journal of {dst}: the disk is "
         f"full; free space on {mount_point(dst.parent)}, then rerun the same command with "
-        f"--resume (10 of 20 segments translated so far are saved in {journal})\n")
+        f"--resume (10 of 20 segments translated so far are saved in {journal})\n"
+    )
     assert not dst.exists()
 
     disk.heal()
@@ -480,8 +512,9 @@ def test_disk_full_names_the_journal_then_resume_says_what_it_recovered(monkeypa
     monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: again)
     assert cli.main(["translate", str(src), "-o", str(dst), "--resume"]) == 0
     err = capsys.readouterr().err
-    assert err.startswith(f"desktop-mt: resuming {src}: 10 of 20 segments recovered from "
-                          f"{journal}, 10 left to translate\n")
+    assert err.startswith(
+        f"desktop-mt: resuming {src}: 10 of 20 segments recovered from {journal}, 10 left to translate\n"
+    )
     assert again.lines_translated == 10
     assert dst.read_text("utf-8").splitlines() == [fake_translation(f"Line {i}.") for i in range(20)]
 
@@ -496,7 +529,8 @@ def test_permission_denied_names_the_output_and_the_fix(monkeypatch, fake, tmp_p
     assert capsys.readouterr().err == (
         f"desktop-mt: error: {folder / 'in.txt'}: cannot write the output: permission denied in "
         f"the folder {folder}; choose another output folder with -o or --out-dir, or make "
-        f"{folder} writable\n")
+        f"{folder} writable\n"
+    )
     assert fake.calls == []
 
 
@@ -505,7 +539,8 @@ def test_an_output_folder_that_is_a_file_is_named(fake, tmp_path, capsys):
     assert cli.main(["translate", str(src), "-o", str(src / "out.txt")]) == 1
     assert capsys.readouterr().err == (
         f"desktop-mt: error: {src / 'out.txt'}: cannot write the output: {src} is a file, not a "
-        f"folder; choose another output folder with -o or --out-dir\n")
+        f"folder; choose another output folder with -o or --out-dir\n"
+    )
 
 
 def test_stdin_to_a_full_disk_names_the_output(monkeypatch, fake, tmp_path, capsys):
@@ -519,7 +554,8 @@ def test_stdin_to_a_full_disk_names_the_output(monkeypatch, fake, tmp_path, caps
     assert cli.main(["translate", "-o", str(dst)]) == 1
     assert capsys.readouterr().err == (
         f"desktop-mt: error: {dst}: cannot write the output: the disk is full; free space on "
-        f"{mount_point(tmp_path)}, then run it again\n")
+        f"{mount_point(tmp_path)}, then run it again\n"
+    )
 
 
 def test_resume_says_why_it_starts_over(monkeypatch, tmp_path, capsys):
@@ -544,21 +580,24 @@ def test_resume_says_why_it_starts_over(monkeypatch, tmp_path, capsys):
         assert cli.main(["translate", str(src), "--resume", *extra]) == 0
         return capsys.readouterr().err.splitlines()[0]
 
-    assert resume() == (f"desktop-mt: not resuming {src}, starting over: there is no journal "
-                        f"{journal} of an earlier run")
+    assert resume() == (
+        f"desktop-mt: not resuming {src}, starting over: there is no journal {journal} of an earlier run"
+    )
     interrupted_run()
     src.write_text(src.read_text("utf-8") + "Line 20.\n", "utf-8")
-    assert resume() == (f"desktop-mt: not resuming {src}, starting over: the input changed since "
-                        f"the journal {journal} was written")
+    assert resume() == (
+        f"desktop-mt: not resuming {src}, starting over: the input changed since the journal {journal} was written"
+    )
     interrupted_run("--batch-size", "8")
     assert resume("--batch-size", "4") == (
         f"desktop-mt: not resuming {src}, starting over: the batch size changed since the "
         f"journal {journal} was written (8 -> 4, and this model's int8 output depends on the "
-        f"batch size)")
+        f"batch size)"
+    )
     interrupted_run("--batch-size", "8")
     assert resume("--batch-size", "8") == (
-        f"desktop-mt: resuming {src}: 5 of 21 segments recovered from {journal}, 16 left to "
-        f"translate")
+        f"desktop-mt: resuming {src}: 5 of 21 segments recovered from {journal}, 16 left to translate"
+    )
 
 
 TMPFS_RUN = """
@@ -578,8 +617,10 @@ def _tmpfs_available(folder: Path) -> bool:
     if sys.platform != "linux" or not shutil.which("unshare"):
         return False
     folder.mkdir()
-    probe = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
-                            f"mount -t tmpfs -o size=4k tmpfs '{folder}'"], capture_output=True)
+    probe = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", f"mount -t tmpfs -o size=4k tmpfs '{folder}'"],
+        capture_output=True,
+    )
     return probe.returncode == 0
 
 
@@ -594,10 +635,21 @@ def test_a_real_full_disk_then_resume(tmp_path):
     src.write_text("\n".join(lines) + "\n", "utf-8")
     script = tmp_path / "fake_main.py"
     script.write_text(FAKE_MAIN.format(batch_dir=str(HERE / "batch")), "utf-8")
-    env = subprocess_env(SMALL=str(small), PY=sys.executable, SCRIPT=str(script), SRC=str(src),
-                         LOGS=str(tmp_path), DESKTOP_MT_TEST_CHUNK_SIZE="50")
-    done = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
-                           TMPFS_RUN], env=env, capture_output=True, text=True, timeout=300)
+    env = subprocess_env(
+        SMALL=str(small),
+        PY=sys.executable,
+        SCRIPT=str(script),
+        SRC=str(src),
+        LOGS=str(tmp_path),
+        DESKTOP_MT_TEST_CHUNK_SIZE="50",
+    )
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", TMPFS_RUN],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     out, journal = small / "out.txt", small / "out.txt.journal.jsonl"
     first = (tmp_path / "first.err").read_text("utf-8")
@@ -606,21 +658,25 @@ def test_a_real_full_disk_then_resume(tmp_path):
         rf"desktop-mt: error: {re.escape(str(journal))}: cannot write the progress journal of "
         rf"{re.escape(str(out))}: the disk is full; free space on {re.escape(str(small))}, then "
         rf"rerun the same command with --resume \((\d+) of (\d+) segments translated so far are "
-        rf"saved in {re.escape(str(journal))}\)\n", first)
+        rf"saved in {re.escape(str(journal))}\)\n",
+        first,
+    )
     assert match, first
     kept, total = int(match[1]), int(match[2])
     assert 0 < kept < total == len({line for line in lines if line})
     assert (tmp_path / "first.ls").read_text().split() == ["out.txt.journal.jsonl"]  # no temp files
     second = (tmp_path / "second.err").read_text("utf-8")
     assert (tmp_path / "second.rc").read_text().strip() == "0", second
-    assert second.startswith(f"desktop-mt: resuming {src}: {kept} of {total} segments recovered "
-                             f"from {journal}, {total - kept} left to translate\n")
+    assert second.startswith(
+        f"desktop-mt: resuming {src}: {kept} of {total} segments recovered "
+        f"from {journal}, {total - kept} left to translate\n"
+    )
     assert f"FAKE-LINES {total - kept}" in second
-    assert (tmp_path / "out.txt").read_text("utf-8").split("\n")[:-1] == [
-        fake_translation(line) for line in lines]
+    assert (tmp_path / "out.txt").read_text("utf-8").split("\n")[:-1] == [fake_translation(line) for line in lines]
 
 
 # --- --join-lines, --bilingual, already-Chinese counts (issue 19) -----------------------------
+
 
 def test_join_lines_is_off_by_default_and_joins_pdf_lines_when_asked(monkeypatch, fake):
     pasted = b"The model was trained on a large cor-\npus of news.\n"
@@ -639,8 +695,9 @@ def test_bilingual_stdin_and_kept_count_on_stderr(monkeypatch, fake, capsys):
     stdout = _stdio(monkeypatch, "Hello.\n你好。\n".encode())
     assert cli.main(["translate", "--bilingual"]) == 0
     stdout.flush()
-    assert stdout.buffer.getvalue().decode() == (f"Hello.\n{fake_translation('Hello.')}\n"
-                                                 f"你好。\n{fake_translation('你好。')}\n")
+    assert stdout.buffer.getvalue().decode() == (
+        f"Hello.\n{fake_translation('Hello.')}\n你好。\n{fake_translation('你好。')}\n"
+    )
     assert "desktop-mt: 1 kept as they were (already Chinese)" in capsys.readouterr().err
 
 
@@ -652,11 +709,13 @@ def test_file_summary_counts_lines_already_chinese(fake, tmp_path, capsys):
     assert f"{src} -> {tmp_path / 'mixed.zh.txt'} (3 segments, 2 kept as they were (already Chinese), " in err
 
 
-BILINGUAL_SRT = ("1\n00:00:01,000 --> 00:00:03,500\nWhere is the train station?\n\n"
-                 "2\n00:00:04,000 --> 00:00:06,000\n<i>I love you.</i>\n\n"
-                 "3\n00:00:06,500 --> 00:00:09,000\n- Are you coming tomorrow?\n- Yes, I will be there.\n\n"
-                 "4\n00:00:09,500 --> 00:00:11,000\n你好，世界。\n\n"
-                 "5\n00:00:11,500 --> 00:00:14,000\nThe weather is nice today,\nso let us go for a walk.\n")
+BILINGUAL_SRT = (
+    "1\n00:00:01,000 --> 00:00:03,500\nWhere is the train station?\n\n"
+    "2\n00:00:04,000 --> 00:00:06,000\n<i>I love you.</i>\n\n"
+    "3\n00:00:06,500 --> 00:00:09,000\n- Are you coming tomorrow?\n- Yes, I will be there.\n\n"
+    "4\n00:00:09,500 --> 00:00:11,000\n你好，世界。\n\n"
+    "5\n00:00:11,500 --> 00:00:14,000\nThe weather is nice today,\nso let us go for a walk.\n"
+)
 
 
 def test_bilingual_srt_on_the_bundled_model(tmp_path, capsys):
@@ -671,8 +730,8 @@ def test_bilingual_srt_on_the_bundled_model(tmp_path, capsys):
     assert [cue[:2] for cue in cues] == [cue.split("\n")[:2] for cue in BILINGUAL_SRT.strip("\n").split("\n\n")]
     for cue, source in zip(cues, sources):
         text = cue[2:]
-        assert text[:len(source)] == source  # the English as it was, on top
-        chinese = text[len(source):]
+        assert text[: len(source)] == source  # the English as it was, on top
+        chinese = text[len(source) :]
         if source == ["你好，世界。"]:
             assert chinese == []  # already Chinese: once
         else:

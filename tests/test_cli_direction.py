@@ -43,9 +43,13 @@ def test_auto_translates_each_line_into_the_other_language(monkeypatch, models):
 def test_to_leaves_text_already_in_the_target_language(monkeypatch, models):
     argv, en_zh, zh_en = models
     assert run(monkeypatch, [*argv, "--to", "en"], f"{ENGLISH}\n{CHINESE}\n") == (
-        0, f"{ENGLISH}\n{zh_en.translate(CHINESE)}\n")
+        0,
+        f"{ENGLISH}\n{zh_en.translate(CHINESE)}\n",
+    )
     assert run(monkeypatch, [*argv, "--to", "zh"], f"{ENGLISH}\n{CHINESE}\n") == (
-        0, f"{en_zh.translate(ENGLISH)}\n{CHINESE}\n")
+        0,
+        f"{en_zh.translate(ENGLISH)}\n{CHINESE}\n",
+    )
 
 
 def test_missing_direction_names_the_model_to_download(monkeypatch, tiny_marian_dir, capsys):
@@ -65,7 +69,8 @@ def test_a_chinese_file_is_written_as_name_en(models, tmp_path):
     src.write_text(f"{CHINESE}\n今天又下雨了。\n", "utf-8")
     assert cli.main(["translate", *argv, str(src)]) == 0
     assert (tmp_path / "notes.en.txt").read_text("utf-8") == (
-        f"{zh_en.translate(CHINESE)}\n{zh_en.translate('今天又下雨了。')}\n")
+        f"{zh_en.translate(CHINESE)}\n{zh_en.translate('今天又下雨了。')}\n"
+    )
     assert cli.main(["translate", *argv, "--to", "zh", str(src)]) == 0
     assert (tmp_path / "notes.zh.txt").read_text("utf-8") == src.read_text("utf-8")  # already Chinese
 
@@ -73,8 +78,9 @@ def test_a_chinese_file_is_written_as_name_en(models, tmp_path):
 def test_bilingual_srt_either_way(models, tmp_path):
     argv, en_zh, zh_en = models
     src = tmp_path / "talk.srt"
-    src.write_text(f"1\n00:00:01,000 --> 00:00:02,000\n{CHINESE}\n\n2\n00:00:03,000 --> 00:00:04,000\n{ENGLISH}\n",
-                   "utf-8")
+    src.write_text(
+        f"1\n00:00:01,000 --> 00:00:02,000\n{CHINESE}\n\n2\n00:00:03,000 --> 00:00:04,000\n{ENGLISH}\n", "utf-8"
+    )
     out = tmp_path / "talk.out.srt"
     assert cli.main(["translate", *argv, "--bilingual", str(src), "-o", str(out)]) == 0
     cues = [cue.split("\n") for cue in out.read_text("utf-8").strip().split("\n\n")]

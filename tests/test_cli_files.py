@@ -27,13 +27,16 @@ def _stdout(monkeypatch) -> io.TextIOWrapper:
     return stdout
 
 
-@pytest.mark.parametrize("name, data, what", [
-    ("picture.bin", PNG, "a PNG image"),  # (.png itself is read by OCR: tests/ocr)
-    ("picture.txt", PNG, "a PNG image"),  # the suffix lies: the bytes are judged
-    ("zeros.txt", b"\x00" * 4096, "a file of zero bytes only"),
-    ("blob.srt", bytes(range(1, 256)) * 8 + b"\x00" * 10, "binary data"),
-    ("archive.txt", b"PK\x03\x04\x14\x00\x06\x00" + bytes(200), "a ZIP archive (a .docx?"),
-])
+@pytest.mark.parametrize(
+    "name, data, what",
+    [
+        ("picture.bin", PNG, "a PNG image"),  # (.png itself is read by OCR: tests/ocr)
+        ("picture.txt", PNG, "a PNG image"),  # the suffix lies: the bytes are judged
+        ("zeros.txt", b"\x00" * 4096, "a file of zero bytes only"),
+        ("blob.srt", bytes(range(1, 256)) * 8 + b"\x00" * 10, "binary data"),
+        ("archive.txt", b"PK\x03\x04\x14\x00\x06\x00" + bytes(200), "a ZIP archive (a .docx?"),
+    ],
+)
 def test_binary_input_is_named_as_binary_without_encoding_advice(fake, tmp_path, capsys, name, data, what):
     src = tmp_path / name
     src.write_bytes(data)
@@ -65,7 +68,8 @@ def test_dash_o_dash_writes_a_file_input_to_stdout(fake, tmp_path, monkeypatch, 
     assert cli.main(["translate", str(src), "-o", "-"]) == 0
     stdout.flush()
     assert stdout.buffer.getvalue().decode("utf-8") == (
-        f"{fake_translation('Hello there.')}\n{fake_translation('Good night.')}\n")
+        f"{fake_translation('Hello there.')}\n{fake_translation('Good night.')}\n"
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # no file, no journal
 
 
@@ -87,8 +91,9 @@ def test_gui_without_pyside6_says_pyside6_is_missing_before_the_display(monkeypa
     import desktop_mt.gui.display_check as display_check
 
     real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "PySide6" else real_find_spec(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "PySide6" else real_find_spec(name, *a)
+    )
     monkeypatch.setattr(display_check, "display_problem", lambda: "desktop-mt: no display")
     assert cli.main([]) == 1
     err = capsys.readouterr().err

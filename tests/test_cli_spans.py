@@ -40,15 +40,21 @@ def _options(argv: list[str]) -> dict:
     return cli._text_handling_of(cli.build_parser().parse_args(["translate", *argv]))
 
 
-@pytest.mark.parametrize("argv, options", [
-    ([], {}),
-    (["--spans", "cut"], {"spans": "cut"}),
-    (["--spans", "off"], {"spans": "off"}),
-    (["--raw"], RAW),
-    (["--raw", "--spans", "whole"], {**RAW, "spans": "whole"}),
-    (["--no-repetition-guard", "--no-chinese-punctuation"], {"repetition_guard": False, "chinese_punctuation": False}),
-    (["--no-protect-numbers", "--no-keep-cjk"], {"protect_numbers": False, "keep_cjk": False}),
-])
+@pytest.mark.parametrize(
+    "argv, options",
+    [
+        ([], {}),
+        (["--spans", "cut"], {"spans": "cut"}),
+        (["--spans", "off"], {"spans": "off"}),
+        (["--raw"], RAW),
+        (["--raw", "--spans", "whole"], {**RAW, "spans": "whole"}),
+        (
+            ["--no-repetition-guard", "--no-chinese-punctuation"],
+            {"repetition_guard": False, "chinese_punctuation": False},
+        ),
+        (["--no-protect-numbers", "--no-keep-cjk"], {"protect_numbers": False, "keep_cjk": False}),
+    ],
+)
 def test_switches_set_the_options(argv, options):
     assert _options(argv) == options
 

@@ -23,8 +23,7 @@ def _package_list(tmp_path, monkeypatch, text: str) -> None:
 
 def test_the_list_has_the_qt_libraries_and_the_test_tools():
     app, test = dev.system_packages(("app",)), dev.system_packages(("test",))
-    for name in ("libxcb-icccm4", "libxcb-keysyms1", "libxcb-cursor0", "libxkbcommon-x11-0",
-                 "fonts-noto-cjk"):
+    for name in ("libxcb-icccm4", "libxcb-keysyms1", "libxcb-cursor0", "libxkbcommon-x11-0", "fonts-noto-cjk"):
         assert name in app
     for name in ("xvfb", "xauth", "xdotool", "xclip", "strace"):
         assert name in test
@@ -33,8 +32,7 @@ def test_the_list_has_the_qt_libraries_and_the_test_tools():
 
 
 def test_groups_comments_and_probes_are_parsed(tmp_path, monkeypatch):
-    _package_list(tmp_path, monkeypatch, "# intro\n[app]\nlibfoo1   libfoo.so.1  # why\n\n"
-                                         "[test]\n# tools\nbar\n")
+    _package_list(tmp_path, monkeypatch, "# intro\n[app]\nlibfoo1   libfoo.so.1  # why\n\n[test]\n# tools\nbar\n")
     assert dev.system_packages(("app",)) == {"libfoo1": "libfoo.so.1"}
     assert dev.system_packages(("app", "test")) == {"libfoo1": "libfoo.so.1", "bar": ""}
 
@@ -75,6 +73,7 @@ def _refuse_apt(run):
     def guarded(cmd, *args, **kwargs):
         assert cmd[0] != "apt-get", f"apt-get was called: {cmd}"
         return run(cmd, *args, **kwargs)
+
     return guarded
 
 
@@ -102,15 +101,21 @@ def test_probes_find_commands_libraries_and_files(tmp_path):
 
 # -- dev.py test: ruff and mypy before pytest ---------------------------------------------------
 
+
+def _check_name(command: list[str]) -> str:
+    """The check a recorded command is: its tool (``-m TOOL``), and ``ruff format`` for the format check."""
+    return "ruff format" if command[2:4] == ["ruff", "format"] else command[2]
+
+
 def _fake_test_run(monkeypatch, failing: set[str]) -> list[list[str]]:
     """dev.main(["test", ...]) with set-up stubbed and every command recorded (none is run);
-    a command whose tool (``-m TOOL``) is in ``failing`` exits 1."""
+    a command whose check (:func:`_check_name`) is in ``failing`` exits 1."""
     calls: list[list[str]] = []
 
     def call(command, cwd=None, env=None):
         assert cwd == dev.ROOT and env["QT_QPA_PLATFORM"]
         calls.append(command)
-        return 1 if command[2] in failing else 0
+        return 1 if _check_name(command) in failing else 0
 
     monkeypatch.setattr(dev, "ensure_system_packages", lambda *a, **k: True)
     monkeypatch.setattr(dev, "ensure_venv", lambda extra: dev.Path("venv-python"))
@@ -121,7 +126,11 @@ def _fake_test_run(monkeypatch, failing: set[str]) -> list[list[str]]:
 
 def test_lint_commands_are_ruff_and_mypy_from_the_venv():
     commands = dict(dev.lint_commands(dev.Path("py")))
-    assert commands == {"ruff": ["py", "-m", "ruff", "check", "."], "mypy": ["py", "-m", "mypy"]}
+    assert commands == {
+        "ruff": ["py", "-m", "ruff", "check", "."],
+        "ruff format": ["py", "-m", "ruff", "format", "--check", "."],
+        "mypy": ["py", "-m", "mypy"],
+    }
     pyproject = (dev.ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert "[tool.ruff" in pyproject and "[tool.mypy]" in pyproject  # their settings
 
@@ -129,28 +138,31 @@ def test_lint_commands_are_ruff_and_mypy_from_the_venv():
 def test_clean_lint_runs_then_pytest(monkeypatch):
     calls = _fake_test_run(monkeypatch, failing=set())
     assert dev.main(["test", "-q", "tests/x.py"]) == 0
-    assert [c[2] for c in calls] == ["ruff", "mypy", "pytest"]
+    assert [_check_name(c) for c in calls] == ["ruff", "ruff format", "mypy", "pytest"]
     assert calls[-1] == ["venv-python", "-m", "pytest", "-q", "tests/x.py"]
 
 
-@pytest.mark.parametrize("failing", [{"ruff"}, {"mypy"}, {"ruff", "mypy"}])
-def test_a_lint_failure_fails_the_command_without_running_tests(monkeypatch, capsys, failing):
+@pytest.mark.parametrize(
+    ("failing", "named"),
+    [({"ruff"}, "ruff"), ({"ruff format"}, "ruff format"), ({"mypy"}, "mypy"), ({"ruff", "mypy"}, "ruff and mypy")],
+)
+def test_a_lint_failure_fails_the_command_without_running_tests(monkeypatch, capsys, failing, named):
     calls = _fake_test_run(monkeypatch, failing)
     assert dev.main(["test"]) == 1
-    assert [c[2] for c in calls] == ["ruff", "mypy"]  # both run, so one run reports everything
+    assert [_check_name(c) for c in calls] == ["ruff", "ruff format", "mypy"]  # all run: one run reports everything
     err = capsys.readouterr().err
-    assert f"{' and '.join(sorted(failing, reverse=True))} failed" in err and dev.SKIP_LINT in err
+    assert f"{named} failed" in err and dev.SKIP_LINT in err
 
 
 def test_skip_lint_runs_only_pytest(monkeypatch, capsys):
-    calls = _fake_test_run(monkeypatch, failing={"ruff", "mypy"})
+    calls = _fake_test_run(monkeypatch, failing={"ruff", "ruff format", "mypy"})
     monkeypatch.setenv(dev.SKIP_LINT, "1")
     assert dev.main(["test"]) == 0
     assert [c[2] for c in calls] == ["pytest"]
     assert "ruff and mypy skipped" in capsys.readouterr().out
     monkeypatch.setenv(dev.SKIP_LINT, "0")  # 0 means: do not skip
     calls.clear()
-    assert dev.main(["test"]) == 1 and [c[2] for c in calls] == ["ruff", "mypy"]
+    assert dev.main(["test"]) == 1 and [_check_name(c) for c in calls] == ["ruff", "ruff format", "mypy"]
 
 
 def test_readme_documents_the_skip():

@@ -22,7 +22,7 @@ def names(folder):
 def test_str_is_encoded_without_newline_translation(tmp_path):
     path = tmp_path / "a.txt"
     atomic_write(path, "中文\r\nline\n")
-    assert path.read_bytes() == "中文\r\nline\n".encode("utf-8")
+    assert path.read_bytes() == "中文\r\nline\n".encode()
     atomic_write(path, "é", encoding="latin-1")
     assert path.read_bytes() == b"\xe9"
     assert names(tmp_path) == ["a.txt"]
@@ -108,11 +108,10 @@ def test_new_file_gets_mode_less_umask(tmp_path):
 def test_atomic_path_commits_only_on_success(tmp_path):
     path = tmp_path / "m.onnx"
     path.write_bytes(b"old")
-    with pytest.raises(RuntimeError):
-        with atomic_path(path) as tmp:
-            assert tmp.parent == tmp_path and tmp.name.startswith(".m.onnx.")
-            tmp.write_bytes(b"half")
-            raise RuntimeError("writer failed")
+    with pytest.raises(RuntimeError), atomic_path(path) as tmp:
+        assert tmp.parent == tmp_path and tmp.name.startswith(".m.onnx.")
+        tmp.write_bytes(b"half")
+        raise RuntimeError("writer failed")
     assert path.read_bytes() == b"old" and names(tmp_path) == ["m.onnx"]
     with atomic_path(path) as tmp:
         tmp.write_bytes(b"whole")

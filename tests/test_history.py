@@ -95,7 +95,7 @@ def test_damaged_pages_found_on_open(tmp_path):
     h.close()
     sqlite3.connect(str(path)).execute("PRAGMA wal_checkpoint(TRUNCATE)").close()
     data = bytearray(path.read_bytes())
-    data[4096 * 2: 4096 * 2 + 2000] = b"\xff" * 2000  # wreck a b-tree page
+    data[4096 * 2 : 4096 * 2 + 2000] = b"\xff" * 2000  # wreck a b-tree page
     path.write_bytes(bytes(data))
     again = History(path)
     assert again.recovered is not None

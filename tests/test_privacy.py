@@ -33,14 +33,24 @@ SAMPLE = ROOT / "tests" / "data" / "tatoeba-sample.tsv"
 # What ONNX Runtime reads as "running in CI" or "ORT's own unit tests" (telemetry_environment.h):
 # any of them switches its telemetry off and would hide what desktop_mt does.
 ORT_SELF_SUPPRESSORS = (
-    "CI", "TF_BUILD", "GITHUB_ACTIONS", "GITLAB_CI", "CIRCLECI", "TRAVIS", "JENKINS_URL",
-    "CODEBUILD_BUILD_ID", "BUILDKITE", "TEAMCITY_VERSION", "APPVEYOR", "BITBUCKET_BUILD_NUMBER",
-    "SYSTEM_TEAMFOUNDATIONCOLLECTIONURI", "ORT_RUNNING_UNIT_TESTS",
+    "CI",
+    "TF_BUILD",
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "CIRCLECI",
+    "TRAVIS",
+    "JENKINS_URL",
+    "CODEBUILD_BUILD_ID",
+    "BUILDKITE",
+    "TEAMCITY_VERSION",
+    "APPVEYOR",
+    "BITBUCKET_BUILD_NUMBER",
+    "SYSTEM_TEAMFOUNDATIONCOLLECTIONURI",
+    "ORT_RUNNING_UNIT_TESTS",
 )
 # A network syscall: connect to an inet address, or any send on a TCP/UDP socket (strace -yy
 # annotates each descriptor: <UDP:[...]>, <TCPv6:[...]>; AF_UNIX sockets stay allowed).
-NETWORK_SYSCALL = re.compile(
-    r"\b(connect|sendto|sendmsg|sendmmsg)\((\d+<(TCP|UDP)(v6)?:|.*sa_family=AF_INET6?\b)")
+NETWORK_SYSCALL = re.compile(r"\b(connect|sendto|sendmsg|sendmmsg)\((\d+<(TCP|UDP)(v6)?:|.*sa_family=AF_INET6?\b)")
 UPLOADER_DEADLINE_S = 90  # the control run's uploader starts ~9 s after the import (measured)
 
 
@@ -55,8 +65,9 @@ def child_env(tmp_path: Path, name: str, **extra: str) -> dict[str, str]:
 
 
 def run_python(code: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
 
 
 def microsoft_folders(home: Path) -> list[Path]:
@@ -84,8 +95,10 @@ print(json.dumps({"seen": seen, "final": os.environ.get("ORT_DISABLE_TELEMETRY")
 """
 
 
-@pytest.mark.parametrize("entry", ["desktop_mt", "desktop_mt.cli", "desktop_mt.gui.app",
-                                   "desktop_mt.server.run", "desktop_mt.engine.translator"])
+@pytest.mark.parametrize(
+    "entry",
+    ["desktop_mt", "desktop_mt.cli", "desktop_mt.gui.app", "desktop_mt.server.run", "desktop_mt.engine.translator"],
+)
 def test_every_entry_point_switches_telemetry_off_before_onnxruntime_loads(entry, tmp_path):
     """Library, CLI, GUI and local server: the variable is 1 when onnxruntime is first looked up."""
     if entry.startswith("desktop_mt.server") and importlib.util.find_spec("fastapi") is None:
@@ -118,8 +131,19 @@ def test_importing_onnxruntime_first_warns(tmp_path):
         assert done.returncode == 0 and "TelemetryWarning" not in done.stderr, (value, done.stderr)
 
 
-@pytest.mark.parametrize("value, off", [("1", True), (" TRUE ", True), ("yes", True), ("y", True),
-                                        ("0", False), ("false", False), ("", False), (None, False)])
+@pytest.mark.parametrize(
+    "value, off",
+    [
+        ("1", True),
+        (" TRUE ", True),
+        ("yes", True),
+        ("y", True),
+        ("0", False),
+        ("false", False),
+        ("", False),
+        (None, False),
+    ],
+)
 def test_switch_read_as_onnxruntime_reads_it(monkeypatch, value, off):
     if value is None:
         monkeypatch.delenv(TELEMETRY_SWITCH, raising=False)
@@ -159,6 +183,7 @@ def test_bundle_runtime_hook_sets_the_switch(tmp_path):
 
 # --- the network: a translation that outlives the uploader's start, under strace ------------
 
+
 def cli_command() -> list[str]:
     script = Path(sys.executable).with_name("desktop-mt")
     return [str(script)] if script.is_file() else [sys.executable, "-m", "desktop_mt"]
@@ -175,10 +200,20 @@ def start_traced(tmp_path: Path, name: str, program: list[str] | None = None, **
     another desktop-mt executable (e.g. the bundle's) instead of this environment's."""
     env = child_env(tmp_path, name, **extra)
     log = tmp_path / name / "strace.log"
-    command = ["strace", "-f", "-yy", "-e", "trace=openat,connect,sendto,sendmsg,sendmmsg",
-               "-o", str(log)] + (program or cli_command()) + ["translate", "--threads", "1"]
-    process = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    command = (
+        ["strace", "-f", "-yy", "-e", "trace=openat,connect,sendto,sendmsg,sendmmsg", "-o", str(log)]
+        + (program or cli_command())
+        + ["translate", "--threads", "1"]
+    )
+    process = subprocess.Popen(
+        command,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
     return process, log, Path(env["HOME"])
 
 
@@ -221,8 +256,9 @@ def test_translation_makes_no_network_syscall_and_leaves_no_telemetry_files(tmp_
     try:
         wait_for_log(quiet, quiet_log, loaded, "desktop-mt loading onnxruntime")
         control, control_log, control_home = start_traced(tmp_path, "control", ORT_DISABLE_TELEMETRY="0")
-        wait_for_log(control, control_log, NETWORK_SYSCALL,
-                     "the control run's telemetry uploader (ORT_DISABLE_TELEMETRY=0)")
+        wait_for_log(
+            control, control_log, NETWORK_SYSCALL, "the control run's telemetry uploader (ORT_DISABLE_TELEMETRY=0)"
+        )
         control_lines = finish(control, text)
         shipped_lines = finish(quiet, text)
     finally:

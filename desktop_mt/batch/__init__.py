@@ -54,31 +54,48 @@ BOM kept), :mod:`.srt` (indices/timings untouched, cues re-wrapped for Chinese),
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
 import hashlib
 import json
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 from ..errors import TranslationCancelled
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write
-from .journal import Journal, JobKey, ResumeReport, journal_path, read_journal
-from .runner import BatchTranslator, default_chunk_size, distinct_segments, translate_distinct
-from .runner import translate_segments
+from .journal import JobKey, Journal, ResumeReport, journal_path, read_journal
+from .runner import BatchTranslator, default_chunk_size, distinct_segments, translate_distinct, translate_segments
 
-__all__ = ["translate_file", "detect_format", "default_output_path", "load_document",
-           "translate_segments", "atomic_write", "BatchInputError", "BatchOutputError",
-           "BatchTranslator", "ResumeReport", "TranslationCancelled", "FORMATS", "JobSummary",
-           "count_kept", "read_input"]
+__all__ = [
+    "translate_file",
+    "detect_format",
+    "default_output_path",
+    "load_document",
+    "translate_segments",
+    "atomic_write",
+    "BatchInputError",
+    "BatchOutputError",
+    "BatchTranslator",
+    "ResumeReport",
+    "TranslationCancelled",
+    "FORMATS",
+    "JobSummary",
+    "count_kept",
+    "read_input",
+]
 
 FORMATS = ("txt", "srt", "docx")
 _SUFFIX_FORMATS = {".srt": "srt", ".docx": "docx", ".docm": "docx"}
-_UNSUPPORTED = {".doc": "save it as .docx first", ".rtf": "save it as .docx or .txt first",
-                ".odt": "save it as .docx first", ".pdf": "PDF is not supported"}
+_UNSUPPORTED = {
+    ".doc": "save it as .docx first",
+    ".rtf": "save it as .docx or .txt first",
+    ".odt": "save it as .docx first",
+    ".pdf": "PDF is not supported",
+}
 # Bump when parsing/rendering changes the meaning of segment ids (2: segments are sentences, and
 # SRT/docx add one per formatting span).
 _KEY_VERSION = 2
@@ -125,8 +142,7 @@ def detect_format(path: Path, fmt: str = "auto") -> str:
         return fmt
     suffix = path.suffix.lower()
     if suffix in _UNSUPPORTED:
-        raise BatchInputError(f"{path}: {suffix} files are not supported; {_UNSUPPORTED[suffix]}",
-                              filename=str(path))
+        raise BatchInputError(f"{path}: {suffix} files are not supported; {_UNSUPPORTED[suffix]}", filename=str(path))
     return _SUFFIX_FORMATS.get(suffix, "txt")
 
 
@@ -135,8 +151,15 @@ def default_output_path(src: Path, fmt: str = "auto") -> Path:
     return src.with_name(f"{src.stem}.zh{src.suffix}" if src.suffix else f"{src.name}.zh")
 
 
-def load_document(data: bytes, filename: str, fmt: str, encoding: Optional[str] = None, *,
-                  bilingual: bool = False, join_lines: bool = False):
+def load_document(
+    data: bytes,
+    filename: str,
+    fmt: str,
+    encoding: str | None = None,
+    *,
+    bilingual: bool = False,
+    join_lines: bool = False,
+):
     """Parse ``data`` as ``fmt``: an object with ``segments`` and ``write(translations, f)``.
     ``bilingual`` and ``join_lines``: see :func:`translate_file`."""
     if fmt == "txt":
@@ -150,14 +173,23 @@ def load_document(data: bytes, filename: str, fmt: str, encoding: Optional[str] 
     return module.load(data, filename, encoding, bilingual=bilingual, join_lines=join_lines)
 
 
-def translate_file(src: Path, dst: Optional[Path], translator: BatchTranslator, *,
-                   fmt: str = "auto", resume: bool = False,
-                   progress: Optional[Callable[[int, int], None]] = None,
-                   cancel: Optional[threading.Event] = None, encoding: Optional[str] = None,
-                   options=None, chunk_size: Optional[int] = None,
-                   on_resume: Optional[Callable[[ResumeReport], None]] = None,
-                   bilingual: bool = False, join_lines: bool = False,
-                   on_summary: Optional[Callable[[JobSummary], None]] = None) -> Path:
+def translate_file(
+    src: Path,
+    dst: Path | None,
+    translator: BatchTranslator,
+    *,
+    fmt: str = "auto",
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: threading.Event | None = None,
+    encoding: str | None = None,
+    options=None,
+    chunk_size: int | None = None,
+    on_resume: Callable[[ResumeReport], None] | None = None,
+    bilingual: bool = False,
+    join_lines: bool = False,
+    on_summary: Callable[[JobSummary], None] | None = None,
+) -> Path:
     """Translate the file ``src`` into ``dst`` (see the module docstring); returns ``dst``."""
     src = Path(src)
     fmt = detect_format(src, fmt)
@@ -172,16 +204,23 @@ def translate_file(src: Path, dst: Optional[Path], translator: BatchTranslator, 
     journal = Journal(dst, key, distinct, done)
     try:
         size = chunk_size or default_chunk_size(translator.batch_size)
-        translate_distinct(distinct, translator, done=done, journal=journal, options=options,
-                           chunk_size=size, progress=progress, cancel=cancel)
+        translate_distinct(
+            distinct,
+            translator,
+            done=done,
+            journal=journal,
+            options=options,
+            chunk_size=size,
+            progress=progress,
+            cancel=cancel,
+        )
     finally:
         journal.close()
     translations = [done[i] if i >= 0 else "" for i in index_of]
     try:
         atomic_write(dst, lambda f: document.write(translations, f))
     except OSError as exc:  # the journal holds every segment: a resume only writes the output
-        raise BatchOutputError(exc, dst, journal=journal.path, kept=journal.kept,
-                               total=len(distinct)) from exc
+        raise BatchOutputError(exc, dst, journal=journal.path, kept=journal.kept, total=len(distinct)) from exc
     journal.remove()
     if on_summary is not None:
         texts = [t for t in document.segments if t]
@@ -189,8 +228,9 @@ def translate_file(src: Path, dst: Optional[Path], translator: BatchTranslator, 
     return dst
 
 
-def _recover(src: Path, dst: Path, key: JobKey, distinct: list[str],
-             on_resume: Optional[Callable[[ResumeReport], None]]) -> dict[int, str]:
+def _recover(
+    src: Path, dst: Path, key: JobKey, distinct: list[str], on_resume: Callable[[ResumeReport], None] | None
+) -> dict[int, str]:
     """The segments an earlier run of this job journaled; tells ``on_resume`` what it found."""
     jpath = journal_path(dst)
     recovered = read_journal(jpath, key, distinct)
@@ -210,26 +250,32 @@ def read_input(src: Path) -> bytes:
     except PermissionError:
         raise BatchInputError(f"{src}: permission denied", filename=str(src)) from None
     except OSError as exc:  # e.g. EIO from a failing disk or a dropped network share
-        raise BatchInputError(f"{src}: cannot be read ({exc.strerror or exc})",
-                              filename=str(src)) from None
+        raise BatchInputError(f"{src}: cannot be read ({exc.strerror or exc})", filename=str(src)) from None
 
 
 def _refuse_overwriting_input(src: Path, dst: Path) -> None:
     same = src.resolve() == dst.resolve()
     if not same and dst.exists() and src.exists():
-        try:
+        with contextlib.suppress(OSError):
             same = os.path.samefile(src, dst)  # hard links, case-insensitive file systems
-        except OSError:
-            pass
     if same:
-        raise BatchInputError(f"{src}: the output would overwrite the input; choose another "
-                              f"output (-o / --out-dir)", filename=str(src))
+        raise BatchInputError(
+            f"{src}: the output would overwrite the input; choose another output (-o / --out-dir)", filename=str(src)
+        )
     if dst.is_dir():
         raise BatchOutputError(IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR)), dst)
 
 
-def job_key(data: bytes, fmt: str, encoding: Optional[str], translator: BatchTranslator,
-            options, *, bilingual: bool = False, join_lines: bool = False) -> JobKey:
+def job_key(
+    data: bytes,
+    fmt: str,
+    encoding: str | None,
+    translator: BatchTranslator,
+    options,
+    *,
+    bilingual: bool = False,
+    join_lines: bool = False,
+) -> JobKey:
     """The input bytes and everything that changes the output, so a journal is only resumed
     for the same job. Threads never change the output and are left out; the batch size is
     left out unless ``translator.batch_invariant`` is False (dynamic int8, whose activation
@@ -239,8 +285,13 @@ def job_key(data: bytes, fmt: str, encoding: Optional[str], translator: BatchTra
     effective = options if options is not None else translator.options
     opts = dataclasses.asdict(effective)  # decoding options only: the batch size is the translator's
     _glossary_key(opts, effective)
-    settings = {"v": _KEY_VERSION, "format": fmt, "encoding": encoding, "options": opts,
-                "model": _model_identity(translator)}
+    settings = {
+        "v": _KEY_VERSION,
+        "format": fmt,
+        "encoding": encoding,
+        "options": opts,
+        "model": _model_identity(translator),
+    }
     if not translator.batch_invariant:
         settings["batch_size"] = translator.batch_size
     from ..tm.apply import memory_identity  # translate --tm: another memory is another job
@@ -271,5 +322,4 @@ def _model_identity(translator) -> dict:
     variant = translator.variant
     manifest = info.manifest or {}
     files = (manifest.get("variants") or {}).get(variant) if isinstance(manifest, dict) else None
-    return {"path": str(info.path), "name": str(info.name),
-            "variant": str(variant), "files": files}
+    return {"path": str(info.path), "name": str(info.name), "variant": str(variant), "files": files}

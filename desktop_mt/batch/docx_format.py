@@ -41,7 +41,8 @@ from __future__ import annotations
 import copy
 import io
 import zipfile
-from typing import BinaryIO, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO
 
 from .errors import BatchInputError
 from .tags import ProjectedText, Projection, Span
@@ -57,23 +58,50 @@ def _w(tag: str) -> str:
 
 _P, _R, _T = _w("p"), _w("r"), _w("t")
 # Containers whose children are runs (or more containers): walk into them.
-_DESCEND = {_w(t) for t in ("ins", "moveTo", "smartTag", "customXml", "sdt",
-                             "sdtContent", "dir", "bdo")}
+_DESCEND = {_w(t) for t in ("ins", "moveTo", "smartTag", "customXml", "sdt", "sdtContent", "dir", "bdo")}
 # Elements that neither hold text nor split a unit.
-_IGNORE = {_w(t) for t in ("pPr", "rPr", "bookmarkStart", "bookmarkEnd", "proofErr",
-                            "commentRangeStart", "commentRangeEnd", "permStart", "permEnd",
-                            "lastRenderedPageBreak", "sdtPr", "sdtEndPr", "customXmlPr",
-                            "smartTagPr")}
+_IGNORE = {
+    _w(t)
+    for t in (
+        "pPr",
+        "rPr",
+        "bookmarkStart",
+        "bookmarkEnd",
+        "proofErr",
+        "commentRangeStart",
+        "commentRangeEnd",
+        "permStart",
+        "permEnd",
+        "lastRenderedPageBreak",
+        "sdtPr",
+        "sdtEndPr",
+        "customXmlPr",
+        "smartTagPr",
+    )
+}
 # Deleted revisions: not part of the text, and not a split point either.
 _SKIP = {_w("del"), _w("moveFrom")}
 # Left out of a bilingual copy: each must appear once in the document (pictures and text boxes
 # stay with the source paragraph).
-_UNIQUE = {_w(t) for t in ("bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd",
-                            "commentReference", "footnoteReference", "endnoteReference", "drawing",
-                            "pict", "object")} | {
-    "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent"}
-_PARAGRAPH_IDS = ("{http://schemas.microsoft.com/office/word/2010/wordml}paraId",
-                  "{http://schemas.microsoft.com/office/word/2010/wordml}textId")
+_UNIQUE = {
+    _w(t)
+    for t in (
+        "bookmarkStart",
+        "bookmarkEnd",
+        "commentRangeStart",
+        "commentRangeEnd",
+        "commentReference",
+        "footnoteReference",
+        "endnoteReference",
+        "drawing",
+        "pict",
+        "object",
+    )
+} | {"{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent"}
+_PARAGRAPH_IDS = (
+    "{http://schemas.microsoft.com/office/word/2010/wordml}paraId",
+    "{http://schemas.microsoft.com/office/word/2010/wordml}textId",
+)
 _HYPERLINK = _w("hyperlink")
 _RPR = _w("rPr")
 _NOTE_REFERENCES = {_w("footnoteReference"), _w("endnoteReference")}
@@ -97,8 +125,7 @@ class WordDocument:
         try:
             self._doc = docx.Document(io.BytesIO(data))
         except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as exc:
-            raise BatchInputError(f"{filename}: not a valid .docx file ({exc})",
-                                  filename=filename) from exc
+            raise BatchInputError(f"{filename}: not a valid .docx file ({exc})", filename=filename) from exc
         collector = SegmentCollector()
         self._bilingual = bilingual
         self._units: list[tuple[list, ProjectedText]] = []  # (w:t elements and note references, text)
@@ -121,8 +148,7 @@ class WordDocument:
     def _roots(self) -> Iterator[object]:
         """The XML roots of the document, every header/footer part, footnotes and endnotes."""
         seen = set()
-        parts = [self._doc.part] + [rel.target_part for rel in self._doc.part.rels.values()
-                                    if not rel.is_external]
+        parts = [self._doc.part] + [rel.target_part for rel in self._doc.part.rels.values() if not rel.is_external]
         for part in parts:
             if id(part) in seen:
                 continue
@@ -144,10 +170,8 @@ class WordDocument:
             for items, text in self._units:
                 _fill_unit(items, text.project(translations))
         for part, root in self._blob_parts:
-            part._blob = self._etree.tostring(root, xml_declaration=True, encoding="UTF-8",
-                                              standalone=True)
+            part._blob = self._etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
         self._doc.save(fileobj)
-
 
     def _add_translated_copies(self, translations: Sequence[str]) -> None:
         """Bilingual: after each paragraph, a copy of it that holds the translation (none where
@@ -311,8 +335,12 @@ def _new_runs(projection: Projection, formats: list, base: int, items: list) -> 
     """The translation as runs (and hyperlinks holding runs), in order, with the note
     references moved to their places."""
     text = projection.text
-    cuts = sorted({0, len(text)} | {p.start for p in projection.spans} | {p.end for p in projection.spans}
-                  | {pos for pos, _ in projection.anchors})
+    cuts = sorted(
+        {0, len(text)}
+        | {p.start for p in projection.spans}
+        | {p.end for p in projection.spans}
+        | {pos for pos, _ in projection.anchors}
+    )
     pieces: list[tuple[object, int, object]] = []  # (run, format index or -1, hyperlink)
     for a, b in zip(cuts, cuts[1:]):
         for pos, index in projection.anchors:
@@ -401,11 +429,7 @@ def _units(paragraph) -> list[list]:
             tag = child.tag
             if not isinstance(tag, str) or tag in _IGNORE or tag in _SKIP:
                 continue  # comments / processing instructions, properties, deleted text
-            if tag in _DESCEND:
-                walk(child)
-            elif tag == _HYPERLINK:  # inside the unit: the link becomes a span of its sentence
-                walk(child)
-            elif tag == _R:
+            if tag in _DESCEND or tag in (_HYPERLINK, _R):
                 walk(child)
             elif tag == _T and field_depth == 0:
                 units[-1].append(child)
@@ -423,8 +447,9 @@ def _units(paragraph) -> list[list]:
     return [u for u in units if u]
 
 
-def load(data: bytes, filename: str, encoding: str | None = None, *, bilingual: bool = False,
-         join_lines: bool = False) -> WordDocument:
+def load(
+    data: bytes, filename: str, encoding: str | None = None, *, bilingual: bool = False, join_lines: bool = False
+) -> WordDocument:
     """Parse a .docx file's bytes (``encoding`` is ignored: DOCX is always XML/UTF-8;
     ``join_lines`` too: a Word paragraph is whole already)."""
     return WordDocument(data, filename, bilingual)

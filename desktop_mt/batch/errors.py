@@ -39,8 +39,16 @@ class BatchOutputError(DesktopMTError):
     (segments saved in the journal so far / in the job).
     """
 
-    def __init__(self, cause: OSError, output: Path, *, journal: Path | None = None,
-                 journal_failed: bool = False, kept: int = 0, total: int = 0) -> None:
+    def __init__(
+        self,
+        cause: OSError,
+        output: Path,
+        *,
+        journal: Path | None = None,
+        journal_failed: bool = False,
+        kept: int = 0,
+        total: int = 0,
+    ) -> None:
         self.output = Path(output)
         self.journal = Path(journal) if journal is not None else None
         self.journal_failed = journal_failed and self.journal is not None
@@ -50,8 +58,7 @@ class BatchOutputError(DesktopMTError):
         self.kept, self.total = kept, total
         super().__init__(self.describe())
 
-    def describe(self, resume_hint: str = RESUME_HINT,
-                 choose_folder_hint: str = CHOOSE_FOLDER_HINT) -> str:
+    def describe(self, resume_hint: str = RESUME_HINT, choose_folder_hint: str = CHOOSE_FOLDER_HINT) -> str:
         """The message, with the front end's words for resuming and for choosing the output."""
         if self.journal_failed:
             subject = f"{self.journal}: cannot write the progress journal of {self.output}"
@@ -60,8 +67,7 @@ class BatchOutputError(DesktopMTError):
         reason, fix = self._reason_and_fix(resume_hint, choose_folder_hint)
         kept = ""
         if self.kept and self.journal is not None:
-            kept = (f" ({self.kept} of {self.total} segments translated so far are saved in "
-                    f"{self.journal})")
+            kept = f" ({self.kept} of {self.total} segments translated so far are saved in {self.journal})"
         return f"{subject}: {reason}; {fix}{kept}"
 
     def _reason_and_fix(self, resume_hint: str, choose: str) -> tuple[str, str]:
@@ -71,8 +77,7 @@ class BatchOutputError(DesktopMTError):
             what = "the disk quota is exceeded" if code != errno.ENOSPC else "the disk is full"
             return what, f"free space on {mount_point(folder)}, {resume_hint}"
         if code in (errno.EACCES, errno.EPERM):
-            return (f"permission denied in the folder {folder}",
-                    f"{choose}, or make {folder} writable")
+            return (f"permission denied in the folder {folder}", f"{choose}, or make {folder} writable")
         if code == errno.EROFS:
             return f"{folder} is on a read-only file system", choose
         if code == errno.ENOENT:
@@ -80,8 +85,7 @@ class BatchOutputError(DesktopMTError):
         if code in (errno.ENOTDIR, errno.EEXIST):  # EEXIST: mkdir found a file in the way
             return f"{_first_non_folder(folder)} is a file, not a folder", choose
         if code == errno.EISDIR:
-            return ("a folder of that name is in the way",
-                    f"remove or rename that folder, or {choose}")
+            return ("a folder of that name is in the way", f"remove or rename that folder, or {choose}")
         return self.strerror, f"check the disk, or {choose}"
 
 

@@ -10,8 +10,9 @@ one place, where the caller knows which file it was writing and can say so (see
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 from ..fsutil import atomic_write as replace_file
 from ..fsutil import fsync_dir, write_all

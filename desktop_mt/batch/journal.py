@@ -21,12 +21,14 @@ never gets glued to a new line; if that rewrite fails (disk still full), the old
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any
 
 from .errors import FOLDER_ERRNOS, BatchOutputError
 from .files import replace_file, write_all
@@ -35,9 +37,14 @@ MAGIC = "desktop-mt"
 VERSION = 2  # 2: the header also holds the input hash and the settings, to say what changed
 
 # The settings a key holds, and how a change of each is described (in this order).
-_SETTING_NAMES = (("format", "the format"), ("encoding", "the input encoding"),
-                  ("model", "the model or its variant"), ("options", "the translation options"),
-                  ("batch_size", "the batch size"), ("layout", "the output layout"))
+_SETTING_NAMES = (
+    ("format", "the format"),
+    ("encoding", "the input encoding"),
+    ("model", "the model or its variant"),
+    ("options", "the translation options"),
+    ("batch_size", "the batch size"),
+    ("layout", "the output layout"),
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,7 +58,7 @@ class JobKey:
     settings: Mapping[str, Any]
 
     @classmethod
-    def make(cls, data: bytes, settings: Mapping[str, Any]) -> "JobKey":
+    def make(cls, data: bytes, settings: Mapping[str, Any]) -> JobKey:
         """The key of a job on the input bytes ``data``; ``settings`` are stored as JSON."""
         normal = json.loads(json.dumps(settings, sort_keys=True, default=str))
         return cls(hashlib.sha256(data).hexdigest(), normal)
@@ -60,7 +67,7 @@ class JobKey:
     def digest(self) -> str:
         """One hash of the whole key (the journal header's ``key``)."""
         meta = json.dumps(self.settings, sort_keys=True)
-        return hashlib.sha256(f"{self.input_sha256}\0{meta}".encode("utf-8")).hexdigest()
+        return hashlib.sha256(f"{self.input_sha256}\0{meta}".encode()).hexdigest()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,7 +76,7 @@ class Recovered:
     journal could not be used at all, ``problem``: why (naming the journal), else None."""
 
     done: dict[int, str]
-    problem: Optional[str] = None
+    problem: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,7 +89,7 @@ class ResumeReport:
     journal: Path
     total: int
     recovered: int
-    problem: Optional[str] = None
+    problem: str | None = None
 
     @property
     def resumed(self) -> bool:
@@ -91,8 +98,10 @@ class ResumeReport:
 
     def __str__(self) -> str:
         if self.problem is None:
-            return (f"resuming {self.input}: {self.recovered} of {self.total} segments recovered "
-                    f"from {self.journal}, {self.total - self.recovered} left to translate")
+            return (
+                f"resuming {self.input}: {self.recovered} of {self.total} segments recovered "
+                f"from {self.journal}, {self.total - self.recovered} left to translate"
+            )
         return f"not resuming {self.input}, starting over: {self.problem}"
 
 
@@ -154,8 +163,7 @@ def _what_changed(header: dict, key: JobKey, path: Path) -> str:
         return f"the journal {path} does not match this job"
     what = changed[0] if len(changed) == 1 else ", ".join(changed[:-1]) + " and " + changed[-1]
     detail = "; ".join(d for d in details if d)
-    return (f"{what} changed since the journal {path} was written"
-            + (f" ({detail})" if detail else ""))
+    return f"{what} changed since the journal {path} was written" + (f" ({detail})" if detail else "")
 
 
 def _change_detail(name: str, before, now) -> str:
@@ -188,9 +196,14 @@ def _parse(line: bytes):
 
 
 def _valid_item(item, sources: Sequence[str]) -> bool:
-    return (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)
-            and 0 <= item[0] < len(sources) and isinstance(item[2], str)
-            and item[1] == source_hash(sources[item[0]]))
+    return (
+        isinstance(item, list)
+        and len(item) == 3
+        and isinstance(item[0], int)
+        and 0 <= item[0] < len(sources)
+        and isinstance(item[2], str)
+        and item[1] == source_hash(sources[item[0]])
+    )
 
 
 class Journal:
@@ -202,17 +215,24 @@ class Journal:
     denied, the output, which would fail the same way) and how many segments it holds.
     """
 
-    def __init__(self, output: Path, key: JobKey, sources: Sequence[str],
-                 done: Mapping[int, str] | None = None) -> None:
+    def __init__(
+        self, output: Path, key: JobKey, sources: Sequence[str], done: Mapping[int, str] | None = None
+    ) -> None:
         """Start the journal of ``output`` afresh, holding ``done`` (recovered entries) if any.
         Until this succeeds, an existing journal there is left as it was."""
         self.output = output
         self.path = journal_path(output)
         self._sources = sources
-        self._fd: Optional[int] = None
+        self._fd: int | None = None
         self.kept = len(done or {})  # segments durably in the journal (the old one, until replaced)
-        header = {"journal": MAGIC, "version": VERSION, "key": key.digest,
-                  "input": key.input_sha256, "settings": key.settings, "segments": len(sources)}
+        header = {
+            "journal": MAGIC,
+            "version": VERSION,
+            "key": key.digest,
+            "input": key.input_sha256,
+            "settings": key.settings,
+            "segments": len(sources),
+        }
         body = json.dumps(header, ensure_ascii=False) + "\n"
         if done:
             body += self._line(done)
@@ -223,9 +243,14 @@ class Journal:
             raise self._failed(exc) from exc
 
     def _failed(self, exc: OSError) -> BatchOutputError:
-        return BatchOutputError(exc, self.output, journal=self.path,
-                                journal_failed=exc.errno not in FOLDER_ERRNOS,
-                                kept=self.kept, total=len(self._sources))
+        return BatchOutputError(
+            exc,
+            self.output,
+            journal=self.path,
+            journal_failed=exc.errno not in FOLDER_ERRNOS,
+            kept=self.kept,
+            total=len(self._sources),
+        )
 
     def _line(self, items: Mapping[int, str]) -> str:
         done = [[i, source_hash(self._sources[i]), t] for i, t in items.items()]
@@ -251,7 +276,5 @@ class Journal:
     def remove(self) -> None:
         """Close and delete the journal (the output is complete)."""
         self.close()
-        try:
+        with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
-        except FileNotFoundError:
-            pass

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import TranslationCancelled
 from .journal import Journal
@@ -52,8 +53,9 @@ class BatchTranslator(Protocol):
         the journal key then includes the batch size."""
         ...
 
-    def translate_batch(self, lines: Sequence[str], options=None, cancel=None,
-                        progress: Optional[ProgressFn] = None) -> list[str]:
+    def translate_batch(
+        self, lines: Sequence[str], options=None, cancel=None, progress: ProgressFn | None = None
+    ) -> list[str]:
         """One translation per line, in order (the engine contract, docs/ENGINE_API.md)."""
         ...
 
@@ -79,10 +81,17 @@ def distinct_segments(segments: Sequence[str]) -> tuple[list[str], list[int]]:
     return list(position), index_of
 
 
-def translate_distinct(distinct: Sequence[str], translator: BatchTranslator, *,
-                       done: dict[int, str],
-                       journal: Optional[Journal] = None, options=None, chunk_size: int = MIN_CHUNK,
-                       progress: Optional[ProgressFn] = None, cancel=None) -> dict[int, str]:
+def translate_distinct(
+    distinct: Sequence[str],
+    translator: BatchTranslator,
+    *,
+    done: dict[int, str],
+    journal: Journal | None = None,
+    options=None,
+    chunk_size: int = MIN_CHUNK,
+    progress: ProgressFn | None = None,
+    cancel=None,
+) -> dict[int, str]:
     """Translate every id of ``distinct`` not yet in ``done`` (which is filled in and returned).
 
     ``progress(done, total)`` counts distinct segments, those recovered from a journal included.
@@ -97,9 +106,8 @@ def translate_distinct(distinct: Sequence[str], translator: BatchTranslator, *,
     for number, start in enumerate(range(0, len(pending), chunk_size), start=1):
         if cancel is not None and cancel.is_set():
             raise TranslationCancelled("the translation was cancelled")
-        ids = pending[start: start + chunk_size]
-        outputs = _translate_chunk([distinct[i] for i in ids], translator, options, cancel,
-                                   progress, len(done), total)
+        ids = pending[start : start + chunk_size]
+        outputs = _translate_chunk([distinct[i] for i in ids], translator, options, cancel, progress, len(done), total)
         items = {i: clean_translation(out) for i, out in zip(ids, outputs)}
         if journal is not None:
             journal.append(items)
@@ -111,8 +119,9 @@ def translate_distinct(distinct: Sequence[str], translator: BatchTranslator, *,
     return done
 
 
-def _translate_chunk(lines: list[str], translator, options, cancel,
-                     progress: Optional[ProgressFn], base: int, total: int) -> list[str]:
+def _translate_chunk(
+    lines: list[str], translator, options, cancel, progress: ProgressFn | None, base: int, total: int
+) -> list[str]:
     inner = (lambda d, _t: progress(base + d, total)) if progress else None
     outputs = translator.translate_batch(lines, options=options, cancel=cancel, progress=inner)
     if len(outputs) != len(lines):  # the contract says one per line; never lose a line silently
@@ -126,14 +135,20 @@ def _pause_forever() -> None:
         time.sleep(3600)
 
 
-def translate_segments(segments: Sequence[str], translator: BatchTranslator, *, options=None,
-                       batch_size: int | None = None, progress: Optional[ProgressFn] = None,
-                       cancel=None) -> list[str]:
+def translate_segments(
+    segments: Sequence[str],
+    translator: BatchTranslator,
+    *,
+    options=None,
+    batch_size: int | None = None,
+    progress: ProgressFn | None = None,
+    cancel=None,
+) -> list[str]:
     """Translate a list of segments without a journal (stdin, small jobs): one output each,
     empty segments give ``""``, identical segments are translated once."""
     distinct, index_of = distinct_segments(segments)
     size = default_chunk_size(batch_size or translator.batch_size)
-    done = translate_distinct(distinct, translator, done={}, options=options, chunk_size=size,
-                              progress=progress, cancel=cancel)
+    done = translate_distinct(
+        distinct, translator, done={}, options=options, chunk_size=size, progress=progress, cancel=cancel
+    )
     return [done[i] if i >= 0 else "" for i in index_of]
-

@@ -29,18 +29,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import BinaryIO, Sequence, Union
+from typing import BinaryIO
 
 from .errors import BatchInputError
-from .tags import Projection, ProjectedText, Span, clip, markup
-from .textio import (DecodedText, SegmentCollector, clean_segment, decode_text, dominant_newline,
-                     split_lines)
+from .tags import ProjectedText, Projection, Span, clip, markup
+from .textio import DecodedText, SegmentCollector, clean_segment, decode_text, dominant_newline, split_lines
 
 MAX_LINE_WIDTH = 16  # a common limit for simplified-Chinese subtitles (characters per line)
 
-_TIMING_RE = re.compile(
-    r"^\s*\d{1,3}:\d{1,2}:\d{1,2}[,.:]\d{1,3}\s*-->\s*\d{1,3}:\d{1,2}:\d{1,2}[,.:]\d{1,3}")
+_TIMING_RE = re.compile(r"^\s*\d{1,3}:\d{1,2}:\d{1,2}[,.:]\d{1,3}\s*-->\s*\d{1,3}:\d{1,2}:\d{1,2}[,.:]\d{1,3}")
 _INDEX_RE = re.compile(r"^\s*\d+\s*$")
 _TAG_RE = re.compile(r"<(?P<close>/?)(?P<name>i|b|u|s|font)\b[^>]*>", re.IGNORECASE)
 _ASS_RE = re.compile(r"\{\\[^}]*\}")
@@ -70,7 +69,7 @@ class SubtitleDocument:
     def __init__(self, decoded: DecodedText, filename: str, bilingual: bool = False) -> None:
         self._decoded = decoded
         self._bilingual = bilingual
-        self._items: list[Union[str, _Cue]] = []
+        self._items: list[str | _Cue] = []
         collector = SegmentCollector()
         pairs = split_lines(decoded.text)
         newline = dominant_newline(decoded.text)
@@ -89,9 +88,11 @@ class SubtitleDocument:
                 self._items.append(_make_cue(pairs[i:j], collector, newline))
             i = j
         if cues == 0 and decoded.text.strip():
-            raise BatchInputError(f"{filename}: no subtitle timing line (00:00:01,000 --> ...) found;"
-                                  f" is this an SRT file? (use --format txt for plain text)",
-                                  filename=filename)
+            raise BatchInputError(
+                f"{filename}: no subtitle timing line (00:00:01,000 --> ...) found;"
+                f" is this an SRT file? (use --format txt for plain text)",
+                filename=filename,
+            )
         self.segments = collector.segments
 
     @property
@@ -125,8 +126,11 @@ class SubtitleDocument:
 
 def _starts_next_cue(pairs: list[tuple[str, str]], j: int) -> bool:
     """An index line directly followed by a timing line: a cue with no blank line before it."""
-    return (_INDEX_RE.match(pairs[j][0]) is not None and j + 1 < len(pairs)
-            and _TIMING_RE.match(pairs[j + 1][0]) is not None)
+    return (
+        _INDEX_RE.match(pairs[j][0]) is not None
+        and j + 1 < len(pairs)
+        and _TIMING_RE.match(pairs[j + 1][0]) is not None
+    )
 
 
 def _make_cue(pairs: list[tuple[str, str]], collector: SegmentCollector, newline: str) -> _Cue:
@@ -140,14 +144,20 @@ def _make_cue(pairs: list[tuple[str, str]], collector: SegmentCollector, newline
     else:
         lines = [("", _projected(collector, " ".join(t for t in texts if t)))]
     inner = pairs[0][1] or newline
-    return _Cue(lines=lines, dialogue=dialogue, lead=lead, newline=inner,
-                end=pairs[-1][1], source=[content for content, _ in pairs])
+    return _Cue(
+        lines=lines,
+        dialogue=dialogue,
+        lead=lead,
+        newline=inner,
+        end=pairs[-1][1],
+        source=[content for content, _ in pairs],
+    )
 
 
 def _after_dash(line: str) -> str:
     """A dialogue line without its leading "-" (tags before the dash are kept)."""
     match = re.match(r"^((?:<[^>]*>\s*)*)-\s*", line)
-    return match.group(1) + line[match.end():] if match else line
+    return match.group(1) + line[match.end() :] if match else line
 
 
 def _projected(collector: SegmentCollector, text: str) -> ProjectedText:
@@ -167,7 +177,7 @@ def parse_tags(text: str) -> tuple[str, list[Span]]:
     stack: list[tuple[str, str, int]] = []  # (name, opening tag, start)
     pos = 0
     for match in _TAG_RE.finditer(text):
-        chunk = text[pos:match.start()]
+        chunk = text[pos : match.start()]
         plain.append(chunk)
         size += len(chunk)
         pos = match.end()
@@ -214,8 +224,7 @@ def _render_cue(cue: _Cue, translations: Sequence[str]) -> str:
     else:
         projection = cue.lines[0][1].project(translations)
         text = projection.text
-        lines = [_tagged(Projection(text[a:b], clip(projection.spans, a, b), []))
-                 for a, b in wrap_ranges(text)]
+        lines = [_tagged(Projection(text[a:b], clip(projection.spans, a, b), [])) for a, b in wrap_ranges(text)]
     lines[0] = cue.lead + lines[0]
     return cue.newline.join(lines) + cue.end
 
@@ -263,14 +272,17 @@ def _best_break(text: str) -> int | None:
 
     window = widths[-1] / 4  # accept a break up to a quarter of the width from the middle
     candidates = range(1, len(text))
+
     def after_punctuation(i: int) -> bool:
         if text[i - 1] in _BREAK_AFTER:
             return text[i] not in _BREAK_AFTER
         return text[i - 1] in _ASCII_BREAK_AFTER and text[i].isspace()
 
-    for good in (after_punctuation,
-                 lambda i: text[i].isspace(),
-                 lambda i: not (_latin(text[i - 1]) and _latin(text[i]))):
+    for good in (
+        after_punctuation,
+        lambda i: text[i].isspace(),
+        lambda i: not (_latin(text[i - 1]) and _latin(text[i])),
+    ):
         best = min((i for i in candidates if good(i)), key=distance, default=None)
         if best is not None and distance(best) <= window:
             return best
@@ -281,8 +293,9 @@ def _latin(c: str) -> bool:
     return c.isascii() and c.isalnum()
 
 
-def load(data: bytes, filename: str, encoding: str | None = None, *, bilingual: bool = False,
-         join_lines: bool = False) -> SubtitleDocument:
+def load(
+    data: bytes, filename: str, encoding: str | None = None, *, bilingual: bool = False, join_lines: bool = False
+) -> SubtitleDocument:
     """Parse an SRT file's bytes (strict decoding, see :func:`textio.decode_text`).
     ``join_lines`` changes nothing: a cue's lines are joined anyway."""
     return SubtitleDocument(decode_text(data, filename, encoding), filename, bilingual)

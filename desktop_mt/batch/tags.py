@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from typing import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from .textio import SegmentCollector, clean_segment, is_wide, sentence_ranges
 
@@ -92,37 +92,50 @@ class _SpanPlan:
 class ProjectedText:
     """One formatted text as sentence segments (and span segments) in ``collector``."""
 
-    def __init__(self, text: str, spans: Sequence[Span], collector: SegmentCollector,
-                 anchors: Sequence[tuple[int, Hashable]] = ()) -> None:
+    def __init__(
+        self,
+        text: str,
+        spans: Sequence[Span],
+        collector: SegmentCollector,
+        anchors: Sequence[tuple[int, Hashable]] = (),
+    ) -> None:
         core = text.strip()
         self.lead = text[: len(text) - len(text.lstrip())]
-        self.trail = text[len(text.rstrip()):] if core else ""
+        self.trail = text[len(text.rstrip()) :] if core else ""
         self.source = text
         shift = len(self.lead)
         clean = clean_segment(core)  # one character for one: offsets stay
-        self._sentences = [_Sentence(a, b, collector.add_segment(clean[a:b].strip()))
-                           for a, b in sentence_ranges(clean)]
-        self._gaps = [core[a.end:b.start] for a, b in zip(self._sentences, self._sentences[1:])]
-        self._spans = [self._plan_span(Span(max(s.start - shift, 0), min(s.end - shift, len(core)), s.mark),
-                                       clean, collector)
-                       for s in spans if s.end - shift > 0 and s.start - shift < len(core)]
+        self._sentences = [
+            _Sentence(a, b, collector.add_segment(clean[a:b].strip())) for a, b in sentence_ranges(clean)
+        ]
+        self._gaps = [core[a.end : b.start] for a, b in zip(self._sentences, self._sentences[1:])]
+        self._spans = [
+            self._plan_span(Span(max(s.start - shift, 0), min(s.end - shift, len(core)), s.mark), clean, collector)
+            for s in spans
+            if s.end - shift > 0 and s.start - shift < len(core)
+        ]
         self._spans = [p for p in self._spans if p is not None]
-        self._anchors = [self._plan_anchor(min(max(pos - shift, 0), len(core)), mark, clean, collector)
-                         for pos, mark in anchors]
+        self._anchors = [
+            self._plan_anchor(min(max(pos - shift, 0), len(core)), mark, clean, collector) for pos, mark in anchors
+        ]
 
     @property
     def segments(self) -> list[int]:
         """The indices of every segment this text registered."""
-        return ([s.segment for s in self._sentences] + [p.segment for p in self._spans if p.segment >= 0]
-                + [b.segment for _, _, b in self._anchors if b is not None and b.segment >= 0])
+        return (
+            [s.segment for s in self._sentences]
+            + [p.segment for p in self._spans if p.segment >= 0]
+            + [b.segment for _, _, b in self._anchors if b is not None and b.segment >= 0]
+        )
 
     @property
     def span_count(self) -> int:
         """How many formatting spans the source has (on text, not on spaces alone)."""
         return len(self._spans)
 
-    def _plan_anchor(self, pos: int, mark: Hashable, clean: str,
-                     collector: SegmentCollector) -> tuple[int, Hashable, _SpanPlan | None]:
+    def _plan_anchor(
+        self, pos: int, mark: Hashable, clean: str, collector: SegmentCollector
+    ) -> tuple[int, Hashable, _SpanPlan | None]:
         """An anchor as ``(sentence, mark, words before it)``: inside a sentence, the (up to
         :data:`ANCHOR_WORDS`) words just before it, to be aligned like a span so that the
         anchor follows their translation; at a sentence's end, None (it ends the sentence)."""
@@ -130,9 +143,9 @@ class ProjectedText:
         if not self._sentences:
             return k, mark, None
         sentence = self._sentences[k]
-        if not any(c.isalnum() for c in clean[pos:sentence.end]):
+        if not any(c.isalnum() for c in clean[pos : sentence.end]):
             return k, mark, None
-        words = clean[sentence.start:pos].split()[-ANCHOR_WORDS:]
+        words = clean[sentence.start : pos].split()[-ANCHOR_WORDS:]
         if not words:
             return k, mark, None
         start = clean.rindex(words[0], sentence.start, pos)
@@ -143,7 +156,7 @@ class ProjectedText:
         return max((k for k, s in enumerate(self._sentences) if s.start <= pos), default=0)
 
     def _plan_span(self, span: Span, clean: str, collector: SegmentCollector) -> _SpanPlan | None:
-        inner = clean[span.start:span.end]
+        inner = clean[span.start : span.end]
         if not inner.strip() or not self._sentences:
             return None  # formatting on spaces only: nothing to show it on
         start = span.start + len(inner) - len(inner.lstrip())
@@ -157,10 +170,17 @@ class ProjectedText:
         if not whole and first == last:
             segment = collector.add_segment(clean[start:end])
         sentence = self._sentences[first]
-        rest = clean[end:sentence.end]
-        return _SpanPlan(Span(start, end, span.mark), first, last, whole, segment,
-                         at_start=start <= sentence.start, at_end=not any(c.isalnum() for c in rest),
-                         ends_with_mark=not clean[end - 1].isalnum())
+        rest = clean[end : sentence.end]
+        return _SpanPlan(
+            Span(start, end, span.mark),
+            first,
+            last,
+            whole,
+            segment,
+            at_start=start <= sentence.start,
+            at_end=not any(c.isalnum() for c in rest),
+            ends_with_mark=not clean[end - 1].isalnum(),
+        )
 
     def project(self, translations: Sequence[str]) -> Projection:
         """The translation with its spans placed (always well nested) and anchors placed."""
@@ -201,9 +221,11 @@ class ProjectedText:
                 found = best_window(texts[k], translations[before.segment], with_mark=False)
                 where = offsets[k] + found[1] if found is not None else where
             anchors.append((base + where, mark))
-        return Projection(self.lead + body + self.trail,
-                          [dataclasses.replace(p, start=p.start + base, end=p.end + base) for p in placed],
-                          anchors)
+        return Projection(
+            self.lead + body + self.trail,
+            [dataclasses.replace(p, start=p.start + base, end=p.end + base) for p in placed],
+            anchors,
+        )
 
 
 def _letters(text: str) -> dict[str, None]:
@@ -213,8 +235,7 @@ def _letters(text: str) -> dict[str, None]:
     return dict.fromkeys(c for c in text.lower() if c.isalnum())
 
 
-def _to_edges(target: str, found: tuple[int, int], at_start: bool, at_end: bool,
-              slack: int = 1) -> tuple[int, int]:
+def _to_edges(target: str, found: tuple[int, int], at_start: bool, at_end: bool, slack: int = 1) -> tuple[int, int]:
     """A window widened to the start (end) of its sentence's translation when the source span
     starts (ends) its sentence and at most ``slack`` letters lie between: the words a span
     opens or closes a sentence with are, in the translation, mostly there too."""
@@ -227,8 +248,9 @@ def _to_edges(target: str, found: tuple[int, int], at_start: bool, at_end: bool,
     return start, end
 
 
-def best_window(target: str, query: str, with_mark: bool = True,
-                min_match: float = MIN_MATCH) -> tuple[int, int] | None:
+def best_window(
+    target: str, query: str, with_mark: bool = True, min_match: float = MIN_MATCH
+) -> tuple[int, int] | None:
     """The ``[start, end)`` of ``target`` whose letters and digits best match ``query``'s
     (Dice coefficient of the two sets of distinct characters, at least ``min_match``); None when no
     window matches well enough. A window starts and ends on a character of ``query``; with
@@ -261,8 +283,9 @@ def best_window(target: str, query: str, with_mark: bool = True,
         return None
     # Sets forget order: among equal windows, the one that reads most like the query in order.
     letters = "".join(c for c in query.lower() if c.isalnum())
-    start, end = max(windows, key=lambda w: (difflib.SequenceMatcher(None, lowered[w[0]:w[1]], letters).ratio(),
-                                               w[0] - w[1]))
+    start, end = max(
+        windows, key=lambda w: (difflib.SequenceMatcher(None, lowered[w[0] : w[1]], letters).ratio(), w[0] - w[1])
+    )
     last = query.rstrip()[-1:]
     if with_mark and last and not last.isalnum() and end < len(target) and _same_mark(target[end], last):
         end += 1
@@ -306,8 +329,9 @@ def clip(spans: Sequence[Placed], start: int, end: int) -> list[Placed]:
     return out
 
 
-def markup(text: str, spans: Sequence[Placed], open_tag: Callable[[Hashable], str],
-           close_tag: Callable[[Hashable], str]) -> str:
+def markup(
+    text: str, spans: Sequence[Placed], open_tag: Callable[[Hashable], str], close_tag: Callable[[Hashable], str]
+) -> str:
     """``text`` with each (well-nested) span's tags around it: outer spans open first and close
     last; spans of the same range keep their order."""
     order = sorted(range(len(spans)), key=lambda k: (spans[k].start, -spans[k].end, k))

@@ -12,8 +12,8 @@ import codecs
 import functools
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence, Union
 
 from .errors import BatchInputError
 
@@ -22,7 +22,7 @@ from .errors import BatchInputError
 # runner's de-duplication and ``write(translations)`` all address segments by position, and
 # repeated texts keep their own slots, while the engine fills its plan by text. The two were
 # weighed for merging (issue 17) and kept apart for that reason.
-Template = list[Union[str, int]]
+Template = list[str | int]
 
 # Line terminators of text files: CRLF, LF and a lone CR (classic Mac). Other characters that
 # str.splitlines() treats as breaks (\x0b, \x0c, \x1c-\x1e, \x85, \u2028, \u2029) are NOT line
@@ -86,7 +86,7 @@ def decode_text(data: bytes, filename: str, encoding: str | None = None) -> Deco
         codec = _normalise_encoding(encoding) if encoding else "utf-8"
         if codec == "utf-8-sig":
             codec = "utf-8"
-    body = data[len(bom):]
+    body = data[len(bom) :]
     if not bom:
         _refuse_binary(body, filename, codec)
     try:
@@ -95,8 +95,9 @@ def decode_text(data: bytes, filename: str, encoding: str | None = None) -> Deco
         raise _decode_error(body, exc, filename, codec, encoding is not None) from None
     if codec == "utf-8" and not bom and "\x00" in text and _looks_utf16(body):
         raise BatchInputError(
-            f"{filename}: looks like UTF-16 without a byte-order mark; pass --encoding utf-16-le "
-            f"(or utf-16-be)", filename=filename)
+            f"{filename}: looks like UTF-16 without a byte-order mark; pass --encoding utf-16-le (or utf-16-be)",
+            filename=filename,
+        )
     out = codec if codec in _UNICODE_ENCODINGS else "utf-8"
     # Keep a BOM only where it can be written in the output encoding.
     if bom and out != codec:
@@ -116,13 +117,21 @@ def _looks_utf16(body: bytes) -> bool:
 
 # Signatures of common non-text files (what a user may pick by mistake), with what they are.
 _MAGIC = (
-    (b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
     (b"%PDF-", "a PDF document (copy its text into a .txt file)"),
     (b"PK\x03\x04", "a ZIP archive (a .docx? give it the .docx suffix or pass --format docx)"),
-    (b"\x7fELF", "a program (ELF)"), (b"MZ", "a Windows program"), (b"\x1f\x8b", "a gzip archive"),
+    (b"\x7fELF", "a program (ELF)"),
+    (b"MZ", "a Windows program"),
+    (b"\x1f\x8b", "a gzip archive"),
     (b"\xd0\xcf\x11\xe0", "an old Office file (.doc/.xls: save it as .docx first)"),
-    (b"Rar!", "a RAR archive"), (b"7z\xbc\xaf", "a 7-Zip archive"), (b"RIFF", "a media file (RIFF)"),
-    (b"OggS", "an audio file (Ogg)"), (b"ID3", "an audio file (MP3)"), (b"SQLite format 3\x00", "a database"),
+    (b"Rar!", "a RAR archive"),
+    (b"7z\xbc\xaf", "a 7-Zip archive"),
+    (b"RIFF", "a media file (RIFF)"),
+    (b"OggS", "an audio file (Ogg)"),
+    (b"ID3", "an audio file (MP3)"),
+    (b"SQLite format 3\x00", "a database"),
 )
 _TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b\x08")  # control bytes that plain text does carry
 
@@ -134,8 +143,14 @@ def _refuse_binary(body: bytes, filename: str, codec: str) -> None:
     anyway; UTF-16 and UTF-32 text is full of zero bytes, so those are judged by signature."""
     sample = body[:8192]
     readable = b"\x00" not in sample and _decodes(sample, codec)
-    what = next((name for magic, name in _MAGIC if body.startswith(magic)
-                 and not (readable and magic.isascii() and magic.decode().isprintable())), None)
+    what = next(
+        (
+            name
+            for magic, name in _MAGIC
+            if body.startswith(magic) and not (readable and magic.isascii() and magic.decode().isprintable())
+        ),
+        None,
+    )
     if what is None and sample and not codec.startswith(("utf-16", "utf-32")):
         if not sample.strip(b"\x00"):
             what = "a file of zero bytes only"
@@ -144,9 +159,11 @@ def _refuse_binary(body: bytes, filename: str, codec: str) -> None:
         elif sum(1 for b in sample if b < 32 and b not in _TEXT_CONTROLS) > len(sample) // 10:
             what = "binary data (control bytes)"
     if what is not None:
-        raise BatchInputError(f"{filename}: not a text file: this is {what}; desktop-mt translates text "
-                              f"(.txt, any encoding), subtitles (.srt) and Word documents (.docx)",
-                              filename=filename)
+        raise BatchInputError(
+            f"{filename}: not a text file: this is {what}; desktop-mt translates text "
+            f"(.txt, any encoding), subtitles (.srt) and Word documents (.docx)",
+            filename=filename,
+        )
 
 
 def _decodes(sample: bytes, codec: str) -> bool:
@@ -158,18 +175,22 @@ def _decodes(sample: bytes, codec: str) -> bool:
     return True
 
 
-def _decode_error(body: bytes, exc: UnicodeDecodeError, filename: str, codec: str,
-                  explicit: bool) -> BatchInputError:
+def _decode_error(body: bytes, exc: UnicodeDecodeError, filename: str, codec: str, explicit: bool) -> BatchInputError:
     """Build a message with the 1-based line and column of the first bad byte."""
     prefix = body[: exc.start]
     line = prefix.count(b"\n") + 1
     column = exc.start - (prefix.rfind(b"\n") + 1) + 1
-    bad = body[exc.start: exc.start + 4].hex(" ")
-    hint = ("the file is not in that encoding" if explicit else
-            "if the file is in another encoding, pass --encoding (e.g. gb18030, cp1252, utf-16-le)")
+    bad = body[exc.start : exc.start + 4].hex(" ")
+    hint = (
+        "the file is not in that encoding"
+        if explicit
+        else "if the file is in another encoding, pass --encoding (e.g. gb18030, cp1252, utf-16-le)"
+    )
     return BatchInputError(
         f"{filename}: line {line}, column {column}: bytes [{bad}] are not valid {codec}; {hint}",
-        filename=filename, line=line)
+        filename=filename,
+        line=line,
+    )
 
 
 def split_lines(text: str) -> list[tuple[str, str]]:
@@ -184,7 +205,7 @@ def split_lines(text: str) -> list[tuple[str, str]]:
         if not chunk:
             continue  # the empty match at the very end
         content = chunk.rstrip("\r\n")
-        pairs.append((content, chunk[len(content):]))
+        pairs.append((content, chunk[len(content) :]))
     return pairs
 
 
@@ -241,7 +262,7 @@ class SegmentCollector:
                 continue
             core = piece.strip()
             lead = piece[: len(piece) - len(piece.lstrip())]
-            trail = piece[len(piece.rstrip()):]
+            trail = piece[len(piece.rstrip()) :]
             if lead:
                 items.append(lead)
             cleaned = clean_segment(core).strip()
@@ -255,14 +276,13 @@ class SegmentCollector:
                 items.append(trail)
         return items
 
-
     def _add_sentences(self, text: str) -> Template:
         """``text`` (stripped, clean) as one segment per sentence, with :class:`Gap` between."""
         items: Template = []
         ranges = sentence_ranges(text)
         for k, (start, end) in enumerate(ranges):
             items.append(self.add_segment(text[start:end]))
-            gap = text[end:ranges[k + 1][0]] if k + 1 < len(ranges) else ""
+            gap = text[end : ranges[k + 1][0]] if k + 1 < len(ranges) else ""
             if gap:
                 items.append(_gap(gap))
         return items
@@ -293,7 +313,7 @@ def _gap(whitespace: str) -> Gap:
     return Gap(whitespace)
 
 
-def render(template: Sequence[Union[str, int]], translations: Sequence[str]) -> str:
+def render(template: Sequence[str | int], translations: Sequence[str]) -> str:
     """Join a template, putting ``translations[i]`` where segment ``i`` was; a :class:`Gap`
     beside a wide character is left out."""
     pieces = [item if isinstance(item, str) else translations[item] for item in template]

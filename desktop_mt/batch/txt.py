@@ -18,7 +18,8 @@ nothing translated (blank, code, numbers, or already Chinese) is written once.
 from __future__ import annotations
 
 import dataclasses
-from typing import BinaryIO, Sequence
+from collections.abc import Sequence
+from typing import BinaryIO
 
 from ..engine.pasted import join_lines as join_pasted_lines
 from ..engine.textproc import is_fence
@@ -75,8 +76,9 @@ def joined(decoded: DecodedText) -> DecodedText:
     return DecodedText(text.replace("\n", newline), decoded.bom, decoded.output_encoding)
 
 
-def load(data: bytes, filename: str, encoding: str | None = None, *, bilingual: bool = False,
-         join_lines: bool = False) -> TextDocument:
+def load(
+    data: bytes, filename: str, encoding: str | None = None, *, bilingual: bool = False, join_lines: bool = False
+) -> TextDocument:
     """Parse a text file's bytes (strict decoding, see :func:`textio.decode_text`)."""
     decoded = decode_text(data, filename, encoding)
     return TextDocument(joined(decoded) if join_lines else decoded, bilingual)

@@ -42,7 +42,10 @@ def _switch_off_ort_telemetry() -> None:
             f"onnxruntime was imported before desktop_mt, so {TELEMETRY_SWITCH}=1 came too late: "
             "on Linux and macOS ONNX Runtime's telemetry uploader runs in this process. Import "
             f"desktop_mt first, or set {TELEMETRY_SWITCH}=1 in the environment before starting "
-            "Python", TelemetryWarning, stacklevel=2)
+            "Python",
+            TelemetryWarning,
+            stacklevel=2,
+        )
 
 
 _switch_off_ort_telemetry()

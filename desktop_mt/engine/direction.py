@@ -27,7 +27,6 @@ copied to the output anyway. Traditional Chinese is Chinese (Han): it is transla
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from ..errors import ModelNotFoundError
 from . import textproc
@@ -49,8 +48,10 @@ _LATIN = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\uff21-\uff3a
 # A sentence end with no space after it: Chinese puts none after 。！？；…, and "English.中文"
 # has none either. Closing quotes and brackets stay with the sentence they close.
 _CLOSERS = "”’」』）》】\"')"
-_CJK_END = re.compile(f"(?:(?:[。！？；]|(?<=[{_HAN}])…+)+[{_CLOSERS}]*(?=[^\\s{_CLOSERS}])"
-                      f"|[.!?]+[{_CLOSERS}]*(?=[{_HAN}{_KANA}{_HANGUL}]))")
+_CJK_END = re.compile(
+    f"(?:(?:[。！？；]|(?<=[{_HAN}])…+)+[{_CLOSERS}]*(?=[^\\s{_CLOSERS}])"
+    f"|[.!?]+[{_CLOSERS}]*(?=[{_HAN}{_KANA}{_HANGUL}]))"
+)
 _MIN_SHARE = 0.2  # below: English with a few CJK words
 _MOSTLY = 0.5  # at or above: CJK; in between, the sentence's frame decides
 _CJK_FINAL = "。！？」』）”；…"
@@ -65,8 +66,11 @@ class DirectionUnavailableError(ModelNotFoundError):
         self.direction, self.model = direction, model
         source, _, target = direction.partition("-")
         names = f"{LANGUAGE_NAMES.get(source, source)}->{LANGUAGE_NAMES.get(target, target)}"
-        hint = (f"download one with `desktop-mt models download {model}` (or in the Models dialog)" if model
-                else "install one and choose it with `desktop-mt models use NAME`")
+        hint = (
+            f"download one with `desktop-mt models download {model}` (or in the Models dialog)"
+            if model
+            else "install one and choose it with `desktop-mt models use NAME`"
+        )
         super().__init__(f"no {names} model is available{f' ({detail})' if detail else ''}; {hint}")
 
 
@@ -118,7 +122,7 @@ def check_target(target: str) -> str:
     return target
 
 
-def direction_for(lang: str, target: str = AUTO) -> Optional[str]:
+def direction_for(lang: str, target: str = AUTO) -> str | None:
     """The direction a sentence in ``lang`` is translated in for ``target``: ``"en-zh"``,
     ``"zh-en"``, or None when it stays as it is (Japanese, Korean, nothing to translate, or
     already in the target language)."""
@@ -129,7 +133,7 @@ def direction_for(lang: str, target: str = AUTO) -> Optional[str]:
     return None
 
 
-def sentence_direction(sentence: str, target: str = AUTO) -> Optional[str]:
+def sentence_direction(sentence: str, target: str = AUTO) -> str | None:
     """:func:`direction_for` of the sentence's :func:`language`."""
     return direction_for(language(sentence), check_target(target))
 
@@ -154,7 +158,7 @@ def split_cjk_sentences(text: str) -> list[str]:
     ``text`` back): ``"这是中文。This is English."`` -> ``["这是中文。", "This is English."]``."""
     parts, start = [], 0
     for match in _CJK_END.finditer(text):
-        parts.append(text[start:match.end()])
+        parts.append(text[start : match.end()])
         start = match.end()
     parts.append(text[start:])
     return [p for p in parts if p]
@@ -224,7 +228,7 @@ def short_lang(lang: str) -> str:
     return {"cmn": ZH, "zho": ZH, "yue": ZH, "eng": EN}.get(lang, lang)
 
 
-def model_direction(source_lang: str, target_lang: str) -> Optional[str]:
+def model_direction(source_lang: str, target_lang: str) -> str | None:
     """``"en-zh"`` / ``"zh-en"`` for a model's language pair, None for any other pair."""
     pair = f"{short_lang(source_lang)}-{short_lang(target_lang)}"
     return pair if pair in DIRECTIONS else None

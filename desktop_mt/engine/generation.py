@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import heapq
-from typing import Iterator, Mapping, Sequence, Union
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -52,7 +52,7 @@ class NBest:
     hypotheses: list[tuple[list[int], float]]
 
 
-SearchEvent = Union[TokensStep, ItemDone, NBest]
+SearchEvent = TokensStep | ItemDone | NBest
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,7 +129,7 @@ class PieceConstraint:
             piece = self.table.pieces.get(int(token), "")
             if not rest or not piece or piece.startswith(rest) or not rest.startswith(piece):
                 return None  # covered (or a token the constraint did not choose, e.g. a forced end)
-            rest = rest[len(piece):]
+            rest = rest[len(piece) :]
         return self.table.spelling(rest) if rest else None
 
     def mask(self, scores: np.ndarray, seqs: np.ndarray, start: int) -> None:
@@ -236,7 +236,7 @@ def _loop_token(row: list[int], extra: int) -> int | None:
         if len(row) < 2 * n or row[-1] != row[-1 - n]:  # cheap test first: no repeat of length n ends here
             continue
         times = LOOP_REPEATS.get(n, LOOP_REPEATS_DEFAULT) + extra
-        if len(row) >= n * times and row[-n * times:] == row[-n:] * times:
+        if len(row) >= n * times and row[-n * times :] == row[-n:] * times:
             return row[-n]
     return None
 
@@ -245,9 +245,9 @@ def ban_repeated_ngrams(scores: np.ndarray, seqs: np.ndarray, n: int) -> None:
     """A token that would complete an n-gram already present in the row gets -inf."""
     cur_len = seqs.shape[1]
     for r, row in enumerate(seqs.tolist()):
-        prefix = row[cur_len + 1 - n:] if n > 1 else []
+        prefix = row[cur_len + 1 - n :] if n > 1 else []
         for start in range(cur_len - n + 1):
-            if row[start: start + n - 1] == prefix:
+            if row[start : start + n - 1] == prefix:
                 scores[r, row[start + n - 1]] = -np.inf
 
 
@@ -257,7 +257,7 @@ def ban_bad_word(scores: np.ndarray, seqs: np.ndarray, word: tuple[int, ...]) ->
         return
     head = list(word[:-1])
     for r, row in enumerate(seqs.tolist()):
-        if len(row) >= len(head) and row[len(row) - len(head):] == head:
+        if len(row) >= len(head) and row[len(row) - len(head) :] == head:
             scores[r, word[-1]] = -np.inf
 
 
@@ -278,14 +278,19 @@ def top_stable(x: np.ndarray, n: int, chunk: int = 512) -> np.ndarray:
     if m < 8 * chunk or n * 4 > m // chunk:
         return np.argsort(-x, axis=1, kind="stable")[:, :n]
     whole = (m // chunk) * chunk
-    maxima = np.concatenate([x[:, :whole].reshape(rows, -1, chunk).max(axis=2), x[:, whole:].max(axis=1, keepdims=True)
-                             if whole < m else np.empty((rows, 0), x.dtype)], axis=1)
+    maxima = np.concatenate(
+        [
+            x[:, :whole].reshape(rows, -1, chunk).max(axis=2),
+            x[:, whole:].max(axis=1, keepdims=True) if whole < m else np.empty((rows, 0), x.dtype),
+        ],
+        axis=1,
+    )
     thr = -np.sort(-maxima, axis=1)[:, n - 1]
     special = ~(thr > -np.inf) | np.isnan(maxima).any(axis=1)  # fewer than n finite values (a forced token), NaN
     if special.any():
         out = np.empty((rows, n), dtype=np.intp)
         for r in range(rows):
-            out[r] = _top_row(x[r], n) if special[r] else top_stable(x[r: r + 1], n, chunk)[0]
+            out[r] = _top_row(x[r], n) if special[r] else top_stable(x[r : r + 1], n, chunk)[0]
         return out
     # Candidates can only sit in chunks whose maximum reaches the threshold: look only there.
     hit_r, hit_c = np.nonzero(maxima >= thr[:, None])
@@ -324,8 +329,9 @@ def _cancelled(cancel: CancelToken | None) -> bool:
     return cancel is not None and cancel.is_set()
 
 
-def _first_steps(sessions: DecoderRunner, rows: int, mask: np.ndarray, hidden: np.ndarray, max_len: int,
-                 p: DecodeParams) -> tuple[np.ndarray, KVCache, np.ndarray]:
+def _first_steps(
+    sessions: DecoderRunner, rows: int, mask: np.ndarray, hidden: np.ndarray, max_len: int, p: DecodeParams
+) -> tuple[np.ndarray, KVCache, np.ndarray]:
     """The first step, then one step per forced prefix id (teacher forcing: every layout steps
     one token at a time). Returns the logits after the prompt, the cache and the prompt ``[rows, P]``."""
     forced = [] if p.prefix is None else list(p.prefix.forced)
@@ -333,12 +339,17 @@ def _first_steps(sessions: DecoderRunner, rows: int, mask: np.ndarray, hidden: n
     logits, cache = sessions.decode_first(prompt[:, :1], mask, hidden, max_len)
     for i in range(1, prompt.shape[1]):
         del logits
-        logits = sessions.decode_next(prompt[:, i: i + 1], cache)
+        logits = sessions.decode_next(prompt[:, i : i + 1], cache)
     return logits, cache, prompt
 
 
-def greedy(sessions: DecoderRunner, src_ids: Sequence[Sequence[int]], max_lens: Sequence[int], p: DecodeParams,
-           cancel: CancelToken | None = None) -> Iterator[SearchEvent]:
+def greedy(
+    sessions: DecoderRunner,
+    src_ids: Sequence[Sequence[int]],
+    max_lens: Sequence[int],
+    p: DecodeParams,
+    cancel: CancelToken | None = None,
+) -> Iterator[SearchEvent]:
     """Greedy search; ``max_lens[i]`` is the total length (start token included) for input i."""
     ids, mask = pad_batch(src_ids, p.pad)
     hidden = sessions.encode(ids, mask)
@@ -380,13 +391,13 @@ def greedy(sessions: DecoderRunner, src_ids: Sequence[Sequence[int]], max_lens: 
 class _BeamState:
     """Per-input beam bookkeeping, shaped [items, beams, ...] like generate()'s tensors."""
 
-    running: np.ndarray       # [B, K, L] token ids
+    running: np.ndarray  # [B, K, L] token ids
     running_scores: np.ndarray  # [B, K]
-    finished: np.ndarray      # [B, K, L]
+    finished: np.ndarray  # [B, K, L]
     finished_scores: np.ndarray  # [B, K]
-    is_finished: np.ndarray   # [B, K]
-    unsatisfied: np.ndarray   # [B] early-stop heuristic not yet met
-    committed: list[int]      # per item: how many generated tokens were already streamed
+    is_finished: np.ndarray  # [B, K]
+    unsatisfied: np.ndarray  # [B] early-stop heuristic not yet met
+    committed: list[int]  # per item: how many generated tokens were already streamed
     loop_extra: np.ndarray | None = None  # [B] repeats the source justifies (None: guard off)
 
 
@@ -394,15 +405,28 @@ def _new_beam_state(n: int, k: int, length: int, p: DecodeParams) -> _BeamState:
     running = np.full((n, k, length), p.pad, dtype=np.int64)
     running[:, :, 0] = p.decoder_start
     if p.prefix is not None:
-        running[:, :, 1: p.prefix.length] = p.prefix.forced
+        running[:, :, 1 : p.prefix.length] = p.prefix.forced
     scores = np.zeros((n, k), dtype=np.float32)
     scores[:, 1:] = NEG
-    return _BeamState(running, scores, running.copy(), np.full((n, k), NEG, dtype=np.float32),
-                      np.zeros((n, k), dtype=bool), np.ones(n, dtype=bool), [0] * n)
+    return _BeamState(
+        running,
+        scores,
+        running.copy(),
+        np.full((n, k), NEG, dtype=np.float32),
+        np.zeros((n, k), dtype=bool),
+        np.ones(n, dtype=bool),
+        [0] * n,
+    )
 
 
-def beam_search(sessions: DecoderRunner, src_ids: Sequence[Sequence[int]], max_lens: Sequence[int],
-                p: DecodeParams, cancel: CancelToken | None = None, nbest: bool = False) -> Iterator[SearchEvent]:
+def beam_search(
+    sessions: DecoderRunner,
+    src_ids: Sequence[Sequence[int]],
+    max_lens: Sequence[int],
+    p: DecodeParams,
+    cancel: CancelToken | None = None,
+    nbest: bool = False,
+) -> Iterator[SearchEvent]:
     """Beam search as in generate(): top-2K candidates, finished-hypothesis merge, heuristic stop.
 
     Cross-attention K/V are computed once per input (first step at batch size ``items``);
@@ -458,8 +482,9 @@ def column_bans(p: DecodeParams, cur_len: int) -> list[int] | None:
     return [w[0] for w in p.bad_words] + ([p.eos] if cur_len < p.min_length else [])
 
 
-def _candidates(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,
-                sessions: DecoderRunner) -> tuple[np.ndarray, np.ndarray]:
+def _candidates(
+    s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams, sessions: DecoderRunner
+) -> tuple[np.ndarray, np.ndarray]:
     """generate()'s top 2K candidates per input over beams x vocab: (scores, flat ids).
 
     Where this step's processors ban the same ids in every row, from each row's own top
@@ -468,18 +493,27 @@ def _candidates(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndar
     n, k, _ = s.running.shape
     flat_seqs = s.running[:, :, :cur_len].reshape(n * k, cur_len)
     extra = None if s.loop_extra is None else np.repeat(s.loop_extra, k)
-    looping = extra is not None and any(_loop_token(row, int(e)) is not None
-                                        for row, e in zip(flat_seqs[:, 1:].tolist(), extra))
-    constrained = p.prefix is not None and p.prefix.partial is not None and p.prefix.partial.active(
-        flat_seqs, p.prefix.length)
+    looping = extra is not None and any(
+        _loop_token(row, int(e)) is not None for row, e in zip(flat_seqs[:, 1:].tolist(), extra)
+    )
+    constrained = (
+        p.prefix is not None and p.prefix.partial is not None and p.prefix.partial.active(flat_seqs, p.prefix.length)
+    )
     bans = None if forced_eos_now or looping or constrained else column_bans(p, cur_len)
     if bans is not None:
         return _candidates_from_rows(s, logits, bans, sessions)
     return _candidates_general(s, logits, cur_len, limits, p, sessions, extra if looping else None)
 
 
-def _candidates_general(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,
-                        sessions: DecoderRunner, loop_extra: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _candidates_general(
+    s: _BeamState,
+    logits: np.ndarray,
+    cur_len: int,
+    limits: np.ndarray,
+    p: DecodeParams,
+    sessions: DecoderRunner,
+    loop_extra: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """The candidates over each row's whole processed log-softmax (``loop_extra``: run the
     repetition guard with these per-row allowances)."""
     n, k, _ = s.running.shape
@@ -487,8 +521,9 @@ def _candidates_general(s: _BeamState, logits: np.ndarray, cur_len: int, limits:
     vocab = logits.shape[-1]
     if logits.shape[0] == n and k > 1:  # first step: one row per input, the same for all its beams
         logits = np.repeat(logits, k, axis=0)
-    log_probs = process_scores(sessions.log_softmax(np.asarray(logits[:, -1, :], dtype=np.float32)), flat_seqs,
-                               np.repeat(limits, k), p)
+    log_probs = process_scores(
+        sessions.log_softmax(np.asarray(logits[:, -1, :], dtype=np.float32)), flat_seqs, np.repeat(limits, k), p
+    )
     if loop_extra is not None:
         guard_loops(log_probs, flat_seqs, loop_extra, p)
     acc = log_probs.reshape(n, k, vocab)
@@ -498,8 +533,9 @@ def _candidates_general(s: _BeamState, logits: np.ndarray, cur_len: int, limits:
     return np.take_along_axis(flat, top, axis=1), top
 
 
-def _candidates_from_rows(s: _BeamState, logits: np.ndarray, bans: list[int],
-                          sessions: DecoderRunner) -> tuple[np.ndarray, np.ndarray]:
+def _candidates_from_rows(
+    s: _BeamState, logits: np.ndarray, bans: list[int], sessions: DecoderRunner
+) -> tuple[np.ndarray, np.ndarray]:
     """The same candidates from each row's own top entries (``sessions.row_top``).
 
     A row's beam score is one constant added to the whole row, so the row's order does not
@@ -520,8 +556,9 @@ def _candidates_from_rows(s: _BeamState, logits: np.ndarray, bans: list[int],
     return np.take_along_axis(values, order, axis=1), np.take_along_axis(flat, order, axis=1)
 
 
-def _beam_step(s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams,
-               sessions: DecoderRunner) -> np.ndarray:
+def _beam_step(
+    s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams, sessions: DecoderRunner
+) -> np.ndarray:
     """One generate() beam step on all items; returns the source beam of each new running beam."""
     n, k, _ = s.running.shape
     vocab = logits.shape[-1]
@@ -574,7 +611,7 @@ def _stream_agreed(s: _BeamState, items: np.ndarray, cur_len: int, p: DecodePara
         same = (stacked == stacked[0]).all(axis=0)
         agreed = int(np.argmin(same)) if not same.all() else len(same)
         if agreed > s.committed[i]:
-            yield TokensStep(int(items[i]), stacked[0, s.committed[i]: agreed].tolist())
+            yield TokensStep(int(items[i]), stacked[0, s.committed[i] : agreed].tolist())
             s.committed[i] = agreed
 
 
@@ -591,14 +628,24 @@ def _best(s: _BeamState, i: int, p: DecodeParams, slot: int = 0) -> list[int]:
 def _hypotheses(s: _BeamState, i: int, p: DecodeParams) -> list[tuple[list[int], float]]:
     """Input ``i``'s finished hypotheses with their length-penalised scores, best first (the
     slots are kept sorted by score, as generate()'s are)."""
-    return [(_best(s, i, p, slot), float(s.finished_scores[i, slot]))
-            for slot in range(s.finished.shape[1]) if s.is_finished[i, slot]]
+    return [
+        (_best(s, i, p, slot), float(s.finished_scores[i, slot]))
+        for slot in range(s.finished.shape[1])
+        if s.is_finished[i, slot]
+    ]
 
 
 def _select(s: _BeamState, keep: np.ndarray) -> _BeamState:
-    return _BeamState(s.running[keep], s.running_scores[keep], s.finished[keep], s.finished_scores[keep],
-                      s.is_finished[keep], s.unsatisfied[keep], [s.committed[i] for i in keep],
-                      None if s.loop_extra is None else s.loop_extra[keep])
+    return _BeamState(
+        s.running[keep],
+        s.running_scores[keep],
+        s.finished[keep],
+        s.finished_scores[keep],
+        s.is_finished[keep],
+        s.unsatisfied[keep],
+        [s.committed[i] for i in keep],
+        None if s.loop_extra is None else s.loop_extra[keep],
+    )
 
 
 def best_combinations(scores: Sequence[Sequence[float]]) -> Iterator[tuple[int, ...]]:
@@ -618,7 +665,7 @@ def best_combinations(scores: Sequence[Sequence[float]]) -> Iterator[tuple[int, 
         yield combo
         for j, index in enumerate(combo):
             if index + 1 < len(scores[j]):
-                nxt = combo[:j] + (index + 1,) + combo[j + 1:]
+                nxt = combo[:j] + (index + 1,) + combo[j + 1 :]
                 if nxt not in seen:
                     seen.add(nxt)
                     heapq.heappush(heap, (-sum(scores[k][i] for k, i in enumerate(nxt)), nxt))

@@ -65,7 +65,7 @@ class Glossary:
     terms: tuple[Term, ...] = ()
 
     @classmethod
-    def load(cls, path: str | Path) -> "Glossary":
+    def load(cls, path: str | Path) -> Glossary:
         """Read a CSV or TSV glossary file (see the module docstring); raises :class:`GlossaryError`."""
         path = Path(path)
         try:
@@ -104,7 +104,7 @@ class Glossary:
     def __len__(self) -> int:
         return len(self.terms)
 
-    def oriented(self, source_lang: str) -> "Glossary":
+    def oriented(self, source_lang: str) -> Glossary:
         """The glossary for a model that translates from ``source_lang``: a term pair works both
         ways, so a term whose target (not source) is in that language is turned around
         (``train station,火车站`` finds 火车站 in Chinese text and renders "train station")."""
@@ -193,6 +193,5 @@ def _row_term(cells: list[str], path: Path, line: int) -> Term:
         raise GlossaryError(f"{where}: the {'source' if not cells[0] else 'target'} term is empty")
     case = cells[2].lower() if len(cells) == 3 else ""
     if case not in _CASE_YES | _CASE_NO:
-        raise GlossaryError(f"{where}: the third column must be 'case' (match case exactly) or empty, "
-                            f"not {cells[2]!r}")
+        raise GlossaryError(f"{where}: the third column must be 'case' (match case exactly) or empty, not {cells[2]!r}")
     return Term(cells[0], cells[1], case_sensitive=case in _CASE_YES)

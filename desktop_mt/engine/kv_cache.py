@@ -57,16 +57,22 @@ class ConcatKVCache:
 class KVBuffer:
     """Preallocated self-attention buffers for the decoder-step graph (see the module docstring)."""
 
-    def __init__(self, n_tensors: int, rows: int, heads: int, head_dim: int, cross_kv: list[np.ndarray],
-                 mask: np.ndarray,
-                 capacity: int = 0):
+    def __init__(
+        self,
+        n_tensors: int,
+        rows: int,
+        heads: int,
+        head_dim: int,
+        cross_kv: list[np.ndarray],
+        mask: np.ndarray,
+        capacity: int = 0,
+    ):
         """``capacity``: the most positions the search will write (its length limit; 0: unknown,
         no cap). The buffer starts at ``min(capacity, FIRST_CAPACITY)`` positions and doubles
         when full, never past ``capacity``."""
         self.limit = max(0, capacity)
         first = min(self.limit, FIRST_CAPACITY) if self.limit else FIRST_CAPACITY
-        self.buffers = [np.zeros((rows, heads, max(1, first), head_dim), dtype=np.float32)
-                        for _ in range(n_tensors)]
+        self.buffers = [np.zeros((rows, heads, max(1, first), head_dim), dtype=np.float32) for _ in range(n_tensors)]
         self.cross_kv, self.mask, self.length, self.beams = list(cross_kv), mask, 0, 1
 
     @property

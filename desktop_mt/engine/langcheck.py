@@ -40,8 +40,11 @@ def keep_verbatim(sentence: str) -> bool:
 def is_mostly_cjk(text: str, threshold: float = 0.5) -> bool:
     """Whether at least ``threshold`` of ``text``'s sentences (weighted by length) are Chinese,
     Japanese or Korean by the direction rule."""
-    sizes = [(len(s), direction.language(s) in (direction.ZH, direction.JA, direction.KO))
-             for s in sentences(text) if textproc.has_words(s)]
+    sizes = [
+        (len(s), direction.language(s) in (direction.ZH, direction.JA, direction.KO))
+        for s in sentences(text)
+        if textproc.has_words(s)
+    ]
     total = sum(size for size, _cjk in sizes)
     return total > 0 and sum(size for size, cjk in sizes if cjk) / total >= threshold
 

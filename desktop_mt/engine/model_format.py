@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..fsutil import atomic_write
 from ..errors import ModelFormatError, ModelNotFoundError, UnsupportedModelError
+from ..fsutil import atomic_write
 
 MANIFEST = "desktop_mt.json"
 FORMAT_VERSION = 1
@@ -200,8 +200,11 @@ def _variant_files(root: Path) -> dict[str, dict[str, Path]]:
 
 
 def _complete(roles: dict[str, Path]) -> bool:
-    has_decoder = (("decoder" in roles and "decoder_with_past" in roles) or "decoder_merged" in roles
-                   or ("decoder_step" in roles and "cross_kv" in roles))
+    has_decoder = (
+        ("decoder" in roles and "decoder_with_past" in roles)
+        or "decoder_merged" in roles
+        or ("decoder_step" in roles and "cross_kv" in roles)
+    )
     return "encoder" in roles and has_decoder
 
 
@@ -221,8 +224,14 @@ def _manifest_files(root: Path, manifest: dict[str, Any]) -> dict[str, dict[str,
 def _tokenizer_spec(root: Path, config: dict[str, Any], manifest: dict[str, Any] | None) -> TokenizerSpec:
     if manifest and "tokenizer" in manifest:
         t = manifest["tokenizer"]
-        spec = TokenizerSpec(t["source_spm"], t["target_spm"], t["vocab"], tuple(t.get("source_prefix_ids", ())),
-                             tuple(t.get("source_suffix_ids", ())), t.get("target_vocab"))
+        spec = TokenizerSpec(
+            t["source_spm"],
+            t["target_spm"],
+            t["vocab"],
+            tuple(t.get("source_prefix_ids", ())),
+            tuple(t.get("source_suffix_ids", ())),
+            t.get("target_vocab"),
+        )
     elif config.get("model_type") == "marian":
         spec = TokenizerSpec("source.spm", "target.spm", "vocab.json", (), (int(config.get("eos_token_id", 0)),))
     else:
@@ -240,25 +249,37 @@ def inspect_model_dir(path: Path | str) -> ModelInfo:
         raise ModelNotFoundError(f"model directory {root} does not exist")
     manifest = read_json(root / MANIFEST) if (root / MANIFEST).exists() else None
     if manifest is not None and int(manifest.get("format_version", 0)) > FORMAT_VERSION:
-        raise ModelFormatError(f"{root / MANIFEST} has format version {manifest.get('format_version')}, "
-                               f"newer than this desktop-mt ({FORMAT_VERSION}); update desktop-mt")
+        raise ModelFormatError(
+            f"{root / MANIFEST} has format version {manifest.get('format_version')}, "
+            f"newer than this desktop-mt ({FORMAT_VERSION}); update desktop-mt"
+        )
     config = read_json(root / "config.json")
     arch = config.get("model_type", "?")
     if arch not in SUPPORTED_ARCHITECTURES:
-        raise UnsupportedModelError(f"{root / 'config.json'}: architecture {arch!r} is not supported "
-                                    f"(supported: {', '.join(SUPPORTED_ARCHITECTURES)})")
+        raise UnsupportedModelError(
+            f"{root / 'config.json'}: architecture {arch!r} is not supported "
+            f"(supported: {', '.join(SUPPORTED_ARCHITECTURES)})"
+        )
     gen_path = root / "generation_config.json"
     generation = read_json(gen_path) if gen_path.exists() else {}
     files = _manifest_files(root, manifest) if manifest else _variant_files(root)
     if not files:
-        raise ModelNotFoundError(f"{root}: no encoder_model.onnx + decoder ONNX files found (also looked in "
-                                 f"{root / 'onnx'}); {FIX}")
+        raise ModelNotFoundError(
+            f"{root}: no encoder_model.onnx + decoder ONNX files found (also looked in {root / 'onnx'}); {FIX}"
+        )
     source_lang, target_lang = language_pair(root, manifest, config)
     return ModelInfo(
-        path=root, name=(manifest or {}).get("name", root.name), architecture=arch,
-        source_lang=source_lang, target_lang=target_lang,
-        files=files, tokenizer=_tokenizer_spec(root, config, manifest), config=config,
-        generation=generation, manifest=manifest)
+        path=root,
+        name=(manifest or {}).get("name", root.name),
+        architecture=arch,
+        source_lang=source_lang,
+        target_lang=target_lang,
+        files=files,
+        tokenizer=_tokenizer_spec(root, config, manifest),
+        config=config,
+        generation=generation,
+        manifest=manifest,
+    )
 
 
 def verify_files(info: ModelInfo, variant: str) -> None:
@@ -271,11 +292,15 @@ def verify_files(info: ModelInfo, variant: str) -> None:
     for spec in info.manifest["variants"][variant]["files"].values():
         path = info.path / spec["file"]
         if "bytes" in spec and path.stat().st_size != spec["bytes"]:
-            raise ModelFormatError(f"{path} has {path.stat().st_size} bytes, the manifest says {spec['bytes']}: "
-                                   f"the file is truncated or replaced; {FIX}")
+            raise ModelFormatError(
+                f"{path} has {path.stat().st_size} bytes, the manifest says {spec['bytes']}: "
+                f"the file is truncated or replaced; {FIX}"
+            )
         if "sha256" in spec and cached_sha256(path) != spec["sha256"]:
-            raise ModelFormatError(f"{path} is damaged: its sha256 differs from the one in "
-                                   f"{info.path / MANIFEST}; download or copy the model again, or {FIX}")
+            raise ModelFormatError(
+                f"{path} is damaged: its sha256 differs from the one in "
+                f"{info.path / MANIFEST}; download or copy the model again, or {FIX}"
+            )
 
 
 def _hash_cache_file() -> Path:
@@ -311,24 +336,40 @@ def cached_sha256(path: Path) -> str:
     return digest
 
 
-def build_manifest(out: Path, config: Any, tokenizer: Any, variants: dict[str, dict[str, str]],
-                   validation: dict[str, Any], versions: dict[str, str]) -> dict[str, Any]:
+def build_manifest(
+    out: Path,
+    config: Any,
+    tokenizer: Any,
+    variants: dict[str, dict[str, str]],
+    validation: dict[str, Any],
+    versions: dict[str, str],
+) -> dict[str, Any]:
     """The manifest the exporter writes: files with sha256, tokenizer facts, validation figures."""
     from_tok = getattr(tokenizer, "src_lang", None) or getattr(tokenizer, "source_lang", None)
     spec = tokenizer_spec_for(config, tokenizer)
     # Multi-target Marian: its >>id<< tokens (MarianTokenizer.supported_language_codes), by id.
     codes = sorted(getattr(tokenizer, "supported_language_codes", None) or [], key=tokenizer.convert_tokens_to_ids)
     return {
-        "format": "desktop-mt-model", "format_version": FORMAT_VERSION, "name": out.name,
-        "architecture": config.model_type, "source_lang": _short_lang(from_tok) or "en",
-        "target_lang": _short_lang(getattr(tokenizer, "tgt_lang", None)
-                                   or getattr(tokenizer, "target_lang", None)) or "zh",
+        "format": "desktop-mt-model",
+        "format_version": FORMAT_VERSION,
+        "name": out.name,
+        "architecture": config.model_type,
+        "source_lang": _short_lang(from_tok) or "en",
+        "target_lang": _short_lang(getattr(tokenizer, "tgt_lang", None) or getattr(tokenizer, "target_lang", None))
+        or "zh",
         "tokenizer": spec,
         **({"target_tokens": codes} if codes else {}),
-        "variants": {v: {"files": {role: {"file": name, "sha256": sha256_file(out / name),
-                                          "bytes": (out / name).stat().st_size} for role, name in roles.items()}}
-                     for v, roles in variants.items()},
-        "validation": validation, "exporter": versions,
+        "variants": {
+            v: {
+                "files": {
+                    role: {"file": name, "sha256": sha256_file(out / name), "bytes": (out / name).stat().st_size}
+                    for role, name in roles.items()
+                }
+            }
+            for v, roles in variants.items()
+        },
+        "validation": validation,
+        "exporter": versions,
     }
 
 
@@ -342,13 +383,24 @@ def tokenizer_spec_for(config: Any, tokenizer: Any) -> dict[str, Any]:
     """Tokenizer facts for the manifest, resolved with the checkpoint's own tokenizer."""
     eos = int(config.eos_token_id)
     if config.model_type == "marian":
-        return {"type": "marian", "source_spm": "source.spm", "target_spm": "target.spm", "vocab": "vocab.json",
-                "source_prefix_ids": [], "source_suffix_ids": [eos]}
+        return {
+            "type": "marian",
+            "source_spm": "source.spm",
+            "target_spm": "target.spm",
+            "vocab": "vocab.json",
+            "source_prefix_ids": [],
+            "source_suffix_ids": [eos],
+        }
     if config.model_type == "m2m_100":
         src = tokenizer.convert_tokens_to_ids(tokenizer.get_lang_token(tokenizer.src_lang))
-        return {"type": "m2m_100", "source_spm": "sentencepiece.bpe.model",
-                "target_spm": "sentencepiece.bpe.model", "vocab": "vocab.json",
-                "source_prefix_ids": [int(src)], "source_suffix_ids": [eos]}
+        return {
+            "type": "m2m_100",
+            "source_spm": "sentencepiece.bpe.model",
+            "target_spm": "sentencepiece.bpe.model",
+            "vocab": "vocab.json",
+            "source_prefix_ids": [int(src)],
+            "source_suffix_ids": [eos],
+        }
     raise UnsupportedModelError(f"no tokenizer mapping for {config.model_type!r}")
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
 
 from .glossary import Glossary
 
@@ -75,18 +74,18 @@ class GenerationOptions:
     output). :data:`RAW` turns every text-handling step off at once.
     """
 
-    beams: Optional[int] = None
-    max_length: Optional[int] = None
-    length_penalty: Optional[float] = None
-    no_repeat_ngram_size: Optional[int] = None
-    repetition_penalty: Optional[float] = None
+    beams: int | None = None
+    max_length: int | None = None
+    length_penalty: float | None = None
+    no_repeat_ngram_size: int | None = None
+    repetition_penalty: float | None = None
     max_length_ratio: float = 3.0
     max_length_offset: int = 10
     repetition_guard: bool = True
     protect_numbers: bool = True
     chinese_punctuation: bool = True
     script: str = "simplified"
-    glossary: Optional[Glossary] = None
+    glossary: Glossary | None = None
     keep_cjk: bool = True
     spans: str = "whole"
     target: str = "auto"
@@ -109,5 +108,12 @@ class GenerationOptions:
 # Every text-handling step off (``desktop-mt translate --raw``): the model's own output, as
 # transformers' generate() gives it: no repetition guard, no relative length bound, no
 # punctuation rewrite, nothing protected or kept, each sentence to the model as it is.
-RAW = dict(repetition_guard=False, max_length_ratio=0.0, chinese_punctuation=False, protect_numbers=False,
-           keep_cjk=False, spans="off", simplify_source=False)
+RAW = dict(
+    repetition_guard=False,
+    max_length_ratio=0.0,
+    chinese_punctuation=False,
+    protect_numbers=False,
+    keep_cjk=False,
+    spans="off",
+    simplify_source=False,
+)

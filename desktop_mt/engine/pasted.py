@@ -57,22 +57,80 @@ _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\
 _WRAPPED_HYPHEN = re.compile(r"(?P<word>\S*[^\W_])-$")
 # Words that, before a hyphen at a line end, usually start a compound ("well-known",
 # "self-attention", "high-quality") rather than a word split at the margin.
-_COMPOUND_HEADS = frozenset({
-    "all", "best", "by", "cross", "end", "fine", "first", "full", "half", "high", "ill", "large", "long",
-    "low", "many", "non", "one", "open", "real", "second", "self", "short", "single", "small", "state",
-    "third", "three", "two", "user", "well", "wide", "world",
-})
+_COMPOUND_HEADS = frozenset(
+    {
+        "all",
+        "best",
+        "by",
+        "cross",
+        "end",
+        "fine",
+        "first",
+        "full",
+        "half",
+        "high",
+        "ill",
+        "large",
+        "long",
+        "low",
+        "many",
+        "non",
+        "one",
+        "open",
+        "real",
+        "second",
+        "self",
+        "short",
+        "single",
+        "small",
+        "state",
+        "third",
+        "three",
+        "two",
+        "user",
+        "well",
+        "wide",
+        "world",
+    }
+)
 # ...unless what follows is only a word ending: "open-" + "ing", "state-" + "ment" are one word.
-_SUFFIXES = frozenset({
-    "able", "age", "al", "ed", "er", "ers", "est", "ible", "ing", "ings", "ise", "ish", "ism", "ist",
-    "ists", "ity", "ive", "ize", "ized", "less", "ly", "ment", "ments", "ness", "ous", "sion", "tion",
-    "tions",
-})
+_SUFFIXES = frozenset(
+    {
+        "able",
+        "age",
+        "al",
+        "ed",
+        "er",
+        "ers",
+        "est",
+        "ible",
+        "ing",
+        "ings",
+        "ise",
+        "ish",
+        "ism",
+        "ist",
+        "ists",
+        "ity",
+        "ive",
+        "ize",
+        "ized",
+        "less",
+        "ly",
+        "ment",
+        "ments",
+        "ness",
+        "ous",
+        "sion",
+        "tion",
+        "tions",
+    }
+)
 _MAX_HEADING_WORDS = 8
-_SHORT_LINE = 2 / 3      # a sentence end on a line shorter than this share of the width ends a paragraph
-_HEADING_LINE = 1 / 2    # a heading by length alone is shorter than this share of the width
-_MIN_LIST_LINES = 5         # a paragraph of at least this many text lines, of which
-_LIST_SHARE = 0.7           # this share end a sentence, is a list of sentences, one per line
+_SHORT_LINE = 2 / 3  # a sentence end on a line shorter than this share of the width ends a paragraph
+_HEADING_LINE = 1 / 2  # a heading by length alone is shorter than this share of the width
+_MIN_LIST_LINES = 5  # a paragraph of at least this many text lines, of which
+_LIST_SHARE = 0.7  # this share end a sentence, is a list of sentences, one per line
 _LONGEST_PRINTED_LINE = 160  # characters; a longer line was not wrapped by a page layout
 
 
@@ -131,9 +189,13 @@ def _join_block(lines: list[str]) -> str:
     out: list[str] = []
     in_item = False  # the output line being built is a list item
     for i, line in enumerate(lines):
-        starts = (i == 0 or kinds[i] != "text" or kinds[i - 1] in ("table", "heading")
-                  or _ends_paragraph(lines[i - 1], width, listed)
-                  or (in_item and not _continues_item(lines[i - 1], line, width)))
+        starts = (
+            i == 0
+            or kinds[i] != "text"
+            or kinds[i - 1] in ("table", "heading")
+            or _ends_paragraph(lines[i - 1], width, listed)
+            or (in_item and not _continues_item(lines[i - 1], line, width))
+        )
         if starts:
             out.append(_tidy(line, kinds[i]))
             in_item = kinds[i] == "item"

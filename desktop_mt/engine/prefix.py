@@ -18,7 +18,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import weakref
-from typing import TYPE_CHECKING, Generator, Iterator
+from collections.abc import Generator, Iterator
+from typing import TYPE_CHECKING
 
 from ..errors import TranslationCancelled
 from . import generation as gen
@@ -28,7 +29,6 @@ from .options import GenerationOptions
 from .protocols import CancelToken
 from .segment import Segment
 from .tokenizer import IncrementalDecoder, SentencePieceTokenizer, clean_text
-
 from .translator import _Clock, _new_ids  # a stream's timing and new ids, as translate_stream's
 
 if TYPE_CHECKING:
@@ -84,15 +84,23 @@ def plan_prefix(tokenizer: SentencePieceTokenizer, typed: str, spaced: bool = Tr
     return TypedPrefix(typed, gen.Prefix(tuple(ids[:cut]), partial), tuple(ids))
 
 
-def _search(translator: Translator, sentence: str, typed: TypedPrefix, params: gen.DecodeParams,
-            opts: GenerationOptions, cancel: CancelToken | None, nbest: bool = False) -> Iterator[gen.SearchEvent]:
+def _search(
+    translator: Translator,
+    sentence: str,
+    typed: TypedPrefix,
+    params: gen.DecodeParams,
+    opts: GenerationOptions,
+    cancel: CancelToken | None,
+    nbest: bool = False,
+) -> Iterator[gen.SearchEvent]:
     """The search for one sentence with the prefix forced; its length limit grows by the prefix."""
     src = [translator.tokenizer.encode(sentence)]
     forced = len(typed.prefix.forced)
     limit = translator._max_total_length(len(src[0]), opts) + forced
     if forced + 2 > translator.model_info.max_positions:
-        raise ValueError(f"the prefix is {forced} tokens long: the model takes at most "
-                         f"{translator.model_info.max_positions - 2}")
+        raise ValueError(
+            f"the prefix is {forced} tokens long: the model takes at most {translator.model_info.max_positions - 2}"
+        )
     limit = min(limit, translator.model_info.max_positions)
     params = dataclasses.replace(params, prefix=typed.prefix)
     runner = translator._runner()
@@ -119,12 +127,17 @@ def _completion(raw: str, head: str, typed: TypedPrefix) -> str:
     if len(raw) <= len(head) and head.startswith(raw):
         return ""
     same = len(os.path.commonprefix([raw, head]))
-    rest = raw[len(head):] if same == len(head) else raw[same:]
+    rest = raw[len(head) :] if same == len(head) else raw[same:]
     return rest.lstrip() if typed.text[-1:].isspace() or not typed.text else rest
 
 
-def complete_stream(translator: Translator, sentence: str, prefix: str, options: GenerationOptions | None = None,
-                    cancel: CancelToken | None = None) -> Generator[StreamEvent, None, None]:
+def complete_stream(
+    translator: Translator,
+    sentence: str,
+    prefix: str,
+    options: GenerationOptions | None = None,
+    cancel: CancelToken | None = None,
+) -> Generator[StreamEvent, None, None]:
     """Translate ``sentence`` (one sentence: no span planning) starting with ``prefix``; yields
     the completion (the text to put after ``prefix``) as ``TextDelta(text, 0)`` as tokens come,
     then ``SegmentDone(0, sentence, completion, tokens)`` and ``Finished``.
@@ -140,8 +153,9 @@ def complete_stream(translator: Translator, sentence: str, prefix: str, options:
     return events if opts.script == script.SIMPLIFIED else script.convert_events(events, opts.script)
 
 
-def _stream(translator: Translator, sentence: str, typed: TypedPrefix, opts: GenerationOptions,
-            cancel: CancelToken | None) -> Generator[StreamEvent, None, None]:
+def _stream(
+    translator: Translator, sentence: str, typed: TypedPrefix, opts: GenerationOptions, cancel: CancelToken | None
+) -> Generator[StreamEvent, None, None]:
     clock = _Clock()
     decoder, head, count, shown = IncrementalDecoder(translator.tokenizer), _head(translator, typed), 0, ""
     segment = Segment(sentence)
@@ -164,13 +178,19 @@ def _stream(translator: Translator, sentence: str, typed: TypedPrefix, opts: Gen
             clock.mark()
             yield TextDelta(tail, 0)
         yield SegmentDone(0, sentence, shown, max(count - skip, 0))
-    yield Finished(TranslationStats(0 if cancelled else 1, max(count - skip, 0), clock.elapsed(), clock.first,
-                                    cancelled))
+    yield Finished(
+        TranslationStats(0 if cancelled else 1, max(count - skip, 0), clock.elapsed(), clock.first, cancelled)
+    )
 
 
-def complete_alternatives(translator: Translator, sentence: str, prefix: str, n: int = 3,
-                          options: GenerationOptions | None = None,
-                          cancel: CancelToken | None = None) -> list[Alternative]:
+def complete_alternatives(
+    translator: Translator,
+    sentence: str,
+    prefix: str,
+    n: int = 3,
+    options: GenerationOptions | None = None,
+    cancel: CancelToken | None = None,
+) -> list[Alternative]:
     """The ``n`` best completions of ``sentence`` after ``prefix`` from one beam search with
     ``max(n, beams)`` beams, best first, without repeated texts (so possibly fewer than ``n``).
 
@@ -217,8 +237,13 @@ def translator_for_sentence(engine: object, sentence: str, options: GenerationOp
     return engine.translator_for(name)
 
 
-def prefix_ids(translator: Translator, sentence: str, prefix: str, options: GenerationOptions | None = None,
-               cancel: CancelToken | None = None) -> list[int]:
+def prefix_ids(
+    translator: Translator,
+    sentence: str,
+    prefix: str,
+    options: GenerationOptions | None = None,
+    cancel: CancelToken | None = None,
+) -> list[int]:
     """The output ids (forced prefix included, start token not) of ``sentence`` decoded after
     ``prefix``, as generate() returns them: for parity checks and benchmarks."""
     opts = options or translator.options

@@ -16,7 +16,8 @@ Every implementation is complete: callers never ask an object what it can do.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generator, Protocol, Sequence
+from collections.abc import Generator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -52,8 +53,9 @@ class DecoderRunner(Protocol):
     def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
         """Encoder hidden states ``[rows, src, d_model]``."""
 
-    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
-                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+    def decode_first(
+        self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray, max_length: int = 0
+    ) -> tuple[np.ndarray, KVCache]:
         """The first step's logits ``[rows, 1, vocab]`` and a new cache (``max_length``: the most
         positions the search will write)."""
 
@@ -86,8 +88,9 @@ class DecoderLayout(Protocol):
     def kv_shape(self) -> tuple[int, int, int]:
         """(layers, heads, head_dim) of the self-attention cache, read from the graph."""
 
-    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
-                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+    def decode_first(
+        self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray, max_length: int = 0
+    ) -> tuple[np.ndarray, KVCache]:
         """As ``DecoderRunner.decode_first``: the first logits and this layout's kind of cache."""
 
     def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
@@ -102,15 +105,22 @@ class StreamingTranslator(Protocol):
     @property
     def model_info(self) -> Any: ...
 
-    def translate_stream(self, text: str, options: GenerationOptions | None = None,
-                         cancel: CancelToken | None = None) -> Generator[StreamEvent, None, None]:
+    def translate_stream(
+        self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None
+    ) -> Generator[StreamEvent, None, None]:
         """Events as they come; closing the generator stops the translation."""
 
-    def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
-                     cancel: CancelToken | None = None) -> list[Alternative]: ...
+    def alternatives(
+        self, sentence: str, n: int = 3, options: GenerationOptions | None = None, cancel: CancelToken | None = None
+    ) -> list[Alternative]: ...
 
-    def translate_batch(self, lines: Sequence[str], options: GenerationOptions | None = None,
-                        cancel: CancelToken | None = None, progress: Any = None) -> list[str]: ...
+    def translate_batch(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: Any = None,
+    ) -> list[str]: ...
 
     def close(self) -> None: ...
 
@@ -120,9 +130,19 @@ class PostEditingTranslator(Protocol):
     completed from a typed target prefix, streamed, and the n best completions. A two-way
     translator gives it per direction (``engine.prefix.translator_for_sentence``)."""
 
-    def translate_stream(self, text: str, options: GenerationOptions | None = None,
-                         cancel: CancelToken | None = None,
-                         prefix: str | None = None) -> Generator[StreamEvent, None, None]: ...
+    def translate_stream(
+        self,
+        text: str,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+    ) -> Generator[StreamEvent, None, None]: ...
 
-    def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
-                     cancel: CancelToken | None = None, prefix: str | None = None) -> list[Alternative]: ...
+    def alternatives(
+        self,
+        sentence: str,
+        n: int = 3,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+    ) -> list[Alternative]: ...

@@ -74,8 +74,7 @@ def _convert_simple(before: str | None, after: str | None, dotted: bool, char: s
 
 def _convert_pair(text: str, i: int, j: int) -> bool:
     """Whether the pair at ``i`` < ``j`` touches or holds Chinese."""
-    return (is_cjk(_neighbour(text, i, -1)) or is_cjk(_neighbour(text, j, 1))
-            or any(is_cjk(c) for c in text[i + 1: j]))
+    return is_cjk(_neighbour(text, i, -1)) or is_cjk(_neighbour(text, j, 1)) or any(is_cjk(c) for c in text[i + 1 : j])
 
 
 def _convert(text: str) -> list[str]:
@@ -89,7 +88,7 @@ def _convert(text: str) -> list[str]:
     view = [new if new == old else "\u3001" for new, old in zip(out, text)]
     for i, char in enumerate(text):
         if char in _SIMPLE:
-            dotted = text[i + 1: i + 2] == "." or text[i - 1: i] == "."
+            dotted = text[i + 1 : i + 2] == "." or text[i - 1 : i] == "."
             if _convert_simple(_neighbour(view, i, -1), _neighbour(view, i, 1), dotted, char):
                 out[i] = _SIMPLE[char]
     converted = [new != old for new, old in zip(out, text)]
@@ -147,9 +146,23 @@ def stable_length(text: str) -> int:
 # -- English output: full-width punctuation becomes ASCII -------------------------------------
 
 # A mark and how it reads in English: its ASCII form and whether a space follows it before a word.
-_ASCII = {"，": (",", True), "、": (",", True), "。": (".", True), "．": (".", True), "？": ("?", True),
-          "！": ("!", True), "：": (":", True), "；": (";", True), "…": ("...", True), "～": ("~", False),
-          "—": ("—", False), "－": ("-", False), "／": ("/", False), "％": ("%", False), "＆": ("&", False)}
+_ASCII = {
+    "，": (",", True),
+    "、": (",", True),
+    "。": (".", True),
+    "．": (".", True),
+    "？": ("?", True),
+    "！": ("!", True),
+    "：": (":", True),
+    "；": (";", True),
+    "…": ("...", True),
+    "～": ("~", False),
+    "—": ("—", False),
+    "－": ("-", False),
+    "／": ("/", False),
+    "％": ("%", False),
+    "＆": ("&", False),
+}
 _OPENERS = {"（": "(", "“": '"', "‘": "'", "「": '"', "『": '"', "《": '"', "【": "[", "〈": '"', "［": "["}
 _ENDERS = {"）": ")", "”": '"', "’": "'", "」": '"', "』": '"', "》": '"', "】": "]", "〉": '"', "］": "]"}
 # Characters after which no space is put before an opening mark, and before which none goes.
@@ -165,7 +178,7 @@ def to_ascii(text: str) -> str:
         return text
     out: list[str] = []
     for i, char in enumerate(text):
-        nxt = text[i + 1: i + 2]
+        nxt = text[i + 1 : i + 2]
         put_space = bool(out) and out[-1].endswith(" ") and not out[-1].isspace()  # the last mark's space
         if char == "\u3000":  # the ideographic space
             out.append(" ")

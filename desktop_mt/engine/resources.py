@@ -27,7 +27,8 @@ def resources_dir() -> Path:
     if not isinstance(root, Path):
         raise ModelNotFoundError(
             f"desktop_mt's data ({root}) is inside an archive, not a folder; "
-            "install desktop-mt unzipped (pip install desktop-mt) or pass --model DIR")
+            "install desktop-mt unzipped (pip install desktop-mt) or pass --model DIR"
+        )
     return root
 
 

@@ -30,12 +30,12 @@ import contextlib
 import dataclasses
 import re
 import time
-from typing import Callable, Generator, Mapping, Sequence, Union
+from collections.abc import Callable, Generator, Mapping, Sequence
 
 from . import direction, spans, textproc
 from .direction import AUTO, EN_ZH, ZH_EN, DirectionUnavailableError
-from .model_format import ModelInfo
 from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
+from .model_format import ModelInfo
 from .options import GenerationOptions
 from .protocols import CancelToken
 from .translator import StreamEvent, Translator, joined_text
@@ -60,7 +60,7 @@ class Copied:
     lang: str
 
 
-Piece = Union[str, Run, Copied]  # a literal (line break, indentation, marker, gap), a run, a copied sentence
+Piece = str | Run | Copied  # a literal (line break, indentation, marker, gap), a run, a copied sentence
 
 
 class TwoWayTranslator:
@@ -71,8 +71,12 @@ class TwoWayTranslator:
     ``options``: the default ``GenerationOptions`` (its ``target`` says where text goes).
     """
 
-    def __init__(self, translators: Mapping[str, Translator | None], missing: Mapping[str, str] | None = None,
-                 options: GenerationOptions | None = None) -> None:
+    def __init__(
+        self,
+        translators: Mapping[str, Translator | None],
+        missing: Mapping[str, str] | None = None,
+        options: GenerationOptions | None = None,
+    ) -> None:
         self.translators = {d: t for d, t in translators.items() if t is not None}
         unknown = set(self.translators) - set(direction.DIRECTIONS)
         if unknown or not self.translators:
@@ -121,8 +125,9 @@ class TwoWayTranslator:
         """The whole translation of ``text``; layout kept (as ``Translator.translate``)."""
         return joined_text(self.translate_stream(text, options, cancel))
 
-    def translate_stream(self, text: str, options: GenerationOptions | None = None,
-                         cancel: CancelToken | None = None) -> Generator[StreamEvent, None, None]:
+    def translate_stream(
+        self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None
+    ) -> Generator[StreamEvent, None, None]:
         """Events as ``Translator.translate_stream`` yields them, segment indexes counted over
         the whole text; one ``Finished`` at the end. Raises ``DirectionUnavailableError`` before
         any event when the text needs a direction without a model."""
@@ -131,8 +136,9 @@ class TwoWayTranslator:
             raise TypeError(f"text must be str, not {type(text).__name__}")
         return self._stream_pieces(self._pieces(text, opts), opts, cancel)
 
-    def _stream_pieces(self, pieces: list[Piece], opts: GenerationOptions,
-                       cancel: CancelToken | None) -> Generator[StreamEvent, None, None]:
+    def _stream_pieces(
+        self, pieces: list[Piece], opts: GenerationOptions, cancel: CancelToken | None
+    ) -> Generator[StreamEvent, None, None]:
         started, first = time.perf_counter(), None
         index = tokens = whole = cut = 0
         cancelled = False
@@ -167,10 +173,14 @@ class TwoWayTranslator:
                     break
         yield Finished(TranslationStats(index, tokens, time.perf_counter() - started, first, cancelled, whole, cut))
 
-    def translate_batch(self, lines: Sequence[str], options: GenerationOptions | None = None,
-                        cancel: CancelToken | None = None,
-                        progress: Callable[[int, int], None] | None = None,
-                        batch_size: int | None = None) -> list[str]:
+    def translate_batch(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        batch_size: int | None = None,
+    ) -> list[str]:
         """One translation per line, in order (as ``Translator.translate_batch``). Lines of one
         direction go to its translator as one batch; when the lines need both, each direction's
         runs are decoded as one batch and a line is reported to ``progress`` once all its runs are."""
@@ -183,23 +193,36 @@ class TwoWayTranslator:
             return self.translators[name].translate_batch(lines, _options_for(name, opts), cancel, progress, batch_size)
         return self._batch_mixed(plans, opts, cancel, progress, batch_size)
 
-    def _batch_mixed(self, plans: list[list[Piece]], opts: GenerationOptions, cancel: CancelToken | None,
-                     progress: Callable[[int, int], None] | None, batch_size: int | None) -> list[str]:
+    def _batch_mixed(
+        self,
+        plans: list[list[Piece]],
+        opts: GenerationOptions,
+        cancel: CancelToken | None,
+        progress: Callable[[int, int], None] | None,
+        batch_size: int | None,
+    ) -> list[str]:
         tracker = _Lines([{p.direction for p in plan if isinstance(p, Run)} for plan in plans], progress)
         done: dict[tuple[str, str], str] = {}
         for name in direction.DIRECTIONS:
-            texts = list(dict.fromkeys(p.text for plan in plans for p in plan if isinstance(p, Run)
-                                       and p.direction == name))
+            texts = list(
+                dict.fromkeys(p.text for plan in plans for p in plan if isinstance(p, Run) and p.direction == name)
+            )
             if not texts:
                 continue
             out = self.translators[name].translate_batch(texts, _options_for(name, opts), cancel, None, batch_size)
             done.update({(name, text): result for text, result in zip(texts, out)})
             tracker.finished(name)
-        return ["".join(p if isinstance(p, str) else p.text if isinstance(p, Copied) else done[(p.direction, p.text)]
-                        for p in plan).strip() for plan in plans]
+        return [
+            "".join(
+                p if isinstance(p, str) else p.text if isinstance(p, Copied) else done[(p.direction, p.text)]
+                for p in plan
+            ).strip()
+            for plan in plans
+        ]
 
-    def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
-                     cancel: CancelToken | None = None) -> list[Alternative]:
+    def alternatives(
+        self, sentence: str, n: int = 3, options: GenerationOptions | None = None, cancel: CancelToken | None = None
+    ) -> list[Alternative]:
         """The ``n`` best translations of ``sentence`` by the translator of its direction (a
         sentence needing both: the direction of most of it; neither: it comes back as it is)."""
         opts = options or self.options
@@ -285,7 +308,7 @@ def _line_pieces(line: str, target: str, available: tuple[str, ...]) -> list[Pie
         text = "".join(parts).strip()
         pieces.append(Run(name, text) if name else Copied(text, lang))
         last_lang = out_lang
-    pieces.append(body[len(body.rstrip()):])
+    pieces.append(body[len(body.rstrip()) :])
     return pieces
 
 

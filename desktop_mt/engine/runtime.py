@@ -12,8 +12,9 @@ from __future__ import annotations
 import dataclasses
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 import numpy as np
 import onnxruntime as ort  # the package __init__ has set ORT_DISABLE_TELEMETRY before this
@@ -44,9 +45,14 @@ def apply_telemetry_switch(runtime: Any = ort) -> bool:
 apply_telemetry_switch()
 
 PROVIDER_ALIASES = {
-    "cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider", "tensorrt": "TensorrtExecutionProvider",
-    "dml": "DmlExecutionProvider", "directml": "DmlExecutionProvider", "coreml": "CoreMLExecutionProvider",
-    "openvino": "OpenVINOExecutionProvider", "rocm": "ROCMExecutionProvider",
+    "cpu": "CPUExecutionProvider",
+    "cuda": "CUDAExecutionProvider",
+    "tensorrt": "TensorrtExecutionProvider",
+    "dml": "DmlExecutionProvider",
+    "directml": "DmlExecutionProvider",
+    "coreml": "CoreMLExecutionProvider",
+    "openvino": "OpenVINOExecutionProvider",
+    "rocm": "ROCMExecutionProvider",
 }
 
 
@@ -56,9 +62,10 @@ PROVIDER_ALIASES = {
 # rounds like torch.log_softmax (98% bit-identical on random logits, numpy: 23%).
 LOG_SOFTMAX_ONNX = (
     b'\x08\x07\x12\ndesktop-mt:s\n(\n\x01x\x12\x01y"\nLogSoftmax*\x14\n\x04axis\x18\xff\xff\xff\xff\xff\xff'
-    b'\xff\xff\xff\x01\xa0\x01\x02\x12\x0blog_softmaxZ\x1c\n\x01x\x12\x17\n\x15\x08\x01\x12\x11\n\x06\x12\x04rows'
-    b'\n\x07\x12\x05vocabb\x1c\n\x01y\x12\x17\n\x15\x08\x01\x12\x11\n\x06\x12\x04rows\n\x07\x12\x05vocabB\x04\n'
-    b'\x00\x10\r')
+    b"\xff\xff\xff\x01\xa0\x01\x02\x12\x0blog_softmaxZ\x1c\n\x01x\x12\x17\n\x15\x08\x01\x12\x11\n\x06\x12\x04rows"
+    b"\n\x07\x12\x05vocabb\x1c\n\x01y\x12\x17\n\x15\x08\x01\x12\x11\n\x06\x12\x04rows\n\x07\x12\x05vocabB\x04\n"
+    b"\x00\x10\r"
+)
 
 
 def available_providers() -> list[str]:
@@ -74,7 +81,8 @@ def resolve_provider(name: str) -> list[str]:
         raise ProviderUnavailableError(
             f"execution provider {name!r} is not available in this onnxruntime "
             f"({ort.__version__}); available: {', '.join(available_providers())}. Install the matching "
-            f"onnxruntime package (e.g. onnxruntime-gpu, onnxruntime-directml, onnxruntime-openvino) or use 'cpu'")
+            f"onnxruntime package (e.g. onnxruntime-gpu, onnxruntime-directml, onnxruntime-openvino) or use 'cpu'"
+        )
     return [full] if full == "CPUExecutionProvider" else [full, "CPUExecutionProvider"]
 
 
@@ -100,8 +108,10 @@ def make_session(path: Path, options: SessionOptions, providers: list[str]) -> o
     try:
         return ort.InferenceSession(str(path), sess_options=so, providers=providers)
     except Exception as exc:  # ORT raises several private exception types for bad files
-        raise ModelFormatError(f"{path} could not be loaded by ONNX Runtime (corrupt or truncated?): "
-                               f"{str(exc).splitlines()[0][:300]}; {FIX}") from exc
+        raise ModelFormatError(
+            f"{path} could not be loaded by ONNX Runtime (corrupt or truncated?): "
+            f"{str(exc).splitlines()[0][:300]}; {FIX}"
+        ) from exc
 
 
 # Beam search candidates without a [rows, vocab] array coming back to Python: TopK of each
@@ -112,11 +122,12 @@ ROW_TOP_ONNX = (
     b'\x08\x08\x12\ndesktop-mt:\xbc\x02\n\x1e\n\x06logits\n\x05axis1\x12\x04last"\x07Squeeze\n-\n\x04last\x12'
     b'\x03lsm"\nLogSoftmax*\x14\n\x04axis\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\xa0\x01\x02\nT\n\x03lsm\n'
     b'\x01k\x12\x06values\x12\x07indices"\x04TopK*\x14\n\x04axis\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\xa0'
-    b'\x01\x02*\x0e\n\x07largest\x18\x01\xa0\x01\x02*\r\n\x06sorted\x18\x01\xa0\x01\x02\x12\x07row_top*\x15\x08'
-    b'\x01\x10\x07B\x05axis1J\x08\x01\x00\x00\x00\x00\x00\x00\x00Z%\n\x06logits\x12\x1b\n\x19\x08\x01\x12\x15\n'
-    b'\x06\x12\x04rows\n\x02\x08\x01\n\x07\x12\x05vocabZ\x0f\n\x01k\x12\n\n\x08\x08\x07\x12\x04\n\x02\x08\x01b'
-    b'\x1d\n\x06values\x12\x13\n\x11\x08\x01\x12\r\n\x06\x12\x04rows\n\x03\x12\x01nb\x1e\n\x07indices\x12\x13\n'
-    b'\x11\x08\x07\x12\r\n\x06\x12\x04rows\n\x03\x12\x01nB\x04\n\x00\x10\x11')
+    b"\x01\x02*\x0e\n\x07largest\x18\x01\xa0\x01\x02*\r\n\x06sorted\x18\x01\xa0\x01\x02\x12\x07row_top*\x15\x08"
+    b"\x01\x10\x07B\x05axis1J\x08\x01\x00\x00\x00\x00\x00\x00\x00Z%\n\x06logits\x12\x1b\n\x19\x08\x01\x12\x15\n"
+    b"\x06\x12\x04rows\n\x02\x08\x01\n\x07\x12\x05vocabZ\x0f\n\x01k\x12\n\n\x08\x08\x07\x12\x04\n\x02\x08\x01b"
+    b"\x1d\n\x06values\x12\x13\n\x11\x08\x01\x12\r\n\x06\x12\x04rows\n\x03\x12\x01nb\x1e\n\x07indices\x12\x13\n"
+    b"\x11\x08\x07\x12\r\n\x06\x12\x04rows\n\x03\x12\x01nB\x04\n\x00\x10\x11"
+)
 
 
 ROW_TOP_FLOATS = 1 << 21  # rows per row_top call: about this many floats (8 MB)
@@ -133,8 +144,10 @@ class Seq2SeqSessions:
 
     def __init__(self, info: ModelInfo, variant: str, options: SessionOptions = SessionOptions()):
         if variant not in info.files:
-            raise ModelNotFoundError(f"{info.path} has no {variant!r} variant (has: {', '.join(info.variants)}); "
-                                     f"export it with `python -m export_tools export` (int8 is on by default)")
+            raise ModelNotFoundError(
+                f"{info.path} has no {variant!r} variant (has: {', '.join(info.variants)}); "
+                f"export it with `python -m export_tools export` (int8 is on by default)"
+            )
         files = info.files[variant]
         layout_class = layout_for(files, info.path)  # before any loading: a bad file set fails at once
         self.providers = resolve_provider(options.provider)
@@ -182,7 +195,7 @@ class Seq2SeqSessions:
         if logits.shape[0] <= step:
             values, ids = session.run(None, {"logits": logits, "k": k})
             return values, ids
-        parts = [session.run(None, {"logits": logits[i: i + step], "k": k}) for i in range(0, logits.shape[0], step)]
+        parts = [session.run(None, {"logits": logits[i : i + step], "k": k}) for i in range(0, logits.shape[0], step)]
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
     def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
@@ -190,8 +203,9 @@ class Seq2SeqSessions:
         hidden: np.ndarray = self.encoder.run(["last_hidden_state"], feed)[0]
         return hidden
 
-    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
-                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+    def decode_first(
+        self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray, max_length: int = 0
+    ) -> tuple[np.ndarray, KVCache]:
         """First step: returns its logits and the cache (cross K/V computed once per input).
 
         ``max_length``: the most positions the search will write (sizes a ``KVBuffer``).
@@ -247,9 +261,16 @@ class DecoderIO:
         next_inputs = input_names(later)
         if "past_key_values.0.decoder.key" not in next_inputs:
             raise ModelFormatError(f"the decoder has no past_key_values inputs (exported without cache?); {FIX}")
-        names = [cache_names(kind, side, kv_shape[0]) for kind, side in
-                 (("past_key_values", "decoder"), ("past_key_values", "encoder"), ("present", "decoder"),
-                  ("present", "encoder"), ("new", "decoder"))]
+        names = [
+            cache_names(kind, side, kv_shape[0])
+            for kind, side in (
+                ("past_key_values", "decoder"),
+                ("past_key_values", "encoder"),
+                ("present", "decoder"),
+                ("present", "encoder"),
+                ("new", "decoder"),
+            )
+        ]
         return cls(kv_shape, input_names(first), next_inputs, *names)
 
 
@@ -270,11 +291,13 @@ def cache_shape(decoder: ort.InferenceSession, info: ModelInfo) -> tuple[int, in
     where ``config.json`` must then say them). Reading the graph, as Optimum does, means a
     config without ``decoder_layers`` no longer silently assumes 6 layers and 8 heads.
     """
-    keys = [i for i in decoder.get_inputs()
-            if i.name.startswith("past_key_values.") and i.name.endswith(".decoder.key")]
+    keys = [
+        i for i in decoder.get_inputs() if i.name.startswith("past_key_values.") and i.name.endswith(".decoder.key")
+    ]
     if not keys:
-        raise ModelFormatError(f"the decoder of {info.path} has no past_key_values inputs (exported without "
-                               f"cache?); {FIX}")
+        raise ModelFormatError(
+            f"the decoder of {info.path} has no past_key_values inputs (exported without cache?); {FIX}"
+        )
     heads, head_dim = keys[0].shape[1], keys[0].shape[3]
     if not isinstance(heads, int):
         heads = _config_int(info, "decoder_attention_heads")
@@ -285,16 +308,19 @@ def cache_shape(decoder: ort.InferenceSession, info: ModelInfo) -> tuple[int, in
 
 def _config_int(info: ModelInfo, key: str) -> int:
     if key not in info.config:
-        raise ModelFormatError(f"{info.path / 'config.json'} has no {key!r} and the decoder graph does not fix it; "
-                               f"add it to config.json or {FIX}")
+        raise ModelFormatError(
+            f"{info.path / 'config.json'} has no {key!r} and the decoder graph does not fix it; "
+            f"add it to config.json or {FIX}"
+        )
     return int(info.config[key])
 
 
 SessionOpener = Callable[[Path], ort.InferenceSession]  # a path -> a session with the variant's options
 
 
-def _concat_first(session: ort.InferenceSession, io: DecoderIO, feed: dict[str, np.ndarray],
-                  encoder_mask: np.ndarray) -> tuple[np.ndarray, ConcatKVCache]:
+def _concat_first(
+    session: ort.InferenceSession, io: DecoderIO, feed: dict[str, np.ndarray], encoder_mask: np.ndarray
+) -> tuple[np.ndarray, ConcatKVCache]:
     """Run a first step of an Optimum decoder (split or merged) and wrap its presents as a cache.
 
     ``feed`` may name inputs the graph lacks (exports differ, e.g. no encoder_attention_mask):
@@ -304,11 +330,12 @@ def _concat_first(session: ort.InferenceSession, io: DecoderIO, feed: dict[str, 
     result = session.run(["logits"] + io.present_self + io.present_cross, feed)
     n = len(io.present_self)
     logits: np.ndarray = result[0]
-    return logits, ConcatKVCache(result[1: 1 + n], result[1 + n:], encoder_mask)
+    return logits, ConcatKVCache(result[1 : 1 + n], result[1 + n :], encoder_mask)
 
 
-def _concat_next(session: ort.InferenceSession, io: DecoderIO, feed: dict[str, np.ndarray],
-                 cache: ConcatKVCache) -> np.ndarray:
+def _concat_next(
+    session: ort.InferenceSession, io: DecoderIO, feed: dict[str, np.ndarray], cache: ConcatKVCache
+) -> np.ndarray:
     """Run a later step of an Optimum decoder on ``cache`` (past K/V fed, grown self K/V kept)."""
     feed.update(zip(io.past_self, cache.self_kv))
     feed.update(zip(io.past_cross, cache.cross_kv))
@@ -332,11 +359,11 @@ class SplitDecoder:
         self.io = DecoderIO.read(self.first, self.later, info)
         self.kv_shape = self.io.kv_shape
 
-    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
-                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+    def decode_first(
+        self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray, max_length: int = 0
+    ) -> tuple[np.ndarray, KVCache]:
         """The first step (``max_length`` unused: the graph grows its cache by concatenation)."""
-        feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask,
-                "encoder_hidden_states": encoder_hidden}
+        feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask, "encoder_hidden_states": encoder_hidden}
         return _concat_first(self.first, self.io, feed, encoder_mask)
 
     def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
@@ -362,13 +389,18 @@ class MergedDecoder:
         # ones (export_tools.merge) may not: feed the placeholder only where the graph asks for it.
         self._placeholder_states = "encoder_hidden_states" in self.io.next_inputs
 
-    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
-                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+    def decode_first(
+        self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray, max_length: int = 0
+    ) -> tuple[np.ndarray, KVCache]:
         """The first step: empty past tensors for the with-past branch it does not take."""
         _, heads, head_dim = self.kv_shape
         empty = self.zeros.of((input_ids.shape[0], heads, 0, head_dim))
-        feed = {"input_ids": input_ids, "encoder_attention_mask": encoder_mask,
-                "encoder_hidden_states": encoder_hidden, "use_cache_branch": np.array([False])}
+        feed = {
+            "input_ids": input_ids,
+            "encoder_attention_mask": encoder_mask,
+            "encoder_hidden_states": encoder_hidden,
+            "use_cache_branch": np.array([False]),
+        }
         feed.update((name, empty) for name in self.io.past_self + self.io.past_cross)
         return _concat_first(self.first, self.io, feed, encoder_mask)
 
@@ -399,13 +431,15 @@ class StepDecoder:
         if "past_length" not in self.io.next_inputs:
             raise ModelFormatError(f"the decoder-step graph has no past_length input; {FIX}")
 
-    def decode_first(self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray,
-                     max_length: int = 0) -> tuple[np.ndarray, KVCache]:
+    def decode_first(
+        self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray, max_length: int = 0
+    ) -> tuple[np.ndarray, KVCache]:
         """Cross K/V, a ``KVBuffer`` for at most ``max_length`` positions (0: no cap), the first step."""
         cross = self.cross_kv.run(self.io.present_cross, {"encoder_hidden_states": encoder_hidden})
         _, heads, head_dim = self.kv_shape
-        cache = KVBuffer(len(self.io.past_self), input_ids.shape[0], heads, head_dim, cross, encoder_mask,
-                         capacity=max_length)
+        cache = KVBuffer(
+            len(self.io.past_self), input_ids.shape[0], heads, head_dim, cross, encoder_mask, capacity=max_length
+        )
         return self._step(input_ids, cache), cache
 
     def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
@@ -413,8 +447,11 @@ class StepDecoder:
         return self._step(input_ids, cast(KVBuffer, cache))
 
     def _step(self, input_ids: np.ndarray, cache: KVBuffer) -> np.ndarray:
-        feed: dict[str, np.ndarray] = {"input_ids": input_ids, "encoder_attention_mask": cache.mask,
-                                       "past_length": np.array(cache.length, dtype=np.int64)}
+        feed: dict[str, np.ndarray] = {
+            "input_ids": input_ids,
+            "encoder_attention_mask": cache.mask,
+            "past_length": np.array(cache.length, dtype=np.int64),
+        }
         feed.update(zip(self.io.past_self, cache.buffers))
         feed.update(zip(self.io.past_cross, cache.cross_kv))
         result = self.first.run(["logits"] + self.io.new_self, feed)
@@ -439,8 +476,10 @@ def layout_for(files: dict[str, Path], folder: Path | None = None) -> LayoutClas
     if folder is None:
         folder = Path(os.path.commonpath([p.parent for p in files.values()])) if files else Path(".")
     wanted = "; ".join(f"{layout.name}: {' + '.join(sorted(layout.roles))}" for layout in LAYOUTS)
-    raise ModelFormatError(f"{folder}: the files ({', '.join(sorted(files)) or 'none'}) form no decoder layout "
-                           f"(wanted, besides the encoder: {wanted}); {FIX}")
+    raise ModelFormatError(
+        f"{folder}: the files ({', '.join(sorted(files)) or 'none'}) form no decoder layout "
+        f"(wanted, besides the encoder: {wanted}); {FIX}"
+    )
 
 
 def layout_of(files: dict[str, Path]) -> str:

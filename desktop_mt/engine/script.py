@@ -17,21 +17,23 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from typing import Callable, Generator, Union
+from collections.abc import Callable, Generator
 
 from ..errors import DesktopMTError
 from .events import Finished, SegmentDone, TextDelta
 
-Event = Union[TextDelta, SegmentDone, Finished]
+Event = TextDelta | SegmentDone | Finished
 
 SIMPLIFIED = "simplified"
 SCRIPTS = (SIMPLIFIED, "traditional-tw", "traditional-hk", "traditional")
 # OpenCC configurations: Taiwan with its phrases (s2twp), Hong Kong (s2hk), generic (s2t).
 OPENCC_CONFIGS = {"traditional-tw": "s2twp", "traditional-hk": "s2hk", "traditional": "s2t"}
 # OpenCC's segment separators (PhraseExtract.cpp; opencc-python-reimplemented splits on the same).
-_SEPARATORS = re.compile(r"(\s+|-|,|\.|\?|!|\*|　|，|。|、|；|：|？|！|…|“|”|‘|’|『|』|「|」|﹁|﹂|—|－|（|）|《|》"
-                         r"|〈|〉|～|．|／|＼|︒|︑|︔|︓|︿|﹀|︹|︺|︙|︐|［|﹇|］|﹈|︕|︖|︰|︳|︴|︽|︾|︵|︶|｛|︷|｝|︸|﹃|﹄"
-                         r"|【|︻|】|︼)")
+_SEPARATORS = re.compile(
+    r"(\s+|-|,|\.|\?|!|\*|　|，|。|、|；|：|？|！|…|“|”|‘|’|『|』|「|」|﹁|﹂|—|－|（|）|《|》"
+    r"|〈|〉|～|．|／|＼|︒|︑|︔|︓|︿|﹀|︹|︺|︙|︐|［|﹇|］|﹈|︕|︖|︰|︳|︴|︽|︾|︵|︶|｛|︷|｝|︸|﹃|﹄"
+    r"|【|︻|】|︼)"
+)
 
 
 def check_script(script: str) -> str:
@@ -40,7 +42,7 @@ def check_script(script: str) -> str:
     return script
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def converter(script: str) -> Callable[[str], str] | None:
     """The conversion function for ``script`` (None for Simplified: nothing to do)."""
     if check_script(script) == SIMPLIFIED:
@@ -48,8 +50,9 @@ def converter(script: str) -> Callable[[str], str] | None:
     try:
         import opencc
     except ImportError as exc:
-        raise DesktopMTError("Traditional Chinese output needs OpenCC: "
-                             "pip install opencc-python-reimplemented") from exc
+        raise DesktopMTError(
+            "Traditional Chinese output needs OpenCC: pip install opencc-python-reimplemented"
+        ) from exc
     config = OPENCC_CONFIGS[script]
     for name in (config, config + ".json"):  # opencc-python-reimplemented / the official binding
         try:
@@ -57,11 +60,10 @@ def converter(script: str) -> Callable[[str], str] | None:
             return convert
         except Exception:  # noqa: BLE001 - each binding rejects the other's config name
             continue
-    raise DesktopMTError(f"the installed OpenCC has no {config} conversion; "
-                         f"pip install opencc-python-reimplemented")
+    raise DesktopMTError(f"the installed OpenCC has no {config} conversion; pip install opencc-python-reimplemented")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _t2s() -> Callable[[str], str] | None:
     """OpenCC's Traditional->Simplified conversion (None when OpenCC is not installed)."""
     try:
@@ -110,7 +112,7 @@ class StreamConverter:
             pass
         if last is None:
             return ""
-        ready, self._pending = self._pending[:last.end()], self._pending[last.end():]
+        ready, self._pending = self._pending[: last.end()], self._pending[last.end() :]
         return self._fn(ready)
 
     def finish(self) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Callable, TypeVar, Union, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from . import textproc
 
@@ -18,9 +19,45 @@ if TYPE_CHECKING:
     from .glossary import Glossary
 
 _ABBREVIATIONS = {
-    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e", "no", "fig", "inc", "ltd",
-    "co", "corp", "mt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-    "u.s", "u.k", "a.m", "p.m", "approx", "dept", "est", "vol",
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "prof",
+    "sr",
+    "jr",
+    "st",
+    "vs",
+    "etc",
+    "e.g",
+    "i.e",
+    "no",
+    "fig",
+    "inc",
+    "ltd",
+    "co",
+    "corp",
+    "mt",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "u.s",
+    "u.k",
+    "a.m",
+    "p.m",
+    "approx",
+    "dept",
+    "est",
+    "vol",
 }
 # A sentence ends at . ! ? (or CJK 。！？), optionally followed by closing quotes/brackets.
 _END = re.compile(r"""([.!?。！？…]+["'”’)\]]*)(\s+)""")
@@ -47,7 +84,7 @@ class Segment:
     sentence: str = ""
 
 
-PlanItem = Union[str, Segment]
+PlanItem = str | Segment
 
 
 def segment_sentences(paragraph: str) -> list[tuple[str, str]]:
@@ -58,7 +95,7 @@ def segment_sentences(paragraph: str) -> list[tuple[str, str]]:
         word = _last_word(paragraph, end).rstrip(".!?\"')]”’").lower()
         if match.group(1) == "." and (word in _ABBREVIATIONS or re.fullmatch(r"[a-z]", word)):
             continue  # "Dr. Smith", "J. R. R. Tolkien": not a sentence end
-        nxt = paragraph[match.end():match.end() + 1]
+        nxt = paragraph[match.end() : match.end() + 1]
         if nxt and nxt.islower():
             continue  # "e.g. the" or "... and then": the sentence goes on
         out.append((paragraph[start:end], match.group(2)))
@@ -72,7 +109,7 @@ def _last_word(text: str, end: int) -> str:
     """The whitespace-delimited word ending at ``end``, looked for in a bounded window before
     it: copying ``text[:end]`` at every sentence end made a long line quadratic. A word
     longer than the window comes back cut, which is fine: it is no abbreviation either way."""
-    window = text[max(0, end - _WORD_WINDOW):end]
+    window = text[max(0, end - _WORD_WINDOW) : end]
     return window.rsplit(None, 1)[-1] if window.strip() else ""
 
 
@@ -104,8 +141,14 @@ def _cut_characters(text: str, count: Callable[[str], int], limit: int) -> list[
     return _cut_characters(text[:half], count, limit) + _cut_characters(text[half:], count, limit)
 
 
-def plan_text(text: str, count: Callable[[str], int], limit: int, sentence_gap: str = "",
-              numbers: bool = True, glossary: Glossary | None = None) -> list[PlanItem]:
+def plan_text(
+    text: str,
+    count: Callable[[str], int],
+    limit: int,
+    sentence_gap: str = "",
+    numbers: bool = True,
+    glossary: Glossary | None = None,
+) -> list[PlanItem]:
     """Turn ``text`` into literals and segments. ``sentence_gap`` replaces the whitespace
     between two sentences of a line in the output ("" for Chinese, which uses no spaces).
 
@@ -135,8 +178,14 @@ def walk_lines(text: str, plan_line: Callable[[str], list[T]]) -> list[str | T]:
     return [item for item in plan if item != ""]
 
 
-def _plan_line(line: str, count: Callable[[str], int], limit: int, sentence_gap: str,
-               numbers: bool, glossary: Glossary | None = None) -> list[PlanItem]:
+def _plan_line(
+    line: str,
+    count: Callable[[str], int],
+    limit: int,
+    sentence_gap: str,
+    numbers: bool,
+    glossary: Glossary | None = None,
+) -> list[PlanItem]:
     """One line (no newline): its marker, its sentences cut around protected spans, its trailing space."""
     prefix, body = textproc.split_marker(line)
     core = body.strip()
@@ -148,12 +197,12 @@ def _plan_line(line: str, count: Callable[[str], int], limit: int, sentence_gap:
         parts = _tighten_terms(textproc.protect(sentence.strip(), numbers, glossary), sentence_gap)
         start = len(plan)
         for k, part in enumerate(parts):
-            cut = any(isinstance(later, textproc.Span) for later in parts[k + 1:])
+            cut = any(isinstance(later, textproc.Span) for later in parts[k + 1 :])
             plan.extend(_plan_text_piece(part, count, limit, sentence_gap, cut))
         _join_sentence(plan, start, sentence.strip())
         if i < len(sentences) - 1 and sentence_gap:
             plan.append(sentence_gap)
-    plan.append(body[len(body.rstrip()):])
+    plan.append(body[len(body.rstrip()) :])
     return plan
 
 
@@ -167,21 +216,22 @@ def _join_sentence(plan: list[PlanItem], start: int, sentence: str) -> None:
     if positions:
         last = positions[-1]
         segment = cast(Segment, plan[last])
-        tail = sum(1 for item in plan[last + 1:] if item != "")  # "" items are dropped later
+        tail = sum(1 for item in plan[last + 1 :] if item != "")  # "" items are dropped later
         whole = sentence if sentence != segment.text else ""
         if tail or whole:
             plan[last] = dataclasses.replace(segment, tail=tail, sentence=whole)
 
 
-def _plan_text_piece(part: textproc.Piece, count: Callable[[str], int], limit: int,
-                     sentence_gap: str, cut: bool) -> list[PlanItem]:
+def _plan_text_piece(
+    part: textproc.Piece, count: Callable[[str], int], limit: int, sentence_gap: str, cut: bool
+) -> list[PlanItem]:
     """A protected span or a piece without letters as a literal; text as segments, its outer spaces kept."""
     if isinstance(part, textproc.Span):
         return [part.rendered]
     if not textproc.has_words(part):
         return [part]
     core = part.strip()
-    lead, trail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()):]
+    lead, trail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()) :]
     items: list[PlanItem] = [lead]
     chunks = split_long(core, count, limit)
     for j, chunk in enumerate(chunks):

@@ -26,7 +26,8 @@ import dataclasses
 import re
 import threading
 import unicodedata
-from typing import TYPE_CHECKING, Callable, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from . import direction, segment, textproc
 from .segment import PlanItem, Segment, segment_sentences
@@ -70,22 +71,38 @@ class Decision:
         return self.reason.split(":", 1)[0]
 
 
-SentencePlanItem = Union[PlanItem, Whole]
+SentencePlanItem = PlanItem | Whole
 
 
-def plan_sentences(text: str, count: Callable[[str], int], limit: int, sentence_gap: str = "",
-                   numbers: bool = True, glossary: Glossary | None = None,
-                   mode: str = WHOLE, cjk_ends: bool = False) -> list[SentencePlanItem]:
+def plan_sentences(
+    text: str,
+    count: Callable[[str], int],
+    limit: int,
+    sentence_gap: str = "",
+    numbers: bool = True,
+    glossary: Glossary | None = None,
+    mode: str = WHOLE,
+    cjk_ends: bool = False,
+) -> list[SentencePlanItem]:
     """``segment.plan_text``'s plan with each sentence that holds a protected span as a
     :class:`Whole` (its cut plan as the fallback); in ``off`` mode every sentence is one segment
     (nothing protected, only cut where it is too long for the model). ``cjk_ends`` (a Chinese
     source): sentences also end at 。！？；… with no space after them (``direction.split_sentences``)."""
     return segment.walk_lines(
-        text, lambda line: _plan_line(line, count, limit, sentence_gap, numbers, glossary, mode, cjk_ends))
+        text, lambda line: _plan_line(line, count, limit, sentence_gap, numbers, glossary, mode, cjk_ends)
+    )
 
 
-def _plan_line(line: str, count: Callable[[str], int], limit: int, sentence_gap: str, numbers: bool,
-               glossary: Glossary | None, mode: str, cjk_ends: bool = False) -> list[SentencePlanItem]:
+def _plan_line(
+    line: str,
+    count: Callable[[str], int],
+    limit: int,
+    sentence_gap: str,
+    numbers: bool,
+    glossary: Glossary | None,
+    mode: str,
+    cjk_ends: bool = False,
+) -> list[SentencePlanItem]:
     """One line: its marker, its sentences (each planned by :func:`_plan_sentence`), its trailing space."""
     prefix, body = textproc.split_marker(line)
     core = body.strip()
@@ -97,12 +114,19 @@ def _plan_line(line: str, count: Callable[[str], int], limit: int, sentence_gap:
         plan.extend(_plan_sentence(sentence.strip(), count, limit, sentence_gap, numbers, glossary, mode))
         if i < len(sentences) - 1 and sentence_gap:
             plan.append(sentence_gap)
-    plan.append(body[len(body.rstrip()):])
+    plan.append(body[len(body.rstrip()) :])
     return plan
 
 
-def _plan_sentence(sentence: str, count: Callable[[str], int], limit: int, sentence_gap: str, numbers: bool,
-                   glossary: Glossary | None, mode: str) -> list[SentencePlanItem]:
+def _plan_sentence(
+    sentence: str,
+    count: Callable[[str], int],
+    limit: int,
+    sentence_gap: str,
+    numbers: bool,
+    glossary: Glossary | None,
+    mode: str,
+) -> list[SentencePlanItem]:
     """One sentence: its cut plan, or a :class:`Whole` holding it when it has spans to verify."""
     if mode == OFF:
         return list(_cut_plan([sentence], sentence, count, limit, sentence_gap))
@@ -119,13 +143,14 @@ def _plan_sentence(sentence: str, count: Callable[[str], int], limit: int, sente
     return [Whole(sentence, spans, cut, reason)]
 
 
-def _cut_plan(parts: Sequence[textproc.Piece], sentence: str, count: Callable[[str], int], limit: int,
-              sentence_gap: str) -> tuple[PlanItem, ...]:
+def _cut_plan(
+    parts: Sequence[textproc.Piece], sentence: str, count: Callable[[str], int], limit: int, sentence_gap: str
+) -> tuple[PlanItem, ...]:
     """The sentence's items as ``segment.plan_text`` plans them: spans as literals, the text
     around them as segments (a piece before a span is ``cut``), joined into one sentence."""
     plan: list[PlanItem] = []
     for k, part in enumerate(parts):
-        cut = any(isinstance(later, textproc.Span) for later in parts[k + 1:])
+        cut = any(isinstance(later, textproc.Span) for later in parts[k + 1 :])
         plan.extend(segment._plan_text_piece(part, count, limit, sentence_gap, cut))
     segment._join_sentence(plan, 0, sentence)
     return tuple(item for item in plan if item != "")
@@ -207,7 +232,7 @@ class SpanCounts:
                 self.cut += 1
                 self.reasons[decision.kind] += 1
 
-    def merge(self, other: "SpanCounts") -> None:
+    def merge(self, other: SpanCounts) -> None:
         """Add ``other``'s counts to these (a two-way translator's total)."""
         with other._lock:
             whole, cut, reasons = other.whole, other.cut, collections.Counter(other.reasons)
@@ -225,5 +250,7 @@ class SpanCounts:
         with self._lock:
             total = self.whole + self.cut
             why = ", ".join(f"{kind} {n}" for kind, n in self.reasons.most_common())
-            return (f"{total} sentence{'s' * (total != 1)} with protected spans: {self.whole} whole, "
-                    f"{self.cut} cut around their spans" + (f" ({why})" if why else ""))
+            return (
+                f"{total} sentence{'s' * (total != 1)} with protected spans: {self.whole} whole, "
+                f"{self.cut} cut around their spans" + (f" ({why})" if why else "")
+            )

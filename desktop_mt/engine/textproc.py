@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Union, cast
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from .glossary import Glossary
@@ -28,11 +28,13 @@ if TYPE_CHECKING:
 # marker needs whitespace after it, so "3.5 kg" or "-5 degrees" stay text.
 _ROMAN = r"(?:[ivxlcdm]{1,6}|[IVXLCDM]{1,6})"
 _MARKER = re.compile(
-    r"""^(?P<prefix>[ \t]*(?:>[ \t]?)*[ \t]*
-    (?:\#{1,6}[ \t]+
+    rf"""^(?P<prefix>[ \t]*(?:>[ \t]?)*[ \t]*
+    (?:\#{{1,6}}[ \t]+
       |(?:[-*+•·‣◦▪–][ \t]+)(?:\[[ xX]\][ \t]+)?
-      |(?:\d{1,3}(?:\.\d{1,3})*[.)]|[A-Za-z][.)]|%s[.)]|\((?:\d{1,3}|[A-Za-z]|%s)\))[ \t]+
-    )?)""" % (_ROMAN, _ROMAN), re.VERBOSE)
+      |(?:\d{{1,3}}(?:\.\d{{1,3}})*[.)]|[A-Za-z][.)]|{_ROMAN}[.)]|\((?:\d{{1,3}}|[A-Za-z]|{_ROMAN})\))[ \t]+
+    )?)""",
+    re.VERBOSE,
+)
 
 # Chinese puts no space between a word and a URL or number ("请访问https://example.com了解"): span
 # patterns use word characters that are not CJK (:func:`_w`), so spans end where CJK text begins.
@@ -45,59 +47,83 @@ def _w(extra: str = "") -> str:
 
 
 _W = _w()
-_W_ALNUM = _w(r'.\-/@#$€£¥₹')
-_W_DASH = _w('-')
+_W_ALNUM = _w(r".\-/@#$€£¥₹")
+_W_DASH = _w("-")
 _W_DOT = _w(".")
-_W_DOT_DASH = _w(r'.\-')
-_W_EMAIL = _w('.+-')
-_W_HANDLE = _w('@#&')
-_W_HYPHEN = _w(r'\-')
-_W_MODEL = _w(r'.\-/@#')
-_W_PATH = _w(r'.\-/')
-_W_SLASH = _w('/')
+_W_DOT_DASH = _w(r".\-")
+_W_EMAIL = _w(".+-")
+_W_HANDLE = _w("@#&")
+_W_HYPHEN = _w(r"\-")
+_W_MODEL = _w(r".\-/@#")
+_W_PATH = _w(r".\-/")
+_W_SLASH = _w("/")
 
-_EMOJI_CHAR = "[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF\u3030\u303D\u3297\u3299]"
+_EMOJI_CHAR = "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\u3030\u303d\u3297\u3299]"
 _EMOJI = rf"(?:{_EMOJI_CHAR}[\uFE0F\U0001F3FB-\U0001F3FF]*(?:\u200D{_EMOJI_CHAR}[\uFE0F\U0001F3FB-\U0001F3FF]*)*)+"
-_FILE_EXT = (r"(?:txt|md|py|js|ts|json|ya?ml|toml|ini|cfg|csv|tsv|docx?|xlsx?|pptx?|pdf|srt|html?|xml|png|jpe?g|gif|svg"
-             r"|zip|gz|tar|exe|dll|so|sh|bat|log|onnx|c|h|cpp|rs|go|java)")
+_FILE_EXT = (
+    r"(?:txt|md|py|js|ts|json|ya?ml|toml|ini|cfg|csv|tsv|docx?|xlsx?|pptx?|pdf|srt|html?|xml|png|jpe?g|gif|svg"
+    r"|zip|gz|tar|exe|dll|so|sh|bat|log|onnx|c|h|cpp|rs|go|java)"
+)
 # Letters of scripts an English source model does not know (Greek, Cyrillic, Armenian, Hebrew,
 # Arabic, Syriac, Thaana, the Indic scripts, Thai, Lao, Tibetan, Georgian, Ethiopic): it drops
 # or garbles them, so words in them (names, quotes) are kept as they are, like a URL.
-_FOREIGN = "[\u0370-\u03FF\u0400-\u052F\u0530-\u058F\u0590-\u05FF\u0600-\u06FF\u0700-\u08FF\u0900-\u0DFF" \
-           "\u0E00-\u0FFF\u10A0-\u10FF\u1200-\u139F\u1F00-\u1FFF\uFB1D-\uFDFF\uFE70-\uFEFF]"
+_FOREIGN = (
+    "[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0700-\u08ff\u0900-\u0dff"
+    "\u0e00-\u0fff\u10a0-\u10ff\u1200-\u139f\u1f00-\u1fff\ufb1d-\ufdff\ufe70-\ufeff]"
+)
 _UNITS = r"(?:km|kg|cm|mm|mg|ml|GB|MB|KB|TB|Hz|kHz|MHz|GHz|m|g|l|s|ms|h|min|[ap]\.?m\.?)"
 # Codes made of letters and digits are names, not words or numbers: a model that translates
 # them, or a cut that sends "B." of "room 4B." to the model alone, breaks them. A room or seat
 # (4B, A-12), a paper size (A4), a version (v2.3.1), COVID-19, x86-64, an order number (12345-AB).
 # Not codes: ordinals and decades (2nd, 1990s), a number with its unit (5km, 3pm: numbers), and
 # words with a number ("5-year-old", "mid-2000s": a lowercase word part is translated).
-_ALNUM = (rf"(?<!{_W_ALNUM})"
-          r"(?!\d+(?:st|nd|rd|th|s)(?![A-Za-z0-9]))"
-          rf"(?!\d+(?:[.,]\d+)*{_UNITS}(?![A-Za-z0-9]))"
-          r"(?!(?:[A-Za-z0-9]+[-.])*[a-z]{2,}(?:[-.][A-Za-z0-9]|(?![A-Za-z0-9])))"
-          r"(?=[A-Za-z0-9.\-]*\d)(?=[0-9.\-]*[A-Za-z])[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*" + rf"(?!{_W})")
+_ALNUM = (
+    rf"(?<!{_W_ALNUM})"
+    r"(?!\d+(?:st|nd|rd|th|s)(?![A-Za-z0-9]))"
+    rf"(?!\d+(?:[.,]\d+)*{_UNITS}(?![A-Za-z0-9]))"
+    r"(?!(?:[A-Za-z0-9]+[-.])*[a-z]{2,}(?:[-.][A-Za-z0-9]|(?![A-Za-z0-9])))"
+    r"(?=[A-Za-z0-9.\-]*\d)(?=[0-9.\-]*[A-Za-z])[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*" + rf"(?!{_W})"
+)
 # A product or model name with its number: an all-capitals name of 3-5 letters or a camel-case
 # one, a space, a number (RTX 4090, iPhone 15, ISO 9001, USB 3.0).
-_MODEL_NAME = (rf"(?<!{_W_MODEL})" r"(?:[A-Z]{3,5}|[a-z]+[A-Z][A-Za-z]*)[ \u00A0]\d+(?:\.\d+)*[A-Za-z]*"
-               rf"(?!{_W}|[.\-]\d)")
+_MODEL_NAME = (
+    rf"(?<!{_W_MODEL})"
+    r"(?:[A-Z]{3,5}|[a-z]+[A-Z][A-Za-z]*)[ \u00A0]\d+(?:\.\d+)*[A-Za-z]*"
+    rf"(?!{_W}|[.\-]\d)"
+)
 # Order matters: the first alternative that matches at a position wins.
 _VERBATIM = [
     ("code", r"`[^`\n]+`"),
-    ("url", rf"(?<!{_W})(?:(?:https?|ftp|file)://|www\.)"
-            rf"[^\s<>\"'`{_CJK_RANGES}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u201c\u201d]+"),
+    (
+        "url",
+        rf"(?<!{_W})(?:(?:https?|ftp|file)://|www\.)"
+        rf"[^\s<>\"'`{_CJK_RANGES}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u201c\u201d]+",
+    ),
     ("email", rf"(?<!{_W_EMAIL}){_W_EMAIL}+@{_W_DASH}+(?:\.{_W_DASH}+)+"),
-    ("path", rf"(?<!{_W_SLASH})(?:[A-Za-z]:\\[^\s\"'<>|{_CJK_RANGES}]*|~?/{_W_DOT_DASH}+(?:/{_W_DOT_DASH}*)*"
-             rf"|\.{{1,2}}/{_W_PATH}*|{_W_DOT_DASH}+(?:/{_W_DOT_DASH}+)+\.{_W}+"
-             rf"|{_W_HYPHEN}+(?:\.{_W_HYPHEN}+)*\." + _FILE_EXT + rf"(?!{_W}))"),
+    (
+        "path",
+        rf"(?<!{_W_SLASH})(?:[A-Za-z]:\\[^\s\"'<>|{_CJK_RANGES}]*|~?/{_W_DOT_DASH}+(?:/{_W_DOT_DASH}*)*"
+        rf"|\.{{1,2}}/{_W_PATH}*|{_W_DOT_DASH}+(?:/{_W_DOT_DASH}+)+\.{_W}+"
+        rf"|{_W_HYPHEN}+(?:\.{_W_HYPHEN}+)*\." + _FILE_EXT + rf"(?!{_W}))",
+    ),
     ("handle", rf"(?<!{_W_HANDLE})[@#][A-Za-z_]{_W}*"),
     ("model", _MODEL_NAME),
     ("alnum", _ALNUM),
     ("foreign", rf"{_FOREIGN}+(?:[\s'’\-]+{_FOREIGN}+)*"),
     ("emoji", _EMOJI),
 ]
-_NUMBER = ("number", r"""\+\d[\d\s().-]{6,}\d
-    |(?:[$€£¥₹]\s?)?(?<!""" + _W_DOT + r""")[-+]?\d(?:[\d,]*\d)?(?:[.:/\-]\d+)*
-    (?:\s?(?:%|‰|°[CF]?|""" + _UNITS + r"""(?<=[A-Za-z])(?!""" + _W + r""")))?""")
+_NUMBER = (
+    "number",
+    r"""\+\d[\d\s().-]{6,}\d
+    |(?:[$€£¥₹]\s?)?(?<!"""
+    + _W_DOT
+    + r""")[-+]?\d(?:[\d,]*\d)?(?:[.:/\-]\d+)*
+    (?:\s?(?:%|‰|°[CF]?|"""
+    + _UNITS
+    + r"""(?<=[A-Za-z])(?!"""
+    + _W
+    + r""")))?""",
+)
 _TRAILING = ".,;:!?)]}'\"”’"  # sentence punctuation after a URL or path is not part of it
 
 
@@ -127,7 +153,7 @@ class Span:
         return self.text if self.output is None else self.output
 
 
-Piece = Union[str, Span]
+Piece = str | Span
 
 
 def split_marker(line: str) -> tuple[str, str]:
@@ -137,10 +163,10 @@ def split_marker(line: str) -> tuple[str, str]:
     gives ``(indentation, rest)``.
     """
     prefix = cast("re.Match[str]", _MARKER.match(line)).group("prefix")  # the pattern matches any line
-    return prefix, line[len(prefix):]
+    return prefix, line[len(prefix) :]
 
 
-def protect(text: str, numbers: bool = True, glossary: "Glossary | None" = None) -> list[Piece]:
+def protect(text: str, numbers: bool = True, glossary: Glossary | None = None) -> list[Piece]:
     """Cut ``text`` into strings to translate and :class:`Span` pieces kept verbatim.
 
     Joining the pieces (``Span.text`` for spans) gives ``text`` back. Numbers (with currency,
@@ -166,20 +192,23 @@ def protect(text: str, numbers: bool = True, glossary: "Glossary | None" = None)
     return pieces
 
 
-def protect_terms(text: str, numbers: bool, glossary: "Glossary") -> list[Piece]:
+def protect_terms(text: str, numbers: bool, glossary: Glossary) -> list[Piece]:
     """:func:`protect` with glossary terms: a term is a span whose output is its target.
 
     Terms win over numbers, handles and emoji ("COVID-19" stays one term) but not over code,
     URLs, e-mail addresses and paths, which are copied whole even when a term occurs inside.
     """
-    hard = [(p_start, p_start + len(p.text)) for p_start, p in _positions(protect(text, numbers))
-            if isinstance(p, Span) and p.kind in _HARD_KINDS]
+    hard = [
+        (p_start, p_start + len(p.text))
+        for p_start, p in _positions(protect(text, numbers))
+        if isinstance(p, Span) and p.kind in _HARD_KINDS
+    ]
     pieces: list[Piece] = []
     pos = 0
     for m in glossary.find(text):
         if any(m.start < end and m.end > start for start, end in hard):
             continue
-        pieces.extend(protect(text[pos:m.start], numbers) if m.start > pos else [])
+        pieces.extend(protect(text[pos : m.start], numbers) if m.start > pos else [])
         pieces.append(Span("term", m.text, m.term.target))
         pos = m.end
     pieces.extend(protect(text[pos:], numbers) if pos < len(text) else [])
@@ -203,7 +232,6 @@ def has_words(text: str) -> bool:
 def is_fence(line: str) -> bool:
     """Whether ``line`` opens or closes a fenced code block (``` or ~~~)."""
     return _FENCE.match(line) is not None
-
 
 
 def drop_full_stop(text: str, source: str | None = None) -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..errors import ModelFormatError
 from .model_format import FIX, ModelInfo
@@ -64,8 +65,7 @@ def default_target_token(info: ModelInfo, tokens: tuple[str, ...] | None = None)
 def clean_text(text: str) -> str:
     """Normalize what reaches the tokenizer: NFKC, control/format characters become spaces."""
     text = unicodedata.normalize("NFKC", text)
-    return "".join(" " if unicodedata.category(ch) in _DROP_CATEGORIES and ch not in "\t\n" else ch
-                   for ch in text)
+    return "".join(" " if unicodedata.category(ch) in _DROP_CATEGORIES and ch not in "\t\n" else ch for ch in text)
 
 
 class SentencePieceTokenizer:
@@ -76,8 +76,9 @@ class SentencePieceTokenizer:
 
         spec = info.tokenizer
         self._source = self._load_spm(spm, info.path / spec.source_spm)
-        self._target = (self._source if spec.target_spm == spec.source_spm
-                        else self._load_spm(spm, info.path / spec.target_spm))
+        self._target = (
+            self._source if spec.target_spm == spec.source_spm else self._load_spm(spm, info.path / spec.target_spm)
+        )
         self.vocab = self._load_vocab(info.path / spec.vocab)
         target_vocab = self._load_vocab(info.path / spec.target_vocab) if spec.target_vocab else self.vocab
         self.id_to_piece = {i: p for p, i in target_vocab.items()}
@@ -89,16 +90,21 @@ class SentencePieceTokenizer:
         self.target_token: str | None = None
         self._target_prefix: list[int] = []
         # Special tokens are never shown: </s>, <pad>, <unk>, <s>, language tags like __zh__ or >>cmn_Hans<<.
-        self.special_ids = {i for p, i in target_vocab.items()
-                            if (p.startswith("<") and p.endswith(">")) or (p.startswith("__") and p.endswith("__"))
-                            or is_target_token(p)}
+        self.special_ids = {
+            i
+            for p, i in target_vocab.items()
+            if (p.startswith("<") and p.endswith(">"))
+            or (p.startswith("__") and p.endswith("__"))
+            or is_target_token(p)
+        }
 
     def set_target_token(self, token: str | None) -> None:
         """Prepend ``token`` (a ``>>id<<`` of this vocabulary) to every source; None: nothing."""
         if token is not None and token not in self.target_tokens:
             known = ", ".join(self.target_tokens) or "none: this model has a single target language"
-            raise ModelFormatError(f"target-language token {token!r} is not in the model's vocabulary "
-                                   f"(it knows: {known})")
+            raise ModelFormatError(
+                f"target-language token {token!r} is not in the model's vocabulary (it knows: {known})"
+            )
         self.target_token = token
         self._target_prefix = [] if token is None else [self.vocab[token]]
 
@@ -162,12 +168,12 @@ class IncrementalDecoder:
             stable = stable[:-1]
         if not stable.startswith(self.emitted) or len(stable) <= len(self.emitted):
             return ""
-        delta, self.emitted = stable[len(self.emitted):], stable
+        delta, self.emitted = stable[len(self.emitted) :], stable
         return delta
 
     def finish(self) -> str:
         """The rest of the text, once the segment is complete."""
         text = self._tok.decode(self._ids).strip()
-        delta = text[len(self.emitted):] if text.startswith(self.emitted) else ""
+        delta = text[len(self.emitted) :] if text.startswith(self.emitted) else ""
         self.emitted += delta
         return delta

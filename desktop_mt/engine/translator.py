@@ -5,12 +5,13 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
+from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Callable, Generator, Iterator, Sequence, Union, cast
+from typing import Any, Union, cast
 
 from ..errors import ModelFormatError, TranslationCancelled
-from . import generation as gen
 from . import direction, langcheck, punct, script, spans, textproc
+from . import generation as gen
 from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .model_format import ModelInfo, bundled_model_dir, inspect_model_dir, verify_files
 from .options import GenerationOptions, SessionOptions
@@ -25,7 +26,7 @@ _FULLWIDTH_LANGS = {"zh", "cmn", "yue"}
 _TOKEN_BUDGET = 4096  # source tokens x rows per batch in translate_batch
 DEFAULT_BATCH_SIZE = 16  # rows per batch in translate_batch
 
-StreamEvent = Union[TextDelta, SegmentDone, Finished]
+StreamEvent = TextDelta | SegmentDone | Finished
 Hypotheses = list[tuple[list[int], float]]  # a segment's finished beam hypotheses (ids, score), best first
 
 
@@ -53,10 +54,15 @@ class Translator:
     setting, kept apart from the decoding ``options``).
     """
 
-    def __init__(self, model_dir: str | Path | None = None, variant: str = "int8",
-                 session_options: SessionOptions = SessionOptions(),
-                 options: GenerationOptions = GenerationOptions(), target_token: str | None = None,
-                 batch_size: int = DEFAULT_BATCH_SIZE):
+    def __init__(
+        self,
+        model_dir: str | Path | None = None,
+        variant: str = "int8",
+        session_options: SessionOptions = SessionOptions(),
+        options: GenerationOptions = GenerationOptions(),
+        target_token: str | None = None,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+    ):
         from .runtime import Seq2SeqSessions  # the only onnxruntime import of the engine
 
         self.model_info: ModelInfo = inspect_model_dir(model_dir if model_dir is not None else bundled_model_dir())
@@ -84,9 +90,13 @@ class Translator:
         """The whole translation of ``text``; layout (newlines, blank lines) kept."""
         return joined_text(self.translate_stream(text, options, cancel))
 
-    def translate_stream(self, text: str, options: GenerationOptions | None = None,
-                         cancel: CancelToken | None = None,
-                         prefix: str | None = None) -> Generator[StreamEvent, None, None]:
+    def translate_stream(
+        self,
+        text: str,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+    ) -> Generator[StreamEvent, None, None]:
         """Lazily translate ``text`` segment by segment, yielding text deltas as tokens come.
 
         ``prefix``: post-editing (``engine.prefix.complete_stream``): ``text`` is one sentence,
@@ -108,8 +118,9 @@ class Translator:
         events = self._stream(text, opts, cancel)
         return events if opts.script == script.SIMPLIFIED else script.convert_events(events, opts.script)
 
-    def _stream(self, text: str, options: GenerationOptions | None = None,
-                cancel: CancelToken | None = None) -> Generator[StreamEvent, None, None]:
+    def _stream(
+        self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None
+    ) -> Generator[StreamEvent, None, None]:
         """:meth:`translate_stream` in the model's own script."""
         opts = options or self.options
         if not isinstance(text, str):
@@ -117,12 +128,20 @@ class Translator:
         state = _StreamState()
         yield from self._stream_items(self._plan(text, opts), opts, cancel, state)
         clock = state.clock
-        yield Finished(TranslationStats(state.index, state.tokens, clock.elapsed(), clock.first, state.cancelled,
-                                        state.whole, state.cut))
+        yield Finished(
+            TranslationStats(
+                state.index, state.tokens, clock.elapsed(), clock.first, state.cancelled, state.whole, state.cut
+            )
+        )
 
-    def _stream_items(self, items: Sequence[PlanPiece], opts: GenerationOptions, cancel: CancelToken | None,
-                      state: _StreamState, decision: spans.Decision | None = None
-                      ) -> Generator[StreamEvent, None, None]:
+    def _stream_items(
+        self,
+        items: Sequence[PlanPiece],
+        opts: GenerationOptions,
+        cancel: CancelToken | None,
+        state: _StreamState,
+        decision: spans.Decision | None = None,
+    ) -> Generator[StreamEvent, None, None]:
         """The events of a plan's items (``decision``: how the sentence these items cut was
         decided, put on their ``SegmentDone``s); sets ``state.cancelled`` and stops when cancelled."""
         held: SegmentDone | None = None  # a sentence's end, held until the spans that end it are out
@@ -160,8 +179,9 @@ class Translator:
         if held is not None:
             yield held
 
-    def _stream_whole(self, item: spans.Whole, opts: GenerationOptions, cancel: CancelToken | None,
-                      state: _StreamState) -> Generator[StreamEvent, None, None]:
+    def _stream_whole(
+        self, item: spans.Whole, opts: GenerationOptions, cancel: CancelToken | None, state: _StreamState
+    ) -> Generator[StreamEvent, None, None]:
         """A sentence with protected spans: decoded whole first (nothing shown meanwhile), shown
         as one delta when its output holds every span, else streamed cut around its spans. The
         decision comes before anything is shown, so deltas stay append-only (docs/ENGINE_API.md)."""
@@ -196,8 +216,9 @@ class Translator:
             return None
         return ids
 
-    def _stream_segment(self, item: Segment, index: int, opts: GenerationOptions, cancel: CancelToken | None,
-                        clock: _Clock) -> Generator[StreamEvent, None, SegmentDone | None]:
+    def _stream_segment(
+        self, item: Segment, index: int, opts: GenerationOptions, cancel: CancelToken | None, clock: _Clock
+    ) -> Generator[StreamEvent, None, SegmentDone | None]:
         """One segment's deltas as they decode; returns its ``SegmentDone`` (None: cancelled)."""
         decoder, count, shown = IncrementalDecoder(self.tokenizer), 0, ""
         for event in self._generate([self._encode(item.text, opts)], opts, cancel):
@@ -218,10 +239,14 @@ class Translator:
             yield TextDelta(tail, index)
         return SegmentDone(index, item.text, shown, count, continues=item.joined, sentence=item.sentence)
 
-    def translate_batch(self, lines: Sequence[str], options: GenerationOptions | None = None,
-                        cancel: CancelToken | None = None,
-                        progress: Callable[[int, int], None] | None = None,
-                        batch_size: int | None = None) -> list[str]:
+    def translate_batch(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        batch_size: int | None = None,
+    ) -> list[str]:
         """Translate many lines at once; one output per line, same order.
 
         Segments of all lines are de-duplicated, sorted by length and decoded in batches
@@ -246,8 +271,14 @@ class Translator:
         results = ["".join(job.output(item, done) for item in plan).strip() for plan in plans]
         return [script.convert(r, opts.script) for r in results]
 
-    def alternatives(self, sentence: str, n: int = 3, options: GenerationOptions | None = None,
-                     cancel: CancelToken | None = None, prefix: str | None = None) -> list[Alternative]:
+    def alternatives(
+        self,
+        sentence: str,
+        n: int = 3,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+    ) -> list[Alternative]:
         """The ``n`` best translations of ``sentence`` from a beam search with ``max(n, beams)``
         beams, best first, without repeated texts (so possibly fewer than ``n``).
 
@@ -285,8 +316,9 @@ class Translator:
                     break
         return out
 
-    def _alternatives_plan(self, sentence: str, params: gen.DecodeParams, opts: GenerationOptions,
-                           cancel: CancelToken | None) -> tuple[list[PlanPiece], dict[str, Hypotheses]]:
+    def _alternatives_plan(
+        self, sentence: str, params: gen.DecodeParams, opts: GenerationOptions, cancel: CancelToken | None
+    ) -> tuple[list[PlanPiece], dict[str, Hypotheses]]:
         """The plan of ``sentence`` for :meth:`alternatives` and the hypotheses already known.
 
         A sentence with spans is one segment when the best whole-sentence hypothesis holds every
@@ -301,8 +333,11 @@ class Translator:
                 continue
             if not item.reason:
                 hyps = self._hypotheses(item.text, params, opts, cancel)
-                kept = [h for h in hyps if not spans.check(self._finish_text(self.tokenizer.decode(h[0]).strip(), opts),
-                                                           item.spans)]
+                kept = [
+                    h
+                    for h in hyps
+                    if not spans.check(self._finish_text(self.tokenizer.decode(h[0]).strip(), opts), item.spans)
+                ]
                 if kept and kept[0] is hyps[0]:
                     known[item.text] = kept
                     plan.append(Segment(item.text))
@@ -310,17 +345,18 @@ class Translator:
             plan.extend(cast("tuple[PlanPiece, ...]", item.fallback))
         return plan, known
 
-    def _alternative(self, plan: list[PlanPiece], chosen: list[tuple[str, list[int], float]],
-                     opts: GenerationOptions) -> Alternative:
+    def _alternative(
+        self, plan: list[PlanPiece], chosen: list[tuple[str, list[int], float]], opts: GenerationOptions
+    ) -> Alternative:
         """The sentence with one hypothesis ``(segment, ids, score)`` per segment, finished as
         :meth:`translate_batch` finishes a line (punctuation, full stops before spans, script)."""
         texts = {t: self._finish_text(self.tokenizer.decode(ids).strip(), opts) for t, ids, _ in chosen}
         text = script.convert("".join(_piece_output(item, texts) for item in plan), opts.script)
-        return Alternative(text, sum(score for _, _, score in chosen),
-                           tuple(i for _, ids, _ in chosen for i in ids))
+        return Alternative(text, sum(score for _, _, score in chosen), tuple(i for _, ids, _ in chosen for i in ids))
 
-    def generate_ids(self, texts: Sequence[str], options: GenerationOptions | None = None,
-                     cancel: CancelToken | None = None) -> list[list[int]]:
+    def generate_ids(
+        self, texts: Sequence[str], options: GenerationOptions | None = None, cancel: CancelToken | None = None
+    ) -> list[list[int]]:
         """Target token ids for each text, decoded together as one padded batch (no segmentation).
 
         For parity checks and benchmarks; ``translate*`` is what applications want.
@@ -383,9 +419,16 @@ class Translator:
         glossary = opts.glossary.oriented(self.source_lang) if opts.glossary else None
         opts = dataclasses.replace(opts, glossary=glossary) if glossary is not opts.glossary else opts
         plan: list[PlanPiece] = []
-        for item in spans.plan_sentences(text, self.tokenizer.count, self.max_source_tokens, self._sentence_gap,
-                                         opts.protect_numbers, glossary, opts.spans,
-                                         cjk_ends=self.source_lang == direction.ZH):
+        for item in spans.plan_sentences(
+            text,
+            self.tokenizer.count,
+            self.max_source_tokens,
+            self._sentence_gap,
+            opts.protect_numbers,
+            glossary,
+            opts.spans,
+            cjk_ends=self.source_lang == direction.ZH,
+        ):
             if isinstance(item, spans.Whole):
                 reason = item.reason
                 if not reason and opts.keep_cjk and not self._one_language(item.text):
@@ -419,18 +462,22 @@ class Translator:
         """Whether all of ``sentence`` is in the model's source language, so no part of it is kept."""
         if self.source_lang == direction.EN:
             return langcheck.plainly_latin(sentence)  # the fast path for English
-        return (len(direction.split_cjk_sentences(sentence)) == 1
-                and direction.language(sentence) in (self.source_lang, ""))
+        return len(direction.split_cjk_sentences(sentence)) == 1 and direction.language(sentence) in (
+            self.source_lang,
+            "",
+        )
 
     def _check_target(self, target: str) -> None:
         """A single model translates into its own target language only (``GenerationOptions.target``)."""
         if target not in (direction.AUTO, self.target_lang):
             wanted = direction.ZH_EN if target == direction.EN else direction.EN_ZH
-            raise direction.DirectionUnavailableError(wanted, f"{self.model_info.name} translates "
-                                                      f"{self.source_lang}->{self.target_lang} only")
+            raise direction.DirectionUnavailableError(
+                wanted, f"{self.model_info.name} translates {self.source_lang}->{self.target_lang} only"
+            )
 
-    def _hypotheses(self, text: str, params: gen.DecodeParams, opts: GenerationOptions,
-                    cancel: CancelToken | None = None) -> list[tuple[list[int], float]]:
+    def _hypotheses(
+        self, text: str, params: gen.DecodeParams, opts: GenerationOptions, cancel: CancelToken | None = None
+    ) -> list[tuple[list[int], float]]:
         """One segment's finished beam hypotheses ``(ids, score)``, best first."""
         src = [self._encode(text, opts)]
         limits = [self._max_total_length(len(src[0]), opts)]
@@ -439,9 +486,15 @@ class Translator:
                 return event.hypotheses
         raise TranslationCancelled("alternatives cancelled")  # the search only stops early when cancelled
 
-    def _translate_unique(self, unique: list[str], encoded: dict[str, list[int]], opts: GenerationOptions,
-                          batch_size: int, cancel: CancelToken | None,
-                          batch_done: Callable[[dict[str, str]], None] | None = None) -> dict[str, str]:
+    def _translate_unique(
+        self,
+        unique: list[str],
+        encoded: dict[str, list[int]],
+        opts: GenerationOptions,
+        batch_size: int,
+        cancel: CancelToken | None,
+        batch_done: Callable[[dict[str, str]], None] | None = None,
+    ) -> dict[str, str]:
         """Each distinct segment's finished translation; ``batch_done({text: translation})`` after each batch."""
         order = sorted(unique, key=lambda t: len(encoded[t]))
         done: dict[str, str] = {}
@@ -455,8 +508,9 @@ class Translator:
                 batch_done({text: done[text] for text in batch})
         return done
 
-    def _generate(self, src_ids: list[list[int]], opts: GenerationOptions,
-                  cancel: CancelToken | None) -> Iterator[gen.SearchEvent]:
+    def _generate(
+        self, src_ids: list[list[int]], opts: GenerationOptions, cancel: CancelToken | None
+    ) -> Iterator[gen.SearchEvent]:
         params = self._params_for(opts)
         limits = [self._max_total_length(len(s), opts) for s in src_ids]
         search = gen.greedy if params.beams == 1 else gen.beam_search
@@ -471,8 +525,9 @@ class Translator:
             return punct.to_ascii(text)
         return text
 
-    def _advance(self, shown: str, raw: str, opts: GenerationOptions, segment: Segment,
-                 final: bool = False) -> tuple[str, str]:
+    def _advance(
+        self, shown: str, raw: str, opts: GenerationOptions, segment: Segment, final: bool = False
+    ) -> tuple[str, str]:
         """``(delta, shown)``: what a stream can add to ``shown`` now that the segment's decoded
         text is ``raw`` ("" when nothing new). Until ``final`` it shows only what the punctuation
         pass cannot change any more, so a shown character is never replaced."""
@@ -488,14 +543,21 @@ class Translator:
             target = textproc.drop_full_stop(target, segment.text)
         if len(target) <= len(shown) or not target.startswith(shown):
             return "", shown
-        return target[len(shown):], target
+        return target[len(shown) :], target
 
     def _params_for(self, opts: GenerationOptions) -> gen.DecodeParams:
         p = self._params
-        changes: dict[str, Any] = {k: v for k, v in (("beams", opts.beams), ("length_penalty", opts.length_penalty),
-                                     ("loop_guard", opts.repetition_guard),
-                                     ("no_repeat_ngram", opts.no_repeat_ngram_size),
-                                     ("repetition_penalty", opts.repetition_penalty)) if v is not None}
+        changes: dict[str, Any] = {
+            k: v
+            for k, v in (
+                ("beams", opts.beams),
+                ("length_penalty", opts.length_penalty),
+                ("loop_guard", opts.repetition_guard),
+                ("no_repeat_ngram", opts.no_repeat_ngram_size),
+                ("repetition_penalty", opts.repetition_penalty),
+            )
+            if v is not None
+        }
         return dataclasses.replace(p, **changes) if changes else p
 
     def _max_total_length(self, src_len: int, opts: GenerationOptions) -> int:
@@ -555,11 +617,13 @@ class _BatchJob:
     how each was decided (checked as its batch finishes), what the cut ones still need, and
     each plan item's output once everything is decoded."""
 
-    def __init__(self, plans: list[list[PlanPiece]], progress: Callable[[int, int], None] | None,
-                 counts: spans.SpanCounts):
+    def __init__(
+        self, plans: list[list[PlanPiece]], progress: Callable[[int, int], None] | None, counts: spans.SpanCounts
+    ):
         self.plans, self.counts = plans, counts
-        self.tried = {item.text: item for plan in plans for item in plan
-                      if isinstance(item, spans.Whole) and not item.reason}
+        self.tried = {
+            item.text: item for plan in plans for item in plan if isinstance(item, spans.Whole) and not item.reason
+        }
         self.decisions: dict[str, spans.Decision] = {}
         self.tracker = _LineProgress([self._texts(plan) for plan in plans], progress)
 
@@ -580,8 +644,14 @@ class _BatchJob:
 
     def second_pass(self) -> list[str]:
         """The pieces of the sentences tried whole that were cut."""
-        return list(dict.fromkeys(text for whole, decision in self.decisions.items() if decision.path == spans.CUT
-                                  for text in sorted(self._texts(self.tried[whole].fallback))))
+        return list(
+            dict.fromkeys(
+                text
+                for whole, decision in self.decisions.items()
+                if decision.path == spans.CUT
+                for text in sorted(self._texts(self.tried[whole].fallback))
+            )
+        )
 
     def batch_done(self, outputs: dict[str, str]) -> None:
         """A batch finished: decide its sentences tried whole, then report the lines it completes."""
@@ -653,9 +723,17 @@ def _keep_other_languages(plan: list[PlanPiece], source_lang: str) -> list[PlanP
         parts = direction.split_cjk_sentences(item.text)
         for k, part in enumerate(parts):
             last = k == len(parts) - 1
-            out.append(Kept(part) if direction.keep_for_model(part, source_lang) else
-                       Segment(part, item.cut and last, item.joined and last, item.tail if last else 0,
-                               item.sentence if last else ""))
+            out.append(
+                Kept(part)
+                if direction.keep_for_model(part, source_lang)
+                else Segment(
+                    part,
+                    item.cut and last,
+                    item.joined and last,
+                    item.tail if last else 0,
+                    item.sentence if last else "",
+                )
+            )
     return out
 
 
@@ -702,8 +780,9 @@ def _ascii_literals(plan: list[PlanPiece]) -> None:
             trail = " " if isinstance(after, Segment) and not item[-1].isspace() and after.text[0].isalnum() else ""
             plan[i] = lead + item + trail
             continue
-        follows = isinstance(after, (Segment, Kept, spans.Whole)) or (isinstance(after, str)
-                                                                     and after[:1].strip() != "")
+        follows = isinstance(after, (Segment, Kept, spans.Whole)) or (
+            isinstance(after, str) and after[:1].strip() != ""
+        )
         converted = punct.to_ascii(item + ("a" if follows else ""))
         plan[i] = converted[:-1] if follows else converted
 
@@ -724,7 +803,7 @@ def _fullwidth_after_terms(plan: list[PlanPiece], targets: set[str]) -> None:
     for i in range(1, len(plan)):
         item, before = plan[i], plan[i - 1]
         if isinstance(item, str) and isinstance(before, str) and before in targets and not textproc.has_words(item):
-            plan[i] = punct.to_fullwidth(before + item)[len(before):]
+            plan[i] = punct.to_fullwidth(before + item)[len(before) :]
 
 
 def joined_text(events: Iterator[StreamEvent]) -> str:
@@ -773,9 +852,16 @@ def decode_params(info: ModelInfo) -> gen.DecodeParams:
         raise ModelFormatError(f"{info.path / 'generation_config.json'}: eos/pad/decoder_start token ids are missing")
     forced_eos = pick("forced_eos_token_id")
     return gen.DecodeParams(
-        decoder_start=int(start), eos=int(eos), pad=int(pad), beams=int(pick("num_beams", 1) or 1),
-        length_penalty=float(pick("length_penalty", 1.0)), early_stopping=pick("early_stopping", False),
+        decoder_start=int(start),
+        eos=int(eos),
+        pad=int(pad),
+        beams=int(pick("num_beams", 1) or 1),
+        length_penalty=float(pick("length_penalty", 1.0)),
+        early_stopping=pick("early_stopping", False),
         bad_words=tuple(tuple(int(t) for t in w) for w in (pick("bad_words_ids") or [])),
-        forced_bos=pick("forced_bos_token_id"), forced_eos=None if forced_eos is None else int(forced_eos),
+        forced_bos=pick("forced_bos_token_id"),
+        forced_eos=None if forced_eos is None else int(forced_eos),
         no_repeat_ngram=int(pick("no_repeat_ngram_size", 0) or 0),
-        repetition_penalty=float(pick("repetition_penalty", 1.0) or 1.0), min_length=int(pick("min_length", 0) or 0))
+        repetition_penalty=float(pick("repetition_penalty", 1.0) or 1.0),
+        min_length=int(pick("min_length", 0) or 0),
+    )

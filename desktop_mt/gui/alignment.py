@@ -57,7 +57,7 @@ class SegmentTracker:
     def __init__(self) -> None:
         self.position = 0
         self._start: int | None = None  # where the open sentence's output starts
-        self._text: list[str] = []      # the output since then
+        self._text: list[str] = []  # the output since then
         self._done: list[SegmentDone] = []  # its finished segments
 
     def feed(self, event: Any) -> SegmentSpan | None:
@@ -119,12 +119,12 @@ class Alignment:
     def __init__(self, source_text: str = "") -> None:
         self.source_text = source_text
         self.pairs: list[Pair] = []
-        self._from = 0       # python index in source_text where the next sentence is looked for
-        self._from16 = 0     # the same position in UTF-16 units
+        self._from = 0  # python index in source_text where the next sentence is looked for
+        self._from16 = 0  # the same position in UTF-16 units
 
     def _to16(self, index: int) -> int:
         # Positions only move forward, so the conversion is incremental.
-        return self._from16 + utf16_len(self.source_text[self._from:index])
+        return self._from16 + utf16_len(self.source_text[self._from : index])
 
     def _find_source(self, sentence: str) -> tuple[int, int] | None:
         text = self.source_text
@@ -145,8 +145,7 @@ class Alignment:
         """Record a finished sentence (spans come in segment order). A sentence cut by
         protected spans comes whole, spans included (so the engine's ``alternatives`` gets
         the whole sentence)."""
-        pair = Pair(span.segment, span.source, span.translation, self._find_source(span.source),
-                    (span.start, span.end))
+        pair = Pair(span.segment, span.source, span.translation, self._find_source(span.source), (span.start, span.end))
         self.pairs.append(pair)
         return pair
 
@@ -213,7 +212,7 @@ class AlignmentView(QObject):
     """Highlights the pair under the mouse pointer, else under the cursor of the pane that has
     the focus, in both panes (``QPlainTextEdit`` extra selections)."""
 
-    highlighted = Signal(object)   # the Pair now highlighted, or None
+    highlighted = Signal(object)  # the Pair now highlighted, or None
 
     def __init__(self, source: QPlainTextEdit, target: QPlainTextEdit, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -231,8 +230,7 @@ class AlignmentView(QObject):
             editor.viewport().setMouseTracking(True)
             editor.viewport().installEventFilter(self)
         # The read-only translation pane gets a keyboard cursor too (arrows move the highlight).
-        target.setTextInteractionFlags(target.textInteractionFlags()
-                                       | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        target.setTextInteractionFlags(target.textInteractionFlags() | Qt.TextInteractionFlag.TextSelectableByKeyboard)
 
     # ---- the mapping --------------------------------------------------------------------
     def start(self, source_text: str) -> None:
@@ -291,7 +289,7 @@ class AlignmentView(QObject):
         if self.target.document().isEmpty():
             self.reset()
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         kind = event.type()
         if kind == QEvent.Type.MouseMove:
             side = "source" if obj is self.source.viewport() else "target"

@@ -11,7 +11,8 @@ a pending request. The sentence ranges come from :mod:`.alignment`.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut, QTextCursor, QUndoCommand, QUndoStack
@@ -26,8 +27,7 @@ COUNT = 3
 class ReplaceSentence(QUndoCommand):
     """Put ``text`` in place of ``pair``'s translation in the translation pane (and back)."""
 
-    def __init__(self, view: AlignmentView, pair: Pair, text: str,
-                 changed: Callable[[], None] = lambda: None) -> None:
+    def __init__(self, view: AlignmentView, pair: Pair, text: str, changed: Callable[[], None] = lambda: None) -> None:
         super().__init__(f"Alternative for sentence {pair.segment + 1}")
         self.view, self.pair, self.new, self.old = view, pair, text, pair.translation
         self.changed = changed
@@ -57,7 +57,7 @@ class AlternativesFeature(QObject):
     """The controller's side of the Alternatives command (see the module docstring)."""
 
     _requested = Signal(int, str, int, object, object)  # queued into the worker's thread
-    menuShown = Signal(object)     # the QMenu of alternatives (tests, screenshots)
+    menuShown = Signal(object)  # the QMenu of alternatives (tests, screenshots)
     translationReplaced = Signal(str, str)  # source, whole translation after a choice or its undo
     failed = Signal(str)
 
@@ -84,8 +84,10 @@ class AlternativesFeature(QObject):
         self.undo_action = self.undo_stack.createUndoAction(self, "Undo alternative")
         self.redo_action = self.undo_stack.createRedoAction(self, "Redo alternative")
         # The pane is read-only, so Ctrl+Z there is free for the alternatives' own stack.
-        for standard, slot in ((QKeySequence.StandardKey.Undo, self.undo_stack.undo),
-                               (QKeySequence.StandardKey.Redo, self.undo_stack.redo)):
+        for standard, slot in (
+            (QKeySequence.StandardKey.Undo, self.undo_stack.undo),
+            (QKeySequence.StandardKey.Redo, self.undo_stack.redo),
+        ):
             for keys in QKeySequence.keyBindings(standard):  # Redo: Ctrl+Shift+Z and Ctrl+Y
                 QShortcut(keys, target, activated=slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
@@ -96,7 +98,8 @@ class AlternativesFeature(QObject):
         pair = pair or self.view.pair_at_cursor()
         if pair is None:
             self.window.statusBar().showMessage(
-                "Place the cursor in a translated sentence to see its alternatives.", 4000)
+                "Place the cursor in a translated sentence to see its alternatives.", 4000
+            )
             return None
         self.cancel()
         self._next_id += 1
@@ -191,4 +194,4 @@ class AlternativesFeature(QObject):
 
 def _short(text: str, limit: int = 40) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

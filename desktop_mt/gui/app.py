@@ -11,7 +11,7 @@ from pathlib import Path
 from types import TracebackType
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QIcon, QPainter, QPixmap, QColor
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication
 
 from ..engine.resources import resource_path
@@ -32,13 +32,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Options of the window (all optional)."""
     parser = argparse.ArgumentParser(prog="desktop-mt", description="Open the translator window.")
     parser.add_argument("--model", metavar="DIR", help="use this exported model folder for this run")
-    parser.add_argument("--clipboard", action="store_true",
-                        help="translate the clipboard at once (in the running window, if any)")
-    parser.add_argument("--selection", action="store_true",
-                        help="translate the primary selection (the text selected last; the "
-                             "clipboard where the platform has none)")
-    parser.add_argument("files", nargs="*", metavar="FILE",
-                        help="files to translate (.txt, .srt, .docx), output next to each")
+    parser.add_argument(
+        "--clipboard", action="store_true", help="translate the clipboard at once (in the running window, if any)"
+    )
+    parser.add_argument(
+        "--selection",
+        action="store_true",
+        help="translate the primary selection (the text selected last; the clipboard where the platform has none)",
+    )
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE", help="files to translate (.txt, .srt, .docx), output next to each"
+    )
     return parser.parse_args(argv)
 
 
@@ -67,8 +71,10 @@ def on_hidden_to_tray(controller: Controller, tray: Tray) -> None:
     log.info("window hidden to the tray")
     if controller.settings.tray_notice_shown:
         return
-    tray.notify("desktop-mt is still running",
-                "The hotkey and this tray icon keep working. Quit from the tray menu or with Ctrl+Q.")
+    tray.notify(
+        "desktop-mt is still running",
+        "The hotkey and this tray icon keep working. Quit from the tray menu or with Ctrl+Q.",
+    )
     controller.settings.tray_notice_shown = True
     controller.save()
 
@@ -100,8 +106,7 @@ class ExceptionReporter(QObject):
         sys.excepthook = self.hook
         threading.excepthook = lambda args: self.hook(args.exc_type, args.exc_value, args.exc_traceback)
 
-    def hook(self, exc_type: type[BaseException], exc: BaseException | None,
-             tb: TracebackType | None) -> None:
+    def hook(self, exc_type: type[BaseException], exc: BaseException | None, tb: TracebackType | None) -> None:
         """Log type + frames (never the message: it may quote user text) and report."""
         if issubclass(exc_type, KeyboardInterrupt):
             QApplication.quit()
@@ -113,16 +118,17 @@ class ExceptionReporter(QObject):
         self.window.show_error(
             "Unexpected error",
             f"Something went wrong, but your text is safe and the app keeps running.\n\n{summary}\n\n"
-            f"Details (without your text) were written to {log_file()}.")
+            f"Details (without your text) were written to {log_file()}.",
+        )
 
 
-def open_settings(controller: Controller, window: MainWindow,
-                  replacer: replace.TranslateReplace | None = None) -> SettingsDialog:
+def open_settings(
+    controller: Controller, window: MainWindow, replacer: replace.TranslateReplace | None = None
+) -> SettingsDialog:
     """Show the settings dialog; Apply/OK go to the controller (and re-register the
     translate-and-replace hotkey)."""
     hk = controller.hotkey
-    dialog = SettingsDialog(controller.settings, bool(hk and hk.available),
-                            controller.hotkey_state(), window)
+    dialog = SettingsDialog(controller.settings, bool(hk and hk.available), controller.hotkey_state(), window)
     dialog.applied.connect(controller.apply_settings)
     # After Apply the line shows what registering really did (active / failed and why).
     dialog.applied.connect(lambda _s: dialog.set_hotkey_status(controller.hotkey_state()))
@@ -138,9 +144,14 @@ def build(argv: list[str] | None = None, translator_factory=None):
     loaded = load_settings()
     window = MainWindow()
     window.set_icon(app_icon())
-    controller = Controller(window, loaded.settings, settings_path=settings_path(),
-                            translator_factory=translator_factory, hotkey=GlobalHotkey(),
-                            model_override=args.model)
+    controller = Controller(
+        window,
+        loaded.settings,
+        settings_path=settings_path(),
+        translator_factory=translator_factory,
+        hotkey=GlobalHotkey(),
+        model_override=args.model,
+    )
     reporter = ExceptionReporter(window)
     reporter.install()
     tray = Tray(window.windowIcon(), window)
@@ -156,8 +167,10 @@ def build(argv: list[str] | None = None, translator_factory=None):
     for warning in loaded.warnings:
         window.show_warning(warning)
     if not fonts.installed_cjk_families():
-        window.show_warning("No Chinese font found: install Noto Sans CJK SC "
-                            "(Debian/Ubuntu: fonts-noto-cjk) so the translation renders.")
+        window.show_warning(
+            "No Chinese font found: install Noto Sans CJK SC "
+            "(Debian/Ubuntu: fonts-noto-cjk) so the translation renders."
+        )
     window._keep = (controller, reporter, tray, replacer)  # keep Python wrappers alive with the window
     return window, controller, tray
 

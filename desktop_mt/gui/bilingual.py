@@ -39,9 +39,9 @@ class BilingualView(QObject):
         super().__init__(controller)
         self.controller = controller
         self.window = window = controller.window
-        self._source = ""       # the source text of the request that runs / ran last
+        self._source = ""  # the source text of the request that runs / ran last
         self._plain: str | None = None  # its translation as the engine wrote it (after it ended)
-        self._shown = ""        # what this view last put in the pane
+        self._shown = ""  # what this view last put in the pane
         window.bilingual_action.setChecked(controller.settings.bilingual)
         window.bilingualToggled.connect(self.set_bilingual)
         controller.requestStarted.connect(self._on_started)
@@ -58,8 +58,7 @@ class BilingualView(QObject):
         self.window.bilingual_action.setChecked(bool(on))
         self.controller.save()
         # Only the pane this view rendered (not one Clear or History replaced since).
-        if self._plain is not None and self.controller.current is None \
-                and self.window.target_text() == self._shown:
+        if self._plain is not None and self.controller.current is None and self.window.target_text() == self._shown:
             self._show()
 
     def _on_started(self, _req_id: int, text: str) -> None:

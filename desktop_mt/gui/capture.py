@@ -21,9 +21,11 @@ import numpy as np
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QGuiApplication, QImage, QPixmap, QScreen
 
-WAYLAND_MESSAGE = ("This desktop (Wayland) does not let apps capture the screen. Take a screenshot of "
-                   "the region with your desktop's screenshot tool, copying it to the clipboard, then "
-                   "paste it into desktop-mt with Ctrl+V (or drop an image file on the window).")
+WAYLAND_MESSAGE = (
+    "This desktop (Wayland) does not let apps capture the screen. Take a screenshot of "
+    "the region with your desktop's screenshot tool, copying it to the clipboard, then "
+    "paste it into desktop-mt with Ctrl+V (or drop an image file on the window)."
+)
 
 
 @dataclasses.dataclass

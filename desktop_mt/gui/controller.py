@@ -11,8 +11,9 @@ import dataclasses
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication
@@ -23,19 +24,19 @@ from .alignment import AlignmentFeature
 from .alternatives import AlternativesFeature
 from .glossary_editor import GlossaryStore
 from .history_dialog import HistoryFeature
-from .local_api import LocalApiFeature
-from .popup import PopupFeature
-from .ocr_feature import OcrFeature
 from .hotkey import FALLBACK_HINT, GlobalHotkey
+from .local_api import LocalApiFeature
 from .models import StoreBackend, is_bundled
 from .models_dialog import ModelsHub
+from .ocr_feature import OcrFeature
+from .popup import PopupFeature
 from .settings import Settings
 from .worker import EngineConfig, FileJob, TranslationWorker, default_translator_factory
 
 log = logging.getLogger(__name__)
 
 AS_YOU_TYPE_DELAY_MS = 600  # pause after the last keystroke before translating
-RECENT_FILES = 8            # File > Recent files keeps this many
+RECENT_FILES = 8  # File > Recent files keeps this many
 
 
 def about_text(info: Any, variant: str) -> str:
@@ -44,15 +45,23 @@ def about_text(info: Any, variant: str) -> str:
 
     path = Path(str(getattr(info, "path", "") or ""))
     notes = [p.name for p in (path / "README.md", path / "LICENSE", path / "LICENSE.txt") if p.is_file()]
-    where = (f"its licence and data sources are in {', '.join(notes)} in {path}" if notes
-             else f"its folder ({path}) has no model card; check the licence where you got it")
-    demo = ("\nThis is the bundled demo model: trained on short everyday sentences (Tatoeba pairs, "
-            "CC-BY 2.0 FR) only, it is not for real text. File > Models… downloads a real model.\n"
-            if is_bundled(str(path)) else "")
-    return (f"desktop-mt {__version__}: offline English → Chinese translation on this machine.\n"
-            "Code: MIT licence. Nothing is sent over the network.\n\n"
-            f"Model: {getattr(info, 'name', None) or 'unknown'} ({variant})\n{demo}"
-            f"The model is not part of the code licence: {where}.")
+    where = (
+        f"its licence and data sources are in {', '.join(notes)} in {path}"
+        if notes
+        else f"its folder ({path}) has no model card; check the licence where you got it"
+    )
+    demo = (
+        "\nThis is the bundled demo model: trained on short everyday sentences (Tatoeba pairs, "
+        "CC-BY 2.0 FR) only, it is not for real text. File > Models… downloads a real model.\n"
+        if is_bundled(str(path))
+        else ""
+    )
+    return (
+        f"desktop-mt {__version__}: offline English → Chinese translation on this machine.\n"
+        "Code: MIT licence. Nothing is sent over the network.\n\n"
+        f"Model: {getattr(info, 'name', None) or 'unknown'} ({variant})\n{demo}"
+        f"The model is not part of the code licence: {where}."
+    )
 
 
 @dataclasses.dataclass
@@ -70,27 +79,34 @@ class Controller(QObject):
     # Queued into the worker thread (the worker lives there, so Qt queues these).
     _loadRequested = Signal(object)
     _translateRequested = Signal(int, str, object, object)
-    _fileLoadRequested = Signal(object)   # EngineConfig for the file-job worker
-    _fileRequested = Signal(object)       # FileJob
-    _fileReleaseRequested = Signal()      # the job ended: free the job engine's memory
+    _fileLoadRequested = Signal(object)  # EngineConfig for the file-job worker
+    _fileRequested = Signal(object)  # FileJob
+    _fileReleaseRequested = Signal()  # the job ended: free the job engine's memory
     fileJobStarted = Signal(str, str)  # source, output (the draft records the running job)
-    fileJobEnded = Signal(str)      # "finished" / "failed" / "cancelled" (tests)
-    requestFinished = Signal(int)   # emitted after a request's result was shown (tests)
-    requestStarted = Signal(int, str)         # request id, source text (sentence alignment)
-    translationCompleted = Signal(str, str)   # source, translation: ran to its end (history)
+    fileJobEnded = Signal(str)  # "finished" / "failed" / "cancelled" (tests)
+    requestFinished = Signal(int)  # emitted after a request's result was shown (tests)
+    requestStarted = Signal(int, str)  # request id, source text (sentence alignment)
+    translationCompleted = Signal(str, str)  # source, translation: ran to its end (history)
     modelLoaded = Signal(object)
     stateChanged = Signal(str)
 
-    def __init__(self, window, settings: Settings, *, settings_path: Path | None = None,
-                 translator_factory: Callable[[EngineConfig], Any] | None = None,
-                 hotkey: GlobalHotkey | None = None, model_override: str | None = None) -> None:
+    def __init__(
+        self,
+        window,
+        settings: Settings,
+        *,
+        settings_path: Path | None = None,
+        translator_factory: Callable[[EngineConfig], Any] | None = None,
+        hotkey: GlobalHotkey | None = None,
+        model_override: str | None = None,
+    ) -> None:
         super().__init__()
         self.window = window
         self.settings = settings
         self.settings_path = settings_path
         self.model_override = model_override  # --model for this run; cleared by Apply
         self.tray_available = False  # set by the app; with the setting, closing hides to it
-        self._hotkey_message = ""    # what the last registration attempt said
+        self._hotkey_message = ""  # what the last registration attempt said
         self.hotkey = hotkey
         self.current: _Request | None = None
         self.file_cancel: threading.Event | None = None  # set while a file job runs
@@ -198,9 +214,12 @@ class Controller(QObject):
         Traditional scripts are converted from the model's Simplified output by the engine)."""
         from desktop_mt.engine.options import GenerationOptions
 
-        return GenerationOptions(beams=self.settings.beams or None,
-                                 max_length=self.settings.max_output_length or None,
-                                 script=self.settings.script, glossary=self.glossary.get())
+        return GenerationOptions(
+            beams=self.settings.beams or None,
+            max_length=self.settings.max_output_length or None,
+            script=self.settings.script,
+            glossary=self.glossary.get(),
+        )
 
     # ---- requests -----------------------------------------------------------------------
     def translate(self, text: str) -> int | None:
@@ -315,7 +334,9 @@ class Controller(QObject):
         if self.file_queue:
             self.window.statusBar().showMessage(
                 f"{len(self.file_queue)} more file(s) will be translated after this one: "
-                + ", ".join(Path(p).name for p in self.file_queue), 10_000)
+                + ", ".join(Path(p).name for p in self.file_queue),
+                10_000,
+            )
 
     def _start_next_file(self) -> None:
         """After a job ends: the next queued file whose job starts (one the user declines,
@@ -339,8 +360,15 @@ class Controller(QObject):
             return False
         self.file_cancel = threading.Event()
         self._file_started = time.perf_counter()
-        self.file_job = FileJob(path, str(dst), self.generation_options(), self.file_cancel,
-                                resume=resume, gate=self.gate, bilingual=self.settings.bilingual)
+        self.file_job = FileJob(
+            path,
+            str(dst),
+            self.generation_options(),
+            self.file_cancel,
+            resume=resume,
+            gate=self.gate,
+            bilingual=self.settings.bilingual,
+        )
         self.window.show_file_job(Path(path).name)
         self._remember_recent(path)
         self._preload_engine()
@@ -416,8 +444,10 @@ class Controller(QObject):
     def _on_file_cancelled(self, journal: str) -> None:
         found = file_jobs.journal_progress(Path(journal)) if journal else None
         if found and found[0]:
-            message = (f"Cancelled: {found[0]} of {found[1]} segments kept in {Path(journal).name}; "
-                       f"translate the file again to continue from there.")
+            message = (
+                f"Cancelled: {found[0]} of {found[1]} segments kept in {Path(journal).name}; "
+                f"translate the file again to continue from there."
+            )
         else:
             message = "File translation cancelled before any segment was finished; nothing was saved."
         self._end_file_job("cancelled", message)
@@ -441,8 +471,11 @@ class Controller(QObject):
             return
         request.shown_first = True
         self.first_text_ms = (time.perf_counter() - request.started) * 1000
-        log.info("first translated text shown %.0f ms after the request (file job running: %s)",
-                 self.first_text_ms, "yes" if self.file_job is not None else "no")
+        log.info(
+            "first translated text shown %.0f ms after the request (file job running: %s)",
+            self.first_text_ms,
+            "yes" if self.file_job is not None else "no",
+        )
 
     def _on_finished(self, req_id: int, stats: Any) -> None:
         if not self._is_current(req_id):
@@ -542,7 +575,8 @@ class Controller(QObject):
         self._loaded_key = None
         self.window.show_warning(
             f"Could not load the chosen model {failed.describe()}: {message.splitlines()[0]} "
-            "Using the bundled model instead; choose another model in Settings.")
+            "Using the bundled model instead; choose another model in Settings."
+        )
         self._request_load(dataclasses.replace(failed, model_dir=None))
 
     def apply_settings(self, new: Settings) -> None:
@@ -552,11 +586,14 @@ class Controller(QObject):
             self.model_override = None
         old_hotkey = (self.settings.hotkey_enabled, self.settings.hotkey)
         # What the window changed while the dialog was open is not the dialog's to undo.
-        new = dataclasses.replace(new, font_size=self.settings.font_size,
-                                  recent_files=list(self.settings.recent_files),
-                                  tray_notice_shown=self.settings.tray_notice_shown,
-                                  join_lines=self.settings.join_lines,
-                                  bilingual=self.settings.bilingual)
+        new = dataclasses.replace(
+            new,
+            font_size=self.settings.font_size,
+            recent_files=list(self.settings.recent_files),
+            tray_notice_shown=self.settings.tray_notice_shown,
+            join_lines=self.settings.join_lines,
+            bilingual=self.settings.bilingual,
+        )
         self.settings = new
         self.save()
         self._update_close_to_tray()

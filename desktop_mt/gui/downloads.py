@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
@@ -31,8 +32,10 @@ MIRROR_EXAMPLE = "https://hf-mirror.com"
 
 def unreachable_text(endpoint: str) -> str:
     """What the Models dialog says when ``endpoint`` cannot be reached."""
-    return (f"could not reach {endpoint}. Check the internet connection, or enter a mirror in "
-            f"“Download from” below (for example {MIRROR_EXAMPLE}) and press Download again.")
+    return (
+        f"could not reach {endpoint}. Check the internet connection, or enter a mirror in "
+        f"“Download from” below (for example {MIRROR_EXAMPLE}) and press Download again."
+    )
 
 
 class Progress(Protocol):
@@ -54,8 +57,9 @@ class Downloader(Protocol):
     stops soon (raising ``DownloadCancelled``); nothing half-downloaded may be left where
     the app looks for models."""
 
-    def __call__(self, name: str, variant: str, progress: Callable[[Progress], None],
-                 cancel: threading.Event) -> Path: ...
+    def __call__(
+        self, name: str, variant: str, progress: Callable[[Progress], None], cancel: threading.Event
+    ) -> Path: ...
 
 
 def format_bytes(n: float) -> str:
@@ -82,10 +86,10 @@ class DownloadWorker(QObject):
     """Runs one download at a time in its thread; always ends with exactly one of
     ``finished``, ``failed`` or ``cancelled``."""
 
-    progress = Signal(object)                   # a Progress report
-    finished = Signal(str, str)                 # name, installed folder
-    failed = Signal(str, str)                   # name, actionable message
-    cancelled = Signal(str)                     # name
+    progress = Signal(object)  # a Progress report
+    finished = Signal(str, str)  # name, installed folder
+    failed = Signal(str, str)  # name, actionable message
+    cancelled = Signal(str)  # name
 
     def __init__(self, downloader: Downloader) -> None:
         super().__init__()
@@ -111,8 +115,9 @@ class DownloadWorker(QObject):
             self.failed.emit(name, str(exc))
         else:
             log_exception("model download", exc)
-            self.failed.emit(name, f"The download of {name} failed ({type(exc).__name__}: {exc}). "
-                                   "Details are in the log file.")
+            self.failed.emit(
+                name, f"The download of {name} failed ({type(exc).__name__}: {exc}). Details are in the log file."
+            )
 
 
 class DownloadRunner(QObject):

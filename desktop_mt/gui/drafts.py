@@ -17,6 +17,7 @@ The app translates English to Chinese only, so there is no direction to keep.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
@@ -35,8 +36,8 @@ log = logging.getLogger(__name__)
 
 DRAFT_FILE = "draft.json"
 DRAFT_VERSION = 1
-SAVE_DELAY_MS = 300   # after the last change
-MAX_WAIT_MS = 2000    # a stream of changes is still saved this often
+SAVE_DELAY_MS = 300  # after the last change
+MAX_WAIT_MS = 2000  # a stream of changes is still saved this often
 
 
 def draft_path() -> Path:
@@ -82,8 +83,9 @@ def parse_draft(text: str) -> Draft:
     data = json.loads(text)
     if not isinstance(data, dict) or data.get("version") != DRAFT_VERSION:
         raise ValueError("not a desktop-mt draft")
-    return Draft(_text(data, "source"), _text(data, "translation"), _number(data, "cursor"),
-                 _number(data, "anchor"), _job(data))
+    return Draft(
+        _text(data, "source"), _text(data, "translation"), _number(data, "cursor"), _number(data, "anchor"), _job(data)
+    )
 
 
 def load_draft(path: Path) -> Draft:
@@ -96,10 +98,8 @@ def load_draft(path: Path) -> Draft:
     except (OSError, ValueError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         aside = path.with_name(f"{path.stem}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}{path.suffix}")
         log.warning("draft file unreadable (%s); kept as %s", type(exc).__name__, aside.name)
-        try:
+        with contextlib.suppress(OSError):
             path.replace(aside)
-        except OSError:
-            pass
         return Draft()
 
 
@@ -109,11 +109,11 @@ class DraftWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._lock = threading.Lock()   # one write at a time, and the queue below
+        self._lock = threading.Lock()  # one write at a time, and the queue below
         self._wake = threading.Condition(threading.Lock())
         self._pending: tuple[int, str] | None = None
         self._seq = 0
-        self._written = 0               # the sequence number of the state on disk
+        self._written = 0  # the sequence number of the state on disk
         self._stopped = False
         self.failures = 0
         self._thread = threading.Thread(target=self._run, name="draft-writer", daemon=True)
@@ -177,8 +177,12 @@ class DraftKeeper(QObject):
         self._timer.timeout.connect(self._save)
         self._first_change = 0.0
         self._closed = False
-        for signal in (window.source.textChanged, window.target.textChanged,
-                       window.source.cursorPositionChanged, window.source.selectionChanged):
+        for signal in (
+            window.source.textChanged,
+            window.target.textChanged,
+            window.source.cursorPositionChanged,
+            window.source.selectionChanged,
+        ):
             signal.connect(self.changed)
         controller.fileJobStarted.connect(self._job_started)
         controller.fileJobEnded.connect(self._job_ended)
@@ -200,14 +204,16 @@ class DraftKeeper(QObject):
         finally:
             source.blockSignals(False)
         self.window.target.setPlainText(draft.translation)
-        log.info("draft restored: %d characters of source, %d of translation",
-                 len(draft.source), len(draft.translation))
+        log.info(
+            "draft restored: %d characters of source, %d of translation", len(draft.source), len(draft.translation)
+        )
 
     def current(self) -> Draft:
         """The window's state now."""
         cursor = self.window.source.textCursor()
-        return Draft(self.window.source_text(), self.window.target_text(), cursor.position(),
-                     cursor.anchor(), self.file_job)
+        return Draft(
+            self.window.source_text(), self.window.target_text(), cursor.position(), cursor.anchor(), self.file_job
+        )
 
     def changed(self) -> None:
         """Something changed: save after a short pause, or now and then during a stream."""

@@ -15,14 +15,20 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from desktop_mt.batch import default_output_path
 from desktop_mt.batch.journal import journal_path
 
-__all__ = ["default_output_path", "journal_path", "keep_both_path", "journal_progress",
-           "InteractiveGate", "GatedProgress"]
+__all__ = [
+    "default_output_path",
+    "journal_path",
+    "keep_both_path",
+    "journal_progress",
+    "InteractiveGate",
+    "GatedProgress",
+]
 
 POLL_SECONDS = 0.05  # how often a paused job re-checks its cancel flag
 
@@ -92,8 +98,9 @@ class GatedProgress:
     """A batch ``progress(done, total)`` callback that first yields to typing (the engine
     calls it between its batches), then passes the counts on."""
 
-    def __init__(self, gate: InteractiveGate | None, cancel: threading.Event | None,
-                 report: Callable[[int, int], None]) -> None:
+    def __init__(
+        self, gate: InteractiveGate | None, cancel: threading.Event | None, report: Callable[[int, int], None]
+    ) -> None:
         self._gate, self._cancel, self._report = gate, cancel, report
 
     def __call__(self, done: int, total: int) -> None:

@@ -37,14 +37,18 @@ class TabFocus(QObject):
             QWidget.setTabOrder(first, second)
         self.chain = chain
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if (event.type() in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride)
-                and isinstance(event, QKeyEvent) and event.key() in _TABS
-                and event.modifiers() & Qt.KeyboardModifier.ControlModifier
-                and isinstance(obj, QPlainTextEdit)):
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if (
+            event.type() in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride)
+            and isinstance(event, QKeyEvent)
+            and event.key() in _TABS
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+            and isinstance(obj, QPlainTextEdit)
+        ):
             if event.type() == QEvent.Type.KeyPress:
-                backward = (event.key() == Qt.Key.Key_Backtab
-                            or bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
+                backward = event.key() == Qt.Key.Key_Backtab or bool(
+                    event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+                )
                 self.move_from(obj, -1 if backward else 1)
             event.accept()  # a ShortcutOverride accepted: the key comes here, not to a shortcut
             return True

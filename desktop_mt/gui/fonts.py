@@ -19,9 +19,15 @@ from PySide6.QtGui import QFont, QFontDatabase
 from ..engine.resources import resource_path
 
 CJK_FAMILIES = [
-    "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC",
-    "Microsoft YaHei", "SimSun", "PingFang SC", "Hiragino Sans GB",
-    "WenQuanYi Micro Hei", "Droid Sans Fallback",
+    "Noto Sans CJK SC",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "Microsoft YaHei",
+    "SimSun",
+    "PingFang SC",
+    "Hiragino Sans GB",
+    "WenQuanYi Micro Hei",
+    "Droid Sans Fallback",
 ]
 LATIN_FAMILIES = ["Noto Sans", "Segoe UI", "Helvetica Neue", "DejaVu Sans", "Sans Serif"]
 

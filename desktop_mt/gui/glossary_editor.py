@@ -10,13 +10,21 @@ file changes), so interactive requests, the popup, alternatives and file jobs al
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
-    QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from desktop_mt.engine.glossary import Glossary, GlossaryError, Term
@@ -96,8 +104,10 @@ class GlossaryEditor(QWidget):
         self.add_button = QPushButton("Add term", self)
         self.remove_button = QPushButton("Remove", self)
         self.import_button = QPushButton("Import CSV/TSV…", self)
-        self.import_button.setToolTip("Two columns, English and Chinese (an optional third: "
-                                      "'case' for case-sensitive); comma or tab separated, UTF-8")
+        self.import_button.setToolTip(
+            "Two columns, English and Chinese (an optional third: "
+            "'case' for case-sensitive); comma or tab separated, UTF-8"
+        )
         self.add_button.clicked.connect(self.add_row)
         self.remove_button.clicked.connect(self.remove_selected)
         self.import_button.clicked.connect(self._choose_import)
@@ -177,8 +187,7 @@ class GlossaryEditor(QWidget):
         problems = []
         for row in range(self.table.rowCount()):
             source, target = self._cell(row, 0), self._cell(row, 1)
-            case = self.table.item(row, 2) is not None and \
-                self.table.item(row, 2).checkState() == Qt.CheckState.Checked
+            case = self.table.item(row, 2) is not None and self.table.item(row, 2).checkState() == Qt.CheckState.Checked
             if not source and not target:
                 continue
             if not source or not target:
@@ -204,8 +213,7 @@ class GlossaryEditor(QWidget):
             self.show_message(str(exc), "error")
             return -1
         current, _problems = self.terms()
-        merged = {(t.source if t.case_sensitive else t.source.casefold(), t.case_sensitive): t
-                  for t in current}
+        merged = {(t.source if t.case_sensitive else t.source.casefold(), t.case_sensitive): t for t in current}
         for term in loaded.terms:
             key = (term.source if term.case_sensitive else term.source.casefold(), term.case_sensitive)
             merged.pop(key, None)

@@ -18,8 +18,19 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
-    QMessageBox, QPlainTextEdit, QPushButton, QSplitter, QVBoxLayout, QWidget,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
 )
 
 from desktop_mt.history import Entry, History, history_path
@@ -28,19 +39,19 @@ from . import theme
 
 log = logging.getLogger(__name__)
 
-SHOWN = 500          # the list shows at most this many matches (newest first)
-SNIPPET = 90         # characters of each side in a list row
+SHOWN = 500  # the list shows at most this many matches (newest first)
+SNIPPET = 90  # characters of each side in a list row
 
 
 def _snippet(text: str) -> str:
     line = " ".join(text.split())
-    return line if len(line) <= SNIPPET else line[:SNIPPET - 1] + "…"
+    return line if len(line) <= SNIPPET else line[: SNIPPET - 1] + "…"
 
 
 class HistoryDialog(QDialog):
     """Search box, list of entries, the chosen entry in full, and its commands."""
 
-    openRequested = Signal(object)   # Entry: put it back into the editors
+    openRequested = Signal(object)  # Entry: put it back into the editors
 
     def __init__(self, history: History, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -121,11 +132,13 @@ class HistoryDialog(QDialog):
         self._show_current()
         more = " (the newest shown; type to narrow)" if len(entries) > SHOWN else ""
         if query:
-            self.note.setText(f"{min(len(entries), SHOWN)} matching “{query}”{more}" if entries
-                              else f"Nothing matches “{query}”.")
+            self.note.setText(
+                f"{min(len(entries), SHOWN)} matching “{query}”{more}" if entries else f"Nothing matches “{query}”."
+            )
         else:
-            self.note.setText(f"{self.history.count()} translations kept{more}" if entries
-                              else "No translations kept yet.")
+            self.note.setText(
+                f"{self.history.count()} translations kept{more}" if entries else "No translations kept yet."
+            )
 
     def entries(self) -> list[Entry]:
         """The entries listed, top to bottom."""
@@ -170,11 +183,13 @@ class HistoryDialog(QDialog):
 
     def confirm_clear(self) -> bool:
         """Ask before forgetting every entry (tests replace this)."""
-        answer = QMessageBox.question(self, "Clear the history?",
-                                      f"Forget all {self.history.count()} kept translations? "
-                                      "This cannot be undone.",
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-                                      QMessageBox.StandardButton.Cancel)
+        answer = QMessageBox.question(
+            self,
+            "Clear the history?",
+            f"Forget all {self.history.count()} kept translations? This cannot be undone.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
         return answer == QMessageBox.StandardButton.Yes
 
     def clear_all(self) -> bool:
@@ -190,7 +205,7 @@ class HistoryDialog(QDialog):
 class HistoryFeature(QObject):
     """The controller's side of the history (see the module docstring)."""
 
-    entryAdded = Signal(int)   # entry id (tests)
+    entryAdded = Signal(int)  # entry id (tests)
 
     def __init__(self, controller: Any) -> None:
         super().__init__(controller)
@@ -215,7 +230,8 @@ class HistoryFeature(QObject):
             if self._history.recovered is not None:
                 self.window.show_warning(
                     f"The translation history was damaged. It was moved aside as "
-                    f"{self._history.recovered.name} and a new, empty history was started.")
+                    f"{self._history.recovered.name} and a new, empty history was started."
+                )
         return self._history
 
     def _on_completed(self, source: str, translation: str) -> None:
@@ -255,10 +271,10 @@ class HistoryFeature(QObject):
     def show_dialog(self) -> HistoryDialog | None:
         """Open (or raise) the History dialog (with history off and none kept before, only a
         status message: opening would create the database, and off means nothing is written)."""
-        if not self.controller.settings.keep_history and self._history is None \
-                and not history_path().exists():
+        if not self.controller.settings.keep_history and self._history is None and not history_path().exists():
             self.window.statusBar().showMessage(
-                "History is off (Settings: Keep a history of translations); nothing is kept.", 6000)
+                "History is off (Settings: Keep a history of translations); nothing is kept.", 6000
+            )
             return None
         history = self.history()
         if history is None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -22,14 +23,33 @@ from .logsetup import log_exception
 
 log = logging.getLogger(__name__)
 
-FALLBACK_HINT = ("Use the in-app shortcut Ctrl+Shift+V or the tray icon's "
-                 "\"Translate clipboard\" instead.")
-_MODIFIERS = {"ctrl": "<ctrl>", "control": "<ctrl>", "alt": "<alt>", "shift": "<shift>",
-              "meta": "<cmd>", "super": "<cmd>", "win": "<cmd>", "cmd": "<cmd>"}
-_NAMED = {"space": "<space>", "tab": "<tab>", "esc": "<esc>", "escape": "<esc>",
-          "return": "<enter>", "enter": "<enter>", "ins": "<insert>", "insert": "<insert>",
-          "del": "<delete>", "delete": "<delete>", "home": "<home>", "end": "<end>",
-          "pgup": "<page_up>", "pgdown": "<page_down>"}
+FALLBACK_HINT = 'Use the in-app shortcut Ctrl+Shift+V or the tray icon\'s "Translate clipboard" instead.'
+_MODIFIERS = {
+    "ctrl": "<ctrl>",
+    "control": "<ctrl>",
+    "alt": "<alt>",
+    "shift": "<shift>",
+    "meta": "<cmd>",
+    "super": "<cmd>",
+    "win": "<cmd>",
+    "cmd": "<cmd>",
+}
+_NAMED = {
+    "space": "<space>",
+    "tab": "<tab>",
+    "esc": "<esc>",
+    "escape": "<esc>",
+    "return": "<enter>",
+    "enter": "<enter>",
+    "ins": "<insert>",
+    "insert": "<insert>",
+    "del": "<delete>",
+    "delete": "<delete>",
+    "home": "<home>",
+    "end": "<end>",
+    "pgup": "<page_up>",
+    "pgdown": "<page_down>",
+}
 
 
 def _is_unix_desktop(platform: str) -> bool:
@@ -41,15 +61,16 @@ def display_problem(env: Mapping[str, str], platform: str) -> str | None:
     if not _is_unix_desktop(platform):
         return None
     if env.get("WAYLAND_DISPLAY") or env.get("XDG_SESSION_TYPE", "").lower() == "wayland":
-        return ("Global hotkeys are unavailable on Wayland: the compositor does not let apps "
-                "grab keys. You can bind a desktop shortcut to start desktop-mt instead. ")
+        return (
+            "Global hotkeys are unavailable on Wayland: the compositor does not let apps "
+            "grab keys. You can bind a desktop shortcut to start desktop-mt instead. "
+        )
     if not env.get("DISPLAY"):
         return "Global hotkeys are unavailable: there is no X display (DISPLAY is not set). "
     return None
 
 
-def global_hotkey_support(env: Mapping[str, str] | None = None,
-                          platform: str | None = None) -> tuple[bool, str]:
+def global_hotkey_support(env: Mapping[str, str] | None = None, platform: str | None = None) -> tuple[bool, str]:
     """(available, reason). Never raises; the reason is fit for the settings dialog."""
     env = os.environ if env is None else env
     platform = sys.platform if platform is None else platform
@@ -61,8 +82,10 @@ def global_hotkey_support(env: Mapping[str, str] | None = None,
     except Exception as exc:  # noqa: BLE001 - pynput raises ImportError, Xlib errors, ...
         return False, f"Global hotkeys are unavailable: pynput could not start ({exc}). " + FALLBACK_HINT
     if platform == "darwin":
-        return True, ("On macOS the global hotkey needs Accessibility permission for this "
-                      "app (System Settings → Privacy & Security → Accessibility).")
+        return True, (
+            "On macOS the global hotkey needs Accessibility permission for this "
+            "app (System Settings → Privacy & Security → Accessibility)."
+        )
     return True, ""
 
 
@@ -84,10 +107,10 @@ def to_pynput(sequence: str) -> str:
             out.append(low)
         else:
             raise ValueError(f"Unknown key '{part}' in '{sequence}'")
-    if not any(p.startswith("<") and p[1:-1] in ("ctrl", "alt", "cmd") for p in out[:-1]) \
-            and not out[-1].startswith("<f"):
-        raise ValueError(f"'{sequence}' needs Ctrl, Alt or Meta (or a function key), "
-                         "or it would swallow normal typing")
+    if not any(p.startswith("<") and p[1:-1] in ("ctrl", "alt", "cmd") for p in out[:-1]) and not out[-1].startswith(
+        "<f"
+    ):
+        raise ValueError(f"'{sequence}' needs Ctrl, Alt or Meta (or a function key), or it would swallow normal typing")
     return "+".join(out)
 
 

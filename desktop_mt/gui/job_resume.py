@@ -58,7 +58,8 @@ class JobResumeOffer(QObject):
             src, dst, kept, total = self.job
             self.notice.label.setText(
                 f"The translation of {Path(src).name} was interrupted with {kept} of {total} "
-                f"segments done. Continue it, or discard what was kept?")
+                f"segments done. Continue it, or discard what was kept?"
+            )
             self.notice.show()
 
     def _interrupted(self) -> tuple[str, str, int, int] | None:

@@ -21,7 +21,8 @@ import os
 import shutil
 import subprocess
 import sys
-from typing import Mapping, Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Protocol, runtime_checkable
 
 XDOTOOL_TIMEOUT_S = 5
 
@@ -51,13 +52,19 @@ class XdotoolKeys:
 
     def _key(self, combo: str) -> None:
         try:
-            done = subprocess.run([self.xdotool, "key", "--clearmodifiers", combo], env=self.env,
-                                  capture_output=True, text=True, timeout=XDOTOOL_TIMEOUT_S)
+            done = subprocess.run(
+                [self.xdotool, "key", "--clearmodifiers", combo],
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=XDOTOOL_TIMEOUT_S,
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise KeySimulationError(f"Could not press {combo} with xdotool: {exc}") from exc
         if done.returncode:
-            raise KeySimulationError(f"Could not press {combo} with xdotool: "
-                                     f"{done.stderr.strip() or f'exit status {done.returncode}'}")
+            raise KeySimulationError(
+                f"Could not press {combo} with xdotool: {done.stderr.strip() or f'exit status {done.returncode}'}"
+            )
 
     def copy(self) -> None:
         self._key("ctrl+c")
@@ -82,7 +89,7 @@ class PynputKeys:
                 keyboard.release(held)
             with keyboard.pressed(Key.cmd if self.mac else Key.ctrl):
                 keyboard.tap(letter)
-        except Exception as exc:  # noqa: BLE001 - ImportError, X errors, OS errors
+        except Exception as exc:
             shortcut = ("Cmd+" if self.mac else "Ctrl+") + letter.upper()
             raise KeySimulationError(f"Could not press {shortcut}: {exc}") from exc
 
@@ -93,15 +100,15 @@ class PynputKeys:
         self._press("v")
 
 
-def default_keys(env: Mapping[str, str] | None = None,
-                 platform: str | None = None) -> tuple[KeySimulator | None, str]:
+def default_keys(env: Mapping[str, str] | None = None, platform: str | None = None) -> tuple[KeySimulator | None, str]:
     """The key simulator for this session, or None and why there is none."""
     env = os.environ if env is None else env
     platform = sys.platform if platform is None else platform
     if platform.startswith("linux") or "bsd" in platform:
         if env.get("WAYLAND_DISPLAY") or env.get("XDG_SESSION_TYPE", "").lower() == "wayland":
-            return None, ("Translate and replace is unavailable on Wayland: apps cannot send key "
-                          "presses to other windows there.")
+            return None, (
+                "Translate and replace is unavailable on Wayland: apps cannot send key presses to other windows there."
+            )
         if not env.get("DISPLAY"):
             return None, "Translate and replace is unavailable: there is no X display."
         xdotool = shutil.which("xdotool")

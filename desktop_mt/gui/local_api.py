@@ -28,7 +28,8 @@ import logging
 import socket
 import sys
 import threading
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel
@@ -58,7 +59,7 @@ class Launch:
         return f"http://{HOST}:{self.port}"
 
 
-def missing_server_extra() -> Optional[str]:
+def missing_server_extra() -> str | None:
     """None when FastAPI and uvicorn import, else the message naming the fix.
 
     Imported here, on the UI thread, as the controller does for the engine: a first import
@@ -69,8 +70,10 @@ def missing_server_extra() -> Optional[str]:
         import desktop_mt.server.app  # noqa: F401
     except ImportError as exc:
         missing = exc.name or "a server package"
-        return (f"The Local API needs the optional server packages ({missing} is not "
-                f"installed): {INSTALL_HINT}, then restart desktop-mt.")
+        return (
+            f"The Local API needs the optional server packages ({missing} is not "
+            f"installed): {INSTALL_HINT}, then restart desktop-mt."
+        )
     return None
 
 
@@ -93,11 +96,15 @@ def listen(port: int) -> socket.socket:
 def port_message(port: int, exc: OSError) -> str:
     """What to tell the user when ``port`` cannot be used."""
     if exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", None)):
-        return (f"Local API: port {port} is in use (by another program, or another "
-                f"desktop-mt): choose another port in Settings > Local API port.")
+        return (
+            f"Local API: port {port} is in use (by another program, or another "
+            f"desktop-mt): choose another port in Settings > Local API port."
+        )
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return (f"Local API: this system does not allow listening on port {port}: choose a "
-                f"port above 1023 in Settings > Local API port.")
+        return (
+            f"Local API: this system does not allow listening on port {port}: choose a "
+            f"port above 1023 in Settings > Local API port."
+        )
     return f"Local API: cannot listen on port {port} ({exc.strerror or exc}): choose another port."
 
 
@@ -107,8 +114,13 @@ class _ServerRun:
     ``report(run, error)`` is called from the thread once: error None when the server serves,
     else the message. Not a QObject: :class:`LocalApiFeature` turns the call into a signal."""
 
-    def __init__(self, launch: Launch, sock: socket.socket, factory: Callable[[EngineConfig], Any],
-                 report: Callable[["_ServerRun", Optional[str]], None]) -> None:
+    def __init__(
+        self,
+        launch: Launch,
+        sock: socket.socket,
+        factory: Callable[[EngineConfig], Any],
+        report: Callable[[_ServerRun, str | None], None],
+    ) -> None:
         self.launch, self._socket, self._factory, self._report = launch, sock, factory, report
         self._lock = threading.Lock()
         self._stopping = False
@@ -169,9 +181,15 @@ class _ServerRun:
         engine = self.launch.engine
         # Pot's web view (a Tauri origin) may call the app's server: Pot streams OpenAI
         # answers with fetch(). No web page has such an origin.
-        config = ServerConfig(host=HOST, port=self.launch.port, api_key=self.launch.api_key or None,
-                              model=engine.model_dir, variant=engine.variant,
-                              threads=engine.intra_op_threads, cors_origins=("pot",))
+        config = ServerConfig(
+            host=HOST,
+            port=self.launch.port,
+            api_key=self.launch.api_key or None,
+            model=engine.model_dir,
+            variant=engine.variant,
+            threads=engine.intra_op_threads,
+            cors_origins=("pot",),
+        )
         run = self
 
         class Server(uvicorn.Server):
@@ -182,16 +200,22 @@ class _ServerRun:
 
         # The server's connection limits and timeouts; no access log (it could carry query
         # strings); uvicorn's own lines as warnings only.
-        return Server(uvicorn.Config(create_app(config, translator), log_level="warning",
-                                     timeout_graceful_shutdown=2, **uvicorn_options(config)))
+        return Server(
+            uvicorn.Config(
+                create_app(config, translator),
+                log_level="warning",
+                timeout_graceful_shutdown=2,
+                **uvicorn_options(config),
+            )
+        )
 
 
 class LocalApiFeature(QObject):
     """The controller's side of the Local API setting (see the module docstring)."""
 
-    stateChanged = Signal(str)     # "off", "starting", "running", "failed"
+    stateChanged = Signal(str)  # "off", "starting", "running", "failed"
     statusChanged = Signal(str, object)  # the line to show, its tone (theme; None = normal)
-    _reported = Signal(object, object)   # from a server thread: _ServerRun, error or None
+    _reported = Signal(object, object)  # from a server thread: _ServerRun, error or None
 
     def __init__(self, controller: Any) -> None:
         super().__init__(controller)
@@ -200,8 +224,8 @@ class LocalApiFeature(QObject):
         self.translator_factory: Callable[[EngineConfig], Any] = default_translator_factory
         self.state = "off"
         self.status = "Off."
-        self._launch: Optional[Launch] = None  # what runs, starts, or last failed
-        self._run: Optional[_ServerRun] = None
+        self._launch: Launch | None = None  # what runs, starts, or last failed
+        self._run: _ServerRun | None = None
         self._warned: set[str] = set()  # banner lines of ours, taken off once it runs or is off
         self.label = QLabel("", self.window)
         self.label.hide()
@@ -212,12 +236,12 @@ class LocalApiFeature(QObject):
         self.window.settingsRequested.connect(lambda: QTimer.singleShot(0, self.attach_dialogs))
 
     @property
-    def url(self) -> Optional[str]:
+    def url(self) -> str | None:
         """The server's address while it serves, else None."""
         return self._launch.url if self.state == "running" and self._launch else None
 
     # ---- what is wanted -----------------------------------------------------------------
-    def wanted(self) -> Optional[Launch]:
+    def wanted(self) -> Launch | None:
         """What the settings and the window's model ask for (None: the setting is off)."""
         s = self.controller.settings
         if not s.local_api:
@@ -276,7 +300,7 @@ class LocalApiFeature(QObject):
         self._set_state("starting", f"Local API starting on {launch.url} (loading the model)…")
         self._run.start()
 
-    def _on_reported(self, run: _ServerRun, error: Optional[str]) -> None:
+    def _on_reported(self, run: _ServerRun, error: str | None) -> None:
         if run is not self._run:  # a server stopped since: its news is stale
             return
         if error is not None:
@@ -311,7 +335,7 @@ class LocalApiFeature(QObject):
         self.statusChanged.emit(status, self._tone())
         self.stateChanged.emit(state)
 
-    def _tone(self) -> Optional[str]:
+    def _tone(self) -> str | None:
         return {"failed": "warning", "off": "quiet", "starting": "quiet"}.get(self.state)
 
     def close(self) -> None:

@@ -36,8 +36,7 @@ def setup_logging(level: int = logging.INFO) -> Path | None:
         _handler = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3,
-                                                       encoding="utf-8")
+        handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
     except OSError:
         return None  # a read-only home must not stop the app from starting
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -60,4 +59,5 @@ def safe_traceback(exc_type: type[BaseException], tb: TracebackType | None) -> s
 def log_exception(where: str, exc: BaseException) -> None:
     """Log an unexpected exception safely (type + frames)."""
     logging.getLogger("desktop_mt.gui").error(
-        "unexpected error in %s:\n%s", where, safe_traceback(type(exc), exc.__traceback__))
+        "unexpected error in %s:\n%s", where, safe_traceback(type(exc), exc.__traceback__)
+    )

@@ -25,10 +25,10 @@ from PySide6.QtWidgets import QLabel, QToolButton, QWidget
 
 from .theme import contrast_ratio
 
-PANE_CONTRAST = 1.15      # the translation pane's background against the source pane's
+PANE_CONTRAST = 1.15  # the translation pane's background against the source pane's
 HIGHLIGHT_CONTRAST = 1.8  # the highlight against the pane it is on
-TEXT_CONTRAST = 4.5       # the text on the highlight (WCAG AA)
-MAX_MINIMUM_WIDTH = 140   # px a status label claims at most for its shortest form
+TEXT_CONTRAST = 4.5  # the text on the highlight (WCAG AA)
+MAX_MINIMUM_WIDTH = 140  # px a status label claims at most for its shortest form
 
 
 def mix(a: QColor, b: QColor, t: float) -> QColor:
@@ -76,8 +76,7 @@ def chevron_icon(color: QColor, size: int = 16) -> QIcon:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setPen(QPen(color, max(1.5, size / 9)))
     for x in (size * 0.25, size * 0.55):
-        painter.drawPolyline([QPointF(x, size * 0.25), QPointF(x + size * 0.22, size * 0.5),
-                              QPointF(x, size * 0.75)])
+        painter.drawPolyline([QPointF(x, size * 0.25), QPointF(x + size * 0.22, size * 0.5), QPointF(x, size * 0.75)])
     painter.end()
     return QIcon(pixmap)
 
@@ -112,12 +111,11 @@ class FitLabel(QLabel):
         last = self.shorter[-1] if self.shorter else self.text()
         return metrics.elidedText(last, Qt.TextElideMode.ElideRight, width)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setPen(self.palette().color(self.foregroundRole()))
         rect = QRectF(self.contentsRect())
-        painter.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
-                         self.shown_text())
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), self.shown_text())
         painter.end()
 
 
@@ -130,7 +128,7 @@ class WindowLook(QObject):
         window.installEventFilter(self)
         self.apply()
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.window and event.type() == QEvent.Type.PaletteChange:
             self.apply()
         return super().eventFilter(obj, event)

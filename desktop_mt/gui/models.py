@@ -128,10 +128,18 @@ class StoreBackend:
         """The shipped catalog (plus ``DESKTOP_MT_CATALOG``), as the dialog shows it."""
         from desktop_mt.models import load_catalog
 
-        return [CatalogItem(e.name, _languages(e.source_lang, e.target_lang), e.licence, e.description,
-                            {v: e.approx_bytes(v) for v in e.variants}, e.title,
-                            " ".join(p for p in (e.attribution, e.licence_note) if p))
-                for e in load_catalog()]
+        return [
+            CatalogItem(
+                e.name,
+                _languages(e.source_lang, e.target_lang),
+                e.licence,
+                e.description,
+                {v: e.approx_bytes(v) for v in e.variants},
+                e.title,
+                " ".join(p for p in (e.attribution, e.licence_note) if p),
+            )
+            for e in load_catalog()
+        ]
 
     def installed(self) -> list[InstalledItem]:
         """The bundled demo first, then every valid folder in the user's models folder."""
@@ -201,5 +209,12 @@ def _bundled_item() -> InstalledItem | None:
     except Exception as exc:  # noqa: BLE001 - a broken install still lists the downloadable models
         log.warning("bundled model unavailable: %s", type(exc).__name__)
         return None
-    return InstalledItem(info.name, str(info.path), _languages(info.source_lang, info.target_lang),
-                         tuple(info.variants), folder_size(Path(info.path)), demo=True, removable=False)
+    return InstalledItem(
+        info.name,
+        str(info.path),
+        _languages(info.source_lang, info.target_lang),
+        tuple(info.variants),
+        folder_size(Path(info.path)),
+        demo=True,
+        removable=False,
+    )

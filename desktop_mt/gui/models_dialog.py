@@ -14,13 +14,26 @@ import dataclasses
 import html
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFrame, QHBoxLayout, QHeaderView,
-    QLabel, QMessageBox, QProgressBar, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -46,8 +59,7 @@ class ModelsBackend(Protocol):
     def installed(self) -> list[InstalledItem]:
         """The models on disk, the bundled demo included."""
 
-    def download(self, name: str, variant: str, progress: Callable[[Progress], None],
-                 cancel: threading.Event) -> Path:
+    def download(self, name: str, variant: str, progress: Callable[[Progress], None], cancel: threading.Event) -> Path:
         """Download and install ``name``; runs in the download thread (see downloads.py)."""
 
     def remove(self, name: str) -> None:
@@ -86,8 +98,9 @@ class DemoModelNotice(QFrame):
         self.button = QPushButton("Get the real model…", self)
         self.button.setFlat(True)
         # A link, not a button: the line stays quiet, but what to click is plain to see.
-        self.button.setStyleSheet("QPushButton { color: palette(link); text-decoration: underline; "
-                                  "border: none; padding: 0 4px; }")
+        self.button.setStyleSheet(
+            "QPushButton { color: palette(link); text-decoration: underline; border: none; padding: 0 4px; }"
+        )
         self.button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.button.setToolTip("Open the Models dialog to download opus-mt-en-zh")
         layout = QHBoxLayout(self)
@@ -137,10 +150,10 @@ class ModelsDialog(QDialog):
     """See the module docstring. ``state()`` is one of idle / downloading / cancelling /
     cancelled / failed / installed (what the download area shows)."""
 
-    activateRequested = Signal(str, str)   # model folder, variant
-    downloadEnded = Signal(str)            # "installed" / "failed" / "cancelled" (tests, controller)
-    modelsChanged = Signal()               # a model was installed or removed
-    progressShown = Signal(object)         # a progress report is on screen (tests)
+    activateRequested = Signal(str, str)  # model folder, variant
+    downloadEnded = Signal(str)  # "installed" / "failed" / "cancelled" (tests, controller)
+    modelsChanged = Signal()  # a model was installed or removed
+    progressShown = Signal(object)  # a progress report is on screen (tests)
 
     def __init__(self, backend: ModelsBackend, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -192,9 +205,11 @@ class ModelsDialog(QDialog):
         self.mirror_combo.setEditable(True)
         self.mirror_combo.addItems(["", MIRROR_HINT])
         self.mirror_combo.lineEdit().setPlaceholderText(f"{self._endpoint()} (default)")
-        self.mirror_combo.setToolTip("A mirror that speaks the Hugging Face Hub API, for networks where "
-                                     f"the Hub is blocked or slow (e.g. {MIRROR_HINT}). Empty: the "
-                                     "HF_ENDPOINT variable, else huggingface.co.")
+        self.mirror_combo.setToolTip(
+            "A mirror that speaks the Hugging Face Hub API, for networks where "
+            f"the Hub is blocked or slow (e.g. {MIRROR_HINT}). Empty: the "
+            "HF_ENDPOINT variable, else huggingface.co."
+        )
         try:
             self.mirror_combo.setCurrentText(self.backend.endpoint_setting())
         except Exception:  # noqa: BLE001 - an unreadable setting is shown as empty
@@ -266,8 +281,15 @@ class ModelsDialog(QDialog):
         self.table.clear()
         for row in self._rows:
             demo = row.installed is not None and row.installed.demo
-            item = QTreeWidgetItem([f"{row.name} (demo)" if demo else row.name, self._languages(row), self._size(row),
-                                    self._licence(row), self.status_text(row.name)])
+            item = QTreeWidgetItem(
+                [
+                    f"{row.name} (demo)" if demo else row.name,
+                    self._languages(row),
+                    self._size(row),
+                    self._licence(row),
+                    self.status_text(row.name),
+                ]
+            )
             item.setData(0, Qt.ItemDataRole.UserRole, row.name)
             self.table.addTopLevelItem(item)
         for col in range(1, len(COLUMNS)):
@@ -367,8 +389,11 @@ class ModelsDialog(QDialog):
             c = row.catalog
             return _rich(c.title or c.name, c.description, c.credits)
         if row.installed is not None and row.installed.demo:
-            return _rich("Bundled demo model", "Trained on short everyday sentences only; on real text "
-                         "(news, manuals, mail) its output is poor. Download a real model above.")
+            return _rich(
+                "Bundled demo model",
+                "Trained on short everyday sentences only; on real text "
+                "(news, manuals, mail) its output is poor. Download a real model above.",
+            )
         return _rich(row.name, row.installed.path if row.installed else "")
 
     # ---- actions ------------------------------------------------------------------------
@@ -457,8 +482,10 @@ class ModelsDialog(QDialog):
         self._end_download("failed", f"Download of {name} failed: {message}", error=True)
 
     def _on_cancelled(self, name: str) -> None:
-        self._end_download("cancelled", f"Download of {name} cancelled; nothing was installed. "
-                                        "Downloading it again continues where it stopped.")
+        self._end_download(
+            "cancelled",
+            f"Download of {name} cancelled; nothing was installed. Downloading it again continues where it stopped.",
+        )
 
     # ---- state and messages -------------------------------------------------------------
     def state(self) -> str:
@@ -542,8 +569,9 @@ class ModelsHub(QObject):
     def activate(self, path: str, variant: str) -> None:
         """Make the model in ``path`` the app's model (the store follows once it loads)."""
         model_path = "" if models.is_bundled(path) else path
-        settings = dataclasses.replace(self.controller.settings, model_path=model_path,
-                                       variant=variant or self.controller.settings.variant)
+        settings = dataclasses.replace(
+            self.controller.settings, model_path=model_path, variant=variant or self.controller.settings.variant
+        )
         self.controller.apply_settings(settings)
 
     def _active_folder(self) -> str | None:

@@ -38,7 +38,7 @@ NO_TEXT_MESSAGE = "No text was found in the image."
 class OcrWorker(QObject):
     """Reads images in the OCR thread; the engine is made on the first image."""
 
-    done = Signal(int, object)     # request id, desktop_mt.ocr.OcrResult
+    done = Signal(int, object)  # request id, desktop_mt.ocr.OcrResult
     failed = Signal(int, str)
 
     def __init__(self, engine_factory: Callable[[], Any] | None = None) -> None:
@@ -70,8 +70,8 @@ class OcrFeature(QObject):
     """The window's OCR commands (see the module docstring)."""
 
     _readRequested = Signal(int, object)
-    textRead = Signal(str)        # the recognised text was handed on ("" when there was none)
-    readFailed = Signal(str)      # the message shown
+    textRead = Signal(str)  # the recognised text was handed on ("" when there was none)
+    readFailed = Signal(str)  # the message shown
     pickerShown = Signal(object)  # the RegionPicker (tests drive it)
 
     def __init__(self, controller: Any, engine_factory: Callable[[], Any] | None = None) -> None:
@@ -89,8 +89,8 @@ class OcrFeature(QObject):
         self._next_id = 0
         self._pending: tuple[int, bool, QPoint | None] | None = None  # id, to the popup, where
         self.picker: RegionPicker | None = None
-        self.portal: Any = None       # PortalScreenshot, made on first use (Wayland)
-        self.portal_bus: Any = None   # the D-Bus connection it uses (None: the session bus)
+        self.portal: Any = None  # PortalScreenshot, made on first use (Wayland)
+        self.portal_bus: Any = None  # the D-Bus connection it uses (None: the session bus)
         self._portal_to_popup = False
         self.last_result: Any = None
         self.action = self._add_action()
@@ -104,11 +104,12 @@ class OcrFeature(QObject):
             self.register_hotkey()
 
     def _add_action(self) -> QAction:
-        """"Translate screen region" next to "Translate clipboard" (toolbar and File menu)."""
+        """ "Translate screen region" next to "Translate clipboard" (toolbar and File menu)."""
         win = self.window
         action = QAction("Translate screen region", win)
-        action.setToolTip(f"Select a part of the screen and translate the text in it ({REGION_HOTKEY}, "
-                          "from any application)")
+        action.setToolTip(
+            f"Select a part of the screen and translate the text in it ({REGION_HOTKEY}, from any application)"
+        )
         action.triggered.connect(lambda _checked=False: self.start_region())
         anchor = win.clipboard_action
         for obj in anchor.associatedObjects():
@@ -222,7 +223,8 @@ class OcrFeature(QObject):
             self.textRead.emit("")
             return
         self.window.statusBar().showMessage(
-            f"Read {len(result.line_texts)} line{'s' * (len(result.line_texts) != 1)} in {result.seconds:.1f} s", 6000)
+            f"Read {len(result.line_texts)} line{'s' * (len(result.line_texts) != 1)} in {result.seconds:.1f} s", 6000
+        )
         if to_popup:
             self.controller.popup.show_for(result.text, near or QCursor.pos())
         else:
@@ -243,9 +245,13 @@ class OcrFeature(QObject):
         self.readFailed.emit(message)
 
     # ---- Ctrl+V -------------------------------------------------------------------------
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
-                and event.matches(QKeySequence.StandardKey.Paste) and self.read_clipboard_image()):
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.matches(QKeySequence.StandardKey.Paste)
+            and self.read_clipboard_image()
+        ):
             return True
         return super().eventFilter(obj, event)
 

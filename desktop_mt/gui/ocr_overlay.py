@@ -21,12 +21,13 @@ MIN_SIZE = 4  # logical pixels: a smaller drag is a click
 class RegionOverlay(QWidget):
     """One screen's overlay: the snapshot dimmed, the selection shown undimmed."""
 
-    selected = Signal(QRect)   # logical, relative to the screen
+    selected = Signal(QRect)  # logical, relative to the screen
     cancelled = Signal()
 
     def __init__(self, shot: ScreenShot) -> None:
-        super().__init__(None, Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint
-                         | Qt.WindowType.Tool)
+        super().__init__(
+            None, Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint | Qt.WindowType.Tool
+        )
         self.shot = shot
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setCursor(Qt.CursorShape.CrossCursor)
@@ -37,7 +38,7 @@ class RegionOverlay(QWidget):
         self.setScreen(shot.screen)
         self.setGeometry(shot.geometry)
 
-    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.drawPixmap(self.rect(), self.shot.pixmap)
         painter.fillRect(self.rect(), QColor(0, 0, 0, 110))
@@ -47,11 +48,12 @@ class RegionOverlay(QWidget):
             painter.drawRect(self.selection.adjusted(0, 0, -1, -1))
         else:
             painter.setPen(QColor("white"))
-            painter.drawText(self.rect().adjusted(0, 40, 0, 0),
-                             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, HINT)
+            painter.drawText(
+                self.rect().adjusted(0, 40, 0, 0), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, HINT
+            )
         painter.end()
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.RightButton:
             self.cancelled.emit()
             return
@@ -59,12 +61,12 @@ class RegionOverlay(QWidget):
         self.selection = QRect(self._origin, self._origin)
         self.update()
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._origin is not None:
             self.selection = QRect(self._origin, event.position().toPoint()).normalized()
             self.update()
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._origin is None or event.button() != Qt.MouseButton.LeftButton:
             return
         rect = QRect(self._origin, event.position().toPoint()).normalized()
@@ -75,7 +77,7 @@ class RegionOverlay(QWidget):
             return
         self.selected.emit(rect)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
             self.cancelled.emit()
         else:

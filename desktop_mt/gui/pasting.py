@@ -15,7 +15,8 @@ text that is already Chinese (issue 19).
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QMimeData, QObject, Signal
 from PySide6.QtGui import QDropEvent, QTextCursor
@@ -38,7 +39,7 @@ class PasteEdit(QPlainTextEdit):
         self._dropping = False
         self._pending: tuple[int, int, str, str] | None = None
 
-    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 - Qt override
+    def insertFromMimeData(self, source: QMimeData) -> None:
         raw = source.text() if source.hasText() else ""
         result = self.transform(raw) if (self.transform is not None and raw) else raw
         if not raw or result == raw:
@@ -52,7 +53,7 @@ class PasteEdit(QPlainTextEdit):
         self._replace(start, end, raw, result)
         end_undo_step(self)
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+    def dropEvent(self, event: QDropEvent) -> None:
         self._dropping, self._pending = True, None
         try:
             super().dropEvent(event)

@@ -110,20 +110,20 @@ class TranslationPopup(QFrame):
         self.activateWindow()
         self.text.setFocus()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
             event.accept()
             self.close()
             return
         super().keyPressEvent(event)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:
         # Focus loss: another window was activated (where the window system reports it).
         if event.type() == QEvent.Type.ActivationChange and self.isVisible() and not self.isActiveWindow():
             self.close()
         super().changeEvent(event)
 
-    def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+    def closeEvent(self, event: Any) -> None:
         super().closeEvent(event)
         self.closed.emit()
 
@@ -132,7 +132,7 @@ class PopupFeature(QObject):
     """Runs the popup's translations on the controller's worker (see the module docstring)."""
 
     _translateRequested = Signal(int, str, object, object)
-    finished = Signal(int)   # request id, after its end was shown (tests)
+    finished = Signal(int)  # request id, after its end was shown (tests)
 
     def __init__(self, controller: Any) -> None:
         super().__init__(controller)

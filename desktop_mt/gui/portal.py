@@ -66,11 +66,13 @@ class PortalScreenshot(QObject):
         if path:
             self.captured.emit(path)
         else:
-            self.failed.emit("The screenshot was cancelled." if code == 1 else
-                             "The desktop's screenshot portal gave no image.")
+            self.failed.emit(
+                "The screenshot was cancelled." if code == 1 else "The desktop's screenshot portal gave no image."
+            )
 
     def _forget(self) -> None:
         if self._request_path:
-            self.bus.disconnect("", self._request_path, REQUEST, "Response", self,
-                                SLOT("_on_response(uint,QVariantMap)"))
+            self.bus.disconnect(
+                "", self._request_path, REQUEST, "Response", self, SLOT("_on_response(uint,QVariantMap)")
+            )
             self._request_path = ""

@@ -74,8 +74,7 @@ class ProgressFeature(QObject):
         self.stop_asked = False
         self.mark_stopped()
         done = min(self.done, self.total)
-        what = (f"{done} of {self.total} sentences translated" if self.total > 1
-                else "the translation is incomplete")
+        what = f"{done} of {self.total} sentences translated" if self.total > 1 else "the translation is incomplete"
         self.window.set_state("stopped", what)
         self.controller.stateChanged.emit("stopped")
 

@@ -69,9 +69,11 @@ def install_none_refcount_guard(with_timer: bool = True) -> bool:
         _timer.setInterval(1000)
         _timer.timeout.connect(top_up)
         _timer.start()
-    log.warning("PySide6 %s drops references to None (known bug on Python 3.11); "
-                "work-around active. Install PySide6-Essentials 6.11.x to avoid it.",
-                _pyside_version())
+    log.warning(
+        "PySide6 %s drops references to None (known bug on Python 3.11); "
+        "work-around active. Install PySide6-Essentials 6.11.x to avoid it.",
+        _pyside_version(),
+    )
     return True
 
 

@@ -9,8 +9,9 @@ whether to quit now; the default answer keeps the app running. The text is safe 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
@@ -18,8 +19,13 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 def ask_quit(parent: QWidget, running: str) -> bool:
     """The question (modal); True to quit."""
-    box = QMessageBox(QMessageBox.Icon.Question, "Quit desktop-mt?",
-                      f"{running}\n\nQuit anyway?", QMessageBox.StandardButton.NoButton, parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        "Quit desktop-mt?",
+        f"{running}\n\nQuit anyway?",
+        QMessageBox.StandardButton.NoButton,
+        parent,
+    )
     quit_button = box.addButton("Quit", QMessageBox.ButtonRole.DestructiveRole)
     keep = box.addButton("Keep running", QMessageBox.ButtonRole.RejectRole)
     box.setDefaultButton(keep)
@@ -45,8 +51,10 @@ class QuitGuard(QObject):
             parts.append("A translation is running; the part translated so far is kept.")
         if c.file_job is not None:
             done = f" ({c.file_progress[0]} of {c.file_progress[1]} segments done)" if c.file_progress else ""
-            parts.append(f"{Path(c.file_job.src).name} is being translated{done}. What is done is "
-                         "kept, and desktop-mt offers to continue it when it starts again.")
+            parts.append(
+                f"{Path(c.file_job.src).name} is being translated{done}. What is done is "
+                "kept, and desktop-mt offers to continue it when it starts again."
+            )
         return "\n".join(parts)
 
     def may_quit(self) -> bool:

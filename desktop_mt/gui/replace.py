@@ -23,7 +23,8 @@ from __future__ import annotations
 import ctypes
 import logging
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QAbstractNativeEventFilter, QCoreApplication, QMimeData, QObject, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication
@@ -33,11 +34,11 @@ from .keys import KeySimulationError, KeySimulator, default_keys
 
 log = logging.getLogger(__name__)
 
-COPY_TIMEOUT_MS = 1500    # how long a simulated Ctrl+C may take to change the clipboard
-RESTORE_DELAY_MS = 800    # time the target gets to fetch the pasted text before the restore
-POLL_MS = 50              # how often the clipboard is looked at while waiting for Ctrl+C
-FETCH_TIMEOUT_MS = 3000   # X11: the restore waits this long at most for the target's request
-AFTER_FETCH_MS = 300      # X11: ...and this long after the last request for the text
+COPY_TIMEOUT_MS = 1500  # how long a simulated Ctrl+C may take to change the clipboard
+RESTORE_DELAY_MS = 800  # time the target gets to fetch the pasted text before the restore
+POLL_MS = 50  # how often the clipboard is looked at while waiting for Ctrl+C
+FETCH_TIMEOUT_MS = 3000  # X11: the restore waits this long at most for the target's request
+AFTER_FETCH_MS = 300  # X11: ...and this long after the last request for the text
 # Request ids of this flow: negative (never the controller's) and far from the popup's -1, -2...
 FIRST_REQUEST_ID = -1_000_000_000
 NO_SELECTION = "Translate and replace: no text is selected. Select some English text first."
@@ -89,13 +90,15 @@ class X11FetchWatch(QAbstractNativeEventFilter):
                 log.info("translate and replace: no X atoms (%s)", type(exc).__name__)
         return self.meta_atoms
 
-    def nativeEventFilter(self, event_type: Any, message: Any) -> tuple[bool, int]:  # noqa: N802
+    def nativeEventFilter(self, event_type: Any, message: Any) -> tuple[bool, int]:
         if bytes(event_type) == b"xcb_generic_event_t":
             address = int(message)
             # xcb_selection_request_event_t: response_type 30; the target atom at byte 20.
-            if ctypes.c_uint8.from_address(address).value & 0x7F == 30:
-                if ctypes.c_uint32.from_address(address + 20).value not in self._meta():
-                    self.on_fetch()
+            if (
+                ctypes.c_uint8.from_address(address).value & 0x7F == 30
+                and ctypes.c_uint32.from_address(address + 20).value not in self._meta()
+            ):
+                self.on_fetch()
         return False, 0
 
 
@@ -167,12 +170,18 @@ def _reply_window(xcb: Any, libc: Any, conn: int, request: str, *args: int) -> i
 class ReplaceFlow(QObject):
     """One translate-and-replace at a time (see the module docstring)."""
 
-    finished = Signal(str, str)   # outcome ("replaced", "failed", "cancelled"), message
+    finished = Signal(str, str)  # outcome ("replaced", "failed", "cancelled"), message
     _translateRequested = Signal(int, str, object, object)
 
-    def __init__(self, worker: Any, options: Callable[[], Any], keys: KeySimulator | None,
-                 no_keys_reason: str = "", report: Callable[[str, bool], None] | None = None,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        worker: Any,
+        options: Callable[[], Any],
+        keys: KeySimulator | None,
+        no_keys_reason: str = "",
+        report: Callable[[str, bool], None] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.keys = keys
         self.no_keys_reason = no_keys_reason
@@ -183,7 +192,7 @@ class ReplaceFlow(QObject):
         self.restore_delay_ms = RESTORE_DELAY_MS
         self._watch = fetch_watch(self._on_fetched)
         self._watching = False
-        self.state = "idle"   # idle / copying / translating / pasting
+        self.state = "idle"  # idle / copying / translating / pasting
         self._saved: QMimeData | None = None
         self._touched = False  # whether the clipboard was changed (by Ctrl+C or by us)
         self._listening = False  # connected to the clipboard's dataChanged
@@ -259,8 +268,7 @@ class ReplaceFlow(QObject):
     def _poll_copied(self) -> None:
         saved = self._saved
         now = self.clipboard().mimeData(QClipboard.Mode.Clipboard)
-        if saved is not None and now is not None and \
-                (now.text() != saved.text() or now.formats() != saved.formats()):
+        if saved is not None and now is not None and (now.text() != saved.text() or now.formats() != saved.formats()):
             self._on_copied()
 
     def _stop_copying(self) -> None:
@@ -279,7 +287,7 @@ class ReplaceFlow(QObject):
             self._end("failed", ALREADY_CHINESE)
             return
         start = text.index(core[0])
-        self._frame = (text[:start], text[start + len(core):])
+        self._frame = (text[:start], text[start + len(core) :])
         self._next_id -= 1
         self._req_id = self._next_id
         self._cancel = threading.Event()
@@ -329,8 +337,9 @@ class ReplaceFlow(QObject):
 
     def _on_restore_due(self) -> None:
         if self.state == "pasting":
-            self._end("replaced", "Replaced the selection with its translation; "
-                                  "the clipboard holds what it held before.")
+            self._end(
+                "replaced", "Replaced the selection with its translation; the clipboard holds what it held before."
+            )
 
     def cancel(self) -> None:
         """Stop a run: before the paste nothing is pasted and the clipboard is put back
@@ -367,14 +376,20 @@ class TranslateReplace(QObject):
     """The feature as the app wires it: the flow, its global hotkey (the setting
     ``replace_hotkey``, off while empty) and where its messages go."""
 
-    def __init__(self, controller: Any, window: Any, tray: Any = None,
-                 hotkey: GlobalHotkey | None = None,
-                 keys: tuple[KeySimulator | None, str] | None = None) -> None:
+    def __init__(
+        self,
+        controller: Any,
+        window: Any,
+        tray: Any = None,
+        hotkey: GlobalHotkey | None = None,
+        keys: tuple[KeySimulator | None, str] | None = None,
+    ) -> None:
         super().__init__(window)
         self.controller, self.window, self.tray = controller, window, tray
         simulator, reason = keys if keys is not None else default_keys()
-        self.flow = ReplaceFlow(controller.worker, controller.generation_options, simulator,
-                                reason, self.show_message, self)
+        self.flow = ReplaceFlow(
+            controller.worker, controller.generation_options, simulator, reason, self.show_message, self
+        )
         self.hotkey = hotkey
         if hotkey is not None:
             hotkey.activated.connect(self.flow.trigger)
@@ -397,8 +412,10 @@ class TranslateReplace(QObject):
         s = self.controller.settings
         if s.hotkey_enabled and sequence.lower() == s.hotkey.lower():
             self.hotkey.stop()
-            message = (f"The translate-and-replace hotkey {sequence} is the clipboard hotkey too; "
-                       "choose another one in Settings.")
+            message = (
+                f"The translate-and-replace hotkey {sequence} is the clipboard hotkey too; "
+                "choose another one in Settings."
+            )
             self.window.show_warning(message)
             return False, message
         ok, message = self.hotkey.start(sequence)

@@ -14,8 +14,9 @@ import json
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..fsutil import atomic_write
 from . import paths
@@ -57,18 +58,18 @@ class Settings:
     hotkey_enabled: bool = True
     hotkey: str = DEFAULT_HOTKEY
     use_primary_selection: bool = False
-    hotkey_opens: str = "window"    # the global hotkey shows the translation in: HOTKEY_TARGETS
-    keep_history: bool = True       # finished translations go to the history (desktop_mt.history)
-    history_limit: int = 10_000     # the history keeps this many newest entries
+    hotkey_opens: str = "window"  # the global hotkey shows the translation in: HOTKEY_TARGETS
+    keep_history: bool = True  # finished translations go to the history (desktop_mt.history)
+    history_limit: int = 10_000  # the history keeps this many newest entries
     window_geometry: str = ""
     splitter_state: str = ""
-    close_to_tray: bool = True      # the close button hides to the tray (when there is one)
+    close_to_tray: bool = True  # the close button hides to the tray (when there is one)
     tray_notice_shown: bool = False  # the "still running in the tray" notice, shown once
-    font_size: int = 13             # source pane points (View > text size)
+    font_size: int = 13  # source pane points (View > text size)
     recent_files: list[str] = dataclasses.field(default_factory=list)  # newest first
-    join_lines: bool = True         # Edit > Join lines on paste (PDF line breaks, hyphenation)
-    bilingual: bool = False         # View > Bilingual: source paragraph, then its translation
-    replace_hotkey: str = ""        # global "translate and replace the selection"; "" = off
+    join_lines: bool = True  # Edit > Join lines on paste (PDF line breaks, hyphenation)
+    bilingual: bool = False  # View > Bilingual: source paragraph, then its translation
+    replace_hotkey: str = ""  # global "translate and replace the selection"; "" = off
     # The Local API (desktop_mt.gui.local_api): the HTTP server of `desktop-mt serve` inside the
     # app, on 127.0.0.1:local_api_port; local_api_key "" = no key required.
     local_api: bool = False
@@ -193,8 +194,10 @@ def _recover(path: Path, reason: str) -> LoadResult:
     except OSError as exc:
         msg = f"Settings file {path} is unreadable ({reason}) and could not be replaced: {exc}. Using defaults."
         return LoadResult(Settings(), [msg])
-    msg = (f"Settings file {path} was unreadable ({reason}). It was saved as {backup.name} "
-           f"and the default settings are in use.")
+    msg = (
+        f"Settings file {path} was unreadable ({reason}). It was saved as {backup.name} "
+        f"and the default settings are in use."
+    )
     log.warning("settings file corrupt (%s); backed up to %s", reason, backup)
     return LoadResult(Settings(), [msg], backup)
 

@@ -9,8 +9,22 @@ from pathlib import Path
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout,
-    QKeySequenceEdit, QLabel, QLineEdit, QPushButton, QScrollArea, QSpinBox, QStyle, QVBoxLayout,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QKeySequenceEdit,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QStyle,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -19,8 +33,11 @@ from .glossary_editor import GlossaryEditor
 from .logsetup import log_file
 from .settings import SCRIPTS, VARIANTS, Settings
 
-SCRIPT_LABELS = {"simplified": "Simplified (简体)", "traditional-tw": "Traditional, Taiwan (繁體)",
-                 "traditional-hk": "Traditional, Hong Kong (繁體)"}
+SCRIPT_LABELS = {
+    "simplified": "Simplified (简体)",
+    "traditional-tw": "Traditional, Taiwan (繁體)",
+    "traditional-hk": "Traditional, Hong Kong (繁體)",
+}
 
 
 # The precision choice in a translator's words; the data of each entry stays the variant name.
@@ -52,8 +69,9 @@ class SettingsDialog(QDialog):
 
     applied = Signal(object)  # Settings
 
-    def __init__(self, settings: Settings, hotkey_available: bool, hotkey_reason: str,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, settings: Settings, hotkey_available: bool, hotkey_reason: str, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("desktop-mt settings")
         self._settings = dataclasses.replace(settings, extra_model_dirs=list(settings.extra_model_dirs))
@@ -63,13 +81,17 @@ class SettingsDialog(QDialog):
         self._build_engine_rows(form)
         self._build_input_rows(form, hotkey_available, hotkey_reason)
         self.glossary_editor = GlossaryEditor(parent=self)  # saved by Apply/OK (glossary_editor.py)
-        self.glossary_editor.setToolTip("Each English term found in the text is translated as "
-                                        "its Chinese term (also in file jobs)")
+        self.glossary_editor.setToolTip(
+            "Each English term found in the text is translated as its Chinese term (also in file jobs)"
+        )
         form.addRow("Glossary:", self.glossary_editor)
         self.glossary_saved = True
         self._build_local_api_rows(form)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Apply
-                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok
+            | QDialogButtonBox.StandardButton.Apply
+            | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.accepted.connect(self._ok)
         buttons.rejected.connect(self.reject)
         buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.apply)
@@ -132,7 +154,8 @@ class SettingsDialog(QDialog):
         self.variant_combo = QComboBox()
         self.variant_combo.setToolTip(
             "Faster (int8): compressed weights, about twice as fast on most CPUs, output very close "
-            "to exact. Exact (fp32): the model's full-precision weights, slower, twice the memory.")
+            "to exact. Exact (fp32): the model's full-precision weights, slower, twice the memory."
+        )
         form.addRow("Model precision:", self.variant_combo)
 
     def _build_engine_rows(self, form: QFormLayout) -> None:
@@ -148,20 +171,27 @@ class SettingsDialog(QDialog):
         if self.quality_combo.findData(s.beams) < 0:  # a number set before (file, CLI habits)
             self.quality_combo.addItem(f"custom ({s.beams} candidates per word)", s.beams)
         self.quality_combo.setCurrentIndex(self.quality_combo.findData(s.beams))
-        self.quality_combo.setToolTip("Faster: one candidate per word; the translation appears word by "
-                                      "word. Better: the model weighs several candidates (4 for the "
-                                      "bundled model) and shows a sentence when it is sure of it.")
+        self.quality_combo.setToolTip(
+            "Faster: one candidate per word; the translation appears word by "
+            "word. Better: the model weighs several candidates (4 for the "
+            "bundled model) and shows a sentence when it is sure of it."
+        )
         self.script_combo = QComboBox()
         for script in SCRIPTS:
             self.script_combo.addItem(SCRIPT_LABELS[script], script)
         self.script_combo.setCurrentIndex(max(self.script_combo.findData(s.script), 0))
-        self.script_combo.setToolTip("Traditional is converted from the Simplified output with OpenCC "
-                                     "(phrase level: Taiwan or Hong Kong usage).")
-        self.intra_spin.setToolTip("How many processor cores one translation may use. Automatic "
-                                   "uses all of them; fewer leaves room for other programs.")
-        self.max_length_spin.setToolTip("Stop a sentence's translation after this many tokens "
-                                        "(about one Chinese character each). Model default: "
-                                        "3 x the source's length + 10.")
+        self.script_combo.setToolTip(
+            "Traditional is converted from the Simplified output with OpenCC (phrase level: Taiwan or Hong Kong usage)."
+        )
+        self.intra_spin.setToolTip(
+            "How many processor cores one translation may use. Automatic "
+            "uses all of them; fewer leaves room for other programs."
+        )
+        self.max_length_spin.setToolTip(
+            "Stop a sentence's translation after this many tokens "
+            "(about one Chinese character each). Model default: "
+            "3 x the source's length + 10."
+        )
         form.addRow("Speed:", self.intra_spin)
         form.addRow("Quality:", self.quality_combo)
         form.addRow("Longest translation of a sentence:", self.max_length_spin)
@@ -190,13 +220,17 @@ class SettingsDialog(QDialog):
         self.replace_edit = QKeySequenceEdit(QKeySequence.fromString(s.replace_hotkey))
         self.replace_edit.setMaximumSequenceLength(1)
         self.replace_edit.setClearButtonEnabled(True)
-        self.replace_edit.setToolTip("Select text in any application and press this: the text is "
-                                     "replaced by its Chinese translation. Empty: off.")
+        self.replace_edit.setToolTip(
+            "Select text in any application and press this: the text is "
+            "replaced by its Chinese translation. Empty: off."
+        )
         self.replace_edit.setEnabled(available)
         form.addRow("Translate and replace the selection:", self.replace_edit)
         self.tray_check = QCheckBox("Closing the window keeps desktop-mt running in the tray")
-        self.tray_check.setToolTip("The hotkey and the tray icon keep working; quit with Ctrl+Q or "
-                                   "the tray menu. Only where the desktop shows tray icons.")
+        self.tray_check.setToolTip(
+            "The hotkey and the tray icon keep working; quit with Ctrl+Q or "
+            "the tray menu. Only where the desktop shows tray icons."
+        )
         self.tray_check.setChecked(s.close_to_tray)
         form.addRow("", self.tray_check)
         self.primary_check = QCheckBox("Use the PRIMARY selection (X11: the text you selected)")
@@ -209,8 +243,9 @@ class SettingsDialog(QDialog):
         self.hotkey_opens_combo.setCurrentIndex(max(self.hotkey_opens_combo.findData(s.hotkey_opens), 0))
         form.addRow("The hotkey shows the translation in:", self.hotkey_opens_combo)
         self.history_check = QCheckBox("Keep a history of translations (View > History)")
-        self.history_check.setToolTip("Finished translations are kept on this computer only; "
-                                      "off: nothing new is written.")
+        self.history_check.setToolTip(
+            "Finished translations are kept on this computer only; off: nothing new is written."
+        )
         self.history_check.setChecked(s.keep_history)
         form.addRow("", self.history_check)
 
@@ -219,10 +254,12 @@ class SettingsDialog(QDialog):
         (desktop_mt.gui.local_api fills in the state line while the dialog is open)."""
         s = self._settings
         self.local_api_check = QCheckBox("Local API (for Pot, Easydict, Bob, browser extensions...)")
-        self.local_api_check.setToolTip("Serve this model to other programs on this computer: "
-                                        "LibreTranslate, DeepL, DeepLX and OpenAI-compatible "
-                                        "requests on http://127.0.0.1 (never the network). "
-                                        "Uses a second copy of the model in memory.")
+        self.local_api_check.setToolTip(
+            "Serve this model to other programs on this computer: "
+            "LibreTranslate, DeepL, DeepLX and OpenAI-compatible "
+            "requests on http://127.0.0.1 (never the network). "
+            "Uses a second copy of the model in memory."
+        )
         self.local_api_check.setChecked(s.local_api)
         form.addRow("", self.local_api_check)
         self.local_api_port_spin = _spin(1, 65535, s.local_api_port)
@@ -309,8 +346,7 @@ class SettingsDialog(QDialog):
             translate_as_you_type=self.as_you_type_check.isChecked(),
             hotkey_enabled=self.hotkey_check.isChecked(),
             hotkey=hotkey or self._settings.hotkey,
-            replace_hotkey=self.replace_edit.keySequence().toString(
-                QKeySequence.SequenceFormat.PortableText),
+            replace_hotkey=self.replace_edit.keySequence().toString(QKeySequence.SequenceFormat.PortableText),
             use_primary_selection=self.primary_check.isChecked(),
             close_to_tray=self.tray_check.isChecked(),
             hotkey_opens=str(self.hotkey_opens_combo.currentData() or "window"),

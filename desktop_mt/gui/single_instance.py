@@ -28,12 +28,12 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 # The name and message format live in a Qt-free module, shared with `desktop-mt show`.
-from ..instance_client import VERSION, encode, server_name  # noqa: F401 - re-exported
+from ..instance_client import VERSION, encode, server_name
 
 log = logging.getLogger(__name__)
 
-CONNECT_MS = 500     # a live instance accepts at once; waiting longer only delays a first start
-ANSWER_MS = 3000     # the instance answers from its event loop (busy for at most a moment)
+CONNECT_MS = 500  # a live instance accepts at once; waiting longer only delays a first start
+ANSWER_MS = 3000  # the instance answers from its event loop (busy for at most a moment)
 MAX_MESSAGE = 64 * 1024
 
 
@@ -44,10 +44,10 @@ def decode(data: bytes) -> dict[str, Any]:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"not a JSON message ({exc})") from None
     if not isinstance(message, dict) or message.get("version") != VERSION:
-        raise ValueError(f"expected an object with \"version\": {VERSION}")
+        raise ValueError(f'expected an object with "version": {VERSION}')
     argv, cwd = message.get("argv", []), message.get("cwd", "")
     if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv) or not isinstance(cwd, str):
-        raise ValueError("\"argv\" must be a list of strings and \"cwd\" a string")
+        raise ValueError('"argv" must be a list of strings and "cwd" a string')
     return {"version": VERSION, "argv": argv, "cwd": cwd}
 
 

@@ -53,7 +53,7 @@ class StaleGuard(QObject):
         self._counts = undo, redo = document.availableUndoSteps(), document.availableRedoSteps()
         added, self._added = self._added, False
         undone = redo > before_redo
-        redone = 0 < before_redo and redo < before_redo and undo > before_undo and not added
+        redone = before_redo > 0 and redo < before_redo and undo > before_undo and not added
         if undone or redone:
             self._follow(self.window.source_text())
 

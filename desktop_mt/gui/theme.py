@@ -39,10 +39,13 @@ def set_tone(widget: QWidget, tone: str | None) -> None:
 
 def contrast_ratio(a: QColor, b: QColor) -> float:
     """WCAG 2 contrast ratio of two colours (1 = none, 21 = black on white)."""
+
     def luminance(c: QColor) -> float:
         def channel(v: float) -> float:
             return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
         return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
+
     hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
 
@@ -52,15 +55,25 @@ def dark_palette() -> QPalette:
     dark system theme; Qt takes the real one from the desktop)."""
     palette = QPalette()
     roles = QPalette.ColorRole
-    for role, color in ((roles.Window, "#202124"), (roles.WindowText, "#e8eaed"),
-                        (roles.Base, "#181818"), (roles.AlternateBase, "#26272b"),
-                        (roles.Text, "#e8eaed"), (roles.Button, "#2d2e31"),
-                        (roles.ButtonText, "#e8eaed"), (roles.Mid, "#5f6368"),
-                        (roles.ToolTipBase, "#3c3a2a"), (roles.ToolTipText, "#fff3c4"),
-                        (roles.PlaceholderText, "#9aa0a6"), (roles.Highlight, "#8ab4f8"),
-                        (roles.HighlightedText, "#202124"), (roles.Light, "#3c4043"),
-                        (roles.Dark, "#101010"), (roles.Link, "#8ab4f8"),
-                        (roles.LinkVisited, "#c58af9")):
+    for role, color in (
+        (roles.Window, "#202124"),
+        (roles.WindowText, "#e8eaed"),
+        (roles.Base, "#181818"),
+        (roles.AlternateBase, "#26272b"),
+        (roles.Text, "#e8eaed"),
+        (roles.Button, "#2d2e31"),
+        (roles.ButtonText, "#e8eaed"),
+        (roles.Mid, "#5f6368"),
+        (roles.ToolTipBase, "#3c3a2a"),
+        (roles.ToolTipText, "#fff3c4"),
+        (roles.PlaceholderText, "#9aa0a6"),
+        (roles.Highlight, "#8ab4f8"),
+        (roles.HighlightedText, "#202124"),
+        (roles.Light, "#3c4043"),
+        (roles.Dark, "#101010"),
+        (roles.Link, "#8ab4f8"),
+        (roles.LinkVisited, "#c58af9"),
+    ):
         palette.setColor(role, QColor(color))
     for role in (roles.WindowText, roles.Text, roles.ButtonText):  # greyed-out commands
         palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#80868b"))

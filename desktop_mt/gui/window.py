@@ -7,12 +7,31 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
-    QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QIcon, QKeySequence,
-    QShortcut, QTextCursor,
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QGuiApplication,
+    QIcon,
+    QKeySequence,
+    QShortcut,
+    QTextCursor,
 )
 from PySide6.QtWidgets import (
-    QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QPlainTextEdit,
-    QProgressBar, QPushButton, QSizePolicy, QSplitter, QToolBar, QToolButton, QVBoxLayout,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -25,19 +44,24 @@ from .progress import without_mark
 
 STATES = ("loading", "translating", "idle", "error", "stopping", "stopped")
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
-FILE_FILTER = ("Documents (*.txt *.srt *.docx);;Images: read and translate the text "
-               "(*.png *.jpg *.jpeg *.webp *.bmp *.gif *.tif *.tiff);;All files (*)")
-DEFAULT_FONT_SIZE = 13          # source pane; the translation pane is one point larger
-FONT_SIZES = (8, 40)            # View > Larger/Smaller stay within these
-MIN_WIDTH = 480                 # the window must stay usable this narrow (small screens)
-SCREEN_SHARE = 0.9              # at most this much of the screen when the window opens
+FILE_FILTER = (
+    "Documents (*.txt *.srt *.docx);;Images: read and translate the text "
+    "(*.png *.jpg *.jpeg *.webp *.bmp *.gif *.tif *.tiff);;All files (*)"
+)
+DEFAULT_FONT_SIZE = 13  # source pane; the translation pane is one point larger
+FONT_SIZES = (8, 40)  # View > Larger/Smaller stay within these
+MIN_WIDTH = 480  # the window must stay usable this narrow (small screens)
+SCREEN_SHARE = 0.9  # at most this much of the screen when the window opens
 SHORTCUTS = (
     ("Ctrl+Enter", "Translate the source text"),
     ("Esc", "Stop the translation"),
     (CLIPBOARD_SHORTCUT, "Translate the clipboard"),
     ("Ctrl+O", "Translate a file"),
-    ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo in the source text (also after Clear, a clipboard "
-                               "translation or joined lines: the text as pasted)"),
+    (
+        "Ctrl+Z / Ctrl+Shift+Z",
+        "Undo / redo in the source text (also after Clear, a clipboard "
+        "translation or joined lines: the text as pasted)",
+    ),
     ("Tab / Shift+Tab", "Move between the source, the translation and the toolbar"),
     ("Ctrl+Shift+C", "Copy the translation"),
     ("Ctrl+Shift+Backspace", "Clear both panes (Ctrl+Z brings the text back)"),
@@ -140,30 +164,30 @@ class MainWindow(QMainWindow):
     translateRequested = Signal(str)
     stopRequested = Signal()
     clearRequested = Signal()
-    sourceEdited = Signal(str)          # user edits only (not set_source), for as-you-type
+    sourceEdited = Signal(str)  # user edits only (not set_source), for as-you-type
     clipboardTranslateRequested = Signal()
     settingsRequested = Signal()
-    modelsRequested = Signal()          # the Models dialog (File menu, demo-model notice)
+    modelsRequested = Signal()  # the Models dialog (File menu, demo-model notice)
     translateFileRequested = Signal(str)  # a path chosen in the dialog, dropped or recent
     fileCancelRequested = Signal()
-    fontSizeChanged = Signal(int)       # View > text size (the controller saves it)
-    joinLinesToggled = Signal(bool)     # Edit > Join lines on paste (PDF line breaks)
-    bilingualToggled = Signal(bool)     # View > Bilingual (source paragraph, then translation)
-    historyRequested = Signal()         # View > History (Ctrl+H)
-    quitRequested = Signal()            # File > Quit, Ctrl+Q (the tray's Quit goes the same way)
-    hiddenToTray = Signal()             # the close button hid the window; the app keeps running
-    closing = Signal()                  # the window really closes (quit)
+    fontSizeChanged = Signal(int)  # View > text size (the controller saves it)
+    joinLinesToggled = Signal(bool)  # Edit > Join lines on paste (PDF line breaks)
+    bilingualToggled = Signal(bool)  # View > Bilingual (source paragraph, then translation)
+    historyRequested = Signal()  # View > History (Ctrl+H)
+    quitRequested = Signal()  # File > Quit, Ctrl+Q (the tray's Quit goes the same way)
+    hiddenToTray = Signal()  # the close button hid the window; the app keeps running
+    closing = Signal()  # the window really closes (quit)
 
     def __init__(self) -> None:
         super().__init__()
         self.setWindowTitle("desktop-mt — English → 中文")
         self._setting_source = False
-        self.close_to_tray = False      # set by the app when a tray shows and the setting is on
+        self.close_to_tray = False  # set by the app when a tray shows and the setting is on
         self._quitting = False
-        self.may_quit = lambda: True    # asks while work runs (quitting.QuitGuard sets it)
+        self.may_quit = lambda: True  # asks while work runs (quitting.QuitGuard sets it)
         self.about_text = "desktop-mt"  # the controller fills in model and licence details
         self.error_dialogs: list[QMessageBox] = []  # kept so tests (and GC) can see them
-        self.info_dialogs: list[QMessageBox] = []   # About, Keyboard shortcuts
+        self.info_dialogs: list[QMessageBox] = []  # About, Keyboard shortcuts
         self._build_editors()
         self._build_actions()
         self._build_layout()
@@ -206,17 +230,24 @@ class MainWindow(QMainWindow):
         # One QAction per command, shared by the toolbar and the menus.
         self.translate_action = self._action("Translate", "Translate (Ctrl+Enter)", self._emit_translate)
         self.stop_action = self._action("Stop", "Stop (Esc)", self.stopRequested.emit)
-        self.copy_action = self._action("Copy translation", "Copy the translation (Ctrl+Shift+C)",
-                                        self.copy_result, "Ctrl+Shift+C")
-        self.clear_action = self._action("Clear", "Clear both panes (Ctrl+Z brings the text back)",
-                                         self.clearRequested.emit, "Ctrl+Shift+Backspace")
+        self.copy_action = self._action(
+            "Copy translation", "Copy the translation (Ctrl+Shift+C)", self.copy_result, "Ctrl+Shift+C"
+        )
+        self.clear_action = self._action(
+            "Clear", "Clear both panes (Ctrl+Z brings the text back)", self.clearRequested.emit, "Ctrl+Shift+Backspace"
+        )
         self.clipboard_action = self._action(
-            "Translate clipboard", f"Translate the clipboard ({CLIPBOARD_SHORTCUT})",
-            self.clipboardTranslateRequested.emit)
+            "Translate clipboard",
+            f"Translate the clipboard ({CLIPBOARD_SHORTCUT})",
+            self.clipboardTranslateRequested.emit,
+        )
         self.settings_action = self._action("Settings…", "Settings", self.settingsRequested.emit)
         self.file_action = self._action(
-            "Translate file…", "Translate a .txt, .srt or .docx file (or drop one on the window)",
-            self.choose_file, "Ctrl+O")
+            "Translate file…",
+            "Translate a .txt, .srt or .docx file (or drop one on the window)",
+            self.choose_file,
+            "Ctrl+O",
+        )
         self.quit_action = self._action("Quit", "Quit desktop-mt (Ctrl+Q)", self.quit, "Ctrl+Q")
 
     def _build_layout(self) -> None:
@@ -228,8 +259,16 @@ class MainWindow(QMainWindow):
         self.toolbar.setMovable(False)
         self.toolbar.setFloatable(False)
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for action in (self.translate_action, self.stop_action, self.copy_action, self.clear_action,
-                       None, self.file_action, self.clipboard_action, self.settings_action):
+        for action in (
+            self.translate_action,
+            self.stop_action,
+            self.copy_action,
+            self.clear_action,
+            None,
+            self.file_action,
+            self.clipboard_action,
+            self.settings_action,
+        ):
             self.toolbar.addSeparator() if action is None else self.toolbar.addAction(action)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
         button = self.toolbar.widgetForAction
@@ -275,8 +314,7 @@ class MainWindow(QMainWindow):
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self, activated=self._emit_translate)
         QShortcut(QKeySequence("Esc"), self, activated=self.stopRequested.emit)
-        QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), self,
-                  activated=self.clipboardTranslateRequested.emit)
+        QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), self, activated=self.clipboardTranslateRequested.emit)
 
     def _build_menus(self) -> None:
         self._build_file_menu()
@@ -291,8 +329,9 @@ class MainWindow(QMainWindow):
         self.set_recent_files([])
         menu.addAction(self.clipboard_action)
         menu.addSeparator()
-        self.models_action = self._action("Models…", "Download, remove and choose translation models",
-                                          self.modelsRequested.emit)
+        self.models_action = self._action(
+            "Models…", "Download, remove and choose translation models", self.modelsRequested.emit
+        )
         menu.addAction(self.models_action)
         menu.addAction(self.settings_action)
         menu.addSeparator()
@@ -300,10 +339,12 @@ class MainWindow(QMainWindow):
 
     def _build_edit_menu(self) -> None:
         menu = self.menuBar().addMenu("&Edit")
-        self.undo_action = self._action("Undo", "Undo in the source text", self.source.undo,
-                                        QKeySequence.StandardKey.Undo)
-        self.redo_action = self._action("Redo", "Redo in the source text", self.source.redo,
-                                        QKeySequence.StandardKey.Redo)
+        self.undo_action = self._action(
+            "Undo", "Undo in the source text", self.source.undo, QKeySequence.StandardKey.Undo
+        )
+        self.redo_action = self._action(
+            "Redo", "Redo in the source text", self.source.redo, QKeySequence.StandardKey.Redo
+        )
         # The editor handles Ctrl+Z itself while focused; the menu entries are for the mouse.
         for action in (self.undo_action, self.redo_action):
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
@@ -311,13 +352,23 @@ class MainWindow(QMainWindow):
         self.source.redoAvailable.connect(self.redo_action.setEnabled)
         self.undo_action.setEnabled(False)
         self.redo_action.setEnabled(False)
-        self.select_all_action = self._action("Select all", "Select the whole source text",
-                                              self._select_all)
+        self.select_all_action = self._action("Select all", "Select the whole source text", self._select_all)
         self.join_lines_action = self._toggle(
-            "Join lines on paste", "Join the line breaks of text copied from PDFs when it is pasted "
-            "(Ctrl+Z brings back the text as pasted)", self.joinLinesToggled)
-        for action in (self.undo_action, self.redo_action, None, self.copy_action,
-                       self.select_all_action, None, self.clear_action, None, self.join_lines_action):
+            "Join lines on paste",
+            "Join the line breaks of text copied from PDFs when it is pasted (Ctrl+Z brings back the text as pasted)",
+            self.joinLinesToggled,
+        )
+        for action in (
+            self.undo_action,
+            self.redo_action,
+            None,
+            self.copy_action,
+            self.select_all_action,
+            None,
+            self.clear_action,
+            None,
+            self.join_lines_action,
+        ):
             menu.addSeparator() if action is None else menu.addAction(action)
 
     def _toggle(self, text: str, tip: str, signal: Signal) -> QAction:
@@ -330,33 +381,45 @@ class MainWindow(QMainWindow):
 
     def _build_view_menu(self) -> None:
         menu = self.menuBar().addMenu("&View")
-        self.larger_action = self._action("Larger text", "Larger text (Ctrl++)",
-                                          lambda: self.set_font_size(self.font_size + 1, emit=True),
-                                          QKeySequence.StandardKey.ZoomIn)
-        self.smaller_action = self._action("Smaller text", "Smaller text (Ctrl+-)",
-                                           lambda: self.set_font_size(self.font_size - 1, emit=True),
-                                           QKeySequence.StandardKey.ZoomOut)
-        self.reset_font_action = self._action("Default text size", "Default text size (Ctrl+0)",
-                                              lambda: self.set_font_size(DEFAULT_FONT_SIZE, emit=True),
-                                              "Ctrl+0")
+        self.larger_action = self._action(
+            "Larger text",
+            "Larger text (Ctrl++)",
+            lambda: self.set_font_size(self.font_size + 1, emit=True),
+            QKeySequence.StandardKey.ZoomIn,
+        )
+        self.smaller_action = self._action(
+            "Smaller text",
+            "Smaller text (Ctrl+-)",
+            lambda: self.set_font_size(self.font_size - 1, emit=True),
+            QKeySequence.StandardKey.ZoomOut,
+        )
+        self.reset_font_action = self._action(
+            "Default text size",
+            "Default text size (Ctrl+0)",
+            lambda: self.set_font_size(DEFAULT_FONT_SIZE, emit=True),
+            "Ctrl+0",
+        )
         for action in (self.larger_action, self.smaller_action, self.reset_font_action):
             menu.addAction(action)
         self.bilingual_action = self._toggle(
-            "Bilingual", "Show, copy and save translations bilingually: each source paragraph "
-            "followed by its translation", self.bilingualToggled)
+            "Bilingual",
+            "Show, copy and save translations bilingually: each source paragraph followed by its translation",
+            self.bilingualToggled,
+        )
         menu.addSeparator()
         menu.addAction(self.bilingual_action)
         menu.addSeparator()
-        self.history_action = self._action("History…", "Past translations: search, open, copy (Ctrl+H)",
-                                           self.historyRequested.emit, "Ctrl+H")
+        self.history_action = self._action(
+            "History…", "Past translations: search, open, copy (Ctrl+H)", self.historyRequested.emit, "Ctrl+H"
+        )
         menu.addAction(self.history_action)
 
     def _build_help_menu(self) -> None:
         menu = self.menuBar().addMenu("&Help")
-        self.shortcuts_action = self._action("Keyboard shortcuts", "Keyboard shortcuts",
-                                             self.show_shortcuts, QKeySequence.StandardKey.HelpContents)
-        self.about_action = self._action("About desktop-mt", "Model, licences and version",
-                                         self.show_about)
+        self.shortcuts_action = self._action(
+            "Keyboard shortcuts", "Keyboard shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents
+        )
+        self.about_action = self._action("About desktop-mt", "Model, licences and version", self.show_about)
         menu.addAction(self.shortcuts_action)
         menu.addAction(self.about_action)
 
@@ -380,13 +443,13 @@ class MainWindow(QMainWindow):
         if path:
             self.translateFileRequested.emit(path)
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if dropped_file(event.mimeData()):
             event.acceptProposedAction()
         else:
             super().dragEnterEvent(event)
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+    def dropEvent(self, event: QDropEvent) -> None:
         if not self._take_file_drop(event):
             super().dropEvent(event)
 
@@ -398,7 +461,7 @@ class MainWindow(QMainWindow):
         self.translateFileRequested.emit(path)
         return True
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         kind = event.type()
         if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and dropped_file(event.mimeData()):
             event.acceptProposedAction()
@@ -407,7 +470,7 @@ class MainWindow(QMainWindow):
             return self._take_file_drop(event)
         return super().eventFilter(obj, event)
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+    def closeEvent(self, event: QCloseEvent) -> None:
         # The close button hides to the tray (the hotkey keeps working); Quit really closes.
         if self.close_to_tray and not self._quitting:
             event.ignore()
@@ -569,17 +632,23 @@ class MainWindow(QMainWindow):
     def ask_output_exists(self, path: str, keep_both_name: str) -> str:
         """Ask what to do with an existing output: "overwrite", "keep" (write
         ``keep_both_name`` beside it) or "cancel"."""
-        return self._ask("The translation exists",
-                         f"{Path(path).name} already exists in {Path(path).parent}.\n\n"
-                         f"Replace it, or keep it and save the new translation as {keep_both_name}?",
-                         ("Keep both", "keep"), ("Replace", "overwrite"))
+        return self._ask(
+            "The translation exists",
+            f"{Path(path).name} already exists in {Path(path).parent}.\n\n"
+            f"Replace it, or keep it and save the new translation as {keep_both_name}?",
+            ("Keep both", "keep"),
+            ("Replace", "overwrite"),
+        )
 
     def ask_resume(self, name: str, kept: int, total: int) -> str:
         """An interrupted job of ``name`` left a journal: "resume", "restart" or "cancel"."""
-        return self._ask("Continue the interrupted translation?",
-                         f"An earlier translation of {name} stopped with {kept} of {total} "
-                         "segments done. Continue from there, or start over?",
-                         ("Continue", "resume"), ("Start over", "restart"))
+        return self._ask(
+            "Continue the interrupted translation?",
+            f"An earlier translation of {name} stopped with {kept} of {total} "
+            "segments done. Continue from there, or start over?",
+            ("Continue", "resume"),
+            ("Start over", "restart"),
+        )
 
     def _ask(self, title: str, text: str, default: tuple[str, str], other: tuple[str, str]) -> str:
         """A modal question with two answers and Cancel; returns the chosen answer's key."""

@@ -19,8 +19,9 @@ import dataclasses
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -39,7 +40,7 @@ BATCH_SECONDS = 0.030
 class EngineConfig:
     """What a Translator is built from. ``model_dir`` None is the bundled model."""
 
-    model_dir: Optional[str] = None
+    model_dir: str | None = None
     variant: str = "int8"
     intra_op_threads: int = 0
     inter_op_threads: int = 1
@@ -57,31 +58,33 @@ def default_translator_factory(config: EngineConfig) -> Any:
     return Translator(
         model_dir=config.model_dir,
         variant=config.variant,
-        session_options=SessionOptions(intra_op_threads=config.intra_op_threads,
-                                       inter_op_threads=config.inter_op_threads),
+        session_options=SessionOptions(
+            intra_op_threads=config.intra_op_threads, inter_op_threads=config.inter_op_threads
+        ),
     )
 
 
 class TranslationWorker(QObject):
     """Owns the Translator; runs loads and translations one at a time in its thread."""
 
-    loadStarted = Signal(str)       # description
-    loaded = Signal(object, str)    # ModelInfo (the translator's model_info), variant
-    loadFailed = Signal(str)        # actionable message
-    started = Signal(int)           # request id
-    delta = Signal(int, str)        # request id, batched text
+    loadStarted = Signal(str)  # description
+    loaded = Signal(object, str)  # ModelInfo (the translator's model_info), variant
+    loadFailed = Signal(str)  # actionable message
+    started = Signal(int)  # request id
+    delta = Signal(int, str)  # request id, batched text
     finished = Signal(int, object)  # request id, TranslationStats or None (skipped/failed)
-    failed = Signal(int, str)       # request id, actionable message
+    failed = Signal(int, str)  # request id, actionable message
     fileProgress = Signal(int, int, float)  # segments done, total, segments per second
     fileFinished = Signal(str, str)  # output path, summary ("202 segments, 1 kept as they were...")
-    fileFailed = Signal(str)        # actionable message
-    fileCancelled = Signal(str)     # stopped by its Event; no output written; the journal path
-    fileResumed = Signal(str)       # ResumeReport text: segments recovered, or why it starts over
+    fileFailed = Signal(str)  # actionable message
+    fileCancelled = Signal(str)  # stopped by its Event; no output written; the journal path
+    fileResumed = Signal(str)  # ResumeReport text: segments recovered, or why it starts over
     segmentDone = Signal(int, object)  # request id, alignment.SegmentSpan (after its text's delta)
     alternativesReady = Signal(int, object)  # id, list[Alternative] ([]: cancelled) or a message (str)
 
-    def __init__(self, factory: Callable[[EngineConfig], Any] | None = None,
-                 batch_seconds: float = BATCH_SECONDS) -> None:
+    def __init__(
+        self, factory: Callable[[EngineConfig], Any] | None = None, batch_seconds: float = BATCH_SECONDS
+    ) -> None:
         super().__init__()
         self._factory = factory or default_translator_factory
         self._batch_seconds = batch_seconds
@@ -104,8 +107,9 @@ class TranslationWorker(QObject):
             return
         except Exception as exc:  # noqa: BLE001 - the app must survive any engine bug
             log_exception("model load", exc)
-            self._report_load_failure(f"Could not load the model ({type(exc).__name__}: {exc}). "
-                                      "Details are in the log file.")
+            self._report_load_failure(
+                f"Could not load the model ({type(exc).__name__}: {exc}). Details are in the log file."
+            )
             return
         old, self._translator = self._translator, new
         self._close(old)
@@ -137,8 +141,7 @@ class TranslationWorker(QObject):
             return
         except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
             log_exception("translation", exc)
-            self.failed.emit(req_id, f"Translation failed ({type(exc).__name__}: {exc}). "
-                                     "Details are in the log file.")
+            self.failed.emit(req_id, f"Translation failed ({type(exc).__name__}: {exc}). Details are in the log file.")
             return
         self.finished.emit(req_id, stats)
 
@@ -209,9 +212,18 @@ class TranslationWorker(QObject):
         on_resume = (lambda report: self.fileResumed.emit(str(report))) if job.resume else None
         summaries: list[Any] = []
         try:
-            out = translate_file(job.src, job.dst, self._translator, options=job.options,
-                                 progress=progress, cancel=job.cancel, resume=job.resume,
-                                 on_resume=on_resume, bilingual=job.bilingual, on_summary=summaries.append)
+            out = translate_file(
+                job.src,
+                job.dst,
+                self._translator,
+                options=job.options,
+                progress=progress,
+                cancel=job.cancel,
+                resume=job.resume,
+                on_resume=on_resume,
+                bilingual=job.bilingual,
+                on_summary=summaries.append,
+            )
         except TranslationCancelled:
             self.fileCancelled.emit(str(journal_path(Path(job.dst))) if job.dst else "")
             return
@@ -220,8 +232,7 @@ class TranslationWorker(QObject):
             return
         except Exception as exc:  # noqa: BLE001 - never let a job exception kill the app
             log_exception("file translation", exc)
-            self.fileFailed.emit(f"File translation failed ({type(exc).__name__}: {exc}). "
-                                 "Details are in the log file.")
+            self.fileFailed.emit(f"File translation failed ({type(exc).__name__}: {exc}). Details are in the log file.")
             return
         self.fileFinished.emit(str(out), str(summaries[-1]) if summaries else "")
 
@@ -248,7 +259,7 @@ class FileJob:
     ``resume`` continues from its journal; ``gate`` lets typing pre-empt the job."""
 
     src: str
-    dst: Optional[str]
+    dst: str | None
     options: Any
     cancel: threading.Event
     resume: bool = False

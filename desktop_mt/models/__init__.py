@@ -11,15 +11,45 @@ from desktop_mt.models import (load_catalog, catalog_entry, download_model, Down
 
 from .catalog import CatalogEntry, VariantSpec, catalog_entry, load_catalog
 from .download import DownloadProgress, download_model, plan_files
-from .store import (DEFAULT_ENDPOINT, MIRROR_HINT, InstalledModel, active_model_dir, active_models, get_active,
-                    get_endpoint_setting, installed, list_installed, models_dir, remove_model, resolve_endpoint,
-                    resolve_model, set_active, set_endpoint_setting)
+from .store import (
+    DEFAULT_ENDPOINT,
+    MIRROR_HINT,
+    InstalledModel,
+    active_model_dir,
+    active_models,
+    get_active,
+    get_endpoint_setting,
+    installed,
+    list_installed,
+    models_dir,
+    remove_model,
+    resolve_endpoint,
+    resolve_model,
+    set_active,
+    set_endpoint_setting,
+)
 
 __all__ = [
-    "CatalogEntry", "VariantSpec", "catalog_entry", "load_catalog",
-    "DownloadProgress", "download_model", "plan_files",
-    "DEFAULT_ENDPOINT", "MIRROR_HINT", "InstalledModel", "active_model_dir", "active_models", "get_active",
+    "CatalogEntry",
+    "VariantSpec",
+    "catalog_entry",
+    "load_catalog",
+    "DownloadProgress",
+    "download_model",
+    "plan_files",
+    "DEFAULT_ENDPOINT",
+    "MIRROR_HINT",
+    "InstalledModel",
+    "active_model_dir",
+    "active_models",
+    "get_active",
     "get_endpoint_setting",
-    "installed", "list_installed", "models_dir", "remove_model", "resolve_endpoint", "resolve_model", "set_active",
+    "installed",
+    "list_installed",
+    "models_dir",
+    "remove_model",
+    "resolve_endpoint",
+    "resolve_model",
+    "set_active",
     "set_endpoint_setting",
 ]

@@ -60,15 +60,18 @@ class CatalogEntry:
 
 def _entry(data: dict[str, Any], source: Path) -> CatalogEntry:
     try:
-        variants = {v: VariantSpec(dict(spec["files"]), int(spec.get("approx_bytes", 0)), spec.get("int8_kind"))
-                    for v, spec in data["variants"].items()}
+        variants = {
+            v: VariantSpec(dict(spec["files"]), int(spec.get("approx_bytes", 0)), spec.get("int8_kind"))
+            for v, spec in data["variants"].items()
+        }
         fields = {f.name for f in dataclasses.fields(CatalogEntry)}
         kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k in fields}
         kwargs["variants"] = variants
         return CatalogEntry(**kwargs)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ModelFormatError(f"{source}: catalog entry {data.get('name', '?')!r} is malformed ({exc}); "
-                               f"fix or remove it") from exc
+        raise ModelFormatError(
+            f"{source}: catalog entry {data.get('name', '?')!r} is malformed ({exc}); fix or remove it"
+        ) from exc
 
 
 def _read(path: Path) -> list[CatalogEntry]:
@@ -76,9 +79,10 @@ def _read(path: Path) -> list[CatalogEntry]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelFormatError(
-            f"{path} is not a readable model catalog ({exc}); fix it or unset {CATALOG_ENV}") from exc
+            f"{path} is not a readable model catalog ({exc}); fix it or unset {CATALOG_ENV}"
+        ) from exc
     if not isinstance(data, dict) or not isinstance(data.get("models"), list):
-        raise ModelFormatError(f"{path} must hold {{\"models\": [...]}}; fix it or unset {CATALOG_ENV}")
+        raise ModelFormatError(f'{path} must hold {{"models": [...]}}; fix it or unset {CATALOG_ENV}')
     return [_entry(item, path) for item in data["models"]]
 
 
@@ -103,5 +107,4 @@ def catalog_entry(name: str) -> CatalogEntry:
         if entry.name == name:
             return entry
     known = ", ".join(e.name for e in entries) or "none"
-    raise ModelNotFoundError(f"no model {name!r} in the catalog (known: {known}); "
-                             f"`desktop-mt models list` shows them")
+    raise ModelNotFoundError(f"no model {name!r} in the catalog (known: {known}); `desktop-mt models list` shows them")

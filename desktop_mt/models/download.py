@@ -20,11 +20,16 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
-from ..errors import (DownloadCancelled, DownloadVerificationError, ModelDownloadError, ModelNotFoundError,
-                      NotEnoughSpaceError)
+from ..errors import (
+    DownloadCancelled,
+    DownloadVerificationError,
+    ModelDownloadError,
+    ModelNotFoundError,
+    NotEnoughSpaceError,
+)
 from .catalog import CatalogEntry, catalog_entry
 from .hub import RemoteFile, file_digest, hub_errors, list_revision
 from .install import install_staged, reuse_installed
@@ -47,7 +52,7 @@ class DownloadProgress:
     done: int = 0
     total: int = 0
     file: str = ""
-    speed: Optional[float] = None
+    speed: float | None = None
 
 
 ProgressCallback = Callable[[DownloadProgress], None]
@@ -118,14 +123,18 @@ def plan_files(entry: CatalogEntry, variant: str, endpoint: str) -> list[RemoteF
     wanted = [*entry.common_files, *entry.variants[variant].files.values()]
     missing = [p for p in wanted if p not in listing]
     if missing:
-        raise ModelDownloadError(f"{entry.repo}@{entry.revision[:12]} at {endpoint} lacks {', '.join(missing)}; "
-                                 f"the catalog entry {entry.name!r} does not match the repository")
+        raise ModelDownloadError(
+            f"{entry.repo}@{entry.revision[:12]} at {endpoint} lacks {', '.join(missing)}; "
+            f"the catalog entry {entry.name!r} does not match the repository"
+        )
     files = [listing[p] for p in wanted]
     tokenizer_listing = listing
     if not all(p in listing for p in entry.tokenizer_files):
         if not entry.tokenizer_fallback:
-            raise ModelDownloadError(f"{entry.repo} has no {', '.join(entry.tokenizer_files)} and the catalog names "
-                                     f"no checkpoint repository to take them from")
+            raise ModelDownloadError(
+                f"{entry.repo} has no {', '.join(entry.tokenizer_files)} and the catalog names "
+                f"no checkpoint repository to take them from"
+            )
         fb = entry.tokenizer_fallback
         tokenizer_listing = list_revision(fb["repo"], fb["revision"], endpoint)
     for p in entry.tokenizer_files:
@@ -135,8 +144,14 @@ def plan_files(entry: CatalogEntry, variant: str, endpoint: str) -> list[RemoteF
     return files
 
 
-def download_model(name: str | CatalogEntry, variant: str = "int8", *, endpoint: str | None = None,
-                   progress: ProgressCallback | None = None, cancel=None) -> Path:
+def download_model(
+    name: str | CatalogEntry,
+    variant: str = "int8",
+    *,
+    endpoint: str | None = None,
+    progress: ProgressCallback | None = None,
+    cancel=None,
+) -> Path:
     """Download and install a catalog model's ``variant``; returns the installed folder.
 
     ``endpoint`` overrides the app's mirror setting and ``HF_ENDPOINT``. ``progress`` receives
@@ -180,8 +195,9 @@ def _exclusive(name: str):
     try:
         lock.acquire(timeout=0)
     except Timeout as exc:
-        raise ModelDownloadError(f"{name} is already being downloaded (by the app or another desktop-mt "
-                                 f"command); wait for it or cancel it") from exc
+        raise ModelDownloadError(
+            f"{name} is already being downloaded (by the app or another desktop-mt command); wait for it or cancel it"
+        ) from exc
     try:
         yield
     finally:
@@ -194,9 +210,12 @@ def _already_installed(target: Path, entry: CatalogEntry, variant: str, files: l
     except (OSError, ValueError):
         return False
     source = manifest.get("download", {})
-    return (source.get("repo") == entry.repo and source.get("revision") == entry.revision
-            and variant in manifest.get("variants", {})
-            and all((target / f.path).is_file() and (target / f.path).stat().st_size == f.size for f in files))
+    return (
+        source.get("repo") == entry.repo
+        and source.get("revision") == entry.revision
+        and variant in manifest.get("variants", {})
+        and all((target / f.path).is_file() and (target / f.path).stat().st_size == f.size for f in files)
+    )
 
 
 def _prepare_staging(entry: CatalogEntry) -> Path:
@@ -225,8 +244,10 @@ def _check_space(staging: Path, files: list[RemoteFile]) -> None:
     needed = sum(max(f.size - _local_bytes(f, staging), 0) for f in files)
     free = shutil.disk_usage(staging).free
     if needed + SPACE_MARGIN > free:
-        raise NotEnoughSpaceError(f"the download needs {_mb(needed)} MB in {staging.parent.parent} but only "
-                                  f"{_mb(free)} MB are free; free some space and run it again")
+        raise NotEnoughSpaceError(
+            f"the download needs {_mb(needed)} MB in {staging.parent.parent} but only "
+            f"{_mb(free)} MB are free; free some space and run it again"
+        )
 
 
 def _mb(n: int) -> str:
@@ -255,7 +276,8 @@ def _fetch(remote: RemoteFile, staging: Path, endpoint: str, reporter: _Reporter
             f"{remote.path} from {endpoint} ({remote.repo}@{remote.revision[:12]}) does not match the Hub's "
             f"metadata ({remote.digest_name} {actual}, {size} bytes; expected {remote.expected_digest}, "
             f"{remote.size} bytes); nothing was installed and the file was discarded. Run the download again; "
-            f"if it fails again, the endpoint serves a corrupted copy: try another endpoint")
+            f"if it fails again, the endpoint serves a corrupted copy: try another endpoint"
+        )
     os.replace(part, final)
     reporter.emit("downloading")
 
@@ -274,13 +296,21 @@ def _http_fetch(remote: RemoteFile, part: Path, resume: int, endpoint: str, repo
             return
         with open(part, "ab") as f:
             try:
-                http_get(meta.location or url, f, resume_size=resume, headers=headers, expected_size=remote.size,
-                         displayed_filename=remote.path, tqdm_class=reporter.tqdm_class())
+                http_get(
+                    meta.location or url,
+                    f,
+                    resume_size=resume,
+                    headers=headers,
+                    expected_size=remote.size,
+                    displayed_filename=remote.path,
+                    tqdm_class=reporter.tqdm_class(),
+                )
             except OSError as exc:
                 if isinstance(exc, ModelDownloadError) or "Consistency check failed" not in str(exc):
                     raise
-                raise ModelDownloadError(f"{remote.path} from {endpoint} arrived incomplete ({exc}); run the "
-                                         f"download again to resume") from exc
+                raise ModelDownloadError(
+                    f"{remote.path} from {endpoint} arrived incomplete ({exc}); run the download again to resume"
+                ) from exc
 
 
 def _check_metadata(remote: RemoteFile, meta, endpoint: str) -> None:
@@ -293,5 +323,7 @@ def _check_metadata(remote: RemoteFile, meta, endpoint: str) -> None:
     if remote.sha256 and meta.etag and meta.etag != remote.sha256:
         problems.append(f"etag {meta.etag} instead of sha256 {remote.sha256}")
     if problems:
-        raise DownloadVerificationError(f"{endpoint}: {remote.repo}/{remote.path} is inconsistent "
-                                        f"({'; '.join(problems)}); nothing was downloaded, try another endpoint")
+        raise DownloadVerificationError(
+            f"{endpoint}: {remote.repo}/{remote.path} is inconsistent "
+            f"({'; '.join(problems)}); nothing was downloaded, try another endpoint"
+        )

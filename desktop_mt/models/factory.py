@@ -19,8 +19,8 @@ to download (``engine.router``). Both are loaded at once (errors surface here, n
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Iterable, Mapping, Union
 
 from ..engine.direction import DIRECTIONS, EN_ZH, model_direction
 from ..engine.model_format import bundled_model_dir, inspect_model_dir
@@ -31,14 +31,19 @@ from ..errors import ModelFormatError, ModelNotFoundError
 from .catalog import load_catalog
 from .store import active_model_dir, resolve_model
 
-ModelChoice = Union[str, Path]
-Models = Union[Iterable[ModelChoice], Mapping[str, Union[ModelChoice, None]], None]
+ModelChoice = str | Path
+Models = Iterable[ModelChoice] | Mapping[str, ModelChoice | None] | None
 
 
-def build_translator(models: Models = None, *, variant: str = "int8",
-                     session_options: SessionOptions = SessionOptions(),
-                     options: GenerationOptions = GenerationOptions(), batch_size: int = DEFAULT_BATCH_SIZE,
-                     target_token: str | None = None) -> TwoWayTranslator:
+def build_translator(
+    models: Models = None,
+    *,
+    variant: str = "int8",
+    session_options: SessionOptions = SessionOptions(),
+    options: GenerationOptions = GenerationOptions(),
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    target_token: str | None = None,
+) -> TwoWayTranslator:
     """A :class:`TwoWayTranslator` with a model per direction (see the module docstring).
 
     ``models``: None (the defaults), a list of folders / installed names (each goes to the
@@ -51,9 +56,18 @@ def build_translator(models: Models = None, *, variant: str = "int8",
     translators: dict[str, Translator | None] = {}
     for name in DIRECTIONS:
         folder = folders.get(name)
-        translators[name] = None if folder is None else Translator(
-            folder, variant=variant, session_options=session_options, options=options,
-            target_token=target_token if name == EN_ZH else None, batch_size=batch_size)
+        translators[name] = (
+            None
+            if folder is None
+            else Translator(
+                folder,
+                variant=variant,
+                session_options=session_options,
+                options=options,
+                target_token=target_token if name == EN_ZH else None,
+                batch_size=batch_size,
+            )
+        )
     missing = {name: catalog_model_for(name) for name, t in translators.items() if t is None}
     return TwoWayTranslator(translators, missing, options)
 
@@ -66,8 +80,10 @@ def model_folders(models: Models = None) -> dict[str, Path | None]:
     for name in DIRECTIONS:
         folders[name] = chosen.get(name) or (None if only_chosen else active_model_dir(name) or _bundled(name))
     if not any(folders.values()):
-        raise ModelNotFoundError("no English->Chinese or Chinese->English model is installed or bundled; "
-                                 "download one with `desktop-mt models download opus-mt-en-zh`")
+        raise ModelNotFoundError(
+            "no English->Chinese or Chinese->English model is installed or bundled; "
+            "download one with `desktop-mt models download opus-mt-en-zh`"
+        )
     return folders
 
 
@@ -100,8 +116,10 @@ def _folder_for(value: ModelChoice, direction: str | None) -> Path:
     info = inspect_model_dir(folder)
     own = model_direction(info.source_lang, info.target_lang)
     if own is None:
-        raise ModelFormatError(f"{value}: {info.name} translates {info.source_lang}->{info.target_lang}; "
-                               f"desktop-mt needs an English->Chinese or Chinese->English model")
+        raise ModelFormatError(
+            f"{value}: {info.name} translates {info.source_lang}->{info.target_lang}; "
+            f"desktop-mt needs an English->Chinese or Chinese->English model"
+        )
     if direction is not None and own != direction:
         raise ModelFormatError(f"{value}: {info.name} translates {own}, not {direction}")
     return folder

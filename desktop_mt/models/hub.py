@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from ..errors import HubUnreachableError, ModelDownloadError
 from .store import MIRROR_HINT
@@ -49,7 +49,7 @@ def file_digest(path: Path, remote: RemoteFile) -> str:
     if remote.sha256:
         digest = hashlib.sha256()
     else:
-        digest = hashlib.sha1()  # noqa: S324 - git's blob id, compared with the Hub's, not security
+        digest = hashlib.sha1()
         digest.update(f"blob {path.stat().st_size}\0".encode())
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -58,11 +58,15 @@ def file_digest(path: Path, remote: RemoteFile) -> str:
 
 
 def unreachable_message(endpoint: str, detail: str) -> str:
-    hint = (f"check the connection, or use a mirror: `--endpoint {MIRROR_HINT}` or the environment "
-            f"variable HF_ENDPOINT={MIRROR_HINT}")
+    hint = (
+        f"check the connection, or use a mirror: `--endpoint {MIRROR_HINT}` or the environment "
+        f"variable HF_ENDPOINT={MIRROR_HINT}"
+    )
     if endpoint.rstrip("/") != "https://huggingface.co":
-        hint = (f"check the connection and that {endpoint} is a Hub mirror "
-                "(HF_ENDPOINT / --endpoint / the app's mirror setting)")
+        hint = (
+            f"check the connection and that {endpoint} is a Hub mirror "
+            "(HF_ENDPOINT / --endpoint / the app's mirror setting)"
+        )
     return f"cannot reach the model hub at {endpoint} ({detail}); {hint}"
 
 
@@ -75,17 +79,23 @@ def hub_errors(endpoint: str, what: str) -> Iterator[None]:
     try:
         yield
     except hf.OfflineModeIsEnabled as exc:
-        raise HubUnreachableError(f"downloads are switched off: HF_HUB_OFFLINE (or TRANSFORMERS_OFFLINE) is set "
-                                  f"in the environment; unset it to download from {endpoint}") from exc
+        raise HubUnreachableError(
+            f"downloads are switched off: HF_HUB_OFFLINE (or TRANSFORMERS_OFFLINE) is set "
+            f"in the environment; unset it to download from {endpoint}"
+        ) from exc
     except httpx2.TransportError as exc:
         raise HubUnreachableError(unreachable_message(endpoint, f"{type(exc).__name__}: {exc}")) from exc
     except (hf.RepositoryNotFoundError, hf.RevisionNotFoundError, hf.RemoteEntryNotFoundError) as exc:
-        raise ModelDownloadError(f"{what} was not found at {endpoint} ({type(exc).__name__}); a mirror may not "
-                                 f"have it yet: try another endpoint") from exc
+        raise ModelDownloadError(
+            f"{what} was not found at {endpoint} ({type(exc).__name__}); a mirror may not "
+            f"have it yet: try another endpoint"
+        ) from exc
     except hf.HfHubHTTPError as exc:
         status = getattr(getattr(exc, "response", None), "status_code", "?")
-        raise ModelDownloadError(f"{endpoint} answered HTTP {status} for {what}; try again later or use "
-                                 f"another endpoint (e.g. {MIRROR_HINT})") from exc
+        raise ModelDownloadError(
+            f"{endpoint} answered HTTP {status} for {what}; try again later or use "
+            f"another endpoint (e.g. {MIRROR_HINT})"
+        ) from exc
     except hf.FileMetadataError as exc:
         raise ModelDownloadError(f"{endpoint} does not behave like a Hub endpoint for {what} ({exc})") from exc
 
@@ -95,14 +105,16 @@ def list_revision(repo: str, revision: str, endpoint: str) -> dict[str, RemoteFi
     from huggingface_hub import HfApi
 
     with hub_errors(endpoint, f"{repo}@{revision[:12]}"):
-        info = HfApi(endpoint=endpoint, token=False).model_info(repo, revision=revision, files_metadata=True,
-                                                                timeout=30)
+        info = HfApi(endpoint=endpoint, token=False).model_info(
+            repo, revision=revision, files_metadata=True, timeout=30
+        )
     if info.sha and len(revision) == 40 and info.sha != revision:
         raise ModelDownloadError(f"{endpoint} answered for {repo} with commit {info.sha}, not the pinned {revision}")
     files = {}
     for s in info.siblings or []:
         if s.size is None:
             raise ModelDownloadError(f"{endpoint} gave no size for {repo}/{s.rfilename}; it cannot be verified")
-        files[s.rfilename] = RemoteFile(repo, info.sha or revision, s.rfilename, int(s.size),
-                                        s.lfs.sha256 if s.lfs else None, s.blob_id)
+        files[s.rfilename] = RemoteFile(
+            repo, info.sha or revision, s.rfilename, int(s.size), s.lfs.sha256 if s.lfs else None, s.blob_id
+        )
     return files

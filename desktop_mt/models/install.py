@@ -16,8 +16,9 @@ from .catalog import CatalogEntry
 from .hub import RemoteFile
 
 
-def install_staged(entry: CatalogEntry, variant: str, files: list[RemoteFile], staging: Path, target: Path,
-                   endpoint: str) -> Path:
+def install_staged(
+    entry: CatalogEntry, variant: str, files: list[RemoteFile], staging: Path, target: Path, endpoint: str
+) -> Path:
     """Write the manifest into ``staging``, check the model loads, and move it to ``target``.
 
     Variants already installed in ``target`` from the same revision are kept (their files are
@@ -31,8 +32,9 @@ def install_staged(entry: CatalogEntry, variant: str, files: list[RemoteFile], s
         inspect_model_dir(staging)
     except (ModelNotFoundError, ModelFormatError) as exc:
         (staging / MANIFEST).unlink(missing_ok=True)
-        raise ModelDownloadError(f"the downloaded files of {entry.name} do not form a usable model ({exc}); "
-                                 f"nothing was installed") from exc
+        raise ModelDownloadError(
+            f"the downloaded files of {entry.name} do not form a usable model ({exc}); nothing was installed"
+        ) from exc
     _swap_into_place(staging, target)
     return target
 
@@ -68,29 +70,42 @@ def _carry_over(old: dict[str, Any], target: Path, staging: Path) -> None:
             shutil.copy2(src, dst)
 
 
-def build_download_manifest(entry: CatalogEntry, variant: str, files: list[RemoteFile], staging: Path,
-                            endpoint: str, old: dict[str, Any] | None) -> dict[str, Any]:
+def build_download_manifest(
+    entry: CatalogEntry, variant: str, files: list[RemoteFile], staging: Path, endpoint: str, old: dict[str, Any] | None
+) -> dict[str, Any]:
     """The ``desktop_mt.json`` of a downloaded model: files with the Hub's hashes, tokenizer
     facts, the model's target-language tokens and where it came from."""
     config = read_json(staging / "config.json")
     by_path = {f.path: f for f in files}
     variants = dict((old or {}).get("variants", {}))
-    variants[variant] = {"files": {role: _file_entry(staging, path, by_path.get(path))
-                                   for role, path in entry.variants[variant].files.items()}}
+    variants[variant] = {
+        "files": {
+            role: _file_entry(staging, path, by_path.get(path)) for role, path in entry.variants[variant].files.items()
+        }
+    }
     recorded = dict((old or {}).get("download", {}).get("files", {}))
     recorded.update({f.path: {"repo": f.repo, "bytes": f.size, f.digest_name: f.expected_digest} for f in files})
     tokens = vocab_target_tokens(staging / "vocab.json")
     manifest: dict[str, Any] = {
-        "format": "desktop-mt-model", "format_version": FORMAT_VERSION, "name": entry.name,
-        "architecture": entry.architecture, "source_lang": entry.source_lang, "target_lang": entry.target_lang,
+        "format": "desktop-mt-model",
+        "format_version": FORMAT_VERSION,
+        "name": entry.name,
+        "architecture": entry.architecture,
+        "source_lang": entry.source_lang,
+        "target_lang": entry.target_lang,
         "tokenizer": _tokenizer(entry, config),
         "variants": variants,
         "target_tokens": list(tokens),
         # "commit": what a branch revision ("main") resolved to when these files were fetched.
-        "download": {"repo": entry.repo, "revision": entry.revision,
-                     "commit": next((f.revision for f in files if f.repo == entry.repo), entry.revision),
-                     "endpoint": endpoint, "files": recorded,
-                     "licence": entry.licence, "attribution": entry.attribution},
+        "download": {
+            "repo": entry.repo,
+            "revision": entry.revision,
+            "commit": next((f.revision for f in files if f.repo == entry.repo), entry.revision),
+            "endpoint": endpoint,
+            "files": recorded,
+            "licence": entry.licence,
+            "attribution": entry.attribution,
+        },
     }
     if entry.target_token and entry.target_token in tokens:
         manifest["target_token"] = entry.target_token
@@ -110,8 +125,14 @@ def _file_entry(staging: Path, path: str, remote: RemoteFile | None) -> dict[str
 def _tokenizer(entry: CatalogEntry, config: dict[str, Any]) -> dict[str, Any]:
     if entry.architecture != "marian":
         raise ModelDownloadError(f"catalog entry {entry.name!r}: only Marian models can be downloaded so far")
-    return {"type": "marian", "source_spm": "source.spm", "target_spm": "target.spm", "vocab": "vocab.json",
-            "source_prefix_ids": [], "source_suffix_ids": [int(config.get("eos_token_id", 0))]}
+    return {
+        "type": "marian",
+        "source_spm": "source.spm",
+        "target_spm": "target.spm",
+        "vocab": "vocab.json",
+        "source_prefix_ids": [],
+        "source_suffix_ids": [int(config.get("eos_token_id", 0))],
+    }
 
 
 def _swap_into_place(staging: Path, target: Path) -> None:

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
-from ..fsutil import atomic_write
 from ..engine.direction import DIRECTIONS, EN_ZH
 from ..engine.model_format import MANIFEST, ModelInfo, inspect_model_dir
 from ..errors import DesktopMTError, ModelFormatError, ModelNotFoundError
+from ..fsutil import atomic_write
 
 SETTINGS_FILE = "models.json"
 DEFAULT_ENDPOINT = "https://huggingface.co"
@@ -105,10 +105,13 @@ def resolve_model(name_or_path: str) -> Path:
         from .catalog import load_catalog
 
         if any(e.name == name_or_path for e in load_catalog()):
-            raise ModelNotFoundError(f"model {name_or_path!r} is not installed in {models_dir()}; "
-                                     f"run `desktop-mt models download {name_or_path}`")
-    raise ModelNotFoundError(f"{name_or_path!r} is neither a model folder nor an installed model "
-                             f"(`desktop-mt models list` shows them)")
+            raise ModelNotFoundError(
+                f"model {name_or_path!r} is not installed in {models_dir()}; "
+                f"run `desktop-mt models download {name_or_path}`"
+            )
+    raise ModelNotFoundError(
+        f"{name_or_path!r} is neither a model folder nor an installed model (`desktop-mt models list` shows them)"
+    )
 
 
 def remove_model(name: str) -> Path:
@@ -118,8 +121,10 @@ def remove_model(name: str) -> Path:
         raise ModelNotFoundError(f"{name!r} is not a model name (`desktop-mt models list` shows them)")
     target, staged = models_dir() / name, staging_root() / name
     if name == BUNDLED and not target.is_dir() and not staged.is_dir():
-        raise ModelNotFoundError("the bundled model ships with the app and cannot be removed; to stop using "
-                                 "it, make another model the default: `desktop-mt models use NAME`")
+        raise ModelNotFoundError(
+            "the bundled model ships with the app and cannot be removed; to stop using "
+            "it, make another model the default: `desktop-mt models use NAME`"
+        )
     if not target.is_dir() and not staged.is_dir():
         raise ModelNotFoundError(f"no installed model {name!r} in {models_dir()}")
     for folder in (target, staged):
@@ -132,6 +137,7 @@ def remove_model(name: str) -> Path:
 
 
 # -- settings shared with the GUI -------------------------------------------------------------
+
 
 def settings_path() -> Path:
     return paths.config_dir() / SETTINGS_FILE
@@ -176,8 +182,10 @@ def set_active(name_or_path: str, direction: str | None = None) -> str:
         info = inspect_model_dir(resolve_model(name_or_path))
         own = info.direction
         if own is None:
-            raise ModelFormatError(f"{name_or_path!r} translates {info.source_lang}->{info.target_lang}; "
-                                   f"desktop-mt needs an English->Chinese or Chinese->English model")
+            raise ModelFormatError(
+                f"{name_or_path!r} translates {info.source_lang}->{info.target_lang}; "
+                f"desktop-mt needs an English->Chinese or Chinese->English model"
+            )
         if direction is not None and _check_direction(direction) != own:
             raise ModelFormatError(f"{name_or_path!r} translates {own}, not {direction}")
         direction = own
@@ -197,8 +205,10 @@ def active_model_dir(direction: str = EN_ZH) -> Path | None:
     try:
         return resolve_model(active)
     except ModelNotFoundError as exc:
-        raise ModelNotFoundError(f"the active {direction} model is unavailable: {exc}; choose another with "
-                                 f"`desktop-mt models use NAME` (or '' for the bundled model)") from exc
+        raise ModelNotFoundError(
+            f"the active {direction} model is unavailable: {exc}; choose another with "
+            f"`desktop-mt models use NAME` (or '' for the bundled model)"
+        ) from exc
 
 
 def _check_direction(direction: str) -> str:

@@ -25,14 +25,25 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DesktopMTError
-from .detect import Box, boxes_from_map, det_input
 from . import image
+from .detect import Box, boxes_from_map, det_input
 from .image import ImageError, is_image_path, load_image
 from .layout import assemble, group_lines, merge_line
 from .recognise import Run, recognise, upside_down
 
-__all__ = ["OcrEngine", "OcrResult", "OcrLine", "OcrError", "ImageError", "Box", "load_image", "is_image_path",
-           "MODEL_FILES", "models_dir", "NO_TEXT"]
+__all__ = [
+    "OcrEngine",
+    "OcrResult",
+    "OcrLine",
+    "OcrError",
+    "ImageError",
+    "Box",
+    "load_image",
+    "is_image_path",
+    "MODEL_FILES",
+    "models_dir",
+    "NO_TEXT",
+]
 
 NO_TEXT = "no text was found in the image"
 
@@ -41,8 +52,11 @@ NO_TEXT = "no text was found in the image"
 MODEL_FILES = {
     "det": ("ch_PP-OCRv4_det_infer.onnx", 1329218, "a739275b38b0990dbf05767b911bb46a8454bb3b85483e2cb8d8d28c40e47462"),
     "rec": ("ch_PP-OCRv4_rec_infer.onnx", 7794224, "b20174ac769c368b42c65d340f040da04cdd007f256ecf4fd04b2b82141e2aa8"),
-    "cls": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", 585532,
-            "e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c"),
+    "cls": (
+        "ch_ppocr_mobile_v2.0_cls_infer.onnx",
+        585532,
+        "e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c",
+    ),
 }
 
 
@@ -65,9 +79,9 @@ class OcrResult:
     """What was read in one image. ``text`` is empty when nothing was found."""
 
     lines: tuple[OcrLine, ...]
-    line_texts: tuple[str, ...]   # one entry per text line (far-apart segments joined by a tab)
-    text: str                     # paragraphs, lines of a paragraph joined
-    size: tuple[int, int]         # (width, height) of the image read
+    line_texts: tuple[str, ...]  # one entry per text line (far-apart segments joined by a tab)
+    text: str  # paragraphs, lines of a paragraph joined
+    size: tuple[int, int]  # (width, height) of the image read
     seconds: float
 
     @property
@@ -133,8 +147,10 @@ class OcrEngine:
         padded, top = _letterbox(rgb)
         x, sy, sx = det_input(padded)
         prob = runs["det"](x)[0, 0]
-        boxes = [Box(b.x0, max(0, b.y0 - top), b.x1, min(h, b.y1 - top))
-                 for b in boxes_from_map(prob, sy, sx, padded.shape[:2])]
+        boxes = [
+            Box(b.x0, max(0, b.y0 - top), b.x1, min(h, b.y1 - top))
+            for b in boxes_from_map(prob, sy, sx, padded.shape[:2])
+        ]
         lines = [merge_line(line) for line in group_lines([b for b in boxes if b.height > 1])]
         flat = [b for line in lines for b in line]
         crops = [_crop(rgb, b) for b in flat]
@@ -146,7 +162,7 @@ class OcrEngine:
         by_line: list[list[tuple[Box, str]]] = []
         i = 0
         for line in lines:
-            by_line.append([(b, t) for b, (t, _) in zip(line, read[i:i + len(line)])])
+            by_line.append([(b, t) for b, (t, _) in zip(line, read[i : i + len(line)])])
             i += len(line)
         line_texts, text = assemble(by_line)
         return OcrResult(tuple(segments), tuple(line_texts), text, (w, h), time.perf_counter() - started)
@@ -165,7 +181,7 @@ def _crop(rgb: np.ndarray, box: Box) -> np.ndarray:
     """A line's pixels with a margin (measured on rendered English at 12-28 px: 0.1 of the
     height took errors from 4-10% of characters to under 1%, mostly lost spaces)."""
     m = int(round(CROP_MARGIN * box.height))
-    return rgb[max(0, box.y0 - m):box.y1 + m, max(0, box.x0 - m):box.x1 + m]
+    return rgb[max(0, box.y0 - m) : box.y1 + m, max(0, box.x0 - m) : box.x1 + m]
 
 
 def _letterbox(rgb: np.ndarray) -> tuple[np.ndarray, int]:
@@ -186,7 +202,7 @@ def check_model_file(path: Path, size: int, sha256: str) -> None:
     actual = path.stat().st_size
     digest = hashlib.sha256(path.read_bytes()).hexdigest() if actual == size else ""
     if digest != sha256:
-        raise OcrError(f"OCR model {path} is damaged ({actual} bytes, expected {size} with sha256 "
-                       f"{sha256[:12]}...); reinstall desktop-mt")
-
-
+        raise OcrError(
+            f"OCR model {path} is damaged ({actual} bytes, expected {size} with sha256 "
+            f"{sha256[:12]}...); reinstall desktop-mt"
+        )

@@ -18,10 +18,10 @@ THRESH = 0.3
 BOX_THRESH = 0.5
 UNCLIP_RATIO = 1.6
 MIN_SIZE = 3
-LIMIT_SIDE = 736      # the shorter side is scaled up to at least this for the model
-MAX_UPSCALE = 2.0     # but by at most this: a small screen region needs no more (on 12-28 px
-                      # rendered text the same lines were read at 2x as at 736, in 0.6-0.9 of the time)
-MAX_DET_SIDE = 2400   # and the longer side down to at most this (bounded time and memory)
+LIMIT_SIDE = 736  # the shorter side is scaled up to at least this for the model
+MAX_UPSCALE = 2.0  # but by at most this: a small screen region needs no more (on 12-28 px
+# rendered text the same lines were read at 2x as at 736, in 0.6-0.9 of the time)
+MAX_DET_SIDE = 2400  # and the longer side down to at most this (bounded time and memory)
 MEAN = STD = 0.5
 
 
@@ -75,8 +75,14 @@ def boxes_from_map(prob: np.ndarray, scale_y: float, scale_x: float, size: tuple
         fx0, fy0, fx1, fy1 = x0 - d, y0 - d, x1 + d, y1 + d
         if min(fx1 - fx0, fy1 - fy0) < MIN_SIZE + 2:
             continue
-        boxes.append(Box(int(np.clip(round(fx0 / scale_x), 0, width)), int(np.clip(round(fy0 / scale_y), 0, height)),
-                         int(np.clip(round(fx1 / scale_x), 0, width)), int(np.clip(round(fy1 / scale_y), 0, height))))
+        boxes.append(
+            Box(
+                int(np.clip(round(fx0 / scale_x), 0, width)),
+                int(np.clip(round(fy0 / scale_y), 0, height)),
+                int(np.clip(round(fx1 / scale_x), 0, width)),
+                int(np.clip(round(fy1 / scale_y), 0, height)),
+            )
+        )
     return [b for b in boxes if b.width > 1 and b.height > 1]
 
 
@@ -86,7 +92,7 @@ def components(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
     padded = np.zeros((mask.shape[0], mask.shape[1] + 2), dtype=np.int8)
     padded[:, 1:-1] = mask
     edges = np.diff(padded, axis=1)
-    starts = np.argwhere(edges == 1)   # row-major order: runs sorted by row, then column
+    starts = np.argwhere(edges == 1)  # row-major order: runs sorted by row, then column
     ends = np.argwhere(edges == -1)[:, 1]
     rows, cols = starts[:, 0].tolist(), starts[:, 1].tolist()
     stops = ends.tolist()

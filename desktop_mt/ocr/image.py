@@ -39,7 +39,7 @@ def load_image(source: str | Path | bytes, name: str | None = None) -> np.ndarra
 
     label = name or (str(source) if not isinstance(source, bytes) else "the image")
     try:
-        stream = io.BytesIO(source) if isinstance(source, bytes) else open(source, "rb")
+        stream = io.BytesIO(source) if isinstance(source, bytes) else open(source, "rb")  # noqa: SIM115 - closed by the with below
     except OSError as exc:
         raise ImageError(f"{label}: cannot be read ({exc.strerror or exc})") from exc
     with stream, warnings.catch_warnings():
@@ -51,9 +51,11 @@ def load_image(source: str | Path | bytes, name: str | None = None) -> np.ndarra
         except ImageError:
             raise
         except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-            raise ImageError(f"{label}: not an image Pillow can read (PNG, JPEG, WebP, BMP, GIF, TIFF)"
-                             if isinstance(exc, UnidentifiedImageError) else
-                             f"{label}: the image is too large to read safely ({exc})") from exc
+            raise ImageError(
+                f"{label}: not an image Pillow can read (PNG, JPEG, WebP, BMP, GIF, TIFF)"
+                if isinstance(exc, UnidentifiedImageError)
+                else f"{label}: the image is too large to read safely ({exc})"
+            ) from exc
         except (OSError, ValueError, SyntaxError, EOFError) as exc:  # Pillow's decoders raise all of these
             raise ImageError(f"{label}: the image is damaged or truncated ({exc})") from exc
         return to_rgb_array(img)
@@ -72,8 +74,10 @@ def _reduced(img, label: str):  # type: ignore[no-untyped-def]  # PIL types stay
         img.draft("RGB", (-(-w // shrink), -(-h // shrink)))
         if img.size[0] * img.size[1] <= MAX_DECODED_PIXELS:
             return img
-    raise ImageError(f"{label}: the image is too large ({w}x{h} pixels; at most "
-                     f"{MAX_DECODED_PIXELS // 1_000_000} million can be read). Crop or scale it down first.")
+    raise ImageError(
+        f"{label}: the image is too large ({w}x{h} pixels; at most "
+        f"{MAX_DECODED_PIXELS // 1_000_000} million can be read). Crop or scale it down first."
+    )
 
 
 def to_rgb_array(img) -> np.ndarray:  # type: ignore[no-untyped-def]

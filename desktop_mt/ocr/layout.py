@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from ..engine.pasted import join_lines
 from .detect import Box
 
-SAME_LINE_OVERLAP = 0.5   # share of the smaller box's height two boxes of one line overlap by
-MERGE_GAP = 0.6           # boxes of a line closer than this times the line height are one box
-PARAGRAPH_PITCH = 1.45    # a line pitch this much above the region's usual one starts a paragraph
+SAME_LINE_OVERLAP = 0.5  # share of the smaller box's height two boxes of one line overlap by
+MERGE_GAP = 0.6  # boxes of a line closer than this times the line height are one box
+PARAGRAPH_PITCH = 1.45  # a line pitch this much above the region's usual one starts a paragraph
 
 
 def _overlap(a: Box, b: Box) -> float:
@@ -71,8 +71,15 @@ def paragraph_starts(lines: Sequence[Box]) -> list[bool]:
 def assemble(lines: Sequence[Sequence[tuple[Box, str]]]) -> tuple[list[str], str]:
     """The lines' texts (segments of a line joined by a tab) and the paragraph-joined text."""
     texts = ["\t".join(t.strip() for _, t in segs if t.strip()) for segs in lines]
-    bounds = [Box(min(b.x0 for b, _ in segs), min(b.y0 for b, _ in segs),
-                  max(b.x1 for b, _ in segs), max(b.y1 for b, _ in segs)) for segs in lines]
+    bounds = [
+        Box(
+            min(b.x0 for b, _ in segs),
+            min(b.y0 for b, _ in segs),
+            max(b.x1 for b, _ in segs),
+            max(b.y1 for b, _ in segs),
+        )
+        for segs in lines
+    ]
     kept = [(t, b) for t, b in zip(texts, bounds) if t]
     starts = paragraph_starts([b for _, b in kept])
     raw = ""

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 REC_HEIGHT = 48
-REC_MIN_WIDTH = 320     # PaddleOCR pads every batch to at least 320 pixels (48x320 training shape)
+REC_MIN_WIDTH = 320  # PaddleOCR pads every batch to at least 320 pixels (48x320 training shape)
 REC_BATCH = 6
 CLS_SHAPE = (48, 192)
 CLS_THRESH = 0.9
@@ -39,7 +39,7 @@ def upside_down(run: Run, crops: Sequence[np.ndarray]) -> list[bool]:
     """Which crops the direction classifier reads as rotated by 180 degrees (confidently)."""
     flags: list[bool] = []
     for start in range(0, len(crops), REC_BATCH):
-        batch = np.stack([line_tensor(c, *CLS_SHAPE) for c in crops[start:start + REC_BATCH]])
+        batch = np.stack([line_tensor(c, *CLS_SHAPE) for c in crops[start : start + REC_BATCH]])
         probs = run(batch)
         flags += [bool(p.argmax() == 1 and p[1] > CLS_THRESH) for p in probs]
     return flags
@@ -53,7 +53,7 @@ def recognise(run: Run, charset: Sequence[str], crops: Sequence[np.ndarray]) -> 
     order = sorted(range(len(crops)), key=lambda i: crops[i].shape[1] / crops[i].shape[0])
     out: list[tuple[str, float]] = [("", 0.0)] * len(crops)
     for start in range(0, len(order), REC_BATCH):
-        idx = order[start:start + REC_BATCH]
+        idx = order[start : start + REC_BATCH]
         width = max(REC_MIN_WIDTH, *(math.ceil(REC_HEIGHT * crops[i].shape[1] / crops[i].shape[0]) for i in idx))
         batch = np.stack([line_tensor(crops[i], REC_HEIGHT, width) for i in idx])
         probs = run(batch)
@@ -82,7 +82,7 @@ def ctc_decode(probs: np.ndarray, charset: Sequence[str]) -> tuple[list[str], li
     return chars, np.flatnonzero(keep).tolist(), conf
 
 
-WORD_GAP = 0.22   # an empty column run this wide (times the line's height) between letters is a space
+WORD_GAP = 0.22  # an empty column run this wide (times the line's height) between letters is a space
 INK_CONTRAST = 60  # grey levels from the background that count as ink
 
 
@@ -98,9 +98,12 @@ def restore_spaces(chars: Sequence[str], centres: Sequence[float], crop: np.ndar
     min_gap = WORD_GAP * crop.shape[0]
     text = [chars[0]]
     for prev, (char, left, right) in zip(chars, zip(chars[1:], centres, centres[1:])):
-        if " " not in (prev, char) and not (_wide(prev) or _wide(char)):
-            if _longest_run(empty[int(left):int(right) + 1]) >= min_gap:
-                text.append(" ")
+        if (
+            " " not in (prev, char)
+            and not (_wide(prev) or _wide(char))
+            and _longest_run(empty[int(left) : int(right) + 1]) >= min_gap
+        ):
+            text.append(" ")
         text.append(char)
     return "".join(text)
 

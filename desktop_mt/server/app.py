@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from typing import Optional
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
@@ -38,10 +37,23 @@ from .requests import check_key, off_loop, read_params, unless_disconnected
 from .service import TranslationService
 
 log = logging.getLogger("desktop_mt.server")
-ENDPOINTS = ("/translate", "/translate/stream", "/detect", "/languages", "/frontend/settings",
-             "/health", "/metrics", "/deeplx/translate", "/v2/translate", "/v2/usage",
-             "/v2/languages", "/v1/chat/completions", "/v1/models", "/v1/responses",
-             "/openapi.json")
+ENDPOINTS = (
+    "/translate",
+    "/translate/stream",
+    "/detect",
+    "/languages",
+    "/frontend/settings",
+    "/health",
+    "/metrics",
+    "/deeplx/translate",
+    "/v2/translate",
+    "/v2/usage",
+    "/v2/languages",
+    "/v1/chat/completions",
+    "/v1/models",
+    "/v1/responses",
+    "/openapi.json",
+)
 
 
 def create_app(config: ServerConfig, translator=None) -> FastAPI:
@@ -55,8 +67,14 @@ def create_app(config: ServerConfig, translator=None) -> FastAPI:
         yield
         service.close()
 
-    app = FastAPI(title="desktop-mt", version=__version__, lifespan=lifespan,
-                  docs_url=None, redoc_url=None, openapi_url="/openapi.json")
+    app = FastAPI(
+        title="desktop-mt",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
     app.state.service = service
     _add_middleware(app, config, service)
     _add_error_handlers(app)
@@ -73,20 +91,25 @@ def load_translator(config: ServerConfig):
     """The Translator the config names (raises DesktopMTError with a message naming the fix)."""
     from .. import SessionOptions, Translator
 
-    return Translator(model_dir=config.model, variant=config.variant,
-                      session_options=SessionOptions(intra_op_threads=config.threads,
-                                                     provider=config.provider))
+    return Translator(
+        model_dir=config.model,
+        variant=config.variant,
+        session_options=SessionOptions(intra_op_threads=config.threads, provider=config.provider),
+    )
 
 
 def _add_middleware(app: FastAPI, config: ServerConfig, service: TranslationService) -> None:
     origins = cors_origins(config)
     if origins:  # preflight OPTIONS answered by the middleware for these origins only
-        app.add_middleware(JsonCORSMiddleware, allow_origins=origins,
-                           allow_methods=["GET", "POST", "OPTIONS"],
-                           allow_headers=list(CORS_HEADERS), max_age=600)
+        app.add_middleware(
+            JsonCORSMiddleware,
+            allow_origins=origins,
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=list(CORS_HEADERS),
+            max_age=600,
+        )
     # Outermost (added last): the Host check, the last word on errors, the log line.
-    app.add_middleware(Guard, metrics=service.metrics, endpoints=ENDPOINTS,
-                       check_host=is_loopback(config.host))
+    app.add_middleware(Guard, metrics=service.metrics, endpoints=ENDPOINTS, check_host=is_loopback(config.host))
 
 
 def _add_error_handlers(app: FastAPI) -> None:
@@ -98,11 +121,11 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):  # 404, 405, multipart
-        return error_response(ApiError(exc.status_code, str(exc.detail), dict(exc.headers or {})),
-                              request.url.path)
+        return error_response(ApiError(exc.status_code, str(exc.detail), dict(exc.headers or {})), request.url.path)
 
 
 # --- LibreTranslate's parameters ---------------------------------------------------------
+
 
 def _texts(q) -> tuple[list[str], bool]:
     """``q`` as a list of texts and whether it was a list (LibreTranslate's "batch")."""
@@ -136,12 +159,10 @@ def _alternatives(value, limit: int) -> int:
 def _check_limits(texts: list[str], batch: bool, config: ServerConfig) -> None:
     """LibreTranslate's limits and messages (400): list length, then characters per text."""
     if batch and len(texts) > config.batch_limit:
-        raise ApiError(400, f"Invalid request: request ({len(texts)}) exceeds text limit "
-                            f"({config.batch_limit})")
+        raise ApiError(400, f"Invalid request: request ({len(texts)}) exceeds text limit ({config.batch_limit})")
     for text in texts:
         if len(text) > config.char_limit:
-            raise ApiError(400, f"Invalid request: request ({len(text)}) exceeds text limit "
-                                f"({config.char_limit})")
+            raise ApiError(400, f"Invalid request: request ({len(text)}) exceeds text limit ({config.char_limit})")
 
 
 class TranslateRequest:
@@ -150,16 +171,21 @@ class TranslateRequest:
     def __init__(self, params: dict, service: TranslationService) -> None:
         self.texts, self.batch = _texts(params.get("q"))
         source, target = _required(params, "source"), _required(params, "target")
-        self.alternatives = _alternatives(params.get("alternatives"),
-                                          service.config.alternatives_limit)
+        self.alternatives = _alternatives(params.get("alternatives"), service.config.alternatives_limit)
         _check_limits(self.texts, self.batch, service.config)
         self.detected = detect(self.texts)[0] if source == "auto" else None
         language = self.detected["language"] if self.detected else canonical(source)
         if language != service.languages.source:
-            raise ApiError(400, f"{language} is not supported" + (
-                " (detected in the text; this model translates from "
-                f"{NAMES.get(service.languages.source, service.languages.source)})"
-                if self.detected else ""))
+            raise ApiError(
+                400,
+                f"{language} is not supported"
+                + (
+                    " (detected in the text; this model translates from "
+                    f"{NAMES.get(service.languages.source, service.languages.source)})"
+                    if self.detected
+                    else ""
+                ),
+            )
         self.target = service.languages.target(target)
         if self.target is None:
             raise ApiError(400, f"{target} is not supported")
@@ -172,13 +198,12 @@ class TranslateRequest:
         """For the log line: counts only, never the text."""
         return f"texts={len(self.texts)} chars={sum(len(t) for t in self.texts)}"
 
-    def response(self, outputs: list[str], alternatives: Optional[list[list[str]]] = None) -> dict:
+    def response(self, outputs: list[str], alternatives: list[list[str]] | None = None) -> dict:
         """LibreTranslate's response body for ``outputs`` (one per text) and, when asked for,
         each text's ``alternatives`` (other translations; none given: empty lists)."""
         body: dict = {"translatedText": outputs if self.batch else outputs[0]}
         if self.detected is not None:
-            body["detectedLanguage"] = [self.detected] * len(outputs) if self.batch \
-                else self.detected
+            body["detectedLanguage"] = [self.detected] * len(outputs) if self.batch else self.detected
         if self.alternatives > 0:
             others = alternatives or [[] for _ in outputs]
             body["alternatives"] = others if self.batch else others[0]
@@ -204,9 +229,13 @@ async def _stream_events(stream, req: TranslateRequest):
                 parts.append(payload)
                 yield _sse("delta", {"text": payload})
             elif kind == "done":
-                done = {"translatedText": "".join(parts), "segments": payload.segments,
-                        "tokens": payload.tokens, "seconds": round(payload.seconds, 4),
-                        "tokensPerSecond": round(payload.tokens_per_second, 1)}
+                done = {
+                    "translatedText": "".join(parts),
+                    "segments": payload.segments,
+                    "tokens": payload.tokens,
+                    "seconds": round(payload.seconds, 4),
+                    "tokensPerSecond": round(payload.tokens_per_second, 1),
+                }
                 if req.detected is not None:
                     done["detectedLanguage"] = req.detected
                 yield _sse("done", done)
@@ -219,7 +248,7 @@ async def _stream_events(stream, req: TranslateRequest):
 def _add_translate_routes(app: FastAPI, service: TranslationService) -> None:
     config = service.config
 
-    async def parse(request: Request) -> tuple[dict, Optional[TranslateRequest]]:
+    async def parse(request: Request) -> tuple[dict, TranslateRequest | None]:
         """The parameters and, unless they are DeepLX's, the checked request."""
         params = await read_params(request, config)
         if deepl_api.is_deeplx(params):  # DeepLX's body (text, target_lang) has no q
@@ -235,10 +264,14 @@ def _add_translate_routes(app: FastAPI, service: TranslationService) -> None:
         if req is None:
             return await deepl_api.deeplx_answer(request, params, service)
         if req.alternatives > 0 and req.format == "text":  # LibreTranslate: none for html
-            return JSONResponse(req.response(*await unless_disconnected(
-                request, translate_nbest(service, req.texts, req.target, req.alternatives))))
-        return JSONResponse(req.response(await unless_disconnected(request,
-                                                                   _outputs(service, req))))
+            return JSONResponse(
+                req.response(
+                    *await unless_disconnected(
+                        request, translate_nbest(service, req.texts, req.target, req.alternatives)
+                    )
+                )
+            )
+        return JSONResponse(req.response(await unless_disconnected(request, _outputs(service, req))))
 
     @app.post("/translate/stream")
     async def translate_stream(request: Request):
@@ -250,8 +283,9 @@ def _add_translate_routes(app: FastAPI, service: TranslationService) -> None:
         if req.format != "text":
             raise ApiError(400, f"{req.format} format is not supported by /translate/stream")
         stream = open_stream(service, req.texts[0], req.target)
-        return StreamingResponse(_stream_events(stream, req), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache"})
+        return StreamingResponse(
+            _stream_events(stream, req), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+        )
 
 
 def _add_info_routes(app: FastAPI, service: TranslationService) -> None:
@@ -277,9 +311,14 @@ def _add_info_routes(app: FastAPI, service: TranslationService) -> None:
     @app.get("/health")
     async def health():
         info = service.translator.model_info
-        return JSONResponse({"status": "ok", "model": info.name,
-                             "variant": service.translator.variant,
-                             "queuedTexts": service.batcher.queued_texts})
+        return JSONResponse(
+            {
+                "status": "ok",
+                "model": info.name,
+                "variant": service.translator.variant,
+                "queuedTexts": service.batcher.queued_texts,
+            }
+        )
 
     @app.get("/metrics")
     async def metrics(request: Request):
@@ -291,9 +330,16 @@ def _add_info_routes(app: FastAPI, service: TranslationService) -> None:
 def _frontend_settings(service: TranslationService) -> dict:
     table, config = service.languages, service.config
     target = table.targets[0]
-    return {"charLimit": config.char_limit, "frontendTimeout": 500,
-            "apiKeys": bool(config.api_key), "keyRequired": bool(config.api_key),
-            "suggestions": False, "filesTranslation": False, "supportedFilesFormat": [],
-            "language": {"source": {"code": table.source,
-                                    "name": NAMES.get(table.source, table.source)},
-                         "target": {"code": target, "name": NAMES.get(target, target)}}}
+    return {
+        "charLimit": config.char_limit,
+        "frontendTimeout": 500,
+        "apiKeys": bool(config.api_key),
+        "keyRequired": bool(config.api_key),
+        "suggestions": False,
+        "filesTranslation": False,
+        "supportedFilesFormat": [],
+        "language": {
+            "source": {"code": table.source, "name": NAMES.get(table.source, table.source)},
+            "target": {"code": target, "name": NAMES.get(target, target)},
+        },
+    }

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import contextlib
 import dataclasses
 import logging
 import threading
 import time
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 log = logging.getLogger("desktop_mt.server")
 
@@ -46,12 +47,12 @@ class BatcherClosed(Exception):
 class Ticket:
     """One request's texts; ``future`` resolves to their translations, in order."""
 
-    def __init__(self, batcher: "Batcher", texts: Sequence[str]) -> None:
+    def __init__(self, batcher: Batcher, texts: Sequence[str]) -> None:
         self._batcher = batcher
         self.texts = list(texts)
         self.future: concurrent.futures.Future = concurrent.futures.Future()
         self.queued_at = time.perf_counter()
-        self.results: list[Optional[str]] = [None] * len(self.texts)
+        self.results: list[str | None] = [None] * len(self.texts)
         self.handed_out = 0  # texts given to engine calls so far (they are taken in order)
         self.left = len(self.texts)  # texts without a translation yet
         self.cancelled = False
@@ -80,8 +81,14 @@ class Batcher:
     ``on_batch(report)`` is called after each engine call (from the worker thread).
     """
 
-    def __init__(self, translate: TranslateBatch, max_batch: int = 32, window_s: float = 0.005,
-                 queue_size: int = 256, on_batch: Optional[Callable[[BatchReport], None]] = None):
+    def __init__(
+        self,
+        translate: TranslateBatch,
+        max_batch: int = 32,
+        window_s: float = 0.005,
+        queue_size: int = 256,
+        on_batch: Callable[[BatchReport], None] | None = None,
+    ):
         self._translate = translate
         self._max_batch, self._window_s, self._queue_size = max_batch, window_s, queue_size
         self._on_batch = on_batch
@@ -116,8 +123,7 @@ class Batcher:
                 ticket.future.set_result([])
                 return ticket
             if self._queued_texts + len(ticket.texts) > self._queue_size and self._line:
-                raise QueueFull(f"{self._queued_texts} texts are waiting (limit "
-                                f"{self._queue_size})")
+                raise QueueFull(f"{self._queued_texts} texts are waiting (limit {self._queue_size})")
             self._line.append(ticket)
             self._queued_texts += len(ticket.texts)
             self._cond.notify()
@@ -150,10 +156,8 @@ class Batcher:
         """Take the ticket's texts that were not handed out yet out of the queue."""
         self._queued_texts -= len(ticket.texts) - ticket.handed_out
         ticket.handed_out = len(ticket.texts)
-        try:
+        with contextlib.suppress(ValueError):
             self._line.remove(ticket)
-        except ValueError:
-            pass
 
     def _fail(self, ticket: Ticket, exc: BaseException) -> None:
         self._drop(ticket)
@@ -182,7 +186,7 @@ class Batcher:
                 return
             self._execute(batch)
 
-    def _collect(self) -> Optional[list[tuple[Ticket, int]]]:
+    def _collect(self) -> list[tuple[Ticket, int]] | None:
         """Wait for a request, then gather more for up to the window while there is room."""
         with self._cond:
             while not self._line and not self._closed:
@@ -231,7 +235,13 @@ class Batcher:
             return
         tickets = list(dict.fromkeys(ticket for ticket, _ in live))
         try:
-            self._on_batch(BatchReport(len(live), len(tickets), time.perf_counter() - started,
-                                       tuple(started - ticket.queued_at for ticket in tickets)))
-        except Exception:  # noqa: BLE001 - a reporting bug must not stop the worker
+            self._on_batch(
+                BatchReport(
+                    len(live),
+                    len(tickets),
+                    time.perf_counter() - started,
+                    tuple(started - ticket.queued_at for ticket in tickets),
+                )
+            )
+        except Exception:
             log.exception("batch report failed")

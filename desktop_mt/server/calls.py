@@ -39,8 +39,9 @@ async def translate_texts(service: TranslationService, texts: list[str], target:
         raise ApiError(500, f"Cannot translate text: {exc}") from None
 
 
-async def translate_nbest(service: TranslationService, texts: list[str], target: str,
-                          others: int) -> tuple[list[str], list[list[str]]]:
+async def translate_nbest(
+    service: TranslationService, texts: list[str], target: str, others: int
+) -> tuple[list[str], list[list[str]]]:
     """Each text's translation and up to ``others`` different ones, from one n-best search
     per text (as LibreTranslate: the best hypothesis is the translation, the next distinct
     ones its alternatives). Busy and failure cases are API errors, as for translate_texts."""
@@ -53,8 +54,7 @@ async def translate_nbest(service: TranslationService, texts: list[str], target:
         log.error("n-best search failed: %s", type(exc).__name__)
         raise ApiError(500, f"Cannot translate text: {exc}") from None
     firsts = [texts[0] if texts else "" for texts in found]
-    return firsts, [[t for t in texts[1:] if t != first][:others]
-                    for texts, first in zip(found, firsts)]
+    return firsts, [[t for t in texts[1:] if t != first][:others] for texts, first in zip(found, firsts)]
 
 
 def open_stream(service: TranslationService, text: str, target: str):
@@ -76,6 +76,6 @@ async def translate_html(service: TranslationService, texts: list[str], target: 
     translated = await translate_texts(service, runs, target) if runs else []
     outputs, position = [], 0
     for document in documents:
-        outputs.append(document.render(translated[position:position + len(document.texts)]))
+        outputs.append(document.render(translated[position : position + len(document.texts)]))
         position += len(document.texts)
     return outputs

@@ -18,7 +18,7 @@ none) and Chinese are accepted, others are refused before any text is looked at.
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from .languages import NAMES, canonical, detect
 from .service import TranslationService
@@ -44,7 +44,7 @@ class Job:
         return f"texts={len(self.texts)} chars={sum(len(t) for t in self.texts)}"
 
 
-def source_code(value: Optional[str]) -> Optional[str]:
+def source_code(value: str | None) -> str | None:
     """``en`` / ``zh`` for a source language the client named, None for auto or none.
 
     Raises UnsupportedLanguage for any other language."""
@@ -54,8 +54,7 @@ def source_code(value: Optional[str]) -> Optional[str]:
     language = canonical(code).split("-")[0].lower()
     if language in (ENGLISH, CHINESE, "zt"):
         return CHINESE if language == "zt" else language
-    raise UnsupportedLanguage(f"source language {code} is not supported: this server "
-                              f"translates English into Chinese")
+    raise UnsupportedLanguage(f"source language {code} is not supported: this server translates English into Chinese")
 
 
 def text_language(text: str) -> str:
@@ -64,7 +63,7 @@ def text_language(text: str) -> str:
     return best["language"] if best["confidence"] > 0 else ENGLISH
 
 
-def plan(texts: Sequence[str], source: Optional[str], target: str) -> Job:
+def plan(texts: Sequence[str], source: str | None, target: str) -> Job:
     """The job for ``texts``: each text's language, checked (raises UnsupportedLanguage)."""
     sources = []
     for number, text in enumerate(texts, 1):
@@ -73,7 +72,8 @@ def plan(texts: Sequence[str], source: Optional[str], target: str) -> Job:
             which = f"text {number}" if len(texts) > 1 else "the text"
             raise UnsupportedLanguage(
                 f"{which} looks {NAMES.get(language, language)} ({language}); this server "
-                f"translates English into Chinese (Chinese text is returned unchanged)")
+                f"translates English into Chinese (Chinese text is returned unchanged)"
+            )
         sources.append(language)
     return Job(list(texts), sources, target)
 
@@ -83,5 +83,4 @@ async def run(service: TranslationService, job: Job, translate) -> list[str]:
     (one batched call), Chinese texts as they are, in the request's order."""
     english = [text for text, source in zip(job.texts, job.sources) if source == ENGLISH]
     translated = iter(await translate(service, english, job.target) if english else [])
-    return [next(translated) if source == ENGLISH else text
-            for text, source in zip(job.texts, job.sources)]
+    return [next(translated) if source == ENGLISH else text for text, source in zip(job.texts, job.sources)]

@@ -11,7 +11,6 @@ import ipaddress
 import json
 import os
 from pathlib import Path
-from typing import Optional
 
 from ..errors import DesktopMTError
 
@@ -48,11 +47,11 @@ class ServerConfig:
 
     host: str = "127.0.0.1"
     port: int = 5000
-    model: Optional[str] = None
+    model: str | None = None
     variant: str = "int8"
     threads: int = 0
     provider: str = "cpu"
-    api_key: Optional[str] = None
+    api_key: str | None = None
     workers: int = 1
     cors_origins: tuple[str, ...] = ()
     char_limit: int = 5000
@@ -70,8 +69,17 @@ class ServerConfig:
     max_connections: int = 256
 
     def __post_init__(self) -> None:
-        for name in ("char_limit", "batch_limit", "max_body_bytes", "max_batch", "queue_size",
-                     "max_streams", "workers", "alternatives_limit", "max_connections"):
+        for name in (
+            "char_limit",
+            "batch_limit",
+            "max_body_bytes",
+            "max_batch",
+            "queue_size",
+            "max_streams",
+            "workers",
+            "alternatives_limit",
+            "max_connections",
+        ):
             if getattr(self, name) < 1:
                 raise ServeConfigError(f"--{name.replace('_', '-')} must be >= 1")
         for name in ("header_timeout_s", "body_timeout_s", "keep_alive_s"):
@@ -86,7 +94,7 @@ class ServerConfig:
         return json.dumps(dataclasses.asdict(self))
 
     @classmethod
-    def from_json(cls, text: str) -> "ServerConfig":
+    def from_json(cls, text: str) -> ServerConfig:
         data = json.loads(text)
         data["cors_origins"] = tuple(data.get("cors_origins") or ())
         return cls(**data)
@@ -108,15 +116,20 @@ def check_safe(config: ServerConfig) -> None:
         raise ServeConfigError(
             f"refusing to listen on {config.host} without an API key: anyone who can reach this "
             f"machine could use the translator. Give --api-key KEY (or set {API_KEY_ENV}), or "
-            f"bind to 127.0.0.1 (the default).")
+            f"bind to 127.0.0.1 (the default)."
+        )
     for origin in config.cors_origins:
         if origin == "*":
-            raise ServeConfigError("--cors-origin '*' would let every web page call the server; "
-                                   "list the origins that may (e.g. --cors-origin "
-                                   "https://example.org)")
+            raise ServeConfigError(
+                "--cors-origin '*' would let every web page call the server; "
+                "list the origins that may (e.g. --cors-origin "
+                "https://example.org)"
+            )
         if "://" not in origin and origin not in CORS_PRESETS:
-            raise ServeConfigError(f"--cors-origin {origin}: give an origin such as "
-                                   f"https://example.org, or a preset: {', '.join(CORS_PRESETS)}")
+            raise ServeConfigError(
+                f"--cors-origin {origin}: give an origin such as "
+                f"https://example.org, or a preset: {', '.join(CORS_PRESETS)}"
+            )
 
 
 def cors_origins(config: ServerConfig) -> list[str]:
@@ -130,55 +143,115 @@ def cors_origins(config: ServerConfig) -> list[str]:
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``serve`` options other than the model ones (the CLI adds --model/--variant/...)."""
     d = ServerConfig()
-    parser.add_argument("--host", default=d.host,
-                        help="address to bind (default 127.0.0.1; any other needs --api-key)")
+    parser.add_argument("--host", default=d.host, help="address to bind (default 127.0.0.1; any other needs --api-key)")
     parser.add_argument("--port", type=int, default=d.port, help="TCP port (default 5000)")
-    parser.add_argument("--api-key", metavar="KEY",
-                        help=f"require this key (api_key in the body, or 'Authorization: Bearer "
-                             f"KEY'); default: ${API_KEY_ENV} if set")
-    parser.add_argument("--workers", type=int, default=d.workers, metavar="N",
-                        help="worker processes, each with its own copy of the model (default 1)")
-    parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
-                        dest="cors_origins",
-                        help="allow browser pages from ORIGIN (repeatable; default none); "
-                             "'pot' allows Pot's web view (tauri://localhost ...)")
-    parser.add_argument("--char-limit", type=int, default=d.char_limit, metavar="N",
-                        help=f"most characters per text (default {d.char_limit})")
-    parser.add_argument("--batch-limit", type=int, default=d.batch_limit, metavar="N",
-                        help=f"most texts per request (default {d.batch_limit})")
-    parser.add_argument("--max-batch", type=int, default=d.max_batch, metavar="N",
-                        help=f"most texts per engine call (default {d.max_batch})")
-    parser.add_argument("--batch-window-ms", type=float, default=d.batch_window_ms, metavar="MS",
-                        help=f"how long to collect requests into a batch (default "
-                             f"{d.batch_window_ms:g})")
-    parser.add_argument("--queue-size", type=int, default=d.queue_size, metavar="N",
-                        help=f"most waiting texts before answering 503 (default {d.queue_size})")
-    parser.add_argument("--max-streams", type=int, default=d.max_streams, metavar="N",
-                        help=f"most concurrent /translate/stream requests and alternatives "
-                             f"searches (default {d.max_streams})")
-    parser.add_argument("--alternatives-limit", type=int, default=d.alternatives_limit,
-                        metavar="N", help=f"most alternatives one text may ask for (default "
-                                          f"{d.alternatives_limit})")
-    parser.add_argument("--header-timeout", type=float, default=d.header_timeout_s,
-                        metavar="S", dest="header_timeout_s",
-                        help=f"seconds a connection may take to send its request line and "
-                             f"headers (default {d.header_timeout_s:g})")
-    parser.add_argument("--body-timeout", type=float, default=d.body_timeout_s, metavar="S",
-                        dest="body_timeout_s",
-                        help=f"seconds a request body may take to arrive (default "
-                             f"{d.body_timeout_s:g}; then 408)")
-    parser.add_argument("--keep-alive", type=float, default=d.keep_alive_s, metavar="S",
-                        dest="keep_alive_s",
-                        help=f"seconds an idle keep-alive connection stays open (default "
-                             f"{d.keep_alive_s:g})")
-    parser.add_argument("--max-connections", type=int, default=d.max_connections, metavar="N",
-                        help=f"open connections; more are answered 503 and closed (default "
-                             f"{d.max_connections})")
-    parser.add_argument("--no-batching", action="store_true",
-                        help="serve one text at a time (for comparison; --max-batch 1)")
+    parser.add_argument(
+        "--api-key",
+        metavar="KEY",
+        help=f"require this key (api_key in the body, or 'Authorization: Bearer KEY'); default: ${API_KEY_ENV} if set",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=d.workers,
+        metavar="N",
+        help="worker processes, each with its own copy of the model (default 1)",
+    )
+    parser.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        dest="cors_origins",
+        help="allow browser pages from ORIGIN (repeatable; default none); "
+        "'pot' allows Pot's web view (tauri://localhost ...)",
+    )
+    parser.add_argument(
+        "--char-limit",
+        type=int,
+        default=d.char_limit,
+        metavar="N",
+        help=f"most characters per text (default {d.char_limit})",
+    )
+    parser.add_argument(
+        "--batch-limit",
+        type=int,
+        default=d.batch_limit,
+        metavar="N",
+        help=f"most texts per request (default {d.batch_limit})",
+    )
+    parser.add_argument(
+        "--max-batch",
+        type=int,
+        default=d.max_batch,
+        metavar="N",
+        help=f"most texts per engine call (default {d.max_batch})",
+    )
+    parser.add_argument(
+        "--batch-window-ms",
+        type=float,
+        default=d.batch_window_ms,
+        metavar="MS",
+        help=f"how long to collect requests into a batch (default {d.batch_window_ms:g})",
+    )
+    parser.add_argument(
+        "--queue-size",
+        type=int,
+        default=d.queue_size,
+        metavar="N",
+        help=f"most waiting texts before answering 503 (default {d.queue_size})",
+    )
+    parser.add_argument(
+        "--max-streams",
+        type=int,
+        default=d.max_streams,
+        metavar="N",
+        help=f"most concurrent /translate/stream requests and alternatives searches (default {d.max_streams})",
+    )
+    parser.add_argument(
+        "--alternatives-limit",
+        type=int,
+        default=d.alternatives_limit,
+        metavar="N",
+        help=f"most alternatives one text may ask for (default {d.alternatives_limit})",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=d.header_timeout_s,
+        metavar="S",
+        dest="header_timeout_s",
+        help=f"seconds a connection may take to send its request line and headers (default {d.header_timeout_s:g})",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=d.body_timeout_s,
+        metavar="S",
+        dest="body_timeout_s",
+        help=f"seconds a request body may take to arrive (default {d.body_timeout_s:g}; then 408)",
+    )
+    parser.add_argument(
+        "--keep-alive",
+        type=float,
+        default=d.keep_alive_s,
+        metavar="S",
+        dest="keep_alive_s",
+        help=f"seconds an idle keep-alive connection stays open (default {d.keep_alive_s:g})",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=d.max_connections,
+        metavar="N",
+        help=f"open connections; more are answered 503 and closed (default {d.max_connections})",
+    )
+    parser.add_argument(
+        "--no-batching", action="store_true", help="serve one text at a time (for comparison; --max-batch 1)"
+    )
 
 
-def _model_folder(value: Optional[str]) -> Optional[str]:
+def _model_folder(value: str | None) -> str | None:
     """``--model``: a folder, or an installed model's name (``desktop-mt models``); none given:
     the active model (None = bundled). A path that does not exist is left for the load to report."""
     from ..models import active_model_dir, resolve_model
@@ -198,14 +271,25 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     """A :class:`ServerConfig` from parsed ``serve`` arguments (raises ServeConfigError)."""
     no_batching = getattr(args, "no_batching", False)
     return ServerConfig(
-        host=args.host, port=args.port, model=_model_folder(args.model), variant=args.variant or "int8",
-        threads=args.threads or 0, provider=args.provider,
-        api_key=args.api_key or os.environ.get(API_KEY_ENV) or None, workers=args.workers,
-        cors_origins=tuple(args.cors_origins), char_limit=args.char_limit,
-        batch_limit=args.batch_limit, max_batch=1 if no_batching else args.max_batch,
+        host=args.host,
+        port=args.port,
+        model=_model_folder(args.model),
+        variant=args.variant or "int8",
+        threads=args.threads or 0,
+        provider=args.provider,
+        api_key=args.api_key or os.environ.get(API_KEY_ENV) or None,
+        workers=args.workers,
+        cors_origins=tuple(args.cors_origins),
+        char_limit=args.char_limit,
+        batch_limit=args.batch_limit,
+        max_batch=1 if no_batching else args.max_batch,
         batch_window_ms=0.0 if no_batching else args.batch_window_ms,
-        queue_size=args.queue_size, max_streams=args.max_streams,
+        queue_size=args.queue_size,
+        max_streams=args.max_streams,
         alternatives_limit=getattr(args, "alternatives_limit", ServerConfig.alternatives_limit),
-        **{name: getattr(args, name) for name in ("header_timeout_s", "body_timeout_s",
-                                                  "keep_alive_s", "max_connections")
-           if hasattr(args, name)})
+        **{
+            name: getattr(args, name)
+            for name in ("header_timeout_s", "body_timeout_s", "keep_alive_s", "max_connections")
+            if hasattr(args, name)
+        },
+    )

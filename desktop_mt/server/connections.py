@@ -20,10 +20,10 @@ shape).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
-from typing import Optional
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -32,8 +32,10 @@ from .config import CONFIG_ENV, ServerConfig
 
 def _raw_response(status: str, message: str, extra: str = "") -> bytes:
     body = json.dumps({"error": message}).encode()
-    return (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n{extra}\r\n").encode() + body
+    return (
+        f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n{extra}\r\n"
+    ).encode() + body
 
 
 class GuardedH11Protocol(H11Protocol):
@@ -51,9 +53,13 @@ class GuardedH11Protocol(H11Protocol):
         _no_delay(transport)
         super().connection_made(transport)
         if len(self.connections) > self.max_connections:
-            transport.write(_raw_response(
-                "503 Service Unavailable", f"Server busy: {self.max_connections} connections "
-                f"are open; retry later", f"Retry-After: {self.retry_after_s}\r\n"))
+            transport.write(
+                _raw_response(
+                    "503 Service Unavailable",
+                    f"Server busy: {self.max_connections} connections are open; retry later",
+                    f"Retry-After: {self.retry_after_s}\r\n",
+                )
+            )
             transport.close()
             return
         self._arm()
@@ -70,7 +76,7 @@ class GuardedH11Protocol(H11Protocol):
         super().on_response_complete()
         self._disarm()  # idle from here: uvicorn's keep-alive timeout applies
 
-    def connection_lost(self, exc: Optional[Exception]) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
 
@@ -89,9 +95,9 @@ class GuardedH11Protocol(H11Protocol):
             return
         if self.cycle is not None and not self.cycle.response_complete:
             return  # a request is being answered: its body has the app's deadline
-        self.transport.write(_raw_response(
-            "408 Request Timeout", f"Request headers not received within "
-                                   f"{self.header_timeout_s:g} s"))
+        self.transport.write(
+            _raw_response("408 Request Timeout", f"Request headers not received within {self.header_timeout_s:g} s")
+        )
         self.transport.close()
 
 
@@ -101,10 +107,8 @@ def _no_delay(transport) -> None:
     client's delayed ACK every answer on a kept-alive connection waited ~40 ms."""
     sock = transport.get_extra_info("socket")
     if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-        try:
+        with contextlib.suppress(OSError):  # not a TCP socket after all
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except OSError:  # not a TCP socket after all
-            pass
 
 
 def protocol_class(config: ServerConfig) -> type[GuardedH11Protocol]:
@@ -113,8 +117,11 @@ def protocol_class(config: ServerConfig) -> type[GuardedH11Protocol]:
 
 
 def _limits(config: ServerConfig) -> dict:
-    return {"header_timeout_s": config.header_timeout_s,
-            "max_connections": config.max_connections, "retry_after_s": config.retry_after_s}
+    return {
+        "header_timeout_s": config.header_timeout_s,
+        "max_connections": config.max_connections,
+        "retry_after_s": config.retry_after_s,
+    }
 
 
 class WorkerProtocol(GuardedH11Protocol):
@@ -134,5 +141,4 @@ def uvicorn_options(config: ServerConfig, workers: bool = False) -> dict:
     import string), the idle keep-alive timeout, no access log (it could carry query
     strings)."""
     http = "desktop_mt.server.connections:WorkerProtocol" if workers else protocol_class(config)
-    return dict(http=http, timeout_keep_alive=config.keep_alive_s, access_log=False,
-                log_config=None)
+    return dict(http=http, timeout_keep_alive=config.keep_alive_s, access_log=False, log_config=None)

@@ -42,8 +42,11 @@ def _target(service: TranslationService, value) -> str:
         raise ApiError(400, "Parameter 'target_lang' not specified.")
     target = service.languages.target(str(value))
     if target is None:
-        raise ApiError(400, f"Value for 'target_lang' not supported. This server translates "
-                            f"into Chinese: ZH, ZH-HANS or ZH-HANT (got {str(value)[:20]}).")
+        raise ApiError(
+            400,
+            f"Value for 'target_lang' not supported. This server translates "
+            f"into Chinese: ZH, ZH-HANS or ZH-HANT (got {str(value)[:20]}).",
+        )
     return target
 
 
@@ -56,8 +59,9 @@ def _job(params: dict, texts: list[str], service: TranslationService) -> compat.
         raise ApiError(400, f"Value for 'source_lang' not supported: {exc}.") from None
     config = service.config
     if len(texts) > config.batch_limit or any(len(t) > config.char_limit for t in texts):
-        raise ApiError(413, f"Request size exceeded: at most {config.batch_limit} texts of "
-                            f"{config.char_limit} characters each")
+        raise ApiError(
+            413, f"Request size exceeded: at most {config.batch_limit} texts of {config.char_limit} characters each"
+        )
     try:
         return compat.plan(texts, source, target)
     except compat.UnsupportedLanguage as exc:
@@ -68,8 +72,7 @@ def _deepl_key(request: Request, params: dict, expected) -> None:
     if not expected:
         return
     header = request.headers.get("authorization", "")
-    given = header.split(None, 1)[1].strip() if header.lower().startswith("deepl-auth-key ") \
-        else params.get("auth_key")
+    given = header.split(None, 1)[1].strip() if header.lower().startswith("deepl-auth-key ") else params.get("auth_key")
     if not key_matches(given, expected):
         raise ApiError(403, _KEY_MESSAGE)
 
@@ -78,8 +81,12 @@ def _texts(value) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not value or not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise ApiError(400, "Parameter 'text' not specified." if not value
-                       else "Value for 'text' must be a string or a list of strings.")
+        raise ApiError(
+            400,
+            "Parameter 'text' not specified."
+            if not value
+            else "Value for 'text' must be a string or a list of strings.",
+        )
     return value
 
 
@@ -89,8 +96,7 @@ def _translator_for(params: dict):
         raise ApiError(400, "Glossaries are not supported by this server (glossary_id).")
     tags = str(params.get("tag_handling") or "").lower()
     if tags not in ("", "html"):
-        raise ApiError(400, "Value for 'tag_handling' not supported: this server handles "
-                            "'html' only.")
+        raise ApiError(400, "Value for 'tag_handling' not supported: this server handles 'html' only.")
     return translate_html if tags == "html" else translate_texts
 
 
@@ -119,8 +125,11 @@ async def deeplx_answer(request: Request, params: dict, service: TranslationServ
         expected = service.config.api_key
         if expected:
             header = request.headers.get("authorization", "")
-            given = header[7:].strip() if header.lower().startswith("bearer ") else \
-                params.get("token") or params.get("api_key")
+            given = (
+                header[7:].strip()
+                if header.lower().startswith("bearer ")
+                else params.get("token") or params.get("api_key")
+            )
             if not key_matches(given, expected):
                 raise ApiError(401, "Invalid access token")
         text = params.get("text")
@@ -131,9 +140,17 @@ async def deeplx_answer(request: Request, params: dict, service: TranslationServ
         output, alternatives = await unless_disconnected(request, _deeplx_output(service, job))
     except ApiError as exc:  # DeepLX's shape, also when the body came to /translate
         return error_response(exc, request.url.path, deeplx_shape)
-    return JSONResponse({"code": 200, "id": random.randrange(10**9, 10**10), "data": output,
-                         "alternatives": alternatives, "source_lang": job.sources[0].upper(),
-                         "target_lang": str(params["target_lang"]).upper(), "method": "Free"})
+    return JSONResponse(
+        {
+            "code": 200,
+            "id": random.randrange(10**9, 10**10),
+            "data": output,
+            "alternatives": alternatives,
+            "source_lang": job.sources[0].upper(),
+            "target_lang": str(params["target_lang"]).upper(),
+            "method": "Free",
+        }
+    )
 
 
 async def _deeplx_output(service: TranslationService, job: compat.Job) -> tuple[str, list[str]]:
@@ -177,14 +194,11 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
         params = await read_params(request, config)
         _deepl_key(request, params, config.api_key)
         if str(params.get("type", "source")).lower() == "target":
-            rows = [{"language": "ZH", "name": "Chinese (simplified)",
-                     "supports_formality": False}]
+            rows = [{"language": "ZH", "name": "Chinese (simplified)", "supports_formality": False}]
             if "zh-Hant" in service.languages.targets:
-                rows.append({"language": "ZH-HANT", "name": "Chinese (traditional)",
-                             "supports_formality": False})
+                rows.append({"language": "ZH-HANT", "name": "Chinese (traditional)", "supports_formality": False})
             return JSONResponse(rows)
-        return JSONResponse([{"language": "EN", "name": "English"},
-                             {"language": "ZH", "name": "Chinese"}])
+        return JSONResponse([{"language": "EN", "name": "English"}, {"language": "ZH", "name": "Chinese"}])
 
     @app.post("/deeplx/translate")
     async def deeplx_translate(request: Request):

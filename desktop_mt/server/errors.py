@@ -15,7 +15,7 @@ unexpected exception all come back in the shape the client's library parses.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from starlette.responses import JSONResponse
 
@@ -23,8 +23,7 @@ from starlette.responses import JSONResponse
 class ApiError(Exception):
     """An error answered with ``status`` in the endpoint's shape."""
 
-    def __init__(self, status: int, message: str, headers: Optional[dict] = None,
-                 param: Optional[str] = None) -> None:
+    def __init__(self, status: int, message: str, headers: dict | None = None, param: str | None = None) -> None:
         super().__init__(message)
         self.status, self.message, self.headers = status, message, headers
         self.param = param  # the request field at fault, where an API reports it (OpenAI)
@@ -38,8 +37,7 @@ class ClientGone(Exception):
 Shape = Callable[[ApiError], "tuple[int, dict]"]
 DEEPL_BUSY = 429  # DeepL's "too many requests" (its clients retry it); we say 503 elsewhere
 _OPENAI_TYPES = {401: "invalid_request_error", 503: "server_error", 500: "server_error"}
-_OPENAI_CODES = {401: "invalid_api_key", 408: "timeout", 413: "context_length_exceeded",
-                 503: "overloaded"}
+_OPENAI_CODES = {401: "invalid_api_key", 408: "timeout", 413: "context_length_exceeded", 503: "overloaded"}
 
 
 def libre_shape(exc: ApiError) -> tuple[int, dict]:
@@ -59,8 +57,12 @@ def deeplx_shape(exc: ApiError) -> tuple[int, dict]:
 
 def openai_shape(exc: ApiError) -> tuple[int, dict]:
     """OpenAI's ``{"error": {"message", "type", "param", "code"}}``."""
-    error = {"message": exc.message, "type": _OPENAI_TYPES.get(exc.status, "invalid_request_error"),
-             "param": exc.param, "code": _OPENAI_CODES.get(exc.status)}
+    error = {
+        "message": exc.message,
+        "type": _OPENAI_TYPES.get(exc.status, "invalid_request_error"),
+        "param": exc.param,
+        "code": _OPENAI_CODES.get(exc.status),
+    }
     return exc.status, {"error": error}
 
 
@@ -75,7 +77,7 @@ def shape_for(path: str) -> Shape:
     return libre_shape
 
 
-def error_response(exc: ApiError, path: str, shape: Optional[Shape] = None) -> JSONResponse:
+def error_response(exc: ApiError, path: str, shape: Shape | None = None) -> JSONResponse:
     """``exc`` as a JSON response in ``shape`` (default: the shape of ``path``)."""
     status, body = (shape or shape_for(path))(exc)
     return JSONResponse(body, status, headers=exc.headers)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import threading
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 
 class TurnCancelled(RuntimeError):
@@ -43,7 +43,7 @@ class FairGate:
         self.turns = 0  # turns granted so far (for tests and metrics)
 
     @contextlib.contextmanager
-    def turn(self, cancel: Optional[threading.Event] = None) -> Iterator[None]:
+    def turn(self, cancel: threading.Event | None = None) -> Iterator[None]:
         """Hold the engine for the ``with`` block (raises TurnCancelled when ``cancel`` is set
         before the turn comes)."""
         me = object()

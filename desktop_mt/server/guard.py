@@ -18,8 +18,8 @@ from __future__ import annotations
 import logging
 import time
 
-from starlette.middleware.cors import CORSMiddleware
 from starlette.datastructures import Headers
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect
 
 from .errors import ApiError, ClientGone, error_response
@@ -33,7 +33,7 @@ def host_name(header: str) -> str:
     """The host of a Host header, without the port (``[::1]:5000`` -> ``[::1]``)."""
     header = header.strip().lower()
     if header.startswith("["):
-        return header[:header.find("]") + 1] if "]" in header else header
+        return header[: header.find("]") + 1] if "]" in header else header
     return header.split(":", 1)[0]
 
 
@@ -60,12 +60,12 @@ class Guard:
             await self._serve(scope, receive, observe_send)
         except (ClientGone, ClientDisconnect):
             pass  # nothing to answer: nobody listens
-        except Exception as exc:  # noqa: BLE001 - the last word: JSON, the connection kept
+        except Exception as exc:
             log.exception("unexpected error on %s", scope["path"])
             if not responded:
-                await error_response(ApiError(500, f"Internal server error "
-                                                   f"({type(exc).__name__})"),
-                                     scope["path"])(scope, receive, observe_send)
+                await error_response(ApiError(500, f"Internal server error ({type(exc).__name__})"), scope["path"])(
+                    scope, receive, observe_send
+                )
         finally:
             self._observe(scope, status, time.perf_counter() - started)
 
@@ -74,8 +74,9 @@ class Guard:
             headers = dict(scope["headers"])
             host = host_name(headers.get(b"host", b"").decode("latin-1"))
             if host not in ALLOWED_HOSTS:
-                refused = ApiError(400, "Invalid host header: this server answers requests "
-                                        "for localhost, 127.0.0.1 and [::1] only")
+                refused = ApiError(
+                    400, "Invalid host header: this server answers requests for localhost, 127.0.0.1 and [::1] only"
+                )
                 await error_response(refused, scope["path"])(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -85,8 +86,7 @@ class Guard:
         self.metrics.requests.labels(endpoint, str(status)).inc()
         self.metrics.latency.labels(endpoint).observe(seconds)
         sizes = scope.get("state", {}).get("sizes", "")
-        log.info("%s %s %d %s%.1f ms", scope["method"], endpoint, status,
-                 f"{sizes} " if sizes else "", seconds * 1000)
+        log.info("%s %s %d %s%.1f ms", scope["method"], endpoint, status, f"{sizes} " if sizes else "", seconds * 1000)
 
 
 class JsonCORSMiddleware(CORSMiddleware):
@@ -100,9 +100,9 @@ class JsonCORSMiddleware(CORSMiddleware):
             if headers.get("origin") is not None and "access-control-request-method" in headers:
                 response = self.preflight_response(request_headers=headers)
                 if response.status_code >= 400:
-                    response = error_response(ApiError(response.status_code,
-                                                       bytes(response.body).decode()),
-                                              scope["path"])
+                    response = error_response(
+                        ApiError(response.status_code, bytes(response.body).decode()), scope["path"]
+                    )
                 await response(scope, receive, send)
                 return
         await super().__call__(scope, receive, send)

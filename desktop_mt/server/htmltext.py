@@ -65,8 +65,9 @@ class _Scanner:
         """The end of a ``<script ...>...</script>`` (or style) block starting here, or 0."""
         for name in ("script", "style"):
             after = start + 1 + len(name)
-            if self.lower.startswith(name, start + 1) and \
-                    (after >= len(self.lower) or not (self.lower[after].isalnum() or self.lower[after] == "_")):
+            if self.lower.startswith(name, start + 1) and (
+                after >= len(self.lower) or not (self.lower[after].isalnum() or self.lower[after] == "_")
+            ):
                 opened = self._tag(start)
                 position = opened or -1
                 while position > 0:
@@ -82,7 +83,7 @@ class _Scanner:
                 return 0
         return 0
 
-    def _tag(self, start: int) -> "int | None":
+    def _tag(self, start: int) -> int | None:
         """The end of the tag starting here; 0: not a tag; None: a tag left open to the end."""
         markup, position = self.markup, start + 1
         if position < len(markup) and markup[position] in "!?/":
@@ -113,8 +114,8 @@ def _edges(raw: str) -> tuple[str, str, str]:
     body = raw.strip()
     if not body:
         return raw, "", ""
-    lead = raw[:len(raw) - len(raw.lstrip())]
-    return lead, body, raw[len(lead) + len(body):]
+    lead = raw[: len(raw) - len(raw.lstrip())]
+    return lead, body, raw[len(lead) + len(body) :]
 
 
 class HtmlDocument:

@@ -18,13 +18,32 @@ import dataclasses
 import functools
 import re
 import unicodedata
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
-NAMES = {"en": "English", "zh": "Chinese", "zh-Hans": "Chinese (Simplified)", "zh-Hant": "Chinese (Traditional)",
-         "ja": "Japanese", "ko": "Korean", "ru": "Russian", "ar": "Arabic", "el": "Greek",
-         "he": "Hebrew", "th": "Thai", "hi": "Hindi"}
-_ALIASES = {"zh": "zh-Hans", "zh-hans": "zh-Hans", "zh-cn": "zh-Hans", "zh_hans": "zh-Hans",
-            "zt": "zh-Hant", "zh-hant": "zh-Hant", "zh-tw": "zh-Hant", "zh_hant": "zh-Hant"}
+NAMES = {
+    "en": "English",
+    "zh": "Chinese",
+    "zh-Hans": "Chinese (Simplified)",
+    "zh-Hant": "Chinese (Traditional)",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "ru": "Russian",
+    "ar": "Arabic",
+    "el": "Greek",
+    "he": "Hebrew",
+    "th": "Thai",
+    "hi": "Hindi",
+}
+_ALIASES = {
+    "zh": "zh-Hans",
+    "zh-hans": "zh-Hans",
+    "zh-cn": "zh-Hans",
+    "zh_hans": "zh-Hans",
+    "zt": "zh-Hant",
+    "zh-hant": "zh-Hant",
+    "zh-tw": "zh-Hant",
+    "zh_hant": "zh-Hant",
+}
 
 
 def canonical(code: str) -> str:
@@ -37,7 +56,7 @@ def canonical(code: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def traditional_converter() -> Optional[Callable[[str], str]]:
+def traditional_converter() -> Callable[[str], str] | None:
     """Simplified -> Traditional conversion (the engine's, OpenCC s2t), or None when no OpenCC
     package is installed."""
     from ..engine.script import converter
@@ -57,7 +76,7 @@ class LanguageTable:
     targets: tuple[str, ...]
 
     @classmethod
-    def for_model(cls, source_lang: str, target_lang: str) -> "LanguageTable":
+    def for_model(cls, source_lang: str, target_lang: str) -> LanguageTable:
         target = canonical(target_lang)
         targets = [target]
         if target == "zh-Hans" and traditional_converter() is not None:
@@ -66,12 +85,11 @@ class LanguageTable:
 
     def listing(self) -> list[dict]:
         """``GET /languages``: LibreTranslate's ``[{code, name, targets}]``."""
-        rows = [{"code": self.source, "name": NAMES.get(self.source, self.source),
-                 "targets": list(self.targets)}]
+        rows = [{"code": self.source, "name": NAMES.get(self.source, self.source), "targets": list(self.targets)}]
         rows += [{"code": t, "name": NAMES.get(t, t), "targets": []} for t in self.targets]
         return rows
 
-    def target(self, code: str) -> Optional[str]:
+    def target(self, code: str) -> str | None:
         """The canonical target for a requested code, or None when it is not offered."""
         code = canonical(code)
         return code if code in self.targets else None
@@ -80,19 +98,114 @@ class LanguageTable:
 # --- detection ---------------------------------------------------------------------------
 
 # The most frequent English words (function words mostly); a share of them marks English.
-_ENGLISH_WORDS = frozenset("""
-a about after all also an and any are as at be been but by can could did do does for from had
-has have he her here his how i if in into is it its just like me more my no not now of on one
-only or our out she so some than that the their them then there these they this to up us was
-we were what when where which who why will with would you your hello thanks please yes""".split())
+_ENGLISH_WORDS = frozenset(
+    [
+        "a",
+        "about",
+        "after",
+        "all",
+        "also",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "here",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "just",
+        "like",
+        "me",
+        "more",
+        "my",
+        "no",
+        "not",
+        "now",
+        "of",
+        "on",
+        "one",
+        "only",
+        "or",
+        "our",
+        "out",
+        "she",
+        "so",
+        "some",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "up",
+        "us",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "hello",
+        "thanks",
+        "please",
+        "yes",
+    ]
+)
 _WORD = re.compile(r"[A-Za-z']+")
 # Unicode name prefixes -> language, for letters outside the Latin script.
-_SCRIPTS = (("CJK", "zh"), ("HIRAGANA", "ja"), ("KATAKANA", "ja"), ("HANGUL", "ko"),
-            ("CYRILLIC", "ru"), ("ARABIC", "ar"), ("GREEK", "el"), ("HEBREW", "he"),
-            ("THAI", "th"), ("DEVANAGARI", "hi"), ("LATIN", "en"))
+_SCRIPTS = (
+    ("CJK", "zh"),
+    ("HIRAGANA", "ja"),
+    ("KATAKANA", "ja"),
+    ("HANGUL", "ko"),
+    ("CYRILLIC", "ru"),
+    ("ARABIC", "ar"),
+    ("GREEK", "el"),
+    ("HEBREW", "he"),
+    ("THAI", "th"),
+    ("DEVANAGARI", "hi"),
+    ("LATIN", "en"),
+)
 
 
-def _script_language(char: str) -> Optional[str]:
+def _script_language(char: str) -> str | None:
     name = unicodedata.name(char, "")
     for prefix, language in _SCRIPTS:
         if name.startswith(prefix):

@@ -16,7 +16,6 @@ import contextlib
 import json
 import time
 import uuid
-from typing import Optional
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -24,8 +23,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from . import compat, prompts
 from .calls import open_stream, translate_texts
 from .errors import ApiError, openai_shape
-from .requests import PROMPT_ROOM, key_matches, off_loop, read_params, strict_bool, \
-    unless_disconnected
+from .requests import PROMPT_ROOM, key_matches, off_loop, read_params, strict_bool, unless_disconnected
 from .service import TranslationService
 
 MODEL = "desktop-mt"
@@ -37,17 +35,19 @@ def bad_request(message: str, param: str) -> ApiError:
     return ApiError(400, message, param=param)
 
 
-def check_openai_key(request: Request, expected: Optional[str]) -> None:
+def check_openai_key(request: Request, expected: str | None) -> None:
     """``Authorization: Bearer KEY`` (or Azure-style ``api-key: KEY``) when the server has a
     key; without one any key is accepted (the apps insist on entering something)."""
     if not expected:
         return
     header = request.headers.get("authorization", "")
-    given = header[7:].strip() if header.lower().startswith("bearer ") else \
-        request.headers.get("api-key")
+    given = header[7:].strip() if header.lower().startswith("bearer ") else request.headers.get("api-key")
     if not key_matches(given, expected):
-        raise ApiError(401, "Incorrect API key provided: use the key desktop-mt serve was "
-                            "started with (--api-key / DESKTOP_MT_API_KEY)")
+        raise ApiError(
+            401,
+            "Incorrect API key provided: use the key desktop-mt serve was "
+            "started with (--api-key / DESKTOP_MT_API_KEY)",
+        )
 
 
 def text_parts(parts: list, kinds: tuple[str, ...], param: str) -> str:
@@ -58,8 +58,7 @@ def text_parts(parts: list, kinds: tuple[str, ...], param: str) -> str:
         if isinstance(part, dict) and part.get("type") in kinds:
             text = part.get("text")
             if not isinstance(text, str):
-                raise bad_request(f"a {part.get('type')} content part needs 'text' as a string",
-                                  param)
+                raise bad_request(f"a {part.get('type')} content part needs 'text' as a string", param)
             texts.append(text)
     return "".join(texts)
 
@@ -78,8 +77,7 @@ class TranslationRequest:
     """What an OpenAI-shaped request asks for: the text (its prompt taken off), the target,
     the model name to echo and whether to stream. ``param`` names the field errors point at."""
 
-    def __init__(self, params: dict, user_text: str, service: TranslationService,
-                 param: str = "messages") -> None:
+    def __init__(self, params: dict, user_text: str, service: TranslationService, param: str = "messages") -> None:
         self.model = str(params.get("model") or MODEL)
         self.stream = strict_bool(params, "stream")
         self.param = param
@@ -87,27 +85,35 @@ class TranslationRequest:
         # The prompt around the text (Pot's, Easydict's, Bob's are < 150 characters): a longer
         # message is refused before the prompt is looked at.
         if len(user_text) > limit + PROMPT_ROOM:
-            raise ApiError(413, f"the message has {len(user_text)} characters; this server "
-                                f"takes texts of at most {limit} (--char-limit)", param=param)
+            raise ApiError(
+                413,
+                f"the message has {len(user_text)} characters; this server "
+                f"takes texts of at most {limit} (--char-limit)",
+                param=param,
+            )
         self.extracted = prompts.extract(user_text)
         self.job = self._job(service)
 
     def _job(self, service: TranslationService) -> compat.Job:
         text, extracted = self.extracted.text, self.extracted
         if len(text) > service.config.char_limit:
-            raise ApiError(413, f"the text has {len(text)} characters; this server takes at "
-                                f"most {service.config.char_limit} (--char-limit)")
+            raise ApiError(
+                413,
+                f"the text has {len(text)} characters; this server takes at "
+                f"most {service.config.char_limit} (--char-limit)",
+            )
         default = "zh-Hant" if "hant" in self.model.lower() else "zh-Hans"
         target = prompts.target_of(extracted.target, default)
         if target is None or target not in service.languages.targets:
-            raise bad_request(f"the prompt asks for {extracted.target or target}; this server "
-                       f"translates English into Chinese ({', '.join(service.languages.targets)})",
-                       self.param)
+            raise bad_request(
+                f"the prompt asks for {extracted.target or target}; this server "
+                f"translates English into Chinese ({', '.join(service.languages.targets)})",
+                self.param,
+            )
         source = prompts.source_of(extracted.source)
         try:
             if source not in (None, "en", "zh"):
-                raise compat.UnsupportedLanguage(f"the prompt's source language "
-                                                 f"{extracted.source} is not supported")
+                raise compat.UnsupportedLanguage(f"the prompt's source language {extracted.source} is not supported")
             return compat.plan([text], source, target)
         except compat.UnsupportedLanguage as exc:
             raise bad_request(f"{exc}", self.param) from None
@@ -130,13 +136,11 @@ class ChatRequest(TranslationRequest):
             raise bad_request("'messages' must be a non-empty list", "messages")
         users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
         if not users:
-            raise bad_request("'messages' must contain a user message (the text to translate)",
-                       "messages")
+            raise bad_request("'messages' must contain a user message (the text to translate)", "messages")
         if params.get("n") not in (None, 1):
             raise bad_request("n must be 1: this server returns one translation", "n")
         options = params.get("stream_options")
-        self.include_usage = isinstance(options, dict) and strict_bool(
-            options, "include_usage", "stream_options")
+        self.include_usage = isinstance(options, dict) and strict_bool(options, "include_usage", "stream_options")
         super().__init__(params, _content(users[-1]), service)
 
 
@@ -156,10 +160,21 @@ async def engine_events(stream, text: str):
 
 
 def _completion(chat: ChatRequest, text: str) -> dict:
-    return {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion",
-            "created": int(time.time()), "model": chat.model, "system_fingerprint": None,
-            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                         "message": {"role": "assistant", "content": text, "refusal": None}}]}
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": chat.model,
+        "system_fingerprint": None,
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "logprobs": None,
+                "message": {"role": "assistant", "content": text, "refusal": None},
+            }
+        ],
+    }
 
 
 class _Chunks:
@@ -169,11 +184,15 @@ class _Chunks:
         self.chat = chat
         self.id, self.created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
-    def chunk(self, delta: dict, finish: Optional[str] = None, usage=None) -> str:
-        body = {"id": self.id, "object": "chat.completion.chunk", "created": self.created,
-                "model": self.chat.model, "system_fingerprint": None,
-                "choices": [] if usage else [{"index": 0, "delta": delta, "logprobs": None,
-                                              "finish_reason": finish}]}
+    def chunk(self, delta: dict, finish: str | None = None, usage=None) -> str:
+        body = {
+            "id": self.id,
+            "object": "chat.completion.chunk",
+            "created": self.created,
+            "model": self.chat.model,
+            "system_fingerprint": None,
+            "choices": [] if usage else [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        }
         if usage:
             body["usage"] = usage
         return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
@@ -195,15 +214,18 @@ async def _stream_body(chat: ChatRequest, stream, service: TranslationService):
     yield chunks.chunk({}, "stop")
     if chat.include_usage:
         prompt = service.translator.tokenizer.count(text) if stream is not None else 0
-        yield chunks.chunk({}, usage={"prompt_tokens": prompt, "completion_tokens": tokens,
-                                      "total_tokens": prompt + tokens})
+        yield chunks.chunk(
+            {}, usage={"prompt_tokens": prompt, "completion_tokens": tokens, "total_tokens": prompt + tokens}
+        )
     yield "data: [DONE]\n\n"
 
 
 def _models(service: TranslationService) -> dict:
     names = [MODEL] + ([TRADITIONAL_MODEL] if "zh-Hant" in service.languages.targets else [])
-    return {"object": "list", "data": [{"id": name, "object": "model", "created": 0,
-                                        "owned_by": "desktop-mt"} for name in names]}
+    return {
+        "object": "list",
+        "data": [{"id": name, "object": "model", "created": 0, "owned_by": "desktop-mt"} for name in names],
+    }
 
 
 def add_routes(app: FastAPI, service: TranslationService) -> None:
@@ -217,8 +239,9 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
 
     @app.post("/v1/chat/completions")
     async def chat_completions(request: Request):
-        return await answer(request, service, ChatRequest,
-                            lambda chat, stream: _stream_body(chat, stream, service), _completion)
+        return await answer(
+            request, service, ChatRequest, lambda chat, stream: _stream_body(chat, stream, service), _completion
+        )
 
 
 async def answer(request: Request, service: TranslationService, parse, stream_body, body):
@@ -231,9 +254,10 @@ async def answer(request: Request, service: TranslationService, parse, stream_bo
     req = await off_loop(request, parse, params, service)
     request.state.sizes = req.job.sizes  # counts only: never the text
     if req.stream:
-        return StreamingResponse(stream_body(req, req.open_stream(service)),
-                                 media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache"})
-    output = (await unless_disconnected(request, compat.run(service, req.job,
-                                                            translate_texts)))[0]
+        return StreamingResponse(
+            stream_body(req, req.open_stream(service)),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache"},
+        )
+    output = (await unless_disconnected(request, compat.run(service, req.job, translate_texts)))[0]
     return JSONResponse(body(req, output))

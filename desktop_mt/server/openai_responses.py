@@ -24,8 +24,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from .errors import ApiError, openai_shape
-from .openai_api import MODEL, TranslationRequest, answer, bad_request, check_openai_key, \
-    engine_events, text_parts
+from .openai_api import MODEL, TranslationRequest, answer, bad_request, check_openai_key, engine_events, text_parts
 from .service import TranslationService
 
 
@@ -34,8 +33,11 @@ def _input_text(value) -> str:
     string or ``input_text`` parts)."""
     if isinstance(value, str):
         return value
-    users = [item for item in value if isinstance(item, dict) and item.get("role") == "user"] \
-        if isinstance(value, list) else []
+    users = (
+        [item for item in value if isinstance(item, dict) and item.get("role") == "user"]
+        if isinstance(value, list)
+        else []
+    )
     if not users:
         raise bad_request("'input' must be a string or a list with a user message", "input")
     content = users[-1].get("content")
@@ -56,19 +58,26 @@ class ResponsesRequest(TranslationRequest):
         self.instructions = params.get("instructions")
 
     def message(self, text: str, status: str = "completed") -> dict:
-        content = [{"type": "output_text", "text": text, "annotations": []}] if text is not None \
-            else []
-        return {"type": "message", "id": self.item, "status": status, "role": "assistant",
-                "content": content}
+        content = [{"type": "output_text", "text": text, "annotations": []}] if text is not None else []
+        return {"type": "message", "id": self.item, "status": status, "role": "assistant", "content": content}
 
     def response(self, text, status: str = "completed") -> dict:
         """The ``response`` object (``text`` None: no output yet)."""
-        return {"id": self.id, "object": "response", "created_at": self.created,
-                "status": status, "model": self.model, "error": None,
-                "incomplete_details": None, "instructions": self.instructions,
-                "output": [] if text is None else [self.message(text, status)],
-                "parallel_tool_calls": False, "tool_choice": "auto", "tools": [],
-                "usage": None}
+        return {
+            "id": self.id,
+            "object": "response",
+            "created_at": self.created,
+            "status": status,
+            "model": self.model,
+            "error": None,
+            "incomplete_details": None,
+            "instructions": self.instructions,
+            "output": [] if text is None else [self.message(text, status)],
+            "parallel_tool_calls": False,
+            "tool_choice": "auto",
+            "tools": [],
+            "usage": None,
+        }
 
 
 def _event(kind: str, number: int, **fields) -> str:
@@ -81,25 +90,24 @@ async def _stream_body(req: ResponsesRequest, stream):
     numbers, parts = iter(range(1_000_000)), []
     at = {"item_id": req.item, "output_index": 0, "content_index": 0}
     yield _event("response.created", next(numbers), response=req.response(None, "in_progress"))
-    yield _event("response.output_item.added", next(numbers), output_index=0,
-                 item=req.message(None, "in_progress"))
-    yield _event("response.content_part.added", next(numbers), **at,
-                 part={"type": "output_text", "text": "", "annotations": []})
+    yield _event("response.output_item.added", next(numbers), output_index=0, item=req.message(None, "in_progress"))
+    yield _event(
+        "response.content_part.added", next(numbers), **at, part={"type": "output_text", "text": "", "annotations": []}
+    )
     async with contextlib.aclosing(engine_events(stream, req.job.texts[0])) as events:
         async for kind, payload in events:
             if kind == "delta":
                 parts.append(payload)
-                yield _event("response.output_text.delta", next(numbers), **at, delta=payload,
-                             logprobs=[])
+                yield _event("response.output_text.delta", next(numbers), **at, delta=payload, logprobs=[])
             elif kind == "error":
                 yield _event("error", next(numbers), **_error_fields(payload))
                 return
     text = "".join(parts)
     yield _event("response.output_text.done", next(numbers), **at, text=text, logprobs=[])
-    yield _event("response.content_part.done", next(numbers), **at,
-                 part={"type": "output_text", "text": text, "annotations": []})
-    yield _event("response.output_item.done", next(numbers), output_index=0,
-                 item=req.message(text))
+    yield _event(
+        "response.content_part.done", next(numbers), **at, part={"type": "output_text", "text": text, "annotations": []}
+    )
+    yield _event("response.output_item.done", next(numbers), output_index=0, item=req.message(text))
     yield _event("response.completed", next(numbers), response=req.response(text))
 
 
@@ -114,14 +122,18 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
 
     @app.post("/v1/responses")
     async def responses(request: Request):
-        return await answer(request, service, ResponsesRequest, _stream_body,
-                            lambda req, output: req.response(output))
+        return await answer(request, service, ResponsesRequest, _stream_body, lambda req, output: req.response(output))
 
     @app.get("/v1/responses")
     async def responses_check(request: Request):
         """Bob's "check connection" sends a GET: the key is checked as for POST (401 when
         wrong) and the answer says what to POST."""
         check_openai_key(request, service.config.api_key)
-        return JSONResponse({"object": "list", "data": [], "model": MODEL,
-                             "message": "desktop-mt translates with POST /v1/responses "
-                                        "(OpenAI's Responses API shape)"})
+        return JSONResponse(
+            {
+                "object": "list",
+                "data": [],
+                "model": MODEL,
+                "message": "desktop-mt translates with POST /v1/responses (OpenAI's Responses API shape)",
+            }
+        )

@@ -17,59 +17,121 @@ from .errors import deepl_shape, deeplx_shape, libre_shape, openai_shape, shape_
 
 _STR, _BOOL, _INT = {"type": "string"}, {"type": "boolean"}, {"type": "integer"}
 _STRS = {"type": "array", "items": _STR}
-_PARTS = {"type": "array", "items": {"type": "object", "properties": {
-    "type": {"enum": ["text", "input_text", "image_url"]}, "text": _STR}}}
-_MESSAGE = {"type": "object", "required": ["role", "content"], "properties": {
-    "role": {"enum": ["system", "user", "assistant"]},
-    "content": {"anyOf": [_STR, _PARTS]}}}
+_PARTS = {
+    "type": "array",
+    "items": {"type": "object", "properties": {"type": {"enum": ["text", "input_text", "image_url"]}, "text": _STR}},
+}
+_MESSAGE = {
+    "type": "object",
+    "required": ["role", "content"],
+    "properties": {"role": {"enum": ["system", "user", "assistant"]}, "content": {"anyOf": [_STR, _PARTS]}},
+}
 
-_LIBRE_TRANSLATE = {"type": "object", "required": ["q", "source", "target"], "properties": {
-    "q": {"anyOf": [_STR, _STRS]}, "source": _STR, "target": _STR,
-    "format": {"enum": ["text", "html"]}, "alternatives": {**_INT, "minimum": 0},
-    "api_key": _STR}}
+_LIBRE_TRANSLATE = {
+    "type": "object",
+    "required": ["q", "source", "target"],
+    "properties": {
+        "q": {"anyOf": [_STR, _STRS]},
+        "source": _STR,
+        "target": _STR,
+        "format": {"enum": ["text", "html"]},
+        "alternatives": {**_INT, "minimum": 0},
+        "api_key": _STR,
+    },
+}
 BODIES: dict[str, dict] = {
     "/translate": _LIBRE_TRANSLATE,
-    "/translate/stream": {**_LIBRE_TRANSLATE, "properties": {
-        **_LIBRE_TRANSLATE["properties"], "q": _STR}},
-    "/detect": {"type": "object", "required": ["q"], "properties": {
-        "q": {"anyOf": [_STR, _STRS]}, "api_key": _STR}},
-    "/deeplx/translate": {"type": "object", "required": ["text", "target_lang"], "properties": {
-        "text": _STR, "source_lang": _STR, "target_lang": _STR}},
-    "/v2/translate": {"type": "object", "required": ["text", "target_lang"], "properties": {
-        "text": {"anyOf": [_STR, _STRS]}, "source_lang": _STR, "target_lang": _STR,
-        "tag_handling": {"enum": ["html", "xml"]}, "glossary_id": _STR,
-        "show_billed_characters": {"anyOf": [_BOOL, _STR]}, "auth_key": _STR}},
+    "/translate/stream": {**_LIBRE_TRANSLATE, "properties": {**_LIBRE_TRANSLATE["properties"], "q": _STR}},
+    "/detect": {"type": "object", "required": ["q"], "properties": {"q": {"anyOf": [_STR, _STRS]}, "api_key": _STR}},
+    "/deeplx/translate": {
+        "type": "object",
+        "required": ["text", "target_lang"],
+        "properties": {"text": _STR, "source_lang": _STR, "target_lang": _STR},
+    },
+    "/v2/translate": {
+        "type": "object",
+        "required": ["text", "target_lang"],
+        "properties": {
+            "text": {"anyOf": [_STR, _STRS]},
+            "source_lang": _STR,
+            "target_lang": _STR,
+            "tag_handling": {"enum": ["html", "xml"]},
+            "glossary_id": _STR,
+            "show_billed_characters": {"anyOf": [_BOOL, _STR]},
+            "auth_key": _STR,
+        },
+    },
     "/v2/usage": {"type": "object", "properties": {"auth_key": _STR}},
-    "/v2/languages": {"type": "object", "properties": {"type": {"enum": ["source", "target"]},
-                                                       "auth_key": _STR}},
-    "/v1/chat/completions": {"type": "object", "required": ["messages"], "properties": {
-        "model": _STR, "messages": {"type": "array", "items": _MESSAGE}, "stream": _BOOL,
-        "stream_options": {"type": "object", "properties": {"include_usage": _BOOL}},
-        "n": _INT, "temperature": {"type": "number"}}},
-    "/v1/responses": {"type": "object", "required": ["input"], "properties": {
-        "model": _STR, "instructions": _STR, "stream": _BOOL,
-        "input": {"anyOf": [_STR, {"type": "array", "items": _MESSAGE}]}}},
+    "/v2/languages": {"type": "object", "properties": {"type": {"enum": ["source", "target"]}, "auth_key": _STR}},
+    "/v1/chat/completions": {
+        "type": "object",
+        "required": ["messages"],
+        "properties": {
+            "model": _STR,
+            "messages": {"type": "array", "items": _MESSAGE},
+            "stream": _BOOL,
+            "stream_options": {"type": "object", "properties": {"include_usage": _BOOL}},
+            "n": _INT,
+            "temperature": {"type": "number"},
+        },
+    },
+    "/v1/responses": {
+        "type": "object",
+        "required": ["input"],
+        "properties": {
+            "model": _STR,
+            "instructions": _STR,
+            "stream": _BOOL,
+            "input": {"anyOf": [_STR, {"type": "array", "items": _MESSAGE}]},
+        },
+    },
 }
 
 ERRORS: dict[str, dict] = {
-    "LibreTranslateError": {"type": "object", "required": ["error"],
-                            "properties": {"error": _STR}, "additionalProperties": False},
-    "DeepLError": {"type": "object", "required": ["message"], "properties": {"message": _STR},
-                   "additionalProperties": False},
-    "DeepLXError": {"type": "object", "required": ["code", "message"],
-                    "properties": {"code": _INT, "message": _STR},
-                    "additionalProperties": False},
-    "OpenAIError": {"type": "object", "required": ["error"], "additionalProperties": False,
-                    "properties": {"error": {
-                        "type": "object", "required": ["message", "type", "param", "code"],
-                        "properties": {"message": _STR, "type": _STR,
-                                       "param": {"type": ["string", "null"]},
-                                       "code": {"type": ["string", "null"]}}}}},
+    "LibreTranslateError": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {"error": _STR},
+        "additionalProperties": False,
+    },
+    "DeepLError": {
+        "type": "object",
+        "required": ["message"],
+        "properties": {"message": _STR},
+        "additionalProperties": False,
+    },
+    "DeepLXError": {
+        "type": "object",
+        "required": ["code", "message"],
+        "properties": {"code": _INT, "message": _STR},
+        "additionalProperties": False,
+    },
+    "OpenAIError": {
+        "type": "object",
+        "required": ["error"],
+        "additionalProperties": False,
+        "properties": {
+            "error": {
+                "type": "object",
+                "required": ["message", "type", "param", "code"],
+                "properties": {
+                    "message": _STR,
+                    "type": _STR,
+                    "param": {"type": ["string", "null"]},
+                    "code": {"type": ["string", "null"]},
+                },
+            }
+        },
+    },
 }
 
 
-_SCHEMA_OF = {libre_shape: "LibreTranslateError", deepl_shape: "DeepLError",
-              deeplx_shape: "DeepLXError", openai_shape: "OpenAIError"}
+_SCHEMA_OF = {
+    libre_shape: "LibreTranslateError",
+    deepl_shape: "DeepLError",
+    deeplx_shape: "DeepLXError",
+    openai_shape: "OpenAIError",
+}
 
 
 def error_schema(path: str) -> str:
@@ -98,11 +160,14 @@ def describe(app: FastAPI) -> None:
 def _operation(path: str, method: str, operation: dict) -> None:
     body = BODIES.get(path)
     if body is not None and method == "post":
-        operation["requestBody"] = {"required": True, "content": {
-            "application/json": {"schema": body},
-            "application/x-www-form-urlencoded": {"schema": body}}}
-    error = {"description": "an error in the endpoint's shape", "content": {
-        "application/json": {"schema": {"$ref": f"#/components/schemas/{error_schema(path)}"}}}}
+        operation["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": body}, "application/x-www-form-urlencoded": {"schema": body}},
+        }
+    error = {
+        "description": "an error in the endpoint's shape",
+        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{error_schema(path)}"}}},
+    }
     responses = operation.setdefault("responses", {})
     responses.pop("422", None)  # FastAPI's validation error: these routes never answer it
     responses["4XX"] = responses["5XX"] = error

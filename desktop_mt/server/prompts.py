@@ -19,7 +19,6 @@ app's source) and only the text inside is translated, into the language the prom
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
 
 _QUOTES = '"""'
 _POT, _EASYDICT, _BOB = "Translate into ", "Translate the following ", "translate from "
@@ -36,9 +35,9 @@ class Extracted:
     """The text of a chat message and what its prompt says (None: not named)."""
 
     text: str
-    prompt: str                    # pot, easydict, bob, quoted or plain
-    target: Optional[str] = None   # the language name the prompt asks for, as written
-    source: Optional[str] = None
+    prompt: str  # pot, easydict, bob, quoted or plain
+    target: str | None = None  # the language name the prompt asks for, as written
+    source: str | None = None
 
 
 def extract(message: str) -> Extracted:
@@ -54,43 +53,48 @@ def extract(message: str) -> Extracted:
     opening = message.find(_QUOTES)
     closing = message.find(_QUOTES, opening + 3) if opening >= 0 else -1
     if closing >= 0:
-        return Extracted(_unwrap(message[opening + 3:closing]), "quoted")
+        return Extracted(_unwrap(message[opening + 3 : closing]), "quoted")
     return Extracted(message, "plain")
 
 
-def _pot(message: str) -> Optional[Extracted]:
+def _pot(message: str) -> Extracted | None:
     """``Translate into TO:\n\"\"\"\nTEXT\n\"\"\"`` (spaces or tabs may end the first line,
     any white space may follow the closing quotes)."""
     if not message.startswith(_POT):
         return None
     line_end = message.find("\n")
-    header = message[len(_POT):line_end].rstrip(" \t") if line_end >= 0 else ""
-    body = message[line_end + 1:].rstrip()
-    if len(header) < 2 or not header.endswith(":") or not body.startswith(_QUOTES + "\n") \
-            or not body.endswith("\n" + _QUOTES) or len(body) < 8:
+    header = message[len(_POT) : line_end].rstrip(" \t") if line_end >= 0 else ""
+    body = message[line_end + 1 :].rstrip()
+    if (
+        len(header) < 2
+        or not header.endswith(":")
+        or not body.startswith(_QUOTES + "\n")
+        or not body.endswith("\n" + _QUOTES)
+        or len(body) < 8
+    ):
         return None
     return Extracted(_unwrap(body[4:-4]), "pot", header[:-1])
 
 
-def _easydict(message: str) -> Optional[Extracted]:
+def _easydict(message: str) -> Extracted | None:
     """``Translate the following [FROM ]text into TO[ text]: \"\"\"TEXT\"\"\"`` (one header line;
     white space, line breaks too, between the colon and the quotes and after them)."""
     if not message.startswith(_EASYDICT):
         return None
     opening = message.find(_QUOTES)
-    header = message[len(_EASYDICT):opening].rstrip() if opening >= 0 else ""
-    body = message[opening + 3:].rstrip()
+    header = message[len(_EASYDICT) : opening].rstrip() if opening >= 0 else ""
+    body = message[opening + 3 :].rstrip()
     if not header.endswith(":") or "\n" in header or len(body) < 3 or not body.endswith(_QUOTES):
         return None
     names = header[:-1]
     if names.endswith(" text") and len(names) > len(" text"):
-        names = names[:-len(" text")]
+        names = names[: -len(" text")]
     middle = names.find(" text into ")
     if middle >= 1:
-        source: Optional[str] = names[:middle]
-        target = names[middle + len(" text into "):]
+        source: str | None = names[:middle]
+        target = names[middle + len(" text into ") :]
     elif names.startswith("text into "):
-        source, target = None, names[len("text into "):]
+        source, target = None, names[len("text into ") :]
     else:
         return None
     if not target:
@@ -98,21 +102,21 @@ def _easydict(message: str) -> Optional[Extracted]:
     return Extracted(_unwrap(body[:-3]), "easydict", target, source)
 
 
-def _bob(message: str) -> Optional[Extracted]:
+def _bob(message: str) -> Extracted | None:
     """``translate from FROM to TO:\n\nTEXT`` (FROM: up to the first " to ")."""
     if not message.startswith(_BOB):
         return None
     line_end = message.find("\n")
     if line_end < 0 or not message.startswith("\n", line_end + 1):
         return None
-    header = message[len(_BOB):line_end]
+    header = message[len(_BOB) : line_end]
     if not header.endswith(":"):
         return None
     names = header[:-1]
     middle = names.find(" to ", 1)
     if middle < 0 or middle + len(" to ") >= len(names):
         return None
-    return Extracted(message[line_end + 2:], "bob", names[middle + 4:], names[:middle])
+    return Extracted(message[line_end + 2 :], "bob", names[middle + 4 :], names[:middle])
 
 
 def _unwrap(text: str) -> str:
@@ -122,7 +126,7 @@ def _unwrap(text: str) -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
-def target_of(name: Optional[str], default: str) -> Optional[str]:
+def target_of(name: str | None, default: str) -> str | None:
     """``zh-Hans`` / ``zh-Hant`` for a target language name, ``default`` when none is named,
     None for a language other than Chinese."""
     if not name:
@@ -133,7 +137,7 @@ def target_of(name: Optional[str], default: str) -> Optional[str]:
     return "zh-Hans" if _names(lowered, _CHINESE) else None
 
 
-def source_of(name: Optional[str]) -> Optional[str]:
+def source_of(name: str | None) -> str | None:
     """``en`` / ``zh`` / None (auto or not named) for a source language name; the name itself
     (lowered) for any other language, which the caller refuses."""
     lowered = (name or "").strip().lower()
@@ -147,6 +151,9 @@ def source_of(name: Optional[str]) -> Optional[str]:
 def _names(lowered: str, words: tuple[str, ...]) -> bool:
     """Whether the name holds one of ``words`` (a short code only as the name or its prefix:
     ``zh``, ``zh-CN``)."""
-    return any(word in lowered if len(word) > 2 or not word.isascii()
-               else lowered == word or lowered.startswith((word + "-", word + "_"))
-               for word in words)
+    return any(
+        word in lowered
+        if len(word) > 2 or not word.isascii()
+        else lowered == word or lowered.startswith((word + "-", word + "_"))
+        for word in words
+    )

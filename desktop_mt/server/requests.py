@@ -15,11 +15,13 @@ are linear in the body (the C JSON decoder, :func:`urllib.parse.parse_qsl`); a b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import time
 import urllib.parse
-from typing import Any, Awaitable, Callable, NamedTuple, Optional, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -35,8 +37,7 @@ YIELD_BYTES = 32 * 1024
 T = TypeVar("T")
 
 
-async def read_params(request: Request, config: ServerConfig,
-                      repeated: tuple[str, ...] = ("q",)) -> dict:
+async def read_params(request: Request, config: ServerConfig, repeated: tuple[str, ...] = ("q",)) -> dict:
     """The request's parameters from a JSON, urlencoded or multipart body (and the query).
 
     In a form, a ``repeated`` field given more than once becomes a list (once: a string).
@@ -49,8 +50,7 @@ async def read_params(request: Request, config: ServerConfig,
     if kind == "multipart/form-data":
         params.update(await _multipart(request, body, repeated))
     elif body:
-        limits = FormLimits(config.batch_limit + FORM_SETTINGS,
-                            UTF8_ESCAPED * (config.char_limit + PROMPT_ROOM))
+        limits = FormLimits(config.batch_limit + FORM_SETTINGS, UTF8_ESCAPED * (config.char_limit + PROMPT_ROOM))
         params.update(await off_loop(request, _parse_body, body, kind, repeated, limits))
     return params
 
@@ -80,8 +80,7 @@ async def read_body(request: Request, limit: int, timeout: float) -> bytes:
 
 
 def too_large(limit: int) -> ApiError:
-    return ApiError(413, f"Request body too large: the limit is {limit} bytes; send fewer or "
-                         f"shorter texts per request")
+    return ApiError(413, f"Request body too large: the limit is {limit} bytes; send fewer or shorter texts per request")
 
 
 async def off_loop(request: Request, work: Callable[..., T], *args: Any) -> T:
@@ -142,8 +141,11 @@ def _form(text: str, repeated: tuple[str, ...], field_bytes: int) -> dict:
         if not pair:
             continue
         if len(pair) > field_bytes:
-            raise ApiError(400, f"Invalid request: a form field of {len(pair)} bytes is longer "
-                                f"than any text this server takes (--char-limit)")
+            raise ApiError(
+                400,
+                f"Invalid request: a form field of {len(pair)} bytes is longer "
+                f"than any text this server takes (--char-limit)",
+            )
         name, _, raw = pair.partition("=")
         key = urllib.parse.unquote_plus(name, errors="strict")
         value = urllib.parse.unquote_plus(raw, errors="strict")
@@ -152,7 +154,7 @@ def _form(text: str, repeated: tuple[str, ...], field_bytes: int) -> dict:
             decoded = 0
             time.sleep(0)
         if key in repeated and key in params:
-            params[key] = (params[key] if isinstance(params[key], list) else [params[key]])
+            params[key] = params[key] if isinstance(params[key], list) else [params[key]]
             params[key].append(value)
         else:
             params[key] = value
@@ -173,14 +175,17 @@ async def _multipart(request: Request, body: bytes, repeated: tuple[str, ...]) -
     return params
 
 
-def strict_bool(params: dict, name: str, param: Optional[str] = None) -> bool:
+def strict_bool(params: dict, name: str, param: str | None = None) -> bool:
     """A JSON boolean field (absent or null: false). A string such as ``"false"`` is refused
     rather than read as true."""
     value = params.get(name)
     if value is None or isinstance(value, bool):
         return bool(value)
-    raise ApiError(400, f"Invalid request: '{name}' must be true or false (a JSON boolean), "
-                        f"not {type(value).__name__}", param=param or name)
+    raise ApiError(
+        400,
+        f"Invalid request: '{name}' must be true or false (a JSON boolean), not {type(value).__name__}",
+        param=param or name,
+    )
 
 
 def key_matches(given, expected: str) -> bool:
@@ -188,7 +193,7 @@ def key_matches(given, expected: str) -> bool:
     return isinstance(given, str) and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def check_key(request: Request, params: dict, expected: Optional[str]) -> None:
+def check_key(request: Request, params: dict, expected: str | None) -> None:
     """LibreTranslate's key check: 403 for a wrong key, 400 for a missing one, when the
     server has a key (``api_key``/``apiKey`` field or ``Authorization: Bearer``)."""
     if not expected:
@@ -198,8 +203,7 @@ def check_key(request: Request, params: dict, expected: Optional[str]) -> None:
     if not given and header.lower().startswith("bearer "):
         given = header[7:].strip()
     if not given:
-        raise ApiError(400, "Please contact the server operator to get an API key "
-                            "(this server needs api_key)")
+        raise ApiError(400, "Please contact the server operator to get an API key (this server needs api_key)")
     if not key_matches(given, expected):
         raise ApiError(403, "Invalid API key")
 
@@ -216,10 +220,8 @@ async def unless_disconnected(request: Request, work: Awaitable[T]) -> T:
         watch.cancel()
         if not task.done():
             task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - it was abandoned
-                pass
     if task.cancelled():
         raise ClientGone()
     return task.result()

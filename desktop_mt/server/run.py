@@ -26,7 +26,7 @@ import uvicorn
 from uvicorn.supervisors import Multiprocess
 
 from .app import create_app
-from .config import CONFIG_ENV, ServerConfig, ServeConfigError, check_safe, config_from_args
+from .config import CONFIG_ENV, ServeConfigError, ServerConfig, check_safe, config_from_args
 from .connections import uvicorn_options
 
 log = logging.getLogger("desktop_mt.server")
@@ -53,14 +53,12 @@ def serve(config: ServerConfig) -> int:
     try:
         sockets = bind_sockets(config.host, config.port)
     except OSError as exc:
-        print(f"desktop-mt serve: error: {port_problem(config.host, config.port, exc)}",
-              file=sys.stderr)
+        print(f"desktop-mt serve: error: {port_problem(config.host, config.port, exc)}", file=sys.stderr)
         return EXIT_USAGE
     try:
         if config.workers == 1:
             app = create_app(config)  # loads the model; the port is already ours
-            server = uvicorn.Server(uvicorn.Config(app, timeout_graceful_shutdown=5,
-                                                   **uvicorn_options(config)))
+            server = uvicorn.Server(uvicorn.Config(app, timeout_graceful_shutdown=5, **uvicorn_options(config)))
             log.info("listening on %s (Ctrl+C to stop)", " and ".join(map(_url, sockets)))
             server.run(sockets=sockets)
         else:
@@ -68,13 +66,19 @@ def serve(config: ServerConfig) -> int:
 
             inspect_model_dir(config.model or bundled_model_dir())  # fail here, not N times
             os.environ[CONFIG_ENV] = config.to_json()
-            log.info("listening on %s with %d workers (Ctrl+C to stop)",
-                     " and ".join(map(_url, sockets)), config.workers)
-            Multiprocess(uvicorn.Config("desktop_mt.server.run:app_from_environment",
-                                        factory=True, workers=config.workers,
-                                        timeout_graceful_shutdown=5,
-                                        **uvicorn_options(config, workers=True)),
-                         sockets=sockets).run()
+            log.info(
+                "listening on %s with %d workers (Ctrl+C to stop)", " and ".join(map(_url, sockets)), config.workers
+            )
+            Multiprocess(
+                uvicorn.Config(
+                    "desktop_mt.server.run:app_from_environment",
+                    factory=True,
+                    workers=config.workers,
+                    timeout_graceful_shutdown=5,
+                    **uvicorn_options(config, workers=True),
+                ),
+                sockets=sockets,
+            ).run()
     except DesktopMTError as exc:
         print(f"desktop-mt serve: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -133,8 +137,7 @@ def _listen(host: str, port: int) -> socket.socket:
 def port_problem(host: str, port: int, exc: OSError) -> str:
     """The message for a host/port that cannot be used, naming the flag to change."""
     if exc.errno == errno.EADDRINUSE:
-        return (f"port {port} is in use on {host} (another server, or another desktop-mt): "
-                f"choose another with --port")
+        return f"port {port} is in use on {host} (another server, or another desktop-mt): choose another with --port"
     if exc.errno in (errno.EACCES, errno.EPERM):
         return f"this system does not allow listening on port {port}: choose --port above 1023"
     return f"cannot listen on {host} port {port} ({exc.strerror or exc}): check --host and --port"
@@ -148,8 +151,7 @@ def app_from_environment():
 
 def _configure_logging() -> None:
     """Our lines and uvicorn's on stderr; no access log (it could carry query strings)."""
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
 class ServerThread:
@@ -163,18 +165,18 @@ class ServerThread:
         self.host = self._sockets[0].getsockname()[0]
         self.port = self._sockets[0].getsockname()[1]
         config: ServerConfig = app.state.service.config  # an app of create_app
-        self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
-                                                     timeout_graceful_shutdown=2,
-                                                     **uvicorn_options(config)))
-        self._thread = threading.Thread(target=self._server.run,
-                                        kwargs={"sockets": self._sockets},
-                                        name="desktop-mt-server", daemon=True)
+        self._server = uvicorn.Server(
+            uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, **uvicorn_options(config))
+        )
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": self._sockets}, name="desktop-mt-server", daemon=True
+        )
 
     @property
     def url(self) -> str:
         return _url(self._sockets[0])
 
-    def start(self, timeout: float = 30.0) -> "ServerThread":
+    def start(self, timeout: float = 30.0) -> ServerThread:
         self._thread.start()
         deadline = time.monotonic() + timeout
         while not self._server.started:  # uvicorn offers no event for this

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import dataclasses
 import logging
 import threading
 import time
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 from ..engine.events import Finished, TextDelta
 from .batching import Batcher, BatchReport
@@ -44,9 +45,13 @@ class TranslationService:
         self._nbest_cancels: set[threading.Event] = set()  # running n-best searches, for close()
         self.gate = FairGate()  # engine turns shared by the batcher, streams and searches
         self._batch_share_s = 0.0  # engine seconds per batched request of the last call
-        self.batcher = Batcher(self._engine_batch, max_batch=config.max_batch,
-                               window_s=config.batch_window_ms / 1000,
-                               queue_size=config.queue_size, on_batch=self._record_batch)
+        self.batcher = Batcher(
+            self._engine_batch,
+            max_batch=config.max_batch,
+            window_s=config.batch_window_ms / 1000,
+            queue_size=config.queue_size,
+            on_batch=self._record_batch,
+        )
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop: cancel the running engine call and every stream, then release the model."""
@@ -111,8 +116,7 @@ class TranslationService:
         self._batch_share_s = report.seconds / max(1, batched_clients)
         self.metrics.record_batch(report)
         self.metrics.queue_texts.set(self.batcher.queued_texts)
-        log.info("batch: %d texts from %d requests in %.3f s", report.texts, report.requests,
-                 report.seconds)
+        log.info("batch: %d texts from %d requests in %.3f s", report.texts, report.requests, report.seconds)
 
     # -- n-best (alternatives) -----------------------------------------------------------
 
@@ -130,8 +134,9 @@ class TranslationService:
         with self._streams_lock:
             self._nbest_cancels.add(cancel)
         future: concurrent.futures.Future = concurrent.futures.Future()
-        threading.Thread(target=self._run_nbest, args=(texts, n, target, cancel, future),
-                         name="desktop-mt-nbest", daemon=True).start()
+        threading.Thread(
+            target=self._run_nbest, args=(texts, n, target, cancel, future), name="desktop-mt-nbest", daemon=True
+        ).start()
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
@@ -141,8 +146,9 @@ class TranslationService:
             cancel.set()
             self.gate.wake()
 
-    def _run_nbest(self, texts: list[str], n: int, target: str, cancel: threading.Event,
-                   future: concurrent.futures.Future) -> None:
+    def _run_nbest(
+        self, texts: list[str], n: int, target: str, cancel: threading.Event, future: concurrent.futures.Future
+    ) -> None:
         """The n-best thread: every text in turn; the outcome goes to ``future`` once the
         slot is free again (a client's next request must not find it still taken)."""
         try:
@@ -161,15 +167,13 @@ class TranslationService:
         except concurrent.futures.InvalidStateError:  # cancelled: the client left
             pass
 
-    def _engine_nbest(self, texts: list[str], n: int, target: str,
-                      cancel: threading.Event) -> list[list[str]]:
+    def _engine_nbest(self, texts: list[str], n: int, target: str, cancel: threading.Event) -> list[list[str]]:
         translator, options = self.translator, self._script_options(target)
         started = time.perf_counter()
         out = []
         for text in texts:  # one engine turn per text
             with self.gate.turn(cancel):
-                out.append([alt.text for alt in translator.alternatives(text, n, options,
-                                                                        cancel=cancel)])
+                out.append([alt.text for alt in translator.alternatives(text, n, options, cancel=cancel)])
         tokens = sum(translator.tokenizer.count(text) for text in texts if text.strip())
         self.metrics.record_engine(tokens, time.perf_counter() - started)
         return out
@@ -185,7 +189,7 @@ class TranslationService:
 
     # -- streaming ---------------------------------------------------------------------
 
-    def open_stream(self, text: str, target: str) -> "Stream":
+    def open_stream(self, text: str, target: str) -> Stream:
         """Start generating ``text`` on its own thread (raises TooManyStreams)."""
         if not self._stream_slots.acquire(blocking=False):
             raise TooManyStreams(f"{self.config.max_streams} streams are running")
@@ -195,7 +199,7 @@ class TranslationService:
         stream.start()
         return stream
 
-    def _stream_ended(self, stream: "Stream") -> None:
+    def _stream_ended(self, stream: Stream) -> None:
         """Called by a stream's thread when its generation has returned."""
         with self._streams_lock:
             self._streams.discard(stream)
@@ -232,10 +236,8 @@ class Stream:
                 return
 
     def _push(self, kind: str, payload) -> None:
-        try:
+        with contextlib.suppress(RuntimeError):  # the event loop is gone (server shut down): nobody listens
             self._loop.call_soon_threadsafe(self._queue.put_nowait, (kind, payload))
-        except RuntimeError:  # the event loop is gone (server shut down): nobody listens
-            pass
 
     def _run(self) -> None:
         service, metrics = self._service, self._service.metrics

@@ -9,8 +9,16 @@
 rapidfuzz and translate-toolkit are the ``tm`` extra; they are imported where used.
 """
 
-from .store import (APPROVED, EDITED, FUZZY_THRESHOLD, IMPORTED, Entry, Match, TranslationMemory, match_key,
-                    memory_path)
+from .store import APPROVED, EDITED, FUZZY_THRESHOLD, IMPORTED, Entry, Match, TranslationMemory, match_key, memory_path
 
-__all__ = ["APPROVED", "EDITED", "FUZZY_THRESHOLD", "IMPORTED", "Entry", "Match", "TranslationMemory", "match_key",
-           "memory_path"]
+__all__ = [
+    "APPROVED",
+    "EDITED",
+    "FUZZY_THRESHOLD",
+    "IMPORTED",
+    "Entry",
+    "Match",
+    "TranslationMemory",
+    "match_key",
+    "memory_path",
+]

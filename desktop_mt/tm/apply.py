@@ -13,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from typing import Any, Callable, Iterator, Optional, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from ..engine import direction as dirs
 from ..engine.options import GenerationOptions
@@ -37,7 +38,7 @@ class MemoryCounts:
 class _Line:
     """A line's sentences: ``(sentence, gap, translation or None)``; None: the model's."""
 
-    parts: tuple[tuple[str, str, Optional[str]], ...]
+    parts: tuple[tuple[str, str, str | None], ...]
 
     @property
     def hits(self) -> int:
@@ -80,8 +81,13 @@ class MemoryTranslator:
     def close(self) -> None:
         self.inner.close()
 
-    def translate_batch(self, lines: Sequence[str], options: Optional[GenerationOptions] = None, cancel: Any = None,
-                        progress: Optional[ProgressFn] = None) -> list[str]:
+    def translate_batch(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: Any = None,
+        progress: ProgressFn | None = None,
+    ) -> list[str]:
         """One translation per line: memory matches as they are kept, the rest by ``inner``."""
         opts = options or self.options
         plans = [self._plan(line, opts.target) for line in lines]
@@ -102,8 +108,9 @@ class MemoryTranslator:
                 out.append(_join([t if t is not None else next(done) for _, _, t in plan.parts]))
         return out
 
-    def _model(self, texts: list[str], opts: GenerationOptions, cancel: Any, progress: Optional[ProgressFn],
-               lines: int) -> Iterator[str]:
+    def _model(
+        self, texts: list[str], opts: GenerationOptions, cancel: Any, progress: ProgressFn | None, lines: int
+    ) -> Iterator[str]:
         """The model's translations of ``texts``, in order (none asked when there are none)."""
         if not texts:
             if progress is not None:
@@ -112,7 +119,7 @@ class MemoryTranslator:
         scaled = None if progress is None else (lambda done, total: progress(round(done * lines / total), lines))
         return iter(self.inner.translate_batch(texts, opts, cancel, scaled))
 
-    def _plan(self, line: str, target: str) -> Optional[_Line]:
+    def _plan(self, line: str, target: str) -> _Line | None:
         """A single-line text as sentences with their memory translations (None: a multi-line text)."""
         if "\n" in line or not line.strip():
             return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict, deque
-from typing import Iterable, Optional, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..engine.direction import AUTO, sentence_direction, split_sentences
 from .store import Match, TranslationMemory, match_key
@@ -39,10 +39,10 @@ class Planned:
 
     source: str
     gap: str
-    translation: Optional[str] = None
+    translation: str | None = None
     edited: bool = False
     origin: str = MODEL
-    suggestion: Optional[Match] = None
+    suggestion: Match | None = None
 
     @property
     def needs_model(self) -> bool:
@@ -64,13 +64,14 @@ def split_text(text: str) -> list[tuple[str, str]]:
             if out:
                 out[-1] = (out[-1][0], out[-1][1] + line + newline)
             continue
-        parts[-1] = (parts[-1][0], parts[-1][1] + line[len(line.rstrip()):] + newline)
+        parts[-1] = (parts[-1][0], parts[-1][1] + line[len(line.rstrip()) :] + newline)
         out.extend(parts)
     return out
 
 
-def plan_update(previous: Iterable[Sentence], new_text: str, memory: Optional[TranslationMemory] = None,
-                target: str = AUTO) -> list[Planned]:
+def plan_update(
+    previous: Iterable[Sentence], new_text: str, memory: TranslationMemory | None = None, target: str = AUTO
+) -> list[Planned]:
     """The sentences of ``new_text``, each with the translation it keeps or None (to translate).
 
     A new sentence keeps the translation of a previous sentence with the same source (compared
@@ -94,7 +95,7 @@ def plan_update(previous: Iterable[Sentence], new_text: str, memory: Optional[Tr
     return out
 
 
-def _from_memory(source: str, gap: str, memory: Optional[TranslationMemory], target: str) -> Planned:
+def _from_memory(source: str, gap: str, memory: TranslationMemory | None, target: str) -> Planned:
     """A sentence not kept: the memory's exact match, else one for the model (with a suggestion)."""
     direction = sentence_direction(source, target) if memory is not None else None
     if memory is None or direction is None:
@@ -121,9 +122,12 @@ class TypingFigures:
         return 1 - self.incremental / self.whole if self.whole else 0.0
 
 
-def simulate_typing(text: str, debounce_ms: int = 600, keystroke_ms: int = 200,
-                    pauses: Sequence[tuple[str, int]] = ((".", 1500), ("?", 1500), ("!", 1500), (",", 700),
-                                                        ("\n", 1500))) -> TypingFigures:
+def simulate_typing(
+    text: str,
+    debounce_ms: int = 600,
+    keystroke_ms: int = 200,
+    pauses: Sequence[tuple[str, int]] = ((".", 1500), ("?", 1500), ("!", 1500), (",", 700), ("\n", 1500)),
+) -> TypingFigures:
     """Type ``text`` one character at a time: ``keystroke_ms`` between keys, longer after the
     characters in ``pauses`` (a typist stops to think at a sentence's end, sometimes at a comma).
     A request starts whenever no key came for ``debounce_ms`` (the window's as-you-type timer,
@@ -140,6 +144,5 @@ def simulate_typing(text: str, debounce_ms: int = 600, keystroke_ms: int = 200,
         requests += 1
         whole += len(plan)
         incremental += sum(1 for p in plan if p.needs_model)
-        previous = [Sentence(p.source, p.translation if p.translation is not None else f"<{p.source}>")
-                    for p in plan]
+        previous = [Sentence(p.source, p.translation if p.translation is not None else f"<{p.source}>") for p in plan]
     return TypingFigures(len(text), requests, whole, incremental)

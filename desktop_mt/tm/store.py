@@ -18,8 +18,9 @@ import sqlite3
 import threading
 import time
 import unicodedata
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .. import paths
 from ..engine.direction import DIRECTIONS, EN, ZH
@@ -52,8 +53,10 @@ CREATE TABLE IF NOT EXISTS units (
     target_seg TEXT,
     extra TEXT NOT NULL DEFAULT '{}'
 )"""
-_COLUMNS = ("id, direction, source, target, origin, machine, note, props, creator, created, changed, "
-            "source_lang, target_lang, source_seg, target_seg, extra")
+_COLUMNS = (
+    "id, direction, source, target, origin, machine, note, props, creator, created, changed, "
+    "source_lang, target_lang, source_seg, target_seg, extra"
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,8 +128,7 @@ class TranslationMemory:
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._conn = sqlite3.connect(str(self.path) if self.path else ":memory:", timeout=5,
-                                     check_same_thread=False)
+        self._conn = sqlite3.connect(str(self.path) if self.path else ":memory:", timeout=5, check_same_thread=False)
         with self._conn:
             if self.path is not None:
                 self._conn.execute("PRAGMA journal_mode=WAL")
@@ -135,8 +137,9 @@ class TranslationMemory:
         self._keys: dict[str, dict[int, str]] = {}  # per direction, id -> key: the fuzzy search's choices
 
     # ---- writing --------------------------------------------------------------------------
-    def add(self, source: str, target: str, direction: str, origin: str = EDITED, machine: str = "",
-            note: str = "") -> Entry:
+    def add(
+        self, source: str, target: str, direction: str, origin: str = EDITED, machine: str = "", note: str = ""
+    ) -> Entry:
         """Keep what the user made of a sentence. The newest entry with the same source (exact
         key) in this direction is updated (its creation date kept); otherwise a new one is made."""
         check_direction(direction)
@@ -146,18 +149,34 @@ class TranslationMemory:
             raise ValueError("a memory entry needs a source sentence and a translation")
         existing = self.exact(source, direction)
         if existing is not None:
-            return self.update(existing.entry.id, target=target, origin=origin, machine=machine or None,
-                               note=note or None)
+            return self.update(
+                existing.entry.id, target=target, origin=origin, machine=machine or None, note=note or None
+            )
         now, (src, tgt) = tmx_now(), direction.split("-")
-        return self._insert(Entry(0, direction, source.strip(), target.strip(), origin, machine, note,
-                                  created=now, changed=now, source_lang=DEFAULT_LANGS[src],
-                                  target_lang=DEFAULT_LANGS[tgt]))
+        return self._insert(
+            Entry(
+                0,
+                direction,
+                source.strip(),
+                target.strip(),
+                origin,
+                machine,
+                note,
+                created=now,
+                changed=now,
+                source_lang=DEFAULT_LANGS[src],
+                target_lang=DEFAULT_LANGS[tgt],
+            )
+        )
 
     def _insert(self, entry: Entry) -> Entry:
         row = self._row(entry)
         with self._lock, self._conn:
-            cur = self._conn.execute(f"INSERT INTO units ({_COLUMNS.replace('id, ', '', 1)}, key) "
-                                     f"VALUES ({', '.join('?' * (len(row) + 1))})", (*row, match_key(entry.source)))
+            cur = self._conn.execute(
+                f"INSERT INTO units ({_COLUMNS.replace('id, ', '', 1)}, key) "
+                f"VALUES ({', '.join('?' * (len(row) + 1))})",
+                (*row, match_key(entry.source)),
+            )
             self._keys.pop(entry.direction, None)
         return dataclasses.replace(entry, id=int(cur.lastrowid or 0))
 
@@ -174,8 +193,16 @@ class TranslationMemory:
             added += 1
         return added, skipped
 
-    def update(self, entry_id: int, *, source: str | None = None, target: str | None = None,
-               origin: str | None = None, machine: str | None = None, note: str | None = None) -> Entry:
+    def update(
+        self,
+        entry_id: int,
+        *,
+        source: str | None = None,
+        target: str | None = None,
+        origin: str | None = None,
+        machine: str | None = None,
+        note: str | None = None,
+    ) -> Entry:
         """Change an entry (the dialog's edit); its change date becomes now. A changed source or
         target drops the TMX inline markup kept for it (it no longer matches the text).
         KeyError when there is no such entry."""
@@ -196,8 +223,10 @@ class TranslationMemory:
         row = self._row(new)
         names = _COLUMNS.replace("id, ", "", 1).split(", ")
         with self._lock, self._conn:
-            self._conn.execute(f"UPDATE units SET {', '.join(f'{n} = ?' for n in names)}, key = ? WHERE id = ?",
-                               (*row, match_key(new.source), entry_id))
+            self._conn.execute(
+                f"UPDATE units SET {', '.join(f'{n} = ?' for n in names)}, key = ? WHERE id = ?",
+                (*row, match_key(new.source), entry_id),
+            )
             self._keys.pop(entry.direction, None)
         return new
 
@@ -229,8 +258,10 @@ class TranslationMemory:
         return found[0] if found else None
 
     def _exact_all(self, source: str, direction: str) -> list[Match]:
-        rows = self._select("WHERE direction = ? AND key = ? ORDER BY changed DESC, id DESC",
-                            (check_direction(direction), match_key(source)))
+        rows = self._select(
+            "WHERE direction = ? AND key = ? ORDER BY changed DESC, id DESC",
+            (check_direction(direction), match_key(source)),
+        )
         return [Match(row, 100.0) for row in rows]
 
     def fuzzy(self, source: str, direction: str, threshold: float = FUZZY_THRESHOLD, limit: int = 3) -> list[Match]:
@@ -259,8 +290,9 @@ class TranslationMemory:
         fuzzy = self.fuzzy(source, direction, threshold, limit=1)
         return fuzzy[0] if fuzzy else None
 
-    def search(self, query: str = "", direction: str | None = None, limit: int | None = 500,
-               offset: int = 0) -> list[Entry]:
+    def search(
+        self, query: str = "", direction: str | None = None, limit: int | None = 500, offset: int = 0
+    ) -> list[Entry]:
         """Entries whose source or target contains ``query`` (case-insensitive for ASCII; ""
         matches all), newest change first: the dialog's list."""
         where: list[str] = []
@@ -283,8 +315,9 @@ class TranslationMemory:
             if direction is None:
                 row = self._conn.execute("SELECT COUNT(*) FROM units").fetchone()
             else:
-                row = self._conn.execute("SELECT COUNT(*) FROM units WHERE direction = ?",
-                                         (check_direction(direction),)).fetchone()
+                row = self._conn.execute(
+                    "SELECT COUNT(*) FROM units WHERE direction = ?", (check_direction(direction),)
+                ).fetchone()
         return int(row[0])
 
     def close(self) -> None:
@@ -313,15 +346,59 @@ class TranslationMemory:
 
     @staticmethod
     def _row(e: Entry) -> tuple[Any, ...]:
-        return (e.direction, e.source, e.target, e.origin, e.machine, e.note,
-                json.dumps([list(p) for p in e.props], ensure_ascii=False), e.creator, e.created, e.changed,
-                e.source_lang, e.target_lang, e.source_seg, e.target_seg,
-                json.dumps(dict(e.extra), ensure_ascii=False))
+        return (
+            e.direction,
+            e.source,
+            e.target,
+            e.origin,
+            e.machine,
+            e.note,
+            json.dumps([list(p) for p in e.props], ensure_ascii=False),
+            e.creator,
+            e.created,
+            e.changed,
+            e.source_lang,
+            e.target_lang,
+            e.source_seg,
+            e.target_seg,
+            json.dumps(dict(e.extra), ensure_ascii=False),
+        )
 
 
 def _entry(row: Sequence[Any]) -> Entry:
-    (entry_id, direction, source, target, origin, machine, note, props, creator, created, changed, source_lang,
-     target_lang, source_seg, target_seg, extra) = row
-    return Entry(int(entry_id), direction, source, target, origin, machine, note,
-                 tuple((str(t), str(v)) for t, v in json.loads(props)), creator, created, changed, source_lang,
-                 target_lang, source_seg, target_seg, tuple((str(k), str(v)) for k, v in json.loads(extra).items()))
+    (
+        entry_id,
+        direction,
+        source,
+        target,
+        origin,
+        machine,
+        note,
+        props,
+        creator,
+        created,
+        changed,
+        source_lang,
+        target_lang,
+        source_seg,
+        target_seg,
+        extra,
+    ) = row
+    return Entry(
+        int(entry_id),
+        direction,
+        source,
+        target,
+        origin,
+        machine,
+        note,
+        tuple((str(t), str(v)) for t, v in json.loads(props)),
+        creator,
+        created,
+        changed,
+        source_lang,
+        target_lang,
+        source_seg,
+        target_seg,
+        tuple((str(k), str(v)) for k, v in json.loads(extra).items()),
+    )

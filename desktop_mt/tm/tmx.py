@@ -116,10 +116,24 @@ def _unit_entry(unit: Any, direction: str, src_lang: str, tgt_lang: str) -> Entr
             props.append((kind, value))
     notes = [note.text or "" for note in element.findall(unit.namespaced("note"))]
     extra = tuple((k, v) for k, v in element.attrib.items() if k not in _ATTRS)
-    return Entry(0, direction, source, target, origin, machine, "\n".join(notes), tuple(props),
-                 element.get("creationid", ""), element.get("creationdate", ""), element.get("changedate", ""),
-                 variants[src_lang].get(_XML_LANG, ""), variants[tgt_lang].get(_XML_LANG, ""), source_seg,
-                 target_seg, extra)
+    return Entry(
+        0,
+        direction,
+        source,
+        target,
+        origin,
+        machine,
+        "\n".join(notes),
+        tuple(props),
+        element.get("creationid", ""),
+        element.get("creationdate", ""),
+        element.get("changedate", ""),
+        variants[src_lang].get(_XML_LANG, ""),
+        variants[tgt_lang].get(_XML_LANG, ""),
+        source_seg,
+        target_seg,
+        extra,
+    )
 
 
 def _segment(unit: Any, variant: Any) -> tuple[str, str | None]:
@@ -132,8 +146,7 @@ def _segment(unit: Any, variant: Any) -> tuple[str, str | None]:
         return "", None
     if len(seg) == 0:
         return seg.text or "", None
-    inner = escape(seg.text or "") + "".join(etree.tostring(child, encoding="unicode", with_tail=True)
-                                             for child in seg)
+    inner = escape(seg.text or "") + "".join(etree.tostring(child, encoding="unicode", with_tail=True) for child in seg)
     return _plain(seg), inner
 
 
@@ -167,10 +180,16 @@ def write_tmx(entries: list[Entry], path: str | Path, direction: str) -> int:
     src_lang, tgt_lang = languages(direction)
     store: Any = tmx.tmxfile(sourcelanguage=DEFAULT_LANGS[src_lang], targetlanguage=DEFAULT_LANGS[tgt_lang])
     header = store.document.getroot().find(store.namespaced("header"))
-    for key, value in (("creationtool", "desktop-mt"), ("creationtoolversion", __version__),
-                       ("segtype", "sentence"), ("o-tmf", "desktop-mt"), ("adminlang", "en-US"),
-                       ("srclang", DEFAULT_LANGS[src_lang]), ("datatype", "plaintext"),
-                       ("creationdate", tmx_now())):
+    for key, value in (
+        ("creationtool", "desktop-mt"),
+        ("creationtoolversion", __version__),
+        ("segtype", "sentence"),
+        ("o-tmf", "desktop-mt"),
+        ("adminlang", "en-US"),
+        ("srclang", DEFAULT_LANGS[src_lang]),
+        ("datatype", "plaintext"),
+        ("creationdate", tmx_now()),
+    ):
         header.set(key, value)
     count = 0
     for entry in entries:
@@ -197,8 +216,11 @@ def _add_unit(store: Any, entry: Entry, src_default: str, tgt_default: str) -> N
         if value:
             element.set(key, value)
     first_tuv = element.find(unit.namespaced("tuv"))
-    props = [*entry.props, *([(_ORIGIN_PROP, entry.origin)] if entry.origin != IMPORTED else []),
-             *([(_MACHINE_PROP, entry.machine)] if entry.machine else [])]
+    props = [
+        *entry.props,
+        *([(_ORIGIN_PROP, entry.origin)] if entry.origin != IMPORTED else []),
+        *([(_MACHINE_PROP, entry.machine)] if entry.machine else []),
+    ]
     # The DTD's order: <note>s, then <prop>s, then the <tuv>s.
     for text in entry.note.split("\n") if entry.note else []:
         note = etree.Element(unit.namespaced("note"))
@@ -233,4 +255,3 @@ def _atomic_write(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-

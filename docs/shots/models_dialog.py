@@ -18,14 +18,14 @@ from pathlib import Path
 
 os.environ.setdefault("DESKTOP_MT_HOME", tempfile.mkdtemp(prefix="desktop-mt-shot-"))
 
-from PySide6.QtCore import QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 
-from desktop_mt.engine.model_format import bundled_model_dir  # noqa: E402
-from desktop_mt.gui import fonts, qtcompat  # noqa: E402
-from desktop_mt.gui.models import StoreBackend  # noqa: E402
-from desktop_mt.gui.models_dialog import ModelsDialog  # noqa: E402
-from desktop_mt.models import DownloadProgress, catalog_entry  # noqa: E402
+from desktop_mt.engine.model_format import bundled_model_dir
+from desktop_mt.gui import fonts, qtcompat
+from desktop_mt.gui.models import StoreBackend
+from desktop_mt.gui.models_dialog import ModelsDialog
+from desktop_mt.models import DownloadProgress, catalog_entry
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME, VARIANT = "opus-mt-en-zh", "int8"
@@ -37,8 +37,9 @@ class ScriptedDownload(StoreBackend):
     def download(self, name, variant, progress, cancel):
         total = catalog_entry(name).approx_bytes(variant)
         progress(DownloadProgress("listing"))
-        progress(DownloadProgress("downloading", int(total * 0.4), total,
-                                  "onnx/decoder_model_merged_quantized.onnx", 6.3e6))
+        progress(
+            DownloadProgress("downloading", int(total * 0.4), total, "onnx/decoder_model_merged_quantized.onnx", 6.3e6)
+        )
         cancel.wait()
         raise RuntimeError("cancelled")
 

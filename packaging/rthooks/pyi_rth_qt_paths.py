@@ -14,7 +14,7 @@ def _qt_paths() -> None:
     import os
     import sys
 
-    base = sys._MEIPASS  # noqa: SLF001 - set by the PyInstaller bootloader
+    base = sys._MEIPASS
     qt = os.path.join(base, "PySide6") if sys.platform.startswith("win") else os.path.join(base, "PySide6", "Qt")
     os.environ["QT_PLUGIN_PATH"] = os.path.join(qt, "plugins")
     os.environ["QML2_IMPORT_PATH"] = os.path.join(qt, "qml")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import Callable
+from collections.abc import Callable
 
 
 class FailingDisk:
@@ -31,8 +31,9 @@ class FailingDisk:
         """Opening a path for writing where ``match(path)`` raises ``OSError(code)``."""
         self._open_rules.append((match, code))
 
-    def fail_write(self, match: Callable[[str], bool], code: int = errno.ENOSPC,
-                   after: int = 0, partial: bool = False) -> None:
+    def fail_write(
+        self, match: Callable[[str], bool], code: int = errno.ENOSPC, after: int = 0, partial: bool = False
+    ) -> None:
         """Writes to a file where ``match(path)``: the first ``after`` succeed, then each raises
         ``OSError(code)``; with ``partial`` the first failing write stores half its bytes and
         returns that count (the next one raises), leaving a torn line like a real full disk."""

@@ -20,8 +20,14 @@ class FakeTranslator:
     batch size); ``options`` is the translator's default GenerationOptions, ``batch_size`` its
     batch size."""
 
-    def __init__(self, cancel_after_calls: int | None = None, fail_on: str | None = None,
-                 batch_invariant: bool = True, options=None, batch_size: int = 16):
+    def __init__(
+        self,
+        cancel_after_calls: int | None = None,
+        fail_on: str | None = None,
+        batch_invariant: bool = True,
+        options=None,
+        batch_size: int = 16,
+    ):
         self.calls: list[list[str]] = []
         from desktop_mt import GenerationOptions
 

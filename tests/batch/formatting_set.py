@@ -27,10 +27,8 @@ FOOTNOTES = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 PARAGRAPHS: list[tuple[str, list[tuple[str, str]]]] = [
     ("Heading 1", [("Annual report", "")]),
     ("Normal", [("The results were ", ""), ("very good", "b"), (" this year.", "")]),
-    ("Normal", [("Please read ", ""), ("the manual", "link:https://example.com/manual"),
-                (" before you start.", "")]),
-    ("Normal", [("Our team grew quickly", ""), ("", "note"), (". We hired ", ""), ("ten", "b"),
-                (" new people.", "")]),
+    ("Normal", [("Please read ", ""), ("the manual", "link:https://example.com/manual"), (" before you start.", "")]),
+    ("Normal", [("Our team grew quickly", ""), ("", "note"), (". We hired ", ""), ("ten", "b"), (" new people.", "")]),
     ("List Bullet", [("Open the ", ""), ("red", "c"), (" box.", "")]),
     ("List Bullet", [("Do ", ""), ("not", "i"), (" touch the wire.", "")]),
     ("List Bullet", [("Call ", ""), ("Tom", "b"), (" if you need help.", "")]),
@@ -61,18 +59,24 @@ def _hyperlink(paragraph, text: str, url: str) -> None:
     from docx.oxml import parse_xml
 
     rid = paragraph.part.relate_to(url, RT.HYPERLINK, is_external=True)
-    paragraph._p.append(parse_xml(
-        f'<w:hyperlink xmlns:w="{W_NS}" xmlns:r="{R_NS}" r:id="{rid}"><w:r><w:rPr>'
-        f'<w:color w:val="0563C1"/><w:u w:val="single"/></w:rPr><w:t xml:space="preserve">{text}</w:t>'
-        f'</w:r></w:hyperlink>'))
+    paragraph._p.append(
+        parse_xml(
+            f'<w:hyperlink xmlns:w="{W_NS}" xmlns:r="{R_NS}" r:id="{rid}"><w:r><w:rPr>'
+            f'<w:color w:val="0563C1"/><w:u w:val="single"/></w:rPr><w:t xml:space="preserve">{text}</w:t>'
+            f"</w:r></w:hyperlink>"
+        )
+    )
 
 
 def _note(paragraph) -> None:
     from docx.oxml import parse_xml
 
-    paragraph._p.append(parse_xml(
-        f'<w:r xmlns:w="{W_NS}"><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'
-        f'<w:footnoteReference w:id="1"/></w:r>'))
+    paragraph._p.append(
+        parse_xml(
+            f'<w:r xmlns:w="{W_NS}"><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'
+            f'<w:footnoteReference w:id="1"/></w:r>'
+        )
+    )
 
 
 def build_docx(path: Path) -> Path:

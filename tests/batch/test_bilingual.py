@@ -5,14 +5,17 @@ from __future__ import annotations
 import docx
 import pytest
 
-from desktop_mt import GenerationOptions, Translator, TranslationCancelled
+from desktop_mt import GenerationOptions, TranslationCancelled, Translator
 from desktop_mt.batch import JobSummary, translate_file
+
 from .fake_translator import FakeTranslator, fake_translation
 
-SRT = ("1\n00:00:01,000 --> 00:00:03,500\nWhere is the train station?\n\n"
-       "2\n00:00:04,000 --> 00:00:06,000\n<i>I love you.</i>\n\n"
-       "3\n00:00:06,500 --> 00:00:09,000\n- Are you coming tomorrow?\n- Yes, I will be there.\n\n"
-       "4\n00:00:09,500 --> 00:00:11,000\n你好，世界。\n")
+SRT = (
+    "1\n00:00:01,000 --> 00:00:03,500\nWhere is the train station?\n\n"
+    "2\n00:00:04,000 --> 00:00:06,000\n<i>I love you.</i>\n\n"
+    "3\n00:00:06,500 --> 00:00:09,000\n- Are you coming tomorrow?\n- Yes, I will be there.\n\n"
+    "4\n00:00:09,500 --> 00:00:11,000\n你好，世界。\n"
+)
 
 
 def _summaries(src, dst, translator, **kwargs) -> tuple[str, list[JobSummary]]:
@@ -25,9 +28,18 @@ def test_txt_bilingual_puts_each_translation_under_its_line(tmp_path, fake):
     src = tmp_path / "a.txt"
     src.write_bytes("Hello there.\r\n\r\n```\ncode line\n```\n你好。\r\n42\r\nLast line".encode())
     out, (summary,) = _summaries(src, tmp_path / "a.zh.txt", fake, bilingual=True)
-    assert out == ("Hello there.\r\n" + fake_translation("Hello there.") + "\r\n\r\n```\ncode line\n```\n"
-                   + "你好。\r\n" + fake_translation("你好。") + "\r\n42\r\n" + fake_translation("42") + "\r\n"
-                   + "Last line\r\n" + fake_translation("Last line"))
+    assert out == (
+        "Hello there.\r\n"
+        + fake_translation("Hello there.")
+        + "\r\n\r\n```\ncode line\n```\n"
+        + "你好。\r\n"
+        + fake_translation("你好。")
+        + "\r\n42\r\n"
+        + fake_translation("42")
+        + "\r\n"
+        + "Last line\r\n"
+        + fake_translation("Last line")
+    )
     assert (summary.segments, summary.kept) == (4, 1)
     assert str(summary) == "4 segments, 1 kept as they were (already Chinese)"
 
@@ -38,8 +50,13 @@ def test_txt_join_lines_joins_pdf_lines_and_keeps_crlf(tmp_path, fake):
     translate_file(src, tmp_path / "p.zh.txt", fake, join_lines=True)
     assert sorted(fake.calls[0]) == sorted(["The first sentence goes on here.", "1. An item", "2. Another"])
     assert (tmp_path / "p.zh.txt").read_bytes().decode() == (
-        fake_translation("The first sentence goes on here.") + "\r\n\r\n" + fake_translation("1. An item")
-        + "\r\n" + fake_translation("2. Another") + "\r\n")
+        fake_translation("The first sentence goes on here.")
+        + "\r\n\r\n"
+        + fake_translation("1. An item")
+        + "\r\n"
+        + fake_translation("2. Another")
+        + "\r\n"
+    )
 
 
 def test_srt_bilingual_keeps_the_english_above(tmp_path, fake):
@@ -50,9 +67,12 @@ def test_srt_bilingual_keeps_the_english_above(tmp_path, fake):
     first = cues[0].split("\n")[2:]  # the Chinese is wrapped to two lines of at most 16 characters
     assert first[0] == "Where is the train station?" and "".join(first[1:]) == fake_translation(first[0])
     assert cues[1].split("\n")[2:] == ["<i>I love you.</i>", "<i>" + fake_translation("I love you.") + "</i>"]
-    assert cues[2].split("\n")[2:] == ["- Are you coming tomorrow?", "- Yes, I will be there.",
-                                       "- " + fake_translation("Are you coming tomorrow?"),
-                                       "- " + fake_translation("Yes, I will be there.")]
+    assert cues[2].split("\n")[2:] == [
+        "- Are you coming tomorrow?",
+        "- Yes, I will be there.",
+        "- " + fake_translation("Are you coming tomorrow?"),
+        "- " + fake_translation("Yes, I will be there."),
+    ]
     assert summary.kept == 1
 
 
@@ -80,9 +100,14 @@ def test_docx_bilingual_adds_a_translated_copy_after_each_paragraph(tmp_path, fa
     src = _docx_with(tmp_path, ["Annual report", "Sales grew.", "这段已经是中文。"])
     translate_file(src, tmp_path / "d.zh.docx", fake, bilingual=True)
     paragraphs = docx.Document(tmp_path / "d.zh.docx").paragraphs
-    assert [p.text for p in paragraphs] == ["Annual report", fake_translation("Annual report"), "Sales grew.",
-                                            fake_translation("Sales grew."), "这段已经是中文。",
-                                            fake_translation("这段已经是中文。")]
+    assert [p.text for p in paragraphs] == [
+        "Annual report",
+        fake_translation("Annual report"),
+        "Sales grew.",
+        fake_translation("Sales grew."),
+        "这段已经是中文。",
+        fake_translation("这段已经是中文。"),
+    ]
     assert paragraphs[1].style.name == "Heading 1" and paragraphs[3].runs[0].bold
 
 
@@ -100,11 +125,14 @@ def test_no_summary_count_when_keep_cjk_is_off(tmp_path, fake):
     assert summary.kept == 0 and str(summary) == "2 segments"
 
 
-@pytest.mark.parametrize("first, second", [
-    ({}, {"bilingual": True}),
-    ({"bilingual": True}, {}),
-    ({}, {"join_lines": True}),
-])
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ({}, {"bilingual": True}),
+        ({"bilingual": True}, {}),
+        ({}, {"join_lines": True}),
+    ],
+)
 def test_resume_with_another_layout_starts_over(tmp_path, first, second):
     src = tmp_path / "in.txt"  # lines of one wrapped paragraph (join_lines makes it one line)
     src.write_text("\n".join(f"line {i} of a wrapped paragraph" for i in range(40)) + "\n", encoding="utf-8")

@@ -17,6 +17,7 @@ from docx.oxml.ns import qn
 from docx.shared import Pt
 
 from desktop_mt.batch import BatchInputError, translate_file
+
 from .fake_translator import fake_translation
 
 W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
@@ -29,21 +30,28 @@ FOOTNOTES = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 
 def _png() -> bytes:
     """A 1x1 PNG, so the document holds a real image."""
+
     def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(
-            ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
     ihdr = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
-            + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00"))
+        + chunk(b"IEND", b"")
+    )
 
 
 def _page_field(paragraph) -> None:
     """Append a complex PAGE field (begin / code / separate / result "1" / end)."""
-    for xml in ('<w:r {W}><w:fldChar w:fldCharType="begin"/></w:r>',
-                '<w:r {W}><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r>',
-                '<w:r {W}><w:fldChar w:fldCharType="separate"/></w:r>',
-                '<w:r {W}><w:t>1</w:t></w:r>',
-                '<w:r {W}><w:fldChar w:fldCharType="end"/></w:r>'):
+    for xml in (
+        '<w:r {W}><w:fldChar w:fldCharType="begin"/></w:r>',
+        '<w:r {W}><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r>',
+        '<w:r {W}><w:fldChar w:fldCharType="separate"/></w:r>',
+        "<w:r {W}><w:t>1</w:t></w:r>",
+        '<w:r {W}><w:fldChar w:fldCharType="end"/></w:r>',
+    ):
         paragraph._p.append(parse_xml(xml.format(W=W)))
 
 
@@ -72,8 +80,7 @@ def _build(path, tmp_path):
     doc.add_paragraph("")
     doc.add_paragraph("   ")
     p = doc.add_paragraph("Read ")
-    p._p.append(parse_xml(f'<w:hyperlink {W} w:anchor="x"><w:r><w:t>the manual</w:t></w:r>'
-                          '</w:hyperlink>'))
+    p._p.append(parse_xml(f'<w:hyperlink {W} w:anchor="x"><w:r><w:t>the manual</w:t></w:r></w:hyperlink>'))
     p.add_run(" first.")
 
     first = doc.sections[0]
@@ -92,8 +99,7 @@ def _build(path, tmp_path):
     second.header.paragraphs[0].text = "Second section header"
     doc.add_paragraph("Text of the second section.")
 
-    notes = Part(PackURI("/word/footnotes.xml"), CT.WML_FOOTNOTES, FOOTNOTES.encode(),
-                 doc.part.package)
+    notes = Part(PackURI("/word/footnotes.xml"), CT.WML_FOOTNOTES, FOOTNOTES.encode(), doc.part.package)
     doc.part.relate_to(notes, RT.FOOTNOTES)
     doc.save(path)
 
@@ -119,8 +125,11 @@ def test_split_runs_follow_the_rule(translated):
     """Each run's formatting lands on the translation of its own words (tag projection)."""
     _, after, _ = translated
     runs = after.paragraphs[1].runs
-    assert [r.text for r in runs] == [fake_translation("The results were"), fake_translation("very good"),
-                                      fake_translation("this year.")]
+    assert [r.text for r in runs] == [
+        fake_translation("The results were"),
+        fake_translation("very good"),
+        fake_translation("this year."),
+    ]
     assert [bool(r.bold) for r in runs] == [False, True, False]
     assert runs[2].font.size == Pt(14) and runs[0].font.size is None  # run formatting copied
     assert after.paragraphs[1].text == fake_translation("The results were very good this year.")
@@ -128,12 +137,12 @@ def test_split_runs_follow_the_rule(translated):
 
 def test_tabs_images_and_fields_are_kept(translated):
     before, after, _ = translated
-    assert after.paragraphs[2].text == (fake_translation("Name:") + "\t"
-                                        + fake_translation("Alice Smith"))
+    assert after.paragraphs[2].text == (fake_translation("Name:") + "\t" + fake_translation("Alice Smith"))
     pic = after.paragraphs[3]
     assert len(pic._p.findall(".//" + qn("w:drawing"))) == 1
-    assert pic.text == (fake_translation("Before the picture.") + "  "
-                        + fake_translation("After the picture."))  # both spaces kept
+    assert pic.text == (
+        fake_translation("Before the picture.") + "  " + fake_translation("After the picture.")
+    )  # both spaces kept
     footer = after.sections[0].footer.paragraphs[0]
     assert [e.text for e in footer._p.iter(qn("w:instrText"))] == [" PAGE "]
     assert len(list(footer._p.iter(qn("w:fldChar")))) == 3

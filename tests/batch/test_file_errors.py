@@ -11,6 +11,7 @@ import pytest
 from desktop_mt.batch import BatchInputError, BatchOutputError, translate_file
 from desktop_mt.batch.errors import mount_point
 from desktop_mt.batch.journal import journal_path
+
 from .failing_disk import FailingDisk
 from .fake_translator import FakeTranslator
 
@@ -29,8 +30,7 @@ def _clean(tmp_path, src):
 
 def _leftovers(folder):
     """Files a failed run left besides the input and the journal (temp files must not stay)."""
-    return sorted(p.name for p in folder.iterdir()
-                  if p.name != "in.txt" and not p.name.endswith(".journal.jsonl"))
+    return sorted(p.name for p in folder.iterdir() if p.name != "in.txt" and not p.name.endswith(".journal.jsonl"))
 
 
 def test_disk_full_while_journaling_names_the_journal_and_resume_continues(tmp_path, monkeypatch):
@@ -46,7 +46,8 @@ def test_disk_full_while_journaling_names_the_journal_and_resume_continues(tmp_p
     assert str(info.value) == (
         f"{jpath}: cannot write the progress journal of {dst}: the disk is full; free space on "
         f"{mount_point(tmp_path)}, then translate the file again "
-        f"(14 of 40 segments translated so far are saved in {jpath})")
+        f"(14 of 40 segments translated so far are saved in {jpath})"
+    )
     assert info.value.errno == errno.ENOSPC and info.value.filename == str(jpath)
     assert not dst.exists() and _leftovers(tmp_path) == []
     assert first.lines_translated == 21
@@ -62,8 +63,9 @@ def test_disk_full_while_writing_the_output_keeps_every_segment(tmp_path, monkey
     src, dst = _src(tmp_path), tmp_path / "out.txt"
     jpath = journal_path(dst)
     disk = FailingDisk(monkeypatch)
-    disk.fail_write(lambda name: name.startswith(str(tmp_path / ".out.txt."))
-                    and ".journal" not in name, partial=True)  # the output's temp file
+    disk.fail_write(
+        lambda name: name.startswith(str(tmp_path / ".out.txt.")) and ".journal" not in name, partial=True
+    )  # the output's temp file
     with pytest.raises(BatchOutputError) as info:
         translate_file(src, dst, FakeTranslator())
     message = str(info.value)
@@ -79,15 +81,23 @@ def test_disk_full_while_writing_the_output_keeps_every_segment(tmp_path, monkey
     assert dst.read_bytes() == _clean(tmp_path, src)
 
 
-@pytest.mark.parametrize("code, reason, fix", [
-    (errno.EACCES, "permission denied in the folder {folder}",
-     "choose another output folder, or make {folder} writable"),
-    (errno.EPERM, "permission denied in the folder {folder}",
-     "choose another output folder, or make {folder} writable"),
-    (errno.EROFS, "{folder} is on a read-only file system", "choose another output folder"),
-])
-def test_unwritable_folder_names_the_output_not_the_journal_temp_file(tmp_path, monkeypatch,
-                                                                     code, reason, fix):
+@pytest.mark.parametrize(
+    "code, reason, fix",
+    [
+        (
+            errno.EACCES,
+            "permission denied in the folder {folder}",
+            "choose another output folder, or make {folder} writable",
+        ),
+        (
+            errno.EPERM,
+            "permission denied in the folder {folder}",
+            "choose another output folder, or make {folder} writable",
+        ),
+        (errno.EROFS, "{folder} is on a read-only file system", "choose another output folder"),
+    ],
+)
+def test_unwritable_folder_names_the_output_not_the_journal_temp_file(tmp_path, monkeypatch, code, reason, fix):
     src = _src(tmp_path)
     folder = tmp_path / "locked"
     folder.mkdir()
@@ -115,8 +125,7 @@ def test_an_old_journal_survives_when_the_disk_is_still_full_on_resume(tmp_path,
     disk.fail_write(lambda name: ".out.txt.journal.jsonl." in name)
     with pytest.raises(BatchOutputError) as info:
         translate_file(src, dst, FakeTranslator(), resume=True, chunk_size=7)
-    assert str(info.value).startswith(f"{jpath}: cannot write the progress journal of {dst}: "
-                                      f"the disk is full;")
+    assert str(info.value).startswith(f"{jpath}: cannot write the progress journal of {dst}: the disk is full;")
     assert "(14 of 40 segments translated so far are saved in" in str(info.value)
     assert jpath.read_bytes() == saved and _leftovers(tmp_path) == []
 
@@ -125,8 +134,10 @@ def test_missing_output_folder(tmp_path):
     src, dst = _src(tmp_path), tmp_path / "nope" / "out.txt"
     with pytest.raises(BatchOutputError) as info:
         translate_file(src, dst, FakeTranslator())
-    assert str(info.value) == (f"{dst}: cannot write the output: the folder {dst.parent} does "
-                               f"not exist; create it, or choose another output folder")
+    assert str(info.value) == (
+        f"{dst}: cannot write the output: the folder {dst.parent} does "
+        f"not exist; create it, or choose another output folder"
+    )
 
 
 def test_a_file_where_the_output_folder_should_be(tmp_path):
@@ -134,22 +145,26 @@ def test_a_file_where_the_output_folder_should_be(tmp_path):
     dst = tmp_path / "in.txt" / "out.txt"
     with pytest.raises(BatchOutputError) as info:
         translate_file(src, dst, FakeTranslator())
-    assert str(info.value) == (f"{dst}: cannot write the output: {src} is a file, not a folder; "
-                               f"choose another output folder")
+    assert str(info.value) == (
+        f"{dst}: cannot write the output: {src} is a file, not a folder; choose another output folder"
+    )
 
 
 def test_output_or_journal_that_is_a_folder(tmp_path):
     src, dst = _src(tmp_path), tmp_path / "out.txt"
     dst.mkdir()
-    with pytest.raises(BatchOutputError, match=f"^{dst}: cannot write the output: a folder of "
-                                               f"that name is in the way; remove or rename"):
+    with pytest.raises(
+        BatchOutputError,
+        match=f"^{dst}: cannot write the output: a folder of that name is in the way; remove or rename",
+    ):
         translate_file(src, dst, FakeTranslator())
     dst.rmdir()
     journal_path(dst).mkdir()
     with pytest.raises(BatchOutputError) as info:
         translate_file(src, dst, FakeTranslator())
-    assert str(info.value).startswith(f"{journal_path(dst)}: cannot write the progress journal "
-                                      f"of {dst}: a folder of that name is in the way;")
+    assert str(info.value).startswith(
+        f"{journal_path(dst)}: cannot write the progress journal of {dst}: a folder of that name is in the way;"
+    )
 
 
 def test_input_errors_still_name_the_input(tmp_path):
@@ -161,13 +176,20 @@ def test_input_errors_still_name_the_input(tmp_path):
 
 
 def test_describe_words_the_remedies_for_the_front_end(tmp_path):
-    error = BatchOutputError(OSError(errno.ENOSPC, "No space left on device"), tmp_path / "o.txt",
-                             journal=tmp_path / "o.txt.journal.jsonl", journal_failed=True,
-                             kept=5, total=9)
+    error = BatchOutputError(
+        OSError(errno.ENOSPC, "No space left on device"),
+        tmp_path / "o.txt",
+        journal=tmp_path / "o.txt.journal.jsonl",
+        journal_failed=True,
+        kept=5,
+        total=9,
+    )
     text = error.describe(resume_hint="then rerun with --resume", choose_folder_hint="use -o")
     assert ", then rerun with --resume (5 of 9 segments" in text
     quota = BatchOutputError(OSError(errno.EDQUOT, "Disk quota exceeded"), tmp_path / "o.txt")
     assert "the disk quota is exceeded; free space on" in str(quota)
     other = BatchOutputError(OSError(errno.EIO, "Input/output error"), tmp_path / "o.txt")
-    assert str(other) == (f"{tmp_path / 'o.txt'}: cannot write the output: Input/output error; "
-                          f"check the disk, or choose another output folder")
+    assert str(other) == (
+        f"{tmp_path / 'o.txt'}: cannot write the output: Input/output error; "
+        f"check the disk, or choose another output folder"
+    )

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from desktop_mt.batch import load_document, translate_file
 from desktop_mt.batch.tags import Placed, best_window, markup
+
 from .fake_translator import fake_translation
 from .formatting_set import SRT, build_docx
 
@@ -52,8 +53,9 @@ def _cue(text: str) -> str:
 def test_a_tag_on_the_second_sentence_wraps_its_translation_only(fake):
     """The defect users saw: "I love you. <i>...</i>" came out as "...。</i>"."""
     line = _one("I love you.\n<i>I have never seen anything like this.</i>", fake)
-    assert line == (fake_translation("I love you.")
-                    + "<i>" + fake_translation("I have never seen anything like this.") + "</i>")
+    assert line == (
+        fake_translation("I love you.") + "<i>" + fake_translation("I have never seen anything like this.") + "</i>"
+    )
 
 
 def test_two_tags_in_one_sentence_each_wrap_their_words(fake):
@@ -63,8 +65,9 @@ def test_two_tags_in_one_sentence_each_wrap_their_words(fake):
 
 def test_a_tag_inside_a_sentence_lands_on_its_words(fake):
     line = _one("Tom bought a <u>red car</u> yesterday.", fake)
-    assert line == (fake_translation("Tom bought a") + f"<u>{fake_translation('red car')}</u>"
-                    + fake_translation("yesterday."))
+    assert line == (
+        fake_translation("Tom bought a") + f"<u>{fake_translation('red car')}</u>" + fake_translation("yesterday.")
+    )
 
 
 def test_stray_and_unclosed_tags_come_out_balanced(fake):
@@ -96,10 +99,12 @@ def test_ass_codes_stay_at_the_start(fake):
     assert line == "{\\an8}<i>" + fake_translation("Meanwhile, in the city...") + "</i>"
 
 
-_WORD = st.sampled_from(["I", "love", "you.", "Where", "is", "the", "station?", "Tom", "very", "good!", "a", "red",
-                         "car", "e.g.", "Dr."])
-_TAG_TEXT = st.sampled_from(["<i>", "</i>", "<b>", "</b>", "<u>", "</u>", '<font color="#fff">', "</font>",
-                             "<I>", "</B>", "{\\an8}"])
+_WORD = st.sampled_from(
+    ["I", "love", "you.", "Where", "is", "the", "station?", "Tom", "very", "good!", "a", "red", "car", "e.g.", "Dr."]
+)
+_TAG_TEXT = st.sampled_from(
+    ["<i>", "</i>", "<b>", "</b>", "<u>", "</u>", '<font color="#fff">', "</font>", "<I>", "</B>", "{\\an8}"]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -111,7 +116,7 @@ def test_any_tag_soup_comes_out_balanced_and_keeps_the_text(tokens, breaks):
 
     words = " ".join(tokens).split(" ")
     step = max(1, len(words) // (breaks + 1))
-    cue_lines = [" ".join(words[k:k + step]) for k in range(0, len(words), step)]
+    cue_lines = [" ".join(words[k : k + step]) for k in range(0, len(words), step)]
     text = "\n".join(line for line in cue_lines if line.strip()) or "x"
     lines = _translate_srt(_cue(text), FakeTranslator())
     assert all(balanced(line) for line in lines), (text, lines)
@@ -127,8 +132,11 @@ def test_best_window_finds_the_words_and_refuses_strangers():
 
 
 def test_markup_nests_spans_of_the_same_range_in_order():
-    spans = [Placed(0, 2, ("<b>", "</b>"), True), Placed(0, 2, ("<i>", "</i>"), True),
-             Placed(2, 3, ("<u>", "</u>"), True)]
+    spans = [
+        Placed(0, 2, ("<b>", "</b>"), True),
+        Placed(0, 2, ("<i>", "</i>"), True),
+        Placed(2, 3, ("<u>", "</u>"), True),
+    ]
     assert markup("abc", spans, lambda m: m[0], lambda m: m[1]) == "<b><i>ab</i></b><u>c</u>"
 
 
@@ -148,8 +156,11 @@ def _runs(paragraph) -> list[tuple[str, str]]:
                 out.append((text, "link:" + links[element.get(qn("r:id"))]))
                 continue
             rpr = run.find(qn("w:rPr"))
-            fmt = "".join(k for k, tag in (("b", "w:b"), ("i", "w:i"), ("u", "w:u"), ("c", "w:color"))
-                          if rpr is not None and rpr.find(qn(tag)) is not None)
+            fmt = "".join(
+                k
+                for k, tag in (("b", "w:b"), ("i", "w:i"), ("u", "w:u"), ("c", "w:color"))
+                if rpr is not None and rpr.find(qn(tag)) is not None
+            )
             out.append((text, fmt))
     return out
 
@@ -199,7 +210,7 @@ def _note_after_sentence(runs: list[tuple[str, str]]) -> list[tuple[str, str]]:
             nxt = out[k + 1][0]
             stop = fake_translation(".")
             if nxt.startswith(stop):
-                out[k:k + 2] = [(stop, ""), ("", "note"), (nxt[len(stop):], "")]
+                out[k : k + 2] = [(stop, ""), ("", "note"), (nxt[len(stop) :], "")]
     return [(t, f) for t, f in out if t or f == "note"]
 
 
@@ -219,28 +230,38 @@ def test_docx_unit_starting_after_a_tab_inside_a_run_stays_after_the_tab(tmp_pat
 
     doc = docx.Document()
     p = doc.add_paragraph()
-    p._p.append(parse_xml('<w:r xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
-                          '<w:t>Name:</w:t><w:tab/><w:t xml:space="preserve">Alice </w:t></w:r>'))
+    p._p.append(
+        parse_xml(
+            '<w:r xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+            '<w:t>Name:</w:t><w:tab/><w:t xml:space="preserve">Alice </w:t></w:r>'
+        )
+    )
     p.add_run("Smith").bold = True
     src = tmp_path / "tab.docx"
     doc.save(src)
     out = docx.Document(translate_file(src, None, fake)).paragraphs[0]
     assert out.text == fake_translation("Name:") + "\t" + fake_translation("Alice Smith")
     assert [(r.text, bool(r.bold)) for r in out.runs if r.text.strip("\t")] == [
-        (fake_translation("Name:") + "\t", False), (fake_translation("Alice"), False),
-        (fake_translation("Smith"), True)]
+        (fake_translation("Name:") + "\t", False),
+        (fake_translation("Alice"), False),
+        (fake_translation("Smith"), True),
+    ]
 
 
 def test_docx_note_reference_inside_a_sentence_follows_its_words(tmp_path, fake):
-    """"The new study¹ found that prices rose.": the reference follows the translation of the
+    """ "The new study¹ found that prices rose.": the reference follows the translation of the
     words before it; one at the end of a sentence follows the sentence."""
     from docx.oxml import parse_xml
 
     from .formatting_set import W_NS
 
     def note(paragraph) -> None:
-        paragraph._p.append(parse_xml(f'<w:r xmlns:w="{W_NS}"><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'
-                                      f'<w:footnoteReference w:id="1"/></w:r>'))
+        paragraph._p.append(
+            parse_xml(
+                f'<w:r xmlns:w="{W_NS}"><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'
+                f'<w:footnoteReference w:id="1"/></w:r>'
+            )
+        )
 
     doc = docx.Document()
     p = doc.add_paragraph("The new study")
@@ -252,6 +273,10 @@ def test_docx_note_reference_inside_a_sentence_follows_its_words(tmp_path, fake)
     src = tmp_path / "notes.docx"
     doc.save(src)
     out = docx.Document(translate_file(src, None, fake)).paragraphs[0]
-    assert _runs(out) == [(fake_translation("The new study"), ""), ("", "note"),
-                          (fake_translation("found that prices rose.") + fake_translation("It was"), ""),
-                          (fake_translation("late."), "i"), ("", "note")]
+    assert _runs(out) == [
+        (fake_translation("The new study"), ""),
+        ("", "note"),
+        (fake_translation("found that prices rose.") + fake_translation("It was"), ""),
+        (fake_translation("late."), "i"),
+        ("", "note"),
+    ]

@@ -7,6 +7,7 @@ import time
 from desktop_mt.batch import translate_file
 from desktop_mt.batch.textio import Gap, SegmentCollector, render
 from desktop_mt.engine.segment import plan_text, segment_sentences
+
 from .fake_translator import FakeTranslator, fake_translation
 
 # Abbreviations, initials and lower-case continuations make the sentence splitter look back
@@ -65,7 +66,11 @@ def test_collecting_a_long_line_grows_linearly():
 def test_segment_sentences_still_skips_abbreviations_and_initials():
     text = "Dr. Smith met J. R. R. Tolkien. It was e.g. fine. " + "X" * 100 + ". Done."
     assert [s for s, _ in segment_sentences(text)] == [
-        "Dr. Smith met J. R. R. Tolkien.", "It was e.g. fine.", "X" * 100 + ".", "Done."]
+        "Dr. Smith met J. R. R. Tolkien.",
+        "It was e.g. fine.",
+        "X" * 100 + ".",
+        "Done.",
+    ]
 
 
 def test_one_line_file_progresses_sentence_by_sentence(tmp_path):
@@ -76,8 +81,7 @@ def test_one_line_file_progresses_sentence_by_sentence(tmp_path):
     src.write_text(text + "\n", "utf-8")
     seen: list[tuple[int, int]] = []
     fake = FakeTranslator()
-    out = translate_file(src, tmp_path / "book.zh.txt", fake, progress=lambda d, t: seen.append((d, t)),
-                         chunk_size=64)
+    out = translate_file(src, tmp_path / "book.zh.txt", fake, progress=lambda d, t: seen.append((d, t)), chunk_size=64)
     sentences = [s for s, _ in segment_sentences(text)]
     total = len(set(sentences))
     assert total > 500

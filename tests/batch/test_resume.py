@@ -10,6 +10,7 @@ import pytest
 from desktop_mt import TranslationCancelled
 from desktop_mt.batch import translate_file
 from desktop_mt.batch.journal import JobKey, journal_path, read_journal
+
 from .fake_translator import FakeTranslator
 
 LINES = [f"Sentence number {i} of the file." for i in range(40)] + ["", "Sentence number 3 of the file."]
@@ -41,8 +42,7 @@ def test_cancel_keeps_journal_and_resume_finishes_without_repeats(tmp_path):
 
     progress = []
     second = FakeTranslator()
-    translate_file(src, dst, second, resume=True, chunk_size=7,
-                   progress=lambda d, t: progress.append((d, t)))
+    translate_file(src, dst, second, resume=True, chunk_size=7, progress=lambda d, t: progress.append((d, t)))
     done_before = set(s for c in first.calls for s in c)
     done_after = [s for c in second.calls for s in c]
     assert not done_before & set(done_after)  # nothing translated twice
@@ -144,6 +144,7 @@ def test_cancel_from_another_thread(tmp_path):
 
 # --- what --resume says ------------------------------------------------------------------
 
+
 def _resume(src, dst, translator=None, **kwargs):
     """Resume with ``translator``; returns (the ResumeReport, the translator)."""
     reports = []
@@ -158,8 +159,9 @@ def test_resume_reports_how_many_segments_it_recovered(tmp_path):
     _cancelled_run(src, dst)
     report, again = _resume(src, dst, chunk_size=7)
     assert report.resumed and (report.recovered, report.total) == (14, 40)
-    assert str(report) == (f"resuming {src}: 14 of 40 segments recovered from "
-                           f"{journal_path(dst)}, 26 left to translate")
+    assert str(report) == (
+        f"resuming {src}: 14 of 40 segments recovered from {journal_path(dst)}, 26 left to translate"
+    )
     assert again.lines_translated == 26
 
 
@@ -167,8 +169,9 @@ def test_resume_without_a_journal_says_it_starts_from_the_beginning(tmp_path):
     src, dst = _src(tmp_path), tmp_path / "out.txt"
     report, again = _resume(src, dst)
     assert not report.resumed and report.recovered == 0
-    assert str(report) == (f"not resuming {src}, starting over: there is no journal "
-                           f"{journal_path(dst)} of an earlier run")
+    assert str(report) == (
+        f"not resuming {src}, starting over: there is no journal {journal_path(dst)} of an earlier run"
+    )
     assert again.lines_translated == 40
 
 
@@ -178,14 +181,25 @@ def _fp32():
     return translator
 
 
-@pytest.mark.parametrize("lines, translator, options, changed", [
-    (LINES + ["One more line."], FakeTranslator, {}, "the input changed since the journal {j} "
-     "was written"),
-    (LINES, FakeTranslator, {"beams": 2, "max_length": 50}, "the translation options changed "
-     "since the journal {j} was written (beams default -> 2, max_length default -> 50)"),
-    (LINES[:-1], _fp32, {}, "the input and the model or its variant changed since the journal "
-     "{j} was written (variant int8 -> fp32)"),
-])
+@pytest.mark.parametrize(
+    "lines, translator, options, changed",
+    [
+        (LINES + ["One more line."], FakeTranslator, {}, "the input changed since the journal {j} was written"),
+        (
+            LINES,
+            FakeTranslator,
+            {"beams": 2, "max_length": 50},
+            "the translation options changed "
+            "since the journal {j} was written (beams default -> 2, max_length default -> 50)",
+        ),
+        (
+            LINES[:-1],
+            _fp32,
+            {},
+            "the input and the model or its variant changed since the journal {j} was written (variant int8 -> fp32)",
+        ),
+    ],
+)
 def test_resume_after_a_change_names_what_changed(tmp_path, lines, translator, options, changed):
     from desktop_mt import GenerationOptions
 
@@ -194,18 +208,21 @@ def test_resume_after_a_change_names_what_changed(tmp_path, lines, translator, o
     _src(tmp_path, lines)
     report, again = _resume(src, dst, translator(), options=GenerationOptions(**options))
     assert not report.resumed and report.recovered == 0
-    assert str(report) == (f"not resuming {src}, starting over: "
-                           + changed.format(j=journal_path(dst)))
+    assert str(report) == (f"not resuming {src}, starting over: " + changed.format(j=journal_path(dst)))
     assert again.lines_translated == len(set(lines) - {""})  # nothing reused
 
 
-@pytest.mark.parametrize("damage, problem", [
-    (lambda text: "not a journal at all\n" + text, "{journal} is not a desktop-mt journal"),
-    (lambda text: text.replace('"version": 2', '"version": 1', 1),
-     "the journal {journal} was written by another version of desktop-mt"),
-    (lambda text: text.replace('"key": "', '"key": "0', 1),
-     "the journal {journal} does not match this job"),
-])
+@pytest.mark.parametrize(
+    "damage, problem",
+    [
+        (lambda text: "not a journal at all\n" + text, "{journal} is not a desktop-mt journal"),
+        (
+            lambda text: text.replace('"version": 2', '"version": 1', 1),
+            "the journal {journal} was written by another version of desktop-mt",
+        ),
+        (lambda text: text.replace('"key": "', '"key": "0', 1), "the journal {journal} does not match this job"),
+    ],
+)
 def test_resume_from_an_unusable_journal_says_why(tmp_path, damage, problem):
     src, dst = _src(tmp_path), tmp_path / "out.txt"
     _cancelled_run(src, dst)
@@ -224,11 +241,13 @@ def test_an_unreadable_journal_is_reported_and_then_named_as_unwritable(tmp_path
     reports = []
     with pytest.raises(BatchOutputError, match="^" + str(journal_path(dst))):
         translate_file(src, dst, FakeTranslator(), resume=True, on_resume=reports.append)
-    assert str(reports[0]) == (f"not resuming {src}, starting over: the journal "
-                               f"{journal_path(dst)} cannot be read (Is a directory)")
+    assert str(reports[0]) == (
+        f"not resuming {src}, starting over: the journal {journal_path(dst)} cannot be read (Is a directory)"
+    )
 
 
 # --- the journal key and the batch size ----------------------------------------------------
+
 
 def _cancelled_with_batch(src, dst, batch_size, invariant):
     translator = FakeTranslator(cancel_after_calls=2, batch_invariant=invariant, batch_size=batch_size)
@@ -259,9 +278,11 @@ def test_resume_with_another_batch_size_starts_over_for_dynamic_int8(tmp_path):
     _cancelled_with_batch(src, dst, 16, invariant=False)
     translator = FakeTranslator(batch_invariant=False, batch_size=32)
     report, again = _resume(src, dst, translator, chunk_size=7)
-    assert str(report) == (f"not resuming {src}, starting over: the batch size changed since the "
-                           f"journal {journal_path(dst)} was written (16 -> 32, and this model's "
-                           f"int8 output depends on the batch size)")
+    assert str(report) == (
+        f"not resuming {src}, starting over: the batch size changed since the "
+        f"journal {journal_path(dst)} was written (16 -> 32, and this model's "
+        f"int8 output depends on the batch size)"
+    )
     assert again.lines_translated == 40
 
 
@@ -291,5 +312,7 @@ def test_a_re_exported_model_is_named_without_its_file_hashes(tmp_path):
     re_exported = FakeTranslator()
     re_exported.model_info.manifest = manifest
     report, _ = _resume(src, dst, re_exported)
-    assert str(report) == (f"not resuming {src}, starting over: the model or its variant changed "
-                           f"since the journal {journal_path(dst)} was written (its files changed)")
+    assert str(report) == (
+        f"not resuming {src}, starting over: the model or its variant changed "
+        f"since the journal {journal_path(dst)} was written (its files changed)"
+    )

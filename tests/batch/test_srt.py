@@ -9,6 +9,7 @@ import pytest
 
 from desktop_mt.batch import BatchInputError, translate_file
 from desktop_mt.batch.srt import MAX_LINE_WIDTH, text_width, wrap_chinese
+
 from .fake_translator import fake_translation
 
 SRT = """1
@@ -49,7 +50,7 @@ def _cues(text: str) -> list[tuple[str, str, list[str]]]:
     for k, line in enumerate(lines):
         if TIMING.match(line):
             body = []
-            for nxt in lines[k + 1:]:
+            for nxt in lines[k + 1 :]:
                 if not nxt.strip() or TIMING.match(nxt):
                     break
                 body.append(nxt)
@@ -67,8 +68,8 @@ def test_srt_round_trip(tmp_path, fake, newline, bom):
     out = translate_file(src, None, fake)
     assert out.name == "film.zh.srt"
     data = out.read_bytes()
-    assert data.startswith(bom) and data[len(bom):len(bom) + 1] == b"1"
-    text = data[len(bom):].decode("utf-8")
+    assert data.startswith(bom) and data[len(bom) : len(bom) + 1] == b"1"
+    text = data[len(bom) :].decode("utf-8")
     if newline == "\r\n":
         assert text.count("\n") == text.count("\r\n")
     assert not text.endswith("\n")  # the input had no final newline
@@ -78,8 +79,7 @@ def test_srt_round_trip(tmp_path, fake, newline, bom):
     joined = "This cue has two lines that belong together and must be translated as one sentence."
     assert "".join(by_index["2"]) == fake_translation(joined)
     assert len(by_index["2"]) == 2  # long: wrapped into two lines
-    assert by_index["3"] == ["- " + fake_translation("Are you coming?"),
-                             "- " + fake_translation("Yes, wait for me.")]
+    assert by_index["3"] == ["- " + fake_translation("Are you coming?"), "- " + fake_translation("Yes, wait for me.")]
     assert by_index["4"][0].startswith("<i>") and by_index["4"][-1].endswith("</i>")
     assert by_index["1"] == by_index["5"] == [fake_translation("Hello there.")]
     assert by_index["6"][0].startswith("{\\an8}")

@@ -30,15 +30,17 @@ def test_txt_keeps_markers_spans_and_code_blocks(tmp_path, bundled):
     src = tmp_path / "notes.txt"
     src.write_text("\n".join([line for line, _, _ in LINES] + CODE) + "\n", encoding="utf-8")
     out = translate_file(src, None, bundled).read_text(encoding="utf-8").split("\n")
-    assert out[len(LINES): len(LINES) + 3] == CODE  # the fenced block, copied
+    assert out[len(LINES) : len(LINES) + 3] == CODE  # the fenced block, copied
     _assert_table(out[: len(LINES)])
 
 
 def test_srt_cues_keep_markers_and_spans(tmp_path, bundled):
     cues = [line.strip() for line, _, _ in LINES]
     src = tmp_path / "talk.srt"
-    src.write_text("".join(f"{i}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{text}\n\n"
-                           for i, text in enumerate(cues, start=1)), encoding="utf-8")
+    src.write_text(
+        "".join(f"{i}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{text}\n\n" for i, text in enumerate(cues, start=1)),
+        encoding="utf-8",
+    )
     blocks = translate_file(src, None, bundled).read_text(encoding="utf-8").strip().split("\n\n")
     texts = [" ".join(block.split("\n")[2:]) for block in blocks]  # a long cue may be re-wrapped
     assert len(texts) == len(cues)

@@ -9,6 +9,7 @@ import pytest
 
 from desktop_mt.batch import BatchInputError, translate_file
 from desktop_mt.batch.textio import split_lines
+
 from .fake_translator import FakeTranslator, fake_translation
 
 AWKWARD_LINES = [
@@ -56,7 +57,7 @@ def test_awkward_file_keeps_every_line(tmp_path, fake, newline):
             assert got == line  # blank and whitespace-only lines come back as they were
         else:
             assert got[: len(line) - len(line.lstrip())] == line[: len(line) - len(line.lstrip())]
-            assert got[len(got.rstrip()):] == line[len(line.rstrip()):]
+            assert got[len(got.rstrip()) :] == line[len(line.rstrip()) :]
             assert got == _expected_line(line)
     # The 10k-character line is one segment (the engine segments it), and repeats go once.
     sent = [s for call in fake.calls for s in call]
@@ -73,15 +74,14 @@ def test_no_final_newline_and_lone_cr(tmp_path, fake):
     assert out.endswith(fake_translation("last without newline"))
 
 
-@pytest.mark.parametrize("codec,bom", [("utf-8", codecs.BOM_UTF8),
-                                       ("utf-16-le", codecs.BOM_UTF16_LE),
-                                       ("utf-16-be", codecs.BOM_UTF16_BE)])
+@pytest.mark.parametrize(
+    "codec,bom", [("utf-8", codecs.BOM_UTF8), ("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE)]
+)
 def test_bom_and_encoding_are_kept(tmp_path, fake, codec, bom):
-    src = _write(tmp_path / "in.txt", ["Hello.", "", "Bye."], encoding=codec, bom=bom,
-                 newline="\r\n")
+    src = _write(tmp_path / "in.txt", ["Hello.", "", "Bye."], encoding=codec, bom=bom, newline="\r\n")
     data = translate_file(src, None, fake).read_bytes()
     assert data.startswith(bom)
-    text = data[len(bom):].decode(codec)
+    text = data[len(bom) :].decode(codec)
     assert "\ufeff" not in text
     assert text == "\r\n".join([fake_translation("Hello."), "", fake_translation("Bye.")]) + "\r\n"
 
@@ -147,8 +147,7 @@ def test_engine_failure_leaves_no_partial_output(tmp_path):
     with pytest.raises(RuntimeError):
         translate_file(src, dst, FakeTranslator(fail_on="line 3"), chunk_size=2)
     assert dst.read_text() == "previous output"  # replaced only by a complete output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.txt",
-                                                          "out.txt.journal.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.txt", "out.txt.journal.jsonl"]
 
 
 def test_success_leaves_only_the_output(tmp_path, fake):

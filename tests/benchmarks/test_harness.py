@@ -57,25 +57,57 @@ def test_batches_are_sorted_by_length_and_cover_every_line():
 def test_goals_and_render(tmp_path):
     import report
 
-    eng = {"load_s": 1.0, "rss_after_load_mb": 100, "peak_rss_batch1_mb": 100, "peak_rss_mb": 200,
-           "b1_beam1": {"p50_ms": 100, "p90_ms": 120, "ttft_p50_ms": 5, "decode_tok_s": 300, "tokens_mean": 32},
-           "b1_beam4": {"p50_ms": 150, "p90_ms": 160}, "bN_beam1": {"sent_s": 40}, "bN_beam4": {"sent_s": 10}}
+    eng = {
+        "load_s": 1.0,
+        "rss_after_load_mb": 100,
+        "peak_rss_batch1_mb": 100,
+        "peak_rss_mb": 200,
+        "b1_beam1": {"p50_ms": 100, "p90_ms": 120, "ttft_p50_ms": 5, "decode_tok_s": 300, "tokens_mean": 32},
+        "b1_beam4": {"p50_ms": 150, "p90_ms": 160},
+        "bN_beam1": {"sent_s": 40},
+        "bN_beam4": {"sent_s": 10},
+    }
     pt = dict(eng, peak_rss_batch1_mb=1000, peak_rss_mb=1000)
-    ratios = {"ort-int8/ct2-int8": {"b1_beam1_latency": 0.5, "b1_beam4_latency": 1.2, "bN_beam1_throughput": 1.3,
-                                    "bN_beam4_throughput": 0.8},
-              "ort-int8/pytorch": {"b1_beam1_latency": 0.2, "b1_beam4_latency": 0.3, "bN_beam1_throughput": 5.0,
-                                   "bN_beam4_throughput": 3.0}}
-    model = {"engines": {"pytorch": pt, "ort-int8": eng, "ct2-int8": eng}, "ratios": ratios, "forced_tokens": 32,
-             "source_tokens_mean": 10.0, "sizes_mb": {"pytorch": 300, "ort-int8": 100, "ct2-int8": 80}}
+    ratios = {
+        "ort-int8/ct2-int8": {
+            "b1_beam1_latency": 0.5,
+            "b1_beam4_latency": 1.2,
+            "bN_beam1_throughput": 1.3,
+            "bN_beam4_throughput": 0.8,
+        },
+        "ort-int8/pytorch": {
+            "b1_beam1_latency": 0.2,
+            "b1_beam4_latency": 0.3,
+            "bN_beam1_throughput": 5.0,
+            "bN_beam4_throughput": 3.0,
+        },
+    }
+    model = {
+        "engines": {"pytorch": pt, "ort-int8": eng, "ct2-int8": eng},
+        "ratios": ratios,
+        "forced_tokens": 32,
+        "source_tokens_mean": 10.0,
+        "sizes_mb": {"pytorch": 300, "ort-int8": 100, "ct2-int8": 80},
+    }
     met = {r["goal"]: r["met"] for r in report.goals(model)}
     assert met["batch 1, beam 1: latency < CTranslate2 int8"] and not met["batch 1, beam 4: latency < CTranslate2 int8"]
     assert not met["batch 32, beam 4: time per sentence <= 0.25x PyTorch"]  # 1 / 3.0 = 0.33x
     assert met["peak RSS (batch 1) <= 0.35x PyTorch"]
-    result = {"command": "python benchmarks/run.py", "settings": {"sentences": 1, "beam_sentences": 1, "repeats": 1,
-                                                                   "lines": 2, "beam_lines": 2},
-              "environment": {"cpu": "x", "isa": [], "logical_cpus": 2, "platform": "p", "python": "3",
-                              "date": "d", "thread_settings": "t", "versions": {}},
-              "models": {"a": model, "b": {"missing": "not yet"}}}
+    result = {
+        "command": "python benchmarks/run.py",
+        "settings": {"sentences": 1, "beam_sentences": 1, "repeats": 1, "lines": 2, "beam_lines": 2},
+        "environment": {
+            "cpu": "x",
+            "isa": [],
+            "logical_cpus": 2,
+            "platform": "p",
+            "python": "3",
+            "date": "d",
+            "thread_settings": "t",
+            "versions": {},
+        },
+        "models": {"a": model, "b": {"missing": "not yet"}},
+    }
     report.render(json.loads(json.dumps(result)), tmp_path)
     text = (tmp_path / "BENCHMARKS.md").read_text()
     assert "python benchmarks/run.py" in text and "not yet" in text and (tmp_path / "benchmarks.png").exists()
@@ -98,5 +130,6 @@ def test_external_data_copy_loads_and_translates_the_same(tiny_marian_dir, tmp_p
     for variant in ("fp32", "int8"):
         for beams in (1, 4):
             opts = GenerationOptions(beams=beams, max_length_ratio=0)
-            assert (Translator(copy, variant=variant).generate_ids(texts, opts)
-                    == Translator(tiny_marian_dir, variant=variant).generate_ids(texts, opts))
+            assert Translator(copy, variant=variant).generate_ids(texts, opts) == Translator(
+                tiny_marian_dir, variant=variant
+            ).generate_ids(texts, opts)

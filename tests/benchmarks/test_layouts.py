@@ -12,8 +12,9 @@ import layouts  # noqa: E402
 
 
 def test_compare_split_and_step_layouts_of_one_checkpoint(tiny_marian_dir, tiny_marian_step_dir):
-    report = layouts.compare(str(tiny_marian_dir), str(tiny_marian_step_dir), 1, ("split", "step"),
-                             latency_n=4, repeats=1, limit=40)
+    report = layouts.compare(
+        str(tiny_marian_dir), str(tiny_marian_step_dir), 1, ("split", "step"), latency_n=4, repeats=1, limit=40
+    )
     assert report["b1_identical"] == "4/4"
     for name in ("b32_greedy", "b32_beam4"):
         assert report[f"{name}_identical_sample"] == "40/40"

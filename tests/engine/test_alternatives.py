@@ -18,8 +18,15 @@ def hf_nbest(model, tokenizer, text: str, beams: int, returned: int, **kwargs) -
     their ``sequences_scores``."""
     batch = tokenizer([text], return_tensors="pt")
     with torch.no_grad():
-        out = model.generate(**batch, do_sample=False, num_beams=beams, num_return_sequences=returned,
-                             output_scores=True, return_dict_in_generate=True, **kwargs)
+        out = model.generate(
+            **batch,
+            do_sample=False,
+            num_beams=beams,
+            num_return_sequences=returned,
+            output_scores=True,
+            return_dict_in_generate=True,
+            **kwargs,
+        )
     result = []
     for row, score in zip(out.sequences.tolist(), out.sequences_scores.tolist()):
         row = row[1:]
@@ -68,8 +75,9 @@ def test_m2m100_matches_generate(tiny_m2m_hf, tiny_m2m_dir):
     opts = GenerationOptions(beams=3, length_penalty=0.8, **NO_BOUND)
     for text in SENTENCES[:3]:
         ours = translator.alternatives(text, 3, opts)
-        theirs = hf_nbest(model, tokenizer, text, 3, 3, length_penalty=0.8,
-                          forced_bos_token_id=tokenizer.get_lang_id("zh"))
+        theirs = hf_nbest(
+            model, tokenizer, text, 3, 3, length_penalty=0.8, forced_bos_token_id=tokenizer.get_lang_id("zh")
+        )
         expected = dedupe(tokenizer, theirs, 3)
         assert [list(a.token_ids) for a in ours] == [ids for ids, _ in expected], text
         assert [a.score for a in ours] == pytest.approx([s for _, s in expected], abs=1e-4), text

@@ -52,16 +52,37 @@ TABLE = [
     ("Tom bought 3 books for 25% less at 9:30.", "numbers kept", keeps("3", "25%", "9:30")),
     ("I love you 😀", "emoji kept", keeps("😀")),
     ("Run `pip install desktop-mt` first.", "inline code verbatim", keeps("`pip install desktop-mt`")),
-    ("Open ~/notes/todo.txt and follow @tom #weekend", "path and handles kept",
-     keeps("~/notes/todo.txt", "@tom", "#weekend")),
+    (
+        "Open ~/notes/todo.txt and follow @tom #weekend",
+        "path and handles kept",
+        keeps("~/notes/todo.txt", "@tom", "#weekend"),
+    ),
     ("```\nprint('hello')\n```", "code block untouched", lambda out: out == "```\nprint('hello')\n```"),
-    ("  Indented line.   ", "indent and trailing spaces kept",
-     lambda out: out.startswith("  ") and out.endswith("   ")),
-    ("Mixed 中文 and English, ok?", "no ASCII punctuation next to Chinese",
-     lambda out: not ASCII_NEXT_TO_CJK.search(out)),
+    (
+        "  Indented line.   ",
+        "indent and trailing spaces kept",
+        lambda out: out.startswith("  ") and out.endswith("   "),
+    ),
+    (
+        "Mixed 中文 and English, ok?",
+        "no ASCII punctuation next to Chinese",
+        lambda out: not ASCII_NEXT_TO_CJK.search(out),
+    ),
 ]
-SPANS = ["https://", "@example.com", "+1 (555)", "$19.99", "12/25/2024", "25%", "9:30", "😀", "`", "~/notes", "@tom",
-         "print("]
+SPANS = [
+    "https://",
+    "@example.com",
+    "+1 (555)",
+    "$19.99",
+    "12/25/2024",
+    "25%",
+    "9:30",
+    "😀",
+    "`",
+    "~/notes",
+    "@tom",
+    "print(",
+]
 
 
 class FakeEngine(Translator):
@@ -142,9 +163,11 @@ def test_fragment_cut_by_a_span_has_no_full_stop(fake_engine):
 def test_bundled_model_loops_end_with_the_guard(bundled, beams):
     """A FLORES line on which the demo model loops (see docs/ENGINE_API.md): with the guard
     no character repeats 4 times, streamed or in a batch, greedy or beam; without it the loop runs on."""
-    line = ("Lead researchers say this may bring early detection of cancer, tuberculosis, HIV and malaria to "
-            "patients in low-income countries, where the survival rates for illnesses such as breast cancer "
-            "can be half those of richer countries.")
+    line = (
+        "Lead researchers say this may bring early detection of cancer, tuberculosis, HIV and malaria to "
+        "patients in low-income countries, where the survival rates for illnesses such as breast cancer "
+        "can be half those of richer countries."
+    )
     loop = re.compile(r"(.)\1{3,}")
     assert loop.search(bundled.translate(line, GenerationOptions(beams=beams, repetition_guard=False)))
     assert not loop.search(bundled.translate(line, GenerationOptions(beams=beams)))
@@ -157,14 +180,22 @@ def test_segments_of_a_sentence_cut_by_a_span_say_that_it_continues(bundled):
     text = "I go to https://example.com every day. It costs $19.99 today. Good."
     done = [e for e in bundled.translate_stream(text, GenerationOptions(spans="cut")) if isinstance(e, SegmentDone)]
     assert [(e.source, e.continues) for e in done] == [
-        ("I go to", True), ("every day.", False), ("It costs", True), ("today.", False), ("Good.", False)]
+        ("I go to", True),
+        ("every day.", False),
+        ("It costs", True),
+        ("today.", False),
+        ("Good.", False),
+    ]
 
 
-@pytest.mark.parametrize("text, kept", [
-    ("He said مرحبا بالعالم to me.", ["مرحبا بالعالم"]),
-    ("Привет, мир! Where is the station?", ["Привет", "мир"]),
-    ("The word שלום means peace and γεια means hello.", ["שלום", "γεια"]),
-])
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("He said مرحبا بالعالم to me.", ["مرحبا بالعالم"]),
+        ("Привет, мир! Where is the station?", ["Привет", "мир"]),
+        ("The word שלום means peace and γεια means hello.", ["שלום", "γεια"]),
+    ],
+)
 def test_words_in_scripts_the_model_does_not_know_are_kept(bundled, text, kept):
     """An English model drops Arabic, Hebrew, Cyrillic or Greek words (the tryout lost an
     Arabic name); they come through verbatim, as URLs do, and the English is translated."""
@@ -174,11 +205,14 @@ def test_words_in_scripts_the_model_does_not_know_are_kept(bundled, text, kept):
     assert re.search("[\u4e00-\u9fff]", out), out
 
 
-@pytest.mark.parametrize("text, ending", [
-    ("The sale ends on 12/25/2024.", "12/25/2024。"),
-    ("Please visit https://example.com.", "https://example.com。"),
-    ("Mail john.doe@example.com or call +1 (555) 123-4567. Then wait.", "+1 (555) 123-4567。"),
-])
+@pytest.mark.parametrize(
+    "text, ending",
+    [
+        ("The sale ends on 12/25/2024.", "12/25/2024。"),
+        ("Please visit https://example.com.", "https://example.com。"),
+        ("Mail john.doe@example.com or call +1 (555) 123-4567. Then wait.", "+1 (555) 123-4567。"),
+    ],
+)
 def test_a_mark_after_a_span_in_a_translated_sentence_is_full_width(bundled, text, ending):
     out = bundled.translate(text)
     assert ending in out, out

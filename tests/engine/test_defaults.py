@@ -40,8 +40,15 @@ def test_engine_default_is_the_models_beam_search(bundled, lines):
 
 def test_cli_default_is_the_models_beam_search_and_beams_overrides_it(bundled, lines):
     def cli(*args: str) -> list[str]:
-        result = subprocess.run([sys.executable, "-m", "desktop_mt", "translate", *args], input="\n".join(lines) + "\n",
-                                capture_output=True, text=True, timeout=600, cwd=ROOT, env=dict(os.environ))
+        result = subprocess.run(
+            [sys.executable, "-m", "desktop_mt", "translate", *args],
+            input="\n".join(lines) + "\n",
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=ROOT,
+            env=dict(os.environ),
+        )
         assert result.returncode == 0, result.stderr
         return result.stdout.splitlines()
 

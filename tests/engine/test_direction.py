@@ -77,10 +77,20 @@ def test_the_table_is_big_and_varied():
     assert {lang for _text, lang, _needed in TABLE} == {"en", "zh", "ja", "ko", ""}
 
 
-@pytest.mark.parametrize("target, lang, expected", [
-    ("auto", "en", EN_ZH), ("auto", "zh", ZH_EN), ("zh", "en", EN_ZH), ("zh", "zh", None),
-    ("en", "zh", ZH_EN), ("en", "en", None), ("auto", "ja", None), ("auto", "ko", None), ("en", "", None),
-])
+@pytest.mark.parametrize(
+    "target, lang, expected",
+    [
+        ("auto", "en", EN_ZH),
+        ("auto", "zh", ZH_EN),
+        ("zh", "en", EN_ZH),
+        ("zh", "zh", None),
+        ("en", "zh", ZH_EN),
+        ("en", "en", None),
+        ("auto", "ja", None),
+        ("auto", "ko", None),
+        ("en", "", None),
+    ],
+)
 def test_target_decides_what_is_translated(target, lang, expected):
     assert direction.direction_for(lang, target) == expected
 
@@ -90,30 +100,36 @@ def test_unknown_target_is_refused():
         direction.sentence_direction("Hello.", "fr")
 
 
-@pytest.mark.parametrize("line, parts", [
-    ("今天天气很好。我们去公园吧！", ["今天天气很好。", "我们去公园吧！"]),
-    ("他说：“好。”然后走了。", ["他说：“好。”", "然后走了。"]),
-    ("第一；第二；第三", ["第一；", "第二；", "第三"]),
-    ("等一下……好的。", ["等一下……", "好的。"]),
-    ("这是中文。This is English. 又是中文。", ["这是中文。", "This is English.", "又是中文。"]),
-    ("This is English.中文在这里。", ["This is English.", "中文在这里。"]),
-    ("Dr. Smith arrived. Version 2.0 is out.", ["Dr. Smith arrived.", "Version 2.0 is out."]),
-    ("Wait…what?", ["Wait…what?"]),
-])
+@pytest.mark.parametrize(
+    "line, parts",
+    [
+        ("今天天气很好。我们去公园吧！", ["今天天气很好。", "我们去公园吧！"]),
+        ("他说：“好。”然后走了。", ["他说：“好。”", "然后走了。"]),
+        ("第一；第二；第三", ["第一；", "第二；", "第三"]),
+        ("等一下……好的。", ["等一下……", "好的。"]),
+        ("这是中文。This is English. 又是中文。", ["这是中文。", "This is English.", "又是中文。"]),
+        ("This is English.中文在这里。", ["This is English.", "中文在这里。"]),
+        ("Dr. Smith arrived. Version 2.0 is out.", ["Dr. Smith arrived.", "Version 2.0 is out."]),
+        ("Wait…what?", ["Wait…what?"]),
+    ],
+)
 def test_split_sentences(line, parts):
     pairs = split_sentences(line)
     assert [s for s, _gap in pairs] == parts
     assert "".join(s + gap for s, gap in pairs) == line
 
 
-@pytest.mark.parametrize("text, target, said", [
-    ("今天天气很好。", "auto", "Chinese -> English"),
-    ("The weather is nice.", "auto", "English -> Chinese"),
-    ("東京は日本の首都です。", "auto", "Japanese: left as it is"),
-    ("今天天气很好。", "zh", "Chinese: already Chinese, left as it is"),
-    ("今天天气很好。It is sunny.", "auto", "mixed: each sentence into the other language"),
-    ("12:30", "auto", ""),
-])
+@pytest.mark.parametrize(
+    "text, target, said",
+    [
+        ("今天天气很好。", "auto", "Chinese -> English"),
+        ("The weather is nice.", "auto", "English -> Chinese"),
+        ("東京は日本の首都です。", "auto", "Japanese: left as it is"),
+        ("今天天气很好。", "zh", "Chinese: already Chinese, left as it is"),
+        ("今天天气很好。It is sunny.", "auto", "mixed: each sentence into the other language"),
+        ("12:30", "auto", ""),
+    ],
+)
 def test_describe_for_front_ends(text, target, said):
     assert describe(text, target) == said
 
@@ -125,8 +141,14 @@ def test_untranslated_is_what_file_jobs_count_as_kept():
     assert not direction.untranslated("12345", "auto")  # nothing with words: not counted as kept
 
 
-@pytest.mark.parametrize("pair, expected", [
-    (("en", "zh"), EN_ZH), (("zh", "en"), ZH_EN), (("eng", "cmn"), EN_ZH), (("zh", "de"), None),
-])
+@pytest.mark.parametrize(
+    "pair, expected",
+    [
+        (("en", "zh"), EN_ZH),
+        (("zh", "en"), ZH_EN),
+        (("eng", "cmn"), EN_ZH),
+        (("zh", "de"), None),
+    ],
+)
 def test_model_direction(pair, expected):
     assert direction.model_direction(*pair) == expected

@@ -25,14 +25,21 @@ def write(tmp_path, name: str, text: str, bom: bool = False):
 
 # -- loading ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, text, bom", [
-    ("g.csv", "train station,火车站\nmanual,使用手册\nPython,Python语言,case\n", False),
-    ("g.tsv", "train station\t火车站\nmanual\t使用手册\nPython\tPython语言\tcase\n", False),
-    ("g.csv", "source,target,case\ntrain station,火车站,\nmanual,使用手册,no\nPython,Python语言,yes\n", True),
-    ("g.txt", "# my terms\nEnglish\tChinese\n\ntrain station\t火车站\n manual \t 使用手册 \n"
-     "Python\tPython语言\tcase\n", True),
-    ("g.csv", '"train station","火车站"\r\nmanual,使用手册\r\nPython,Python语言,case\r\n', False),
-])
+
+@pytest.mark.parametrize(
+    "name, text, bom",
+    [
+        ("g.csv", "train station,火车站\nmanual,使用手册\nPython,Python语言,case\n", False),
+        ("g.tsv", "train station\t火车站\nmanual\t使用手册\nPython\tPython语言\tcase\n", False),
+        ("g.csv", "source,target,case\ntrain station,火车站,\nmanual,使用手册,no\nPython,Python语言,yes\n", True),
+        (
+            "g.txt",
+            "# my terms\nEnglish\tChinese\n\ntrain station\t火车站\n manual \t 使用手册 \nPython\tPython语言\tcase\n",
+            True,
+        ),
+        ("g.csv", '"train station","火车站"\r\nmanual,使用手册\r\nPython,Python语言,case\r\n', False),
+    ],
+)
 def test_load_csv_tsv_bom_header(tmp_path, name, text, bom):
     assert Glossary.load(write(tmp_path, name, text, bom)) == TERMS
 
@@ -42,14 +49,17 @@ def test_a_term_with_a_comma_is_quoted_in_csv(tmp_path):
     assert glossary.terms == (Term("Smith, Inc.", "史密斯公司"),)
 
 
-@pytest.mark.parametrize("text, line, words", [
-    ("a,甲\nlonely\n", 2, "two columns"),
-    ("a,甲\nb,\n", 2, "target term is empty"),
-    ("a,甲\n,乙\n", 2, "source term is empty"),
-    ("a,甲\nb,乙,maybe\n", 2, "'maybe'"),
-    ("a,甲\nb,乙,case,extra\n", 2, "at most three columns"),
-    ("a,甲\n\n# note\nA,丙\n", 4, "already on line 1"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("a,甲\nlonely\n", 2, "two columns"),
+        ("a,甲\nb,\n", 2, "target term is empty"),
+        ("a,甲\n,乙\n", 2, "source term is empty"),
+        ("a,甲\nb,乙,maybe\n", 2, "'maybe'"),
+        ("a,甲\nb,乙,case,extra\n", 2, "at most three columns"),
+        ("a,甲\n\n# note\nA,丙\n", 4, "already on line 1"),
+    ],
+)
 def test_bad_row_names_file_and_line(tmp_path, text, line, words):
     path = write(tmp_path, "bad.csv", text)
     with pytest.raises(GlossaryError) as info:
@@ -81,8 +91,9 @@ def test_save_then_load_round_trip(tmp_path):
 
 # -- matching --------------------------------------------------------------------------------
 
+
 def found(glossary: Glossary, text: str) -> list[str]:
-    return [text[m.start:m.end] for m in glossary.find(text)]
+    return [text[m.start : m.end] for m in glossary.find(text)]
 
 
 def test_case_rules():
@@ -96,8 +107,14 @@ def test_whole_word_only_by_default():
 
 
 def test_longest_match_wins_and_no_overlaps():
-    glossary = Glossary((Term("New York", "纽约"), Term("York City Hall", "约克市政厅"),
-                         Term("New York City", "纽约市"), Term("city", "城市")))
+    glossary = Glossary(
+        (
+            Term("New York", "纽约"),
+            Term("York City Hall", "约克市政厅"),
+            Term("New York City", "纽约市"),
+            Term("city", "城市"),
+        )
+    )
     assert found(glossary, "New York City Hall is in New York, a big city.") == ["York City Hall", "New York", "city"]
     assert found(glossary, "I love New York City.") == ["New York City"]
 
@@ -110,6 +127,7 @@ def test_spaces_and_symbols_in_terms():
 
 # -- protection and plans --------------------------------------------------------------------
 
+
 def test_terms_are_spans_rendered_as_their_target():
     pieces = protect("Where is the train station?", glossary=TERMS)
     assert pieces == ["Where is the ", Span("term", "train station", "火车站"), "?"]
@@ -119,8 +137,11 @@ def test_terms_are_spans_rendered_as_their_target():
 def test_urls_keep_terms_inside_but_terms_beat_numbers():
     glossary = Glossary((Term("manual", "手册"), Term("COVID-19", "新冠肺炎")))
     pieces = protect("See https://x.org/manual about COVID-19 in 2020.", glossary=glossary)
-    assert [p for p in pieces if isinstance(p, Span)] == [Span("url", "https://x.org/manual"),
-                                                         Span("term", "COVID-19", "新冠肺炎"), Span("number", "2020")]
+    assert [p for p in pieces if isinstance(p, Span)] == [
+        Span("url", "https://x.org/manual"),
+        Span("term", "COVID-19", "新冠肺炎"),
+        Span("number", "2020"),
+    ]
     joined = "".join(p.text if isinstance(p, Span) else p for p in pieces)
     assert joined == "See https://x.org/manual about COVID-19 in 2020."
 
@@ -139,6 +160,7 @@ def test_plan_drops_spaces_beside_a_term_for_chinese():
 
 
 # -- translation -----------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def bundled():
@@ -217,7 +239,7 @@ def test_cli_glossary(tmp_path, capsys, monkeypatch):
     assert cli.main(["translate", str(src), "-o", str(tmp_path / "out.txt"), "--glossary", str(glossary)]) == 0
     lines = (tmp_path / "out.txt").read_text(encoding="utf-8").splitlines()
     assert "火车站" in lines[0] and "使用手册" in lines[1]
-    stdin = io.TextIOWrapper(io.BytesIO("Read the manual.\n".encode("utf-8")), encoding="utf-8")
+    stdin = io.TextIOWrapper(io.BytesIO(b"Read the manual.\n"), encoding="utf-8")
     stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", stdin)
     monkeypatch.setattr(sys, "stdout", stdout)

@@ -95,6 +95,7 @@ def test_random_byte_streams_add_up_to_the_decoded_text():
 
 # -- the bundled model's real tokenizer ------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def bundled():
     spm = pytest.importorskip("sentencepiece")
@@ -113,8 +114,9 @@ def _target_ids(tok, target, text: str) -> list[int]:
     return [tok.vocab.get(p, tok.unk_id) for p in target.encode(text, out_type=str)]
 
 
-@pytest.mark.parametrize("text", ["我喜欢 Python 和 C++ 编程。", "汤姆说：“你好！”", "a  b   c", "2024年10月",
-                                  "Tom 的猫 ", ""])
+@pytest.mark.parametrize(
+    "text", ["我喜欢 Python 和 C++ 编程。", "汤姆说：“你好！”", "a  b   c", "2024年10月", "Tom 的猫 ", ""]
+)
 def test_real_tokenizer_streams_what_decode_gives(bundled, text):
     tok, target = bundled
     ids = _target_ids(tok, target, text)
@@ -126,8 +128,9 @@ def test_real_tokenizer_streams_what_decode_gives(bundled, text):
 
 def test_real_tokenizer_random_target_pieces(bundled):
     tok, target = bundled
-    pool = [tok.vocab[target.id_to_piece(i)] for i in range(target.get_piece_size())
-            if target.id_to_piece(i) in tok.vocab]
+    pool = [
+        tok.vocab[target.id_to_piece(i)] for i in range(target.get_piece_size()) if target.id_to_piece(i) in tok.vocab
+    ]
     rng = random.Random(5)
     for _ in range(300):
         ids = [rng.choice(pool) for _ in range(rng.randint(1, 30))]
@@ -148,13 +151,20 @@ def test_special_ids_stream_nothing(bundled):
     assert "".join(stream(dec, word)) == "你好"
 
 
-@pytest.mark.xfail(reason="a first piece with a leading '▁' that the target SentencePiece model does not "
-                          "know (source side of a joint vocabulary) is streamed with its leading space; "
-                          "finish() strips the full text and cannot take the space back")
+@pytest.mark.xfail(
+    reason="a first piece with a leading '▁' that the target SentencePiece model does not "
+    "know (source side of a joint vocabulary) is streamed with its leading space; "
+    "finish() strips the full text and cannot take the space back"
+)
 def test_leading_space_of_an_unknown_first_piece(bundled):
     tok, _target = bundled
-    source_only = next(i for i, p in sorted(tok.id_to_piece.items())
-                       if p.startswith("\u2581") and len(p) > 1 and i not in tok.special_ids
-                       and _target.piece_to_id(p) == _target.unk_id())
+    source_only = next(
+        i
+        for i, p in sorted(tok.id_to_piece.items())
+        if p.startswith("\u2581")
+        and len(p) > 1
+        and i not in tok.special_ids
+        and _target.piece_to_id(p) == _target.unk_id()
+    )
     dec = IncrementalDecoder(tok)
     assert "".join(stream(dec, [source_only])) + dec.finish() == tok.decode([source_only]).strip()

@@ -40,7 +40,7 @@ def batch_differences(translator: Translator, lines: list[str], beams: int) -> d
     random.Random(7).shuffle(order)
     mixed = 0
     for start in range(0, len(order), 64):
-        group = order[start: start + 64]
+        group = order[start : start + 64]
         ids = translator.generate_ids([lines[i] for i in group], one)
         mixed += sum(out != alone_ids[i] for out, i in zip(ids, group))
     return {"batch 64": sum(a != b for a, b in zip(alone_text, at_64)), "random neighbours": mixed}
@@ -59,8 +59,9 @@ def quantized_lm_heads(path, vocab: int) -> list[onnx.TensorProto]:
     """int8 [d_model, vocab] weights of MatMulIntegerToFloat nodes (the output projection)."""
     model = onnx.load(str(path))
     inits = {i.name: i for i in model.graph.initializer}
-    weights = [inits[n.input[1]] for g in all_graphs(model.graph) for n in g.node
-               if n.op_type == "MatMulIntegerToFloat"]
+    weights = [
+        inits[n.input[1]] for g in all_graphs(model.graph) for n in g.node if n.op_type == "MatMulIntegerToFloat"
+    ]
     return [w for w in weights if w.data_type == TensorProto.INT8 and list(w.dims)[-1] == vocab]
 
 
@@ -110,17 +111,21 @@ def one_matmul(path, x_rows: int = 50, k: int = 64, n: int = 300, opset: int = 1
     """A one-MatMul graph and inputs whose rows differ in magnitude by up to 50x."""
     rng = np.random.default_rng(0)
     weight = rng.standard_normal((k, n)).astype(np.float32)
-    graph = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "g",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["rows", k])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["rows", n])],
-                              [numpy_helper.from_array(weight, "w")])
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["rows", k])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["rows", n])],
+        [numpy_helper.from_array(weight, "w")],
+    )
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]), str(path))
     x = rng.standard_normal((x_rows, k)).astype(np.float32) * np.linspace(1, 50, x_rows, dtype=np.float32)[:, None]
     return x, x @ weight
 
 
-@pytest.mark.parametrize("kind, opset", [(mf.INT8_PER_ROW, 17), (mf.INT8_PER_ROW, 18), (mf.INT8_WEIGHT_ONLY, 17),
-                                         (mf.INT8_DYNAMIC, 17)])
+@pytest.mark.parametrize(
+    "kind, opset", [(mf.INT8_PER_ROW, 17), (mf.INT8_PER_ROW, 18), (mf.INT8_WEIGHT_ONLY, 17), (mf.INT8_DYNAMIC, 17)]
+)
 def test_each_row_alone_equals_the_row_in_a_batch(kind, opset, tmp_path):
     """Batch-independent kinds: bit for bit; the old dynamic kind: not (its scale spans the batch).
     Opset 18 moved ReduceMax's axes from an attribute to an input: both graphs must work."""
@@ -130,7 +135,7 @@ def test_each_row_alone_equals_the_row_in_a_batch(kind, opset, tmp_path):
     quantize_file(tmp_path / "fp32.onnx", tmp_path / "int8.onnx", kind)
     session = ort.InferenceSession(str(tmp_path / "int8.onnx"), providers=["CPUExecutionProvider"])
     batch = session.run(None, {"x": x})[0]
-    alone = np.concatenate([session.run(None, {"x": x[i: i + 1]})[0] for i in range(len(x))])
+    alone = np.concatenate([session.run(None, {"x": x[i : i + 1]})[0] for i in range(len(x))])
     assert np.abs(batch - expected).max() < 0.02 * np.abs(expected).max()  # int8 error, not garbage
     assert np.array_equal(alone, batch) == (kind != mf.INT8_DYNAMIC)
 
@@ -140,8 +145,11 @@ def test_weight_only_kind_is_batch_independent_too(tiny_marian_dir, lines, tmp_p
     shutil.copytree(tiny_marian_dir, other)
     manifest = requantize_dir(other, mf.INT8_WEIGHT_ONLY)
     decoder = other / manifest["variants"]["int8"]["files"]["decoder_with_past"]["file"]
-    heads = [n for n in nodes_of(decoder, "MatMulNBits") if attr(n, "N") == json.loads(
-        (other / "config.json").read_text())["vocab_size"]]
+    heads = [
+        n
+        for n in nodes_of(decoder, "MatMulNBits")
+        if attr(n, "N") == json.loads((other / "config.json").read_text())["vocab_size"]
+    ]
     assert heads and all(attr(n, "bits") == 8 for n in heads)  # the lm_head is int8 too
     translator = Translator(other, variant="int8")
     assert translator.batch_invariant
@@ -174,14 +182,24 @@ def test_requantize_a_merged_dir_from_its_fp32_files(tiny_marian_dir, lines, tmp
     merged = tmp_path / "merged"
     shutil.copytree(tiny_marian_dir, merged)
     data = json.loads((merged / mf.MANIFEST).read_text())
-    merge_decoders(merged / "decoder_model.onnx", merged / "decoder_with_past_model.onnx",
-                   merged / "decoder_model_merged.onnx")
-    data["variants"] = {"fp32": {"files": {
-        "encoder": data["variants"]["fp32"]["files"]["encoder"],
-        "decoder_merged": {"file": "decoder_model_merged.onnx"}}}}
+    merge_decoders(
+        merged / "decoder_model.onnx", merged / "decoder_with_past_model.onnx", merged / "decoder_model_merged.onnx"
+    )
+    data["variants"] = {
+        "fp32": {
+            "files": {
+                "encoder": data["variants"]["fp32"]["files"]["encoder"],
+                "decoder_merged": {"file": "decoder_model_merged.onnx"},
+            }
+        }
+    }
     data.pop("int8")
-    for name in ("decoder_model", "decoder_with_past_model", "decoder_model_quantized",
-                 "decoder_with_past_model_quantized"):
+    for name in (
+        "decoder_model",
+        "decoder_with_past_model",
+        "decoder_model_quantized",
+        "decoder_with_past_model_quantized",
+    ):
         (merged / f"{name}.onnx").unlink()
     (merged / mf.MANIFEST).write_text(json.dumps(data))
     manifest = requantize_dir(merged)

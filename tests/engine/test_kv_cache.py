@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from desktop_mt.engine import generation as gen
+from desktop_mt.engine import runtime
 from desktop_mt.engine.kv_cache import FIRST_CAPACITY, ConcatKVCache, KVBuffer
 from desktop_mt.engine.model_format import inspect_model_dir
-from desktop_mt.engine import runtime
 from desktop_mt.engine.runtime import ROW_TOP_ONNX, Seq2SeqSessions
 
 
@@ -16,8 +16,15 @@ def filled_buffer(rows=5, positions=FIRST_CAPACITY + 3, seed=0, limit=0, capacit
     """A buffer with ``positions`` random positions appended; ``capacities`` (a list) gets its
     capacity after each append."""
     rng = np.random.default_rng(seed)
-    cache = KVBuffer(4, rows, 2, 3, cross_kv=[rng.standard_normal((rows, 2, 4, 3), dtype=np.float32)] * 4,
-                     mask=np.ones((rows, 4), dtype=np.int64), capacity=limit)
+    cache = KVBuffer(
+        4,
+        rows,
+        2,
+        3,
+        cross_kv=[rng.standard_normal((rows, 2, 4, 3), dtype=np.float32)] * 4,
+        mask=np.ones((rows, 4), dtype=np.int64),
+        capacity=limit,
+    )
     written = []
     for _ in range(positions):
         new = [rng.standard_normal((rows, 2, 1, 3), dtype=np.float32) for _ in range(4)]
@@ -35,20 +42,23 @@ def test_buffer_grows_and_keeps_every_position():
     assert cache.length == FIRST_CAPACITY + 3 and cache.capacity == 2 * FIRST_CAPACITY
     for buf, exp in zip(cache.buffers, expected):
         np.testing.assert_array_equal(buf[:, :, : cache.length], exp)
-        assert not buf[:, :, cache.length:].any()  # unused positions stay zero (masked, never NaN)
+        assert not buf[:, :, cache.length :].any()  # unused positions stay zero (masked, never NaN)
 
 
 def distinct(values):
     return [v for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
 
 
-@pytest.mark.parametrize("limit,positions,sequence", [
-    (100, 100, [16, 32, 64, 100]),  # doubles, the last growth capped at the search's limit
-    (64, 64, [16, 32, 64]),
-    (10, 10, [10]),  # a limit under the first capacity: allocated at once, never grown
-    (0, 70, [16, 32, 64, 128]),  # no limit known: doubles without a cap
-    (20, 25, [16, 20, 40]),  # writing past the stated limit still works (doubles past it)
-])
+@pytest.mark.parametrize(
+    "limit,positions,sequence",
+    [
+        (100, 100, [16, 32, 64, 100]),  # doubles, the last growth capped at the search's limit
+        (64, 64, [16, 32, 64]),
+        (10, 10, [10]),  # a limit under the first capacity: allocated at once, never grown
+        (0, 70, [16, 32, 64, 128]),  # no limit known: doubles without a cap
+        (20, 25, [16, 20, 40]),  # writing past the stated limit still works (doubles past it)
+    ],
+)
 def test_buffer_capacity_doubles_capped_at_the_limit(limit, positions, sequence):
     assert FIRST_CAPACITY == 16
     capacities: list[int] = []
@@ -57,7 +67,7 @@ def test_buffer_capacity_doubles_capped_at_the_limit(limit, positions, sequence)
     assert cache.length == positions
     for buf, exp in zip(cache.buffers, expected):  # every position survived each growth copy
         np.testing.assert_array_equal(buf[:, :, : cache.length], exp)
-        assert not buf[:, :, cache.length:].any()
+        assert not buf[:, :, cache.length :].any()
 
 
 def test_buffer_growth_after_beams_and_dropped_inputs_keeps_the_rows():
@@ -74,7 +84,7 @@ def test_buffer_growth_after_beams_and_dropped_inputs_keeps_the_rows():
     for t, buf in enumerate(cache.buffers):
         want = np.concatenate([expected[t][rows]] + [m[t] for m in more], axis=2)
         np.testing.assert_array_equal(buf[:, :, : cache.length], want)
-        assert not buf[:, :, cache.length:].any()
+        assert not buf[:, :, cache.length :].any()
 
 
 def test_buffer_reorder_in_place_equals_gather():
@@ -96,7 +106,7 @@ def test_buffer_expand_and_keep_items():
     assert cache.rows == 4 and cache.mask.shape[0] == 2
     for buf, exp in zip(cache.buffers, expected):
         np.testing.assert_array_equal(buf[:, :, : cache.length], exp[rows])
-        assert not buf[:, :, cache.length:].any()
+        assert not buf[:, :, cache.length :].any()
     np.testing.assert_array_equal(cache.cross_kv[0], cross[0][[4, 2]])
 
 
@@ -136,8 +146,9 @@ def test_row_top_equals_general_path_with_ties(tiny_marian_dir, cur_len, chunked
     rng = np.random.default_rng(cur_len)
     logits = rng.integers(-3, 3, (items * k, 1, vocab)).astype(np.float32)  # many exact ties
     logits[0, 0, :650] = -np.inf
-    p = gen.DecodeParams(decoder_start=vocab - 1, eos=0, pad=vocab - 1, beams=k, bad_words=((vocab - 1,),),
-                         min_length=3)
+    p = gen.DecodeParams(
+        decoder_start=vocab - 1, eos=0, pad=vocab - 1, beams=k, bad_words=((vocab - 1,),), min_length=3
+    )
     state = gen._new_beam_state(items, k, 8, p)
     state.running_scores = rng.integers(-2, 1, (items, k)).astype(np.float32)
     limits = np.full(items, 8)

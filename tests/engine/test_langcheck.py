@@ -9,19 +9,22 @@ from desktop_mt.engine.langcheck import already_cjk, cjk_share, keep_verbatim, n
 from desktop_mt.testing import CountingSessions
 
 
-@pytest.mark.parametrize("sentence, needed", [
-    ("Hello world.", True),
-    ("My name is 王小明.", True),                  # a few Chinese words in an English sentence
-    ("Mixed 中文 and English, ok?", True),
-    ("这是中文。", False),
-    ("東京は日本の首都です。", False),                # Japanese
-    ("안녕하세요 세계", False),                       # Korean
-    ("Python 是一种编程语言。", False),               # 20-50% CJK, ends with a full-width stop
-    ("我们用 TensorFlow 训练模型", False),             # 20-50% CJK, starts with a Han character
-    ("请访问 https://example.com/docs/index.html 查看文档", False),  # the URL's letters do not count
-    ("12345 !!", False),                             # nothing to translate
-    ("ＦＵＬＬＷＩＤＴＨ ｔｅｘｔ", True),             # full-width Latin is still English
-])
+@pytest.mark.parametrize(
+    "sentence, needed",
+    [
+        ("Hello world.", True),
+        ("My name is 王小明.", True),  # a few Chinese words in an English sentence
+        ("Mixed 中文 and English, ok?", True),
+        ("这是中文。", False),
+        ("東京は日本の首都です。", False),  # Japanese
+        ("안녕하세요 세계", False),  # Korean
+        ("Python 是一种编程语言。", False),  # 20-50% CJK, ends with a full-width stop
+        ("我们用 TensorFlow 训练模型", False),  # 20-50% CJK, starts with a Han character
+        ("请访问 https://example.com/docs/index.html 查看文档", False),  # the URL's letters do not count
+        ("12345 !!", False),  # nothing to translate
+        ("ＦＵＬＬＷＩＤＴＨ ｔｅｘｔ", True),  # full-width Latin is still English
+    ],
+)
 def test_needs_translation(sentence, needed):
     assert needs_translation(sentence) is needed
 
@@ -34,32 +37,39 @@ def test_cjk_share():
     assert cjk_share("中文ab") == 0.5 and cjk_share("123") == 0.0
 
 
-@pytest.mark.parametrize("text, parts", [
-    ("这是中文。This is English.", ["这是中文。", "This is English."]),
-    ("This is English.中文在这里。", ["This is English.", "中文在这里。"]),
-    ("他说：“好。”然后走了。", ["他说：“好。”", "然后走了。"]),
-    ("这是中文。 ", ["这是中文。 "]),
-    ("Version 2.0 is out.", ["Version 2.0 is out."]),
-])
+@pytest.mark.parametrize(
+    "text, parts",
+    [
+        ("这是中文。This is English.", ["这是中文。", "This is English."]),
+        ("This is English.中文在这里。", ["This is English.", "中文在这里。"]),
+        ("他说：“好。”然后走了。", ["他说：“好。”", "然后走了。"]),
+        ("这是中文。 ", ["这是中文。 "]),
+        ("Version 2.0 is out.", ["Version 2.0 is out."]),
+    ],
+)
 def test_split_cjk_sentences(text, parts):
     assert split_cjk_sentences(text) == parts
     assert "".join(parts) == text
 
 
-@pytest.mark.parametrize("text, mostly, already", [
-    ("今天天气很好。我们去公园吧。", True, True),
-    ("我们用 TensorFlow 训练模型", True, True),
-    ("The weather is nice today.", False, False),
-    ("今天天气很好。The weather is nice today and we should go out for a walk.", False, False),
-    ("Привет мир", False, False),                 # not CJK (and kept by the engine, having no Latin)
-    ("", False, False),
-])
+@pytest.mark.parametrize(
+    "text, mostly, already",
+    [
+        ("今天天气很好。我们去公园吧。", True, True),
+        ("我们用 TensorFlow 训练模型", True, True),
+        ("The weather is nice today.", False, False),
+        ("今天天气很好。The weather is nice today and we should go out for a walk.", False, False),
+        ("Привет мир", False, False),  # not CJK (and kept by the engine, having no Latin)
+        ("", False, False),
+    ],
+)
 def test_whole_text_checks(text, mostly, already):
     assert is_mostly_cjk(text) is mostly
     assert already_cjk(text) is already
 
 
 # -- Translator level, on the bundled model ---------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def bundled():

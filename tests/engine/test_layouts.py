@@ -13,8 +13,7 @@ import pytest
 from desktop_mt import GenerationOptions, Translator
 from desktop_mt.engine import model_format as mf
 from desktop_mt.engine.kv_cache import ConcatKVCache, KVBuffer
-from desktop_mt.engine.runtime import (MergedDecoder, Seq2SeqSessions, SplitDecoder, StepDecoder, layout_for,
-                                       layout_of)
+from desktop_mt.engine.runtime import MergedDecoder, Seq2SeqSessions, SplitDecoder, StepDecoder, layout_for, layout_of
 from desktop_mt.errors import ModelFormatError
 
 SENTENCES = [
@@ -31,22 +30,26 @@ def _files(*roles: str) -> dict[str, Path]:
     return {role: FOLDER / mf.FILE_NAMES[role] for role in ("encoder", *roles)}
 
 
-@pytest.mark.parametrize("roles,expected", [
-    (("decoder", "decoder_with_past"), SplitDecoder),
-    (("decoder_merged",), MergedDecoder),
-    (("cross_kv", "decoder_step"), StepDecoder),
-    # both Optimum layouts present: the split files win, as they always have
-    (("decoder", "decoder_with_past", "decoder_merged"), SplitDecoder),
-    # a step export next to Optimum's files: ours win
-    (("decoder", "decoder_with_past", "cross_kv", "decoder_step"), StepDecoder),
-])
+@pytest.mark.parametrize(
+    "roles,expected",
+    [
+        (("decoder", "decoder_with_past"), SplitDecoder),
+        (("decoder_merged",), MergedDecoder),
+        (("cross_kv", "decoder_step"), StepDecoder),
+        # both Optimum layouts present: the split files win, as they always have
+        (("decoder", "decoder_with_past", "decoder_merged"), SplitDecoder),
+        # a step export next to Optimum's files: ours win
+        (("decoder", "decoder_with_past", "cross_kv", "decoder_step"), StepDecoder),
+    ],
+)
 def test_each_file_set_gets_its_layout_class(roles, expected):
     assert layout_for(_files(*roles)) is expected
     assert layout_of(_files(*roles)) == expected.name
 
 
-@pytest.mark.parametrize("roles", [(), ("decoder",), ("decoder_with_past",), ("decoder_step",), ("cross_kv",),
-                                   ("decoder", "decoder_step")])
+@pytest.mark.parametrize(
+    "roles", [(), ("decoder",), ("decoder_with_past",), ("decoder_step",), ("cross_kv",), ("decoder", "decoder_step")]
+)
 def test_an_incomplete_file_set_names_the_folder(roles):
     with pytest.raises(ModelFormatError, match=re.escape(str(FOLDER))) as caught:
         layout_for(_files(*roles))
@@ -75,9 +78,10 @@ def layout_dirs(tiny_marian_dir, tiny_marian_merged_dir, tiny_marian_step_dir) -
     return {"split": tiny_marian_dir, "merged": tiny_marian_merged_dir, "step": tiny_marian_step_dir}
 
 
-@pytest.mark.parametrize("layout,expected,cache_type", [("split", SplitDecoder, ConcatKVCache),
-                                                        ("merged", MergedDecoder, ConcatKVCache),
-                                                        ("step", StepDecoder, KVBuffer)])
+@pytest.mark.parametrize(
+    "layout,expected,cache_type",
+    [("split", SplitDecoder, ConcatKVCache), ("merged", MergedDecoder, ConcatKVCache), ("step", StepDecoder, KVBuffer)],
+)
 def test_sessions_pick_the_layout_of_the_exported_files(layout_dirs, layout, expected, cache_type):
     sessions = Seq2SeqSessions(mf.inspect_model_dir(layout_dirs[layout]), "fp32")
     assert isinstance(sessions.decoder_layout, expected) and sessions.layout == layout
@@ -98,8 +102,9 @@ def _teacher_forced(sessions: Seq2SeqSessions, start: int, tokens: list[int]) ->
     """Logits of every step for two inputs, two beams each, with a beam reorder halfway."""
     ids = np.array([[5, 9, 12, 0], [7, 3, 0, 58]], dtype=np.int64)
     mask = np.array([[1, 1, 1, 1], [1, 1, 1, 0]], dtype=np.int64)
-    logits, cache = sessions.decode_first(np.full((2, 1), start, dtype=np.int64), mask, sessions.encode(ids, mask),
-                                          len(tokens) + 1)
+    logits, cache = sessions.decode_first(
+        np.full((2, 1), start, dtype=np.int64), mask, sessions.encode(ids, mask), len(tokens) + 1
+    )
     cache.expand(2)
     steps = [logits]
     for n, token in enumerate(tokens):
@@ -112,8 +117,10 @@ def _teacher_forced(sessions: Seq2SeqSessions, start: int, tokens: list[int]) ->
 def test_the_layouts_give_the_same_logits_step_by_step(layout_dirs):
     start = sessions_start(layout_dirs["split"])
     tokens = [11, 23, 4, 42, 8, 16]
-    runs = {name: _teacher_forced(Seq2SeqSessions(mf.inspect_model_dir(d), "fp32"), start, tokens)
-            for name, d in layout_dirs.items()}
+    runs = {
+        name: _teacher_forced(Seq2SeqSessions(mf.inspect_model_dir(d), "fp32"), start, tokens)
+        for name, d in layout_dirs.items()
+    }
     for name in ("merged", "step"):
         for n, (ours, split) in enumerate(zip(runs[name], runs["split"])):
             assert ours.shape == split.shape
@@ -139,5 +146,4 @@ def test_the_merged_layout_makes_its_placeholders_once_per_shape(layout_dirs):
     shapes = set(layout.zeros._arrays)
     # the first step's empty past (2 inputs), then one encoder-states placeholder for all later
     # steps (2 inputs x 2 beams, source length 4), and nothing per step
-    assert shapes == {(2, 5, 32), (2, sessions.heads, 0, sessions.head_dim),
-                      (4, 4, sessions.heads * sessions.head_dim)}
+    assert shapes == {(2, 5, 32), (2, sessions.heads, 0, sessions.head_dim), (4, 4, sessions.heads * sessions.head_dim)}

@@ -52,6 +52,7 @@ def run_ours(fn, scores, *args):
 
 # -- against transformers ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("penalty", [1.3, 0.7])
 def test_repetition_penalty(hf, seed, penalty):
@@ -66,8 +67,9 @@ def test_repetition_penalty(hf, seed, penalty):
 def test_no_repeat_ngram(hf, seed, n):
     _rng, scores, seqs = random_case(seed, vocab=6)
     theirs = run_hf(hf, [hf[1].NoRepeatNGramLogitsProcessor(n)], seqs, scores)
-    assert np.array_equal(run_ours(gen.process_scores, scores, seqs, np.full(len(seqs), 99),
-                                   params(no_repeat_ngram=n)), theirs)
+    assert np.array_equal(
+        run_ours(gen.process_scores, scores, seqs, np.full(len(seqs), 99), params(no_repeat_ngram=n)), theirs
+    )
     if seqs.shape[1] + 1 >= n:  # process_scores skips it before then; the function itself agrees
         assert np.array_equal(run_ours(gen.ban_repeated_ngrams, scores, seqs, n), theirs)
 
@@ -76,8 +78,11 @@ def test_no_repeat_ngram(hf, seed, n):
 def test_bad_words(hf, seed):
     rng, scores, seqs = random_case(seed, vocab=8)
     # single tokens, and multi-token words whose prefix is often the end of a row
-    words = [(int(rng.integers(2, 8)),), tuple(int(t) for t in seqs[0, -1:]) + (int(rng.integers(2, 8)),),
-             tuple(int(t) for t in seqs[1, -2:]) + (int(rng.integers(2, 8)),) if seqs.shape[1] >= 2 else (3, 4)]
+    words = [
+        (int(rng.integers(2, 8)),),
+        tuple(int(t) for t in seqs[0, -1:]) + (int(rng.integers(2, 8)),),
+        tuple(int(t) for t in seqs[1, -2:]) + (int(rng.integers(2, 8)),) if seqs.shape[1] >= 2 else (3, 4),
+    ]
     theirs = run_hf(hf, [hf[1].NoBadWordsLogitsProcessor([list(w) for w in words], eos_token_id=EOS)], seqs, scores)
     ours = run_ours(gen.process_scores, scores, seqs, np.full(len(seqs), 99), params(bad_words=tuple(words)))
     assert np.array_equal(ours, theirs)
@@ -101,8 +106,9 @@ def test_forced_bos(hf, cur_len):
     _rng, scores, seqs = random_case(0)
     seqs = seqs[:, :1].repeat(cur_len, axis=1)
     theirs = run_hf(hf, [hf[1].ForcedBOSTokenLogitsProcessor(7)], seqs, scores)
-    assert np.array_equal(run_ours(gen.process_scores, scores, seqs, np.full(len(seqs), 99), params(forced_bos=7)),
-                          theirs)
+    assert np.array_equal(
+        run_ours(gen.process_scores, scores, seqs, np.full(len(seqs), 99), params(forced_bos=7)), theirs
+    )
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -114,8 +120,10 @@ def test_forced_eos_per_row_max_length(hf, seed):
     max_lens = rng.integers(cur_len, cur_len + 3, size=len(seqs))
     ours = run_ours(gen.process_scores, scores, seqs, max_lens, params(forced_eos=EOS))
     for r, max_len in enumerate(max_lens):
-        theirs = run_hf(hf, [hf[1].ForcedEOSTokenLogitsProcessor(int(max_len), EOS)], seqs[r:r + 1], scores[r:r + 1])
-        assert np.array_equal(ours[r:r + 1], theirs)
+        theirs = run_hf(
+            hf, [hf[1].ForcedEOSTokenLogitsProcessor(int(max_len), EOS)], seqs[r : r + 1], scores[r : r + 1]
+        )
+        assert np.array_equal(ours[r : r + 1], theirs)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -126,12 +134,17 @@ def test_all_processors_in_generates_order(hf, seed):
     _torch, tf = hf
     cur_len = seqs.shape[1]
     max_len = cur_len + int(rng.integers(0, 2))
-    p = params(repetition_penalty=1.2, no_repeat_ngram=2, bad_words=((3,), (4, 5)), min_length=3,
-               forced_bos=6, forced_eos=EOS)
-    processors = [tf.RepetitionPenaltyLogitsProcessor(1.2), tf.NoRepeatNGramLogitsProcessor(2),
-                  tf.NoBadWordsLogitsProcessor([[3], [4, 5]], eos_token_id=EOS),
-                  tf.MinLengthLogitsProcessor(3, EOS), tf.ForcedBOSTokenLogitsProcessor(6),
-                  tf.ForcedEOSTokenLogitsProcessor(max_len, EOS)]
+    p = params(
+        repetition_penalty=1.2, no_repeat_ngram=2, bad_words=((3,), (4, 5)), min_length=3, forced_bos=6, forced_eos=EOS
+    )
+    processors = [
+        tf.RepetitionPenaltyLogitsProcessor(1.2),
+        tf.NoRepeatNGramLogitsProcessor(2),
+        tf.NoBadWordsLogitsProcessor([[3], [4, 5]], eos_token_id=EOS),
+        tf.MinLengthLogitsProcessor(3, EOS),
+        tf.ForcedBOSTokenLogitsProcessor(6),
+        tf.ForcedEOSTokenLogitsProcessor(max_len, EOS),
+    ]
     ours = run_ours(gen.process_scores, scores, seqs, np.full(len(seqs), max_len), p)
     np.testing.assert_allclose(ours, run_hf(hf, processors, seqs, scores), rtol=1e-6)
 
@@ -146,11 +159,13 @@ def test_log_softmax_matches_torch(hf, seed):
     torch, _tf = hf
     x = np.random.default_rng(seed).normal(0, 10, size=(3, 50)).astype(np.float32)
     x[0, :10] = -np.inf
-    np.testing.assert_allclose(gen.log_softmax(x), torch.log_softmax(torch.from_numpy(x), dim=-1).numpy(),
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        gen.log_softmax(x), torch.log_softmax(torch.from_numpy(x), dim=-1).numpy(), rtol=1e-5, atol=1e-5
+    )
 
 
 # -- top_stable: identical to a full stable argsort -------------------------------------------------
+
 
 def reference_top(x: np.ndarray, n: int) -> np.ndarray:
     return np.argsort(-x, axis=1, kind="stable")[:, :n]
@@ -186,6 +201,7 @@ def test_top_stable_small_inputs_take_the_plain_path():
 
 
 # -- guard_loops: no counterpart in generate() ------------------------------------------------------
+
 
 def guarded(row: list[int], extra: int = 0, min_length: int = 0, vocab: int = 10):
     scores = np.linspace(-1, -2, vocab, dtype=np.float32)[None, :].copy()

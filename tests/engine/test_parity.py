@@ -61,8 +61,9 @@ def test_beam_length_penalty_and_no_repeat_ngram_match(marian, marian_fp32):
     model, tokenizer = marian
     opts = GenerationOptions(beams=3, length_penalty=0.6, no_repeat_ngram_size=2, repetition_penalty=1.3, **NO_BOUND)
     ours = marian_fp32.generate_ids(SENTENCES[:4], opts)
-    theirs = hf_generate(model, tokenizer, SENTENCES[:4], num_beams=3, length_penalty=0.6,
-                         no_repeat_ngram_size=2, repetition_penalty=1.3)
+    theirs = hf_generate(
+        model, tokenizer, SENTENCES[:4], num_beams=3, length_penalty=0.6, no_repeat_ngram_size=2, repetition_penalty=1.3
+    )
     assert ours == theirs
 
 
@@ -107,7 +108,6 @@ def test_m2m100_matches_generate(tiny_m2m_hf, tiny_m2m_dir, beams):
     model, tokenizer = load_torch(tiny_m2m_hf)
     translator = Translator(tiny_m2m_dir, variant="fp32")
     ours = translator.generate_ids(SENTENCES, GenerationOptions(beams=beams, **NO_BOUND))
-    theirs = hf_generate(model, tokenizer, SENTENCES, num_beams=beams,
-                         forced_bos_token_id=tokenizer.get_lang_id("zh"))
+    theirs = hf_generate(model, tokenizer, SENTENCES, num_beams=beams, forced_bos_token_id=tokenizer.get_lang_id("zh"))
     assert ours == theirs
     assert all(ids[0] == tokenizer.get_lang_id("zh") for ids in ours)

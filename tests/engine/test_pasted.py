@@ -30,20 +30,23 @@ def test_joining_twice_changes_nothing(name):
     assert join_lines(once) == once
 
 
-@pytest.mark.parametrize("text, joined", [
-    ("transla-\ntion", "translation"),
-    ("a well-\nknown fact", "a well-known fact"),
-    ("the Anglo-\nSaxon period", "the Anglo-Saxon period"),
-    ("a CPU-\nbound task", "a CPU-bound task"),
-    ("end-to-\nend training", "end-to-end training"),
-    ("trans\u00ad\nformer", "transformer"),
-    ("pages 3-\n5 of the", "pages 3-5 of the"),
-    ("word -\nanother", "word - another"),
-    ("for ex-\nample", "for example"),
-    ("the mid-\ndle one", "the middle one"),
-    ("the open-\ning, a state-\nment", "the opening, a statement"),
-    ("self-\nsupervised", "self-supervised"),
-])
+@pytest.mark.parametrize(
+    "text, joined",
+    [
+        ("transla-\ntion", "translation"),
+        ("a well-\nknown fact", "a well-known fact"),
+        ("the Anglo-\nSaxon period", "the Anglo-Saxon period"),
+        ("a CPU-\nbound task", "a CPU-bound task"),
+        ("end-to-\nend training", "end-to-end training"),
+        ("trans\u00ad\nformer", "transformer"),
+        ("pages 3-\n5 of the", "pages 3-5 of the"),
+        ("word -\nanother", "word - another"),
+        ("for ex-\nample", "for example"),
+        ("the mid-\ndle one", "the middle one"),
+        ("the open-\ning, a state-\nment", "the opening, a statement"),
+        ("self-\nsupervised", "self-supervised"),
+    ],
+)
 def test_hyphenation(text, joined):
     assert join_lines(text) == joined
 
@@ -68,13 +71,16 @@ def test_table_row_keeps_its_spacing_and_tabs():
 
 
 def test_a_short_line_that_ends_a_sentence_ends_the_paragraph():
-    text = ("This sentence is long enough to fill the whole line of the column.\n"
-            "It ends here.\n"
-            "A new paragraph starts on this line of the page and goes on\n"
-            "to the next one.")
+    text = (
+        "This sentence is long enough to fill the whole line of the column.\n"
+        "It ends here.\n"
+        "A new paragraph starts on this line of the page and goes on\n"
+        "to the next one."
+    )
     assert join_lines(text) == (
         "This sentence is long enough to fill the whole line of the column. It ends here.\n"
-        "A new paragraph starts on this line of the page and goes on to the next one.")
+        "A new paragraph starts on this line of the page and goes on to the next one."
+    )
 
 
 def test_mid_sentence_line_before_a_name_is_not_a_heading():
@@ -110,11 +116,14 @@ def test_fenced_code_is_copied_as_it_is_and_nothing_is_added_around_it():
     assert join_lines(text) == "Run this command:\n```\npip install\n  desktop-mt\n\nls -l\n```\nThen wait for it."
 
 
-@pytest.mark.parametrize("text", [
-    "Intro.\n\n```\ncode\n```\n\nAfter.",        # blank lines around the fence stay
-    "Intro.\n```\ncode\n```\n\n~~~\nmore\n~~~\nAfter.",
-    "```\ncode\n```\n```\nnext block\n```",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Intro.\n\n```\ncode\n```\n\nAfter.",  # blank lines around the fence stay
+        "Intro.\n```\ncode\n```\n\n~~~\nmore\n~~~\nAfter.",
+        "```\ncode\n```\n```\nnext block\n```",
+    ],
+)
 def test_the_breaks_around_fences_stay_as_they_were(text):
     assert join_lines(text) == text
 
@@ -126,33 +135,47 @@ def test_a_line_after_a_list_item_that_does_not_continue_it_stays_its_own(item):
 
 
 def test_a_wrapped_list_item_is_still_joined():
-    text = ("- A wrapped item that goes on and on until the margin of the page and\n"
-            "continues here.\n- Another item, indented when it wraps to the next\n"
-            "  line. Of the page.\n- A third one that\nended early.")
+    text = (
+        "- A wrapped item that goes on and on until the margin of the page and\n"
+        "continues here.\n- Another item, indented when it wraps to the next\n"
+        "  line. Of the page.\n- A third one that\nended early."
+    )
     assert join_lines(text) == (
         "- A wrapped item that goes on and on until the margin of the page and continues here.\n"
         "- Another item, indented when it wraps to the next line. Of the page.\n"
-        "- A third one that ended early.")
+        "- A third one that ended early."
+    )
 
 
 def test_web_paragraphs_copied_as_long_lines_stay_apart():
-    first = "Machine translation is the use of software to translate text or speech from one language " \
-            "to another, and it is one of the oldest and hardest problems of computer science."
-    second = "On a basic level, it replaces words of one language with words of another, which alone " \
-             "rarely gives a good translation of a whole sentence."
+    first = (
+        "Machine translation is the use of software to translate text or speech from one language "
+        "to another, and it is one of the oldest and hardest problems of computer science."
+    )
+    second = (
+        "On a basic level, it replaces words of one language with words of another, which alone "
+        "rarely gives a good translation of a whole sentence."
+    )
     assert join_lines(f"{first}\n{second}") == f"{first}\n{second}"
 
 
 def test_a_list_of_sentences_one_per_line_keeps_its_lines():
     """A phrase list (a sheet's column, subtitles) ends a sentence on most lines; lines as long
     as the longest one still end theirs (5,000 Tatoeba lines once came back as 839)."""
-    listed = ["Are you angry?", "I would like to know whether you are coming with us tomorrow.",
-              "Anything else?", "Are you ready to go now, or should we wait for the others?", "Hi."]
+    listed = [
+        "Are you angry?",
+        "I would like to know whether you are coming with us tomorrow.",
+        "Anything else?",
+        "Are you ready to go now, or should we wait for the others?",
+        "Hi.",
+    ]
     assert join_lines("\n".join(listed)) == "\n".join(listed)
 
 
 def test_a_printed_paragraph_with_one_sentence_end_at_the_margin_still_joins():
-    lines = ["The model was trained on a large corpus of news articles and it was",
-             "evaluated on held-out data from the same period of time. The scores",
-             "were higher than expected, and the authors explain why in section four."]
+    lines = [
+        "The model was trained on a large corpus of news articles and it was",
+        "evaluated on held-out data from the same period of time. The scores",
+        "were higher than expected, and the authors explain why in section four.",
+    ]
     assert join_lines("\n".join(lines)) == " ".join(lines)

@@ -51,13 +51,19 @@ def reference(model, tokenizer, text: str, typed: px.TypedPrefix, **kwargs) -> l
     partial = typed.prefix.partial
 
     def allowed(batch_id: int, ids: torch.Tensor) -> list[int]:
-        return vocab if partial is None else (partial.allowed(ids.tolist()[len(prompt):]) or vocab)
+        return vocab if partial is None else (partial.allowed(ids.tolist()[len(prompt) :]) or vocab)
 
     batch = tokenizer([text], return_tensors="pt")
     max_length = model.generation_config.max_length + len(typed.prefix.forced)
     with torch.no_grad():
-        out = model.generate(**batch, decoder_input_ids=torch.tensor([prompt]), do_sample=False,
-                             prefix_allowed_tokens_fn=allowed, max_length=max_length, **kwargs)
+        out = model.generate(
+            **batch,
+            decoder_input_ids=torch.tensor([prompt]),
+            do_sample=False,
+            prefix_allowed_tokens_fn=allowed,
+            max_length=max_length,
+            **kwargs,
+        )
     row = out[0].tolist()[1:]
     while row and row[-1] == model.config.pad_token_id:
         row.pop()
@@ -97,8 +103,10 @@ def test_a_prefix_ending_inside_a_word_is_constrained_not_forced(layout_translat
 def test_an_empty_prefix_gives_the_plain_translation(layout_translator):
     for beams in (1, 4):
         opts = GenerationOptions(beams=beams, **NO_BOUND)
-        assert px.prefix_ids(layout_translator, SENTENCES[1], "", opts) == \
-            layout_translator.generate_ids([SENTENCES[1]], opts)[0]
+        assert (
+            px.prefix_ids(layout_translator, SENTENCES[1], "", opts)
+            == layout_translator.generate_ids([SENTENCES[1]], opts)[0]
+        )
 
 
 def test_piece_constraint_spells_a_word_over_several_pieces():
@@ -131,8 +139,9 @@ def test_english_prefix_heals_the_last_word(tiny_zh_en_dir):
     word_start = max(i for i, p in enumerate(pieces) if p.startswith(px.SPACE))
     assert typed.prefix.forced == tuple(ids[:word_start])
     assert typed.prefix.partial is not None and typed.prefix.partial.text == "".join(pieces[word_start:])
-    out = translator.tokenizer.decode(px.prefix_ids(translator, "我喜欢猫。", "I like the",
-                                                    GenerationOptions(beams=4, **NO_BOUND)))
+    out = translator.tokenizer.decode(
+        px.prefix_ids(translator, "我喜欢猫。", "I like the", GenerationOptions(beams=4, **NO_BOUND))
+    )
     assert out.startswith("I like the")
 
 
@@ -142,7 +151,7 @@ def test_complete_stream_streams_the_completion_and_ends(layout_translator):
     deltas = "".join(e.text for e in events if isinstance(e, TextDelta))
     done = [e for e in events if isinstance(e, SegmentDone)]
     full = layout_translator.tokenizer.decode(px.prefix_ids(layout_translator, SENTENCES[2], "这", opts))
-    assert done and done[0].translation == deltas == full[len("这"):].strip()
+    assert done and done[0].translation == deltas == full[len("这") :].strip()
     assert isinstance(events[-1], Finished) and not events[-1].stats.cancelled
 
 
@@ -175,9 +184,9 @@ def test_alternatives_from_a_prefix_match_generate_n_best(marian, layout_transla
     typed = px.plan_prefix(layout_translator.tokenizer, typed_text, spaced=False)
     alts = px.complete_alternatives(layout_translator, SENTENCES[1], typed_text, n=4, options=opts)
     best = reference(model, tokenizer, SENTENCES[1], typed, num_beams=4)
-    assert alts and list(alts[0].token_ids) == best[len(typed.prefix.forced):]
+    assert alts and list(alts[0].token_ids) == best[len(typed.prefix.forced) :]
     full = layout_translator.tokenizer.decode(best)
-    assert alts[0].text == full[len(typed_text):]
+    assert alts[0].text == full[len(typed_text) :]
     assert [a.score for a in alts] == sorted((a.score for a in alts), reverse=True)
     assert len({a.text for a in alts}) == len(alts)
 
@@ -185,12 +194,15 @@ def test_alternatives_from_a_prefix_match_generate_n_best(marian, layout_transla
 def test_the_translators_prefix_arguments_are_the_post_editing_calls(tiny_marian_dir):
     translator = Translator(tiny_marian_dir, variant="fp32")
     opts = GenerationOptions(beams=4, **NO_BOUND)
-    streamed = "".join(e.text for e in translator.translate_stream(SENTENCES[0], opts, prefix="这")
-                       if isinstance(e, TextDelta))
-    assert streamed == "".join(e.text for e in px.complete_stream(translator, SENTENCES[0], "这", opts)
-                               if isinstance(e, TextDelta))
-    assert translator.alternatives(SENTENCES[0], 2, opts, prefix="这") == \
-        px.complete_alternatives(translator, SENTENCES[0], "这", 2, opts)
+    streamed = "".join(
+        e.text for e in translator.translate_stream(SENTENCES[0], opts, prefix="这") if isinstance(e, TextDelta)
+    )
+    assert streamed == "".join(
+        e.text for e in px.complete_stream(translator, SENTENCES[0], "这", opts) if isinstance(e, TextDelta)
+    )
+    assert translator.alternatives(SENTENCES[0], 2, opts, prefix="这") == px.complete_alternatives(
+        translator, SENTENCES[0], "这", 2, opts
+    )
     assert translator.alternatives(SENTENCES[0], 2, opts) != translator.alternatives(SENTENCES[0], 2, opts, prefix="这")
     assert px.translator_for_sentence(translator, SENTENCES[0]) is translator
 

@@ -55,8 +55,10 @@ def bundled():
     return Translator(variant="int8")
 
 
-SOURCE = ("The printer next to my computer is broken, so I went to the noodle shop.\n\n"
-          "My hair is long. Where is the train station?")
+SOURCE = (
+    "The printer next to my computer is broken, so I went to the noodle shop.\n\n"
+    "My hair is long. Where is the train station?"
+)
 
 
 @pytest.mark.parametrize("script", ["traditional-tw", "traditional-hk"])
@@ -68,12 +70,18 @@ def test_translator_streams_traditional_with_any_model(bundled, script):
     assert streamed == convert(simplified, script) == bundled.translate(SOURCE, opts)
     assert streamed != simplified  # the demo model's output has characters that convert
     done = [e for e in events if isinstance(e, SegmentDone)]
-    assert "".join(d.translation for d in done) == convert("".join(
-        d.translation for d in bundled.translate_stream(SOURCE, GenerationOptions(beams=1))
-        if isinstance(d, SegmentDone)), script)
+    assert "".join(d.translation for d in done) == convert(
+        "".join(
+            d.translation
+            for d in bundled.translate_stream(SOURCE, GenerationOptions(beams=1))
+            if isinstance(d, SegmentDone)
+        ),
+        script,
+    )
     lines = SOURCE.split("\n")
-    assert bundled.translate_batch(lines, opts) == [convert(t, script) for t in
-                                                   bundled.translate_batch(lines, GenerationOptions(beams=1))]
+    assert bundled.translate_batch(lines, opts) == [
+        convert(t, script) for t in bundled.translate_batch(lines, GenerationOptions(beams=1))
+    ]
 
 
 def test_unknown_script_is_rejected():

@@ -21,20 +21,24 @@ def identity(plan) -> str:
 
 # -- segment_sentences ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, sentences", [
-    ("One. Two! Three? Four", ["One.", "Two!", "Three?", "Four"]),
-    ("Dr. Smith met J. R. R. Tolkien. He left.", ["Dr. Smith met J. R. R. Tolkien.", "He left."]),
-    ("Mr. and Mrs. Brown, e.g. the neighbours, came.", ["Mr. and Mrs. Brown, e.g. the neighbours, came."]),
-    ("U.S. troops arrived. No. 5 is here.", ["U.S. troops arrived.", "No. 5 is here."]),
-    ('He said "Hi!" Then he left.', ['He said "Hi!"', "Then he left."]),
-    ("(See the note.) Next one.", ["(See the note.)", "Next one."]),
-    ("Wait... and then it came. Done.", ["Wait... and then it came.", "Done."]),
-    ("Really?! Yes.", ["Really?!", "Yes."]),
-    ("你好。 再见！ 好", ["你好。", "再见！", "好"]),
-    ("No end punctuation", ["No end punctuation"]),
-    ("Ends with a dot.", ["Ends with a dot."]),
-    ("", []),
-])
+
+@pytest.mark.parametrize(
+    "text, sentences",
+    [
+        ("One. Two! Three? Four", ["One.", "Two!", "Three?", "Four"]),
+        ("Dr. Smith met J. R. R. Tolkien. He left.", ["Dr. Smith met J. R. R. Tolkien.", "He left."]),
+        ("Mr. and Mrs. Brown, e.g. the neighbours, came.", ["Mr. and Mrs. Brown, e.g. the neighbours, came."]),
+        ("U.S. troops arrived. No. 5 is here.", ["U.S. troops arrived.", "No. 5 is here."]),
+        ('He said "Hi!" Then he left.', ['He said "Hi!"', "Then he left."]),
+        ("(See the note.) Next one.", ["(See the note.)", "Next one."]),
+        ("Wait... and then it came. Done.", ["Wait... and then it came.", "Done."]),
+        ("Really?! Yes.", ["Really?!", "Yes."]),
+        ("你好。 再见！ 好", ["你好。", "再见！", "好"]),
+        ("No end punctuation", ["No end punctuation"]),
+        ("Ends with a dot.", ["Ends with a dot."]),
+        ("", []),
+    ],
+)
 def test_sentences(text, sentences):
     assert [s for s, _gap in segment_sentences(text)] == sentences
 
@@ -46,7 +50,9 @@ def test_gaps_are_the_whitespace_after_each_sentence():
 
 def test_a_dot_without_following_space_is_not_an_end():
     assert segment_sentences("Version 2.5 is out. See example.com for it.") == [
-        ("Version 2.5 is out.", " "), ("See example.com for it.", "")]
+        ("Version 2.5 is out.", " "),
+        ("See example.com for it.", ""),
+    ]
 
 
 def test_sentences_and_gaps_give_back_the_line_exactly():
@@ -62,6 +68,7 @@ def test_sentences_and_gaps_give_back_the_line_exactly():
 
 # -- split_long ----------------------------------------------------------------------------------
 
+
 def test_short_sentence_stays_whole():
     assert split_long("one two three", words, 3) == ["one two three"]
 
@@ -73,8 +80,7 @@ def test_splits_at_clause_punctuation_first():
 
 
 def test_splits_between_words_without_punctuation():
-    assert split_long("one two three four five six seven", words, 3) == [
-        "one two three", "four five six", "seven"]
+    assert split_long("one two three four five six seven", words, 3) == ["one two three", "four five six", "seven"]
 
 
 def test_one_enormous_word_is_cut_by_characters():
@@ -106,21 +112,44 @@ def test_counter_is_the_callers_tokenizer():
 
 # -- plan_text -----------------------------------------------------------------------------------
 
+
 def test_layout_is_literal_and_sentences_are_segments():
     plan = plan_text("  - First line. Second one.\n\n```\ncode here.\n```\n", words, 50)
-    assert plan == ["  - ", Segment("First line."), Segment("Second one."), "\n", "\n",
-                    "```", "\n", "code here.", "\n", "```", "\n"]
+    assert plan == [
+        "  - ",
+        Segment("First line."),
+        Segment("Second one."),
+        "\n",
+        "\n",
+        "```",
+        "\n",
+        "code here.",
+        "\n",
+        "```",
+        "\n",
+    ]
 
 
 def test_protected_spans_are_literals_and_cut_the_segment_before_them():
     plan = plan_text("> Visit https://x.org now, ok?", words, 50)
-    assert plan == ["> ", Segment("Visit", cut=True, joined=True), " ", "https://x.org", " ",
-                    Segment("now, ok?", sentence="Visit https://x.org now, ok?")]
+    assert plan == [
+        "> ",
+        Segment("Visit", cut=True, joined=True),
+        " ",
+        "https://x.org",
+        " ",
+        Segment("now, ok?", sentence="Visit https://x.org now, ok?"),
+    ]
 
 
 def test_numbers_are_protected_only_when_asked():
-    assert plan_text("Call 555 now.", words, 50) == [Segment("Call", cut=True, joined=True), " ", "555", " ",
-                                                     Segment("now.", sentence="Call 555 now.")]
+    assert plan_text("Call 555 now.", words, 50) == [
+        Segment("Call", cut=True, joined=True),
+        " ",
+        "555",
+        " ",
+        Segment("now.", sentence="Call 555 now."),
+    ]
     assert plan_text("Call 555 now.", words, 50, numbers=False) == [Segment("Call 555 now.")]
 
 
@@ -132,8 +161,13 @@ def test_sentence_gap_replaces_the_space_between_sentences():
 def test_long_sentences_become_several_segments_joined_by_the_gap():
     plan = plan_text("one two three four five six seven", words, 3, sentence_gap="|")
     whole = "one two three four five six seven"
-    assert plan == [Segment("one two three", joined=True), "|", Segment("four five six", joined=True), "|",
-                    Segment("seven", sentence=whole)]
+    assert plan == [
+        Segment("one two three", joined=True),
+        "|",
+        Segment("four five six", joined=True),
+        "|",
+        Segment("seven", sentence=whole),
+    ]
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
@@ -142,7 +176,11 @@ def test_newlines_blank_lines_and_edges_come_back_exactly(newline):
     plan = plan_text(text, words, 50, sentence_gap=" ")
     assert identity(plan) == text
     assert [item.text for item in plan if isinstance(item, Segment)] == [
-        "Title", "Indented sentence here.", "Item one.", "End"]
+        "Title",
+        "Indented sentence here.",
+        "Item one.",
+        "End",
+    ]
 
 
 def test_whitespace_only_and_empty_text():
@@ -152,22 +190,39 @@ def test_whitespace_only_and_empty_text():
 
 def test_no_empty_items_and_no_segment_over_the_limit():
     rng = random.Random(3)
-    pieces = ["Hello world.", "A b c d e f g h, i j k.", "\n", "\n\n", "  ", "- ", "See http://a.b/c.",
-              "It costs 12 dollars.", "Dr. Who?", "```"]
+    pieces = [
+        "Hello world.",
+        "A b c d e f g h, i j k.",
+        "\n",
+        "\n\n",
+        "  ",
+        "- ",
+        "See http://a.b/c.",
+        "It costs 12 dollars.",
+        "Dr. Who?",
+        "```",
+    ]
     for _ in range(200):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         plan = plan_text(text, words, 4)
         assert all(item != "" for item in plan)
-        assert all(words(item.text) <= 4 and item.text == item.text.strip()
-                   for item in plan if isinstance(item, Segment))
+        assert all(
+            words(item.text) <= 4 and item.text == item.text.strip() for item in plan if isinstance(item, Segment)
+        )
         # every newline of the text is a literal, in order
-        assert "".join(i for i in plan if isinstance(i, str) and i in ("\n", "\r\n", "\r")) == \
-            "".join(ch for ch in text if ch == "\n")
+        assert "".join(i for i in plan if isinstance(i, str) and i in ("\n", "\r\n", "\r")) == "".join(
+            ch for ch in text if ch == "\n"
+        )
 
 
 def test_a_sentence_ending_in_a_span_names_itself_and_its_tail():
     """The last segment of a sentence says how many literals still belong to it (the span and
     the full stop) and what the whole sentence is; the next sentence is not joined to it."""
     plan = plan_text("It ends on 12/25/2024. Then go.", words, 50, sentence_gap="")
-    assert plan == [Segment("It ends on", cut=True, tail=3, sentence="It ends on 12/25/2024."), " ",
-                    "12/25/2024", ".", Segment("Then go.")]
+    assert plan == [
+        Segment("It ends on", cut=True, tail=3, sentence="It ends on 12/25/2024."),
+        " ",
+        "12/25/2024",
+        ".",
+        Segment("Then go."),
+    ]

@@ -22,8 +22,12 @@ MEETING = "The meeting is on 12/25/2024 at 10:30, in room 4B."
 PRICE = "It costs $19.99 and ends on 12/25/2024."
 TEXT = f"{MEETING} {PRICE} I love you.\nVisit https://example.com/docs?id=3 for details."
 SENTENCES = [MEETING, PRICE, "I love you.", "Visit https://example.com/docs?id=3 for details."]
-PROPERTY = settings(max_examples=60, derandomize=True, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+PROPERTY = settings(
+    max_examples=60,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +40,7 @@ def _spans_of(sentence: str) -> list[str]:
 
 
 # --- what the model receives -------------------------------------------------------------
+
 
 def test_every_sentence_reaches_the_model_whole(copying):
     copying.received.clear()
@@ -68,8 +73,11 @@ def test_a_lost_span_falls_back_to_the_cut_and_says_why():
     assert model.received == [MEETING, "The meeting is on", "at", ", in room", "Hello there."]
     done = [e for e in events if isinstance(e, SegmentDone)]
     assert [(e.source, e.spans, e.spans_reason, e.continues) for e in done] == [
-        ("The meeting is on", "cut", "lost: 4B", True), ("at", "cut", "lost: 4B", True),
-        (", in room", "cut", "lost: 4B", False), ("Hello there.", "", "", False)]
+        ("The meeting is on", "cut", "lost: 4B", True),
+        ("at", "cut", "lost: 4B", True),
+        (", in room", "cut", "lost: 4B", False),
+        ("Hello there.", "", "", False),
+    ]
     assert done[2].sentence == MEETING  # the GUI's alignment joins the sentence as before
     out = "".join(e.text for e in events if isinstance(e, TextDelta))
     assert out == model.translate(MEETING + " Hello there.") == model.translate_batch([MEETING + " Hello there."])[0]
@@ -84,14 +92,18 @@ def test_a_whole_sentence_is_one_segment_shown_once(copying):
     done = [e for e in events if isinstance(e, SegmentDone)]
     assert [d.text for d in deltas] == [MEETING]
     assert [(e.source, e.translation, e.spans, e.continues, e.sentence) for e in done] == [
-        (MEETING, MEETING, "whole", False, "")]
+        (MEETING, MEETING, "whole", False, "")
+    ]
     assert (events[-1].stats.whole, events[-1].stats.cut) == (1, 0)
 
 
-@pytest.mark.parametrize("options, reason", [
-    (GenerationOptions(spans="cut"), "spans=cut"),
-    (GenerationOptions(max_length=None), "too long"),
-])
+@pytest.mark.parametrize(
+    "options, reason",
+    [
+        (GenerationOptions(spans="cut"), "spans=cut"),
+        (GenerationOptions(max_length=None), "too long"),
+    ],
+)
 def test_sentences_cut_without_trying_say_why(options, reason):
     model = FakeModelTranslator(lambda source: source)
     text = MEETING if reason != "too long" else "It costs $5 and " + "very " * 600 + "much."
@@ -116,8 +128,7 @@ def test_batch_progress_waits_for_the_pieces_of_a_cut_sentence():
     model = FakeModelTranslator(lambda source: re.sub(r"\d", "#", source))
     calls: list[tuple[int, int]] = []
     lines = [MEETING, "Hello.", "", PRICE]
-    out = model.translate_batch(lines, progress=lambda done, total: calls.append((done, total)),
-                                batch_size=1)
+    out = model.translate_batch(lines, progress=lambda done, total: calls.append((done, total)), batch_size=1)
     assert calls == [(1, 4), (2, 4), (3, 4), (4, 4)]
     assert all(span in out[0] for span in ("12/25/2024", "10:30", "4B")) and "$19.99" in out[3]
 
@@ -163,39 +174,50 @@ def test_cancel_while_a_whole_sentence_decodes():
 
 # --- the check ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("source, output, reason", [
-    (MEETING, "会议于2024年12/25/2024 10:30在4B房间。", ""),
-    (MEETING, "会议于12/25/2024 10:30在房间。", "lost: 4B"),
-    (MEETING, "会议于12/25/2024 10:30在14B房间。", "lost: 4B"),  # not "4B" on its own
-    (MEETING, "会议于12/25/2024在4B房间。", "lost: 10:30"),
-    (MEETING, "会议于12/25/2024 10:30 10:30在4B房间。", "repeated: 10:30"),
-    ("It costs $1,000.", "它花了1000美元。", ""),
-    ("It costs $1000.", "它花了１，０００美元。", ""),  # full-width digits and comma
-    ("It costs $1000.", "它花了1000.5美元。", "lost: $1000"),
-    ("It is 5 or 6.", "是5,6。", ""),
-    ("Read https://x.org now.", "现在读 https://x.org。", ""),
-    ("Read https://x.org now.", "现在读 https://x.org/a。", "lost: https://x.org"),
-    ("Read https://x.org now.", "现在读 https://x.org.cn。", "lost: https://x.org"),
-    ("Read https://x.org/4B and room 4B.", "读 https://x.org/4B 和房间 4B。", ""),
-    ("Mail a@b.com today.", "今天发邮件给 a@b.com。", ""),
-    ("Mail a@b.com today.", "今天发邮件给 a@b.co。", "lost: a@b.com"),
-    ("Run `ls -la` in ~/x.", "在 ~/x 运行 ls -la。", "lost: `ls -la`"),
-    ("Buy the iPhone 15 and RTX 4090.", "买 iPhone 15 和 RTX 4090。", ""),
-    ("Buy the iPhone 15.", "买苹果手机15。", "lost: iPhone 15"),
-])
+
+@pytest.mark.parametrize(
+    "source, output, reason",
+    [
+        (MEETING, "会议于2024年12/25/2024 10:30在4B房间。", ""),
+        (MEETING, "会议于12/25/2024 10:30在房间。", "lost: 4B"),
+        (MEETING, "会议于12/25/2024 10:30在14B房间。", "lost: 4B"),  # not "4B" on its own
+        (MEETING, "会议于12/25/2024在4B房间。", "lost: 10:30"),
+        (MEETING, "会议于12/25/2024 10:30 10:30在4B房间。", "repeated: 10:30"),
+        ("It costs $1,000.", "它花了1000美元。", ""),
+        ("It costs $1000.", "它花了１，０００美元。", ""),  # full-width digits and comma
+        ("It costs $1000.", "它花了1000.5美元。", "lost: $1000"),
+        ("It is 5 or 6.", "是5,6。", ""),
+        ("Read https://x.org now.", "现在读 https://x.org。", ""),
+        ("Read https://x.org now.", "现在读 https://x.org/a。", "lost: https://x.org"),
+        ("Read https://x.org now.", "现在读 https://x.org.cn。", "lost: https://x.org"),
+        ("Read https://x.org/4B and room 4B.", "读 https://x.org/4B 和房间 4B。", ""),
+        ("Mail a@b.com today.", "今天发邮件给 a@b.com。", ""),
+        ("Mail a@b.com today.", "今天发邮件给 a@b.co。", "lost: a@b.com"),
+        ("Run `ls -la` in ~/x.", "在 ~/x 运行 ls -la。", "lost: `ls -la`"),
+        ("Buy the iPhone 15 and RTX 4090.", "买 iPhone 15 和 RTX 4090。", ""),
+        ("Buy the iPhone 15.", "买苹果手机15。", "lost: iPhone 15"),
+    ],
+)
 def test_check(source, output, reason):
     assert spans.check(output, [p for p in protect(source) if isinstance(p, Span)]) == reason
 
 
-@pytest.mark.parametrize("sentence, codes", [
-    (MEETING, [("number", "12/25/2024"), ("number", "10:30"), ("alnum", "4B")]),
-    ("Use A4 paper for seat A-12 with v2.3.1.", [("alnum", "A4"), ("alnum", "A-12"), ("alnum", "v2.3.1")]),
-    ("The iPhone 15 beat the RTX 4090 at COVID-19 tests.",
-     [("model", "iPhone 15"), ("model", "RTX 4090"), ("alnum", "COVID-19")]),
-    ("ISBN 978-3-16-148410-0 and order 12345-AB.", [("number", "978-3-16-148410-0"), ("alnum", "12345-AB")]),
-    ("A 5-year-old came 2nd in the 1990s, 5km at 3pm.",
-     [("number", "5"), ("number", "2"), ("number", "1990s"), ("number", "5km"), ("number", "3pm")]),
-])
+@pytest.mark.parametrize(
+    "sentence, codes",
+    [
+        (MEETING, [("number", "12/25/2024"), ("number", "10:30"), ("alnum", "4B")]),
+        ("Use A4 paper for seat A-12 with v2.3.1.", [("alnum", "A4"), ("alnum", "A-12"), ("alnum", "v2.3.1")]),
+        (
+            "The iPhone 15 beat the RTX 4090 at COVID-19 tests.",
+            [("model", "iPhone 15"), ("model", "RTX 4090"), ("alnum", "COVID-19")],
+        ),
+        ("ISBN 978-3-16-148410-0 and order 12345-AB.", [("number", "978-3-16-148410-0"), ("alnum", "12345-AB")]),
+        (
+            "A 5-year-old came 2nd in the 1990s, 5km at 3pm.",
+            [("number", "5"), ("number", "2"), ("number", "1990s"), ("number", "5km"), ("number", "3pm")],
+        ),
+    ],
+)
 def test_alphanumeric_codes_are_spans(sentence, codes):
     assert [(p.kind, p.text) for p in protect(sentence) if isinstance(p, Span)] == codes
 
@@ -208,14 +230,32 @@ def test_room_4b_comes_out_whole_even_when_cut():
 
 # --- properties over generated sentences --------------------------------------------------
 
-WORDS = st.sampled_from(["the", "report", "costs", "we", "meet", "at", "send", "to", "and", "open", "see", "today",
-                         "price", "version", "room", "read"])
+WORDS = st.sampled_from(
+    [
+        "the",
+        "report",
+        "costs",
+        "we",
+        "meet",
+        "at",
+        "send",
+        "to",
+        "and",
+        "open",
+        "see",
+        "today",
+        "price",
+        "version",
+        "room",
+        "read",
+    ]
+)
 SPAN_TEXTS = st.one_of(
     st.integers(0, 10**7).map(str),
     st.integers(1, 10**6).map(lambda n: f"{n:,}"),
     st.tuples(st.integers(1, 999), st.integers(0, 99)).map(lambda t: f"${t[0]}.{t[1]:02d}"),
-    st.tuples(st.integers(1, 12), st.integers(1, 28), st.integers(1990, 2030)).map(lambda t: "%d/%d/%d" % t),
-    st.tuples(st.integers(0, 23), st.integers(0, 59)).map(lambda t: "%d:%02d" % t),
+    st.tuples(st.integers(1, 12), st.integers(1, 28), st.integers(1990, 2030)).map(lambda t: f"{t[0]}/{t[1]}/{t[2]}"),
+    st.tuples(st.integers(0, 23), st.integers(0, 59)).map(lambda t: f"{t[0]}:{t[1]:02d}"),
     st.from_regex(r"https://[a-z]{2,8}\.(org|com)(/[a-z0-9]{1,6}){0,2}", fullmatch=True),
     st.from_regex(r"[a-z]{1,6}\.[a-z]{1,6}@[a-z]{2,6}\.(com|net)", fullmatch=True),
     st.from_regex(r"`[a-z]{1,6}( -[a-z]{1,3})?`", fullmatch=True),
@@ -275,8 +315,16 @@ def test_a_faithful_model_gets_every_sentence_whole(fakes, text_sentences):
     assert model.received == text_sentences
 
 
-LINES = st.lists(st.one_of(sentences(), st.sampled_from(["- ", "1. ", "  ", "> ", "```", "## "]).flatmap(
-    lambda marker: sentences().map(lambda s: marker + s))), min_size=1, max_size=4)
+LINES = st.lists(
+    st.one_of(
+        sentences(),
+        st.sampled_from(["- ", "1. ", "  ", "> ", "```", "## "]).flatmap(
+            lambda marker: sentences().map(lambda s: marker + s)
+        ),
+    ),
+    min_size=1,
+    max_size=4,
+)
 
 
 @given(LINES, st.sampled_from(["", " "]))

@@ -11,34 +11,61 @@ from desktop_mt.engine.segment import Segment, plan_text
 from desktop_mt.engine.textproc import Span, drop_full_stop, protect, split_marker
 
 
-@pytest.mark.parametrize("line, prefix", [
-    ("1. Open the door.", "1. "), ("  2) Close it", "  2) "), ("a. first", "a. "), ("(iv) fourth", "(iv) "),
-    ("• bullet", "• "), ("- dash", "- "), ("* star", "* "), ("> quoted", "> "), ("> > - nested", "> > - "),
-    ("## Heading", "## "), ("- [ ] todo", "- [ ] "), ("1.2. Sub", "1.2. "), ("\tIndented", "\t"),
-    ("3.5 kg of rice", ""), ("-5 degrees", ""), ("#hashtag", ""), ("Plain text", ""),
-])
+@pytest.mark.parametrize(
+    "line, prefix",
+    [
+        ("1. Open the door.", "1. "),
+        ("  2) Close it", "  2) "),
+        ("a. first", "a. "),
+        ("(iv) fourth", "(iv) "),
+        ("• bullet", "• "),
+        ("- dash", "- "),
+        ("* star", "* "),
+        ("> quoted", "> "),
+        ("> > - nested", "> > - "),
+        ("## Heading", "## "),
+        ("- [ ] todo", "- [ ] "),
+        ("1.2. Sub", "1.2. "),
+        ("\tIndented", "\t"),
+        ("3.5 kg of rice", ""),
+        ("-5 degrees", ""),
+        ("#hashtag", ""),
+        ("Plain text", ""),
+    ],
+)
 def test_split_marker(line, prefix):
-    assert split_marker(line) == (prefix, line[len(prefix):])
+    assert split_marker(line) == (prefix, line[len(prefix) :])
 
 
-@pytest.mark.parametrize("text, spans", [
-    ("Visit https://example.com/a?b=1. Now", [("url", "https://example.com/a?b=1")]),
-    ("Mail john.doe@example.com, please.", [("email", "john.doe@example.com")]),
-    ("Call +1 (555) 123-4567 today.", [("number", "+1 (555) 123-4567")]),
-    ("It costs $19.99 on 12/25/2024 at 9:30 am.", [("number", "$19.99"), ("number", "12/25/2024"),
-                                                     ("number", "9:30 am")]),
-    ("Run `pip install x` in ~/models or C:\\Users\\me\\x.txt", [("code", "`pip install x`"), ("path", "~/models"),
-                                                                 ("path", "C:\\Users\\me\\x.txt")]),
-    ("See docs/ENGINE_API.md and report.docx.", [("path", "docs/ENGINE_API.md"), ("path", "report.docx")]),
-    ("Follow @desktop_mt #offline 😀👍🏽 👨\u200d👩\u200d👧 ok", [("handle", "@desktop_mt"), ("handle", "#offline"),
-                                                         ("emoji", "😀👍🏽"), ("emoji", "👨\u200d👩\u200d👧")]),
-    ("50% of 25 km is 1,000,000 m", [("number", "50%"), ("number", "25 km"), ("number", "1,000,000 m")]),
-    ("He said مرحبا بالعالم and Привет, мир to me.", [("foreign", "مرحبا بالعالم"), ("foreign", "Привет"),
-                                                     ("foreign", "мир")]),
-    ("The angle α is small; שלום means peace.", [("foreign", "α"), ("foreign", "שלום")]),
-    ("Café, naïve and Zoë are Latin.", []),
-    ("I love you.", []),
-])
+@pytest.mark.parametrize(
+    "text, spans",
+    [
+        ("Visit https://example.com/a?b=1. Now", [("url", "https://example.com/a?b=1")]),
+        ("Mail john.doe@example.com, please.", [("email", "john.doe@example.com")]),
+        ("Call +1 (555) 123-4567 today.", [("number", "+1 (555) 123-4567")]),
+        (
+            "It costs $19.99 on 12/25/2024 at 9:30 am.",
+            [("number", "$19.99"), ("number", "12/25/2024"), ("number", "9:30 am")],
+        ),
+        (
+            "Run `pip install x` in ~/models or C:\\Users\\me\\x.txt",
+            [("code", "`pip install x`"), ("path", "~/models"), ("path", "C:\\Users\\me\\x.txt")],
+        ),
+        ("See docs/ENGINE_API.md and report.docx.", [("path", "docs/ENGINE_API.md"), ("path", "report.docx")]),
+        (
+            "Follow @desktop_mt #offline 😀👍🏽 👨\u200d👩\u200d👧 ok",
+            [("handle", "@desktop_mt"), ("handle", "#offline"), ("emoji", "😀👍🏽"), ("emoji", "👨\u200d👩\u200d👧")],
+        ),
+        ("50% of 25 km is 1,000,000 m", [("number", "50%"), ("number", "25 km"), ("number", "1,000,000 m")]),
+        (
+            "He said مرحبا بالعالم and Привет, мир to me.",
+            [("foreign", "مرحبا بالعالم"), ("foreign", "Привет"), ("foreign", "мир")],
+        ),
+        ("The angle α is small; שלום means peace.", [("foreign", "α"), ("foreign", "שלום")]),
+        ("Café, naïve and Zoë are Latin.", []),
+        ("I love you.", []),
+    ],
+)
 def test_protect_finds_spans_and_joins_back(text, spans):
     pieces = protect(text)
     assert [(p.kind, p.text) for p in pieces if isinstance(p, Span)] == spans
@@ -75,21 +102,37 @@ def test_piece_cut_by_a_span_loses_its_full_stop():
     assert drop_full_stop("是吗？", "Is it?") == "是吗？"
 
 
-@pytest.mark.parametrize("raw, expected", [
-    ("你好, 世界?", "你好，世界？"), ("是的,我知道.", "是的，我知道。"), ("Hello, world.", "Hello, world."),
-    ("下午3:30分, 他来了.", "下午3:30分，他来了。"), ("版本 3.5 很好!", "版本 3.5 很好！"),
-    ("上午 9:30 左右 (UTC 0230), 好", "上午 9:30 左右（UTC 0230），好"), ('他说: "你好".', "他说：“你好”。"),
-    ('He said "hi".', 'He said "hi".'), ("我有(一个)苹果 ;", "我有（一个）苹果；"), ("好...", "好..."),
-    ("e.g. 例如", "e.g. 例如"), ("Tom, 你好", "Tom, 你好"),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("你好, 世界?", "你好，世界？"),
+        ("是的,我知道.", "是的，我知道。"),
+        ("Hello, world.", "Hello, world."),
+        ("下午3:30分, 他来了.", "下午3:30分，他来了。"),
+        ("版本 3.5 很好!", "版本 3.5 很好！"),
+        ("上午 9:30 左右 (UTC 0230), 好", "上午 9:30 左右（UTC 0230），好"),
+        ('他说: "你好".', "他说：“你好”。"),
+        ('He said "hi".', 'He said "hi".'),
+        ("我有(一个)苹果 ;", "我有（一个）苹果；"),
+        ("好...", "好..."),
+        ("e.g. 例如", "e.g. 例如"),
+        ("Tom, 你好", "Tom, 你好"),
+    ],
+)
 def test_fullwidth(raw, expected):
     assert to_fullwidth(raw) == expected
 
 
-@pytest.mark.parametrize("full", [
-    '你好, 世界? (UTC 0230) "引用" 3.5 ok. 他说:好!', "a (b (c) d", "x (y) z (好) . a", '"x" 你 "y',
-    "好 (一 (二) 三) , 四.",
-])
+@pytest.mark.parametrize(
+    "full",
+    [
+        '你好, 世界? (UTC 0230) "引用" 3.5 ok. 他说:好!',
+        "a (b (c) d",
+        "x (y) z (好) . a",
+        '"x" 你 "y',
+        "好 (一 (二) 三) , 四.",
+    ],
+)
 def test_settled_prefix_never_changes(full):
     final = to_fullwidth(full)
     for k in range(len(full) + 1):

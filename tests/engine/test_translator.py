@@ -10,9 +10,19 @@ import threading
 
 import pytest
 
-from desktop_mt import (Finished, GenerationOptions, ModelFormatError, ModelNotFoundError, ProviderUnavailableError,
-                        SegmentDone, SessionOptions, TextDelta, TranslationCancelled, Translator,
-                        UnsupportedModelError)
+from desktop_mt import (
+    Finished,
+    GenerationOptions,
+    ModelFormatError,
+    ModelNotFoundError,
+    ProviderUnavailableError,
+    SegmentDone,
+    SessionOptions,
+    TextDelta,
+    TranslationCancelled,
+    Translator,
+    UnsupportedModelError,
+)
 from desktop_mt.engine.model_format import MANIFEST, inspect_model_dir
 from desktop_mt.testing import CountingSessions
 
@@ -56,8 +66,9 @@ def test_cancel_stops_within_one_step(tiny_marian_dir, beams):
     cancel = threading.Event()
     counting = CountingSessions(t.sessions, on_step=lambda n: cancel.set() if n == 3 else None)
     t.sessions = counting
-    events = list(t.translate_stream("Tom said that he would come back tomorrow, but nobody believed him. " * 3,
-                                     cancel=cancel))
+    events = list(
+        t.translate_stream("Tom said that he would come back tomorrow, but nobody believed him. " * 3, cancel=cancel)
+    )
     assert counting.steps == 3  # the flag was set during step 3; no step ran after it
     assert isinstance(events[-1], Finished) and events[-1].stats.cancelled
     with pytest.raises(TranslationCancelled):
@@ -75,11 +86,23 @@ def test_closing_the_stream_stops_generation(tiny_marian_dir):
     assert counting.steps == steps
 
 
-@pytest.mark.parametrize("text", [
-    "", "   ", "\n\n", "\t \r\n ", "a" * 50_000, ("The cat sat on the mat. " * 2100)[:50_000],
-    "Hello\x00world\x07 \x1b[31mred\x1b[0m", "I ❤️ you 😀🎉 👩‍👩‍👧", "Tokyo 東京 Москва مرحبا שלום नमस्ते",
-    "\ud800 lone surrogate", "\u200b\u200e\ufeff zero width", "ＦＵＬＬＷＩＤＴＨ ｔｅｘｔ",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "\n\n",
+        "\t \r\n ",
+        "a" * 50_000,
+        ("The cat sat on the mat. " * 2100)[:50_000],
+        "Hello\x00world\x07 \x1b[31mred\x1b[0m",
+        "I ❤️ you 😀🎉 👩‍👩‍👧",
+        "Tokyo 東京 Москва مرحبا שלום नमस्ते",
+        "\ud800 lone surrogate",
+        "\u200b\u200e\ufeff zero width",
+        "ＦＵＬＬＷＩＤＴＨ ｔｅｘｔ",
+    ],
+)
 def test_awkward_input_never_raises(translator, text):
     out = translator.translate(text, GenerationOptions(beams=1, max_length=8))
     assert isinstance(out, str)
@@ -112,8 +135,15 @@ def test_translate_batch_reports_lines_as_their_batches_finish(tiny_marian_dir):
     t = Translator(tiny_marian_dir, variant="fp32", options=GenerationOptions(beams=1), batch_size=2)
     counting = CountingSessions(t.sessions)
     t.sessions = counting
-    lines = ["", "I love you.", "Where is the train station?", "Tom is here.", "It's raining.",
-             "Hi. How are you?", "   "]
+    lines = [
+        "",
+        "I love you.",
+        "Where is the train station?",
+        "Tom is here.",
+        "It's raining.",
+        "Hi. How are you?",
+        "   ",
+    ]
     calls: list[tuple[int, int, int]] = []
     out = t.translate_batch(lines, progress=lambda d, n: calls.append((d, n, counting.steps)))
     assert [(d, n) for d, n, _ in calls] == [(d, 7) for d in range(1, 8)]
@@ -141,8 +171,11 @@ def test_int8_quantizes_the_tied_output_projection(tiny_marian_dir):
     model = onnx.load(str(tiny_marian_dir / "decoder_with_past_model_quantized.onnx"))
     vocab = json.loads((tiny_marian_dir / "config.json").read_text())["vocab_size"]
     inits = {i.name: i for i in model.graph.initializer}
-    float_mats = [i for i in model.graph.initializer if i.data_type == onnx.TensorProto.FLOAT and vocab in i.dims
-                  and len(i.dims) == 2 and min(i.dims) > 1]
+    float_mats = [
+        i
+        for i in model.graph.initializer
+        if i.data_type == onnx.TensorProto.FLOAT and vocab in i.dims and len(i.dims) == 2 and min(i.dims) > 1
+    ]
     int8_mats = [i for i in inits.values() if i.data_type == onnx.TensorProto.INT8 and vocab in i.dims]
     assert not float_mats, "an fp32 [d_model x vocab] matrix (the lm_head) was left unquantized"
     assert int8_mats
@@ -205,8 +238,9 @@ def test_engine_imports_neither_torch_nor_qt(tiny_marian_dir):
 
 
 def test_thread_settings_reach_sessions(tiny_marian_dir):
-    t = Translator(tiny_marian_dir, variant="int8", session_options=SessionOptions(intra_op_threads=1,
-                                                                                  inter_op_threads=1))
+    t = Translator(
+        tiny_marian_dir, variant="int8", session_options=SessionOptions(intra_op_threads=1, inter_op_threads=1)
+    )
     assert t.sessions.providers == ["CPUExecutionProvider"]
     for session in (t.sessions.encoder, t.sessions.decoder, t.sessions.decoder_with_past):
         opts = session.get_session_options()
@@ -221,8 +255,12 @@ def test_one_translator_serves_several_threads_at_once(tiny_marian_dir, beams):
     sequential run. A fresh Translator, so the tiny log-softmax / row-top sessions are first
     made while the threads race."""
     t = Translator(tiny_marian_dir, variant="fp32", options=GenerationOptions(beams=beams))
-    lines = ["I love you. Where is the train station?", "Tom is here.\n\nIt's raining.",
-             "Tom said that he would come back tomorrow, but nobody believed him.", "Hi. How are you?"] * 2
+    lines = [
+        "I love you. Where is the train station?",
+        "Tom is here.\n\nIt's raining.",
+        "Tom said that he would come back tomorrow, but nobody believed him.",
+        "Hi. How are you?",
+    ] * 2
     start = threading.Barrier(4)
     results: dict[tuple[str, int], object] = {}
     errors: list[BaseException] = []

@@ -13,8 +13,12 @@ from desktop_mt.engine.router import TwoWayTranslator, directions_of
 from desktop_mt.errors import ModelNotFoundError
 from desktop_mt.testing import FakeModelTranslator
 
-ZH_EN = {"今天天气很好。": "The weather is nice today.", "我们走吧！": "Let's go!", "我们走吧。": "Let's go.",
-         "你好，世界。": "Hello，world。"}
+ZH_EN = {
+    "今天天气很好。": "The weather is nice today.",
+    "我们走吧！": "Let's go!",
+    "我们走吧。": "Let's go.",
+    "你好，世界。": "Hello，world。",
+}
 EN_ZH = {"The weather is nice.": "天气很好。", "Where is the station?": "车站在哪里？"}
 
 
@@ -51,18 +55,25 @@ def test_mixed_paragraph_translates_each_sentence_into_the_other_language(two_wa
     assert two_way.translate(text) == "The weather is nice today. 天气很好。 Let's go."
     events = list(two_way.translate_stream(text))
     done = [e for e in events if isinstance(e, SegmentDone)]
-    assert [(d.segment, d.source) for d in done] == [(0, "今天天气很好。"), (1, "The weather is nice."),
-                                                     (2, "我们走吧。")]
+    assert [(d.segment, d.source) for d in done] == [
+        (0, "今天天气很好。"),
+        (1, "The weather is nice."),
+        (2, "我们走吧。"),
+    ]
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == two_way.translate(text)
     assert isinstance(events[-1], Finished) and events[-1].stats.segments == 3
     assert two_way.translate_batch([text, "今天天气很好。", "12345"]) == [
-        "The weather is nice today. 天气很好。 Let's go.", "The weather is nice today.", "12345"]
+        "The weather is nice today. 天气很好。 Let's go.",
+        "The weather is nice today.",
+        "12345",
+    ]
 
 
 def test_layout_of_a_mixed_text_is_kept(two_way):
     text = "1. 今天天气很好。\n2. The weather is nice.\n\n```\nprint('中文')\n```\n我们走吧。 Where is the station?"
-    assert two_way.translate(text) == ("1. The weather is nice today.\n2. 天气很好。\n\n```\nprint('中文')\n```\n"
-                                       "Let's go. 车站在哪里？")
+    assert two_way.translate(text) == (
+        "1. The weather is nice today.\n2. 天气很好。\n\n```\nprint('中文')\n```\nLet's go. 车站在哪里？"
+    )
 
 
 def test_target_leaves_text_already_in_it(two_way, zh_en):
@@ -100,12 +111,21 @@ def test_stream_shows_only_final_english_punctuation(tiny_zh_en_dir):
     assert "".join(deltas) == 'He said: "yes, sir". Then (quietly) left.'
 
 
-@pytest.mark.parametrize("source, model, expected", [
-    ("请访问https://example.com了解更多。",
-     lambda s: s.replace("请访问", "Visit ").replace("了解更多。", " to learn more."),
-     "Visit https://example.com to learn more."),
-    ("价格是100元。", lambda s: "The price is 100 yuan." if "100" in s else "The price is", "The price is 100 yuan."),
-])
+@pytest.mark.parametrize(
+    "source, model, expected",
+    [
+        (
+            "请访问https://example.com了解更多。",
+            lambda s: s.replace("请访问", "Visit ").replace("了解更多。", " to learn more."),
+            "Visit https://example.com to learn more.",
+        ),
+        (
+            "价格是100元。",
+            lambda s: "The price is 100 yuan." if "100" in s else "The price is",
+            "The price is 100 yuan.",
+        ),
+    ],
+)
 def test_spans_in_chinese_text_are_kept_whole(tiny_zh_en_dir, source, model, expected):
     translator = FakeModelTranslator(model, model_dir=tiny_zh_en_dir)
     assert translator.translate(source) == expected
@@ -114,8 +134,9 @@ def test_spans_in_chinese_text_are_kept_whole(tiny_zh_en_dir, source, model, exp
 
 
 def test_a_lost_span_in_chinese_text_is_cut_around_and_spaced(tiny_zh_en_dir):
-    translator = FakeModelTranslator(lambda s: {"请访问": "Visit", "了解更多。": "to learn more."}.get(s, "Visit."),
-                                     model_dir=tiny_zh_en_dir)
+    translator = FakeModelTranslator(
+        lambda s: {"请访问": "Visit", "了解更多。": "to learn more."}.get(s, "Visit."), model_dir=tiny_zh_en_dir
+    )
     assert translator.translate("请访问https://example.com了解更多。") == "Visit https://example.com to learn more."
 
 
@@ -130,8 +151,11 @@ def test_glossary_pairs_work_both_ways(two_way, zh_en, en_zh):
 
 def test_missing_direction_names_the_model_to_download(en_zh):
     only_en_zh = TwoWayTranslator({"en-zh": en_zh}, missing={"zh-en": "opus-mt-zh-en"})
-    for call in (lambda: only_en_zh.translate_stream("今天天气很好。"), lambda: only_en_zh.translate_batch(["你好。"]),
-                 lambda: only_en_zh.alternatives("今天天气很好。")):
+    for call in (
+        lambda: only_en_zh.translate_stream("今天天气很好。"),
+        lambda: only_en_zh.translate_batch(["你好。"]),
+        lambda: only_en_zh.alternatives("今天天气很好。"),
+    ):
         with pytest.raises(DirectionUnavailableError, match="desktop-mt models download opus-mt-zh-en") as info:
             call()
         assert isinstance(info.value, ModelNotFoundError) and info.value.direction == "zh-en"

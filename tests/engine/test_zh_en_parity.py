@@ -13,8 +13,14 @@ from desktop_mt.engine.options import RAW
 from desktop_mt.engine.router import TwoWayTranslator
 from tests.engine.test_parity import hf_generate, hf_text
 
-SENTENCES = ["我爱你。", "火车站在哪里？", "汤姆说他明天会回来，但是没有人相信他。", "你好。", "今天又下雨了。",
-             "你能帮我把这些箱子搬到楼上吗？"]
+SENTENCES = [
+    "我爱你。",
+    "火车站在哪里？",
+    "汤姆说他明天会回来，但是没有人相信他。",
+    "你好。",
+    "今天又下雨了。",
+    "你能帮我把这些箱子搬到楼上吗？",
+]
 
 
 def raw(beams: int) -> GenerationOptions:
@@ -89,8 +95,9 @@ def zh_hub_home(tmp_path, monkeypatch, tiny_zh_en_dir):
     monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", False)
     server = FakeHub()
     server.add_repo(ZH_REPO, ZH_COMMIT, repo_files(tiny_zh_en_dir, with_tokenizer=False))
-    server.add_repo(CHECKPOINT_REPO, CHECKPOINT_COMMIT,
-                    {name: (tiny_zh_en_dir / name).read_bytes() for name in TOKENIZER})
+    server.add_repo(
+        CHECKPOINT_REPO, CHECKPOINT_COMMIT, {name: (tiny_zh_en_dir / name).read_bytes() for name in TOKENIZER}
+    )
     server.start()
     yield server
     server.stop()

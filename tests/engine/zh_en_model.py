@@ -18,8 +18,17 @@ def make_marian_zh_en(out: Path, max_positions: int = 64, max_length: int = 40, 
     """A tiny MarianMTModel translating Chinese into English, tokenizer_config source_lang "zh"."""
     from transformers import MarianTokenizer
 
-    cfg = td.TrainConfig(direction="zh-en", source_vocab=1100, target_vocab=300, d_model=32, encoder_layers=2,
-                         decoder_layers=2, heads=4, ffn_dim=64, max_positions=max_positions)
+    cfg = td.TrainConfig(
+        direction="zh-en",
+        source_vocab=1100,
+        target_vocab=300,
+        d_model=32,
+        encoder_layers=2,
+        decoder_layers=2,
+        heads=4,
+        ffn_dim=64,
+        max_positions=max_positions,
+    )
     pairs = zh_en_pairs()
     td.write_tokenizer(out, pairs, cfg)
     tokenizer = MarianTokenizer.from_pretrained(str(out))

@@ -50,8 +50,9 @@ def test_english_output_is_scored_with_word_tokenization(tmp_path):
 
 def test_a_chinese_source_dev_file_reads_its_src_key(tmp_path):
     dev = tmp_path / "dev.jsonl"
-    dev.write_text(json.dumps({"src": "我爱你。", "refs": ["I love you."]}, ensure_ascii=False) + "\n",
-                   encoding="utf-8")
+    dev.write_text(
+        json.dumps({"src": "我爱你。", "refs": ["I love you."]}, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     assert read_dev(dev) == (["我爱你。"], [["I love you."]])
 
 

@@ -55,10 +55,14 @@ def test_merged_decoder_is_smaller_and_translates_the_same(tiny_marian_hf, tiny_
 def test_unsupported_architecture_fails_with_the_supported_list(tmp_path):
     from transformers import BertConfig
 
-    BertConfig(vocab_size=50, hidden_size=8, num_hidden_layers=1, num_attention_heads=2,
-               intermediate_size=8).save_pretrained(str(tmp_path / "bert"))
-    result = subprocess.run([sys.executable, "-m", "export_tools", "export", str(tmp_path / "bert"),
-                             str(tmp_path / "out")], capture_output=True, text=True)
+    BertConfig(
+        vocab_size=50, hidden_size=8, num_hidden_layers=1, num_attention_heads=2, intermediate_size=8
+    ).save_pretrained(str(tmp_path / "bert"))
+    result = subprocess.run(
+        [sys.executable, "-m", "export_tools", "export", str(tmp_path / "bert"), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1
     assert "'bert' is not supported" in result.stderr and "marian" in result.stderr
 
@@ -80,8 +84,11 @@ def test_step_layout_files_validation_and_no_duplicate_weights(tiny_marian_step_
 
 
 def test_step_layout_refuses_other_families(tiny_m2m_hf, tmp_path):
-    result = subprocess.run([sys.executable, "-m", "export_tools", "export", str(tiny_m2m_hf), str(tmp_path / "out"),
-                             "--layout", "step"], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "export_tools", "export", str(tiny_m2m_hf), str(tmp_path / "out"), "--layout", "step"],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1
     assert "step layout is written for Marian" in result.stderr and "--layout split" in result.stderr
     assert not (tmp_path / "out" / MANIFEST).exists()

@@ -48,8 +48,12 @@ def _int8_matmul_weights(path) -> list:
     from export_tools.quantize import all_graphs
 
     model = onnx.load(str(path))  # a merged decoder's MatMuls sit in its If branches
-    names = {n.input[1] for g in all_graphs(model.graph) for n in g.node
-             if n.op_type in ("MatMulIntegerToFloat", "MatMulInteger")}
+    names = {
+        n.input[1]
+        for g in all_graphs(model.graph)
+        for n in g.node
+        if n.op_type in ("MatMulIntegerToFloat", "MatMulInteger")
+    }
     return [numpy_helper.to_array(t) for t in model.graph.initializer if t.name in names]
 
 

@@ -21,8 +21,7 @@ def _assert_same_weights(original_dir, recovered_dir):
 
 
 @pytest.mark.parametrize("layout", ["split", "merged", "step"])
-def test_recovered_weights_equal_the_originals(layout, tiny_marian_hf, tiny_marian_dir, tiny_marian_step_dir,
-                                               tmp_path):
+def test_recovered_weights_equal_the_originals(layout, tiny_marian_hf, tiny_marian_dir, tiny_marian_step_dir, tmp_path):
     from export_tools.recover import recover
     from tests.model_factory import export_model
 

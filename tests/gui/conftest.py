@@ -10,7 +10,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 # PySide6 6.12.0 on Python 3.11 drops a reference to None per void Qt call (see
 # desktop_mt/gui/qtcompat.py); without the guard the test process aborts at exit.
-from desktop_mt.gui import qtcompat  # noqa: E402
+from desktop_mt.gui import qtcompat
 
 qtcompat.install_none_refcount_guard(with_timer=False)
 qtcompat.top_up()
@@ -55,8 +55,9 @@ def make_controller(qtbot, tmp_path):
         window = MainWindow()
         qtbot.addWidget(window)
         factory = factory or fake_factory(**fake_kwargs)
-        controller = Controller(window, settings or Settings(), settings_path=tmp_path / "s.json",
-                                translator_factory=factory, hotkey=None)
+        controller = Controller(
+            window, settings or Settings(), settings_path=tmp_path / "s.json", translator_factory=factory, hotkey=None
+        )
         made.append(controller)
         if wait_loaded:
             with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):

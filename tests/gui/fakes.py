@@ -21,15 +21,17 @@ class FakeTranslator:
     CPU per token to hold the GIL like tokenisation/search code does. Checks
     ``cancel.is_set()`` before every token and records what happened for assertions."""
 
-    instances: list["FakeTranslator"] = []
+    instances: list[FakeTranslator] = []
 
-    def __init__(self, config=None, delay: float = 0.0, busy: float = 0.0, max_tokens: int = 10_000,
-                 fail_on: str | None = None) -> None:
+    def __init__(
+        self, config=None, delay: float = 0.0, busy: float = 0.0, max_tokens: int = 10_000, fail_on: str | None = None
+    ) -> None:
         self.config = config
         self.delay, self.busy, self.max_tokens, self.fail_on = delay, busy, max_tokens, fail_on
         variant = self.variant = getattr(config, "variant", "int8")
-        self.model_info = types.SimpleNamespace(name="fake-en-zh", variant=variant,
-                                                variants=("int8", "fp32"), path="fake", manifest={})
+        self.model_info = types.SimpleNamespace(
+            name="fake-en-zh", variant=variant, variants=("int8", "fp32"), path="fake", manifest={}
+        )
         self.options = GenerationOptions()  # as Translator: the default options
         self.batch_size = 16
         self.calls: list[dict] = []
@@ -43,8 +45,14 @@ class FakeTranslator:
 
     def translate_stream(self, text, options=None, cancel=None):
         """Generator like the engine's: TextDelta..., SegmentDone, Finished(stats)."""
-        call = {"text": text, "options": options, "thread": threading.get_ident(),
-                "yielded": 0, "after_cancel": 0, "cancelled": False}
+        call = {
+            "text": text,
+            "options": options,
+            "thread": threading.get_ident(),
+            "yielded": 0,
+            "after_cancel": 0,
+            "cancelled": False,
+        }
         self.calls.append(call)
         if self.fail_on and self.fail_on in text:
             raise RuntimeError(f"fake engine exploded on {text!r}")
@@ -66,8 +74,7 @@ class FakeTranslator:
                 call["after_cancel"] += 1  # tokens produced although cancel was already set
         if not call["cancelled"]:
             yield SegmentDone(0, text, "".join(tokens), len(tokens))
-        yield Finished(TranslationStats(1, call["yielded"], time.perf_counter() - t0, first,
-                                        call["cancelled"]))
+        yield Finished(TranslationStats(1, call["yielded"], time.perf_counter() - t0, first, call["cancelled"]))
 
     def close(self) -> None:
         self.closed = True
@@ -85,7 +92,7 @@ def fake_factory(**kwargs):
 class FakeGlobalHotKeys:
     """Stands in for pynput.keyboard.GlobalHotKeys: presses come from another thread."""
 
-    last: "FakeGlobalHotKeys | None" = None
+    last: FakeGlobalHotKeys | None = None
 
     def __init__(self, mapping):
         self.mapping, self.started, self.stopped = mapping, False, False

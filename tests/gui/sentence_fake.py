@@ -57,8 +57,7 @@ class SentenceFake(FakeTranslator):
                 if cancel is not None and cancel.is_set():
                     raise TranslationCancelled("cancelled")
         best = fake_sentence(sentence)
-        return [Alternative(best, -0.1, (1,))] + [
-            Alternative(f"{best}#{i}", -0.1 - i, (1, i)) for i in range(1, n)]
+        return [Alternative(best, -0.1, (1,))] + [Alternative(f"{best}#{i}", -0.1 - i, (1, i)) for i in range(1, n)]
 
 
 def sentence_factory(made: list | None = None, **kwargs):
@@ -67,4 +66,5 @@ def sentence_factory(made: list | None = None, **kwargs):
         if made is not None:
             made.append(fake)
         return fake
+
     return factory

@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
-from desktop_mt.gui.look import highlight_color
 from desktop_mt.gui.alignment import Alignment, SegmentSpan, SegmentTracker, utf16_len
+from desktop_mt.gui.look import highlight_color
 
 from .sentence_fake import sentence_factory
 
@@ -24,9 +24,15 @@ def _spans(events):
 
 
 def test_tracker_counts_each_segments_deltas_in_utf16():
-    events = [TextDelta("你好", 0), TextDelta("😀。", 0), SegmentDone(0, "Hi 😀.", "你好😀。", 3),
-              TextDelta("\n\n", -1), TextDelta("好", 1), SegmentDone(1, "Fine.", "好", 1),
-              Finished(TranslationStats(2, 4, 0.1, 0.01))]
+    events = [
+        TextDelta("你好", 0),
+        TextDelta("😀。", 0),
+        SegmentDone(0, "Hi 😀.", "你好😀。", 3),
+        TextDelta("\n\n", -1),
+        TextDelta("好", 1),
+        SegmentDone(1, "Fine.", "好", 1),
+        Finished(TranslationStats(2, 4, 0.1, 0.01)),
+    ]
     first, second = _spans(events)
     assert (first.start, first.end) == (0, 5)  # 😀 is two UTF-16 units, as QTextDocument counts
     assert (second.start, second.end) == (7, 8)
@@ -35,8 +41,14 @@ def test_tracker_counts_each_segments_deltas_in_utf16():
 
 
 def test_spaces_at_a_segments_edges_are_not_in_its_range():
-    first, second = _spans([TextDelta("你好。 ", 0), SegmentDone(0, "Hi.", "你好。", 1),
-                            TextDelta(" 好", 1), SegmentDone(1, "Fine.", "好", 1)])
+    first, second = _spans(
+        [
+            TextDelta("你好。 ", 0),
+            SegmentDone(0, "Hi.", "你好。", 1),
+            TextDelta(" 好", 1),
+            SegmentDone(1, "Fine.", "好", 1),
+        ]
+    )
     assert (first.start, first.end) == (0, 3)
     assert (second.start, second.end) == (5, 6)
 
@@ -47,14 +59,21 @@ def test_empty_segment_has_an_empty_range():
 
 
 def test_a_sentence_cut_by_protected_spans_is_one_span():
-    """"I go to https://x.io 😀 every day." reaches the GUI as two engine segments around the
+    """ "I go to https://x.io 😀 every day." reaches the GUI as two engine segments around the
     URL, the last naming the sentence; the tracker makes one sentence of them, the URL's output
     included, and the alignment finds the whole sentence (so Alternatives gets it, not the fragment "I go to")."""
-    events = [TextDelta("我去", 0), SegmentDone(0, "I go to", "我去", 2, continues=True),
-              TextDelta(" ", -1), TextDelta("https://x.io", -1), TextDelta(" ", -1),
-              TextDelta("😀每天。", 1),
-              SegmentDone(1, "😀 every day.", "😀每天。", 3, sentence="I go to https://x.io 😀 every day."),
-              TextDelta(" ", -1), TextDelta("好。", 2), SegmentDone(2, "Fine.", "好。", 1)]
+    events = [
+        TextDelta("我去", 0),
+        SegmentDone(0, "I go to", "我去", 2, continues=True),
+        TextDelta(" ", -1),
+        TextDelta("https://x.io", -1),
+        TextDelta(" ", -1),
+        TextDelta("😀每天。", 1),
+        SegmentDone(1, "😀 every day.", "😀每天。", 3, sentence="I go to https://x.io 😀 every day."),
+        TextDelta(" ", -1),
+        TextDelta("好。", 2),
+        SegmentDone(2, "Fine.", "好。", 1),
+    ]
     whole, fine = _spans(events)
     assert whole.translation == "我去 https://x.io 😀每天。"
     assert (whole.start, whole.end) == (0, utf16_len(whole.translation))
@@ -76,8 +95,8 @@ def test_alignment_finds_sentences_in_order_and_answers_both_sides():
         a.add(SegmentSpan(i, sentence, "x", start, end))
     assert [p.src for p in a.pairs] == [(0, 3), (4, 7), (8, 13)]
     assert a.at_source(5).segment == 1
-    assert a.at_source(3).segment == 0      # just after the full stop: still that sentence
-    assert a.at_source(4).segment == 1      # a range starting here wins
+    assert a.at_source(3).segment == 0  # just after the full stop: still that sentence
+    assert a.at_source(4).segment == 1  # a range starting here wins
     assert a.at_target(9).segment == 1 and a.at_target(4).segment == 0
     assert a.at_target(100) is None
 
@@ -119,7 +138,7 @@ def _selection(editor):
     if not sels:
         return None
     c = sels[0].cursor
-    return editor.toPlainText()[c.selectionStart():c.selectionEnd()]
+    return editor.toPlainText()[c.selectionStart() : c.selectionEnd()]
 
 
 def _active(qtbot, window):
@@ -188,8 +207,7 @@ def test_highlight_works_while_streaming(qtbot, make_controller):
     assert _selection(window.target) == "<Hello><world.>"
     _put_cursor(window.source, TEXT.index("Fine"))
     assert _selection(window.target) is None  # not translated yet
-    with qtbot.waitSignal(view.highlighted, timeout=10_000,
-                          check_params_cb=lambda p: p is not None and p.segment == 2):
+    with qtbot.waitSignal(view.highlighted, timeout=10_000, check_params_cb=lambda p: p is not None and p.segment == 2):
         gate.set()
     assert _selection(window.target) == "<Fine.>"
     qtbot.waitUntil(lambda: controller.current is None, timeout=10_000)

@@ -38,8 +38,9 @@ def test_menu_lists_alternatives_and_choosing_one_is_one_undo_step(qtbot, make_c
     feature = controller.alternatives
     _cursor(window.target, OUT.index("<are>"))
     with qtbot.waitSignal(feature.menuShown, timeout=10_000) as shown:
-        qtbot.keyClick(window.target, Qt.Key.Key_A,
-                       Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+        qtbot.keyClick(
+            window.target, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        )
     sentence, n, thread = fake.alternative_calls[-1]
     assert (sentence, n) == ("How are you?", 3)
     assert thread != threading.get_ident()  # on the worker's thread
@@ -55,8 +56,7 @@ def test_menu_lists_alternatives_and_choosing_one_is_one_undo_step(qtbot, make_c
     # Ctrl+Z in the translation pane undoes the replacement (one step), Ctrl+Shift+Z redoes it.
     qtbot.keyClick(window.target, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.target_text() == OUT
-    qtbot.keyClick(window.target, Qt.Key.Key_Z,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(window.target, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert window.target_text() == "<Hello><world.> <How><are><you?>#2 <Fine.>"
     feature.undo_stack.undo()
     assert window.target_text() == OUT
@@ -111,9 +111,11 @@ def test_a_new_translation_cancels_the_request_and_empties_the_undo_stack(qtbot,
     feature.menuShown.connect(shown_menus.append)
     feature.request()
     assert fake.alternatives_started.wait(10)
-    with qtbot.waitSignal(controller.worker.alternativesReady, timeout=10_000) as ready:
-        with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
-            controller.translate("Again.")  # sets the pending request's cancel flag
+    with (
+        qtbot.waitSignal(controller.worker.alternativesReady, timeout=10_000) as ready,
+        qtbot.waitSignal(controller.requestFinished, timeout=10_000),
+    ):
+        controller.translate("Again.")  # sets the pending request's cancel flag
     assert ready.args[1] == []  # the worker stopped the search
     assert not feature.undo_stack.canUndo()
     assert shown_menus == []
@@ -144,8 +146,9 @@ def _bundled_translation(qtbot, make_controller, text: str):
     found = _bundled_dir()
     if found is None:
         pytest.skip("no bundled model")
-    window, controller = make_controller(Settings(model_path=str(found), intra_op_threads=1),
-                                         factory=default_translator_factory)
+    window, controller = make_controller(
+        Settings(model_path=str(found), intra_op_threads=1), factory=default_translator_factory
+    )
     window.set_source(text)
     with qtbot.waitSignal(controller.requestFinished, timeout=120_000):
         controller.translate(text)
@@ -161,8 +164,8 @@ def test_bundled_model_alignment_and_alternatives(qtbot, make_controller):
     assert [p.source for p in pairs] == ["Where is the train station?", "I am late.", "The weather is nice today."]
     shown = window.target_text()
     for pair in pairs:
-        assert text[pair.src[0]:pair.src[1]] == pair.source
-        assert shown[pair.tgt[0]:pair.tgt[1]] == pair.translation
+        assert text[pair.src[0] : pair.src[1]] == pair.source
+        assert shown[pair.tgt[0] : pair.tgt[1]] == pair.translation
     feature = controller.alternatives
     with qtbot.waitSignal(feature.menuShown, timeout=120_000) as got:
         feature.request(pairs[0])
@@ -186,14 +189,17 @@ def test_a_sentence_with_a_url_is_one_pair_and_its_alternatives_keep_the_url(qtb
     text = "I go to https://example.com every day. The sale ends on 12/25/2024. Then I sleep."
     window, controller = _bundled_translation(qtbot, make_controller, text)
     pairs = controller.alignment.view.alignment.pairs
-    assert [p.source for p in pairs] == ["I go to https://example.com every day.",
-                                         "The sale ends on 12/25/2024.", "Then I sleep."]
+    assert [p.source for p in pairs] == [
+        "I go to https://example.com every day.",
+        "The sale ends on 12/25/2024.",
+        "Then I sleep.",
+    ]
     shown = window.target_text()
-    assert "https://example.com" in shown[pairs[0].tgt[0]:pairs[0].tgt[1]]
+    assert "https://example.com" in shown[pairs[0].tgt[0] : pairs[0].tgt[1]]
     # A sentence that ends in a span: the span and its full stop are in its range, and the
     # next sentence is not joined to it.
-    assert shown[pairs[1].tgt[0]:pairs[1].tgt[1]].endswith("12/25/2024。")
-    assert text[pairs[1].src[0]:pairs[1].src[1]] == "The sale ends on 12/25/2024."
+    assert shown[pairs[1].tgt[0] : pairs[1].tgt[1]].endswith("12/25/2024。")
+    assert text[pairs[1].src[0] : pairs[1].src[1]] == "The sale ends on 12/25/2024."
     feature = controller.alternatives
     with qtbot.waitSignal(feature.menuShown, timeout=120_000) as got:
         feature.request(pairs[0])

@@ -45,8 +45,7 @@ def test_tray_show_hide_and_quit(qtbot, built):
     with qtbot.waitSignal(window.closing, timeout=2_000):
         tray.quit_action.trigger()
     assert not window.isVisible()
-    assert [a.text() for a in tray.menu.actions() if a.text()] == [
-        "Translate clipboard", "Show/Hide window", "Quit"]
+    assert [a.text() for a in tray.menu.actions() if a.text()] == ["Translate clipboard", "Show/Hide window", "Quit"]
 
 
 def test_unexpected_exception_logged_without_user_text_and_shown(qtbot, built):
@@ -116,11 +115,17 @@ def run_main(mode: str, *args: str, timeout: float = 120) -> tuple[int, dict]:
 
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(root))
-    proc = subprocess.run([sys.executable, "-c", MAIN_SCRIPT, mode, *args], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-c", MAIN_SCRIPT, mode, *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     assert lines, f"no result; rc={proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}"
-    return proc.returncode, json.loads(lines[-1][len("RESULT "):])
+    return proc.returncode, json.loads(lines[-1][len("RESULT ") :])
 
 
 def test_main_opens_window_and_returns_exit_code():

@@ -33,8 +33,8 @@ def line_factory(config):
 
 def test_interleave_pairs_lines_and_keeps_a_stopped_rest():
     assert interleave("A b.\n\nC d.\nE.", "1\n\n2\n3") == "A b.\n1\n\nC d.\n2\n\nE.\n3"
-    assert interleave("A.\nB.\nC.", "1\n2") == "A.\n1\n\nB.\n2\n\nC."   # stopped after two
-    assert interleave("A.", "1\n2") == "A.\n\n1\n2"                     # does not line up
+    assert interleave("A.\nB.\nC.", "1\n2") == "A.\n1\n\nB.\n2\n\nC."  # stopped after two
+    assert interleave("A.", "1\n2") == "A.\n\n1\n2"  # does not line up
     assert interleave("A.", "") == "A."
 
 
@@ -47,8 +47,10 @@ def test_bilingual_view_shows_and_copies_pairs_and_is_remembered(qtbot, make_con
     assert window.target_text() == plain
     window.bilingual_action.trigger()  # the user ticks View > Bilingual: shown at once
     assert controller.settings.bilingual and load_settings(tmp_path / "s.json").settings.bilingual
-    paired = ("Good morning.\n<Good><morning.>\n\nWhere is the station?\n<Where><is><the><station?>"
-              "\n\nThank you.\n<Thank><you.>")
+    paired = (
+        "Good morning.\n<Good><morning.>\n\nWhere is the station?\n<Where><is><the><station?>"
+        "\n\nThank you.\n<Thank><you.>"
+    )
     assert window.target_text() == paired
     window.copy_action.trigger()
     assert QGuiApplication.clipboard().text() == paired
@@ -85,8 +87,10 @@ def test_file_jobs_are_bilingual_with_the_option(qtbot, make_controller, tmp_pat
     from .test_file_job import batch_factory
 
     srt = tmp_path / "talk.srt"
-    srt.write_text("1\n00:00:01,000 --> 00:00:03,500\nWhere is the station?\n\n"
-                   "2\n00:00:04,000 --> 00:00:05,000\nThank you.\n", encoding="utf-8")
+    srt.write_text(
+        "1\n00:00:01,000 --> 00:00:03,500\nWhere is the station?\n\n2\n00:00:04,000 --> 00:00:05,000\nThank you.\n",
+        encoding="utf-8",
+    )
     txt = tmp_path / "notes.txt"
     txt.write_text("Good morning.\n\nSee you.\n", encoding="utf-8")
     window, controller = make_controller(Settings(bilingual=True), factory=batch_factory())
@@ -96,9 +100,11 @@ def test_file_jobs_are_bilingual_with_the_option(qtbot, make_controller, tmp_pat
         assert ended.args == ["finished"]
     assert default_output_path(srt).read_text(encoding="utf-8") == (
         "1\n00:00:01,000 --> 00:00:03,500\nWhere is the station?\n译WHERE IS THE STATION?\n\n"
-        "2\n00:00:04,000 --> 00:00:05,000\nThank you.\n译THANK YOU.\n")
+        "2\n00:00:04,000 --> 00:00:05,000\nThank you.\n译THANK YOU.\n"
+    )
     assert default_output_path(txt).read_text(encoding="utf-8") == (
-        "Good morning.\n译GOOD MORNING.\n\nSee you.\n译SEE YOU.\n")
+        "Good morning.\n译GOOD MORNING.\n\nSee you.\n译SEE YOU.\n"
+    )
     window.bilingual_action.trigger()  # off: the next job writes the translation only
     txt.write_text("Good night.\n", encoding="utf-8")
     default_output_path(txt).unlink()

@@ -111,8 +111,7 @@ def test_queued_requests_are_skipped_when_superseded(qtbot, make_controller):
     fake = FakeTranslator.instances[-1]
     assert fake.calls[-1]["text"].startswith("r5_")
     # A superseded request either never reaches the engine or stops within one step.
-    assert all(c["cancelled"] and c["after_cancel"] <= 1 and c["yielded"] < 200
-               for c in fake.calls[:-1])
+    assert all(c["cancelled"] and c["after_cancel"] <= 1 and c["yielded"] < 200 for c in fake.calls[:-1])
     assert not fake.calls[-1]["cancelled"]
     assert window.target_text() == "".join(fake_output(words(200, tag="r5_"), 10_000))
 
@@ -149,11 +148,14 @@ def test_empty_input_while_translating_cancels_and_goes_idle(qtbot, make_control
     assert "<old" not in window.target_text()
 
 
-@pytest.mark.parametrize("text", [
-    "x" * 50_000,
-    ("The quick brown fox. " * 2500)[:50_000],
-    "I love pizza 🍕🍕 and 😀 emoji 👍🏽 ZWJ 👨‍👩‍👧 flags 🇨🇳",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x" * 50_000,
+        ("The quick brown fox. " * 2500)[:50_000],
+        "I love pizza 🍕🍕 and 😀 emoji 👍🏽 ZWJ 👨‍👩‍👧 flags 🇨🇳",
+    ],
+)
 def test_bad_inputs_keep_window_responsive(qtbot, make_controller, text):
     window, controller = make_controller(delay=0.001, max_tokens=400)
     beat = Heartbeat()
@@ -174,8 +176,9 @@ def test_heartbeat_keeps_firing_during_long_translation(qtbot, make_controller):
     with qtbot.waitSignal(controller.requestFinished, timeout=30_000):
         controller.translate(words(1000))
     worst = beat.stop()
-    print(f"\nworst UI-thread gap during a 1000-token fake translation: {worst * 1000:.1f} ms "
-          f"({len(beat.ticks)} ticks)")
+    print(
+        f"\nworst UI-thread gap during a 1000-token fake translation: {worst * 1000:.1f} ms ({len(beat.ticks)} ticks)"
+    )
     assert len(beat.ticks) > 50
     assert worst < 0.5  # inference on the UI thread would stall ~2 s
 

@@ -52,17 +52,26 @@ def _free_display() -> str:
 
 def _env(**values: str) -> dict[str, str]:
     """The test's environment without any display setting, plus ``values``."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "XDG_SESSION_TYPE",
-                        "QT_QPA_PLATFORM_PLUGIN_PATH", "QT_PLUGIN_PATH")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in (
+            "DISPLAY",
+            "WAYLAND_DISPLAY",
+            "QT_QPA_PLATFORM",
+            "XDG_SESSION_TYPE",
+            "QT_QPA_PLATFORM_PLUGIN_PATH",
+            "QT_PLUGIN_PATH",
+        )
+    }
     env.update(values)
     return env
 
 
 def _start_gui(env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess:
     env = dict(env, DESKTOP_MT_HOME=str(tmp_path / "home"), PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "desktop_mt"], env=env, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "desktop_mt"], env=env, capture_output=True, text=True, timeout=120)
 
 
 def test_no_display_exits_with_a_message_not_a_qt_abort(tmp_path):
@@ -80,10 +89,12 @@ def test_missing_xcb_libraries_are_named_with_their_packages(tmp_path, x_display
     proc = _start_gui(env, tmp_path)
     print(proc.stderr)
     assert proc.returncode == 1, (proc.returncode, proc.stderr)
-    assert "libqxcb.so) needs libraries that are not installed: libxcb-icccm.so.4, " \
-           "libxcb-keysyms.so.1" in proc.stderr
-    expected = ("sudo apt-get install libxcb-icccm4 libxcb-keysyms1" if shutil.which("apt-get")
-                else "Debian/Ubuntu names: libxcb-icccm4 libxcb-keysyms1")
+    assert "libqxcb.so) needs libraries that are not installed: libxcb-icccm.so.4, libxcb-keysyms.so.1" in proc.stderr
+    expected = (
+        "sudo apt-get install libxcb-icccm4 libxcb-keysyms1"
+        if shutil.which("apt-get")
+        else "Debian/Ubuntu names: libxcb-icccm4 libxcb-keysyms1"
+    )
     assert expected in proc.stderr
     assert "no X server" not in proc.stderr and "Qt platform plugin" not in proc.stderr
 
@@ -92,8 +103,7 @@ def test_without_apt_the_message_gives_the_debian_names(tmp_path, x_display):
     fake = tmp_path / "bin"
     fake_ldd_path(fake, XCB_PLUGIN_REPORT)
     problem = display_problem(_env(DISPLAY=x_display, PATH=str(fake)))
-    assert "install the packages that hold them (Debian/Ubuntu names: libxcb-icccm4 " \
-           "libxcb-keysyms1)" in problem
+    assert "install the packages that hold them (Debian/Ubuntu names: libxcb-icccm4 libxcb-keysyms1)" in problem
     assert "sudo" not in problem
 
 

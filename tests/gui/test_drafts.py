@@ -54,8 +54,7 @@ def test_typed_text_translation_and_cursor_come_back_after_a_quit(qtbot, make_co
 def test_the_draft_is_saved_while_typing_not_only_at_quit(qtbot, make_controller):
     window, controller = make_controller()
     qtbot.keyClicks(window.source, "unsaved?")
-    qtbot.waitUntil(lambda: drafts.draft_path().exists() and saved()["source"] == "unsaved?",
-                    timeout=5_000)
+    qtbot.waitUntil(lambda: drafts.draft_path().exists() and saved()["source"] == "unsaved?", timeout=5_000)
     assert controller.drafts.writer._thread.name == "draft-writer"  # written off the UI thread
 
 
@@ -117,8 +116,9 @@ def test_closing_the_window_without_a_tray_asks_while_a_file_job_runs(qtbot, mak
     asked: list[str] = []
     controller.quit_guard.ask = lambda parent, text: asked.append(text) or False
     window.show()
-    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
-                          check_params_cb=lambda d, _t, _r: d >= 2):
+    with qtbot.waitSignal(
+        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 2
+    ):
         controller.translate_file(str(src))
     close = SpontaneousClose()  # what the window manager's close button sends
     window.closeEvent(close)  # the close button quits here (no tray): asked, declined
@@ -137,8 +137,9 @@ def interrupted_job(qtbot, make_controller, tmp_path, monkeypatch):
     monkeypatch.setattr(FakeBatchTranslator, "translate_batch", _blocking_after_calls(3))
     window, controller = make_controller(factory=batch_factory())
     controller.quit_guard.ask = lambda parent, text: True
-    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
-                          check_params_cb=lambda d, _t, _r: d >= 12):
+    with qtbot.waitSignal(
+        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 12
+    ):
         controller.translate_file(str(src))
     window.show()
     with qtbot.waitSignal(window.closing, timeout=5_000):
@@ -150,8 +151,7 @@ def interrupted_job(qtbot, make_controller, tmp_path, monkeypatch):
     return src
 
 
-def test_an_interrupted_job_is_offered_and_continues_from_its_journal(qtbot, make_controller,
-                                                                     interrupted_job):
+def test_an_interrupted_job_is_offered_and_continues_from_its_journal(qtbot, make_controller, interrupted_job):
     window, controller = make_controller(factory=batch_factory())
     notice = controller.job_resume.notice
     assert notice.isVisibleTo(window)

@@ -18,12 +18,19 @@ TYPED = "Where is the station?\nI will be late today, sorry. "  # two lines and 
 
 def copy_from(session: XSession, wid: str, keys: str) -> str:
     """Press ``keys`` in the window and read what it put on the clipboard."""
-    subprocess.run(["xclip", "-selection", "clipboard"], input=SENTINEL, text=True, env=session.env,
-                   timeout=10, check=True)
+    subprocess.run(
+        ["xclip", "-selection", "clipboard"], input=SENTINEL, text=True, env=session.env, timeout=10, check=True
+    )
     session.x("xdotool", "windowfocus", "--sync", wid, "key", "--clearmodifiers", *keys.split(), check=True)
-    return wait_for(lambda: (lambda text: text != SENTINEL and text)(
-        subprocess.run(["xclip", "-o", "-selection", "clipboard"], env=session.env, capture_output=True,
-                       text=True, timeout=10).stdout), 20, f"{keys} to copy")
+    return wait_for(
+        lambda: (lambda text: text != SENTINEL and text)(
+            subprocess.run(
+                ["xclip", "-o", "-selection", "clipboard"], env=session.env, capture_output=True, text=True, timeout=10
+            ).stdout
+        ),
+        20,
+        f"{keys} to copy",
+    )
 
 
 def draft(session: XSession) -> dict:
@@ -36,10 +43,20 @@ def test_typed_and_translated_text_survives_kill_9(session, tmp_path):
     try:
         wid = wait_for(session.visible_windows, 60, "the window")[0]
         wait_for(lambda: log_lines(session, r"model loaded"), 120, "the bundled model to load")
-        geometry = dict(line.split("=") for line in session.x(
-            "xdotool", "getwindowgeometry", "--shell", wid).splitlines())
-        session.x("xdotool", "mousemove", "--window", wid, str(int(geometry["WIDTH"]) // 4),
-                  str(int(geometry["HEIGHT"]) // 2), "click", "1", check=True)
+        geometry = dict(
+            line.split("=") for line in session.x("xdotool", "getwindowgeometry", "--shell", wid).splitlines()
+        )
+        session.x(
+            "xdotool",
+            "mousemove",
+            "--window",
+            wid,
+            str(int(geometry["WIDTH"]) // 4),
+            str(int(geometry["HEIGHT"]) // 2),
+            "click",
+            "1",
+            check=True,
+        )
         for n, line in enumerate(TYPED.split("\n")):  # xdotool types "\n" as Linefeed, not Return
             if n:
                 session.x("xdotool", "key", "Return", check=True)
@@ -48,8 +65,11 @@ def test_typed_and_translated_text_survives_kill_9(session, tmp_path):
         wait_for(lambda: log_lines(session, r"first translated text shown"), 120, "the translation")
         # Saved continuously: the file soon holds what the panes hold; then kill -9.
         shown = wait_for(lambda: copy_from(session, wid, "ctrl+shift+c"), 20, "the translation")
-        wait_for(lambda: draft(session).get("source") == TYPED
-                 and draft(session).get("translation", "").startswith(shown), 60, "the draft to be saved")
+        wait_for(
+            lambda: draft(session).get("source") == TYPED and draft(session).get("translation", "").startswith(shown),
+            60,
+            "the draft to be saved",
+        )
         app.send_signal(signal.SIGKILL)
         app.wait(timeout=30)
         translation = draft(session)["translation"]  # what the file held when the app died
@@ -58,8 +78,17 @@ def test_typed_and_translated_text_survives_kill_9(session, tmp_path):
         wid = wait_for(session.visible_windows, 60, "the window after the restart")[0]
         assert copy_from(session, wid, "ctrl+shift+c") == translation
         session.x("xdotool", "windowfocus", "--sync", wid, check=True)
-        session.x("xdotool", "mousemove", "--window", wid, str(int(geometry["WIDTH"]) // 4),
-                  str(int(geometry["HEIGHT"]) // 2), "click", "1", check=True)
+        session.x(
+            "xdotool",
+            "mousemove",
+            "--window",
+            wid,
+            str(int(geometry["WIDTH"]) // 4),
+            str(int(geometry["HEIGHT"]) // 2),
+            "click",
+            "1",
+            check=True,
+        )
         assert copy_from(session, wid, "ctrl+a ctrl+c") == TYPED  # exactly, trailing space too
         assert log_lines(session, rf"draft restored: {len(TYPED)} characters of source")
     finally:

@@ -169,8 +169,10 @@ def test_second_launch_hands_its_command_line_to_the_first(qtbot):
     assert not single_instance.SingleInstance(name).listen()  # the name is taken
     # The second launch is another process (as in real life: its blocking socket calls hold
     # the GIL, so a thread of this process could not let the server answer).
-    code = ("import sys; from desktop_mt.gui import single_instance as s; "
-            "sys.exit(0 if s.send_to_running(['notes.txt', '--clipboard'], '/home/me', sys.argv[1]) else 3)")
+    code = (
+        "import sys; from desktop_mt.gui import single_instance as s; "
+        "sys.exit(0 if s.send_to_running(['notes.txt', '--clipboard'], '/home/me', sys.argv[1]) else 3)"
+    )
     with qtbot.waitSignal(first.messageReceived, timeout=10_000) as got:
         second = subprocess.Popen([sys.executable, "-c", code, name], cwd=ROOT)
     qtbot.waitUntil(lambda: second.poll() is not None, timeout=10_000)
@@ -194,8 +196,7 @@ def test_remote_command_line_translates_clipboard_and_files(qtbot, make_controll
     window.hide()
     QGuiApplication.clipboard().setText("sent from a second launch")
     with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
-        app_mod.on_remote_message({"version": 1, "argv": ["--clipboard"], "cwd": str(tmp_path)},
-                                  window, controller)
+        app_mod.on_remote_message({"version": 1, "argv": ["--clipboard"], "cwd": str(tmp_path)}, window, controller)
     assert window.isVisible() and window.target_text() == "<sent><from><a><second><launch>"
     # --selection (desktop-mt show --selection): the primary selection, or the clipboard
     # where the platform has none (offscreen here, like Windows and macOS).
@@ -205,13 +206,11 @@ def test_remote_command_line_translates_clipboard_and_files(qtbot, make_controll
     if clipboard.supportsSelection():
         clipboard.setText("selected words", clipboard.Mode.Selection)
     with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
-        app_mod.on_remote_message({"version": 1, "argv": ["--selection"], "cwd": str(tmp_path)},
-                                  window, controller)
+        app_mod.on_remote_message({"version": 1, "argv": ["--selection"], "cwd": str(tmp_path)}, window, controller)
     assert window.source_text() == expected
     (tmp_path / "doc.txt").write_text("hello\n", encoding="utf-8")
     with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
-        app_mod.on_remote_message({"version": 1, "argv": ["doc.txt"], "cwd": str(tmp_path)},
-                                  window, controller)
+        app_mod.on_remote_message({"version": 1, "argv": ["doc.txt"], "cwd": str(tmp_path)}, window, controller)
     assert (tmp_path / "doc.zh.txt").read_text(encoding="utf-8") == "译HELLO\n"
 
 
@@ -313,8 +312,10 @@ def test_hotkey_state_says_what_really_happened(qtbot, make_controller):
     assert controller.hotkey_state().startswith("Active: Ctrl+Alt+E")
     controller.hotkey = _Key()
     controller.register_hotkey()
-    assert controller.hotkey_state().startswith("Failed to register Ctrl+Alt+E") and "BadAccess" in \
-        controller.hotkey_state()
+    assert (
+        controller.hotkey_state().startswith("Failed to register Ctrl+Alt+E")
+        and "BadAccess" in controller.hotkey_state()
+    )
     controller.hotkey = _Key(available=False, reason="Global hotkeys are unavailable on Wayland: x")
     assert controller.hotkey_state().startswith("Unavailable: Global hotkeys are unavailable on Wayland")
     controller.settings.hotkey_enabled = False
@@ -322,8 +323,7 @@ def test_hotkey_state_says_what_really_happened(qtbot, make_controller):
     assert controller.hotkey_state().startswith("Off.")
 
 
-@pytest.mark.parametrize("button, expected", [("Keep both", "keep"), ("Replace", "overwrite"),
-                                              ("Cancel", "cancel")])
+@pytest.mark.parametrize("button, expected", [("Keep both", "keep"), ("Replace", "overwrite"), ("Cancel", "cancel")])
 def test_output_question_returns_the_clicked_answer(qtbot, button, expected):
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QMessageBox

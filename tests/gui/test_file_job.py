@@ -84,8 +84,9 @@ def test_txt_job_writes_output_next_to_input(qtbot, make_controller, tmp_path):
 def test_cancel_stops_job_and_writes_no_output(qtbot, make_controller, tmp_path):
     src = write_input(tmp_path, [f"line {i}" for i in range(50)])
     window, controller = make_controller(factory=batch_factory(block_after=5))
-    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
-                          check_params_cb=lambda d, _t, _r: d >= 5):
+    with qtbot.waitSignal(
+        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 5
+    ):
         controller.translate_file(str(src))
     assert not window.file_job.isHidden()
     assert not window.file_button.isEnabled()
@@ -104,8 +105,9 @@ def test_cancel_stops_job_and_writes_no_output(qtbot, make_controller, tmp_path)
 def test_typing_runs_beside_the_job_and_pauses_it(qtbot, make_controller, tmp_path):
     src = write_input(tmp_path, [f"line {i}" for i in range(20)])
     window, controller = make_controller(factory=batch_factory(block_after=2))
-    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
-                          check_params_cb=lambda d, _t, _r: d >= 2):
+    with qtbot.waitSignal(
+        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 2
+    ):
         controller.translate_file(str(src))
     assert controller.translate_file(str(src)) is False  # one job at a time
     # the status bar says so (its label follows the signal through the controller's queued slot)
@@ -168,13 +170,13 @@ def test_keep_both_skips_taken_names_and_their_journals(tmp_path):
     assert keep_both_path(tmp_path / "README").name == "README (2)"
 
 
-def test_cancel_tells_what_the_journal_kept_and_the_job_resumes(qtbot, make_controller, tmp_path,
-                                                               monkeypatch):
+def test_cancel_tells_what_the_journal_kept_and_the_job_resumes(qtbot, make_controller, tmp_path, monkeypatch):
     monkeypatch.setenv("DESKTOP_MT_TEST_CHUNK_SIZE", "4")
     src = write_input(tmp_path, [f"line {i}" for i in range(20)])
     window, controller = make_controller(factory=batch_factory(block_after=2))
-    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
-                          check_params_cb=lambda d, _t, _r: d >= 2):
+    with qtbot.waitSignal(
+        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 2
+    ):
         controller.translate_file(str(src))
     # Chunks of 4 lines: the first chunk blocks after 2 lines, so nothing is journaled yet.
     with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
@@ -184,8 +186,9 @@ def test_cancel_tells_what_the_journal_kept_and_the_job_resumes(qtbot, make_cont
     controller.file_worker._factory = batch_factory(block_after=None)
     monkeypatch.setattr(FakeBatchTranslator, "translate_batch", _blocking_after_calls(3))
     monkeypatch.setattr(window, "ask_resume", lambda name, kept, total: "restart")
-    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
-                          check_params_cb=lambda d, _t, _r: d >= 12):
+    with qtbot.waitSignal(
+        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 12
+    ):
         controller.translate_file(str(src))
     with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
         controller.cancel_file()
@@ -224,8 +227,9 @@ def test_dropping_a_file_starts_a_job(qtbot, make_controller, tmp_path):
     window, controller = make_controller(factory=batch_factory())
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(src))])
-    event = QDropEvent(QPointF(QPoint(5, 5)), Qt.DropAction.CopyAction, mime,
-                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(QPoint(5, 5)), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000) as ended:
         window.dropEvent(event)
     assert ended.args == ["finished"]
@@ -268,8 +272,9 @@ def test_cancel_drops_the_queued_files_and_says_so(qtbot, make_controller, tmp_p
     second = first.with_name("later.txt")
     second.write_text("later\n", encoding="utf-8")
     window, controller = make_controller(factory=batch_factory(block_after=3))
-    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000,
-                          check_params_cb=lambda d, _t, _r: d >= 3):
+    with qtbot.waitSignal(
+        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 3
+    ):
         controller.translate_files([str(first), str(second)])
     with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000) as ended:
         window.file_job.cancel_button.click()

@@ -48,6 +48,12 @@ def test_ctrl_tab_inserts_nothing_and_moves_the_focus(qtbot, window, shift):
 
 
 def test_every_toolbar_button_is_reachable_by_keyboard(window):
-    buttons = [window.translate_button, window.copy_button, window.clear_button, window.file_button,
-               window.clipboard_button, window.settings_button]
+    buttons = [
+        window.translate_button,
+        window.copy_button,
+        window.clear_button,
+        window.file_button,
+        window.clipboard_button,
+        window.settings_button,
+    ]
     assert all(b.focusPolicy() & Qt.FocusPolicy.TabFocus for b in buttons)

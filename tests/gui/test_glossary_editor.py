@@ -28,8 +28,10 @@ def test_edit_and_save_round_trip(qtbot):
     _fill(editor, 1, "Python", "Python", case=True)
     editor.add_button.click()  # an empty row is skipped
     assert editor.save()
-    assert Glossary.load(glossary_path()).terms == (Term("train station", "火车站"),
-                                                   Term("Python", "Python", case_sensitive=True))
+    assert Glossary.load(glossary_path()).terms == (
+        Term("train station", "火车站"),
+        Term("Python", "Python", case_sensitive=True),
+    )
     again = GlossaryEditor()
     qtbot.addWidget(again)
     assert again.terms()[0] == [Term("train station", "火车站"), Term("Python", "Python", case_sensitive=True)]
@@ -61,8 +63,11 @@ def test_import_csv_and_tsv_merge(qtbot, tmp_path):
     assert editor.import_file(tsv_file) == 2
     terms, problems = editor.terms()
     assert problems == []
-    assert terms == [Term("train station", "火车站"), Term("Library", "藏书馆"),
-                     Term("GPU", "GPU", case_sensitive=True)]
+    assert terms == [
+        Term("train station", "火车站"),
+        Term("Library", "藏书馆"),
+        Term("GPU", "GPU", case_sensitive=True),
+    ]
     assert "Imported 2 terms from more.tsv" in editor.message.text()
     bad = tmp_path / "bad.csv"
     bad.write_bytes(b"\xff\xfe not utf-8 \xff")

@@ -68,8 +68,11 @@ def test_dialog_search_as_you_type_open_copy_delete_clear(qtbot, make_controller
     window.history_action.trigger()
     dialog = controller.history.dialog
     assert dialog is not None and dialog.isVisible()
-    assert [e.source for e in dialog.entries()] == ["Where is the station?", "A cat sleeps.",
-                                                     "The train station is near."]
+    assert [e.source for e in dialog.entries()] == [
+        "Where is the station?",
+        "A cat sleeps.",
+        "The train station is near.",
+    ]
     qtbot.keyClicks(dialog.search, "stat")
     assert [e.source for e in dialog.entries()] == ["Where is the station?", "The train station is near."]
     assert dialog.source_view.toPlainText() == "Where is the station?"

@@ -19,8 +19,7 @@ def test_no_display_reports_unavailable_without_raising():
     assert ok is False and "DISPLAY" in reason and "Ctrl+Shift+V" in reason
 
 
-@pytest.mark.parametrize("env", [{"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"},
-                                 {"XDG_SESSION_TYPE": "wayland"}])
+@pytest.mark.parametrize("env", [{"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"}, {"XDG_SESSION_TYPE": "wayland"}])
 def test_wayland_reports_unavailable(env):
     ok, reason = hk.global_hotkey_support(env=env, platform="linux")
     assert ok is False and "Wayland" in reason
@@ -48,10 +47,16 @@ def test_hotkey_object_in_headless_test_env_is_unavailable_and_start_does_not_ra
     key.stop()  # idempotent
 
 
-@pytest.mark.parametrize("qt,expected", [
-    ("Ctrl+Alt+E", "<ctrl>+<alt>+e"), ("Meta+Shift+T", "<cmd>+<shift>+t"), ("F9", "<f9>"),
-    ("Ctrl+Space", "<ctrl>+<space>"), ("Ctrl+Alt+1", "<ctrl>+<alt>+1"),
-])
+@pytest.mark.parametrize(
+    "qt,expected",
+    [
+        ("Ctrl+Alt+E", "<ctrl>+<alt>+e"),
+        ("Meta+Shift+T", "<cmd>+<shift>+t"),
+        ("F9", "<f9>"),
+        ("Ctrl+Space", "<ctrl>+<space>"),
+        ("Ctrl+Alt+1", "<ctrl>+<alt>+1"),
+    ],
+)
 def test_qt_sequences_convert_to_pynput(qt, expected):
     assert hk.to_pynput(qt) == expected
 

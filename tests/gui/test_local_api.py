@@ -86,9 +86,14 @@ def test_on_serves_libretranslate_and_deepl_with_the_bundled_model(make_controll
         deepl = client.post("/v2/translate", data={"text": TEXT, "target_lang": "ZH"}).json()
         assert deepl == {"translations": [{"detected_source_language": "EN", "text": expected}]}
         # Pot streams from its web view: its preflight (with Pot's api-key header) is allowed.
-        preflight = client.options("/v1/chat/completions", headers={
-            "Origin": "tauri://localhost", "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "api-key, content-type"})
+        preflight = client.options(
+            "/v1/chat/completions",
+            headers={
+                "Origin": "tauri://localhost",
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "api-key, content-type",
+            },
+        )
         assert preflight.status_code == 200
         assert preflight.headers["access-control-allow-origin"] == "tauri://localhost"
     controller.shutdown()
@@ -104,8 +109,7 @@ def test_off_in_the_dialog_frees_the_port(make_controller, qtbot):
     assert dialog.local_api_status.text() == f"Local API on http://127.0.0.1:{port}"
     assert not port_is_free(port)
     dialog.local_api_check.setChecked(False)
-    with qtbot.waitSignal(feature.stateChanged, timeout=WAIT_MS,
-                          check_params_cb=lambda state: state == "off"):
+    with qtbot.waitSignal(feature.stateChanged, timeout=WAIT_MS, check_params_cb=lambda state: state == "off"):
         dialog.apply()
     assert port_is_free(port) and feature.url is None and feature.label.isHidden()
     assert dialog.local_api_status.text() == "Off." and not dialog.local_api_port_spin.isEnabled()
@@ -122,8 +126,14 @@ def test_a_new_key_or_model_restarts_the_server(make_controller, qtbot):
     dialog = open_dialog(qtbot, window, controller)
     dialog.local_api_key_edit.setText("s3cret")
     dialog.apply()
-    qtbot.waitUntil(lambda: feature.state == "running" and feature.wanted().api_key == "s3cret"
-                    and feature._run.launch.api_key == "s3cret", timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: (
+            feature.state == "running"
+            and feature.wanted().api_key == "s3cret"
+            and feature._run.launch.api_key == "s3cret"
+        ),
+        timeout=WAIT_MS,
+    )
     body = {"q": TEXT, "source": "en", "target": "zh"}
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
         assert client.post("/translate", json={**body, "api_key": "wrong"}).status_code == 403
@@ -131,8 +141,9 @@ def test_a_new_key_or_model_restarts_the_server(make_controller, qtbot):
         assert client.get("/health").json()["variant"] == "int8"
         # Another model (here: the exact variant): the window loads it, the server follows.
         controller.apply_settings(dataclasses.replace(controller.settings, variant="fp32"))
-        qtbot.waitUntil(lambda: feature.state == "running"
-                        and feature._run.launch.engine.variant == "fp32", timeout=WAIT_MS)
+        qtbot.waitUntil(
+            lambda: feature.state == "running" and feature._run.launch.engine.variant == "fp32", timeout=WAIT_MS
+        )
         assert client.get("/health").json()["variant"] == "fp32"
 
 

@@ -85,8 +85,9 @@ def test_the_two_panes_are_told_apart_in_a_dark_palette(qtbot, app_palette, same
     assert theme.contrast_ratio(text, target) >= 4.5  # still a dark pane: its light text readable
 
 
-@pytest.mark.parametrize("highlight,base", [("#8ab4f8", "#26272b"), ("#2a82da", "#232323"),
-                                            ("#3daee9", "#31363b"), ("#308cc6", "#ffffff")])
+@pytest.mark.parametrize(
+    "highlight,base", [("#8ab4f8", "#26272b"), ("#2a82da", "#232323"), ("#3daee9", "#31363b"), ("#308cc6", "#ffffff")]
+)
 def test_the_alignment_highlight_stands_out_and_keeps_the_text_readable(highlight, base):
     palette = QPalette()
     dark = QColor(base).lightnessF() < 0.5

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from desktop_mt.engine.model_format import bundled_model_dir
-from desktop_mt.errors import DesktopMTError
-from desktop_mt.errors import DownloadCancelled
+from desktop_mt.errors import DesktopMTError, DownloadCancelled
 from desktop_mt.gui.downloads import format_bytes, progress_text
 from desktop_mt.gui.models import CatalogItem, InstalledItem
 from desktop_mt.gui.models_dialog import ModelsDialog, merge_rows
@@ -35,13 +34,17 @@ class FakeBackend:
         self.removed: list[str] = []
         self.mirror = ""
         self.active: str | None = None
-        demo = InstalledItem(DEMO, str(bundled_model_dir()), "en→zh", ("int8", "fp32"), 50 * MB,
-                             demo=True, removable=False)
+        demo = InstalledItem(
+            DEMO, str(bundled_model_dir()), "en→zh", ("int8", "fp32"), 50 * MB, demo=True, removable=False
+        )
         self._installed = {DEMO: demo}
 
     def catalog(self):
-        return [CatalogItem(REAL, "en→zh", "CC-BY 4.0", "Helsinki-NLP opus-mt-en-zh (OPUS-MT)",
-                            {"int8": 80 * MB, "fp32": 310 * MB})]
+        return [
+            CatalogItem(
+                REAL, "en→zh", "CC-BY 4.0", "Helsinki-NLP opus-mt-en-zh (OPUS-MT)", {"int8": 80 * MB, "fp32": 310 * MB}
+            )
+        ]
 
     def installed(self):
         return list(self._installed.values())
@@ -107,8 +110,9 @@ def start_and_wait_progress(qtbot, dialog, name=REAL, variant="int8"):
     """Start a download and wait for its first byte report."""
     dialog.select(name)
     dialog.variant_combo.setCurrentIndex(dialog.variant_combo.findData(variant))
-    with qtbot.waitSignal(dialog.progressShown, timeout=5_000,
-                          check_params_cb=lambda report: report.phase == "downloading"):
+    with qtbot.waitSignal(
+        dialog.progressShown, timeout=5_000, check_params_cb=lambda report: report.phase == "downloading"
+    ):
         assert dialog.start_download()
 
 
@@ -124,7 +128,10 @@ def test_merge_rows_puts_catalog_first_and_keeps_local_models(backend):
     extra = InstalledItem("my-export", "/m/my-export", "en→zh", ("fp32",), MB)
     rows = merge_rows(backend.catalog(), [*backend.installed(), extra])
     assert [(r.name, r.catalog is not None, r.installed is not None) for r in rows] == [
-        (REAL, True, False), (DEMO, False, True), ("my-export", False, True)]
+        (REAL, True, False),
+        (DEMO, False, True),
+        ("my-export", False, True),
+    ]
 
 
 # ---- dialog states ----------------------------------------------------------------------------
@@ -329,11 +336,14 @@ def test_store_backend_lists_catalog_bundled_demo_and_mirror(app_home):
 
 
 # ---- settings of issue 12: model's own decoding by default, Chinese script ---------------------
-@pytest.mark.parametrize("saved,beams", [
-    ({"beams": 1}, 0),                           # version 1 saved greedy as its default: now the model's
-    ({"beams": 3}, 3),                           # a real choice is kept
-    ({"beams": 1, "settings_version": 2}, 1),    # greedy chosen after the change is kept
-])
+@pytest.mark.parametrize(
+    "saved,beams",
+    [
+        ({"beams": 1}, 0),  # version 1 saved greedy as its default: now the model's
+        ({"beams": 3}, 3),  # a real choice is kept
+        ({"beams": 1, "settings_version": 2}, 1),  # greedy chosen after the change is kept
+    ],
+)
 def test_settings_beams_migrate_from_version_1(tmp_path, saved, beams):
     import json
 
@@ -381,7 +391,7 @@ class GatedStoreBackend:
         from desktop_mt.gui.models import StoreBackend
 
         self._store = StoreBackend()
-        self.hold = threading.Event()      # set: hold the next download at its first bytes
+        self.hold = threading.Event()  # set: hold the next download at its first bytes
         self.go_on = threading.Event()
 
     def __getattr__(self, name):

@@ -41,8 +41,14 @@ def test_ctrl_v_with_an_image_reads_and_translates_it(ocr_window, qtbot):
     QGuiApplication.clipboard().setImage(qimage(render(TEXT)))
     window.source.setFocus()
     with qtbot.waitSignal(controller.requestFinished, timeout=60_000):
-        assert _read(qtbot, controller, lambda: qtbot.keyClick(window.source, Qt.Key.Key_V,
-                                                               Qt.KeyboardModifier.ControlModifier)) == JOINED
+        assert (
+            _read(
+                qtbot,
+                controller,
+                lambda: qtbot.keyClick(window.source, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier),
+            )
+            == JOINED
+        )
     assert window.source_text() == JOINED
     assert window.target_text().startswith("<The>")  # the fake engine's translation of it
 
@@ -59,8 +65,9 @@ def test_a_dropped_image_file_is_read_not_queued_as_a_document(ocr_window, qtbot
     path = save(render(TEXT), tmp_path / "shot.webp", quality=95)
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
-    drop = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                      Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(
+        QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     assert _read(qtbot, controller, lambda: window.dropEvent(drop)) == JOINED
     assert controller.file_job is None and not controller.file_queue
 
@@ -68,8 +75,10 @@ def test_a_dropped_image_file_is_read_not_queued_as_a_document(ocr_window, qtbot
 def test_png_jpeg_and_clipboard_image_give_the_same_text(ocr_window, qtbot, tmp_path):
     window, controller = ocr_window
     rgb = render(TEXT + CHINESE[:1])
-    texts = {_read(qtbot, controller, lambda p=p: controller.ocr.read_file(str(p)))
-             for p in (save(rgb, tmp_path / "a.png"), save(rgb, tmp_path / "a.jpg", quality=90))}
+    texts = {
+        _read(qtbot, controller, lambda p=p: controller.ocr.read_file(str(p)))
+        for p in (save(rgb, tmp_path / "a.png"), save(rgb, tmp_path / "a.jpg", quality=90))
+    }
     QGuiApplication.clipboard().setImage(qimage(rgb))
     texts.add(_read(qtbot, controller, controller.ocr.read_clipboard_image))
     assert texts == {JOINED + " " + CHINESE[0]}
@@ -83,8 +92,9 @@ def test_ocr_runs_in_its_own_thread_of_the_gui_process(ocr_window, qtbot, monkey
     window, controller = ocr_window
     seen = []
     original = OcrEngine.read
-    monkeypatch.setattr(OcrEngine, "read", lambda self, rgb: seen.append(threading.current_thread()) or
-                        original(self, rgb))
+    monkeypatch.setattr(
+        OcrEngine, "read", lambda self, rgb: seen.append(threading.current_thread()) or original(self, rgb)
+    )
     assert _read(qtbot, controller, lambda: controller.ocr.read_image(render(TEXT))) == JOINED
     assert seen and seen[0] is not threading.main_thread()
     assert "PySide6.QtWidgets" in sys.modules and "cv2" not in sys.modules  # one process, one Qt
@@ -93,8 +103,10 @@ def test_ocr_runs_in_its_own_thread_of_the_gui_process(ocr_window, qtbot, monkey
 def test_the_popup_gets_the_text_when_it_is_in_use(ocr_window, qtbot):
     window, controller = ocr_window
     window.set_source("left alone")
-    assert _read(qtbot, controller, lambda: controller.ocr.read_image(
-        render(TEXT), to_popup=True, near=QPoint(10, 10))) == JOINED
+    assert (
+        _read(qtbot, controller, lambda: controller.ocr.read_image(render(TEXT), to_popup=True, near=QPoint(10, 10)))
+        == JOINED
+    )
     assert controller.popup.source == JOINED and window.source_text() == "left alone"
     controller.popup.close()
 

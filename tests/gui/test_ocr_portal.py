@@ -21,8 +21,12 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def private_bus():
     sysdeps.require("dbus-daemon", "libglib2.0-bin")
-    daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    daemon = subprocess.Popen(
+        ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     address = daemon.stdout.readline().strip()
     bus = QDBusConnection.connectToBus(address, f"ocr-portal-test-{daemon.pid}")
     assert bus.isConnected()
@@ -39,8 +43,12 @@ def _stop(proc: subprocess.Popen) -> None:
 
 def _portal(address: str, answer: str) -> subprocess.Popen:
     env = {**os.environ, "DBUS_SESSION_BUS_ADDRESS": address, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
-    server = subprocess.Popen([sys.executable, str(ROOT / "tests" / "ocr" / "fake_portal.py"), answer], env=env,
-                              stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "tests" / "ocr" / "fake_portal.py"), answer],
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert server.stdout.readline().strip() == "ready"
     return server
 

@@ -25,8 +25,11 @@ ACCURACY = {"en": 0.98, "zh": 0.95}
 def display():
     sysdeps.require("xvfb", "fonts-noto-cjk")
     read, write = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), stderr=subprocess.DEVNULL)
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as f:
         name = ":" + f.readline().strip()
@@ -37,11 +40,22 @@ def display():
 
 @pytest.fixture(scope="module", params=[1, 2], ids=["scale1", "scale2"])
 def probe(request, display) -> dict:
-    env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "QT_SCALE_FACTOR": str(request.param),
-           "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "DISPLAY": display,
+        "QT_QPA_PLATFORM": "xcb",
+        "QT_SCALE_FACTOR": str(request.param),
+        "PYTHONPATH": str(ROOT),
+    }
     env.pop("WAYLAND_DISPLAY", None)
-    out = subprocess.run([sys.executable, str(ROOT / "tests" / "ocr" / "x11_probe.py")], env=env, cwd=ROOT,
-                         capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "ocr" / "x11_probe.py")],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["scale"] == request.param

@@ -57,8 +57,7 @@ def drop_text(qtbot, window) -> None:
     QApplication.sendEvent(viewport, enter)
     assert enter.isAccepted()
     QApplication.sendEvent(viewport, QDragMoveEvent(point, Qt.DropAction.CopyAction, mime, buttons, keys))
-    QApplication.sendEvent(viewport, QDropEvent(QPointF(point), Qt.DropAction.CopyAction, mime,
-                                                buttons, keys))
+    QApplication.sendEvent(viewport, QDropEvent(QPointF(point), Qt.DropAction.CopyAction, mime, buttons, keys))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -74,7 +73,7 @@ def test_pdf_samples_are_joined_on_ctrl_v_and_one_undo_gives_the_paste_back(qtbo
     undo(qtbot, window)
     assert window.source_text() == "draft " + before  # the text exactly as pasted
     undo(qtbot, window)
-    assert window.source_text() == "draft "           # and then the draft before the paste
+    assert window.source_text() == "draft "  # and then the draft before the paste
 
 
 @pytest.mark.parametrize("paste", [paste_from_context_menu, drop_text], ids=["context-menu", "drop"])
@@ -148,8 +147,9 @@ def test_translate_clipboard_with_joining_off_translates_the_copy_as_it_is(qtbot
     assert controller.worker.translator.calls[-1]["text"] == before
 
 
-@pytest.mark.parametrize("text", ["这是一段已经是中文的文字。我们不需要翻译它。",
-                                  "日本語の文章です。", "이것은 한국어 문장입니다."])
+@pytest.mark.parametrize(
+    "text", ["这是一段已经是中文的文字。我们不需要翻译它。", "日本語の文章です。", "이것은 한국어 문장입니다."]
+)
 def test_text_that_is_already_chinese_is_left_as_it_is(qtbot, make_controller, text):
     window, controller = make_controller()
     window.set_source(text)

@@ -33,8 +33,7 @@ def test_place_near_below_right_flipped_and_clamped():
 
 
 def _controller(qtbot, make_controller, settings=None, **kwargs):
-    window, controller = make_controller(settings or Settings(hotkey_opens="popup"),
-                                         factory=sentence_factory(**kwargs))
+    window, controller = make_controller(settings or Settings(hotkey_opens="popup"), factory=sentence_factory(**kwargs))
     return window, controller
 
 
@@ -116,8 +115,9 @@ def test_click_elsewhere_closes_and_cancels(qtbot, make_controller):
     assert popup.isVisible()
     with qtbot.waitSignal(popup.closed, timeout=5000):
         # Through the window (the platform's event path), where Qt's popup handling sees it.
-        QTest.mouseClick(other.windowHandle(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
-                         QPoint(20, 20))
+        QTest.mouseClick(
+            other.windowHandle(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(20, 20)
+        )
     assert not popup.isVisible()
     assert feature._current is None  # its translation was cancelled
     gate.set()

@@ -14,12 +14,15 @@ from desktop_mt.gui.worker import default_translator_factory
 
 from .test_controller import Heartbeat
 
-LONG_TEXT = " ".join([
-    "The committee met on Tuesday to discuss the new budget.",
-    "Several members raised concerns about the cost of the project.",
-    "After a long debate, they agreed to postpone the final vote until next month.",
-    "The chairman thanked everyone for their patience.",
-] * 3)
+LONG_TEXT = " ".join(
+    [
+        "The committee met on Tuesday to discuss the new budget.",
+        "Several members raised concerns about the cost of the project.",
+        "After a long debate, they agreed to postpone the final vote until next month.",
+        "The chairman thanked everyone for their patience.",
+    ]
+    * 3
+)
 
 
 def _bundled_dir():
@@ -59,9 +62,11 @@ def test_real_engine_streams_through_worker(qtbot, make_controller, model_dir):
         controller.translate(LONG_TEXT)
     worst = beat.stop()
     stats = controller.last_stats
-    print(f"\nreal engine ({model_dir}): {stats.tokens} tokens in {stats.seconds:.2f}s, "
-          f"first token {stats.first_token_seconds * 1000:.0f} ms, {stats.tokens_per_second:.0f} tok/s; "
-          f"worst UI-thread gap {worst * 1000:.1f} ms over {len(beat.ticks)} ticks")
+    print(
+        f"\nreal engine ({model_dir}): {stats.tokens} tokens in {stats.seconds:.2f}s, "
+        f"first token {stats.first_token_seconds * 1000:.0f} ms, {stats.tokens_per_second:.0f} tok/s; "
+        f"worst UI-thread gap {worst * 1000:.1f} ms over {len(beat.ticks)} ticks"
+    )
     assert stats.tokens > 0 and stats.segments >= 4
     assert window.target_text().strip()
     assert len([u for u in updates if u]) >= 2  # streamed, not one final paste
@@ -106,22 +111,24 @@ def test_long_translation_keeps_ui_thread_free_and_paragraphs(qtbot, make_contro
         controller.translate("\n\n".join(paragraphs))
     worst = beat.stop()
     stats = controller.last_stats
-    print(f"\nLONG run ({model_dir}): {stats.segments} segments, {stats.tokens} tokens in "
-          f"{stats.seconds:.2f}s; worst UI-thread gap {worst * 1000:.1f} ms over {len(beat.ticks)} ticks")
+    print(
+        f"\nLONG run ({model_dir}): {stats.segments} segments, {stats.tokens} tokens in "
+        f"{stats.seconds:.2f}s; worst UI-thread gap {worst * 1000:.1f} ms over {len(beat.ticks)} ticks"
+    )
     assert stats.segments == 8 * 12
     assert len(window.target_text().split("\n\n")) == 8  # paragraphs kept
     assert worst < 0.5
 
 
-@pytest.mark.parametrize("text", ["", "🍕👍🏽👨‍👩‍👧 🇨🇳 I love pizza 😀", "x" * 50_000,
-                                  ("Hello there. " * 4000)[:50_000]])
+@pytest.mark.parametrize(
+    "text", ["", "🍕👍🏽👨‍👩‍👧 🇨🇳 I love pizza 😀", "x" * 50_000, ("Hello there. " * 4000)[:50_000]]
+)
 def test_real_engine_bad_inputs_keep_window_responsive(qtbot, make_controller, model_dir, text):
     window, controller = make_controller(_settings(model_dir), factory=default_translator_factory)
     beat = Heartbeat()
     if controller.translate(text) is not None:
         # Long inputs: let them stream for a while, then Stop (which must be prompt too).
-        qtbot.waitUntil(lambda: controller.current is None or len(window.target_text()) > 200,
-                        timeout=120_000)
+        qtbot.waitUntil(lambda: controller.current is None or len(window.target_text()) > 200, timeout=120_000)
         if controller.current is not None:
             with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
                 controller.stop()
@@ -132,8 +139,7 @@ def test_real_engine_bad_inputs_keep_window_responsive(qtbot, make_controller, m
     assert bool(window.target_text().strip()) == bool(text.strip())
 
 
-def test_models_folder_and_add_model_folder_with_a_real_export(qtbot, app_home, tiny_marian_dir,
-                                                               make_controller):
+def test_models_folder_and_add_model_folder_with_a_real_export(qtbot, app_home, tiny_marian_dir, make_controller):
     import shutil
 
     from desktop_mt.gui.settings_dialog import SettingsDialog
@@ -151,8 +157,9 @@ def test_models_folder_and_add_model_folder_with_a_real_export(qtbot, app_home, 
     assert dialog.model_combo.currentData() == str(tiny_marian_dir)
     new = dialog.current_settings()
     assert new.model_path == str(tiny_marian_dir) and new.extra_model_dirs == [str(tiny_marian_dir)]
-    window, controller = make_controller(Settings(intra_op_threads=1), factory=default_translator_factory,
-                                         wait_loaded=False)
+    window, controller = make_controller(
+        Settings(intra_op_threads=1), factory=default_translator_factory, wait_loaded=False
+    )
     qtbot.waitUntil(lambda: window.state() in ("idle", "error"), timeout=60_000)
     with qtbot.waitSignal(controller.modelLoaded, timeout=60_000):
         controller.apply_settings(new)

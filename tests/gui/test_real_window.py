@@ -19,12 +19,10 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-
 from .xsession import ROOT, XSession, wait_for
 
 # Set to a file path to keep the latency figures as JSON (they are printed either way).
-REPORT = Path(os.environ["DESKTOP_MT_REAL_WINDOW_REPORT"]) if os.environ.get(
-    "DESKTOP_MT_REAL_WINDOW_REPORT") else None
+REPORT = Path(os.environ["DESKTOP_MT_REAL_WINDOW_REPORT"]) if os.environ.get("DESKTOP_MT_REAL_WINDOW_REPORT") else None
 
 
 def launch(session: XSession, output: Path, *args: str) -> subprocess.Popen:
@@ -32,8 +30,9 @@ def launch(session: XSession, output: Path, *args: str) -> subprocess.Popen:
     not a pipe nobody reads, which would block a chatty app)."""
     code = "import sys; from desktop_mt.cli import main; sys.exit(main(['gui', *sys.argv[1:]]))"
     with open(output, "w", encoding="utf-8") as out:
-        return subprocess.Popen([sys.executable, "-c", code, *args], env=session.env, cwd=ROOT,
-                                stdout=out, stderr=subprocess.STDOUT)
+        return subprocess.Popen(
+            [sys.executable, "-c", code, *args], env=session.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT
+        )
 
 
 def log_lines(session: XSession, pattern: str) -> list[re.Match]:
@@ -50,13 +49,25 @@ def typed_latency(session: XSession, wid: str, sentence: str) -> tuple[float, st
     before = len(log_lines(session, FIRST_TEXT))
     geometry = session.x("xdotool", "getwindowgeometry", "--shell", wid)
     size = dict(line.split("=") for line in geometry.splitlines())
-    session.x("xdotool", "mousemove", "--window", wid, str(int(size["WIDTH"]) // 4),
-              str(int(size["HEIGHT"]) // 2), "click", "1", check=True)
+    session.x(
+        "xdotool",
+        "mousemove",
+        "--window",
+        wid,
+        str(int(size["WIDTH"]) // 4),
+        str(int(size["HEIGHT"]) // 2),
+        "click",
+        "1",
+        check=True,
+    )
     session.x("xdotool", "key", "--clearmodifiers", "ctrl+a", check=True)
     session.x("xdotool", "type", "--delay", "5", sentence, check=True)
     session.x("xdotool", "key", "--clearmodifiers", "ctrl+Return", check=True)
-    found = wait_for(lambda: len(log_lines(session, FIRST_TEXT)) > before and log_lines(session, FIRST_TEXT),
-                     60, "the typed sentence's first translated text")
+    found = wait_for(
+        lambda: len(log_lines(session, FIRST_TEXT)) > before and log_lines(session, FIRST_TEXT),
+        60,
+        "the typed sentence's first translated text",
+    )
     match = found[before]
     return float(match.group(1)), match.group(2)
 
@@ -66,8 +77,13 @@ def _stamp(text: str) -> float:
     return datetime.strptime(text, "%Y-%m-%d %H:%M:%S,%f").timestamp()
 
 
-SENTENCES = ["Where is the train station?", "I will be late for school.", "The weather is nice today.",
-             "Could you help me with my homework?", "We are going to the library tomorrow."]
+SENTENCES = [
+    "Where is the train station?",
+    "I will be late for school.",
+    "The weather is nice today.",
+    "Could you help me with my homework?",
+    "We are going to the library tomorrow.",
+]
 
 
 def test_tray_hotkey_second_instance_and_typing_beside_a_file_job(session, tmp_path, capsys):
@@ -83,8 +99,14 @@ def test_tray_hotkey_second_instance_and_typing_beside_a_file_job(session, tmp_p
         assert app.poll() is None, "closing the window ended the app although a tray is there"
 
         # The global hotkey brings it back (and translates the clipboard).
-        subprocess.run(["xclip", "-selection", "clipboard"], input="I love you.", text=True,
-                       env=session.env, timeout=10, check=True)
+        subprocess.run(
+            ["xclip", "-selection", "clipboard"],
+            input="I love you.",
+            text=True,
+            env=session.env,
+            timeout=10,
+            check=True,
+        )
         session.x("xdotool", "key", "--clearmodifiers", "ctrl+alt+e", check=True)
         wid = wait_for(session.visible_windows, 20, "the hotkey to bring the window back")[0]
         wait_for(lambda: log_lines(session, FIRST_TEXT), 60, "the clipboard translation")
@@ -96,8 +118,10 @@ def test_tray_hotkey_second_instance_and_typing_beside_a_file_job(session, tmp_p
         big = tmp_path / "big.txt"
         # 2,000 lines of two sentences, each distinct (the batch layer translates a repeated
         # sentence once), so the job still runs while we type.
-        big.write_text("\n".join(f"{SENTENCES[i % 5][:-1]} on day {i}. We met {i} friends there."
-                                 for i in range(2000)) + "\n", encoding="utf-8")
+        big.write_text(
+            "\n".join(f"{SENTENCES[i % 5][:-1]} on day {i}. We met {i} friends there." for i in range(2000)) + "\n",
+            encoding="utf-8",
+        )
         second = launch(session, tmp_path / "second.out", str(big))
         assert second.wait(timeout=60) == 0, (tmp_path / "second.out").read_text()
         assert app.poll() is None and len(session.visible_windows()) == 1
@@ -109,16 +133,21 @@ def test_tray_hotkey_second_instance_and_typing_beside_a_file_job(session, tmp_p
             if job_running == "yes":
                 busy.append(ms)
         job_done = bool(log_lines(session, r"file job (finished|failed|cancelled)"))
-        ended = wait_for(lambda: log_lines(session, r"(\S+ \S+) INFO \S+: file job (finished|failed)"), 600,
-                         "the file job to end")
+        ended = wait_for(
+            lambda: log_lines(session, r"(\S+ \S+) INFO \S+: file job (finished|failed)"), 600, "the file job to end"
+        )
         started = log_lines(session, r"(\S+ \S+) INFO \S+: file job started")
         assert ended[0].group(2) == "finished" and (tmp_path / "big.zh.txt").exists()
-        job_seconds = (_stamp(ended[0].group(1)) - _stamp(started[0].group(1)))
-        report = {"idle_first_text_ms": idle, "during_job_first_text_ms": busy,
-                  "idle_median_ms": statistics.median(idle),
-                  "during_job_median_ms": statistics.median(busy) if busy else None,
-                  "ratio": (statistics.median(busy) / statistics.median(idle)) if busy else None,
-                  "job_finished_before_typing_ended": job_done, "job_seconds": job_seconds}
+        job_seconds = _stamp(ended[0].group(1)) - _stamp(started[0].group(1))
+        report = {
+            "idle_first_text_ms": idle,
+            "during_job_first_text_ms": busy,
+            "idle_median_ms": statistics.median(idle),
+            "during_job_median_ms": statistics.median(busy) if busy else None,
+            "ratio": (statistics.median(busy) / statistics.median(idle)) if busy else None,
+            "job_finished_before_typing_ended": job_done,
+            "job_seconds": job_seconds,
+        }
         with capsys.disabled():
             print("\nreal-window latency report:", json.dumps(report))
         if REPORT is not None:

@@ -50,6 +50,7 @@ def feature(make_controller):
         made.flow.restore_delay_ms = 50
         made.flow.copy_timeout_ms = 300
         return window, controller, made
+
     return make
 
 
@@ -212,6 +213,7 @@ def test_default_keys_per_platform(monkeypatch):
 
 
 # --- the hotkey -------------------------------------------------------------------------------
+
 
 def test_the_hotkey_is_off_until_set_and_a_press_replaces(qtbot, fake_pynput, make_controller):
     window, controller = make_controller()

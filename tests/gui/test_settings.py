@@ -18,10 +18,21 @@ def test_default_location_is_under_the_redirected_config_dir(app_home):
 
 def test_round_trip_keeps_every_field(tmp_path):
     path = tmp_path / "settings.json"
-    original = Settings(intra_op_threads=3, inter_op_threads=2, variant="fp32", max_output_length=200,
-                        beams=4, model_path="/models/x", extra_model_dirs=["/a", "/b"],
-                        translate_as_you_type=True, hotkey_enabled=False, hotkey="Ctrl+Shift+F9",
-                        use_primary_selection=True, window_geometry="AAEC", splitter_state="AAA=")
+    original = Settings(
+        intra_op_threads=3,
+        inter_op_threads=2,
+        variant="fp32",
+        max_output_length=200,
+        beams=4,
+        model_path="/models/x",
+        extra_model_dirs=["/a", "/b"],
+        translate_as_you_type=True,
+        hotkey_enabled=False,
+        hotkey="Ctrl+Shift+F9",
+        use_primary_selection=True,
+        window_geometry="AAEC",
+        splitter_state="AAA=",
+    )
     save_settings(original, path)
     result = load_settings(path)
     assert result.settings == original and result.warnings == []
@@ -40,11 +51,21 @@ def test_missing_keys_take_defaults(tmp_path):
     assert result.warnings == []
 
 
-@pytest.mark.parametrize("key,bad", [
-    ("beams", "four"), ("beams", 17), ("script", "klingon"), ("variant", "fp16"), ("intra_op_threads", True),
-    ("intra_op_threads", -1), ("translate_as_you_type", "yes"), ("extra_model_dirs", [1, 2]),
-    ("max_output_length", 1e9), ("hotkey", None),
-])
+@pytest.mark.parametrize(
+    "key,bad",
+    [
+        ("beams", "four"),
+        ("beams", 17),
+        ("script", "klingon"),
+        ("variant", "fp16"),
+        ("intra_op_threads", True),
+        ("intra_op_threads", -1),
+        ("translate_as_you_type", "yes"),
+        ("extra_model_dirs", [1, 2]),
+        ("max_output_length", 1e9),
+        ("hotkey", None),
+    ],
+)
 def test_invalid_values_fall_back_with_a_warning(tmp_path, key, bad):
     path = tmp_path / "settings.json"
     path.write_text(json.dumps({key: bad, "beams": 2} if key != "beams" else {key: bad}))
@@ -141,8 +162,9 @@ def test_geometry_and_splitter_are_saved_on_shutdown(qtbot, make_controller, tmp
 def test_dialog_reflects_and_edits_settings(qtbot):
     from desktop_mt.gui.settings_dialog import SettingsDialog
 
-    dialog = SettingsDialog(Settings(beams=3, intra_op_threads=2, translate_as_you_type=True),
-                            hotkey_available=True, hotkey_reason="")
+    dialog = SettingsDialog(
+        Settings(beams=3, intra_op_threads=2, translate_as_you_type=True), hotkey_available=True, hotkey_reason=""
+    )
     qtbot.addWidget(dialog)
     assert dialog.quality_combo.currentData() == 3 and dialog.intra_spin.value() == 2
     assert dialog.as_you_type_check.isChecked()

@@ -45,13 +45,34 @@ print(json.dumps({
 @pytest.mark.parametrize("scale", ["1", "2"])
 def test_settings_fit_a_1600x1000_screen_and_scroll(tmp_path, scale):
     config = tmp_path / "screen.json"
-    config.write_text(json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": 1600,
-                                               "height": 1000, "logicalDpi": 96, "logicalBaseDpi": 96,
-                                               "dpr": 1}]}))
-    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}", "QT_SCALE_FACTOR": scale,
-           "DESKTOP_MT_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", MEASURE], env=env, capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
+    config.write_text(
+        json.dumps(
+            {
+                "screens": [
+                    {
+                        "name": "laptop",
+                        "x": 0,
+                        "y": 0,
+                        "width": 1600,
+                        "height": 1000,
+                        "logicalDpi": 96,
+                        "logicalBaseDpi": 96,
+                        "dpr": 1,
+                    }
+                ]
+            }
+        )
+    )
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": f"offscreen:configfile={config}",
+        "QT_SCALE_FACTOR": scale,
+        "DESKTOP_MT_HOME": str(tmp_path / "home"),
+        "PYTHONPATH": str(ROOT),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout.strip().splitlines()[-1])
     fx, fy, fw, fh = got["frame"]
@@ -71,9 +92,11 @@ def test_settings_speak_a_translators_words(qtbot):
 
     dialog = SettingsDialog(Settings(intra_op_threads=4, inter_op_threads=2, beams=3), True, "")
     qtbot.addWidget(dialog)
-    shown = " ".join([label.text() for label in dialog.findChildren(QLabel)]
-                     + [dialog.intra_spin.text()]
-                     + [dialog.quality_combo.itemText(i) for i in range(dialog.quality_combo.count())])
+    shown = " ".join(
+        [label.text() for label in dialog.findChildren(QLabel)]
+        + [dialog.intra_spin.text()]
+        + [dialog.quality_combo.itemText(i) for i in range(dialog.quality_combo.count())]
+    )
     for engine_word in ("beam", "thread", "parallel", "CPU"):
         assert engine_word not in shown
     assert dialog.intra_spin.text() == "Use 4 processor cores"

@@ -32,14 +32,22 @@ from .xsession import XSession, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 # The sender as a desktop shortcut runs it; it reports whether anything imported PySide6.
-SHOW = ("import sys; from desktop_mt.cli import main; rc = main(sys.argv[1:]); "
-        "print('qt-loaded' if any(m.startswith('PySide6') for m in sys.modules) else 'no-qt'); "
-        "sys.exit(rc)")
+SHOW = (
+    "import sys; from desktop_mt.cli import main; rc = main(sys.argv[1:]); "
+    "print('qt-loaded' if any(m.startswith('PySide6') for m in sys.modules) else 'no-qt'); "
+    "sys.exit(rc)"
+)
 
 
 def run_show(env: dict, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", SHOW, "show", *args], env=env, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", SHOW, "show", *args],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 @pytest.fixture
@@ -58,8 +66,7 @@ def running(qtbot, home):
         controller.start()
     instance = SingleInstance()
     assert instance.listen()
-    instance.messageReceived.connect(
-        lambda message: app_mod.on_remote_message(message, window, controller))
+    instance.messageReceived.connect(lambda message: app_mod.on_remote_message(message, window, controller))
     yield window, controller
     instance.close()
     controller.shutdown()
@@ -87,9 +94,14 @@ def test_show_hands_files_to_the_window(qtbot, running, home, tmp_path, monkeypa
     window, controller = running
     asked: list[list[str]] = []
     monkeypatch.setattr(controller, "translate_files", asked.append)
-    sender = subprocess.Popen([sys.executable, "-c", SHOW, "show", "notes.txt", "--", "-x.txt"],
-                              env=home, cwd=tmp_path, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
+    sender = subprocess.Popen(
+        [sys.executable, "-c", SHOW, "show", "notes.txt", "--", "-x.txt"],
+        env=home,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     # The window answers from its event loop, which runs while waiting here.
     qtbot.waitUntil(lambda: bool(asked) and sender.poll() is not None, timeout=30_000)
     out, _ = sender.communicate(timeout=30)
@@ -118,6 +130,7 @@ def test_a_socket_left_by_a_crash_counts_as_not_running(home, monkeypatch, tmp_p
 
 # --- the real app in a real X session --------------------------------------------------------
 
+
 @pytest.fixture
 def xsession(tmp_path):
     """Xvfb and a tray host; a short TMPDIR of its own for the app's socket (Unix socket paths
@@ -133,27 +146,32 @@ def xsession(tmp_path):
 def _name(env: dict) -> str:
     """The instance name the app in ``env`` uses (it depends on DESKTOP_MT_HOME)."""
     code = "from desktop_mt.instance_client import server_name; print(server_name())"
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          check=True, timeout=30).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=30
+    ).stdout.strip()
 
 
-@pytest.mark.parametrize("flag, selection", [("--clipboard", "clipboard"),
-                                             ("--selection", "primary")])
+@pytest.mark.parametrize("flag, selection", [("--clipboard", "clipboard"), ("--selection", "primary")])
 def test_real_app_under_xvfb_pastes_on_show(xsession, flag, selection):
     """The app (bundled model) is triggered by ``show``: xclip owns the X selection and exits
     after serving one paste, which only the app's reaction to ``show`` asks for (a ``show``
     without a flag leaves it waiting)."""
     code = "import sys; from desktop_mt.cli import main; sys.exit(main(['gui']))"
-    app = subprocess.Popen([sys.executable, "-c", code], env=xsession, cwd=ROOT,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    app = subprocess.Popen(
+        [sys.executable, "-c", code], env=xsession, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     owner = None
     try:
         path = Path(xsession["TMPDIR"], _name(xsession))  # where Qt puts it: $TMPDIR/NAME
         wait_for(path.exists, 60, "the app's single-instance socket")
         # -quiet keeps xclip in the foreground, so its exit is the paste.
-        owner = subprocess.Popen(["xclip", "-quiet", "-selection", selection, "-loops", "1"],
-                                 stdin=subprocess.PIPE, env=xsession, text=True,
-                                 stderr=subprocess.DEVNULL)
+        owner = subprocess.Popen(
+            ["xclip", "-quiet", "-selection", selection, "-loops", "1"],
+            stdin=subprocess.PIPE,
+            env=xsession,
+            text=True,
+            stderr=subprocess.DEVNULL,
+        )
         owner.stdin.write("Where is the train station?")
         owner.stdin.close()
         assert owner.poll() is None  # nobody has pasted yet

@@ -17,8 +17,7 @@ def test_clipboard_translate_can_be_undone_to_the_draft(qtbot, make_controller):
     window.source.setFocus()
     qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.source_text() == "my draft"
-    qtbot.keyClick(window.source, Qt.Key.Key_Z,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert window.source_text() == "from the clipboard"  # and redo goes forward again
 
 
@@ -79,8 +78,7 @@ def test_no_stale_translation_beside_a_draft_brought_back_by_undo(qtbot, make_co
     assert window.target_text() == ""  # not the clipboard text's translation
     with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
         window.translateRequested.emit(window.source_text())
-    qtbot.keyClick(window.source, Qt.Key.Key_Z,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert window.source_text() == "from the clipboard"
     assert window.target_text() == "<from><the><clipboard>"  # its own translation comes back
     qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)

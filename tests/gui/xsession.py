@@ -29,18 +29,29 @@ class XSession:
 
     def __init__(self, tmp: Path) -> None:
         read, write = os.pipe()
-        self.xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24",
-                                      "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+        self.xvfb = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+            pass_fds=(write,),
+            stderr=subprocess.DEVNULL,
+        )
         os.close(write)
         with os.fdopen(read) as f:
             self.display = ":" + f.readline().strip()
-        self.env = {**os.environ, "DISPLAY": self.display, "QT_QPA_PLATFORM": "xcb",
-                    "DESKTOP_MT_HOME": str(tmp / "home"), "PYTHONPATH": str(ROOT)}
+        self.env = {
+            **os.environ,
+            "DISPLAY": self.display,
+            "QT_QPA_PLATFORM": "xcb",
+            "DESKTOP_MT_HOME": str(tmp / "home"),
+            "PYTHONPATH": str(ROOT),
+        }
         for var in ("WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "QT_SCALE_FACTOR"):
             self.env.pop(var, None)
-        self.tray = subprocess.Popen(["trayer", "--edge", "top", "--align", "right", "--widthtype",
-                                      "request", "--height", "24"], env=self.env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.tray = subprocess.Popen(
+            ["trayer", "--edge", "top", "--align", "right", "--widthtype", "request", "--height", "24"],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             wait_for(lambda: self.x("xdotool", "search", "--class", "trayer"), 20, "the tray host")
         except AssertionError:
@@ -64,8 +75,11 @@ class XSession:
         d = display.Display(self.display)
         window = d.create_resource_object("window", int(wid))
         atom = d.intern_atom
-        event = protocol.event.ClientMessage(window=window, client_type=atom("WM_PROTOCOLS"),
-                                             data=(32, [atom("WM_DELETE_WINDOW"), X.CurrentTime, 0, 0, 0]))
+        event = protocol.event.ClientMessage(
+            window=window,
+            client_type=atom("WM_PROTOCOLS"),
+            data=(32, [atom("WM_DELETE_WINDOW"), X.CurrentTime, 0, 0, 0]),
+        )
         window.send_event(event, event_mask=X.NoEventMask)
         d.flush()
         d.close()

@@ -29,14 +29,28 @@ def repo_files(model_dir: Path, with_tokenizer: bool = True) -> dict[str, bytes]
 
 def catalog_entry(name: str = "tiny", repo: str = REPO, revision: str = COMMIT) -> dict:
     def roles(suffix: str) -> dict:
-        return {"encoder": f"onnx/encoder_model{suffix}.onnx", "decoder": f"onnx/decoder_model{suffix}.onnx",
-                "decoder_with_past": f"onnx/decoder_with_past_model{suffix}.onnx"}
+        return {
+            "encoder": f"onnx/encoder_model{suffix}.onnx",
+            "decoder": f"onnx/decoder_model{suffix}.onnx",
+            "decoder_with_past": f"onnx/decoder_with_past_model{suffix}.onnx",
+        }
 
-    return {"name": name, "title": "Tiny test Marian", "repo": repo, "revision": revision, "architecture": "marian",
-            "source_lang": "en", "target_lang": "zh", "licence": "CC-BY-4.0", "attribution": "tests",
-            "tokenizer_fallback": {"repo": CHECKPOINT_REPO, "revision": CHECKPOINT_COMMIT},
-            "variants": {"int8": {"files": roles("_quantized"), "approx_bytes": 1000, "int8_kind": "dynamic"},
-                         "fp32": {"files": roles(""), "approx_bytes": 3000}}}
+    return {
+        "name": name,
+        "title": "Tiny test Marian",
+        "repo": repo,
+        "revision": revision,
+        "architecture": "marian",
+        "source_lang": "en",
+        "target_lang": "zh",
+        "licence": "CC-BY-4.0",
+        "attribution": "tests",
+        "tokenizer_fallback": {"repo": CHECKPOINT_REPO, "revision": CHECKPOINT_COMMIT},
+        "variants": {
+            "int8": {"files": roles("_quantized"), "approx_bytes": 1000, "int8_kind": "dynamic"},
+            "fp32": {"files": roles(""), "approx_bytes": 3000},
+        },
+    }
 
 
 def tiny_hub(model_dir: Path) -> FakeHub:

@@ -47,7 +47,7 @@ class FakeHub:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}"
 
-    def start(self) -> "FakeHub":
+    def start(self) -> FakeHub:
         hub = self
 
         class Handler(_Handler):
@@ -118,8 +118,15 @@ class _Handler(BaseHTTPRequestHandler):
         entry = self._repo(repo, revision)
         if entry is None:
             return
-        body = json.dumps({"id": repo, "modelId": repo, "sha": entry["sha"], "private": False,
-                           "siblings": [self.owner.sibling(p, d) for p, d in sorted(entry["files"].items())]}).encode()
+        body = json.dumps(
+            {
+                "id": repo,
+                "modelId": repo,
+                "sha": entry["sha"],
+                "private": False,
+                "siblings": [self.owner.sibling(p, d) for p, d in sorted(entry["files"].items())],
+            }
+        ).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -144,7 +151,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _range_start(self) -> int:
         value = self.headers.get("Range") or ""
         if value.startswith("bytes=") and value.endswith("-"):
-            return int(value[len("bytes="):-1])
+            return int(value[len("bytes=") : -1])
         return 0
 
     def _file_headers(self, commit: str, path: str, data: bytes, start: int) -> None:

@@ -17,6 +17,7 @@ from desktop_mt.models.store import models_dir, settings_path
 @pytest.fixture
 def zh_en_copy(tiny_marian_dir, tmp_path):
     """The tiny model's folder told it translates zh->en, three ways: manifest, tokenizer_config, name."""
+
     def make(how: str):
         folder = tmp_path / f"zh-en-{how}"
         shutil.copytree(tiny_marian_dir, folder)
@@ -28,14 +29,17 @@ def zh_en_copy(tiny_marian_dir, tmp_path):
         (folder / "desktop_mt.json").unlink()  # Optimum layout: facts from the other files
         if how == "tokenizer":
             config = json.loads((folder / "tokenizer_config.json").read_text("utf-8"))
-            (folder / "tokenizer_config.json").write_text(json.dumps({**config, "source_lang": "zh",
-                                                                     "target_lang": "en"}), "utf-8")
+            (folder / "tokenizer_config.json").write_text(
+                json.dumps({**config, "source_lang": "zh", "target_lang": "en"}), "utf-8"
+            )
         else:
             (folder / "tokenizer_config.json").unlink()
             config = json.loads((folder / "config.json").read_text("utf-8"))
-            (folder / "config.json").write_text(json.dumps({**config, "_name_or_path": "Helsinki-NLP/opus-mt-zh-en"}),
-                                                "utf-8")
+            (folder / "config.json").write_text(
+                json.dumps({**config, "_name_or_path": "Helsinki-NLP/opus-mt-zh-en"}), "utf-8"
+            )
         return folder
+
     return make
 
 

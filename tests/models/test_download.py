@@ -15,22 +15,45 @@ from pathlib import Path
 import pytest
 
 from desktop_mt import Translator
-from desktop_mt.errors import (DownloadCancelled, DownloadVerificationError, HubUnreachableError, ModelNotFoundError,
-                               NotEnoughSpaceError)
-from desktop_mt.models import (active_model_dir, download_model, get_active, list_installed, remove_model,
-                               resolve_endpoint, set_active, set_endpoint_setting)
+from desktop_mt.errors import (
+    DownloadCancelled,
+    DownloadVerificationError,
+    HubUnreachableError,
+    ModelNotFoundError,
+    NotEnoughSpaceError,
+)
+from desktop_mt.models import (
+    active_model_dir,
+    download_model,
+    get_active,
+    list_installed,
+    remove_model,
+    resolve_endpoint,
+    set_active,
+    set_endpoint_setting,
+)
 from tests.models.conftest import CHECKPOINT_REPO, COMMIT, REPO, TOKENIZER, repo_files
 from tests.models.fake_hub import FakeHub
 
 ROOT = Path(__file__).resolve().parents[2]
-INT8 = ["onnx/encoder_model_quantized.onnx", "onnx/decoder_model_quantized.onnx",
-        "onnx/decoder_with_past_model_quantized.onnx"]
+INT8 = [
+    "onnx/encoder_model_quantized.onnx",
+    "onnx/decoder_model_quantized.onnx",
+    "onnx/decoder_with_past_model_quantized.onnx",
+]
 SENTENCES = ["I love you.", "Where is the train station?", "It's raining again."]
 
 
 def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "desktop_mt", *args], input=stdin, capture_output=True, text=True,
-                          timeout=300, cwd=ROOT, env=dict(os.environ))
+    return subprocess.run(
+        [sys.executable, "-m", "desktop_mt", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env=dict(os.environ),
+    )
 
 
 def closed_port_url() -> str:
@@ -124,8 +147,13 @@ def test_cancel_keeps_the_partial_file_and_a_rerun_resumes_it(hub, home, tiny_ma
     phases = [r.phase for r in reports]
     assert phases[0] == "listing" and phases[-1] == "done" and "installing" in phases
     last = reports[-1]
-    assert last.done == last.total == sum(len(repo_files(tiny_marian_dir)[p]) for p in
-                                          ["config.json", "generation_config.json", *INT8, *TOKENIZER])
+    assert (
+        last.done
+        == last.total
+        == sum(
+            len(repo_files(tiny_marian_dir)[p]) for p in ["config.json", "generation_config.json", *INT8, *TOKENIZER]
+        )
+    )
 
 
 def test_unreachable_endpoint_names_it_and_the_mirror(home):
@@ -162,8 +190,11 @@ def test_tokenizer_files_come_from_the_checkpoint_repo_when_missing(hub, home, t
     path = download_model("tiny", endpoint=hub.url)
     for name in TOKENIZER:
         assert (path / name).read_bytes() == (tiny_marian_dir / name).read_bytes()
-        assert any(p == f"/{CHECKPOINT_REPO}/resolve/{hub.repos[CHECKPOINT_REPO]['sha']}/{name}"
-                   for m, p, _ in hub.requests if m == "GET")
+        assert any(
+            p == f"/{CHECKPOINT_REPO}/resolve/{hub.repos[CHECKPOINT_REPO]['sha']}/{name}"
+            for m, p, _ in hub.requests
+            if m == "GET"
+        )
     assert Translator(path, variant="int8").translate("I love you.")
 
 
@@ -230,9 +261,8 @@ def test_a_second_download_of_the_same_model_is_refused_while_one_runs(hub, home
 
     lock = FileLock(str(home / "models" / ".downloads" / "tiny.lock"))
     (home / "models" / ".downloads").mkdir(parents=True)
-    with lock:  # as the GUI's download holds it
-        with pytest.raises(ModelDownloadError, match="already being downloaded"):
-            download_model("tiny", endpoint=hub.url)
+    with lock, pytest.raises(ModelDownloadError, match="already being downloaded"):  # as the GUI's download holds it
+        download_model("tiny", endpoint=hub.url)
     assert download_model("tiny", endpoint=hub.url).name == "tiny"
 
 
@@ -247,8 +277,15 @@ def test_ctrl_c_installs_nothing_and_the_same_command_resumes(hub, home):
     env = dict(os.environ, HF_HUB_DOWNLOAD_TIMEOUT="60")
     # A shell starts background jobs with SIGINT ignored, and a child keeps that (Python then
     # never raises KeyboardInterrupt): the download gets Ctrl-C's default, as in a terminal.
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert hub.held.wait(120), "the download never reached the held file"
         proc.send_signal(signal.SIGINT)
@@ -285,8 +322,9 @@ def test_the_shipped_catalog_entry_layout_installs_and_translates(tiny_merged_di
     monkeypatch.delenv("DESKTOP_MT_CATALOG")
     real = catalog_entry("opus-mt-en-zh")
     assert [e.name for e in load_catalog()] == ["opus-mt-en-zh", "opus-mt-zh-en"]
-    files = {name: (tiny_merged_dir / name).read_bytes() for name in ("config.json", "generation_config.json",
-                                                                      *TOKENIZER)}
+    files = {
+        name: (tiny_merged_dir / name).read_bytes() for name in ("config.json", "generation_config.json", *TOKENIZER)
+    }
     for variant in real.variants.values():
         for role, path in variant.files.items():
             local = {"encoder": "encoder_model", "decoder_merged": "decoder_model_merged"}[role]

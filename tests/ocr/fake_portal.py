@@ -22,12 +22,29 @@ class Portal(QObject):
     def Screenshot(self, _parent: str, options: dict, message: QDBusMessage) -> str:  # noqa: N802 - D-Bus name
         sender = message.service().lstrip(":").replace(".", "_")
         path = f"/org/freedesktop/portal/desktop/request/{sender}/{options['handle_token']}"
-        code, results = ("uint32 1", "@a{sv} {}") if self.image == "--cancel" else (
-            "uint32 0", "{'uri': <'file://%s'>}" % self.image)
+        code, results = (
+            ("uint32 1", "@a{sv} {}")
+            if self.image == "--cancel"
+            else ("uint32 0", f"{{'uri': <'file://{self.image}'>}}")
+        )
         # after the reply: the caller connects to the request path before it calls
-        QTimer.singleShot(50, lambda: subprocess.run(
-            ["gdbus", "emit", "--session", "--object-path", path, "--signal",
-             "org.freedesktop.portal.Request.Response", code, results], check=True))
+        QTimer.singleShot(
+            50,
+            lambda: subprocess.run(
+                [
+                    "gdbus",
+                    "emit",
+                    "--session",
+                    "--object-path",
+                    path,
+                    "--signal",
+                    "org.freedesktop.portal.Request.Response",
+                    code,
+                    results,
+                ],
+                check=True,
+            ),
+        )
         return path
 
 
@@ -35,8 +52,7 @@ def main() -> None:
     app = QCoreApplication(sys.argv)
     bus = QDBusConnection.sessionBus()
     portal = Portal(sys.argv[1])
-    assert bus.registerObject("/org/freedesktop/portal/desktop", portal,
-                              QDBusConnection.RegisterOption.ExportAllSlots)
+    assert bus.registerObject("/org/freedesktop/portal/desktop", portal, QDBusConnection.RegisterOption.ExportAllSlots)
     assert bus.registerService("org.freedesktop.portal.Desktop")
     print("ready", flush=True)
     app.exec()

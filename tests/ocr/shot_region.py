@@ -14,9 +14,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-DOCUMENT = ("Release notes\n\nThe new version starts twice as fast and uses less memory.\n"
-            "Files you open are saved automatically every five minutes.\n"
-            "Please restart the application after installing the update.")
+DOCUMENT = (
+    "Release notes\n\nThe new version starts twice as fast and uses less memory.\n"
+    "Files you open are saved automatically every five minutes.\n"
+    "Please restart the application after installing the update."
+)
 
 
 def main() -> int:
@@ -30,7 +32,8 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QLabel
 
-    from desktop_mt.gui import app as app_mod, fonts, qtcompat
+    from desktop_mt.gui import app as app_mod
+    from desktop_mt.gui import fonts, qtcompat
 
     app = QApplication(sys.argv[:1])
     qtcompat.install_none_refcount_guard()

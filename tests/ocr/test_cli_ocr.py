@@ -13,7 +13,8 @@ from desktop_mt.cli_ocr import OUTPUT_SEPARATOR
 from tests.ocr.texts import CHINESE, ENGLISH, render, save
 
 _spec = importlib.util.spec_from_file_location(
-    "fake_translator", Path(__file__).resolve().parents[1] / "batch" / "fake_translator.py")
+    "fake_translator", Path(__file__).resolve().parents[1] / "batch" / "fake_translator.py"
+)
 fake_module = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fake_module)
 

@@ -38,12 +38,16 @@ def test_boxes_cover_the_rendered_lines(engine):
 
 
 def test_a_wrapped_english_sentence_is_joined_and_paragraphs_kept(engine):
-    lines = ["The committee met on Tuesday and agreed", "to publish the results next month.",
-             "Everyone is invited to the launch."]
+    lines = [
+        "The committee met on Tuesday and agreed",
+        "to publish the results next month.",
+        "Everyone is invited to the launch.",
+    ]
     result = engine.read(render(lines, gaps={2: 40}))
     assert result.text.split("\n\n") == [
         "The committee met on Tuesday and agreed to publish the results next month.",
-        "Everyone is invited to the launch."], result.text
+        "Everyone is invited to the launch.",
+    ], result.text
 
 
 def test_wrapped_chinese_lines_are_joined_without_spaces(engine):
@@ -150,7 +154,7 @@ def test_damaged_files_give_an_image_error_or_an_image(fmt):
     @settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
     @given(cut=st.integers(0, len(good)), at=st.integers(0, len(good) - 1), junk=st.binary(min_size=1, max_size=64))
     def check(cut, at, junk):
-        for data in (good[:cut], good[:at] + junk + good[at + len(junk):], junk):
+        for data in (good[:cut], good[:at] + junk + good[at + len(junk) :], junk):
             try:
                 rgb = load_image(data, name="x." + fmt.lower())
             except ImageError as exc:

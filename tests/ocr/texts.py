@@ -26,8 +26,14 @@ def font_path(text: str) -> str:
     return CJK_FONT if any("\u4e00" <= c <= "\u9fff" for c in text) else LATIN_FONT
 
 
-def render(lines: list[str], size: int = 20, pitch: int = 36, width: int = 760, margin: int = 20,
-           gaps: dict[int, int] | None = None) -> np.ndarray:
+def render(
+    lines: list[str],
+    size: int = 20,
+    pitch: int = 36,
+    width: int = 760,
+    margin: int = 20,
+    gaps: dict[int, int] | None = None,
+) -> np.ndarray:
     """Black text on white, one line per entry; ``gaps`` adds extra pixels above line i."""
     from PIL import Image, ImageDraw, ImageFont
 

@@ -68,9 +68,15 @@ def read_lines(engine: OcrEngine, key: str, lines: list[str]) -> dict:
     seconds = time.perf_counter() - started
     window.close()
     got = list(result.line_texts) + [""] * max(0, len(lines) - len(result.line_texts))
-    errors = sum(edit_distance(e, g) for e, g in zip(lines, got)) + sum(len(g) for g in got[len(lines):])
-    return {"lines": len(lines), "chars": sum(map(len, lines)), "errors": errors, "seconds": seconds,
-            "got": list(result.line_texts), "size": list(result.size)}
+    errors = sum(edit_distance(e, g) for e, g in zip(lines, got)) + sum(len(g) for g in got[len(lines) :])
+    return {
+        "lines": len(lines),
+        "chars": sum(map(len, lines)),
+        "errors": errors,
+        "seconds": seconds,
+        "got": list(result.line_texts),
+        "size": list(result.size),
+    }
 
 
 def overlay_check() -> dict:
@@ -92,11 +98,15 @@ def overlay_check() -> dict:
     own = qimage_to_rgb(window.grab().toImage())
     got = qimage_to_rgb(image)
     window.close()
-    return {"ratio": shots[0].ratio, "picked_size": [got.shape[1], got.shape[0]],
-            "window_size": [own.shape[1], own.shape[0]], "rect": [rect.x(), rect.y(), rect.width(), rect.height()],
-            "window_rect": [geo.x(), geo.y(), geo.width(), geo.height()],
-            "pixels_equal": bool(got.shape == own.shape and np.array_equal(got, own)),
-            "mean_abs_diff": float(np.abs(got.astype(int) - own.astype(int)).mean()) if got.shape == own.shape else -1}
+    return {
+        "ratio": shots[0].ratio,
+        "picked_size": [got.shape[1], got.shape[0]],
+        "window_size": [own.shape[1], own.shape[0]],
+        "rect": [rect.x(), rect.y(), rect.width(), rect.height()],
+        "window_rect": [geo.x(), geo.y(), geo.width(), geo.height()],
+        "pixels_equal": bool(got.shape == own.shape and np.array_equal(got, own)),
+        "mean_abs_diff": float(np.abs(got.astype(int) - own.astype(int)).mean()) if got.shape == own.shape else -1,
+    }
 
 
 def loaded_qt_cores() -> list[str]:
@@ -108,10 +118,15 @@ def main() -> None:
     app = QApplication(sys.argv)
     engine = OcrEngine()
     engine.read(np.full((64, 64, 3), 255, np.uint8))  # load the models outside the timings
-    out = {"scale": QGuiApplication.primaryScreen().devicePixelRatio(),
-           "en": read_lines(engine, "en", ENGLISH), "zh": read_lines(engine, "zh", CHINESE),
-           "overlay": overlay_check(), "qt_cores": loaded_qt_cores(), "cv2": "cv2" in sys.modules,
-           "pid_threads": os.getpid()}
+    out = {
+        "scale": QGuiApplication.primaryScreen().devicePixelRatio(),
+        "en": read_lines(engine, "en", ENGLISH),
+        "zh": read_lines(engine, "zh", CHINESE),
+        "overlay": overlay_check(),
+        "qt_cores": loaded_qt_cores(),
+        "cv2": "cv2" in sys.modules,
+        "pid_threads": os.getpid(),
+    }
     print(json.dumps(out, ensure_ascii=False))
     app.quit()
 

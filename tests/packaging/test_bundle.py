@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not sys.platform.startswith("linux"),
-                       reason="the bundle test builds the Linux bundle (CI builds the others)"),
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="the bundle test builds the Linux bundle (CI builds the others)"
+    ),
 ]
 
 
@@ -46,20 +47,25 @@ def bundle(tmp_path_factory, request) -> dict:
         model = request.getfixturevalue("tiny_marian_dir")
     dist = tmp_path_factory.mktemp("dist")
     work = tmp_path_factory.mktemp("work")
-    cmd = [sys.executable, str(BUILD_PY), "--model-dir", str(model), "--dist", str(dist),
-           "--work", str(work)]
+    cmd = [sys.executable, str(BUILD_PY), "--model-dir", str(model), "--dist", str(dist), "--work", str(work)]
     if hasattr(os, "nice"):
         cmd = ["nice", "-n", "10"] + cmd if shutil.which("nice") else cmd
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, f"build.py failed:\n{proc.stdout[-5000:]}\n{proc.stderr[-5000:]}"
     folder, exe = build.bundle_paths(dist)
-    return {"folder": folder, "exe": exe, "model": model, "real_model": real,
-            "build_output": proc.stdout}
+    return {"folder": folder, "exe": exe, "model": model, "real_model": real, "build_output": proc.stdout}
 
 
 def _run(exe: Path, *args: str, home: Path, stdin: str | None = None, timeout: float = 300):
-    return subprocess.run([str(exe), *args], env=build.bundle_env(home), input=stdin,
-                          capture_output=True, text=True, encoding="utf-8", timeout=timeout)
+    return subprocess.run(
+        [str(exe), *args],
+        env=build.bundle_env(home),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+    )
 
 
 def _has_cjk(text: str) -> bool:
@@ -73,8 +79,16 @@ def test_bundle_contents_and_size(bundle):
     print(f"bundle {folder}: {total / 1e6:.1f} MB")
     assert total <= build.SIZE_BUDGET_MB * 1e6, f"{total / 1e6:.1f} MB > {build.SIZE_BUDGET_MB} MB"
     names = {p.name for p in folder.rglob("*")}
-    for unwanted in ("torch", "transformers", "export_tools", "tests", "QtQml.abi3.so",
-                     "libQt6Quick.so.6", "libQt6WebEngineCore.so.6", "libqgtk3.so"):
+    for unwanted in (
+        "torch",
+        "transformers",
+        "export_tools",
+        "tests",
+        "QtQml.abi3.so",
+        "libQt6Quick.so.6",
+        "libQt6WebEngineCore.so.6",
+        "libqgtk3.so",
+    ):
         assert unwanted not in names, unwanted
     assert not any(p.suffix == ".qm" for p in folder.rglob("*")), "Qt translations were bundled"
     for extra in ("desktop-mt.desktop", "desktop-mt.png", "install.sh"):
@@ -145,8 +159,7 @@ def test_runs_from_a_read_only_install(bundle):
 
 def test_gui_starts_from_a_read_only_install_offscreen(bundle):
     with build.ReadOnlyInstall(bundle["folder"]) as ro:
-        ok, why = build.gui_smoke(ro.path_of(bundle["exe"]), ro.home, seconds=8,
-                                  prefix=ro.prefix, env=ro.env)
+        ok, why = build.gui_smoke(ro.path_of(bundle["exe"]), ro.home, seconds=8, prefix=ro.prefix, env=ro.env)
         assert ok, why
         assert ro.changed() == []
         assert (ro.home / "desktop-mt" / "logs" / "desktop-mt.log").is_file()
@@ -176,8 +189,10 @@ def test_cold_start_to_first_translation(bundle, tmp_path):
     result = build.timed_self_test(bundle["exe"], build.bundle_env(tmp_path))
     assert result["rc"] == 0, result["stdout"] + result["stderr"]
     assert result["first"] is not None, result["stdout"]
-    print(f"cold start to first translation: {result['first']:.2f} s "
-          f"(exit {result['total']:.2f} s; {'bundled' if bundle['real_model'] else 'tiny test'} model)")
+    print(
+        f"cold start to first translation: {result['first']:.2f} s "
+        f"(exit {result['total']:.2f} s; {'bundled' if bundle['real_model'] else 'tiny test'} model)"
+    )
     assert result["first"] < 10.0
 
 
@@ -195,8 +210,15 @@ def test_bundle_downloads_a_model_and_writes_traditional(bundle, tmp_path, tiny_
         env.pop(name, None)
 
     def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-        proc = subprocess.run([str(bundle["exe"]), *args], env=env, input=stdin, capture_output=True, text=True,
-                              encoding="utf-8", timeout=300)
+        proc = subprocess.run(
+            [str(bundle["exe"]), *args],
+            env=env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=300,
+        )
         assert proc.returncode == 0, f"{args}: {proc.stdout}\n{proc.stderr}"
         return proc
 
@@ -226,8 +248,9 @@ def _post_json(url: str, body: dict) -> dict:
     import json
     import urllib.request
 
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(req, timeout=60) as resp:
         return json.loads(resp.read().decode("utf-8"))
 
@@ -256,13 +279,19 @@ def test_serve_in_bundle(bundle, tmp_path):
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     log = (tmp_path / "serve.log").open("w", encoding="utf-8")
-    proc = subprocess.Popen([str(bundle["exe"]), "serve", "--port", str(port)], env=build.bundle_env(tmp_path),
-                            stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [str(bundle["exe"]), "serve", "--port", str(port)],
+        env=build.bundle_env(tmp_path),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         _wait_until_serving(proc, base + "/health")
         libre = _post_json(base + "/translate", {"q": "Good morning.", "source": "en", "target": "zh"})
-        chat = _post_json(base + "/v1/chat/completions",
-                          {"model": "desktop-mt", "messages": [{"role": "user", "content": "Good morning."}]})
+        chat = _post_json(
+            base + "/v1/chat/completions",
+            {"model": "desktop-mt", "messages": [{"role": "user", "content": "Good morning."}]},
+        )
     finally:
         proc.terminate()
         proc.wait(timeout=30)

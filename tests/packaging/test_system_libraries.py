@@ -15,17 +15,31 @@ from tests.packaging.build_script import build
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ldd: Linux only")
 
 
-@pytest.mark.parametrize("name", ["libxcb-icccm.so.4", "libxcb-keysyms.so.1", "libxcb.so.1",
-                                  "libxcb-render-util.so.0", "libxkbcommon-x11.so.0",
-                                  "libX11-xcb.so.1", "libfontconfig.so.1", "libfreetype.so.6",
-                                  "libEGL.so.1", "libGL.so.1", "libdbus-1.so.3",
-                                  "libwayland-cursor.so.0"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "libxcb-icccm.so.4",
+        "libxcb-keysyms.so.1",
+        "libxcb.so.1",
+        "libxcb-render-util.so.0",
+        "libxkbcommon-x11.so.0",
+        "libX11-xcb.so.1",
+        "libfontconfig.so.1",
+        "libfreetype.so.6",
+        "libEGL.so.1",
+        "libGL.so.1",
+        "libdbus-1.so.3",
+        "libwayland-cursor.so.0",
+    ],
+)
 def test_desktop_libraries_come_from_the_system(name):
     assert build.SYSTEM_LIBRARY.fullmatch(name)
 
 
-@pytest.mark.parametrize("name", ["libQt6XcbQpa.so.6", "libicuuc.so.73", "libglib-2.0.so.0",
-                                  "libpython3.11.so.1.0", "libxcbfoo", "libGLEW.so.2.2"])
+@pytest.mark.parametrize(
+    "name",
+    ["libQt6XcbQpa.so.6", "libicuuc.so.73", "libglib-2.0.so.0", "libpython3.11.so.1.0", "libxcbfoo", "libGLEW.so.2.2"],
+)
 def test_other_libraries_are_the_bundles(name):
     assert not build.SYSTEM_LIBRARY.fullmatch(name)
 
@@ -39,8 +53,10 @@ def test_missing_system_library_is_a_note_and_others_fail(tmp_path, monkeypatch,
     problems = build.unresolved_libraries(folder)
     assert problems == ["_internal/PySide6/libqxcb.so links to missing libQt6Gui.so.6"]
     notes = capsys.readouterr().err
-    assert "libxcb-icccm.so.4 (not on this build machine) comes from the user's system " \
-           "(Debian/Ubuntu: libxcb-icccm4)" in notes
+    assert (
+        "libxcb-icccm.so.4 (not on this build machine) comes from the user's system "
+        "(Debian/Ubuntu: libxcb-icccm4)" in notes
+    )
     assert "(Debian/Ubuntu: libxcb-keysyms1)" in notes
 
 

@@ -32,8 +32,9 @@ pytestmark = pytest.mark.slow
 
 def _run(cmd: list, cwd: Path, timeout: int = 600) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True,
-                          text=True, encoding="utf-8", timeout=timeout)
+    proc = subprocess.run(
+        [str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, encoding="utf-8", timeout=timeout
+    )
     assert proc.returncode == 0, f"{cmd} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return proc
 
@@ -41,8 +42,11 @@ def _run(cmd: list, cwd: Path, timeout: int = 600) -> subprocess.CompletedProces
 def _package_data() -> set[str]:
     """The files under desktop_mt/resources/ in this checkout, as wheel member names."""
     data = ROOT / "desktop_mt" / "resources"
-    return {p.relative_to(ROOT).as_posix() for p in data.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith(".")}
+    return {
+        p.relative_to(ROOT).as_posix()
+        for p in data.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith(".")
+    }
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +60,7 @@ def wheel(tmp_path_factory) -> Path:
             shutil.copy2(path, src / name)
     out = tmp_path_factory.mktemp("wheel_out")
     # No build isolation: setuptools comes from the test venv, so no index is needed to build.
-    _run([sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "--no-build-isolation",
-          "-w", str(out)], cwd=out)
+    _run([sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "--no-build-isolation", "-w", str(out)], cwd=out)
     wheels = list(out.glob("desktop_mt-*.whl"))
     assert len(wheels) == 1, wheels
     return wheels[0]
@@ -102,13 +105,15 @@ def test_installed_wheel_translates_with_only_runtime_dependencies(wheel, tmp_pa
     _run([python, "-m", "pip", "install", "--disable-pip-version-check", "-q", wheel], cwd=tmp_path)
     outside = tmp_path / "elsewhere"  # not the repository: the checkout must not be importable
     outside.mkdir()
-    script = ("import importlib.util, desktop_mt\n"
-              "from desktop_mt import Translator\n"
-              f"print('extras:', [m for m in {NOT_RUNTIME!r} if importlib.util.find_spec(m)])\n"
-              "t = Translator()\n"
-              "print('package:', desktop_mt.__file__)\n"
-              "print('model:', t.model_info.path)\n"
-              "print('out:', t.translate('I love you.'))\n")
+    script = (
+        "import importlib.util, desktop_mt\n"
+        "from desktop_mt import Translator\n"
+        f"print('extras:', [m for m in {NOT_RUNTIME!r} if importlib.util.find_spec(m)])\n"
+        "t = Translator()\n"
+        "print('package:', desktop_mt.__file__)\n"
+        "print('model:', t.model_info.path)\n"
+        "print('out:', t.translate('I love you.'))\n"
+    )
     proc = _run([python, "-c", script], cwd=outside)
     print(proc.stdout)
     lines = dict(line.split(": ", 1) for line in proc.stdout.splitlines() if ": " in line)
@@ -118,8 +123,11 @@ def test_installed_wheel_translates_with_only_runtime_dependencies(wheel, tmp_pa
     assert CJK.search(lines["out"]), f"no Chinese in {lines['out']!r}"
     # Started without the gui extra where there is no display: what is missing is PySide6.
     cli = env_dir / ("Scripts/desktop-mt.exe" if os.name == "nt" else "bin/desktop-mt")
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM",
-                                                            "PYTHONPATH", "VIRTUAL_ENV")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "PYTHONPATH", "VIRTUAL_ENV")
+    }
     gui = subprocess.run([str(cli)], cwd=outside, env=env, capture_output=True, text=True, timeout=120)
     assert gui.returncode == 1 and "No module named 'PySide6'" in gui.stderr, gui.stderr
     assert importlib_absent(python, "export_tools", outside)

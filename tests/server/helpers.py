@@ -30,12 +30,36 @@ def has_chinese(text: str) -> bool:
     return any("\u4e00" <= c <= "\u9fff" for c in text)
 
 
-_SUBJECTS = ["The old man", "My sister", "Our teacher", "The little dog", "A young doctor",
-             "His friend", "The farmer", "Her mother"]
-_VERBS = ["is reading a book", "walks to the station", "likes green tea", "lives near the river",
-          "is waiting for the bus", "bought a new car", "cooks dinner", "works in the city"]
-_TIMES = ["today", "every morning", "on Sunday", "at night", "in the summer", "after school",
-          "before lunch", "this week"]
+_SUBJECTS = [
+    "The old man",
+    "My sister",
+    "Our teacher",
+    "The little dog",
+    "A young doctor",
+    "His friend",
+    "The farmer",
+    "Her mother",
+]
+_VERBS = [
+    "is reading a book",
+    "walks to the station",
+    "likes green tea",
+    "lives near the river",
+    "is waiting for the bus",
+    "bought a new car",
+    "cooks dinner",
+    "works in the city",
+]
+_TIMES = [
+    "today",
+    "every morning",
+    "on Sunday",
+    "at night",
+    "in the summer",
+    "after school",
+    "before lunch",
+    "this week",
+]
 
 
 def sentences(n: int) -> list[str]:

@@ -45,8 +45,7 @@ def server(app):
 
 
 def translate(client, q, n: int, target: str = "zh", **extra) -> dict:
-    response = client.post("/translate", json={"q": q, "source": "en", "target": target,
-                                               "alternatives": n, **extra})
+    response = client.post("/translate", json={"q": q, "source": "en", "target": target, "alternatives": n, **extra})
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -92,22 +91,19 @@ def test_traditional_alternatives(client):
 
 
 def test_zero_html_and_the_limit(client):
-    plain = client.post("/translate", json={"q": "I love you.", "source": "en",
-                                            "target": "zh"}).json()
+    plain = client.post("/translate", json={"q": "I love you.", "source": "en", "target": "zh"}).json()
     zero = translate(client, "I love you.", 0)
     assert zero == plain and "alternatives" not in zero
     html = translate(client, "<p>I love you.</p>", 2, format="html")
     assert html["alternatives"] == [] and html["translatedText"].startswith("<p>")
-    response = client.post("/translate", json={"q": "Hi", "source": "en", "target": "zh",
-                                               "alternatives": 5})
+    response = client.post("/translate", json={"q": "Hi", "source": "en", "target": "zh", "alternatives": 5})
     assert response.status_code == 400
     assert response.json() == {"error": "Invalid request: alternatives parameter must be <= 4"}
 
 
 def test_deeplx_alternatives(client, engine):
     text = "Where is the train station?"
-    data = client.post("/deeplx/translate", json={"text": text, "source_lang": "auto",
-                                                  "target_lang": "ZH"}).json()
+    data = client.post("/deeplx/translate", json={"text": text, "source_lang": "auto", "target_lang": "ZH"}).json()
     best = expected(engine, text, 3)
     assert data["data"] == best[0] and data["alternatives"] == best[1:4]
     assert data["data"] not in data["alternatives"]
@@ -123,14 +119,13 @@ def test_busy_slots_answer_503_and_deeplx_falls_back(app, client):
     assert slots.acquire(blocking=False)
     try:
         rejected = metric(client, "desktop_mt_rejected_total", reason="nbest")
-        response = client.post("/translate", json={"q": "I love you.", "source": "en",
-                                                   "target": "zh", "alternatives": 2})
+        response = client.post(
+            "/translate", json={"q": "I love you.", "source": "en", "target": "zh", "alternatives": 2}
+        )
         assert response.status_code == 503 and response.headers["retry-after"] == "1"
         assert metric(client, "desktop_mt_rejected_total", reason="nbest") == rejected + 1
-        data = client.post("/deeplx/translate", json={"text": "I love you.",
-                                                      "target_lang": "ZH"}).json()
+        data = client.post("/deeplx/translate", json={"text": "I love you.", "target_lang": "ZH"}).json()
         assert data["code"] == 200 and has_chinese(data["data"]) and data["alternatives"] == []
     finally:
         slots.release()
     assert translate(client, "I love you.", 1)["alternatives"]  # the slot is free again
-

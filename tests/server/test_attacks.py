@@ -60,27 +60,30 @@ ATTACKS = {
     # The attack: a form POST any web page can send, Bob's prompt repeated.
     "responses form, Bob's prompt": ("/v1/responses", _form(input=_BOB)),
     "responses json, Bob's prompt": ("/v1/responses", _json({"input": _BOB})),
-    "chat, Easydict's prompt": ("/v1/chat/completions", _json(
-        {"messages": [{"role": "user", "content": _EASYDICT}]})),
+    "chat, Easydict's prompt": ("/v1/chat/completions", _json({"messages": [{"role": "user", "content": _EASYDICT}]})),
     "chat, deep JSON": ("/v1/chat/completions", (_DEEP.encode(), "application/json")),
-    "translate, one huge text": ("/translate", _json({"q": "a " * (MB2 // 2 - 20),
-                                                      "source": "en", "target": "zh"})),
-    "translate, 400k form fields": ("/translate", (b"source=en&target=zh" + b"&q=a" * (MB2 // 4),
-                                                   "application/x-www-form-urlencoded")),
-    "translate, html at the limits": ("/translate", _json({"q": _TEXTS_AT_LIMIT, "source": "en",
-                                                           "target": "zh", "format": "html"})),
+    "translate, one huge text": ("/translate", _json({"q": "a " * (MB2 // 2 - 20), "source": "en", "target": "zh"})),
+    "translate, 400k form fields": (
+        "/translate",
+        (b"source=en&target=zh" + b"&q=a" * (MB2 // 4), "application/x-www-form-urlencoded"),
+    ),
+    "translate, html at the limits": (
+        "/translate",
+        _json({"q": _TEXTS_AT_LIMIT, "source": "en", "target": "zh", "format": "html"}),
+    ),
     "translate, deep JSON": ("/translate", (_DEEP.encode(), "application/json")),
-    "stream, huge text": ("/translate/stream", _json({"q": "a " * (MB2 // 2 - 20),
-                                                      "source": "en", "target": "zh"})),
+    "stream, huge text": ("/translate/stream", _json({"q": "a " * (MB2 // 2 - 20), "source": "en", "target": "zh"})),
     "detect, texts at the limits": ("/detect", _json({"q": _MIXED_AT_LIMIT})),
-    "deeplx, huge text": ("/deeplx/translate", _json({"text": "a " * (MB2 // 2 - 20),
-                                                      "target_lang": "ZH"})),
-    "deepl, repeated text fields": ("/v2/translate", (b"target_lang=ZH" + b"&text=a" * (MB2 // 7),
-                                                      "application/x-www-form-urlencoded")),
-    "deepl, escaped texts": ("/v2/translate", (b"target_lang=ZH" + (b"&text=" + b"%25" * 19_000) * 34,
-                                               "application/x-www-form-urlencoded")),
-    "deepl usage, junk form": ("/v2/usage", (b"x=" + b"%25" * (MB2 // 3),
-                                             "application/x-www-form-urlencoded")),
+    "deeplx, huge text": ("/deeplx/translate", _json({"text": "a " * (MB2 // 2 - 20), "target_lang": "ZH"})),
+    "deepl, repeated text fields": (
+        "/v2/translate",
+        (b"target_lang=ZH" + b"&text=a" * (MB2 // 7), "application/x-www-form-urlencoded"),
+    ),
+    "deepl, escaped texts": (
+        "/v2/translate",
+        (b"target_lang=ZH" + (b"&text=" + b"%25" * 19_000) * 34, "application/x-www-form-urlencoded"),
+    ),
+    "deepl usage, junk form": ("/v2/usage", (b"x=" + b"%25" * (MB2 // 3), "application/x-www-form-urlencoded")),
     "deepl languages, deep JSON": ("/v2/languages", (_DEEP.encode(), "application/json")),
 }
 
@@ -95,8 +98,10 @@ def _health_seconds(client) -> float:
 def test_adversarial_body_is_answered_fast_and_health_keeps_answering(server, name):
     path, (body, kind) = ATTACKS[name]
     assert len(body) <= BODY_LIMIT
-    with httpx.Client(base_url=server.url, timeout=WAIT) as health, \
-            httpx.Client(base_url=server.url, timeout=WAIT) as attacker:
+    with (
+        httpx.Client(base_url=server.url, timeout=WAIT) as health,
+        httpx.Client(base_url=server.url, timeout=WAIT) as attacker,
+    ):
         baseline = statistics.median(_health_seconds(health) for _ in range(9))
         load = max(1.0, baseline / 0.005)  # /health normally answers in ~1 ms
         polled: list[float] = []
@@ -119,5 +124,4 @@ def test_adversarial_body_is_answered_fast_and_health_keeps_answering(server, na
         answer.json()  # JSON whatever the status (an error in the endpoint's shape)
     assert polled, "/health was not polled during the request"
     assert elapsed < 1.0 * load, f"{name}: answered in {elapsed:.3f} s (load x{load:.1f})"
-    assert max(polled) < 0.100 * load, \
-        f"{name}: /health took {max(polled) * 1000:.0f} ms during it (load x{load:.1f})"
+    assert max(polled) < 0.100 * load, f"{name}: /health took {max(polled) * 1000:.0f} ms during it (load x{load:.1f})"

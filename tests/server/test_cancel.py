@@ -31,6 +31,7 @@ def wait_for(condition, what: str) -> None:
 
 # --- the batcher --------------------------------------------------------------------------
 
+
 def test_a_cancelled_waiting_request_leaves_the_queue_and_is_never_decoded(engine):
     batcher = Batcher(engine, max_batch=8, window_s=0.0, queue_size=16)
     batcher.submit(["running"])
@@ -96,6 +97,7 @@ def test_a_big_request_abandoned_costs_at_most_the_piece_being_decoded(engine):
 
 # --- turns on the engine ------------------------------------------------------------------
 
+
 def test_turns_are_granted_in_arrival_order():
     gate, order = FairGate(), []
     release = threading.Event()
@@ -106,6 +108,7 @@ def test_turns_are_granted_in_arrival_order():
                 order.append(name)
                 if hold:
                     assert release.wait(WAIT)
+
         thread = threading.Thread(target=run)
         thread.start()
         return thread
@@ -178,19 +181,20 @@ def send_and_keep(port: int, path: str, body: dict) -> socket.socket:
     """A request sent on a raw socket whose answer is not read (close it to leave)."""
     data = json.dumps(body).encode()
     sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
-    sock.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
-                 f"\r\nContent-Length: {len(data)}\r\n\r\n".encode() + data)
+    sock.sendall(
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+        f"\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+        + data
+    )
     return sock
 
 
 def cancelled(service, kind: str) -> float:
-    return service.metrics.registry.get_sample_value("desktop_mt_cancelled_total",
-                                                     {"kind": kind}) or 0.0
+    return service.metrics.registry.get_sample_value("desktop_mt_cancelled_total", {"kind": kind}) or 0.0
 
 
 def post_in_thread(url: str, path: str, body: dict, results: list) -> threading.Thread:
-    thread = threading.Thread(target=lambda: results.append(httpx.post(url + path, json=body,
-                                                                       timeout=WAIT)))
+    thread = threading.Thread(target=lambda: results.append(httpx.post(url + path, json=body, timeout=WAIT)))
     thread.start()
     return thread
 
@@ -210,13 +214,11 @@ def test_a_queued_request_whose_client_left_is_never_decoded(held, path):
     turn while a batch holds the engine."""
     server, engine, service = held
     results: list = []
-    first = post_in_thread(server.url, "/translate", BODIES["/translate"]("Occupy the engine."),
-                           results)
+    first = post_in_thread(server.url, "/translate", BODIES["/translate"]("Occupy the engine."), results)
     assert engine.entered.wait(WAIT)
     gone = send_and_keep(server.port, path, BODIES[path]("Nobody waits for this."))
     kind = "nbest" if path == "/deeplx/translate" else "batched"
-    wait_for(lambda: service.batcher.queued_texts == 1 or service.gate.waiting == 1,
-             "the request in the queue")
+    wait_for(lambda: service.batcher.queued_texts == 1 or service.gate.waiting == 1, "the request in the queue")
     gone.close()
     wait_for(lambda: cancelled(service, kind) == 1, "the server to see the client leave")
     wait_for(lambda: service.gate.waiting == 0, "the search to leave the line")
@@ -229,8 +231,9 @@ def test_a_queued_request_whose_client_left_is_never_decoded(held, path):
 
 def test_a_request_whose_client_left_while_decoding_stops_the_engine(held):
     server, engine, service = held
-    gone = send_and_keep(server.port, "/translate", {"q": [f"Text {i}." for i in range(128)],
-                                                      "source": "en", "target": "zh"})
+    gone = send_and_keep(
+        server.port, "/translate", {"q": [f"Text {i}." for i in range(128)], "source": "en", "target": "zh"}
+    )
     assert engine.entered.wait(WAIT)
     gone.close()
     assert engine.cancels[0].wait(WAIT), "the engine call was not cancelled"
@@ -238,24 +241,26 @@ def test_a_request_whose_client_left_while_decoding_stops_the_engine(held):
     assert [len(batch) for batch in engine.batches] == [32]  # one piece of --max-batch 32
     engine.hold.set()
     with httpx.Client(base_url=server.url, timeout=WAIT) as c:  # the server goes on
-        assert c.post("/translate", json={"q": "Hi", "source": "en", "target": "zh"}) \
-            .status_code == 200
+        assert c.post("/translate", json={"q": "Hi", "source": "en", "target": "zh"}).status_code == 200
 
 
 def test_an_alternatives_search_whose_client_left_is_cancelled(held):
     server, engine, service = held
-    gone = send_and_keep(server.port, "/translate", {"q": "Hi there", "source": "en",
-                                                     "target": "zh", "alternatives": 3})
+    gone = send_and_keep(
+        server.port, "/translate", {"q": "Hi there", "source": "en", "target": "zh", "alternatives": 3}
+    )
     assert engine.entered.wait(WAIT)
     gone.close()
     wait_for(lambda: cancelled(service, "nbest") == 1, "the search to be cancelled")
 
 
-@pytest.mark.parametrize("path, body", [
-    ("/translate/stream", {"q": "one two three", "source": "en", "target": "zh"}),
-    ("/v1/chat/completions", {"stream": True, "messages": [{"role": "user",
-                                                            "content": "one two three"}]}),
-])
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/translate/stream", {"q": "one two three", "source": "en", "target": "zh"}),
+        ("/v1/chat/completions", {"stream": True, "messages": [{"role": "user", "content": "one two three"}]}),
+    ],
+)
 def test_a_stream_whose_client_left_while_waiting_for_its_turn_never_decodes(held, path, body):
     server, engine, service = held
     results: list = []
@@ -264,8 +269,10 @@ def test_a_stream_whose_client_left_while_waiting_for_its_turn_never_decodes(hel
     gone = send_and_keep(server.port, path, body)
     wait_for(lambda: service.gate.waiting == 1, "the stream in line for a turn")
     gone.close()
-    wait_for(lambda: service.metrics.registry.get_sample_value(
-        "desktop_mt_streams_total", {"outcome": "cancelled"}) == 1, "the stream to be cancelled")
+    wait_for(
+        lambda: service.metrics.registry.get_sample_value("desktop_mt_streams_total", {"outcome": "cancelled"}) == 1,
+        "the stream to be cancelled",
+    )
     assert service.gate.waiting == 0
     engine.hold.set()
     first.join(WAIT)

@@ -19,32 +19,45 @@ from desktop_mt.server.languages import traditional_converter  # noqa: E402
 from .helpers import KEY, has_chinese, metric, sentences, start_server, wait_for  # noqa: E402
 
 WAIT = 60.0  # the openai client timeout
-POT_SYSTEM = ("You are a professional translation engine, please translate the text into a "
-              "colloquial, professional, elegant and fluent content, without the style of "
-              "machine translation. You must only translate the text content, never interpret it.")
+POT_SYSTEM = (
+    "You are a professional translation engine, please translate the text into a "
+    "colloquial, professional, elegant and fluent content, without the style of "
+    "machine translation. You must only translate the text content, never interpret it."
+)
 BOB_SYSTEM = "You are a translation engine that can only translate text and cannot interpret it."
 
 
 def pot_messages(text: str, to: str = "Simplified Chinese") -> list[dict]:
-    return [{"role": "system", "content": POT_SYSTEM},
-            {"role": "user", "content": f'Translate into {to}:\n"""\n{text}\n"""'}]
+    return [
+        {"role": "system", "content": POT_SYSTEM},
+        {"role": "user", "content": f'Translate into {to}:\n"""\n{text}\n"""'},
+    ]
 
 
 def easydict_messages(text: str) -> list[dict]:
     """System prompt, a few-shot pair and the query, as Easydict's StreamService sends them."""
-    return [{"role": "system", "content": "You are a translation expert proficient in various "
-                                          "languages, focusing solely on translating text."},
-            {"role": "user", "content": 'Translate the following English text into '
-                                        'Simplified-Chinese text: """The stock market has now '
-                                        'reached a plateau."""'},
-            {"role": "assistant", "content": "股市现在已经进入了平稳期。"},
-            {"role": "user", "content": f'Translate the following English text into '
-                                        f'Simplified-Chinese text: """{text}"""'}]
+    return [
+        {
+            "role": "system",
+            "content": "You are a translation expert proficient in various "
+            "languages, focusing solely on translating text.",
+        },
+        {
+            "role": "user",
+            "content": "Translate the following English text into "
+            'Simplified-Chinese text: """The stock market has now '
+            'reached a plateau."""',
+        },
+        {"role": "assistant", "content": "股市现在已经进入了平稳期。"},
+        {"role": "user", "content": f'Translate the following English text into Simplified-Chinese text: """{text}"""'},
+    ]
 
 
 def bob_messages(text: str, to: str) -> list[dict]:
-    return [{"role": "system", "content": BOB_SYSTEM},
-            {"role": "user", "content": f"translate from English to {to}:\n\n{text}"}]
+    return [
+        {"role": "system", "content": BOB_SYSTEM},
+        {"role": "user", "content": f"translate from English to {to}:\n\n{text}"},
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +76,7 @@ def keyed():
 
 @pytest.fixture
 def ai(server):
-    return openai.OpenAI(base_url=f"{server.url}/v1", api_key="anything", timeout=WAIT,
-                         max_retries=0)
+    return openai.OpenAI(base_url=f"{server.url}/v1", api_key="anything", timeout=WAIT, max_retries=0)
 
 
 def libre(client, text: str, target: str = "zh") -> str:
@@ -76,10 +88,10 @@ def libre(client, text: str, target: str = "zh") -> str:
 
 # --- OpenAI-compatible ---------------------------------------------------------------------
 
+
 def test_openai_client_plain_completion_with_pots_prompt(ai, client):
     text = "Where is the train station?"
-    reply = ai.chat.completions.create(model="gpt-3.5-turbo", messages=pot_messages(text),
-                                       temperature=0.1)
+    reply = ai.chat.completions.create(model="gpt-3.5-turbo", messages=pot_messages(text), temperature=0.1)
     assert reply.object == "chat.completion" and reply.model == "gpt-3.5-turbo"
     assert reply.choices[0].finish_reason == "stop"
     assert reply.choices[0].message.role == "assistant"
@@ -88,8 +100,9 @@ def test_openai_client_plain_completion_with_pots_prompt(ai, client):
 
 def test_openai_client_streams_token_deltas_with_easydicts_messages(ai, client):
     text = "Thank you. See you tomorrow."
-    stream = ai.chat.completions.create(model="gpt-4o-mini", messages=easydict_messages(text),
-                                        stream=True, stream_options={"include_usage": True})
+    stream = ai.chat.completions.create(
+        model="gpt-4o-mini", messages=easydict_messages(text), stream=True, stream_options={"include_usage": True}
+    )
     chunks = list(stream)
     deltas = [c.choices[0].delta.content for c in chunks if c.choices and c.choices[0].delta.content]
     assert len(deltas) >= 2  # streamed, not one block
@@ -119,8 +132,10 @@ def test_leaving_an_openai_stream_cancels_the_generation(ai, client):
             break  # the first text arrived: the generation is running
     assert metric(client, "desktop_mt_streams_active") == 1
     stream.close()  # what an app does when the user starts another translation
-    wait_for(lambda: metric(client, "desktop_mt_streams_total", outcome="cancelled")
-             == cancelled + 1, "the stream to be cancelled")
+    wait_for(
+        lambda: metric(client, "desktop_mt_streams_total", outcome="cancelled") == cancelled + 1,
+        "the stream to be cancelled",
+    )
     assert metric(client, "desktop_mt_streams_active") == 0
 
 
@@ -163,8 +178,7 @@ def test_openai_errors_in_openais_shape(ai, client):
         ai.chat.completions.create(model="m", messages=pot_messages("こんにちは"))
     with pytest.raises(openai.BadRequestError):
         ai.chat.completions.create(model="m", messages=[{"role": "system", "content": "hi"}])
-    response = client.post("/v1/chat/completions", content=b"{not json",
-                           headers={"Content-Type": "application/json"})
+    response = client.post("/v1/chat/completions", content=b"{not json", headers={"Content-Type": "application/json"})
     assert response.status_code == 400 and "Invalid JSON" in response.json()["error"]["message"]
 
 
@@ -180,12 +194,15 @@ def test_openai_key(keyed):
 
 # --- OpenAI Responses API (current bob-plugin-openai-translator) ---------------------------
 
+
 def bob_responses_body(text: str, to: str = "Simplified Chinese") -> dict:
     """What the plugin sends to {API URL}/v1/responses (generatePrompts + formatting note)."""
-    return {"model": "gpt-4o-mini", "temperature": 0.2,
-            "instructions": BOB_SYSTEM + "\n\nIMPORTANT: Output the translation directly "
-                                         "without any quotation marks.",
-            "input": f"translate from English to {to}:\n\n{text}"}
+    return {
+        "model": "gpt-4o-mini",
+        "temperature": 0.2,
+        "instructions": BOB_SYSTEM + "\n\nIMPORTANT: Output the translation directly without any quotation marks.",
+        "input": f"translate from English to {to}:\n\n{text}",
+    }
 
 
 def test_responses_api_plain_with_bobs_body(ai, client):
@@ -194,16 +211,14 @@ def test_responses_api_plain_with_bobs_body(ai, client):
     reply = ai.responses.create(**body)
     assert reply.status == "completed" and reply.output_text == libre(client, text)
     raw = client.post("/v1/responses", json=body).json()  # what Bob reads: output[].content[]
-    assert raw["output"][0]["content"][0] == {"type": "output_text", "text": libre(client, text),
-                                              "annotations": []}
+    assert raw["output"][0]["content"][0] == {"type": "output_text", "text": libre(client, text), "annotations": []}
 
 
 def test_responses_api_streams_output_text_deltas(ai, client):
     text = "Thank you. See you tomorrow."
     events = list(ai.responses.create(**bob_responses_body(text), stream=True))
     kinds = [event.type for event in events]
-    assert kinds[:3] == ["response.created", "response.output_item.added",
-                         "response.content_part.added"]
+    assert kinds[:3] == ["response.created", "response.output_item.added", "response.content_part.added"]
     assert kinds[-1] == "response.completed"
     deltas = [event.delta for event in events if event.type == "response.output_text.delta"]
     assert len(deltas) >= 2 and "".join(deltas) == libre(client, text)
@@ -215,12 +230,14 @@ def test_responses_api_errors_and_input_list(ai):
     with pytest.raises(openai.BadRequestError) as info:
         ai.responses.create(**bob_responses_body("Hello", "Japanese"))
     assert info.value.body["param"] == "input"
-    reply = ai.responses.create(model="m", input=[
-        {"role": "user", "content": [{"type": "input_text", "text": "我爱你"}]}])
+    reply = ai.responses.create(
+        model="m", input=[{"role": "user", "content": [{"type": "input_text", "text": "我爱你"}]}]
+    )
     assert reply.output_text == "我爱你"  # Chinese comes back unchanged
 
 
 # --- DeepLX ----------------------------------------------------------------------------------
+
 
 def test_deeplx_pot_body_on_both_paths(client):
     text = "Where is the train station?"
@@ -238,21 +255,20 @@ def test_deeplx_pot_body_on_both_paths(client):
 @pytest.mark.skipif(traditional_converter() is None, reason="no OpenCC package")
 def test_deeplx_bob_body_and_traditional(client):
     text = "I will be late for school."
-    data = client.post("/deeplx/translate", json={"text": text, "source_lang": "EN",
-                                                  "target_lang": "ZH"}).json()
+    data = client.post("/deeplx/translate", json={"text": text, "source_lang": "EN", "target_lang": "ZH"}).json()
     assert data["data"] == libre(client, text)
-    data = client.post("/deeplx/translate", json={"text": text, "source_lang": "auto",
-                                                  "target_lang": "ZH-HANT"}).json()
+    data = client.post("/deeplx/translate", json={"text": text, "source_lang": "auto", "target_lang": "ZH-HANT"}).json()
     assert data["data"] == libre(client, text, "zh-Hant")
 
 
 def test_deeplx_chinese_unchanged_and_errors(client):
-    data = client.post("/deeplx/translate", json={"text": "我爱你", "source_lang": "auto",
-                                                  "target_lang": "ZH"}).json()
+    data = client.post("/deeplx/translate", json={"text": "我爱你", "source_lang": "auto", "target_lang": "ZH"}).json()
     assert data["data"] == "我爱你" and data["source_lang"] == "ZH"
-    for body, needle in [({"text": "Hi", "source_lang": "auto", "target_lang": "DE"}, "target_lang"),
-                         ({"text": "Hi", "source_lang": "FR", "target_lang": "ZH"}, "source_lang"),
-                         ({"text": "Привет", "target_lang": "ZH"}, "Russian")]:
+    for body, needle in [
+        ({"text": "Hi", "source_lang": "auto", "target_lang": "DE"}, "target_lang"),
+        ({"text": "Hi", "source_lang": "FR", "target_lang": "ZH"}, "source_lang"),
+        ({"text": "Привет", "target_lang": "ZH"}, "Russian"),
+    ]:
         response = client.post("/deeplx/translate", json=body)
         assert response.status_code == 400
         assert response.json()["code"] == 400 and needle in response.json()["message"]
@@ -269,16 +285,17 @@ def test_deeplx_token(keyed):
 
 # --- DeepL v2 --------------------------------------------------------------------------------
 
+
 def test_deepl_easydict_form_body_with_auth_header(keyed):
     headers = {"Authorization": f"DeepL-Auth-Key {KEY}"}
     form = {"text": "I love you.", "source_lang": "auto", "target_lang": "ZH-HANS"}  # Easydict
     with httpx.Client(base_url=keyed.url, timeout=WAIT) as c:
         response = c.post("/v2/translate", data=form, headers=headers)
         assert response.status_code == 200, response.text
-        expected = c.post("/translate", json={"q": "I love you.", "source": "en", "target": "zh",
-                                              "api_key": KEY}).json()["translatedText"]
-        assert response.json() == {"translations": [{"detected_source_language": "EN",
-                                                     "text": expected}]}
+        expected = c.post(
+            "/translate", json={"q": "I love you.", "source": "en", "target": "zh", "api_key": KEY}
+        ).json()["translatedText"]
+        assert response.json() == {"translations": [{"detected_source_language": "EN", "text": expected}]}
         wrong = c.post("/v2/translate", data=form, headers={"Authorization": "DeepL-Auth-Key x"})
         assert wrong.status_code == 403 and "auth_key" in wrong.json()["message"]
         assert c.post("/v2/translate", data=form).status_code == 403
@@ -296,24 +313,28 @@ def test_deepl_json_list_keeps_order_and_passes_chinese(client):
 
 def test_deepl_repeated_form_text_and_html(client):
     body = "text=I+love+you.&text=Thank+you.&target_lang=ZH"
-    rows = client.post("/v2/translate", content=body, headers={
-        "Content-Type": "application/x-www-form-urlencoded"}).json()["translations"]
+    rows = client.post(
+        "/v2/translate", content=body, headers={"Content-Type": "application/x-www-form-urlencoded"}
+    ).json()["translations"]
     assert [r["text"] for r in rows] == [libre(client, "I love you."), libre(client, "Thank you.")]
-    html = client.post("/v2/translate", json={"text": ['<a href="x">Thank you.</a>'],
-                                              "target_lang": "ZH", "tag_handling": "html"})
-    assert html.json()["translations"][0]["text"] == (
-        f'<a href="x">{libre(client, "Thank you.")}</a>')
+    html = client.post(
+        "/v2/translate", json={"text": ['<a href="x">Thank you.</a>'], "target_lang": "ZH", "tag_handling": "html"}
+    )
+    assert html.json()["translations"][0]["text"] == (f'<a href="x">{libre(client, "Thank you.")}</a>')
 
 
-@pytest.mark.parametrize("body, status, needle", [
-    ({"text": ["Hi"], "target_lang": "EN-US"}, 400, "target_lang"),
-    ({"text": ["Hi"]}, 400, "target_lang"),
-    ({"target_lang": "ZH"}, 400, "'text'"),
-    ({"text": ["Hi"], "target_lang": "ZH", "source_lang": "DE"}, 400, "source_lang"),
-    ({"text": ["안녕하세요"], "target_lang": "ZH"}, 400, "Korean"),
-    ({"text": ["Hi"], "target_lang": "ZH", "tag_handling": "xml"}, 400, "tag_handling"),
-    ({"text": ["x" * 20_001], "target_lang": "ZH"}, 413, "Request size"),
-])
+@pytest.mark.parametrize(
+    "body, status, needle",
+    [
+        ({"text": ["Hi"], "target_lang": "EN-US"}, 400, "target_lang"),
+        ({"text": ["Hi"]}, 400, "target_lang"),
+        ({"target_lang": "ZH"}, 400, "'text'"),
+        ({"text": ["Hi"], "target_lang": "ZH", "source_lang": "DE"}, 400, "source_lang"),
+        ({"text": ["안녕하세요"], "target_lang": "ZH"}, 400, "Korean"),
+        ({"text": ["Hi"], "target_lang": "ZH", "tag_handling": "xml"}, 400, "tag_handling"),
+        ({"text": ["x" * 20_001], "target_lang": "ZH"}, 413, "Request size"),
+    ],
+)
 def test_deepl_errors_in_deepls_shape(client, body, status, needle):
     response = client.post("/v2/translate", json=body)
     assert response.status_code == status
@@ -328,8 +349,7 @@ def test_new_endpoints_log_sizes_never_text(client, caplog):
         client.post("/v1/chat/completions", json={"messages": pot_messages(secret)})
         client.post("/v1/responses", json=bob_responses_body(secret))
         # The line is written once the answer has been sent: the client may read it first.
-        wait_for(lambda: any("POST /v1/responses" in r.getMessage() for r in caplog.records),
-                 "the last log line")
+        wait_for(lambda: any("POST /v1/responses" in r.getMessage() for r in caplog.records), "the last log line")
     lines = [record.getMessage() for record in caplog.records]
     for path in ("/v2/translate", "/deeplx/translate", "/v1/chat/completions", "/v1/responses"):
         assert any(f"POST {path} 200 texts=1 chars=25" in line for line in lines), lines

@@ -19,7 +19,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from desktop_mt.server.config import ServerConfig, ServeConfigError, check_safe  # noqa: E402
+from desktop_mt.server.config import ServeConfigError, ServerConfig, check_safe  # noqa: E402
 from desktop_mt.server.run import EXIT_USAGE, ServerThread, bind_sockets, serve  # noqa: E402
 
 from .fakes import WAIT, fake_app  # noqa: E402
@@ -30,9 +30,11 @@ SHORT = 0.3  # seconds: header, body and keep-alive timeouts of the test server
 
 @pytest.fixture(scope="module")
 def server():
-    thread = ServerThread(fake_app(header_timeout_s=SHORT, body_timeout_s=SHORT,
-                                   keep_alive_s=SHORT, max_connections=4,
-                                   cors_origins=("pot",))).start()
+    thread = ServerThread(
+        fake_app(
+            header_timeout_s=SHORT, body_timeout_s=SHORT, keep_alive_s=SHORT, max_connections=4, cors_origins=("pot",)
+        )
+    ).start()
     yield thread
     thread.stop()
 
@@ -69,8 +71,10 @@ def test_headers_sent_a_byte_at_a_time_hit_the_same_deadline(server):
 
 def test_a_body_that_does_not_arrive_gets_408_in_the_endpoint_shape(server):
     with connect(server) as sock:
-        sock.sendall(b"POST /v2/translate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                     b"application/json\r\nContent-Length: 100\r\n\r\n{\"text\": ")
+        sock.sendall(
+            b"POST /v2/translate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+            b'application/json\r\nContent-Length: 100\r\n\r\n{"text": '
+        )
         status, body = status_and_json(read_all(sock))
     assert status == 408 and set(body) == {"message"}  # DeepL's shape
 
@@ -104,19 +108,29 @@ def test_connections_beyond_the_bound_get_503_and_the_server_recovers():
 
 def test_pot_preflight_is_allowed_with_its_api_key_header(server):
     with httpx.Client(base_url=server.url, timeout=WAIT) as c:
-        answer = c.options("/v1/chat/completions", headers={
-            "Origin": "tauri://localhost", "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "api-key, content-type"})
+        answer = c.options(
+            "/v1/chat/completions",
+            headers={
+                "Origin": "tauri://localhost",
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "api-key, content-type",
+            },
+        )
         assert answer.status_code == 200
         assert answer.headers["access-control-allow-origin"] == "tauri://localhost"
         assert "api-key" in answer.headers["access-control-allow-headers"].lower()
-        other = c.options("/v1/chat/completions", headers={
-            "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"})
+        other = c.options(
+            "/v1/chat/completions", headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}
+        )
         assert "access-control-allow-origin" not in other.headers
-        assert other.status_code == 400 and other.json()["error"]["message"] == \
-            "Disallowed CORS origin"  # JSON in OpenAI's shape, as every error
-        streamed = c.post("/v1/chat/completions", headers={"Origin": "https://tauri.localhost"},
-                          json={"messages": [{"role": "user", "content": "Hi"}]})
+        assert (
+            other.status_code == 400 and other.json()["error"]["message"] == "Disallowed CORS origin"
+        )  # JSON in OpenAI's shape, as every error
+        streamed = c.post(
+            "/v1/chat/completions",
+            headers={"Origin": "https://tauri.localhost"},
+            json={"messages": [{"role": "user", "content": "Hi"}]},
+        )
         assert streamed.headers["access-control-allow-origin"] == "https://tauri.localhost"
 
 

@@ -72,44 +72,83 @@ CASES = {
     "deep JSON /v1/chat/completions": ("/v1/chat/completions", {"content": DEEP}, 400),
     "deep JSON inside q": ("/translate", {"content": '{"q": ' + DEEP + "}"}, 400),
     # OverflowError, NaN
-    "alternatives 1e400": ("/translate", {"content": '{"q": "Hi", "source": "en", "target": '
-                                                     '"zh", "alternatives": 1e400}'}, 400),
-    "alternatives NaN": ("/translate", {"content": '{"q": "Hi", "source": "en", "target": '
-                                                   '"zh", "alternatives": NaN}'}, 400),
-    "a 5000-digit number": ("/translate", {"content": '{"q": "Hi", "source": "en", "target": '
-                                                      '"zh", "alternatives": ' + "9" * 5000 + "}"},
-                            400),
+    "alternatives 1e400": (
+        "/translate",
+        {"content": '{"q": "Hi", "source": "en", "target": "zh", "alternatives": 1e400}'},
+        400,
+    ),
+    "alternatives NaN": (
+        "/translate",
+        {"content": '{"q": "Hi", "source": "en", "target": "zh", "alternatives": NaN}'},
+        400,
+    ),
+    "a 5000-digit number": (
+        "/translate",
+        {"content": '{"q": "Hi", "source": "en", "target": "zh", "alternatives": ' + "9" * 5000 + "}"},
+        400,
+    ),
     # TypeError on content parts
-    "chat part text 5": ("/v1/chat/completions", {"json": {"messages": [{"role": "user", "content": [
-        {"type": "text", "text": 5}]}]}}, 400),
-    "chat part text null": ("/v1/chat/completions", {"json": {"messages": [{"role": "user", "content": [
-        {"type": "text", "text": None}]}]}}, 400),
-    "responses part text 5": ("/v1/responses", {"json": {"input": [{"role": "user", "content": [
-        {"type": "input_text", "text": 5}]}]}}, 400),
+    "chat part text 5": (
+        "/v1/chat/completions",
+        {"json": {"messages": [{"role": "user", "content": [{"type": "text", "text": 5}]}]}},
+        400,
+    ),
+    "chat part text null": (
+        "/v1/chat/completions",
+        {"json": {"messages": [{"role": "user", "content": [{"type": "text", "text": None}]}]}},
+        400,
+    ),
+    "responses part text 5": (
+        "/v1/responses",
+        {"json": {"input": [{"role": "user", "content": [{"type": "input_text", "text": 5}]}]}},
+        400,
+    ),
     # strict booleans
-    "chat stream 'false'": ("/v1/chat/completions", {"json": {"stream": "false", "messages": [
-        {"role": "user", "content": "Hi"}]}}, 400),
-    "responses stream 'false'": ("/v1/responses", {"json": {"stream": "false", "input": "Hi"}},
-                                 400),
-    "include_usage 1": ("/v1/chat/completions", {"json": {"stream": True, "stream_options": {
-        "include_usage": 1}, "messages": [{"role": "user", "content": "Hi"}]}}, 400),
+    "chat stream 'false'": (
+        "/v1/chat/completions",
+        {"json": {"stream": "false", "messages": [{"role": "user", "content": "Hi"}]}},
+        400,
+    ),
+    "responses stream 'false'": ("/v1/responses", {"json": {"stream": "false", "input": "Hi"}}, 400),
+    "include_usage 1": (
+        "/v1/chat/completions",
+        {
+            "json": {
+                "stream": True,
+                "stream_options": {"include_usage": 1},
+                "messages": [{"role": "user", "content": "Hi"}],
+            }
+        },
+        400,
+    ),
     # invalid UTF-8 forms: raw bytes and percent-escapes
-    "form raw 0xff": ("/translate", {"content": b"q=\xff&source=en&target=zh",
-                                     "headers": {"Content-Type":
-                                                 "application/x-www-form-urlencoded"}}, 400),
-    "form %FF": ("/translate", {"content": b"q=%FF&source=en&target=zh",
-                                "headers": {"Content-Type": "application/x-www-form-urlencoded"}},
-                 400),
-    "deepl form %C3": ("/v2/translate", {"content": b"text=%C3&target_lang=ZH",
-                                         "headers": {"Content-Type":
-                                                     "application/x-www-form-urlencoded"}}, 400),
-    "JSON not UTF-8": ("/deeplx/translate", {"content": b'{"text": "\xff", "target_lang": "ZH"}',
-                                             "headers": {"Content-Type": "application/json"}},
-                       400),
+    "form raw 0xff": (
+        "/translate",
+        {"content": b"q=\xff&source=en&target=zh", "headers": {"Content-Type": "application/x-www-form-urlencoded"}},
+        400,
+    ),
+    "form %FF": (
+        "/translate",
+        {"content": b"q=%FF&source=en&target=zh", "headers": {"Content-Type": "application/x-www-form-urlencoded"}},
+        400,
+    ),
+    "deepl form %C3": (
+        "/v2/translate",
+        {"content": b"text=%C3&target_lang=ZH", "headers": {"Content-Type": "application/x-www-form-urlencoded"}},
+        400,
+    ),
+    "JSON not UTF-8": (
+        "/deeplx/translate",
+        {"content": b'{"text": "\xff", "target_lang": "ZH"}', "headers": {"Content-Type": "application/json"}},
+        400,
+    ),
     # shapes of the routing errors
     "unknown path": ("/v2/nothing", {"json": {}}, 404),
-    "multipart without boundary": ("/v1/responses", {"content": b"x", "headers": {
-        "Content-Type": "multipart/form-data"}}, 400),
+    "multipart without boundary": (
+        "/v1/responses",
+        {"content": b"x", "headers": {"Content-Type": "multipart/form-data"}},
+        400,
+    ),
 }
 
 
@@ -126,27 +165,38 @@ def test_malformed_body_gets_a_4xx_in_the_endpoint_shape_and_the_connection_stay
 def test_a_string_false_starts_no_stream(client, engine):
     """``"stream": "false"`` used to be truthy: a stream. Now refused, and nothing ran."""
     steps = engine.stream_steps
-    body = check_then_reuse(client, lambda c: c.post("/v1/chat/completions", json={
-        "stream": "false", "messages": [{"role": "user", "content": "Hello there"}]}),
-        "/v1/chat/completions", 400)
+    body = check_then_reuse(
+        client,
+        lambda c: c.post(
+            "/v1/chat/completions", json={"stream": "false", "messages": [{"role": "user", "content": "Hello there"}]}
+        ),
+        "/v1/chat/completions",
+        400,
+    )
     assert body["error"]["param"] == "stream"
     assert engine.stream_steps == steps
 
 
 def test_invalid_utf8_is_refused_not_translated_as_replacement_characters(client, engine):
     calls = len(engine.batches)
-    check_then_reuse(client, lambda c: c.post("/translate", content=b"q=caf%E9&source=en&target=zh",
-                                              headers={"Content-Type":
-                                                       "application/x-www-form-urlencoded"}),
-                     "/translate", 400)
+    check_then_reuse(
+        client,
+        lambda c: c.post(
+            "/translate",
+            content=b"q=caf%E9&source=en&target=zh",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        ),
+        "/translate",
+        400,
+    )
     assert len(engine.batches) == calls
 
 
-@pytest.mark.parametrize("path, method", [("/translate", "POST"), ("/v1/models", "GET"),
-                                          ("/v2/usage", "GET"), ("/deeplx/translate", "POST")])
+@pytest.mark.parametrize(
+    "path, method", [("/translate", "POST"), ("/v1/models", "GET"), ("/v2/usage", "GET"), ("/deeplx/translate", "POST")]
+)
 def test_foreign_host_is_refused_in_the_endpoint_shape(client, path, method):
-    check_then_reuse(client, lambda c: c.request(method, path, headers={"Host": "evil.example"},
-                                                 json={}), path, 400)
+    check_then_reuse(client, lambda c: c.request(method, path, headers={"Host": "evil.example"}, json={}), path, 400)
 
 
 def test_method_not_allowed_is_json(client):
@@ -158,9 +208,10 @@ def test_an_unexpected_exception_is_a_json_500_and_the_connection_stays(client, 
     the endpoint's shape, logged, the connection kept."""
     engine.fail_with = KeyError("bug")
     try:
-        for path, body in (("/translate", {"q": "Hi", "source": "en", "target": "zh"}),
-                           ("/v1/chat/completions", {"messages": [{"role": "user",
-                                                                   "content": "Hi"}]})):
+        for path, body in (
+            ("/translate", {"q": "Hi", "source": "en", "target": "zh"}),
+            ("/v1/chat/completions", {"messages": [{"role": "user", "content": "Hi"}]}),
+        ):
             found = check_then_reuse(client, lambda c, p=path, b=body: c.post(p, json=b), path, 500)
             assert "KeyError" in json.dumps(found)
     finally:
@@ -177,9 +228,7 @@ def test_get_v1_responses_checks_the_key():
     thread = ServerThread(fake_app(api_key="k-123")).start()
     try:
         with httpx.Client(base_url=thread.url, timeout=WAIT) as c:
-            assert_error(c.get("/v1/responses", headers={"Authorization": "Bearer wrong"}),
-                         "/v1/responses", 401)
-            assert c.get("/v1/responses", headers={"Authorization": "Bearer k-123"}) \
-                .status_code == 200
+            assert_error(c.get("/v1/responses", headers={"Authorization": "Bearer wrong"}), "/v1/responses", 401)
+            assert c.get("/v1/responses", headers={"Authorization": "Bearer k-123"}).status_code == 200
     finally:
         thread.stop()

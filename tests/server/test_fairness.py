@@ -11,11 +11,11 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from desktop_mt.server.config import ServerConfig  # noqa: E402
-from desktop_mt.server.service import TranslationService  # noqa: E402
+from desktop_mt.server.config import ServerConfig
+from desktop_mt.server.service import TranslationService
 
-from .fakes import WAIT, FakeTranslator  # noqa: E402
-from .test_cancel import wait_for  # noqa: E402
+from .fakes import WAIT, FakeTranslator
+from .test_cancel import wait_for
 
 
 @pytest.fixture
@@ -28,8 +28,7 @@ def service():
 
 async def _run_stream(service, text: str) -> list[str]:
     stream = service.open_stream(text, "zh-Hans")
-    return [payload for kind, payload in [event async for event in stream.events()]
-            if kind == "delta"]
+    return [payload for kind, payload in [event async for event in stream.events()] if kind == "delta"]
 
 
 def test_a_stream_alone_keeps_its_turn(service):
@@ -64,10 +63,13 @@ def test_a_stream_gives_up_its_turn_to_waiting_work_after_its_share(service, mon
     assert [kind for kind, _ in events][-1] == "done"
 
 
-@pytest.mark.parametrize("body", [
-    {"q": "one two", "source": "en", "target": "zh"},                      # a stream
-    {"q": "one two", "source": "en", "target": "zh", "alternatives": 2},   # an n-best search
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"q": "one two", "source": "en", "target": "zh"},  # a stream
+        {"q": "one two", "source": "en", "target": "zh", "alternatives": 2},  # an n-best search
+    ],
+)
 def test_the_next_request_after_an_unbatched_answer_finds_its_slot_free(body):
     """A slot is freed before the answer goes out: a client that asks again at once (the
     load test's stream clients did) is not refused with 503."""

@@ -34,13 +34,11 @@ POST_EXAMPLES, GET_EXAMPLES = 150, 30
 TRIED: collections.Counter = collections.Counter()  # cases per status (printed at the end)
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
-    | st.text(max_size=40),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=12), children, max_size=4),
-    max_leaves=12)
-CONTENT_TYPES = ("application/json", "application/x-www-form-urlencoded",
-                 "multipart/form-data", "text/plain", "")
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    max_leaves=12,
+)
+CONTENT_TYPES = ("application/json", "application/x-www-form-urlencoded", "multipart/form-data", "text/plain", "")
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +88,8 @@ def from_schema(schema: dict):
         required = set(schema.get("required", ()))
         return st.fixed_dictionaries(
             {name: from_schema(sub) for name, sub in properties.items() if name in required},
-            optional={name: from_schema(sub) for name, sub in properties.items()
-                      if name not in required})
+            optional={name: from_schema(sub) for name, sub in properties.items() if name not in required},
+        )
     if schema.get("type") == "array" and isinstance(schema.get("items"), dict):
         return st.lists(from_schema(schema["items"]), max_size=4)
     return hjs.from_schema(schema)
@@ -100,8 +98,7 @@ def from_schema(schema: dict):
 def bodies(schema: dict):
     """(content type, body bytes): documented bodies, any JSON value, any bytes."""
     documented = from_schema(schema)
-    as_json = (documented | JSON_VALUES).map(
-        lambda value: ("application/json", json.dumps(value).encode()))
+    as_json = (documented | JSON_VALUES).map(lambda value: ("application/json", json.dumps(value).encode()))
     as_form = documented.map(lambda value: ("application/x-www-form-urlencoded", _form(value)))
     raw = st.tuples(st.sampled_from(CONTENT_TYPES), st.binary(max_size=200))
     return st.one_of(as_json, as_json, as_form, raw)
@@ -118,19 +115,26 @@ def check(client, document, method: str, path: str, response) -> None:
     health = client.get("/health")
     assert health.status_code == 200
     port = health.extensions["network_stream"].get_extra_info("client_addr")[1]
-    assert port == response.extensions["network_stream"].get_extra_info("client_addr")[1], \
-        "the connection was dropped"
+    assert port == response.extensions["network_stream"].get_extra_info("client_addr")[1], "the connection was dropped"
 
 
-_SETTINGS = dict(derandomize=True, deadline=None, database=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                        HealthCheck.too_slow, HealthCheck.data_too_large])
+_SETTINGS = dict(
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @pytest.mark.parametrize("method, path", [op for op in operations() if op[0] == "post"])
 def test_fuzz_post(client, document, method, path):
-    schema = document["paths"][path]["post"].get("requestBody", {}).get(
-        "content", {}).get("application/json", {}).get("schema", {"type": "object"})
+    schema = (
+        document["paths"][path]["post"]
+        .get("requestBody", {})
+        .get("content", {})
+        .get("application/json", {})
+        .get("schema", {"type": "object"})
+    )
 
     @settings(max_examples=POST_EXAMPLES, **_SETTINGS)
     @given(body=bodies(schema))

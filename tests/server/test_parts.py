@@ -10,12 +10,15 @@ from desktop_mt.server.languages import LanguageTable, canonical, detect
 
 
 def test_html_keeps_tags_attributes_scripts_and_entities():
-    doc = HtmlDocument('<p class="a>b">Hello <b>world</b> &amp; you!</p>\n'
-                       '<script>var s = "<b>x</b>";</script><!-- note --> 42 <br>tail')
+    doc = HtmlDocument(
+        '<p class="a>b">Hello <b>world</b> &amp; you!</p>\n'
+        '<script>var s = "<b>x</b>";</script><!-- note --> 42 <br>tail'
+    )
     assert doc.texts == ["Hello", "world", "& you!", "tail"]
     out = doc.render(["H<1>", "W", "& Y", "T"])
-    assert out == ('<p class="a>b">H&lt;1&gt; <b>W</b> &amp; Y</p>\n'
-                   '<script>var s = "<b>x</b>";</script><!-- note --> 42 <br>T')
+    assert out == (
+        '<p class="a>b">H&lt;1&gt; <b>W</b> &amp; Y</p>\n<script>var s = "<b>x</b>";</script><!-- note --> 42 <br>T'
+    )
 
 
 def test_html_render_needs_one_translation_per_run():
@@ -23,24 +26,40 @@ def test_html_render_needs_one_translation_per_run():
         HtmlDocument("<i>one</i>").render([])
 
 
-@pytest.mark.parametrize("code, expected", [("zh", "zh-Hans"), ("zh-CN", "zh-Hans"),
-                                            ("zh-Hans", "zh-Hans"), ("zt", "zh-Hant"),
-                                            ("zh-TW", "zh-Hant"), ("en", "en"),
-                                            ("en-US", "en"), ("en_GB", "en"), ("fr-FR", "fr")])
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("zh", "zh-Hans"),
+        ("zh-CN", "zh-Hans"),
+        ("zh-Hans", "zh-Hans"),
+        ("zt", "zh-Hant"),
+        ("zh-TW", "zh-Hant"),
+        ("en", "en"),
+        ("en-US", "en"),
+        ("en_GB", "en"),
+        ("fr-FR", "fr"),
+    ],
+)
 def test_language_aliases(code, expected):
     assert canonical(code) == expected
 
 
 def test_language_table_for_an_english_chinese_model():
     table = LanguageTable.for_model("en", "zh")
-    assert table.listing()[0] == {"code": "en", "name": "English",
-                                  "targets": ["zh-Hans", "zh-Hant"]}
+    assert table.listing()[0] == {"code": "en", "name": "English", "targets": ["zh-Hans", "zh-Hant"]}
     assert table.target("zt") == "zh-Hant" and table.target("fr") is None
 
 
-@pytest.mark.parametrize("text, language", [
-    ("Where is the train station?", "en"), ("我爱你。", "zh"), ("日本語のテキストです", "ja"),
-    ("Привет, как дела?", "ru"), ("안녕하세요", "ko")])
+@pytest.mark.parametrize(
+    "text, language",
+    [
+        ("Where is the train station?", "en"),
+        ("我爱你。", "zh"),
+        ("日本語のテキストです", "ja"),
+        ("Привет, как дела?", "ru"),
+        ("안녕하세요", "ko"),
+    ],
+)
 def test_detect_by_script(text, language):
     assert detect([text])[0]["language"] == language
 
@@ -56,10 +75,19 @@ def test_detect_without_letters_is_english_with_zero_confidence():
     assert detect(["1234 !!"]) == [{"language": "en", "confidence": 0.0}]
 
 
-@pytest.mark.parametrize("host, loopback", [("127.0.0.1", True), ("localhost", True),
-                                            ("::1", True), ("[::1]", True), ("127.0.0.2", True),
-                                            ("0.0.0.0", False), ("192.168.1.5", False),
-                                            ("myhost.lan", False)])
+@pytest.mark.parametrize(
+    "host, loopback",
+    [
+        ("127.0.0.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("127.0.0.2", True),
+        ("0.0.0.0", False),
+        ("192.168.1.5", False),
+        ("myhost.lan", False),
+    ],
+)
 def test_is_loopback(host, loopback):
     assert is_loopback(host) is loopback
 
@@ -88,27 +116,61 @@ def test_limits_must_be_positive():
 from desktop_mt.server import compat, prompts  # noqa: E402
 
 
-@pytest.mark.parametrize("message, text, kind, target, source", [
-    ('Translate into Simplified Chinese:\n"""\nHello.\nBye.\n"""', "Hello.\nBye.", "pot",
-     "Simplified Chinese", None),
-    ('Translate the following English text into Simplified-Chinese text: """It is "ok"."""',
-     'It is "ok".', "easydict", "Simplified-Chinese", "English"),
-    ('Translate the following text into Traditional Chinese:\n\n"""\nHi\n""" ', "Hi",
-     "easydict", "Traditional Chinese", None),
-    ("translate from English to Simplified Chinese:\n\nLine 1\n\nLine 2", "Line 1\n\nLine 2",
-     "bob", "Simplified Chinese", "English"),
-    ('Please render """Good night.""" in Chinese', "Good night.", "quoted", None, None),
-    ("Just this.", "Just this.", "plain", None, None),
-])
+@pytest.mark.parametrize(
+    "message, text, kind, target, source",
+    [
+        (
+            'Translate into Simplified Chinese:\n"""\nHello.\nBye.\n"""',
+            "Hello.\nBye.",
+            "pot",
+            "Simplified Chinese",
+            None,
+        ),
+        (
+            'Translate the following English text into Simplified-Chinese text: """It is "ok"."""',
+            'It is "ok".',
+            "easydict",
+            "Simplified-Chinese",
+            "English",
+        ),
+        (
+            'Translate the following text into Traditional Chinese:\n\n"""\nHi\n""" ',
+            "Hi",
+            "easydict",
+            "Traditional Chinese",
+            None,
+        ),
+        (
+            "translate from English to Simplified Chinese:\n\nLine 1\n\nLine 2",
+            "Line 1\n\nLine 2",
+            "bob",
+            "Simplified Chinese",
+            "English",
+        ),
+        ('Please render """Good night.""" in Chinese', "Good night.", "quoted", None, None),
+        ("Just this.", "Just this.", "plain", None, None),
+    ],
+)
 def test_prompts_of_pot_easydict_bob(message, text, kind, target, source):
     assert prompts.extract(message) == prompts.Extracted(text, kind, target, source)
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("Simplified Chinese", "zh-Hans"), ("Simplified-Chinese", "zh-Hans"), ("zh-CN", "zh-Hans"),
-    ("简体中文", "zh-Hans"), ("Traditional Chinese", "zh-Hant"), ("繁體中文", "zh-Hant"),
-    ("zh-Hant", "zh-Hant"), (None, "zh-Hans"), ("Japanese", None), ("Cantonese", None),
-    ("Zulu", None)])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("Simplified Chinese", "zh-Hans"),
+        ("Simplified-Chinese", "zh-Hans"),
+        ("zh-CN", "zh-Hans"),
+        ("简体中文", "zh-Hans"),
+        ("Traditional Chinese", "zh-Hant"),
+        ("繁體中文", "zh-Hant"),
+        ("zh-Hant", "zh-Hant"),
+        (None, "zh-Hans"),
+        ("Japanese", None),
+        ("Cantonese", None),
+        ("Zulu", None),
+    ],
+)
 def test_prompt_target_names(name, expected):
     assert prompts.target_of(name, "zh-Hans") == expected
 

@@ -45,12 +45,15 @@ def test_a_two_megabyte_adversarial_message_is_parsed_as_plain_text():
     assert prompts.extract(message) == prompts.Extracted(message, "plain")
 
 
-@pytest.mark.parametrize("message, expected", [
-    ("translate from  to x:\n\nT", None),                   # no source name
-    ("translate from English to :\n\nT", None),              # no target name
-    ("translate from a to b to c:\n\nT", ("b to c", "a")),   # the source ends at the first " to "
-    ("translate from English to Chinese:\nT", None),         # one line break: not Bob's prompt
-])
+@pytest.mark.parametrize(
+    "message, expected",
+    [
+        ("translate from  to x:\n\nT", None),  # no source name
+        ("translate from English to :\n\nT", None),  # no target name
+        ("translate from a to b to c:\n\nT", ("b to c", "a")),  # the source ends at the first " to "
+        ("translate from English to Chinese:\nT", None),  # one line break: not Bob's prompt
+    ],
+)
 def test_bob_names(message, expected):
     found = prompts.extract(message)
     if expected is None:

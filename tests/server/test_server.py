@@ -31,11 +31,11 @@ from .helpers import start_server as _start  # noqa: E402
 
 ALLOWED_ORIGIN = "http://allowed.example"
 
+
 @pytest.fixture(scope="module")
 def server():
     """No key; limits small enough to test, large enough for a long stream."""
-    thread = _start(char_limit=20_000, batch_limit=600, max_body_bytes=100_000,
-                    batch_window_ms=5)
+    thread = _start(char_limit=20_000, batch_limit=600, max_body_bytes=100_000, batch_window_ms=5)
     yield thread
     thread.stop()
 
@@ -43,14 +43,23 @@ def server():
 @pytest.fixture(scope="module")
 def keyed():
     """A key, one CORS origin, a one-text queue, one stream at a time, no batching."""
-    thread = _start(api_key=KEY, cors_origins=(ALLOWED_ORIGIN,), queue_size=1, max_batch=1,
-                    batch_window_ms=0, max_streams=1, batch_limit=600, char_limit=20_000,
-                    max_body_bytes=100_000)
+    thread = _start(
+        api_key=KEY,
+        cors_origins=(ALLOWED_ORIGIN,),
+        queue_size=1,
+        max_batch=1,
+        batch_window_ms=0,
+        max_streams=1,
+        batch_limit=600,
+        char_limit=20_000,
+        max_body_bytes=100_000,
+    )
     yield thread
     thread.stop()
 
 
 # --- the official client -----------------------------------------------------------------
+
 
 def test_official_client_translate_languages_detect(server):
     lt = libretranslatepy.LibreTranslateAPI(server.url)
@@ -63,8 +72,7 @@ def test_official_client_translate_languages_detect(server):
 
 
 def test_official_client_with_key_and_wrong_key(keyed):
-    assert has_chinese(libretranslatepy.LibreTranslateAPI(keyed.url, api_key=KEY)
-                       .translate("I love you.", "en", "zh"))
+    assert has_chinese(libretranslatepy.LibreTranslateAPI(keyed.url, api_key=KEY).translate("I love you.", "en", "zh"))
     with pytest.raises(urllib.error.HTTPError) as info:
         libretranslatepy.LibreTranslateAPI(keyed.url, api_key="wrong").translate("Hi", "en", "zh")
     assert info.value.code == 403
@@ -72,6 +80,7 @@ def test_official_client_with_key_and_wrong_key(keyed):
 
 
 # --- /translate shapes -------------------------------------------------------------------
+
 
 def test_list_keeps_order_and_matches_single_requests(client):
     texts = ["I love you.", "", "Where is the train station?\nI will be late for school."]
@@ -86,33 +95,39 @@ def test_list_keeps_order_and_matches_single_requests(client):
 
 
 def test_form_body_auto_source_alternatives_and_traditional(client):
-    body = client.post("/translate", data={"q": "I love you.", "source": "auto",
-                                           "target": "zt", "alternatives": "2"}).json()
+    body = client.post(
+        "/translate", data={"q": "I love you.", "source": "auto", "target": "zt", "alternatives": "2"}
+    ).json()
     assert body["detectedLanguage"] == {"language": "en", "confidence": 100.0}
     assert len(body["alternatives"]) == 2 and body["translatedText"] not in body["alternatives"]
-    simplified = client.post("/translate", json={"q": "I love you.", "source": "en",
-                                                 "target": "zh-Hans"}).json()["translatedText"]
+    simplified = client.post("/translate", json={"q": "I love you.", "source": "en", "target": "zh-Hans"}).json()[
+        "translatedText"
+    ]
     assert "愛" in body["translatedText"] and "爱" in simplified
 
 
 def test_multipart_form_with_repeated_q_is_a_list(client):
-    files = [("q", (None, "I love you.")), ("q", (None, "Thank you.")),
-             ("source", (None, "en")), ("target", (None, "zh"))]
+    files = [
+        ("q", (None, "I love you.")),
+        ("q", (None, "Thank you.")),
+        ("source", (None, "en")),
+        ("target", (None, "zh")),
+    ]
     out = client.post("/translate", files=files).json()["translatedText"]
     assert isinstance(out, list) and len(out) == 2 and all(has_chinese(t) for t in out)
 
 
 def test_html_keeps_tags(client):
     html = '<p class="x">I love you.</p><ul><li><a href="/s">Where is the station?</a></li></ul>'
-    out = client.post("/translate", json={"q": html, "source": "en", "target": "zh",
-                                          "format": "html"}).json()["translatedText"]
+    out = client.post("/translate", json={"q": html, "source": "en", "target": "zh", "format": "html"}).json()[
+        "translatedText"
+    ]
     assert re.sub(r">[^<]*<", "><", out) == re.sub(r">[^<]*<", "><", html)
     assert has_chinese(out)
 
 
 def test_region_tags_are_accepted(client):
-    body = client.post("/translate", json={"q": "I love you.", "source": "en-US",
-                                           "target": "zh-CN"}).json()
+    body = client.post("/translate", json={"q": "I love you.", "source": "en-US", "target": "zh-CN"}).json()
     assert has_chinese(body["translatedText"])
 
 
@@ -123,22 +138,28 @@ def test_auto_source_refuses_chinese_input(client):
 
 # --- errors ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("payload, message", [
-    ({"source": "en", "target": "zh"}, "Invalid request: missing q parameter"),
-    ({"q": "Hi", "target": "zh"}, "Invalid request: missing source parameter"),
-    ({"q": "Hi", "source": "en"}, "Invalid request: missing target parameter"),
-    ({"q": "Hi", "source": "en", "target": "fr"}, "fr is not supported"),
-    ({"q": "Hi", "source": "de", "target": "zh"}, "de is not supported"),
-    ({"q": "Hi", "source": "en", "target": "zh", "format": "pdf"}, "pdf format is not supported"),
-    ({"q": "Hi", "source": "en", "target": "zh", "alternatives": "x"},
-     "Invalid request: alternatives parameter is not a number"),
-    ({"q": [1, 2], "source": "en", "target": "zh"},
-     "Invalid request: q must be a string or a list of strings"),
-    ({"q": "x" * 20_001, "source": "en", "target": "zh"},
-     "Invalid request: request (20001) exceeds text limit (20000)"),
-    ({"q": ["a"] * 601, "source": "en", "target": "zh"},
-     "Invalid request: request (601) exceeds text limit (600)"),
-])
+
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ({"source": "en", "target": "zh"}, "Invalid request: missing q parameter"),
+        ({"q": "Hi", "target": "zh"}, "Invalid request: missing source parameter"),
+        ({"q": "Hi", "source": "en"}, "Invalid request: missing target parameter"),
+        ({"q": "Hi", "source": "en", "target": "fr"}, "fr is not supported"),
+        ({"q": "Hi", "source": "de", "target": "zh"}, "de is not supported"),
+        ({"q": "Hi", "source": "en", "target": "zh", "format": "pdf"}, "pdf format is not supported"),
+        (
+            {"q": "Hi", "source": "en", "target": "zh", "alternatives": "x"},
+            "Invalid request: alternatives parameter is not a number",
+        ),
+        ({"q": [1, 2], "source": "en", "target": "zh"}, "Invalid request: q must be a string or a list of strings"),
+        (
+            {"q": "x" * 20_001, "source": "en", "target": "zh"},
+            "Invalid request: request (20001) exceeds text limit (20000)",
+        ),
+        ({"q": ["a"] * 601, "source": "en", "target": "zh"}, "Invalid request: request (601) exceeds text limit (600)"),
+    ],
+)
 def test_bad_requests_get_400_and_libretranslate_error(client, payload, message):
     r = client.post("/translate", json=payload)
     assert r.status_code == 400
@@ -146,8 +167,7 @@ def test_bad_requests_get_400_and_libretranslate_error(client, payload, message)
 
 
 def test_invalid_json_and_non_object_json(client):
-    r = client.post("/translate", content=b'{"q": "Hi",', headers={"content-type":
-                                                                   "application/json"})
+    r = client.post("/translate", content=b'{"q": "Hi",', headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"].startswith("Invalid JSON format")
     r = client.post("/translate", json=["Hi"])
     assert r.status_code == 400 and r.json()["error"].startswith("Invalid JSON format")
@@ -179,6 +199,7 @@ def test_missing_key_is_400_wrong_key_403_bearer_accepted(keyed):
 
 # --- other endpoints ---------------------------------------------------------------------
 
+
 def test_frontend_settings_health_and_metrics(client, keyed):
     settings = client.get("/frontend/settings").json()
     assert settings["charLimit"] == 20_000 and settings["keyRequired"] is False
@@ -189,19 +210,16 @@ def test_frontend_settings_health_and_metrics(client, keyed):
     assert health["status"] == "ok" and health["variant"] == "int8"
     before = metric(client, "desktop_mt_requests_total", endpoint="/detect", status="200")
     client.post("/detect", json={"q": "Hello"})
-    assert metric(client, "desktop_mt_requests_total", endpoint="/detect",
-                  status="200") == before + 1
+    assert metric(client, "desktop_mt_requests_total", endpoint="/detect", status="200") == before + 1
     assert metric(client, "desktop_mt_source_tokens_total") > 0
     assert metric(client, "desktop_mt_tokens_per_second") > 0
 
 
 def test_cors_only_for_listed_origins(client, keyed):
     def preflight(url, origin):
-        return httpx.options(url + "/translate", headers={
-            "Origin": origin, "Access-Control-Request-Method": "POST"})
+        return httpx.options(url + "/translate", headers={"Origin": origin, "Access-Control-Request-Method": "POST"})
 
-    assert preflight(keyed.url, ALLOWED_ORIGIN).headers.get(
-        "access-control-allow-origin") == ALLOWED_ORIGIN
+    assert preflight(keyed.url, ALLOWED_ORIGIN).headers.get("access-control-allow-origin") == ALLOWED_ORIGIN
     assert "access-control-allow-origin" not in preflight(keyed.url, "http://evil.example").headers
     r = client.post("/detect", json={"q": "Hello"}, headers={"Origin": "http://evil.example"})
     assert "access-control-allow-origin" not in r.headers
@@ -217,13 +235,16 @@ def test_logs_carry_sizes_never_text(client, caplog):
         client.post("/translate", json={"q": secret, "source": "en", "target": "zh"})
         client.post("/translate", json={"q": "x" * 20_001, "source": "en", "target": "zh"})
         # A line is written once its answer has been sent: the client may read it first.
-        wait_for(lambda: any("POST /translate 200 texts=1 chars=25" in r.getMessage()
-                             for r in caplog.records), "the log line")
+        wait_for(
+            lambda: any("POST /translate 200 texts=1 chars=25" in r.getMessage() for r in caplog.records),
+            "the log line",
+        )
     lines = [record.getMessage() for record in caplog.records]
     assert not any("Zanzibar" in line or "xxxx" in line for line in lines)
 
 
 # --- streaming ---------------------------------------------------------------------------
+
 
 def read_events(response):
     event = None
@@ -236,8 +257,7 @@ def read_events(response):
 
 def test_stream_deltas_join_to_the_translation(client):
     text = "I love you. Where is the train station?\nI will be late for school."
-    with client.stream("POST", "/translate/stream",
-                       json={"q": text, "source": "en", "target": "zh"}) as r:
+    with client.stream("POST", "/translate/stream", json={"q": text, "source": "en", "target": "zh"}) as r:
         assert r.headers["content-type"].startswith("text/event-stream")
         events = list(read_events(r))
     deltas = [data["text"] for kind, data in events if kind == "delta"]
@@ -258,43 +278,46 @@ def test_client_disconnect_cancels_the_generation(client):
     cancelled = metric(client, "desktop_mt_streams_total", outcome="cancelled")
     completed = metric(client, "desktop_mt_streams_total", outcome="completed")
     long_text = " ".join(sentences(300))
-    with client.stream("POST", "/translate/stream",
-                       json={"q": long_text, "source": "en", "target": "zh"}) as r:
+    with client.stream("POST", "/translate/stream", json={"q": long_text, "source": "en", "target": "zh"}) as r:
         events = read_events(r)  # kept referenced: a dropped generator closes the connection
         assert next(events)[0] == "delta"
         assert metric(client, "desktop_mt_streams_active") == 1
     # Leaving the block closed the connection: the engine's cancel flag stops the decode.
-    wait_for(lambda: metric(client, "desktop_mt_streams_total", outcome="cancelled")
-             == cancelled + 1, "the stream to be cancelled")
+    wait_for(
+        lambda: metric(client, "desktop_mt_streams_total", outcome="cancelled") == cancelled + 1,
+        "the stream to be cancelled",
+    )
     assert metric(client, "desktop_mt_streams_total", outcome="completed") == completed
     assert metric(client, "desktop_mt_streams_active") == 0
 
 
 # --- batching and back-pressure ----------------------------------------------------------
 
+
 def _post_in_thread(url: str, payload: dict, results: list, headers=None) -> threading.Thread:
     def run():
-        results.append(httpx.post(url + "/translate", json=payload, headers=headers,
-                                  timeout=120))
+        results.append(httpx.post(url + "/translate", json=payload, headers=headers, timeout=120))
+
     thread = threading.Thread(target=run)
     thread.start()
     return thread
 
 
-def test_a_big_request_is_split_and_requests_arriving_meanwhile_ride_in_its_next_piece(
-        server, client):
+def test_a_big_request_is_split_and_requests_arriving_meanwhile_ride_in_its_next_piece(server, client):
     """64 texts with --max-batch 32 are two engine calls' worth; six one-text requests that
     queue while the first piece runs take their turn in the next call (one text per request
     per pass), so they are answered before the big request, in three calls in all."""
     calls_before = metric(client, "desktop_mt_batch_requests_count")
     results: list = []
-    big = _post_in_thread(server.url, {"q": sentences(64), "source": "en", "target": "zh"},
-                          results)
+    big = _post_in_thread(server.url, {"q": sentences(64), "source": "en", "target": "zh"}, results)
     wait_for(lambda: metric(client, "desktop_mt_batch_running") == 1, "the first piece")
-    small = [_post_in_thread(server.url, {"q": f"Thank you {i}.", "source": "en",
-                                          "target": "zh"}, results) for i in range(6)]
-    wait_for(lambda: metric(client, "desktop_mt_queue_texts") == 32 + 6
-             or metric(client, "desktop_mt_batch_running") == 0, "six queued requests")
+    small = [
+        _post_in_thread(server.url, {"q": f"Thank you {i}.", "source": "en", "target": "zh"}, results) for i in range(6)
+    ]
+    wait_for(
+        lambda: metric(client, "desktop_mt_queue_texts") == 32 + 6 or metric(client, "desktop_mt_batch_running") == 0,
+        "six queued requests",
+    )
     queued_while_busy = metric(client, "desktop_mt_queue_texts") == 32 + 6
     for thread in [big, *small]:
         thread.join(120)
@@ -302,12 +325,12 @@ def test_a_big_request_is_split_and_requests_arriving_meanwhile_ride_in_its_next
     if not queued_while_busy:
         pytest.skip("the first piece finished before the others queued (very fast machine)")
     # (The figures of a call are recorded just after its answers go out: wait for them.)
-    wait_for(lambda: metric(client, "desktop_mt_batch_requests_count") >= calls_before + 3,
-             "the third call's figures")
+    wait_for(lambda: metric(client, "desktop_mt_batch_requests_count") >= calls_before + 3, "the third call's figures")
     assert metric(client, "desktop_mt_batch_requests_count") == calls_before + 3
     assert isinstance(results[-1].json()["translatedText"], list)  # the big one ends last
-    assert metric(client, "desktop_mt_batch_requests_bucket", le="8.0") > \
-        metric(client, "desktop_mt_batch_requests_bucket", le="4.0")  # the 7-request call
+    assert metric(client, "desktop_mt_batch_requests_bucket", le="8.0") > metric(
+        client, "desktop_mt_batch_requests_bucket", le="4.0"
+    )  # the 7-request call
 
 
 def test_full_queue_answers_503_with_retry_after(keyed):
@@ -316,11 +339,11 @@ def test_full_queue_answers_503_with_retry_after(keyed):
         results: list = []
         # One long text (--max-batch 1 would split a list into one-text pieces, which would
         # fill the one-text queue themselves).
-        busy = _post_in_thread(keyed.url, {"q": " ".join(sentences(300)), "source": "en",
-                                           "target": "zh"}, results, auth)
+        busy = _post_in_thread(
+            keyed.url, {"q": " ".join(sentences(300)), "source": "en", "target": "zh"}, results, auth
+        )
         wait_for(lambda: metric(c, "desktop_mt_batch_running") == 1, "the long batch")
-        waiting = _post_in_thread(keyed.url, {"q": "I love you.", "source": "en",
-                                              "target": "zh"}, results, auth)
+        waiting = _post_in_thread(keyed.url, {"q": "I love you.", "source": "en", "target": "zh"}, results, auth)
         wait_for(lambda: metric(c, "desktop_mt_queue_texts") == 1, "the queue to fill")
         refused = c.post("/translate", json={"q": "Hello.", "source": "en", "target": "zh"})
         still_busy = metric(c, "desktop_mt_batch_running") == 1
@@ -343,17 +366,21 @@ def test_stream_slots_are_bounded(keyed):
             assert next(events)[0] == "delta"
             assert metric(c, "desktop_mt_streams_active") == 1  # the first one is generating
             second = c.post("/translate/stream", json=body)
-            outcomes = {o: metric(c, "desktop_mt_streams_total", outcome=o)
-                        for o in ("completed", "cancelled", "failed")}
+            outcomes = {
+                o: metric(c, "desktop_mt_streams_total", outcome=o) for o in ("completed", "cancelled", "failed")
+            }
             assert second.status_code == 503, (second.status_code, outcomes)
             assert second.headers["retry-after"] == "1"
-        wait_for(lambda: metric(c, "desktop_mt_streams_total", outcome="cancelled")
-                 == cancelled + 1, "the first stream to stop")
+        wait_for(
+            lambda: metric(c, "desktop_mt_streams_total", outcome="cancelled") == cancelled + 1,
+            "the first stream to stop",
+        )
         with c.stream("POST", "/translate/stream", json={**body, "q": "Thank you."}) as r:
             assert [kind for kind, _ in read_events(r)][-1] == "done"
 
 
 # --- the command -------------------------------------------------------------------------
+
 
 def test_serve_refuses_a_network_host_without_a_key(capsys):
     from desktop_mt.cli import main
@@ -364,25 +391,25 @@ def test_serve_refuses_a_network_host_without_a_key(capsys):
 
 
 def test_translate_command_never_imports_the_server_stack():
-    code = ("import sys; from desktop_mt.cli import build_parser; "
-            "build_parser().parse_args(['translate', 'x.txt']); "
-            "print(sorted(m for m in ('fastapi', 'uvicorn', 'starlette') if m in sys.modules))")
+    code = (
+        "import sys; from desktop_mt.cli import build_parser; "
+        "build_parser().parse_args(['translate', 'x.txt']); "
+        "print(sorted(m for m in ('fastapi', 'uvicorn', 'starlette') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr
 
 
 def test_stopping_the_server_stops_its_streams_and_releases_the_model():
     model = bundled_model_dir()
-    app = create_app(ServerConfig(model=str(model), threads=1, char_limit=20_000,
-                                  max_body_bytes=100_000))
+    app = create_app(ServerConfig(model=str(model), threads=1, char_limit=20_000, max_body_bytes=100_000))
     service = app.state.service
     thread = ServerThread(app).start()
     body = {"q": " ".join(sentences(300)), "source": "en", "target": "zh"}
-    with httpx.Client(base_url=thread.url, timeout=WAIT) as c:
-        with c.stream("POST", "/translate/stream", json=body) as r:
-            events = read_events(r)
-            assert next(events)[0] == "delta"
-            thread.stop()  # while the client still listens
+    with httpx.Client(base_url=thread.url, timeout=WAIT) as c, c.stream("POST", "/translate/stream", json=body) as r:
+        events = read_events(r)
+        assert next(events)[0] == "delta"
+        thread.stop()  # while the client still listens
     registry = service.metrics.registry
     assert registry.get_sample_value("desktop_mt_streams_total", {"outcome": "cancelled"}) == 1
     assert service.translator.sessions is None  # closed after the stream had stopped

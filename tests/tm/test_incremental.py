@@ -14,11 +14,17 @@ def test_split_text_gives_the_text_back():
 
 
 def test_only_changed_sentences_go_to_the_model_and_edits_are_kept():
-    shown = [Sentence("I like tea.", "我喜欢茶。", edited=True), Sentence("It is hot.", "天气很热。"),
-             Sentence("See you.", "再见。")]
+    shown = [
+        Sentence("I like tea.", "我喜欢茶。", edited=True),
+        Sentence("It is hot.", "天气很热。"),
+        Sentence("See you.", "再见。"),
+    ]
     plan = plan_update(shown, "I like tea. It is cold. See you.")
     assert [(p.source, p.translation, p.edited) for p in plan] == [
-        ("I like tea.", "我喜欢茶。", True), ("It is cold.", None, False), ("See you.", "再见。", False)]
+        ("I like tea.", "我喜欢茶。", True),
+        ("It is cold.", None, False),
+        ("See you.", "再见。", False),
+    ]
     assert [p.source for p in plan if p.needs_model] == ["It is cold."]
 
 
@@ -52,7 +58,12 @@ def test_the_memory_fills_sentences_and_suggests_for_the_rest():
     shown = [Sentence("Hello.", "你好！", edited=True)]
     plan = plan_update(shown, "Hello. Close the door. Please open the windows now. 我很好。 Something else.", memory)
     assert [(p.origin, p.translation) for p in plan] == [
-        (KEPT, "你好！"), (MEMORY, "关门。"), (MODEL, None), (MEMORY, "I am fine."), (MODEL, None)]
+        (KEPT, "你好！"),
+        (MEMORY, "关门。"),
+        (MODEL, None),
+        (MEMORY, "I am fine."),
+        (MODEL, None),
+    ]
     assert plan[2].suggestion is not None and plan[2].suggestion.entry.target == "请现在打开窗户。"
     assert plan[2].suggestion.score >= 75 and plan[4].suggestion is None
     only_english = plan_update([], "我很好。", memory, target="zh")  # already Chinese: not looked up

@@ -28,8 +28,12 @@ def test_a_cat_tool_file_keeps_every_unit_and_its_details():
     assert (first.created, first.changed, first.creator) == ("20240115T093000Z", "20240116T101500Z", "TRANSLATOR01")
     assert first.note == "Checked by reviewer"
     assert first.props == (("x-Project:MultiplePicklist", "Manual"), ("x-Origin", "TM"))
-    assert dict(first.extra) == {"tuid": "1", "changeid": "REVIEWER02", "lastusagedate": "20240301T080000Z",
-                                 "usagecount": "3"}
+    assert dict(first.extra) == {
+        "tuid": "1",
+        "changeid": "REVIEWER02",
+        "lastusagedate": "20240301T080000Z",
+        "usagecount": "3",
+    }
     assert (first.source_lang, first.target_lang) == ("EN-US", "zh-CN")
     assert entries[1].source == "Press Enter." and entries[1].target == "按回车键。"
     assert [e.target for e in entries if e.source == "The file was saved."] == ["文件已保存。", "文件已经保存。"]
@@ -75,19 +79,24 @@ def test_round_trip_export_then_import_is_equal(tmp_path):
 
 def test_units_without_both_languages_are_reported(tmp_path):
     path = tmp_path / "partial.tmx"
-    path.write_text('<?xml version="1.0"?><tmx version="1.4"><header srclang="en" datatype="plaintext" '
-                    'segtype="sentence" adminlang="en" o-tmf="x" creationtool="x" creationtoolversion="1"/><body>'
-                    '<tu><tuv xml:lang="en"><seg>Only English.</seg></tuv><tuv xml:lang="de"><seg>Nur.</seg></tuv></tu>'
-                    '<tu><tuv xml:lang="en"><seg>Yes.</seg></tuv><tuv xml:lang="zh"><seg>是。</seg></tuv></tu>'
-                    '</body></tmx>', encoding="utf-8")
+    path.write_text(
+        '<?xml version="1.0"?><tmx version="1.4"><header srclang="en" datatype="plaintext" '
+        'segtype="sentence" adminlang="en" o-tmf="x" creationtool="x" creationtoolversion="1"/><body>'
+        '<tu><tuv xml:lang="en"><seg>Only English.</seg></tuv><tuv xml:lang="de"><seg>Nur.</seg></tuv></tu>'
+        '<tu><tuv xml:lang="en"><seg>Yes.</seg></tuv><tuv xml:lang="zh"><seg>是。</seg></tuv></tu>'
+        "</body></tmx>",
+        encoding="utf-8",
+    )
     memory = TranslationMemory(":memory:")
     report = import_tmx(memory, path)
     assert report.added == 1 and report.skipped == ["unit 1: no zh segment"]
     assert "1 skipped" in str(report)
 
 
-@pytest.mark.parametrize("content, message", [("not xml at all <", "not a TMX file"),
-                                              ("<?xml version='1.0'?><html><body/></html>", "not a TMX file")])
+@pytest.mark.parametrize(
+    "content, message",
+    [("not xml at all <", "not a TMX file"), ("<?xml version='1.0'?><html><body/></html>", "not a TMX file")],
+)
 def test_a_bad_file_is_named(tmp_path, content, message):
     path = tmp_path / "bad.tmx"
     path.write_text(content, encoding="utf-8")

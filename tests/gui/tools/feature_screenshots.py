@@ -16,8 +16,10 @@ import tempfile
 from pathlib import Path
 
 HISTORY = ("Where is the train station?", "The station is closed on Sundays.")
-TEXT = ("The weather is nice today. We decided to walk to the old library.\n\n"
-        "Could you tell me where the nearest train station is? I do not want to miss my train.")
+TEXT = (
+    "The weather is nice today. We decided to walk to the old library.\n\n"
+    "Could you tell me where the nearest train station is? I do not want to miss my train."
+)
 POPUP_TEXT = "The museum opens at nine o'clock tomorrow morning."
 
 
@@ -30,7 +32,8 @@ def main() -> int:
     from PySide6.QtGui import QGuiApplication, QImage, QTextCursor
     from PySide6.QtWidgets import QApplication
 
-    from desktop_mt.gui import app as app_mod, fonts, qtcompat
+    from desktop_mt.gui import app as app_mod
+    from desktop_mt.gui import fonts, qtcompat
 
     app = QApplication(sys.argv[:1])
     qtcompat.install_none_refcount_guard()
@@ -98,8 +101,11 @@ def main() -> int:
 
     def popup_shot() -> None:
         popup = controller.popup.popup
-        area = popup.frameGeometry().adjusted(-200, -120, 60, 40).intersected(
-            window.frameGeometry().united(popup.frameGeometry()))
+        area = (
+            popup.frameGeometry()
+            .adjusted(-200, -120, 60, 40)
+            .intersected(window.frameGeometry().united(popup.frameGeometry()))
+        )
         save(screen_part(area), "popup.png")
         popup.close()
         controller.shutdown()

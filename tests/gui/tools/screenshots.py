@@ -19,16 +19,24 @@ import sys
 import tempfile
 from pathlib import Path
 
-TEXT = ("The weather is nice today, so we decided to walk to the old library.\n\n"
-        "Could you tell me where the nearest train station is?")
+TEXT = (
+    "The weather is nice today, so we decided to walk to the old library.\n\n"
+    "Could you tell me where the nearest train station is?"
+)
 
 
-LONG_TEXT = " ".join([
-    "The library opens at nine in the morning.", "Children come after school to read.",
-    "On Saturdays there is a story hour.", "The old building was built a hundred years ago.",
-    "Last year the town painted its walls.", "Many people volunteer there every week.",
-    "They sort the books and help the visitors.", "Everyone is welcome.",
-])
+LONG_TEXT = " ".join(
+    [
+        "The library opens at nine in the morning.",
+        "Children come after school to read.",
+        "On Saturdays there is a story hour.",
+        "The old building was built a hundred years ago.",
+        "Last year the town painted its walls.",
+        "Many people volunteer there every week.",
+        "They sort the books and help the visitors.",
+        "Everyone is welcome.",
+    ]
+)
 
 
 def main() -> int:
@@ -45,7 +53,8 @@ def main() -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from desktop_mt.gui import app as app_mod, fonts, qtcompat, theme
+    from desktop_mt.gui import app as app_mod
+    from desktop_mt.gui import fonts, qtcompat, theme
 
     app = QApplication(sys.argv[:1])
     qtcompat.install_none_refcount_guard()
@@ -58,10 +67,20 @@ def main() -> int:
     if args.width:
         window.resize(args.width, 560)
     controller.start()
-    name = "-".join(p for p in ("settings" if args.settings else "", "stopped" if args.stop else "",
-                                "dark" if args.dark else "", f"w{args.width}" if args.width else "",
-                                f"scale{os.environ['QT_SCALE_FACTOR']}" if os.environ.get("QT_SCALE_FACTOR")
-                                else "") if p) or "default"
+    name = (
+        "-".join(
+            p
+            for p in (
+                "settings" if args.settings else "",
+                "stopped" if args.stop else "",
+                "dark" if args.dark else "",
+                f"w{args.width}" if args.width else "",
+                f"scale{os.environ['QT_SCALE_FACTOR']}" if os.environ.get("QT_SCALE_FACTOR") else "",
+            )
+            if p
+        )
+        or "default"
+    )
     out = Path(args.out_dir) / f"{name}.png"
     text = LONG_TEXT if args.stop else TEXT
     sentences: list[object] = []
@@ -81,8 +100,10 @@ def main() -> int:
             app.processEvents()
         shown.grab().save(str(out))
         free = shown.screen().availableGeometry()
-        print(f"wrote {out}: {type(shown).__name__} {shown.width()}x{shown.height()} at {shown.x()},"
-              f"{shown.y()}; screen free area {free.width()}x{free.height()} (logical px)")
+        print(
+            f"wrote {out}: {type(shown).__name__} {shown.width()}x{shown.height()} at {shown.x()},"
+            f"{shown.y()}; screen free area {free.width()}x{free.height()} (logical px)"
+        )
         controller.shutdown()
         app.quit()
 
