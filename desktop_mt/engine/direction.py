@@ -30,6 +30,7 @@ import re
 
 from ..errors import ModelNotFoundError
 from . import textproc
+from .segment import segment_sentences
 
 EN, ZH, JA, KO = "en", "zh", "ja", "ko"
 EN_ZH, ZH_EN = "en-zh", "zh-en"
@@ -143,8 +144,6 @@ def split_sentences(line: str) -> list[tuple[str, str]]:
     the line back. Sentences end at . ! ? followed by a space (``segment.segment_sentences``,
     abbreviations respected) and at Chinese sentence ends 。！？；… (with their closing quotes)
     followed by anything, and at an English end followed directly by CJK text."""
-    from .segment import segment_sentences
-
     out: list[tuple[str, str]] = []
     for sentence, gap in segment_sentences(line):
         parts = split_cjk_sentences(sentence)

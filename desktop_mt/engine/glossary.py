@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 from ..errors import DesktopMTError
+from .direction import language
 
 _HEADER_SOURCE = {"source", "src", "term", "english", "en", "en-us", "from"}
 _HEADER_TARGET = {"target", "tgt", "translation", "chinese", "zh", "zh-cn", "cmn", "to"}
@@ -56,6 +57,11 @@ class Match:
     end: int
     text: str
     term: Term
+
+    @property
+    def target(self) -> str:
+        """What the occurrence becomes in the translation: the term's target text."""
+        return self.term.target
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,8 +123,6 @@ _WORD_EDGE = re.compile(r"(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7
 
 @functools.lru_cache(maxsize=64)
 def _oriented(glossary: Glossary, source_lang: str) -> Glossary:
-    from .direction import language
-
     def flip(term: Term) -> Term:
         source, target = language(term.source), language(term.target)
         if source != source_lang and target == source_lang:

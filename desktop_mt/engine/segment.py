@@ -11,12 +11,9 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TypeVar, cast
 
 from . import textproc
-
-if TYPE_CHECKING:
-    from .glossary import Glossary
 
 _ABBREVIATIONS = {
     "mr",
@@ -147,7 +144,7 @@ def plan_text(
     limit: int,
     sentence_gap: str = "",
     numbers: bool = True,
-    glossary: Glossary | None = None,
+    glossary: textproc.Terms | None = None,
 ) -> list[PlanItem]:
     """Turn ``text`` into literals and segments. ``sentence_gap`` replaces the whitespace
     between two sentences of a line in the output ("" for Chinese, which uses no spaces).
@@ -184,7 +181,7 @@ def _plan_line(
     limit: int,
     sentence_gap: str,
     numbers: bool,
-    glossary: Glossary | None = None,
+    glossary: textproc.Terms | None = None,
 ) -> list[PlanItem]:
     """One line (no newline): its marker, its sentences cut around protected spans, its trailing space."""
     prefix, body = textproc.split_marker(line)

@@ -27,13 +27,9 @@ import re
 import threading
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from . import direction, segment, textproc
 from .segment import PlanItem, Segment, segment_sentences
-
-if TYPE_CHECKING:
-    from .glossary import Glossary
 
 WHOLE, CUT, OFF = "whole", "cut", "off"
 MODES = (WHOLE, CUT, OFF)
@@ -80,7 +76,7 @@ def plan_sentences(
     limit: int,
     sentence_gap: str = "",
     numbers: bool = True,
-    glossary: Glossary | None = None,
+    glossary: textproc.Terms | None = None,
     mode: str = WHOLE,
     cjk_ends: bool = False,
 ) -> list[SentencePlanItem]:
@@ -99,7 +95,7 @@ def _plan_line(
     limit: int,
     sentence_gap: str,
     numbers: bool,
-    glossary: Glossary | None,
+    glossary: textproc.Terms | None,
     mode: str,
     cjk_ends: bool = False,
 ) -> list[SentencePlanItem]:
@@ -124,7 +120,7 @@ def _plan_sentence(
     limit: int,
     sentence_gap: str,
     numbers: bool,
-    glossary: Glossary | None,
+    glossary: textproc.Terms | None,
     mode: str,
 ) -> list[SentencePlanItem]:
     """One sentence: its cut plan, or a :class:`Whole` holding it when it has spans to verify."""

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, cast
-
-if TYPE_CHECKING:
-    from .glossary import Glossary
+from collections.abc import Sequence
+from typing import Protocol, cast
 
 # Indentation, quote marks, then at most one heading / checkbox / list / outline marker. A
 # marker needs whitespace after it, so "3.5 kg" or "-5 degrees" stay text.
@@ -156,6 +154,28 @@ class Span:
 Piece = str | Span
 
 
+class TermMatch(Protocol):
+    """One place a term occurs: ``text[start:end]`` is ``text``, rendered as ``target``."""
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def target(self) -> str: ...
+
+
+class Terms(Protocol):
+    """What :func:`protect` needs of a glossary (``glossary.Glossary`` is one): where its terms
+    occur in a text, by position and without overlaps. Declared here, below the glossary, so
+    that text handling does not import it."""
+
+    def find(self, text: str) -> Sequence[TermMatch]: ...
+    def __len__(self) -> int: ...
+
+
 def split_marker(line: str) -> tuple[str, str]:
     """``(prefix, body)``: the line's indentation and structure markers, and its text.
 
@@ -166,7 +186,7 @@ def split_marker(line: str) -> tuple[str, str]:
     return prefix, line[len(prefix) :]
 
 
-def protect(text: str, numbers: bool = True, glossary: Glossary | None = None) -> list[Piece]:
+def protect(text: str, numbers: bool = True, glossary: Terms | None = None) -> list[Piece]:
     """Cut ``text`` into strings to translate and :class:`Span` pieces kept verbatim.
 
     Joining the pieces (``Span.text`` for spans) gives ``text`` back. Numbers (with currency,
@@ -192,7 +212,7 @@ def protect(text: str, numbers: bool = True, glossary: Glossary | None = None) -
     return pieces
 
 
-def protect_terms(text: str, numbers: bool, glossary: Glossary) -> list[Piece]:
+def protect_terms(text: str, numbers: bool, glossary: Terms) -> list[Piece]:
     """:func:`protect` with glossary terms: a term is a span whose output is its target.
 
     Terms win over numbers, handles and emoji ("COVID-19" stays one term) but not over code,
@@ -209,7 +229,7 @@ def protect_terms(text: str, numbers: bool, glossary: Glossary) -> list[Piece]:
         if any(m.start < end and m.end > start for start, end in hard):
             continue
         pieces.extend(protect(text[pos : m.start], numbers) if m.start > pos else [])
-        pieces.append(Span("term", m.text, m.term.target))
+        pieces.append(Span("term", m.text, m.target))
         pos = m.end
     pieces.extend(protect(text[pos:], numbers) if pos < len(text) else [])
     return pieces
