@@ -81,3 +81,7 @@ class Alternative:
     text: str
     score: float
     token_ids: tuple[int, ...]
+
+
+StreamEvent = TextDelta | SegmentDone | Finished
+"""What :meth:`Translator.translate_stream` yields."""

@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING
 from ..errors import TranslationCancelled
 from . import generation as gen
 from . import script
-from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
+from .events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from .options import GenerationOptions
 from .protocols import CancelToken
 from .segment import Segment
+from .streaming import Clock, new_ids
 from .tokenizer import IncrementalDecoder, SentencePieceTokenizer, clean_text
-from .translator import _Clock, _new_ids  # a stream's timing and new ids, as translate_stream's
 
 if TYPE_CHECKING:
-    from .translator import StreamEvent, Translator
+    from .translator import Translator
 
 SPACE = "\u2581"  # SentencePiece's space
 
@@ -156,12 +156,12 @@ def complete_stream(
 def _stream(
     translator: Translator, sentence: str, typed: TypedPrefix, opts: GenerationOptions, cancel: CancelToken | None
 ) -> Generator[StreamEvent, None, None]:
-    clock = _Clock()
+    clock = Clock()
     decoder, head, count, shown = IncrementalDecoder(translator.tokenizer), _head(translator, typed), 0, ""
     segment = Segment(sentence)
     skip = len(typed.prefix.forced)
     for event in _search(translator, sentence, typed, translator._params_for(opts), opts, cancel):
-        for token in _new_ids(event, count):
+        for token in new_ids(event, count):
             count += 1
             decoder.push(token)
             if count <= skip:
@@ -215,26 +215,6 @@ def complete_alternatives(
                     out.append(Alternative(text, score, tuple(ids[skip:])))
             return out[:n]
     raise TranslationCancelled("alternatives cancelled")
-
-
-def translator_for_sentence(engine: object, sentence: str, options: GenerationOptions | None = None) -> Translator:
-    """The one-direction ``Translator`` that completes ``sentence``: ``engine`` itself, or the
-    translator of the sentence's direction when ``engine`` is a ``TwoWayTranslator``
-    (``DirectionUnavailableError`` when that direction has no model; ValueError for a sentence
-    with nothing to translate, e.g. Japanese)."""
-    from .direction import sentence_direction
-    from .router import TwoWayTranslator
-    from .translator import Translator
-
-    if isinstance(engine, Translator):
-        return engine
-    if not isinstance(engine, TwoWayTranslator):
-        raise TypeError(f"not a translator: {type(engine).__name__}")
-    opts = options or engine.options
-    name = sentence_direction(sentence, opts.target)
-    if name is None:
-        raise ValueError("this sentence is not translated (no English or Chinese to translate)")
-    return engine.translator_for(name)
 
 
 def prefix_ids(

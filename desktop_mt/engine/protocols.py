@@ -128,7 +128,7 @@ class StreamingTranslator(Protocol):
 class PostEditingTranslator(Protocol):
     """What post-editing uses of one direction's ``Translator`` (``engine.prefix``): a sentence
     completed from a typed target prefix, streamed, and the n best completions. A two-way
-    translator gives it per direction (``engine.prefix.translator_for_sentence``)."""
+    translator gives it per direction (``engine.router.translator_for_sentence``)."""
 
     def translate_stream(
         self,

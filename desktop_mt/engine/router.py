@@ -34,11 +34,11 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 
 from . import direction, spans, textproc
 from .direction import AUTO, EN_ZH, ZH_EN, DirectionUnavailableError
-from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
+from .events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from .model_format import ModelInfo
 from .options import GenerationOptions
 from .protocols import CancelToken
-from .translator import StreamEvent, Translator, joined_text
+from .translator import Translator, joined_text
 
 _LINE = re.compile(r"(\r\n|\n|\r)")
 _NO_SPACE_OUTPUT = {direction.ZH, direction.JA}  # languages written without spaces between sentences
@@ -361,3 +361,19 @@ class _Lines:
         self.count += 1
         if self.progress is not None:
             self.progress(self.count, len(self.needs))
+
+
+def translator_for_sentence(engine: object, sentence: str, options: GenerationOptions | None = None) -> Translator:
+    """The one-direction ``Translator`` that completes ``sentence`` after a typed prefix
+    (``engine.prefix``): ``engine`` itself, or the translator of the sentence's direction when
+    ``engine`` is a ``TwoWayTranslator`` (``DirectionUnavailableError`` when that direction has no
+    model; ValueError for a sentence with nothing to translate, e.g. Japanese)."""
+    if isinstance(engine, Translator):
+        return engine
+    if not isinstance(engine, TwoWayTranslator):
+        raise TypeError(f"not a translator: {type(engine).__name__}")
+    opts = options or engine.options
+    name = direction.sentence_direction(sentence, opts.target)
+    if name is None:
+        raise ValueError("this sentence is not translated (no English or Chinese to translate)")
+    return engine.translator_for(name)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Union, cast
@@ -13,10 +12,13 @@ from ..errors import ModelFormatError, TranslationCancelled
 from . import direction, langcheck, punct, script, spans, textproc
 from . import generation as gen
 from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
+from .events import StreamEvent as StreamEvent  # re-exported: the stream type of translate_stream
 from .model_format import ModelInfo, bundled_model_dir, inspect_model_dir, verify_files
 from .options import GenerationOptions, SessionOptions
+from .prefix import complete_alternatives, complete_stream
 from .protocols import CancelToken, DecoderRunner
 from .segment import Segment
+from .streaming import Clock, new_ids
 from .tokenizer import IncrementalDecoder, SentencePieceTokenizer, default_target_token
 
 # Languages written without spaces between sentences.
@@ -26,7 +28,6 @@ _FULLWIDTH_LANGS = {"zh", "cmn", "yue"}
 _TOKEN_BUDGET = 4096  # source tokens x rows per batch in translate_batch
 DEFAULT_BATCH_SIZE = 16  # rows per batch in translate_batch
 
-StreamEvent = TextDelta | SegmentDone | Finished
 Hypotheses = list[tuple[list[int], float]]  # a segment's finished beam hypotheses (ids, score), best first
 
 
@@ -111,8 +112,6 @@ class Translator:
         (``engine.script.convert_events``): nothing shown is changed afterwards.
         """
         if prefix is not None:
-            from .prefix import complete_stream
-
             return complete_stream(self, text, prefix, options, cancel)
         opts = options or self.options
         events = self._stream(text, opts, cancel)
@@ -217,13 +216,13 @@ class Translator:
         return ids
 
     def _stream_segment(
-        self, item: Segment, index: int, opts: GenerationOptions, cancel: CancelToken | None, clock: _Clock
+        self, item: Segment, index: int, opts: GenerationOptions, cancel: CancelToken | None, clock: Clock
     ) -> Generator[StreamEvent, None, SegmentDone | None]:
         """One segment's deltas as they decode; returns its ``SegmentDone`` (None: cancelled)."""
         decoder, count, shown = IncrementalDecoder(self.tokenizer), 0, ""
         for event in self._generate([self._encode(item.text, opts)], opts, cancel):
             # Beam search commits only the prefix all hypotheses share; ItemDone brings the rest.
-            for token in _new_ids(event, count):
+            for token in new_ids(event, count):
                 count += 1
                 new = decoder.emitted if decoder.push(token) else ""
                 delta, shown = self._advance(shown, new, opts, item)
@@ -293,8 +292,6 @@ class Translator:
         Raises ``TranslationCancelled`` when ``cancel`` is set (checked every decode step).
         """
         if prefix is not None:
-            from .prefix import complete_alternatives
-
             return complete_alternatives(self, sentence, prefix, n, options, cancel)
         if n < 1:
             raise ValueError("n must be >= 1")
@@ -684,32 +681,9 @@ class _StreamState:
     """What a stream has done so far: segments shown, tokens, the paths of its sentences with spans."""
 
     def __init__(self) -> None:
-        self.clock = _Clock()
+        self.clock = Clock()
         self.index = self.tokens = self.whole = self.cut = 0
         self.cancelled = False
-
-
-def _new_ids(event: gen.SearchEvent, count: int) -> list[int]:
-    """The ids a search event adds to a stream that has shown ``count`` of them."""
-    if isinstance(event, gen.TokensStep):
-        return event.ids
-    return event.ids[count:] if isinstance(event, gen.ItemDone) else []
-
-
-class _Clock:
-    """A stream's timing: seconds since it started, and to its first shown text."""
-
-    def __init__(self) -> None:
-        self.started = time.perf_counter()
-        self.first: float | None = None
-
-    def mark(self) -> None:
-        """Text is being shown: the first time, note when."""
-        if self.first is None:
-            self.first = self.elapsed()
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.started
 
 
 def _keep_other_languages(plan: list[PlanPiece], source_lang: str) -> list[PlanPiece]:

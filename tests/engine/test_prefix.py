@@ -19,6 +19,7 @@ from desktop_mt import GenerationOptions, Translator
 from desktop_mt.engine import generation as gen
 from desktop_mt.engine import prefix as px
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta
+from desktop_mt.engine.router import translator_for_sentence
 from desktop_mt.testing import CountingSessions
 
 NO_BOUND = dict(max_length_ratio=0, repetition_guard=False, chinese_punctuation=False)
@@ -204,7 +205,7 @@ def test_the_translators_prefix_arguments_are_the_post_editing_calls(tiny_marian
         translator, SENTENCES[0], "这", 2, opts
     )
     assert translator.alternatives(SENTENCES[0], 2, opts) != translator.alternatives(SENTENCES[0], 2, opts, prefix="这")
-    assert px.translator_for_sentence(translator, SENTENCES[0]) is translator
+    assert translator_for_sentence(translator, SENTENCES[0]) is translator
 
 
 def test_a_two_way_translator_gives_the_sentences_direction(tiny_marian_dir, tiny_zh_en_dir):
@@ -212,10 +213,10 @@ def test_a_two_way_translator_gives_the_sentences_direction(tiny_marian_dir, tin
 
     en_zh, zh_en = Translator(tiny_marian_dir, variant="fp32"), Translator(tiny_zh_en_dir, variant="fp32")
     engine = TwoWayTranslator({"en-zh": en_zh, "zh-en": zh_en})
-    assert px.translator_for_sentence(engine, "I love you.") is en_zh
-    assert px.translator_for_sentence(engine, "我爱你。") is zh_en
+    assert translator_for_sentence(engine, "I love you.") is en_zh
+    assert translator_for_sentence(engine, "我爱你。") is zh_en
     with pytest.raises(ValueError, match="not translated"):
-        px.translator_for_sentence(engine, "こんにちは。")
+        translator_for_sentence(engine, "こんにちは。")
 
 
 def test_the_fake_model_completes_from_a_prefix_for_front_end_tests(tiny_marian_dir):
