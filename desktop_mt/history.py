@@ -5,6 +5,13 @@ No Qt here; the GUI's History dialog and the controller use it. The database is
 newest ``limit`` entries (10,000 by default). A database that cannot be read is moved aside
 (renamed ``history.corrupt-<time>.sqlite3``) and a fresh one is created; :attr:`History.recovered`
 names the moved file so the caller can tell the user. Nothing here logs the user's text.
+
+Post-editing (issue 28): an entry's ``translation`` is the *final* text, what the user ended
+with; when the user edited the machine's translation, ``machine`` keeps the machine's text (for
+comparison) and ``edited`` when the last edit was made. ``machine`` is NULL when the final text
+is the machine's. A database written before these columns existed (schema 1) is migrated in
+place when opened (``ALTER TABLE ... ADD COLUMN``; every old entry reads as not edited);
+``PRAGMA user_version`` records the schema (:data:`SCHEMA_VERSION`).
 """
 
 from __future__ import annotations
@@ -15,33 +22,59 @@ import logging
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from . import paths
+
+_T = TypeVar("_T")
 
 log = logging.getLogger(__name__)
 
 HISTORY_FILE = "history.sqlite3"
 DEFAULT_LIMIT = 10_000
+SCHEMA_VERSION = 2  # 1: id, source, translation, model, time; 2: + machine, edited
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     source TEXT NOT NULL,
     translation TEXT NOT NULL,
     model TEXT NOT NULL DEFAULT '',
-    time REAL NOT NULL
+    time REAL NOT NULL,
+    machine TEXT,
+    edited REAL
 )"""
+# Columns added after schema 1, with their SQL types (added to an older database on open).
+_ADDED_COLUMNS = (("machine", "TEXT"), ("edited", "REAL"))
+_SELECT = "SELECT id, source, translation, model, time, machine, edited FROM entries"
 
 
 @dataclasses.dataclass(frozen=True)
 class Entry:
-    """One finished translation; ``time`` is seconds since the epoch."""
+    """One finished translation; ``time`` is seconds since the epoch.
+
+    ``translation`` is the final text (what the user ended with). ``machine`` is the machine's
+    translation when the user edited it, None when the final text is the machine's; ``edited``
+    is when it was last edited (seconds since the epoch), None when never."""
 
     id: int
     source: str
     translation: str
     model: str
     time: float
+    machine: str | None = None
+    edited: float | None = None
+
+    @property
+    def machine_text(self) -> str:
+        """The machine's translation (the final text when the user did not edit it)."""
+        return self.translation if self.machine is None else self.machine
+
+    @property
+    def is_edited(self) -> bool:
+        """Whether the final text differs from the machine's."""
+        return self.machine is not None and self.machine != self.translation
 
 
 def history_path() -> Path:
@@ -78,6 +111,7 @@ class History:
             if not check or check[0] != "ok":
                 raise sqlite3.DatabaseError("quick_check failed")
             conn.execute(_SCHEMA)
+            _migrate(conn)
             conn.execute("CREATE INDEX IF NOT EXISTS entries_time ON entries(time)")
             conn.commit()
         except BaseException:
@@ -107,40 +141,97 @@ class History:
         self.recovered = backup
         self._open()
 
-    def _run(self, fn):
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise sqlite3.ProgrammingError("the history database is closed")
+        return self._conn
+
+    def _run(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn(conn)``; a database that turns out corrupt is recovered and ``fn`` retried."""
         try:
-            return fn(self._conn)
+            return fn(self._connection())
         except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            if isinstance(exc, sqlite3.ProgrammingError) or (
+                isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)
+            ):
                 raise
             self._recover(exc)
-            return fn(self._conn)
+            return fn(self._connection())
 
     # ---- entries ------------------------------------------------------------------------
-    def add(self, source: str, translation: str, model: str = "", when: float | None = None) -> int:
-        """Keep one finished translation; the oldest entries past ``limit`` are dropped."""
+    def add(
+        self,
+        source: str,
+        translation: str,
+        model: str = "",
+        when: float | None = None,
+        *,
+        machine_text: str | None = None,
+    ) -> int:
+        """Keep one finished translation and return its id; the oldest entries past ``limit``
+        are dropped.
+
+        ``translation`` is the final text (what the user ended with). ``machine_text`` is the
+        machine's translation when the user edited it; None (or the same text) means the final
+        text is the machine's, and the entry is not marked edited."""
         when = time.time() if when is None else when
+        machine = machine_text if machine_text is not None and machine_text != translation else None
+        edited = when if machine is not None else None
 
         def run(conn: sqlite3.Connection) -> int:
             with conn:
                 cur = conn.execute(
-                    "INSERT INTO entries (source, translation, model, time) VALUES (?, ?, ?, ?)",
-                    (source, translation, model, when),
+                    "INSERT INTO entries (source, translation, model, time, machine, edited) VALUES (?, ?, ?, ?, ?, ?)",
+                    (source, translation, model, when, machine, edited),
                 )
                 self._trim(conn)
-                return int(cur.lastrowid)
+                return int(cur.lastrowid or 0)
 
         return self._run(run)
 
     def set_translation(self, entry_id: int, translation: str) -> None:
-        """Give an entry another translation (the user chose an alternative for a sentence)."""
+        """Give an entry another *machine* translation (the user chose one of the model's
+        alternatives for a sentence, or undid that choice): the final text becomes
+        ``translation`` and the entry is no longer marked edited. For the user's own edit use
+        :meth:`update_final`."""
 
         def run(conn: sqlite3.Connection) -> None:
             with conn:
-                conn.execute("UPDATE entries SET translation = ? WHERE id = ?", (translation, entry_id))
+                conn.execute(
+                    "UPDATE entries SET translation = ?, machine = NULL, edited = NULL WHERE id = ?",
+                    (translation, entry_id),
+                )
 
         self._run(run)
+
+    def update_final(self, entry_id: int, text: str, when: float | None = None) -> Entry | None:
+        """The user edited the translation of entry ``entry_id``: its final text becomes
+        ``text``. The machine's text is kept for comparison (the first edit moves the entry's
+        translation there; later edits keep it); ``edited`` becomes ``when`` (default now). An
+        edit back to exactly the machine's text un-marks the entry. Returns the updated entry,
+        None when there is no such entry (deleted, or trimmed past the limit)."""
+        when = time.time() if when is None else when
+
+        def run(conn: sqlite3.Connection) -> Entry | None:
+            with conn:
+                row = conn.execute("SELECT translation, machine FROM entries WHERE id = ?", (entry_id,)).fetchone()
+                if row is None:
+                    return None
+                machine = row[1] if row[1] is not None else row[0]
+                if text == machine:
+                    conn.execute(
+                        "UPDATE entries SET translation = ?, machine = NULL, edited = NULL WHERE id = ?",
+                        (text, entry_id),
+                    )
+                else:
+                    conn.execute(
+                        "UPDATE entries SET translation = ?, machine = ?, edited = ? WHERE id = ?",
+                        (text, machine, when, entry_id),
+                    )
+                found = conn.execute(f"{_SELECT} WHERE id = ?", (entry_id,)).fetchone()
+            return _entry(found) if found else None
+
+        return self._run(run)
 
     def _trim(self, conn: sqlite3.Connection) -> None:
         row = conn.execute("SELECT id FROM entries ORDER BY id DESC LIMIT 1 OFFSET ?", (self.limit,)).fetchone()
@@ -160,8 +251,8 @@ class History:
     def search(self, query: str = "", limit: int | None = None) -> list[Entry]:
         """Entries whose source or translation contains ``query`` (case-insensitive for
         ASCII letters; "" matches all), newest first."""
-        sql = "SELECT id, source, translation, model, time FROM entries"
-        args: list = []
+        sql = _SELECT
+        args: list[Any] = []
         if query:
             sql += " WHERE source LIKE ? ESCAPE '\\' OR translation LIKE ? ESCAPE '\\'"
             args += [_like_pattern(query)] * 2
@@ -170,16 +261,12 @@ class History:
             sql += " LIMIT ?"
             args.append(int(limit))
         rows = self._run(lambda conn: conn.execute(sql, args).fetchall())
-        return [Entry(*row) for row in rows]
+        return [_entry(row) for row in rows]
 
     def get(self, entry_id: int) -> Entry | None:
         """One entry by id (None when it was deleted)."""
-        row = self._run(
-            lambda conn: conn.execute(
-                "SELECT id, source, translation, model, time FROM entries WHERE id = ?", (entry_id,)
-            ).fetchone()
-        )
-        return Entry(*row) if row else None
+        row = self._run(lambda conn: conn.execute(f"{_SELECT} WHERE id = ?", (entry_id,)).fetchone())
+        return _entry(row) if row else None
 
     def delete(self, entry_id: int) -> None:
         """Forget one entry."""
@@ -209,3 +296,27 @@ class History:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring a database written by an older version up to :data:`SCHEMA_VERSION`: add the
+    columns it lacks (old entries read as not edited)."""
+    have = {str(row[1]) for row in conn.execute("PRAGMA table_info(entries)")}
+    for name, sql_type in _ADDED_COLUMNS:
+        if name not in have:
+            conn.execute(f"ALTER TABLE entries ADD COLUMN {name} {sql_type}")
+    if int(conn.execute("PRAGMA user_version").fetchone()[0]) < SCHEMA_VERSION:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _entry(row: tuple[Any, ...]) -> Entry:
+    entry_id, source, translation, model, when, machine, edited = row
+    return Entry(
+        int(entry_id),
+        str(source),
+        str(translation),
+        str(model),
+        float(when),
+        None if machine is None else str(machine),
+        None if edited is None else float(edited),
+    )

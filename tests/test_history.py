@@ -101,3 +101,76 @@ def test_damaged_pages_found_on_open(tmp_path):
     assert again.recovered is not None
     assert again.count() == 0
     again.close()
+
+
+# ---- post-editing (issue 28): final text, machine text, migration --------------------------
+def test_add_with_machine_text_marks_the_entry_edited(history):
+    plain = history.add("Hello.", "你好。", when=10.0)
+    same = history.add("Hi.", "嗨。", when=11.0, machine_text="嗨。")
+    edited = history.add("Good.", "很好。", when=12.0, machine_text="好。")
+    p, s, e = history.get(plain), history.get(same), history.get(edited)
+    assert (p.machine, p.edited, p.is_edited, p.machine_text) == (None, None, False, "你好。")
+    assert (s.machine, s.edited, s.is_edited) == (None, None, False)
+    assert (e.translation, e.machine, e.edited, e.is_edited, e.machine_text) == ("很好。", "好。", 12.0, True, "好。")
+
+
+def test_update_final_keeps_the_first_machine_text(history):
+    entry_id = history.add("The cat sleeps.", "猫睡觉。", when=1.0)
+    first = history.update_final(entry_id, "猫在睡觉。", when=2.0)
+    assert (first.translation, first.machine, first.edited) == ("猫在睡觉。", "猫睡觉。", 2.0)
+    second = history.update_final(entry_id, "那只猫在睡觉。", when=3.0)
+    assert (second.translation, second.machine, second.edited) == ("那只猫在睡觉。", "猫睡觉。", 3.0)
+    assert history.get(entry_id) == second
+    back = history.update_final(entry_id, "猫睡觉。", when=4.0)  # back to the machine's: not edited
+    assert (back.translation, back.machine, back.edited, back.is_edited) == ("猫睡觉。", None, None, False)
+    assert history.update_final(9999, "x") is None
+
+
+def test_choosing_an_alternative_is_the_machines_text(history):
+    entry_id = history.add("A.", "甲。", machine_text="乙。")
+    history.set_translation(entry_id, "丙。")
+    entry = history.get(entry_id)
+    assert (entry.translation, entry.machine, entry.is_edited) == ("丙。", None, False)
+
+
+def test_edited_entries_are_found_by_their_final_text(history):
+    entry_id = history.add("The station.", "车站。")
+    history.update_final(entry_id, "火车站。")
+    assert [e.id for e in history.search("火车")] == [entry_id]
+
+
+def test_schema_1_database_is_migrated_and_keeps_every_entry(tmp_path):
+    """A history written before post-editing (no machine/edited columns) loads as it was."""
+    path = tmp_path / "history.sqlite3"
+    old = sqlite3.connect(str(path))
+    old.execute("PRAGMA journal_mode=WAL")
+    old.execute(
+        "CREATE TABLE entries (id INTEGER PRIMARY KEY AUTOINCREMENT, source TEXT NOT NULL, "
+        "translation TEXT NOT NULL, model TEXT NOT NULL DEFAULT '', time REAL NOT NULL)"
+    )
+    old.execute("CREATE INDEX entries_time ON entries(time)")
+    old.executemany(
+        "INSERT INTO entries (source, translation, model, time) VALUES (?, ?, ?, ?)",
+        [("Hello.", "你好。", "opus-mt-en-zh", 100.0), ("早上好。", "Good morning.", "opus-mt-zh-en", 200.0)],
+    )
+    old.commit()
+    old.close()
+    h = History(path)
+    assert h.recovered is None
+    entries = h.search()
+    assert [(e.source, e.translation, e.model, e.time, e.machine, e.edited) for e in entries] == [
+        ("早上好。", "Good morning.", "opus-mt-zh-en", 200.0, None, None),
+        ("Hello.", "你好。", "opus-mt-en-zh", 100.0, None, None),
+    ]
+    edited = h.update_final(entries[1].id, "您好。", when=300.0)
+    assert (edited.machine, edited.is_edited) == ("你好。", True)
+    new_id = h.add("Bye.", "再见。", machine_text="拜拜。")
+    h.close()
+    conn = sqlite3.connect(str(path))
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(entries)")]
+    assert columns == ["id", "source", "translation", "model", "time", "machine", "edited"]
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    conn.close()
+    again = History(path)
+    assert again.count() == 3 and again.get(new_id).machine == "拜拜。"
+    again.close()

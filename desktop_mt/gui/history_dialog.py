@@ -147,7 +147,8 @@ class HistoryDialog(QDialog):
     def current_entry(self) -> Entry | None:
         """The selected entry, if any."""
         item = self.list.currentItem()
-        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        entry = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        return entry if isinstance(entry, Entry) else None
 
     def _show_current(self, *_args: Any) -> None:
         entry = self.current_entry()
@@ -206,6 +207,7 @@ class HistoryFeature(QObject):
     """The controller's side of the history (see the module docstring)."""
 
     entryAdded = Signal(int)  # entry id (tests)
+    entryEdited = Signal(int)  # entry id: the user's edit was written (translation_edited)
 
     def __init__(self, controller: Any) -> None:
         super().__init__(controller)
@@ -235,24 +237,33 @@ class HistoryFeature(QObject):
         return self._history
 
     def _on_completed(self, source: str, translation: str) -> None:
+        self.record(source, translation)
+
+    def record(self, source: str, translation: str, machine_text: str | None = None) -> int | None:
+        """A translation ran to its end: keep it as a new entry (the controller's
+        ``translationCompleted`` calls this with the machine's text). ``translation`` is the
+        final text; ``machine_text`` the machine's when ``translation`` holds sentences the user
+        edited (None: it is all the machine's). Returns the entry id, None when nothing was
+        written (history off, empty text, database error)."""
         settings = self.controller.settings
         if not settings.keep_history or not source.strip() or not translation.strip():
-            return
+            return None
         history = self.history()
         if history is None:
-            return
+            return None
         model = str(getattr(self.controller.model_info, "name", "") or "")
         try:
             if history.limit != settings.history_limit:
                 history.set_limit(settings.history_limit)
-            entry_id = history.add(source, translation, model)
+            entry_id = history.add(source, translation, model, machine_text=machine_text)
         except sqlite3.Error as exc:
             log.warning("history entry not written (%s)", type(exc).__name__)
-            return
+            return None
         self._last = (entry_id, source)
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.refresh()
         self.entryAdded.emit(entry_id)
+        return entry_id
 
     def translation_replaced(self, source: str, translation: str) -> None:
         """An alternative was chosen (or undone) in the translation just kept: the entry
@@ -267,6 +278,39 @@ class HistoryFeature(QObject):
             return
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.refresh()
+
+    def translation_edited(self, source: str, final: str, machine_text: str | None = None) -> int | None:
+        """The user post-edited the translation of ``source`` (issue 28): the history keeps
+        ``final`` as the entry's text and the machine's text for comparison.
+
+        When the newest entry written is for the same source it is updated
+        (:meth:`History.update_final`; the machine's text it had is kept). Otherwise (none
+        written yet, or another source since) a new entry is added with ``machine_text`` as the
+        machine's text (None: unknown, ``final`` is kept as is). Returns the entry id, None
+        when nothing was written (history off, empty text, database error)."""
+        settings = self.controller.settings
+        if not settings.keep_history or not source.strip() or not final.strip():
+            return None
+        history = self.history()
+        if history is None:
+            return None
+        try:
+            entry = None
+            if self._last is not None and self._last[1] == source:
+                entry = history.update_final(self._last[0], final)
+            if entry is not None:
+                entry_id = entry.id
+            else:
+                model = str(getattr(self.controller.model_info, "name", "") or "")
+                entry_id = history.add(source, final, model, machine_text=machine_text)
+                self._last = (entry_id, source)
+        except sqlite3.Error as exc:
+            log.warning("history entry not updated (%s)", type(exc).__name__)
+            return None
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.refresh()
+        self.entryEdited.emit(entry_id)
+        return entry_id
 
     def show_dialog(self) -> HistoryDialog | None:
         """Open (or raise) the History dialog (with history off and none kept before, only a
