@@ -24,7 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.options import SessionOptions
 from ..errors import DesktopMTError
+from ..resources_path import resource_path
 from . import image
 from .detect import Box, boxes_from_map, det_input
 from .image import ImageError, is_image_path, load_image
@@ -91,8 +93,6 @@ class OcrResult:
 
 def models_dir() -> Path:
     """Where the OCR models are: ``desktop_mt/resources/ocr`` (also inside the app bundle)."""
-    from ..engine.resources import resource_path
-
     return resource_path("ocr")
 
 
@@ -114,7 +114,6 @@ class OcrEngine:
             return self._runs
 
     def _open_sessions(self) -> dict[str, Run]:
-        from ..engine.options import SessionOptions
         from ..engine.runtime import make_session, resolve_provider
 
         options = SessionOptions(intra_op_threads=self.threads)
