@@ -9,9 +9,9 @@ source. Toggling the option re-renders the translation on screen at once.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QObject
+
+from .ports import BilingualHost, qt_parent
 
 
 def interleave(source: str, translation: str) -> str:
@@ -35,8 +35,8 @@ def interleave(source: str, translation: str) -> str:
 class BilingualView(QObject):
     """The controller's helper for the View > Bilingual toggle (remembered in the settings)."""
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: BilingualHost) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         self.window = window = controller.window
         self._source = ""  # the source text of the request that runs / ran last

@@ -24,13 +24,13 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QTextCursor
 
 from ..fsutil import atomic_write
 from . import paths
+from .ports import DraftsHost, qt_parent
 
 log = logging.getLogger(__name__)
 
@@ -61,17 +61,17 @@ class Draft:
         return json.dumps({"version": DRAFT_VERSION, **dataclasses.asdict(self)}, ensure_ascii=False)
 
 
-def _text(data: dict, key: str) -> str:
+def _text(data: dict[str, object], key: str) -> str:
     value = data.get(key, "")
     return value if isinstance(value, str) else ""
 
 
-def _number(data: dict, key: str) -> int:
+def _number(data: dict[str, object], key: str) -> int:
     value = data.get(key, 0)
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
-def _job(data: dict) -> dict[str, str] | None:
+def _job(data: dict[str, object]) -> dict[str, str] | None:
     job = data.get("file_job")
     if isinstance(job, dict) and all(isinstance(job.get(k), str) and job[k] for k in ("src", "dst")):
         return {"src": job["src"], "dst": job["dst"]}
@@ -163,8 +163,8 @@ class DraftKeeper(QObject):
     """The controller's side: restores the draft into the window at start, saves it as it
     changes (see the module docstring), and records the running file job."""
 
-    def __init__(self, controller: Any, path: Path | None = None) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: DraftsHost, path: Path | None = None) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         self.window = window = controller.window
         self.path = path or draft_path()

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from . import file_jobs
+from .ports import JobResumeHost, qt_parent
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +45,17 @@ class JobResumeOffer(QObject):
     """Offers the job the draft recorded, if its journal is still there (see the module
     docstring); the controller owns it."""
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: JobResumeHost) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         self.drafts = controller.drafts
-        self.notice = ResumeNotice(controller.window)
-        controller.window.centralWidget().layout().insertWidget(0, self.notice)
+        window = controller.window
+        self.notice = ResumeNotice(window.window())
+        central = window.centralWidget()
+        layout = central.layout() if central is not None else None
+        if not isinstance(layout, QBoxLayout):  # the strip goes above the panes
+            raise TypeError("the main window's central widget has no box layout for the resume strip")
+        layout.insertWidget(0, self.notice)
         self.notice.continue_button.clicked.connect(self.continue_job)
         self.notice.discard_button.clicked.connect(self.discard)
         self.job = self._interrupted()

@@ -6,23 +6,40 @@ elsewhere or the focus leaving it close it.
 
 The popup's requests go to the same worker as the main window's, with ids of their own
 (negative, so the controller ignores their output) and their own cancel flag; a translation
-that runs to its end is kept in the history like any other.
+that runs to its end is kept in the history like any other. The popup translates in the Auto
+direction (English into Chinese, Chinese into English, sentence by sentence:
+:mod:`desktop_mt.engine.direction`) whatever the window's direction control says, and its
+title says which way the text goes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QCursor, QGuiApplication, QKeyEvent, QTextCursor
+from PySide6.QtGui import QCloseEvent, QCursor, QGuiApplication, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+from desktop_mt.engine.direction import AUTO, describe
 
 from . import fonts, theme
 from .pasting import join_lines
+from .ports import PopupHost, qt_parent
+
+if TYPE_CHECKING:
+    from desktop_mt.engine.events import TranslationStats
 
 SIZE = QSize(420, 220)
+BOTH_WAYS = "English ↔ 中文"
 OFFSET = QPoint(14, 18)  # below and right of the pointer, so it does not cover what was selected
+
+
+def direction_title(text: str) -> str:
+    """The popup's title for ``text``: which way it is translated ("Chinese → English"), or
+    why it is left as it is ("Japanese: left as it is")."""
+    return describe(text).replace(" -> ", " → ") or BOTH_WAYS
 
 
 def place_near(pointer: QPoint, size: QSize, area: QRect, offset: QPoint = OFFSET) -> QPoint:
@@ -54,7 +71,7 @@ class TranslationPopup(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         self.setAutoFillBackground(True)
-        self.title = QLabel("English → 中文", self)
+        self.title = QLabel(BOTH_WAYS, self)
         theme.set_tone(self.title, "quiet")
         self.text = QPlainTextEdit(self)
         self.text.setObjectName("popupText")
@@ -82,6 +99,7 @@ class TranslationPopup(QFrame):
     def start(self, source: str) -> None:
         """A new translation of ``source`` starts streaming in."""
         self.text.clear()
+        self.title.setText(direction_title(source))
         self.setToolTip(source[:300])
         self.set_status("Translating…")
 
@@ -123,7 +141,7 @@ class TranslationPopup(QFrame):
             self.close()
         super().changeEvent(event)
 
-    def closeEvent(self, event: Any) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         super().closeEvent(event)
         self.closed.emit()
 
@@ -134,8 +152,8 @@ class PopupFeature(QObject):
     _translateRequested = Signal(int, str, object, object)
     finished = Signal(int)  # request id, after its end was shown (tests)
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: PopupHost) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         self.popup = TranslationPopup()
         self.popup.copyRequested.connect(self.copy)
@@ -172,7 +190,8 @@ class PopupFeature(QObject):
         self._next_id -= 1  # negative: never one of the controller's ids
         cancel = threading.Event()
         self._current = (self._next_id, cancel)
-        self._translateRequested.emit(self._next_id, text, self.controller.generation_options(), cancel)
+        options = dataclasses.replace(self.controller.generation_options(), target=AUTO)
+        self._translateRequested.emit(self._next_id, text, options, cancel)
         return self._next_id
 
     def cancel(self) -> None:
@@ -188,7 +207,7 @@ class PopupFeature(QObject):
         if self._mine(req_id):
             self.popup.append(text)
 
-    def _on_finished(self, req_id: int, stats: Any) -> None:
+    def _on_finished(self, req_id: int, stats: TranslationStats | None) -> None:
         if not self._mine(req_id):
             return
         self._current = None

@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
+
+from .ports import ProgressHost, qt_parent
 
 STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them
 
@@ -35,8 +35,8 @@ def without_mark(text: str) -> str:
 class ProgressFeature(QObject):
     """Follows the controller's requests and the worker's finished sentences (module docstring)."""
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: ProgressHost) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         self.window = controller.window
         self.req_id = 0
@@ -54,7 +54,7 @@ class ProgressFeature(QObject):
         self.window.clear_stats()  # the last run's figures would pass for this one's
         self._show("translating")
 
-    def _on_sentence(self, req_id: int, _span: Any) -> None:
+    def _on_sentence(self, req_id: int, _span: object) -> None:
         if req_id == self.req_id and self.controller.current is not None:
             self.done += 1
             self._show("stopping" if self.stop_asked else "translating")

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
+
+from .ports import QuitHost, qt_parent
 
 
 def ask_quit(parent: QWidget, running: str) -> bool:
@@ -37,8 +38,8 @@ def ask_quit(parent: QWidget, running: str) -> bool:
 class QuitGuard(QObject):
     """Answers the window's ``may_quit`` from what the controller runs."""
 
-    def __init__(self, controller: Any, ask: Callable[[QWidget, str], bool] = ask_quit) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: QuitHost, ask: Callable[[QWidget, str], bool] = ask_quit) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         self.ask = ask
         controller.window.may_quit = self.may_quit
@@ -60,4 +61,4 @@ class QuitGuard(QObject):
     def may_quit(self) -> bool:
         """True when nothing runs, or the user chose to quit anyway."""
         running = self.running()
-        return not running or self.ask(self.controller.window, running)
+        return not running or self.ask(self.controller.window.window(), running)

@@ -1,5 +1,6 @@
-"""Translate and replace: a second global hotkey that turns the selected English text in any
-application into Chinese in place.
+"""Translate and replace: a second global hotkey that turns the selected text in any
+application into its translation in place: English into Chinese, Chinese into English (Auto,
+each sentence into the other language: :mod:`desktop_mt.engine.direction`).
 
 One run of :class:`ReplaceFlow`, all on the UI thread and never blocking it:
 
@@ -8,12 +9,12 @@ One run of :class:`ReplaceFlow`, all on the UI thread and never blocking it:
    simulated Ctrl+C (Cmd+C) and the clipboard's change, with a time limit;
 3. it is translated by the interactive worker (its own request ids, negative, so the window's
    requests never see its output; the worker thread does the work);
-4. the Chinese goes on the clipboard and a simulated Ctrl+V pastes it into the focused window;
+4. the translation goes on the clipboard and a simulated Ctrl+V pastes it into the focused window;
 5. the saved contents are put back once the target has fetched the text: on X11 when its
    request for the text has been answered (:class:`X11FetchWatch`), elsewhere after a short
    delay (the target reads the clipboard when it handles the key press).
 
-Whatever fails (nothing selected, text already Chinese, the model, a cancel, the key press),
+Whatever fails (nothing selected, nothing to translate such as Japanese text, the model, a cancel, the key press),
 the clipboard is put back as it was and the reason is shown in the status bar (and in the tray
 when the window is hidden). The key presses go through :class:`keys.KeySimulator`.
 """
@@ -21,16 +22,25 @@ when the window is hidden). The key presses go through :class:`keys.KeySimulator
 from __future__ import annotations
 
 import ctypes
+import dataclasses
+import enum
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractNativeEventFilter, QCoreApplication, QMimeData, QObject, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication
 
+from desktop_mt.engine.direction import AUTO, describe, directions_needed
+
 from .hotkey import GlobalHotkey
 from .keys import KeySimulationError, KeySimulator, default_keys
+from .ports import ReplaceHost, ReplaceWindow, StreamWorker, TrayPort
+
+if TYPE_CHECKING:
+    from desktop_mt.engine.events import TranslationStats
+    from desktop_mt.engine.options import GenerationOptions
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +51,30 @@ FETCH_TIMEOUT_MS = 3000  # X11: the restore waits this long at most for the targ
 AFTER_FETCH_MS = 300  # X11: ...and this long after the last request for the text
 # Request ids of this flow: negative (never the controller's) and far from the popup's -1, -2...
 FIRST_REQUEST_ID = -1_000_000_000
-NO_SELECTION = "Translate and replace: no text is selected. Select some English text first."
-ALREADY_CHINESE = "Translate and replace: the selection is already Chinese; left as it is."
+NO_SELECTION = "Translate and replace: no text is selected. Select some text first."
+
+
+def left_as_it_is(text: str) -> str:
+    """What the flow says about a selection with nothing to translate in it (Japanese,
+    numbers only...): :func:`desktop_mt.engine.direction.describe`'s words."""
+    return f"Translate and replace: {describe(text) or 'nothing to translate; left as it is'}."
+
+
+class ReplaceState(str, enum.Enum):
+    """Where a run of :class:`ReplaceFlow` is (compares equal to its value)."""
+
+    IDLE = "idle"
+    COPYING = "copying"  # waiting for the simulated Ctrl+C to change the clipboard
+    TRANSLATING = "translating"
+    PASTING = "pasting"  # the translation was pasted; the clipboard is put back soon
+
+
+class Outcome(str, enum.Enum):
+    """How a run ended (``ReplaceFlow.finished``'s first argument; compares equal to its value)."""
+
+    REPLACED = "replaced"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 def snapshot(mime: QMimeData | None) -> QMimeData:
@@ -55,14 +87,6 @@ def snapshot(mime: QMimeData | None) -> QMimeData:
     if mime.hasImage():
         copy.setImageData(mime.imageData())
     return copy
-
-
-def _is_cjk(text: str) -> bool:
-    try:
-        from desktop_mt.engine.langcheck import is_mostly_cjk
-    except ImportError:  # pragma: no cover - the engine module ships with the app
-        return False
-    return is_mostly_cjk(text)
 
 
 class X11FetchWatch(QAbstractNativeEventFilter):
@@ -81,7 +105,7 @@ class X11FetchWatch(QAbstractNativeEventFilter):
         if self.meta_atoms is None:
             self.meta_atoms = set()
             try:  # python-xlib comes with pynput on Linux; atoms are the same for every client
-                from Xlib import display
+                from Xlib import display  # type: ignore[import-untyped, unused-ignore]  # no stubs shipped
 
                 d = display.Display()
                 self.meta_atoms = {d.intern_atom(name) for name in self._META}
@@ -170,13 +194,13 @@ def _reply_window(xcb: Any, libc: Any, conn: int, request: str, *args: int) -> i
 class ReplaceFlow(QObject):
     """One translate-and-replace at a time (see the module docstring)."""
 
-    finished = Signal(str, str)  # outcome ("replaced", "failed", "cancelled"), message
+    finished = Signal(str, str)  # Outcome's value ("replaced", "failed", "cancelled"), message
     _translateRequested = Signal(int, str, object, object)
 
     def __init__(
         self,
-        worker: Any,
-        options: Callable[[], Any],
+        worker: StreamWorker,
+        options: Callable[[], GenerationOptions],
         keys: KeySimulator | None,
         no_keys_reason: str = "",
         report: Callable[[str, bool], None] | None = None,
@@ -185,14 +209,14 @@ class ReplaceFlow(QObject):
         super().__init__(parent)
         self.keys = keys
         self.no_keys_reason = no_keys_reason
-        self.options = options
+        self.options = options  # the flow translates with target "auto" whatever these say
         self.report = report or (lambda message, problem: None)
         self.primary_in_focus: Callable[[], bool | None] = primary_is_in_focused_app
         self.copy_timeout_ms = COPY_TIMEOUT_MS
         self.restore_delay_ms = RESTORE_DELAY_MS
         self._watch = fetch_watch(self._on_fetched)
         self._watching = False
-        self.state = "idle"  # idle / copying / translating / pasting
+        self.state = ReplaceState.IDLE
         self._saved: QMimeData | None = None
         self._touched = False  # whether the clipboard was changed (by Ctrl+C or by us)
         self._listening = False  # connected to the clipboard's dataChanged
@@ -227,22 +251,22 @@ class ReplaceFlow(QObject):
     def trigger(self) -> bool:
         """Start a run (the hotkey); pressed again while one runs, cancel it. False when no
         run started (or it failed at once)."""
-        if self.state != "idle":
+        if self.state != ReplaceState.IDLE:
             self.cancel()
             return False
         if self.keys is None:
-            self._end("failed", self.no_keys_reason or "Translate and replace is unavailable here.")
+            self._end(Outcome.FAILED, self.no_keys_reason or "Translate and replace is unavailable here.")
             return False
         clipboard = self.clipboard()
         self._saved = snapshot(clipboard.mimeData(QClipboard.Mode.Clipboard))
         self._touched = False
         if clipboard.supportsSelection():  # X11: the PRIMARY selection is the selected text
             if self.primary_in_focus() is False:  # selected earlier in another application
-                self._end("failed", NO_SELECTION)
+                self._end(Outcome.FAILED, NO_SELECTION)
                 return False
             self._selected(clipboard.text(QClipboard.Mode.Selection))
-            return self.state != "idle"
-        self.state = "copying"
+            return self.state != ReplaceState.IDLE
+        self.state = ReplaceState.COPYING
         self._touched = True  # the simulated Ctrl+C replaces the clipboard
         clipboard.dataChanged.connect(self._on_copied)
         self._listening = True
@@ -251,19 +275,19 @@ class ReplaceFlow(QObject):
         try:
             self.keys.copy()
         except KeySimulationError as exc:
-            self._end("failed", f"Translate and replace: {exc}")
+            self._end(Outcome.FAILED, f"Translate and replace: {exc}")
             return False
-        return self.state != "idle"
+        return self.state != ReplaceState.IDLE
 
     def _on_copied(self) -> None:
-        if self.state != "copying":
+        if self.state != ReplaceState.COPYING:
             return
         self._stop_copying()
         self._selected(self.clipboard().text(QClipboard.Mode.Clipboard))
 
     def _on_copy_timeout(self) -> None:
-        if self.state == "copying":
-            self._end("failed", NO_SELECTION)
+        if self.state == ReplaceState.COPYING:
+            self._end(Outcome.FAILED, NO_SELECTION)
 
     def _poll_copied(self) -> None:
         saved = self._saved
@@ -281,10 +305,10 @@ class ReplaceFlow(QObject):
     def _selected(self, text: str) -> None:
         core = text.strip()
         if not core:
-            self._end("failed", NO_SELECTION)
+            self._end(Outcome.FAILED, NO_SELECTION)
             return
-        if _is_cjk(core):
-            self._end("failed", ALREADY_CHINESE)
+        if not directions_needed(core):  # Japanese, Korean, numbers only: nothing to translate
+            self._end(Outcome.FAILED, left_as_it_is(core))
             return
         start = text.index(core[0])
         self._frame = (text[:start], text[start + len(core) :])
@@ -292,13 +316,14 @@ class ReplaceFlow(QObject):
         self._req_id = self._next_id
         self._cancel = threading.Event()
         self._parts = []
-        self.state = "translating"
+        self.state = ReplaceState.TRANSLATING
         self.report("Translating the selection…", False)
         log.info("translate and replace: translating %d characters", len(core))
-        self._translateRequested.emit(self._req_id, core, self.options(), self._cancel)
+        options = dataclasses.replace(self.options(), target=AUTO)  # each sentence into the other language
+        self._translateRequested.emit(self._req_id, core, options, self._cancel)
 
     def _mine(self, req_id: int) -> bool:
-        return self.state == "translating" and req_id == self._req_id
+        return self.state == ReplaceState.TRANSLATING and req_id == self._req_id
 
     def _on_delta(self, req_id: int, text: str) -> None:
         if self._mine(req_id):
@@ -306,63 +331,70 @@ class ReplaceFlow(QObject):
 
     def _on_failed(self, req_id: int, message: str) -> None:
         if self._mine(req_id):
-            self._end("failed", f"Translate and replace: the translation failed. {message}")
+            self._end(Outcome.FAILED, f"Translate and replace: the translation failed. {message}")
 
-    def _on_finished(self, req_id: int, stats: Any) -> None:
+    def _on_finished(self, req_id: int, stats: TranslationStats | None) -> None:
         if not self._mine(req_id):
             return
-        if (self._cancel is not None and self._cancel.is_set()) or getattr(stats, "cancelled", False):
-            self._end("cancelled", "Translate and replace was cancelled; nothing was pasted.")
+        if (self._cancel is not None and self._cancel.is_set()) or (stats is not None and stats.cancelled):
+            self._end(Outcome.CANCELLED, "Translate and replace was cancelled; nothing was pasted.")
             return
-        chinese = "".join(self._parts).strip()
-        if not chinese:
-            self._end("failed", "Translate and replace: the translation came out empty.")
+        translation = "".join(self._parts).strip()
+        if not translation:
+            self._end(Outcome.FAILED, "Translate and replace: the translation came out empty.")
             return
-        self.state = "pasting"
-        self.clipboard().setText(self._frame[0] + chinese + self._frame[1], QClipboard.Mode.Clipboard)
+        keys = self.keys
+        if keys is None:  # trigger() does not start without keys; a test may take them away
+            self._end(Outcome.FAILED, self.no_keys_reason or "Translate and replace is unavailable here.")
+            return
+        self.state = ReplaceState.PASTING
+        self.clipboard().setText(self._frame[0] + translation + self._frame[1], QClipboard.Mode.Clipboard)
         self._touched = True
-        if self._watch is not None:  # X11: restore once the target has fetched the text
-            QCoreApplication.instance().installNativeEventFilter(self._watch)
+        app = QCoreApplication.instance()
+        if self._watch is not None and app is not None:  # X11: restore once the target has fetched the text
+            app.installNativeEventFilter(self._watch)
             self._watching = True
         try:
-            self.keys.paste()
+            keys.paste()
         except KeySimulationError as exc:
-            self._end("failed", f"Translate and replace: {exc}")
+            self._end(Outcome.FAILED, f"Translate and replace: {exc}")
             return
         self._restore_timer.start(FETCH_TIMEOUT_MS if self._watching else self.restore_delay_ms)
 
     def _on_fetched(self) -> None:
-        if self.state == "pasting":
+        if self.state == ReplaceState.PASTING:
             self._restore_timer.start(AFTER_FETCH_MS)  # again after each request (large texts)
 
     def _on_restore_due(self) -> None:
-        if self.state == "pasting":
+        if self.state == ReplaceState.PASTING:
             self._end(
-                "replaced", "Replaced the selection with its translation; the clipboard holds what it held before."
+                Outcome.REPLACED,
+                "Replaced the selection with its translation; the clipboard holds what it held before.",
             )
 
     def cancel(self) -> None:
         """Stop a run: before the paste nothing is pasted and the clipboard is put back
         (once pasted, the restore that follows is not cut short)."""
-        if self.state == "copying":
-            self._end("cancelled", "Translate and replace was cancelled; nothing was pasted.")
-        elif self.state == "translating" and self._cancel is not None:
+        if self.state == ReplaceState.COPYING:
+            self._end(Outcome.CANCELLED, "Translate and replace was cancelled; nothing was pasted.")
+        elif self.state == ReplaceState.TRANSLATING and self._cancel is not None:
             self._cancel.set()  # the worker stops within a decode step and reports back
 
-    def _end(self, outcome: str, message: str) -> None:
+    def _end(self, outcome: Outcome, message: str) -> None:
         """Finish the run: put the clipboard back if it was changed, say how it went."""
         self._stop_copying()
         self._restore_timer.stop()
-        if self._watching:
-            self._watching = False
-            QCoreApplication.instance().removeNativeEventFilter(self._watch)
+        app = QCoreApplication.instance()
+        if self._watching and self._watch is not None and app is not None:
+            app.removeNativeEventFilter(self._watch)
+        self._watching = False
         if self._touched and self._saved is not None:
             self._restore()
         self._saved, self._touched, self._cancel, self._parts = None, False, None, []
-        self.state = "idle"
-        log.info("translate and replace: %s", outcome)
-        self.report(message, outcome != "replaced")
-        self.finished.emit(outcome, message)
+        self.state = ReplaceState.IDLE
+        log.info("translate and replace: %s", outcome.value)
+        self.report(message, outcome is not Outcome.REPLACED)
+        self.finished.emit(outcome.value, message)
 
     def _restore(self) -> None:
         saved = self._saved
@@ -378,13 +410,13 @@ class TranslateReplace(QObject):
 
     def __init__(
         self,
-        controller: Any,
-        window: Any,
-        tray: Any = None,
+        controller: ReplaceHost,
+        window: ReplaceWindow,
+        tray: TrayPort | None = None,
         hotkey: GlobalHotkey | None = None,
         keys: tuple[KeySimulator | None, str] | None = None,
     ) -> None:
-        super().__init__(window)
+        super().__init__(window.window())
         self.controller, self.window, self.tray = controller, window, tray
         simulator, reason = keys if keys is not None else default_keys()
         self.flow = ReplaceFlow(
@@ -398,7 +430,7 @@ class TranslateReplace(QObject):
         """The status bar always; the tray too for a problem while the window is hidden."""
         self.window.statusBar().showMessage(message, 10_000)
         hidden = not self.window.isVisible() or self.window.isMinimized()
-        if problem and hidden and self.tray is not None and getattr(self.tray, "available", False):
+        if problem and hidden and self.tray is not None and self.tray.available:
             self.tray.notify("desktop-mt", message)
 
     def register(self) -> tuple[bool, str]:
@@ -433,7 +465,7 @@ class TranslateReplace(QObject):
             self.hotkey.stop()
 
 
-def install(controller: Any, window: Any, tray: Any = None) -> TranslateReplace:
+def install(controller: ReplaceHost, window: ReplaceWindow, tray: TrayPort | None = None) -> TranslateReplace:
     """Build the feature with a real global hotkey and register it from the settings."""
     feature = TranslateReplace(controller, window, tray, GlobalHotkey())
     feature.register()

@@ -12,9 +12,10 @@ is stopped too). Ctrl+Enter, or translate-as-you-type, translates it again.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
 
 from PySide6.QtCore import QObject
+
+from .ports import StaleHost, qt_parent
 
 REMEMBERED = 16  # finished translations kept for undo/redo (texts, in memory only)
 UNDONE = "Ctrl+Z brought back an earlier text; Ctrl+Enter translates it."
@@ -23,8 +24,8 @@ UNDONE = "Ctrl+Z brought back an earlier text; Ctrl+Enter translates it."
 class StaleGuard(QObject):
     """See the module docstring; the controller owns it."""
 
-    def __init__(self, controller: Any, restored: tuple[str, str] | None = None) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: StaleHost, restored: tuple[str, str] | None = None) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         self.window = controller.window
         self.known: OrderedDict[str, str] = OrderedDict()

@@ -10,7 +10,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
-from desktop_mt.gui.popup import OFFSET, place_near
+from desktop_mt.engine.options import GenerationOptions
+from desktop_mt.gui.popup import OFFSET, direction_title, place_near
 from desktop_mt.gui.settings import Settings
 
 from .sentence_fake import sentence_factory
@@ -152,3 +153,20 @@ def test_popup_joins_pdf_line_breaks_when_joining_is_on(qtbot, make_controller):
     with qtbot.waitSignal(feature.finished, timeout=10_000):
         controller.hotkey_pressed()
     assert feature.source == "The transla-\ntion is\nready."
+
+
+def test_the_popup_translates_chinese_too_and_says_which_way(qtbot, make_controller):
+    """Auto direction (issue 26): the popup asks for target "auto" whatever the window's options
+    say, and its title names the direction of the text it shows."""
+    window, controller = make_controller(Settings(hotkey_opens="popup"))
+    controller.generation_options = lambda: GenerationOptions(target="zh")  # the window: into Chinese
+    feature = controller.popup
+    with qtbot.waitSignal(feature.finished, timeout=10_000):
+        feature.show_for("这是 一个 句子。", QPoint(10, 10))
+    assert feature.popup.translation() == "<这是><一个><句子。>"
+    assert feature.popup.title.text() == "Chinese → English"
+    (call,) = controller.worker.translator.calls
+    assert call["options"].target == "auto"
+    feature.popup.close()
+    assert direction_title("Good morning.") == "English → Chinese"
+    assert direction_title("これは日本語です。") == "Japanese: left as it is"

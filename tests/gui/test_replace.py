@@ -8,6 +8,7 @@ another application as the target) is in test_replace_x11.py.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 import pytest
@@ -163,11 +164,25 @@ def test_a_failed_paste_puts_the_clipboard_back(qtbot, feature):
     assert QGuiApplication.clipboard().text() == "keep me"
 
 
-def test_chinese_selection_is_left_as_it_is(qtbot, feature):
-    keys = ScriptedKeys("这是一个已经翻译好的句子。")
+def test_a_chinese_selection_is_translated_too(qtbot, feature):
+    """Auto direction (issue 26): Chinese goes into English as English goes into Chinese; the
+    flow asks for target "auto" whatever the window's options say."""
+    keys = ScriptedKeys("这是 一个 句子。")
+    window, controller, made = feature(keys)
+    made.flow.options = lambda: dataclasses.replace(controller.generation_options(), target="zh")
+    QGuiApplication.clipboard().setText("keep me")
+    assert run(qtbot, made.flow)[0] == "replaced"
+    assert keys.pasted == ["<这是><一个><句子。>"]
+    (call,) = controller.worker.translator.calls
+    assert call["text"] == "这是 一个 句子。" and call["options"].target == "auto"
+    assert QGuiApplication.clipboard().text() == "keep me"
+
+
+def test_a_japanese_selection_is_left_as_it_is(qtbot, feature):
+    keys = ScriptedKeys("これは日本語の文です。")
     window, controller, made = feature(keys)
     QGuiApplication.clipboard().setText("keep me")
-    assert run(qtbot, made.flow) == ["failed", replace.ALREADY_CHINESE]
+    assert run(qtbot, made.flow) == ["failed", "Translate and replace: Japanese: left as it is."]
     assert keys.pasted == [] and controller.worker.translator.calls == []
     assert QGuiApplication.clipboard().text() == "keep me"
 

@@ -1,0 +1,406 @@
+"""What each window feature needs from the rest of the GUI, as small structural Protocols.
+
+The features (View > Bilingual, drafts, the resume offer, the quit question, undo's stale
+guard, sentence progress, the popup, OCR, the Local API, translate-and-replace) used to take
+the whole controller (``Any``) and reach into it. Each now takes the Protocol below that names
+exactly what it uses: the controller's settings, its request signals, the interactive worker,
+the window's panes and messages. They are structural: :class:`~desktop_mt.gui.controller.Controller`
+and :class:`~desktop_mt.gui.window.MainWindow` satisfy them as they are (no base class, no
+registration), which ``tests/gui/test_ports.py`` has mypy check; a test may hand a feature a
+small fake instead.
+
+Attributes are read-only properties here (a Protocol's plain attribute would be invariant and
+settable); signals are :class:`~PySide6.QtCore.SignalInstance` properties, which a ``Signal``
+class attribute satisfies. The window's own :class:`~PySide6.QtWidgets.QWidget` (a parent for
+a feature's widgets and actions, a dialog's owner) is ``window()``: Qt's top-level widget, which
+for the main window is the window itself.
+
+Nothing here is imported at run time by the features' callers; the module imports Qt types only.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, QPoint, SignalInstance
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QPlainTextEdit, QStatusBar, QToolBar, QWidget
+
+if TYPE_CHECKING:
+    from desktop_mt.engine.options import GenerationOptions
+
+    from .settings import Settings
+    from .worker import EngineConfig
+
+__all__ = [
+    "BilingualHost",
+    "BilingualWindow",
+    "DraftsHost",
+    "JobRecord",
+    "JobResumeHost",
+    "LocalApiHost",
+    "LocalApiWindow",
+    "MessagesWindow",
+    "OcrHost",
+    "OcrWindow",
+    "PanesWindow",
+    "PopupHost",
+    "PopupShower",
+    "ProgressHost",
+    "ProgressWindow",
+    "QuitHost",
+    "QuitWindow",
+    "ReplaceHost",
+    "ReplaceWindow",
+    "RequestLike",
+    "RunningFileJob",
+    "SettingsPort",
+    "StaleHost",
+    "StaleWindow",
+    "StreamWorker",
+    "TrayPort",
+    "qt_parent",
+]
+
+
+# ---- pieces -------------------------------------------------------------------------------
+class SettingsPort(Protocol):
+    """The settings in force (the controller replaces the object on Apply: read it each time)
+    and ``save()``, which writes them with the window's layout."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    def save(self) -> None: ...
+
+
+class RequestLike(Protocol):
+    """The interactive request that runs (only its id is read)."""
+
+    @property
+    def req_id(self) -> int: ...
+
+
+class RunningFileJob(Protocol):
+    """The file job that runs (only its source path is read)."""
+
+    @property
+    def src(self) -> str: ...
+
+
+class StreamWorker(Protocol):
+    """The interactive worker (:class:`~desktop_mt.gui.worker.TranslationWorker`): its
+    ``translate`` slot (connect a queued signal to it; it runs in the worker's thread) and what
+    it reports, each tagged with the request id."""
+
+    def translate(self, req_id: int, text: str, options: GenerationOptions, cancel: threading.Event) -> None: ...
+
+    @property
+    def delta(self) -> SignalInstance: ...  # (int, str): request id, streamed text
+
+    @property
+    def finished(self) -> SignalInstance: ...  # (int, TranslationStats | None)
+
+    @property
+    def failed(self) -> SignalInstance: ...  # (int, str): request id, message
+
+    @property
+    def segmentDone(self) -> SignalInstance: ...  # (int, SegmentSpan): a sentence finished
+
+
+class MessagesWindow(Protocol):
+    """The window's status bar, banner and presence."""
+
+    def window(self) -> QWidget: ...  # the window's own QWidget (parent, dialog owner)
+
+    def statusBar(self) -> QStatusBar: ...
+
+    def show_warning(self, text: str) -> None: ...
+
+    def bring_forward(self) -> None: ...
+
+
+class PanesWindow(Protocol):
+    """The source and translation panes."""
+
+    @property
+    def source(self) -> QPlainTextEdit: ...
+
+    @property
+    def target(self) -> QPlainTextEdit: ...
+
+    def source_text(self) -> str: ...
+
+    def target_text(self) -> str: ...
+
+
+class TrayPort(Protocol):
+    """The tray icon: whether the desktop has a tray, and its notifications."""
+
+    @property
+    def available(self) -> bool: ...
+
+    def notify(self, title: str, text: str) -> None: ...
+
+
+class JobRecord(Protocol):
+    """The draft's record of the file job that ran when the app ended (:mod:`drafts`)."""
+
+    @property
+    def file_job(self) -> dict[str, str] | None: ...
+
+    def forget_job(self) -> None: ...
+
+
+class PopupShower(Protocol):
+    """The hotkey's popup (:class:`~desktop_mt.gui.popup.PopupFeature`)."""
+
+    def show_for(self, text: str, pointer: QPoint) -> int | None: ...
+
+
+# ---- View > Bilingual (bilingual.py) ------------------------------------------------------
+class BilingualWindow(Protocol):
+    @property
+    def bilingual_action(self) -> QAction: ...
+
+    @property
+    def bilingualToggled(self) -> SignalInstance: ...  # (bool)
+
+    def target_text(self) -> str: ...
+
+    def clear_target(self) -> None: ...
+
+    def append_target(self, text: str) -> None: ...
+
+
+class BilingualHost(SettingsPort, Protocol):
+    @property
+    def window(self) -> BilingualWindow: ...
+
+    @property
+    def current(self) -> RequestLike | None: ...
+
+    @property
+    def requestStarted(self) -> SignalInstance: ...  # (int, str): id, source text
+
+    @property
+    def requestFinished(self) -> SignalInstance: ...  # (int): id, after its end was shown
+
+
+# ---- drafts (drafts.py) -------------------------------------------------------------------
+class DraftsHost(Protocol):
+    @property
+    def window(self) -> PanesWindow: ...
+
+    @property
+    def fileJobStarted(self) -> SignalInstance: ...  # (str, str): source, output
+
+    @property
+    def fileJobEnded(self) -> SignalInstance: ...  # (str): outcome
+
+
+# ---- the interrupted job's offer (job_resume.py) ------------------------------------------
+class JobResumeWindow(MessagesWindow, Protocol):
+    def centralWidget(self) -> QWidget | None: ...
+
+
+class JobResumeHost(Protocol):
+    @property
+    def window(self) -> JobResumeWindow: ...
+
+    @property
+    def drafts(self) -> JobRecord: ...
+
+    def translate_file(self, path: str, dst: Path | None = None, resume: bool | None = None) -> bool: ...
+
+
+# ---- the quit question (quitting.py) ------------------------------------------------------
+class QuitWindow(Protocol):
+    may_quit: Callable[[], bool]  # the window asks it before quitting; the guard sets it
+
+    def window(self) -> QWidget: ...
+
+
+class QuitHost(Protocol):
+    @property
+    def window(self) -> QuitWindow: ...
+
+    @property
+    def current(self) -> RequestLike | None: ...
+
+    @property
+    def file_job(self) -> RunningFileJob | None: ...
+
+    @property
+    def file_progress(self) -> tuple[int, int] | None: ...
+
+
+# ---- undo's stale translation guard (stale.py) --------------------------------------------
+class StaleWindow(PanesWindow, Protocol):
+    @property
+    def sourceEdited(self) -> SignalInstance: ...  # (str): a user edit
+
+    def statusBar(self) -> QStatusBar: ...
+
+    def append_target(self, text: str) -> None: ...
+
+    def clear_stats(self) -> None: ...
+
+
+class StaleHost(Protocol):
+    @property
+    def window(self) -> StaleWindow: ...
+
+    @property
+    def translationCompleted(self) -> SignalInstance: ...  # (str, str)
+
+    def translate(self, text: str) -> int | None: ...
+
+
+# ---- sentence progress and the stop mark (progress.py) ------------------------------------
+class ProgressWindow(Protocol):
+    @property
+    def target(self) -> QPlainTextEdit: ...
+
+    @property
+    def stopRequested(self) -> SignalInstance: ...
+
+    def set_state(self, state: str, detail: str = "") -> None: ...
+
+    def state(self) -> str: ...
+
+    def clear_stats(self) -> None: ...
+
+
+class ProgressHost(Protocol):
+    @property
+    def window(self) -> ProgressWindow: ...
+
+    @property
+    def worker(self) -> StreamWorker: ...
+
+    @property
+    def current(self) -> RequestLike | None: ...
+
+    @property
+    def requestStarted(self) -> SignalInstance: ...
+
+    @property
+    def requestFinished(self) -> SignalInstance: ...
+
+    @property
+    def stateChanged(self) -> SignalInstance: ...  # (str)
+
+
+# ---- the hotkey's popup (popup.py) ---------------------------------------------------------
+class PopupWindow(Protocol):
+    def set_source(self, text: str) -> None: ...
+
+    def bring_forward(self) -> None: ...
+
+
+class JoiningPort(Protocol):
+    @property
+    def joining(self) -> bool: ...  # Edit > Join lines on paste
+
+
+class PopupHost(Protocol):
+    @property
+    def window(self) -> PopupWindow: ...
+
+    @property
+    def worker(self) -> StreamWorker: ...
+
+    @property
+    def input(self) -> JoiningPort: ...
+
+    @property
+    def translationCompleted(self) -> SignalInstance: ...
+
+    def read_clipboard(self, selection: bool = False) -> str: ...
+
+    def generation_options(self) -> GenerationOptions: ...
+
+    def show_entry(self, source: str, translation: str) -> None: ...
+
+    def translate(self, text: str) -> int | None: ...
+
+
+# ---- OCR (ocr_feature.py) -------------------------------------------------------------------
+class OcrWindow(MessagesWindow, Protocol):
+    @property
+    def source(self) -> QPlainTextEdit: ...
+
+    @property
+    def clipboard_action(self) -> QAction: ...
+
+    @property
+    def toolbar(self) -> QToolBar: ...
+
+    def set_source(self, text: str) -> None: ...
+
+
+class OcrHost(Protocol):
+    @property
+    def window(self) -> OcrWindow: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def hotkey(self) -> object | None: ...  # the app's hotkey layer (None: none, e.g. unit tests)
+
+    @property
+    def popup(self) -> PopupShower: ...
+
+    def translate(self, text: str) -> int | None: ...
+
+
+# ---- Settings > Local API (local_api.py) -----------------------------------------------------
+class LocalApiWindow(MessagesWindow, Protocol):
+    @property
+    def settingsRequested(self) -> SignalInstance: ...
+
+    def clear_warning(self, text: str) -> None: ...
+
+
+class LocalApiHost(Protocol):
+    @property
+    def window(self) -> LocalApiWindow: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def loaded_config(self) -> EngineConfig | None: ...  # what the window's engine runs
+
+    @property
+    def modelLoaded(self) -> SignalInstance: ...  # (ModelInfo)
+
+    def engine_config(self) -> EngineConfig: ...
+
+
+# ---- translate and replace (replace.py) ------------------------------------------------------
+class ReplaceWindow(MessagesWindow, Protocol):
+    def isVisible(self) -> bool: ...
+
+    def isMinimized(self) -> bool: ...
+
+
+class ReplaceHost(Protocol):
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def worker(self) -> StreamWorker: ...
+
+    def generation_options(self) -> GenerationOptions: ...
+
+
+def qt_parent(host: object) -> QObject | None:
+    """``host`` as the Qt parent of a feature it owns (the feature then lives as long as the
+    controller); None for a host that is no QObject (a test's fake)."""
+    return host if isinstance(host, QObject) else None
