@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import platformdirs
+
 APP_NAME = "desktop-mt"
 # Environment override: one folder holding config/, logs/ and models/ (tests, portable use).
 HOME_ENV = "DESKTOP_MT_HOME"
@@ -25,8 +27,6 @@ def config_dir() -> Path:
     home = _home()
     if home is not None:
         return home / "config"
-    import platformdirs
-
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
@@ -35,8 +35,6 @@ def log_dir() -> Path:
     home = _home()
     if home is not None:
         return home / "logs"
-    import platformdirs
-
     return Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
 
 
@@ -45,8 +43,6 @@ def user_models_dir() -> Path:
     home = _home()
     if home is not None:
         return home / "models"
-    import platformdirs
-
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "models"
 
 
@@ -55,8 +51,6 @@ def data_dir() -> Path:
     home = _home()
     if home is not None:
         return home / "data"
-    import platformdirs
-
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
@@ -65,6 +59,4 @@ def cache_dir() -> Path:
     home = _home()
     if home is not None:
         return home / "cache"
-    import platformdirs
-
     return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
