@@ -22,6 +22,7 @@ from . import bilingual, drafts, file_jobs, job_resume, pasting, progress, quitt
 from . import settings as settings_mod
 from .alignment import AlignmentFeature
 from .alternatives import AlternativesFeature
+from .direction_bar import DirectionFeature
 from .glossary_editor import GlossaryStore
 from .history_dialog import HistoryFeature
 from .hotkey import FALLBACK_HINT, GlobalHotkey
@@ -57,7 +58,7 @@ def about_text(info: Any, variant: str) -> str:
         else ""
     )
     return (
-        f"desktop-mt {__version__}: offline English → Chinese translation on this machine.\n"
+        f"desktop-mt {__version__}: offline English ⇄ Chinese translation on this machine.\n"
         "Code: MIT licence. Nothing is sent over the network.\n\n"
         f"Model: {getattr(info, 'name', None) or 'unknown'} ({variant})\n{demo}"
         f"The model is not part of the code licence: {where}."
@@ -129,7 +130,8 @@ class Controller(QObject):
         self._real_engine = translator_factory in (None, default_translator_factory)
         self._start_worker(translator_factory)
         self._connect_window()
-        self.input = pasting.InputHandling(self)  # join lines on paste, already-Chinese text
+        self.input = pasting.InputHandling(self)  # join lines on paste, text left as it is
+        self.direction = DirectionFeature(self)  # Auto / English -> Chinese / Chinese -> English, swap
         self.bilingual = bilingual.BilingualView(self)  # View > Bilingual
         self.models_hub = ModelsHub(self, StoreBackend)  # the Models dialog and the demo notice
         self.history = HistoryFeature(self)  # View > History; entries of finished translations
@@ -162,6 +164,7 @@ class Controller(QObject):
         w.delta.connect(self._on_delta)
         w.finished.connect(self._on_finished)
         w.failed.connect(self._on_failed)
+        w.unavailable.connect(self._on_unavailable)
         self._start_file_worker(factory)
 
     def _start_file_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:
@@ -211,7 +214,9 @@ class Controller(QObject):
 
     def generation_options(self) -> Any:
         """GenerationOptions for a request (beams 0 and length 0 = the model's default;
-        Traditional scripts are converted from the model's Simplified output by the engine)."""
+        Traditional scripts are converted from the model's Simplified output by the engine).
+        Their target is Auto (each sentence into the other language): the hotkey's popup, file
+        jobs and alternatives use these; the window's own requests use :meth:`window_options`."""
         from desktop_mt.engine.options import GenerationOptions
 
         return GenerationOptions(
@@ -221,14 +226,20 @@ class Controller(QObject):
             glossary=self.glossary.get(),
         )
 
+    def window_options(self) -> Any:
+        """:meth:`generation_options` with the window's direction (Auto, English -> Chinese,
+        Chinese -> English) as the target."""
+        return dataclasses.replace(self.generation_options(), target=self.direction.target.value)
+
     # ---- requests -----------------------------------------------------------------------
     def translate(self, text: str) -> int | None:
         """Start translating ``text``, superseding any running request. Returns its id."""
         self._debounce.stop()
         self._cancel_current()
         self.window.clear_target()
-        # Nothing to do (what ran before is cancelled); Chinese text is left as it is.
-        if not text.strip() or self.input.already_chinese(text):
+        # Nothing to do (what ran before is cancelled); Japanese, Korean and text already in
+        # the chosen language are left as they are (the status bar says so).
+        if not text.strip() or self.input.left_as_is(text, self.direction.target.value):
             self.window.set_busy(False)
             self._set_state("idle")
             return None
@@ -238,7 +249,7 @@ class Controller(QObject):
         self.window.set_busy(True)
         self._set_state("translating")
         self.requestStarted.emit(request.req_id, text)
-        self._translateRequested.emit(request.req_id, text, self.generation_options(), request.cancel)
+        self._translateRequested.emit(request.req_id, text, self.window_options(), request.cancel)
         return request.req_id
 
     def show_entry(self, source: str, translation: str) -> None:
@@ -498,6 +509,17 @@ class Controller(QObject):
         self.window.set_busy(False)
         self._set_state("error", "translation failed")
         self.window.show_error("Translation failed", message)
+        self.requestFinished.emit(req_id)
+
+    def _on_unavailable(self, req_id: int, message: str) -> None:
+        """The text needs a direction no installed model translates: the banner says which
+        model to download (not a modal error: typing goes on)."""
+        if not self._is_current(req_id):
+            return
+        self._set_current(None)
+        self.window.set_busy(False)
+        self._set_state("idle")
+        self.window.show_warning(message[:1].upper() + message[1:] + ".")
         self.requestFinished.emit(req_id)
 
     def _on_font_size_changed(self, size: int) -> None:

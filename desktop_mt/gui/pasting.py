@@ -1,5 +1,5 @@
 """Text coming into the source pane: joining the line breaks of text copied from PDFs, and
-text that is already Chinese (issue 19).
+text that is left as it is (issues 19 and 26).
 
 - :class:`PasteEdit` is the source editor. Text pasted into it (Ctrl+V, the context menu, a
   text drop) goes through its ``transform`` (the engine's ``join_lines`` while Edit > Join
@@ -8,8 +8,10 @@ text that is already Chinese (issue 19).
   undo step of its own, never merged with the typing after it (:func:`end_undo_step`).
 - :class:`InputHandling` (the controller's helper) keeps that toggle in the settings, does the
   same for clipboard text brought in by "Translate clipboard" and the hotkey, and stops text
-  that is mostly Chinese, Japanese or Korean before it reaches the model, with one line in the
-  status bar (mixed text goes on: the engine keeps its CJK sentences, ``keep_cjk``).
+  that nothing would be done to before it reaches the model, with one line in the status bar:
+  Japanese or Korean text, and text already in the chosen language (Chinese with English ->
+  Chinese chosen). The rule is the engine's, ``engine.direction`` (``directions_needed``,
+  ``describe``); Chinese text is translated into English like English into Chinese.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from PySide6.QtWidgets import QPlainTextEdit
 
 log = logging.getLogger(__name__)
 
-ALREADY_CHINESE = "This text is already Chinese; left as it is."
 JOINED = "Joined the line breaks of the pasted text (Ctrl+Z: the text as pasted)."
 
 
@@ -108,16 +109,20 @@ def join_lines(text: str) -> str:
     return join(text)
 
 
-def is_mostly_cjk(text: str) -> bool:
-    """Whether the whole text is mostly Chinese, Japanese or Korean (the engine's check)."""
-    from desktop_mt.engine.langcheck import is_mostly_cjk as check
+def left_as_is_message(text: str, target: str) -> str:
+    """What the status bar says when ``text`` has nothing to translate towards ``target``
+    ("Japanese: left as it is."), or "" when some of it is translated (``engine.direction``)."""
+    from desktop_mt.engine import direction
 
-    return check(text)
+    if direction.directions_needed(text, target):
+        return ""
+    said = direction.describe(text, target)
+    return f"{said}." if said else ""
 
 
 class InputHandling(QObject):
     """The controller's side of the above: the Edit menu toggle (remembered), clipboard text,
-    and the already-Chinese check."""
+    and the check for text that is left as it is."""
 
     def __init__(self, controller: Any) -> None:
         super().__init__(controller)
@@ -159,9 +164,11 @@ class InputHandling(QObject):
             self._on_joined(text, joined)
         return joined
 
-    def already_chinese(self, text: str) -> bool:
-        """True (and the status bar says so) when ``text`` is mostly CJK: not translated."""
-        if not is_mostly_cjk(text):
+    def left_as_is(self, text: str, target: str) -> bool:
+        """True (and the status bar says why) when nothing in ``text`` is translated towards
+        ``target`` ("auto", "en", "zh"): Japanese, Korean, already in that language."""
+        message = left_as_is_message(text, target)
+        if not message:
             return False
-        self.window.statusBar().showMessage(ALREADY_CHINESE, 10_000)
+        self.window.statusBar().showMessage(message, 10_000)
         return True

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from . import fonts
+from .direction_bar import SWAP_SHORTCUT, DirectionBar
 from .focus import TabFocus
 from .look import FitLabel, WindowLook
 from .models_dialog import DemoModelNotice
@@ -64,6 +65,7 @@ SHORTCUTS = (
     ),
     ("Tab / Shift+Tab", "Move between the source, the translation and the toolbar"),
     ("Ctrl+Shift+C", "Copy the translation"),
+    (SWAP_SHORTCUT, "Swap: the translation becomes the source, the direction flips"),
     ("Ctrl+Shift+Backspace", "Clear both panes (Ctrl+Z brings the text back)"),
     ("Ctrl++ / Ctrl+- / Ctrl+0", "Larger / smaller / default text size"),
     ("Ctrl+H", "History of translations (search as you type)"),
@@ -166,6 +168,7 @@ class MainWindow(QMainWindow):
     clearRequested = Signal()
     sourceEdited = Signal(str)  # user edits only (not set_source), for as-you-type
     clipboardTranslateRequested = Signal()
+    swapRequested = Signal()  # the swap button / Ctrl+Shift+S (the translation becomes the source)
     settingsRequested = Signal()
     modelsRequested = Signal()  # the Models dialog (File menu, demo-model notice)
     translateFileRequested = Signal(str)  # a path chosen in the dialog, dropped or recent
@@ -180,7 +183,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self) -> None:
         super().__init__()
-        self.setWindowTitle("desktop-mt — English → 中文")
+        self.setWindowTitle("desktop-mt — English ⇄ 中文")
         self._setting_source = False
         self.close_to_tray = False  # set by the app when a tray shows and the setting is on
         self._quitting = False
@@ -205,12 +208,14 @@ class MainWindow(QMainWindow):
     def _build_editors(self) -> None:
         self.source = PasteEdit(self)  # pastes can be joined (Edit > Join lines on paste)
         self.source.setObjectName("source")
-        self.source.setPlaceholderText("Type or paste English text. Ctrl+Enter translates, Esc stops.")
+        self.source.setPlaceholderText(
+            "Type or paste English or Chinese text (输入英文或中文). Ctrl+Enter translates, Esc stops."
+        )
         self.source.textChanged.connect(self._on_source_changed)
         self.target = QPlainTextEdit(self)
         self.target.setObjectName("target")
         self.target.setReadOnly(True)
-        self.target.setPlaceholderText("中文译文会在这里逐字出现。")
+        self.target.setPlaceholderText("The translation appears here as it is written · 译文会在这里逐字出现。")
         self.font_size = DEFAULT_FONT_SIZE
         self._apply_font_size()
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -249,6 +254,12 @@ class MainWindow(QMainWindow):
             "Ctrl+O",
         )
         self.quit_action = self._action("Quit", "Quit desktop-mt (Ctrl+Q)", self.quit, "Ctrl+Q")
+        self.swap_action = self._action(
+            "Swap languages",
+            f"The translation becomes the source and the direction flips ({SWAP_SHORTCUT})",
+            self.swapRequested.emit,
+            SWAP_SHORTCUT,
+        )
 
     def _build_layout(self) -> None:
         self.banner = WarningBanner(self)
@@ -259,6 +270,10 @@ class MainWindow(QMainWindow):
         self.toolbar.setMovable(False)
         self.toolbar.setFloatable(False)
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.direction_bar = DirectionBar(self)  # Auto / English -> Chinese / Chinese -> English, swap
+        self.direction_bar.swapRequested.connect(self.swapRequested.emit)
+        self.toolbar.addWidget(self.direction_bar)
+        self.toolbar.addSeparator()
         for action in (
             self.translate_action,
             self.stop_action,
@@ -368,6 +383,8 @@ class MainWindow(QMainWindow):
             self.clear_action,
             None,
             self.join_lines_action,
+            None,
+            self.swap_action,
         ):
             menu.addSeparator() if action is None else menu.addAction(action)
 

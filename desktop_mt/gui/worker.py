@@ -25,6 +25,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from desktop_mt.engine.direction import DirectionUnavailableError
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta
 from desktop_mt.errors import DesktopMTError, TranslationCancelled
 
@@ -47,21 +48,38 @@ class EngineConfig:
 
     def describe(self) -> str:
         """Short text for the status bar while loading."""
-        name = self.model_dir.rstrip("/\\").rsplit("/", 1)[-1] if self.model_dir else "bundled model"
+        name = self.model_dir.rstrip("/\\").rsplit("/", 1)[-1] if self.model_dir else "default models"
         return f"{name} ({self.variant})"
 
 
 def default_translator_factory(config: EngineConfig) -> Any:
-    """Build the real engine (imported here so tests with a fake never load ORT)."""
-    from desktop_mt import SessionOptions, Translator
+    """Build the real engine: a two-way translator (``models.factory.build_translator``), so
+    English->Chinese and Chinese->English both work when their models are installed or bundled.
+    ``config.model_dir`` is the model chosen for its own direction; the other direction gets
+    its active (else bundled) model. Imported here so tests with a fake never load ORT."""
+    from desktop_mt.engine.options import SessionOptions
+    from desktop_mt.models.factory import build_translator
 
-    return Translator(
-        model_dir=config.model_dir,
+    return build_translator(
+        chosen_models(config.model_dir),
         variant=config.variant,
         session_options=SessionOptions(
             intra_op_threads=config.intra_op_threads, inter_op_threads=config.inter_op_threads
         ),
     )
+
+
+def chosen_models(model_dir: str | None) -> dict[str, str] | list[str] | None:
+    """What ``build_translator`` gets for a chosen folder: ``{its direction: folder}`` (the other
+    direction keeps its default), ``[folder]`` for a model that is not English<->Chinese (the
+    factory then says why it cannot be used), None for the defaults."""
+    if not model_dir:
+        return None
+    from desktop_mt.engine.model_format import inspect_model_dir
+    from desktop_mt.models.store import resolve_model
+
+    own = inspect_model_dir(resolve_model(model_dir)).direction
+    return {own: model_dir} if own else [model_dir]
 
 
 class TranslationWorker(QObject):
@@ -74,6 +92,7 @@ class TranslationWorker(QObject):
     delta = Signal(int, str)  # request id, batched text
     finished = Signal(int, object)  # request id, TranslationStats or None (skipped/failed)
     failed = Signal(int, str)  # request id, actionable message
+    unavailable = Signal(int, str)  # id, DirectionUnavailableError's message (which model to get); failed follows
     fileProgress = Signal(int, int, float)  # segments done, total, segments per second
     fileFinished = Signal(str, str)  # output path, summary ("202 segments, 1 kept as they were...")
     fileFailed = Signal(str)  # actionable message
@@ -136,6 +155,12 @@ class TranslationWorker(QObject):
             stats = self._stream(req_id, text, options, cancel)
         except TranslationCancelled:
             stats = None
+        except DirectionUnavailableError as exc:
+            # First the specific signal (the window's banner ends its request there), then
+            # failed as for any error (the popup and translate-and-replace show it).
+            self.unavailable.emit(req_id, str(exc))
+            self.failed.emit(req_id, str(exc))
+            return
         except DesktopMTError as exc:
             self.failed.emit(req_id, str(exc))
             return

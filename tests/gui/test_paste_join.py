@@ -3,7 +3,8 @@
 Text copied from a PDF (the samples in tests/data/pdf_paste) is joined by the engine's
 ``join_lines`` when it is pasted (Ctrl+V, the context menu's Paste, a text drop) or brought in
 by Translate clipboard; one Ctrl+Z brings back the text as pasted. The toggle is in the Edit
-menu and remembered. Text that is mostly Chinese is not translated.
+menu and remembered. Japanese and Korean text is not translated, nor text already in the
+chosen language; Chinese text is translated into English (issue 26).
 """
 
 from __future__ import annotations
@@ -148,15 +149,36 @@ def test_translate_clipboard_with_joining_off_translates_the_copy_as_it_is(qtbot
 
 
 @pytest.mark.parametrize(
-    "text", ["这是一段已经是中文的文字。我们不需要翻译它。", "日本語の文章です。", "이것은 한국어 문장입니다."]
+    ("text", "said"),
+    [("日本語の文章です。", "Japanese: left as it is."), ("이것은 한국어 문장입니다.", "Korean: left as it is.")],
 )
-def test_text_that_is_already_chinese_is_left_as_it_is(qtbot, make_controller, text):
+def test_japanese_and_korean_text_is_left_as_it_is(qtbot, make_controller, text, said):
     window, controller = make_controller()
     window.set_source(text)
     window.translate_action.trigger()
-    assert window.statusBar().currentMessage() == pasting.ALREADY_CHINESE
+    assert window.statusBar().currentMessage() == said
     assert window.source_text() == text and window.target_text() == ""
     assert window.state() == "idle" and controller.current is None
+    assert controller.worker.translator.calls == []
+
+
+def test_chinese_text_goes_to_the_model_into_english(qtbot, make_controller):
+    window, controller = make_controller()
+    text = "这是一段中文的文字。我们需要翻译它。"
+    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+        window.set_source(text)
+        window.translate_action.trigger()
+    call = controller.worker.translator.calls[-1]
+    assert call["text"] == text and call["options"].target == "auto"
+    assert window.target_text() != ""
+
+
+def test_chinese_with_english_chosen_as_target_is_left_as_it_is(qtbot, make_controller):
+    window, controller = make_controller()
+    controller.direction.choose("zh")  # English -> Chinese
+    window.set_source("我爱你。")
+    window.translate_action.trigger()
+    assert window.statusBar().currentMessage() == "Chinese: already Chinese, left as it is."
     assert controller.worker.translator.calls == []
 
 
@@ -169,9 +191,10 @@ def test_mixed_text_is_translated_by_the_engine(qtbot, make_controller):
     assert controller.worker.translator.calls[-1]["options"].keep_cjk
 
 
-def test_chinese_on_the_clipboard_is_shown_but_not_translated(qtbot, make_controller):
+def test_chinese_on_the_clipboard_is_shown_and_translated(qtbot, make_controller):
     window, controller = make_controller()
     QGuiApplication.clipboard().setText("我爱你。")
-    assert controller.translate_clipboard() is None
+    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+        assert controller.translate_clipboard() is not None
     assert window.source_text() == "我爱你。"
-    assert window.statusBar().currentMessage() == pasting.ALREADY_CHINESE
+    assert controller.worker.translator.calls[-1]["text"] == "我爱你。"
