@@ -9,16 +9,36 @@
 rapidfuzz and translate-toolkit are the ``tm`` extra; they are imported where used.
 """
 
-from .store import APPROVED, EDITED, FUZZY_THRESHOLD, IMPORTED, Entry, Match, TranslationMemory, match_key, memory_path
+from .store import (
+    APPROVED,
+    BOTH,
+    EDITED,
+    FIELDS,
+    FUZZY_THRESHOLD,
+    IMPORTED,
+    SOURCE,
+    TARGET,
+    Entry,
+    Match,
+    TranslationMemory,
+    format_tmx_date,
+    match_key,
+    memory_path,
+)
 
 __all__ = [
     "APPROVED",
+    "BOTH",
     "EDITED",
+    "FIELDS",
     "FUZZY_THRESHOLD",
     "IMPORTED",
+    "SOURCE",
+    "TARGET",
     "Entry",
     "Match",
     "TranslationMemory",
+    "format_tmx_date",
     "match_key",
     "memory_path",
 ]

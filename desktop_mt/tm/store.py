@@ -11,6 +11,7 @@ by default. Dates are TMX's ``YYYYMMDDTHHMMSSZ`` (UTC). Nothing here logs the us
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
 import json
 import re
@@ -31,6 +32,9 @@ FUZZY_THRESHOLD = 75.0
 # it was, or it came from a TMX file.
 EDITED, APPROVED, IMPORTED = "edited", "approved", "imported"
 ORIGINS = (EDITED, APPROVED, IMPORTED)
+# What a search looks in.
+SOURCE, TARGET, BOTH = "source", "target", "both"
+FIELDS = (BOTH, SOURCE, TARGET)
 DEFAULT_LANGS = {EN: "en-US", ZH: "zh-CN"}  # the language tags written for the memory's own entries
 
 _SCHEMA = """
@@ -112,6 +116,22 @@ def tmx_now() -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
 
 
+def format_tmx_date(value: str) -> str:
+    """A TMX date (``YYYYMMDDTHHMMSSZ``, UTC) as local ``YYYY-MM-DD HH:MM`` for display; a
+    value in another form is given back as it is ("" stays "")."""
+    try:
+        parsed = time.strptime(value, "%Y%m%dT%H%M%SZ")
+    except ValueError:
+        return value
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(calendar.timegm(parsed)))
+
+
+def _field_columns(field: str) -> tuple[str, ...]:
+    if field not in FIELDS:
+        raise ValueError(f"field must be one of {', '.join(FIELDS)}, not {field!r}")
+    return ("source", "target") if field == BOTH else (field,)
+
+
 def check_direction(direction: str) -> str:
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
@@ -170,27 +190,40 @@ class TranslationMemory:
         )
 
     def _insert(self, entry: Entry) -> Entry:
-        row = self._row(entry)
         with self._lock, self._conn:
-            cur = self._conn.execute(
-                f"INSERT INTO units ({_COLUMNS.replace('id, ', '', 1)}, key) "
-                f"VALUES ({', '.join('?' * (len(row) + 1))})",
-                (*row, match_key(entry.source)),
-            )
-            self._keys.pop(entry.direction, None)
-        return dataclasses.replace(entry, id=int(cur.lastrowid or 0))
+            entry_id = self._insert_row(entry)
+        return dataclasses.replace(entry, id=entry_id)
+
+    def _insert_row(self, entry: Entry) -> int:
+        """INSERT one entry in the open transaction (the caller holds the lock)."""
+        row = self._row(entry)
+        cur = self._conn.execute(
+            f"INSERT INTO units ({_COLUMNS.replace('id, ', '', 1)}, key) VALUES ({', '.join('?' * (len(row) + 1))})",
+            (*row, match_key(entry.source)),
+        )
+        self._keys.pop(entry.direction, None)
+        return int(cur.lastrowid or 0)
 
     def add_entries(self, entries: Iterable[Entry]) -> tuple[int, int]:
-        """Insert entries as they are (an import); one that has the same direction, source key
-        and target as an entry already kept is skipped. Returns (added, skipped)."""
+        """Insert entries as they are (an import), all or none (one transaction: an error
+        half-way leaves the memory as it was); one that has the same direction, source key and
+        target as an entry already kept (or earlier in ``entries``) is skipped. Returns
+        (added, skipped)."""
         added = skipped = 0
-        for entry in entries:
-            check_direction(entry.direction)
-            if any(m.entry.target == entry.target for m in self._exact_all(entry.source, entry.direction)):
-                skipped += 1
-                continue
-            self._insert(entry)
-            added += 1
+        with self._lock:
+            try:
+                with self._conn:
+                    for entry in entries:
+                        check_direction(entry.direction)
+                        if not match_key(entry.source) or not entry.target.strip():
+                            raise ValueError("a memory entry needs a source sentence and a translation")
+                        if any(m.entry.target == entry.target for m in self._exact_all(entry.source, entry.direction)):
+                            skipped += 1
+                            continue
+                        self._insert_row(entry)
+                        added += 1
+            finally:
+                self._keys.clear()
         return added, skipped
 
     def update(
@@ -291,10 +324,17 @@ class TranslationMemory:
         return fuzzy[0] if fuzzy else None
 
     def search(
-        self, query: str = "", direction: str | None = None, limit: int | None = 500, offset: int = 0
+        self,
+        query: str = "",
+        direction: str | None = None,
+        limit: int | None = 500,
+        offset: int = 0,
+        field: str = BOTH,
     ) -> list[Entry]:
-        """Entries whose source or target contains ``query`` (case-insensitive for ASCII; ""
-        matches all), newest change first: the dialog's list."""
+        """Entries whose source or target (``field``: :data:`BOTH`, :data:`SOURCE` or
+        :data:`TARGET`) contains ``query`` (case-insensitive for ASCII; "" matches all), newest
+        change first: the dialog's list."""
+        columns = _field_columns(field)
         where: list[str] = []
         args: list[Any] = []
         if direction is not None:
@@ -302,13 +342,44 @@ class TranslationMemory:
             args.append(check_direction(direction))
         if query:
             pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            where.append("(source LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\')")
-            args += [pattern, pattern]
+            where.append("(" + " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in columns) + ")")
+            args += [pattern] * len(columns)
         sql = ("WHERE " + " AND ".join(where) + " " if where else "") + "ORDER BY changed DESC, id DESC"
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             args += [int(limit), int(offset)]
         return self._select(sql, tuple(args))
+
+    def search_fuzzy(
+        self,
+        query: str,
+        direction: str,
+        field: str = BOTH,
+        threshold: float = FUZZY_THRESHOLD,
+        limit: int | None = 500,
+    ) -> list[Match]:
+        """Entries of ``direction`` whose source or target (``field``) is like ``query``, best
+        first: rapidfuzz's ``fuzz.partial_ratio`` (the best-aligned part of the text, so a
+        word with a typo finds the sentences that hold it) on the normalised text, case
+        folded, at least ``threshold``. The dialog's fuzzy search; "" finds nothing."""
+        from rapidfuzz import fuzz, process
+
+        key = match_key(query).casefold()
+        if not key:
+            return []
+        columns = _field_columns(field)
+        entries = {e.id: e for e in self.search("", direction, limit=None)}
+        scores: dict[int, float] = {}
+        for column in columns:
+            choices = {i: match_key(getattr(e, column)).casefold() for i, e in entries.items()}
+            for _, score, entry_id in process.extract(
+                key, choices, scorer=fuzz.partial_ratio, score_cutoff=threshold, limit=None
+            ):
+                scores[int(entry_id)] = max(scores.get(int(entry_id), 0.0), float(score))
+        found = sorted(scores.items(), key=lambda item: (-item[1], -item[0]))
+        if limit is not None:
+            found = found[:limit]
+        return [Match(entries[i], score) for i, score in found]
 
     def count(self, direction: str | None = None) -> int:
         with self._lock:

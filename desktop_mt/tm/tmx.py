@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,13 @@ _ATTRS = ("creationdate", "changedate", "creationid")  # kept in their own field
 
 
 class TMXError(ValueError):
-    """A TMX file that cannot be read; the message names the file."""
+    """A TMX file that cannot be read; the message names the file (and the line, for XML that
+    is not well-formed). ``path`` and ``line`` (None when unknown) are kept for a caller."""
+
+    def __init__(self, message: str, path: str | Path | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.path = None if path is None else Path(path)
+        self.line = line
 
 
 @dataclasses.dataclass
@@ -73,12 +80,18 @@ def read_tmx(path: str | Path, direction: str | None = None) -> tuple[list[Entry
         with open(path, "rb") as f:
             store = tmx.tmxfile(f)
     except OSError as exc:
-        raise TMXError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    except (etree.XMLSyntaxError, ValueError, AssertionError) as exc:
+        raise TMXError(f"{path}: cannot be read ({exc.strerror or exc})", path) from exc
+    except etree.XMLSyntaxError as exc:
+        line = exc.position[0] if exc.position and exc.position[0] > 0 else None
+        reason = (str(exc.msg or exc).splitlines() or [type(exc).__name__])[0]
+        reason = re.sub(r",? line \d+, column \d+$", "", reason)[:200]
+        where = f", line {line}" if line else ""
+        raise TMXError(f"{path}{where}: not a TMX file ({reason})", path, line) from exc
+    except (ValueError, AssertionError) as exc:
         reason = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
-        raise TMXError(f"{path}: not a TMX file ({reason})") from exc
+        raise TMXError(f"{path}: not a TMX file ({reason})", path) from exc
     if etree.QName(store.document.getroot()).localname != "tmx":
-        raise TMXError(f"{path}: not a TMX file (its root element is not <tmx>)")
+        raise TMXError(f"{path}: not a TMX file (its root element is not <tmx>)", path)
     if direction is None:
         direction = ZH_EN if _primary(store.sourcelanguage) == ZH else EN_ZH
     src_lang, tgt_lang = languages(direction)
