@@ -23,20 +23,26 @@ key is needed to keep it private; an optional key keeps other local programs out
 from __future__ import annotations
 
 import dataclasses
+import enum
 import errno
 import logging
 import socket
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
 from . import theme
+from .ports import LocalApiHost, qt_parent
 from .settings_dialog import SettingsDialog
 from .worker import EngineConfig, default_translator_factory
+
+if TYPE_CHECKING:
+    import uvicorn
+    from fastapi import FastAPI
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +50,16 @@ HOST = "127.0.0.1"  # the app's server is for this computer only
 INSTALL_HINT = "pip install 'desktop-mt[server]'"
 STOP_TIMEOUT_S = 5.0  # uvicorn finishes open requests (2 s) and the service stops its threads
 _ATTACHED = "localApiAttached"  # a dynamic property marking the Settings dialogs we listen to
+
+
+class ApiState(str, enum.Enum):
+    """The Local API server's state (``LocalApiFeature.state``; compares equal to its value,
+    which ``stateChanged`` carries)."""
+
+    OFF = "off"
+    STARTING = "starting"  # the port listens; the model loads
+    RUNNING = "running"
+    FAILED = "failed"  # the banner says why; Apply tries again
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,7 +140,7 @@ class _ServerRun:
         self.launch, self._socket, self._factory, self._report = launch, sock, factory, report
         self._lock = threading.Lock()
         self._stopping = False
-        self._server: Any = None  # the uvicorn.Server, once the model is loaded
+        self._server: uvicorn.Server | None = None  # once the model is loaded
         self._thread = threading.Thread(target=self._run, name="desktop-mt-local-api", daemon=True)
 
     def start(self) -> None:
@@ -151,7 +167,7 @@ class _ServerRun:
             self._report(self, f"Local API: the model could not be loaded: {exc}")
             return
         try:
-            server = self._make_server(translator)
+            server, app = self._make_server(translator)
         except Exception as exc:  # noqa: BLE001 - reported in the window, never a crash
             translator.close()
             log.warning("local API: the server could not be built (%s)", type(exc).__name__)
@@ -159,7 +175,7 @@ class _ServerRun:
             return
         with self._lock:
             if self._stopping:  # turned off while the model loaded: nobody wants it now
-                server.config.app.state.service.close()
+                app.state.service.close()
                 return
             self._server = server
         try:
@@ -170,8 +186,8 @@ class _ServerRun:
                 if not self._stopping:
                     self._report(self, f"Local API: the server stopped unexpectedly: {exc}")
 
-    def _make_server(self, translator: Any) -> Any:
-        """The uvicorn server of the app for ``translator`` (reports once it serves)."""
+    def _make_server(self, translator: Any) -> tuple[uvicorn.Server, FastAPI]:
+        """The uvicorn server of the app for ``translator`` (reports once it serves), and the app."""
         import uvicorn
 
         from desktop_mt.server.app import create_app
@@ -193,41 +209,38 @@ class _ServerRun:
         run = self
 
         class Server(uvicorn.Server):
-            async def startup(self, sockets=None) -> None:
+            async def startup(self, sockets: list[socket.socket] | None = None) -> None:
                 await super().startup(sockets=sockets)
                 if self.started:  # uvicorn has no event for this; it accepts from now on
                     run._report(run, None)
 
         # The server's connection limits and timeouts; no access log (it could carry query
         # strings); uvicorn's own lines as warnings only.
-        return Server(
-            uvicorn.Config(
-                create_app(config, translator),
-                log_level="warning",
-                timeout_graceful_shutdown=2,
-                **uvicorn_options(config),
-            )
+        app = create_app(config, translator)
+        server = Server(
+            uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, **uvicorn_options(config))
         )
+        return server, app
 
 
 class LocalApiFeature(QObject):
     """The controller's side of the Local API setting (see the module docstring)."""
 
-    stateChanged = Signal(str)  # "off", "starting", "running", "failed"
+    stateChanged = Signal(str)  # an ApiState's value
     statusChanged = Signal(str, object)  # the line to show, its tone (theme; None = normal)
     _reported = Signal(object, object)  # from a server thread: _ServerRun, error or None
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: LocalApiHost) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         self.window = controller.window
         self.translator_factory: Callable[[EngineConfig], Any] = default_translator_factory
-        self.state = "off"
+        self.state = ApiState.OFF
         self.status = "Off."
         self._launch: Launch | None = None  # what runs, starts, or last failed
         self._run: _ServerRun | None = None
         self._warned: set[str] = set()  # banner lines of ours, taken off once it runs or is off
-        self.label = QLabel("", self.window)
+        self.label = QLabel("", self.window.window())
         self.label.hide()
         self.window.statusBar().addPermanentWidget(self.label, 0)
         self._reported.connect(self._on_reported, Qt.ConnectionType.QueuedConnection)
@@ -238,7 +251,7 @@ class LocalApiFeature(QObject):
     @property
     def url(self) -> str | None:
         """The server's address while it serves, else None."""
-        return self._launch.url if self.state == "running" and self._launch else None
+        return self._launch.url if self.state is ApiState.RUNNING and self._launch else None
 
     # ---- what is wanted -----------------------------------------------------------------
     def wanted(self) -> Launch | None:
@@ -253,22 +266,22 @@ class LocalApiFeature(QObject):
         """Start, restart or stop the server to match :meth:`wanted`. A launch that failed
         is tried again only when ``retry`` (Apply), not on every model load."""
         wanted = self.wanted()
-        if wanted == self._launch and (self.state != "failed" or not retry):
+        if wanted == self._launch and (self.state is not ApiState.FAILED or not retry):
             return
         self._stop_run()
         self._launch = wanted
         if wanted is None:
-            self._set_state("off", "Off.")
+            self._set_state(ApiState.OFF, "Off.")
         else:
             self._start(wanted)
 
-    def _on_model_loaded(self, _info: Any) -> None:
+    def _on_model_loaded(self, _info: object) -> None:
         self.sync()
 
     # ---- the Settings dialog ------------------------------------------------------------
     def attach_dialogs(self) -> None:
         """Listen to the window's Settings dialogs not yet attached (see :meth:`attach`)."""
-        for dialog in self.window.findChildren(SettingsDialog):
+        for dialog in self.window.window().findChildren(SettingsDialog):
             if not dialog.property(_ATTACHED):
                 self.attach(dialog)
 
@@ -280,7 +293,7 @@ class LocalApiFeature(QObject):
         self.statusChanged.connect(dialog.set_local_api_status)
         dialog.applied.connect(self._on_applied, Qt.ConnectionType.QueuedConnection)
 
-    def _on_applied(self, _settings: Any) -> None:
+    def _on_applied(self, _settings: object) -> None:
         self.sync(retry=True)
 
     # ---- running ------------------------------------------------------------------------
@@ -297,7 +310,7 @@ class LocalApiFeature(QObject):
             self._fail(port_message(launch.port, exc), f"port {launch.port} unavailable")
             return
         self._run = _ServerRun(launch, sock, self.translator_factory, self._reported.emit)
-        self._set_state("starting", f"Local API starting on {launch.url} (loading the model)…")
+        self._set_state(ApiState.STARTING, f"Local API starting on {launch.url} (loading the model)…")
         self._run.start()
 
     def _on_reported(self, run: _ServerRun, error: str | None) -> None:
@@ -308,13 +321,13 @@ class LocalApiFeature(QObject):
             self._fail(error, "model or server")
             return
         log.info("local API serving on port %d", run.launch.port)
-        self._set_state("running", f"Local API on {run.launch.url}")
+        self._set_state(ApiState.RUNNING, f"Local API on {run.launch.url}")
 
     def _fail(self, message: str, reason: str) -> None:
         log.warning("local API not started: %s", reason)
         self.window.show_warning(message)
         self._warned.add(message)
-        self._set_state("failed", message)
+        self._set_state(ApiState.FAILED, message)
 
     def _stop_run(self) -> None:
         run, self._run = self._run, None
@@ -322,24 +335,24 @@ class LocalApiFeature(QObject):
             run.stop()
             log.info("local API on port %d stopped", run.launch.port)
 
-    def _set_state(self, state: str, status: str) -> None:
-        if state in ("running", "off"):  # the cause of earlier warnings is gone
+    def _set_state(self, state: ApiState, status: str) -> None:
+        if state in (ApiState.RUNNING, ApiState.OFF):  # the cause of earlier warnings is gone
             for message in self._warned:
                 self.window.clear_warning(message)
             self._warned.clear()
         self.state, self.status = state, status
-        self.label.setText("Local API: not running" if state == "failed" else status)
+        self.label.setText("Local API: not running" if state is ApiState.FAILED else status)
         self.label.setToolTip(status)
-        self.label.setVisible(state != "off")
+        self.label.setVisible(state is not ApiState.OFF)
         theme.set_tone(self.label, self._tone())
         self.statusChanged.emit(status, self._tone())
-        self.stateChanged.emit(state)
+        self.stateChanged.emit(state.value)
 
     def _tone(self) -> str | None:
-        return {"failed": "warning", "off": "quiet", "starting": "quiet"}.get(self.state)
+        return {ApiState.FAILED: "warning", ApiState.OFF: "quiet", ApiState.STARTING: "quiet"}.get(self.state)
 
     def close(self) -> None:
         """Stop the server (app shutdown); the setting is left as it is."""
         self._stop_run()
         self._launch = None
-        self.state = "off"
+        self.state = ApiState.OFF

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QThread, Signal, Slot
@@ -28,11 +28,28 @@ from PySide6.QtWidgets import QMenu
 from .capture import WAYLAND_MESSAGE, capture_problem, grab_screens, qimage_to_rgb
 from .logsetup import log_exception
 from .ocr_overlay import RegionPicker
+from .ports import OcrHost, qt_parent
+
+if TYPE_CHECKING:
+    from PySide6.QtDBus import QDBusConnection
+
+    from desktop_mt.ocr import OcrResult
+
+    from .hotkey import GlobalHotkey
+    from .portal import PortalScreenshot
 
 log = logging.getLogger(__name__)
 
 REGION_HOTKEY = "Ctrl+Alt+O"
 NO_TEXT_MESSAGE = "No text was found in the image."
+
+
+class OcrReader(Protocol):
+    """What the OCR thread uses of :class:`desktop_mt.ocr.OcrEngine` (tests pass fakes)."""
+
+    def read(self, rgb: np.ndarray) -> OcrResult: ...
+
+    def read_file(self, path: str) -> OcrResult: ...
 
 
 class OcrWorker(QObject):
@@ -41,21 +58,27 @@ class OcrWorker(QObject):
     done = Signal(int, object)  # request id, desktop_mt.ocr.OcrResult
     failed = Signal(int, str)
 
-    def __init__(self, engine_factory: Callable[[], Any] | None = None) -> None:
+    def __init__(self, engine_factory: Callable[[], OcrReader] | None = None) -> None:
         super().__init__()
         self._factory = engine_factory
-        self._engine: Any = None
+        self._engine: OcrReader | None = None
 
     @Slot(int, object)
     def read(self, req_id: int, image: object) -> None:
         from desktop_mt.errors import DesktopMTError
 
         try:
-            if self._engine is None:
+            engine = self._engine
+            if engine is None:
                 from desktop_mt.ocr import OcrEngine
 
-                self._engine = (self._factory or OcrEngine)()
-            result = self._engine.read_file(image) if isinstance(image, str) else self._engine.read(image)
+                engine = self._engine = (self._factory or OcrEngine)()
+            if isinstance(image, str):
+                result = engine.read_file(image)
+            elif isinstance(image, np.ndarray):
+                result = engine.read(image)
+            else:
+                raise TypeError(f"not an image: {type(image).__name__}")
         except DesktopMTError as exc:  # not an image, damaged, too large; OCR model missing
             self.failed.emit(req_id, str(exc))
             return
@@ -74,28 +97,29 @@ class OcrFeature(QObject):
     readFailed = Signal(str)  # the message shown
     pickerShown = Signal(object)  # the RegionPicker (tests drive it)
 
-    def __init__(self, controller: Any, engine_factory: Callable[[], Any] | None = None) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: OcrHost, engine_factory: Callable[[], OcrReader] | None = None) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         self.window = controller.window
-        self.thread = QThread()
-        self.thread.setObjectName("ocr-worker")
+        # Not ``self.thread``: that would hide QObject.thread() (the thread this object lives in).
+        self.ocr_thread = QThread()
+        self.ocr_thread.setObjectName("ocr-worker")
         self.worker = OcrWorker(engine_factory)
-        self.worker.moveToThread(self.thread)
+        self.worker.moveToThread(self.ocr_thread)
         self._readRequested.connect(self.worker.read)
         self.worker.done.connect(self._on_done)
         self.worker.failed.connect(self._on_failed)
-        self.thread.start()
+        self.ocr_thread.start()
         self._next_id = 0
         self._pending: tuple[int, bool, QPoint | None] | None = None  # id, to the popup, where
         self.picker: RegionPicker | None = None
-        self.portal: Any = None  # PortalScreenshot, made on first use (Wayland)
-        self.portal_bus: Any = None  # the D-Bus connection it uses (None: the session bus)
+        self.portal: PortalScreenshot | None = None  # made on first use (Wayland)
+        self.portal_bus: QDBusConnection | None = None  # the D-Bus connection it uses (None: the session bus)
         self._portal_to_popup = False
-        self.last_result: Any = None
+        self.last_result: OcrResult | None = None
         self.action = self._add_action()
         self.window.source.installEventFilter(self)  # Ctrl+V with an image
-        self.hotkey: Any = None
+        self.hotkey: GlobalHotkey | None = None
         if controller.hotkey is not None:  # the app's hotkey layer exists (not in unit tests)
             from .hotkey import GlobalHotkey
 
@@ -106,17 +130,22 @@ class OcrFeature(QObject):
     def _add_action(self) -> QAction:
         """ "Translate screen region" next to "Translate clipboard" (toolbar and File menu)."""
         win = self.window
-        action = QAction("Translate screen region", win)
+        action = QAction("Translate screen region", win.window())
         action.setToolTip(
             f"Select a part of the screen and translate the text in it ({REGION_HOTKEY}, from any application)"
         )
         action.triggered.connect(lambda _checked=False: self.start_region())
         anchor = win.clipboard_action
         for obj in anchor.associatedObjects():
-            if isinstance(obj, QMenu) or obj is win.toolbar:
-                actions = obj.actions()
-                after = actions.index(anchor) + 1 if anchor in actions else len(actions)
-                obj.insertAction(actions[after] if after < len(actions) else None, action)
+            holder = obj if isinstance(obj, QMenu) else win.toolbar if obj is win.toolbar else None
+            if holder is None:
+                continue
+            actions = holder.actions()
+            after = actions.index(anchor) + 1 if anchor in actions else len(actions)
+            if after < len(actions):
+                holder.insertAction(actions[after], action)
+            else:
+                holder.addAction(action)
         return action
 
     def register_hotkey(self) -> None:
@@ -212,7 +241,7 @@ class OcrFeature(QObject):
         return self.controller.settings.hotkey_opens == "popup"
 
     # ---- results ------------------------------------------------------------------------
-    def _on_done(self, req_id: int, result: Any) -> None:
+    def _on_done(self, req_id: int, result: OcrResult) -> None:
         if self._pending is None or self._pending[0] != req_id:
             return  # superseded by a newer image
         _, to_popup, near = self._pending
@@ -262,6 +291,6 @@ class OcrFeature(QObject):
         if self.picker is not None:
             self.picker.cancel()
         self._pending = None
-        self.thread.quit()
-        if not self.thread.wait(timeout_ms):
+        self.ocr_thread.quit()
+        if not self.ocr_thread.wait(timeout_ms):
             log.warning("the OCR thread did not stop within %d ms", timeout_ms)

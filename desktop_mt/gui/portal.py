@@ -19,6 +19,9 @@ PATH = "/org/freedesktop/portal/desktop"
 INTERFACE = "org.freedesktop.portal.Screenshot"
 REQUEST = "org.freedesktop.portal.Request"
 _tokens = itertools.count(1)
+# The slot as Qt's SLOT() macro spells it. PySide's stubs type QDBusConnection.connect's
+# ``const char*`` slot as bytes, but only this str works at run time (bytes: never called).
+_RESPONSE_SLOT = SLOT("_on_response(uint,QVariantMap)")
 
 
 class PortalScreenshot(QObject):
@@ -46,7 +49,10 @@ class PortalScreenshot(QObject):
         sender = self.bus.baseService().lstrip(":").replace(".", "_")
         path = f"{PATH}/request/{sender}/{token}"
         self._forget()
-        if not self.bus.connect("", path, REQUEST, "Response", self, SLOT("_on_response(uint,QVariantMap)")):
+        connected = self.bus.connect(  # type: ignore[call-overload]  # str slot: see _RESPONSE_SLOT
+            "", path, REQUEST, "Response", self, _RESPONSE_SLOT
+        )
+        if not connected:
             return False
         self._request_path = path
         call = QDBusMessage.createMethodCall(SERVICE, PATH, INTERFACE, "Screenshot")
@@ -59,7 +65,7 @@ class PortalScreenshot(QObject):
         return True
 
     @Slot("uint", "QVariantMap")
-    def _on_response(self, code: int, results: dict) -> None:
+    def _on_response(self, code: int, results: dict[str, object]) -> None:
         self._forget()
         uri = str(results.get("uri", "")) if code == 0 else ""
         path = QUrl(uri).toLocalFile() if uri else ""
@@ -72,7 +78,7 @@ class PortalScreenshot(QObject):
 
     def _forget(self) -> None:
         if self._request_path:
-            self.bus.disconnect(
-                "", self._request_path, REQUEST, "Response", self, SLOT("_on_response(uint,QVariantMap)")
+            self.bus.disconnect(  # type: ignore[call-overload]  # str slot: see _RESPONSE_SLOT
+                "", self._request_path, REQUEST, "Response", self, _RESPONSE_SLOT
             )
             self._request_path = ""
