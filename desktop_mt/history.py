@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import difflib
 import logging
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable
@@ -296,6 +298,36 @@ class History:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+# Comparison tokens: a Han (or kana/Hangul) character each, a word, a run of spaces, a mark.
+_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|\w+|\s+|[^\w\s]")
+
+
+def compare(machine: str, final: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Where the user's text differs from the machine's: character ranges ``(start, end)`` of
+    ``machine`` the user removed or replaced, and of ``final`` the user typed. Compared by
+    words (English) and by characters (Chinese), with ``difflib``; adjacent ranges are joined."""
+    a = [(m.start(), m.end()) for m in _TOKEN.finditer(machine)]
+    b = [(m.start(), m.end()) for m in _TOKEN.finditer(final)]
+    matcher = difflib.SequenceMatcher(None, [machine[i:j] for i, j in a], [final[i:j] for i, j in b], autojunk=False)
+    removed: list[tuple[int, int]] = []
+    added: list[tuple[int, int]] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if i2 > i1:
+            _join(removed, (a[i1][0], a[i2 - 1][1]))
+        if j2 > j1:
+            _join(added, (b[j1][0], b[j2 - 1][1]))
+    return removed, added
+
+
+def _join(ranges: list[tuple[int, int]], new: tuple[int, int]) -> None:
+    if ranges and ranges[-1][1] >= new[0]:
+        ranges[-1] = (ranges[-1][0], max(ranges[-1][1], new[1]))
+    else:
+        ranges.append(new)
 
 
 def _migrate(conn: sqlite3.Connection) -> None:

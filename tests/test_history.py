@@ -174,3 +174,15 @@ def test_schema_1_database_is_migrated_and_keeps_every_entry(tmp_path):
     again = History(path)
     assert again.count() == 3 and again.get(new_id).machine == "拜拜。"
     again.close()
+
+
+def test_compare_marks_words_in_english_and_characters_in_chinese():
+    from desktop_mt.history import compare
+
+    machine, final = "The cat is sleeping on sofa.", "The cat sleeps on the sofa."
+    removed, added = compare(machine, final)
+    assert [machine[i:j] for i, j in removed] == ["is sleeping"]
+    assert [final[i:j] for i, j in added] == ["sleeps", "the "]
+    removed, added = compare("猫睡觉。", "那只猫在睡觉。")
+    assert removed == [] and [("那只猫在睡觉。")[i:j] for i, j in added] == ["那只", "在"]
+    assert compare("same", "same") == ([], [])

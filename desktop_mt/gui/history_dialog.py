@@ -2,7 +2,10 @@
 
 :class:`HistoryDialog` is passive like the main window: it lists entries (search as you type,
 newest first), shows the chosen one in full, and emits ``openRequested`` for "Open" (the
-controller puts the entry back into the editors, undoably). :class:`HistoryFeature` wires it
+controller puts the entry back into the editors, undoably). An entry whose translation the user
+edited (issue 28) is marked "edited" in the list and above its text; "Compare with the
+machine's translation" shows the machine's text beside the final one, the words (Chinese:
+characters) that differ highlighted in both (:func:`desktop_mt.history.compare`). :class:`HistoryFeature` wires it
 up: it adds an entry when a translation runs to its end (the controller's
 ``translationCompleted``; not when it was stopped or superseded), writes nothing while the
 "Keep history" setting is off, and shows a banner when a corrupt database was moved aside.
@@ -16,8 +19,9 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
@@ -29,11 +33,12 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
-from desktop_mt.history import Entry, History, history_path
+from desktop_mt.history import Entry, History, compare, history_path
 
 from . import theme
 
@@ -43,9 +48,27 @@ SHOWN = 500  # the list shows at most this many matches (newest first)
 SNIPPET = 90  # characters of each side in a list row
 
 
+def _when(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+
+
+def _labelled(label: QLabel, view: QWidget, parent: QWidget) -> QWidget:
+    box = QWidget(parent)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(label)
+    layout.addWidget(view, 1)
+    return box
+
+
 def _snippet(text: str) -> str:
     line = " ".join(text.split())
     return line if len(line) <= SNIPPET else line[: SNIPPET - 1] + "…"
+
+
+def _utf16(text: str, index: int) -> int:
+    """A Python string index as a Qt (UTF-16) position."""
+    return len(text[:index].encode("utf-16-le")) // 2
 
 
 class HistoryDialog(QDialog):
@@ -66,8 +89,17 @@ class HistoryDialog(QDialog):
         self.list.itemActivated.connect(lambda _item: self.open_current())
         self.source_view = QPlainTextEdit(self)
         self.translation_view = QPlainTextEdit(self)
-        for view in (self.source_view, self.translation_view):
+        self.machine_view = QPlainTextEdit(self)  # the machine's translation of an edited entry
+        for view in (self.source_view, self.translation_view, self.machine_view):
             view.setReadOnly(True)
+        self.source_label = QLabel("Source", self)
+        self.translation_label = QLabel("Translation", self)
+        self.machine_label = QLabel("Machine translation", self)
+        self.compare_check = QCheckBox("Compare with the machine's translation", self)
+        self.compare_check.setToolTip(
+            "Show the machine's translation beside your edited one, the differences highlighted"
+        )
+        self.compare_check.toggled.connect(lambda _on: self._show_current())
         self.note = QLabel("", self)
         self.note.setWordWrap(True)
         theme.set_tone(self.note, "quiet")
@@ -86,8 +118,11 @@ class HistoryDialog(QDialog):
 
     def _build_layout(self) -> None:
         full = QSplitter(Qt.Orientation.Horizontal, self)
-        full.addWidget(self.source_view)
-        full.addWidget(self.translation_view)
+        full.addWidget(_labelled(self.source_label, self.source_view, self))
+        full.addWidget(_labelled(self.translation_label, self.translation_view, self))
+        self.machine_pane = _labelled(self.machine_label, self.machine_view, self)
+        full.addWidget(self.machine_pane)
+        self.machine_pane.hide()
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.list)
         split.addWidget(full)
@@ -96,6 +131,7 @@ class HistoryDialog(QDialog):
         buttons = QHBoxLayout()
         for button in (self.open_button, self.copy_button, self.delete_button):
             buttons.addWidget(button)
+        buttons.addWidget(self.compare_check)
         buttons.addStretch(1)
         buttons.addWidget(self.clear_button)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
@@ -120,10 +156,15 @@ class HistoryDialog(QDialog):
         self.list.blockSignals(True)
         self.list.clear()
         for entry in entries[:SHOWN]:
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.time))
-            item = QListWidgetItem(f"{when}   {_snippet(entry.source)}\n→ {_snippet(entry.translation)}")
+            mark = "   ✎ edited" if entry.is_edited else ""
+            item = QListWidgetItem(
+                f"{_when(entry.time)}{mark}   {_snippet(entry.source)}\n→ {_snippet(entry.translation)}"
+            )
             item.setData(Qt.ItemDataRole.UserRole, entry)
-            item.setToolTip(entry.model)
+            tip = entry.model
+            if entry.is_edited:
+                tip = (tip + "\n" if tip else "") + f"Edited {_when(entry.edited or entry.time)}"
+            item.setToolTip(tip)
             self.list.addItem(item)
         self.list.blockSignals(False)
         row = next((i for i, e in enumerate(self.entries()) if keep and e.id == keep.id), 0)
@@ -154,9 +195,50 @@ class HistoryDialog(QDialog):
         entry = self.current_entry()
         self.source_view.setPlainText(entry.source if entry else "")
         self.translation_view.setPlainText(entry.translation if entry else "")
+        edited = entry is not None and entry.is_edited
+        if entry is not None and edited:
+            self.translation_label.setText(f"Your translation (edited {_when(entry.edited or entry.time)})")
+        else:
+            self.translation_label.setText("Translation")
+        self.compare_check.setEnabled(edited)
+        comparing = edited and self.compare_check.isChecked()
+        self.machine_pane.setVisible(comparing)
+        self.machine_view.setPlainText(entry.machine_text if entry is not None and comparing else "")
+        if entry is not None and comparing:
+            removed, added = compare(entry.machine_text, entry.translation)
+            self._highlight(self.machine_view, removed)
+            self._highlight(self.translation_view, added)
+        else:
+            self._highlight(self.translation_view, [])
         for button in (self.open_button, self.copy_button, self.delete_button):
             button.setEnabled(entry is not None)
         self.clear_button.setEnabled(self.list.count() > 0 or bool(self.search.text()))
+
+    def comparing(self) -> bool:
+        """Whether the machine's translation is shown beside the edited one."""
+        return self.machine_pane.isVisibleTo(self)
+
+    def highlighted(self, view: QPlainTextEdit) -> list[str]:
+        """The highlighted parts of a view's text (the differences; tests)."""
+        return [sel.cursor.selectedText() for sel in view.extraSelections()]
+
+    def _highlight(self, view: QPlainTextEdit, ranges: list[tuple[int, int]]) -> None:
+        """Mark ``ranges`` of the view's text with the palette's highlight colour, softened."""
+        color = view.palette().color(QPalette.ColorRole.Highlight)
+        color.setAlpha(90)
+        selections = []
+        for start, end in ranges:
+            selection = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(view.document())
+            cursor.setPosition(_utf16(view.toPlainText(), start))
+            cursor.setPosition(_utf16(view.toPlainText(), end), QTextCursor.MoveMode.KeepAnchor)
+            fmt = QTextCharFormat()
+            fmt.setBackground(color)
+            fmt.setFontUnderline(True)
+            selection.cursor = cursor
+            selection.format = fmt
+            selections.append(selection)
+        view.setExtraSelections(selections)
 
     # ---- commands -----------------------------------------------------------------------
     def open_current(self) -> None:

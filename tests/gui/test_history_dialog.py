@@ -140,3 +140,78 @@ def test_settings_dialog_history_and_hotkey_target(qtbot):
     dialog.hotkey_opens_combo.setCurrentIndex(dialog.hotkey_opens_combo.findData("window"))
     chosen = dialog.current_settings()
     assert chosen.keep_history and chosen.hotkey_opens == "window"
+
+
+# ---- post-editing (issue 28) -------------------------------------------------------------
+def test_an_edit_updates_the_entry_just_kept_and_the_dialog_compares(qtbot, make_controller):
+    window, controller = make_controller()
+    with qtbot.waitSignal(controller.history.entryAdded, timeout=10_000) as added:
+        window.set_source("Good morning")
+        controller.translate("Good morning")
+    entry_id = added.args[0]
+    with qtbot.waitSignal(controller.history.entryEdited) as edited:
+        assert controller.history.translation_edited("Good morning", "<Good> <morning>!") == entry_id
+    assert edited.args == [entry_id]
+    history = controller.history.history()
+    entry = history.get(entry_id)
+    assert (entry.translation, entry.machine, entry.is_edited) == ("<Good> <morning>!", "<Good><morning>", True)
+    assert history.count() == 1
+
+    dialog = controller.history.show_dialog()
+    [shown] = dialog.entries()
+    assert "✎ edited" in dialog.list.item(0).text()
+    assert dialog.translation_view.toPlainText() == "<Good> <morning>!"
+    assert dialog.translation_label.text().startswith("Your translation (edited ")
+    assert dialog.compare_check.isEnabled() and not dialog.comparing()
+    dialog.compare_check.setChecked(True)
+    assert dialog.comparing()
+    assert dialog.machine_view.toPlainText() == "<Good><morning>"
+    assert dialog.highlighted(dialog.translation_view) == [" ", "!"]
+    assert dialog.highlighted(dialog.machine_view) == []
+
+    dialog.copy_button.click()
+    assert QGuiApplication.clipboard().text() == "<Good> <morning>!"  # the final text
+    dialog.open_button.click()
+    assert window.target_text() == "<Good> <morning>!"
+
+
+def test_an_edit_of_another_source_is_a_new_entry_and_unedited_ones_do_not_compare(qtbot, make_controller):
+    window, controller = make_controller()
+    history = controller.history.history()
+    history.add("Plain.", "平。", "m", when=1.0)
+    new_id = controller.history.translation_edited("The cat sleeps.", "猫在睡觉。", machine_text="猫睡觉。")
+    entry = history.get(new_id)
+    assert (entry.translation, entry.machine) == ("猫在睡觉。", "猫睡觉。")
+    dialog = controller.history.show_dialog()
+    assert [e.source for e in dialog.entries()] == ["The cat sleeps.", "Plain."]
+    dialog.compare_check.setChecked(True)
+    assert dialog.highlighted(dialog.translation_view) == ["在"]
+    dialog.list.setCurrentRow(1)
+    assert not dialog.compare_check.isEnabled() and not dialog.comparing()
+    assert "✎" not in dialog.list.item(1).text()
+    assert dialog.translation_label.text() == "Translation"
+
+
+def test_no_edit_is_written_with_history_off(qtbot, make_controller):
+    window, controller = make_controller(Settings(keep_history=False))
+    assert controller.history.translation_edited("a", "b", machine_text="c") is None
+    assert not history_path().exists()
+
+
+def test_a_history_from_before_post_editing_opens_in_the_dialog(qtbot, make_controller):
+    import sqlite3
+
+    path = history_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = sqlite3.connect(str(path))
+    old.execute(
+        "CREATE TABLE entries (id INTEGER PRIMARY KEY AUTOINCREMENT, source TEXT NOT NULL, "
+        "translation TEXT NOT NULL, model TEXT NOT NULL DEFAULT '', time REAL NOT NULL)"
+    )
+    old.execute("INSERT INTO entries (source, translation, model, time) VALUES ('Old.', '旧的。', 'm', 5.0)")
+    old.commit()
+    old.close()
+    window, controller = make_controller()
+    dialog = controller.history.show_dialog()
+    assert [(e.source, e.translation, e.is_edited) for e in dialog.entries()] == [("Old.", "旧的。", False)]
+    assert controller.history.history().recovered is None

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from desktop_mt.tm import APPROVED, EDITED, TranslationMemory, match_key
+from desktop_mt.tm import (
+    APPROVED,
+    BOTH,
+    EDITED,
+    IMPORTED,
+    SOURCE,
+    TARGET,
+    Entry,
+    TranslationMemory,
+    format_tmx_date,
+    match_key,
+)
 
 
 @pytest.fixture
@@ -93,3 +106,52 @@ def test_the_memory_persists(tmp_path):
 
 def test_match_key_normalises_width_and_spaces():
     assert match_key(" Ｈｅｌｌｏ\u3000 world ") == "Hello world"
+
+
+# ---- the dialog's search (issue 28) ----------------------------------------------------------
+def test_search_in_the_source_or_the_target_only(memory):
+    memory.add("The station.", "车站。", "en-zh")
+    memory.add("A station nearby.", "附近的车站。", "en-zh")
+    memory.add("车站。", "The station.", "zh-en")
+    assert {e.source for e in memory.search("station", "en-zh", field=SOURCE)} == {"The station.", "A station nearby."}
+    assert memory.search("station", "en-zh", field=TARGET) == []
+    assert [e.source for e in memory.search("附近", "en-zh", field=TARGET)] == ["A station nearby."]
+    assert [e.source for e in memory.search("station", "zh-en", field=BOTH)] == ["车站。"]
+    with pytest.raises(ValueError, match="field"):
+        memory.search("x", field="notes")
+
+
+def test_fuzzy_search_finds_typos_best_first_in_the_field_asked(memory):
+    memory.add("Where is the railway station?", "火车站在哪里？", "en-zh")
+    memory.add("The station is closed.", "车站关门了。", "en-zh")
+    memory.add("A cat sleeps.", "一只猫在睡觉。", "en-zh")
+    found = memory.search_fuzzy("STATOIN", "en-zh")  # typo and case
+    assert {m.entry.source for m in found} == {"Where is the railway station?", "The station is closed."}
+    assert all(75 <= m.score < 100 for m in found) and [m.score for m in found] == sorted(
+        (m.score for m in found), reverse=True
+    )
+    assert [m.entry.source for m in memory.search_fuzzy("火车站在哪", "en-zh", field=TARGET)] == [
+        "Where is the railway station?"
+    ]
+    assert memory.search_fuzzy("火车站在哪", "en-zh", field=SOURCE) == []
+    assert memory.search_fuzzy("   ", "en-zh") == []
+    assert memory.search_fuzzy("statoin", "zh-en") == []
+
+
+def test_an_import_is_all_or_none(memory):
+    memory.add("Kept.", "保留。", "en-zh")
+    good = Entry(0, "en-zh", "New.", "新的。", IMPORTED, created="20240101T000000Z", changed="20240101T000000Z")
+    bad = dataclasses.replace(good, source="Bad.", target="  ")
+    with pytest.raises(ValueError):
+        memory.add_entries([good, bad])
+    assert [e.source for e in memory.search()] == ["Kept."]
+    assert memory.exact("New.", "en-zh") is None  # the fuzzy cache and the table agree
+    assert memory.add_entries([good, good]) == (1, 1)
+
+
+def test_tmx_dates_are_shown_in_local_time():
+    import time
+
+    shown = format_tmx_date("20240116T101500Z")
+    assert shown == time.strftime("%Y-%m-%d %H:%M", time.localtime(1705400100))
+    assert format_tmx_date("") == "" and format_tmx_date("2024-01-16") == "2024-01-16"

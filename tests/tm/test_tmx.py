@@ -105,3 +105,17 @@ def test_a_bad_file_is_named(tmp_path, content, message):
     assert "bad.tmx" in str(caught.value)
     with pytest.raises(TMXError, match="cannot be read"):
         read_tmx(tmp_path / "missing.tmx")
+
+
+def test_broken_xml_names_the_file_and_the_line(tmp_path):
+    path = tmp_path / "broken.tmx"
+    lines = CAT_FILE.read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines, start=1) if 'tuid="2"' in line)
+    lines[number - 1] = lines[number - 1].replace('tuid="2"', 'tuid="2" <oops')
+    path.write_text("\n".join(lines), encoding="utf-8")
+    memory = TranslationMemory(":memory:")
+    with pytest.raises(TMXError) as caught:
+        import_tmx(memory, path)
+    assert caught.value.line == number and caught.value.path == path
+    assert str(caught.value).startswith(f"{path}, line {number}: not a TMX file (")
+    assert memory.count() == 0
