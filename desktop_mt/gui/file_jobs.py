@@ -3,7 +3,10 @@ the gate that lets typing pre-empt a running job (no Qt widgets here).
 
 Output rule of the GUI (the CLI keeps its own: it overwrites ``-o``/the default output, as a
 command line tool asked to do so): an existing output is never replaced silently. The window
-asks (overwrite / keep both / cancel); "keep both" writes ``notes.zh (2).txt`` (then ``(3)``...).
+asks (:class:`OutputAnswer`: overwrite / keep both / cancel); "keep both" writes
+``notes.zh (2).txt`` (then ``(3)``...). A journal an interrupted job left is offered for resuming
+(:class:`ResumeAnswer`: continue / start over / cancel), with how far it got
+(:func:`journal_progress`).
 
 Typing beside a file job: the job runs in its own worker thread with its own engine, and
 :class:`InteractiveGate` pauses it at the engine's batch boundaries while an interactive
@@ -13,24 +16,45 @@ sharing them would roughly double its latency) and the job continues right after
 
 from __future__ import annotations
 
+import enum
 import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from desktop_mt.batch import default_output_path
-from desktop_mt.batch.journal import journal_path
+from desktop_mt.batch.journal import MAGIC, VERSION, journal_path
 
 __all__ = [
+    "GatedProgress",
+    "InteractiveGate",
+    "OutputAnswer",
+    "ResumeAnswer",
     "default_output_path",
     "journal_path",
-    "keep_both_path",
     "journal_progress",
-    "InteractiveGate",
-    "GatedProgress",
+    "keep_both_path",
 ]
 
 POLL_SECONDS = 0.05  # how often a paused job re-checks its cancel flag
+
+
+class OutputAnswer(str, enum.Enum):
+    """What to do when a file job's output exists (``MainWindow.ask_output_exists``). A
+    ``str`` enum: it compares equal to its value ("overwrite", "keep", "cancel")."""
+
+    OVERWRITE = "overwrite"
+    KEEP = "keep"  # keep both: the new translation goes to :func:`keep_both_path`
+    CANCEL = "cancel"
+
+
+class ResumeAnswer(str, enum.Enum):
+    """Whether to continue an interrupted job from its journal (``MainWindow.ask_resume``).
+    A ``str`` enum: it compares equal to its value ("resume", "restart", "cancel")."""
+
+    RESUME = "resume"
+    RESTART = "restart"  # start over (the journal is replaced)
+    CANCEL = "cancel"
 
 
 def keep_both_path(output: Path) -> Path:
@@ -48,25 +72,42 @@ def keep_both_path(output: Path) -> Path:
 
 
 def journal_progress(journal: Path) -> tuple[int, int] | None:
-    """(segments kept, segments in the job) of a journal file, or None if there is none
-    or it is not a desktop-mt journal. Counts what is on disk, so a message built from it
-    is true even after a cancel in the middle of a chunk (those lines were not kept)."""
+    """(segments kept, segments in the job) of a journal file, or None if there is none, it
+    cannot be read, or it is not a desktop-mt journal of this version (a resume would start
+    over). Counts what is on disk, so a message built from it is true even after a cancel in
+    the middle of a chunk (those lines were not kept).
+
+    The window asks this before a job starts, without the job's key (the input's hash and the
+    settings, which the batch layer computes when it runs), so it does not say whether the
+    journal still matches: ``desktop_mt.batch.journal.read_journal`` decides that when the job
+    resumes. The format is the batch layer's (its module docstring); the header's ``journal``
+    and ``version`` are checked with its constants."""
     try:
         lines = journal.read_bytes().splitlines()
     except OSError:
         return None
-    try:
-        header = json.loads(lines[0])
-        total = int(header["segments"])
-    except (IndexError, ValueError, KeyError, TypeError):
+    header = _json_line(lines[0]) if lines else None
+    if not isinstance(header, dict) or header.get("journal") != MAGIC or header.get("version") != VERSION:
+        return None
+    total = header.get("segments")
+    if not isinstance(total, int) or isinstance(total, bool) or total < 0:
         return None
     kept: set[int] = set()
     for raw in lines[1:]:
-        try:
-            kept.update(int(item[0]) for item in json.loads(raw)["done"])
-        except (ValueError, KeyError, TypeError, IndexError):
+        entry = _json_line(raw)
+        done = entry.get("done") if isinstance(entry, dict) else None
+        if not isinstance(done, list):
             continue  # a torn last line: the batch layer skips it on resume too
+        kept.update(item[0] for item in done if isinstance(item, list) and item and isinstance(item[0], int))
     return len(kept), total
+
+
+def _json_line(raw: bytes) -> object:
+    """One JSON Lines line, or None where it is not JSON (a torn line)."""
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
 
 
 class InteractiveGate:
