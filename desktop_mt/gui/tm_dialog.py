@@ -107,6 +107,7 @@ class TMDialog(QDialog):
         )
         self.table.setWordWrap(True)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(SOURCE_COL, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(TARGET_COL, QHeaderView.ResizeMode.Stretch)
@@ -226,7 +227,7 @@ class TMDialog(QDialog):
         self.table.setColumnHidden(SCORE_COL, not (query and fuzzy))
         more = f" (the first {SHOWN} shown; type to narrow)" if len(found) > SHOWN else ""
         total = counts[direction]
-        other = ", ".join(f"{counts[d]} {direction_label(d)}" for d in DIRECTIONS if d != direction)
+        other = ", ".join(f"{direction_label(d)}: {counts[d]}" for d in DIRECTIONS if d != direction)
         if query:
             kind = "like" if fuzzy else "with"
             shown = min(len(found), SHOWN)
@@ -234,10 +235,10 @@ class TMDialog(QDialog):
                 f"{shown} of {total} entries {kind} “{query}”{more}" if found else f"No entry {kind} “{query}”."
             )
         elif total:
-            self.note.setText(f"{total} entries{more} · also {other}")
+            self.note.setText(f"{total} entries{more} · {other}")
         else:
             self.note.setText(
-                f"No entries in {direction_label(direction)} yet (also {other}). Edited and approved sentences "
+                f"No entries in {direction_label(direction)} yet ({other}). Edited and approved sentences "
                 "come here; Import TMX adds a CAT tool's memory."
             )
         theme.set_tone(self.note, "quiet")
@@ -253,7 +254,6 @@ class TMDialog(QDialog):
                 self._set_row(row, entry, score)
         finally:
             self._filling = False
-        self.table.resizeRowsToContents()
 
     def _set_row(self, row: int, entry: Entry, score: float | None = None) -> None:
         was, self._filling = self._filling, True
@@ -265,7 +265,8 @@ class TMDialog(QDialog):
                 if col == SOURCE_COL:
                     item.setData(Qt.ItemDataRole.UserRole, entry)
                 self.table.setItem(row, col, item)
-            for col, text in ((ORIGIN_COL, entry.origin), (CHANGED_COL, format_tmx_date(entry.changed))):
+            changed = format_tmx_date(entry.changed or entry.created)
+            for col, text in ((ORIGIN_COL, entry.origin), (CHANGED_COL, changed)):
                 item = QTableWidgetItem(text)
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 item.setToolTip(tip)

@@ -41,7 +41,7 @@ def sources(dialog):
 def test_lists_the_direction_with_counts_and_switches(qtbot, dialog):
     assert dialog.direction() == "en-zh"
     assert sources(dialog) == ["A cat sleeps on the sofa.", "Where is the station?", "The train station is near."]
-    assert "3 entries" in dialog.note.text() and "1 Chinese → English" in dialog.note.text()
+    assert "3 entries" in dialog.note.text() and "Chinese → English: 1" in dialog.note.text()
     assert dialog.direction_box.itemText(0) == "English → Chinese (3)"
     with qtbot.waitSignal(dialog.refreshed):
         dialog.set_direction("zh-en")
