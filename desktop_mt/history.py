@@ -206,12 +206,15 @@ class History:
 
         self._run(run)
 
-    def update_final(self, entry_id: int, text: str, when: float | None = None) -> Entry | None:
+    def update_final(
+        self, entry_id: int, text: str, when: float | None = None, *, machine_text: str | None = None
+    ) -> Entry | None:
         """The user edited the translation of entry ``entry_id``: its final text becomes
-        ``text``. The machine's text is kept for comparison (the first edit moves the entry's
-        translation there; later edits keep it); ``edited`` becomes ``when`` (default now). An
-        edit back to exactly the machine's text un-marks the entry. Returns the updated entry,
-        None when there is no such entry (deleted, or trimmed past the limit)."""
+        ``text``. The machine's text is kept for comparison: ``machine_text`` when given, else
+        the one the entry has (the first edit moves the entry's translation there; later edits
+        keep it); ``edited`` becomes ``when`` (default now). An edit back to exactly the
+        machine's text un-marks the entry. Returns the updated entry, None when there is no
+        such entry (deleted, or trimmed past the limit)."""
         when = time.time() if when is None else when
 
         def run(conn: sqlite3.Connection) -> Entry | None:
@@ -219,7 +222,8 @@ class History:
                 row = conn.execute("SELECT translation, machine FROM entries WHERE id = ?", (entry_id,)).fetchone()
                 if row is None:
                     return None
-                machine = row[1] if row[1] is not None else row[0]
+                kept = row[1] if row[1] is not None else row[0]  # the machine's text the entry has
+                machine = machine_text if machine_text is not None else kept
                 if text == machine:
                     conn.execute(
                         "UPDATE entries SET translation = ?, machine = NULL, edited = NULL WHERE id = ?",

@@ -186,3 +186,11 @@ def test_compare_marks_words_in_english_and_characters_in_chinese():
     removed, added = compare("猫睡觉。", "那只猫在睡觉。")
     assert removed == [] and [("那只猫在睡觉。")[i:j] for i, j in added] == ["那只", "在"]
     assert compare("same", "same") == ([], [])
+
+
+def test_update_final_can_name_the_machines_text(history):
+    """The entry was written with sentences the user had already edited in it: the window
+    knows the machine's text and says so."""
+    entry_id = history.add("A. B.", "甲（我的）。乙。")
+    entry = history.update_final(entry_id, "甲（我的）。乙（我的）。", when=5.0, machine_text="甲。乙。")
+    assert (entry.translation, entry.machine, entry.edited) == ("甲（我的）。乙（我的）。", "甲。乙。", 5.0)

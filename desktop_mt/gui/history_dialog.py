@@ -366,9 +366,9 @@ class HistoryFeature(QObject):
         ``final`` as the entry's text and the machine's text for comparison.
 
         When the newest entry written is for the same source it is updated
-        (:meth:`History.update_final`; the machine's text it had is kept). Otherwise (none
-        written yet, or another source since) a new entry is added with ``machine_text`` as the
-        machine's text (None: unknown, ``final`` is kept as is). Returns the entry id, None
+        (:meth:`History.update_final`; ``machine_text`` None keeps the machine's text it had).
+        Otherwise (none written yet, or another source since) a new entry is added with
+        ``machine_text`` as the machine's text (None: unknown, ``final`` is kept as is). Returns the entry id, None
         when nothing was written (history off, empty text, database error)."""
         settings = self.controller.settings
         if not settings.keep_history or not source.strip() or not final.strip():
@@ -379,7 +379,7 @@ class HistoryFeature(QObject):
         try:
             entry = None
             if self._last is not None and self._last[1] == source:
-                entry = history.update_final(self._last[0], final)
+                entry = history.update_final(self._last[0], final, machine_text=machine_text)
             if entry is not None:
                 entry_id = entry.id
             else:
