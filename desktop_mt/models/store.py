@@ -1,19 +1,15 @@
 """Installed models, the active model and the download endpoint (shared by the CLI and the GUI).
 
 Installed models are folders in :func:`desktop_mt.paths.user_models_dir` (one per name). The
-settings live in ``models.json`` in the config folder, written atomically:
-``{"active_by_direction": {"en-zh": "", "zh-en": ""}, "active": "", "endpoint": ""}``. The
-active model of each direction is "" for the bundled model of that direction, an installed
-model's name, or a model folder's absolute path. ``active`` is the English->Chinese one, as
-desktop-mt wrote it before it translated both ways: a file without ``active_by_direction`` is
-read as that (migration), and ``active`` is kept in step for older versions. ``endpoint`` is the
-Hub mirror chosen in the app ("" = none).
+active model of each direction ("" for the bundled model of that direction, an installed model's
+name, or a model folder's absolute path) and the Hub mirror chosen in the app ("" = none) are the
+``models`` section of the app's one settings file (:mod:`desktop_mt.app.settings`, which also
+migrates the ``models.json`` this module wrote before).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import shutil
 from pathlib import Path
@@ -23,9 +19,7 @@ from .. import paths
 from ..engine.direction import DIRECTIONS, EN_ZH
 from ..engine.model_format import MANIFEST, ModelInfo, inspect_model_dir
 from ..errors import DesktopMTError, ModelFormatError, ModelNotFoundError
-from ..fsutil import atomic_write
 
-SETTINGS_FILE = "models.json"
 DEFAULT_ENDPOINT = "https://huggingface.co"
 MIRROR_HINT = "https://hf-mirror.com"
 BUNDLED = "bundled"  # the name of the model shipped inside the app (`models use bundled`)
@@ -51,6 +45,14 @@ class InstalledModel:
         return self.info.direction
 
     @property
+    def layout(self) -> str:
+        """How the decoder of its default variant (int8 if it has one) is laid out: ``step``
+        (desktop-mt's decoder-step graphs, the fastest), ``merged`` (one decoder with an
+        if-branch for the cache, transformers.js/Optimum), ``split`` (decoder and
+        decoder_with_past), "" when none of these."""
+        return decoder_layout(self.info)
+
+    @property
     def target_tokens(self) -> tuple[str, ...]:
         from ..engine.tokenizer import target_tokens
 
@@ -60,6 +62,19 @@ class InstalledModel:
     def source(self) -> dict[str, Any]:
         """Where it was downloaded from (repo, revision, endpoint), {} for a hand-placed folder."""
         return dict((self.info.manifest or {}).get("download", {}))
+
+
+def decoder_layout(info: ModelInfo, variant: str | None = None) -> str:
+    """The decoder layout of ``variant`` (default: int8 if the model has it): see ``layout``."""
+    variant = variant or ("int8" if "int8" in info.files else next(iter(info.files), ""))
+    roles = info.files.get(variant, {})
+    if "decoder_step" in roles:
+        return "step"
+    if "decoder_merged" in roles:
+        return "merged"
+    if "decoder_with_past" in roles:
+        return "split"
+    return ""
 
 
 def models_dir() -> Path:
@@ -136,36 +151,27 @@ def remove_model(name: str) -> Path:
     return target
 
 
-# -- settings shared with the GUI -------------------------------------------------------------
+# -- the model choice and the mirror: the models section of the one settings file -------------
+# They live in desktop_mt.app.settings (settings.json, "models"); these functions keep their
+# names for the command line, the server and the factory. The import is at call time: the app
+# layer sits above this package, and app.settings imports nothing from it.
 
 
 def settings_path() -> Path:
-    return paths.config_dir() / SETTINGS_FILE
+    """The file that holds the model choice (the app's ``settings.json``)."""
+    from ..app import settings as app_settings
 
-
-def _load_settings() -> dict[str, Any]:
-    try:
-        data = json.loads(settings_path().read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _save_settings(data: dict[str, Any]) -> None:
-    path = settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return app_settings.settings_path()
 
 
 def active_models() -> dict[str, str]:
     """The active model of each direction (``{"en-zh": ..., "zh-en": ...}``): "" (bundled), an
-    installed model's name, or a folder path. A settings file from before both directions has
-    only ``active``: that is the English->Chinese model."""
-    data = _load_settings()
-    by_direction = data.get("active_by_direction")
-    if not isinstance(by_direction, dict):
-        by_direction = {EN_ZH: data.get("active", "")}
-    return {d: v if isinstance(v := by_direction.get(d, ""), str) else "" for d in DIRECTIONS}
+    installed model's name, or a folder path. Files from before version 3 (``models.json`` with
+    only ``active``: the English->Chinese model) are migrated when read."""
+    from ..app import settings as app_settings
+
+    active = app_settings.load_models().active
+    return {d: active.get(d, "") for d in DIRECTIONS}
 
 
 def get_active(direction: str = EN_ZH) -> str:
@@ -177,7 +183,10 @@ def set_active(name_or_path: str, direction: str | None = None) -> str:
     """Make a model the active one of its direction ("" = the bundled one); returns the direction.
 
     ``direction`` None takes the model's own (its language pair; English->Chinese for "").
-    The model must resolve now, and translate in ``direction`` when one is given."""
+    The model must resolve now, and translate in ``direction`` when one is given. A folder in
+    the models folder is recorded by its name."""
+    from ..app import settings as app_settings
+
     if name_or_path:
         info = inspect_model_dir(resolve_model(name_or_path))
         own = info.direction
@@ -189,11 +198,15 @@ def set_active(name_or_path: str, direction: str | None = None) -> str:
         if direction is not None and _check_direction(direction) != own:
             raise ModelFormatError(f"{name_or_path!r} translates {own}, not {direction}")
         direction = own
-    direction = _check_direction(direction or EN_ZH)
-    data = _load_settings()
-    chosen = {**active_models(), direction: name_or_path}
-    _save_settings({**data, "active_by_direction": chosen, "active": chosen[EN_ZH]})
-    return direction
+        if "/" in name_or_path or "\\" in name_or_path:
+            name_or_path = app_settings.model_value(name_or_path)
+    chosen = _check_direction(direction or EN_ZH)
+
+    def change(models: app_settings.ModelSettings) -> None:
+        models.active[chosen] = name_or_path
+
+    app_settings.update_models(change)
+    return chosen
 
 
 def active_model_dir(direction: str = EN_ZH) -> Path | None:
@@ -218,16 +231,24 @@ def _check_direction(direction: str) -> str:
 
 
 def get_endpoint_setting() -> str:
-    value = _load_settings().get("endpoint", "")
-    return value if isinstance(value, str) else ""
+    """The Hub mirror saved in the settings ("" = none)."""
+    from ..app import settings as app_settings
+
+    return app_settings.load_models().endpoint
 
 
 def set_endpoint_setting(url: str) -> None:
     """The Hub mirror chosen in the app ("" = none: ``HF_ENDPOINT`` or the Hub itself)."""
+    from ..app import settings as app_settings
+
     url = url.strip().rstrip("/")
     if url and not url.startswith(("http://", "https://")):
         raise DesktopMTError(f"endpoint {url!r} must start with http:// or https:// (e.g. {MIRROR_HINT})")
-    _save_settings({**_load_settings(), "endpoint": url})
+
+    def change(models: app_settings.ModelSettings) -> None:
+        models.endpoint = url
+
+    app_settings.update_models(change)
 
 
 def resolve_endpoint(explicit: str | None = None) -> str:

@@ -92,7 +92,9 @@ def test_corrupt_file_is_backed_up_and_replaced_by_defaults(tmp_path, content):
     assert result.settings == Settings()
     assert result.backup is not None and result.backup.read_bytes() == content
     assert result.backup.name in result.warnings[0]
-    assert json.loads(path.read_text()) == settings_mod.to_dict(Settings())  # defaults on disk
+    on_disk = json.loads(path.read_text())  # defaults on disk, no model chosen
+    assert {k: v for k, v in on_disk.items() if k != "models"} == settings_mod.to_dict(Settings())
+    assert on_disk["models"] == {"active": {"en-zh": "", "zh-en": ""}, "endpoint": ""}
     again = load_settings(path)  # the replacement reads cleanly
     assert again.warnings == [] and again.backup is None
 

@@ -60,8 +60,9 @@ def test_bundled_model_is_found_per_direction():
 
 
 def test_old_single_active_model_migrates_to_english_chinese(home, tiny_marian_dir):
-    settings_path().parent.mkdir(parents=True, exist_ok=True)
-    settings_path().write_text(json.dumps({"active": str(tiny_marian_dir), "endpoint": ""}), "utf-8")
+    legacy = settings_path().with_name("models.json")  # what desktop-mt wrote before both directions
+    legacy.parent.mkdir(parents=True, exist_ok=True)
+    legacy.write_text(json.dumps({"active": str(tiny_marian_dir), "endpoint": ""}), "utf-8")
     assert active_models() == {"en-zh": str(tiny_marian_dir), "zh-en": ""}
     assert active_model_dir("en-zh") == tiny_marian_dir and active_model_dir("zh-en") is None
 
@@ -71,8 +72,8 @@ def test_active_model_per_direction(home, tiny_marian_dir, zh_en_copy):
     assert set_active(str(zh_en)) == "zh-en"  # placed by the model's own pair
     assert set_active(str(tiny_marian_dir)) == "en-zh"
     assert active_models() == {"en-zh": str(tiny_marian_dir), "zh-en": str(zh_en)}
-    saved = json.loads(settings_path().read_text("utf-8"))
-    assert saved["active"] == str(tiny_marian_dir)  # older versions read this one
+    saved = json.loads(settings_path().read_text("utf-8"))  # the one settings file
+    assert saved["models"]["active"] == {"en-zh": str(tiny_marian_dir), "zh-en": str(zh_en)}
     with pytest.raises(ModelFormatError, match="translates zh-en, not en-zh"):
         set_active(str(zh_en), "en-zh")
     set_active("", "zh-en")
