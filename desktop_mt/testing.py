@@ -7,27 +7,53 @@
 - :class:`FakeModelTranslator` is a ``Translator`` whose model is a Python function of the
   source text (one that copies it, drops its numbers...), and records what the model received;
   with ``prefix=`` it completes from the typed prefix (post-editing).
+
+One typed fake per protocol of ``desktop_mt.engine.protocols``, held to it by mypy --strict
+(``_fakes_are_complete``); a test takes these rather than writing its own:
+
+- :class:`CancelAfter` (``CancelToken``): set after a given number of checks, so a test cancels
+  at an exact point of a search or a stream without a second thread.
+- :class:`ScriptedDecoder` (``DecoderRunner`` and ``DecoderLayout``) with its
+  :class:`ScriptedCache` (``KVCache``): a model whose next token is a Python function of the
+  source ids and the tokens so far; the real searches (``generation.greedy``,
+  ``generation.beam_search``) run on it without ONNX Runtime.
+- :class:`ScriptedTranslator` (``StreamingTranslator`` and ``PostEditingTranslator``): no engine
+  at all; a Python function gives each text's output, streamed a word at a time, and every
+  call is recorded (for front-end tests).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
+import threading
 import time
+import types
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .engine.events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .engine.generation import DecodeParams, ItemDone, SearchEvent, TokensStep
 from .engine.options import GenerationOptions
-from .engine.protocols import CancelToken, DecoderRunner, KVCache, PostEditingTranslator, StreamingTranslator
+from .engine.protocols import (
+    CancelToken,
+    DecoderLayout,
+    DecoderRunner,
+    KVCache,
+    PostEditingTranslator,
+    StreamingTranslator,
+)
 from .engine.tokenizer import SentencePieceTokenizer
 from .engine.translator import StreamEvent, Translator
+from .errors import TranslationCancelled
 
 if TYPE_CHECKING:  # no onnxruntime import at run time
+    from .batch.runner import BatchTranslator
     from .engine.kv_cache import ConcatKVCache, KVBuffer
-    from .engine.runtime import Seq2SeqSessions
+    from .engine.runtime import MergedDecoder, Seq2SeqSessions, SplitDecoder, StepDecoder
 
 
 class CountingSessions:
@@ -68,6 +94,222 @@ def _implementations_are_complete(
 ) -> tuple[DecoderRunner, DecoderRunner, KVCache, KVCache, StreamingTranslator, PostEditingTranslator]:
     """Never called: mypy --strict checks that each class has everything its protocol lists."""
     return sessions, counting, concat, buffer, translator, translator
+
+
+def _layouts_are_complete(
+    split: SplitDecoder, merged: MergedDecoder, step: StepDecoder
+) -> tuple[DecoderLayout, DecoderLayout, DecoderLayout]:
+    """Never called: mypy --strict checks each decoder layout against ``DecoderLayout``."""
+    return split, merged, step
+
+
+def _fakes_are_complete(
+    cancel: CancelAfter, decoder: ScriptedDecoder, cache: ScriptedCache, translator: ScriptedTranslator
+) -> tuple[
+    CancelToken, DecoderRunner, DecoderLayout, KVCache, StreamingTranslator, PostEditingTranslator, BatchTranslator
+]:
+    """Never called: mypy --strict holds each fake to its protocol (and the batch code's)."""
+    return cancel, decoder, decoder, cache, translator, translator, translator
+
+
+class CancelAfter:
+    """A ``CancelToken`` that answers "not set" to its first ``checks`` questions and "set" from
+    then on (``CancelAfter(0)`` is set from the start); ``asked`` counts the questions."""
+
+    def __init__(self, checks: int) -> None:
+        self.checks, self.asked = checks, 0
+
+    def is_set(self) -> bool:
+        self.asked += 1
+        return self.asked > self.checks
+
+
+NextToken = Callable[[tuple[int, ...], tuple[int, ...]], int]
+"""``next_token(source_ids, target_ids_so_far) -> id``: a scripted model (the start token is
+the first of ``target_ids_so_far``)."""
+
+
+class ScriptedCache:
+    """The ``KVCache`` of :class:`ScriptedDecoder`: per row, the source ids and the target ids
+    it has been given so far (what a real cache's keys and values stand for)."""
+
+    def __init__(self, rows: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> None:
+        self.rows = rows
+        self.beams = 1
+
+    def expand(self, beams: int) -> None:
+        self.rows = [row for row in self.rows for _ in range(beams)]
+        self.beams = beams
+
+    def keep_items(self, items: np.ndarray) -> None:
+        self.rows = [self.rows[i * self.beams + b] for i in items.tolist() for b in range(self.beams)]
+
+    def reorder(self, rows: np.ndarray) -> None:
+        self.rows = [self.rows[i] for i in rows.tolist()]
+
+
+class ScriptedDecoder:
+    """A ``DecoderRunner`` (and ``DecoderLayout``) whose model is ``next_token``: the scripted
+    token gets logit 0 and every other of the ``vocab`` ids ``-10``, so greedy and beam search
+    both follow the script. ``steps`` counts decoder steps (the first included)."""
+
+    def __init__(self, next_token: NextToken, vocab: int) -> None:
+        self.next_token, self.vocab, self.steps = next_token, vocab, 0
+
+    @property
+    def first(self) -> Any:
+        return self
+
+    @property
+    def later(self) -> Any:
+        return self
+
+    @property
+    def kv_shape(self) -> tuple[int, int, int]:
+        return (1, 1, 1)
+
+    def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
+        """The "hidden states" are the source ids themselves (padding masked to -1)."""
+        return np.where(attention_mask > 0, input_ids, -1).astype(np.float32)[:, :, None]
+
+    def decode_first(
+        self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray, max_length: int = 0
+    ) -> tuple[np.ndarray, KVCache]:
+        sources = [tuple(int(t) for t in row[:, 0] if t >= 0) for row in encoder_hidden]
+        cache = ScriptedCache([(src, (int(ids[0]),)) for src, ids in zip(sources, input_ids)])
+        self.steps += 1
+        return self._logits(cache), cache
+
+    def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
+        assert isinstance(cache, ScriptedCache), "a cache of this decoder's decode_first"
+        cache.rows = [(src, done + (int(ids[0]),)) for (src, done), ids in zip(cache.rows, input_ids)]
+        self.steps += 1
+        return self._logits(cache)
+
+    def _logits(self, cache: ScriptedCache) -> np.ndarray:
+        logits = np.full((len(cache.rows), 1, self.vocab), -10.0, dtype=np.float32)
+        for row, (src, done) in enumerate(cache.rows):
+            logits[row, 0, self.next_token(src, done)] = 0.0
+        return logits
+
+    def log_softmax(self, scores: np.ndarray) -> np.ndarray:
+        shifted = scores - scores.max(axis=-1, keepdims=True)
+        return np.asarray(shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True)), dtype=np.float32)
+
+    def row_top(self, logits: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+        scores = self.log_softmax(np.asarray(logits[:, -1], dtype=np.float32))
+        ids = np.argsort(-scores, axis=-1, kind="stable")[:, :n]
+        return np.take_along_axis(scores, ids, axis=-1), ids
+
+
+@dataclasses.dataclass(frozen=True)
+class ScriptedCall:
+    """One call a :class:`ScriptedTranslator` answered."""
+
+    method: str  # "translate_stream", "alternatives" or "translate_batch"
+    text: str  # the lines of a batch joined with newlines
+    options: GenerationOptions | None
+    prefix: str | None = None
+
+
+class ScriptedTranslator:
+    """A ``StreamingTranslator``, ``PostEditingTranslator`` and ``batch.BatchTranslator`` without
+    an engine: ``model(text)`` is the translation of each text (a line of a batch, a whole text
+    of a stream). A stream
+    yields one ``TextDelta`` per word of the output (with the spaces after it), checking
+    ``cancel`` before each, then ``SegmentDone`` (unless cancelled) and ``Finished``. With
+    ``hold`` (an Event), each delta waits until ``hold`` or ``cancel`` is set: the test decides
+    when a stream moves on. ``prefix=``: the output's rest after the typed prefix (the whole
+    output where it does not start so). ``fail_on``: a text containing it raises RuntimeError."""
+
+    def __init__(
+        self,
+        model: Callable[[str], str] = lambda text: f"<{text}>",
+        *,
+        variant: str = "int8",
+        hold: threading.Event | None = None,
+        fail_on: str | None = None,
+    ) -> None:
+        self.model, self.variant, self.hold, self.fail_on = model, variant, hold, fail_on
+        self.model_info = types.SimpleNamespace(
+            name="scripted", variant=variant, variants=(variant,), path="scripted", manifest={}
+        )
+        self.options = GenerationOptions()  # as Translator: the default options
+        self.batch_size = 16
+        self.batch_invariant = True
+        self.calls: list[ScriptedCall] = []
+        self.closed = False
+
+    def _output(self, method: str, text: str, options: GenerationOptions | None, prefix: str | None = None) -> str:
+        self.calls.append(ScriptedCall(method, text, options, prefix))
+        if self.fail_on is not None and self.fail_on in text:
+            raise RuntimeError(f"scripted failure on {text!r}")
+        output = self.model(text)
+        if prefix is not None:
+            return output[len(prefix) :] if output.startswith(prefix) else output
+        return output
+
+    def translate_stream(
+        self,
+        text: str,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+    ) -> Generator[StreamEvent, None, None]:
+        output = self._output("translate_stream", text, options, prefix)
+        words = re.findall(r"\S+\s*|\s+", output)
+        shown, started, first = 0, time.perf_counter(), None
+        for word in words:
+            if self._stopped(cancel):
+                break
+            first = time.perf_counter() - started if first is None else first
+            shown += 1
+            yield TextDelta(word, 0)
+        cancelled = shown < len(words) or (not words and cancel is not None and cancel.is_set())
+        if not cancelled:
+            yield SegmentDone(0, text, output, len(words))
+        seconds = time.perf_counter() - started
+        yield Finished(TranslationStats(0 if cancelled else 1, shown, seconds, first, cancelled))
+
+    def _stopped(self, cancel: CancelToken | None) -> bool:
+        """Whether ``cancel`` is set, after waiting for ``hold`` (in slices, so a cancel ends the wait)."""
+        while self.hold is not None and not self.hold.wait(0.01):
+            if cancel is not None and cancel.is_set():
+                return True
+        return cancel is not None and cancel.is_set()
+
+    def alternatives(
+        self,
+        sentence: str,
+        n: int = 3,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+    ) -> list[Alternative]:
+        output = self._output("alternatives", sentence, options, prefix)
+        return [Alternative(output + "!" * k, -float(k), ()) for k in range(n)]
+
+    def translate_batch(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: Any = None,
+    ) -> list[str]:
+        self.calls.append(ScriptedCall("translate_batch", "\n".join(lines), options))
+        out: list[str] = []
+        for done, line in enumerate(lines, 1):
+            if cancel is not None and cancel.is_set():
+                raise TranslationCancelled("cancelled")
+            if self.fail_on is not None and self.fail_on in line:
+                raise RuntimeError(f"scripted failure on {line!r}")
+            out.append(self.model(line) if line.strip() else "")
+            if progress is not None:
+                progress(done, len(lines))
+        return out
+
+    def close(self) -> None:
+        self.closed = True
 
 
 class CharTokenizer(SentencePieceTokenizer):

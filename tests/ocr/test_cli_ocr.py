@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -10,18 +9,17 @@ import pytest
 
 from desktop_mt import cli
 from desktop_mt.cli_ocr import OUTPUT_SEPARATOR
+from desktop_mt.testing import ScriptedTranslator
 from tests.ocr.texts import CHINESE, ENGLISH, render, save
 
-_spec = importlib.util.spec_from_file_location(
-    "fake_translator", Path(__file__).resolve().parents[1] / "batch" / "fake_translator.py"
-)
-fake_module = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fake_module)
+
+def fake_translation(text: str) -> str:
+    return f"译[{text}]"
 
 
 @pytest.fixture
 def fake(monkeypatch):
-    translator = fake_module.FakeTranslator()
+    translator = ScriptedTranslator(fake_translation)
     monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: translator)
     return translator
 
@@ -64,7 +62,7 @@ def test_translate_an_image_writes_text_then_translation(pictures, fake, tmp_pat
     assert cli.main(["translate", str(src)]) == 0
     text = (tmp_path / "shot.zh.txt").read_text(encoding="utf-8")
     recognised = " ".join(ENGLISH[:2])
-    sentences = [fake_module.fake_translation(s) for s in ENGLISH[:2]]
+    sentences = [fake_translation(s) for s in ENGLISH[:2]]
     assert text.startswith(recognised + OUTPUT_SEPARATOR)
     assert text.endswith("\n") and all(s in text.split(OUTPUT_SEPARATOR)[1] for s in sentences)
 
@@ -73,7 +71,7 @@ def test_translate_an_image_bilingual_to_stdout(pictures, fake, capsys):
     assert cli.main(["translate", "--bilingual", str(pictures / "en.png"), "-o", "-"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == " ".join(ENGLISH[:2])
-    assert fake_module.fake_translation(ENGLISH[0]) in lines[1]
+    assert fake_translation(ENGLISH[0]) in lines[1]
 
 
 def test_translate_mixes_images_and_text_files(pictures, fake, tmp_path):
