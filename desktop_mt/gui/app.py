@@ -7,8 +7,10 @@ import logging
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
@@ -24,8 +26,20 @@ from .settings_dialog import SettingsDialog
 from .single_instance import SingleInstance, send_to_running
 from .tray import Tray
 from .window import MainWindow
+from .worker import EngineConfig
 
 log = logging.getLogger(__name__)
+
+
+class KeepAlive(QObject):
+    """A child of the window holding Python objects that must live as long as it although
+    nothing else in Python refers to them (the controller, the exception reporter...): Qt's
+    parent keeps this child, and the child keeps them, until the window is deleted."""
+
+    def __init__(self, window: MainWindow, *objects: object) -> None:
+        super().__init__(window)
+        self.setObjectName("keepAlive")
+        self.objects = objects
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -56,7 +70,7 @@ def act_on(args: argparse.Namespace, cwd: str, window: MainWindow, controller: C
         controller.translate_files([str(Path(cwd, name)) for name in args.files])
 
 
-def on_remote_message(message: dict, window: MainWindow, controller: Controller) -> None:
+def on_remote_message(message: dict[str, Any], window: MainWindow, controller: Controller) -> None:
     """A second launch handed over its command line (see single_instance)."""
     try:
         args = parse_args(message["argv"])
@@ -138,7 +152,9 @@ def open_settings(
     return dialog
 
 
-def build(argv: list[str] | None = None, translator_factory=None):
+def build(
+    argv: list[str] | None = None, translator_factory: Callable[[EngineConfig], Any] | None = None
+) -> tuple[MainWindow, Controller, Tray]:
     """Create window, controller, tray (the app must exist). Returns them for main/tests."""
     args = parse_args(argv)
     loaded = load_settings()
@@ -171,7 +187,7 @@ def build(argv: list[str] | None = None, translator_factory=None):
             "No Chinese font found: install Noto Sans CJK SC "
             "(Debian/Ubuntu: fonts-noto-cjk) so the translation renders."
         )
-    window._keep = (controller, reporter, tray, replacer)  # keep Python wrappers alive with the window
+    KeepAlive(window, controller, reporter, tray, replacer)  # Python wrappers live as long as the window
     return window, controller, tray
 
 
@@ -180,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     line to the window already running for this user. Returns the exit code."""
     args = parse_args(argv)  # --help and bad options are answered before Qt needs a display
     setup_logging()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     qtcompat.install_none_refcount_guard()  # PySide6 6.12 + Python 3.11 (see qtcompat)
     app.setApplicationName(paths.APP_NAME)
     argv_list = list(sys.argv[1:] if argv is None else argv)

@@ -107,4 +107,5 @@ def qimage_to_rgb(image: QImage) -> np.ndarray:
         image = image.convertToFormat(QImage.Format.Format_RGB888)
     width, height, stride = image.width(), image.height(), image.bytesPerLine()
     buffer = np.frombuffer(image.constBits(), dtype=np.uint8, count=stride * height)
-    return buffer.reshape(height, stride)[:, : width * 3].reshape(height, width, 3).copy()
+    rgb: np.ndarray = buffer.reshape(height, stride)[:, : width * 3].reshape(height, width, 3).copy()
+    return rgb

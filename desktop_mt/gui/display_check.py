@@ -110,7 +110,7 @@ def platform_problems(platform: str, env: Mapping[str, str]) -> list[str]:
     problems = [p for p in [x11_display_problem(env) if kind == "xcb" else wayland_display_problem(env)] if p]
     plugin = platform_plugin(pattern, env)
     missing = missing_libraries(plugin, env) if plugin else []
-    if missing:
+    if missing and plugin is not None:
         problems.append(missing_libraries_message(system, plugin.name, missing, env))
     return problems
 

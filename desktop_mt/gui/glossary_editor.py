@@ -59,7 +59,7 @@ class GlossaryStore:
     def __init__(self, path: Path | None = None, on_error: Callable[[str], None] | None = None) -> None:
         self.path = path
         self.on_error = on_error
-        self._key: tuple | None = None
+        self._key: tuple[str, int, int] | None = None  # path, mtime, size
         self._glossary: Glossary | None = None
 
     def get(self) -> Glossary | None:
@@ -161,7 +161,9 @@ class GlossaryEditor(QWidget):
         """An empty row, ready to type the English term."""
         row = self._append("", "", False)
         self.table.setCurrentCell(row, 0)
-        self.table.editItem(self.table.item(row, 0))
+        item = self.table.item(row, 0)
+        if item is not None:
+            self.table.editItem(item)
         self._touch()
 
     def remove_selected(self) -> None:
@@ -187,7 +189,8 @@ class GlossaryEditor(QWidget):
         problems = []
         for row in range(self.table.rowCount()):
             source, target = self._cell(row, 0), self._cell(row, 1)
-            case = self.table.item(row, 2) is not None and self.table.item(row, 2).checkState() == Qt.CheckState.Checked
+            box = self.table.item(row, 2)
+            case = box is not None and box.checkState() == Qt.CheckState.Checked
             if not source and not target:
                 continue
             if not source or not target:

@@ -78,7 +78,7 @@ def global_hotkey_support(env: Mapping[str, str] | None = None, platform: str | 
     if problem:
         return False, problem + FALLBACK_HINT
     try:
-        import pynput.keyboard  # noqa: F401 - lazy on purpose (see the module docstring)
+        import pynput.keyboard  # type: ignore[import-untyped, unused-ignore]  # noqa: F401 - no stubs; lazy (module docstring)
     except Exception as exc:  # noqa: BLE001 - pynput raises ImportError, Xlib errors, ...
         return False, f"Global hotkeys are unavailable: pynput could not start ({exc}). " + FALLBACK_HINT
     if platform == "darwin":

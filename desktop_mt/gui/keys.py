@@ -82,7 +82,7 @@ class PynputKeys:
 
     def _press(self, letter: str) -> None:
         try:
-            from pynput.keyboard import Controller, Key  # lazy: see hotkey.py
+            from pynput.keyboard import Controller, Key  # type: ignore[import-untyped, unused-ignore]  # no stubs; lazy: see hotkey.py
 
             keyboard = Controller()
             for held in (Key.alt, Key.shift, Key.ctrl, Key.cmd):

@@ -33,7 +33,8 @@ MAX_MINIMUM_WIDTH = 140  # px a status label claims at most for its shortest for
 
 def mix(a: QColor, b: QColor, t: float) -> QColor:
     """``a`` moved ``t`` (0..1) of the way toward ``b``."""
-    return QColor.fromRgbF(*(x + (y - x) * t for x, y in zip(a.getRgbF()[:3], b.getRgbF()[:3])))
+    pairs = ((a.redF(), b.redF()), (a.greenF(), b.greenF()), (a.blueF(), b.blueF()))
+    return QColor.fromRgbF(*(x + (y - x) * t for x, y in pairs))
 
 
 def pane_color(palette: QPalette) -> QColor:
@@ -135,7 +136,8 @@ class WindowLook(QObject):
 
     def extension_button(self) -> QToolButton | None:
         """The toolbar's » button (Qt's own, found by its object name)."""
-        return self.window.toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+        button = self.window.toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+        return button if isinstance(button, QToolButton) else None
 
     def apply(self) -> None:
         """Colour the translation pane and the » from the window's palette."""

@@ -19,7 +19,7 @@ import sys
 log = logging.getLogger(__name__)
 
 # References that stand in for the ones PySide6 drops, per singleton.
-_RESERVES: dict[object, list] = {None: [], True: [], False: []}
+_RESERVES: dict[object, list[object]] = {None: [], True: [], False: []}
 _CHUNK = 250_000
 _LOW_WATER = 100_000
 _timer = None

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from . import models, theme
+from . import models, paths, theme
 from .glossary_editor import GlossaryEditor
 from .logsetup import log_file
 from .settings import SCRIPTS, VARIANTS, Settings
@@ -103,13 +103,16 @@ class SettingsDialog(QDialog):
         # The rows scroll; OK / Apply / Cancel stay in view below them, at any screen and scale.
         rows = QWidget()
         rows.setLayout(form)
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidget(rows)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        # Not ``self.scroll``: that would hide QWidget.scroll() (scroll the widget's contents).
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setWidget(rows)
+        self._rows = rows
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.scroll_area, 1)
+        self._layout = layout
         layout.addWidget(buttons)
         self._reload_models(select=settings.model_path)
         self.fit_to_screen()
@@ -121,9 +124,9 @@ class SettingsDialog(QDialog):
         if screen is None:
             return
         free = screen.availableGeometry()
-        rows = self.scroll.widget().sizeHint()
-        margins = self.layout().contentsMargins()
-        chrome = self.buttons.sizeHint().height() + self.layout().spacing() + margins.top() + margins.bottom()
+        rows = self._rows.sizeHint()
+        margins = self._layout.contentsMargins()
+        chrome = self.buttons.sizeHint().height() + self._layout.spacing() + margins.top() + margins.bottom()
         bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
         wanted = QSize(rows.width() + margins.left() + margins.right() + bar, rows.height() + chrome)
         limit = QSize(int(free.width() * SCREEN_SHARE), int(free.height() * SCREEN_SHARE))
@@ -148,7 +151,7 @@ class SettingsDialog(QDialog):
         theme.set_tone(self.model_error, "error")
         self.model_error.hide()
         form.addRow("", self.model_error)
-        hint = QLabel(f"Models placed in {models.paths.user_models_dir()} are listed too.")
+        hint = QLabel(f"Models placed in {paths.user_models_dir()} are listed too.")
         hint.setWordWrap(True)
         form.addRow("", hint)
         self.variant_combo = QComboBox()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
@@ -29,7 +29,7 @@ class Tray(QObject):
         self.icon.activated.connect(self._on_activated)
         self.last_notice: tuple[str, str] | None = None  # what notify() said last (tests)
 
-    def _action(self, text: str, signal: Signal) -> QAction:
+    def _action(self, text: str, signal: SignalInstance) -> QAction:
         action = QAction(text, self.menu)
         action.triggered.connect(lambda _checked=False: signal.emit())
         self.menu.addAction(action)

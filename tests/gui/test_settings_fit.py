@@ -28,16 +28,16 @@ app.processEvents()
 free = QGuiApplication.primaryScreen().availableGeometry()
 frame = dialog.frameGeometry()
 buttons = [dialog.buttons.mapTo(dialog, dialog.buttons.rect().bottomRight())]
-dialog.scroll.ensureWidgetVisible(dialog.local_api_key_edit)
+dialog.scroll_area.ensureWidgetVisible(dialog.local_api_key_edit)
 app.processEvents()
 key = dialog.local_api_key_edit
-corner = key.mapTo(dialog.scroll.viewport(), key.rect().bottomLeft())
+corner = key.mapTo(dialog.scroll_area.viewport(), key.rect().bottomLeft())
 print(json.dumps({
     "free": [free.x(), free.y(), free.width(), free.height()],
     "frame": [frame.x(), frame.y(), frame.width(), frame.height()],
     "buttons_inside": all(dialog.rect().contains(p) for p in buttons) and dialog.buttons.isVisible(),
-    "key_in_view": dialog.scroll.viewport().rect().contains(corner),
-    "scrolls": dialog.scroll.verticalScrollBar().maximum() > 0,
+    "key_in_view": dialog.scroll_area.viewport().rect().contains(corner),
+    "scrolls": dialog.scroll_area.verticalScrollBar().maximum() > 0,
 }))
 """
 
