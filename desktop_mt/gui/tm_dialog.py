@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 SHOWN = 500  # the table shows at most this many entries (newest change first, or best match)
 TMX_FILTER = "TMX files (*.tmx);;All files (*)"
 SOURCE_COL, TARGET_COL, ORIGIN_COL, CHANGED_COL, SCORE_COL = range(5)
+_NEEDS_TMX = "TMX needs translate-toolkit (the 'tm' extra)"
 _FIELDS = ((BOTH, "Source and translation"), (SOURCE, "Source"), (TARGET, "Translation"))
 
 
@@ -217,6 +218,10 @@ class TMDialog(QDialog):
             else:
                 found = self.memory.search(query, direction, limit=SHOWN + 1, field=self.field())
                 scores = [None] * len(found)
+            counts = {d: self.memory.count(d) for d in DIRECTIONS}
+        except ImportError as exc:  # the tm extra (rapidfuzz) is missing: substring search still works
+            self.show_message(f"Fuzzy search needs {exc.name or 'rapidfuzz'} (the 'tm' extra): {exc}", "error")
+            found, scores = [], []
             counts = {d: self.memory.count(d) for d in DIRECTIONS}
         except sqlite3.Error as exc:
             self.show_message(f"Cannot read the translation memory: {exc}", "error")
@@ -383,6 +388,9 @@ class TMDialog(QDialog):
         except (ValueError, sqlite3.Error) as exc:
             self.show_error("Cannot import the TMX file", f"{path}: {exc}. Nothing was imported.")
             return None
+        except ImportError as exc:
+            self.show_error("Cannot import the TMX file", f"{_NEEDS_TMX}: {exc}")
+            return None
         finally:
             QApplication.restoreOverrideCursor()
         self.search.blockSignals(True)
@@ -407,6 +415,9 @@ class TMDialog(QDialog):
         except (OSError, sqlite3.Error) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.show_error("Cannot export the translation memory", f"{path}: {reason}")
+            return None
+        except ImportError as exc:
+            self.show_error("Cannot export the translation memory", f"{_NEEDS_TMX}: {exc}")
             return None
         self.show_message(f"Exported {count} entries ({direction_label(direction)}) to {path.name}.", None)
         self.exported.emit(count)

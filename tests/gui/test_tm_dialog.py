@@ -177,3 +177,20 @@ def test_export_to_an_unwritable_place_is_shown(qtbot, dialog, tmp_path):
     with qtbot.assertNotEmitted(dialog.exported):
         assert dialog.export_file(blocker / "sub" / "x.tmx") is None
     assert dialog.error_box is not None and "x.tmx" in dialog.error_box.text()
+
+
+def test_without_the_tm_extra_the_dialog_says_what_is_missing(qtbot, dialog, memory, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "rapidfuzz", None)  # import rapidfuzz raises ImportError
+    for name in ("translate", "translate.storage", "translate.storage.tmx"):
+        monkeypatch.setitem(sys.modules, name, None)
+    dialog.fuzzy_check.setChecked(True)
+    with qtbot.waitSignal(dialog.refreshed):
+        dialog.search.setText("station")
+    assert dialog.entries() == [] and "rapidfuzz" in dialog.message.text()
+    with qtbot.waitSignal(dialog.refreshed):
+        dialog.fuzzy_check.setChecked(False)
+    assert len(dialog.entries()) == 2  # substring search needs nothing more
+    assert dialog.import_file(CAT_TOOL_TMX) is None and "translate-toolkit" in dialog.error_box.text()
+    assert memory.count("en-zh") == 3
