@@ -21,7 +21,7 @@ import logging
 import sqlite3
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -52,6 +52,7 @@ from . import theme
 
 log = logging.getLogger(__name__)
 
+FUZZY_DELAY_MS = 250  # a fuzzy search runs this long after the last key (it scores every entry)
 SHOWN = 500  # the table shows at most this many entries (newest change first, or best match)
 TMX_FILTER = "TMX files (*.tmx);;All files (*)"
 SOURCE_COL, TARGET_COL, ORIGIN_COL, CHANGED_COL, SCORE_COL = range(5)
@@ -88,7 +89,11 @@ class TMDialog(QDialog):
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search the memory…")
         self.search.setClearButtonEnabled(True)
-        self.search.textChanged.connect(lambda _t: self.refresh())
+        self._search_timer = QTimer(self)  # a fuzzy search waits for a pause in typing
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(FUZZY_DELAY_MS)
+        self._search_timer.timeout.connect(self.refresh)
+        self.search.textChanged.connect(self._search_changed)
         self.field_box = QComboBox(self)
         for field, label in _FIELDS:
             self.field_box.addItem(label, field)
@@ -206,8 +211,15 @@ class TMDialog(QDialog):
         return entry
 
     # ---- listing --------------------------------------------------------------------------
+    def _search_changed(self, _text: str) -> None:
+        if self.fuzzy_check.isChecked():
+            self._search_timer.start()
+        else:
+            self.refresh()
+
     def refresh(self) -> None:
         """Fill the table for the direction, search and options; update the counts."""
+        self._search_timer.stop()
         direction, query = self.direction(), self.search.text().strip()
         fuzzy = self.fuzzy_check.isChecked()
         scores: list[float | None]

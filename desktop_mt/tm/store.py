@@ -126,6 +126,11 @@ def format_tmx_date(value: str) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(calendar.timegm(parsed)))
 
 
+def _fold(text: str) -> str:
+    """What the fuzzy search compares: :func:`match_key`, case folded."""
+    return match_key(text).casefold()
+
+
 def _field_columns(field: str) -> tuple[str, ...]:
     if field not in FIELDS:
         raise ValueError(f"field must be one of {', '.join(FIELDS)}, not {field!r}")
@@ -155,6 +160,8 @@ class TranslationMemory:
             self._conn.execute(_SCHEMA)
             self._conn.execute("CREATE INDEX IF NOT EXISTS units_key ON units(direction, key)")
         self._keys: dict[str, dict[int, str]] = {}  # per direction, id -> key: the fuzzy search's choices
+        # per direction, (source, target) -> id -> folded text: the dialog's fuzzy search's choices
+        self._folded: dict[str, tuple[dict[int, str], dict[int, str]]] = {}
 
     # ---- writing --------------------------------------------------------------------------
     def add(
@@ -201,7 +208,7 @@ class TranslationMemory:
             f"INSERT INTO units ({_COLUMNS.replace('id, ', '', 1)}, key) VALUES ({', '.join('?' * (len(row) + 1))})",
             (*row, match_key(entry.source)),
         )
-        self._keys.pop(entry.direction, None)
+        self._forget(entry.direction)
         return int(cur.lastrowid or 0)
 
     def add_entries(self, entries: Iterable[Entry]) -> tuple[int, int]:
@@ -223,7 +230,7 @@ class TranslationMemory:
                         self._insert_row(entry)
                         added += 1
             finally:
-                self._keys.clear()
+                self._forget(None)
         return added, skipped
 
     def update(
@@ -260,14 +267,14 @@ class TranslationMemory:
                 f"UPDATE units SET {', '.join(f'{n} = ?' for n in names)}, key = ? WHERE id = ?",
                 (*row, match_key(new.source), entry_id),
             )
-            self._keys.pop(entry.direction, None)
+            self._forget(entry.direction)
         return new
 
     def delete(self, entry_id: int) -> bool:
         """Forget one entry; False when there was none."""
         with self._lock, self._conn:
             cur = self._conn.execute("DELETE FROM units WHERE id = ?", (entry_id,))
-            self._keys.clear()
+            self._forget(None)
         return cur.rowcount > 0
 
     def clear(self, direction: str | None = None) -> int:
@@ -277,7 +284,7 @@ class TranslationMemory:
                 cur = self._conn.execute("DELETE FROM units")
             else:
                 cur = self._conn.execute("DELETE FROM units WHERE direction = ?", (check_direction(direction),))
-            self._keys.clear()
+            self._forget(None)
         return cur.rowcount
 
     # ---- reading --------------------------------------------------------------------------
@@ -364,14 +371,14 @@ class TranslationMemory:
         folded, at least ``threshold``. The dialog's fuzzy search; "" finds nothing."""
         from rapidfuzz import fuzz, process
 
-        key = match_key(query).casefold()
+        key = _fold(query)
         if not key:
             return []
         columns = _field_columns(field)
-        entries = {e.id: e for e in self.search("", direction, limit=None)}
+        sources, targets = self._folded_texts(check_direction(direction))
         scores: dict[int, float] = {}
         for column in columns:
-            choices = {i: match_key(getattr(e, column)).casefold() for i, e in entries.items()}
+            choices = sources if column == "source" else targets
             for _, score, entry_id in process.extract(
                 key, choices, scorer=fuzz.partial_ratio, score_cutoff=threshold, limit=None
             ):
@@ -379,7 +386,12 @@ class TranslationMemory:
         found = sorted(scores.items(), key=lambda item: (-item[1], -item[0]))
         if limit is not None:
             found = found[:limit]
-        return [Match(entries[i], score) for i, score in found]
+        out = []
+        for entry_id, score in found:
+            entry = self.get(entry_id)
+            if entry is not None:
+                out.append(Match(entry, score))
+        return out
 
     def count(self, direction: str | None = None) -> int:
         with self._lock:
@@ -403,6 +415,27 @@ class TranslationMemory:
         self.close()
 
     # ---- rows -----------------------------------------------------------------------------
+    def _forget(self, direction: str | None) -> None:
+        """Drop the search caches (of one direction) after a write."""
+        if direction is None:
+            self._keys.clear()
+            self._folded.clear()
+        else:
+            self._keys.pop(direction, None)
+            self._folded.pop(direction, None)
+
+    def _folded_texts(self, direction: str) -> tuple[dict[int, str], dict[int, str]]:
+        with self._lock:
+            if direction not in self._folded:
+                rows = self._conn.execute(
+                    "SELECT id, source, target FROM units WHERE direction = ?", (direction,)
+                ).fetchall()
+                self._folded[direction] = (
+                    {int(i): _fold(src) for i, src, _ in rows},
+                    {int(i): _fold(tgt) for i, _, tgt in rows},
+                )
+            return self._folded[direction]
+
     def _choices(self, direction: str) -> dict[int, str]:
         with self._lock:
             if direction not in self._keys:

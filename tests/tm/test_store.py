@@ -155,3 +155,18 @@ def test_tmx_dates_are_shown_in_local_time():
     shown = format_tmx_date("20240116T101500Z")
     assert shown == time.strftime("%Y-%m-%d %H:%M", time.localtime(1705400100))
     assert format_tmx_date("") == "" and format_tmx_date("2024-01-16") == "2024-01-16"
+
+
+def test_fuzzy_search_sees_every_write(memory):
+    first = memory.add("The station.", "车站。", "en-zh")
+    assert [m.entry.id for m in memory.search_fuzzy("statoin", "en-zh")] == [first.id]
+    memory.update(first.id, source="The harbour.")
+    assert memory.search_fuzzy("statoin", "en-zh") == []
+    second = memory.add("A station.", "一个车站。", "en-zh")
+    assert [m.entry.id for m in memory.search_fuzzy("statoin", "en-zh")] == [second.id]
+    memory.delete(second.id)
+    assert memory.search_fuzzy("statoin", "en-zh") == []
+    memory.add_entries([dataclasses.replace(second, id=0)])
+    assert [m.entry.source for m in memory.search_fuzzy("statoin", "en-zh")] == ["A station."]
+    memory.clear("en-zh")
+    assert memory.search_fuzzy("statoin", "en-zh") == []
