@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
         "/health and /metrics. Binds 127.0.0.1 unless told "
         "otherwise; any other host needs --api-key.",
     )
-    _add_model_arguments(sv, "model variant (default int8)")
+    _add_model_arguments(sv, "model variant (default int8)", per_direction=True)
     add_serve_arguments(sv)
     sv.set_defaults(func=cmd_serve)
 

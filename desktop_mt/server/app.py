@@ -19,22 +19,31 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
+from ..engine.direction import DIRECTIONS
+from ..engine.events import TranslationStats
+from ..engine.options import SessionOptions
+from ..engine.translator import Translator
+from ..models.factory import build_translator
+from ..tm.store import TranslationMemory
 from . import deepl_api, openai_api, openai_responses
 from .calls import open_stream, translate_html, translate_nbest, translate_texts
 from .config import CORS_HEADERS, ServerConfig, cors_origins, is_loopback
 from .errors import ApiError, error_response
 from .guard import Guard, JsonCORSMiddleware
-from .languages import NAMES, canonical, detect
+from .languages import NAMES, Target, canonical, detect, detect_each, language_of
+from .memory import open_memory
 from .metrics import CONTENT_TYPE
 from .openapi import describe
-from .requests import check_key, off_loop, read_params, unless_disconnected
-from .service import TranslationService
+from .requests import Params, check_key, off_loop, read_params, unless_disconnected
+from .service import ServedTranslator, Stream, TranslationService
 
 log = logging.getLogger("desktop_mt.server")
 ENDPOINTS = (
@@ -56,14 +65,22 @@ ENDPOINTS = (
 )
 
 
-def create_app(config: ServerConfig, translator=None) -> FastAPI:
-    """The app for ``config``; ``translator`` None loads the configured model now."""
+def create_app(
+    config: ServerConfig,
+    translator: ServedTranslator | Translator | None = None,
+    memory: TranslationMemory | None = None,
+) -> FastAPI:
+    """The app for ``config``; ``translator`` None loads the configured models now (one per
+    direction, ``models.factory.build_translator``); ``memory`` None opens ``config.tm`` when
+    it is set (the translation memory is off by default)."""
+    if memory is None and config.tm is not None:
+        memory = open_memory(config.tm)
     if translator is None:
         translator = load_translator(config)
-    service = TranslationService(translator, config)
+    service = TranslationService(translator, config, memory)
 
     @contextlib.asynccontextmanager
-    async def lifespan(_app):
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
         service.close()
 
@@ -87,12 +104,10 @@ def create_app(config: ServerConfig, translator=None) -> FastAPI:
     return app
 
 
-def load_translator(config: ServerConfig):
-    """The Translator the config names (raises DesktopMTError with a message naming the fix)."""
-    from .. import SessionOptions, Translator
-
-    return Translator(
-        model_dir=config.model,
+def load_translator(config: ServerConfig) -> ServedTranslator:
+    """The two-way translator the config names (raises DesktopMTError with a message naming the fix)."""
+    return build_translator(
+        list(config.model_choices) or None,
         variant=config.variant,
         session_options=SessionOptions(intra_op_threads=config.threads, provider=config.provider),
     )
@@ -116,18 +131,18 @@ def _add_error_handlers(app: FastAPI) -> None:
     """The one place that maps exceptions to each endpoint's documented error shape."""
 
     @app.exception_handler(ApiError)
-    async def api_error(request: Request, exc: ApiError):
+    async def api_error(request: Request, exc: ApiError) -> Response:
         return error_response(exc, request.url.path)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException):  # 404, 405, multipart
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:  # 404, 405, multipart
         return error_response(ApiError(exc.status_code, str(exc.detail), dict(exc.headers or {})), request.url.path)
 
 
 # --- LibreTranslate's parameters ---------------------------------------------------------
 
 
-def _texts(q) -> tuple[list[str], bool]:
+def _texts(q: object) -> tuple[list[str], bool]:
     """``q`` as a list of texts and whether it was a list (LibreTranslate's "batch")."""
     if not q:
         raise ApiError(400, "Invalid request: missing q parameter")
@@ -138,14 +153,14 @@ def _texts(q) -> tuple[list[str], bool]:
     raise ApiError(400, "Invalid request: q must be a string or a list of strings")
 
 
-def _required(params: dict, name: str) -> str:
+def _required(params: Params, name: str) -> str:
     value = params.get(name)
     if value is None or not str(value).strip():
         raise ApiError(400, f"Invalid request: missing {name} parameter")
     return str(value).strip()
 
 
-def _alternatives(value, limit: int) -> int:
+def _alternatives(value: Any, limit: int) -> int:
     """LibreTranslate's ``alternatives``: a count, at most ``limit`` (its messages)."""
     try:
         count = max(0, int(value or 0))
@@ -166,29 +181,38 @@ def _check_limits(texts: list[str], batch: bool, config: ServerConfig) -> None:
 
 
 class TranslateRequest:
-    """A validated ``/translate`` request."""
+    """A validated ``/translate`` request: its texts, where they go (``target``) and, for
+    ``source=auto``, the language detected in them."""
 
-    def __init__(self, params: dict, service: TranslationService) -> None:
+    def __init__(self, params: Params, service: TranslationService) -> None:
         self.texts, self.batch = _texts(params.get("q"))
         source, target = _required(params, "source"), _required(params, "target")
         self.alternatives = _alternatives(params.get("alternatives"), service.config.alternatives_limit)
         _check_limits(self.texts, self.batch, service.config)
-        self.detected = detect(self.texts)[0] if source == "auto" else None
-        language = self.detected["language"] if self.detected else canonical(source)
-        if language != service.languages.source:
-            raise ApiError(
-                400,
-                f"{language} is not supported"
-                + (
-                    " (detected in the text; this model translates from "
-                    f"{NAMES.get(service.languages.source, service.languages.source)})"
-                    if self.detected
-                    else ""
-                ),
-            )
-        self.target = service.languages.target(target)
-        if self.target is None:
+        table = service.languages
+        found = table.target(target)
+        if found is None:
             raise ApiError(400, f"{target} is not supported")
+        self.target: Target = found
+        # source=auto: each text's language (the engine routes each sentence by the same rule)
+        self.detected = detect_each(self.texts) if source == "auto" else None
+        if self.detected is not None:
+            found_other = next((str(d["language"]) for d in self.detected if d["language"] not in ("en", "zh")), None)
+            if found_other:
+                raise ApiError(
+                    400,
+                    f"{found_other} is not supported (detected in the text; "
+                    "this server translates English and Chinese)",
+                )
+        else:
+            language = language_of(canonical(source))
+            if language not in ("en", "zh"):
+                raise ApiError(400, f"{canonical(source)} is not supported")
+            if language == self.target.language:
+                raise ApiError(400, f"{target} is not supported as a target for {source}: they are the same language")
+        problem = table.unavailable(self.target)
+        if problem:
+            raise ApiError(400, problem)
         self.format = str(params.get("format") or "text")
         if self.format not in ("text", "html"):
             raise ApiError(400, f"{self.format} format is not supported")
@@ -198,12 +222,12 @@ class TranslateRequest:
         """For the log line: counts only, never the text."""
         return f"texts={len(self.texts)} chars={sum(len(t) for t in self.texts)}"
 
-    def response(self, outputs: list[str], alternatives: list[list[str]] | None = None) -> dict:
+    def response(self, outputs: list[str], alternatives: list[list[str]] | None = None) -> dict[str, object]:
         """LibreTranslate's response body for ``outputs`` (one per text) and, when asked for,
         each text's ``alternatives`` (other translations; none given: empty lists)."""
-        body: dict = {"translatedText": outputs if self.batch else outputs[0]}
+        body: dict[str, object] = {"translatedText": outputs if self.batch else outputs[0]}
         if self.detected is not None:
-            body["detectedLanguage"] = [self.detected] * len(outputs) if self.batch else self.detected
+            body["detectedLanguage"] = self.detected if self.batch else self.detected[0]
         if self.alternatives > 0:
             others = alternatives or [[] for _ in outputs]
             body["alternatives"] = others if self.batch else others[0]
@@ -216,20 +240,22 @@ async def _outputs(service: TranslationService, req: TranslateRequest) -> list[s
     return await translate_html(service, req.texts, req.target)
 
 
-def _sse(event: str, data: dict) -> str:
+def _sse(event: str, data: dict[str, object]) -> str:
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-async def _stream_events(stream, req: TranslateRequest):
+async def _stream_events(stream: Stream, req: TranslateRequest) -> AsyncIterator[str]:
     """SSE body: ``delta`` events, then ``done`` (or ``error``). Leaving cancels."""
     parts: list[str] = []
     try:
         async for kind, payload in stream.events():
             if kind == "delta":
+                assert isinstance(payload, str)
                 parts.append(payload)
                 yield _sse("delta", {"text": payload})
             elif kind == "done":
-                done = {
+                assert isinstance(payload, TranslationStats)
+                done: dict[str, object] = {
                     "translatedText": "".join(parts),
                     "segments": payload.segments,
                     "tokens": payload.tokens,
@@ -237,7 +263,7 @@ async def _stream_events(stream, req: TranslateRequest):
                     "tokensPerSecond": round(payload.tokens_per_second, 1),
                 }
                 if req.detected is not None:
-                    done["detectedLanguage"] = req.detected
+                    done["detectedLanguage"] = req.detected[0]
                 yield _sse("done", done)
             else:
                 yield _sse("error", {"error": payload})
@@ -248,7 +274,7 @@ async def _stream_events(stream, req: TranslateRequest):
 def _add_translate_routes(app: FastAPI, service: TranslationService) -> None:
     config = service.config
 
-    async def parse(request: Request) -> tuple[dict, TranslateRequest | None]:
+    async def parse(request: Request) -> tuple[Params, TranslateRequest | None]:
         """The parameters and, unless they are DeepLX's, the checked request."""
         params = await read_params(request, config)
         if deepl_api.is_deeplx(params):  # DeepLX's body (text, target_lang) has no q
@@ -259,7 +285,7 @@ def _add_translate_routes(app: FastAPI, service: TranslationService) -> None:
         return params, req
 
     @app.post("/translate")
-    async def translate(request: Request):
+    async def translate(request: Request) -> Response:
         params, req = await parse(request)
         if req is None:
             return await deepl_api.deeplx_answer(request, params, service)
@@ -274,7 +300,7 @@ def _add_translate_routes(app: FastAPI, service: TranslationService) -> None:
         return JSONResponse(req.response(await unless_disconnected(request, _outputs(service, req))))
 
     @app.post("/translate/stream")
-    async def translate_stream(request: Request):
+    async def translate_stream(request: Request) -> Response:
         _params, req = await parse(request)
         if req is None:
             raise ApiError(400, "Invalid request: missing q parameter")
@@ -292,7 +318,7 @@ def _add_info_routes(app: FastAPI, service: TranslationService) -> None:
     config = service.config
 
     @app.post("/detect")
-    async def detect_language(request: Request):
+    async def detect_language(request: Request) -> Response:
         params = await read_params(request, config)
         check_key(request, params, config.api_key)
         texts, batch = _texts(params.get("q"))
@@ -301,35 +327,39 @@ def _add_info_routes(app: FastAPI, service: TranslationService) -> None:
         return JSONResponse(await off_loop(request, detect, texts))
 
     @app.get("/languages")
-    async def languages():
+    async def languages() -> Response:
         return JSONResponse(service.languages.listing())
 
     @app.get("/frontend/settings")
-    async def frontend_settings():
+    async def frontend_settings() -> Response:
         return JSONResponse(_frontend_settings(service))
 
     @app.get("/health")
-    async def health():
-        info = service.translator.model_info
+    async def health() -> Response:
+        translator = service.translator
         return JSONResponse(
             {
                 "status": "ok",
-                "model": info.name,
-                "variant": service.translator.variant,
+                "model": translator.model_info.name,
+                "models": {d: translator.translator_for(d).model_info.name for d in translator.directions},
+                "missing": {d: translator.missing.get(d, "") for d in DIRECTIONS if d not in translator.directions},
+                "translationMemory": service.memory_enabled,
+                "variant": translator.variant,
                 "queuedTexts": service.batcher.queued_texts,
             }
         )
 
     @app.get("/metrics")
-    async def metrics(request: Request):
+    async def metrics(request: Request) -> Response:
         check_key(request, dict(request.query_params), config.api_key)
         service.metrics.queue_texts.set(service.batcher.queued_texts)
         return Response(service.metrics.render(), media_type=CONTENT_TYPE)
 
 
-def _frontend_settings(service: TranslationService) -> dict:
+def _frontend_settings(service: TranslationService) -> dict[str, object]:
     table, config = service.languages, service.config
-    target = table.targets[0]
+    source = next(code for code in ("en", "zh-Hans") if table.targets_of(code))
+    target = table.targets_of(source)[0]
     return {
         "charLimit": config.char_limit,
         "frontendTimeout": 500,
@@ -339,7 +369,7 @@ def _frontend_settings(service: TranslationService) -> dict:
         "filesTranslation": False,
         "supportedFilesFormat": [],
         "language": {
-            "source": {"code": table.source, "name": NAMES.get(table.source, table.source)},
+            "source": {"code": source, "name": NAMES.get(source, source)},
             "target": {"code": target, "name": NAMES.get(target, target)},
         },
     }

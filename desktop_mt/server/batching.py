@@ -10,6 +10,10 @@ that arrives meanwhile rides in the next call instead of waiting for all four. T
 waits up to ``window_s`` after taking the first text for more requests while the call has
 room; requests that arrive while a call runs are collected without waiting.
 
+Requests carry a batch key (the server's: the target language and script); one engine call
+holds texts of one key only, since it runs with one set of options. The oldest waiting request
+decides the key of the next call; requests with another key keep their place in the line.
+
 At most ``queue_size`` texts wait; a request that would exceed that is refused at once with
 :class:`QueueFull` (the server answers 503), so a burst never turns into an unbounded backlog
 (an empty queue takes any request: the request size limit bounds it).
@@ -29,11 +33,12 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 log = logging.getLogger("desktop_mt.server")
 
-TranslateBatch = Callable[[list[str], threading.Event], list[str]]
+TranslateBatch = Callable[[list[str], threading.Event, Hashable], list[str]]
+"""``translate(texts, cancel, key)``: the engine call for ``texts``, all submitted with ``key``."""
 
 
 class QueueFull(Exception):
@@ -47,17 +52,22 @@ class BatcherClosed(Exception):
 class Ticket:
     """One request's texts; ``future`` resolves to their translations, in order."""
 
-    def __init__(self, batcher: Batcher, texts: Sequence[str]) -> None:
+    def __init__(self, batcher: Batcher, texts: Sequence[str], key: Hashable = None) -> None:
         self._batcher = batcher
         self.texts = list(texts)
-        self.future: concurrent.futures.Future = concurrent.futures.Future()
+        self.key = key
+        self.future: concurrent.futures.Future[list[str]] = concurrent.futures.Future()
         self.queued_at = time.perf_counter()
         self.results: list[str | None] = [None] * len(self.texts)
         self.handed_out = 0  # texts given to engine calls so far (they are taken in order)
         self.left = len(self.texts)  # texts without a translation yet
         self.cancelled = False
         # asyncio.wrap_future cancels the future itself when the awaiting task is cancelled.
-        self.future.add_done_callback(lambda future: future.cancelled() and self.cancel())
+        self.future.add_done_callback(self._on_done)
+
+    def _on_done(self, future: concurrent.futures.Future[list[str]]) -> None:
+        if future.cancelled():
+            self.cancel()
 
     def cancel(self) -> None:
         """The caller is gone: drop what still waits, stop the running call if it is only
@@ -88,7 +98,7 @@ class Batcher:
         window_s: float = 0.005,
         queue_size: int = 256,
         on_batch: Callable[[BatchReport], None] | None = None,
-    ):
+    ) -> None:
         self._translate = translate
         self._max_batch, self._window_s, self._queue_size = max_batch, window_s, queue_size
         self._on_batch = on_batch
@@ -98,6 +108,7 @@ class Batcher:
         self._closed = False
         self._running: list[tuple[Ticket, int]] = []  # (request, text index) of the engine call
         self._call_cancel = threading.Event()  # the running call's cancel flag
+        self._call_key: Hashable = None  # the running call's key
         self.running = False  # True while an engine call is in progress (read by metrics)
         self._thread = threading.Thread(target=self._run, name="desktop-mt-batcher", daemon=True)
         self._thread.start()
@@ -112,10 +123,10 @@ class Batcher:
         """Requests with texts still waiting for an engine call."""
         return len(self._line)
 
-    def submit(self, texts: Sequence[str]) -> Ticket:
-        """Queue ``texts`` (raises QueueFull when the queue cannot take them, BatcherClosed
-        after :meth:`close`)."""
-        ticket = Ticket(self, texts)
+    def submit(self, texts: Sequence[str], key: Hashable = None) -> Ticket:
+        """Queue ``texts``, to be batched with texts of the same ``key`` only (raises QueueFull
+        when the queue cannot take them, BatcherClosed after :meth:`close`)."""
+        ticket = Ticket(self, texts, key)
         with self._cond:
             if self._closed:
                 raise BatcherClosed("the server is shutting down")
@@ -164,17 +175,24 @@ class Batcher:
         if not ticket.future.done():
             ticket.future.set_exception(exc)
 
-    def _take(self, room: int) -> list[tuple[Ticket, int]]:
-        """Up to ``room`` texts, one per waiting request in turn (see the module docstring)."""
-        taken = []
+    def _take(self, room: int, key: Hashable) -> list[tuple[Ticket, int]]:
+        """Up to ``room`` texts of ``key``, one per waiting request in turn (see the module
+        docstring); requests of other keys keep their place."""
+        taken: list[tuple[Ticket, int]] = []
+        others: collections.deque[Ticket] = collections.deque()
         while room > 0 and self._line:
             ticket = self._line.popleft()
+            if ticket.key != key:
+                others.append(ticket)
+                continue
             taken.append((ticket, ticket.handed_out))
             ticket.handed_out += 1
             self._queued_texts -= 1
             room -= 1
             if ticket.handed_out < len(ticket.texts):
                 self._line.append(ticket)
+        others.extend(self._line)
+        self._line = others
         return taken
 
     # -- worker thread ---------------------------------------------------------------------
@@ -193,17 +211,19 @@ class Batcher:
                 self._cond.wait()
             if self._closed:
                 return None
-            batch = self._take(self._max_batch)
+            key = self._line[0].key
+            batch = self._take(self._max_batch, key)
             deadline = time.perf_counter() + self._window_s
             while len(batch) < self._max_batch and not self._closed:
-                if self._line:
-                    batch += self._take(self._max_batch - len(batch))
+                more = self._take(self._max_batch - len(batch), key)
+                if more:
+                    batch += more
                     continue
                 left = deadline - time.perf_counter()
                 if left <= 0:
                     break
                 self._cond.wait(left)
-            self._running = batch
+            self._running, self._call_key = batch, key
             self._call_cancel = threading.Event()
             self.running = True
             return batch
@@ -213,7 +233,7 @@ class Batcher:
         live = [(ticket, index) for ticket, index in batch if not ticket.cancelled]
         texts = [ticket.texts[index] for ticket, index in live]
         try:
-            results = self._translate(texts, self._call_cancel) if texts else []
+            results = self._translate(texts, self._call_cancel, self._call_key) if texts else []
         except BaseException as exc:  # noqa: BLE001 - every waiting request gets the error
             with self._cond:
                 self._running, self.running = [], False

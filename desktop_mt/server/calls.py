@@ -10,11 +10,13 @@ import logging
 
 from starlette.concurrency import run_in_threadpool
 
+from ..engine.direction import DirectionUnavailableError
 from ..errors import DesktopMTError
 from .batching import BatcherClosed, QueueFull
 from .errors import ApiError
 from .htmltext import HtmlDocument
-from .service import TooManyStreams, TranslationService
+from .languages import Target
+from .service import Stream, TooManyStreams, TranslationService
 
 log = logging.getLogger("desktop_mt.server")
 OFFLOAD_CHARS = 64 * 1024  # more HTML than this is split into tags and text off the event loop
@@ -25,10 +27,17 @@ def busy(message: str, service: TranslationService) -> ApiError:
     return ApiError(503, message, headers={"Retry-After": str(service.config.retry_after_s)})
 
 
-async def translate_texts(service: TranslationService, texts: list[str], target: str):
+def unavailable(exc: DirectionUnavailableError) -> ApiError:
+    """400 for text that needs a direction without a model (the message names the one to download)."""
+    return ApiError(400, str(exc))
+
+
+async def translate_texts(service: TranslationService, texts: list[str], target: Target) -> list[str]:
     """Batched translation with the busy/failure cases mapped to API errors."""
     try:
         return await service.translate(texts, target)
+    except DirectionUnavailableError as exc:
+        raise unavailable(exc) from None
     except QueueFull as exc:
         service.metrics.rejected.labels("queue_full").inc()
         raise busy(f"Server busy: {exc}; retry later", service) from None
@@ -40,13 +49,15 @@ async def translate_texts(service: TranslationService, texts: list[str], target:
 
 
 async def translate_nbest(
-    service: TranslationService, texts: list[str], target: str, others: int
+    service: TranslationService, texts: list[str], target: Target, others: int
 ) -> tuple[list[str], list[list[str]]]:
     """Each text's translation and up to ``others`` different ones, from one n-best search
     per text (as LibreTranslate: the best hypothesis is the translation, the next distinct
     ones its alternatives). Busy and failure cases are API errors, as for translate_texts."""
     try:
         found = await service.nbest(texts, others + 1, target)
+    except DirectionUnavailableError as exc:
+        raise unavailable(exc) from None
     except TooManyStreams as exc:
         service.metrics.rejected.labels("nbest").inc()
         raise busy(f"Server busy: {exc}; retry later", service) from None
@@ -57,7 +68,7 @@ async def translate_nbest(
     return firsts, [[t for t in texts[1:] if t != first][:others] for texts, first in zip(found, firsts)]
 
 
-def open_stream(service: TranslationService, text: str, target: str):
+def open_stream(service: TranslationService, text: str, target: Target) -> Stream:
     """A running generation of ``text`` (503 ApiError when every stream slot is taken)."""
     try:
         return service.open_stream(text, target)
@@ -66,7 +77,7 @@ def open_stream(service: TranslationService, text: str, target: str):
         raise busy(f"Server busy: {exc}; retry later", service) from None
 
 
-async def translate_html(service: TranslationService, texts: list[str], target: str) -> list[str]:
+async def translate_html(service: TranslationService, texts: list[str], target: Target) -> list[str]:
     """HTML documents translated run by run (tags kept; see :mod:`.htmltext`), one engine call."""
     if sum(map(len, texts)) > OFFLOAD_CHARS:  # up to 128 x 5000 characters to scan
         documents = await run_in_threadpool(lambda: [HtmlDocument(text) for text in texts])

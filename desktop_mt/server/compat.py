@@ -1,14 +1,15 @@
 """What the DeepL, DeepLX and OpenAI-shaped endpoints share: which texts to translate.
 
-The engine translates English into Chinese. Each text of a request is looked at on its own
-(:func:`desktop_mt.server.languages.detect`, by script):
+The server translates English into Chinese and Chinese into English. Each text of a request is
+looked at on its own (:func:`desktop_mt.server.languages.detect`, the engine's rule):
 
-- English (Latin letters, or no letters at all) is translated;
-- Chinese (Han characters are the largest share of its letters) is returned unchanged, as
-  DeepL returns text that is already in the target language: apps such as Pot and Easydict
-  send whatever the user selected, and echoing Chinese back is more useful than an error or a
-  "translation" of Chinese by an English model;
-- anything else (kana, Hangul, Cyrillic, ...) is refused with :class:`UnsupportedSource`,
+- a text in the other language than the target (English for a Chinese target, Chinese for an
+  English one) is translated; so is a text with no letters at all (numbers, URLs: the engine
+  keeps them);
+- a text already in the target language is returned unchanged, as DeepL returns text that is
+  already in the target language: apps such as Pot and Easydict send whatever the user
+  selected, and echoing it back is more useful than an error;
+- anything else (kana, Hangul, Cyrillic, ...) is refused with :class:`UnsupportedLanguage`,
   which each API answers in its own error shape.
 
 A source language the client names explicitly is checked the same way: English, ``auto`` (or
@@ -18,12 +19,13 @@ none) and Chinese are accepted, others are refused before any text is looked at.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
-from .languages import NAMES, canonical, detect
+from .languages import NAMES, Target, canonical, detect
 from .service import TranslationService
 
 ENGLISH, CHINESE = "en", "zh"
+Translate = Callable[[TranslationService, list[str], Target], Awaitable[list[str]]]
 
 
 class UnsupportedLanguage(ValueError):
@@ -36,12 +38,16 @@ class Job:
 
     texts: list[str]
     sources: list[str]
-    target: str  # zh-Hans or zh-Hant
+    target: Target
 
     @property
     def sizes(self) -> str:
         """For the log line: counts only, never the text."""
         return f"texts={len(self.texts)} chars={sum(len(t) for t in self.texts)}"
+
+    def translated(self, index: int) -> bool:
+        """Whether text ``index`` goes to the engine (it is not in the target language yet)."""
+        return self.sources[index] != self.target.language
 
 
 def source_code(value: str | None) -> str | None:
@@ -54,16 +60,16 @@ def source_code(value: str | None) -> str | None:
     language = canonical(code).split("-")[0].lower()
     if language in (ENGLISH, CHINESE, "zt"):
         return CHINESE if language == "zt" else language
-    raise UnsupportedLanguage(f"source language {code} is not supported: this server translates English into Chinese")
+    raise UnsupportedLanguage(f"source language {code} is not supported: this server translates English and Chinese")
 
 
 def text_language(text: str) -> str:
     """``en``, ``zh`` or the detected code of another script (see the module docstring)."""
     best = detect([text])[0]
-    return best["language"] if best["confidence"] > 0 else ENGLISH
+    return str(best["language"]) if float(str(best["confidence"])) > 0 else ENGLISH
 
 
-def plan(texts: Sequence[str], source: str | None, target: str) -> Job:
+def plan(texts: Sequence[str], source: str | None, target: Target) -> Job:
     """The job for ``texts``: each text's language, checked (raises UnsupportedLanguage)."""
     sources = []
     for number, text in enumerate(texts, 1):
@@ -72,15 +78,15 @@ def plan(texts: Sequence[str], source: str | None, target: str) -> Job:
             which = f"text {number}" if len(texts) > 1 else "the text"
             raise UnsupportedLanguage(
                 f"{which} looks {NAMES.get(language, language)} ({language}); this server "
-                f"translates English into Chinese (Chinese text is returned unchanged)"
+                f"translates English and Chinese (text already in the target language is returned unchanged)"
             )
         sources.append(language)
     return Job(list(texts), sources, target)
 
 
-async def run(service: TranslationService, job: Job, translate) -> list[str]:
-    """The outputs of ``job``: English texts through ``translate(service, texts, target)``
-    (one batched call), Chinese texts as they are, in the request's order."""
-    english = [text for text, source in zip(job.texts, job.sources) if source == ENGLISH]
-    translated = iter(await translate(service, english, job.target) if english else [])
-    return [next(translated) if source == ENGLISH else text for text, source in zip(job.texts, job.sources)]
+async def run(service: TranslationService, job: Job, translate: Translate) -> list[str]:
+    """The outputs of ``job``: the texts to translate through ``translate(service, texts,
+    target)`` (one batched call), the others as they are, in the request's order."""
+    wanted = [text for index, text in enumerate(job.texts) if job.translated(index)]
+    translated = iter(await translate(service, wanted, job.target) if wanted else [])
+    return [next(translated) if job.translated(index) else text for index, text in enumerate(job.texts)]

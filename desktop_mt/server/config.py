@@ -10,7 +10,6 @@ import dataclasses
 import ipaddress
 import json
 import os
-from pathlib import Path
 
 from ..errors import DesktopMTError
 
@@ -43,11 +42,19 @@ class ServerConfig:
     ``body_timeout_s`` (408), an idle keep-alive connection is closed after ``keep_alive_s``;
     beyond ``max_connections`` open connections a new one is answered 503 and closed.
     ``cors_origins`` may name presets (:data:`CORS_PRESETS`, e.g. ``pot``).
+
+    Models: ``models`` the ``--model`` values (folders or installed names, at most one per
+    direction, resolved by ``models.factory.build_translator``; none: the active, else the
+    bundled model of each direction); ``model`` one model folder (a front end that passes its
+    own translator names its model here). ``tm``: None (default) no translation memory, ``""``
+    the user's own, else a file (:mod:`.memory`).
     """
 
     host: str = "127.0.0.1"
     port: int = 5000
     model: str | None = None
+    models: tuple[str, ...] = ()
+    tm: str | None = None
     variant: str = "int8"
     threads: int = 0
     provider: str = "cpu"
@@ -97,7 +104,13 @@ class ServerConfig:
     def from_json(cls, text: str) -> ServerConfig:
         data = json.loads(text)
         data["cors_origins"] = tuple(data.get("cors_origins") or ())
+        data["models"] = tuple(data.get("models") or ())
         return cls(**data)
+
+    @property
+    def model_choices(self) -> tuple[str, ...]:
+        """The models asked for: ``models``, else ``model``, else none (the defaults)."""
+        return self.models or ((self.model,) if self.model else ())
 
 
 def is_loopback(host: str) -> bool:
@@ -249,22 +262,16 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-batching", action="store_true", help="serve one text at a time (for comparison; --max-batch 1)"
     )
-
-
-def _model_folder(value: str | None) -> str | None:
-    """``--model``: a folder, or an installed model's name (``desktop-mt models``); none given:
-    the active model (None = bundled). A path that does not exist is left for the load to report."""
-    from ..models import active_model_dir, resolve_model
-
-    try:
-        if not value:
-            folder = active_model_dir()
-            return str(folder) if folder else None
-        return value if Path(value).expanduser().exists() else str(resolve_model(value))
-    except DesktopMTError as exc:
-        if value:
-            return value
-        raise ServeConfigError(str(exc)) from exc
+    parser.add_argument(
+        "--tm",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="FILE",
+        help="use a translation memory (default: none): its exact matches are the translation and "
+        "never sent to the model. Alone: your own memory (the window's); FILE: a TMX file or "
+        "another memory database",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -273,7 +280,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
         host=args.host,
         port=args.port,
-        model=_model_folder(args.model),
+        models=tuple([args.model] if isinstance(args.model, str) else args.model or ()),
+        tm=getattr(args, "tm", None),
         variant=args.variant or "int8",
         threads=args.threads or 0,
         provider=args.provider,

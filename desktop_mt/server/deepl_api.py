@@ -13,6 +13,10 @@ Request bodies as the apps send them (looked up in their sources):
   "target_lang": "ZH"}``; the legacy ``auth_key`` field is accepted too.
 - DeepLX, Pot (DeepL service, type "DeepLX", custom URL): JSON ``{"source_lang": "auto",
   "target_lang": "ZH-HANS", "text": "..."}``; bob-plugin-deeplx the same with ``"ZH"``.
+
+``target_lang`` ``EN``, ``EN-US`` or ``EN-GB`` translates Chinese into English (with
+``source_lang`` ``ZH`` or none); a target whose direction has no model is a 400 naming the
+model to download.
 """
 
 from __future__ import annotations
@@ -20,37 +24,44 @@ from __future__ import annotations
 import random
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
+from ..engine.direction import EN_ZH
 from . import compat
 from .calls import translate_html, translate_nbest, translate_texts
 from .errors import ApiError, deeplx_shape, error_response
-from .requests import key_matches, off_loop, read_params, unless_disconnected
+from .languages import ENGLISH, Target
+from .requests import Params, key_matches, off_loop, read_params, unless_disconnected
 from .service import TranslationService
 
 DEEPLX_ALTERNATIVES = 3  # other translations in a DeepLX answer (DeepL's usual count)
 _KEY_MESSAGE = "Authorization failed. Please supply a valid auth_key parameter."
 
 
-def is_deeplx(params: dict) -> bool:
+def is_deeplx(params: Params) -> bool:
     """A DeepLX body sent to ``/translate`` (it has ``text`` and ``target_lang``, no ``q``)."""
     return "q" not in params and "text" in params and "target_lang" in params
 
 
-def _target(service: TranslationService, value) -> str:
+def _target(service: TranslationService, value: object) -> Target:
+    """``target_lang`` (``ZH``, ``ZH-HANS``, ``ZH-HANT``, ``EN``, ``EN-US``, ``EN-GB``), its
+    direction's model installed (400 naming the one to download otherwise)."""
     if not value or not str(value).strip():
         raise ApiError(400, "Parameter 'target_lang' not specified.")
     target = service.languages.target(str(value))
     if target is None:
         raise ApiError(
             400,
-            f"Value for 'target_lang' not supported. This server translates "
-            f"into Chinese: ZH, ZH-HANS or ZH-HANT (got {str(value)[:20]}).",
+            f"Value for 'target_lang' not supported. This server translates into Chinese "
+            f"(ZH, ZH-HANS, ZH-HANT) and English (EN, EN-US, EN-GB) (got {str(value)[:20]}).",
         )
+    problem = service.languages.unavailable(target)
+    if problem:
+        raise ApiError(400, f"Value for 'target_lang' not available: {problem}.")
     return target
 
 
-def _job(params: dict, texts: list[str], service: TranslationService) -> compat.Job:
+def _job(params: Params, texts: list[str], service: TranslationService) -> compat.Job:
     """Target, source and per-text languages checked (400 ApiError for what is unsupported)."""
     target = _target(service, params.get("target_lang"))
     try:
@@ -68,7 +79,7 @@ def _job(params: dict, texts: list[str], service: TranslationService) -> compat.
         raise ApiError(400, f"Value for 'source_lang' not supported: {exc}.") from None
 
 
-def _deepl_key(request: Request, params: dict, expected) -> None:
+def _deepl_key(request: Request, params: Params, expected: str | None) -> None:
     if not expected:
         return
     header = request.headers.get("authorization", "")
@@ -77,7 +88,7 @@ def _deepl_key(request: Request, params: dict, expected) -> None:
         raise ApiError(403, _KEY_MESSAGE)
 
 
-def _texts(value) -> list[str]:
+def _texts(value: object) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not value or not isinstance(value, list) or not all(isinstance(t, str) for t in value):
@@ -90,7 +101,7 @@ def _texts(value) -> list[str]:
     return value
 
 
-def _translator_for(params: dict):
+def _translator_for(params: Params) -> compat.Translate:
     """translate_texts, or translate_html for ``tag_handling=html`` (400 for what we lack)."""
     if params.get("glossary_id"):
         raise ApiError(400, "Glossaries are not supported by this server (glossary_id).")
@@ -112,14 +123,14 @@ async def deepl_translate(request: Request, service: TranslationService) -> JSON
     billed = str(params.get("show_billed_characters", "")).lower() in ("1", "true")
     rows = []
     for text, source, output in zip(job.texts, job.sources, outputs):
-        row = {"detected_source_language": source.upper(), "text": output}
+        row: dict[str, object] = {"detected_source_language": source.upper(), "text": output}
         if billed:
             row["billed_characters"] = len(text)
         rows.append(row)
     return JSONResponse({"translations": rows})
 
 
-async def deeplx_answer(request: Request, params: dict, service: TranslationService):
+async def deeplx_answer(request: Request, params: Params, service: TranslationService) -> Response:
     """DeepLX's response for ``params`` (also called by ``/translate`` for DeepLX bodies)."""
     try:
         expected = service.config.api_key
@@ -155,10 +166,10 @@ async def deeplx_answer(request: Request, params: dict, service: TranslationServ
 
 async def _deeplx_output(service: TranslationService, job: compat.Job) -> tuple[str, list[str]]:
     """DeepLX's ``data`` and ``alternatives`` for the job's one text: from one n-best search
-    (the best is ``data``; DeepLX passes on DeepL's alternatives, usually three). Chinese text
-    comes back unchanged, with none. When every unbatched slot is taken, the batched
+    (the best is ``data``; DeepLX passes on DeepL's alternatives, usually three). Text already
+    in the target language comes back unchanged, with none. When every unbatched slot is taken, the batched
     translation without alternatives: a DeepLX client wants ``data``, the rest is extra."""
-    if job.sources[0] != compat.ENGLISH:
+    if not job.translated(0):
         return job.texts[0], []
     try:
         firsts, others = await translate_nbest(service, job.texts, job.target, DEEPLX_ALTERNATIVES)
@@ -173,34 +184,44 @@ async def _deeplx_output(service: TranslationService, job: compat.Job) -> tuple[
 _USAGE = {"character_count": 0, "character_limit": 1_000_000_000_000}
 
 
+def _deepl_targets(service: TranslationService) -> list[dict[str, object]]:
+    """``/v2/languages?type=target``: DeepL's rows for the directions whose model is loaded."""
+    table, rows = service.languages, []
+    if EN_ZH in table.directions:
+        rows.append({"language": "ZH", "name": "Chinese (simplified)", "supports_formality": False})
+        if table.traditional:
+            rows.append({"language": "ZH-HANT", "name": "Chinese (traditional)", "supports_formality": False})
+    if ENGLISH in table.targets:
+        rows.append({"language": "EN-GB", "name": "English (British)", "supports_formality": False})
+        rows.append({"language": "EN-US", "name": "English (American)", "supports_formality": False})
+    return rows
+
+
 def add_routes(app: FastAPI, service: TranslationService) -> None:
     """Register the DeepL v2 and DeepLX endpoints."""
     config = service.config
 
     @app.post("/v2/translate")
-    async def v2_translate(request: Request):
+    async def v2_translate(request: Request) -> Response:
         return await deepl_translate(request, service)
 
     @app.get("/v2/usage")  # a route per method: distinct operations in /openapi.json
     @app.post("/v2/usage")
-    async def v2_usage(request: Request):
+    async def v2_usage(request: Request) -> Response:
         params = await read_params(request, config)
         _deepl_key(request, params, config.api_key)
         return JSONResponse(_USAGE)
 
     @app.get("/v2/languages")
     @app.post("/v2/languages")
-    async def v2_languages(request: Request):
+    async def v2_languages(request: Request) -> Response:
         params = await read_params(request, config)
         _deepl_key(request, params, config.api_key)
         if str(params.get("type", "source")).lower() == "target":
-            rows = [{"language": "ZH", "name": "Chinese (simplified)", "supports_formality": False}]
-            if "zh-Hant" in service.languages.targets:
-                rows.append({"language": "ZH-HANT", "name": "Chinese (traditional)", "supports_formality": False})
-            return JSONResponse(rows)
+            return JSONResponse(_deepl_targets(service))
         return JSONResponse([{"language": "EN", "name": "English"}, {"language": "ZH", "name": "Chinese"}])
 
     @app.post("/deeplx/translate")
-    async def deeplx_translate(request: Request):
+    async def deeplx_translate(request: Request) -> Response:
         params = await read_params(request, config)
         return await deeplx_answer(request, params, service)

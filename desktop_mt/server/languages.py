@@ -1,14 +1,17 @@
 """Language codes the server accepts, the ``/languages`` table, and language detection.
 
-LibreTranslate lists Chinese as ``zh-Hans`` / ``zh-Hant`` and still accepts its older codes
-``zh`` / ``zt``; we accept those and the region forms ``zh-CN`` / ``zh-TW``. The engine writes
-Simplified Chinese; Traditional is the Simplified output converted with OpenCC (``s2t``, through
-the engine's converter ``desktop_mt.engine.script``), offered only when OpenCC is installed.
+desktop-mt translates English into Chinese and Chinese into English, each direction with its
+own model; the table lists the directions whose model is loaded. LibreTranslate lists Chinese
+as ``zh-Hans`` / ``zh-Hant`` and still accepts its older codes ``zh`` / ``zt``; we accept those
+and the region forms ``zh-CN`` / ``zh-TW`` (and ``en-US`` / ``en-GB`` for English). The engine
+writes Simplified Chinese; Traditional is the engine's own OpenCC conversion
+(``GenerationOptions.script``), offered only when OpenCC is installed.
 
-Detection is honest about what it can do: it looks at the scripts the letters are written in.
-Han characters mean Chinese (``zh``, either script), kana Japanese, Hangul Korean, Cyrillic
-Russian, and so on; Latin letters are reported as English, with a confidence that grows with the share of very common
-English words (so French or German text in Latin script scores lower, but is not told apart).
+Detection is the engine's rule (:func:`desktop_mt.engine.direction.paragraph_language`: Han,
+kana, Hangul and Latin letters, sentence by sentence); sentences in another script (Cyrillic,
+Arabic, ...) are named by their script. Latin letters are reported as English, with a
+confidence that grows with the share of very common English words (French or German text in
+Latin script scores lower, but is not told apart).
 """
 
 from __future__ import annotations
@@ -18,7 +21,12 @@ import dataclasses
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+
+from ..engine import direction
+from ..engine.direction import EN_ZH, ZH_EN, DirectionUnavailableError
+from ..engine.script import converter
+from ..errors import DesktopMTError
 
 NAMES = {
     "en": "English",
@@ -38,30 +46,35 @@ _ALIASES = {
     "zh": "zh-Hans",
     "zh-hans": "zh-Hans",
     "zh-cn": "zh-Hans",
+    "zh-sg": "zh-Hans",
     "zh_hans": "zh-Hans",
     "zt": "zh-Hant",
     "zh-hant": "zh-Hant",
     "zh-tw": "zh-Hant",
+    "zh-hk": "zh-Hant",
     "zh_hant": "zh-Hant",
 }
+ENGLISH, SIMPLIFIED, TRADITIONAL = "en", "zh-Hans", "zh-Hant"
 
 
 def canonical(code: str) -> str:
     """The code we list for ``code``: ``zh``/``zh-CN`` -> ``zh-Hans``, ``zt``/``zh-TW`` ->
-    ``zh-Hant``; other tags lose their region (``en-US`` -> ``en``)."""
+    ``zh-Hant``; other tags lose their region and are lower case (``EN-US`` -> ``en``)."""
     code = code.strip()
     if code.lower() in _ALIASES:
         return _ALIASES[code.lower()]
-    return code.replace("_", "-").split("-")[0] if not code.lower().startswith("zh") else code
+    return code.replace("_", "-").split("-")[0].lower() if not code.lower().startswith("zh") else code
+
+
+def language_of(code: str) -> str:
+    """``en`` / ``zh`` (either script) for a canonical code, the code itself otherwise."""
+    return direction.ZH if code in (SIMPLIFIED, TRADITIONAL) else code
 
 
 @functools.lru_cache(maxsize=1)
 def traditional_converter() -> Callable[[str], str] | None:
     """Simplified -> Traditional conversion (the engine's, OpenCC s2t), or None when no OpenCC
     package is installed."""
-    from ..engine.script import converter
-    from ..errors import DesktopMTError
-
     try:
         return converter("traditional")
     except DesktopMTError:
@@ -69,33 +82,86 @@ def traditional_converter() -> Callable[[str], str] | None:
 
 
 @dataclasses.dataclass(frozen=True)
-class LanguageTable:
-    """Source and target codes of the loaded model (targets in our canonical codes)."""
+class Target:
+    """What a request translates into: ``code`` ``en``, ``zh-Hans`` or ``zh-Hant``. The batcher
+    batches only requests with equal targets (one engine call has one set of options)."""
 
-    source: str
-    targets: tuple[str, ...]
+    code: str
+
+    @property
+    def language(self) -> str:
+        """``en`` or ``zh``: the engine's ``GenerationOptions.target``."""
+        return language_of(self.code)
+
+    @property
+    def script(self) -> str:
+        """The engine's ``GenerationOptions.script``: Traditional for ``zh-Hant``."""
+        return "traditional" if self.code == TRADITIONAL else "simplified"
+
+    @property
+    def direction(self) -> str:
+        """The direction text is translated in to reach this target."""
+        return ZH_EN if self.code == ENGLISH else EN_ZH
+
+
+@dataclasses.dataclass(frozen=True)
+class LanguageTable:
+    """The directions the loaded models translate, and for each missing one the catalog model
+    to download (``missing``); Traditional is offered when OpenCC is installed."""
+
+    directions: tuple[str, ...]
+    traditional: bool = False
+    missing: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @classmethod
-    def for_model(cls, source_lang: str, target_lang: str) -> LanguageTable:
-        target = canonical(target_lang)
-        targets = [target]
-        if target == "zh-Hans" and traditional_converter() is not None:
-            targets.append("zh-Hant")
-        return cls(source_lang, tuple(targets))
+    def for_directions(cls, directions: Sequence[str], missing: Mapping[str, str] | None = None) -> LanguageTable:
+        return cls(tuple(directions), traditional_converter() is not None, dict(missing or {}))
 
-    def listing(self) -> list[dict]:
-        """``GET /languages``: LibreTranslate's ``[{code, name, targets}]``."""
-        rows = [{"code": self.source, "name": NAMES.get(self.source, self.source), "targets": list(self.targets)}]
-        rows += [{"code": t, "name": NAMES.get(t, t), "targets": []} for t in self.targets]
-        return rows
+    @property
+    def chinese(self) -> tuple[str, ...]:
+        """The Chinese codes: Simplified, and Traditional when it can be written."""
+        return (SIMPLIFIED, TRADITIONAL) if self.traditional else (SIMPLIFIED,)
 
-    def target(self, code: str) -> str | None:
-        """The canonical target for a requested code, or None when it is not offered."""
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """Every target code a loaded model reaches (Chinese first)."""
+        return (self.chinese if EN_ZH in self.directions else ()) + ((ENGLISH,) if ZH_EN in self.directions else ())
+
+    def targets_of(self, source: str) -> tuple[str, ...]:
+        """The targets of source code ``source`` (canonical) with the loaded models."""
+        if source == ENGLISH:
+            return self.chinese if EN_ZH in self.directions else ()
+        if source in (SIMPLIFIED, TRADITIONAL):
+            return (ENGLISH,) if ZH_EN in self.directions else ()
+        return ()
+
+    def listing(self) -> list[dict[str, object]]:
+        """``GET /languages``: LibreTranslate's ``[{code, name, targets}]``, each language once
+        (a language that is only a target has no targets of its own)."""
+        codes = [ENGLISH] if EN_ZH in self.directions else []
+        codes += [c for c in self.chinese if ZH_EN in self.directions]
+        codes += [c for c in self.targets if c not in codes]
+        return [{"code": c, "name": NAMES.get(c, c), "targets": list(self.targets_of(c))} for c in codes]
+
+    def target(self, code: str) -> Target | None:
+        """The target for a requested code (``en``, ``zh``, ``zh-Hant``...), None when this
+        server never translates into it (the model of its direction may still be missing:
+        :meth:`unavailable`)."""
         code = canonical(code)
-        return code if code in self.targets else None
+        return Target(code) if code in (ENGLISH, SIMPLIFIED) or code in self.chinese else None
+
+    def unavailable(self, target: Target) -> str | None:
+        """Why ``target`` cannot be reached (no model of its direction, the message names the
+        one to download), or None."""
+        if target.direction in self.directions:
+            return None
+        return str(DirectionUnavailableError(target.direction, model=self.missing.get(target.direction, "")))
 
 
 # --- detection ---------------------------------------------------------------------------
+
+DETECT_CHARS = 16_000  # characters the detection reads per request, at most
+DETECT_MIN_CHARS = 100
 
 # The most frequent English words (function words mostly); a share of them marks English.
 _ENGLISH_WORDS = frozenset(
@@ -213,32 +279,72 @@ def _script_language(char: str) -> str | None:
     return None
 
 
-def detect(texts: Sequence[str]) -> list[dict]:
+def detect(texts: Sequence[str], chars: int = 0) -> list[dict[str, object]]:
     """LibreTranslate's detection list ``[{"language", "confidence" 0-100}]``, best first.
 
-    Text without letters gives ``[{"language": "en", "confidence": 0.0}]`` (as LibreTranslate).
+    Each sentence is named by the engine's rule (:func:`desktop_mt.engine.direction.language`),
+    or by its script when it has no Han, kana, Hangul or Latin letter; a language's share is
+    its sentences' share of the characters. First comes
+    :func:`~desktop_mt.engine.direction.paragraph_language` of the whole text (what the
+    translator decides by), when it names one. Text without letters gives
+    ``[{"language": "en", "confidence": 0.0}]`` (as LibreTranslate).
+
+    The rule reads at most ``chars`` (default :data:`DETECT_CHARS`) characters, shared by the
+    texts (each text's beginning): a language shows in a few sentences, and a request of 128
+    texts at the character limit is answered in milliseconds.
     """
-    chars: collections.Counter[str] = collections.Counter()
+    text = "\n".join(_sample(texts, chars or DETECT_CHARS))
+    weights: dict[str, int] = {}
+    for sentence in direction.sentences(text):
+        lang = direction.language(sentence) or _script_majority(sentence)
+        if lang:
+            weights[lang] = weights.get(lang, 0) + len(sentence)
+    total = sum(weights.values())
+    if not total:
+        return [{"language": "en", "confidence": 0.0}]
+    top = direction.paragraph_language(text)
+    result: list[tuple[bool, float, str]] = []
+    for language, weight in weights.items():
+        share = weight / total
+        if language == "en":
+            share *= 0.5 + 0.5 * _english_word_share(texts)
+        result.append((language != top, -round(100 * share, 1), language))
+    return [{"language": language, "confidence": -negated} for _, negated, language in sorted(result)]
+
+
+def detect_each(texts: Sequence[str]) -> list[dict[str, object]]:
+    """The best guess of :func:`detect` for each text on its own, :data:`DETECT_CHARS`
+    characters read in all."""
+    chars = max(DETECT_MIN_CHARS, DETECT_CHARS // max(1, len(texts)))
+    return [detect([text], chars)[0] for text in texts]
+
+
+def _sample(texts: Sequence[str], chars: int) -> list[str]:
+    """The beginnings of ``texts``, ``chars`` characters in all (at least
+    :data:`DETECT_MIN_CHARS` of each text while the budget lasts), cut at a space where one is near."""
+    share = max(DETECT_MIN_CHARS, chars // max(1, len(texts)))
+    out, left = [], chars
     for text in texts:
-        chars.update(text)  # counted in C; each distinct character is looked up once below
-    counts: dict[str, int] = {}
-    for char, count in chars.items():
+        if left <= 0:
+            break
+        part = text[: min(share, left)]
+        if len(part) < len(text):
+            cut = part.rfind(" ", len(part) // 2)
+            part = part[:cut] if cut > 0 else part
+        out.append(part)
+        left -= len(part)
+    return out
+
+
+def _script_majority(sentence: str) -> str:
+    """The language of the script most of ``sentence``'s letters are written in ("" if none)."""
+    counts: collections.Counter[str] = collections.Counter()
+    for char, count in collections.Counter(sentence).items():  # each distinct character once
         if char.isalpha():
             language = _script_language(char)
             if language:
-                counts[language] = counts.get(language, 0) + count
-    if counts.get("zh") and counts.get("ja"):  # kana present: Han is Japanese kanji
-        counts["ja"] += counts.pop("zh")
-    total = sum(counts.values())
-    if not total:
-        return [{"language": "en", "confidence": 0.0}]
-    result = []
-    for language, count in counts.items():
-        share = count / total
-        if language == "en":
-            share *= 0.5 + 0.5 * _english_word_share(texts)
-        result.append({"language": language, "confidence": round(100 * share, 1)})
-    return sorted(result, key=lambda r: -r["confidence"])
+                counts[language] += count
+    return counts.most_common(1)[0][0] if counts else ""
 
 
 def _english_word_share(texts: Sequence[str]) -> float:

@@ -2,8 +2,10 @@
 
 Translator apps (Pot, Easydict, Bob) that can use "any OpenAI-compatible API" send a
 translation prompt; :mod:`.prompts` takes the text out of the last user message and the target
-out of the prompt (default Simplified; a model name containing ``hant`` defaults to
-Traditional). The answer is a ``chat.completion``, or with ``"stream": true`` Server-Sent
+out of the prompt: Chinese (Simplified, or Traditional when the prompt or a model name
+containing ``hant`` says so) or English. A message that names no target goes into the other
+language: English into Chinese, Chinese into English (``engine.direction.paragraph_language``).
+The answer is a ``chat.completion``, or with ``"stream": true`` Server-Sent
 Events of ``chat.completion.chunk`` objects carrying the engine's text deltas, ending with
 ``data: [DONE]`` (``stream_options.include_usage`` adds a usage chunk with the engine's token
 counts). Batched answers go through the same queue as ``/translate``; streams take a stream
@@ -16,15 +18,20 @@ import contextlib
 import json
 import time
 import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from ..engine import direction
+from ..engine.events import TranslationStats
 from . import compat, prompts
 from .calls import open_stream, translate_texts
 from .errors import ApiError, openai_shape
-from .requests import PROMPT_ROOM, key_matches, off_loop, read_params, strict_bool, unless_disconnected
-from .service import TranslationService
+from .languages import ENGLISH, SIMPLIFIED, TRADITIONAL
+from .requests import PROMPT_ROOM, Params, key_matches, off_loop, read_params, strict_bool, unless_disconnected
+from .service import Stream, TranslationService
 
 MODEL = "desktop-mt"
 TRADITIONAL_MODEL = "desktop-mt-hant"
@@ -50,7 +57,7 @@ def check_openai_key(request: Request, expected: str | None) -> None:
         )
 
 
-def text_parts(parts: list, kinds: tuple[str, ...], param: str) -> str:
+def text_parts(parts: list[Any], kinds: tuple[str, ...], param: str) -> str:
     """The text of a list of content parts: those of a type in ``kinds``, whose ``text`` must
     be a string (400 naming ``param`` otherwise)."""
     texts = []
@@ -63,7 +70,7 @@ def text_parts(parts: list, kinds: tuple[str, ...], param: str) -> str:
     return "".join(texts)
 
 
-def _content(message) -> str:
+def _content(message: object) -> str:
     """A message's text: a string, or the text parts of a list of content parts."""
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, list):
@@ -77,7 +84,7 @@ class TranslationRequest:
     """What an OpenAI-shaped request asks for: the text (its prompt taken off), the target,
     the model name to echo and whether to stream. ``param`` names the field errors point at."""
 
-    def __init__(self, params: dict, user_text: str, service: TranslationService, param: str = "messages") -> None:
+    def __init__(self, params: Params, user_text: str, service: TranslationService, param: str = "messages") -> None:
         self.model = str(params.get("model") or MODEL)
         self.stream = strict_bool(params, "stream")
         self.param = param
@@ -102,14 +109,21 @@ class TranslationRequest:
                 f"the text has {len(text)} characters; this server takes at "
                 f"most {service.config.char_limit} (--char-limit)",
             )
-        default = "zh-Hant" if "hant" in self.model.lower() else "zh-Hans"
-        target = prompts.target_of(extracted.target, default)
-        if target is None or target not in service.languages.targets:
+        chinese = TRADITIONAL if "hant" in self.model.lower() else SIMPLIFIED
+        # No target named: into the other language (Chinese text into English when a model can).
+        chinese_text = direction.paragraph_language(text) == direction.ZH
+        default = ENGLISH if chinese_text and direction.ZH_EN in service.languages.directions else chinese
+        code = prompts.target_of(extracted.target, default)
+        target = service.languages.target(code) if code is not None else None
+        if target is None:
             raise bad_request(
-                f"the prompt asks for {extracted.target or target}; this server "
-                f"translates English into Chinese ({', '.join(service.languages.targets)})",
+                f"the prompt asks for {extracted.target}; this server translates English "
+                f"into Chinese and Chinese into English ({', '.join(service.languages.targets)})",
                 self.param,
             )
+        problem = service.languages.unavailable(target)
+        if problem:
+            raise bad_request(f"the prompt asks for {extracted.target or target.code}: {problem}", self.param)
         source = prompts.source_of(extracted.source)
         try:
             if source not in (None, "en", "zh"):
@@ -118,11 +132,11 @@ class TranslationRequest:
         except compat.UnsupportedLanguage as exc:
             raise bad_request(f"{exc}", self.param) from None
 
-    def open_stream(self, service: TranslationService):
-        """The engine stream for this text, or None when it is passed through (Chinese, or
-        nothing to translate); 503 ApiError when every stream slot is taken."""
+    def open_stream(self, service: TranslationService) -> Stream | None:
+        """The engine stream for this text, or None when it is passed through (already in the
+        target language, or nothing to translate); 503 ApiError when every stream slot is taken."""
         text = self.job.texts[0]
-        if self.job.sources[0] != compat.ENGLISH or not text.strip():
+        if not self.job.translated(0) or not text.strip():
             return None
         return open_stream(service, text, self.job.target)
 
@@ -130,7 +144,7 @@ class TranslationRequest:
 class ChatRequest(TranslationRequest):
     """A validated ``/v1/chat/completions`` request (the text: the last user message)."""
 
-    def __init__(self, params: dict, service: TranslationService) -> None:
+    def __init__(self, params: Params, service: TranslationService) -> None:
         messages = params.get("messages")
         if not isinstance(messages, list) or not messages:
             raise bad_request("'messages' must be a non-empty list", "messages")
@@ -144,7 +158,7 @@ class ChatRequest(TranslationRequest):
         super().__init__(params, _content(users[-1]), service)
 
 
-async def engine_events(stream, text: str):
+async def engine_events(stream: Stream | None, text: str) -> AsyncIterator[tuple[str, object]]:
     """``("delta", text)``... then ``("done", generated tokens)`` or ``("error", message)``;
     ``stream`` None: ``text`` passed through as one delta. Leaving cancels the generation."""
     if stream is None:
@@ -154,12 +168,12 @@ async def engine_events(stream, text: str):
         return
     try:
         async for kind, payload in stream.events():
-            yield kind, payload.tokens if kind == "done" else payload
+            yield kind, payload.tokens if isinstance(payload, TranslationStats) else payload
     finally:  # also when the client disconnects (the response task is cancelled)
         stream.cancel()
 
 
-def _completion(chat: ChatRequest, text: str) -> dict:
+def _completion(chat: ChatRequest, text: str) -> dict[str, object]:
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex}",
         "object": "chat.completion",
@@ -184,8 +198,8 @@ class _Chunks:
         self.chat = chat
         self.id, self.created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
-    def chunk(self, delta: dict, finish: str | None = None, usage=None) -> str:
-        body = {
+    def chunk(self, delta: dict[str, object], finish: str | None = None, usage: dict[str, int] | None = None) -> str:
+        body: dict[str, object] = {
             "id": self.id,
             "object": "chat.completion.chunk",
             "created": self.created,
@@ -198,7 +212,7 @@ class _Chunks:
         return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
 
 
-async def _stream_body(chat: ChatRequest, stream, service: TranslationService):
+async def _stream_body(chat: ChatRequest, stream: Stream | None, service: TranslationService) -> AsyncIterator[str]:
     """The SSE body: a role chunk, content deltas, a finish chunk, usage if asked, [DONE]."""
     chunks, text, tokens = _Chunks(chat), chat.job.texts[0], 0
     yield chunks.chunk({"role": "assistant", "content": ""})
@@ -207,21 +221,21 @@ async def _stream_body(chat: ChatRequest, stream, service: TranslationService):
             if kind == "delta":
                 yield chunks.chunk({"content": payload})
             elif kind == "done":
-                tokens = payload
+                tokens = int(str(payload))
             else:  # the engine failed: OpenAI's clients raise on an error event
-                yield f"data: {json.dumps(openai_shape(ApiError(500, payload))[1])}\n\n"
+                yield f"data: {json.dumps(openai_shape(ApiError(500, str(payload)))[1])}\n\n"
                 return
     yield chunks.chunk({}, "stop")
     if chat.include_usage:
-        prompt = service.translator.tokenizer.count(text) if stream is not None else 0
+        prompt = service.count_tokens(text) if stream is not None else 0
         yield chunks.chunk(
             {}, usage={"prompt_tokens": prompt, "completion_tokens": tokens, "total_tokens": prompt + tokens}
         )
     yield "data: [DONE]\n\n"
 
 
-def _models(service: TranslationService) -> dict:
-    names = [MODEL] + ([TRADITIONAL_MODEL] if "zh-Hant" in service.languages.targets else [])
+def _models(service: TranslationService) -> dict[str, object]:
+    names = [MODEL] + ([TRADITIONAL_MODEL] if TRADITIONAL in service.languages.targets else [])
     return {
         "object": "list",
         "data": [{"id": name, "object": "model", "created": 0, "owned_by": "desktop-mt"} for name in names],
@@ -233,18 +247,27 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
     config = service.config
 
     @app.get("/v1/models")
-    async def models(request: Request):
+    async def models(request: Request) -> Response:
         check_openai_key(request, config.api_key)
         return JSONResponse(_models(service))
 
     @app.post("/v1/chat/completions")
-    async def chat_completions(request: Request):
+    async def chat_completions(request: Request) -> Response:
         return await answer(
             request, service, ChatRequest, lambda chat, stream: _stream_body(chat, stream, service), _completion
         )
 
 
-async def answer(request: Request, service: TranslationService, parse, stream_body, body):
+R = TypeVar("R", bound=TranslationRequest)
+
+
+async def answer(
+    request: Request,
+    service: TranslationService,
+    parse: Callable[[Params, TranslationService], R],
+    stream_body: Callable[[R, Stream | None], AsyncIterator[str]],
+    body: Callable[[R, str], dict[str, object]],
+) -> Response:
     """The common path of the OpenAI-shaped endpoints: read and check the request
     (``parse(params, service)`` -> a TranslationRequest), then stream ``stream_body(req,
     stream)`` or answer ``body(req, translation)`` from one batched engine call."""

@@ -19,16 +19,18 @@ import contextlib
 import json
 import time
 import uuid
+from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from .errors import ApiError, openai_shape
 from .openai_api import MODEL, TranslationRequest, answer, bad_request, check_openai_key, engine_events, text_parts
-from .service import TranslationService
+from .requests import Params
+from .service import Stream, TranslationService
 
 
-def _input_text(value) -> str:
+def _input_text(value: object) -> str:
     """The text of ``input``: a string, or the last user item of a list (its content a
     string or ``input_text`` parts)."""
     if isinstance(value, str):
@@ -51,17 +53,17 @@ def _input_text(value) -> str:
 class ResponsesRequest(TranslationRequest):
     """A validated ``/v1/responses`` request."""
 
-    def __init__(self, params: dict, service: TranslationService) -> None:
+    def __init__(self, params: Params, service: TranslationService) -> None:
         super().__init__(params, _input_text(params.get("input")), service, param="input")
         self.id, self.item = f"resp_{uuid.uuid4().hex}", f"msg_{uuid.uuid4().hex}"
         self.created = int(time.time())
         self.instructions = params.get("instructions")
 
-    def message(self, text: str, status: str = "completed") -> dict:
+    def message(self, text: str | None, status: str = "completed") -> dict[str, object]:
         content = [{"type": "output_text", "text": text, "annotations": []}] if text is not None else []
         return {"type": "message", "id": self.item, "status": status, "role": "assistant", "content": content}
 
-    def response(self, text, status: str = "completed") -> dict:
+    def response(self, text: str | None, status: str = "completed") -> dict[str, object]:
         """The ``response`` object (``text`` None: no output yet)."""
         return {
             "id": self.id,
@@ -80,14 +82,14 @@ class ResponsesRequest(TranslationRequest):
         }
 
 
-def _event(kind: str, number: int, **fields) -> str:
+def _event(kind: str, number: int, **fields: object) -> str:
     body = {"type": kind, "sequence_number": number, **fields}
     return f"event: {kind}\ndata: {json.dumps(body, ensure_ascii=False)}\n\n"
 
 
-async def _stream_body(req: ResponsesRequest, stream):
+async def _stream_body(req: ResponsesRequest, stream: Stream | None) -> AsyncIterator[str]:
     """The Responses API's event sequence around the engine's deltas."""
-    numbers, parts = iter(range(1_000_000)), []
+    numbers, parts = iter(range(1_000_000)), list[str]()
     at = {"item_id": req.item, "output_index": 0, "content_index": 0}
     yield _event("response.created", next(numbers), response=req.response(None, "in_progress"))
     yield _event("response.output_item.added", next(numbers), output_index=0, item=req.message(None, "in_progress"))
@@ -97,10 +99,11 @@ async def _stream_body(req: ResponsesRequest, stream):
     async with contextlib.aclosing(engine_events(stream, req.job.texts[0])) as events:
         async for kind, payload in events:
             if kind == "delta":
+                payload = str(payload)
                 parts.append(payload)
                 yield _event("response.output_text.delta", next(numbers), **at, delta=payload, logprobs=[])
             elif kind == "error":
-                yield _event("error", next(numbers), **_error_fields(payload))
+                yield _event("error", next(numbers), **_error_fields(str(payload)))
                 return
     text = "".join(parts)
     yield _event("response.output_text.done", next(numbers), **at, text=text, logprobs=[])
@@ -111,7 +114,7 @@ async def _stream_body(req: ResponsesRequest, stream):
     yield _event("response.completed", next(numbers), response=req.response(text))
 
 
-def _error_fields(message: str) -> dict:
+def _error_fields(message: str) -> dict[str, object]:
     """An ``error`` event's fields for an engine failure."""
     error = openai_shape(ApiError(500, message))[1]["error"]
     return {"code": error["type"], "message": error["message"], "param": None}
@@ -121,11 +124,11 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
     """Register ``/v1/responses``."""
 
     @app.post("/v1/responses")
-    async def responses(request: Request):
+    async def responses(request: Request) -> Response:
         return await answer(request, service, ResponsesRequest, _stream_body, lambda req, output: req.response(output))
 
     @app.get("/v1/responses")
-    async def responses_check(request: Request):
+    async def responses_check(request: Request) -> Response:
         """Bob's "check connection" sends a GET: the key is checked as for POST (401 when
         wrong) and the answer says what to POST."""
         check_openai_key(request, service.config.api_key)

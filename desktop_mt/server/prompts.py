@@ -14,6 +14,10 @@ app's source) and only the text inside is translated, into the language the prom
   follows OpenAI's advice to quote the input);
 - otherwise the whole message is the text (the app sends the text alone, e.g. a custom prompt
   of just ``$text``). The system message and few-shot examples before it are ignored.
+
+Each app's English prompt is the same with English as the target: Pot's ``Translate into
+English:``, Easydict's ``Translate the following Simplified-Chinese text into English text:``,
+Bob's ``translate from Simplified Chinese to English:``; such a text is translated into English.
 '''
 
 from __future__ import annotations
@@ -126,15 +130,17 @@ def _unwrap(text: str) -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
-def target_of(name: str | None, default: str) -> str | None:
-    """``zh-Hans`` / ``zh-Hant`` for a target language name, ``default`` when none is named,
-    None for a language other than Chinese."""
+def target_of(name: str | None, default: str | None) -> str | None:
+    """``zh-Hans`` / ``zh-Hant`` / ``en`` for a target language name, ``default`` when none is
+    named, None for a language other than Chinese and English."""
     if not name:
         return default
-    lowered = name.lower()
+    lowered = name.strip().lower()
     if any(word in lowered for word in _TRADITIONAL):
         return "zh-Hant"
-    return "zh-Hans" if _names(lowered, _CHINESE) else None
+    if _names(lowered, _CHINESE):
+        return "zh-Hans"
+    return "en" if _names(lowered, _ENGLISH) else None
 
 
 def source_of(name: str | None) -> str | None:

@@ -35,6 +35,8 @@ UTF8_ESCAPED = 12  # bytes of one character at most in a form: 4 UTF-8 bytes, ea
 PROMPT_ROOM = 1000  # characters of a translation prompt around the text (Pot's, Bob's...)
 YIELD_BYTES = 32 * 1024
 T = TypeVar("T")
+Params = dict[str, Any]
+"""A request's parameters as the body (JSON, form) gave them: values are checked where used."""
 
 
 async def read_params(request: Request, config: ServerConfig, repeated: tuple[str, ...] = ("q",)) -> dict:

@@ -25,6 +25,7 @@ import time
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
+from ..models.factory import model_folders
 from .app import create_app
 from .config import CONFIG_ENV, ServeConfigError, ServerConfig, check_safe, config_from_args
 from .connections import uvicorn_options
@@ -62,9 +63,7 @@ def serve(config: ServerConfig) -> int:
             log.info("listening on %s (Ctrl+C to stop)", " and ".join(map(_url, sockets)))
             server.run(sockets=sockets)
         else:
-            from ..engine.model_format import bundled_model_dir, inspect_model_dir
-
-            inspect_model_dir(config.model or bundled_model_dir())  # fail here, not N times
+            model_folders(list(config.model_choices) or None)  # fail here, not N times
             os.environ[CONFIG_ENV] = config.to_json()
             log.info(
                 "listening on %s with %d workers (Ctrl+C to stop)", " and ".join(map(_url, sockets)), config.workers

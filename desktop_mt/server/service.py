@@ -1,8 +1,12 @@
-"""The engine side of the server: one Translator, the batcher, streams, n-best searches
-(``alternatives``) and their metrics.
+"""The engine side of the server: one two-way translator, the batcher, streams, n-best
+searches (``alternatives``), the optional translation memory and their metrics.
 
 No FastAPI here; :mod:`desktop_mt.server.app` turns HTTP requests into calls of
-:class:`TranslationService` and its results back into LibreTranslate's JSON.
+:class:`TranslationService` and its results back into each API's JSON.
+
+Every engine call gets the request's :class:`~.languages.Target` as options (the engine's
+``target`` and ``script``): the engine routes each sentence to the model of its direction and
+writes Traditional Chinese itself, for batches, streams and n-best searches alike.
 """
 
 from __future__ import annotations
@@ -14,16 +18,91 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Generator, Hashable, Mapping, Sequence
+from typing import Protocol
 
-from ..engine.events import Finished, TextDelta
+from ..engine import direction
+from ..engine.events import Alternative, Finished, TextDelta
+from ..engine.options import GenerationOptions
+from ..engine.protocols import CancelToken
+from ..engine.router import TwoWayTranslator
+from ..engine.translator import StreamEvent, Translator
+from ..tm.apply import MemoryTranslator
+from ..tm.store import TranslationMemory
 from .batching import Batcher, BatchReport
 from .config import ServerConfig
 from .gate import FairGate, TurnCancelled
-from .languages import LanguageTable, traditional_converter
+from .languages import LanguageTable, Target
 from .metrics import Metrics
 
 log = logging.getLogger("desktop_mt.server")
+
+
+class TokenCounter(Protocol):
+    """A tokenizer as the metrics use it."""
+
+    def count(self, text: str) -> int: ...
+
+
+class ModelName(Protocol):
+    """What ``/health`` reads of the model information."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class DirectionModel(Protocol):
+    """One direction's translator, as the metrics and ``/health`` use it."""
+
+    @property
+    def tokenizer(self) -> TokenCounter: ...
+
+    @property
+    def model_info(self) -> ModelName: ...
+
+
+class ServedTranslator(Protocol):
+    """What the server uses of a translator: a :class:`~desktop_mt.engine.router.TwoWayTranslator`
+    (tests: ``tests/server/fakes.FakeTranslator``)."""
+
+    variant: str
+    options: GenerationOptions
+
+    @property
+    def model_info(self) -> ModelName: ...
+
+    @property
+    def directions(self) -> tuple[str, ...]: ...
+
+    @property
+    def missing(self) -> Mapping[str, str]: ...
+
+    def translator_for(self, name: str) -> DirectionModel: ...
+
+    def translate_batch(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+    ) -> list[str]: ...
+
+    def translate_stream(
+        self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None
+    ) -> Generator[StreamEvent, None, None]: ...
+
+    def alternatives(
+        self, sentence: str, n: int = 3, options: GenerationOptions | None = None, cancel: CancelToken | None = None
+    ) -> list[Alternative]: ...
+
+    def close(self) -> None: ...
+
+
+def two_way(translator: ServedTranslator | Translator) -> ServedTranslator:
+    """``translator`` as the server uses it: a single-direction ``Translator`` (a front end's
+    own) inside a ``TwoWayTranslator`` of its direction; anything else as it is."""
+    if isinstance(translator, Translator):
+        return TwoWayTranslator({translator.model_info.direction or direction.EN_ZH: translator})
+    return translator
 
 
 class TooManyStreams(Exception):
@@ -33,12 +112,18 @@ class TooManyStreams(Exception):
 class TranslationService:
     """Translations for the HTTP layer: batched (``translate``) or streamed (``stream``)."""
 
-    def __init__(self, translator, config: ServerConfig) -> None:
-        self.translator = translator
+    def __init__(
+        self,
+        translator: ServedTranslator | Translator,
+        config: ServerConfig,
+        memory: TranslationMemory | None = None,
+    ) -> None:
+        self.translator = two_way(translator)
         self.config = config
         self.metrics = Metrics()
-        info = translator.model_info
-        self.languages = LanguageTable.for_model(info.source_lang, info.target_lang)
+        self.languages = LanguageTable.for_directions(self.translator.directions, self.translator.missing)
+        # --tm: batched translations take the memory's exact matches (tm.apply.MemoryTranslator)
+        self._memory = MemoryTranslator(self.translator, memory) if memory is not None else None
         self._stream_slots = threading.BoundedSemaphore(config.max_streams)
         self._streams: set[Stream] = set()  # running, for close()
         self._streams_lock = threading.Lock()
@@ -70,38 +155,64 @@ class TranslationService:
 
     # -- batched translation -------------------------------------------------------------
 
-    async def translate(self, texts: list[str], target: str) -> list[str]:
+    @property
+    def memory_enabled(self) -> bool:
+        """Whether batched translations use a translation memory (``--tm``)."""
+        return self._memory is not None
+
+    def options(self, target: Target) -> GenerationOptions:
+        """The engine's options for ``target``: its language and script."""
+        return dataclasses.replace(self.translator.options, target=target.language, script=target.script)
+
+    def count_tokens(self, text: str) -> int:
+        """Source tokens of ``text`` for the metrics, by the tokenizer of its direction's model
+        (the first loaded direction's for text that needs none it has)."""
+        if not text.strip():
+            return 0
+        needed = [d for d in direction.DIRECTIONS if d in direction.directions_needed(text)]
+        name = next((d for d in needed if d in self.translator.directions), self.translator.directions[0])
+        return self.translator.translator_for(name).tokenizer.count(text)
+
+    async def translate(self, texts: list[str], target: Target) -> list[str]:
         """Translations of ``texts`` (raises QueueFull, BatcherClosed, engine errors).
 
         Cancelling the awaiting task (the client left) cancels the request in the batcher:
         its waiting texts leave the queue and a call that only it still wants stops."""
-        ticket = self.batcher.submit(texts)
+        ticket = self.batcher.submit(texts, key=target)
         self.metrics.queue_texts.set(self.batcher.queued_texts)
         try:
-            results = await asyncio.wrap_future(ticket.future)
+            return await asyncio.wrap_future(ticket.future)
         except asyncio.CancelledError:
             ticket.cancel()
             self.metrics.cancelled.labels("batched").inc()
             raise
-        return [self.convert(text, target) for text in results]
 
-    def convert(self, text: str, target: str) -> str:
-        """The engine's output in the requested script (zh-Hant: Simplified -> Traditional)."""
-        if target == "zh-Hant":
-            return traditional_converter()(text)
-        return text
-
-    def _engine_batch(self, texts: list[str], cancel: threading.Event) -> list[str]:
-        """The batcher's engine call (batcher thread)."""
+    def _engine_batch(self, texts: list[str], cancel: threading.Event, key: Hashable) -> list[str]:
+        """The batcher's engine call (batcher thread): texts of one target (``key``)."""
+        assert isinstance(key, Target)
+        options = self.options(key)
         self.metrics.batch_running.set(1)
         started = time.perf_counter()
         try:
             with self.gate.turn(cancel):
-                results = self.translator.translate_batch(texts, cancel=cancel)
+                if self._memory is None:
+                    results = self.translator.translate_batch(texts, options, cancel)
+                else:
+                    results = self._translate_with_memory(self._memory, texts, options, cancel)
         finally:
             self.metrics.batch_running.set(0)
-        tokens = sum(self.translator.tokenizer.count(text) for text in texts if text.strip())
+        tokens = sum(self.count_tokens(text) for text in texts)
         self.metrics.record_engine(tokens, time.perf_counter() - started)
+        return results
+
+    def _translate_with_memory(
+        self, memory: MemoryTranslator, texts: list[str], options: GenerationOptions, cancel: threading.Event
+    ) -> list[str]:
+        """``texts`` with the memory's exact matches (never sent to the model; counted)."""
+        before = dataclasses.replace(memory.counts)
+        results = memory.translate_batch(texts, options, cancel)
+        self.metrics.memory_sentences.inc(memory.counts.from_memory - before.from_memory)
+        self.metrics.memory_model_texts.inc(memory.counts.to_model - before.to_model)
         return results
 
     def stream_slice_s(self) -> float:
@@ -120,7 +231,7 @@ class TranslationService:
 
     # -- n-best (alternatives) -----------------------------------------------------------
 
-    async def nbest(self, texts: list[str], n: int, target: str) -> list[list[str]]:
+    async def nbest(self, texts: list[str], n: int, target: Target) -> list[list[str]]:
         """Up to ``n`` distinct translations of each text, best first (raises TooManyStreams
         when every slot is taken, TranslationCancelled when the server closes).
 
@@ -133,7 +244,7 @@ class TranslationService:
         cancel = threading.Event()
         with self._streams_lock:
             self._nbest_cancels.add(cancel)
-        future: concurrent.futures.Future = concurrent.futures.Future()
+        future: concurrent.futures.Future[list[list[str]]] = concurrent.futures.Future()
         threading.Thread(
             target=self._run_nbest, args=(texts, n, target, cancel, future), name="desktop-mt-nbest", daemon=True
         ).start()
@@ -147,14 +258,21 @@ class TranslationService:
             self.gate.wake()
 
     def _run_nbest(
-        self, texts: list[str], n: int, target: str, cancel: threading.Event, future: concurrent.futures.Future
+        self,
+        texts: list[str],
+        n: int,
+        target: Target,
+        cancel: threading.Event,
+        future: concurrent.futures.Future[list[list[str]]],
     ) -> None:
         """The n-best thread: every text in turn; the outcome goes to ``future`` once the
         slot is free again (a client's next request must not find it still taken)."""
+        result: list[list[str]] = []
+        error: BaseException | None = None
         try:
-            result, error = self._engine_nbest(texts, n, target, cancel), None
+            result = self._engine_nbest(texts, n, target, cancel)
         except BaseException as exc:  # noqa: BLE001 - handed to the request, which maps it
-            result, error = None, exc
+            error = exc
         finally:
             with self._streams_lock:
                 self._nbest_cancels.discard(cancel)
@@ -167,29 +285,22 @@ class TranslationService:
         except concurrent.futures.InvalidStateError:  # cancelled: the client left
             pass
 
-    def _engine_nbest(self, texts: list[str], n: int, target: str, cancel: threading.Event) -> list[list[str]]:
-        translator, options = self.translator, self._script_options(target)
+    def _engine_nbest(self, texts: list[str], n: int, target: Target, cancel: threading.Event) -> list[list[str]]:
+        # The engine converts whole segments to Traditional itself, so n-best texts that differ
+        # only in Simplified characters mapping to one Traditional form come out once.
+        translator, options = self.translator, self.options(target)
         started = time.perf_counter()
         out = []
         for text in texts:  # one engine turn per text
             with self.gate.turn(cancel):
                 out.append([alt.text for alt in translator.alternatives(text, n, options, cancel=cancel)])
-        tokens = sum(translator.tokenizer.count(text) for text in texts if text.strip())
+        tokens = sum(self.count_tokens(text) for text in texts)
         self.metrics.record_engine(tokens, time.perf_counter() - started)
         return out
 
-    def _script_options(self, target: str):
-        """Options that make the engine write ``target``'s script (None: the model's own).
-
-        The engine converts whole segments itself (as for streams), so n-best texts that
-        differ only in Simplified characters mapping to one Traditional form come out once."""
-        if target == "zh-Hant":
-            return dataclasses.replace(self.translator.options, script="traditional")
-        return None
-
     # -- streaming ---------------------------------------------------------------------
 
-    def open_stream(self, text: str, target: str) -> Stream:
+    def open_stream(self, text: str, target: Target) -> Stream:
         """Start generating ``text`` on its own thread (raises TooManyStreams)."""
         if not self._stream_slots.acquire(blocking=False):
             raise TooManyStreams(f"{self.config.max_streams} streams are running")
@@ -212,11 +323,11 @@ class Stream:
     ``("error", message)``. :meth:`cancel` (called when the client leaves) sets the engine's
     cancel flag, which stops generation within one decode step."""
 
-    def __init__(self, service: TranslationService, text: str, target: str) -> None:
+    def __init__(self, service: TranslationService, text: str, target: Target) -> None:
         self._service, self._text, self._target = service, text, target
         self._cancel = threading.Event()
         self._loop = asyncio.get_running_loop()
-        self._queue: asyncio.Queue = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[str, object]] = asyncio.Queue()
         self.finished = threading.Event()  # the engine has returned (set by the thread)
 
     def start(self) -> None:
@@ -235,7 +346,7 @@ class Stream:
             if kind in ("done", "error"):
                 return
 
-    def _push(self, kind: str, payload) -> None:
+    def _push(self, kind: str, payload: object) -> None:
         with contextlib.suppress(RuntimeError):  # the event loop is gone (server shut down): nobody listens
             self._loop.call_soon_threadsafe(self._queue.put_nowait, (kind, payload))
 
@@ -244,7 +355,7 @@ class Stream:
         metrics.streams_active.inc()
         outcome, last = "failed", ("error", "the generation ended without a result")
         try:
-            outcome, last = self._generate(service.translator, metrics)
+            outcome, last = self._generate(metrics)
         except Exception as exc:  # noqa: BLE001 - reported to the client as an SSE error
             log.warning("stream failed: %s", type(exc).__name__)
             last = ("error", f"Cannot translate text: {exc}")
@@ -257,24 +368,26 @@ class Stream:
         # soon as this one ends must not find the slot still taken.
         self._push(*last)
 
-    def _generate(self, translator, metrics: Metrics) -> tuple[str, tuple[str, object]]:
+    def _generate(self, metrics: Metrics) -> tuple[str, tuple[str, object]]:
         """The generation, turn by turn: its outcome and its last event (pushed by _run)."""
         # The engine converts a stream clause by clause (engine.script.StreamConverter):
         # converting each delta alone could split an OpenCC phrase and differ from the
         # batched result.
-        options = self._service._script_options(self._target)
-        events = translator.translate_stream(self._text, options, cancel=self._cancel)
+        options = self._service.options(self._target)
+        events = self._service.translator.translate_stream(self._text, options, cancel=self._cancel)
         while True:
             try:
                 with self._service.gate.turn(self._cancel):
-                    outcome = self._slice(events, translator, metrics)
+                    outcome = self._slice(events, metrics)
             except TurnCancelled:  # the client left while the stream waited for its turn
                 events.close()
                 return "cancelled", ("error", "cancelled")
             if outcome is not None:
                 return outcome
 
-    def _slice(self, events, translator, metrics: Metrics):
+    def _slice(
+        self, events: Generator[StreamEvent, None, None], metrics: Metrics
+    ) -> tuple[str, tuple[str, object]] | None:
         """Steps of the generation during one engine turn: while nobody else waits for the
         engine, or for the stream's share (:meth:`TranslationService.stream_slice_s`).
         Returns the stream's outcome and last event once it has ended, else None."""
@@ -289,7 +402,7 @@ class Stream:
             elif isinstance(event, Finished):
                 stats = event.stats
                 metrics.output_tokens.inc(stats.tokens)
-                metrics.record_engine(translator.tokenizer.count(self._text), stats.seconds)
+                metrics.record_engine(self._service.count_tokens(self._text), stats.seconds)
                 return ("cancelled" if stats.cancelled else "completed"), ("done", stats)
             if gate.waiting and time.perf_counter() - started >= share:
                 return None

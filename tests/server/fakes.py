@@ -1,8 +1,9 @@
 """A fake Translator for the server tests that exercise the HTTP layer (attacks, errors,
 cancellation, connections, fuzzing): instant, deterministic, and controllable with events.
 
-:class:`FakeTranslator` has the members the server uses (``model_info``, ``variant``,
-``options``, ``tokenizer.count``, ``translate_batch``, ``translate_stream``,
+:class:`FakeTranslator` has the members the server uses
+(``desktop_mt.server.service.ServedTranslator``: ``model_info``, ``variant``, ``options``,
+``directions``, ``missing``, ``translator_for``, ``translate_batch``, ``translate_stream``,
 ``alternatives``, ``close``). Its engine calls are recorded; with ``hold`` set to an Event
 each call (and each stream step) waits until the event is set or the call's cancel flag is,
 so a test decides when work progresses instead of sleeping.
@@ -32,8 +33,11 @@ class FakeTranslator:
 
     variant = "fake"
 
-    def __init__(self, hold: threading.Event | None = None) -> None:
+    def __init__(self, hold: threading.Event | None = None, directions: tuple[str, ...] = ("en-zh",)) -> None:
         self.model_info = types.SimpleNamespace(name="fake-en-zh", source_lang="en", target_lang="zh")
+        self.directions = directions
+        self.missing = {d: f"opus-mt-{d}" for d in ("en-zh", "zh-en") if d not in directions}
+        self.options_seen: list[GenerationOptions | None] = []  # the options of each engine call
         self.options = GenerationOptions()
         self.tokenizer = types.SimpleNamespace(count=lambda text: len(text.split()))
         self.hold = hold
@@ -56,8 +60,12 @@ class FakeTranslator:
             deadline -= 1
             assert deadline > 0, "the fake engine was held for too long"
 
-    def translate_batch(self, texts, options=None, cancel=None, **_ignored) -> list[str]:
+    def translator_for(self, name: str) -> FakeTranslator:
+        return self
+
+    def translate_batch(self, texts, options=None, cancel=None, progress=None, batch_size=None) -> list[str]:
         self.batches.append(list(texts))
+        self.options_seen.append(options)
         self.cancels.append(cancel)
         if self.fail_with is not None:
             raise self.fail_with
@@ -94,7 +102,7 @@ class HeldEngine:
         self.release = threading.Event()
         self.running = threading.Semaphore(0)  # one permit per call entered
 
-    def __call__(self, texts, cancel):
+    def __call__(self, texts, cancel, key=None):
         self.calls.append(list(texts))
         self.cancels.append(cancel)
         self.running.release()
@@ -109,12 +117,13 @@ class HeldEngine:
         assert self.running.acquire(timeout=WAIT), "no engine call started"
 
 
-def fake_app(translator: FakeTranslator | None = None, **overrides):
-    """The real app over a :class:`FakeTranslator` (overrides: ServerConfig fields)."""
+def fake_app(translator: FakeTranslator | None = None, memory=None, **overrides):
+    """The real app over a :class:`FakeTranslator` (overrides: ServerConfig fields; ``memory``
+    a ``TranslationMemory`` to use)."""
     from desktop_mt.server.app import create_app
     from desktop_mt.server.config import ServerConfig
 
-    return create_app(ServerConfig(**overrides), translator or FakeTranslator())
+    return create_app(ServerConfig(**overrides), translator or FakeTranslator(), memory)
 
 
 def replace_config(app, **changes) -> None:

@@ -19,7 +19,7 @@ WAIT = 30.0
 def start_server(**overrides) -> ServerThread:
     """A started :class:`ServerThread` (skips when the bundled model is missing)."""
     try:
-        model = bundled_model_dir()
+        model = bundled_model_dir("en-zh")
     except Exception as exc:  # noqa: BLE001
         pytest.skip(f"no bundled model: {exc}")
     config = ServerConfig(model=str(model), threads=1, **overrides)

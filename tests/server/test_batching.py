@@ -96,7 +96,7 @@ def test_window_collects_requests_that_arrive_just_after_the_first():
     """With a window, a request arriving while the worker waits joins the same call."""
     calls = []
 
-    def engine(texts, cancel):
+    def engine(texts, cancel, key=None):
         calls.append(list(texts))
         return texts
 

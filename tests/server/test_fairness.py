@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from desktop_mt.server.config import ServerConfig
+from desktop_mt.server.languages import Target
 from desktop_mt.server.service import TranslationService
 
 from .fakes import WAIT, FakeTranslator
@@ -27,7 +28,7 @@ def service():
 
 
 async def _run_stream(service, text: str) -> list[str]:
-    stream = service.open_stream(text, "zh-Hans")
+    stream = service.open_stream(text, Target("zh-Hans"))
     return [payload for kind, payload in [event async for event in stream.events()] if kind == "delta"]
 
 
@@ -48,7 +49,7 @@ def test_a_stream_gives_up_its_turn_to_waiting_work_after_its_share(service, mon
             seen.append(engine.stream_steps)  # how far the stream had got
 
     async def scenario():
-        stream = service.open_stream("one two three", "zh-Hans")
+        stream = service.open_stream("one two three", Target("zh-Hans"))
         await asyncio.to_thread(wait_for, engine.entered.is_set, "the first step")
         waiter = threading.Thread(target=other_work)
         waiter.start()

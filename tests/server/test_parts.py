@@ -6,7 +6,7 @@ import pytest
 
 from desktop_mt.server.config import ServeConfigError, ServerConfig, check_safe, is_loopback
 from desktop_mt.server.htmltext import HtmlDocument
-from desktop_mt.server.languages import LanguageTable, canonical, detect
+from desktop_mt.server.languages import LanguageTable, Target, canonical, detect
 
 
 def test_html_keeps_tags_attributes_scripts_and_entities():
@@ -45,9 +45,29 @@ def test_language_aliases(code, expected):
 
 
 def test_language_table_for_an_english_chinese_model():
-    table = LanguageTable.for_model("en", "zh")
-    assert table.listing()[0] == {"code": "en", "name": "English", "targets": ["zh-Hans", "zh-Hant"]}
-    assert table.target("zt") == "zh-Hant" and table.target("fr") is None
+    table = LanguageTable.for_directions(("en-zh",), {"zh-en": "opus-mt-zh-en"})
+    assert table.listing() == [
+        {"code": "en", "name": "English", "targets": ["zh-Hans", "zh-Hant"]},
+        {"code": "zh-Hans", "name": "Chinese (Simplified)", "targets": []},
+        {"code": "zh-Hant", "name": "Chinese (Traditional)", "targets": []},
+    ]
+    assert table.target("zt") == Target("zh-Hant") and table.target("fr") is None
+    assert table.unavailable(Target("zh-Hans")) is None
+    assert "desktop-mt models download opus-mt-zh-en" in table.unavailable(table.target("EN-US"))
+
+
+def test_language_table_for_both_directions():
+    table = LanguageTable.for_directions(("en-zh", "zh-en"))
+    assert table.listing() == [
+        {"code": "en", "name": "English", "targets": ["zh-Hans", "zh-Hant"]},
+        {"code": "zh-Hans", "name": "Chinese (Simplified)", "targets": ["en"]},
+        {"code": "zh-Hant", "name": "Chinese (Traditional)", "targets": ["en"]},
+    ]
+    target = table.target("en-GB")
+    assert target == Target("en") and target.direction == "zh-en" and table.unavailable(target) is None
+    only_zh_en = LanguageTable.for_directions(("zh-en",))
+    assert [row["code"] for row in only_zh_en.listing()] == ["zh-Hans", "zh-Hant", "en"]
+    assert only_zh_en.targets == ("en",)
 
 
 @pytest.mark.parametrize(

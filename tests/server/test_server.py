@@ -131,9 +131,21 @@ def test_region_tags_are_accepted(client):
     assert has_chinese(body["translatedText"])
 
 
-def test_auto_source_refuses_chinese_input(client):
-    r = client.post("/translate", json={"q": "我爱你。", "source": "auto", "target": "zh"})
-    assert r.status_code == 400 and r.json()["error"].startswith("zh is not supported")
+def test_auto_source_keeps_text_already_in_the_target_and_refuses_japanese(client):
+    body = client.post("/translate", json={"q": "我爱你。", "source": "auto", "target": "zh"}).json()
+    assert body == {"translatedText": "我爱你。", "detectedLanguage": {"language": "zh", "confidence": 100.0}}
+    r = client.post("/translate", json={"q": "日本語のテキストです", "source": "auto", "target": "zh"})
+    assert r.status_code == 400 and r.json()["error"].startswith("ja is not supported")
+
+
+def test_a_direction_without_a_model_is_a_400_naming_the_model_to_download(client):
+    # The bundled models translate English->Chinese only (in this test's server).
+    for source in ("zh", "auto"):
+        r = client.post("/translate", json={"q": "我爱你。", "source": source, "target": "en"})
+        assert r.status_code == 400, r.text
+        assert "desktop-mt models download opus-mt-zh-en" in r.json()["error"]
+    r = client.post("/v2/translate", json={"text": ["我爱你。"], "target_lang": "EN-US"})
+    assert r.status_code == 400 and "opus-mt-zh-en" in r.json()["message"]
 
 
 # --- errors ------------------------------------------------------------------------------
@@ -412,4 +424,4 @@ def test_stopping_the_server_stops_its_streams_and_releases_the_model():
         thread.stop()  # while the client still listens
     registry = service.metrics.registry
     assert registry.get_sample_value("desktop_mt_streams_total", {"outcome": "cancelled"}) == 1
-    assert service.translator.sessions is None  # closed after the stream had stopped
+    assert service.translator.translator_for("en-zh").sessions is None  # closed after the stream had stopped
