@@ -38,8 +38,13 @@ joins what belongs together and keeps the structure the page had:
   stays there too. A soft hyphen (U+00AD) at a line end always goes.
 * **Code**: a fenced code block (````` ``` ````` or ``~~~`` lines and what is between them) is copied
   as it is, with the line breaks it had around it (a blank line only where there was one).
-* Other joins put one space between the lines (none between two Chinese/Japanese characters),
-  and runs of spaces inside text lines become one space.
+* **Chinese** (and Japanese): Chinese is written without spaces, so lines meet with none where
+  the text on both sides of the break is Chinese: a Han or kana character or full-width
+  punctuation, also behind closing quotes and brackets at the line end and in front of opening
+  ones at the next line's start (``他说：\n“明天见。”`` -> ``他说：“明天见。”``). A break beside a Latin
+  word or a number gets a space, as in English.
+* Other joins put one space between the lines, and runs of spaces inside text lines become one
+  space.
 """
 
 from __future__ import annotations
@@ -55,6 +60,9 @@ _SENTENCE_END = re.compile(r"[.!?:。！？…][\"'”’)\]」』）]*$")
 _SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.?|[A-Z]\.)$")
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff5e\u3000-\u303f]")
 _WRAPPED_HYPHEN = re.compile(r"(?P<word>\S*[^\W_])-$")
+# Quotes and brackets around Chinese text: a line may end after a closing one or start with an opening one.
+_CLOSERS = "”’」』）》】〕〗〉\"')]"
+_OPENERS = "“‘「『（《【〔〖〈\"'(["
 # Words that, before a hyphen at a line end, usually start a compound ("well-known",
 # "self-attention", "high-quality") rather than a word split at the margin.
 _COMPOUND_HEADS = frozenset(
@@ -316,9 +324,17 @@ def _join_pair(left: str, right: str) -> str:
     if hyphen and right[:1].isalnum():
         keep = _keeps_hyphen(hyphen.group("word"), right.split()[0])
         return (left if keep else left[:-1]) + right
-    if _CJK.match(left[-1:]) and _CJK.match(right[:1]):
+    if _chinese_break(left, right):
         return left + right
     return left + " " + right
+
+
+def _chinese_break(left: str, right: str) -> bool:
+    """Whether a line break between ``left`` and ``right`` falls inside Chinese (or Japanese)
+    text, which is joined with no space: CJK on both sides of it, looking past closing quotes
+    and brackets at the end of ``left`` and opening ones at the start of ``right``."""
+    before, after = left.rstrip(_CLOSERS), right.lstrip(_OPENERS)
+    return bool(before and after and _CJK.match(before[-1]) and _CJK.match(after[0]))
 
 
 def _keeps_hyphen(before: str, after: str) -> bool:

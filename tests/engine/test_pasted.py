@@ -179,3 +179,26 @@ def test_a_printed_paragraph_with_one_sentence_end_at_the_margin_still_joins():
         "were higher than expected, and the authors explain why in section four.",
     ]
     assert join_lines("\n".join(lines)) == " ".join(lines)
+
+
+@pytest.mark.parametrize(
+    "lines, joined",
+    [
+        (["我们在一个很大的新闻语料库上训练了这个模型，", "并在同一时期的数据上进行了评估。"], None),
+        (["他说：", "“明天见。”"], "他说：“明天见。”"),
+        (["“你好，”他", "说。"], "“你好，”他说。"),
+        (["模型的名字叫「小", "明」。"], None),
+        (["我们使用", "TensorFlow 训练模型。"], "我们使用 TensorFlow 训练模型。"),
+        (["版本号是", "2.0，已经发布了。"], "版本号是 2.0，已经发布了。"),
+        (["The model was trained on a large", "corpus of news."], "The model was trained on a large corpus of news."),
+    ],
+)
+def test_chinese_lines_are_joined_without_a_space(lines, joined):
+    """PDF line joining in Chinese text (issue 26): no space where Chinese meets Chinese, also
+    across quotes and brackets; a space beside Latin words and numbers, as in English."""
+    assert join_lines("\n".join(lines)) == (joined if joined is not None else "".join(lines))
+
+
+def test_a_short_chinese_line_that_ends_a_sentence_ends_its_paragraph():
+    lines = ["这是第一段的第一行，它一直写到了页面的右边距才换行，", "然后在这里结束。", "这是第二段。"]
+    assert join_lines("\n".join(lines)) == lines[0] + lines[1] + "\n" + lines[2]
