@@ -1,0 +1,573 @@
+"""The layers of desktop_mt, held against the code (docs/ARCHITECTURE.md draws them).
+
+The import graph is read from the source with :mod:`ast` (every ``import`` statement: at module
+level, inside functions, and under ``if TYPE_CHECKING:``); nothing of desktop_mt is imported, so
+this test runs without onnxruntime, Qt or FastAPI and cannot be fooled by what happens to be
+loaded. An equivalent of import-linter's layer and independence contracts, written out here
+because the rules below also need what import-linter does not express: a cycle check over
+single modules, and which function-level imports are allowed (those that put off loading a
+heavy or optional package, see ``DEFERRED``). It needs no dependency beyond the standard library.
+
+Layers, highest first; a module imports its own layer or a lower one, never a higher one::
+
+    front ends   desktop_mt.gui, desktop_mt.cli*, desktop_mt.server, desktop_mt.__main__
+    app          desktop_mt.app, and the package face desktop_mt (desktop_mt/__init__.py)
+    services     desktop_mt.engine, .batch, .models, .tm, .ocr, .history, .instance_client
+    base         desktop_mt.errors, .paths, .fsutil, .resources_path
+
+Inside a layer: the GUI is imported only by itself and the launcher; the server imports neither
+GUI nor CLI; each service imports only the services named in ``SERVICE_USES`` (the engine none).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "desktop_mt"
+FACE = PACKAGE  # desktop_mt/__init__.py: the library's public names
+
+LAYERS: dict[str, tuple[str, ...]] = {  # highest first; a name covers the module and its submodules
+    "front ends": (
+        "desktop_mt.gui",
+        "desktop_mt.gui_launch",
+        "desktop_mt.cli",
+        "desktop_mt.cli_models",
+        "desktop_mt.cli_ocr",
+        "desktop_mt.cli_show",
+        "desktop_mt.server",
+        "desktop_mt.__main__",
+    ),
+    "app": ("desktop_mt.app", FACE),
+    "services": (
+        "desktop_mt.engine",
+        "desktop_mt.batch",
+        "desktop_mt.models",
+        "desktop_mt.tm",
+        "desktop_mt.ocr",
+        "desktop_mt.history",
+        "desktop_mt.instance_client",
+    ),
+    "base": ("desktop_mt.errors", "desktop_mt.paths", "desktop_mt.fsutil", "desktop_mt.resources_path"),
+}
+TESTING = "desktop_mt.testing"  # the typed fakes: imports what it fakes; nothing in desktop_mt imports it
+GUI = "desktop_mt.gui"
+LAUNCHERS = ("desktop_mt.gui_launch", "desktop_mt.cli")  # the modules that may start the window
+CLI = ("desktop_mt.cli", "desktop_mt.cli_models", "desktop_mt.cli_ocr", "desktop_mt.cli_show", "desktop_mt.gui_launch")
+SERVER = "desktop_mt.server"
+# Which other services each service may import (the engine translates and needs none of them).
+SERVICE_USES: dict[str, tuple[str, ...]] = {
+    "desktop_mt.engine": (),
+    "desktop_mt.tm": ("desktop_mt.engine",),
+    "desktop_mt.batch": ("desktop_mt.engine", "desktop_mt.tm"),
+    "desktop_mt.models": ("desktop_mt.engine",),
+    "desktop_mt.ocr": ("desktop_mt.engine",),
+    "desktop_mt.history": (),
+    "desktop_mt.instance_client": (),
+}
+# Third-party packages with one home: (package, the modules that may import it).
+HOMES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("onnxruntime", ("desktop_mt.engine.runtime",)),  # sessions, providers, telemetry switch: one place
+    ("PySide6", (GUI,)),
+    ("shiboken6", (GUI,)),
+    ("pynput", (GUI,)),
+    ("fastapi", (SERVER,)),
+    ("starlette", (SERVER,)),
+    ("uvicorn", (SERVER, "desktop_mt.gui.local_api")),  # the window serves the local API on a thread of its own
+    ("prometheus_client", (SERVER,)),
+)
+# Never in desktop_mt: the app runs on ONNX Runtime and SentencePiece alone (tests and export_tools use these).
+FORBIDDEN = ("torch", "transformers", "tokenizers", "optimum", "ctranslate2")
+
+# A function-level import is allowed where it puts off loading one of these, which the importing
+# module does not load already: optional extras (absent from some installs) and packages that
+# cost start-up time (figures: `python -X importtime -c "import NAME"`, a warm cache, this
+# project's CI machine). Importing a desktop_mt module that loads one counts too.
+DEFERRED: dict[str, str] = {
+    "onnxruntime": "~0.1-0.3 s and a native library: loaded when a model is opened, not for --help",
+    "sentencepiece": "a native library: loaded with a model's tokenizer",
+    "PySide6": "the gui extra: absent from a CLI or server install; Qt loads for the window only",
+    "shiboken6": "the gui extra (Qt's bindings)",
+    "pynput": "the gui extra: global hotkeys",
+    "fastapi": "the server extra, ~0.4 s: only `serve` and the window's local API",
+    "starlette": "the server extra",
+    "uvicorn": "the server extra, ~0.1 s",
+    "prometheus_client": "the server extra",
+    "multipart": "the server extra (form bodies)",
+    "rapidfuzz": "the tm extra: absent without it",
+    "translate": "the tm extra (translate-toolkit, TMX)",
+    "docx": "python-docx, ~0.1 s: .docx files only",
+    "lxml": "~20 ms: .docx and TMX files only",
+    "huggingface_hub": "model downloads only (it brings an HTTP client, ~0.15 s)",
+    "httpx": "~0.14 s: model downloads only",
+    "httpx2": "model downloads only (huggingface_hub's transport)",
+    "filelock": "~30 ms: model downloads only",
+    "PIL": "images (OCR) only; translating text never needs Pillow",
+    "tqdm": "~50 ms: the CLI's progress bars only",
+    "opencc": "Traditional Chinese output only (its dictionaries load with it)",
+    "Xlib": "X11 only: absent on Wayland, Windows and macOS",
+    "winreg": "Windows only",
+    "ctypes": "platform calls made on one system only",
+}
+
+# Known edges that other work of issue 25 removes. Each is named with why it still stands; the
+# lead empties these lists when that work has landed. test_edge_lists_are_current fails for an
+# entry whose import has gone, so the lists only shrink.
+CYCLE_EDGES_TO_GO: dict[tuple[str, str], str] = {
+    ("desktop_mt.engine.prefix", "desktop_mt.engine.translator"): "issue 25: translator <-> prefix <-> router",
+    ("desktop_mt.cli_show", "desktop_mt.cli"): "issue 25: cli <-> cli_show (run_gui leaves cli.py)",
+    ("desktop_mt.gui.ports", "desktop_mt.gui.worker"): "issue 25: the GUI's ports name the worker's EngineConfig",
+}
+LAYER_EDGES_TO_GO: dict[tuple[str, str], str] = {
+    # issue 25: `__version__` from a base module (desktop_mt/version.py, which pyproject's version attr reads
+    # and the face re-exports), not from the package face
+    ("desktop_mt.tm.tmx", FACE): "issue 25: the version from a base module",
+    ("desktop_mt.models.download", FACE): "issue 25: the version from a base module",
+    ("desktop_mt.models.store", "desktop_mt.app.settings"): "issue 25: the model choice moves to app.settings",
+}
+# issue 25: function-level imports that put off nothing heavy (each importer: the modules it
+# imports in functions that it could import at module level).
+FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
+    "desktop_mt.app.settings": ("desktop_mt.engine.model_format", "desktop_mt.errors"),
+    "desktop_mt.batch": (
+        "desktop_mt.batch.docx_format",
+        "desktop_mt.batch.srt",
+        "desktop_mt.batch.txt",
+        "desktop_mt.engine.direction",
+        "desktop_mt.engine.router",
+        "desktop_mt.tm.apply",
+    ),
+    "desktop_mt.batch.tags": ("unicodedata",),
+    "desktop_mt.batch.textio": ("desktop_mt.engine.segment", "desktop_mt.engine.textproc"),
+    "desktop_mt.cli": (
+        "desktop_mt",
+        "desktop_mt.batch",
+        "desktop_mt.cli_models",
+        "desktop_mt.cli_ocr",
+        "desktop_mt.cli_show",
+        "desktop_mt.engine.direction",
+        "desktop_mt.engine.glossary",
+        "desktop_mt.engine.model_format",
+        "desktop_mt.engine.options",
+        "desktop_mt.engine.router",
+        "desktop_mt.engine.translator",
+        "desktop_mt.errors",
+        "desktop_mt.gui.display_check",
+        "desktop_mt.models",
+        "desktop_mt.models.factory",
+        "desktop_mt.server.config",
+        "desktop_mt.tm",
+        "desktop_mt.tm.apply",
+        "desktop_mt.tm.tmx",
+        "importlib",
+        "os",
+    ),
+    "desktop_mt.cli_models": (
+        "desktop_mt.engine.model_format",
+        "desktop_mt.engine.tokenizer",
+        "desktop_mt.errors",
+        "desktop_mt.models",
+    ),
+    "desktop_mt.cli_ocr": ("desktop_mt.batch", "desktop_mt.engine.direction", "desktop_mt.errors", "desktop_mt.ocr"),
+    "desktop_mt.cli_show": ("desktop_mt.cli", "desktop_mt.instance_client"),
+    "desktop_mt.engine.model_format": (
+        "desktop_mt.engine.direction",
+        "desktop_mt.engine.resources",
+        "desktop_mt.paths",
+    ),
+    "desktop_mt.engine.options": ("desktop_mt.engine.direction", "desktop_mt.engine.script"),
+    "desktop_mt.gui.capture": ("PySide6", "math"),
+    "desktop_mt.gui.controller": ("desktop_mt", "desktop_mt.engine.options", "desktop_mt.ocr"),
+    "desktop_mt.gui.local_api": ("desktop_mt.server.config",),
+    "desktop_mt.gui.models": (
+        "desktop_mt.engine.direction",
+        "desktop_mt.engine.model_format",
+        "desktop_mt.errors",
+        "desktop_mt.models",
+        "desktop_mt.models.store",
+    ),
+    "desktop_mt.gui.ocr_feature": (
+        "desktop_mt.errors",
+        "desktop_mt.gui.hotkey",
+        "desktop_mt.gui.portal",
+        "desktop_mt.ocr",
+    ),
+    "desktop_mt.gui.pasting": ("desktop_mt.engine.direction", "desktop_mt.engine.pasted"),
+    "desktop_mt.gui.postedit": (
+        "desktop_mt.engine.direction",
+        "desktop_mt.gui.alignment",
+        "desktop_mt.gui.tm_dialog",
+        "desktop_mt.tm",
+        "desktop_mt.tm.incremental",
+        "desktop_mt.tm.store",
+    ),
+    "desktop_mt.gui.postedit_pane": ("PySide6",),
+    "desktop_mt.gui.progress": ("desktop_mt.engine.segment",),
+    "desktop_mt.gui.worker": (
+        "desktop_mt.batch",
+        "desktop_mt.batch.journal",
+        "desktop_mt.engine.direction",
+        "desktop_mt.engine.events",
+        "desktop_mt.engine.model_format",
+        "desktop_mt.engine.options",
+        "desktop_mt.engine.router",
+        "desktop_mt.gui.file_jobs",
+        "desktop_mt.models.factory",
+        "desktop_mt.models.store",
+        "desktop_mt.tm.store",
+    ),
+    "desktop_mt.models.download": ("desktop_mt",),
+    "desktop_mt.models.store": ("desktop_mt.app.settings", "desktop_mt.engine.tokenizer", "desktop_mt.models.catalog"),
+    "desktop_mt.server.run": ("desktop_mt.errors",),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Import:
+    """One import statement's target: a desktop_mt module, or a third-party/stdlib top-level name."""
+
+    importer: str
+    imported: str
+    line: int
+    in_function: bool
+    type_only: bool
+
+    @property
+    def internal(self) -> bool:
+        return self.imported == PACKAGE or self.imported.startswith(PACKAGE + ".")
+
+    def __str__(self) -> str:
+        kind = " (in a function)" if self.in_function else " (type only)" if self.type_only else ""
+        return f"{self.importer} -> {self.imported} at {path_of(self.importer)}:{self.line}{kind}"
+
+
+@functools.cache
+def modules() -> dict[str, Path]:
+    """Every module of desktop_mt by dotted name (the resources folder is data)."""
+    found: dict[str, Path] = {}
+    for path in sorted((ROOT / PACKAGE).rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[1:2] == ["resources"]:
+            continue
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def path_of(module: str) -> str:
+    return modules()[module].relative_to(ROOT).as_posix()
+
+
+def _owner(name: str) -> str:
+    """The desktop_mt module that ``import name`` runs last (``a.b.Class`` -> ``a.b``)."""
+    while name not in modules() and "." in name:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return ast.unparse(test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+
+
+@functools.cache
+def _imports_of(module: str) -> tuple[Import, ...]:
+    return tuple(_read_imports(module))
+
+
+def _read_imports(module: str) -> Iterator[Import]:
+    path = modules()[module]
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+
+    def targets(node: ast.Import | ast.ImportFrom) -> Iterator[str]:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield _owner(alias.name) if alias.name.startswith(PACKAGE + ".") else alias.name.split(".")[0]
+            return
+        if node.level:
+            base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+        else:
+            base = node.module or ""
+        if not (base == PACKAGE or base.startswith(PACKAGE + ".")):
+            yield base.split(".")[0]
+            return
+        for alias in node.names:  # `from . import segment` imports a module; `from .x import y` a name of x
+            yield f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules() else _owner(base)
+
+    def walk(node: ast.AST, in_function: bool, type_only: bool) -> Iterator[Import]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                for target in targets(child):
+                    yield Import(module, target, child.lineno, in_function, type_only)
+            elif isinstance(child, ast.If) and _is_type_checking(child.test):
+                for stmt in child.body:
+                    yield from walk(ast.Module(body=[stmt], type_ignores=[]), in_function, True)
+                for stmt in child.orelse:
+                    yield from walk(ast.Module(body=[stmt], type_ignores=[]), in_function, type_only)
+            else:
+                inner = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+                yield from walk(child, inner, type_only)
+
+    yield from walk(ast.parse(path.read_text(encoding="utf-8"), str(path)), False, False)
+
+
+@functools.cache
+def imports() -> tuple[Import, ...]:
+    return tuple(imp for module in modules() for imp in _imports_of(module))
+
+
+def internal_edges() -> dict[tuple[str, str], list[Import]]:
+    edges: dict[tuple[str, str], list[Import]] = {}
+    for imp in imports():
+        if imp.internal and imp.imported != imp.importer:
+            edges.setdefault((imp.importer, imp.imported), []).append(imp)
+    return edges
+
+
+def _within(module: str, prefix: str) -> bool:
+    return module == prefix or (prefix != PACKAGE and module.startswith(prefix + "."))
+
+
+def placed(module: str, table: dict[str, tuple[str, ...]]) -> str | None:
+    """The key of ``table`` whose longest prefix covers ``module`` (the face matches itself only)."""
+    best = max(
+        ((len(prefix), key) for key, prefixes in table.items() for prefix in prefixes if _within(module, prefix)),
+        default=None,
+    )
+    return best[1] if best else None
+
+
+def service_of(module: str) -> str | None:
+    """The service (a key of ``SERVICE_USES``) that ``module`` belongs to."""
+    return next((name for name in SERVICE_USES if _within(module, name)), None)
+
+
+def layer_rank(module: str) -> int:
+    """0 for the base layer, higher for higher layers."""
+    names = list(LAYERS)
+    return len(names) - 1 - names.index(placed(module, LAYERS) or "")
+
+
+def cycles(edges: set[tuple[str, str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iteratively)."""
+    graph: dict[str, list[str]] = {}
+    for source, target in sorted(edges):
+        graph.setdefault(source, []).append(target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(graph.get(start, ())))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(graph.get(child, ()))))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+    return found
+
+
+@functools.cache
+def _loads_at_import(module: str) -> frozenset[str]:
+    """The third-party/stdlib packages that importing ``module`` loads (its package's
+    ``__init__`` modules and what they import at module level, transitively; not type-only)."""
+    seen: set[str] = set()
+    loaded: set[str] = set()
+    todo = [module]
+    while todo:
+        current = todo.pop()
+        parts = current.split(".")
+        for name in [".".join(parts[:i]) for i in range(1, len(parts) + 1)]:
+            if name in seen or name not in modules():
+                continue
+            seen.add(name)
+            for imp in _imports_of(name):
+                if imp.in_function or imp.type_only:
+                    continue
+                if imp.internal:
+                    todo.append(imp.imported)
+                else:
+                    loaded.add(imp.imported)
+    return frozenset(loaded)
+
+
+def _defers(imp: Import) -> set[str]:
+    """What of ``DEFERRED`` a function-level import puts off loading."""
+    wanted = _loads_at_import(imp.imported) if imp.internal else {imp.imported}
+    return (wanted & DEFERRED.keys()) - _loads_at_import(imp.importer)
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = [m for m in modules() if m != TESTING and placed(m, LAYERS) is None]
+    assert not unplaced, f"place these modules in a layer (tests/test_architecture.py LAYERS): {unplaced}"
+    unplaced = [m for m in modules() if placed(m, LAYERS) == "services" and service_of(m) is None]
+    assert not unplaced, f"say which services these may import (SERVICE_USES): {unplaced}"
+
+
+def test_no_import_cycles() -> None:
+    edges = set(internal_edges()) - CYCLE_EDGES_TO_GO.keys()
+    found = cycles(edges)
+    report = [
+        " <-> ".join(component)
+        + "".join(
+            f"\n    {imp}" for (a, b), imps in internal_edges().items() for imp in imps if {a, b} <= set(component)
+        )
+        for component in found
+    ]
+    assert not report, "import cycles (a module-level, function-level or type-only import each):\n" + "\n".join(report)
+
+
+def test_lower_layers_never_import_higher_ones() -> None:
+    upward = [
+        str(imp)
+        for (a, b), imps in internal_edges().items()
+        if (a, b) not in LAYER_EDGES_TO_GO and a != TESTING and layer_rank(a) < layer_rank(b)
+        for imp in imps
+    ]
+    assert not upward, "imports from a lower layer to a higher one:\n" + "\n".join(upward)
+
+
+def test_nothing_imports_the_testing_fakes() -> None:
+    users = [str(imp) for (a, b), imps in internal_edges().items() if b == TESTING for imp in imps]
+    assert not users, "desktop_mt.testing is for tests only:\n" + "\n".join(users)
+
+
+def test_front_ends_keep_to_their_own() -> None:
+    wrong = []
+    for (a, b), imps in internal_edges().items():
+        if (a, b) in LAYER_EDGES_TO_GO:
+            continue
+        gui_from_outside = _within(b, GUI) and not _within(a, GUI) and a not in LAUNCHERS
+        server_upward = _within(a, SERVER) and (_within(b, GUI) or b in CLI)
+        gui_uses_cli = _within(a, GUI) and b in CLI
+        if gui_from_outside or server_upward or gui_uses_cli:
+            wrong.extend(str(imp) for imp in imps)
+    assert not wrong, (
+        "the GUI is imported only by itself and the launcher; the server imports no GUI or CLI module; "
+        "the GUI no CLI module:\n" + "\n".join(wrong)
+    )
+
+
+def test_services_import_only_the_services_they_build_on() -> None:
+    wrong = []
+    for (a, b), imps in internal_edges().items():
+        service, used = service_of(a), service_of(b)
+        if service and used and service != used and used not in SERVICE_USES[service]:
+            wrong.extend(str(imp) for imp in imps)
+    assert not wrong, "a service imports one it does not build on (SERVICE_USES):\n" + "\n".join(wrong)
+
+
+def test_third_party_packages_keep_to_their_homes() -> None:
+    wrong = []
+    for imp in imports():
+        if imp.internal:
+            continue
+        if imp.imported in FORBIDDEN:
+            wrong.append(f"{imp}: never in desktop_mt")
+        for package, homes in HOMES:  # what loads the package; an annotation's import (type only) loads nothing
+            at_home = any(_within(imp.importer, home) for home in homes)
+            if imp.imported == package and not imp.type_only and not at_home:
+                wrong.append(f"{imp}: only {', '.join(homes)} may import {package}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_function_level_imports_put_off_a_heavy_or_optional_package() -> None:
+    pointless = [
+        f"{imp}: loads nothing of DEFERRED that the importer does not load already"
+        for imp in imports()
+        if imp.in_function
+        and not imp.type_only
+        and not _defers(imp)
+        and imp.imported not in FUNCTION_LEVEL_TO_GO.get(imp.importer, ())
+    ]
+    assert not pointless, (
+        "import these at module level (a function-level import is for what DEFERRED names):\n" + "\n".join(pointless)
+    )
+
+
+def test_edge_lists_are_current() -> None:
+    edges = internal_edges()
+    gone = [f"CYCLE_EDGES_TO_GO {a} -> {b}" for a, b in CYCLE_EDGES_TO_GO if (a, b) not in edges]
+    gone += [f"LAYER_EDGES_TO_GO {a} -> {b}" for a, b in LAYER_EDGES_TO_GO if (a, b) not in edges]
+    still = {(i.importer, i.imported) for i in imports() if i.in_function and not i.type_only and not _defers(i)}
+    gone += [
+        f"FUNCTION_LEVEL_TO_GO {a} -> {b}"
+        for a, targets in FUNCTION_LEVEL_TO_GO.items()
+        for b in targets
+        if (a, b) not in still
+    ]
+    assert not gone, "these imports have gone: strike them from the list\n" + "\n".join(gone)
+
+
+def test_architecture_doc_names_what_exists() -> None:
+    """docs/ARCHITECTURE.md names every layer's packages, and every desktop_mt path and dotted
+    name it mentions exists (a file, a folder, or a module's top-level definition)."""
+    doc = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    missing = [name for prefixes in LAYERS.values() for name in prefixes if name != FACE and name not in doc]
+    missing = [m for m in missing if m in modules() or any(k.startswith(m + ".") for k in modules())]
+    for path in sorted(set(re.findall(r"\bdesktop_mt/[\w/.]*\w/?", doc))):
+        if not (ROOT / path).exists():
+            missing.append(path)
+    for dotted in sorted(set(re.findall(r"`(desktop_mt(?:\.\w+)+)`", doc))):
+        if not _resolves(dotted):
+            missing.append(dotted)
+    assert not missing, f"docs/ARCHITECTURE.md names what the code lacks: {missing}"
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``a.b.c`` is a module, or a module's top-level name (``.Class.method`` too)."""
+    module = _owner(dotted)
+    if module not in modules():
+        return False
+    rest = dotted[len(module) + 1 :].split(".") if dotted != module else []
+    body: list[ast.stmt] = ast.parse(modules()[module].read_text(encoding="utf-8")).body
+    for name in rest:
+        found = _defined(body, name)
+        if found is None:
+            return False
+        body = found.body if isinstance(found, ast.ClassDef) else []
+    return True
+
+
+def _defined(body: list[ast.stmt], name: str) -> ast.stmt | None:
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name == name:
+            return node
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return node
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+            return node
+    return None
