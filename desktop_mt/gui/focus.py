@@ -9,11 +9,11 @@ the order they are shown: source, translation, then the toolbar, then back to th
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QPlainTextEdit, QToolButton, QWidget
+
+from .ports import PanesAndToolbar
 
 _TABS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
 
@@ -21,8 +21,8 @@ _TABS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
 class TabFocus(QObject):
     """Installed on the window's panes (see the module docstring)."""
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: PanesAndToolbar) -> None:
+        super().__init__(window.window())
         self.window = window
         for editor in (window.source, window.target):
             editor.setTabChangesFocus(True)

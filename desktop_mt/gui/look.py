@@ -17,12 +17,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPaintEvent, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QLabel, QToolButton, QWidget
 
+from .ports import PanesAndToolbar
 from .theme import contrast_ratio
 
 PANE_CONTRAST = 1.15  # the translation pane's background against the source pane's
@@ -123,14 +122,15 @@ class FitLabel(QLabel):
 class WindowLook(QObject):
     """Applies the module's rules to a ``MainWindow``, now and on every palette change."""
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: PanesAndToolbar) -> None:
+        self.widget = window.window()  # the window's own QWidget: its palette, its events
+        super().__init__(self.widget)
         self.window = window
-        window.installEventFilter(self)
+        self.widget.installEventFilter(self)
         self.apply()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.window and event.type() == QEvent.Type.PaletteChange:
+        if obj is self.widget and event.type() == QEvent.Type.PaletteChange:
             self.apply()
         return super().eventFilter(obj, event)
 
@@ -141,7 +141,7 @@ class WindowLook(QObject):
 
     def apply(self) -> None:
         """Colour the translation pane and the » from the window's palette."""
-        palette = self.window.palette()
+        palette = self.widget.palette()
         target = self.window.target
         pane = pane_color(palette)
         own = QPalette()  # only these two roles set: the others follow the window's palette

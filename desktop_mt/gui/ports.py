@@ -46,6 +46,7 @@ __all__ = [
     "MessagesWindow",
     "OcrHost",
     "OcrWindow",
+    "PanesAndToolbar",
     "PanesWindow",
     "PopupHost",
     "PopupShower",
@@ -159,6 +160,22 @@ class PopupShower(Protocol):
     """The hotkey's popup (:class:`~desktop_mt.gui.popup.PopupFeature`)."""
 
     def show_for(self, text: str, pointer: QPoint) -> int | None: ...
+
+
+# ---- Tab focus (focus.py) and the window's look (look.py) -----------------------------------
+class PanesAndToolbar(Protocol):
+    """The panes and the toolbar (the main window as it is built: its ``__init__`` makes these)."""
+
+    @property
+    def source(self) -> QPlainTextEdit: ...
+
+    @property
+    def target(self) -> QPlainTextEdit: ...
+
+    @property
+    def toolbar(self) -> QToolBar: ...
+
+    def window(self) -> QWidget: ...
 
 
 # ---- View > Bilingual (bilingual.py) ------------------------------------------------------
