@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -210,3 +212,23 @@ def test_beam_candidates_end_a_looping_beam():
     state.loop_extra = None  # guard off: the fast path, and the 4th "7" is the best candidate
     scores, flat = gen._candidates(state, logits, 4, np.array([8]), gen.DecodeParams(0, 1, 0, beams=2), sessions)
     assert sessions.fast_calls == 1 and flat[0, 0] == 7
+
+
+class _Upper:
+    """A term finder that is no Glossary: every all-capitals word is a term rendered in lowercase."""
+
+    class Found:
+        def __init__(self, start: int, end: int, text: str) -> None:
+            self.start, self.end, self.text, self.target = start, end, text, text.lower()
+
+    def find(self, text: str) -> list[_Upper.Found]:
+        return [self.Found(m.start(), m.end(), m.group()) for m in re.finditer(r"\b[A-Z]{2,}\b", text)]
+
+    def __len__(self) -> int:
+        return 1
+
+
+def test_protect_takes_any_term_finder() -> None:
+    """``protect`` needs of a glossary only ``textproc.Terms``: where terms occur and their targets."""
+    pieces = protect("Call NASA at https://NASA.gov now", glossary=_Upper())
+    assert pieces == ["Call ", Span("term", "NASA", "nasa"), " at ", Span("url", "https://NASA.gov"), " now"]
