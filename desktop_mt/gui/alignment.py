@@ -26,6 +26,8 @@ from typing import Any
 
 from desktop_mt.engine.events import SegmentDone, TextDelta
 
+MODEL, KEPT, MEMORY = "model", "kept", "memory"  # a pair's origin (as ``tm.incremental``'s)
+
 
 def utf16_len(text: str) -> int:
     """Length of ``text`` in UTF-16 code units (QTextDocument positions)."""
@@ -46,6 +48,10 @@ class SegmentSpan:
     translation: str
     start: int
     end: int
+    origin: str = MODEL  # where the translation came from: the model, kept from before, the memory
+    edited: bool = False  # the user's (post-edited) translation, kept through re-translation
+    machine: str = ""  # the machine's translation (for the memory and the history); "" = translation
+    suggestion: Any = None  # the memory's best fuzzy match (``tm.Match``) for a sentence the model translated
 
 
 class SegmentTracker:
@@ -96,6 +102,14 @@ class Pair:
     translation: str
     src: tuple[int, int] | None
     tgt: tuple[int, int]
+    origin: str = MODEL
+    edited: bool = False  # the user changed its translation: it is theirs until its source changes
+    machine: str = ""  # the machine's translation before the user's edits
+    suggestion: Any = None  # the memory's fuzzy match (``tm.Match``), shown as a suggestion
+
+    def __post_init__(self) -> None:
+        if not self.machine:
+            self.machine = self.translation
 
 
 def _loose_pattern(sentence: str) -> re.Pattern[str] | None:
@@ -103,7 +117,12 @@ def _loose_pattern(sentence: str) -> re.Pattern[str] | None:
     return re.compile(r"\s+".join(re.escape(w) for w in words)) if words else None
 
 
-def _index_of16(text: str, pos16: int) -> int:
+def slice16(text: str, start16: int, end16: int) -> str:
+    """``text`` from UTF-16 position ``start16`` to ``end16``."""
+    return text[index_of16(text, start16) : index_of16(text, end16)]
+
+
+def index_of16(text: str, pos16: int) -> int:
     """The python index of UTF-16 position ``pos16`` in ``text``."""
     count = 0
     for index, char in enumerate(text):
@@ -119,6 +138,7 @@ class Alignment:
     def __init__(self, source_text: str = "") -> None:
         self.source_text = source_text
         self.pairs: list[Pair] = []
+        self.last_edited: Pair | None = None  # the sentence the user's last edit went to
         self._from = 0  # python index in source_text where the next sentence is looked for
         self._from16 = 0  # the same position in UTF-16 units
 
@@ -145,7 +165,17 @@ class Alignment:
         """Record a finished sentence (spans come in segment order). A sentence cut by
         protected spans comes whole, spans included (so the engine's ``alternatives`` gets
         the whole sentence)."""
-        pair = Pair(span.segment, span.source, span.translation, self._find_source(span.source), (span.start, span.end))
+        pair = Pair(
+            span.segment,
+            span.source,
+            span.translation,
+            self._find_source(span.source),
+            (span.start, span.end),
+            span.origin,
+            span.edited,
+            span.machine,
+            span.suggestion,
+        )
         self.pairs.append(pair)
         return pair
 
@@ -185,7 +215,56 @@ class Alignment:
             self.source_text = new_text
             found = [p.src[1] for p in self.pairs if p.src is not None]
             self._from16 = max(found, default=0)
-            self._from = _index_of16(new_text, self._from16)
+            self._from = index_of16(new_text, self._from16)
+
+    def target_edited(self, pos: int, removed: int, added: int, new_text: str) -> list[Pair]:
+        """The user changed the translation pane at ``pos`` (UTF-16; ``new_text`` is the pane's
+        text now). The sentence the edit is in (or touches: typing at a sentence's end goes on
+        with it) takes the edit and becomes the user's (``edited``); sentences after it move;
+        a sentence the edit deleted into shrinks (to nothing when all of it went). Returns the
+        pairs whose translation changed."""
+        delta, old_end = added - removed, pos + removed
+        ordered = sorted(self.pairs, key=lambda p: p.tgt)
+        owner = self._owner(ordered, pos, removed)
+        self.last_edited = owner
+        changed: list[Pair] = []
+        for pair in ordered:
+            start, end = pair.tgt
+            if pair is owner:
+                pair.tgt = (start, end + delta if end >= old_end else pos + added)
+            elif start >= old_end:
+                pair.tgt = (start + delta, end + delta)
+                continue
+            elif end <= pos:
+                continue
+            else:  # the edit removed the start of this sentence (or all of it)
+                new_start = pos + added
+                pair.tgt = (new_start, max(new_start, end + delta))
+            pair.translation = slice16(new_text, *pair.tgt)
+            pair.edited = True
+            changed.append(pair)
+        return changed
+
+    def _owner(self, ordered: list[Pair], pos: int, removed: int) -> Pair | None:
+        """The sentence an edit at ``pos`` belongs to. Where two sentences meet (Chinese has
+        no space between them) the one emptied by an earlier edit comes first, then the one
+        the user edited last, then the one whose text a deletion starts at, then the one an
+        insertion continues."""
+
+        def rank(pair: Pair) -> int:
+            start, end = pair.tgt
+            if start == end:
+                return 0
+            if start < pos < end:
+                return 1
+            if pair is self.last_edited:
+                return 2
+            if (removed and start == pos) or (not removed and end == pos):
+                return 3
+            return 4
+
+        found = [p for p in ordered if p.tgt[0] <= pos <= p.tgt[1]]
+        return min(found, key=rank) if found else None
 
     def replace_translation(self, pair: Pair, text: str) -> tuple[int, int]:
         """Give ``pair`` the translation ``text`` (its range grows or shrinks; the pairs after
@@ -202,7 +281,7 @@ class Alignment:
 
 # ---- Qt ------------------------------------------------------------------------------------
 from PySide6.QtCore import QEvent, QObject, Qt, Signal  # noqa: E402
-from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor  # noqa: E402
+from PySide6.QtGui import QMouseEvent, QPalette, QTextCharFormat, QTextCursor  # noqa: E402
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit  # noqa: E402
 
 from .look import highlight_color  # noqa: E402 - the palette's highlight, as opaque as it must be
@@ -213,6 +292,7 @@ class AlignmentView(QObject):
     the focus, in both panes (``QPlainTextEdit`` extra selections)."""
 
     highlighted = Signal(object)  # the Pair now highlighted, or None
+    pairsEdited = Signal(object)  # list[Pair]: the user changed their translations (post-editing)
 
     def __init__(self, source: QPlainTextEdit, target: QPlainTextEdit, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -226,6 +306,9 @@ class AlignmentView(QObject):
         target.cursorPositionChanged.connect(lambda: self._cursor_moved("target"))
         source.document().contentsChange.connect(self._source_changed)
         target.document().contentsChange.connect(self._target_changed)
+        user_edits = getattr(target, "userEdited", None)  # postedit.PostEditPane: the user's edits
+        if user_edits is not None:
+            user_edits.connect(self._target_user_edit)
         for editor in (source, target):
             editor.viewport().setMouseTracking(True)
             editor.viewport().installEventFilter(self)
@@ -289,9 +372,17 @@ class AlignmentView(QObject):
         if self.target.document().isEmpty():
             self.reset()
 
+    def _target_user_edit(self, pos: int, removed: int, added: int) -> None:
+        if self.alignment is None:
+            return
+        changed = self.alignment.target_edited(pos, removed, added, self.target.toPlainText())
+        self.refresh()
+        if changed:
+            self.pairsEdited.emit(changed)
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if kind == QEvent.Type.MouseMove:
+        if kind == QEvent.Type.MouseMove and isinstance(event, QMouseEvent):
             side = "source" if obj is self.source.viewport() else "target"
             editor = self.source if side == "source" else self.target
             self.hover(side, editor.cursorForPosition(event.position().toPoint()).position())
@@ -318,25 +409,47 @@ class AlignmentView(QObject):
             return
         self.pair = pair
         self._paint(self.source, pair.src if pair else None)
-        self._paint(self.target, pair.tgt if pair else None)
+        self._paint(self.target, pair.tgt if pair else None, self._memory_marks())
         self.highlighted.emit(pair)
 
-    def _paint(self, editor: QPlainTextEdit, span: tuple[int, int] | None) -> None:
-        if span is None or span[0] >= span[1]:
-            editor.setExtraSelections([])
-            return
-        last = editor.document().characterCount() - 1
-        cursor = QTextCursor(editor.document())
-        cursor.setPosition(min(span[0], last))
-        cursor.setPosition(min(span[1], last), QTextCursor.MoveMode.KeepAnchor)
-        palette = editor.palette()
-        color = highlight_color(palette, palette.color(QPalette.ColorRole.Base))
+    def memory_pairs(self) -> list[Pair]:
+        """The sentences whose translation is the memory's exact match (not edited since)."""
+        if self.alignment is None:
+            return []
+        return [p for p in self.alignment.pairs if p.origin == MEMORY and not p.edited]
+
+    def _memory_marks(self) -> list[QTextEdit.ExtraSelection]:
+        """A dotted underline in the palette's link colour under each translation from memory."""
+        palette = self.target.palette()
         fmt = QTextCharFormat()
-        fmt.setBackground(color)
-        selection = QTextEdit.ExtraSelection()
-        selection.cursor = cursor
-        selection.format = fmt
-        editor.setExtraSelections([selection])
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+        fmt.setUnderlineColor(palette.color(QPalette.ColorRole.Link))
+        fmt.setToolTip("From the translation memory")
+        return [_selection(self.target, p.tgt, fmt) for p in self.memory_pairs() if p.tgt[0] < p.tgt[1]]
+
+    def _paint(
+        self, editor: QPlainTextEdit, span: tuple[int, int] | None, marks: list[QTextEdit.ExtraSelection] | None = None
+    ) -> None:
+        marks = list(marks or [])
+        if span is None or span[0] >= span[1]:
+            editor.setExtraSelections(marks)
+            return
+        palette = editor.palette()
+        fmt = QTextCharFormat()
+        fmt.setBackground(highlight_color(palette, palette.color(QPalette.ColorRole.Base)))
+        editor.setExtraSelections([_selection(editor, span, fmt), *marks])
+
+
+def _selection(editor: QPlainTextEdit, span: tuple[int, int], fmt: QTextCharFormat) -> QTextEdit.ExtraSelection:
+    """An extra selection of ``span`` (UTF-16, clamped to the document) drawn with ``fmt``."""
+    last = editor.document().characterCount() - 1
+    cursor = QTextCursor(editor.document())
+    cursor.setPosition(min(span[0], last))
+    cursor.setPosition(min(span[1], last), QTextCursor.MoveMode.KeepAnchor)
+    selection = QTextEdit.ExtraSelection()
+    selection.cursor = cursor
+    selection.format = fmt
+    return selection
 
 
 def _reveal(editor: QPlainTextEdit, pos: int) -> None:

@@ -3,60 +3,51 @@
 The translation pane's context menu (and Ctrl+Shift+A, also from the source pane) asks the
 worker, on its thread and with a cancel flag, for ``Translator.alternatives(sentence, 3)``; a
 menu lists them (the one shown now is checked); choosing one replaces that sentence in the
-translation as one step of an undo stack of its own (Ctrl+Z / Ctrl+Shift+Z in the translation
-pane, and Undo / Redo in its context menu). A new translation empties that stack and cancels
-a pending request. The sentence ranges come from :mod:`.alignment`.
+translation as one undo step of the (editable) translation pane: Ctrl+Z / Ctrl+Shift+Z there.
+A click on a word of the translation asks for the alternatives from that word on
+(``alternatives(..., prefix=<the sentence's text before the word>)``, issue 28); choosing one
+replaces the sentence from that word to its end. A chosen alternative is the user's choice:
+the sentence counts as edited (kept through re-translation). A new translation cancels a
+pending request. The sentence ranges come from :mod:`.alignment`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence, QShortcut, QTextCursor, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import QMenu
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor
+from PySide6.QtWidgets import QMenu, QPlainTextEdit
 
-from .alignment import AlignmentView, Pair
+from .alignment import AlignmentView, Pair, index_of16, slice16
 
 SHORTCUT = "Ctrl+Shift+A"
 COUNT = 3
 
 
-class ReplaceSentence(QUndoCommand):
-    """Put ``text`` in place of ``pair``'s translation in the translation pane (and back)."""
-
-    def __init__(self, view: AlignmentView, pair: Pair, text: str, changed: Callable[[], None] = lambda: None) -> None:
-        super().__init__(f"Alternative for sentence {pair.segment + 1}")
-        self.view, self.pair, self.new, self.old = view, pair, text, pair.translation
-        self.changed = changed
-
-    def _put(self, text: str) -> None:
-        alignment = self.view.alignment
-        if alignment is None or self.pair not in alignment.pairs:
-            return  # the translation it belonged to is gone
-        start, end = alignment.replace_translation(self.pair, text)
-        cursor = QTextCursor(self.view.target.document())
-        cursor.setPosition(start)
-        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+def replace_in_pane(view: AlignmentView, start: int, end: int, text: str) -> None:
+    """Put ``text`` in place of the pane's ``start``-``end`` (UTF-16) as one undo step made by
+    the user (the alignment follows it: ``PostEditPane.userEdited``)."""
+    target = view.target
+    last = target.document().characterCount() - 1
+    cursor = QTextCursor(target.document())
+    cursor.setPosition(min(start, last))
+    cursor.setPosition(min(end, last), QTextCursor.MoveMode.KeepAnchor)
+    user_edit = getattr(target, "user_edit", None)
+    with user_edit() if user_edit is not None else contextlib.nullcontext():
         cursor.beginEditBlock()
         cursor.insertText(text)
         cursor.endEditBlock()
-        self.view.refresh()
-        self.changed()
-
-    def redo(self) -> None:
-        self._put(self.new)
-
-    def undo(self) -> None:
-        self._put(self.old)
+    view.refresh()
 
 
 class AlternativesFeature(QObject):
     """The controller's side of the Alternatives command (see the module docstring)."""
 
     _requested = Signal(int, str, int, object, object)  # queued into the worker's thread
+    _fromRequested = Signal(int, str, str, int, object, object)  # id, sentence, prefix, n, options, cancel
     menuShown = Signal(object)  # the QMenu of alternatives (tests, screenshots)
     translationReplaced = Signal(str, str)  # source, whole translation after a choice or its undo
     failed = Signal(str)
@@ -65,11 +56,14 @@ class AlternativesFeature(QObject):
         super().__init__(controller)
         self.controller, self.view = controller, view
         self.window = window = controller.window
-        self.undo_stack = QUndoStack(self)
         self.menu: QMenu | None = None
         self._next_id = 0
-        self._pending: tuple[int, threading.Event, Pair] | None = None
+        self._pending: tuple[int, threading.Event, Pair, int | None] | None = None
         self._requested.connect(controller.worker.alternatives)
+        self._fromRequested.connect(controller.worker.alternatives_from)
+        word_clicks = getattr(window.target, "wordClicked", None)
+        if word_clicks is not None:
+            word_clicks.connect(self.request_from)
         controller.worker.alternativesReady.connect(self._on_ready)
         controller.requestStarted.connect(self._on_request_started)
         target = window.target
@@ -81,15 +75,6 @@ class AlternativesFeature(QObject):
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.action.triggered.connect(lambda _c=False: self.request())
         window.addAction(self.action)
-        self.undo_action = self.undo_stack.createUndoAction(self, "Undo alternative")
-        self.redo_action = self.undo_stack.createRedoAction(self, "Redo alternative")
-        # The pane is read-only, so Ctrl+Z there is free for the alternatives' own stack.
-        for standard, slot in (
-            (QKeySequence.StandardKey.Undo, self.undo_stack.undo),
-            (QKeySequence.StandardKey.Redo, self.undo_stack.redo),
-        ):
-            for keys in QKeySequence.keyBindings(standard):  # Redo: Ctrl+Shift+Z and Ctrl+Y
-                QShortcut(keys, target, activated=slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     # ---- requests -----------------------------------------------------------------------
     def request(self, pair: Pair | None = None) -> int | None:
@@ -104,9 +89,28 @@ class AlternativesFeature(QObject):
         self.cancel()
         self._next_id += 1
         cancel = threading.Event()
-        self._pending = (self._next_id, cancel, pair)
+        self._pending = (self._next_id, cancel, pair, None)
         self.window.statusBar().showMessage("Finding alternatives…")
         self._requested.emit(self._next_id, pair.source, COUNT, self.controller.generation_options(), cancel)
+        return self._next_id
+
+    def request_from(self, pos: int) -> int | None:
+        """A click at ``pos`` of the translation pane: alternatives for its sentence from the
+        word clicked on (the n-best continuations of the text before it). None when no
+        translated sentence is there."""
+        pair = self.view.pair_at("target", pos)
+        if pair is None:
+            return None
+        text = self.window.target.toPlainText()
+        start = max(pair.tgt[0], min(_word_start(self.window.target, pos), pair.tgt[1]))
+        prefix = slice16(text, pair.tgt[0], start)
+        self.cancel()
+        self._next_id += 1
+        cancel = threading.Event()
+        self._pending = (self._next_id, cancel, pair, start)
+        self.window.statusBar().showMessage("Finding alternatives from this word…")
+        options = self.controller.window_options()
+        self._fromRequested.emit(self._next_id, pair.source, prefix, COUNT, options, cancel)
         return self._next_id
 
     def cancel(self) -> None:
@@ -117,12 +121,11 @@ class AlternativesFeature(QObject):
 
     def _on_request_started(self, _req_id: int, _text: str) -> None:
         self.cancel()
-        self.undo_stack.clear()  # the text those steps changed is gone
 
     def _on_ready(self, req_id: int, result: Any) -> None:
         if self._pending is None or self._pending[0] != req_id:
             return  # superseded or cancelled
-        pair = self._pending[2]
+        pair, start = self._pending[2], self._pending[3]
         self._pending = None
         self.window.statusBar().clearMessage()
         if isinstance(result, str):
@@ -134,7 +137,10 @@ class AlternativesFeature(QObject):
         alignment = self.view.alignment
         if alignment is None or pair not in alignment.pairs:
             return  # a new translation replaced the sentence meanwhile
-        self.show_menu(pair, result)
+        if start is None:
+            self.show_menu(pair, result)
+        else:
+            self.show_menu_from(pair, start, result)
 
     # ---- menus --------------------------------------------------------------------------
     def show_menu(self, pair: Pair, alternatives: list[Any]) -> QMenu:
@@ -156,9 +162,39 @@ class AlternativesFeature(QObject):
         self.menuShown.emit(menu)
         return menu
 
+    def show_menu_from(self, pair: Pair, start: int, alternatives: list[Any]) -> QMenu:
+        """The menu of continuations of ``pair``'s translation from position ``start`` (a word)."""
+        text = self.window.target.toPlainText()
+        head = slice16(text, pair.tgt[0], start)
+        tail = slice16(text, start, pair.tgt[1])
+        menu = QMenu(self.window)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.setToolTipsVisible(True)
+        word = tail.split()[0] if tail.split() else tail
+        menu.addAction(f"Alternatives from “{_short(word, 20)}”").setEnabled(False)
+        for alt in alternatives:
+            action = menu.addAction(("…" if head.strip() else "") + alt.text.replace("&", "&&"))
+            action.setCheckable(True)
+            action.setChecked(alt.text.strip() == tail.strip())
+            action.setToolTip(f"score {alt.score:.3f}")
+            action.setData(alt.text)
+            action.triggered.connect(lambda _c=False, p=pair, s=start, t=alt.text: self.choose_from(p, s, t))
+        self.menu = menu
+        menu.popup(self._menu_position(pair))
+        self.menuShown.emit(menu)
+        return menu
+
+    def choose_from(self, pair: Pair, start: int, text: str) -> None:
+        """Replace ``pair``'s translation from ``start`` to its end with ``text`` (one undo step)."""
+        alignment = self.view.alignment
+        if alignment is None or pair not in alignment.pairs:
+            return
+        replace_in_pane(self.view, start, pair.tgt[1], text)
+        self._replaced()
+
     def _menu_position(self, pair: Pair) -> QPoint:
         # Below the sentence's last line, from where the sentence starts (or the line's start).
-        target = self.window.target
+        target: QPlainTextEdit = self.window.target
         last = target.document().characterCount() - 1
         cursor = QTextCursor(target.document())
         cursor.setPosition(min(pair.tgt[0], last))
@@ -170,8 +206,11 @@ class AlternativesFeature(QObject):
 
     def choose(self, pair: Pair, text: str) -> None:
         """Replace ``pair``'s translation with ``text`` (one undoable step)."""
-        if text != pair.translation:
-            self.undo_stack.push(ReplaceSentence(self.view, pair, text, self._replaced))
+        alignment = self.view.alignment
+        if text == pair.translation or alignment is None or pair not in alignment.pairs:
+            return
+        replace_in_pane(self.view, pair.tgt[0], pair.tgt[1], text)
+        self._replaced()
 
     def _replaced(self) -> None:
         """An alternative went in (or came out again): the history keeps what is shown."""
@@ -186,10 +225,20 @@ class AlternativesFeature(QObject):
         action = menu.addAction(f"Alternatives…\t{SHORTCUT}")
         action.setEnabled(pair is not None)
         action.triggered.connect(lambda _c=False, p=pair: self.request(p))
-        menu.addAction(self.undo_action)
-        menu.addAction(self.redo_action)
         self.menu = menu
         menu.popup(target.viewport().mapToGlobal(pos))
+
+
+def _word_start(editor: Any, pos: int) -> int:
+    """The start of the word at ``pos`` in ``editor`` (a Chinese text: the character clicked)."""
+    text = editor.toPlainText()
+    index = index_of16(text, pos)
+    if index < len(text) and not text[index].isspace() and not text[index].isascii():
+        return pos  # no spaces between words: from the character clicked on
+    cursor = QTextCursor(editor.document())
+    cursor.setPosition(pos)
+    cursor.movePosition(QTextCursor.MoveOperation.StartOfWord)
+    return cursor.position()
 
 
 def _short(text: str, limit: int = 40) -> str:

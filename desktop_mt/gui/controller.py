@@ -31,6 +31,7 @@ from .models import StoreBackend, is_bundled
 from .models_dialog import ModelsHub
 from .ocr_feature import OcrFeature
 from .popup import PopupFeature
+from .postedit import PostEditFeature
 from .settings import Settings
 from .worker import EngineConfig, FileJob, TranslationWorker, default_translator_factory
 
@@ -80,6 +81,7 @@ class Controller(QObject):
     # Queued into the worker thread (the worker lives there, so Qt queues these).
     _loadRequested = Signal(object)
     _translateRequested = Signal(int, str, object, object)
+    _planRequested = Signal(int, str, object, object, object)  # incremental: worker.translate_plan
     _fileLoadRequested = Signal(object)  # EngineConfig for the file-job worker
     _fileRequested = Signal(object)  # FileJob
     _fileReleaseRequested = Signal()  # the job ended: free the job engine's memory
@@ -138,6 +140,7 @@ class Controller(QObject):
         self.alignment = AlignmentFeature(self)  # highlights a sentence's counterpart
         self.alternatives = AlternativesFeature(self, self.alignment.view)  # n-best of a sentence
         self.alternatives.translationReplaced.connect(self.history.translation_replaced)
+        self.postedit = PostEditFeature(self)  # editable translation, completion, memory, incremental
         self.popup = PopupFeature(self)  # the hotkey's popup at the mouse pointer (setting)
         self.ocr = OcrFeature(self)  # Translate screen region; pasted and dropped images (OCR)
         self.local_api = LocalApiFeature(self)  # Settings > Local API: the HTTP server in the app
@@ -157,6 +160,7 @@ class Controller(QObject):
         self.worker.moveToThread(self.thread)
         self._loadRequested.connect(self.worker.load)
         self._translateRequested.connect(self.worker.translate)
+        self._planRequested.connect(self.worker.translate_plan)
         w = self.worker
         w.loadStarted.connect(self._on_load_started)
         w.loaded.connect(self._on_loaded)
@@ -236,20 +240,26 @@ class Controller(QObject):
         """Start translating ``text``, superseding any running request. Returns its id."""
         self._debounce.stop()
         self._cancel_current()
-        self.window.clear_target()
+        self.postedit.before_new_text()  # the user's edits go into the memory and the history
         # Nothing to do (what ran before is cancelled); Japanese, Korean and text already in
         # the chosen language are left as they are (the status bar says so).
         if not text.strip() or self.input.left_as_is(text, self.direction.target.value):
+            self.window.clear_target()
             self.window.set_busy(False)
             self._set_state("idle")
             return None
+        plan = self.postedit.plan(text)  # before the pane empties: it reads the sentences shown
+        self.window.clear_target()
         self._next_id += 1
         request = _Request(self._next_id, threading.Event(), text=text)
         self._set_current(request)
         self.window.set_busy(True)
         self._set_state("translating")
         self.requestStarted.emit(request.req_id, text)
-        self._translateRequested.emit(request.req_id, text, self.window_options(), request.cancel)
+        if plan is None:
+            self._translateRequested.emit(request.req_id, text, self.window_options(), request.cancel)
+        else:  # only the sentences whose source changed go to the model
+            self._planRequested.emit(request.req_id, text, plan, self.window_options(), request.cancel)
         return request.req_id
 
     def show_entry(self, source: str, translation: str) -> None:
@@ -257,6 +267,7 @@ class Controller(QObject):
         draft as one undoable step."""
         self._debounce.stop()
         self._cancel_current()
+        self.postedit.before_new_text()
         self.window.set_source(source)
         self.window.clear_target()
         self.window.append_target(translation)
@@ -285,6 +296,7 @@ class Controller(QObject):
         """Stop and empty both panes."""
         self._debounce.stop()
         self._cancel_current()
+        self.postedit.before_new_text()
         self.window.clear_all()
         self.window.set_busy(False)
         self.last_stats = None
@@ -679,6 +691,7 @@ class Controller(QObject):
         self._cancel_current()
         self.cancel_file()
         self.models_hub.shutdown()
+        self.postedit.close()  # the last edits into the memory and the history
         self.history.close()
         self.alternatives.cancel()
         self.popup.close()

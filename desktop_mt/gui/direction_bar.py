@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QToolButton, QWidget
 from desktop_mt.engine import direction
 
 SWAP_SHORTCUT = "Ctrl+Shift+S"
+DESCRIBED = 2000  # characters of the text the Auto entry describes
 
 
 class Target(str, Enum):
@@ -133,8 +134,10 @@ class DirectionFeature(QObject):
         self._set(swapped(self.target))
         if not translation:
             return
+        self.controller.postedit.before_new_text()
         self.window.set_source(translation)
         self.controller.translate(translation)
 
     def _on_request_started(self, _req_id: int, text: str) -> None:
-        self.bar.set_detected(direction.describe(text) if self.target is Target.AUTO else "")
+        # What Auto does with the text, from its start (a label: quick on a long text).
+        self.bar.set_detected(direction.describe(text[:DESCRIBED]) if self.target is Target.AUTO else "")

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QPlainTextEdit
 
 log = logging.getLogger(__name__)
 
+QUICK_LOOK = 2000  # characters looked at first to see that a text is translated
 JOINED = "Joined the line breaks of the pasted text (Ctrl+Z: the text as pasted)."
 
 
@@ -114,7 +115,8 @@ def left_as_is_message(text: str, target: str) -> str:
     ("Japanese: left as it is."), or "" when some of it is translated (``engine.direction``)."""
     from desktop_mt.engine import direction
 
-    if direction.directions_needed(text, target):
+    # The start of a long text nearly always decides it (and the UI thread stays quick).
+    if direction.directions_needed(text[:QUICK_LOOK], target) or direction.directions_needed(text, target):
         return ""
     said = direction.describe(text, target)
     return f"{said}." if said else ""

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
-    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QSizePolicy,
@@ -41,6 +40,8 @@ from .focus import TabFocus
 from .look import FitLabel, WindowLook
 from .models_dialog import DemoModelNotice
 from .pasting import PasteEdit
+from .postedit import SuggestionBar
+from .postedit_pane import PostEditPane
 from .progress import without_mark
 
 STATES = ("loading", "translating", "idle", "error", "stopping", "stopped")
@@ -70,6 +71,9 @@ SHORTCUTS = (
     ("Ctrl++ / Ctrl+- / Ctrl+0", "Larger / smaller / default text size"),
     ("Ctrl+H", "History of translations (search as you type)"),
     ("Ctrl+Shift+A", "Alternatives for the sentence under the cursor (Ctrl+Z in the translation undoes)"),
+    ("Click a word", "In the translation: alternatives for the sentence from that word on"),
+    ("Tab / Esc", "In the translation, while a completion is offered: accept / dismiss it"),
+    ("Ctrl+Shift+Enter", "Approve the translation: its sentence pairs go into the translation memory"),
     ("Ctrl+Q", "Quit (closing the window keeps the app in the tray)"),
 )
 
@@ -212,9 +216,8 @@ class MainWindow(QMainWindow):
             "Type or paste English or Chinese text (输入英文或中文). Ctrl+Enter translates, Esc stops."
         )
         self.source.textChanged.connect(self._on_source_changed)
-        self.target = QPlainTextEdit(self)
+        self.target = PostEditPane(self)  # editable: post-editing (issue 28)
         self.target.setObjectName("target")
-        self.target.setReadOnly(True)
         self.target.setPlaceholderText("The translation appears here as it is written · 译文会在这里逐字出现。")
         self.font_size = DEFAULT_FONT_SIZE
         self._apply_font_size()
@@ -301,6 +304,8 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.demo_notice)
         layout.addWidget(self.file_job)
         layout.addWidget(self.splitter, 1)
+        self.suggestion_bar = SuggestionBar(self)  # the memory's fuzzy match for the sentence at the cursor
+        layout.addWidget(self.suggestion_bar)
         self.setCentralWidget(central)
 
     def _build_status_bar(self) -> None:
@@ -352,8 +357,15 @@ class MainWindow(QMainWindow):
         menu.addSeparator()
         menu.addAction(self.quit_action)
 
+    def add_postedit_actions(self, actions: list[QAction]) -> None:
+        """Post-editing's entries (Approve translation, Translation memory…) in the Edit menu."""
+        self.edit_menu.addSeparator()
+        for action in actions:
+            self.edit_menu.addAction(action)
+            self.addAction(action)  # its shortcut works wherever the focus is in the window
+
     def _build_edit_menu(self) -> None:
-        menu = self.menuBar().addMenu("&Edit")
+        menu = self.edit_menu = self.menuBar().addMenu("&Edit")
         self.undo_action = self._action(
             "Undo", "Undo in the source text", self.source.undo, QKeySequence.StandardKey.Undo
         )
@@ -548,9 +560,7 @@ class MainWindow(QMainWindow):
         Follows the end only if the view was already there (reading further up stays put)."""
         bar = self.target.verticalScrollBar()
         follow = bar.value() >= bar.maximum() - 2
-        cursor = QTextCursor(self.target.document())
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertText(text)
+        self.target.insert_programmatically(text)  # not the user's edit, not in its undo history
         if follow:
             bar.setValue(bar.maximum())
 

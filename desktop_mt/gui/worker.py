@@ -29,7 +29,7 @@ from desktop_mt.engine.direction import DirectionUnavailableError
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta
 from desktop_mt.errors import DesktopMTError, TranslationCancelled
 
-from .alignment import SegmentTracker
+from .alignment import SegmentSpan, SegmentTracker, utf16_len
 from .logsetup import log_exception
 
 log = logging.getLogger(__name__)
@@ -100,6 +100,8 @@ class TranslationWorker(QObject):
     fileResumed = Signal(str)  # ResumeReport text: segments recovered, or why it starts over
     segmentDone = Signal(int, object)  # request id, alignment.SegmentSpan (after its text's delta)
     alternativesReady = Signal(int, object)  # id, list[Alternative] ([]: cancelled) or a message (str)
+    completionDelta = Signal(int, str)  # completion request id, more of the completion's text
+    completionDone = Signal(int, str)  # completion request id, "" (complete or cancelled) or a message
 
     def __init__(
         self, factory: Callable[[EngineConfig], Any] | None = None, batch_seconds: float = BATCH_SECONDS
@@ -200,10 +202,97 @@ class TranslationWorker(QObject):
             self.delta.emit(req_id, "".join(buf))
         return stats
 
+    @Slot(int, str, object, object, object)
+    def translate_plan(
+        self, req_id: int, text: str, plan: IncrementalPlan, options: Any, cancel: threading.Event
+    ) -> None:
+        """Sentence-level incremental translation of ``text`` (post-editing): ``plan.sentences``
+        is ``tm.incremental.plan_update``'s list; a sentence whose translation is kept (the user's
+        edit, an unchanged sentence) or comes from the memory is shown as it is, only the others
+        go to the model, one sentence at a time. The same signals as :meth:`translate`, one
+        ``segmentDone`` per planned sentence (its origin and edit mark with it)."""
+        if cancel.is_set():
+            self.finished.emit(req_id, None)
+            return
+        if self._translator is None and any(p.needs_model for p in plan.sentences):
+            self.failed.emit(req_id, f"Cannot translate: {self._load_error}")
+            return
+        self.started.emit(req_id)
+        try:
+            stats = _PlanStream(self, req_id, options, cancel).run(text, plan)
+        except TranslationCancelled:
+            stats = None
+        except DirectionUnavailableError as exc:
+            self.unavailable.emit(req_id, str(exc))
+            self.failed.emit(req_id, str(exc))
+            return
+        except DesktopMTError as exc:
+            self.failed.emit(req_id, str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
+            log_exception("translation", exc)
+            self.failed.emit(req_id, f"Translation failed ({type(exc).__name__}: {exc}). Details are in the log file.")
+            return
+        self.finished.emit(req_id, stats)
+
+    @Slot(int, str, str, object, object)
+    def complete(self, req_id: int, sentence: str, prefix: str, options: Any, cancel: threading.Event) -> None:
+        """Stream the model's completion of ``sentence``'s translation from the typed ``prefix``
+        (``prefix=``, engine.prefix). Always ends with ``completionDone``."""
+        message = ""
+        if cancel.is_set():
+            pass
+        elif self._translator is None:
+            message = f"Cannot complete: {self._load_error}"
+        else:
+            try:
+                self._complete(req_id, sentence, prefix, options, cancel)
+            except TranslationCancelled:
+                pass
+            except (DesktopMTError, ValueError) as exc:  # ValueError: a sentence that is not translated
+                message = str(exc)
+            except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
+                log_exception("completion", exc)
+                message = f"Completion failed ({type(exc).__name__}: {exc}). Details are in the log file."
+        self.completionDone.emit(req_id, message)
+
+    def _complete(self, req_id: int, sentence: str, prefix: str, options: Any, cancel: threading.Event) -> None:
+        from desktop_mt.engine.router import translator_for_sentence
+
+        translator = translator_for_sentence(self._translator, sentence, options)
+        events = translator.translate_stream(sentence, options, cancel, prefix=prefix)
+        try:
+            for event in events:
+                if cancel.is_set():
+                    break
+                if isinstance(event, TextDelta) and event.text:
+                    self.completionDelta.emit(req_id, event.text)
+        finally:
+            events.close()
+
+    @Slot(int, str, str, int, object, object)
+    def alternatives_from(
+        self, req_id: int, sentence: str, prefix: str, n: int, options: Any, cancel: threading.Event
+    ) -> None:
+        """The ``n`` best continuations of ``sentence``'s translation after ``prefix`` (a clicked
+        word: the text before it); ends with ``alternativesReady``."""
+        from desktop_mt.engine.router import translator_for_sentence
+
+        def run() -> list[Any]:
+            translator = translator_for_sentence(self._translator, sentence, options)
+            return list(translator.alternatives(sentence, n, options, cancel, prefix=prefix))
+
+        self._alternatives(req_id, cancel, run)
+
     @Slot(int, str, int, object, object)
     def alternatives(self, req_id: int, sentence: str, n: int, options: Any, cancel: threading.Event) -> None:
         """The ``n`` best translations of one sentence (the Alternatives menu); always ends
         with ``alternativesReady``."""
+        self._alternatives(
+            req_id, cancel, lambda: list(self._translator.alternatives(sentence, n, options=options, cancel=cancel))
+        )
+
+    def _alternatives(self, req_id: int, cancel: threading.Event, run: Callable[[], list[Any]]) -> None:
         result: Any = []
         if cancel.is_set():
             pass
@@ -211,10 +300,10 @@ class TranslationWorker(QObject):
             result = f"Cannot translate: {self._load_error}"
         else:
             try:
-                result = list(self._translator.alternatives(sentence, n, options=options, cancel=cancel))
+                result = run()
             except TranslationCancelled:
                 result = []
-            except DesktopMTError as exc:
+            except (DesktopMTError, ValueError) as exc:
                 result = str(exc)
             except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
                 log_exception("alternatives", exc)
@@ -276,6 +365,133 @@ class TranslationWorker(QObject):
         (the file-job worker gets it queued after each job, to give the memory back)."""
         self._close(self._translator)
         self._translator = None
+
+
+@dataclasses.dataclass(frozen=True)
+class IncrementalPlan:
+    """What :meth:`TranslationWorker.translate_plan` translates: ``tm.incremental.Planned``
+    sentences, and the machine's translations of the edited ones kept (by ``tm.match_key`` of
+    their source), so the memory and the history can still compare them."""
+
+    sentences: list[Any]
+    machine: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def to_model(self) -> int:
+        """How many sentences go to the model."""
+        return sum(1 for p in self.sentences if p.needs_model)
+
+
+class _PlanStream:
+    """One incremental request (:meth:`TranslationWorker.translate_plan`): its output position,
+    batched deltas and the spans of its sentences."""
+
+    def __init__(self, worker: TranslationWorker, req_id: int, options: Any, cancel: threading.Event) -> None:
+        self.worker, self.req_id, self.options, self.cancel = worker, req_id, options, cancel
+        self.position = 0  # UTF-16 units written so far
+        self.buf: list[str] = []
+        self.last_emit = 0.0
+        self.started = time.perf_counter()
+        self.first: float | None = None
+        self.tokens = 0
+
+    def _write(self, text: str, flush: bool = False) -> None:
+        if not text:
+            return
+        if self.first is None:
+            self.first = time.perf_counter() - self.started
+        self.buf.append(text)
+        self.position += utf16_len(text)
+        now = time.monotonic()
+        if flush or now - self.last_emit >= self.worker._batch_seconds:
+            self.flush()
+            self.last_emit = now
+
+    def flush(self) -> None:
+        if self.buf:
+            self.worker.delta.emit(self.req_id, "".join(self.buf))
+            self.buf.clear()
+
+    def run(self, text: str, incremental: IncrementalPlan) -> Any:
+        from desktop_mt.engine.events import TranslationStats
+        from desktop_mt.tm.store import match_key
+
+        plan = incremental.sentences
+
+        self._write(text[: len(text) - len(text.lstrip())])  # the text's leading blank lines
+        done, cancelled = 0, False
+        for index, planned in enumerate(plan):
+            if self.cancel.is_set():
+                cancelled = True
+                break
+            start = self.position
+            if planned.needs_model:
+                translation = self._translate(planned.source)
+                if translation is None:
+                    cancelled = True
+                    break
+            else:
+                translation = planned.translation
+                self._write(translation)
+            core = translation.strip()
+            lead = utf16_len(translation) - utf16_len(translation.lstrip())
+            span = SegmentSpan(
+                index,
+                planned.source,
+                core,
+                start + lead,
+                start + lead + utf16_len(core),
+                planned.origin,
+                planned.edited,
+                incremental.machine.get(match_key(planned.source), "") if planned.edited else "",
+                planned.suggestion,
+            )
+            self.flush()
+            self.worker.segmentDone.emit(self.req_id, span)
+            done += 1
+            following = plan[index + 1] if index + 1 < len(plan) else None
+            self._write(output_gap(planned.source, planned.gap, following is not None, self.options))
+        self.flush()
+        return TranslationStats(done, self.tokens, time.perf_counter() - self.started, self.first, cancelled)
+
+    def _translate(self, sentence: str) -> str | None:
+        """Stream one sentence's translation; None when cancelled."""
+        out: list[str] = []
+        stats = None
+        events = self.worker._translator.translate_stream(sentence, options=self.options, cancel=self.cancel)
+        try:
+            for event in events:
+                if isinstance(event, TextDelta):
+                    out.append(event.text)
+                    self._write(event.text)
+                elif isinstance(event, Finished):
+                    stats = event.stats
+                if self.cancel.is_set():
+                    return None
+        finally:
+            events.close()
+        if stats is not None:
+            self.tokens += stats.tokens
+            if stats.cancelled:
+                return None
+        return "".join(out)
+
+
+def output_gap(source: str, gap: str, more: bool, options: Any) -> str:
+    """What follows a sentence's translation: the source's line breaks (and the indentation of
+    the next line) as they are; between sentences of a line, a space when the translation is
+    English and nothing when it is Chinese (which writes no space between sentences)."""
+    if "\n" in gap:
+        return gap
+    if not more:
+        return gap
+    from desktop_mt.engine.direction import ZH_EN, sentence_direction
+
+    target = getattr(options, "target", "auto")
+    way = sentence_direction(source, target)
+    if way is None:
+        return gap
+    return " " if way == ZH_EN else ""
 
 
 @dataclasses.dataclass

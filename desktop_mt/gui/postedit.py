@@ -1,0 +1,418 @@
+"""Post-editing in the window (issue 28): the controller's side of the editable translation pane.
+
+- **Incremental translation.** When the source changes, :meth:`PostEditFeature.plan` asks
+  ``tm.incremental.plan_update`` which sentences changed: only those go to the model (the
+  worker's ``translate_plan``); every other sentence keeps its translation, and a sentence the
+  user edited stays theirs until its own source changes. ``figures`` counts the sentences
+  planned and those sent to the model.
+- **Completion.** Typing in a translated sentence asks the worker (a new request id and cancel
+  flag each time, so typing never waits) for the model's completion of that sentence from what
+  was typed (``prefix=``). The pane shows it distinctly; Tab puts it in, Esc dismisses it.
+- **Alternatives from a word.** A click on a word of a translated sentence asks for the n-best
+  continuations from that word on (``alternatives(..., prefix=<text before the word>)``); see
+  ``alternatives.AlternativesFeature.request_from``.
+- **Translation memory.** Edited sentences go into ``tm.TranslationMemory`` for their direction
+  when the text moves on (a new translation, a swap, quitting) and with Edit > Approve
+  translation (every sentence, as approved). An exact match is used as the translation, marked
+  "from memory" (never sent to the model); a fuzzy match (>= 75 %) is offered in the
+  suggestion bar. Edit > Translation memory… opens the memory dialog. The history keeps the
+  final text and the machine's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import sqlite3
+import threading
+from enum import Enum
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from .alignment import MEMORY, MODEL, Pair
+from .worker import IncrementalPlan
+
+log = logging.getLogger(__name__)
+
+APPROVE_SHORTCUT = "Ctrl+Shift+Return"
+HISTORY_DELAY_MS = 800  # the history follows the user's edits after this pause
+
+
+class Said(str, Enum):
+    """What the status bar says about post-editing."""
+
+    FROM_MEMORY = "{n} sentence(s) from the translation memory (underlined), {m} translated by the model"
+    APPROVED = "{n} sentence pair(s) kept in the translation memory"
+    NOTHING_TO_APPROVE = "Nothing to approve: translate a text first."
+    NO_MEMORY = "The translation memory is not available: {why}"
+    COMPLETION_FAILED = "No completion: {why}"
+
+    def format_with(self, **values: object) -> str:
+        return self.value.format(**values)
+
+
+@dataclasses.dataclass
+class Figures:
+    """Sentences in the texts translated since the start, and those the model translated."""
+
+    sentences: int = 0
+    to_model: int = 0
+
+    @property
+    def saved(self) -> int:
+        """Model calls incremental translation and the memory saved."""
+        return self.sentences - self.to_model
+
+
+class SuggestionBar(QFrame):
+    """Under the panes: the memory's fuzzy match for the sentence under the cursor, with Use."""
+
+    useRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("suggestionBar")
+        self.label = QLabel(self)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.use_button = QPushButton("Use", self)
+        self.use_button.setToolTip("Put the memory's translation in place of this sentence's")
+        self.use_button.clicked.connect(lambda _c=False: self.useRequested.emit())
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 2, 8, 2)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.use_button)
+        self.hide()
+
+    def show_match(self, score: float, source: str, target: str) -> None:
+        self.label.setText(f"Memory {score:.0f}%: “{_short(source)}” → {target}")
+        self.show()
+
+
+class PostEditFeature(QObject):
+    """The controller's side of post-editing (see the module docstring)."""
+
+    _completeRequested = Signal(int, str, str, object, object)  # queued into the worker's thread
+    completionShown = Signal(str)  # the completion offered so far (tests, screenshots)
+    completionFinished = Signal(int)  # completion request id: the model's completion is all there
+    memoryChanged = Signal()
+
+    def __init__(self, controller: Any) -> None:
+        super().__init__(controller)
+        self.controller = controller
+        self.window = window = controller.window
+        self.pane = window.target
+        self.view = controller.alignment.view
+        self.figures = Figures()
+        self._memory: Any = None
+        self._memory_error = ""
+        self._committed: set[tuple[str, str, str]] = set()
+        self._next_id = 0
+        self._pending: tuple[int, threading.Event] | None = None
+        self._completion = ""
+        self._accepting = False
+        self._source = ""  # the source text the translation shown was made from
+        self._made_with: Any = None  # the options and model the translation shown was made with
+        self._planned = False  # the current request is incremental (else the model has all of it)
+        self.tm_dialog: Any = None
+        self._req_id, self._whole = 0, True
+        controller.requestStarted.connect(self._on_request_started)
+        controller.worker.segmentDone.connect(self._on_span)
+        self._completeRequested.connect(controller.worker.complete)
+        controller.worker.completionDelta.connect(self._on_delta)
+        controller.worker.completionDone.connect(self._on_done)
+        self.view.pairsEdited.connect(self._on_pairs_edited)
+        self.view.highlighted.connect(self._on_highlighted)
+        self.pane.completionAccepted.connect(self.accept)
+        self.pane.completionDismissed.connect(self.cancel)
+        window.suggestion_bar.useRequested.connect(self.use_suggestion)
+        self._history_timer = QTimer(self)
+        self._history_timer.setSingleShot(True)
+        self._history_timer.setInterval(HISTORY_DELAY_MS)
+        self._history_timer.timeout.connect(self.sync_history)
+        self._build_actions()
+
+    def _build_actions(self) -> None:
+        window = self.window
+        self.approve_action = QAction("Approve translation", window)
+        self.approve_action.setToolTip(f"Keep every sentence pair shown in the translation memory ({APPROVE_SHORTCUT})")
+        self.approve_action.setShortcut(QKeySequence(APPROVE_SHORTCUT))
+        self.approve_action.triggered.connect(lambda _c=False: self.approve())
+        self.memory_action = QAction("Translation memory…", window)
+        self.memory_action.setToolTip("Search, edit, import and export the translation memory (TMX)")
+        self.memory_action.triggered.connect(lambda _c=False: self.open_memory())
+        window.add_postedit_actions([self.approve_action, self.memory_action])
+
+    # ---- the memory ------------------------------------------------------------------------
+    @property
+    def memory(self) -> Any:
+        """The translation memory (opened when first needed), or None when it cannot be opened."""
+        if self._memory is None and not self._memory_error:
+            try:
+                from desktop_mt.tm import TranslationMemory
+
+                self._memory = TranslationMemory()
+            except (ImportError, OSError, sqlite3.Error) as exc:
+                self._memory_error = f"{type(exc).__name__}: {exc}"
+                log.warning("translation memory not available (%s)", type(exc).__name__)
+        return self._memory
+
+    def use_memory(self, memory: Any) -> None:
+        """Use ``memory`` (a ``TranslationMemory``; tests give one in ``:memory:``)."""
+        self._memory, self._memory_error = memory, ""
+
+    def commit(self, origin: str = "edited") -> int:
+        """Put the sentences the user edited (``origin`` "approved": every sentence) into the
+        memory of their direction. Returns how many pairs were written."""
+        alignment = self.view.alignment
+        memory = self.memory
+        if alignment is None or memory is None:
+            return 0
+        from desktop_mt.engine.direction import sentence_direction
+
+        target = self.controller.direction.target.value
+        written = 0
+        for pair in alignment.pairs:
+            final = pair.translation.strip()
+            if not final or not (pair.edited or origin == "approved"):
+                continue
+            way = sentence_direction(pair.source, target)
+            key = (pair.source, final, origin)
+            if (
+                way is None
+                or key in self._committed
+                or (pair.edited and final == pair.machine.strip() and origin != "approved")
+            ):
+                continue
+            try:
+                memory.add(pair.source, final, way, origin=origin, machine=pair.machine if pair.edited else "")
+            except (ValueError, sqlite3.Error) as exc:
+                log.warning("memory entry not written (%s)", type(exc).__name__)
+                continue
+            self._committed.add(key)
+            written += 1
+        if written:
+            self.memoryChanged.emit()
+        return written
+
+    def approve(self) -> int:
+        """Edit > Approve translation: every sentence pair shown goes into the memory."""
+        if self.view.alignment is None or not self.view.alignment.pairs:
+            self.window.statusBar().showMessage(Said.NOTHING_TO_APPROVE.value, 4000)
+            return 0
+        if self.memory is None:
+            self.window.statusBar().showMessage(Said.NO_MEMORY.format_with(why=self._memory_error), 8000)
+            return 0
+        written = self.commit("approved")
+        self.window.statusBar().showMessage(Said.APPROVED.format_with(n=written), 4000)
+        return written
+
+    def open_memory(self) -> Any:
+        """Edit > Translation memory…: the memory dialog (search, edit, delete, TMX)."""
+        memory = self.memory
+        if memory is None:
+            self.window.statusBar().showMessage(Said.NO_MEMORY.format_with(why=self._memory_error), 8000)
+            return None
+        if self.tm_dialog is not None and self.tm_dialog.isVisible():
+            self.tm_dialog.raise_()
+            return self.tm_dialog
+        from .tm_dialog import open_tm_dialog
+
+        self.commit()
+        self.tm_dialog = open_tm_dialog(self.window, memory)
+        return self.tm_dialog
+
+    # ---- incremental translation -------------------------------------------------------------
+    def before_new_text(self) -> None:
+        """A new translation (or a swap) replaces the pane: keep the user's edits first."""
+        self.cancel()
+        self.commit()
+        if self._history_timer.isActive():
+            self._history_timer.stop()
+            self.sync_history()
+
+    def plan(self, text: str) -> IncrementalPlan | None:
+        """What to translate of ``text``: None to send it whole to the model (nothing kept and
+        nothing in the memory), else the sentences with their kept or remembered translations."""
+        from desktop_mt.tm.incremental import Sentence, plan_update
+        from desktop_mt.tm.store import match_key
+
+        alignment = self.view.alignment
+        pairs = list(alignment.pairs) if alignment is not None else []
+        memory = self.memory
+        if memory is not None and memory.count() == 0:
+            memory = None
+        made_with = (self.controller.window_options(), self.controller.loaded_config)
+        if made_with != self._made_with:
+            pairs = [p for p in pairs if p.edited]  # other settings or model: only the user's are kept
+        self._made_with = made_with
+        if not pairs and memory is None:
+            return None  # counted as the model translates it (_on_span)
+        previous = [Sentence(p.source, p.translation, p.edited) for p in pairs]
+        planned = plan_update(previous, text, memory, self.controller.direction.target.value)
+        plan = IncrementalPlan(planned, {match_key(p.source): p.machine for p in pairs if p.edited})
+        if all(p.origin == MODEL for p in planned):
+            return None  # nothing kept: the engine translates the whole text (its own layout)
+        self.figures.sentences += len(planned)
+        self.figures.to_model += plan.to_model
+        self._planned = True
+        remembered = sum(1 for p in planned if p.origin == MEMORY)
+        if remembered:
+            self.window.statusBar().showMessage(Said.FROM_MEMORY.format_with(n=remembered, m=plan.to_model), 8000)
+        return plan
+
+    def _on_request_started(self, req_id: int, text: str) -> None:
+        self._source, self._req_id = text, req_id
+        self._whole = not self._planned
+        self._planned = False
+        self.window.suggestion_bar.hide()
+
+    def _on_span(self, req_id: int, _span: Any) -> None:
+        if req_id == self._req_id and self._whole:  # a sentence of a text the model has whole
+            self.figures.sentences += 1
+            self.figures.to_model += 1
+
+    # ---- the history ---------------------------------------------------------------------------
+    def machine_text(self) -> str:
+        """The pane's text with each edited sentence's machine translation in place of the user's."""
+        text = str(self.window.target_text())
+        alignment = self.view.alignment
+        if alignment is None:
+            return text
+        from .alignment import index_of16
+
+        out, at = [], 0
+        for pair in sorted(alignment.pairs, key=lambda p: p.tgt):
+            start, end = index_of16(text, pair.tgt[0]), index_of16(text, pair.tgt[1])
+            out.append(text[at:start])
+            out.append(pair.machine if pair.edited else text[start:end])
+            at = end
+        out.append(text[at:])
+        return "".join(out)
+
+    def sync_history(self) -> None:
+        """The history's entry gets the final (edited) text and the machine's."""
+        final = self.window.target_text()
+        if final.strip():
+            self.controller.history.translation_edited(self._source, final, self.machine_text())
+
+    # ---- completion ----------------------------------------------------------------------------
+    def _on_pairs_edited(self, _pairs: list[Pair]) -> None:
+        self._history_timer.start()
+        if self._accepting:
+            return
+        self.request_completion()
+
+    def _pair_and_prefix(self) -> tuple[Pair, str, int] | None:
+        """The translated sentence at the pane's cursor, what was typed of it up to the cursor,
+        and the cursor's position; None when the cursor is in no sentence."""
+        pos = self.pane.textCursor().position()
+        alignment = self.view.alignment
+        last = alignment.last_edited if alignment is not None else None
+        # Where two sentences meet (no space between Chinese ones) the one being typed in.
+        if last is not None and alignment is not None and last in alignment.pairs and last.tgt[0] < pos <= last.tgt[1]:
+            pair: Pair | None = last
+        else:
+            pair = self.view.pair_at("target", pos)
+        if pair is None or pos <= pair.tgt[0]:
+            return None
+        text = self.pane.toPlainText()
+        from .alignment import slice16
+
+        return pair, slice16(text, pair.tgt[0], pos), pos
+
+    def request_completion(self) -> int | None:
+        """Ask the worker for the model's completion of the sentence at the cursor from what
+        was typed there (the previous request is cancelled). Returns the request id."""
+        self.cancel()
+        found = self._pair_and_prefix()
+        if found is None or not found[1].strip():
+            return None
+        pair, prefix, _pos = found
+        self._next_id += 1
+        cancel = threading.Event()
+        self._pending = (self._next_id, cancel)
+        self._completion = ""
+        self._completeRequested.emit(self._next_id, pair.source, prefix, self.controller.window_options(), cancel)
+        return self._next_id
+
+    def cancel(self) -> None:
+        """Drop the completion asked for or shown (its flag stops the model within one step)."""
+        if self._pending is not None:
+            self._pending[1].set()
+            self._pending = None
+        self._completion = ""
+        self.pane.hide_completion()
+
+    def _on_delta(self, req_id: int, text: str) -> None:
+        if self._pending is None or self._pending[0] != req_id:
+            return
+        self._completion += text
+        self.pane.show_completion(self._completion)
+        self.completionShown.emit(self._completion)
+
+    def _on_done(self, req_id: int, message: str) -> None:
+        if self._pending is None or self._pending[0] != req_id:
+            return
+        if message:
+            self.window.statusBar().showMessage(Said.COMPLETION_FAILED.format_with(why=message), 6000)
+        self.completionFinished.emit(req_id)
+
+    def accept(self, completion: str) -> None:
+        """Tab: the completion replaces the rest of the sentence after the cursor."""
+        found = self._pair_and_prefix()
+        self.cancel()
+        if found is None:
+            return
+        pair, _prefix, pos = found
+        cursor = QTextCursor(self.pane.document())
+        cursor.setPosition(pos)
+        cursor.setPosition(min(pair.tgt[1], self.pane.document().characterCount() - 1), QTextCursor.MoveMode.KeepAnchor)
+        self._accepting = True
+        try:
+            with self.pane.user_edit():
+                cursor.beginEditBlock()
+                cursor.insertText(completion)
+                cursor.endEditBlock()
+        finally:
+            self._accepting = False
+        self.pane.setTextCursor(cursor)
+
+    # ---- the memory's suggestion -------------------------------------------------------------
+    def _on_highlighted(self, pair: Pair | None) -> None:
+        bar = self.window.suggestion_bar
+        match = pair.suggestion if pair is not None and not pair.edited else None
+        if match is None:
+            bar.hide()
+            return
+        bar.show_match(match.score, match.entry.source, match.entry.target)
+
+    def use_suggestion(self) -> None:
+        """Suggestion bar > Use: the memory's translation replaces the highlighted sentence's."""
+        pair = self.view.pair
+        if pair is None or pair.suggestion is None:
+            return
+        text = pair.suggestion.entry.target
+        cursor = QTextCursor(self.pane.document())
+        cursor.setPosition(pair.tgt[0])
+        cursor.setPosition(pair.tgt[1], QTextCursor.MoveMode.KeepAnchor)
+        with self.pane.user_edit():
+            cursor.beginEditBlock()
+            cursor.insertText(text)
+            cursor.endEditBlock()
+        self.window.suggestion_bar.hide()
+
+    def close(self) -> None:
+        """Quitting: keep the edits in the memory and the history, then close the memory."""
+        self.before_new_text()
+        if self._memory is not None:
+            self._memory.close()
+            self._memory = None
+
+
+def _short(text: str, limit: int = 50) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

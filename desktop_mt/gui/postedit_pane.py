@@ -1,0 +1,187 @@
+"""The translation pane, editable (issue 28): it tells the user's edits from the program's, shows
+the model's completion of the sentence being corrected, and reports clicks on a word.
+
+- ``userEdited(pos, removed, added)``: a change of the document made by the user (typing, a
+  paste, a drop, undo/redo, an accepted completion, a chosen alternative), never by the
+  streamed translation or another feature writing into the pane. Sentence alignment follows
+  it and marks the sentence as the user's (``alignment.Alignment.target_edited``).
+- The completion hint: a label under the cursor's line, in the palette's placeholder-text
+  colour, with the model's completion of the sentence from what was typed. Tab puts it in (it
+  replaces the rest of that sentence), Esc dismisses it; typing on asks for a new one.
+- ``wordClicked(pos)``: a plain left click (no drag, no selection, no modifier) in the text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, Signal
+from PySide6.QtGui import QColor, QInputMethodEvent, QKeyEvent, QMouseEvent, QPalette
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
+
+HINT_KEYS = "Tab accepts · Esc dismisses"
+
+
+class CompletionHint(QLabel):
+    """The completion offered, drawn distinctly: placeholder-text colour on the pane's base,
+    framed, under the line being typed."""
+
+    def __init__(self, parent: QWidget, pane: QPlainTextEdit) -> None:
+        super().__init__(parent)
+        self.setObjectName("completionHint")
+        self.pane = pane
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setMargin(4)
+        self.completion = ""
+        self.hide()
+
+    def colors(self) -> tuple[QColor, QColor, QColor]:
+        """Text, background and frame colours: the pane's placeholder text on its alternate
+        base, framed in its mid colour (from the palette, so light and dark themes work)."""
+        palette = self.pane.palette()
+        role = QPalette.ColorRole
+        return palette.color(role.PlaceholderText), palette.color(role.AlternateBase), palette.color(role.Mid)
+
+    def show_text(self, completion: str, at: QPoint, width: int) -> None:
+        """Show ``completion`` with its top-left at ``at`` (viewport coordinates), at most ``width`` wide."""
+        self.completion = completion
+        text, back, frame = self.colors()
+        argb = QColor.NameFormat.HexArgb
+        # A style sheet, not setPalette: the pane's own style sheet (look.py) would override a palette.
+        self.setStyleSheet(
+            f"QLabel#completionHint {{ color: {text.name(argb)}; background: {back.name(argb)}; "
+            f"border: 1px solid {frame.name(argb)}; }}"
+        )
+        self.setText(f"{completion}   ⟨{HINT_KEYS}⟩")
+        self.setToolTip("The model's completion of this sentence from what you typed")
+        self.setMaximumWidth(max(80, width))
+        self.adjustSize()
+        parent = self.parentWidget()
+        if parent is not None:
+            x = max(0, min(at.x(), parent.width() - self.width()))
+            self.move(x, at.y())
+        self.show()
+        self.raise_()
+
+
+class PostEditPane(QPlainTextEdit):
+    """The editable translation pane (see the module docstring)."""
+
+    userEdited = Signal(int, int, int)  # position, removed, added (UTF-16 units)
+    completionAccepted = Signal(str)  # the completion put in
+    completionDismissed = Signal()
+    wordClicked = Signal(int)  # the document position of a plain click
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._user_depth = 0
+        self._press: QPoint | None = None
+        self.hint = CompletionHint(self.viewport(), self)
+        self.document().contentsChange.connect(self._changed)
+        self.verticalScrollBar().valueChanged.connect(lambda _v: self.hide_completion())
+
+    # ---- the user's edits ----------------------------------------------------------------
+    @contextlib.contextmanager
+    def user_edit(self) -> Iterator[None]:
+        """Changes made inside are the user's (a chosen alternative, an accepted completion)."""
+        self._user_depth += 1
+        try:
+            yield
+        finally:
+            self._user_depth -= 1
+
+    def _changed(self, pos: int, removed: int, added: int) -> None:
+        if self._user_depth and (removed or added):
+            self.userEdited.emit(pos, removed, added)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        with self.user_edit():
+            super().keyPressEvent(event)
+
+    def inputMethodEvent(self, event: QInputMethodEvent) -> None:
+        with self.user_edit():
+            super().inputMethodEvent(event)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        with self.user_edit():
+            super().insertFromMimeData(source)
+
+    def undo(self) -> None:
+        with self.user_edit():
+            super().undo()
+
+    def redo(self) -> None:
+        with self.user_edit():
+            super().redo()
+
+    def insert_programmatically(self, text: str) -> None:
+        """Append ``text`` at the end as the program's (streamed translation), outside the
+        undo history: Ctrl+Z takes back the user's edits, not the model's output."""
+        from PySide6.QtGui import QTextCursor
+
+        document = self.document()
+        document.setUndoRedoEnabled(False)
+        try:
+            cursor = QTextCursor(document)
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(text)
+        finally:
+            document.setUndoRedoEnabled(True)
+
+    # ---- completion ----------------------------------------------------------------------
+    def show_completion(self, completion: str) -> None:
+        """Offer ``completion`` under the cursor's line."""
+        if not completion.strip():
+            self.hide_completion()
+            return
+        rect = self.cursorRect()
+        self.hint.show_text(completion, QPoint(rect.left(), rect.bottom() + 2), self.viewport().width() - 8)
+
+    def hide_completion(self) -> None:
+        """Take the offer away (without accepting it)."""
+        self.hint.hide()
+        self.hint.completion = ""
+
+    def completion_shown(self) -> str:
+        """The completion offered now ("" when none)."""
+        return self.hint.completion if self.hint.isVisible() else ""
+
+    def event(self, event: QEvent) -> bool:
+        offered = self.completion_shown()
+        if offered and isinstance(event, QKeyEvent):
+            key = event.key()
+            plain = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            if event.type() == QEvent.Type.ShortcutOverride and key == Qt.Key.Key_Escape:
+                event.accept()  # Esc comes here (dismiss), not to the window's Stop shortcut
+                return True
+            if event.type() == QEvent.Type.KeyPress and plain and key == Qt.Key.Key_Tab:
+                self.hide_completion()
+                self.completionAccepted.emit(offered)
+                return True
+            if event.type() == QEvent.Type.KeyPress and key == Qt.Key.Key_Escape:
+                self.hide_completion()
+                self.completionDismissed.emit()
+                return True
+        return super().event(event)
+
+    # ---- clicks --------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.hide_completion()
+        plain = event.button() == Qt.MouseButton.LeftButton and not event.modifiers()
+        self._press = event.position().toPoint() if plain else None
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        press, self._press = self._press, None
+        point = event.position().toPoint()
+        if press is None or event.button() != Qt.MouseButton.LeftButton or self.textCursor().hasSelection():
+            return
+        if (point - press).manhattanLength() > 4:
+            return
+        cursor = self.cursorForPosition(point)
+        block = cursor.block()
+        if block.text().strip():
+            self.wordClicked.emit(cursor.position())
