@@ -8,8 +8,10 @@ Engines: PyTorch ``generate()`` on the HF checkpoint, and our runtime on the ONN
 fp32 variants the folder has (any model folder: exported, downloaded, Optimum's), each greedy
 and beam 4, with the app's default text handling. All references of a source sentence are used.
 ``dev.jsonl`` holds ``{"en": ..., "refs": [...]}`` lines (``{"src": ...}`` for a Chinese
-source; ``train-demo`` writes one); a ``.tsv`` file of ``source<TAB>reference`` lines (e.g.
-FLORES dev) works too. The output language is the model's ``target_lang`` (tokenizer_config.json).
+source; ``train-demo`` writes one); a ``.tsv`` file of ``english<TAB>chinese`` lines (e.g.
+FLORES dev) works too, in either direction: its source column is the one in the model's source
+language (``source_lang``), so ``flores200-dev.en-zh.tsv`` scores a zh->en model as well.
+The output language is the model's ``target_lang`` (tokenizer_config.json).
 ``--compare-int8`` adds the int8 variant of another directory (say, the same model quantized
 the old way) as ``onnx-int8-LABEL`` rows.
 """
@@ -21,11 +23,24 @@ import time
 from pathlib import Path
 
 
-def read_dev(path: Path, limit: int | None = None) -> tuple[list[str], list[list[str]]]:
-    """Sources and their references from a dev.jsonl or a ``source<TAB>ref`` TSV file."""
+def han_share(text: str) -> float:
+    """The share of CJK ideographs among the letters of ``text`` (0.0 when it has none)."""
+    letters = [c for c in text if c.isalpha()]
+    return sum("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf" for c in letters) / max(1, len(letters))
+
+
+def read_dev(path: Path, limit: int | None = None, source: str = "en") -> tuple[list[str], list[list[str]]]:
+    """Sources and their references from a dev.jsonl or a two-column TSV file.
+
+    A TSV's source column is the one in the ``source`` language: the Chinese column (the one
+    with more Han characters) for ``source="zh..."``, the other one otherwise."""
     lines = [line for line in path.read_text(encoding="utf-8-sig").splitlines() if line.strip()]
     if path.suffix == ".tsv":
-        rows = [{"en": en, "refs": [ref]} for en, ref in (line.split("\t")[:2] for line in lines)]
+        pairs = [tuple(line.split("\t")[:2]) for line in lines]
+        sample = pairs[:50]
+        first_is_zh = sum(han_share(a) for a, _ in sample) >= sum(han_share(b) for _, b in sample)
+        swap = first_is_zh != source.startswith("zh")
+        rows = [{"en": b, "refs": [a]} if swap else {"en": a, "refs": [b]} for a, b in pairs]
     else:
         rows = [json.loads(line) for line in lines]
     rows = rows[:limit] if limit else rows
@@ -38,6 +53,14 @@ def target_language(model_dir: str) -> str:
     if config.exists():
         return str(json.loads(config.read_text(encoding="utf-8")).get("target_lang") or "zh")
     return "zh"
+
+
+def source_language(model_dir: str) -> str:
+    """The model's input language from its tokenizer_config.json ("en" when it does not say)."""
+    config = Path(model_dir) / "tokenizer_config.json"
+    if config.exists():
+        return str(json.loads(config.read_text(encoding="utf-8")).get("source_lang") or "en")
+    return "en"
 
 
 def score(hyps: list[str], refs: list[list[str]], target: str = "zh") -> dict[str, float]:
@@ -83,7 +106,7 @@ def evaluate(
 
     ``compare_int8``: label -> another model directory whose int8 variant is scored too.
     """
-    sources, refs = read_dev(dev, limit)
+    sources, refs = read_dev(dev, limit, source_language(model_dir))
     target = target_language(model_dir)
     results: dict = {"dev": dev.name, "sentences": len(sources), "references": sum(len(r) for r in refs), "scores": {}}
     from desktop_mt.engine.model_format import inspect_model_dir

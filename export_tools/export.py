@@ -14,6 +14,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from desktop_mt.engine import model_format as mf
 from desktop_mt.errors import UnsupportedModelError
@@ -28,6 +29,14 @@ DEFAULT_SAMPLES = [
     "Tom doesn't know what he should do now, but he will ask his teacher tomorrow morning.",
     "It's raining.",
     "Can you help me carry these boxes upstairs?",
+]
+# For a model that reads Chinese (a zh->en export): the same kinds of sentence, short to long.
+DEFAULT_SAMPLES_ZH = [
+    "我爱你。",
+    "火车站在哪里？",
+    "汤姆现在不知道该做什么，但他明天早上会问他的老师。",
+    "下雨了。",
+    "你能帮我把这些箱子搬到楼上吗？",
 ]
 TOKENIZER_FILES = (
     "source.spm",
@@ -221,6 +230,12 @@ def merge_variant(staging: Path, roles: dict[str, str]) -> dict[str, str]:
 LAYOUTS = ("split", "merged", "step")
 
 
+def default_samples(tokenizer: Any) -> list[str]:
+    """Validation sentences in the model's source language (Chinese for a zh->en model)."""
+    source = str(getattr(tokenizer, "source_lang", None) or "")
+    return DEFAULT_SAMPLES_ZH if source.startswith("zh") else DEFAULT_SAMPLES
+
+
 def export(
     src: str,
     out_dir: str,
@@ -285,7 +300,8 @@ def export(
     if int8_entry is not None:
         manifest["int8"] = int8_entry
     mf.write_manifest(staging, manifest)
-    report = val.validate_directory(model, tokenizer, staging, variants, samples or DEFAULT_SAMPLES) if validate else {}
+    samples = samples or default_samples(tokenizer)
+    report = val.validate_directory(model, tokenizer, staging, variants, samples) if validate else {}
     manifest["validation"] = report
     manifest["name"] = out.name
     manifest["export_seconds"] = round(time.time() - t0, 1)

@@ -1,7 +1,7 @@
 """Build the desktop-mt one-folder bundle with PyInstaller, check it, and report on it.
 
-    python packaging/build.py                      # bundled model -> dist/desktop-mt/
-    python packaging/build.py --model-dir DIR      # bundle another exported model
+    python packaging/build.py                      # bundled models -> dist/desktop-mt/
+    python packaging/build.py --model-dir DIR      # bundle another exported model (repeatable)
     python packaging/build.py --variants all       # ship fp32 too (default: int8 only)
     python packaging/build.py --self-test          # also run `desktop-mt self-test` in it
     python packaging/build.py --measure 5          # also time cold starts (median of 5)
@@ -58,13 +58,20 @@ SIZE_BUDGET_MB = 275
 SERVER_MODULES = ("fastapi", "uvicorn", "starlette", "pydantic", "python_multipart", "prometheus_client")
 
 
-def default_model_dir() -> Path:
-    """``desktop_mt/resources/models/<first with a manifest>`` (what ``bundled_model_dir()`` picks)."""
+def default_model_dirs() -> list[Path]:
+    """Every ``desktop_mt/resources/models/<name>/`` with a manifest: the bundled models (one
+    per direction, English->Chinese and Chinese->English; ``bundled_model_dir(direction)`` finds
+    each in the bundle)."""
     models = ROOT / "desktop_mt" / "resources" / "models"
     found = sorted(p for p in models.glob("*") if (p / MANIFEST).is_file()) if models.is_dir() else []
     if not found:
         raise SystemExit(f"build.py: no bundled model in {models} (a folder with {MANIFEST}); pass --model-dir DIR")
-    return found[0]
+    return found
+
+
+def default_model_dir() -> Path:
+    """The first bundled model (what ``bundled_model_dir()`` picks with no direction)."""
+    return default_model_dirs()[0]
 
 
 def _manifest_variants(model_dir: Path) -> list[str]:
@@ -74,9 +81,30 @@ def _manifest_variants(model_dir: Path) -> list[str]:
         return []
 
 
-def stage_model(model_dir: Path, stage: Path, variants: list[str] | None) -> Path:
+def stage_models(model_dirs: list[Path], stage: Path, variants: str) -> list[Path]:
+    """Stage every model (``stage/resources/models/`` is emptied first). ``variants``: "all",
+    "auto" (int8 where a model has it, else all) or a comma-separated list."""
+    models = stage / "resources" / "models"
+    if models.exists():
+        shutil.rmtree(models)
+    names = [d.name for d in model_dirs]
+    if len(set(names)) != len(names):
+        raise SystemExit(f"build.py: two models with one folder name in {', '.join(map(str, model_dirs))}")
+    out = []
+    for model_dir in model_dirs:
+        keep: list[str] | None = None
+        if variants.strip() == "auto" and "int8" in _manifest_variants(model_dir):
+            keep = ["int8"]
+        elif variants.strip() not in ("all", "auto"):
+            keep = [v.strip() for v in variants.split(",") if v.strip()]
+        out.append(stage_model(model_dir, stage, keep, clear=False))
+    return out
+
+
+def stage_model(model_dir: Path, stage: Path, variants: list[str] | None, clear: bool = True) -> Path:
     """Copy the model into ``stage/resources/models/<name>/``; optionally keep only some variants
-    (their files go, and the copied manifest lists only the kept ones)."""
+    (their files go, and the copied manifest lists only the kept ones). ``clear``: empty
+    ``stage/resources/models/`` first (the model is then the only one)."""
     manifest_path = model_dir / MANIFEST
     if not manifest_path.is_file():
         raise SystemExit(
@@ -94,9 +122,11 @@ def stage_model(model_dir: Path, stage: Path, variants: list[str] | None) -> Pat
     drop = {spec["file"] for v, entry in all_variants.items() if v not in keep for spec in entry["files"].values()}
     drop -= {spec["file"] for v in keep for spec in all_variants[v]["files"].values()}
     models = stage / "resources" / "models"
-    if models.exists():
+    if clear and models.exists():
         shutil.rmtree(models)
     dest = models / model_dir.name
+    if dest.exists():
+        shutil.rmtree(dest)
     dest.mkdir(parents=True)
     for src in sorted(model_dir.rglob("*")):
         rel = src.relative_to(model_dir).as_posix()
@@ -581,7 +611,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--model-dir",
         type=Path,
-        help="exported model to bundle (default: the first model in desktop_mt/resources/models/)",
+        action="append",
+        help="exported model to bundle; repeat it for several (default: every model in "
+        "desktop_mt/resources/models/, one per direction)",
     )
     parser.add_argument(
         "--variants",
@@ -606,19 +638,12 @@ def main(argv: list[str] | None = None) -> int:
     dist, work = args.dist.resolve(), args.work.resolve()
     if not args.report_only:
         missing_build_modules()
-        model_dir = (args.model_dir or default_model_dir()).resolve()
-        variants = (
-            None
-            if args.variants.strip() in ("all", "auto")
-            else [v.strip() for v in args.variants.split(",") if v.strip()]
-        )
-        if args.variants.strip() == "auto" and "int8" in _manifest_variants(model_dir):
-            variants = ["int8"]
-        staged = stage_model(model_dir, work / "stage", variants)
-        print(
-            f"model: {model_dir} -> {staged.relative_to(work)} ({mb(sum(s for s, _ in files_by_size(staged)))})",
-            flush=True,
-        )
+        model_dirs = [d.resolve() for d in (args.model_dir or default_model_dirs())]
+        for model_dir, staged in zip(model_dirs, stage_models(model_dirs, work / "stage", args.variants), strict=True):
+            print(
+                f"model: {model_dir} -> {staged.relative_to(work)} ({mb(sum(s for s, _ in files_by_size(staged)))})",
+                flush=True,
+            )
         run_pyinstaller(dist, work, work / "stage", args.strip)
         if sys.platform.startswith("linux"):
             add_linux_files(dist / "desktop-mt")

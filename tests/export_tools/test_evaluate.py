@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from export_tools.__main__ import main
-from export_tools.evaluate import read_dev, score, target_language
+from export_tools.evaluate import read_dev, score, source_language, target_language
 from export_tools.train_demo import oriented, split_by_source
 
 
@@ -66,3 +66,20 @@ def test_train_demo_reverses_the_pairs_and_splits_by_source():
     assert len(train) + sum(len(refs) for _, refs in dev) == 3
     with pytest.raises(ValueError, match="direction"):
         oriented(pairs, "en-fr")
+
+
+def test_a_tsv_reads_in_the_models_direction(tmp_path):
+    # FLORES dev ships as english<TAB>chinese: a zh->en model reads its Chinese column
+    dev = tmp_path / "flores.en-zh.tsv"
+    dev.write_text("I love you.\t我爱你。\nIt's raining.\t下雨了。\n", encoding="utf-8")
+    assert read_dev(dev, source="zh") == (["我爱你。", "下雨了。"], [["I love you."], ["It's raining."]])
+    assert read_dev(dev, source="en") == read_dev(dev)
+    assert read_dev(dev, limit=1, source="zh") == (["我爱你。"], [["I love you."]])
+    # a zh<TAB>en file is read the right way round as well
+    flipped = tmp_path / "dev.zh-en.tsv"
+    flipped.write_text("我爱你。\tI love you.\n", encoding="utf-8")
+    assert read_dev(flipped, source="zh") == (["我爱你。"], [["I love you."]])
+    assert read_dev(flipped, source="en") == (["I love you."], [["我爱你。"]])
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"source_lang": "zh"}), encoding="utf-8")
+    assert source_language(str(tmp_path)) == "zh"
+    assert source_language(str(tmp_path / "missing")) == "en"

@@ -92,3 +92,14 @@ def test_step_layout_refuses_other_families(tiny_m2m_hf, tmp_path):
     assert result.returncode == 1
     assert "step layout is written for Marian" in result.stderr and "--layout split" in result.stderr
     assert not (tmp_path / "out" / MANIFEST).exists()
+
+
+def test_validation_samples_are_in_the_models_source_language():
+    from types import SimpleNamespace
+
+    from export_tools.export import DEFAULT_SAMPLES, DEFAULT_SAMPLES_ZH, default_samples
+
+    assert default_samples(SimpleNamespace(source_lang="zh")) == DEFAULT_SAMPLES_ZH
+    assert default_samples(SimpleNamespace(source_lang="en")) == DEFAULT_SAMPLES
+    assert default_samples(SimpleNamespace()) == DEFAULT_SAMPLES  # a tokenizer that does not say
+    assert all(any("\u4e00" <= c <= "\u9fff" for c in s) for s in DEFAULT_SAMPLES_ZH)

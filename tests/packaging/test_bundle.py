@@ -2,8 +2,9 @@
 
 Slow (one PyInstaller build, about a minute on two cores, plus the runs) but part of the
 plain ``pytest`` run that ``.ci/run`` does. It bundles the real model from
-``desktop_mt/resources/models/`` when there is one, else the tiny exported Marian of the test session
-(the packaging is what is tested; that model's translation is nonsense, but Chinese).
+``desktop_mt/resources/models/`` when there are any (every one: English->Chinese and
+Chinese->English), else the tiny exported Marian of the test session (the packaging is what is
+tested; that model's translation is nonsense, but Chinese).
 """
 
 from __future__ import annotations
@@ -31,29 +32,44 @@ pytestmark = [
 ]
 
 
-def _bundled_model() -> Path | None:
+def _bundled_models() -> list[Path]:
     models = ROOT / "desktop_mt" / "resources" / "models"
-    found = sorted(p for p in models.glob("*") if (p / "desktop_mt.json").is_file()) if models.is_dir() else []
-    return found[0] if found else None
+    return sorted(p for p in models.glob("*") if (p / "desktop_mt.json").is_file()) if models.is_dir() else []
+
+
+def _direction(model: Path) -> str:
+    import json
+
+    manifest = json.loads((model / "desktop_mt.json").read_text(encoding="utf-8"))
+    return f"{manifest.get('source_lang', 'en')}-{manifest.get('target_lang', 'zh')}"
 
 
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory, request) -> dict:
     if importlib.util.find_spec("PyInstaller") is None:
         pytest.fail("PyInstaller is not installed: pip install -e '.[package]' (the test extra has it)")
-    model = _bundled_model()
-    real = model is not None
-    if model is None:
-        model = request.getfixturevalue("tiny_marian_dir")
+    models = _bundled_models()
+    real = bool(models)
+    if not models:
+        models = [request.getfixturevalue("tiny_marian_dir")]
     dist = tmp_path_factory.mktemp("dist")
     work = tmp_path_factory.mktemp("work")
-    cmd = [sys.executable, str(BUILD_PY), "--model-dir", str(model), "--dist", str(dist), "--work", str(work)]
+    cmd = [sys.executable, str(BUILD_PY), "--dist", str(dist), "--work", str(work)]
+    for model in models:
+        cmd += ["--model-dir", str(model)]
     if hasattr(os, "nice"):
         cmd = ["nice", "-n", "10"] + cmd if shutil.which("nice") else cmd
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, f"build.py failed:\n{proc.stdout[-5000:]}\n{proc.stderr[-5000:]}"
     folder, exe = build.bundle_paths(dist)
-    return {"folder": folder, "exe": exe, "model": model, "real_model": real, "build_output": proc.stdout}
+    return {
+        "folder": folder,
+        "exe": exe,
+        "model": models[0],  # the default (English->Chinese) model: the first by name
+        "models": models,
+        "real_model": real,
+        "build_output": proc.stdout,
+    }
 
 
 def _run(exe: Path, *args: str, home: Path, stdin: str | None = None, timeout: float = 300):
@@ -93,6 +109,30 @@ def test_bundle_contents_and_size(bundle):
     assert not any(p.suffix == ".qm" for p in folder.rglob("*")), "Qt translations were bundled"
     for extra in ("desktop-mt.desktop", "desktop-mt.png", "install.sh"):
         assert (folder / extra).is_file(), extra
+
+
+def test_every_bundled_model_is_in_the_bundle_int8_only(bundle):
+    """Both demo models travel (one per direction), each with its int8 variant only."""
+    import json
+
+    for model in bundle["models"]:
+        inside = next(bundle["folder"].rglob(f"desktop_mt/resources/models/{model.name}/desktop_mt.json"))
+        assert list(json.loads(inside.read_text(encoding="utf-8"))["variants"]) == ["int8"]
+        assert not list(inside.parent.glob("*.onnx")) or all(
+            "quantized" in p.name for p in inside.parent.glob("*.onnx")
+        )
+    if bundle["real_model"]:
+        assert {_direction(m) for m in bundle["models"]} == {"en-zh", "zh-en"}, bundle["models"]
+
+
+def test_translates_chinese_into_english_out_of_the_box(bundle, tmp_path):
+    if "zh-en" not in {_direction(m) for m in bundle["models"]}:
+        pytest.skip("no Chinese->English model is bundled")
+    proc = _run(bundle["exe"], "translate", home=tmp_path, stdin="我爱你。\n今天天气很好。\n")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2 and not any(_has_cjk(line) for line in lines), proc.stdout
+    assert all(re.search(r"[A-Za-z]{2}", line) for line in lines), proc.stdout
 
 
 def test_self_test_in_bundle(bundle, tmp_path):
