@@ -16,7 +16,6 @@ sharing them would roughly double its latency) and the job continues right after
 
 from __future__ import annotations
 
-import enum
 import json
 import threading
 from collections.abc import Callable
@@ -24,6 +23,8 @@ from pathlib import Path
 
 from desktop_mt.batch import default_output_path
 from desktop_mt.batch.journal import MAGIC, VERSION, journal_path
+
+from .ports import StrEnum
 
 __all__ = [
     "GatedProgress",
@@ -39,7 +40,7 @@ __all__ = [
 POLL_SECONDS = 0.05  # how often a paused job re-checks its cancel flag
 
 
-class OutputAnswer(str, enum.Enum):
+class OutputAnswer(StrEnum):
     """What to do when a file job's output exists (``MainWindow.ask_output_exists``). A
     ``str`` enum: it compares equal to its value ("overwrite", "keep", "cancel")."""
 
@@ -48,7 +49,7 @@ class OutputAnswer(str, enum.Enum):
     CANCEL = "cancel"
 
 
-class ResumeAnswer(str, enum.Enum):
+class ResumeAnswer(StrEnum):
     """Whether to continue an interrupted job from its journal (``MainWindow.ask_resume``).
     A ``str`` enum: it compares equal to its value ("resume", "restart", "cancel")."""
 

@@ -23,7 +23,6 @@ key is needed to keep it private; an optional key keeps other local programs out
 from __future__ import annotations
 
 import dataclasses
-import enum
 import errno
 import logging
 import socket
@@ -36,7 +35,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
 from . import theme
-from .ports import LocalApiHost, qt_parent
+from .ports import LocalApiHost, StrEnum, qt_parent
 from .settings_dialog import SettingsDialog
 from .worker import EngineConfig, default_translator_factory
 
@@ -52,7 +51,7 @@ STOP_TIMEOUT_S = 5.0  # uvicorn finishes open requests (2 s) and the service sto
 _ATTACHED = "localApiAttached"  # a dynamic property marking the Settings dialogs we listen to
 
 
-class ApiState(str, enum.Enum):
+class ApiState(StrEnum):
     """The Local API server's state (``LocalApiFeature.state``; compares equal to its value,
     which ``stateChanged`` carries)."""
 

@@ -1,4 +1,4 @@
-"""What each window feature needs from the rest of the GUI, as small structural Protocols.
+r"""What each window feature needs from the rest of the GUI, as small structural Protocols.
 
 The features (View > Bilingual, drafts, the resume offer, the quit question, undo's stale
 guard, sentence progress, the popup, OCR, the Local API, translate-and-replace) used to take
@@ -15,21 +15,29 @@ class attribute satisfies. The window's own :class:`~PySide6.QtWidgets.QWidget` 
 a feature's widgets and actions, a dialog's owner) is ``window()``: Qt's top-level widget, which
 for the main window is the window itself.
 
-Nothing here is imported at run time by the features' callers; the module imports Qt types only.
+The words that cross these seams are enums: :class:`Status` (the status bar's state) here, the
+dialogs' answers and the features' states beside the features (``file_jobs.OutputAnswer``,
+``local_api.ApiState``...). They are :class:`StrEnum`\ s, so code that compares with the old
+strings, or keys a dictionary by them, keeps working.
+
+At run time the module imports only QtCore (the Protocols' annotations are for type checkers).
 """
 
 from __future__ import annotations
 
+import enum
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, QPoint, SignalInstance
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QPlainTextEdit, QStatusBar, QToolBar, QWidget
+from PySide6.QtCore import QObject
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: importing this module loads no Qt widgets
+    from PySide6.QtCore import QPoint, SignalInstance
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QPlainTextEdit, QStatusBar, QToolBar, QWidget
+
     from desktop_mt.engine.options import GenerationOptions
 
     from .settings import Settings
@@ -59,12 +67,35 @@ __all__ = [
     "RequestLike",
     "RunningFileJob",
     "SettingsPort",
+    "Status",
+    "StrEnum",
     "StaleHost",
     "StaleWindow",
     "StreamWorker",
     "TrayPort",
     "qt_parent",
 ]
+
+
+# ---- words --------------------------------------------------------------------------------
+class StrEnum(str, enum.Enum):
+    """An enum of strings whose ``str()`` and ``format()`` are the value on every Python, as
+    Python 3.11's ``enum.StrEnum`` (3.10 has none; a plain ``(str, Enum)`` prints as
+    ``Status.IDLE`` in an f-string on 3.11). Members compare equal to and hash as their value."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Status(StrEnum):
+    """The status bar's state (``MainWindow.set_state``; the stylesheet matches the value)."""
+
+    LOADING = "loading"
+    TRANSLATING = "translating"
+    IDLE = "idle"
+    ERROR = "error"
+    STOPPING = "stopping"  # Esc was pressed; the engine stops within a decode step
+    STOPPED = "stopped"  # a stopped translation: the part done stays, marked
 
 
 # ---- pieces -------------------------------------------------------------------------------

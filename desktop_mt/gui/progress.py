@@ -15,7 +15,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
 
-from .ports import ProgressHost, qt_parent
+from .ports import ProgressHost, Status, qt_parent
 
 STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them
 
@@ -52,14 +52,14 @@ class ProgressFeature(QObject):
         self.req_id, self.done, self.stop_asked = req_id, 0, False
         self.total = count_sentences(text)
         self.window.clear_stats()  # the last run's figures would pass for this one's
-        self._show("translating")
+        self._show(Status.TRANSLATING)
 
     def _on_sentence(self, req_id: int, _span: object) -> None:
         if req_id == self.req_id and self.controller.current is not None:
             self.done += 1
-            self._show("stopping" if self.stop_asked else "translating")
+            self._show(Status.STOPPING if self.stop_asked else Status.TRANSLATING)
 
-    def _show(self, state: str) -> None:
+    def _show(self, state: Status) -> None:
         if self.total > 1:
             self.window.set_state(state, f"{min(self.done, self.total)} of {self.total} sentences")
 
@@ -69,14 +69,14 @@ class ProgressFeature(QObject):
             self.stop_asked = True
 
     def _on_finished(self, req_id: int) -> None:
-        if req_id != self.req_id or not self.stop_asked or self.window.state() != "idle":
+        if req_id != self.req_id or not self.stop_asked or self.window.state() != Status.IDLE:
             return  # ran to its end, was superseded, or failed (the error says so)
         self.stop_asked = False
         self.mark_stopped()
         done = min(self.done, self.total)
         what = f"{done} of {self.total} sentences translated" if self.total > 1 else "the translation is incomplete"
-        self.window.set_state("stopped", what)
-        self.controller.stateChanged.emit("stopped")
+        self.window.set_state(Status.STOPPED, what)
+        self.controller.stateChanged.emit(Status.STOPPED.value)
 
     def mark_stopped(self) -> None:
         """Put the quiet "stopped here" line at the end of the translation pane."""

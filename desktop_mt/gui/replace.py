@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
-import enum
 import logging
 import threading
 from collections.abc import Callable
@@ -36,7 +35,7 @@ from desktop_mt.engine.direction import AUTO, describe, directions_needed
 
 from .hotkey import GlobalHotkey
 from .keys import KeySimulationError, KeySimulator, default_keys
-from .ports import ReplaceHost, ReplaceWindow, StreamWorker, TrayPort
+from .ports import ReplaceHost, ReplaceWindow, StreamWorker, StrEnum, TrayPort
 
 if TYPE_CHECKING:
     from desktop_mt.engine.events import TranslationStats
@@ -60,7 +59,7 @@ def left_as_it_is(text: str) -> str:
     return f"Translate and replace: {describe(text) or 'nothing to translate; left as it is'}."
 
 
-class ReplaceState(str, enum.Enum):
+class ReplaceState(StrEnum):
     """Where a run of :class:`ReplaceFlow` is (compares equal to its value)."""
 
     IDLE = "idle"
@@ -69,7 +68,7 @@ class ReplaceState(str, enum.Enum):
     PASTING = "pasting"  # the translation was pasted; the clipboard is put back soon
 
 
-class Outcome(str, enum.Enum):
+class Outcome(StrEnum):
     """How a run ended (``ReplaceFlow.finished``'s first argument; compares equal to its value)."""
 
     REPLACED = "replaced"

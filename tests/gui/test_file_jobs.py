@@ -48,3 +48,4 @@ def test_answers_compare_equal_to_the_window_strings():
     assert OutputAnswer("keep") is OutputAnswer.KEEP and OutputAnswer.OVERWRITE == "overwrite"
     assert ResumeAnswer("restart") is ResumeAnswer.RESTART and ResumeAnswer.CANCEL == "cancel"
     assert {"resume": 1}[ResumeAnswer.RESUME] == 1  # hashes as its value: dictionary keys still work
+    assert f"{OutputAnswer.KEEP}" == str(OutputAnswer.KEEP) == "keep"  # prints as the old string too
