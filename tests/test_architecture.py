@@ -12,7 +12,7 @@ Layers, highest first; a module imports its own layer or a lower one, never a hi
 
     front ends   desktop_mt.gui, desktop_mt.cli*, desktop_mt.server, desktop_mt.__main__
     app          desktop_mt.app, and the package face desktop_mt (desktop_mt/__init__.py)
-    services     desktop_mt.engine, .batch, .models, .tm, .ocr, .history, .instance_client
+    services     desktop_mt.engine, .batch, .models, .tm, .ocr, .history, .instance_client, .pasted
     base         desktop_mt.errors, .paths, .fsutil, .resources_path
 
 Inside a layer: the GUI is imported only by itself and the launcher; the server imports neither
@@ -52,21 +52,23 @@ LAYERS: dict[str, tuple[str, ...]] = {  # highest first; a name covers the modul
         "desktop_mt.ocr",
         "desktop_mt.history",
         "desktop_mt.instance_client",
+        "desktop_mt.pasted",  # where engine/pasted.py goes: batch and OCR join lines with it too
     ),
     "base": ("desktop_mt.errors", "desktop_mt.paths", "desktop_mt.fsutil", "desktop_mt.resources_path"),
 }
 TESTING = "desktop_mt.testing"  # the typed fakes: imports what it fakes; nothing in desktop_mt imports it
 GUI = "desktop_mt.gui"
-LAUNCHERS = ("desktop_mt.gui_launch", "desktop_mt.cli")  # the modules that may start the window
+LAUNCHERS = ("desktop_mt.gui_launch",)  # the module that starts the window
 CLI = ("desktop_mt.cli", "desktop_mt.cli_models", "desktop_mt.cli_ocr", "desktop_mt.cli_show", "desktop_mt.gui_launch")
 SERVER = "desktop_mt.server"
 # Which other services each service may import (the engine translates and needs none of them).
 SERVICE_USES: dict[str, tuple[str, ...]] = {
     "desktop_mt.engine": (),
     "desktop_mt.tm": ("desktop_mt.engine",),
-    "desktop_mt.batch": ("desktop_mt.engine", "desktop_mt.tm"),
+    "desktop_mt.pasted": ("desktop_mt.engine",),
+    "desktop_mt.batch": ("desktop_mt.engine", "desktop_mt.tm", "desktop_mt.pasted"),
     "desktop_mt.models": ("desktop_mt.engine",),
-    "desktop_mt.ocr": ("desktop_mt.engine",),
+    "desktop_mt.ocr": ("desktop_mt.engine", "desktop_mt.pasted"),
     "desktop_mt.history": (),
     "desktop_mt.instance_client": (),
 }
@@ -112,7 +114,6 @@ DEFERRED: dict[str, str] = {
     "opencc": "Traditional Chinese output only (its dictionaries load with it)",
     "Xlib": "X11 only: absent on Wayland, Windows and macOS",
     "winreg": "Windows only",
-    "ctypes": "platform calls made on one system only",
 }
 
 # Known edges that other work of issue 25 removes. Each is named with why it still stands; the
@@ -120,7 +121,6 @@ DEFERRED: dict[str, str] = {
 # entry whose import has gone, so the lists only shrink.
 CYCLE_EDGES_TO_GO: dict[tuple[str, str], str] = {
     ("desktop_mt.engine.prefix", "desktop_mt.engine.translator"): "issue 25: translator <-> prefix <-> router",
-    ("desktop_mt.cli_show", "desktop_mt.cli"): "issue 25: cli <-> cli_show (run_gui leaves cli.py)",
     ("desktop_mt.gui.ports", "desktop_mt.gui.worker"): "issue 25: the GUI's ports name the worker's EngineConfig",
 }
 LAYER_EDGES_TO_GO: dict[tuple[str, str], str] = {
@@ -128,62 +128,30 @@ LAYER_EDGES_TO_GO: dict[tuple[str, str], str] = {
     # and the face re-exports), not from the package face
     ("desktop_mt.tm.tmx", FACE): "issue 25: the version from a base module",
     ("desktop_mt.models.download", FACE): "issue 25: the version from a base module",
+    ("desktop_mt.models.hub", FACE): "issue 25: the version from a base module",
     ("desktop_mt.models.store", "desktop_mt.app.settings"): "issue 25: the model choice moves to app.settings",
 }
 # issue 25: function-level imports that put off nothing heavy (each importer: the modules it
 # imports in functions that it could import at module level).
 FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
     "desktop_mt.app.settings": ("desktop_mt.engine.model_format", "desktop_mt.errors"),
-    "desktop_mt.batch": (
-        "desktop_mt.batch.docx_format",
-        "desktop_mt.batch.srt",
-        "desktop_mt.batch.txt",
-        "desktop_mt.engine.direction",
-        "desktop_mt.engine.router",
-        "desktop_mt.tm.apply",
-    ),
     "desktop_mt.batch.tags": ("unicodedata",),
     "desktop_mt.batch.textio": ("desktop_mt.engine.segment", "desktop_mt.engine.textproc"),
-    "desktop_mt.cli": (
-        "desktop_mt",
-        "desktop_mt.batch",
-        "desktop_mt.cli_models",
-        "desktop_mt.cli_ocr",
-        "desktop_mt.cli_show",
-        "desktop_mt.engine.direction",
-        "desktop_mt.engine.glossary",
-        "desktop_mt.engine.model_format",
-        "desktop_mt.engine.options",
-        "desktop_mt.engine.router",
-        "desktop_mt.engine.translator",
-        "desktop_mt.errors",
-        "desktop_mt.gui.display_check",
-        "desktop_mt.models",
-        "desktop_mt.models.factory",
-        "desktop_mt.server.config",
-        "desktop_mt.tm",
-        "desktop_mt.tm.apply",
-        "desktop_mt.tm.tmx",
-        "importlib",
-        "os",
-    ),
     "desktop_mt.cli_models": (
+        "desktop_mt.app.settings",
         "desktop_mt.engine.model_format",
         "desktop_mt.engine.tokenizer",
         "desktop_mt.errors",
         "desktop_mt.models",
     ),
     "desktop_mt.cli_ocr": ("desktop_mt.batch", "desktop_mt.engine.direction", "desktop_mt.errors", "desktop_mt.ocr"),
-    "desktop_mt.cli_show": ("desktop_mt.cli", "desktop_mt.instance_client"),
     "desktop_mt.engine.model_format": (
         "desktop_mt.engine.direction",
         "desktop_mt.engine.resources",
         "desktop_mt.paths",
     ),
     "desktop_mt.engine.options": ("desktop_mt.engine.direction", "desktop_mt.engine.script"),
-    "desktop_mt.gui.capture": ("PySide6", "math"),
     "desktop_mt.gui.controller": ("desktop_mt", "desktop_mt.engine.options", "desktop_mt.ocr"),
-    "desktop_mt.gui.local_api": ("desktop_mt.server.config",),
     "desktop_mt.gui.models": (
         "desktop_mt.engine.direction",
         "desktop_mt.engine.model_format",
@@ -191,12 +159,7 @@ FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
         "desktop_mt.models",
         "desktop_mt.models.store",
     ),
-    "desktop_mt.gui.ocr_feature": (
-        "desktop_mt.errors",
-        "desktop_mt.gui.hotkey",
-        "desktop_mt.gui.portal",
-        "desktop_mt.ocr",
-    ),
+    "desktop_mt.gui.ocr_feature": ("desktop_mt.gui.portal",),
     "desktop_mt.gui.pasting": ("desktop_mt.engine.direction", "desktop_mt.engine.pasted"),
     "desktop_mt.gui.postedit": (
         "desktop_mt.engine.direction",
@@ -207,7 +170,6 @@ FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
         "desktop_mt.tm.store",
     ),
     "desktop_mt.gui.postedit_pane": ("PySide6",),
-    "desktop_mt.gui.progress": ("desktop_mt.engine.segment",),
     "desktop_mt.gui.worker": (
         "desktop_mt.batch",
         "desktop_mt.batch.journal",
@@ -221,7 +183,16 @@ FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
         "desktop_mt.models.store",
         "desktop_mt.tm.store",
     ),
+    "desktop_mt.models.convert": (
+        "desktop_mt.engine.generation",
+        "desktop_mt.engine.tokenizer",
+        "desktop_mt.engine.translator",
+        "onnx",
+        "shutil",
+    ),
     "desktop_mt.models.download": ("desktop_mt",),
+    "desktop_mt.models.hub": ("desktop_mt",),
+    "desktop_mt.models.install": ("desktop_mt.models.convert",),
     "desktop_mt.models.store": ("desktop_mt.app.settings", "desktop_mt.engine.tokenizer", "desktop_mt.models.catalog"),
     "desktop_mt.server.run": ("desktop_mt.errors",),
 }
