@@ -14,12 +14,13 @@ screenshot (``portal.py``) or an image copied to the clipboard instead.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from collections.abc import Mapping
 
 import numpy as np
 from PySide6.QtCore import QRect
-from PySide6.QtGui import QGuiApplication, QImage, QPixmap, QScreen
+from PySide6.QtGui import QGuiApplication, QImage, QPainter, QPixmap, QScreen
 
 WAYLAND_MESSAGE = (
     "This desktop (Wayland) does not let apps capture the screen. Take a screenshot of "
@@ -46,8 +47,6 @@ class ScreenShot:
     def device_rect(self, rect: QRect) -> QRect:
         """``rect`` (logical, relative to this screen) in the snapshot's device pixels, clipped
         to it. Edges are rounded outward so that no selected pixel is lost at 1.25x or 1.5x."""
-        import math
-
         x0, y0 = math.floor(rect.left() * self.ratio), math.floor(rect.top() * self.ratio)
         x1 = math.ceil((rect.left() + rect.width()) * self.ratio)
         y1 = math.ceil((rect.top() + rect.height()) * self.ratio)
@@ -97,8 +96,6 @@ def qimage_to_rgb(image: QImage) -> np.ndarray:
     if image.hasAlphaChannel():
         flat = QImage(image.size(), QImage.Format.Format_RGB888)
         flat.fill(0xFFFFFF)
-        from PySide6.QtGui import QPainter
-
         painter = QPainter(flat)
         painter.drawImage(0, 0, image)
         painter.end()

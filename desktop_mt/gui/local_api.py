@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
+from desktop_mt.server.config import ServerConfig
+
 from . import theme
 from .ports import LocalApiHost, StrEnum, qt_parent
 from .settings_dialog import SettingsDialog
@@ -190,7 +192,6 @@ class _ServerRun:
         import uvicorn
 
         from desktop_mt.server.app import create_app
-        from desktop_mt.server.config import ServerConfig
         from desktop_mt.server.connections import uvicorn_options
 
         engine = self.launch.engine

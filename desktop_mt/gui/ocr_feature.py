@@ -25,7 +25,11 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QThread, Signal, Slot
 from PySide6.QtGui import QAction, QCursor, QGuiApplication, QImage, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from desktop_mt.errors import DesktopMTError
+from desktop_mt.ocr import OcrEngine, OcrResult
+
 from .capture import WAYLAND_MESSAGE, capture_problem, grab_screens, qimage_to_rgb
+from .hotkey import GlobalHotkey
 from .logsetup import log_exception
 from .ocr_overlay import RegionPicker
 from .ports import OcrHost, qt_parent
@@ -33,9 +37,6 @@ from .ports import OcrHost, qt_parent
 if TYPE_CHECKING:
     from PySide6.QtDBus import QDBusConnection
 
-    from desktop_mt.ocr import OcrResult
-
-    from .hotkey import GlobalHotkey
     from .portal import PortalScreenshot
 
 log = logging.getLogger(__name__)
@@ -65,13 +66,9 @@ class OcrWorker(QObject):
 
     @Slot(int, object)
     def read(self, req_id: int, image: object) -> None:
-        from desktop_mt.errors import DesktopMTError
-
         try:
             engine = self._engine
             if engine is None:
-                from desktop_mt.ocr import OcrEngine
-
                 engine = self._engine = (self._factory or OcrEngine)()
             if isinstance(image, str):
                 result = engine.read_file(image)
@@ -121,8 +118,6 @@ class OcrFeature(QObject):
         self.window.source.installEventFilter(self)  # Ctrl+V with an image
         self.hotkey: GlobalHotkey | None = None
         if controller.hotkey is not None:  # the app's hotkey layer exists (not in unit tests)
-            from .hotkey import GlobalHotkey
-
             self.hotkey = GlobalHotkey(self)
             self.hotkey.activated.connect(lambda: self.start_region(via_hotkey=True))
             self.register_hotkey()

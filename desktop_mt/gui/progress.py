@@ -15,6 +15,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
 
+from desktop_mt.engine.segment import segment_sentences
+
 from .ports import ProgressHost, Status, qt_parent
 
 STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them
@@ -22,8 +24,6 @@ STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them
 
 def count_sentences(text: str) -> int:
     """The sentences of ``text`` as the engine splits its lines (at least 1 for any text)."""
-    from desktop_mt.engine.segment import segment_sentences
-
     return max(1, sum(len(segment_sentences(line.strip())) for line in text.splitlines() if line.strip()))
 
 

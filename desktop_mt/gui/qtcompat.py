@@ -13,6 +13,7 @@ Cost: about 6 MB up front, then 8 bytes per leaked reference (8 MB per million Q
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import sys
 
@@ -39,8 +40,6 @@ def none_leak_per_call() -> float:
 def _immortalise(obj: object) -> None:
     # The reserve must outlive interpreter shutdown: freeing it would hand back the
     # references PySide6 already dropped and take the count to zero (a crash at exit).
-    import ctypes
-
     ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
 
 
