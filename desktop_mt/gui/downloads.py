@@ -127,10 +127,11 @@ class DownloadRunner(QObject):
 
     def __init__(self, downloader: Downloader, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.thread = QThread()
-        self.thread.setObjectName("model-download")
+        # Not "thread": that would hide QObject.thread() (the thread this object lives in).
+        self.download_thread = QThread()
+        self.download_thread.setObjectName("model-download")
         self.worker = DownloadWorker(downloader)
-        self.worker.moveToThread(self.thread)
+        self.worker.moveToThread(self.download_thread)
         self._start.connect(self.worker.download)
         for signal in (self.worker.finished, self.worker.failed, self.worker.cancelled):
             signal.connect(self._on_end)
@@ -146,8 +147,8 @@ class DownloadRunner(QObject):
         """Start downloading; False (and nothing happens) while another download runs."""
         if self.running:
             return False
-        if not self.thread.isRunning():
-            self.thread.start()
+        if not self.download_thread.isRunning():
+            self.download_thread.start()
         self._cancel = threading.Event()
         self.name = name
         self._start.emit(name, variant, self._cancel)
@@ -165,8 +166,8 @@ class DownloadRunner(QObject):
     def shutdown(self, timeout_ms: int = 10_000) -> bool:
         """Cancel any download and stop the thread; False if it did not stop in time."""
         self.cancel()
-        self.thread.quit()
-        stopped = self.thread.wait(timeout_ms)
+        self.download_thread.quit()
+        stopped = bool(self.download_thread.wait(timeout_ms))
         if not stopped:
             log.warning("download thread did not stop within %d ms", timeout_ms)
         return stopped

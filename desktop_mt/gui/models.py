@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from desktop_mt.engine.model_format import ModelInfo
+    from desktop_mt.models import DownloadProgress
 
 from . import paths
 
@@ -33,6 +40,7 @@ class CatalogItem:
     sizes: dict[str, int]
     title: str = ""
     credits: str = ""
+    direction: str | None = None  # "en-zh" / "zh-en" (None: another language pair)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,15 +54,17 @@ class InstalledItem:
     size: int
     demo: bool = False
     removable: bool = True
+    direction: str | None = None  # "en-zh" / "zh-en" (None: another language pair)
+    layout: str = ""  # how its decoder is laid out (e.g. "step", "merged"), "" when not known
 
 
-def _label(info, fallback: str) -> str:
+def _label(info: Any, fallback: str) -> str:
     name = getattr(info, "name", None) or fallback
     src, tgt = getattr(info, "source_lang", None), getattr(info, "target_lang", None)
     return f"{name} ({src}→{tgt})" if src and tgt else str(name)
 
 
-def inspect(path: str | Path):
+def inspect(path: str | Path) -> ModelInfo:
     """Validate a model folder; raises the engine's ModelNotFoundError/ModelFormatError."""
     from desktop_mt.engine.model_format import inspect_model_dir
 
@@ -126,6 +136,7 @@ class StoreBackend:
 
     def catalog(self) -> list[CatalogItem]:
         """The shipped catalog (plus ``DESKTOP_MT_CATALOG``), as the dialog shows it."""
+        from desktop_mt.engine.direction import model_direction
         from desktop_mt.models import load_catalog
 
         return [
@@ -137,22 +148,29 @@ class StoreBackend:
                 {v: e.approx_bytes(v) for v in e.variants},
                 e.title,
                 " ".join(p for p in (e.attribution, e.licence_note) if p),
+                model_direction(e.source_lang, e.target_lang),
             )
             for e in load_catalog()
         ]
 
     def installed(self) -> list[InstalledItem]:
-        """The bundled demo first, then every valid folder in the user's models folder."""
+        """The bundled demo model of each direction first, then every valid folder in the
+        user's models folder."""
         from desktop_mt.models import list_installed
 
-        bundled = _bundled_item()
-        items = [bundled] if bundled is not None else []
+        items = _bundled_items()
         for m in list_installed():
             langs = _languages(m.info.source_lang, m.info.target_lang)
-            items.append(InstalledItem(m.name, str(m.path), langs, tuple(m.variants), m.size_bytes))
+            items.append(
+                InstalledItem(
+                    m.name, str(m.path), langs, tuple(m.variants), m.size_bytes, direction=m.direction, layout=m.layout
+                )
+            )
         return items
 
-    def download(self, name: str, variant: str, progress, cancel) -> Path:
+    def download(
+        self, name: str, variant: str, progress: Callable[[DownloadProgress], None], cancel: threading.Event
+    ) -> Path:
         """Blocking download + atomic install (the dialog runs it in its thread)."""
         from desktop_mt.models import download_model
 
@@ -165,21 +183,28 @@ class StoreBackend:
         remove_model(name)
 
     def set_active(self, name_or_path: str) -> None:
-        """The command line's default model follows the app's choice; a model in the models
-        folder is recorded by name (what `desktop-mt models list` shows)."""
-        from desktop_mt.models import models_dir, set_active
+        """Make the model the active one of its direction, for the app and the command line
+        (a model in the models folder is recorded by name, as `desktop-mt models list` shows)."""
+        from desktop_mt.models import set_active
 
-        folder = Path(name_or_path) if name_or_path else None
-        if folder is not None and folder.parent.resolve() == models_dir().resolve():
-            name_or_path = folder.name
         set_active(name_or_path)
 
-    def active_folder(self) -> str:
-        """The active model's folder ("" = bundled); raises if it no longer resolves."""
+    def active_folders(self) -> dict[str, str | None]:
+        """The active model folder of each direction ("" = bundled; None: the chosen one is gone)."""
+        from desktop_mt.engine.direction import DIRECTIONS
+        from desktop_mt.errors import DesktopMTError
         from desktop_mt.models import active_model_dir
 
-        folder = active_model_dir()
-        return str(folder) if folder is not None else ""
+        folders: dict[str, str | None] = {}
+        for direction in DIRECTIONS:
+            try:
+                folder = active_model_dir(direction)
+            except DesktopMTError as exc:
+                log.warning("active %s model unavailable: %s", direction, type(exc).__name__)
+                folders[direction] = None
+                continue
+            folders[direction] = str(folder) if folder is not None else ""
+        return folders
 
     def endpoint(self) -> str:
         """The endpoint a download would use now."""
@@ -200,21 +225,36 @@ class StoreBackend:
         set_endpoint_setting(url)
 
 
-def _bundled_item() -> InstalledItem | None:
-    try:
-        from desktop_mt.engine.model_format import bundled_model_dir
-        from desktop_mt.models.store import folder_size
+def _bundled_items() -> list[InstalledItem]:
+    """The demo model shipped for each direction (none where the app ships none)."""
+    from desktop_mt.engine.direction import DIRECTIONS
+    from desktop_mt.engine.model_format import bundled_model_dir
+    from desktop_mt.errors import ModelNotFoundError
+    from desktop_mt.models.store import folder_size
 
-        info = inspect(bundled_model_dir())
-    except Exception as exc:  # noqa: BLE001 - a broken install still lists the downloadable models
-        log.warning("bundled model unavailable: %s", type(exc).__name__)
-        return None
-    return InstalledItem(
-        info.name,
-        str(info.path),
-        _languages(info.source_lang, info.target_lang),
-        tuple(info.variants),
-        folder_size(Path(info.path)),
-        demo=True,
-        removable=False,
-    )
+    items: list[InstalledItem] = []
+    seen: set[Path] = set()
+    for direction in DIRECTIONS:
+        try:
+            info = inspect(bundled_model_dir(direction))
+        except ModelNotFoundError:
+            continue
+        except Exception as exc:  # noqa: BLE001 - a broken install still lists the downloadable models
+            log.warning("bundled %s model unavailable: %s", direction, type(exc).__name__)
+            continue
+        if Path(info.path) in seen:
+            continue
+        seen.add(Path(info.path))
+        items.append(
+            InstalledItem(
+                info.name,
+                str(info.path),
+                _languages(info.source_lang, info.target_lang),
+                tuple(info.variants),
+                folder_size(Path(info.path)),
+                demo=True,
+                removable=False,
+                direction=info.direction,
+            )
+        )
+    return items

@@ -1,5 +1,6 @@
-"""The Models dialog: the catalog and the installed models in one list; download (progress
-bar, speed, cancel), remove, and "Use this model".
+"""The Models dialog: the catalog and the installed models in one list, grouped by direction
+(English -> Chinese, Chinese -> English); download (progress bar, speed, time left, cancel),
+remove, and "Use for <direction>": the user chooses the active model of each direction.
 
 The dialog knows models only through :class:`ModelsBackend` (the app's implementation wraps
 the engine's catalog, downloader and installer; tests use a fake). It does not load models:
@@ -16,7 +17,7 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
@@ -47,6 +48,10 @@ log = logging.getLogger(__name__)
 
 VARIANT_LABELS = {"int8": "int8 (smaller, faster)", "fp32": "fp32 (full precision)"}
 COLUMNS = ("Model", "Languages", "Size", "Licence", "Status")
+# The list's groups, in this order; models of another language pair go last.
+DIRECTION_TITLES = {"en-zh": "English → Chinese", "zh-en": "Chinese → English"}
+OTHER_PAIRS = "Other language pairs"
+GROUP_ROLE = Qt.ItemDataRole.UserRole + 1  # set on group rows (their direction, "" for others)
 
 
 class ModelsBackend(Protocol):
@@ -66,11 +71,12 @@ class ModelsBackend(Protocol):
         """Delete an installed model."""
 
     def set_active(self, name_or_path: str) -> None:
-        """Record the model the app uses as the command line's default ("" = bundled)."""
+        """Make the model the active one of its own direction ("" = the bundled
+        English->Chinese one); the command line and the app share it."""
 
-    def active_folder(self) -> str:
-        """The command line's default model folder, "" for the bundled one; raises when
-        that model is gone."""
+    def active_folders(self) -> dict[str, str | None]:
+        """The active model folder of each direction ("" for the bundled model of that
+        direction, None when the chosen model is gone)."""
 
     def endpoint(self) -> str:
         """Where downloads come from now (the Hub or the mirror), for messages."""
@@ -118,6 +124,13 @@ class _Row:
     catalog: CatalogItem | None = None
     installed: InstalledItem | None = None
 
+    @property
+    def direction(self) -> str | None:
+        """``"en-zh"``, ``"zh-en"`` or None (another pair): the row's group."""
+        if self.installed is not None and self.installed.direction:
+            return self.installed.direction
+        return self.catalog.direction if self.catalog is not None else None
+
 
 def merge_rows(catalog: list[CatalogItem], installed: list[InstalledItem]) -> list[_Row]:
     """Catalog models first (in catalog order), then installed models not in the catalog
@@ -146,6 +159,17 @@ def _same_path(a: str | None, b: str | None) -> bool:
     return Path(a).expanduser().resolve() == Path(b).expanduser().resolve()
 
 
+def group_rows(rows: list[_Row]) -> list[tuple[str | None, list[_Row]]]:
+    """The rows by direction: English->Chinese, Chinese->English, then other pairs (a group
+    only when it has rows), each in the order given."""
+    groups: list[tuple[str | None, list[_Row]]] = []
+    for direction in (*DIRECTION_TITLES, None):
+        members = [r for r in rows if (r.direction if r.direction in DIRECTION_TITLES else None) == direction]
+        if members:
+            groups.append((direction, members))
+    return groups
+
+
 class ModelsDialog(QDialog):
     """See the module docstring. ``state()`` is one of idle / downloading / cancelling /
     cancelled / failed / installed (what the download area shows)."""
@@ -161,7 +185,7 @@ class ModelsDialog(QDialog):
         self.backend = backend
         self.runner = DownloadRunner(backend.download, self)
         self._rows: list[_Row] = []
-        self._active_path: str | None = None
+        self._active: dict[str, str | None] = {}  # direction -> active folder ("" = bundled)
         self._state = "idle"
         self._build()
         self._connect_runner()
@@ -173,6 +197,7 @@ class ModelsDialog(QDialog):
         self.table = QTreeWidget(self)
         self.table.setHeaderLabels(list(COLUMNS))
         self.table.setRootIsDecorated(False)
+        self.table.setItemsExpandable(False)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.currentItemChanged.connect(lambda *_: self._update_buttons())
@@ -204,7 +229,9 @@ class ModelsDialog(QDialog):
         self.mirror_combo = QComboBox(self)
         self.mirror_combo.setEditable(True)
         self.mirror_combo.addItems(["", MIRROR_HINT])
-        self.mirror_combo.lineEdit().setPlaceholderText(f"{self._endpoint()} (default)")
+        line = self.mirror_combo.lineEdit()
+        assert line is not None  # an editable combo box has one
+        line.setPlaceholderText(f"{self._endpoint()} (default)")
         self.mirror_combo.setToolTip(
             "A mirror that speaks the Hugging Face Hub API, for networks where "
             f"the Hub is blocked or slow (e.g. {MIRROR_HINT}). Empty: the "
@@ -214,7 +241,7 @@ class ModelsDialog(QDialog):
             self.mirror_combo.setCurrentText(self.backend.endpoint_setting())
         except Exception:  # noqa: BLE001 - an unreadable setting is shown as empty
             self.mirror_combo.setCurrentText("")
-        self.mirror_combo.lineEdit().editingFinished.connect(self.save_mirror)
+        line.editingFinished.connect(self.save_mirror)
         self.mirror_combo.activated.connect(lambda _i: self.save_mirror())
         return self.mirror_combo
 
@@ -234,6 +261,7 @@ class ModelsDialog(QDialog):
         self.download_button = QPushButton("Download", self)
         self.download_button.clicked.connect(self.start_download)
         self.use_button = QPushButton("Use this model", self)
+        self.use_button.setToolTip("Make it the model of its direction, in the app and on the command line")
         self.use_button.clicked.connect(self.use_selected)
         self.remove_button = QPushButton("Remove", self)
         self.remove_button.clicked.connect(self.confirm_remove)
@@ -271,33 +299,64 @@ class ModelsDialog(QDialog):
 
     # ---- list ---------------------------------------------------------------------------
     def refresh(self) -> None:
-        """Re-read the catalog and the installed models; keeps the selection by name."""
+        """Re-read the catalog, the installed models and the active model of each direction;
+        keeps the selection by name."""
         selected = self.selected_name()
         try:
             self._rows = merge_rows(self.backend.catalog(), self.backend.installed())
         except Exception as exc:  # noqa: BLE001 - a broken catalog must not break the dialog
             self._rows = []
             self.show_message(f"Cannot list the models: {exc}", error=True)
+        self._read_active()
         self.table.clear()
-        for row in self._rows:
-            demo = row.installed is not None and row.installed.demo
-            item = QTreeWidgetItem(
-                [
-                    f"{row.name} (demo)" if demo else row.name,
-                    self._languages(row),
-                    self._size(row),
-                    self._licence(row),
-                    self.status_text(row.name),
-                ]
-            )
-            item.setData(0, Qt.ItemDataRole.UserRole, row.name)
-            self.table.addTopLevelItem(item)
+        for direction, rows in group_rows(self._rows):
+            group = QTreeWidgetItem([DIRECTION_TITLES.get(direction or "", OTHER_PAIRS)])
+            group.setData(0, GROUP_ROLE, direction or "")
+            group.setFlags(Qt.ItemFlag.ItemIsEnabled)  # a heading: not selectable
+            font = group.font(0)
+            font.setBold(True)
+            group.setFont(0, font)
+            self.table.addTopLevelItem(group)
+            for row in rows:
+                group.addChild(self._item(row))
+            group.setExpanded(True)
         for col in range(1, len(COLUMNS)):
             self.table.resizeColumnToContents(col)
-        names = [r.name for r in self._rows]
+        items = self._items()
+        names = [i.data(0, Qt.ItemDataRole.UserRole) for i in items]
         if names:
-            self.table.setCurrentItem(self.table.topLevelItem(names.index(selected) if selected in names else 0))
+            self.table.setCurrentItem(items[names.index(selected) if selected in names else 0])
         self._update_buttons()
+
+    def _item(self, row: _Row) -> QTreeWidgetItem:
+        demo = row.installed is not None and row.installed.demo
+        item = QTreeWidgetItem(
+            [
+                f"{row.name} (demo)" if demo else row.name,
+                self._languages(row),
+                self._size(row),
+                self._licence(row),
+                self.status_text(row.name),
+            ]
+        )
+        item.setData(0, Qt.ItemDataRole.UserRole, row.name)
+        return item
+
+    def _items(self) -> list[QTreeWidgetItem]:
+        """The model rows (not the group headings), top to bottom."""
+        found: list[QTreeWidgetItem] = []
+        for g in range(self.table.topLevelItemCount()):
+            group = self.table.topLevelItem(g)
+            if group is not None:
+                found += [c for i in range(group.childCount()) if (c := group.child(i)) is not None]
+        return found
+
+    def _read_active(self) -> None:
+        try:
+            self._active = dict(self.backend.active_folders())
+        except Exception as exc:  # noqa: BLE001 - an unreadable choice: nothing marked active
+            log.warning("active models unavailable: %s", type(exc).__name__)
+            self._active = {}
 
     @staticmethod
     def _languages(row: _Row) -> str:
@@ -320,16 +379,34 @@ class ModelsDialog(QDialog):
     def selected_name(self) -> str | None:
         """The model selected in the list."""
         item = self.table.currentItem()
-        return item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        name = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        return str(name) if name else None
 
     def select(self, name: str) -> None:
         """Select the row of ``name`` (tests, and "Get the real model" from the window)."""
-        for i in range(self.table.topLevelItemCount()):
-            item = self.table.topLevelItem(i)
+        for item in self._items():
             if item.data(0, Qt.ItemDataRole.UserRole) == name:
                 self.table.setCurrentItem(item)
                 return
         raise KeyError(name)
+
+    def group_of(self, name: str) -> str | None:
+        """The direction heading ``name`` is listed under ("" for other pairs; tests)."""
+        for item in self._items():
+            parent = item.parent()
+            if item.data(0, Qt.ItemDataRole.UserRole) == name and parent is not None:
+                return str(parent.data(0, GROUP_ROLE))
+        return None
+
+    def is_active(self, row: _Row) -> bool:
+        """Whether ``row`` is the active model of its direction."""
+        installed, direction = row.installed, row.direction
+        if installed is None or direction is None or direction not in self._active:
+            return False
+        active = self._active[direction]
+        if active == "":
+            return installed.demo
+        return _same_path(installed.path, active)
 
     def status_text(self, name: str) -> str:
         """The Status column of ``name``."""
@@ -340,17 +417,18 @@ class ModelsDialog(QDialog):
             return "Cancelling…" if self._state == "cancelling" else "Downloading…"
         if row.installed is None:
             return "Not installed"
-        status = "Active" if _same_path(row.installed.path, self._active_path) else "Installed"
+        status = "Active" if self.is_active(row) else "Installed"
         return f"{status} ({', '.join(row.installed.variants)})"
 
     def set_active_path(self, path: str | None) -> None:
-        """Mark the model in ``path`` as the one in use (the controller calls this)."""
-        self._active_path = path
+        """Mark the model in ``path`` as the active one of its direction (what the app loaded)."""
+        row = next((r for r in self._rows if r.installed and _same_path(r.installed.path, path)), None)
+        if row is not None and row.direction is not None and row.installed is not None:
+            self._active[row.direction] = "" if row.installed.demo else row.installed.path
         self._refresh_status()
 
     def _refresh_status(self) -> None:
-        for i in range(self.table.topLevelItemCount()):
-            item = self.table.topLevelItem(i)
+        for item in self._items():
             item.setText(COLUMNS.index("Status"), self.status_text(item.data(0, Qt.ItemDataRole.UserRole)))
         self._update_buttons()
 
@@ -363,8 +441,12 @@ class ModelsDialog(QDialog):
         self.download_button.setEnabled(can_download)
         self.variant_combo.setEnabled(can_download or installed is not None)
         self._fill_variants(row)
-        active = installed is not None and _same_path(installed.path, self._active_path)
-        self.use_button.setEnabled(installed is not None and not active)
+        active = row is not None and self.is_active(row)
+        self.use_button.setEnabled(
+            installed is not None and not active and row is not None and row.direction is not None
+        )
+        title = DIRECTION_TITLES.get(row.direction or "") if row is not None else None
+        self.use_button.setText(f"Use for {title}" if title else "Use this model")
         self.remove_button.setEnabled(bool(installed and installed.removable and not active and not busy))
         self.details.setText(self._details(row))
 
@@ -385,16 +467,17 @@ class ModelsDialog(QDialog):
     def _details(row: _Row | None) -> str:
         if row is None:
             return ""
+        layout = f"Decoder layout: {row.installed.layout}." if row.installed and row.installed.layout else ""
         if row.catalog is not None:
             c = row.catalog
-            return _rich(c.title or c.name, c.description, c.credits)
+            return _rich(c.title or c.name, " ".join(p for p in (c.description, layout) if p), c.credits)
         if row.installed is not None and row.installed.demo:
             return _rich(
                 "Bundled demo model",
                 "Trained on short everyday sentences only; on real text "
                 "(news, manuals, mail) its output is poor. Download a real model above.",
             )
-        return _rich(row.name, row.installed.path if row.installed else "")
+        return _rich(row.name, " ".join(p for p in (row.installed.path if row.installed else "", layout) if p))
 
     # ---- actions ------------------------------------------------------------------------
     def start_download(self) -> bool:
@@ -473,7 +556,10 @@ class ModelsDialog(QDialog):
         self.downloadEnded.emit(state)
 
     def _on_finished(self, name: str, folder: str) -> None:
-        self._end_download("installed", f"{name} is installed. Select it and press “Use this model”.")
+        row = self._row(name)
+        title = DIRECTION_TITLES.get(row.direction or "") if row is not None else None
+        button = f"Use for {title}" if title else "Use this model"
+        self._end_download("installed", f"{name} is installed. Select it and press “{button}”.")
         self.modelsChanged.emit()
 
     def _on_failed(self, name: str, message: str) -> None:
@@ -520,17 +606,15 @@ class ModelsDialog(QDialog):
 
 class ModelsHub(QObject):
     """Wires the Models dialog into the app: the window's "Models…" and demo-notice button
-    open it, "Use this model" goes through the controller's settings (so the switch is
-    saved and the engine reloads in its worker), and every loaded model updates the demo
-    notice and the dialog's "Active" mark.
+    open it, "Use this model" records the model as the active one of its direction (the one
+    settings store, :mod:`desktop_mt.app.settings`, shared with ``desktop-mt models use``) and
+    goes through the controller's settings (so the engine reloads in its worker), and every
+    loaded model updates the demo notice and the dialog's "Active" mark.
 
-    The command line's active model (``desktop-mt models use``) and the app's model are kept
-    the same: at start a different active model the store names is adopted, and each model
-    the app loads from its settings becomes the active one (a ``--model`` run or the bundled
-    fallback after a failed load does not). ``backend_factory`` is called once, when the
-    backend is first needed."""
+    Nothing is reconciled: the window's model is read from the same store the command line
+    writes. ``backend_factory`` is called once, when the backend is first needed."""
 
-    def __init__(self, controller, backend_factory: Callable[[], ModelsBackend]) -> None:
+    def __init__(self, controller: Any, backend_factory: Callable[[], ModelsBackend]) -> None:
         super().__init__(controller)
         self.controller = controller
         self.window = controller.window
@@ -540,7 +624,6 @@ class ModelsHub(QObject):
         self._loaded_path: str | None = None
         self.window.modelsRequested.connect(self.open)
         controller.modelLoaded.connect(self._on_model_loaded)
-        self._adopt_active()
 
     @property
     def backend(self) -> ModelsBackend:
@@ -560,66 +643,35 @@ class ModelsHub(QObject):
             self.dialog.activateRequested.connect(self.activate)
         else:
             self.dialog.refresh()
-        self.dialog.set_active_path(self._loaded_path)
         self.dialog.show()
         self.dialog.raise_()
         self.dialog.activateWindow()
         return self.dialog
 
     def activate(self, path: str, variant: str) -> None:
-        """Make the model in ``path`` the app's model (the store follows once it loads)."""
+        """Make the model in ``path`` the active model of its direction and the app's model."""
         model_path = "" if models.is_bundled(path) else path
+        try:
+            self.backend.set_active(model_path)
+        except Exception as exc:  # noqa: BLE001 - DesktopMTError/OSError: said in the dialog
+            if self.dialog is not None:
+                self.dialog.show_message(f"Could not use {Path(path).name}: {exc}", error=True)
+            return
         settings = dataclasses.replace(
             self.controller.settings, model_path=model_path, variant=variant or self.controller.settings.variant
         )
         self.controller.apply_settings(settings)
+        if self.dialog is not None:
+            self.dialog.refresh()
 
-    def _active_folder(self) -> str | None:
-        """The store's active model folder ("" for the bundled one; None if unreadable)."""
-        try:
-            return self.backend.active_folder()
-        except Exception as exc:  # noqa: BLE001 - a vanished model: the app's own setting stands
-            log.warning("active model unavailable: %s", type(exc).__name__)
-            return None
-
-    def _adopt_active(self) -> None:
-        # `desktop-mt models use NAME` since the app last ran: open on that model. An empty
-        # setting is not adopted: it also means "never set", and must not undo the app's choice.
-        active = self._active_folder()
-        settings = self.controller.settings
-        if active and not _same_model(active, settings.model_path):
-            log.info("adopting the active model of the model manager")
-            settings.model_path = active
-
-    def _on_model_loaded(self, info) -> None:
+    def _on_model_loaded(self, info: Any) -> None:
         path = getattr(info, "path", None)
         self._loaded_path = str(path) if path else None
         self.window.set_demo_notice(models.is_bundled(self._loaded_path))
         if self.dialog is not None:
-            self.dialog.set_active_path(self._loaded_path)
-        self._sync_active()
-
-    def _sync_active(self) -> None:
-        """Make the store's active model the one the app loaded from its settings."""
-        wanted = self.controller.settings.model_path
-        if self.controller.model_override or not _same_model(self._loaded_path or "", wanted):
-            return  # a --model run, or the bundled fallback after a failed load
-        active = self._active_folder()
-        if active is not None and _same_model(active, wanted):
-            return
-        try:
-            self.backend.set_active(wanted)
-        except Exception as exc:  # noqa: BLE001 - the app works; only the CLI default is stale
-            self.window.show_warning(f"The command line's default model could not be saved: {exc}")
+            self.dialog.refresh()
 
     def shutdown(self) -> None:
         """Cancel a running download and stop its thread (the app quits)."""
         if self.dialog is not None:
             self.dialog.shutdown()
-
-
-def _same_model(a: str, b: str) -> bool:
-    """Whether two model settings name the same model ("" and the bundled folder are one)."""
-    a = "" if models.is_bundled(a) else a
-    b = "" if models.is_bundled(b) else b
-    return a == b or _same_path(a, b)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from desktop_mt.models import DownloadProgress
 
 MB = 1_000_000
 REAL = "opus-mt-en-zh"
+REAL_ZH_EN = "opus-mt-zh-en"
 DEMO = "tatoeba-en-zh-small"
 
 
@@ -33,17 +35,26 @@ class FakeBackend:
         self.thread_ids: list[int] = []
         self.removed: list[str] = []
         self.mirror = ""
-        self.active: str | None = None
+        self.active: dict[str, str] = {"en-zh": "", "zh-en": ""}
         demo = InstalledItem(
-            DEMO, str(bundled_model_dir()), "en→zh", ("int8", "fp32"), 50 * MB, demo=True, removable=False
+            DEMO,
+            str(bundled_model_dir()),
+            "en→zh",
+            ("int8", "fp32"),
+            50 * MB,
+            demo=True,
+            removable=False,
+            direction="en-zh",
         )
         self._installed = {DEMO: demo}
 
     def catalog(self):
+        sizes = {"int8": 80 * MB, "fp32": 310 * MB}
         return [
+            CatalogItem(REAL, "en→zh", "CC-BY 4.0", "Helsinki-NLP opus-mt-en-zh (OPUS-MT)", sizes, direction="en-zh"),
             CatalogItem(
-                REAL, "en→zh", "CC-BY 4.0", "Helsinki-NLP opus-mt-en-zh (OPUS-MT)", {"int8": 80 * MB, "fp32": 310 * MB}
-            )
+                REAL_ZH_EN, "zh→en", "CC-BY 4.0", "Helsinki-NLP opus-mt-zh-en (OPUS-MT)", sizes, direction="zh-en"
+            ),
         ]
 
     def installed(self):
@@ -60,13 +71,14 @@ class FakeBackend:
             raise DesktopMTError(f"endpoint {url!r} must start with https://")
         self.mirror = url
 
-    def set_active(self, name_or_path):
-        self.active = name_or_path
+    def direction_of(self, path):
+        return next((i.direction for i in self._installed.values() if i.path == path), "en-zh")
 
-    def active_folder(self):
-        if self.active and not Path(self.active).is_dir():
-            raise DesktopMTError(f"the active model is unavailable: {self.active}")
-        return self.active or ""
+    def set_active(self, name_or_path):
+        self.active[self.direction_of(name_or_path) if name_or_path else "en-zh"] = name_or_path
+
+    def active_folders(self):
+        return {d: (None if v and not Path(v).is_dir() else v) for d, v in self.active.items()}
 
     def download(self, name, variant, progress, cancel):
         self.calls.append((name, variant))
@@ -81,7 +93,10 @@ class FakeBackend:
         progress(DownloadProgress("installing", self.total, self.total))
         folder = self.root / name
         folder.mkdir(parents=True)
-        self._installed[name] = InstalledItem(name, str(folder), "en→zh", (variant,), self.total)
+        direction = "zh-en" if name == REAL_ZH_EN else "en-zh"
+        self._installed[name] = InstalledItem(
+            name, str(folder), direction.replace("-", "→"), (variant,), self.total, direction=direction
+        )
         return folder
 
     def remove(self, name):
@@ -100,7 +115,6 @@ def backend(tmp_path):
 def dialog(qtbot, backend):
     made = ModelsDialog(backend)
     qtbot.addWidget(made)
-    made.set_active_path(str(bundled_model_dir()))
     yield made
     made.backend.release.set()
     assert made.shutdown()
@@ -129,12 +143,42 @@ def test_merge_rows_puts_catalog_first_and_keeps_local_models(backend):
     rows = merge_rows(backend.catalog(), [*backend.installed(), extra])
     assert [(r.name, r.catalog is not None, r.installed is not None) for r in rows] == [
         (REAL, True, False),
+        (REAL_ZH_EN, True, False),
         (DEMO, False, True),
         ("my-export", False, True),
     ]
 
 
 # ---- dialog states ----------------------------------------------------------------------------
+def test_models_are_grouped_by_direction(dialog):
+    assert [dialog.table.topLevelItem(i).text(0) for i in range(dialog.table.topLevelItemCount())] == [
+        "English → Chinese",
+        "Chinese → English",
+    ]
+    assert dialog.group_of(REAL) == dialog.group_of(DEMO) == "en-zh" and dialog.group_of(REAL_ZH_EN) == "zh-en"
+
+
+def test_the_active_model_is_chosen_per_direction(qtbot, dialog, backend):
+    for name in (REAL, REAL_ZH_EN):
+        start_and_wait_progress(qtbot, dialog, name=name)
+        with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+            backend.release.set()
+        backend.release.clear()
+    dialog.select(REAL_ZH_EN)
+    assert dialog.use_button.text() == "Use for Chinese → English" and dialog.use_button.isEnabled()
+    backend.set_active(str(backend.root / REAL_ZH_EN))  # what ModelsHub.activate records
+    dialog.refresh()
+    assert dialog.status_text(REAL_ZH_EN) == "Active (int8)"
+    assert dialog.status_text(DEMO) == "Active (int8, fp32)"  # English->Chinese is still the demo
+    assert dialog.status_text(REAL) == "Installed (int8)"
+    dialog.select(REAL)
+    assert dialog.use_button.text() == "Use for English → Chinese"
+    backend.set_active(str(backend.root / REAL))
+    dialog.refresh()
+    assert dialog.status_text(REAL) == "Active (int8)" and dialog.status_text(DEMO) == "Installed (int8, fp32)"
+    assert dialog.status_text(REAL_ZH_EN) == "Active (int8)"
+
+
 def test_idle_dialog_lists_catalog_and_installed(dialog):
     assert dialog.state() == "idle"
     assert dialog.status_text(REAL) == "Not installed"
@@ -250,11 +294,16 @@ def test_mirror_field_saves_valid_urls_and_explains_bad_ones(dialog, backend):
 
 
 # ---- the dialog in the app: demo notice, status bar, switching models ---------------------------
-def bundled_aware_factory(**kwargs):
-    """Fake engines whose model_info.path is the folder asked for (the bundled one for None)."""
+def bundled_aware_factory(fail_paths=(), **kwargs):
+    """Fake engines whose model_info.path is the folder asked for (the bundled one for None);
+    a folder in ``fail_paths`` fails to load as a missing model does."""
+    from desktop_mt.errors import ModelNotFoundError
+
     from .fakes import FakeTranslator
 
     def factory(config):
+        if config.model_dir in fail_paths:
+            raise ModelNotFoundError(f"{config.model_dir} is not a model folder")
         fake = FakeTranslator(config, **kwargs)
         folder = config.model_dir or str(bundled_model_dir())
         fake.model_info.path = folder
@@ -295,7 +344,7 @@ def test_use_this_model_switches_the_app_and_hides_the_demo_notice(qtbot, app_wi
     with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
         dialog.use_button.click()
     folder = str(backend.root / REAL)
-    assert controller.settings.model_path == folder and backend.active == folder
+    assert controller.settings.model_path == folder and backend.active["en-zh"] == folder
     assert window.model_label.text() == f"{REAL} · int8"
     assert not window.demo_notice.isVisibleTo(window)
     assert dialog.status_text(REAL) == "Active (int8)"
@@ -305,7 +354,7 @@ def test_use_this_model_switches_the_app_and_hides_the_demo_notice(qtbot, app_wi
     dialog.select(DEMO)  # and back to the demo: the bundled model is model_path ""
     with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
         dialog.use_button.click()
-    assert controller.settings.model_path == "" and backend.active == ""
+    assert controller.settings.model_path == "" and backend.active["en-zh"] == ""
     assert window.demo_notice.isVisibleTo(window)
 
 
@@ -314,7 +363,7 @@ def test_shutdown_cancels_a_running_download(qtbot, app_with_fake_models, backen
     dialog = controller.models_hub.open()
     start_and_wait_progress(qtbot, dialog)
     controller.shutdown()
-    assert not dialog.runner.thread.isRunning()
+    assert not dialog.runner.download_thread.isRunning()
     assert REAL not in [i.name for i in backend.installed()]
 
 
@@ -481,7 +530,33 @@ def test_traditional_script_setting_reaches_the_engine(qtbot, make_controller):
     assert "愛" in window.target_text() and "爱" not in window.target_text()
 
 
-def test_app_and_command_line_share_the_active_model(qtbot, make_controller, tiny_marian_dir, app_home):
+@pytest.fixture
+def make_app_controller(qtbot):
+    """A controller as the app builds it: its settings read from, and saved to, the one
+    settings store (``desktop_mt.app.settings``) that the command line's model choice is in."""
+    from desktop_mt.gui.controller import Controller
+    from desktop_mt.gui.settings import load_settings, settings_path
+    from desktop_mt.gui.window import MainWindow
+
+    made = []
+
+    def make(factory):
+        window = MainWindow()
+        qtbot.addWidget(window)
+        controller = Controller(
+            window, load_settings().settings, settings_path=settings_path(), translator_factory=factory, hotkey=None
+        )
+        made.append(controller)
+        with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):
+            controller.start()
+        return window, controller
+
+    yield make
+    for controller in made:
+        controller.shutdown()
+
+
+def test_app_and_command_line_share_the_active_model(qtbot, make_app_controller, tiny_marian_dir, app_home):
     import shutil
 
     from desktop_mt.gui.settings import Settings
@@ -490,19 +565,31 @@ def test_app_and_command_line_share_the_active_model(qtbot, make_controller, tin
     folder = models_dir() / "tiny-local"
     shutil.copytree(tiny_marian_dir, folder)
     set_active("tiny-local")  # `desktop-mt models use tiny-local` before the app starts
-    window, controller = make_controller(factory=bundled_aware_factory())
-    assert controller.settings.model_path == str(folder)  # adopted
+    window, controller = make_app_controller(bundled_aware_factory())
+    assert controller.settings.model_path == str(folder)  # one store: nothing to adopt
     assert window.model_label.text() == "tiny-local · int8" and not window.demo_notice.isVisibleTo(window)
 
     with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):  # Settings dialog: back to bundled
-        controller.apply_settings(Settings(model_path=""))
+        controller.apply_settings(dataclasses.replace(controller.settings, model_path=""))
     assert get_active() == "" and window.demo_notice.isVisibleTo(window)
     with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):  # and to the folder again
-        controller.apply_settings(Settings(model_path=str(folder)))
-    assert get_active() == "tiny-local"
+        controller.apply_settings(dataclasses.replace(controller.settings, model_path=str(folder)))
+    assert get_active() == "tiny-local"  # recorded by name, as `desktop-mt models list` shows it
+    assert Settings().model_path == ""
 
 
-def test_a_vanished_active_model_is_not_adopted(qtbot, make_controller, tiny_marian_dir, app_home):
+def test_a_choice_on_the_command_line_while_the_app_runs_survives_its_quit(
+    qtbot, make_app_controller, tiny_marian_dir, app_home
+):
+    from desktop_mt.models import get_active, set_active
+
+    window, controller = make_app_controller(bundled_aware_factory())
+    set_active(str(tiny_marian_dir))  # `desktop-mt models use DIR` while the app runs
+    controller.shutdown()  # saves the window's settings
+    assert get_active() == str(tiny_marian_dir)
+
+
+def test_a_vanished_active_model_falls_back_to_the_bundled_one(qtbot, make_app_controller, tiny_marian_dir, app_home):
     import shutil
 
     from desktop_mt.models import get_active, models_dir, set_active
@@ -511,9 +598,9 @@ def test_a_vanished_active_model_is_not_adopted(qtbot, make_controller, tiny_mar
     shutil.copytree(tiny_marian_dir, folder)
     set_active("gone")
     shutil.rmtree(folder)
-    window, controller = make_controller(factory=bundled_aware_factory())
-    assert controller.settings.model_path == "" and window.demo_notice.isVisibleTo(window)
-    assert get_active() == ""  # the app loaded its own (bundled) model: the CLI follows it
+    window, controller = make_app_controller(bundled_aware_factory(fail_paths=(str(folder),)))
+    assert window.demo_notice.isVisibleTo(window)  # the app translates with the bundled model
+    assert get_active() == "gone"  # the choice is kept (a network drive may come back); the banner says it
 
 
 def test_unreachable_hub_names_the_endpoint_and_the_mirror(qtbot, app_home, monkeypatch):
@@ -568,11 +655,11 @@ def test_an_unresolvable_hub_name_is_worded_for_the_dialog(qtbot, app_home, monk
     assert "Errno" not in text and "HF_ENDPOINT" not in text and "--endpoint" not in text
 
 
-def test_add_model_folder_still_switches_the_app(qtbot, make_controller, tiny_marian_dir):
+def test_add_model_folder_still_switches_the_app(qtbot, make_app_controller, tiny_marian_dir):
     from desktop_mt.gui.settings_dialog import SettingsDialog
     from desktop_mt.models import get_active
 
-    window, controller = make_controller(factory=bundled_aware_factory())
+    window, controller = make_app_controller(bundled_aware_factory())
     dialog = SettingsDialog(controller.settings, True, "")
     qtbot.addWidget(dialog)
     dialog.applied.connect(controller.apply_settings)
