@@ -17,11 +17,16 @@ import functools
 import sys
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .engine.model_format import ModelInfo
+    from .models import DownloadProgress, InstalledModel
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 
 
-def add_models_parser(sub) -> None:
+def add_models_parser(sub: Any) -> None:
     """Add the ``models`` subcommand to the ``desktop-mt`` parser."""
     mp = sub.add_parser(
         "models",
@@ -44,8 +49,15 @@ def add_models_parser(sub) -> None:
     rm = msub.add_parser("remove", help="delete an installed model")
     rm.add_argument("name", metavar="NAME")
     rm.set_defaults(func=cmd_remove)
-    use = msub.add_parser("use", help="make a model the default of the app and the CLI ('bundled': the demo)")
+    use = msub.add_parser(
+        "use", help="make a model the default of its direction, in the app and the CLI ('bundled': the demo)"
+    )
     use.add_argument("name", metavar="NAME|DIR|bundled")
+    use.add_argument(
+        "--direction",
+        choices=("en-zh", "zh-en"),
+        help="the direction (default: the model's own; en-zh for 'bundled')",
+    )
     use.set_defaults(func=cmd_use)
     mirror = msub.add_parser("mirror", help="show or set the download mirror ('none' to clear)")
     mirror.add_argument("url", nargs="?", metavar="URL|none")
@@ -61,6 +73,7 @@ def _reports_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[a
         from .errors import DesktopMTError
 
         try:
+            _settings_warnings()
             return command(args)
         except DesktopMTError as exc:
             print(f"desktop-mt: {exc}", file=sys.stderr)
@@ -69,17 +82,30 @@ def _reports_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[a
     return run
 
 
+def _settings_warnings() -> None:
+    """Say what reading the settings found (a broken file kept aside, a migration conflict)."""
+    from .app.settings import load_settings
+
+    for warning in load_settings().warnings:
+        print(f"desktop-mt: {warning}", file=sys.stderr)
+
+
 def _mb(n: int) -> str:
     return f"{n / 1e6:,.1f} MB"
 
 
+DIRECTION_TITLES = {"en-zh": "English -> Chinese", "zh-en": "Chinese -> English"}
+
+
 @_reports_errors
 def cmd_list(args: argparse.Namespace) -> int:
-    """``models list``: catalog entries, installed models with sizes and target tokens, the active one."""
-    from .models import get_active, list_installed, load_catalog, models_dir
+    """``models list``: catalog entries, then the installed models of each direction (the
+    bundled one included) with sizes, decoder layout and target tokens; ``*`` marks the active
+    model of each direction."""
+    from .models import active_models, list_installed, load_catalog, models_dir
 
     catalog, found = load_catalog(), list_installed()
-    active = get_active()
+    active = active_models()
     by_name = {m.name: m for m in found}
     print("Catalog (desktop-mt models download NAME [--variant int8|fp32]):")
     for e in catalog:
@@ -88,31 +114,44 @@ def cmd_list(args: argparse.Namespace) -> int:
         state = f"installed: {', '.join(have.variants)}" if have else "not installed"
         print(f"  {e.name:<18} {e.source_lang}->{e.target_lang}  {sizes}  licence {e.licence}  [{state}]")
         print(f"  {'':<18} {e.repo}@{e.revision[:12]}  {e.title}")
-    print(f"Installed in {models_dir()} (* = active; choose with `desktop-mt models use NAME`):")
-    print(f"{'*' if not active else ' '} {'bundled':<18} {_bundled_line()}")
-    for m in found:
-        mark = "*" if active in (m.name, str(m.path)) else " "
-        source = m.source
-        origin = f"  {source['repo']}@{str(source.get('revision', ''))[:12]}" if source.get("repo") else ""
-        print(f"{mark} {m.name:<18} {', '.join(m.variants)}  {_mb(m.size_bytes)}{origin}")
-        print(f"  {'':<18} target tokens: {_tokens_line(m.info, m.target_tokens)}")
-    if active and not any(active in (m.name, str(m.path)) for m in found):
-        print(f"* {active}  (a folder outside the models folder)")
+    print(f"Installed in {models_dir()} (* = active for its direction; choose with `desktop-mt models use NAME`):")
+    for direction, title in DIRECTION_TITLES.items():
+        chosen = active.get(direction, "")
+        print(f"{title} ({direction}):")
+        print(f"{'*' if not chosen else ' '} {'bundled':<18} {_bundled_line(direction)}")
+        members = [m for m in found if m.direction == direction]
+        for m in members:
+            _print_installed(m, chosen in (m.name, str(m.path)))
+        if chosen and not any(chosen in (m.name, str(m.path)) for m in members):
+            print(f"* {chosen}  (a folder outside the models folder)")
+    others = [m for m in found if m.direction not in DIRECTION_TITLES]
+    if others:
+        print("Other language pairs (not used by desktop-mt's two directions):")
+        for m in others:
+            _print_installed(m, False)
     return EXIT_OK
 
 
-def _bundled_line() -> str:
+def _print_installed(m: InstalledModel, active: bool) -> None:
+    source = m.source
+    origin = f"  {source['repo']}@{str(source.get('revision', ''))[:12]}" if source.get("repo") else ""
+    layout = f"  layout {m.layout}" if m.layout else ""
+    print(f"{'*' if active else ' '} {m.name:<18} {', '.join(m.variants)}  {_mb(m.size_bytes)}{layout}{origin}")
+    print(f"  {'':<18} target tokens: {_tokens_line(m.info, m.target_tokens)}")
+
+
+def _bundled_line(direction: str) -> str:
     from .engine.model_format import bundled_model_dir, inspect_model_dir
     from .errors import DesktopMTError
 
     try:
-        info = inspect_model_dir(bundled_model_dir())
+        info = inspect_model_dir(bundled_model_dir(direction))
     except DesktopMTError as exc:
-        return f"unavailable ({exc})"
+        return f"none ({exc})"
     return f"{info.name} ({', '.join(info.variants)}): the small demo model shipped with the app"
 
 
-def _tokens_line(info, tokens: tuple[str, ...]) -> str:
+def _tokens_line(info: ModelInfo, tokens: tuple[str, ...]) -> str:
     from .engine.tokenizer import default_target_token
 
     if not tokens:
@@ -123,22 +162,38 @@ def _tokens_line(info, tokens: tuple[str, ...]) -> str:
     return ", ".join(shown) + more
 
 
+def time_left(seconds: float) -> str:
+    """``15 s left`` / ``4 min left`` (as the Models dialog words it)."""
+    return f"{seconds:.0f} s left" if seconds < 120 else f"{seconds / 60:.0f} min left"
+
+
+def rate_text(p: DownloadProgress) -> str:
+    """``4.0 MB/s, 15 s left`` (empty until the speed is measured)."""
+    if not p.speed:
+        return ""
+    eta = p.eta
+    return f"{p.speed / 1e6:.1f} MB/s" + (f", {time_left(eta)}" if eta is not None else "")
+
+
 class _Progress:
-    """Download progress on stderr: one rewritten line on a terminal, a line per file otherwise."""
+    """Download progress on stderr: one rewritten line on a terminal, a line per file otherwise;
+    both with the speed and the time left once they are measured."""
 
     def __init__(self) -> None:
         self.tty = sys.stderr.isatty()
         self.file = ""
 
-    def __call__(self, p) -> None:
+    def __call__(self, p: DownloadProgress) -> None:
+        rate = rate_text(p)
         if p.phase == "downloading" and p.file != self.file and p.file:
             self.file = p.file
             if not self.tty:
-                print(f"downloading {p.file} ({_mb(p.done)} of {_mb(p.total)} done)", file=sys.stderr)
+                more = f", {rate}" if rate else ""
+                print(f"downloading {p.file} ({_mb(p.done)} of {_mb(p.total)} done{more})", file=sys.stderr)
         if self.tty and p.total:
-            speed = f", {p.speed / 1e6:.1f} MB/s" if p.speed else ""
+            more = f", {rate}" if rate else ""
             print(
-                f"\r{p.phase} {p.file}: {_mb(p.done)} of {_mb(p.total)} ({100 * p.done / p.total:.0f}%{speed})\033[K",
+                f"\r{p.phase} {p.file}: {_mb(p.done)} of {_mb(p.total)} ({100 * p.done / p.total:.0f}%{more})\033[K",
                 end="",
                 file=sys.stderr,
                 flush=True,
@@ -157,6 +212,7 @@ def cmd_download(args: argparse.Namespace) -> int:
     from .models import catalog_entry, download_model, resolve_endpoint
 
     try:
+        _settings_warnings()
         entry = catalog_entry(args.name)  # an unknown name is said before any download line
     except DesktopMTError as exc:
         print(f"desktop-mt: {exc}", file=sys.stderr)
@@ -190,10 +246,15 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 @_reports_errors
 def cmd_use(args: argparse.Namespace) -> int:
+    """``models use NAME|DIR``: the active model of the model's own direction; ``bundled``
+    (with ``--direction``, default en-zh) goes back to the bundled model of that direction."""
     from .models import set_active
 
-    set_active("" if args.name == "bundled" else args.name)
-    print(f"active model: {args.name}")
+    if args.name == "bundled":
+        direction = set_active("", args.direction or "en-zh")
+    else:
+        direction = set_active(args.name, args.direction)
+    print(f"active {direction} model: {args.name}")
     return EXIT_OK
 
 

@@ -65,7 +65,7 @@ def _entry(data: dict[str, Any], source: Path) -> CatalogEntry:
             for v, spec in data["variants"].items()
         }
         fields = {f.name for f in dataclasses.fields(CatalogEntry)}
-        kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k in fields}
+        kwargs: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k in fields}
         kwargs["variants"] = variants
         return CatalogEntry(**kwargs)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -2,26 +2,44 @@
 
 Steps: the Hub API lists the pinned revision (sizes, sha256); the files of the chosen variant
 (plus config and tokenizer) are fetched into ``<models>/.downloads/NAME/`` as ``*.part`` files
-through ``huggingface_hub``'s ``http_get`` (Range requests; it retries a dropped connection from
-where it stopped), each verified against the Hub's hash; then a ``desktop_mt.json`` manifest is
-written and the folder is renamed into ``<models>/NAME`` in one step. A cancelled, interrupted or
-failed download leaves only the staging folder, which no model scan loads and which a rerun
-resumes (finished files are kept, ``*.part`` files continue with a Range request).
+(a streamed GET on ``huggingface_hub``'s HTTP session; a dropped connection continues with a
+Range request from where it stopped), each verified against the Hub's hash; then a
+``desktop_mt.json`` manifest is written and the folder is renamed into ``<models>/NAME`` in one
+step. A cancelled, interrupted or failed download leaves only the staging folder, which no model
+scan loads and which a rerun resumes (finished files are kept, ``*.part`` files continue with a
+Range request).
+
+Stall rule: the whole download fails with a :class:`ModelDownloadError` naming the endpoint and
+how to choose another when fewer than ``stall_bytes`` (16 KiB) arrive in ``stall_seconds`` (60 s),
+whether the server is silent or trickles (a mirror that sends a byte every 5 s never trips a read
+timeout on its own). What arrived is kept: a rerun resumes it.
+
+Requests a download makes (nothing else; README "Privacy"): ``GET {endpoint}/api/models/{repo}/
+revision/{rev}`` (the file list with sizes and hashes; once more for the checkpoint repository
+when the tokenizer files come from there), then per file ``HEAD`` and ``GET {endpoint}/{repo}/
+resolve/{rev}/{path}`` (following a redirect to the Hub's file storage). No token, cookie or
+telemetry: :func:`quiet_hub` turns off huggingface_hub's telemetry, which would otherwise fetch
+``{HF_ENDPOINT or huggingface.co}/api/agent-harnesses`` once a day to name an AI agent in the
+User-Agent and add the torch version to it. The User-Agent sent is ``desktop-mt/VERSION;
+hf_hub/VERSION; python/VERSION``.
 
 Why not ``hf_hub_download``: since huggingface_hub 1.x it writes to a process-unique temporary file
-and deletes it on any failure, so a rerun after Ctrl-C would start every file from zero.
+and deletes it on any failure, so a rerun after Ctrl-C would start every file from zero; and its
+``http_get`` reads 10 MB chunks, so a trickling server is not seen until a chunk is complete.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, BinaryIO, Protocol
 
 from ..errors import (
     DownloadCancelled,
@@ -37,6 +55,16 @@ from .store import models_dir, resolve_endpoint, staging_root
 
 SPACE_MARGIN = 32 << 20  # leave this much free after the download
 SOURCE_FILE = "source.json"  # in the staging folder: which repo/revision its files belong to
+STALL_SECONDS = 60.0  # the stall rule: fewer than STALL_BYTES in this many seconds fails
+STALL_BYTES = 16 << 10
+PIECE_BYTES = 1 << 20  # written and reported in pieces of at most this much
+MAX_RESUMES = 5  # reconnections in a row that bring no new byte before giving up
+
+
+class CancelFlag(Protocol):
+    """What ``cancel`` must offer (a ``threading.Event`` does)."""
+
+    def is_set(self) -> bool: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,17 +82,35 @@ class DownloadProgress:
     file: str = ""
     speed: float | None = None
 
+    @property
+    def eta(self) -> float | None:
+        """Seconds left at the current speed (None while unknown)."""
+        if not self.speed or self.total <= self.done:
+            return None
+        return (self.total - self.done) / self.speed
+
 
 ProgressCallback = Callable[[DownloadProgress], None]
 
 
 class _Reporter:
-    """Counts bytes, throttles callbacks to ~10 per second and raises when cancelled."""
+    """Counts bytes, throttles callbacks to ~10 per second, raises when cancelled and applies
+    the stall rule (see the module docstring)."""
 
-    def __init__(self, progress: ProgressCallback | None, cancel, total: int) -> None:
-        self.progress, self.cancel, self.total = progress, cancel, total
+    def __init__(
+        self,
+        progress: ProgressCallback | None,
+        cancel: CancelFlag | None,
+        total: int,
+        endpoint: str = "",
+        stall_seconds: float = STALL_SECONDS,
+        stall_bytes: int = STALL_BYTES,
+    ) -> None:
+        self.progress, self.cancel, self.total, self.endpoint = progress, cancel, total, endpoint
+        self.stall_seconds, self.stall_bytes = stall_seconds, stall_bytes
         self.done, self.file, self.phase = 0, "", "downloading"
         self._window: list[tuple[float, int]] = []
+        self._marks: collections.deque[tuple[float, int]] = collections.deque()
         self._last = 0.0
 
     def check_cancel(self) -> None:
@@ -72,14 +118,36 @@ class _Reporter:
             raise DownloadCancelled("download cancelled; run it again to resume where it stopped")
 
     def add(self, n: int) -> None:
-        # Checked before counting: http_get reports a chunk before writing it, so a cancel drops
-        # the chunk in flight and the .part file ends on what was written before.
+        """Count ``n`` bytes written (checked for a cancel first, so a cancel lands between pieces)."""
         self.check_cancel()
         self.done += n
         now = time.monotonic()
         self._window = [(t, b) for t, b in self._window if now - t < 3.0] + [(now, self.done)]
+        self.check_stall(now)
         if now - self._last >= 0.1:
             self.emit()
+
+    def restart_clock(self) -> None:
+        """Start the stall rule's window now (after listing, verifying: not transfer time)."""
+        self._marks = collections.deque([(time.monotonic(), self.done)])
+
+    def check_stall(self, now: float | None = None) -> None:
+        """Raise when fewer than ``stall_bytes`` arrived in the last ``stall_seconds``."""
+        now = time.monotonic() if now is None else now
+        if not self._marks:
+            self._marks.append((now, self.done))
+        self._marks.append((now, self.done))
+        horizon = now - self.stall_seconds
+        while len(self._marks) > 1 and self._marks[1][0] <= horizon:
+            self._marks.popleft()
+        since, done_then = self._marks[0]
+        if since <= horizon and self.done - done_then < self.stall_bytes:
+            raise ModelDownloadError(
+                f"the download from {self.endpoint} stalled: less than {self.stall_bytes // 1024} KiB arrived in "
+                f"{self.stall_seconds:g} s (at {self.file or 'the file list'}). What arrived is kept: run the "
+                f"download again to resume, or choose another mirror (--endpoint URL, `desktop-mt models "
+                f"mirror URL`, HF_ENDPOINT, or “Download from” in the Models dialog)"
+            )
 
     def emit(self, phase: str | None = None) -> None:
         self.phase = phase or self.phase
@@ -92,23 +160,6 @@ class _Reporter:
             return None
         (t0, b0), (t1, b1) = self._window[0], self._window[-1]
         return (b1 - b0) / (t1 - t0)
-
-    def tqdm_class(self):
-        """A tqdm class for ``http_get`` that feeds this reporter (and checks the cancel flag)."""
-        from tqdm import tqdm
-
-        reporter = self
-
-        class _Bar(tqdm):
-            def __init__(self, *args, **kwargs):
-                kwargs.pop("name", None)
-                kwargs["disable"] = True  # the caller shows progress its own way
-                super().__init__(*args, **kwargs)
-
-            def update(self, n=1):
-                reporter.add(int(n))
-
-        return _Bar
 
 
 def plan_files(entry: CatalogEntry, variant: str, endpoint: str) -> list[RemoteFile]:
@@ -144,13 +195,25 @@ def plan_files(entry: CatalogEntry, variant: str, endpoint: str) -> list[RemoteF
     return files
 
 
+def quiet_hub() -> None:
+    """Turn off what huggingface_hub sends on its own: its telemetry (the torch version and an
+    AI-agent guess in the User-Agent, and the daily ``/api/agent-harnesses`` fetch behind that
+    guess). Process-wide, like the environment variable ``HF_HUB_DISABLE_TELEMETRY=1``."""
+    import huggingface_hub.constants as hf_constants
+
+    os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
+    hf_constants.HF_HUB_DISABLE_TELEMETRY = True
+
+
 def download_model(
     name: str | CatalogEntry,
     variant: str = "int8",
     *,
     endpoint: str | None = None,
     progress: ProgressCallback | None = None,
-    cancel=None,
+    cancel: CancelFlag | None = None,
+    stall_seconds: float = STALL_SECONDS,
+    stall_bytes: int = STALL_BYTES,
 ) -> Path:
     """Download and install a catalog model's ``variant``; returns the installed folder.
 
@@ -158,9 +221,10 @@ def download_model(
     :class:`DownloadProgress` reports (from the calling thread); ``cancel`` is anything with
     ``is_set()`` (a ``threading.Event``), checked between chunks. Already installed: returns at
     once. Raises :class:`ModelDownloadError` subclasses (``HubUnreachableError``,
-    ``DownloadVerificationError``, ``NotEnoughSpaceError``, ``DownloadCancelled``); none leaves a
-    model folder that the app would load half-written.
+    ``DownloadVerificationError``, ``NotEnoughSpaceError``, ``DownloadCancelled``, and a stall:
+    see the module docstring); none leaves a model folder that the app would load half-written.
     """
+    quiet_hub()
     entry = catalog_entry(name) if isinstance(name, str) else name
     endpoint = resolve_endpoint(endpoint)
     if progress is not None:
@@ -174,7 +238,7 @@ def download_model(
     with _exclusive(entry.name):
         staging = _prepare_staging(entry)
         reuse_installed(entry, target, staging)
-        reporter = _Reporter(progress, cancel, sum(f.size for f in files))
+        reporter = _Reporter(progress, cancel, sum(f.size for f in files), endpoint, stall_seconds, stall_bytes)
         _check_space(staging, files)
         for remote in files:
             _fetch(remote, staging, endpoint, reporter)
@@ -185,7 +249,7 @@ def download_model(
 
 
 @contextlib.contextmanager
-def _exclusive(name: str):
+def _exclusive(name: str) -> Iterator[None]:
     """One download of a model at a time (the GUI and the CLI may both try): a second one fails
     at once instead of writing into the same partial files."""
     from filelock import FileLock, Timeout
@@ -267,6 +331,7 @@ def _fetch(remote: RemoteFile, staging: Path, endpoint: str, reporter: _Reporter
         part.unlink()
     resume = part.stat().st_size if part.is_file() else 0
     reporter.add(resume)
+    reporter.restart_clock()
     _http_fetch(remote, part, resume, endpoint, reporter)
     reporter.emit("verifying")
     actual, size = file_digest(part, remote), part.stat().st_size
@@ -279,41 +344,77 @@ def _fetch(remote: RemoteFile, staging: Path, endpoint: str, reporter: _Reporter
             f"if it fails again, the endpoint serves a corrupted copy: try another endpoint"
         )
     os.replace(part, final)
+    reporter.restart_clock()
     reporter.emit("downloading")
 
 
 def _http_fetch(remote: RemoteFile, part: Path, resume: int, endpoint: str, reporter: _Reporter) -> None:
+    """HEAD the file (checked against the listing), then GET the rest of it into ``part``."""
     from huggingface_hub import get_hf_file_metadata, hf_hub_url
-    from huggingface_hub.file_download import http_get
-    from huggingface_hub.utils import build_hf_headers
+    from huggingface_hub.utils import build_hf_headers  # type: ignore[attr-defined]  # not in its __all__
+
+    from .. import __version__
 
     url = hf_hub_url(remote.repo, remote.path, revision=remote.revision, endpoint=endpoint)
-    headers = build_hf_headers(token=False, library_name="desktop-mt")
+    headers = build_hf_headers(token=False, library_name="desktop-mt", library_version=__version__)
     with hub_errors(endpoint, f"{remote.repo}/{remote.path}"):
         meta = get_hf_file_metadata(url, token=False, headers=headers, endpoint=endpoint)
         _check_metadata(remote, meta, endpoint)
         if resume >= remote.size:
             return
         with open(part, "ab") as f:
-            try:
-                http_get(
-                    meta.location or url,
-                    f,
-                    resume_size=resume,
-                    headers=headers,
-                    expected_size=remote.size,
-                    displayed_filename=remote.path,
-                    tqdm_class=reporter.tqdm_class(),
-                )
-            except OSError as exc:
-                if isinstance(exc, ModelDownloadError) or "Consistency check failed" not in str(exc):
-                    raise
-                raise ModelDownloadError(
-                    f"{remote.path} from {endpoint} arrived incomplete ({exc}); run the download again to resume"
-                ) from exc
+            _stream(meta.location or url, f, resume, headers, remote, reporter)
 
 
-def _check_metadata(remote: RemoteFile, meta, endpoint: str) -> None:
+def _stream(url: str, f: BinaryIO, have: int, headers: dict[str, str], remote: RemoteFile, reporter: _Reporter) -> None:
+    """GET ``url`` from byte ``have`` into ``f`` until the file is complete. A read that times
+    out or a connection that drops continues with a Range request (the stall rule and
+    MAX_RESUMES bound it); every piece is counted by ``reporter`` (cancel, stall)."""
+    import httpx2
+    import huggingface_hub.constants as hf_constants
+    from huggingface_hub import get_session, hf_raise_for_status
+
+    piece = max(1, min(PIECE_BYTES, int(hf_constants.DOWNLOAD_CHUNK_SIZE)))
+    # Short enough that a silent server meets the stall rule twice per window.
+    read_timeout = max(0.05, min(float(hf_constants.HF_HUB_DOWNLOAD_TIMEOUT), reporter.stall_seconds / 2))
+    timeout = httpx2.Timeout(float(hf_constants.HF_HUB_DOWNLOAD_TIMEOUT), read=read_timeout)
+    fruitless = 0
+    while have < remote.size:
+        before = have
+        request_headers = dict(headers, Range=f"bytes={have}-") if have else dict(headers)
+        try:
+            with get_session().stream(
+                "GET", url, headers=request_headers, timeout=timeout, follow_redirects=True
+            ) as response:
+                hf_raise_for_status(response)
+                if have and response.status_code == 200:  # the server ignored the Range: start over
+                    f.seek(f.tell() - have)
+                    f.truncate()
+                    reporter.add(-have)
+                    have = before = 0
+                for chunk in response.iter_bytes():
+                    for start in range(0, len(chunk), piece):
+                        data = chunk[start : start + piece][: remote.size - have]
+                        reporter.check_cancel()
+                        f.write(data)
+                        have += len(data)
+                        reporter.add(len(data))
+                    reporter.check_stall()
+                    if have >= remote.size:
+                        break
+        except (httpx2.ReadTimeout, httpx2.ReadError, httpx2.RemoteProtocolError):
+            pass  # checked below: resume with a Range request, unless it stalled
+        f.flush()
+        reporter.check_stall()
+        fruitless = 0 if have > before else fruitless + 1
+        if have < remote.size and fruitless > MAX_RESUMES:
+            raise ModelDownloadError(
+                f"{remote.path} from {reporter.endpoint} keeps breaking off at byte {have} of {remote.size}; "
+                f"what arrived is kept: run the download again to resume, or try another mirror"
+            )
+
+
+def _check_metadata(remote: RemoteFile, meta: Any, endpoint: str) -> None:
     """The file's HEAD must agree with the listing: same commit, size and (LFS) sha256."""
     problems = []
     if meta.commit_hash and len(remote.revision) == 40 and meta.commit_hash != remote.revision:

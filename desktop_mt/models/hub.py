@@ -104,10 +104,11 @@ def list_revision(repo: str, revision: str, endpoint: str) -> dict[str, RemoteFi
     """The files of ``repo`` at ``revision`` with sizes and hashes, by path."""
     from huggingface_hub import HfApi
 
+    from .. import __version__
+
+    api = HfApi(endpoint=endpoint, token=False, library_name="desktop-mt", library_version=__version__)
     with hub_errors(endpoint, f"{repo}@{revision[:12]}"):
-        info = HfApi(endpoint=endpoint, token=False).model_info(
-            repo, revision=revision, files_metadata=True, timeout=30
-        )
+        info = api.model_info(repo, revision=revision, files_metadata=True, timeout=30)
     if info.sha and len(revision) == 40 and info.sha != revision:
         raise ModelDownloadError(f"{endpoint} answered for {repo} with commit {info.sha}, not the pinned {revision}")
     files = {}

@@ -10,7 +10,9 @@
 Faults for tests: ``drop_after[path] = n`` sends the full headers, then ``n`` bytes, then closes
 the connection (once); ``hold_after[path] = n`` sends ``n`` bytes, sets ``held`` and waits for
 ``release`` before the rest; ``corrupt`` paths are served with one byte changed (the metadata
-stays right). ``requests`` logs (method, path, Range header).
+stays right); ``trickle[path] = seconds`` sends that file one byte every ``seconds`` (a mirror
+that never stops and never finishes). ``requests`` logs (method, path, Range header) of every
+request, whatever its route (``/api/agent-harnesses`` too), ``user_agents`` their User-Agent.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class FakeHub:
         self.drop_after: dict[str, int] = {}
         self.corrupt: set[str] = set()
         self.hold_after: dict[str, int] = {}
+        self.trickle: dict[str, float] = {}
+        self.user_agents: list[str] = []
         self.held, self.release = threading.Event(), threading.Event()
         self.requests: list[tuple[str, str, str | None]] = []
         self._server: ThreadingHTTPServer | None = None
@@ -97,6 +101,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _route(self, send_body: bool) -> None:
         path = unquote(urlsplit(self.path).path)
         self.owner.requests.append((self.command, path, self.headers.get("Range")))
+        self.owner.user_agents.append(self.headers.get("User-Agent") or "")
         parts = path.strip("/").split("/")
         if parts[:2] == ["api", "models"] and len(parts) == 6 and parts[4] == "revision":
             return self._revision_info(f"{parts[2]}/{parts[3]}", parts[5])
@@ -177,6 +182,18 @@ class _Handler(BaseHTTPRequestHandler):
             self.owner.held.set()
             self.owner.release.wait(60)
             body = body[hold:]
+        delay = self.owner.trickle.get(path)
+        if delay is not None:  # one byte at a time until the client gives up (or the test ends)
+            try:
+                for i in range(len(body)):
+                    self.wfile.write(body[i : i + 1])
+                    self.wfile.flush()
+                    if self.owner.release.wait(delay):
+                        break
+            except OSError:
+                pass
+            self.close_connection = True
+            return
         drop = self.owner.drop_after.pop(path, None)
         if drop is not None:
             self.wfile.write(body[:drop])
