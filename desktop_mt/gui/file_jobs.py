@@ -29,6 +29,7 @@ from .ports import StrEnum
 __all__ = [
     "GatedProgress",
     "InteractiveGate",
+    "JobOutcome",
     "OutputAnswer",
     "ResumeAnswer",
     "default_output_path",
@@ -56,6 +57,14 @@ class ResumeAnswer(StrEnum):
     RESUME = "resume"
     RESTART = "restart"  # start over (the journal is replaced)
     CANCEL = "cancel"
+
+
+class JobOutcome(StrEnum):
+    """How a file job ended (the controller's ``fileJobEnded``; compares equal to its value)."""
+
+    FINISHED = "finished"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 def keep_both_path(output: Path) -> Path:

@@ -185,17 +185,12 @@ class OcrFeature(QObject):
 
             self.portal = PortalScreenshot(self, self.portal_bus)
             self.portal.captured.connect(lambda path: self._submit(path, self._portal_to_popup, None))
-            self.portal.failed.connect(self._on_portal_failed)
+            self.portal.cancelled.connect(lambda message: self.window.statusBar().showMessage(message, 4000))
+            self.portal.failed.connect(lambda message: self._show_failure(f"{message} {WAYLAND_MESSAGE}"))
         if not self.portal.available():
             return False
         self._portal_to_popup = via_hotkey and self._popup_in_use()
         return bool(self.portal.request())
-
-    def _on_portal_failed(self, message: str) -> None:
-        if "cancelled" in message:
-            self.window.statusBar().showMessage(message, 4000)
-        else:
-            self._show_failure(f"{message} {WAYLAND_MESSAGE}")
 
     def _on_picked(self, image: QImage, rect: QRect, via_hotkey: bool) -> None:
         self.picker = None

@@ -25,10 +25,11 @@ _RESPONSE_SLOT = SLOT("_on_response(uint,QVariantMap)")
 
 
 class PortalScreenshot(QObject):
-    """One screenshot request at a time: ``captured(path)``, or ``failed(message)`` (the user
-    cancelled, or the portal failed)."""
+    """One screenshot request at a time: ``captured(path)``, ``cancelled(message)`` (the user
+    cancelled in the portal's dialog) or ``failed(message)`` (the portal failed)."""
 
     captured = Signal(str)
+    cancelled = Signal(str)
     failed = Signal(str)
 
     def __init__(self, parent: QObject | None = None, bus: QDBusConnection | None = None) -> None:
@@ -71,10 +72,10 @@ class PortalScreenshot(QObject):
         path = QUrl(uri).toLocalFile() if uri else ""
         if path:
             self.captured.emit(path)
+        elif code == 1:
+            self.cancelled.emit("The screenshot was cancelled.")
         else:
-            self.failed.emit(
-                "The screenshot was cancelled." if code == 1 else "The desktop's screenshot portal gave no image."
-            )
+            self.failed.emit("The desktop's screenshot portal gave no image.")
 
     def _forget(self) -> None:
         if self._request_path:
