@@ -26,6 +26,7 @@ from desktop_mt.engine import direction
 
 SWAP_SHORTCUT = "Ctrl+Shift+S"
 DESCRIBED = 2000  # characters of the text the Auto entry describes
+AUTO_LABEL_LENGTH = 24  # characters the combo box has room for
 
 
 class Target(str, Enum):
@@ -64,6 +65,9 @@ class DirectionBar(QWidget):
         self.setObjectName("directionBar")
         self.combo = QComboBox(self)
         self.combo.setObjectName("direction")
+        # Room for the longest entry ("Auto (Chinese → English)") whatever it shows now.
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(AUTO_LABEL_LENGTH)
         self.combo.setToolTip("Translation direction: Auto translates each sentence into the other language")
         for target, label in LABELS.items():
             self.combo.addItem(label, target.value)
@@ -90,9 +94,13 @@ class DirectionBar(QWidget):
         self.combo.setCurrentIndex(self.combo.findData(target.value))
 
     def set_detected(self, description: str) -> None:
-        """The Auto entry's text: what Auto does with the text now ("Auto (Chinese -> English)")."""
+        """The Auto entry's text: what Auto does with the text now (``engine.direction.describe``'s
+        words, shortened: "Auto (Chinese → English)", "Auto (mixed)", "Auto (Japanese: kept)")."""
+        short = description.split(":")[0] if description.startswith("mixed") else description
+        short = short.replace(" -> ", " → ").replace("left as it is", "kept")
+        short = short.split(", ")[-1] if "already" in short else short  # "Chinese: already Chinese, kept"
         index = self.combo.findData(Target.AUTO.value)
-        self.combo.setItemText(index, f"Auto ({description})" if description else LABELS[Target.AUTO])
+        self.combo.setItemText(index, f"Auto ({short})" if short else LABELS[Target.AUTO])
 
 
 class DirectionFeature(QObject):

@@ -49,6 +49,8 @@ class Said(str, Enum):
     NOTHING_TO_APPROVE = "Nothing to approve: translate a text first."
     NO_MEMORY = "The translation memory is not available: {why}"
     COMPLETION_FAILED = "No completion: {why}"
+    EDITED = "Your translation of this sentence (kept when the text is translated again); the machine's: {machine}"
+    REMEMBERED = "From the translation memory (not sent to the model)"
 
     def format_with(self, **values: object) -> str:
         return self.value.format(**values)
@@ -336,7 +338,9 @@ class PostEditFeature(QObject):
         cancel = threading.Event()
         self._pending = (self._next_id, cancel)
         self._completion = ""
-        self._completeRequested.emit(self._next_id, pair.source, prefix, self.controller.window_options(), cancel)
+        # Greedy: a completion while typing must come at once (Settings' beams are for translations).
+        options = dataclasses.replace(self.controller.window_options(), beams=1)
+        self._completeRequested.emit(self._next_id, pair.source, prefix, options, cancel)
         return self._next_id
 
     def cancel(self) -> None:
@@ -383,6 +387,10 @@ class PostEditFeature(QObject):
 
     # ---- the memory's suggestion -------------------------------------------------------------
     def _on_highlighted(self, pair: Pair | None) -> None:
+        if pair is not None and pair.edited and pair.machine.strip() != pair.translation.strip():
+            self.window.statusBar().showMessage(Said.EDITED.format_with(machine=pair.machine), 6000)
+        elif pair is not None and pair.origin == MEMORY:
+            self.window.statusBar().showMessage(Said.REMEMBERED.value, 6000)
         bar = self.window.suggestion_bar
         match = pair.suggestion if pair is not None and not pair.edited else None
         if match is None:

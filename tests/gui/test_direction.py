@@ -27,10 +27,10 @@ def test_auto_shows_what_it_decided_for_the_text(qtbot, make_controller):
     window, controller = make_controller()
     with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
         controller.translate("今天天气很好。")
-    assert window.direction_bar.combo.itemText(0) == "Auto (Chinese -> English)"
+    assert window.direction_bar.combo.itemText(0) == "Auto (Chinese → English)"
     with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
         controller.translate("The weather is nice today.")
-    assert window.direction_bar.combo.itemText(0) == "Auto (English -> Chinese)"
+    assert window.direction_bar.combo.itemText(0) == "Auto (English → Chinese)"
 
 
 class _Flipping(FakeTranslator):

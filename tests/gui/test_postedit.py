@@ -198,7 +198,7 @@ def test_edits_go_into_the_memory_and_an_exact_match_is_never_sent_to_the_model(
     assert fake.translated == ["See you."]  # the memory's sentence never reached the model
     [remembered] = controller.alignment.view.memory_pairs()
     assert remembered.translation == "how do you do?" and remembered.origin == "memory"
-    assert "from the translation memory" in window.statusBar().currentMessage()
+    assert "translation memory" in window.statusBar().currentMessage()
 
 
 def test_a_fuzzy_match_is_offered_as_a_suggestion(qtbot, ready):
