@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from desktop_mt import batch
 from desktop_mt.batch import default_output_path
 from desktop_mt.batch.journal import journal_path
 from desktop_mt.gui import drafts
@@ -132,7 +133,7 @@ def test_closing_the_window_without_a_tray_asks_while_a_file_job_runs(qtbot, mak
 @pytest.fixture
 def interrupted_job(qtbot, make_controller, tmp_path, monkeypatch):
     """A file job stopped by a confirmed quit after 12 of 20 lines were journaled."""
-    monkeypatch.setenv("DESKTOP_MT_TEST_CHUNK_SIZE", "4")
+    monkeypatch.setattr(batch, "default_chunk_size", lambda batch_size: 4)  # chunks of 4 lines
     src = write_input(tmp_path, [f"line {i}" for i in range(20)])
     monkeypatch.setattr(FakeBatchTranslator, "translate_batch", _blocking_after_calls(3))
     window, controller = make_controller(factory=batch_factory())

@@ -7,6 +7,7 @@ import threading
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
+from desktop_mt import batch
 from desktop_mt.batch import default_output_path
 from desktop_mt.batch.journal import journal_path
 from desktop_mt.errors import TranslationCancelled
@@ -171,7 +172,7 @@ def test_keep_both_skips_taken_names_and_their_journals(tmp_path):
 
 
 def test_cancel_tells_what_the_journal_kept_and_the_job_resumes(qtbot, make_controller, tmp_path, monkeypatch):
-    monkeypatch.setenv("DESKTOP_MT_TEST_CHUNK_SIZE", "4")
+    monkeypatch.setattr(batch, "default_chunk_size", lambda batch_size: 4)  # chunks of 4 lines
     src = write_input(tmp_path, [f"line {i}" for i in range(20)])
     window, controller = make_controller(factory=batch_factory(block_after=2))
     with qtbot.waitSignal(
