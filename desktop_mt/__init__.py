@@ -1,21 +1,29 @@
-"""desktop-mt: offline English->Chinese translation that streams, on ONNX Runtime.
+"""desktop-mt: offline English<->Chinese translation that streams, on ONNX Runtime.
 
-    from desktop_mt import Translator
-    translator = Translator()                    # the bundled model, int8
-    print(translator.translate("I love you."))
+    from desktop_mt import build_translator
+    translator = build_translator()              # a model per direction (active, else bundled), int8
+    print(translator.translate("I love you."))   # English -> Chinese
+    print(translator.translate("我爱你。"))       # Chinese -> English
     for event in translator.translate_stream("Where is the train station?"):
         ...                                      # TextDelta, SegmentDone, Finished
+
+``build_translator`` gives a :class:`TwoWayTranslator` (``.directions``: the directions it has a
+model for); text that needs a missing one raises :class:`DirectionUnavailableError`, naming the
+model to download. ``GenerationOptions(target="en" | "zh" | "auto")`` says where text goes.
+``Translator(model_dir)`` is one model, one direction.
 
 Importing it sets ORT_DISABLE_TELEMETRY=1 (unless already set) before onnxruntime is loaded:
 ONNX Runtime's telemetry stays off. See desktop_mt.engine and the README's "Privacy".
 """
 
 from . import engine  # noqa: F401 - first: switches ONNX Runtime's telemetry off
+from .engine.direction import DirectionUnavailableError
 from .engine.events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .engine.glossary import Glossary, GlossaryError, Term
 from .engine.langcheck import is_mostly_cjk
 from .engine.options import GenerationOptions, SessionOptions
 from .engine.pasted import join_lines
+from .engine.router import TwoWayTranslator
 from .engine.translator import Translator
 from .errors import (
     DesktopMTError,
@@ -25,8 +33,11 @@ from .errors import (
     TranslationCancelled,
     UnsupportedModelError,
 )
+from .models.factory import build_translator
 
 __all__ = [
+    "build_translator",
+    "TwoWayTranslator",
     "Translator",
     "GenerationOptions",
     "SessionOptions",
@@ -40,6 +51,7 @@ __all__ = [
     "GlossaryError",
     "DesktopMTError",
     "ModelNotFoundError",
+    "DirectionUnavailableError",
     "ModelFormatError",
     "UnsupportedModelError",
     "ProviderUnavailableError",

@@ -17,17 +17,58 @@ to the input as ``<stem>.zh<suffix>`` unless ``-o`` / ``--out-dir`` says otherwi
 Exit codes: 0 done, 1 a failed input or model (the message names the file, and the line where
 there is one), 2 usage, 130 interrupted (the journal is kept: rerun with ``--resume``).
 
-The CLI never imports PySide6: the GUI module is imported only when the GUI is started.
+The CLI never imports PySide6: the GUI module is imported only when the GUI is started
+(:mod:`desktop_mt.gui_launch`); FastAPI only for ``serve``, tqdm only for a progress bar.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import __version__
+from .batch import (
+    BatchInputError,
+    BatchOutputError,
+    BatchTranslator,
+    Document,
+    ResumeReport,
+    atomic_write,
+    count_kept,
+    detect_format,
+    kept_reason,
+    load_document,
+    read_input,
+    translate_file,
+    translate_segments,
+)
+from .batch import txt as text_format
+from .cli_models import add_models_parser
+from .cli_ocr import add_ocr_parser, is_image_file, translate_images
+from .cli_show import add_show_parser
+from .engine import direction
+from .engine.direction import DIRECTIONS, EN_ZH, ZH_EN
+from .engine.glossary import Glossary
+from .engine.model_format import inspect_model_dir
+from .engine.options import RAW, GenerationOptions, SessionOptions
+from .engine.router import TwoWayTranslator
+from .engine.translator import DEFAULT_BATCH_SIZE, Translator
+from .errors import DesktopMTError
+from .gui_launch import extra_hint, run_gui
+from .models.factory import build_translator, catalog_model_for, model_folders
+from .server.config import add_serve_arguments  # argparse only: no FastAPI import here
+from .tm import TranslationMemory
+from .tm.apply import MemoryTranslator, unwrap
+from .tm.tmx import import_tmx
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 STDOUT = Path("-")  # ``-o -``: write the translation to standard output
@@ -66,7 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     try:
-        return args.func(args)
+        command: Callable[[argparse.Namespace], int] = args.func
+        return command(args)
     except UsageError as exc:
         parser.print_usage(sys.stderr)
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
@@ -78,16 +120,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _silence_stdout() -> None:
     """Point stdout at devnull so the interpreter's final flush does not complain."""
-    import os
-
     with contextlib.suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands translate, self-test, gui)."""
-    from . import __version__
-
     parser = argparse.ArgumentParser(prog="desktop-mt", description="Offline English<->Chinese translation.")
     parser.add_argument("--version", action="version", version=f"desktop-mt {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="{translate,ocr,self-test,serve,models,show,gui}")
@@ -154,15 +192,20 @@ def build_parser() -> argparse.ArgumentParser:
         "docx: next paragraph, srt: Chinese under the English in each cue)",
     )
     tr.add_argument("--resume", action="store_true", help="continue an interrupted run from its journal")
+    tr.add_argument(
+        "--chunk-size",
+        type=_positive,
+        metavar="N",
+        help="segments translated between two journal writes (default: four batches, at least 64); "
+        "smaller loses less work to an interruption, larger batches better",
+    )
     tr.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     tr.add_argument("--encoding", metavar="ENC", help="encoding of text input without a BOM (default utf-8)")
     tr.set_defaults(func=cmd_translate)
 
-    st = sub.add_parser("self-test", help="load the model headless, translate, print timings")
-    _add_model_arguments(st, "test only this variant (default: every variant)")
+    st = sub.add_parser("self-test", help="load the model of each direction headless, translate, print timings")
+    _add_model_arguments(st, "test only this variant (default: every variant)", per_direction=True)
     st.set_defaults(func=cmd_self_test)
-
-    from .server.config import add_serve_arguments  # argparse only: no FastAPI import here
 
     sv = sub.add_parser(
         "serve",
@@ -176,17 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_arguments(sv)
     sv.set_defaults(func=cmd_serve)
 
-    from .cli_models import add_models_parser
-
     add_models_parser(sub)
-
-    from .cli_show import add_show_parser  # no Qt: talks to the running window over a socket
-
-    add_show_parser(sub)
-
-    from .cli_ocr import add_ocr_parser  # images: OCR offline, no Qt
-
-    add_ocr_parser(sub)
+    add_show_parser(sub)  # no Qt: talks to the running window over a socket
+    add_ocr_parser(sub)  # images: OCR offline, no Qt
 
     sub.add_parser("gui", help="start the GUI (the default without arguments); options after it go to the GUI")
     parser.set_defaults(func=lambda args: run_gui([]))
@@ -246,12 +281,11 @@ def _add_text_handling_arguments(parser: argparse.ArgumentParser) -> None:
         group.add_argument(flag, action="store_true", help=f"do not {what}")
 
 
-def _text_handling_of(args: argparse.Namespace) -> dict:
+def _text_handling_of(args: argparse.Namespace) -> dict[str, Any]:
     """GenerationOptions fields from ``--raw``, ``--spans`` and the ``--no-...`` switches."""
-    from .engine.options import RAW
-
+    options: dict[str, Any]
     if not getattr(args, "raw", False):
-        options: dict = {}
+        options = {}
     elif getattr(args, "glossary", None):
         raise UsageError("--raw protects nothing, so it cannot apply a --glossary")
     else:
@@ -277,57 +311,13 @@ def _non_negative(text: str) -> int:
     return int(text)
 
 
-# --- GUI ---------------------------------------------------------------------------------
-
-
-def run_gui(argv: list[str]) -> int:
-    """Start the GUI; imported lazily so the CLI never needs (or loads) PySide6."""
-    import importlib.util
-
-    from .gui.display_check import display_problem  # stdlib only: asks before Qt is loaded
-
-    if importlib.util.find_spec("PySide6") is None:  # a missing Qt first: a display would not help
-        return _gui_unavailable("No module named 'PySide6'")
-    problem = None if {"-h", "--help"} & set(argv) else display_problem()
-    if problem:
-        print(problem, file=sys.stderr)
-        return EXIT_FAILED
-    try:
-        from .gui.app import main as gui_main
-    except ImportError as exc:
-        return _gui_unavailable(str(exc))
-    return int(gui_main(argv) or 0)
-
-
-def _extra_hint(extra: str) -> str:
-    """How to add an optional part: desktop-mt is installed from a checkout or a wheel."""
-    return (
-        f"pip install '.[{extra}]' in a checkout, or pip install 'desktop_mt-VERSION-py3-none-any.whl[{extra}]' "
-        f"with the wheel you installed"
-    )
-
-
-def _gui_unavailable(reason: str) -> int:
-    print(
-        f"desktop-mt: the GUI is not available ({reason}).\n"
-        f"Install the 'gui' extra: {_extra_hint('gui')}\n"
-        f"(or translate from the command line: desktop-mt translate --help)",
-        file=sys.stderr,
-    )
-    return EXIT_FAILED
-
-
 # --- translate ---------------------------------------------------------------------------
 
 
-def make_translator(args: argparse.Namespace, variant: str | None = None):
+def make_translator(args: argparse.Namespace, variant: str | None = None) -> TwoWayTranslator:
     """A two-way translator (``models.factory.build_translator``) from the command-line options:
     ``--model`` (a folder or name, or a list of them: one per direction), ``--to`` and the
     decoding options (raises DesktopMTError / ValueError)."""
-    from . import GenerationOptions, SessionOptions
-    from .engine.translator import DEFAULT_BATCH_SIZE
-    from .models.factory import build_translator
-
     options = GenerationOptions(
         beams=getattr(args, "beams", None),
         max_length=getattr(args, "max_length", None),
@@ -348,28 +338,16 @@ def make_translator(args: argparse.Namespace, variant: str | None = None):
     )
 
 
-def _glossary_of(args: argparse.Namespace):
+def _glossary_of(args: argparse.Namespace) -> Glossary | None:
     """``--glossary FILE`` loaded (a ``GlossaryError`` names the file and line), else None."""
-    from .engine.glossary import Glossary
-
     path = getattr(args, "glossary", None)
     return Glossary.load(path) if path else None
 
 
-def model_dir_of(args: argparse.Namespace) -> Path | None:
-    """``--model`` as a folder (a folder path or an installed model's name), else the active
-    model's folder; None means the bundled model."""
-    from .models import active_model_dir, resolve_model
-
-    model = args.model[0] if isinstance(args.model, list) else args.model
-    return resolve_model(model) if model else active_model_dir()
-
-
 def cmd_translate(args: argparse.Namespace) -> int:
     """``desktop-mt translate``."""
-    from .errors import DesktopMTError
-
     jobs = _plan_jobs(args)  # usage errors before the (slow) model load
+    translator: BatchTranslator
     try:
         memory = _memory_of(args)  # a bad TMX file is named before the model loads
         translator = make_translator(args)
@@ -377,15 +355,11 @@ def cmd_translate(args: argparse.Namespace) -> int:
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     if memory is not None:
-        from .tm.apply import MemoryTranslator
-
         translator = MemoryTranslator(translator, memory)
     try:
         if jobs is None:
             status = _translate_stdin(args, translator)
-        else:
-            from .cli_ocr import is_image_file, translate_images  # picture.png -> picture.zh.txt
-
+        else:  # picture.png -> picture.zh.txt
             images = [job for job in jobs if is_image_file(job[0], args.format)]
             files = [job for job in jobs if job not in images]
             status = translate_images(args, translator, images) if images else EXIT_OK
@@ -408,49 +382,36 @@ def cmd_translate(args: argparse.Namespace) -> int:
             close()
 
 
-def _memory_of(args: argparse.Namespace):
+def _memory_of(args: argparse.Namespace) -> TranslationMemory | None:
     """``--tm FILE.tmx`` read into an in-memory translation memory (both directions), else None;
     the user's own memory is not touched. A file that cannot be read raises ValueError naming it."""
     path = getattr(args, "tm", None)
     if not path:
         return None
-    try:  # the tm extra: rapidfuzz, translate-toolkit
+    try:  # the tm extra (rapidfuzz, translate-toolkit): asked for here, loaded only with --tm
         import rapidfuzz  # noqa: F401
         import translate.storage.tmx  # noqa: F401
     except ImportError as exc:
-        raise ValueError(
-            f"--tm needs the translation-memory part ({exc.name} is missing): {_extra_hint('tm')}"
-        ) from exc
-    from .engine.direction import DIRECTIONS
-    from .tm import TranslationMemory
-    from .tm.tmx import import_tmx
-
+        raise ValueError(f"--tm needs the translation-memory part ({exc.name} is missing): {extra_hint('tm')}") from exc
     memory = TranslationMemory(":memory:")
-    for direction in DIRECTIONS:
-        import_tmx(memory, path, direction)
+    for name in DIRECTIONS:
+        import_tmx(memory, path, name)
     if not memory.count():
         print(f"desktop-mt: {path}: no English-Chinese sentence pairs in this memory", file=sys.stderr)
     return memory
 
 
-def _print_memory_counts(args: argparse.Namespace, translator) -> None:
+def _print_memory_counts(args: argparse.Namespace, translator: BatchTranslator) -> None:
     """``--tm``: on stderr, how many sentences came from the memory and how many texts the model got."""
-    from .tm.apply import MemoryTranslator
-
     if isinstance(translator, MemoryTranslator):
         print(f"desktop-mt: {translator.counts} ({args.tm})", file=sys.stderr)
 
 
-def _print_span_counts(translator) -> None:
+def _print_span_counts(translator: BatchTranslator) -> None:
     """On stderr, how the sentences with protected spans went (whole / cut), if there were any."""
-    from .engine.router import TwoWayTranslator
-    from .engine.translator import Translator
-    from .tm.apply import unwrap
-
-    translator = unwrap(translator)
-
-    if isinstance(translator, (Translator, TwoWayTranslator)):  # test stand-ins have no counts
-        counts = translator.span_counts
+    inner = unwrap(translator)
+    if isinstance(inner, (Translator, TwoWayTranslator)):  # test stand-ins have no counts
+        counts = inner.span_counts
         if counts.whole or counts.cut:
             print(f"desktop-mt: {counts}", file=sys.stderr)
 
@@ -472,7 +433,7 @@ def _plan_jobs(args: argparse.Namespace) -> list[tuple[Path, Path | None]] | Non
         out_dir = Path(args.out_dir)
         if out_dir.exists() and not out_dir.is_dir():
             raise UsageError(f"--out-dir {out_dir} is not a folder")
-        jobs = [(Path(f), out_dir / Path(f).name) for f in files]
+        jobs: list[tuple[Path, Path | None]] = [(Path(f), out_dir / Path(f).name) for f in files]
         names = [dst for _, dst in jobs]
         if len(set(names)) != len(names):
             raise UsageError("two inputs have the same file name; they would share one output")
@@ -480,10 +441,9 @@ def _plan_jobs(args: argparse.Namespace) -> list[tuple[Path, Path | None]] | Non
     return [(Path(f), None) for f in files]
 
 
-def _translate_files(args, translator, jobs) -> int:
-    from .batch import BatchInputError, BatchOutputError, translate_file
-    from .errors import DesktopMTError
-
+def _translate_files(
+    args: argparse.Namespace, translator: BatchTranslator, jobs: list[tuple[Path, Path | None]]
+) -> int:
     status = EXIT_OK
     for src, dst in jobs:
         if dst == STDOUT:
@@ -494,7 +454,7 @@ def _translate_files(args, translator, jobs) -> int:
             try:
                 if dst is not None:
                     _make_output_folder(dst)
-                summaries = []
+                summaries: list[object] = []
                 out = translate_file(
                     src,
                     dst,
@@ -507,6 +467,7 @@ def _translate_files(args, translator, jobs) -> int:
                     bilingual=args.bilingual,
                     join_lines=args.join_lines,
                     on_summary=summaries.append,
+                    chunk_size=args.chunk_size,
                 )
             except (BatchInputError, BatchOutputError) as exc:  # they name the file
                 bar.close()
@@ -527,9 +488,6 @@ def _output_next_to(src: Path, args: argparse.Namespace) -> Path | None:
     """Where a file translated into English goes by default: ``NAME.en.EXT`` for ``--to en``,
     and for ``--to auto`` when most of the file is Chinese; None (``NAME.zh.EXT``, the batch
     default) otherwise, and when the input cannot be read (translate_file then says why)."""
-    from .batch import BatchInputError, detect_format, load_document, read_input
-    from .engine import direction
-
     target = getattr(args, "to", "auto")
     if target == direction.AUTO:
         try:
@@ -544,43 +502,37 @@ def _output_next_to(src: Path, args: argparse.Namespace) -> Path | None:
 
 def _make_output_folder(dst: Path) -> None:
     """Create the folder of ``-o`` / ``--out-dir`` if needed; a failure names the output."""
-    from .batch import BatchOutputError
-
     try:
         dst.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BatchOutputError(exc, dst) from exc
 
 
-def _print_resume_report(report) -> None:
+def _print_resume_report(report: ResumeReport) -> None:
     """``--resume``: say how much was recovered, or why the job starts over."""
     print(f"desktop-mt: {report}", file=sys.stderr)
 
 
 def _file_error_message(
-    exc,
+    exc: BatchInputError | BatchOutputError,
     resume: str = "then rerun the same command with --resume",
     choose: str = "choose another output folder with -o or --out-dir",
 ) -> str:
     """The message of a batch input/output error, with the CLI's words for the remedies."""
-    from .batch import BatchOutputError
-
     if isinstance(exc, BatchOutputError):
         return exc.describe(resume_hint=resume, choose_folder_hint=choose)
     return str(exc)
 
 
-def _translate_stdin(args, translator) -> int:
+def _translate_stdin(args: argparse.Namespace, translator: BatchTranslator) -> int:
     fmt = "txt" if args.format == "auto" else args.format
     if args.output in (None, "-") and sys.stdin.isatty() and fmt == "txt":
         return _translate_interactive(translator, args.bilingual)
     return _translate_data(args, translator, sys.stdin.buffer.read(), "<stdin>", fmt)
 
 
-def _translate_file_to_stdout(args, translator, src: Path) -> int:
+def _translate_file_to_stdout(args: argparse.Namespace, translator: BatchTranslator, src: Path) -> int:
     """``translate FILE -o -``: the translation on stdout (no journal: nothing to resume)."""
-    from .batch import BatchInputError, detect_format, read_input
-
     try:
         fmt = detect_format(src, args.format)
         data = read_input(src)
@@ -590,17 +542,17 @@ def _translate_file_to_stdout(args, translator, src: Path) -> int:
     return _translate_data(args, translator, data, str(src), fmt)
 
 
-def _translate_data(args, translator, data: bytes, name: str, fmt: str) -> int:
+def _translate_data(args: argparse.Namespace, translator: BatchTranslator, data: bytes, name: str, fmt: str) -> int:
     """Translate a document's bytes to stdout, or to ``-o FILE``."""
-    from .batch import BatchInputError, load_document, translate_segments
-
     try:
         document = load_document(data, name, fmt, args.encoding, bilingual=args.bilingual, join_lines=args.join_lines)
     except BatchInputError as exc:
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     with _ProgressBar(Path(name).name if name != "<stdin>" else "stdin", args.progress) as bar:
-        translations = translate_segments(document.segments, translator, progress=bar.update)
+        translations = translate_segments(
+            document.segments, translator, progress=bar.update, chunk_size=args.chunk_size
+        )
     _print_kept(document.segments, translator)
     if args.output in (None, "-"):
         document.write(translations, sys.stdout.buffer)
@@ -610,20 +562,16 @@ def _translate_data(args, translator, data: bytes, name: str, fmt: str) -> int:
     return EXIT_OK
 
 
-def _print_kept(segments, translator) -> None:
-    """stdin: say on stderr how many lines were kept as they were (already Chinese), if any."""
-    from .batch import count_kept
-    from .tm.apply import unwrap
-
-    kept = count_kept(segments, unwrap(translator))
+def _print_kept(segments: Sequence[str], translator: BatchTranslator) -> None:
+    """stdin: say on stderr how many lines were kept as they were, and why (already in the
+    target language, Japanese or Korean, no model for their direction), if any."""
+    kept = count_kept(segments, translator)
     if kept:
-        print(f"desktop-mt: {kept} kept as they were (already Chinese)", file=sys.stderr)
+        print(f"desktop-mt: {kept} kept as they were ({kept_reason(segments, translator)})", file=sys.stderr)
 
 
-def _write_stdin_output(dst: Path, document, translations: list[str]) -> int:
+def _write_stdin_output(dst: Path, document: Document, translations: list[str]) -> int:
     """``-o FILE`` for stdin input; a file-system failure names FILE (nothing to resume)."""
-    from .batch import BatchOutputError, atomic_write
-
     try:
         atomic_write(dst, lambda f: document.write(translations, f))
     except OSError as exc:
@@ -635,12 +583,10 @@ def _write_stdin_output(dst: Path, document, translations: list[str]) -> int:
     return EXIT_OK
 
 
-def _translate_interactive(translator, bilingual: bool = False) -> int:
+def _translate_interactive(translator: BatchTranslator, bilingual: bool = False) -> int:
     """A terminal on stdin: translate each line as soon as it is entered."""
-    from .batch import load_document, translate_segments
-
     for line in sys.stdin:
-        document = load_document(line.encode("utf-8", "surrogateescape"), "<stdin>", "txt", bilingual=bilingual)
+        document = text_format.load(line.encode("utf-8", "surrogateescape"), "<stdin>", None, bilingual=bilingual)
         translations = translate_segments(document.segments, translator)
         sys.stdout.write(document.render_text(translations))
         sys.stdout.flush()
@@ -654,13 +600,13 @@ class _ProgressBar:
     def __init__(self, label: str, forced: bool) -> None:
         self._label = label
         self._enabled = forced or sys.stderr.isatty()
-        self._bar = None
+        self._bar: tqdm[Any] | None = None
         self.total = 0
 
     def __enter__(self) -> _ProgressBar:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def update(self, done: int, total: int) -> None:
@@ -669,7 +615,7 @@ class _ProgressBar:
         if not self._enabled:
             return
         if self._bar is None:
-            from tqdm import tqdm
+            from tqdm import tqdm  # ~50 ms: only when a bar is shown
 
             # initial=done: a resumed run starts part-way, and its rate counts only new work.
             self._bar = tqdm(
@@ -696,11 +642,11 @@ class _ProgressBar:
 def cmd_serve(args: argparse.Namespace) -> int:
     """``desktop-mt serve``: FastAPI and uvicorn are imported only here (the 'server' extra)."""
     try:
-        from .server.run import serve_from_args
+        from .server.run import serve_from_args  # the server extra (FastAPI, uvicorn): only for serve
     except ImportError as exc:
         print(
             f"desktop-mt: error: the server is not installed ({exc}).\n"
-            f"Install the 'server' extra: {_extra_hint('server')}",
+            f"Install the 'server' extra: {extra_hint('server')}",
             file=sys.stderr,
         )
         return EXIT_FAILED
@@ -711,25 +657,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_self_test(args: argparse.Namespace) -> int:
-    """``desktop-mt self-test``: load each variant headless, translate a fixed sentence."""
-    from .engine.model_format import bundled_model_dir, inspect_model_dir
-    from .errors import DesktopMTError
-
+    """``desktop-mt self-test``: load the model of each direction headless (every variant, or
+    ``--variant``) and translate a fixed sentence of its source language."""
+    models = [args.model] if isinstance(args.model, str) else args.model
     try:
-        model_dir = model_dir_of(args) or bundled_model_dir()
-        info = inspect_model_dir(model_dir)
+        folders = {name: folder for name, folder in model_folders(models or None).items() if folder is not None}
+        infos = {name: inspect_model_dir(folder) for name, folder in folders.items()}
     except DesktopMTError as exc:
         return _self_test_failed(f"no usable model: {exc}")
-    variants = [args.variant] if args.variant else list(info.variants)
-    print(
-        f"model: {info.name} ({info.architecture}, {info.source_lang}->{info.target_lang}) "
-        f"at {info.path}; variants {', '.join(info.variants)}"
-    )
     failures = []
-    for variant in variants:
-        problem = _self_test_variant(args, model_dir, variant)
-        if problem:
-            failures.append(f"{variant}: {problem}")
+    for name, info in infos.items():
+        print(
+            f"{name} model: {info.name} ({info.architecture}, {info.source_lang}->{info.target_lang}) "
+            f"at {info.path}; variants {', '.join(info.variants)}"
+        )
+        for variant in [args.variant] if args.variant else list(info.variants):
+            problem = _self_test_variant(args, name, info.path, variant)
+            if problem:
+                failures.append(f"{name} {variant}: {problem}")
+    for missing in sorted(set(DIRECTIONS) - set(infos)):
+        print(f"{missing}: no model (`desktop-mt models download {catalog_model_for(missing)}` adds one)")
     for module in ("torch", "PySide6"):
         if module in sys.modules:
             failures.append(f"{module} was imported by the headless engine")
@@ -739,25 +686,30 @@ def cmd_self_test(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _self_test_variant(args, model_dir: Path, variant: str) -> str | None:
-    """Translate the fixed sentence with one variant; returns a problem, or None if fine."""
-    from .errors import DesktopMTError
+# A sentence per direction, and the script its translation must be written in.
+SELF_TEST_SENTENCES = {EN_ZH: SELF_TEST_SENTENCE, ZH_EN: "今天天气很好，我们去公园散步吧。"}
 
-    args = argparse.Namespace(**{**vars(args), "model": str(model_dir)})
+
+def _self_test_variant(args: argparse.Namespace, name: str, model_dir: Path, variant: str) -> str | None:
+    """Translate the direction's fixed sentence with one variant; returns a problem, or None if fine."""
+    args = argparse.Namespace(**{**vars(args), "model": [str(model_dir)]})
     try:
         started = time.perf_counter()
         translator = make_translator(args, variant)
         loaded = time.perf_counter()
-        result = translator.translate(SELF_TEST_SENTENCE)
+        result = translator.translate(SELF_TEST_SENTENCES[name])
         done = time.perf_counter()
         translator.close()
     except (DesktopMTError, OSError, ValueError) as exc:
         return str(exc)
-    print(f"{variant}: {result}\n  load {loaded - started:.2f} s, translate {done - loaded:.2f} s")
+    print(f"{name} {variant}: {result}\n  load {loaded - started:.2f} s, translate {done - loaded:.2f} s")
     if not result.strip():
         return "the translation is empty"
-    if not any("\u4e00" <= c <= "\u9fff" for c in result):
+    has_han = any("\u4e00" <= c <= "\u9fff" for c in result)
+    if name == EN_ZH and not has_han:
         return f"the translation has no Chinese characters: {result!r}"
+    if name == ZH_EN and (has_han or not any(c.isascii() and c.isalpha() for c in result)):
+        return f"the translation is not English: {result!r}"
     return None
 
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import instance_client
+from .gui_launch import run_gui  # loads Qt when it starts the window: only when none runs
+
 SHOW_EPILOG = """\
 desktop shortcuts (Wayland has no global hotkeys for apps):
   GNOME: Settings > Keyboard > View and Customise Shortcuts > Custom Shortcuts > +,
@@ -25,7 +28,7 @@ exit codes:
 """
 
 
-def add_show_parser(sub) -> None:
+def add_show_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``show`` on the ``desktop-mt`` subparsers."""
     parser = sub.add_parser(
         "show",
@@ -59,8 +62,6 @@ def gui_argv(args: argparse.Namespace) -> list[str]:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Send the request to the running window; start one when none runs."""
-    from . import instance_client
-
     argv = gui_argv(args)
     try:
         reply = instance_client.send(argv)
@@ -71,8 +72,6 @@ def cmd_show(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
-        from .cli import run_gui  # loads Qt: only when there is no window to talk to
-
         return run_gui(argv)
     except (OSError, ValueError) as exc:
         print(

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt import cli
+from desktop_mt import batch, cli
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -190,14 +190,33 @@ def test_cli_never_imports_pyside6(tmp_path):
 FAKE_MAIN = textwrap.dedent("""
     import sys
     sys.path.insert(0, {batch_dir!r})
+    sys.path.insert(0, {tests_dir!r})
     from fake_translator import FakeTranslator
+    from pausing import pausing
     from desktop_mt import cli
     translator = FakeTranslator()
-    cli.make_translator = lambda args, variant=None: translator
+    cli.make_translator = lambda args, variant=None: pausing(translator)
     code = cli.main(sys.argv[1:])
     print("FAKE-LINES", translator.lines_translated, file=sys.stderr)
     sys.exit(code)
 """)
+# The real engine, paused the same way (tests/pausing.py).
+REAL_MAIN = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {tests_dir!r})
+    from pausing import pausing
+    from desktop_mt import cli
+    real = cli.make_translator
+    cli.make_translator = lambda args, variant=None: pausing(real(args, variant))
+    sys.exit(cli.main(sys.argv[1:]))
+""")
+
+
+def fake_main(tmp_path: Path, template: str = FAKE_MAIN) -> Path:
+    """A script that runs ``desktop-mt`` with the translator of ``template``."""
+    script = tmp_path / "main.py"
+    script.write_text(template.format(batch_dir=str(HERE / "batch"), tests_dir=str(HERE)), "utf-8")
+    return script
 
 
 def _journal_chunks(path: Path) -> int:
@@ -210,9 +229,11 @@ def _journal_chunks(path: Path) -> int:
 def kill_then_resume(
     command: list[str], src: Path, dst: Path, chunk: int, pause_after: int, timeout: float = 300
 ) -> subprocess.CompletedProcess:
-    """Run ``command`` until its journal holds ``pause_after`` chunks, SIGKILL it, then rerun
-    with ``--resume``; returns the resumed run."""
-    env = subprocess_env(DESKTOP_MT_TEST_CHUNK_SIZE=str(chunk), DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS=str(pause_after))
+    """Run ``command`` (a script of :func:`fake_main`) with ``--chunk-size chunk`` until its
+    journal holds ``pause_after`` chunks (its translator then stands still: tests/pausing.py),
+    SIGKILL it, then rerun with ``--resume``; returns the resumed run."""
+    command = [*command, "--chunk-size", str(chunk)]
+    env = subprocess_env(PAUSE_AFTER_CALLS=str(pause_after))
     journal = dst.with_name(dst.name + ".journal.jsonl")
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + timeout
@@ -227,7 +248,7 @@ def kill_then_resume(
     assert proc.returncode == -signal.SIGKILL
     assert not dst.exists()  # nothing half-written in place
     assert _journal_chunks(journal) == pause_after
-    env.pop("DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS")
+    env.pop("PAUSE_AFTER_CALLS")
     resumed = subprocess.run(command + ["--resume"], env=env, capture_output=True, text=True, timeout=timeout)
     assert resumed.returncode == 0, resumed.stderr
     assert not journal.exists()
@@ -239,8 +260,7 @@ def test_resume_after_sigkill_every_line_once(tmp_path):
     lines = [f"Line number {i} of a big file." if i % 7 else "" for i in range(600)]
     src, dst = tmp_path / "big.txt", tmp_path / "out.txt"
     src.write_text("\n".join(lines) + "\n", "utf-8")
-    script = tmp_path / "fake_main.py"
-    script.write_text(FAKE_MAIN.format(batch_dir=str(HERE / "batch")), "utf-8")
+    script = fake_main(tmp_path)
     command = [sys.executable, str(script), "translate", str(src), "-o", str(dst)]
     resumed = kill_then_resume(command, src, dst, chunk=50, pause_after=3)
     distinct = len({line for line in lines if line})
@@ -369,11 +389,11 @@ def test_engine_stdin_to_stdout(model_dir, real_lines):
 def test_engine_resume_after_sigkill(model_dir, real_lines, tmp_path):
     src = tmp_path / "big.txt"
     src.write_text("\n".join(real_lines) + "\n", "utf-8")
-    base = [sys.executable, "-m", "desktop_mt", "translate", str(src), "--model", str(model_dir)]
+    base = [sys.executable, str(fake_main(tmp_path, REAL_MAIN)), "translate", str(src), "--model", str(model_dir)]
     clean = tmp_path / "clean.txt"
     # The same chunks as the killed run: with int8, batch composition can change a near-tie.
     done = subprocess.run(
-        base + ["-o", str(clean)], capture_output=True, timeout=600, env=subprocess_env(DESKTOP_MT_TEST_CHUNK_SIZE="20")
+        base + ["-o", str(clean), "--chunk-size", "20"], capture_output=True, timeout=600, env=subprocess_env()
     )
     assert done.returncode == 0, done.stderr.decode()
     dst = tmp_path / "out.txt"
@@ -428,7 +448,7 @@ def test_ctrl_c_exits_130_and_keeps_the_journal(monkeypatch, tmp_path, capsys):
 
     translator = Interrupted()
     monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: translator)
-    monkeypatch.setenv("DESKTOP_MT_TEST_CHUNK_SIZE", "5")
+    monkeypatch.setattr(batch, "default_chunk_size", lambda batch_size: 5)  # chunks of 5 lines
     src = tmp_path / "a.txt"
     src.write_text("".join(f"Line {i}.\n" for i in range(20)), "utf-8")
     assert cli.main(["translate", str(src)]) == 130
@@ -493,7 +513,7 @@ def test_disk_full_names_the_journal_then_resume_says_what_it_recovered(monkeypa
 
     from .batch.failing_disk import FailingDisk
 
-    monkeypatch.setenv("DESKTOP_MT_TEST_CHUNK_SIZE", "5")
+    monkeypatch.setattr(batch, "default_chunk_size", lambda batch_size: 5)  # chunks of 5 lines
     src, dst = _twenty_lines(tmp_path), tmp_path / "out" / "in.zh.txt"
     journal = dst.with_name("in.zh.txt.journal.jsonl")
     disk = FailingDisk(monkeypatch)
@@ -565,7 +585,7 @@ def test_resume_says_why_it_starts_over(monkeypatch, tmp_path, capsys):
         return FakeTranslator(batch_invariant=False, batch_size=args.batch_size or 16)
 
     monkeypatch.setattr(cli, "make_translator", dynamic_int8)
-    monkeypatch.setenv("DESKTOP_MT_TEST_CHUNK_SIZE", "5")
+    monkeypatch.setattr(batch, "default_chunk_size", lambda batch_size: 5)  # chunks of 5 lines
     src = _twenty_lines(tmp_path)
     journal = tmp_path / "in.zh.txt.journal.jsonl"
     disk = FailingDisk(monkeypatch)
@@ -602,11 +622,11 @@ def test_resume_says_why_it_starts_over(monkeypatch, tmp_path, capsys):
 
 TMPFS_RUN = """
 mount -t tmpfs -o size=16k tmpfs "$SMALL" || exit 99
-"$PY" "$SCRIPT" translate "$SRC" -o "$SMALL/out.txt" 2> "$LOGS/first.err"
+"$PY" "$SCRIPT" translate "$SRC" -o "$SMALL/out.txt" --chunk-size 50 2> "$LOGS/first.err"
 echo $? > "$LOGS/first.rc"
 ls -A "$SMALL" > "$LOGS/first.ls"
 mount -o remount,size=1m "$SMALL" || exit 98
-"$PY" "$SCRIPT" translate "$SRC" -o "$SMALL/out.txt" --resume 2> "$LOGS/second.err"
+"$PY" "$SCRIPT" translate "$SRC" -o "$SMALL/out.txt" --chunk-size 50 --resume 2> "$LOGS/second.err"
 echo $? > "$LOGS/second.rc"
 cp "$SMALL/out.txt" "$LOGS/out.txt"
 """
@@ -633,15 +653,13 @@ def test_a_real_full_disk_then_resume(tmp_path):
     lines = [f"Line number {i} of a big file." if i % 7 else "" for i in range(600)]
     src = tmp_path / "big.txt"
     src.write_text("\n".join(lines) + "\n", "utf-8")
-    script = tmp_path / "fake_main.py"
-    script.write_text(FAKE_MAIN.format(batch_dir=str(HERE / "batch")), "utf-8")
+    script = fake_main(tmp_path)
     env = subprocess_env(
         SMALL=str(small),
         PY=sys.executable,
         SCRIPT=str(script),
         SRC=str(src),
         LOGS=str(tmp_path),
-        DESKTOP_MT_TEST_CHUNK_SIZE="50",
     )
     done = subprocess.run(
         ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", TMPFS_RUN],
@@ -698,7 +716,7 @@ def test_bilingual_stdin_and_kept_count_on_stderr(monkeypatch, fake, capsys):
     assert stdout.buffer.getvalue().decode() == (
         f"Hello.\n{fake_translation('Hello.')}\n你好。\n{fake_translation('你好。')}\n"
     )
-    assert "desktop-mt: 1 kept as they were (already Chinese)" in capsys.readouterr().err
+    assert "desktop-mt: 1 kept as they were (no Chinese->English model)" in capsys.readouterr().err
 
 
 def test_file_summary_counts_lines_already_chinese(fake, tmp_path, capsys):
@@ -706,7 +724,7 @@ def test_file_summary_counts_lines_already_chinese(fake, tmp_path, capsys):
     src.write_text("Good morning.\n早上好。\n今天天气很好。\n", "utf-8")
     assert cli.main(["translate", str(src)]) == 0
     err = capsys.readouterr().err
-    assert f"{src} -> {tmp_path / 'mixed.zh.txt'} (3 segments, 2 kept as they were (already Chinese), " in err
+    assert f"{src} -> {tmp_path / 'mixed.zh.txt'} (3 segments, 2 kept as they were (no Chinese->English model), " in err
 
 
 BILINGUAL_SRT = (

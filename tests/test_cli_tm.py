@@ -57,4 +57,5 @@ def test_a_bad_memory_file_is_named_before_the_model_loads(monkeypatch, tmp_path
     bad = tmp_path / "broken.tmx"
     bad.write_text("<tmx><body>", encoding="utf-8")
     assert cli.main(["translate", "--tm", str(bad), str(tmp_path / "x.txt")]) == cli.EXIT_FAILED
-    assert "broken.tmx: not a TMX file" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "broken.tmx" in err and "not a TMX file" in err

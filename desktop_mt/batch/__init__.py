@@ -37,15 +37,22 @@ join_lines=False, on_summary=None) -> Path``
   ``join_lines`` (txt only): the hard line breaks of text copied from a PDF are joined first
   (``engine.pasted.join_lines``). Both are part of the journal key.
 - ``on_summary(summary)`` receives a :class:`JobSummary` once the output is written: the
-  number of segments and how many were kept as they were because they are already Chinese
-  (``GenerationOptions.keep_cjk``); ``str(summary)`` says so for a status line.
+  number of segments and how many were kept as they were (``engine.direction.untranslated``:
+  already in the target language, Japanese or Korean, or needing a direction without a model);
+  ``str(summary)`` says so for a status line.
+- ``on_chunk(chunks, done, total)`` (a :class:`ChunkListener`) is called after each chunk is
+  journaled; ``chunk_size`` sets the segments per chunk (default: a few engine batches).
 
 Safety: the output is written to a temporary file in the destination folder, fsynced and
 renamed over ``dst`` only when complete. While running, ``<dst>.journal.jsonl`` records every
 finished chunk (see :mod:`desktop_mt.batch.journal`); it is deleted after success. A journal
 is keyed by the input's bytes and the output-changing settings (plus the batch size when
 ``translator.batch_invariant`` is False), so a changed input or different settings start
-over instead of resuming wrongly.
+over instead of resuming wrongly. The model part of the key names the model of each direction
+the document needs (``"model"``: the English->Chinese one, or the only one; ``"models"``: the
+Chinese->English one when the document has Chinese to translate), so a resume with another
+zh->en model does not mix outputs, and a journal of an English document written before the
+app translated both ways still resumes.
 
 Formats and their rules: :mod:`.txt` (one output line per input line; whitespace, CRLF and
 BOM kept), :mod:`.srt` (indices/timings untouched, cues re-wrapped for Chinese),
@@ -61,14 +68,28 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+from ..engine import direction
+from ..engine.options import GenerationOptions
+from ..engine.router import directions_of
 from ..errors import TranslationCancelled
+from ..tm.apply import memory_identity, unwrap
+from . import docx_format, srt, txt
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write
 from .journal import JobKey, Journal, ResumeReport, journal_path, read_journal
-from .runner import BatchTranslator, default_chunk_size, distinct_segments, translate_distinct, translate_segments
+from .runner import (
+    BatchTranslator,
+    ChunkListener,
+    default_chunk_size,
+    distinct_segments,
+    translate_distinct,
+    translate_segments,
+)
+from .textio import Document
 
 __all__ = [
     "translate_file",
@@ -80,6 +101,9 @@ __all__ = [
     "BatchInputError",
     "BatchOutputError",
     "BatchTranslator",
+    "ChunkListener",
+    "Document",
+    "kept_reason",
     "ResumeReport",
     "TranslationCancelled",
     "FORMATS",
@@ -105,33 +129,62 @@ _KEY_VERSION = 2
 class JobSummary:
     """What a file job did: ``segments`` (the sentences with text, plus the formatted stretches
     of SRT and docx sentences that are translated on their own to place their formatting) and
-    ``kept``, how many of them were kept as they were because they are already Chinese,
-    Japanese or Korean. ``str()`` is the summary's wording, e.g. ``120 segments, 3 kept as
-    they were (already Chinese)``."""
+    ``kept``, how many of them were kept as they were (:func:`count_kept`). ``str()`` is the
+    summary's wording, e.g. ``120 segments, 3 kept as they were (already English, Japanese
+    or Korean)``."""
 
     input: Path
     output: Path
     segments: int
     kept: int
+    why: str = ""  # what the kept segments were (kept_reason); "" says nothing
 
     def __str__(self) -> str:
-        kept = f", {self.kept} kept as they were (already Chinese)" if self.kept else ""
+        why = f" ({self.why})" if self.why else ""
+        kept = f", {self.kept} kept as they were{why}" if self.kept else ""
         return f"{self.segments} segments{kept}"
 
 
-def count_kept(segments, translator=None, options=None) -> int:
+def _effective(translator: object, options: GenerationOptions | None) -> GenerationOptions | None:
+    if options is not None:
+        return options
+    found = getattr(translator, "options", None)
+    return found if isinstance(found, GenerationOptions) else None
+
+
+def count_kept(segments: Sequence[str], translator: object = None, options: GenerationOptions | None = None) -> int:
     """How many of ``segments`` the engine keeps as they were (``engine.direction.untranslated``:
     Japanese, Korean, already in the options' ``target`` language, or in a language the
     translator has no model for); 0 when the options' ``keep_cjk`` is off."""
-    from ..engine.direction import AUTO, untranslated
-    from ..engine.router import directions_of
-
-    effective = options if options is not None else translator.options if translator is not None else None
+    effective = _effective(translator, options)
     if effective is not None and not effective.keep_cjk:
         return 0
-    target = effective.target if effective is not None else AUTO
-    available = directions_of(translator)
-    return sum(1 for text in segments if text and untranslated(text, target, available))
+    target = effective.target if effective is not None else direction.AUTO
+    available = directions_of(unwrap(translator))
+    return sum(1 for text in segments if text and direction.untranslated(text, target, available))
+
+
+def kept_reason(segments: Sequence[str], translator: object = None, options: GenerationOptions | None = None) -> str:
+    """What the kept segments (:func:`count_kept`) were, in words for a summary: their languages
+    (``"already Chinese"``, ``"already English"``, ``"Japanese"``...) and, for text of a
+    direction without a model, ``"no Chinese->English model"``; "" when none is kept."""
+    effective = _effective(translator, options)
+    target = effective.target if effective is not None else direction.AUTO
+    available = directions_of(unwrap(translator))
+    reasons: dict[str, None] = {}
+    for text in segments:
+        if not text or not direction.untranslated(text, target, available):
+            continue
+        lang = direction.paragraph_language(text)
+        wanted = direction.direction_for(lang, target)
+        if wanted is not None and wanted not in available:
+            source, _, goal = wanted.partition("-")
+            reasons[f"no {direction.LANGUAGE_NAMES[source]}->{direction.LANGUAGE_NAMES[goal]} model"] = None
+        elif lang in (direction.JA, direction.KO):
+            reasons[direction.LANGUAGE_NAMES[lang]] = None
+        elif lang:
+            reasons[f"already {direction.LANGUAGE_NAMES[lang]}"] = None
+    return ", ".join(reasons)
 
 
 def detect_format(path: Path, fmt: str = "auto") -> str:
@@ -159,18 +212,13 @@ def load_document(
     *,
     bilingual: bool = False,
     join_lines: bool = False,
-):
+) -> Document:
     """Parse ``data`` as ``fmt``: an object with ``segments`` and ``write(translations, f)``.
     ``bilingual`` and ``join_lines``: see :func:`translate_file`."""
-    if fmt == "txt":
-        from . import txt as module
-    elif fmt == "srt":
-        from . import srt as module
-    elif fmt == "docx":
-        from . import docx_format as module
-    else:
+    loaders: dict[str, Callable[..., Document]] = {"txt": txt.load, "srt": srt.load, "docx": docx_format.load}
+    if fmt not in loaders:
         raise BatchInputError(f"unknown format {fmt!r}")
-    return module.load(data, filename, encoding, bilingual=bilingual, join_lines=join_lines)
+    return loaders[fmt](data, filename, encoding, bilingual=bilingual, join_lines=join_lines)
 
 
 def translate_file(
@@ -183,12 +231,13 @@ def translate_file(
     progress: Callable[[int, int], None] | None = None,
     cancel: threading.Event | None = None,
     encoding: str | None = None,
-    options=None,
+    options: GenerationOptions | None = None,
     chunk_size: int | None = None,
     on_resume: Callable[[ResumeReport], None] | None = None,
     bilingual: bool = False,
     join_lines: bool = False,
     on_summary: Callable[[JobSummary], None] | None = None,
+    on_chunk: ChunkListener | None = None,
 ) -> Path:
     """Translate the file ``src`` into ``dst`` (see the module docstring); returns ``dst``."""
     src = Path(src)
@@ -198,7 +247,9 @@ def translate_file(
     data = read_input(src)
     document = load_document(data, str(src), fmt, encoding, bilingual=bilingual, join_lines=join_lines)
     distinct, index_of = distinct_segments(document.segments)
-    key = job_key(data, fmt, encoding, translator, options, bilingual=bilingual, join_lines=join_lines)
+    key = job_key(
+        data, fmt, encoding, translator, options, bilingual=bilingual, join_lines=join_lines, segments=distinct
+    )
     del data  # parsed and keyed: a large input is not held through the translation
     done = _recover(src, dst, key, distinct, on_resume) if resume else {}
     journal = Journal(dst, key, distinct, done)
@@ -213,6 +264,7 @@ def translate_file(
             chunk_size=size,
             progress=progress,
             cancel=cancel,
+            on_chunk=on_chunk,
         )
     finally:
         journal.close()
@@ -224,7 +276,9 @@ def translate_file(
     journal.remove()
     if on_summary is not None:
         texts = [t for t in document.segments if t]
-        on_summary(JobSummary(src, dst, len(texts), count_kept(texts, translator, options)))
+        kept = count_kept(texts, translator, options)
+        why = kept_reason(texts, translator, options) if kept else ""
+        on_summary(JobSummary(src, dst, len(texts), kept, why))
     return dst
 
 
@@ -271,32 +325,35 @@ def job_key(
     fmt: str,
     encoding: str | None,
     translator: BatchTranslator,
-    options,
+    options: GenerationOptions | None,
     *,
     bilingual: bool = False,
     join_lines: bool = False,
+    segments: Sequence[str] = (),
 ) -> JobKey:
     """The input bytes and everything that changes the output, so a journal is only resumed
     for the same job. Threads never change the output and are left out; the batch size is
     left out unless ``translator.batch_invariant`` is False (dynamic int8, whose activation
     scales span the batch), where resuming with another batch size would mix outputs.
     ``bilingual`` and ``join_lines`` enter the key as ``layout`` only when one is on, so
-    journals written before they existed still resume."""
+    journals written before they existed still resume. ``segments`` (the document's) decide
+    which directions' models enter the key (see the module docstring)."""
     effective = options if options is not None else translator.options
-    opts = dataclasses.asdict(effective)  # decoding options only: the batch size is the translator's
+    opts: dict[str, Any] = dataclasses.asdict(effective)  # decoding options only: the batch size is the translator's
     _glossary_key(opts, effective)
-    settings = {
+    for name, default in _NEWER_OPTIONS.items():  # absent from older keys: left out at their default
+        if opts.get(name) == default:
+            del opts[name]
+    settings: dict[str, Any] = {
         "v": _KEY_VERSION,
         "format": fmt,
         "encoding": encoding,
         "options": opts,
-        "model": _model_identity(translator),
+        **_models_identity(translator, effective.target, segments),
     }
     if not translator.batch_invariant:
         settings["batch_size"] = translator.batch_size
-    from ..tm.apply import memory_identity  # translate --tm: another memory is another job
-
-    memory = memory_identity(translator)
+    memory = memory_identity(translator)  # translate --tm: another memory is another job
     if memory:
         settings["memory"] = memory
     layout = {name: True for name, on in (("bilingual", bilingual), ("join_lines", join_lines)) if on}
@@ -305,7 +362,12 @@ def job_key(
     return JobKey.make(data, settings)
 
 
-def _glossary_key(opts: dict, options) -> None:
+# GenerationOptions fields added after journals existed, with the value that writes what an
+# older journal's job wrote (English->Chinese, the model's own reading of the source).
+_NEWER_OPTIONS: dict[str, object] = {"target": direction.AUTO, "simplify_source": True}
+
+
+def _glossary_key(opts: dict[str, Any], options: GenerationOptions) -> None:
     """A glossary enters the key as its size and a digest of its terms (the resume message
     then says "glossary none -> 12 terms, 3f2a..."), and not at all when there is none, so
     journals written before glossaries existed still resume."""
@@ -315,11 +377,30 @@ def _glossary_key(opts: dict, options) -> None:
         opts["glossary"] = f"{len(glossary.terms)} terms, {hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
-def _model_identity(translator) -> dict:
+def _models_identity(translator: BatchTranslator, target: str, segments: Sequence[str]) -> dict[str, Any]:
+    """The ``model`` (and ``models``) entries of a job key: the English->Chinese model (or
+    the translator's only one) as ``model``, as before both directions; the Chinese->English
+    model as ``models["zh-en"]`` when the document has text for it."""
+    inner = unwrap(translator)
+    per_direction = getattr(inner, "translators", None)
+    if not isinstance(per_direction, dict) or len(per_direction) < 2:
+        return {"model": _model_identity(translator.model_info, translator.variant)}
+    primary = direction.EN_ZH
+    out: dict[str, Any] = {"model": _model_identity(per_direction[primary].model_info, translator.variant)}
+    needed = set().union(*(direction.directions_needed(s, target) for s in segments)) if segments else set()
+    others = {
+        name: _model_identity(t.model_info, translator.variant)
+        for name, t in per_direction.items()
+        if name != primary and name in needed
+    }
+    if others:
+        out["models"] = others
+    return out
+
+
+def _model_identity(info: Any, variant: str) -> dict[str, Any]:
     """Which model and variant produce the output: path, name, variant and, where the
     manifest has them, the variant files' sha256 (a re-exported model is a different job)."""
-    info = translator.model_info
-    variant = translator.variant
     manifest = info.manifest or {}
     files = (manifest.get("variants") or {}).get(variant) if isinstance(manifest, dict) else None
     return {"path": str(info.path), "name": str(info.name), "variant": str(variant), "files": files}

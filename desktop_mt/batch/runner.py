@@ -7,28 +7,31 @@ inside which the engine does its own length bucketing under a token budget, drop
 rows and dedupes again. A chunk is the unit of the journal: after each one the journal is
 fsynced, so an interruption loses at most one chunk of work.
 
-Test hooks (environment variables read only here, for the resume-after-SIGKILL tests):
-
-- ``DESKTOP_MT_TEST_CHUNK_SIZE=N``: chunks of N segments instead of the default.
-- ``DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS=N``: after N chunks are journaled, stop and wait
-  forever (the test then kills the process with SIGKILL at a known point, without timing).
+The chunk size is the caller's (``chunk_size``: ``desktop-mt translate --chunk-size``), and a
+:class:`ChunkListener` (``on_chunk``) hears of each journaled chunk: the seam through which a
+caller (the resume-after-SIGKILL tests among them) learns how far a job has got.
 """
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from ..engine.options import GenerationOptions
+from ..engine.protocols import CancelToken
 from ..errors import TranslationCancelled
 from .journal import Journal
 from .textio import clean_translation
 
-if TYPE_CHECKING:
-    from ..engine.options import GenerationOptions
-
 ProgressFn = Callable[[int, int], None]
+
+
+class ChunkListener(Protocol):
+    """Called after each chunk is journaled: ``chunks`` done in this run, ``done`` and
+    ``total`` distinct segments (those recovered from a journal included)."""
+
+    def __call__(self, chunks: int, done: int, total: int) -> None: ...
+
 
 MIN_CHUNK = 64  # segments; small enough that a kill loses little, big enough to bucket well
 
@@ -40,9 +43,14 @@ class BatchTranslator(Protocol):
     journal key too (see ``desktop_mt.batch.job_key``); ``batch_size`` (sentences per engine
     batch) sizes the chunks, and enters the key where the output depends on it."""
 
-    options: GenerationOptions
-    variant: str
-    batch_size: int
+    @property
+    def options(self) -> GenerationOptions: ...
+
+    @property
+    def variant(self) -> str: ...
+
+    @property
+    def batch_size(self) -> int: ...
 
     @property
     def model_info(self) -> Any: ...
@@ -54,7 +62,11 @@ class BatchTranslator(Protocol):
         ...
 
     def translate_batch(
-        self, lines: Sequence[str], options=None, cancel=None, progress: ProgressFn | None = None
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: ProgressFn | None = None,
     ) -> list[str]:
         """One translation per line, in order (the engine contract, docs/ENGINE_API.md)."""
         ...
@@ -62,9 +74,6 @@ class BatchTranslator(Protocol):
 
 def default_chunk_size(batch_size: int) -> int:
     """Segments per translate_batch call: a few engine batches, so bucketing has choice."""
-    env = os.environ.get("DESKTOP_MT_TEST_CHUNK_SIZE")
-    if env:
-        return max(1, int(env))
     return max(MIN_CHUNK, 4 * batch_size)
 
 
@@ -72,7 +81,7 @@ def distinct_segments(segments: Sequence[str]) -> tuple[list[str], list[int]]:
     """``(distinct, index_of)``: the non-empty distinct segments in order of first appearance,
     and for each segment its index in ``distinct`` (-1 for an empty segment)."""
     position: dict[str, int] = {}
-    index_of = []
+    index_of: list[int] = []
     for text in segments:
         if not text:
             index_of.append(-1)
@@ -87,20 +96,21 @@ def translate_distinct(
     *,
     done: dict[int, str],
     journal: Journal | None = None,
-    options=None,
+    options: GenerationOptions | None = None,
     chunk_size: int = MIN_CHUNK,
     progress: ProgressFn | None = None,
-    cancel=None,
+    cancel: CancelToken | None = None,
+    on_chunk: ChunkListener | None = None,
 ) -> dict[int, str]:
     """Translate every id of ``distinct`` not yet in ``done`` (which is filled in and returned).
 
     ``progress(done, total)`` counts distinct segments, those recovered from a journal included.
     Raises :class:`TranslationCancelled` when ``cancel`` is set (checked between chunks and,
     by the engine, every decode step); the journal then holds every finished chunk.
+    ``on_chunk`` hears of each journaled chunk.
     """
     total = len(distinct)
     pending = sorted((i for i in range(total) if i not in done), key=lambda i: -len(distinct[i]))
-    pause_after = int(os.environ.get("DESKTOP_MT_TEST_PAUSE_AFTER_CHUNKS", "0") or 0)
     if progress:
         progress(len(done), total)
     for number, start in enumerate(range(0, len(pending), chunk_size), start=1):
@@ -114,40 +124,47 @@ def translate_distinct(
         done.update(items)
         if progress:
             progress(len(done), total)
-        if pause_after and number >= pause_after:
-            _pause_forever()
+        if on_chunk is not None:
+            on_chunk(number, len(done), total)
     return done
 
 
 def _translate_chunk(
-    lines: list[str], translator, options, cancel, progress: ProgressFn | None, base: int, total: int
+    lines: list[str],
+    translator: BatchTranslator,
+    options: GenerationOptions | None,
+    cancel: CancelToken | None,
+    progress: ProgressFn | None,
+    base: int,
+    total: int,
 ) -> list[str]:
-    inner = (lambda d, _t: progress(base + d, total)) if progress else None
+    inner: ProgressFn | None = None
+    if progress is not None:
+        report = progress
+
+        def inner(done: int, _total: int) -> None:
+            report(base + done, total)
+
     outputs = translator.translate_batch(lines, options=options, cancel=cancel, progress=inner)
     if len(outputs) != len(lines):  # the contract says one per line; never lose a line silently
         raise RuntimeError(f"translate_batch returned {len(outputs)} lines for {len(lines)}")
     return list(outputs)
 
 
-def _pause_forever() -> None:
-    """Test hook: stand still at a known point until the test kills us."""
-    while True:
-        time.sleep(3600)
-
-
 def translate_segments(
     segments: Sequence[str],
     translator: BatchTranslator,
     *,
-    options=None,
+    options: GenerationOptions | None = None,
     batch_size: int | None = None,
     progress: ProgressFn | None = None,
-    cancel=None,
+    cancel: CancelToken | None = None,
+    chunk_size: int | None = None,
 ) -> list[str]:
     """Translate a list of segments without a journal (stdin, small jobs): one output each,
     empty segments give ``""``, identical segments are translated once."""
     distinct, index_of = distinct_segments(segments)
-    size = default_chunk_size(batch_size or translator.batch_size)
+    size = chunk_size or default_chunk_size(batch_size or translator.batch_size)
     done = translate_distinct(
         distinct, translator, done={}, options=options, chunk_size=size, progress=progress, cancel=cancel
     )

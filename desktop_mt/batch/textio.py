@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import BinaryIO, Protocol
 
 from .errors import BatchInputError
 
@@ -49,6 +50,16 @@ _BOMS = (  # longest first: the UTF-32 LE BOM starts with the UTF-16 LE one
 # Encodings that can represent any translation, so the output keeps the input's encoding.
 # Anything else (cp1252, latin-1, shift_jis ...) cannot hold Chinese: the output is UTF-8.
 _UNICODE_ENCODINGS = {"utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "gb18030"}
+
+
+class Document(Protocol):
+    """A parsed input (``txt.TextDocument``, ``srt.SubtitleDocument``,
+    ``docx_format.WordDocument``): its segments, and the output for their translations."""
+
+    segments: list[str]
+
+    def write(self, translations: Sequence[str], fileobj: BinaryIO) -> None:
+        """The translated document (one translation per segment) written to ``fileobj``."""
 
 
 @dataclass(frozen=True)

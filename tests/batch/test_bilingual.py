@@ -41,7 +41,7 @@ def test_txt_bilingual_puts_each_translation_under_its_line(tmp_path, fake):
         + fake_translation("Last line")
     )
     assert (summary.segments, summary.kept) == (4, 1)
-    assert str(summary) == "4 segments, 1 kept as they were (already Chinese)"
+    assert str(summary) == "4 segments, 1 kept as they were (no Chinese->English model)"
 
 
 def test_txt_join_lines_joins_pdf_lines_and_keeps_crlf(tmp_path, fake):
