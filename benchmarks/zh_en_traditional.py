@@ -4,9 +4,11 @@ Takes the Chinese side of the FLORES dev file (Simplified), makes a Traditional 
 (``s2twp``, Taiwan phrasing, the Traditional users are likely to paste) and scores three inputs
 against the English side with sacrebleu (13a, English output): the Simplified original, the
 Traditional copy as it is, and the Traditional copy converted back with ``t2s``. All three in one
-run, on the same model and sentences.
+run, on the same model and sentences. For a model folder the engine runs with the app's text
+handling except ``simplify_source`` (off, so "as it is" means it), and a fourth row feeds the
+Traditional copy to the engine's defaults (``simplify_source`` on: the app's behaviour).
 
-    python benchmarks/zh_en_traditional.py MODEL_DIR [--n 300] [--variant int8]
+    python benchmarks/zh_en_traditional.py MODEL_DIR [--n 300] [--variant int8] [--beams 4] [--out r.json]
     python benchmarks/zh_en_traditional.py --checkpoint EPOCH.pt --tokenizer TOKENIZER_DIR [--n 300]
 
 The second form scores a training checkpoint of ``export_tools train-demo --direction zh-en``
@@ -17,6 +19,7 @@ measuring before the model is exported.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -34,11 +37,14 @@ def read_flores(path: Path, n: int) -> tuple[list[str], list[str]]:
     return english, chinese
 
 
-def engine_translate(model_dir: str, variant: str) -> Callable[[list[str]], list[str]]:
-    from desktop_mt import Translator
+def engine_translate(
+    model_dir: str, variant: str, simplify: bool = False, beams: int | None = None
+) -> Callable[[list[str]], list[str]]:
+    """The engine with the app's defaults, ``simplify_source`` as given (off: the input as it is)."""
+    from desktop_mt import GenerationOptions, Translator
 
-    translator = Translator(model_dir, variant=variant)
-    return translator.translate_batch
+    options = GenerationOptions(simplify_source=simplify, beams=beams)
+    return Translator(model_dir, variant=variant, options=options, batch_size=32).translate_batch
 
 
 def checkpoint_translate(checkpoint: str, tokenizer_dir: str) -> Callable[[list[str]], list[str]]:
@@ -83,7 +89,9 @@ def main() -> None:
     parser.add_argument("--tokenizer", help="the checkpoint's tokenizer folder")
     parser.add_argument("--variant", default="int8")
     parser.add_argument("--n", type=int, default=300, help="FLORES dev sentences (997 in all)")
+    parser.add_argument("--beams", type=int, default=None, help="beam size (default: the model's)")
     parser.add_argument("--data", default=str(DEFAULT_DATA))
+    parser.add_argument("--out", help="also write the figures to this JSON file")
     args = parser.parse_args()
 
     import opencc
@@ -92,35 +100,52 @@ def main() -> None:
     translate = (
         checkpoint_translate(args.checkpoint, args.tokenizer)
         if args.checkpoint
-        else engine_translate(args.model, args.variant)
+        else engine_translate(args.model, args.variant, beams=args.beams)
     )
     english, simplified = read_flores(Path(args.data), args.n)
     traditional = [opencc.OpenCC("s2twp").convert(s) for s in simplified]
     back = [opencc.OpenCC("t2s").convert(s) for s in traditional]
-    changed = sum(a != b for a, b in zip(simplified, traditional)) / len(simplified)
+    changed = sum(a != b for a, b in zip(simplified, traditional, strict=True)) / len(simplified)
+    identical = sum(a == b for a, b in zip(simplified, back, strict=True)) / len(back)
     print(
         f"{len(simplified)} FLORES dev sentences; {changed:.0%} change when converted to Traditional (s2twp); "
-        f"{sum(a == b for a, b in zip(simplified, back)) / len(back):.0%} come back identical with t2s"
+        f"{identical:.0%} come back identical with t2s"
     )
+    results: dict = {
+        "model": Path(args.checkpoint or args.model).name,
+        "engine": "generate() greedy"
+        if args.checkpoint
+        else f"desktop-mt {args.variant}, beams {args.beams or 'default'}",
+        "sentences": len(simplified),
+        "changed_by_s2twp": round(changed, 4),
+        "identical_after_t2s": round(identical, 4),
+        "rows": {},
+    }
+    rows = [
+        ("Simplified (original)", simplified, translate),
+        ("Traditional as it is", traditional, translate),
+        ("Traditional -> t2s", back, translate),
+    ]
+    if not args.checkpoint:  # the app's path: the engine converts a Chinese source itself
+        app = engine_translate(args.model, args.variant, simplify=True, beams=args.beams)
+        rows.append(("Traditional, app default", traditional, app))
     spm_path = Path(args.tokenizer if args.checkpoint else args.model) / "source.spm"
-    for label, source in (
-        ("Simplified (original)", simplified),
-        ("Traditional as it is", traditional),
-        ("Traditional -> t2s", back),
-    ):
-        print(f"{label:24s} unknown source pieces {unknown_share(spm_path, source):.1%}")
-    for label, source in (
-        ("Simplified (original)", simplified),
-        ("Traditional as it is", traditional),
-        ("Traditional -> t2s", back),
-    ):
+    for label, source, _run in rows[:3]:
+        share = unknown_share(spm_path, source)
+        results["rows"].setdefault(label, {})["unknown_pieces"] = round(share, 4)
+        print(f"{label:26s} unknown source pieces {share:.1%}")
+    for label, source, run in rows:
         started = time.perf_counter()
-        hyps = translate(source)
-        bleu = sacrebleu.corpus_bleu(hyps, [english], tokenize="13a")
-        print(
-            f"{label:24s} BLEU {bleu.score:5.2f}  chrF {sacrebleu.corpus_chrf(hyps, [english]).score:5.2f}"
-            f"  ({time.perf_counter() - started:.0f} s)"
+        hyps = run(source)
+        bleu = sacrebleu.corpus_bleu(hyps, [english], tokenize="13a").score
+        chrf = sacrebleu.corpus_chrf(hyps, [english]).score
+        seconds = time.perf_counter() - started
+        results["rows"].setdefault(label, {}).update(
+            bleu=round(bleu, 2), chrf=round(chrf, 2), seconds=round(seconds, 1), first=hyps[:2]
         )
+        print(f"{label:26s} BLEU {bleu:5.2f}  chrF {chrf:5.2f}  ({seconds:.0f} s)")
+    if args.out:
+        Path(args.out).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -59,7 +59,8 @@ def render(model_dir: Path, train_dir: Path, eval_path: Path) -> str:
         seed=cfg["seed"],
         threads=cfg["threads"],
         int8_kind=INT8_KINDS.get(int8_kind, int8_kind),
-        flores=flores_section(results.get("flores")),
+        flores=flores_section(results.get("flores"), words),
+        traditional=traditional_section(results.get("traditional")),
     )
 
 
@@ -82,6 +83,9 @@ DIRECTIONS = {
         src="English",
         tgt="Chinese",
         full="opus-mt-en-zh",
+        short='"I love you.", "Where is the train station?"',
+        published="opus-mt-en-zh is published at 32.2 BLEU on FLORES-200 devtest (not measured here: the build "
+        "machine cannot reach the Hub)",
         direction_flag="",
         bleu_tok="tokenize='zh'",
         vocab="English unigram SentencePiece {sv} + Chinese unigram SentencePiece {tv} (mostly single "
@@ -93,6 +97,9 @@ DIRECTIONS = {
         src="Chinese",
         tgt="English",
         full="opus-mt-zh-en",
+        short='"我爱你。", "火车站在哪里？"',
+        published="the data README lists published FLORES-200 scores for English→Chinese only, so there is no "
+        "Chinese→English figure to compare with here",
         direction_flag=" --direction zh-en",
         bleu_tok="tokenize='13a'",
         vocab='Chinese unigram SentencePiece {sv} (mostly single characters plus frequent words, no "▁" '
@@ -101,15 +108,53 @@ DIRECTIONS = {
 }
 
 
-def flores_section(flores: dict | None) -> str:
-    """Scores on the FLORES-200 dev file (real, long sentences; measured, never trained on)."""
+def flores_section(flores: dict | None, words: dict[str, str] | None = None) -> str:
+    """Scores on the FLORES-200 dev file (real, long sentences; measured, never trained on),
+    with the plain verdict and, when the results have them, two examples (int8, beam 4)."""
     if not flores:
         return ""
+    words = words or DIRECTIONS["en-zh"]
     rows = "\n".join(f"| {name} | {s['bleu']:.2f} | {s['chrf']:.2f} |" for name, s in flores["scores"].items())
+    examples = [e for e in flores.get("examples", []) if e.get("onnx-int8 beam4")][:3]
+    table = "".join(f"| {_cell(e['en'])} | {_cell(e['refs'][0])} | {_cell(e['onnx-int8 beam4'])} |\n" for e in examples)
+    if table:
+        table = (
+            f"\nFLORES dev examples (int8, beam 4, the app's default):\n\n"
+            f"| {words['src']} | reference | this model |\n|---|---|---|\n{table}"
+        )
     return (
         "\n## Scores on FLORES-200 dev ({n} sentences, one reference; far outside what this model learned)\n\n"
-        "| engine | BLEU | chrF |\n|---|---|---|\n{rows}\n"
-    ).format(n=flores["sentences"], rows=rows)
+        "Real, long Wikinews/Wikivoyage sentences (measured only, never trained on).\n\n"
+        "| engine | BLEU | chrF |\n|---|---|---|\n{rows}\n\n"
+        "**This is a demo model: on real text its output is mostly wrong.** For comparison, {published}; "
+        "install {full} for real work.\n{table}"
+    ).format(n=flores["sentences"], rows=rows, table=table, **words)
+
+
+def _cell(text: str, limit: int = 160) -> str:
+    """A table cell: no pipes or line breaks, long text cut with [...]."""
+    text = " ".join(text.replace("|", "/").split())
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " [...]"
+
+
+def traditional_section(result: dict | None) -> str:
+    """Traditional Chinese input (benchmarks/zh_en_traditional.py --out), when measured."""
+    if not result:
+        return ""
+    rows = "\n".join(
+        f"| {label} | {r['unknown_pieces']:.1%} | {r['bleu']:.2f} | {r['chrf']:.2f} |"
+        if "unknown_pieces" in r
+        else f"| {label} | | {r['bleu']:.2f} | {r['chrf']:.2f} |"
+        for label, r in result["rows"].items()
+    )
+    return (
+        "\n## Traditional Chinese input ({n} FLORES dev sentences, {engine})\n\n"
+        "The Chinese side of FLORES dev converted to Traditional with OpenCC (s2twp), scored against the "
+        "English side (`python benchmarks/zh_en_traditional.py MODEL_DIR --n {n}`). The model learned from "
+        "Simplified text; the app converts Traditional input to Simplified first (OpenCC t2s, "
+        "`GenerationOptions.simplify_source`, the last row).\n\n"
+        "| input | unknown source pieces | BLEU | chrF |\n|---|---|---|---|\n{rows}\n"
+    ).format(n=result["sentences"], engine=result["engine"], rows=rows)
 
 
 TEMPLATE = """# {name}: a small {arrow} Marian model trained on Tatoeba
@@ -121,7 +166,7 @@ opus-mt models are (cross_kv + decoder_step over a KV buffer, the fastest layout
 
 ## Limits, in plain words
 It learned from 27 thousand short sentence pairs. It handles short everyday sentences
-("I love you.", "Where is the train station?"); long, technical, literary or domain text is
+({short}); long, technical, literary or domain text is
 out of its reach, and it will produce fluent-looking but wrong {tgt} there. Names and
 rare words are often garbled. For real work install a full model such as {full}
 (`desktop-mt models download {full}`, or the Models dialog).
@@ -165,7 +210,9 @@ Last epoch: `{last_epoch}`. Interrupt it at any time: rerunning resumes from the
 The runtime bounds each output at 3x the source tokens + 10, which stops greedy repetition
 loops that `generate()` lets run to max length: the reason the scores can differ (mostly
 greedy). Wherever the bound does not trigger, the two are token-identical (parity tests).
-{flores}
+{flores}{traditional}
+Tatoeba dev examples:
+
 | {src} | a reference | int8, greedy |
 |---|---|---|
 {examples}
