@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication
@@ -34,6 +34,9 @@ from .popup import PopupFeature
 from .postedit import PostEditFeature
 from .settings import Settings
 from .worker import EngineConfig, FileJob, TranslationWorker, default_translator_factory
+
+if TYPE_CHECKING:
+    from .window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +98,7 @@ class Controller(QObject):
 
     def __init__(
         self,
-        window,
+        window: MainWindow,
         settings: Settings,
         *,
         settings_path: Path | None = None,
@@ -121,7 +124,7 @@ class Controller(QObject):
         self.last_stats: Any = None
         self.model_info: Any = None
         self._next_id = 0
-        self._loaded_key: tuple | None = None
+        self._loaded_key: tuple[object, ...] | None = None
         self._shut_down = False
         self.file_queue: list[str] = []  # files waiting for the running job (translate_files)
         self._file_started = 0.0  # when the running file job started (its summary's time)
@@ -154,10 +157,10 @@ class Controller(QObject):
 
     # ---- wiring -------------------------------------------------------------------------
     def _start_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:
-        self.thread = QThread()
-        self.thread.setObjectName("translation-worker")
+        self.worker_thread = QThread()
+        self.worker_thread.setObjectName("translation-worker")
         self.worker = TranslationWorker(factory)
-        self.worker.moveToThread(self.thread)
+        self.worker.moveToThread(self.worker_thread)
         self._loadRequested.connect(self.worker.load)
         self._translateRequested.connect(self.worker.translate)
         self._planRequested.connect(self.worker.translate_plan)
@@ -205,7 +208,7 @@ class Controller(QObject):
 
     def start(self) -> None:
         """Start the worker thread, load the model and register the hotkey."""
-        self.thread.start()
+        self.worker_thread.start()
         self.file_thread.start()
         self.reload_engine()
         self.register_hotkey()
@@ -483,9 +486,10 @@ class Controller(QObject):
         return self.current is not None and self.current.req_id == req_id
 
     def _on_delta(self, req_id: int, text: str) -> None:
-        if self._is_current(req_id):  # stale output of a superseded request is dropped
+        request = self.current
+        if request is not None and request.req_id == req_id:  # stale output of a superseded request is dropped
             self.window.append_target(text)
-            self._log_first_text(self.current)
+            self._log_first_text(request)
 
     def _log_first_text(self, request: _Request) -> None:
         # End-to-end latency as the user sees it (request -> first text on screen), beside a
@@ -501,9 +505,9 @@ class Controller(QObject):
         )
 
     def _on_finished(self, req_id: int, stats: Any) -> None:
-        if not self._is_current(req_id):
-            return
         request = self.current
+        if request is None or request.req_id != req_id:
+            return
         self._set_current(None)
         self.window.set_busy(False)
         if stats is not None:
@@ -700,7 +704,7 @@ class Controller(QObject):
         if self.hotkey is not None:
             self.hotkey.stop()
         self.save()
-        for thread, worker in ((self.thread, self.worker), (self.file_thread, self.file_worker)):
+        for thread, worker in ((self.worker_thread, self.worker), (self.file_thread, self.file_worker)):
             thread.quit()
             if not thread.wait(timeout_ms):
                 log.warning("%s did not stop within %d ms", thread.objectName(), timeout_ms)

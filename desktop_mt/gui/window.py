@@ -3,13 +3,15 @@ decides what happens. Nothing here knows about the engine or threads."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QRect, QSize, Qt, Signal, SignalInstance
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QDragEnterEvent,
+    QDragMoveEvent,
     QDropEvent,
     QGuiApplication,
     QIcon,
@@ -191,7 +193,7 @@ class MainWindow(QMainWindow):
         self._setting_source = False
         self.close_to_tray = False  # set by the app when a tray shows and the setting is on
         self._quitting = False
-        self.may_quit = lambda: True  # asks while work runs (quitting.QuitGuard sets it)
+        self.may_quit: Callable[[], bool] = lambda: True  # asks while work runs (quitting.QuitGuard sets it)
         self.about_text = "desktop-mt"  # the controller fills in model and licence details
         self.error_dialogs: list[QMessageBox] = []  # kept so tests (and GC) can see them
         self.info_dialogs: list[QMessageBox] = []  # About, Keyboard shortcuts
@@ -226,7 +228,9 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.target)
         self.splitter.setChildrenCollapsible(False)
 
-    def _action(self, text: str, tip: str, slot, shortcut: str | QKeySequence.StandardKey = "") -> QAction:
+    def _action(
+        self, text: str, tip: str, slot: Callable[[], object], shortcut: str | QKeySequence.StandardKey = ""
+    ) -> QAction:
         action = QAction(text, self)
         action.setToolTip(tip)
         action.triggered.connect(lambda _checked=False: slot())
@@ -332,9 +336,9 @@ class MainWindow(QMainWindow):
         # Window-wide shortcuts: Ctrl+Enter from inside the editor must translate, not
         # insert a newline, and Esc must stop wherever the focus is.
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), self, activated=self._emit_translate)
-        QShortcut(QKeySequence("Esc"), self, activated=self.stopRequested.emit)
-        QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), self, activated=self.clipboardTranslateRequested.emit)
+            QShortcut(QKeySequence(keys), self).activated.connect(self._emit_translate)
+        QShortcut(QKeySequence("Esc"), self).activated.connect(self.stopRequested.emit)
+        QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), self).activated.connect(self.clipboardTranslateRequested.emit)
 
     def _build_menus(self) -> None:
         self._build_file_menu()
@@ -385,7 +389,8 @@ class MainWindow(QMainWindow):
             "Join the line breaks of text copied from PDFs when it is pasted (Ctrl+Z brings back the text as pasted)",
             self.joinLinesToggled,
         )
-        for action in (
+        entry: QAction | None
+        for entry in (
             self.undo_action,
             self.redo_action,
             None,
@@ -398,9 +403,9 @@ class MainWindow(QMainWindow):
             None,
             self.swap_action,
         ):
-            menu.addSeparator() if action is None else menu.addAction(action)
+            menu.addSeparator() if entry is None else menu.addAction(entry)
 
-    def _toggle(self, text: str, tip: str, signal: Signal) -> QAction:
+    def _toggle(self, text: str, tip: str, signal: SignalInstance) -> QAction:
         """A checkable menu entry whose user clicks emit ``signal(checked)``."""
         action = QAction(text, self)
         action.setToolTip(tip)
@@ -492,10 +497,10 @@ class MainWindow(QMainWindow):
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and dropped_file(event.mimeData()):
+        if isinstance(event, QDragMoveEvent) and dropped_file(event.mimeData()):  # DragEnter too
             event.acceptProposedAction()
             return True
-        if kind == QEvent.Type.Drop:
+        if kind == QEvent.Type.Drop and isinstance(event, QDropEvent):
             return self._take_file_drop(event)
         return super().eventFilter(obj, event)
 
@@ -769,8 +774,8 @@ class MainWindow(QMainWindow):
     # ---- geometry -----------------------------------------------------------------------
     def save_layout(self) -> tuple[str, str]:
         """Geometry and splitter state as base64 strings (for the settings file)."""
-        geo = bytes(self.saveGeometry().toBase64()).decode("ascii")
-        split = bytes(self.splitter.saveState().toBase64()).decode("ascii")
+        geo = self.saveGeometry().toBase64().toStdString()
+        split = self.splitter.saveState().toBase64().toStdString()
         return geo, split
 
     def restore_layout(self, geometry: str, splitter: str) -> None:
