@@ -244,14 +244,17 @@ def test_serve_takes_an_installed_name_or_the_active_model(home, tiny_marian_dir
     import shutil
 
     from desktop_mt.cli import build_parser
+    from desktop_mt.models.factory import model_folders
     from desktop_mt.server.config import config_from_args
 
     shutil.copytree(tiny_marian_dir, home / "models" / "tiny")
     parse = build_parser().parse_args
-    assert config_from_args(parse(["serve"])).model is None  # the bundled model
-    assert config_from_args(parse(["serve", "--model", "tiny"])).model == str(home / "models" / "tiny")
-    set_active("tiny")
-    assert config_from_args(parse(["serve"])).model == str(home / "models" / "tiny")
+    assert config_from_args(parse(["serve"])).model_choices == ()  # the defaults: active, else bundled
+    assert model_folders()["en-zh"] != home / "models" / "tiny"
+    chosen = config_from_args(parse(["serve", "--model", "tiny"])).model_choices
+    assert chosen == ("tiny",) and model_folders(list(chosen))["en-zh"] == home / "models" / "tiny"
+    set_active("tiny")  # `desktop-mt models use tiny`: the server's default follows
+    assert model_folders()["en-zh"] == home / "models" / "tiny"
 
 
 def test_a_second_download_of_the_same_model_is_refused_while_one_runs(hub, home):
