@@ -12,7 +12,8 @@ written to ``draft.json`` in the data folder, after a quit, a crash or ``kill -9
 - A clean quit writes the last state at once (``flush``), so nothing typed in the last moment
   is lost either. A draft file that cannot be read is kept aside (``draft.corrupt-*.json``).
 
-The app translates English to Chinese only, so there is no direction to keep.
+The direction (Auto, English -> Chinese, Chinese -> English) is a setting (``direction`` in the
+settings file), not part of the draft.
 """
 
 from __future__ import annotations
