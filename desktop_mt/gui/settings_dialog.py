@@ -82,7 +82,8 @@ class SettingsDialog(QDialog):
         self._build_input_rows(form, hotkey_available, hotkey_reason)
         self.glossary_editor = GlossaryEditor(parent=self)  # saved by Apply/OK (glossary_editor.py)
         self.glossary_editor.setToolTip(
-            "Each English term found in the text is translated as its Chinese term (also in file jobs)"
+            "Each English term found in the text is translated as its Chinese term, and each Chinese term "
+            "as its English one (also in file jobs)"
         )
         form.addRow("Glossary:", self.glossary_editor)
         self.glossary_saved = True
@@ -225,7 +226,7 @@ class SettingsDialog(QDialog):
         self.replace_edit.setClearButtonEnabled(True)
         self.replace_edit.setToolTip(
             "Select text in any application and press this: the text is "
-            "replaced by its Chinese translation. Empty: off."
+            "replaced by its translation (English into Chinese, Chinese into English). Empty: off."
         )
         self.replace_edit.setEnabled(available)
         form.addRow("Translate and replace the selection:", self.replace_edit)
