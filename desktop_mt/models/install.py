@@ -35,8 +35,30 @@ def install_staged(
         raise ModelDownloadError(
             f"the downloaded files of {entry.name} do not form a usable model ({exc}); nothing was installed"
         ) from exc
+    convert_staged(staging)
     _swap_into_place(staging, target)
     return target
+
+
+def convert_staged(folder: Path) -> dict[str, Any]:
+    """Build the fastest layout and int8 kind from the downloaded files (``models.convert``: the
+    decoder-step layout with per-row int8, from the fp32 files) and return the manifest's
+    ``converted`` record. A model the converter does not apply to is left as it is; one it refuses
+    (graphs it does not recognise, a check against the downloaded fp32 model that fails) stays
+    usable as downloaded, and the manifest says why (``converted.refused``)."""
+    from .convert import convert_model_dir, convertible
+
+    info = inspect_model_dir(folder)
+    if not convertible(info):
+        return {}
+    try:
+        convert_model_dir(folder)
+    except ModelFormatError as exc:  # ConversionRefused, or ONNX Runtime refusing a built graph
+        manifest = read_json(folder / MANIFEST)
+        manifest["converted"] = {"refused": str(exc)}
+        write_manifest(folder, manifest)
+    converted: dict[str, Any] = read_json(folder / MANIFEST).get("converted", {})
+    return converted
 
 
 def reuse_installed(entry: CatalogEntry, target: Path, staging: Path) -> dict[str, Any] | None:
@@ -77,7 +99,7 @@ def build_download_manifest(
     facts, the model's target-language tokens and where it came from."""
     config = read_json(staging / "config.json")
     by_path = {f.path: f for f in files}
-    variants = dict((old or {}).get("variants", {}))
+    variants = _downloaded_variants(entry, staging, old)
     variants[variant] = {
         "files": {
             role: _file_entry(staging, path, by_path.get(path)) for role, path in entry.variants[variant].files.items()
@@ -109,10 +131,31 @@ def build_download_manifest(
     }
     if entry.target_token and entry.target_token in tokens:
         manifest["target_token"] = entry.target_token
-    kind = entry.variants.get("int8").int8_kind if "int8" in entry.variants else None
+    int8 = entry.variants.get("int8")
+    kind = int8.int8_kind if int8 is not None else None
     if kind:
         manifest["int8"] = {"kind": kind}
     return manifest
+
+
+def _downloaded_variants(entry: CatalogEntry, staging: Path, old: dict[str, Any] | None) -> dict[str, Any]:
+    """The previous installation's variants as downloaded: a variant that pointed at converted
+    files (``models.convert``, rebuilt after this install) points at its downloaded files again,
+    or is dropped when they are not here."""
+    variants: dict[str, Any] = {}
+    for name, spec in (old or {}).get("variants", {}).items():
+        paths = [f.get("file", "") for f in spec.get("files", {}).values()]
+        if all((staging / p).is_file() for p in paths):
+            variants[name] = spec
+        elif name in entry.variants and all((staging / p).is_file() for p in entry.variants[name].files.values()):
+            recorded = (old or {}).get("download", {}).get("files", {})
+            variants[name] = {"files": {}}
+            for role, path in entry.variants[name].files.items():
+                file_entry = _file_entry(staging, path, None)
+                if recorded.get(path, {}).get("sha256"):
+                    file_entry["sha256"] = recorded[path]["sha256"]
+                variants[name]["files"][role] = file_entry
+    return variants
 
 
 def _file_entry(staging: Path, path: str, remote: RemoteFile | None) -> dict[str, Any]:

@@ -1,0 +1,826 @@
+"""A downloaded Marian on the fast path, without torch (issue 32).
+
+A Marian model installed from the Hub (Optimum's split decoders or transformers.js's merged one,
+fp32) is rebuilt in our decoder-step layout (``engine.runtime.StepDecoder``: cross K/V once per
+input, a KV buffer we own, only the new position returned) with per-row int8 (a sentence's tokens
+do not depend on its batch neighbours), using ``onnx`` and numpy only:
+
+1. Every weight is found in the downloaded fp32 decoder by graph structure and node name: the
+   torch exporter names each node after its module (``.../decoder/layers.3/self_attn/k_proj/MatMul``),
+   the weight is that node's constant input (an initializer, possibly behind ``Identity`` or
+   ``Transpose``, in the outer graph of a merged decoder). Layer norms may be one
+   ``LayerNormalization`` node or its decomposition (opset < 17). Shapes are checked against
+   ``config.json``; anything missing or unexpected refuses the conversion (:class:`ConversionRefused`)
+   with what was not found, and the model stays usable as downloaded.
+2. The step graphs are written from those weights (the math of ``export_tools.step_graphs``,
+   which is transformers' eager attention), the encoder is the downloaded fp32 encoder. The int8
+   variant quantizes every linear layer per output column (7-bit weights) with activations
+   quantized per row at run time, and the embedding tables per row, as
+   ``export_tools.quantize.per_row_int8`` does for our own exports.
+3. Before anything is kept, the converted graphs are checked against the downloaded fp32 model:
+   the fp32 step graph's logits over a teacher-forced decode must agree with the downloaded
+   decoder's (a wrongly wired graph differs by whole units), and the int8 variant's greedy tokens are
+   compared and recorded. The new files enter the manifest with their sha256 and size, so they are
+   verified like any other; the downloaded files stay on disk and in the manifest's ``download``
+   record.
+
+Only Marian (post-layer-norm, sinusoidal positions, ``final_logits_bias``) is converted; other
+families keep their downloaded layout.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..engine import model_format as mf
+from ..errors import ModelFormatError
+
+if TYPE_CHECKING:
+    import onnx
+
+CONVERTED_DIR = "converted"  # inside the model folder
+# The fp32 step variant (tests, ``fp32_step=True``) reads the downloaded fp32 encoder.
+FP32_FILES = {"cross_kv": "cross_kv_model.onnx", "decoder_step": "decoder_step_model.onnx"}
+INT8_FILES = {
+    "encoder": "encoder_model_quantized.onnx",
+    "cross_kv": "cross_kv_model_quantized.onnx",
+    "decoder_step": "decoder_step_model_quantized.onnx",
+}
+WEIGHT_MAX = 63  # 7-bit weights: no int16 saturation on AVX2 CPUs (see export_tools.quantize)
+OPSET = 17
+FLOOR = float(np.finfo(np.float32).min)  # transformers' mask value
+LOGIT_TOLERANCE = 1e-3  # fp32 step graph vs downloaded fp32 decoder, relative to the logits' scale
+SAMPLES = ("I love you.", "Where is the train station?", "The weather is nice today, so we went for a walk.")
+ACTIVATIONS = ("swish", "silu", "relu", "gelu")
+
+
+class ConversionRefused(ModelFormatError):
+    """The downloaded graphs are not a Marian this converter understands; the model is unchanged."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Linear:
+    weight: np.ndarray  # [in, out], as the MatMul reads it
+    bias: np.ndarray  # [out]
+
+
+@dataclasses.dataclass(frozen=True)
+class Norm:
+    weight: np.ndarray
+    bias: np.ndarray
+    epsilon: float
+
+
+@dataclasses.dataclass(frozen=True)
+class DecoderLayer:
+    self_q: Linear
+    self_k: Linear
+    self_v: Linear
+    self_out: Linear
+    self_norm: Norm
+    cross_q: Linear
+    cross_k: Linear
+    cross_v: Linear
+    cross_out: Linear
+    cross_norm: Norm
+    fc1: Linear
+    fc2: Linear
+    final_norm: Norm
+
+
+@dataclasses.dataclass(frozen=True)
+class MarianDecoderWeights:
+    embed_tokens: np.ndarray  # [vocab, d]
+    embed_positions: np.ndarray  # [positions, d]
+    layers: tuple[DecoderLayer, ...]
+    lm_head: np.ndarray  # [d, vocab]
+    final_logits_bias: np.ndarray  # [vocab]
+
+
+@dataclasses.dataclass(frozen=True)
+class Dims:
+    d_model: int
+    heads: int
+    layers: int
+    ffn: int
+    vocab: int
+    embed_scale: float
+    activation: str
+
+    @property
+    def head_dim(self) -> int:
+        return self.d_model // self.heads
+
+
+@dataclasses.dataclass(frozen=True)
+class Conversion:
+    """What :func:`convert_model_dir` did."""
+
+    files: dict[str, dict[str, str]]  # variant -> role -> path relative to the model folder
+    seconds: float
+    validation: dict[str, Any]
+
+
+# -- reading the downloaded graph -----------------------------------------------------------
+
+
+def _onnx() -> Any:
+    try:
+        import onnx
+    except ImportError as exc:  # the packaged app must ship onnx for this
+        raise ConversionRefused(f"converting a downloaded model needs the onnx package ({exc})") from exc
+    return onnx
+
+
+class GraphConstants:
+    """The nodes of a decoder graph (outer graph and every branch) and its constant values."""
+
+    def __init__(self, model: onnx.ModelProto):
+        module = _onnx()
+        self._numpy = module.numpy_helper
+        self._attr = module.helper.get_attribute_value
+        self.initializers = {i.name: i for i in model.graph.initializer}
+        self.nodes: list[onnx.NodeProto] = []
+        self.producer: dict[str, onnx.NodeProto] = {}
+        for graph in _all_graphs(model.graph):
+            self.initializers.update({i.name: i for i in graph.initializer})
+            for node in graph.node:
+                self.nodes.append(node)
+                for out in node.output:
+                    self.producer.setdefault(out, node)
+        self._cache: dict[str, np.ndarray | None] = {}
+
+    def const(self, name: str) -> np.ndarray | None:
+        """The value of ``name`` when it is a constant (through Identity, Transpose, Cast), else None."""
+        if name not in self._cache:
+            self._cache[name] = self._const(name)
+        return self._cache[name]
+
+    def _const(self, name: str) -> np.ndarray | None:
+        if name in self.initializers:
+            return np.asarray(self._numpy.to_array(self.initializers[name]))
+        node = self.producer.get(name)
+        if node is None:
+            return None
+        if node.op_type == "Constant":
+            attr = next((a for a in node.attribute if a.name == "value"), None)
+            return None if attr is None else np.asarray(self._numpy.to_array(attr.t))
+        if node.op_type in ("Identity", "Transpose", "Cast") and node.input:
+            value = self.const(node.input[0])
+            if value is None:
+                return None
+            if node.op_type == "Transpose":
+                perm = next((list(self._attr(a)) for a in node.attribute if a.name == "perm"), None)
+                return np.ascontiguousarray(value.transpose(perm) if perm else value.T)
+            return value
+        return None
+
+    def named(self, pattern: str) -> Iterator[onnx.NodeProto]:
+        """Nodes whose name matches ``pattern`` (``re.search``)."""
+        regex = re.compile(pattern)
+        return (n for n in self.nodes if regex.search(n.name))
+
+    def const_inputs(self, node: onnx.NodeProto) -> list[np.ndarray]:
+        return [v for v in (self.const(i) for i in node.input if i) if v is not None]
+
+
+def read_dims(config: dict[str, Any]) -> Dims:
+    """The decoder's sizes from config.json (Marian only)."""
+    if config.get("model_type") != "marian":
+        raise ConversionRefused(f"only Marian models are converted, not {config.get('model_type')!r}")
+    if config.get("normalize_before") or config.get("add_final_layer_norm") or config.get("layernorm_embedding"):
+        raise ConversionRefused("this Marian variant normalizes before its layers; only post-norm Marian is converted")
+    activation = str(config.get("activation_function", "swish"))
+    if activation not in ACTIVATIONS:
+        raise ConversionRefused(f"activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
+    d_model = int(config["d_model"])
+    return Dims(
+        d_model=d_model,
+        heads=int(config["decoder_attention_heads"]),
+        layers=int(config["decoder_layers"]),
+        ffn=int(config["decoder_ffn_dim"]),
+        vocab=int(config["vocab_size"]),
+        embed_scale=math.sqrt(d_model) if config.get("scale_embedding") else 1.0,
+        activation=activation,
+    )
+
+
+def find_decoder_weights(graph: GraphConstants, dims: Dims) -> MarianDecoderWeights:
+    """Every decoder weight by node name and structure; ConversionRefused naming what is missing."""
+    missing: list[str] = []
+
+    def linear(layer: int, module: str, n_in: int, n_out: int) -> Linear:
+        where = rf"decoder/layers\.{layer}/{module}/"
+        weight = _first(graph, where + "MatMul$", lambda v: v.shape == (n_in, n_out))
+        bias = _first(graph, where + "Add$", lambda v: v.shape == (n_out,))
+        if weight is None or bias is None:
+            missing.append(f"layers.{layer}.{module}")
+            return Linear(np.zeros((n_in, n_out), np.float32), np.zeros(n_out, np.float32))
+        return Linear(weight.astype(np.float32), bias.astype(np.float32))
+
+    def norm(layer: int, module: str) -> Norm:
+        found = _layer_norm(graph, rf"decoder/layers\.{layer}/{module}/", dims.d_model)
+        if found is None:
+            missing.append(f"layers.{layer}.{module}")
+            return Norm(np.ones(dims.d_model, np.float32), np.zeros(dims.d_model, np.float32), 1e-5)
+        return found
+
+    d, f = dims.d_model, dims.ffn
+    layers = []
+    for i in range(dims.layers):
+        layers.append(
+            DecoderLayer(
+                linear(i, "self_attn/q_proj", d, d),
+                linear(i, "self_attn/k_proj", d, d),
+                linear(i, "self_attn/v_proj", d, d),
+                linear(i, "self_attn/out_proj", d, d),
+                norm(i, "self_attn_layer_norm"),
+                linear(i, "encoder_attn/q_proj", d, d),
+                linear(i, "encoder_attn/k_proj", d, d),
+                linear(i, "encoder_attn/v_proj", d, d),
+                linear(i, "encoder_attn/out_proj", d, d),
+                norm(i, "encoder_attn_layer_norm"),
+                linear(i, "fc1", d, f),
+                linear(i, "fc2", f, d),
+                norm(i, "final_layer_norm"),
+            )
+        )
+    if any(n.name and re.search(rf"decoder/layers\.{dims.layers}/", n.name) for n in graph.nodes):
+        missing.append(f"(the graph has more than the {dims.layers} decoder layers of config.json)")
+    embed = _first(graph, r"decoder/embed_tokens/Gather$", lambda v: v.shape == (dims.vocab, d))
+    if embed is None:
+        missing.append("decoder.embed_tokens")
+    positions = _first(graph, r"decoder/embed_positions/Gather$", lambda v: v.ndim == 2 and v.shape[1] == d)
+    if positions is None:
+        missing.append("decoder.embed_positions")
+    head_node = next(graph.named(r"(^|/)lm_head/MatMul$"), None)
+    head = None if head_node is None else graph.const(head_node.input[1])
+    if head is None or head.shape != (d, dims.vocab):
+        missing.append("lm_head")
+    bias = np.zeros(dims.vocab, np.float32)
+    if head_node is not None:
+        follower = next((n for n in graph.nodes if n.op_type == "Add" and head_node.output[0] in n.input), None)
+        values = [] if follower is None else [v for v in graph.const_inputs(follower) if v.size == dims.vocab]
+        if values:
+            bias = values[0].reshape(-1).astype(np.float32)
+    if missing:
+        raise ConversionRefused(
+            "the decoder graph does not have the expected Marian structure (not found: "
+            + ", ".join(missing[:8])
+            + (", ..." if len(missing) > 8 else "")
+            + ")"
+        )
+    assert embed is not None and positions is not None and head is not None
+    return MarianDecoderWeights(
+        embed.astype(np.float32), positions.astype(np.float32), tuple(layers), head.astype(np.float32), bias
+    )
+
+
+def _first(graph: GraphConstants, pattern: str, accept: Callable[[np.ndarray], bool]) -> np.ndarray | None:
+    for node in graph.named(pattern):
+        for value in graph.const_inputs(node):
+            if accept(value):
+                return value
+    return None
+
+
+def _layer_norm(graph: GraphConstants, prefix: str, d: int) -> Norm | None:
+    """One LayerNormalization node, or its decomposition (Mul by the weight, Add of the bias, Add of epsilon)."""
+    for node in graph.named(prefix + "LayerNormalization$"):
+        if len(node.input) >= 3:
+            weight, bias = graph.const(node.input[1]), graph.const(node.input[2])
+            eps = next((float(a.f) for a in node.attribute if a.name == "epsilon"), 1e-5)
+            if weight is not None and bias is not None and weight.shape == (d,) and bias.shape == (d,):
+                return Norm(weight.astype(np.float32), bias.astype(np.float32), eps)
+    nodes = list(graph.named(prefix))
+    weights = [v for n in nodes if n.op_type == "Mul" for v in graph.const_inputs(n) if v.shape == (d,)]
+    adds = [(n, v) for n in nodes if n.op_type == "Add" for v in graph.const_inputs(n)]
+    biases = [v for _, v in adds if v.shape == (d,)]
+    eps_values = [float(v.reshape(-1)[0]) for _, v in adds if v.size == 1]
+    if len(weights) == 1 and len(biases) == 1 and len(eps_values) == 1:
+        return Norm(weights[0].astype(np.float32), biases[0].astype(np.float32), eps_values[0])
+    return None
+
+
+def _all_graphs(graph: onnx.GraphProto) -> Iterator[onnx.GraphProto]:
+    onnx = _onnx()
+    yield graph
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.GRAPH:
+                yield from _all_graphs(attr.g)
+            elif attr.type == onnx.AttributeProto.GRAPHS:
+                for sub in attr.graphs:
+                    yield from _all_graphs(sub)
+
+
+# -- writing the step graphs ----------------------------------------------------------------
+
+
+class GraphBuilder:
+    """Nodes and initializers of one graph; ``linear`` is fp32 or per-row int8."""
+
+    def __init__(self, int8: bool, opset: int = OPSET):
+        self.onnx = _onnx()
+        self.int8 = int8
+        self.opset = opset
+        self.nodes: list[Any] = []
+        self.inits: list[Any] = []
+        self._count = 0
+        self._quantized_rows: dict[str, tuple[str, str]] = {}
+        for name, value in (
+            ("c_tiny", np.float32(1e-12)),
+            ("c_127", np.float32(127.0)),
+            ("c_128", np.float32(128.0)),
+            ("c_one", np.float32(1.0)),
+            ("c_zp", np.uint8(128)),
+            ("c_axes_last", np.array([-1], np.int64)),
+        ):
+            self.const(value, name)
+
+    def fresh(self, base: str) -> str:
+        self._count += 1
+        return f"{base}_{self._count}"
+
+    def const(self, value: np.ndarray | np.generic, name: str | None = None) -> str:
+        name = name or self.fresh("const")
+        self.inits.append(self.onnx.numpy_helper.from_array(np.asarray(value), name))
+        return name
+
+    def op(self, op_type: str, inputs: list[str], domain: str = "", **attrs: Any) -> str:
+        out = self.fresh(op_type.lower())
+        self.nodes.append(
+            self.onnx.helper.make_node(op_type, inputs, [out], name=self.fresh(op_type), domain=domain or None, **attrs)
+        )
+        return out
+
+    def linear(self, x: str, layer: Linear, name: str) -> str:
+        if not self.int8:
+            return self.op(
+                "Add",
+                [
+                    self.op("MatMul", [x, self.const(layer.weight, f"{name}.weight")]),
+                    self.const(layer.bias, f"{name}.bias"),
+                ],
+            )
+        q, scale = self._row_quantized(x)
+        w8, w_scale = column_quantized(layer.weight)
+        product = self.op(
+            "MatMulIntegerToFloat",
+            [q, self.const(w8, f"{name}.weight_int8"), "c_one", self.const(w_scale, f"{name}.weight_scale"), "c_zp"],
+            domain="com.microsoft",
+        )
+        return self.op("Add", [self.op("Mul", [product, scale]), self.const(layer.bias, f"{name}.bias")])
+
+    def _row_quantized(self, x: str) -> tuple[str, str]:
+        """``x`` as uint8 (zero point 128) with one scale per row; shared by the layers that read ``x``."""
+        if x not in self._quantized_rows:
+            magnitude = self.op("Abs", [x])
+            if self.opset >= 18:
+                reduced = self.op("ReduceMax", [magnitude, "c_axes_last"], keepdims=1)
+            else:
+                reduced = self.op("ReduceMax", [magnitude], axes=[-1], keepdims=1)
+            peak = self.op("Max", [reduced, "c_tiny"])
+            scale = self.op("Div", [peak, "c_127"])
+            shifted = self.op("Add", [self.op("Round", [self.op("Div", [x, scale])]), "c_128"])
+            self._quantized_rows[x] = (self.op("Cast", [shifted], to=self.onnx.TensorProto.UINT8), scale)
+        return self._quantized_rows[x]
+
+    def gather_rows(self, table: np.ndarray, ids: str, name: str) -> str:
+        """``table[ids]``: int8 rows with one scale each for int8, else the float table."""
+        if not self.int8:
+            return self.op("Gather", [self.const(table, name), ids])
+        scale = np.abs(table).max(axis=1, keepdims=True) / 127.0
+        scale[scale == 0] = 1.0
+        q = np.clip(np.rint(table / scale), -127, 127).astype(np.int8)
+        rows = self.op(
+            "Cast", [self.op("Gather", [self.const(q, f"{name}_int8"), ids])], to=self.onnx.TensorProto.FLOAT
+        )
+        return self.op("Mul", [rows, self.op("Gather", [self.const(scale.astype(np.float32), f"{name}_scale"), ids])])
+
+    def layer_norm(self, x: str, norm: Norm, name: str) -> str:
+        return self.op(
+            "LayerNormalization",
+            [x, self.const(norm.weight, f"{name}.weight"), self.const(norm.bias, f"{name}.bias")],
+            axis=-1,
+            epsilon=norm.epsilon,
+        )
+
+    def model(self, name: str, inputs: list[Any], outputs: list[Any]) -> onnx.ModelProto:
+        helper = self.onnx.helper
+        graph = helper.make_graph(self.nodes, name, inputs, outputs, self.inits)
+        opsets = [helper.make_opsetid("", OPSET)]
+        if self.int8:
+            opsets.append(helper.make_opsetid("com.microsoft", 1))
+        model = helper.make_model(graph, opset_imports=opsets, producer_name="desktop-mt convert")
+        model.ir_version = 8
+        built: onnx.ModelProto = model
+        return built
+
+
+def column_quantized(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``weight`` [K, N] as int8 in [-WEIGHT_MAX, WEIGHT_MAX] with one float scale per output column."""
+    scale = (np.abs(weight).max(axis=0) / float(WEIGHT_MAX)).astype(np.float32)
+    scale[scale == 0] = 1.0
+    return np.clip(np.rint(weight / scale), -WEIGHT_MAX, WEIGHT_MAX).astype(np.int8), scale
+
+
+def _io(name: str, elem: int, shape: list[Any]) -> Any:
+    return _onnx().helper.make_tensor_value_info(name, elem, shape)
+
+
+def build_cross_kv(weights: MarianDecoderWeights, dims: Dims, int8: bool) -> onnx.ModelProto:
+    """Encoder hidden states -> every layer's cross-attention keys and values ``[batch, heads, src, head_dim]``."""
+    b = GraphBuilder(int8)
+    float_t = b.onnx.TensorProto.FLOAT
+    split = b.const(np.array([0, 0, dims.heads, dims.head_dim], np.int64))
+    outputs = []
+    for i, layer in enumerate(weights.layers):
+        for kind, lin in (("key", layer.cross_k), ("value", layer.cross_v)):
+            heads = b.op("Reshape", [b.linear("encoder_hidden_states", lin, f"layers.{i}.encoder_attn.{kind}"), split])
+            name = f"present.{i}.encoder.{kind}"
+            b.nodes.append(b.onnx.helper.make_node("Transpose", [heads], [name], perm=[0, 2, 1, 3]))
+            outputs.append(_io(name, float_t, ["batch_size", dims.heads, "encoder_sequence_length", dims.head_dim]))
+    return b.model(
+        "cross_kv",
+        [_io("encoder_hidden_states", float_t, ["batch_size", "encoder_sequence_length", dims.d_model])],
+        outputs,
+    )
+
+
+def build_decoder_step(weights: MarianDecoderWeights, dims: Dims, int8: bool) -> onnx.ModelProto:
+    """One decoder step over a caller-owned self-attention buffer (``export_tools.step_graphs``' math)."""
+    b = GraphBuilder(int8)
+    tp = b.onnx.TensorProto
+    h, hd, d = dims.heads, dims.head_dim, dims.d_model
+    scaling = b.const(np.float32(hd**-0.5))
+    inputs = [
+        _io("input_ids", tp.INT64, ["rows", 1]),
+        _io("encoder_attention_mask", tp.INT64, ["batch_size", "encoder_sequence_length"]),
+        _io("past_length", tp.INT64, []),
+    ]
+    for i in range(dims.layers):
+        for kv in ("key", "value"):
+            inputs.append(_io(f"past_key_values.{i}.decoder.{kv}", tp.FLOAT, ["rows", h, "buffer_capacity", hd]))
+        for kv in ("key", "value"):
+            inputs.append(
+                _io(f"past_key_values.{i}.encoder.{kv}", tp.FLOAT, ["batch_size", h, "encoder_sequence_length", hd])
+            )
+    x = b.op(
+        "Mul", [b.gather_rows(weights.embed_tokens, "input_ids", "embed_tokens"), b.const(np.float32(dims.embed_scale))]
+    )
+    # int8: the position table too, per row, as export_tools.quantize does (the same tokens as our exports)
+    position = b.gather_rows(weights.embed_positions, "past_length", "embed_positions")
+    x = b.op("Add", [x, position])  # [rows, 1, d] + [d]
+    # The buffer past past_length holds nothing yet: masked. Cross mask per input (the rows are its beams).
+    capacity = b.op("Gather", [b.op("Shape", ["past_key_values.0.decoder.key"]), b.const(np.int64(2))])
+    positions = b.op("Range", [b.const(np.int64(0)), capacity, b.const(np.int64(1))])
+    self_mask = b.op(
+        "Reshape",
+        [
+            b.op(
+                "Where",
+                [b.op("Less", [positions, "past_length"]), b.const(np.float32(0.0)), b.const(np.float32(FLOOR))],
+            ),
+            b.const(np.array([1, 1, 1, -1], np.int64)),
+        ],
+    )
+    enc_mask = b.op("Cast", ["encoder_attention_mask"], to=tp.FLOAT)
+    cross_mask = b.op(
+        "Mul",
+        [
+            b.op(
+                "Reshape",
+                [b.op("Sub", [b.const(np.float32(1.0)), enc_mask]), b.const(np.array([0, 1, 1, -1], np.int64))],
+            ),
+            b.const(np.float32(FLOOR)),
+        ],
+    )
+    row_heads = b.const(np.array([0, 1, h, hd], np.int64))
+    item_count = b.op("Shape", ["encoder_attention_mask"], start=0, end=1)
+    flat = b.const(np.array([0, 1, d], np.int64))
+    rows_flat = b.const(np.array([-1, 1, d], np.int64))
+    outputs = [_io("logits", tp.FLOAT, ["rows", 1, dims.vocab])]
+    for i, layer in enumerate(weights.layers):
+        p = f"layers.{i}"
+        k_buf, v_buf = f"past_key_values.{i}.decoder.key", f"past_key_values.{i}.decoder.value"
+        k_cross, v_cross = f"past_key_values.{i}.encoder.key", f"past_key_values.{i}.encoder.value"
+        # self attention over the buffer (masked past past_length) and the new position
+        q = b.op(
+            "Transpose",
+            [b.op("Reshape", [b.linear(x, layer.self_q, f"{p}.self_attn.q_proj"), row_heads])],
+            perm=[0, 2, 1, 3],
+        )
+        k_name, v_name = f"new.{i}.decoder.key", f"new.{i}.decoder.value"
+        k_heads = b.op("Reshape", [b.linear(x, layer.self_k, f"{p}.self_attn.k_proj"), row_heads])
+        v_heads = b.op("Reshape", [b.linear(x, layer.self_v, f"{p}.self_attn.v_proj"), row_heads])
+        b.nodes.append(b.onnx.helper.make_node("Transpose", [k_heads], [k_name], perm=[0, 2, 1, 3]))
+        b.nodes.append(b.onnx.helper.make_node("Transpose", [v_heads], [v_name], perm=[0, 2, 1, 3]))
+        outputs += [_io(k_name, tp.FLOAT, ["rows", h, 1, hd]), _io(v_name, tp.FLOAT, ["rows", h, 1, hd])]
+        past_scores = b.op(
+            "Add",
+            [b.op("Mul", [b.op("MatMul", [q, b.op("Transpose", [k_buf], perm=[0, 1, 3, 2])]), scaling]), self_mask],
+        )
+        new_score = b.op("Mul", [b.op("ReduceSum", [b.op("Mul", [q, k_name]), "c_axes_last"], keepdims=1), scaling])
+        probs = b.op("Softmax", [b.op("Concat", [past_scores, new_score], axis=-1)], axis=-1)
+        past_probs = b.op(
+            "Slice",
+            [
+                probs,
+                b.const(np.array([0], np.int64)),
+                b.op("Unsqueeze", [capacity, b.const(np.array([0], np.int64))]),
+                b.const(np.array([-1], np.int64)),
+            ],
+        )
+        new_prob = b.op(
+            "Slice",
+            [
+                probs,
+                b.const(np.array([-1], np.int64)),
+                b.const(np.array([np.iinfo(np.int64).max], np.int64)),
+                b.const(np.array([-1], np.int64)),
+            ],
+        )
+        attn = b.op("Add", [b.op("MatMul", [past_probs, v_buf]), b.op("Mul", [new_prob, v_name])])
+        attn = b.op("Reshape", [b.op("Transpose", [attn], perm=[0, 2, 1, 3]), flat])
+        x = b.layer_norm(
+            b.op("Add", [x, b.linear(attn, layer.self_out, f"{p}.self_attn.out_proj")]),
+            layer.self_norm,
+            f"{p}.self_attn_layer_norm",
+        )
+        # cross attention: an input's beams are the query positions of one attention over its source
+        cq = b.linear(x, layer.cross_q, f"{p}.encoder_attn.q_proj")
+        cq = b.op(
+            "Transpose",
+            [b.op("Reshape", [cq, b.op("Concat", [item_count, b.const(np.array([-1, h, hd], np.int64))], axis=0)])],
+            perm=[0, 2, 1, 3],
+        )
+        scores = b.op(
+            "Add",
+            [b.op("Mul", [b.op("MatMul", [cq, b.op("Transpose", [k_cross], perm=[0, 1, 3, 2])]), scaling]), cross_mask],
+        )
+        ctx = b.op("MatMul", [b.op("Softmax", [scores], axis=-1), v_cross])
+        ctx = b.op("Reshape", [b.op("Transpose", [ctx], perm=[0, 2, 1, 3]), rows_flat])
+        x = b.layer_norm(
+            b.op("Add", [x, b.linear(ctx, layer.cross_out, f"{p}.encoder_attn.out_proj")]),
+            layer.cross_norm,
+            f"{p}.encoder_attn_layer_norm",
+        )
+        hidden = _activation(b, b.linear(x, layer.fc1, f"{p}.fc1"), dims.activation)
+        x = b.layer_norm(
+            b.op("Add", [x, b.linear(hidden, layer.fc2, f"{p}.fc2")]), layer.final_norm, f"{p}.final_layer_norm"
+        )
+    head = Linear(weights.lm_head, weights.final_logits_bias)
+    logits = b.linear(x, head, "lm_head")
+    b.nodes.append(b.onnx.helper.make_node("Identity", [logits], ["logits"]))
+    return b.model("decoder_step", inputs, outputs)
+
+
+def _activation(b: GraphBuilder, x: str, name: str) -> str:
+    if name in ("swish", "silu"):
+        return b.op("Mul", [x, b.op("Sigmoid", [x])])
+    if name == "relu":
+        return b.op("Relu", [x])
+    # transformers' "gelu" is the exact erf form
+    inner = b.op("Erf", [b.op("Div", [x, b.const(np.float32(math.sqrt(2.0)))])])
+    return b.op("Mul", [b.op("Mul", [x, b.op("Add", [inner, b.const(np.float32(1.0))])]), b.const(np.float32(0.5))])
+
+
+def quantize_encoder(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The downloaded fp32 encoder with per-row int8: every MatMul by a constant 2-D weight and
+    every Gather of a constant table, as :class:`GraphBuilder` writes them."""
+    graph = model.graph
+    consts = GraphConstants(model)
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), OPSET)
+    b = GraphBuilder(int8=True, opset=opset)
+    nodes = []
+    for node in graph.node:
+        weight = consts.const(node.input[1]) if node.op_type == "MatMul" else None
+        table = consts.const(node.input[0]) if node.op_type == "Gather" else None
+        axis = next((a.i for a in node.attribute if a.name == "axis"), 0)
+        if weight is not None and weight.ndim == 2 and weight.dtype == np.float32:
+            b.nodes = []
+            q, scale = b._row_quantized(node.input[0])
+            w8, w_scale = column_quantized(weight)
+            b.nodes.append(
+                b.onnx.helper.make_node(
+                    "MatMulIntegerToFloat",
+                    [q, b.const(w8), "c_one", b.const(w_scale), "c_zp"],
+                    [node.output[0] + "_rowq"],
+                    domain="com.microsoft",
+                )
+            )
+            b.nodes.append(b.onnx.helper.make_node("Mul", [node.output[0] + "_rowq", scale], list(node.output)))
+            nodes.extend(b.nodes)
+        elif table is not None and table.ndim == 2 and table.dtype == np.float32 and axis == 0:
+            b.nodes = []
+            out = b.gather_rows(table, node.input[1], b.fresh("table"))
+            b.nodes.append(b.onnx.helper.make_node("Identity", [out], list(node.output)))
+            nodes.extend(b.nodes)
+        else:
+            nodes.append(node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    graph.initializer.extend(b.inits)
+    used = {i for n in graph.node for i in n.input} | {o.name for o in graph.output}
+    keep = [i for i in graph.initializer if i.name in used]
+    del graph.initializer[:]
+    graph.initializer.extend(keep)
+    if not any(o.domain == "com.microsoft" for o in model.opset_import):
+        model.opset_import.append(b.onnx.helper.make_opsetid("com.microsoft", 1))
+    return model
+
+
+# -- the model folder -----------------------------------------------------------------------
+
+
+def decoder_file(info: mf.ModelInfo) -> Path:
+    """The downloaded fp32 decoder that holds every weight (first-step or merged)."""
+    files = info.files.get("fp32", {})
+    for role in ("decoder", "decoder_merged"):
+        if role in files:
+            return files[role]
+    if "decoder_step" in files:
+        raise ConversionRefused(f"{info.path} is already in the step layout")
+    raise ConversionRefused(f"{info.path} has no fp32 decoder to convert (only int8 was downloaded)")
+
+
+def convertible(info: mf.ModelInfo) -> bool:
+    """Whether :func:`convert_model_dir` applies: a Marian with fp32 Optimum/transformers.js decoders
+    whose int8 is not already our step layout."""
+    fp32 = info.files.get("fp32", {})
+    int8 = info.files.get("int8", {})
+    has_decoder = "decoder" in fp32 or "decoder_merged" in fp32
+    return info.architecture == "marian" and has_decoder and "decoder_step" not in int8
+
+
+def convert_model_dir(model_dir: Path, fp32_step: bool = False) -> Conversion:
+    """Convert an installed Marian (with a manifest) in place: write ``converted/`` and point the
+    manifest's int8 variant (and with ``fp32_step`` its fp32 variant) at it.
+
+    Raises :class:`ConversionRefused` (a ``ModelFormatError``) without changing the manifest when
+    the graphs do not match or the check against the downloaded fp32 model fails.
+    """
+    onnx = _onnx()
+    started = time.perf_counter()
+    info = mf.inspect_model_dir(model_dir)
+    if info.manifest is None:
+        raise ConversionRefused(f"{model_dir} has no {mf.MANIFEST}: install it before converting")
+    dims = read_dims(info.config)
+    source = decoder_file(info)
+    weights = find_decoder_weights(GraphConstants(onnx.load(str(source))), dims)
+    out = Path(model_dir) / CONVERTED_DIR
+    staging = Path(model_dir) / f".{CONVERTED_DIR}.tmp"
+    _remove_tree(staging)
+    staging.mkdir(parents=True)
+    try:
+        made = _write_graphs(staging, info, weights, dims, fp32_step)
+        validation = validate(info, staging, made)
+        _remove_tree(out)
+        staging.rename(out)
+    except BaseException:
+        _remove_tree(staging)
+        raise
+    manifest = dict(info.manifest)
+    variants = dict(manifest.get("variants", {}))
+    for variant, roles in made.items():
+        entries = {r: _file_entry(model_dir, f"{CONVERTED_DIR}/{n}") for r, n in roles.items()}
+        if "encoder" not in entries:  # the fp32 step variant reads the downloaded encoder
+            entries = {
+                "encoder": _file_entry(model_dir, _relative(info.files[variant]["encoder"], model_dir)),
+                **entries,
+            }
+        variants[variant] = {"files": entries}
+    manifest["variants"] = variants
+    manifest["int8"] = {
+        "kind": mf.INT8_PER_ROW,
+        "weights": f"int8 symmetric per output column in [-{WEIGHT_MAX}, {WEIGHT_MAX}]; embeddings int8 per row",
+        "weight_max": WEIGHT_MAX,
+        "activations": "uint8 symmetric (zero point 128), one scale per row",
+    }
+    seconds = time.perf_counter() - started
+    manifest["converted"] = {
+        "by": "desktop_mt.models.convert",
+        "layout": "step",
+        "from": _relative(source, model_dir),
+        "seconds": round(seconds, 1),
+        "validation": validation,
+    }
+    mf.write_manifest(Path(model_dir), manifest)
+    files = {v: {r: spec["file"] for r, spec in variants[v]["files"].items()} for v in made}
+    return Conversion(files, seconds, validation)
+
+
+def _write_graphs(
+    staging: Path, info: mf.ModelInfo, weights: MarianDecoderWeights, dims: Dims, fp32_step: bool
+) -> dict[str, dict[str, str]]:
+    onnx = _onnx()
+    made: dict[str, dict[str, str]] = {"int8": {}}
+    names = INT8_FILES
+    onnx.save(build_cross_kv(weights, dims, int8=True), str(staging / str(names["cross_kv"])))
+    onnx.save(build_decoder_step(weights, dims, int8=True), str(staging / str(names["decoder_step"])))
+    onnx.save(quantize_encoder(onnx.load(str(info.files["fp32"]["encoder"]))), str(staging / str(names["encoder"])))
+    made["int8"] = {role: str(name) for role, name in names.items()}
+    # The fp32 step graphs are always built to check the conversion; kept only when asked.
+    fp32 = FP32_FILES
+    onnx.save(build_cross_kv(weights, dims, int8=False), str(staging / str(fp32["cross_kv"])))
+    onnx.save(build_decoder_step(weights, dims, int8=False), str(staging / str(fp32["decoder_step"])))
+    made["fp32-check"] = {"cross_kv": str(fp32["cross_kv"]), "decoder_step": str(fp32["decoder_step"])}
+    if fp32_step:
+        made["fp32"] = dict(made["fp32-check"])
+    return made
+
+
+def validate(info: mf.ModelInfo, staging: Path, made: dict[str, dict[str, str]]) -> dict[str, Any]:
+    """The converted graphs against the downloaded fp32 model, on a few sentences: the fp32 step
+    graph's teacher-forced logits (must agree, else ConversionRefused) and the int8 greedy tokens."""
+    from ..engine import generation
+    from ..engine.runtime import Seq2SeqSessions
+    from ..engine.tokenizer import SentencePieceTokenizer
+    from ..engine.translator import decode_params
+
+    encoder = info.files["fp32"]["encoder"]
+    check = {"encoder": encoder, **{r: staging / n for r, n in made["fp32-check"].items()}}
+    int8 = {r: staging / n for r, n in made["int8"].items()}
+    view = dataclasses.replace(
+        info, files={"fp32": dict(info.files["fp32"]), "check": check, "int8": int8}, manifest=None
+    )
+    downloaded, converted, quantized = (Seq2SeqSessions(view, v) for v in ("fp32", "check", "int8"))
+    params = dataclasses.replace(decode_params(info), beams=1)
+    tokenizer = SentencePieceTokenizer(info)
+    worst, same, same8 = 0.0, 0, 0
+    for sample in SAMPLES:
+        ids = tokenizer.encode(sample)
+        ref = _greedy(generation, downloaded, ids, params)
+        worst = max(worst, _logit_difference(downloaded, converted, ids, ref, params.decoder_start))
+        same += _greedy(generation, converted, ids, params) == ref
+        same8 += _greedy(generation, quantized, ids, params) == ref
+    del made["fp32-check"]
+    if not made.get("fp32"):
+        for name in FP32_FILES.values():
+            (staging / name).unlink(missing_ok=True)
+    if worst > LOGIT_TOLERANCE:
+        raise ConversionRefused(
+            f"the step graphs built from {info.path.name}'s decoder do not reproduce it "
+            f"(relative logit difference {worst:.2g} > {LOGIT_TOLERANCE}); the model is used as downloaded"
+        )
+    return {
+        "reference": "the downloaded fp32 graphs",
+        "samples": len(SAMPLES),
+        "fp32_step_max_relative_logit_diff": float(f"{worst:.3g}"),
+        "fp32_step_greedy_same": f"{same}/{len(SAMPLES)}",
+        "int8_greedy_same": f"{same8}/{len(SAMPLES)}",
+    }
+
+
+def _greedy(generation: Any, sessions: Any, ids: list[int], params: Any) -> list[int]:
+    for event in generation.greedy(sessions, [ids], [48], params):
+        if isinstance(event, generation.ItemDone):
+            return list(event.ids)
+    return []
+
+
+def _logit_difference(a: Any, b: Any, ids: list[int], tokens: list[int], start: int) -> float:
+    """Largest |logit difference| over a teacher-forced decode of ``tokens``, relative to the logits' range."""
+    batch = np.array([ids], dtype=np.int64)
+    mask = np.ones_like(batch)
+    worst = 0.0
+    caches = []
+    logits = []
+    for s in (a, b):
+        hidden = s.encode(batch, mask)
+        out, cache = s.decode_first(np.array([[start]], np.int64), mask, hidden, len(tokens) + 2)
+        caches.append(cache)
+        logits.append(out)
+    for step in range(len(tokens) + 1):
+        ref, got = logits[0][:, -1], logits[1][:, -1]
+        scale = max(float(np.abs(ref).max()), 1.0)
+        worst = max(worst, float(np.abs(ref - got).max()) / scale)
+        if step == len(tokens):
+            break
+        token = np.array([[tokens[step]]], np.int64)
+        logits = [s.decode_next(token, c) for s, c in zip((a, b), caches, strict=True)]
+    return worst
+
+
+def _file_entry(model_dir: Path, rel: str) -> dict[str, Any]:
+    path = Path(model_dir) / rel
+    return {"file": rel, "sha256": mf.sha256_file(path), "bytes": path.stat().st_size}
+
+
+def _relative(path: Path, root: Path) -> str:
+    return str(Path(path).resolve().relative_to(Path(root).resolve()).as_posix())
+
+
+def _remove_tree(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)

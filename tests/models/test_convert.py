@@ -1,0 +1,157 @@
+"""A downloaded Marian rebuilt in the decoder-step layout with per-row int8 (models.convert, issue 32).
+
+The tiny Marian is served by the stand-in Hub in Optimum's split layout and in transformers.js's
+merged layout; the fp32 download is converted at install. Parity: the converted fp32 step graphs
+give the tokens of the downloaded fp32 model and of transformers' generate(), greedy and beam 4.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import onnx
+import pytest
+
+from desktop_mt import GenerationOptions, Translator
+from desktop_mt.engine.model_format import inspect_model_dir, verify_files
+from desktop_mt.models import download_model
+from desktop_mt.models.convert import ConversionRefused, convert_model_dir
+from tests.conftest import load_torch
+from tests.engine.test_parity import NO_BOUND, SENTENCES, hf_generate
+from tests.models.conftest import COMMIT, REPO, TOKENIZER
+from tests.models.fake_hub import FakeHub
+
+
+@pytest.fixture(scope="module")
+def tiny_merged_export(tiny_marian_hf, tmp_path_factory):
+    from tests.model_factory import export_model
+
+    return export_model(tiny_marian_hf, tmp_path_factory.mktemp("marian_merged_for_convert"), layout="merged")
+
+
+def merged_repo(model_dir: Path) -> dict[str, bytes]:
+    """The tiny model as transformers.js lays it out: onnx/encoder_model*.onnx + onnx/decoder_model_merged*.onnx."""
+    files = {name: (model_dir / name).read_bytes() for name in ("config.json", "generation_config.json", *TOKENIZER)}
+    for stem in ("encoder_model", "decoder_model_merged"):
+        for suffix in ("", "_quantized"):
+            files[f"onnx/{stem}{suffix}.onnx"] = (model_dir / f"{stem}{suffix}.onnx").read_bytes()
+    return files
+
+
+def merged_entry() -> dict:
+    def roles(suffix: str) -> dict:
+        return {
+            "encoder": f"onnx/encoder_model{suffix}.onnx",
+            "decoder_merged": f"onnx/decoder_model_merged{suffix}.onnx",
+        }
+
+    return {
+        "name": "tiny-merged",
+        "title": "Tiny test Marian (transformers.js layout)",
+        "repo": REPO,
+        "revision": COMMIT,
+        "architecture": "marian",
+        "source_lang": "en",
+        "target_lang": "zh",
+        "licence": "CC-BY-4.0",
+        "attribution": "tests",
+        "variants": {
+            "int8": {"files": roles("_quantized"), "approx_bytes": 1000, "int8_kind": "dynamic"},
+            "fp32": {"files": roles(""), "approx_bytes": 3000},
+        },
+    }
+
+
+@pytest.fixture
+def merged_hub(tiny_merged_export, home):
+    catalog = Path(str(home) + "-catalog.json")
+    catalog.write_text(json.dumps({"models": [merged_entry()]}), encoding="utf-8")
+    import os
+
+    os.environ["DESKTOP_MT_CATALOG"] = str(catalog)  # the home fixture's monkeypatch restores it
+    server = FakeHub()
+    server.add_repo(REPO, COMMIT, merged_repo(tiny_merged_export))
+    server.start()
+    yield server
+    server.stop()
+
+
+def check_converted(path: Path) -> dict:
+    """The installed folder holds the step layout with per-row int8, verified by hash like any other."""
+    manifest = json.loads((path / "desktop_mt.json").read_text(encoding="utf-8"))
+    assert manifest["int8"]["kind"] == "dynamic-per-row", manifest.get("converted")
+    assert manifest["converted"]["layout"] == "step"
+    assert manifest["converted"]["validation"]["fp32_step_greedy_same"] == "3/3"
+    info = inspect_model_dir(path)
+    assert set(info.files["int8"]) == {"encoder", "cross_kv", "decoder_step"}
+    verify_files(info, "int8")
+    for spec in manifest["variants"]["int8"]["files"].values():
+        assert spec["sha256"] and spec["file"].startswith("converted/")
+    translator = Translator(path, variant="int8")
+    assert translator.sessions is not None and translator.sessions.layout == "step"
+    assert translator.batch_invariant
+    return manifest
+
+
+def test_an_fp32_split_download_is_installed_in_the_step_layout(hub, home, tiny_marian_dir):
+    path = download_model("tiny", "fp32", endpoint=hub.url)
+    manifest = check_converted(path)
+    assert manifest["converted"]["from"] == "onnx/decoder_model.onnx"
+    # The downloaded files stay, verified by the Hub's hashes.
+    assert "onnx/decoder_model.onnx" in manifest["download"]["files"] and (path / "onnx/decoder_model.onnx").is_file()
+    verify_files(inspect_model_dir(path), "fp32")
+    # The converted int8 is what our exporter writes (per-row int8 of the same weights): the same tokens.
+    opts = GenerationOptions(**NO_BOUND)
+    ours = Translator(path, variant="int8").generate_ids(SENTENCES, opts)
+    assert ours == Translator(tiny_marian_dir, variant="int8").generate_ids(SENTENCES, opts)
+
+
+def test_an_fp32_merged_download_is_installed_in_the_step_layout(merged_hub, home):
+    path = download_model("tiny-merged", "fp32", endpoint=merged_hub.url)
+    manifest = check_converted(path)
+    assert manifest["converted"]["from"] == "onnx/decoder_model_merged.onnx"
+
+
+def test_a_second_variant_download_keeps_the_model_loadable(hub, home):
+    """int8 downloaded after the fp32 one was converted: the old converted variant entry does not
+    point at files the new install lacks; the install converts again."""
+    download_model("tiny", "fp32", endpoint=hub.url)
+    path = download_model("tiny", "int8", endpoint=hub.url)
+    check_converted(path)
+    assert Translator(path, variant="fp32").translate("I love you.")
+
+
+@pytest.mark.parametrize("layout", ["split", "merged"])
+@pytest.mark.parametrize("beams", [1, 4])
+def test_the_converted_fp32_step_graphs_match_the_download_and_generate(
+    layout, beams, tiny_marian_dir, tiny_merged_export, tiny_marian_hf, tmp_path
+):
+    source = tiny_marian_dir if layout == "split" else tiny_merged_export
+    folder = tmp_path / "model"
+    shutil.copytree(source, folder)
+    convert_model_dir(folder, fp32_step=True)
+    converted = Translator(folder, variant="fp32")
+    assert converted.sessions is not None and converted.sessions.layout == "step"
+    opts = GenerationOptions(beams=beams, **NO_BOUND)
+    downloaded = Translator(source, variant="fp32").generate_ids(SENTENCES, opts)
+    assert converted.generate_ids(SENTENCES, opts) == downloaded
+    model, tokenizer = load_torch(tiny_marian_hf)
+    assert downloaded == hf_generate(model, tokenizer, SENTENCES, num_beams=beams)
+    # and one by one (batch independence of the step graphs)
+    for text, ids in zip(SENTENCES, downloaded, strict=True):
+        assert converted.generate_ids([text], opts) == [ids]
+
+
+def test_a_graph_without_the_marian_structure_is_refused_and_the_model_is_unchanged(tiny_marian_dir, tmp_path):
+    folder = tmp_path / "model"
+    shutil.copytree(tiny_marian_dir, folder)
+    decoder = onnx.load(str(folder / "decoder_model.onnx"))
+    for node in decoder.graph.node:  # as if another exporter had named the modules differently
+        node.name = node.name.replace("fc1", "ffn_in")
+    onnx.save(decoder, str(folder / "decoder_model.onnx"))
+    before = (folder / "desktop_mt.json").read_bytes()
+    with pytest.raises(ConversionRefused, match=r"expected Marian structure \(not found: layers.0.fc1"):
+        convert_model_dir(folder)
+    assert (folder / "desktop_mt.json").read_bytes() == before and not (folder / "converted").exists()
