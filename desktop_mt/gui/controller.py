@@ -31,6 +31,7 @@ from .models import StoreBackend, is_bundled
 from .models_dialog import ModelsHub
 from .ocr_feature import OcrFeature
 from .popup import PopupFeature
+from .ports import Status
 from .postedit import PostEditFeature
 from .settings import Settings
 from .worker import EngineConfig, FileJob, TranslationWorker, default_translator_factory
@@ -249,7 +250,7 @@ class Controller(QObject):
         if not text.strip() or self.input.left_as_is(text, self.direction.target.value):
             self.window.clear_target()
             self.window.set_busy(False)
-            self._set_state("idle")
+            self._set_state(Status.IDLE)
             return None
         plan = self.postedit.plan(text)  # before the pane empties: it reads the sentences shown
         self.window.clear_target()
@@ -257,7 +258,7 @@ class Controller(QObject):
         request = _Request(self._next_id, threading.Event(), text=text)
         self._set_current(request)
         self.window.set_busy(True)
-        self._set_state("translating")
+        self._set_state(Status.TRANSLATING)
         self.requestStarted.emit(request.req_id, text)
         if plan is None:
             self._translateRequested.emit(request.req_id, text, self.window_options(), request.cancel)
@@ -275,7 +276,7 @@ class Controller(QObject):
         self.window.clear_target()
         self.window.append_target(translation)
         self.window.set_busy(False)
-        self._set_state("idle")
+        self._set_state(Status.IDLE)
 
     def _cancel_current(self) -> None:
         # Set the flag directly (not via a queued slot): the worker is busy in its loop.
@@ -293,7 +294,7 @@ class Controller(QObject):
         self._debounce.stop()
         if self.current is not None:
             self.current.cancel.set()
-            self._set_state("stopping")
+            self._set_state(Status.STOPPING)
 
     def clear(self) -> None:
         """Stop and empty both panes."""
@@ -304,7 +305,7 @@ class Controller(QObject):
         self.window.set_busy(False)
         self.last_stats = None
         self.window.clear_stats()  # the figures of a run whose text is gone would mislead
-        self._set_state("idle")
+        self._set_state(Status.IDLE)
 
     def _on_source_edited(self, _text: str) -> None:
         if self.settings.translate_as_you_type:
@@ -412,7 +413,7 @@ class Controller(QObject):
             return dst
         beside = file_jobs.keep_both_path(dst)
         answer = self.window.ask_output_exists(str(dst), beside.name)
-        return {"overwrite": dst, "keep": beside}.get(answer)
+        return {file_jobs.OutputAnswer.OVERWRITE: dst, file_jobs.OutputAnswer.KEEP: beside}.get(answer)
 
     def _ask_resume(self, src: Path, dst: Path) -> bool | None:
         """True to resume from the journal of an interrupted job, False to start fresh,
@@ -422,7 +423,7 @@ class Controller(QObject):
             return False
         kept, total = found
         answer = self.window.ask_resume(src.name, kept, total)
-        return None if answer == "cancel" else answer == "resume"
+        return None if answer == file_jobs.ResumeAnswer.CANCEL else answer == file_jobs.ResumeAnswer.RESUME
 
     def _remember_recent(self, path: str) -> None:
         path = str(Path(path).absolute())
@@ -443,28 +444,28 @@ class Controller(QObject):
             self.file_progress = (done, total)
             self._refresh_state()
 
-    def _end_file_job(self, outcome: str, message: str) -> None:
+    def _end_file_job(self, outcome: file_jobs.JobOutcome, message: str) -> None:
         log.info("file job %s", outcome)
         self.file_cancel = None
         self.file_job = None
         self.file_progress = None
         self._fileReleaseRequested.emit()
-        if outcome == "cancelled" and self.file_queue:  # said first: long messages are cut
+        if outcome is file_jobs.JobOutcome.CANCELLED and self.file_queue:  # said first: long messages are cut
             message = f"{len(self.file_queue)} queued file(s) not started. {message}"
             self.file_queue.clear()
         self.window.end_file_job(message)
         self._refresh_state()
-        self.fileJobEnded.emit(outcome)
+        self.fileJobEnded.emit(outcome.value)
         if self.file_queue:  # after the signal: a listener sees each job end before the next
             QTimer.singleShot(0, self._start_next_file)
 
     def _on_file_finished(self, out_path: str, summary: str) -> None:
         seconds = time.perf_counter() - self._file_started
         about = f" ({summary}, {seconds:.1f} s)" if summary else ""
-        self._end_file_job("finished", f"Saved {out_path}{about}")
+        self._end_file_job(file_jobs.JobOutcome.FINISHED, f"Saved {out_path}{about}")
 
     def _on_file_failed(self, message: str) -> None:
-        self._end_file_job("failed", "File translation failed")
+        self._end_file_job(file_jobs.JobOutcome.FAILED, "File translation failed")
         self.window.show_error("File translation failed", message)
 
     def _on_file_cancelled(self, journal: str) -> None:
@@ -476,7 +477,7 @@ class Controller(QObject):
             )
         else:
             message = "File translation cancelled before any segment was finished; nothing was saved."
-        self._end_file_job("cancelled", message)
+        self._end_file_job(file_jobs.JobOutcome.CANCELLED, message)
 
     def _on_file_resumed(self, report: str) -> None:
         self.window.statusBar().showMessage(report[:1].upper() + report[1:], 10_000)
@@ -513,7 +514,7 @@ class Controller(QObject):
         if stats is not None:
             self.last_stats = stats
             self.window.set_stats(stats.first_token_seconds, stats.tokens_per_second, stats.tokens)
-        self._set_state("idle")
+        self._set_state(Status.IDLE)
         if stats is not None and not stats.cancelled:
             self.translationCompleted.emit(request.text, self.window.target_text())
         self.requestFinished.emit(req_id)
@@ -523,7 +524,7 @@ class Controller(QObject):
             return
         self._set_current(None)
         self.window.set_busy(False)
-        self._set_state("error", "translation failed")
+        self._set_state(Status.ERROR, "translation failed")
         self.window.show_error("Translation failed", message)
         self.requestFinished.emit(req_id)
 
@@ -534,7 +535,7 @@ class Controller(QObject):
             return
         self._set_current(None)
         self.window.set_busy(False)
-        self._set_state("idle")
+        self._set_state(Status.IDLE)
         self.window.show_warning(message[:1].upper() + message[1:] + ".")
         self.requestFinished.emit(req_id)
 
@@ -543,7 +544,7 @@ class Controller(QObject):
         self.save()
 
     def _on_load_started(self, description: str) -> None:
-        self._set_state("loading", description)
+        self._set_state(Status.LOADING, description)
 
     def _on_loaded(self, info: Any, variant: str) -> None:
         if self._requested_configs:
@@ -553,7 +554,7 @@ class Controller(QObject):
         self.window.set_model(f"{name} · {variant}")
         self.window.about_text = about_text(info, variant)
         log.info("model loaded: %s (%s)", getattr(info, "name", None), variant)
-        self._set_state("translating" if self.current else "idle")
+        self._set_state(Status.TRANSLATING if self.current else Status.IDLE)
         self.modelLoaded.emit(info)
 
     def _on_load_failed(self, message: str) -> None:
@@ -562,14 +563,14 @@ class Controller(QObject):
             self._fall_back_to_bundled(failed, message)
             return
         self._loaded_key = None  # let the next Apply retry even with the same settings
-        self._set_state("error", "model not loaded")
+        self._set_state(Status.ERROR, "model not loaded")
         if self.model_info is None:
             self.window.set_model("No model")
         self.window.show_error("Could not load the model", message)
 
-    def _set_state(self, state: str, detail: str = "") -> None:
+    def _set_state(self, state: Status, detail: str = "") -> None:
         self.window.set_state(state, detail)
-        self.stateChanged.emit(state)
+        self.stateChanged.emit(state.value)
 
     def _refresh_state(self) -> None:
         """The status bar's file-job part: what runs beside the interactive state."""
@@ -590,7 +591,7 @@ class Controller(QObject):
         self._loaded_key = key
         self._cancel_current()  # a model change interrupts the running job
         self.window.set_busy(False)
-        self._set_state("loading", config.describe())
+        self._set_state(Status.LOADING, config.describe())
         self._request_load(config)
 
     def _request_load(self, config: EngineConfig) -> None:

@@ -16,7 +16,6 @@ default options (``GenerationOptions.target`` is ``"auto"``), whatever the windo
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -24,12 +23,14 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QToolButton, QWidget
 
 from desktop_mt.engine import direction
 
+from .ports import StrEnum
+
 SWAP_SHORTCUT = "Ctrl+Shift+S"
 DESCRIBED = 2000  # characters of the text the Auto entry describes
 AUTO_LABEL_LENGTH = 24  # characters the combo box has room for
 
 
-class Target(str, Enum):
+class Target(StrEnum):
     """The window's direction choice, as ``GenerationOptions.target`` takes it."""
 
     AUTO = direction.AUTO

@@ -25,7 +25,6 @@ import dataclasses
 import logging
 import sqlite3
 import threading
-from enum import Enum
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -33,6 +32,7 @@ from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from .alignment import MEMORY, MODEL, Pair
+from .ports import StrEnum
 from .worker import IncrementalPlan
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ APPROVE_SHORTCUT = "Ctrl+Shift+Return"
 HISTORY_DELAY_MS = 800  # the history follows the user's edits after this pause
 
 
-class Said(str, Enum):
+class Said(StrEnum):
     """What the status bar says about post-editing."""
 
     FROM_MEMORY = "{n} sentence(s) from the translation memory (underlined), {m} translated by the model"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QRect, QSize, Qt, Signal, SignalInstance
 from PySide6.QtGui import (
@@ -38,15 +39,17 @@ from PySide6.QtWidgets import (
 
 from . import fonts
 from .direction_bar import SWAP_SHORTCUT, DirectionBar
+from .file_jobs import OutputAnswer, ResumeAnswer
 from .focus import TabFocus
 from .look import FitLabel, WindowLook
 from .models_dialog import DemoModelNotice
 from .pasting import PasteEdit
+from .ports import Status, StrEnum
 from .postedit import SuggestionBar
 from .postedit_pane import PostEditPane
 from .progress import without_mark
 
-STATES = ("loading", "translating", "idle", "error", "stopping", "stopped")
+STATES = tuple(Status)  # the status bar's states (the stylesheet matches their values)
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
 FILE_FILTER = (
     "Documents (*.txt *.srt *.docx);;Images: read and translate the text "
@@ -78,6 +81,9 @@ SHORTCUTS = (
     ("Ctrl+Shift+Enter", "Approve the translation: its sentence pairs go into the translation memory"),
     ("Ctrl+Q", "Quit (closing the window keeps the app in the tray)"),
 )
+
+
+AnswerT = TypeVar("AnswerT", bound=StrEnum)  # a question's answers (file_jobs.OutputAnswer, ...)
 
 
 def dropped_file(mime: QMimeData) -> str | None:
@@ -583,10 +589,11 @@ class MainWindow(QMainWindow):
         """Enable Stop only while a request runs."""
         self.stop_action.setEnabled(busy)
 
-    def set_state(self, state: str, detail: str = "") -> None:
+    def set_state(self, state: Status | str, detail: str = "") -> None:
         """Status bar state: loading / translating / idle / error / stopping / stopped."""
-        self.state_label.set_text(f"{state}: {detail}" if detail else state, [state])
-        self.state_label.setProperty("state", state)
+        word = Status(state).value
+        self.state_label.set_text(f"{word}: {detail}" if detail else word, [word])
+        self.state_label.setProperty("state", word)
 
     def state(self) -> str:
         """The state last set (for tests and the tray tooltip)."""
@@ -661,29 +668,33 @@ class MainWindow(QMainWindow):
         """The paths the Recent files menu offers."""
         return [a.data() for a in self.recent_menu.actions() if a.data()]
 
-    def ask_output_exists(self, path: str, keep_both_name: str) -> str:
-        """Ask what to do with an existing output: "overwrite", "keep" (write
-        ``keep_both_name`` beside it) or "cancel"."""
+    def ask_output_exists(self, path: str, keep_both_name: str) -> OutputAnswer:
+        """Ask what to do with an existing output: overwrite, keep (write ``keep_both_name``
+        beside it) or cancel."""
         return self._ask(
             "The translation exists",
             f"{Path(path).name} already exists in {Path(path).parent}.\n\n"
             f"Replace it, or keep it and save the new translation as {keep_both_name}?",
-            ("Keep both", "keep"),
-            ("Replace", "overwrite"),
+            ("Keep both", OutputAnswer.KEEP),
+            ("Replace", OutputAnswer.OVERWRITE),
+            OutputAnswer.CANCEL,
         )
 
-    def ask_resume(self, name: str, kept: int, total: int) -> str:
-        """An interrupted job of ``name`` left a journal: "resume", "restart" or "cancel"."""
+    def ask_resume(self, name: str, kept: int, total: int) -> ResumeAnswer:
+        """An interrupted job of ``name`` left a journal: resume, restart or cancel."""
         return self._ask(
             "Continue the interrupted translation?",
             f"An earlier translation of {name} stopped with {kept} of {total} "
             "segments done. Continue from there, or start over?",
-            ("Continue", "resume"),
-            ("Start over", "restart"),
+            ("Continue", ResumeAnswer.RESUME),
+            ("Start over", ResumeAnswer.RESTART),
+            ResumeAnswer.CANCEL,
         )
 
-    def _ask(self, title: str, text: str, default: tuple[str, str], other: tuple[str, str]) -> str:
-        """A modal question with two answers and Cancel; returns the chosen answer's key."""
+    def _ask(
+        self, title: str, text: str, default: tuple[str, AnswerT], other: tuple[str, AnswerT], cancel: AnswerT
+    ) -> AnswerT:
+        """A modal question with two answers and Cancel; returns the chosen answer."""
         box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.NoButton, self)
         first = box.addButton(default[0], QMessageBox.ButtonRole.AcceptRole)
         second = box.addButton(other[0], QMessageBox.ButtonRole.DestructiveRole)
@@ -691,7 +702,7 @@ class MainWindow(QMainWindow):
         box.setDefaultButton(first)
         box.exec()
         clicked = box.clickedButton()
-        return default[1] if clicked is first else other[1] if clicked is second else "cancel"
+        return default[1] if clicked is first else other[1] if clicked is second else cancel
 
     # ---- view ---------------------------------------------------------------------------
     def set_font_size(self, size: int, emit: bool = False) -> None:
