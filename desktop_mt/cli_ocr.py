@@ -17,10 +17,16 @@ import json
 import sys
 from pathlib import Path
 
+from .batch import BatchTranslator, translate_segments
+from .batch import txt as text_format
+from .engine import direction
+from .errors import DesktopMTError
+from .ocr import NO_TEXT, OcrEngine, OcrResult, is_image_path
+
 OUTPUT_SEPARATOR = "\n\n---\n\n"  # between the recognised text and its translation in NAME.zh.txt
 
 
-def add_ocr_parser(sub) -> None:  # type: ignore[no-untyped-def]  # argparse's private subparsers type
+def add_ocr_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``desktop-mt ocr``."""
     ocr = sub.add_parser(
         "ocr",
@@ -42,15 +48,11 @@ def add_ocr_parser(sub) -> None:  # type: ignore[no-untyped-def]  # argparse's p
 
 def is_image_file(path: Path, fmt: str = "auto") -> bool:
     """Whether ``translate`` reads ``path`` as an image (only with ``--format auto``)."""
-    from .ocr import is_image_path
-
     return fmt == "auto" and is_image_path(path)
 
 
 def cmd_ocr(args: argparse.Namespace) -> int:
     """``desktop-mt ocr``: print the text of each image."""
-    from .ocr import OcrEngine
-
     engine = OcrEngine(threads=args.threads)
     status = 0
     for i, name in enumerate(args.files):
@@ -84,11 +86,8 @@ def cmd_ocr(args: argparse.Namespace) -> int:
     return status
 
 
-def _read(engine, path: Path):  # type: ignore[no-untyped-def]
+def _read(engine: OcrEngine, path: Path) -> OcrResult | None:
     """The OcrResult of ``path``, or None after printing why there is none."""
-    from .errors import DesktopMTError
-    from .ocr import NO_TEXT
-
     try:
         result = engine.read_file(path)
     except DesktopMTError as exc:  # ImageError names the file; OcrError the model file
@@ -100,12 +99,11 @@ def _read(engine, path: Path):  # type: ignore[no-untyped-def]
     return result
 
 
-def translate_images(args: argparse.Namespace, translator, jobs: list[tuple[Path, Path | None]]) -> int:  # type: ignore[no-untyped-def]
+def translate_images(
+    args: argparse.Namespace, translator: BatchTranslator, jobs: list[tuple[Path, Path | None]]
+) -> int:
     """``desktop-mt translate`` for image files: OCR, translate, write ``NAME.zh.txt`` (or
     ``NAME.en.txt`` when the text is Chinese and goes into English), ``-o`` or ``--out-dir``."""
-    from .errors import DesktopMTError
-    from .ocr import OcrEngine
-
     engine = OcrEngine()
     status = 0
     for src, dst in jobs:
@@ -135,12 +133,10 @@ def translate_images(args: argparse.Namespace, translator, jobs: list[tuple[Path
     return status
 
 
-def _render(text: str, translator, bilingual: bool) -> str:  # type: ignore[no-untyped-def]
+def _render(text: str, translator: BatchTranslator, bilingual: bool) -> str:
     """The output file's text: the recognised text, a ``---`` line and the translation; with
     ``bilingual``, each paragraph followed by its translation."""
-    from .batch import load_document, translate_segments
-
-    document = load_document(text.encode("utf-8"), "<image>", "txt", bilingual=bilingual)
+    document = text_format.load(text.encode("utf-8"), "<image>", None, bilingual=bilingual)
     translated = document.render_text(translate_segments(document.segments, translator))
     body = translated if bilingual else text + OUTPUT_SEPARATOR + translated
     return body.rstrip("\n") + "\n"
@@ -149,8 +145,6 @@ def _render(text: str, translator, bilingual: bool) -> str:  # type: ignore[no-u
 def _output_path(src: Path, dst: Path | None, text: str, target: str) -> Path:
     """``dst`` (``-o`` or ``--out-dir``: the image's name with ``.txt`` added there), else
     ``NAME.zh.txt`` next to the image (``NAME.en.txt`` for Chinese text translated into English)."""
-    from .engine import direction
-
     if dst is not None:
         return dst if dst.suffix.lower() == ".txt" else dst.with_name(dst.name + ".txt")
     lang = "en" if target == "en" or (target == "auto" and direction.paragraph_language(text) == direction.ZH) else "zh"

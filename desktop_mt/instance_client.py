@@ -25,6 +25,7 @@ import json
 import os
 import socket
 import sys
+from typing import Any
 
 from .paths import APP_NAME, config_dir
 
@@ -62,7 +63,7 @@ def address(name: str | None = None) -> str:
     return os.path.join(os.path.normpath(os.environ.get("TMPDIR") or "/tmp"), name)
 
 
-def send(argv: list[str], cwd: str | None = None, name: str | None = None) -> dict:
+def send(argv: list[str], cwd: str | None = None, name: str | None = None) -> dict[str, Any]:
     """Hand ``argv`` to the running window and return its answer (``{"ok": ...}``).
 
     Raises NotRunning when nothing listens, OSError/ValueError when the answer is unusable."""

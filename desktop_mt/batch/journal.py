@@ -41,6 +41,8 @@ _SETTING_NAMES = (
     ("format", "the format"),
     ("encoding", "the input encoding"),
     ("model", "the model or its variant"),
+    ("models", "the Chinese->English model"),
+    ("memory", "the translation memory"),
     ("options", "the translation options"),
     ("batch_size", "the batch size"),
     ("layout", "the output layout"),
@@ -147,13 +149,14 @@ def read_journal(path: Path, key: JobKey, sources: Sequence[str]) -> Recovered:
     return Recovered(done)
 
 
-def _what_changed(header: dict, key: JobKey, path: Path) -> str:
+def _what_changed(header: dict[str, Any], key: JobKey, path: Path) -> str:
     """Why a journal with another key cannot be used, e.g. ``the input and the translation
     options changed since the journal X was written (beams default -> 4)``."""
     changed, details = [], []
     if header.get("input") != key.input_sha256:
         changed.append("the input")
-    old = header.get("settings") if isinstance(header.get("settings"), dict) else {}
+    settings = header.get("settings")
+    old: dict[str, Any] = settings if isinstance(settings, dict) else {}
     for name, label in _SETTING_NAMES:
         before, now = old.get(name), key.settings.get(name)
         if before != now:
@@ -166,7 +169,7 @@ def _what_changed(header: dict, key: JobKey, path: Path) -> str:
     return f"{what} changed since the journal {path} was written" + (f" ({detail})" if detail else "")
 
 
-def _change_detail(name: str, before, now) -> str:
+def _change_detail(name: str, before: object, now: object) -> str:
     """A short "old -> new" for one setting (empty where it would say nothing useful)."""
     if name == "batch_size":
         if before is None or now is None:
@@ -174,6 +177,10 @@ def _change_detail(name: str, before, now) -> str:
         return f"{before} -> {now}, and this model's int8 output depends on the batch size"
     if name == "layout":  # absent means all off: "bilingual default -> True"
         before, now = before or {}, now or {}
+    if name == "models" and isinstance(before or {}, dict) and isinstance(now or {}, dict):
+        old_models, new_models = _names(before), _names(now)
+        keys = sorted(k for k in old_models.keys() | new_models.keys() if old_models.get(k) != new_models.get(k))
+        return ", ".join(f"{k} {_show(old_models.get(k))} -> {_show(new_models.get(k))}" for k in keys)
     if isinstance(before, dict) and isinstance(now, dict):
         keys = sorted(k for k in before.keys() | now.keys() if before.get(k) != now.get(k))
         if name == "model" and "files" in keys:  # hashes say nothing to a reader
@@ -184,18 +191,25 @@ def _change_detail(name: str, before, now) -> str:
     return f"{_show(before)} -> {_show(now)}"
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     return "default" if value is None else str(value)
 
 
-def _parse(line: bytes):
+def _names(models: object) -> dict[str, object]:
+    """``{direction: model name}`` of a key's ``models`` entry (absent: none)."""
+    if not isinstance(models, dict):
+        return {}
+    return {k: v.get("name") if isinstance(v, dict) else v for k, v in models.items()}
+
+
+def _parse(line: bytes) -> Any:
     try:
         return json.loads(line.decode("utf-8")) if line.strip() else None
     except (UnicodeDecodeError, json.JSONDecodeError):
         return None
 
 
-def _valid_item(item, sources: Sequence[str]) -> bool:
+def _valid_item(item: object, sources: Sequence[str]) -> bool:
     return (
         isinstance(item, list)
         and len(item) == 3

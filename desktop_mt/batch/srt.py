@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -230,7 +230,18 @@ def _render_cue(cue: _Cue, translations: Sequence[str]) -> str:
 
 
 def _tagged(projection: Projection) -> str:
-    return markup(projection.text, projection.spans, lambda mark: mark[0], lambda mark: mark[1])
+    return markup(projection.text, projection.spans, _open_tag, _close_tag)
+
+
+def _open_tag(mark: Hashable) -> str:
+    """An SRT span's mark is its ``(opening tag, closing tag)``."""
+    assert isinstance(mark, tuple)
+    return str(mark[0])
+
+
+def _close_tag(mark: Hashable) -> str:
+    assert isinstance(mark, tuple)
+    return str(mark[1])
 
 
 def text_width(text: str) -> float:

@@ -246,8 +246,8 @@ class Batcher:
             for (ticket, index), result in zip(live, results):
                 ticket.results[index] = result
                 ticket.left -= 1
-                if ticket.left == 0 and not ticket.future.done():
-                    ticket.future.set_result(ticket.results)
+                if ticket.left == 0 and not ticket.future.done():  # every result is in: none is None
+                    ticket.future.set_result([text or "" for text in ticket.results])
         self._report(live, started)
 
     def _report(self, live: list[tuple[Ticket, int]], started: float) -> None:

@@ -20,10 +20,12 @@ shape).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import socket
+from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -49,7 +51,7 @@ class GuardedH11Protocol(H11Protocol):
     _header_timer = None
     _cycle_seen: object = None
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's own (h11_impl), narrower than BaseProtocol's
         _no_delay(transport)
         super().connection_made(transport)
         if len(self.connections) > self.max_connections:
@@ -101,7 +103,7 @@ class GuardedH11Protocol(H11Protocol):
         self.transport.close()
 
 
-def _no_delay(transport) -> None:
+def _no_delay(transport: asyncio.BaseTransport) -> None:
     """Send small writes at once. uvicorn writes an answer's headers and body separately; on
     the sockets it is handed (``sockets=``) Nagle's algorithm was left on, and with the
     client's delayed ACK every answer on a kept-alive connection waited ~40 ms."""
@@ -116,7 +118,7 @@ def protocol_class(config: ServerConfig) -> type[GuardedH11Protocol]:
     return type("DesktopMTProtocol", (GuardedH11Protocol,), _limits(config))
 
 
-def _limits(config: ServerConfig) -> dict:
+def _limits(config: ServerConfig) -> dict[str, float | int]:
     return {
         "header_timeout_s": config.header_timeout_s,
         "max_connections": config.max_connections,
@@ -129,14 +131,14 @@ class WorkerProtocol(GuardedH11Protocol):
     settings to the worker processes, and a class made at run time cannot travel): its limits
     come from the config the parent puts in the environment (:data:`.config.CONFIG_ENV`)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         config = ServerConfig.from_json(os.environ[CONFIG_ENV])
         for name, value in _limits(config).items():
             setattr(self, name, value)
         super().__init__(*args, **kwargs)
 
 
-def uvicorn_options(config: ServerConfig, workers: bool = False) -> dict:
+def uvicorn_options(config: ServerConfig, workers: bool = False) -> dict[str, Any]:
     """uvicorn.Config keywords for ``config``: the protocol above (for ``--workers``, by
     import string), the idle keep-alive timeout, no access log (it could carry query
     strings)."""

@@ -23,7 +23,9 @@ from starlette.responses import JSONResponse
 class ApiError(Exception):
     """An error answered with ``status`` in the endpoint's shape."""
 
-    def __init__(self, status: int, message: str, headers: dict | None = None, param: str | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, headers: dict[str, str] | None = None, param: str | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.message, self.headers = status, message, headers
         self.param = param  # the request field at fault, where an API reports it (OpenAI)
@@ -34,28 +36,29 @@ class ClientGone(Exception):
     nothing is sent."""
 
 
-Shape = Callable[[ApiError], "tuple[int, dict]"]
+Body = dict[str, object]
+Shape = Callable[[ApiError], "tuple[int, Body]"]
 DEEPL_BUSY = 429  # DeepL's "too many requests" (its clients retry it); we say 503 elsewhere
 _OPENAI_TYPES = {401: "invalid_request_error", 503: "server_error", 500: "server_error"}
 _OPENAI_CODES = {401: "invalid_api_key", 408: "timeout", 413: "context_length_exceeded", 503: "overloaded"}
 
 
-def libre_shape(exc: ApiError) -> tuple[int, dict]:
+def libre_shape(exc: ApiError) -> tuple[int, Body]:
     """LibreTranslate's ``{"error": message}``."""
     return exc.status, {"error": exc.message}
 
 
-def deepl_shape(exc: ApiError) -> tuple[int, dict]:
+def deepl_shape(exc: ApiError) -> tuple[int, Body]:
     """DeepL's ``{"message": ...}``; busy is 429."""
     return (DEEPL_BUSY if exc.status == 503 else exc.status), {"message": exc.message}
 
 
-def deeplx_shape(exc: ApiError) -> tuple[int, dict]:
+def deeplx_shape(exc: ApiError) -> tuple[int, Body]:
     """DeepLX's ``{"code": status, "message": ...}``."""
     return exc.status, {"code": exc.status, "message": exc.message}
 
 
-def openai_shape(exc: ApiError) -> tuple[int, dict]:
+def openai_shape(exc: ApiError) -> tuple[int, Body]:
     """OpenAI's ``{"error": {"message", "type", "param", "code"}}``."""
     error = {
         "message": exc.message,

@@ -21,8 +21,10 @@ import time
 from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import ApiError, ClientGone, error_response
+from .metrics import Metrics
 
 log = logging.getLogger("desktop_mt.server")
 GONE = 499  # the client closed the connection before the answer (nginx's convention)
@@ -41,16 +43,17 @@ class Guard:
     """See the module docstring. ``endpoints``: the paths counted by name in /metrics
     (others are "other")."""
 
-    def __init__(self, app, metrics, endpoints: tuple[str, ...], check_host: bool) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics, endpoints: tuple[str, ...], check_host: bool) -> None:
         self.app, self.metrics, self.endpoints = app, metrics, endpoints
         self.check_host = check_host
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            return await self.app(scope, receive, send)
+            await self.app(scope, receive, send)
+            return
         started, status, responded = time.perf_counter(), GONE, False
 
-        async def observe_send(message):
+        async def observe_send(message: Message) -> None:
             nonlocal status, responded
             if message["type"] == "http.response.start":
                 status, responded = message["status"], True
@@ -69,7 +72,7 @@ class Guard:
         finally:
             self._observe(scope, status, time.perf_counter() - started)
 
-    async def _serve(self, scope, receive, send) -> None:
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.check_host:
             headers = dict(scope["headers"])
             host = host_name(headers.get(b"host", b"").decode("latin-1"))
@@ -81,7 +84,7 @@ class Guard:
                 return
         await self.app(scope, receive, send)
 
-    def _observe(self, scope, status: int, seconds: float) -> None:
+    def _observe(self, scope: Scope, status: int, seconds: float) -> None:
         endpoint = scope["path"] if scope["path"] in self.endpoints else "other"
         self.metrics.requests.labels(endpoint, str(status)).inc()
         self.metrics.latency.labels(endpoint).observe(seconds)
@@ -94,7 +97,7 @@ class JsonCORSMiddleware(CORSMiddleware):
     that is not allowed) answered 400 in the endpoint's JSON error shape like every other
     error, instead of text/plain."""
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "OPTIONS":
             headers = Headers(scope=scope)
             if headers.get("origin") is not None and "access-control-request-method" in headers:

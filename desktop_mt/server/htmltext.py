@@ -10,6 +10,7 @@ mode does; runs without letters (spaces, punctuation, numbers) are kept as they 
 from __future__ import annotations
 
 import html
+from collections.abc import Iterator
 
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -37,14 +38,14 @@ class _Scanner:
             self._none_after[needle] = min(start, absent if absent is not None else start)
         return found
 
-    def spans(self):
+    def spans(self) -> Iterator[tuple[int, int]]:
         """``(start, end)`` of each markup span, in order."""
         markup, position = self.markup, 0
         while True:
             start = markup.find("<", position)
             if start < 0:
                 return
-            end = self._comment(start) or self._block(start)
+            end: int | None = self._comment(start) or self._block(start)
             if not end:
                 end = self._tag(start)
                 if end is None:  # open to the end: the rest is text

@@ -18,7 +18,7 @@ import contextlib
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
@@ -158,7 +158,7 @@ class ChatRequest(TranslationRequest):
         super().__init__(params, _content(users[-1]), service)
 
 
-async def engine_events(stream: Stream | None, text: str) -> AsyncIterator[tuple[str, object]]:
+async def engine_events(stream: Stream | None, text: str) -> AsyncGenerator[tuple[str, object], None]:
     """``("delta", text)``... then ``("done", generated tokens)`` or ``("error", message)``;
     ``stream`` None: ``text`` passed through as one delta. Leaving cancels the generation."""
     if stream is None:

@@ -117,6 +117,7 @@ async def _stream_body(req: ResponsesRequest, stream: Stream | None) -> AsyncIte
 def _error_fields(message: str) -> dict[str, object]:
     """An ``error`` event's fields for an engine failure."""
     error = openai_shape(ApiError(500, message))[1]["error"]
+    assert isinstance(error, dict)
     return {"code": error["type"], "message": error["message"], "param": None}
 
 

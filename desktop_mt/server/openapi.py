@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from .errors import deepl_shape, deeplx_shape, libre_shape, openai_shape, shape_for
+from .errors import Shape, deepl_shape, deeplx_shape, libre_shape, openai_shape, shape_for
 
 _STR, _BOOL, _INT = {"type": "string"}, {"type": "boolean"}, {"type": "integer"}
 _STRS = {"type": "array", "items": _STR}
@@ -27,21 +27,19 @@ _MESSAGE = {
     "properties": {"role": {"enum": ["system", "user", "assistant"]}, "content": {"anyOf": [_STR, _PARTS]}},
 }
 
-_LIBRE_TRANSLATE = {
-    "type": "object",
-    "required": ["q", "source", "target"],
-    "properties": {
-        "q": {"anyOf": [_STR, _STRS]},
-        "source": _STR,
-        "target": _STR,
-        "format": {"enum": ["text", "html"]},
-        "alternatives": {**_INT, "minimum": 0},
-        "api_key": _STR,
-    },
+Schema = dict[str, Any]
+_LIBRE_PROPERTIES: Schema = {
+    "q": {"anyOf": [_STR, _STRS]},
+    "source": _STR,
+    "target": _STR,
+    "format": {"enum": ["text", "html"]},
+    "alternatives": {**_INT, "minimum": 0},
+    "api_key": _STR,
 }
-BODIES: dict[str, dict] = {
+_LIBRE_TRANSLATE: Schema = {"type": "object", "required": ["q", "source", "target"], "properties": _LIBRE_PROPERTIES}
+BODIES: dict[str, Schema] = {
     "/translate": _LIBRE_TRANSLATE,
-    "/translate/stream": {**_LIBRE_TRANSLATE, "properties": {**_LIBRE_TRANSLATE["properties"], "q": _STR}},
+    "/translate/stream": {**_LIBRE_TRANSLATE, "properties": {**_LIBRE_PROPERTIES, "q": _STR}},
     "/detect": {"type": "object", "required": ["q"], "properties": {"q": {"anyOf": [_STR, _STRS]}, "api_key": _STR}},
     "/deeplx/translate": {
         "type": "object",
@@ -87,7 +85,7 @@ BODIES: dict[str, dict] = {
     },
 }
 
-ERRORS: dict[str, dict] = {
+ERRORS: dict[str, Schema] = {
     "LibreTranslateError": {
         "type": "object",
         "required": ["error"],
@@ -126,7 +124,7 @@ ERRORS: dict[str, dict] = {
 }
 
 
-_SCHEMA_OF = {
+_SCHEMA_OF: dict[Shape, str] = {
     libre_shape: "LibreTranslateError",
     deepl_shape: "DeepLError",
     deeplx_shape: "DeepLXError",
@@ -154,10 +152,10 @@ def describe(app: FastAPI) -> None:
         app.openapi_schema = document
         return document
 
-    app.openapi = openapi  # type: ignore[method-assign]
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema
 
 
-def _operation(path: str, method: str, operation: dict) -> None:
+def _operation(path: str, method: str, operation: Schema) -> None:
     body = BODIES.get(path)
     if body is not None and method == "post":
         operation["requestBody"] = {

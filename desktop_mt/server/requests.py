@@ -25,6 +25,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
+from starlette.types import Message
 
 from .config import ServerConfig
 from .errors import ApiError, ClientGone
@@ -39,7 +40,7 @@ Params = dict[str, Any]
 """A request's parameters as the body (JSON, form) gave them: values are checked where used."""
 
 
-async def read_params(request: Request, config: ServerConfig, repeated: tuple[str, ...] = ("q",)) -> dict:
+async def read_params(request: Request, config: ServerConfig, repeated: tuple[str, ...] = ("q",)) -> Params:
     """The request's parameters from a JSON, urlencoded or multipart body (and the query).
 
     In a form, a ``repeated`` field given more than once becomes a list (once: a string).
@@ -47,7 +48,7 @@ async def read_params(request: Request, config: ServerConfig, repeated: tuple[st
     arrive, 400 for a body that is not valid JSON / UTF-8 or a form with more fields than a
     request can use (``batch_limit`` texts and a few settings: counted before parsing)."""
     body = await read_body(request, config.max_body_bytes, config.body_timeout_s)
-    params: dict = dict(request.query_params)
+    params: Params = dict(request.query_params)
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "multipart/form-data":
         params.update(await _multipart(request, body, repeated))
@@ -101,7 +102,7 @@ class FormLimits(NamedTuple):
     field_bytes: int
 
 
-def _parse_body(body: bytes, kind: str, repeated: tuple[str, ...], limits: FormLimits) -> dict:
+def _parse_body(body: bytes, kind: str, repeated: tuple[str, ...], limits: FormLimits) -> Params:
     if kind == "application/json" or kind.endswith("+json"):
         return _json_object(body)
     if body.count(b"&") >= limits.fields:
@@ -116,7 +117,7 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _json_object(body: bytes) -> dict:
+def _json_object(body: bytes) -> Params:
     try:
         data = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
     except UnicodeDecodeError:
@@ -130,14 +131,14 @@ def _json_object(body: bytes) -> dict:
     return data
 
 
-def _form(text: str, repeated: tuple[str, ...], field_bytes: int) -> dict:
+def _form(text: str, repeated: tuple[str, ...], field_bytes: int) -> Params:
     """urlencoded pairs; a repeated field becomes a list (given once it stays a string).
     Percent-escapes that do not decode as UTF-8 raise UnicodeDecodeError (no U+FFFD).
 
     Decoding escapes is a Python loop that holds the GIL; on this worker thread it would
     starve the event loop of a 2 MB form for ~0.1 s, so the interpreter is handed over
     after every :data:`YIELD_BYTES` decoded (``time.sleep(0)`` releases the GIL)."""
-    params: dict = {}
+    params: Params = {}
     decoded = 0
     for pair in text.split("&"):
         if not pair:
@@ -163,13 +164,13 @@ def _form(text: str, repeated: tuple[str, ...], field_bytes: int) -> dict:
     return params
 
 
-async def _multipart(request: Request, body: bytes, repeated: tuple[str, ...]) -> dict:
-    async def replay():
+async def _multipart(request: Request, body: bytes, repeated: tuple[str, ...]) -> Params:
+    async def replay() -> Message:
         return {"type": "http.request", "body": body, "more_body": False}
 
     # Starlette's parser bounds parts (1 MB) and fields (1000); its errors are 400s.
     form = await Request(request.scope, replay).form()
-    params = {key: value for key, value in form.items() if isinstance(value, str)}
+    params: Params = {key: value for key, value in form.items() if isinstance(value, str)}
     for key in repeated:
         values = [v for v in form.getlist(key) if isinstance(v, str)]
         if len(values) > 1:
@@ -177,7 +178,7 @@ async def _multipart(request: Request, body: bytes, repeated: tuple[str, ...]) -
     return params
 
 
-def strict_bool(params: dict, name: str, param: str | None = None) -> bool:
+def strict_bool(params: Params, name: str, param: str | None = None) -> bool:
     """A JSON boolean field (absent or null: false). A string such as ``"false"`` is refused
     rather than read as true."""
     value = params.get(name)
@@ -190,12 +191,12 @@ def strict_bool(params: dict, name: str, param: str | None = None) -> bool:
     )
 
 
-def key_matches(given, expected: str) -> bool:
+def key_matches(given: object, expected: str) -> bool:
     """Whether a client's key is the server's (compared in constant time)."""
     return isinstance(given, str) and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def check_key(request: Request, params: dict, expected: str | None) -> None:
+def check_key(request: Request, params: Params, expected: str | None) -> None:
     """LibreTranslate's key check: 403 for a wrong key, 400 for a missing one, when the
     server has a key (``api_key``/``apiKey`` field or ``Authorization: Bearer``)."""
     if not expected:

@@ -23,6 +23,7 @@ import threading
 import time
 
 import uvicorn
+from fastapi import FastAPI
 from uvicorn.supervisors import Multiprocess
 
 from ..models.factory import model_folders
@@ -142,7 +143,7 @@ def port_problem(host: str, port: int, exc: OSError) -> str:
     return f"cannot listen on {host} port {port} ({exc.strerror or exc}): check --host and --port"
 
 
-def app_from_environment():
+def app_from_environment() -> FastAPI:
     """The app of one ``--workers`` process (uvicorn's factory; config from the parent)."""
     _configure_logging()
     return create_app(ServerConfig.from_json(os.environ[CONFIG_ENV]))
@@ -159,7 +160,7 @@ class ServerThread:
     ``start()`` returns once the server accepts connections; ``stop()`` shuts it down.
     """
 
-    def __init__(self, app, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0) -> None:
         self._sockets = bind_sockets(host, port)
         self.host = self._sockets[0].getsockname()[0]
         self.port = self._sockets[0].getsockname()[1]

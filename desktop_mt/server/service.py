@@ -353,7 +353,8 @@ class Stream:
     def _run(self) -> None:
         service, metrics = self._service, self._service.metrics
         metrics.streams_active.inc()
-        outcome, last = "failed", ("error", "the generation ended without a result")
+        outcome = "failed"
+        last: tuple[str, object] = ("error", "the generation ended without a result")
         try:
             outcome, last = self._generate(metrics)
         except Exception as exc:  # noqa: BLE001 - reported to the client as an SSE error
