@@ -23,6 +23,7 @@ from . import settings as settings_mod
 from .alignment import AlignmentFeature
 from .alternatives import AlternativesFeature
 from .direction_bar import DirectionFeature
+from .file_queue import FileJobs
 from .glossary_editor import GlossaryStore
 from .history_dialog import HistoryFeature
 from .hotkey import FALLBACK_HINT, GlobalHotkey
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AS_YOU_TYPE_DELAY_MS = 600  # pause after the last keystroke before translating
-RECENT_FILES = 8  # File > Recent files keeps this many
 
 
 def about_text(info: Any, variant: str) -> str:
@@ -86,9 +86,6 @@ class Controller(QObject):
     _loadRequested = Signal(object)
     _translateRequested = Signal(int, str, object, object)
     _planRequested = Signal(int, str, object, object, object)  # incremental: worker.translate_plan
-    _fileLoadRequested = Signal(object)  # EngineConfig for the file-job worker
-    _fileRequested = Signal(object)  # FileJob
-    _fileReleaseRequested = Signal()  # the job ended: free the job engine's memory
     fileJobStarted = Signal(str, str)  # source, output (the draft records the running job)
     fileJobEnded = Signal(str)  # "finished" / "failed" / "cancelled" (tests)
     requestFinished = Signal(int)  # emitted after a request's result was shown (tests)
@@ -116,10 +113,6 @@ class Controller(QObject):
         self._hotkey_message = ""  # what the last registration attempt said
         self.hotkey = hotkey
         self.current: _Request | None = None
-        self.file_cancel: threading.Event | None = None  # set while a file job runs
-        self.file_job: FileJob | None = None
-        self.gate = file_jobs.InteractiveGate()  # typing pauses the file job between batches
-        self.file_progress: tuple[int, int] | None = None
         self.loaded_config: EngineConfig | None = None  # what the engine runs (after a fallback too)
         self._requested_configs: list[EngineConfig] = []  # loads in flight, in worker order
         self.last_stats: Any = None
@@ -127,8 +120,6 @@ class Controller(QObject):
         self._next_id = 0
         self._loaded_key: tuple[object, ...] | None = None
         self._shut_down = False
-        self.file_queue: list[str] = []  # files waiting for the running job (translate_files)
-        self._file_started = 0.0  # when the running file job started (its summary's time)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
@@ -173,22 +164,7 @@ class Controller(QObject):
         w.finished.connect(self._on_finished)
         w.failed.connect(self._on_failed)
         w.unavailable.connect(self._on_unavailable)
-        self._start_file_worker(factory)
-
-    def _start_file_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:
-        # File jobs get their own thread and engine, so typing never queues behind a job.
-        self.file_thread = QThread()
-        self.file_thread.setObjectName("file-job-worker")
-        self.file_worker = fw = TranslationWorker(factory)
-        fw.moveToThread(self.file_thread)
-        self._fileLoadRequested.connect(fw.load)
-        self._fileRequested.connect(fw.translate_file)
-        self._fileReleaseRequested.connect(fw.close)
-        fw.fileProgress.connect(self._on_file_progress)
-        fw.fileFinished.connect(self._on_file_finished)
-        fw.fileFailed.connect(self._on_file_failed)
-        fw.fileCancelled.connect(self._on_file_cancelled)
-        fw.fileResumed.connect(self._on_file_resumed)
+        self.files = FileJobs(self, factory)  # the file queue and the running job, in its own thread
 
     def _connect_window(self) -> None:
         win = self.window
@@ -210,7 +186,7 @@ class Controller(QObject):
     def start(self) -> None:
         """Start the worker thread, load the model and register the hotkey."""
         self.worker_thread.start()
-        self.file_thread.start()
+        self.files.worker_thread.start()
         self.reload_engine()
         self.register_hotkey()
 
@@ -346,141 +322,44 @@ class Controller(QObject):
 
     # ---- file jobs ----------------------------------------------------------------------
     def translate_files(self, paths: list[str]) -> None:
-        """Translate these files one after another (a command line or a drop of several):
-        the first starts now, or after the running job; the others wait in the queue, and
-        Cancel on a job also drops the files still waiting (the status bar names them)."""
-        from desktop_mt.ocr import is_image_path
-
-        for path in (p for p in paths if is_image_path(p)):  # a dropped picture: OCR, then translate
-            self.ocr.read_file(path)
-        paths = [p for p in paths if not is_image_path(p)]
-        if not paths:
-            return
-        self.file_queue.extend(p for p in paths if p not in self.file_queue)
-        self._start_next_file()  # one the user declines (an output exists) is skipped
-        if self.file_queue:
-            self.window.statusBar().showMessage(
-                f"{len(self.file_queue)} more file(s) will be translated after this one: "
-                + ", ".join(Path(p).name for p in self.file_queue),
-                10_000,
-            )
-
-    def _start_next_file(self) -> None:
-        """After a job ends: the next queued file whose job starts (one the user declines,
-        e.g. an existing output they do not replace, is skipped)."""
-        while self.file_queue and self.file_job is None:
-            self.translate_file(self.file_queue.pop(0))
+        """Translate these files one after another (``FileJobs.translate_files``)."""
+        self.files.translate_files(paths)
 
     def translate_file(self, path: str, dst: Path | None = None, resume: bool | None = None) -> bool:
-        """Start a batch job for ``path``, output next to it (or ``dst``). One job at a time;
-        it runs in its own worker, and typing pre-empts it between batches (see ``file_jobs``).
-        An existing output is never replaced without asking; an interrupted job's journal is
-        offered for resuming (``resume`` given: not asked). Returns whether a job started."""
-        if self.file_job is not None:
-            self.window.statusBar().showMessage("A file is already being translated.", 4000)
-            return False
-        dst = dst or self._choose_output(Path(path))
-        if dst is None:
-            return False
-        resume = self._ask_resume(Path(path), dst) if resume is None else resume
-        if resume is None:
-            return False
-        self.file_cancel = threading.Event()
-        self._file_started = time.perf_counter()
-        self.file_job = FileJob(
-            path,
-            str(dst),
-            self.generation_options(),
-            self.file_cancel,
-            resume=resume,
-            gate=self.gate,
-            bilingual=self.settings.bilingual,
-        )
-        self.window.show_file_job(Path(path).name)
-        self._remember_recent(path)
-        self._preload_engine()
-        self._fileLoadRequested.emit(self.loaded_config or self.engine_config())
-        self._fileRequested.emit(self.file_job)
-        self.fileJobStarted.emit(str(Path(path).absolute()), str(dst.absolute()))
-        self._refresh_state()
-        log.info("file job started (resume: %s)", resume)
-        return True
-
-    def _choose_output(self, src: Path) -> Path | None:
-        """The output path: the default one, or after asking when it exists."""
-        dst = file_jobs.default_output_path(src)
-        if not dst.exists():
-            return dst
-        beside = file_jobs.keep_both_path(dst)
-        answer = self.window.ask_output_exists(str(dst), beside.name)
-        return {file_jobs.OutputAnswer.OVERWRITE: dst, file_jobs.OutputAnswer.KEEP: beside}.get(answer)
-
-    def _ask_resume(self, src: Path, dst: Path) -> bool | None:
-        """True to resume from the journal of an interrupted job, False to start fresh,
-        None when the user cancels."""
-        found = file_jobs.journal_progress(file_jobs.journal_path(dst))
-        if found is None:
-            return False
-        kept, total = found
-        answer = self.window.ask_resume(src.name, kept, total)
-        return None if answer == file_jobs.ResumeAnswer.CANCEL else answer == file_jobs.ResumeAnswer.RESUME
-
-    def _remember_recent(self, path: str) -> None:
-        path = str(Path(path).absolute())
-        recent = [path] + [p for p in self.settings.recent_files if p != path]
-        self.settings.recent_files = recent[:RECENT_FILES]
-        self.window.set_recent_files(self.settings.recent_files)
-        self.save()
+        """Start a batch job for ``path`` (``FileJobs.translate_file``); whether it started."""
+        return self.files.translate_file(path, dst, resume)
 
     def cancel_file(self) -> None:
-        """Stop the file job (set directly: the worker is busy in its loop)."""
-        if self.file_cancel is not None:
-            self.file_cancel.set()
-            self.window.set_file_job_text("Cancelling…")
+        """Stop the file job (``FileJobs.cancel_file``)."""
+        self.files.cancel_file()
 
-    def _on_file_progress(self, done: int, total: int, rate: float) -> None:
-        if self.file_job is not None:
-            self.window.set_file_progress(done, total, rate)
-            self.file_progress = (done, total)
-            self._refresh_state()
+    @property
+    def file_job(self) -> FileJob | None:
+        """The running file job, None when none runs."""
+        return self.files.job
 
-    def _end_file_job(self, outcome: file_jobs.JobOutcome, message: str) -> None:
-        log.info("file job %s", outcome)
-        self.file_cancel = None
-        self.file_job = None
-        self.file_progress = None
-        self._fileReleaseRequested.emit()
-        if outcome is file_jobs.JobOutcome.CANCELLED and self.file_queue:  # said first: long messages are cut
-            message = f"{len(self.file_queue)} queued file(s) not started. {message}"
-            self.file_queue.clear()
-        self.window.end_file_job(message)
-        self._refresh_state()
-        self.fileJobEnded.emit(outcome.value)
-        if self.file_queue:  # after the signal: a listener sees each job end before the next
-            QTimer.singleShot(0, self._start_next_file)
+    @property
+    def file_cancel(self) -> threading.Event | None:
+        return self.files.cancel
 
-    def _on_file_finished(self, out_path: str, summary: str) -> None:
-        seconds = time.perf_counter() - self._file_started
-        about = f" ({summary}, {seconds:.1f} s)" if summary else ""
-        self._end_file_job(file_jobs.JobOutcome.FINISHED, f"Saved {out_path}{about}")
+    @property
+    def file_progress(self) -> tuple[int, int] | None:
+        """Segments done and total of the running job (None before its first report)."""
+        return self.files.progress
 
-    def _on_file_failed(self, message: str) -> None:
-        self._end_file_job(file_jobs.JobOutcome.FAILED, "File translation failed")
-        self.window.show_error("File translation failed", message)
+    @property
+    def file_queue(self) -> list[str]:
+        """Files waiting for the running job."""
+        return self.files.queue
 
-    def _on_file_cancelled(self, journal: str) -> None:
-        found = file_jobs.journal_progress(Path(journal)) if journal else None
-        if found and found[0]:
-            message = (
-                f"Cancelled: {found[0]} of {found[1]} segments kept in {Path(journal).name}; "
-                f"translate the file again to continue from there."
-            )
-        else:
-            message = "File translation cancelled before any segment was finished; nothing was saved."
-        self._end_file_job(file_jobs.JobOutcome.CANCELLED, message)
+    @property
+    def gate(self) -> file_jobs.InteractiveGate:
+        """Typing pauses the file job between batches while a request runs."""
+        return self.files.gate
 
-    def _on_file_resumed(self, report: str) -> None:
-        self.window.statusBar().showMessage(report[:1].upper() + report[1:], 10_000)
+    @property
+    def file_worker(self) -> TranslationWorker:
+        return self.files.worker
 
     # ---- worker results (UI thread) -----------------------------------------------------
     def _is_current(self, req_id: int) -> bool:
@@ -571,15 +450,6 @@ class Controller(QObject):
     def _set_state(self, state: Status, detail: str = "") -> None:
         self.window.set_state(state, detail)
         self.stateChanged.emit(state.value)
-
-    def _refresh_state(self) -> None:
-        """The status bar's file-job part: what runs beside the interactive state."""
-        if self.file_job is None:
-            self.window.set_job_status("")
-            return
-        name = Path(self.file_job.src).name
-        counts = f" {self.file_progress[0]}/{self.file_progress[1]}" if self.file_progress else ""
-        self.window.set_job_status(f"file job: {name}{counts}")
 
     # ---- settings -----------------------------------------------------------------------
     def reload_engine(self) -> None:
@@ -705,7 +575,7 @@ class Controller(QObject):
         if self.hotkey is not None:
             self.hotkey.stop()
         self.save()
-        for thread, worker in ((self.worker_thread, self.worker), (self.file_thread, self.file_worker)):
+        for thread, worker in ((self.worker_thread, self.worker), (self.files.worker_thread, self.files.worker)):
             thread.quit()
             if not thread.wait(timeout_ms):
                 log.warning("%s did not stop within %d ms", thread.objectName(), timeout_ms)

@@ -1,0 +1,207 @@
+"""File jobs in the window: the queue of files to translate, the running job in its own worker
+thread and engine (typing pre-empts it between batches: ``file_jobs.InteractiveGate``), the
+questions before a job (an existing output, an interrupted job's journal), its progress and
+its end. The controller's collaborator (:class:`FileJobs`); the controller keeps the public
+names (``translate_files``, ``translate_file``, ``cancel_file``, ``file_job``, ``file_queue``...).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
+
+from . import file_jobs
+from .worker import EngineConfig, FileJob, TranslationWorker
+
+if TYPE_CHECKING:
+    from .controller import Controller
+
+log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
+RECENT_FILES = 8  # File > Recent files keeps this many
+
+
+class FileJobs(QObject):
+    """The controller's file jobs (see the module docstring)."""
+
+    _fileLoadRequested = Signal(object)  # EngineConfig for the file-job worker
+    _fileRequested = Signal(object)  # FileJob
+    _fileReleaseRequested = Signal()  # the job ended: free the job engine's memory
+
+    def __init__(self, controller: Controller, factory: Callable[[EngineConfig], Any] | None) -> None:
+        super().__init__(controller)
+        self.controller = controller
+        self.window = controller.window
+        self.cancel: threading.Event | None = None  # set while a file job runs
+        self.job: FileJob | None = None
+        self.gate = file_jobs.InteractiveGate()  # typing pauses the file job between batches
+        self.progress: tuple[int, int] | None = None
+        self.queue: list[str] = []  # files waiting for the running job (translate_files)
+        self._started = 0.0  # when the running file job started (its summary's time)
+        self._start_worker(factory)
+
+    def _start_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:
+        # File jobs get their own thread and engine, so typing never queues behind a job.
+        self.worker_thread = QThread()
+        self.worker_thread.setObjectName("file-job-worker")
+        self.worker = fw = TranslationWorker(factory)
+        fw.moveToThread(self.worker_thread)
+        self._fileLoadRequested.connect(fw.load)
+        self._fileRequested.connect(fw.translate_file)
+        self._fileReleaseRequested.connect(fw.close)
+        fw.fileProgress.connect(self._on_file_progress)
+        fw.fileFinished.connect(self._on_file_finished)
+        fw.fileFailed.connect(self._on_file_failed)
+        fw.fileCancelled.connect(self._on_file_cancelled)
+        fw.fileResumed.connect(self._on_file_resumed)
+
+    def translate_files(self, paths: list[str]) -> None:
+        """Translate these files one after another (a command line or a drop of several):
+        the first starts now, or after the running job; the others wait in the queue, and
+        Cancel on a job also drops the files still waiting (the status bar names them)."""
+        from desktop_mt.ocr import is_image_path
+
+        for path in (p for p in paths if is_image_path(p)):  # a dropped picture: OCR, then translate
+            self.controller.ocr.read_file(path)
+        paths = [p for p in paths if not is_image_path(p)]
+        if not paths:
+            return
+        self.queue.extend(p for p in paths if p not in self.queue)
+        self._start_next_file()  # one the user declines (an output exists) is skipped
+        if self.queue:
+            self.window.statusBar().showMessage(
+                f"{len(self.queue)} more file(s) will be translated after this one: "
+                + ", ".join(Path(p).name for p in self.queue),
+                10_000,
+            )
+
+    def _start_next_file(self) -> None:
+        """After a job ends: the next queued file whose job starts (one the user declines,
+        e.g. an existing output they do not replace, is skipped)."""
+        while self.queue and self.job is None:
+            self.translate_file(self.queue.pop(0))
+
+    def translate_file(self, path: str, dst: Path | None = None, resume: bool | None = None) -> bool:
+        """Start a batch job for ``path``, output next to it (or ``dst``). One job at a time;
+        it runs in its own worker, and typing pre-empts it between batches (see ``file_jobs``).
+        An existing output is never replaced without asking; an interrupted job's journal is
+        offered for resuming (``resume`` given: not asked). Returns whether a job started."""
+        if self.job is not None:
+            self.window.statusBar().showMessage("A file is already being translated.", 4000)
+            return False
+        dst = dst or self._choose_output(Path(path))
+        if dst is None:
+            return False
+        resume = self._ask_resume(Path(path), dst) if resume is None else resume
+        if resume is None:
+            return False
+        self.cancel = threading.Event()
+        self._started = time.perf_counter()
+        self.job = FileJob(
+            path,
+            str(dst),
+            self.controller.generation_options(),
+            self.cancel,
+            resume=resume,
+            gate=self.gate,
+            bilingual=self.controller.settings.bilingual,
+        )
+        self.window.show_file_job(Path(path).name)
+        self._remember_recent(path)
+        self.controller._preload_engine()
+        self._fileLoadRequested.emit(self.controller.loaded_config or self.controller.engine_config())
+        self._fileRequested.emit(self.job)
+        self.controller.fileJobStarted.emit(str(Path(path).absolute()), str(dst.absolute()))
+        self.refresh_state()
+        log.info("file job started (resume: %s)", resume)
+        return True
+
+    def _choose_output(self, src: Path) -> Path | None:
+        """The output path: the default one, or after asking when it exists."""
+        dst = file_jobs.default_output_path(src)
+        if not dst.exists():
+            return dst
+        beside = file_jobs.keep_both_path(dst)
+        answer = self.window.ask_output_exists(str(dst), beside.name)
+        return {file_jobs.OutputAnswer.OVERWRITE: dst, file_jobs.OutputAnswer.KEEP: beside}.get(answer)
+
+    def _ask_resume(self, src: Path, dst: Path) -> bool | None:
+        """True to resume from the journal of an interrupted job, False to start fresh,
+        None when the user cancels."""
+        found = file_jobs.journal_progress(file_jobs.journal_path(dst))
+        if found is None:
+            return False
+        kept, total = found
+        answer = self.window.ask_resume(src.name, kept, total)
+        return None if answer == file_jobs.ResumeAnswer.CANCEL else answer == file_jobs.ResumeAnswer.RESUME
+
+    def _remember_recent(self, path: str) -> None:
+        path = str(Path(path).absolute())
+        recent = [path] + [p for p in self.controller.settings.recent_files if p != path]
+        self.controller.settings.recent_files = recent[:RECENT_FILES]
+        self.window.set_recent_files(self.controller.settings.recent_files)
+        self.controller.save()
+
+    def cancel_file(self) -> None:
+        """Stop the file job (set directly: the worker is busy in its loop)."""
+        if self.cancel is not None:
+            self.cancel.set()
+            self.window.set_file_job_text("Cancelling…")
+
+    def _on_file_progress(self, done: int, total: int, rate: float) -> None:
+        if self.job is not None:
+            self.window.set_file_progress(done, total, rate)
+            self.progress = (done, total)
+            self.refresh_state()
+
+    def _end_file_job(self, outcome: file_jobs.JobOutcome, message: str) -> None:
+        log.info("file job %s", outcome)
+        self.cancel = None
+        self.job = None
+        self.progress = None
+        self._fileReleaseRequested.emit()
+        if outcome is file_jobs.JobOutcome.CANCELLED and self.queue:  # said first: long messages are cut
+            message = f"{len(self.queue)} queued file(s) not started. {message}"
+            self.queue.clear()
+        self.window.end_file_job(message)
+        self.refresh_state()
+        self.controller.fileJobEnded.emit(outcome.value)
+        if self.queue:  # after the signal: a listener sees each job end before the next
+            QTimer.singleShot(0, self._start_next_file)
+
+    def _on_file_finished(self, out_path: str, summary: str) -> None:
+        seconds = time.perf_counter() - self._started
+        about = f" ({summary}, {seconds:.1f} s)" if summary else ""
+        self._end_file_job(file_jobs.JobOutcome.FINISHED, f"Saved {out_path}{about}")
+
+    def _on_file_failed(self, message: str) -> None:
+        self._end_file_job(file_jobs.JobOutcome.FAILED, "File translation failed")
+        self.window.show_error("File translation failed", message)
+
+    def _on_file_cancelled(self, journal: str) -> None:
+        found = file_jobs.journal_progress(Path(journal)) if journal else None
+        if found and found[0]:
+            message = (
+                f"Cancelled: {found[0]} of {found[1]} segments kept in {Path(journal).name}; "
+                f"translate the file again to continue from there."
+            )
+        else:
+            message = "File translation cancelled before any segment was finished; nothing was saved."
+        self._end_file_job(file_jobs.JobOutcome.CANCELLED, message)
+
+    def _on_file_resumed(self, report: str) -> None:
+        self.window.statusBar().showMessage(report[:1].upper() + report[1:], 10_000)
+
+    def refresh_state(self) -> None:
+        """The status bar's file-job part: what runs beside the interactive state."""
+        if self.job is None:
+            self.window.set_job_status("")
+            return
+        name = Path(self.job.src).name
+        counts = f" {self.progress[0]}/{self.progress[1]}" if self.progress else ""
+        self.window.set_job_status(f"file job: {name}{counts}")
