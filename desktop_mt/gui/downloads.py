@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from desktop_mt.errors import DesktopMTError, DownloadCancelled, HubUnreachableError
+from desktop_mt.models.download import DownloadStalledError
 
 from .logsetup import log_exception
 
@@ -28,6 +29,14 @@ log = logging.getLogger(__name__)
 # own controls instead (unreachable_text), naming where it tried.
 UNREACHABLE = "unreachable"
 MIRROR_EXAMPLE = "https://hf-mirror.com"
+
+
+def stalled_text(endpoint: str, seconds: float, floor: int) -> str:
+    """What the Models dialog says when the stall rule ended a download from ``endpoint``."""
+    return (
+        f"{endpoint} sent less than {floor // 1024} KiB in {seconds:g} s. What arrived is kept: press "
+        f"Download to continue, or enter another mirror in “Download from” below (for example {MIRROR_EXAMPLE})."
+    )
 
 
 def unreachable_text(endpoint: str) -> str:
@@ -111,6 +120,8 @@ class DownloadWorker(QObject):
         elif isinstance(exc, HubUnreachableError) and "HF_HUB_OFFLINE" not in str(exc):
             log.info("model download: the hub is unreachable (%s)", type(exc.__cause__).__name__)
             self.failed.emit(name, UNREACHABLE)
+        elif isinstance(exc, DownloadStalledError):
+            self.failed.emit(name, stalled_text(exc.endpoint, exc.seconds, exc.floor))
         elif isinstance(exc, (DesktopMTError, OSError)):
             self.failed.emit(name, str(exc))
         else:

@@ -10,7 +10,7 @@ from desktop_mt.models import (load_catalog, catalog_entry, download_model, Down
 """
 
 from .catalog import CatalogEntry, VariantSpec, catalog_entry, load_catalog
-from .download import DownloadProgress, download_model, plan_files
+from .download import DownloadProgress, DownloadStalledError, download_model, plan_files
 from .store import (
     DEFAULT_ENDPOINT,
     MIRROR_HINT,
@@ -35,6 +35,7 @@ __all__ = [
     "catalog_entry",
     "load_catalog",
     "DownloadProgress",
+    "DownloadStalledError",
     "download_model",
     "plan_files",
     "DEFAULT_ENDPOINT",

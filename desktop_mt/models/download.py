@@ -61,6 +61,14 @@ PIECE_BYTES = 1 << 20  # written and reported in pieces of at most this much
 MAX_RESUMES = 5  # reconnections in a row that bring no new byte before giving up
 
 
+class DownloadStalledError(ModelDownloadError):
+    """The stall rule ended the download (see the module docstring); a rerun resumes it."""
+
+    def __init__(self, message: str, endpoint: str, seconds: float, floor: int) -> None:
+        super().__init__(message)
+        self.endpoint, self.seconds, self.floor = endpoint, seconds, floor
+
+
 class CancelFlag(Protocol):
     """What ``cancel`` must offer (a ``threading.Event`` does)."""
 
@@ -142,11 +150,14 @@ class _Reporter:
             self._marks.popleft()
         since, done_then = self._marks[0]
         if since <= horizon and self.done - done_then < self.stall_bytes:
-            raise ModelDownloadError(
+            raise DownloadStalledError(
                 f"the download from {self.endpoint} stalled: less than {self.stall_bytes // 1024} KiB arrived in "
                 f"{self.stall_seconds:g} s (at {self.file or 'the file list'}). What arrived is kept: run the "
                 f"download again to resume, or choose another mirror (--endpoint URL, `desktop-mt models "
-                f"mirror URL`, HF_ENDPOINT, or “Download from” in the Models dialog)"
+                f"mirror URL`, HF_ENDPOINT, or “Download from” in the Models dialog)",
+                self.endpoint,
+                self.stall_seconds,
+                self.stall_bytes,
             )
 
     def emit(self, phase: str | None = None) -> None:

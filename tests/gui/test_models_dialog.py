@@ -241,6 +241,19 @@ def test_failure_shows_the_backend_message(qtbot, dialog, backend):
     assert dialog.status_text(REAL) == "Not installed" and dialog.download_button.isEnabled()
 
 
+def test_a_stalled_download_is_worded_for_the_dialog(qtbot, dialog, backend):
+    from desktop_mt.models import DownloadStalledError
+
+    backend.fail_with = DownloadStalledError("stalled (--endpoint, HF_ENDPOINT)", "https://slow.example", 60.0, 16384)
+    dialog.select(REAL)
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000) as ended:
+        dialog.start_download()
+    text = dialog.message.text()
+    assert ended.args == ["failed"] and "https://slow.example sent less than 16 KiB in 60 s" in text
+    assert "press Download to continue" in text and "“Download from”" in text
+    assert "--endpoint" not in text and "HF_ENDPOINT" not in text  # the dialog's own words
+
+
 def test_unexpected_exception_becomes_a_message_not_a_crash(qtbot, dialog, backend):
     backend.fail_with = KeyError("siblings")
     dialog.select(REAL)
