@@ -361,8 +361,12 @@ def load_settings(path: Path | None = None) -> LoadResult:
     if migrate and (data is not None or legacy.exists() or read.backup is not None):
         data, more = _migrate(data or {}, legacy)
         warnings += more
-        _write(path, data)
-        _retire(legacy)
+        try:
+            _write(path, data)
+        except OSError as exc:  # a read-only config folder: use the migrated settings, keep the files
+            warnings.append(f"Settings file {path} could not be updated ({exc}); changes will not be saved.")
+        else:
+            _retire(legacy)
     data = data or {}
     settings, field_warnings = from_dict(data)
     models, model_warnings = models_from_dict(data.get(MODELS_KEY))

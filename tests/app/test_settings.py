@@ -202,3 +202,17 @@ def test_update_models_leaves_the_window_settings_alone(home):
     loaded = load_settings()
     assert loaded.settings.font_size == 19 and loaded.settings.hotkey == "Ctrl+Alt+Q"
     assert load_models().endpoint == "https://mirror.example"
+
+
+def test_a_read_only_config_folder_still_loads_the_migrated_settings(home, tiny_marian_dir, monkeypatch):
+    write(home / "config" / "settings.json", {"settings_version": 2, "font_size": 21})
+    write(home / "config" / "models.json", {"active": str(tiny_marian_dir)})
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("read-only file system")
+
+    monkeypatch.setattr(app_settings, "atomic_write", refuse)
+    loaded = load_settings()
+    assert loaded.settings.font_size == 21 and loaded.models.active["en-zh"] == str(tiny_marian_dir)
+    assert any("could not be updated" in w for w in loaded.warnings)
+    assert (home / "config" / "models.json").exists()  # not retired: it still holds the choice
