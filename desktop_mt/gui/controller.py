@@ -23,12 +23,13 @@ from . import settings as settings_mod
 from .alignment import AlignmentFeature
 from .alternatives import AlternativesFeature
 from .direction_bar import DirectionFeature
+from .engine_loading import EngineLoading, about_text  # noqa: F401 - about_text: its old home (tests import it)
 from .file_queue import FileJobs
 from .glossary_editor import GlossaryStore
 from .history_dialog import HistoryFeature
 from .hotkey import FALLBACK_HINT, GlobalHotkey
 from .local_api import LocalApiFeature
-from .models import StoreBackend, is_bundled
+from .models import StoreBackend
 from .models_dialog import ModelsHub
 from .ocr_feature import OcrFeature
 from .popup import PopupFeature
@@ -45,31 +46,6 @@ log = logging.getLogger(__name__)
 AS_YOU_TYPE_DELAY_MS = 600  # pause after the last keystroke before translating
 
 
-def about_text(info: Any, variant: str) -> str:
-    """Help > About: version, code licence, the loaded model and where its licence is."""
-    from desktop_mt import __version__
-
-    path = Path(str(getattr(info, "path", "") or ""))
-    notes = [p.name for p in (path / "README.md", path / "LICENSE", path / "LICENSE.txt") if p.is_file()]
-    where = (
-        f"its licence and data sources are in {', '.join(notes)} in {path}"
-        if notes
-        else f"its folder ({path}) has no model card; check the licence where you got it"
-    )
-    demo = (
-        "\nThis is the bundled demo model: trained on short everyday sentences (Tatoeba pairs, "
-        "CC-BY 2.0 FR) only, it is not for real text. File > Models… downloads a real model.\n"
-        if is_bundled(str(path))
-        else ""
-    )
-    return (
-        f"desktop-mt {__version__}: offline English ⇄ Chinese translation on this machine.\n"
-        "Code: MIT licence. Nothing is sent over the network.\n\n"
-        f"Model: {getattr(info, 'name', None) or 'unknown'} ({variant})\n{demo}"
-        f"The model is not part of the code licence: {where}."
-    )
-
-
 @dataclasses.dataclass
 class _Request:
     req_id: int
@@ -83,7 +59,6 @@ class Controller(QObject):
     """Owns the worker thread and the request state; see the module docstring."""
 
     # Queued into the worker thread (the worker lives there, so Qt queues these).
-    _loadRequested = Signal(object)
     _translateRequested = Signal(int, str, object, object)
     _planRequested = Signal(int, str, object, object, object)  # incremental: worker.translate_plan
     fileJobStarted = Signal(str, str)  # source, output (the draft records the running job)
@@ -113,19 +88,15 @@ class Controller(QObject):
         self._hotkey_message = ""  # what the last registration attempt said
         self.hotkey = hotkey
         self.current: _Request | None = None
-        self.loaded_config: EngineConfig | None = None  # what the engine runs (after a fallback too)
-        self._requested_configs: list[EngineConfig] = []  # loads in flight, in worker order
         self.last_stats: Any = None
-        self.model_info: Any = None
         self._next_id = 0
-        self._loaded_key: tuple[object, ...] | None = None
         self._shut_down = False
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
         self._debounce.timeout.connect(self._translate_typed)
-        self._real_engine = translator_factory in (None, default_translator_factory)
         self._start_worker(translator_factory)
+        self.engine = EngineLoading(self, translator_factory in (None, default_translator_factory))
         self._connect_window()
         self.input = pasting.InputHandling(self)  # join lines on paste, text left as it is
         self.direction = DirectionFeature(self)  # Auto / English -> Chinese / Chinese -> English, swap
@@ -153,13 +124,9 @@ class Controller(QObject):
         self.worker_thread.setObjectName("translation-worker")
         self.worker = TranslationWorker(factory)
         self.worker.moveToThread(self.worker_thread)
-        self._loadRequested.connect(self.worker.load)
         self._translateRequested.connect(self.worker.translate)
         self._planRequested.connect(self.worker.translate_plan)
         w = self.worker
-        w.loadStarted.connect(self._on_load_started)
-        w.loaded.connect(self._on_loaded)
-        w.loadFailed.connect(self._on_load_failed)
         w.delta.connect(self._on_delta)
         w.finished.connect(self._on_finished)
         w.failed.connect(self._on_failed)
@@ -189,12 +156,6 @@ class Controller(QObject):
         self.files.worker_thread.start()
         self.reload_engine()
         self.register_hotkey()
-
-    def engine_config(self) -> EngineConfig:
-        """What the worker should build from the current settings."""
-        s = self.settings
-        model = self.model_override or s.model_path or None
-        return EngineConfig(model, s.variant, s.intra_op_threads, s.inter_op_threads)
 
     def generation_options(self) -> Any:
         """GenerationOptions for a request (beams 0 and length 0 = the model's default;
@@ -422,71 +383,31 @@ class Controller(QObject):
         self.settings.font_size = size
         self.save()
 
-    def _on_load_started(self, description: str) -> None:
-        self._set_state(Status.LOADING, description)
-
-    def _on_loaded(self, info: Any, variant: str) -> None:
-        if self._requested_configs:
-            self.loaded_config = self._requested_configs.pop(0)
-        self.model_info = info
-        name = getattr(info, "name", None) or "model"
-        self.window.set_model(f"{name} · {variant}")
-        self.window.about_text = about_text(info, variant)
-        log.info("model loaded: %s (%s)", getattr(info, "name", None), variant)
-        self._set_state(Status.TRANSLATING if self.current else Status.IDLE)
-        self.modelLoaded.emit(info)
-
-    def _on_load_failed(self, message: str) -> None:
-        failed = self._requested_configs.pop(0) if self._requested_configs else None
-        if failed is not None and failed.model_dir and not self._requested_configs:
-            self._fall_back_to_bundled(failed, message)
-            return
-        self._loaded_key = None  # let the next Apply retry even with the same settings
-        self._set_state(Status.ERROR, "model not loaded")
-        if self.model_info is None:
-            self.window.set_model("No model")
-        self.window.show_error("Could not load the model", message)
-
     def _set_state(self, state: Status, detail: str = "") -> None:
         self.window.set_state(state, detail)
         self.stateChanged.emit(state.value)
 
     # ---- settings -----------------------------------------------------------------------
+    def engine_config(self) -> EngineConfig:
+        """What the worker should build from the current settings (``EngineLoading``)."""
+        return self.engine.engine_config()
+
     def reload_engine(self) -> None:
         """Ask the worker for a new Translator if model/variant/threads changed."""
-        config = self.engine_config()
-        key = dataclasses.astuple(config)
-        if key == self._loaded_key:
-            return
-        self._loaded_key = key
-        self._cancel_current()  # a model change interrupts the running job
-        self.window.set_busy(False)
-        self._set_state(Status.LOADING, config.describe())
-        self._request_load(config)
-
-    def _request_load(self, config: EngineConfig) -> None:
-        self._requested_configs.append(config)
-        self._preload_engine()
-        self._loadRequested.emit(config)
+        self.engine.reload_engine()
 
     def _preload_engine(self) -> None:
-        """Import the engine (and with it onnxruntime) here on the main thread before a
-        worker does. A first import of ORT's extension in a worker thread while the main
-        thread's garbage collector ran crashed the app (segfault, seen in the GUI tests);
-        after this the workers' imports are dictionary lookups. Fakes need no engine."""
-        if self._real_engine:
-            import desktop_mt.engine.runtime  # noqa: F401
+        self.engine.preload_engine()
 
-    def _fall_back_to_bundled(self, failed: EngineConfig, message: str) -> None:
-        """The chosen model is missing or broken: say so in the banner and load the
-        bundled model, so the app keeps translating. The setting is kept (the folder may
-        come back, e.g. a network drive); Apply in the settings retries it."""
-        self._loaded_key = None
-        self.window.show_warning(
-            f"Could not load the chosen model {failed.describe()}: {message.splitlines()[0]} "
-            "Using the bundled model instead; choose another model in Settings."
-        )
-        self._request_load(dataclasses.replace(failed, model_dir=None))
+    @property
+    def loaded_config(self) -> EngineConfig | None:
+        """What the engine runs (after a fallback too); None before the first load."""
+        return self.engine.loaded_config
+
+    @property
+    def model_info(self) -> Any:
+        """The loaded translator's model information (None before the first load)."""
+        return self.engine.model_info
 
     def apply_settings(self, new: Settings) -> None:
         """Adopt ``new``: persist, reload the engine in the worker if needed, re-register

@@ -254,7 +254,7 @@ def test_apply_reloads_engine_in_worker_without_freezing_or_losing_text(qtbot, m
 def test_apply_with_same_engine_settings_does_not_reload(qtbot, make_controller):
     window, controller = make_controller()
     n = len(FakeTranslator.instances)
-    with qtbot.assertNotEmitted(controller._loadRequested):  # the reload request is synchronous
+    with qtbot.assertNotEmitted(controller.engine._loadRequested):  # the reload request is synchronous
         controller.apply_settings(Settings(beams=3, translate_as_you_type=True))
     assert len(FakeTranslator.instances) == n and window.state() == "idle"
 
