@@ -148,7 +148,10 @@ def _bundled_line(direction: str) -> str:
         info = inspect_model_dir(bundled_model_dir(direction))
     except DesktopMTError as exc:
         return f"none ({exc})"
-    return f"{info.name} ({', '.join(info.variants)}): the small demo model shipped with the app"
+    from .models.store import decoder_layout
+
+    layout = f", layout {decoder_layout(info)}" if decoder_layout(info) else ""
+    return f"{info.name} ({', '.join(info.variants)}{layout}): the small demo model shipped with the app"
 
 
 def _tokens_line(info: ModelInfo, tokens: tuple[str, ...]) -> str:
