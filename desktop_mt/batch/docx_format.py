@@ -41,8 +41,8 @@ from __future__ import annotations
 import copy
 import io
 import zipfile
-from collections.abc import Iterator, Sequence
-from typing import BinaryIO
+from collections.abc import Hashable, Iterator, Sequence
+from typing import Any, BinaryIO
 
 from .errors import BatchInputError
 from .tags import ProjectedText, Projection, Span
@@ -110,6 +110,11 @@ _INVISIBLE_RPR = {_w(t) for t in ("lang", "noProof", "spellStart", "spellEnd", "
 _FLDCHAR = _w("fldChar")
 _FLDCHAR_TYPE = _w("fldCharType")
 
+# An lxml element (w:p, w:r, w:t...): lxml ships no type information (pyproject: mypy overrides).
+Element = Any
+Unit = list[Element]  # a unit's w:t elements and note references, in order
+Format = tuple[Element, Element | None]  # (a run, the hyperlink holding it or None)
+
 _CT_FOOTNOTES = "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"
 _CT_ENDNOTES = "application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml"
 
@@ -128,9 +133,9 @@ class WordDocument:
             raise BatchInputError(f"{filename}: not a valid .docx file ({exc})", filename=filename) from exc
         collector = SegmentCollector()
         self._bilingual = bilingual
-        self._units: list[tuple[list, ProjectedText]] = []  # (w:t elements and note references, text)
-        self._paragraphs: list[tuple[object, list[int]]] = []  # (w:p, indices into _units)
-        self._blob_parts: list[tuple[object, object]] = []  # (part, parsed root) to write back
+        self._units: list[tuple[Unit, ProjectedText]] = []  # (w:t elements and note references, text)
+        self._paragraphs: list[tuple[Element, list[int]]] = []  # (w:p, indices into _units)
+        self._blob_parts: list[tuple[Any, Element]] = []  # (python-docx part, parsed root) to write back
         for root in self._roots():
             for paragraph in root.iter(_P):
                 first = len(self._units)
@@ -145,9 +150,9 @@ class WordDocument:
         """Each text unit with its formatting spans, in document order."""
         return [text for _items, text in self._units]
 
-    def _roots(self) -> Iterator[object]:
+    def _roots(self) -> Iterator[Element]:
         """The XML roots of the document, every header/footer part, footnotes and endnotes."""
-        seen = set()
+        seen: set[int] = set()
         parts = [self._doc.part] + [rel.target_part for rel in self._doc.part.rels.values() if not rel.is_external]
         for part in parts:
             if id(part) in seen:
@@ -170,6 +175,7 @@ class WordDocument:
             for items, text in self._units:
                 _fill_unit(items, text.project(translations))
         for part, root in self._blob_parts:
+            # python-docx keeps such a part's bytes in _blob and writes them out as they are.
             part._blob = self._etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
         self._doc.save(fileobj)
 
@@ -188,18 +194,18 @@ class WordDocument:
             paragraph.addnext(clone)
 
 
-def _joined(items: list) -> str:
+def _joined(items: Unit) -> str:
     """A unit's text: its ``w:t`` texts one after another."""
     return "".join(t.text or "" for t in items if t.tag == _T)
 
 
-def _projected(items: list, collector: SegmentCollector) -> ProjectedText:
+def _projected(items: Unit, collector: SegmentCollector) -> ProjectedText:
     """A unit as sentence segments, with its differently formatted runs as spans (marks:
     indices into :func:`_formats`) and its note references as anchors (marks: the item)."""
     formats, index_of = _formats(items)
     base = _base(items, formats, index_of)
     spans: list[Span] = []
-    anchors = []
+    anchors: list[tuple[int, Hashable]] = []
     pos = 0
     for item in items:
         if item.tag != _T:
@@ -217,11 +223,11 @@ def _projected(items: list, collector: SegmentCollector) -> ProjectedText:
     return ProjectedText(_joined(items), spans, collector, anchors)
 
 
-def _formats(items: list) -> tuple[list[tuple[object, object]], dict[int, int]]:
+def _formats(items: Unit) -> tuple[list[Format], dict[int, int]]:
     """The unit's distinct formats as ``(run, hyperlink or None)`` (the first run seen with
     each), and for each ``w:t`` (by ``id``) the index of its format."""
-    keys: dict[tuple[bytes, object], int] = {}
-    formats: list[tuple[object, object]] = []
+    keys: dict[tuple[bytes, int | None], int] = {}
+    formats: list[Format] = []
     index_of: dict[int, int] = {}
     for item in items:
         if item.tag != _T:
@@ -236,7 +242,7 @@ def _formats(items: list) -> tuple[list[tuple[object, object]], dict[int, int]]:
     return formats, index_of
 
 
-def _base(items: list, formats: list, index_of: dict[int, int]) -> int:
+def _base(items: Unit, formats: list[Format], index_of: dict[int, int]) -> int:
     """The unit's base format, the one its spans stand out from: the plainest (outside any
     link, fewest run properties) of the formats its visible text has, then the most used."""
     chars: dict[int, int] = {}
@@ -246,7 +252,7 @@ def _base(items: list, formats: list, index_of: dict[int, int]) -> int:
     return min(chars, key=lambda k: (formats[k][1] is not None, len(_format_key(formats[k][0])), -chars[k], k))
 
 
-def _format_key(run) -> bytes:
+def _format_key(run: Element) -> bytes:
     """A run's visible formatting, comparable: its ``w:rPr`` less what a reader cannot see."""
     from lxml import etree
 
@@ -256,10 +262,10 @@ def _format_key(run) -> bytes:
     rpr = copy.deepcopy(rpr)
     for child in [c for c in rpr if c.tag in _INVISIBLE_RPR]:
         rpr.remove(child)
-    return etree.tostring(rpr, method="c14n")
+    return bytes(etree.tostring(rpr, method="c14n"))
 
 
-def _hyperlink_of(run):
+def _hyperlink_of(run: Element) -> Element | None:
     """The ``w:hyperlink`` holding ``run`` (through content controls and such), else None."""
     element = run.getparent()
     while element is not None and element.tag != _P:
@@ -269,12 +275,12 @@ def _hyperlink_of(run):
     return None
 
 
-def _text_units(paragraph) -> list[list]:
+def _text_units(paragraph: Element) -> list[Unit]:
     """The units of ``paragraph`` that hold text (what becomes segments), in order."""
     return [texts for texts in _units(paragraph) if _joined(texts).strip()]
 
 
-def _strip_for_copy(clone) -> None:
+def _strip_for_copy(clone: Element) -> None:
     """Take out of a bilingual copy what must appear once: bookmarks, comment marks, note
     references, and pictures and text boxes (their paragraphs get their own copies)."""
     doomed = [e for e in clone.iter() if e is not clone and e.tag in _UNIQUE]
@@ -292,7 +298,7 @@ def _is_header_footer(part: object) -> bool:
     return isinstance(part, (HeaderPart, FooterPart))
 
 
-def _fill_unit(items: list, projection: Projection) -> None:
+def _fill_unit(items: Unit, projection: Projection) -> None:
     """Put a unit's translation in (the run rule of the module docstring)."""
     texts = [t for t in items if t.tag == _T]
     if not projection.spans and not projection.anchors:
@@ -314,7 +320,7 @@ def _fill_unit(items: list, projection: Projection) -> None:
     _remove_empty_runs(old_runs)
 
 
-def _run_from(t):
+def _run_from(t: Element) -> Element:
     """The run of ``t``, split first where other content (a tab, a break, the text of the
     unit before) comes before ``t`` in it, so that what is inserted before the returned run
     lands after that content."""
@@ -331,7 +337,7 @@ def _run_from(t):
     return rest
 
 
-def _new_runs(projection: Projection, formats: list, base: int, items: list) -> list:
+def _new_runs(projection: Projection, formats: list[Format], base: int, items: Unit) -> list[Element]:
     """The translation as runs (and hyperlinks holding runs), in order, with the note
     references moved to their places."""
     text = projection.text
@@ -341,19 +347,19 @@ def _new_runs(projection: Projection, formats: list, base: int, items: list) -> 
         | {p.end for p in projection.spans}
         | {pos for pos, _ in projection.anchors}
     )
-    pieces: list[tuple[object, int, object]] = []  # (run, format index or -1, hyperlink)
+    pieces: list[tuple[Element, int, Element | None]] = []  # (run, format index or -1, hyperlink)
     for a, b in zip(cuts, cuts[1:]):
         for pos, index in projection.anchors:
             if pos == a:
-                pieces.append(_anchor_run(items[index]))
+                pieces.append(_anchor_run(items[_index(index)]))
         covering = [p for p in projection.spans if p.start <= a and b <= p.end]
-        mark = min(covering, key=lambda p: p.end - p.start).mark if covering else base
+        mark = _index(min(covering, key=lambda p: p.end - p.start).mark) if covering else base
         run, link = formats[mark]
         pieces.append((_text_run(run, text[a:b]), mark, link))
     for pos, index in projection.anchors:
         if pos >= len(text) or not text:
-            pieces.append(_anchor_run(items[index]))
-    out: list = []
+            pieces.append(_anchor_run(items[_index(index)]))
+    out: list[Element] = []
     open_link, holder = None, None
     for run, _mark, link in pieces:
         if link is None:
@@ -369,7 +375,13 @@ def _new_runs(projection: Projection, formats: list, base: int, items: list) -> 
     return out
 
 
-def _anchor_run(reference) -> tuple[object, int, object]:
+def _index(mark: Hashable) -> int:
+    """A span's or anchor's mark here: an index (into the unit's formats, or its items)."""
+    assert isinstance(mark, int)
+    return mark
+
+
+def _anchor_run(reference: Element) -> tuple[Element, int, Element | None]:
     """A note reference moved into a run of its own (its run's formatting: superscript)."""
     run = _shallow_copy(reference.getparent())
     _copy_properties(reference.getparent(), run)
@@ -378,7 +390,7 @@ def _anchor_run(reference) -> tuple[object, int, object]:
     return run, -1, None
 
 
-def _text_run(run, text: str):
+def _text_run(run: Element, text: str) -> Element:
     """A new run with ``run``'s formatting holding ``text``."""
     new = _shallow_copy(run)
     _copy_properties(run, new)
@@ -389,7 +401,7 @@ def _text_run(run, text: str):
     return new
 
 
-def _copy_properties(run, new) -> None:
+def _copy_properties(run: Element, new: Element) -> None:
     """Give ``new`` a copy of ``run``'s ``w:rPr`` (without the source's whitespace after it)."""
     rpr = run.find(_RPR)
     if rpr is not None:
@@ -398,12 +410,12 @@ def _copy_properties(run, new) -> None:
         new.append(properties)
 
 
-def _shallow_copy(element):
+def _shallow_copy(element: Element) -> Element:
     """``element`` with its attributes, without its children."""
     return element.makeelement(element.tag, dict(element.attrib))
 
 
-def _remove_empty_runs(runs: list) -> None:
+def _remove_empty_runs(runs: list[Element]) -> None:
     """Remove runs left with nothing but properties and empty text, and hyperlinks left empty."""
     for run in runs:
         parent = run.getparent()
@@ -414,16 +426,16 @@ def _remove_empty_runs(runs: list) -> None:
             parent.getparent().remove(parent)
 
 
-def _units(paragraph) -> list[list]:
+def _units(paragraph: Element) -> list[Unit]:
     """The paragraph's ``w:t`` elements grouped into units (split at non-text content)."""
-    units: list[list] = [[]]
+    units: list[Unit] = [[]]
     field_depth = 0
 
     def split() -> None:
         if units[-1]:
             units.append([])
 
-    def walk(element) -> None:
+    def walk(element: Element) -> None:
         nonlocal field_depth
         for child in element:
             tag = child.tag

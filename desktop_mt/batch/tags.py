@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import unicodedata
 from collections.abc import Callable, Hashable, Sequence
 
 from .textio import SegmentCollector, clean_segment, is_wide, sentence_ranges
@@ -109,12 +110,12 @@ class ProjectedText:
             _Sentence(a, b, collector.add_segment(clean[a:b].strip())) for a, b in sentence_ranges(clean)
         ]
         self._gaps = [core[a.end : b.start] for a, b in zip(self._sentences, self._sentences[1:])]
-        self._spans = [
+        planned = [
             self._plan_span(Span(max(s.start - shift, 0), min(s.end - shift, len(core)), s.mark), clean, collector)
             for s in spans
             if s.end - shift > 0 and s.start - shift < len(core)
         ]
-        self._spans = [p for p in self._spans if p is not None]
+        self._spans = [p for p in planned if p is not None]
         self._anchors = [
             self._plan_anchor(min(max(pos - shift, 0), len(core)), mark, clean, collector) for pos, mark in anchors
         ]
@@ -185,7 +186,9 @@ class ProjectedText:
     def project(self, translations: Sequence[str]) -> Projection:
         """The translation with its spans placed (always well nested) and anchors placed."""
         texts = [translations[s.segment] for s in self._sentences]
-        offsets, parts, pos = [], [], 0
+        offsets: list[int] = []
+        parts: list[str] = []
+        pos = 0
         for k, text in enumerate(texts):
             if k:
                 gap = self._gaps[k - 1]
@@ -202,7 +205,7 @@ class ProjectedText:
         def sentences(first: int, last: int) -> tuple[int, int]:
             return offsets[first], offsets[last] + len(texts[last])
 
-        candidates = []
+        candidates: list[_Candidate] = []
         for plan in self._spans:
             fallback = sentences(plan.first, plan.last)
             where, aligned = fallback, plan.whole
@@ -214,13 +217,13 @@ class ProjectedText:
                     aligned = True
             candidates.append((where, aligned, fallback, plan.span.mark))
         placed = _nest(candidates, len(body))
-        anchors = []
+        anchors: list[tuple[int, Hashable]] = []
         for k, mark, before in self._anchors:
-            where = sentences(k, k)[1]
+            at = sentences(k, k)[1]
             if before is not None and before.segment >= 0:
-                found = best_window(texts[k], translations[before.segment], with_mark=False)
-                where = offsets[k] + found[1] if found is not None else where
-            anchors.append((base + where, mark))
+                window = best_window(texts[k], translations[before.segment], with_mark=False)
+                at = offsets[k] + window[1] if window is not None else at
+            anchors.append((base + at, mark))
         return Projection(
             self.lead + body + self.trail,
             [dataclasses.replace(p, start=p.start + base, end=p.end + base) for p in placed],
@@ -294,12 +297,14 @@ def best_window(
 
 def _same_mark(a: str, b: str) -> bool:
     """``a`` and ``b`` are the same punctuation mark, either width ("。" and ".", "？" and "?")."""
-    import unicodedata
-
     return unicodedata.normalize("NFKC", a) == unicodedata.normalize("NFKC", b) or (a, b) == ("。", ".")
 
 
-def _nest(candidates, length: int) -> list[Placed]:
+# A span's place: (where, aligned, fallback: its whole sentences, mark).
+_Candidate = tuple[tuple[int, int], bool, tuple[int, int], Hashable]
+
+
+def _nest(candidates: Sequence[_Candidate], length: int) -> list[Placed]:
     """Accept each ``(where, aligned, fallback, mark)`` in turn where it nests with those
     already placed; otherwise its fallback (its whole sentences), otherwise the whole text."""
     placed: list[Placed] = []

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, Protocol
 
+from ..engine.segment import segment_sentences
+from ..engine.textproc import split_marker
 from .errors import BatchInputError
 
 # A document unit as literal text and slots. A slot is a position in the document's list of
@@ -303,9 +305,6 @@ def sentence_ranges(text: str) -> list[tuple[int, int]]:
     """``[start, end)`` of each sentence of ``text`` (``engine.segment.segment_sentences``); a
     list or heading marker stays with the first sentence ("1. An item" is no sentence "1."),
     and the engine takes it off again as a literal."""
-    from ..engine.segment import segment_sentences
-    from ..engine.textproc import split_marker
-
     if not text.strip():
         return []
     prefix, body = split_marker(text)

@@ -26,6 +26,7 @@ import uvicorn
 from fastapi import FastAPI
 from uvicorn.supervisors import Multiprocess
 
+from ..errors import DesktopMTError
 from ..models.factory import model_folders
 from .app import create_app
 from .config import CONFIG_ENV, ServeConfigError, ServerConfig, check_safe, config_from_args
@@ -48,8 +49,6 @@ def serve_from_args(args: argparse.Namespace) -> int:
 
 def serve(config: ServerConfig) -> int:
     """Serve ``config`` in this process (and its workers) until interrupted."""
-    from ..errors import DesktopMTError
-
     _configure_logging()
     check_safe(config)
     try:
