@@ -145,6 +145,32 @@ def requantized_copy(onnx_dir: Path, out: Path, kind: str) -> Path:
     return out
 
 
+def download_copy(hf: Path, out: Path) -> Path:
+    """What a user downloads from the Hub for this model (transformers.js): the merged decoder
+    with ORT's dynamic int8 (fp32 files beside it)."""
+    from desktop_mt.engine import model_format as mf
+    from export_tools.export import export
+
+    if (out / "desktop_mt.json").exists():
+        return out
+    export(str(hf), str(out), int8=True, layout="merged", int8_kind=mf.INT8_DYNAMIC)
+    return out
+
+
+def converted_copy(download: Path, out: Path) -> Path:
+    """The download after ``desktop_mt.models.convert`` (what the app installs, issue 32)."""
+    from desktop_mt.models.convert import convert_model_dir
+
+    if (out / "converted").is_dir():
+        return out
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(download, tmp)
+    convert_model_dir(tmp)
+    tmp.rename(out)
+    return out
+
+
 def build_all(work: Path) -> dict[str, Path]:
     paths = {
         "hf": work / "hf",
@@ -157,6 +183,8 @@ def build_all(work: Path) -> dict[str, Path]:
         "onnx_dynamic_ext": work / "onnx-step-dynamic-ext",
         "onnx_nbits": work / "onnx-step-nbits",
         "onnx_nbits_ext": work / "onnx-step-nbits-ext",
+        "onnx_download": work / "onnx-merged",
+        "onnx_converted": work / "onnx-converted",
     }
     for name, fn in (
         ("hf", lambda: build_checkpoint(paths["hf"])),
@@ -170,6 +198,8 @@ def build_all(work: Path) -> dict[str, Path]:
         ("onnx_split", lambda: export_onnx(paths["hf"], paths["onnx_split"], layout="split")),
         ("onnx_split_ext", lambda: external_copy(paths["onnx_split"], paths["onnx_split_ext"])),
         ("ct2", lambda: convert_ct2(paths["hf"], paths["ct2"])),
+        ("onnx_download", lambda: download_copy(paths["hf"], paths["onnx_download"])),
+        ("onnx_converted", lambda: converted_copy(paths["onnx_download"], paths["onnx_converted"])),
     ):
         t0 = time.time()
         fn()

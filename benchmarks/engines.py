@@ -7,7 +7,10 @@ ENGINE is ``pytorch`` (transformers generate(), fp32), ``ort-fp32`` / ``ort-int8
 ``ct2-int8`` (CTranslate2), or a lever variant of ours int8: ``ort-int8-spin`` (ORT threads
 spin-wait), ``ort-int8-split`` (Optimum's split decoder layout, ``cfg["onnx_split"]``) or
 ``ort-int8-dynamic`` / ``ort-int8-nbits`` (the same export with ORT's dynamic int8 /
-weight-only MatMulNBits int8, ``cfg["onnx_dynamic"]`` / ``cfg["onnx_nbits"]``). The process loads
+weight-only MatMulNBits int8, ``cfg["onnx_dynamic"]`` / ``cfg["onnx_nbits"]``), or what a user
+downloads: ``ort-int8-download`` (a transformers.js merged decoder with ORT dynamic int8, as
+shipped, ``cfg["onnx_download"]``) and ``ort-int8-converted`` (that download after
+``desktop_mt.models.convert``, ``cfg["onnx_converted"]``). The process loads
 its model, prints one JSON line
 ``{"ready": ..., "load_s": ..., "rss_mb": ...}``, then answers each request line
 ``{"op": "gen", "batch": [[ids...], ...], "beams": K, "max_new": N|null, "forced": bool}``
@@ -106,8 +109,10 @@ class PyTorchEngine:
 class OrtEngine:
     def __init__(self, cfg: dict, variant: str, spin_wait: bool = False):
         from desktop_mt import GenerationOptions, SessionOptions, Translator
+        from desktop_mt.engine.generation import ItemDone, TokensStep
 
         self.GenerationOptions = GenerationOptions
+        self.TokensStep, self.ItemDone = TokensStep, ItemDone
         self.t = Translator(
             cfg["onnx"],
             variant=variant,
@@ -121,11 +126,11 @@ class OrtEngine:
         first = None
         t0 = time.perf_counter()
         # Translator._generate is the search generate_ids and translate* run, on token ids.
-        for kind, row, ids in self.t._generate([list(s) for s in batch], opts, None):
-            if first is None and kind == "tokens":
+        for event in self.t._generate([list(s) for s in batch], opts, None):
+            if first is None and isinstance(event, self.TokensStep):
                 first = time.perf_counter()
-            elif kind == "done":
-                out[row] = ids
+            elif isinstance(event, self.ItemDone):
+                out[event.item] = event.ids
         secs = time.perf_counter() - t0
         return secs, (first - t0) if (ttft and beams == 1 and first is not None) else None, out
 
@@ -180,6 +185,12 @@ def make_engine(name: str, cfg: dict):
         return OrtEngine({**cfg, "onnx": cfg["onnx_dynamic"]}, "int8")
     if name == "ort-int8-nbits":  # weight-only int8 (MatMulNBits), the other batch-independent kind
         return OrtEngine({**cfg, "onnx": cfg["onnx_nbits"]}, "int8")
+    # What a user downloads (issue 32): transformers.js's merged decoder with ORT dynamic int8 as
+    # shipped, and the same download after models.convert (step layout, per-row int8).
+    if name == "ort-int8-download":
+        return OrtEngine({**cfg, "onnx": cfg["onnx_download"]}, "int8")
+    if name == "ort-int8-converted":
+        return OrtEngine({**cfg, "onnx": cfg["onnx_converted"]}, "int8")
     if name == "ct2-int8":
         return CT2Engine(cfg)
     raise SystemExit(f"unknown engine {name}")

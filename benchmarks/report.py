@@ -19,6 +19,8 @@ LEVERS = {
     "(before issue 20; batch-dependent). Ours: per-row activation scales",
     "ort-int8-nbits": "int8 kind: weight-only MatMulNBits 8-bit, accuracy_level 4 (batch-independent). "
     "Ours: per-row activation scales",
+    "ort-int8-download": "a transformers.js download as shipped: merged decoder, ORT dynamic int8 (issue 32)",
+    "ort-int8-converted": "that download after desktop_mt.models.convert: step layout, per-row int8 (issue 32)",
 }
 
 

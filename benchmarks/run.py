@@ -39,7 +39,15 @@ ENGINES = ("pytorch", "ort-fp32", "ort-int8", "ct2-int8")
 # Lever A/B on model (a): ours int8 with one setting changed, interleaved with the others.
 # ort-int8-dynamic / ort-int8-nbits: the other int8 kinds beside ours (per-row dynamic, batch-independent):
 # the one used before issue 20 (ORT quantize_dynamic, batch-dependent) and weight-only MatMulNBits.
-LEVER_ENGINES = ("ort-int8-spin", "ort-int8-split", "ort-int8-dynamic", "ort-int8-nbits")
+# ort-int8-download / ort-int8-converted: what a user downloads (issue 32), as shipped and as converted.
+LEVER_ENGINES = (
+    "ort-int8-spin",
+    "ort-int8-split",
+    "ort-int8-dynamic",
+    "ort-int8-nbits",
+    "ort-int8-download",
+    "ort-int8-converted",
+)
 LABELS = {
     "pytorch": "transformers generate(), PyTorch fp32",
     "ort-fp32": "desktop-mt, ORT fp32",
@@ -525,6 +533,8 @@ def main(argv=None) -> int:
             "onnx_split": str(paths["onnx_split_ext"] if args.external_data else paths["onnx_split"]),
             "onnx_dynamic": str(paths["onnx_dynamic_ext"] if args.external_data else paths["onnx_dynamic"]),
             "onnx_nbits": str(paths["onnx_nbits_ext"] if args.external_data else paths["onnx_nbits"]),
+            "onnx_download": str(paths["onnx_download"]),
+            "onnx_converted": str(paths["onnx_converted"]),
         }
         ids = tokenize(paths["hf"], lines)
         res = measure_model("a", cfg, ids, args, forced=True)

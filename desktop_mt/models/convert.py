@@ -219,7 +219,7 @@ def find_decoder_weights(graph: GraphConstants, dims: Dims) -> MarianDecoderWeig
 
     def linear(layer: int, module: str, n_in: int, n_out: int) -> Linear:
         where = rf"decoder/layers\.{layer}/{module}/"
-        weight = _first(graph, where + "MatMul$", lambda v: v.shape == (n_in, n_out))
+        weight = _matmul_weight(graph, where, (n_in, n_out))
         bias = _first(graph, where + "Add$", lambda v: v.shape == (n_out,))
         if weight is None or bias is None:
             missing.append(f"layers.{layer}.{module}")
@@ -255,22 +255,20 @@ def find_decoder_weights(graph: GraphConstants, dims: Dims) -> MarianDecoderWeig
         )
     if any(n.name and re.search(rf"decoder/layers\.{dims.layers}/", n.name) for n in graph.nodes):
         missing.append(f"(the graph has more than the {dims.layers} decoder layers of config.json)")
-    embed = _first(graph, r"decoder/embed_tokens/Gather$", lambda v: v.shape == (dims.vocab, d))
+    embed = _table(graph, r"decoder/embed_tokens/", lambda v: v.shape == (dims.vocab, d))
     if embed is None:
         missing.append("decoder.embed_tokens")
-    positions = _first(graph, r"decoder/embed_positions/Gather$", lambda v: v.ndim == 2 and v.shape[1] == d)
+    positions = _table(graph, r"decoder/embed_positions/", lambda v: v.ndim == 2 and v.shape[1] == d)
     if positions is None:
         missing.append("decoder.embed_positions")
-    head_node = next(graph.named(r"(^|/)lm_head/MatMul$"), None)
-    head = None if head_node is None else graph.const(head_node.input[1])
-    if head is None or head.shape != (d, dims.vocab):
+    head = _matmul_weight(graph, r"(^|/)lm_head/", (d, dims.vocab))
+    if head is None:
         missing.append("lm_head")
-    bias = np.zeros(dims.vocab, np.float32)
-    if head_node is not None:
-        follower = next((n for n in graph.nodes if n.op_type == "Add" and head_node.output[0] in n.input), None)
-        values = [] if follower is None else [v for v in graph.const_inputs(follower) if v.size == dims.vocab]
-        if values:
-            bias = values[0].reshape(-1).astype(np.float32)
+    # final_logits_bias: the one vocabulary-sized constant added to the logits (none: zeros)
+    adds = (v for n in graph.nodes if n.op_type == "Add" for v in graph.const_inputs(n))
+    bias = next((v.reshape(-1).astype(np.float32) for v in adds if v.size == dims.vocab and v.ndim <= 2), None)
+    if bias is None:
+        bias = np.zeros(dims.vocab, np.float32)
     if missing:
         raise ConversionRefused(
             "the decoder graph does not have the expected Marian structure (not found: "
@@ -282,6 +280,55 @@ def find_decoder_weights(graph: GraphConstants, dims: Dims) -> MarianDecoderWeig
     return MarianDecoderWeights(
         embed.astype(np.float32), positions.astype(np.float32), tuple(layers), head.astype(np.float32), bias
     )
+
+
+def _matmul_weight(graph: GraphConstants, prefix: str, shape: tuple[int, int]) -> np.ndarray | None:
+    """The [in, out] float weight of the linear layer whose nodes are named ``prefix...``: a MatMul's
+    constant (fp32); or dequantized from ORT's dynamic int8 (``MatMulInteger`` ``MatMul_quant``
+    with its zero point, the weight scale in ``MatMul_quant_scales_mul``) or our per-row int8
+    (``MatMulIntegerToFloat`` ``MatMul_rowq``: int8 x column scales)."""
+    found = _first(graph, prefix + "MatMul$", lambda v: v.shape == shape and v.dtype == np.float32)
+    if found is not None:
+        return found
+    for node in graph.named(prefix + "MatMul_quant$"):
+        w8 = graph.const(node.input[1]) if node.op_type == "MatMulInteger" else None
+        scales = [v for n in graph.named(prefix + "MatMul_quant_scales_mul$") for v in graph.const_inputs(n)]
+        if w8 is None or w8.shape != shape or len(scales) != 1:
+            continue
+        zero = graph.const(node.input[3]) if len(node.input) > 3 and node.input[3] else None
+        offset = 0.0 if zero is None else zero.astype(np.float32)
+        return np.asarray((w8.astype(np.float32) - offset) * scales[0].astype(np.float32), dtype=np.float32)
+    for node in graph.named(prefix + "MatMul_rowq$"):
+        w8 = graph.const(node.input[1])
+        column = graph.const(node.input[3]) if len(node.input) > 3 else None
+        if w8 is not None and column is not None and w8.shape == shape:
+            zero = graph.const(node.input[5]) if len(node.input) > 5 and node.input[5] else None
+            offset = 0.0 if zero is None else zero.astype(np.float32)
+            return np.asarray((w8.astype(np.float32) - offset) * column.astype(np.float32), dtype=np.float32)
+    return None
+
+
+def _table(graph: GraphConstants, prefix: str, accept: Callable[[np.ndarray], bool]) -> np.ndarray | None:
+    """An embedding table read by ``prefix``Gather: fp32, or int8 followed by a ``DequantizeLinear``
+    (ORT dynamic int8), or int8 rows x row scales (``Gather_q`` / ``Gather_scale``, per-row int8)."""
+    found = _first(graph, prefix + "Gather$", lambda v: accept(v) and v.dtype == np.float32)
+    if found is not None:
+        return found
+    for node in graph.named(prefix + "Gather$"):
+        q = graph.const(node.input[0])
+        dq = next((n for n in graph.nodes if n.op_type == "DequantizeLinear" and node.output[0] in n.input), None)
+        if q is None or dq is None or not accept(q):
+            continue
+        scale = graph.const(dq.input[1])
+        zero = graph.const(dq.input[2]) if len(dq.input) > 2 and dq.input[2] else None
+        if scale is not None and scale.size == 1:
+            offset = 0.0 if zero is None else float(zero.reshape(-1)[0])
+            return np.asarray((q.astype(np.float32) - offset) * float(scale.reshape(-1)[0]), dtype=np.float32)
+    rows = _first(graph, prefix + "Gather_q$", accept)
+    scales = _first(graph, prefix + "Gather_scale$", lambda v: v.ndim == 2 and v.shape[1] == 1)
+    if rows is not None and scales is not None and len(scales) == len(rows):
+        return np.asarray(rows.astype(np.float32) * scales.astype(np.float32), dtype=np.float32)
+    return None
 
 
 def _first(graph: GraphConstants, pattern: str, accept: Callable[[np.ndarray], bool]) -> np.ndarray | None:
@@ -328,10 +375,13 @@ def _all_graphs(graph: onnx.GraphProto) -> Iterator[onnx.GraphProto]:
 class GraphBuilder:
     """Nodes and initializers of one graph; ``linear`` is fp32 or per-row int8."""
 
-    def __init__(self, int8: bool, opset: int = OPSET):
+    def __init__(self, int8: bool, opset: int = OPSET, fused_rows: bool = False):
         self.onnx = _onnx()
         self.int8 = int8
         self.opset = opset
+        # fused_rows: inputs are [rows, 1, K] (the decoder step); quantize them with one
+        # QuantizeLinear per axis 0 instead of Div, Round, Add, Cast (the same bytes, fewer ops).
+        self.fused_rows = fused_rows
         self.nodes: list[Any] = []
         self.inits: list[Any] = []
         self._count = 0
@@ -371,14 +421,30 @@ class GraphBuilder:
                     self.const(layer.bias, f"{name}.bias"),
                 ],
             )
-        q, scale = self._row_quantized(x)
+        q, scale = self._fused_rows(x) if self.fused_rows else self._row_quantized(x)
         w8, w_scale = column_quantized(layer.weight)
         product = self.op(
             "MatMulIntegerToFloat",
             [q, self.const(w8, f"{name}.weight_int8"), "c_one", self.const(w_scale, f"{name}.weight_scale"), "c_zp"],
             domain="com.microsoft",
         )
-        return self.op("Add", [self.op("Mul", [product, scale]), self.const(layer.bias, f"{name}.bias")])
+        out = self.op("Add", [self.op("Mul", [product, scale]), self.const(layer.bias, f"{name}.bias")])
+        return self.op("Unsqueeze", [out, "c_axis1"]) if self.fused_rows else out
+
+    def _fused_rows(self, x: str) -> tuple[str, str]:
+        """``x`` [rows, 1, K] as uint8 [rows, K] by one ``QuantizeLinear`` along axis 0 (zero point
+        128, scale max|row| / 127: the bytes of :meth:`_row_quantized`) and the scale [rows, 1]."""
+        if x not in self._quantized_rows:
+            if "c_axis1" not in {i.name for i in self.inits}:
+                self.const(np.array([1], np.int64), "c_axis1")
+                self.const(np.array([0, -1], np.int64), "c_rows_k")
+            flat = self.op("Reshape", [x, "c_rows_k"])
+            reduced = self.op("ReduceMax", [self.op("Abs", [flat])], axes=[-1], keepdims=0)
+            scale = self.op("Div", [self.op("Max", [reduced, "c_tiny"]), "c_127"])
+            zero = self.op("Expand", ["c_zp", self.op("Shape", [scale])])
+            q = self.op("QuantizeLinear", [flat, scale, zero], axis=0)
+            self._quantized_rows[x] = (q, self.op("Unsqueeze", [scale, "c_axes_last"]))
+        return self._quantized_rows[x]
 
     def _row_quantized(self, x: str) -> tuple[str, str]:
         """``x`` as uint8 (zero point 128) with one scale per row; shared by the layers that read ``x``."""
@@ -456,9 +522,11 @@ def build_cross_kv(weights: MarianDecoderWeights, dims: Dims, int8: bool) -> onn
     )
 
 
-def build_decoder_step(weights: MarianDecoderWeights, dims: Dims, int8: bool) -> onnx.ModelProto:
+def build_decoder_step(
+    weights: MarianDecoderWeights, dims: Dims, int8: bool, fused_rows: bool = False
+) -> onnx.ModelProto:
     """One decoder step over a caller-owned self-attention buffer (``export_tools.step_graphs``' math)."""
-    b = GraphBuilder(int8)
+    b = GraphBuilder(int8, fused_rows=fused_rows)
     tp = b.onnx.TensorProto
     h, hd, d = dims.heads, dims.head_dim, dims.d_model
     scaling = b.const(np.float32(hd**-0.5))
@@ -725,14 +793,14 @@ def _write_graphs(
     onnx = _onnx()
     made: dict[str, dict[str, str]] = {"int8": {}}
     names = INT8_FILES
-    onnx.save(build_cross_kv(weights, dims, int8=True), str(staging / str(names["cross_kv"])))
-    onnx.save(build_decoder_step(weights, dims, int8=True), str(staging / str(names["decoder_step"])))
-    onnx.save(quantize_encoder(onnx.load(str(info.files["fp32"]["encoder"]))), str(staging / str(names["encoder"])))
+    save_mapped(build_cross_kv(weights, dims, int8=True), (staging / str(names["cross_kv"])))
+    save_mapped(build_decoder_step(weights, dims, int8=True), (staging / str(names["decoder_step"])))
+    save_mapped(quantize_encoder(onnx.load(str(info.files["fp32"]["encoder"]))), (staging / str(names["encoder"])))
     made["int8"] = {role: str(name) for role, name in names.items()}
     # The fp32 step graphs are always built to check the conversion; kept only when asked.
     fp32 = FP32_FILES
-    onnx.save(build_cross_kv(weights, dims, int8=False), str(staging / str(fp32["cross_kv"])))
-    onnx.save(build_decoder_step(weights, dims, int8=False), str(staging / str(fp32["decoder_step"])))
+    save_mapped(build_cross_kv(weights, dims, int8=False), (staging / str(fp32["cross_kv"])))
+    save_mapped(build_decoder_step(weights, dims, int8=False), (staging / str(fp32["decoder_step"])))
     made["fp32-check"] = {"cross_kv": str(fp32["cross_kv"]), "decoder_step": str(fp32["decoder_step"])}
     if fp32_step:
         made["fp32"] = dict(made["fp32-check"])
@@ -767,6 +835,7 @@ def validate(info: mf.ModelInfo, staging: Path, made: dict[str, dict[str, str]])
     if not made.get("fp32"):
         for name in FP32_FILES.values():
             (staging / name).unlink(missing_ok=True)
+            (staging / f"{name}.data").unlink(missing_ok=True)
     if worst > LOGIT_TOLERANCE:
         raise ConversionRefused(
             f"the step graphs built from {info.path.name}'s decoder do not reproduce it "
@@ -811,9 +880,48 @@ def _logit_difference(a: Any, b: Any, ids: list[int], tokens: list[int], start: 
     return worst
 
 
+ALIGN = 65536  # external data offsets: Windows' allocation granularity, a multiple of the page size
+EXTERNAL_THRESHOLD = 4096
+
+
+def save_mapped(model: onnx.ModelProto, path: Path) -> None:
+    """Save ``model`` with every initializer of 4 KiB or more in ``path.data`` at 64 KiB-aligned
+    offsets (as ``export_tools.external_data`` writes them): ONNX Runtime maps the weights instead
+    of copying them out of the protobuf, so the load peak is lower and embedding rows nobody
+    gathers never become resident."""
+    onnx = _onnx()
+    data_path = path.with_name(path.name + ".data")
+    moved = 0
+    with open(data_path, "wb") as f:
+        for graph in _all_graphs(model.graph):
+            for init in graph.initializer:
+                array = onnx.numpy_helper.to_array(init)
+                if array.nbytes < EXTERNAL_THRESHOLD:
+                    continue
+                f.write(b"\0" * ((-f.tell()) % ALIGN))
+                offset, raw = f.tell(), np.ascontiguousarray(array).tobytes()
+                f.write(raw)
+                name, dims, dtype = init.name, list(init.dims), init.data_type
+                init.Clear()
+                init.name, init.data_type = name, dtype
+                init.dims.extend(dims)
+                init.data_location = onnx.TensorProto.EXTERNAL
+                for key, value in (("location", data_path.name), ("offset", str(offset)), ("length", str(len(raw)))):
+                    entry = init.external_data.add()
+                    entry.key, entry.value = key, value
+                moved += 1
+    if not moved:
+        data_path.unlink()
+    onnx.save(model, str(path))
+
+
 def _file_entry(model_dir: Path, rel: str) -> dict[str, Any]:
     path = Path(model_dir) / rel
-    return {"file": rel, "sha256": mf.sha256_file(path), "bytes": path.stat().st_size}
+    entry: dict[str, Any] = {"file": rel, "sha256": mf.sha256_file(path), "bytes": path.stat().st_size}
+    data = path.with_name(path.name + ".data")
+    if data.is_file():
+        entry["external_data"] = {"file": data.name, "bytes": data.stat().st_size, "sha256": mf.sha256_file(data)}
+    return entry
 
 
 def _relative(path: Path, root: Path) -> str:
