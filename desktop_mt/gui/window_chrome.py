@@ -1,0 +1,480 @@
+"""The main window's chrome: its widgets, actions, toolbar, menus, status bar and shortcuts,
+built once (:class:`WindowChrome`, the base of :class:`~desktop_mt.gui.window.MainWindow`, which
+holds the behaviour), with the window's constants, the warning banner and the file-job strip."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from PySide6.QtCore import QMimeData, Qt, Signal, SignalInstance
+from PySide6.QtGui import (
+    QAction,
+    QKeySequence,
+    QShortcut,
+)
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .direction_bar import SWAP_SHORTCUT, DirectionBar
+from .look import FitLabel
+from .models_dialog import DemoModelNotice
+from .pasting import PasteEdit
+from .ports import Status, StrEnum
+from .postedit import SuggestionBar
+from .postedit_pane import PostEditPane
+
+STATES = tuple(Status)  # the status bar's states (the stylesheet matches their values)
+CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
+FILE_FILTER = (
+    "Documents (*.txt *.srt *.docx);;Images: read and translate the text "
+    "(*.png *.jpg *.jpeg *.webp *.bmp *.gif *.tif *.tiff);;All files (*)"
+)
+DEFAULT_FONT_SIZE = 13  # source pane; the translation pane is one point larger
+FONT_SIZES = (8, 40)  # View > Larger/Smaller stay within these
+MIN_WIDTH = 480  # the window must stay usable this narrow (small screens)
+SCREEN_SHARE = 0.9  # at most this much of the screen when the window opens
+SHORTCUTS = (
+    ("Ctrl+Enter", "Translate the source text"),
+    ("Esc", "Stop the translation"),
+    (CLIPBOARD_SHORTCUT, "Translate the clipboard"),
+    ("Ctrl+O", "Translate a file"),
+    (
+        "Ctrl+Z / Ctrl+Shift+Z",
+        "Undo / redo in the source text (also after Clear, a clipboard "
+        "translation or joined lines: the text as pasted)",
+    ),
+    ("Tab / Shift+Tab", "Move between the source, the translation and the toolbar"),
+    ("Ctrl+Shift+C", "Copy the translation"),
+    (SWAP_SHORTCUT, "Swap: the translation becomes the source, the direction flips"),
+    ("Ctrl+Shift+Backspace", "Clear both panes (Ctrl+Z brings the text back)"),
+    ("Ctrl++ / Ctrl+- / Ctrl+0", "Larger / smaller / default text size"),
+    ("Ctrl+H", "History of translations (search as you type)"),
+    ("Ctrl+Shift+A", "Alternatives for the sentence under the cursor (Ctrl+Z in the translation undoes)"),
+    ("Click a word", "In the translation: alternatives for the sentence from that word on"),
+    ("Tab / Esc", "In the translation, while a completion is offered: accept / dismiss it"),
+    ("Ctrl+Shift+Enter", "Approve the translation: its sentence pairs go into the translation memory"),
+    ("Ctrl+Q", "Quit (closing the window keeps the app in the tray)"),
+)
+
+
+AnswerT = TypeVar("AnswerT", bound=StrEnum)  # a question's answers (file_jobs.OutputAnswer, ...)
+
+
+def dropped_file(mime: QMimeData) -> str | None:
+    """The first local file path in a drag's data, or None (text drags, remote URLs)."""
+    if not mime.hasUrls():
+        return None
+    for url in mime.urls():
+        if url.isLocalFile() and url.toLocalFile():
+            return url.toLocalFile()
+    return None
+
+
+class WarningBanner(QFrame):
+    """A dismissible strip at the top of the window for non-fatal warnings."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("warningBanner")
+        self.label = QLabel(self)
+        self.label.setObjectName("warningText")
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QToolButton(self)
+        close.setText("✕")
+        close.setToolTip("Dismiss")
+        close.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 4, 4)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
+        self.hide()
+
+    def add(self, text: str) -> None:
+        """Show ``text`` (appended under any warning already shown, once: the same warning
+        again, e.g. after a second Apply, is not repeated)."""
+        lines = self.lines()
+        if text not in lines:
+            lines.append(text)
+        self.label.setText("\n".join(lines))
+        self.show()
+
+    def remove(self, text: str) -> None:
+        """Take ``text`` off (its cause is gone); the banner hides when nothing is left."""
+        lines = [line for line in self.lines() if line != text]
+        self.label.setText("\n".join(lines))
+        self.setVisible(bool(lines))
+
+    def lines(self) -> list[str]:
+        """The warnings shown now (none once dismissed)."""
+        current = "" if self.isHidden() else self.label.text()  # isHidden: works before show()
+        return current.split("\n") if current else []
+
+
+class FileJobPanel(QFrame):
+    """A strip for the running file job: name, progress bar, segments/s and Cancel."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("fileJob")
+        self.label = QLabel(self)
+        self.bar = QProgressBar(self)
+        self.bar.setRange(0, 0)  # busy until the first progress report gives a total
+        self.rate_label = QLabel("", self)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setToolTip("Stop the file job (nothing is saved)")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 2, 8, 2)
+        layout.addWidget(self.label)
+        layout.addWidget(self.bar, 1)
+        layout.addWidget(self.rate_label)
+        layout.addWidget(self.cancel_button)
+        self.hide()
+
+    def start(self, name: str) -> None:
+        """Show the panel for a new job on the file ``name``."""
+        self.label.setText(f"Translating {name}")
+        self.bar.setRange(0, 0)
+        self.rate_label.setText("")
+        self.cancel_button.setEnabled(True)
+        self.show()
+
+    def set_progress(self, done: int, total: int, rate: float) -> None:
+        """Segments done of total and segments per second."""
+        self.bar.setRange(0, max(total, 1))
+        self.bar.setValue(min(done, max(total, 1)) if total else 1)
+        self.rate_label.setText(f"{done}/{total} segments · {rate:.1f} seg/s")
+
+
+class WindowChrome(QMainWindow):
+    """The widgets, actions, menus and signals of the main window (built by :meth:`build_chrome`);
+    :class:`~desktop_mt.gui.window.MainWindow` adds what they do."""
+
+    translateRequested = Signal(str)
+    stopRequested = Signal()
+    clearRequested = Signal()
+    sourceEdited = Signal(str)  # user edits only (not set_source), for as-you-type
+    clipboardTranslateRequested = Signal()
+    swapRequested = Signal()  # the swap button / Ctrl+Shift+S (the translation becomes the source)
+    settingsRequested = Signal()
+    modelsRequested = Signal()  # the Models dialog (File menu, demo-model notice)
+    translateFileRequested = Signal(str)  # a path chosen in the dialog, dropped or recent
+    fileCancelRequested = Signal()
+    fontSizeChanged = Signal(int)  # View > text size (the controller saves it)
+    joinLinesToggled = Signal(bool)  # Edit > Join lines on paste (PDF line breaks)
+    bilingualToggled = Signal(bool)  # View > Bilingual (source paragraph, then translation)
+    historyRequested = Signal()  # View > History (Ctrl+H)
+    quitRequested = Signal()  # File > Quit, Ctrl+Q (the tray's Quit goes the same way)
+    hiddenToTray = Signal()  # the close button hid the window; the app keeps running
+    closing = Signal()  # the window really closes (quit)
+
+    def build_chrome(self) -> None:
+        """Make the editors, actions, toolbar and layout, status bar, shortcuts and menus."""
+        self._build_editors()
+        self._build_actions()
+        self._build_layout()
+        self._build_status_bar()
+        self._build_shortcuts()
+        self._build_menus()
+        self._accept_file_drops()
+
+    # ---- construction -------------------------------------------------------------------
+    def _build_editors(self) -> None:
+        self.source = PasteEdit(self)  # pastes can be joined (Edit > Join lines on paste)
+        self.source.setObjectName("source")
+        self.source.setPlaceholderText(
+            "Type or paste English or Chinese text (输入英文或中文). Ctrl+Enter translates, Esc stops."
+        )
+        self.source.textChanged.connect(self._on_source_changed)
+        self.target = PostEditPane(self)  # editable: post-editing (issue 28)
+        self.target.setObjectName("target")
+        self.target.setPlaceholderText("The translation appears here as it is written · 译文会在这里逐字出现。")
+        self.font_size = DEFAULT_FONT_SIZE
+        self._apply_font_size()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.source)
+        self.splitter.addWidget(self.target)
+        self.splitter.setChildrenCollapsible(False)
+
+    def _action(
+        self, text: str, tip: str, slot: Callable[[], object], shortcut: str | QKeySequence.StandardKey = ""
+    ) -> QAction:
+        action = QAction(text, self)
+        action.setToolTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        return action
+
+    def _build_actions(self) -> None:
+        # One QAction per command, shared by the toolbar and the menus.
+        self.translate_action = self._action("Translate", "Translate (Ctrl+Enter)", self._emit_translate)
+        self.stop_action = self._action("Stop", "Stop (Esc)", self.stopRequested.emit)
+        self.copy_action = self._action(
+            "Copy translation", "Copy the translation (Ctrl+Shift+C)", self.copy_result, "Ctrl+Shift+C"
+        )
+        self.clear_action = self._action(
+            "Clear", "Clear both panes (Ctrl+Z brings the text back)", self.clearRequested.emit, "Ctrl+Shift+Backspace"
+        )
+        self.clipboard_action = self._action(
+            "Translate clipboard",
+            f"Translate the clipboard ({CLIPBOARD_SHORTCUT})",
+            self.clipboardTranslateRequested.emit,
+        )
+        self.settings_action = self._action("Settings…", "Settings", self.settingsRequested.emit)
+        self.file_action = self._action(
+            "Translate file…",
+            "Translate a .txt, .srt or .docx file (or drop one on the window)",
+            self.choose_file,
+            "Ctrl+O",
+        )
+        self.quit_action = self._action("Quit", "Quit desktop-mt (Ctrl+Q)", self.quit, "Ctrl+Q")
+        self.swap_action = self._action(
+            "Swap languages",
+            f"The translation becomes the source and the direction flips ({SWAP_SHORTCUT})",
+            self.swapRequested.emit,
+            SWAP_SHORTCUT,
+        )
+
+    def _build_layout(self) -> None:
+        self.banner = WarningBanner(self)
+        # A toolbar, not a button row: when the window is narrow the buttons that do not fit
+        # move into its extension menu (») instead of forcing the window wider.
+        self.toolbar = QToolBar("Main", self)
+        self.toolbar.setObjectName("mainToolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.setFloatable(False)
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.direction_bar = DirectionBar(self)  # Auto / English -> Chinese / Chinese -> English, swap
+        self.direction_bar.swapRequested.connect(self.swapRequested.emit)
+        self.toolbar.addWidget(self.direction_bar)
+        self.toolbar.addSeparator()
+        for action in (
+            self.translate_action,
+            self.stop_action,
+            self.copy_action,
+            self.clear_action,
+            None,
+            self.file_action,
+            self.clipboard_action,
+            self.settings_action,
+        ):
+            self.toolbar.addSeparator() if action is None else self.toolbar.addAction(action)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
+        button = self.toolbar.widgetForAction
+        self.translate_button, self.stop_button = button(self.translate_action), button(self.stop_action)
+        self.copy_button, self.clear_button = button(self.copy_action), button(self.clear_action)
+        self.clipboard_button = button(self.clipboard_action)
+        self.settings_button, self.file_button = button(self.settings_action), button(self.file_action)
+        self.file_job = FileJobPanel(self)
+        self.file_job.cancel_button.clicked.connect(self.fileCancelRequested.emit)
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.addWidget(self.banner)
+        self.demo_notice = DemoModelNotice(self)
+        self.demo_notice.button.clicked.connect(self.modelsRequested.emit)
+        layout.addWidget(self.demo_notice)
+        layout.addWidget(self.file_job)
+        layout.addWidget(self.splitter, 1)
+        self.suggestion_bar = SuggestionBar(self)  # the memory's fuzzy match for the sentence at the cursor
+        layout.addWidget(self.suggestion_bar)
+        self.setCentralWidget(central)
+
+    def _build_status_bar(self) -> None:
+        # FitLabels: at 480 px they show a shorter form (the full text is their tooltip).
+        self.model_label = FitLabel("No model", self)
+        self.state_label = FitLabel("", self)
+        self.job_label = FitLabel("", self)
+        self.stats_label = FitLabel("", self)
+        bar = self.statusBar()
+        for label in (self.model_label, self.state_label, self.job_label, self.stats_label):
+            # Long texts are cut instead of making the window wider than a small screen.
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        bar.addWidget(self.model_label, 2)
+        bar.addWidget(self.state_label, 3)  # "stopped: 2 of 8 sentences translated"
+        bar.addWidget(self.job_label, 3)
+        # A normal widget, not a permanent one: a temporary message (showMessage) is drawn in
+        # the space left of the permanent widgets, which a stretching permanent label took in
+        # full (no message was ever seen), and a non-stretching one was squeezed to a letter.
+        # As a normal widget it gives the message the whole bar while the message shows.
+        bar.addWidget(self.stats_label, 3)
+        self.job_label.hide()  # shown while a file job runs (its space goes to the others)
+
+    def _build_shortcuts(self) -> None:
+        # Window-wide shortcuts: Ctrl+Enter from inside the editor must translate, not
+        # insert a newline, and Esc must stop wherever the focus is.
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(keys), self).activated.connect(self._emit_translate)
+        QShortcut(QKeySequence("Esc"), self).activated.connect(self.stopRequested.emit)
+        QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), self).activated.connect(self.clipboardTranslateRequested.emit)
+
+    def _build_menus(self) -> None:
+        self._build_file_menu()
+        self._build_edit_menu()
+        self._build_view_menu()
+        self._build_help_menu()
+
+    def _build_file_menu(self) -> None:
+        menu = self.menuBar().addMenu("&File")
+        menu.addAction(self.file_action)
+        self.recent_menu = menu.addMenu("Recent files")
+        self.set_recent_files([])
+        menu.addAction(self.clipboard_action)
+        menu.addSeparator()
+        self.models_action = self._action(
+            "Models…", "Download, remove and choose translation models", self.modelsRequested.emit
+        )
+        menu.addAction(self.models_action)
+        menu.addAction(self.settings_action)
+        menu.addSeparator()
+        menu.addAction(self.quit_action)
+
+    def add_postedit_actions(self, actions: list[QAction]) -> None:
+        """Post-editing's entries (Approve translation, Translation memory…) in the Edit menu."""
+        self.edit_menu.addSeparator()
+        for action in actions:
+            self.edit_menu.addAction(action)
+            self.addAction(action)  # its shortcut works wherever the focus is in the window
+
+    def _build_edit_menu(self) -> None:
+        menu = self.edit_menu = self.menuBar().addMenu("&Edit")
+        self.undo_action = self._action(
+            "Undo", "Undo in the source text", self.source.undo, QKeySequence.StandardKey.Undo
+        )
+        self.redo_action = self._action(
+            "Redo", "Redo in the source text", self.source.redo, QKeySequence.StandardKey.Redo
+        )
+        # The editor handles Ctrl+Z itself while focused; the menu entries are for the mouse.
+        for action in (self.undo_action, self.redo_action):
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.source.undoAvailable.connect(self.undo_action.setEnabled)
+        self.source.redoAvailable.connect(self.redo_action.setEnabled)
+        self.undo_action.setEnabled(False)
+        self.redo_action.setEnabled(False)
+        self.select_all_action = self._action("Select all", "Select the whole source text", self._select_all)
+        self.join_lines_action = self._toggle(
+            "Join lines on paste",
+            "Join the line breaks of text copied from PDFs when it is pasted (Ctrl+Z brings back the text as pasted)",
+            self.joinLinesToggled,
+        )
+        entry: QAction | None
+        for entry in (
+            self.undo_action,
+            self.redo_action,
+            None,
+            self.copy_action,
+            self.select_all_action,
+            None,
+            self.clear_action,
+            None,
+            self.join_lines_action,
+            None,
+            self.swap_action,
+        ):
+            menu.addSeparator() if entry is None else menu.addAction(entry)
+
+    def _toggle(self, text: str, tip: str, signal: SignalInstance) -> QAction:
+        """A checkable menu entry whose user clicks emit ``signal(checked)``."""
+        action = QAction(text, self)
+        action.setToolTip(tip)
+        action.setCheckable(True)
+        action.triggered.connect(lambda _checked=False: signal.emit(action.isChecked()))
+        return action
+
+    def _build_view_menu(self) -> None:
+        menu = self.menuBar().addMenu("&View")
+        self.larger_action = self._action(
+            "Larger text",
+            "Larger text (Ctrl++)",
+            lambda: self.set_font_size(self.font_size + 1, emit=True),
+            QKeySequence.StandardKey.ZoomIn,
+        )
+        self.smaller_action = self._action(
+            "Smaller text",
+            "Smaller text (Ctrl+-)",
+            lambda: self.set_font_size(self.font_size - 1, emit=True),
+            QKeySequence.StandardKey.ZoomOut,
+        )
+        self.reset_font_action = self._action(
+            "Default text size",
+            "Default text size (Ctrl+0)",
+            lambda: self.set_font_size(DEFAULT_FONT_SIZE, emit=True),
+            "Ctrl+0",
+        )
+        for action in (self.larger_action, self.smaller_action, self.reset_font_action):
+            menu.addAction(action)
+        self.bilingual_action = self._toggle(
+            "Bilingual",
+            "Show, copy and save translations bilingually: each source paragraph followed by its translation",
+            self.bilingualToggled,
+        )
+        menu.addSeparator()
+        menu.addAction(self.bilingual_action)
+        menu.addSeparator()
+        self.history_action = self._action(
+            "History…", "Past translations: search, open, copy (Ctrl+H)", self.historyRequested.emit, "Ctrl+H"
+        )
+        menu.addAction(self.history_action)
+
+    def _build_help_menu(self) -> None:
+        menu = self.menuBar().addMenu("&Help")
+        self.shortcuts_action = self._action(
+            "Keyboard shortcuts", "Keyboard shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents
+        )
+        self.about_action = self._action("About desktop-mt", "Model, licences and version", self.show_about)
+        menu.addAction(self.shortcuts_action)
+        menu.addAction(self.about_action)
+
+    def _accept_file_drops(self) -> None:
+        # The editors take drops themselves (text); file drops on them go to the job too.
+        self.setAcceptDrops(True)
+        for editor in (self.source, self.target):
+            editor.viewport().installEventFilter(self)
+
+    # ---- what MainWindow does (the actions above call these) ----------------------------
+    def _emit_translate(self) -> None:
+        raise NotImplementedError("MainWindow's")
+
+    def _on_source_changed(self) -> None:
+        raise NotImplementedError("MainWindow's")
+
+    def copy_result(self) -> None:
+        raise NotImplementedError("MainWindow's")
+
+    def choose_file(self) -> None:
+        raise NotImplementedError("MainWindow's")
+
+    def quit(self) -> None:
+        raise NotImplementedError("MainWindow's")
+
+    def _select_all(self) -> None:
+        raise NotImplementedError("MainWindow's")
+
+    def set_font_size(self, size: int, emit: bool = False) -> None:
+        raise NotImplementedError("MainWindow's")
+
+    def _apply_font_size(self) -> None:
+        raise NotImplementedError("MainWindow's")
+
+    def show_shortcuts(self) -> QMessageBox:
+        raise NotImplementedError("MainWindow's")
+
+    def show_about(self) -> QMessageBox:
+        raise NotImplementedError("MainWindow's")
+
+    def set_recent_files(self, files: list[str]) -> None:
+        raise NotImplementedError("MainWindow's")
