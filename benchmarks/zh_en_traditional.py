@@ -9,6 +9,11 @@ handling except ``simplify_source`` (off, so "as it is" means it), and a fourth 
 Traditional copy to the engine's defaults (``simplify_source`` on: the app's behaviour).
 
     python benchmarks/zh_en_traditional.py MODEL_DIR [--n 300] [--variant int8] [--beams 4] [--out r.json]
+    python benchmarks/zh_en_traditional.py MODEL_DIR --data work/zh-en/dev.jsonl   # train-demo's held-out set
+
+``--data`` takes an ``english<TAB>chinese`` file (FLORES dev, the default) or a ``dev.jsonl`` of
+``{"src": chinese, "refs": [english, ...]}`` lines (what ``train-demo --direction zh-en`` holds
+out: short sentences the demo model can translate, all references used).
     python benchmarks/zh_en_traditional.py --checkpoint EPOCH.pt --tokenizer TOKENIZER_DIR [--n 300]
 
 The second form scores a training checkpoint of ``export_tools train-demo --direction zh-en``
@@ -27,14 +32,24 @@ from pathlib import Path
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "flores200-dev.en-zh.tsv"
 
 
-def read_flores(path: Path, n: int) -> tuple[list[str], list[str]]:
-    """The first ``n`` (English, Chinese) rows of an ``english<TAB>chinese`` file."""
+def read_flores(path: Path, n: int) -> tuple[list[list[str]], list[str]]:
+    """The first ``n`` (English references, Chinese) rows of an ``english<TAB>chinese`` file or
+    a ``dev.jsonl`` with ``src`` (Chinese) and ``refs`` (English)."""
     english, chinese = [], []
+    if path.suffix == ".jsonl":
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()][:n]
+        return [r["refs"] for r in rows], [r["src"] for r in rows]
     for line in path.read_text(encoding="utf-8").splitlines()[:n]:
         en, zh = line.split("\t")[:2]
-        english.append(en)
+        english.append([en])
         chinese.append(zh)
     return english, chinese
+
+
+def ref_streams(refs: list[list[str]]) -> list[list[str]]:
+    """sacrebleu's reference streams; a missing reference repeats the first (no effect on BLEU)."""
+    width = max(len(r) for r in refs)
+    return [[r[i] if i < len(r) else r[0] for r in refs] for i in range(width)]
 
 
 def engine_translate(
@@ -88,7 +103,7 @@ def main() -> None:
     parser.add_argument("--checkpoint", help="a train-demo checkpoint (.pt) instead of a model folder")
     parser.add_argument("--tokenizer", help="the checkpoint's tokenizer folder")
     parser.add_argument("--variant", default="int8")
-    parser.add_argument("--n", type=int, default=300, help="FLORES dev sentences (997 in all)")
+    parser.add_argument("--n", type=int, default=300, help="sentences (FLORES dev has 997)")
     parser.add_argument("--beams", type=int, default=None, help="beam size (default: the model's)")
     parser.add_argument("--data", default=str(DEFAULT_DATA))
     parser.add_argument("--out", help="also write the figures to this JSON file")
@@ -108,7 +123,8 @@ def main() -> None:
     changed = sum(a != b for a, b in zip(simplified, traditional, strict=True)) / len(simplified)
     identical = sum(a == b for a, b in zip(simplified, back, strict=True)) / len(back)
     print(
-        f"{len(simplified)} FLORES dev sentences; {changed:.0%} change when converted to Traditional (s2twp); "
+        f"{len(simplified)} {Path(args.data).name} sentences; "
+        f"{changed:.0%} change when converted to Traditional (s2twp); "
         f"{identical:.0%} come back identical with t2s"
     )
     results: dict = {
@@ -116,6 +132,7 @@ def main() -> None:
         "engine": "generate() greedy"
         if args.checkpoint
         else f"desktop-mt {args.variant}, beams {args.beams or 'default'}",
+        "data": Path(args.data).name,
         "sentences": len(simplified),
         "changed_by_s2twp": round(changed, 4),
         "identical_after_t2s": round(identical, 4),
@@ -137,8 +154,8 @@ def main() -> None:
     for label, source, run in rows:
         started = time.perf_counter()
         hyps = run(source)
-        bleu = sacrebleu.corpus_bleu(hyps, [english], tokenize="13a").score
-        chrf = sacrebleu.corpus_chrf(hyps, [english]).score
+        bleu = sacrebleu.corpus_bleu(hyps, ref_streams(english), tokenize="13a").score
+        chrf = sacrebleu.corpus_chrf(hyps, ref_streams(english)).score
         seconds = time.perf_counter() - started
         results["rows"].setdefault(label, {}).update(
             bleu=round(bleu, 2), chrf=round(chrf, 2), seconds=round(seconds, 1), first=hyps[:2]

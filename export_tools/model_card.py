@@ -60,7 +60,8 @@ def render(model_dir: Path, train_dir: Path, eval_path: Path) -> str:
         threads=cfg["threads"],
         int8_kind=INT8_KINDS.get(int8_kind, int8_kind),
         flores=flores_section(results.get("flores"), words),
-        traditional=traditional_section(results.get("traditional")),
+        notes=f"\n{results['notes']}\n" if results.get("notes") else "",
+        traditional=traditional_section(results.get("traditional"), results.get("traditional_flores")),
     )
 
 
@@ -137,24 +138,43 @@ def _cell(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " [...]"
 
 
-def traditional_section(result: dict | None) -> str:
-    """Traditional Chinese input (benchmarks/zh_en_traditional.py --out), when measured."""
-    if not result:
+def traditional_section(*results: dict | None) -> str:
+    """Traditional Chinese input (``benchmarks/zh_en_traditional.py --out``), one table per run
+    given (e.g. the held-out Tatoeba sentences and FLORES dev); "" when none was measured."""
+    tables = []
+    for result in (r for r in results if r):
+        rows = "\n".join(
+            f"| {label} | {r['unknown_pieces']:.1%} | {r['bleu']:.2f} | {r['chrf']:.2f} |"
+            if "unknown_pieces" in r
+            else f"| {label} | | {r['bleu']:.2f} | {r['chrf']:.2f} |"
+            for label, r in result["rows"].items()
+        )
+        data = result.get("data", "FLORES dev")
+        tables.append(
+            f"{data}, {result['sentences']} sentences ({result['engine']}):\n\n"
+            f"| input | unknown source pieces | BLEU | chrF |\n|---|---|---|---|\n{rows}\n"
+        )
+    if not tables:
         return ""
-    rows = "\n".join(
-        f"| {label} | {r['unknown_pieces']:.1%} | {r['bleu']:.2f} | {r['chrf']:.2f} |"
-        if "unknown_pieces" in r
-        else f"| {label} | | {r['bleu']:.2f} | {r['chrf']:.2f} |"
-        for label, r in result["rows"].items()
-    )
+    first = next(r for r in results if r)["rows"]
+    raw, converted = first.get("Traditional as it is"), first.get("Traditional -> t2s")
+    verdict = ""
+    if raw and converted:
+        better = "better" if converted["bleu"] > raw["bleu"] else "no better"
+        verdict = (
+            f" Converting Traditional input to Simplified first is {better} on the first set below: "
+            f"{converted['bleu']:.2f} BLEU against {raw['bleu']:.2f} as it is."
+        )
     return (
-        "\n## Traditional Chinese input ({n} FLORES dev sentences, {engine})\n\n"
-        "The Chinese side of FLORES dev converted to Traditional with OpenCC (s2twp), scored against the "
-        "English side (`python benchmarks/zh_en_traditional.py MODEL_DIR --n {n}`). The model learned from "
-        "Simplified text; the app converts Traditional input to Simplified first (OpenCC t2s, "
-        "`GenerationOptions.simplify_source`, the last row).\n\n"
-        "| input | unknown source pieces | BLEU | chrF |\n|---|---|---|---|\n{rows}\n"
-    ).format(n=result["sentences"], engine=result["engine"], rows=rows)
+        "\n## Traditional Chinese input\n\n"
+        "The Chinese side converted to Traditional with OpenCC (s2twp, Taiwan phrasing), scored against the "
+        "English references (`python benchmarks/zh_en_traditional.py MODEL_DIR --data FILE --out FILE`): as it "
+        "is, converted back with OpenCC t2s, and through the app's defaults, which convert a Chinese source to "
+        "Simplified first (`GenerationOptions.simplify_source`). The model learned from Simplified text."
+        + verdict
+        + "\n\n"
+        + "\n".join(tables)
+    )
 
 
 TEMPLATE = """# {name}: a small {arrow} Marian model trained on Tatoeba
@@ -210,7 +230,7 @@ Last epoch: `{last_epoch}`. Interrupt it at any time: rerunning resumes from the
 The runtime bounds each output at 3x the source tokens + 10, which stops greedy repetition
 loops that `generate()` lets run to max length: the reason the scores can differ (mostly
 greedy). Wherever the bound does not trigger, the two are token-identical (parity tests).
-{flores}{traditional}
+{notes}{flores}{traditional}
 Tatoeba dev examples:
 
 | {src} | a reference | int8, greedy |

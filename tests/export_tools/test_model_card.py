@@ -38,6 +38,7 @@ def _files(tmp_path, direction: str, with_extras: bool = True):
     results = {
         "sentences": 800,
         "references": 1100,
+        "notes": "measured on a test machine",
         "scores": {
             "onnx-int8 greedy": {"bleu": 21.17, "chrf": 38.79},
             "onnx-fp32 greedy": {"bleu": 20.96, "chrf": 38.79},
@@ -54,12 +55,14 @@ def _files(tmp_path, direction: str, with_extras: bool = True):
                 {"en": "周一，斯坦福大学|医学院", "refs": ["On Monday, Stanford"], "onnx-int8 beam4": "On Monday"}
             ],
         }
-        results["traditional"] = {
+        results["traditional_flores"] = {
+            "data": "flores200-dev.en-zh.tsv",
             "sentences": 997,
             "engine": "desktop-mt int8, beams default",
             "rows": {
                 "Simplified (original)": {"unknown_pieces": 0.015, "bleu": 1.06, "chrf": 14.07},
                 "Traditional as it is": {"unknown_pieces": 0.216, "bleu": 0.5, "chrf": 9.0},
+                "Traditional -> t2s": {"unknown_pieces": 0.015, "bleu": 1.05, "chrf": 14.0},
                 "Traditional, app default": {"bleu": 1.0, "chrf": 14.0},
             },
         }
@@ -79,8 +82,11 @@ def test_a_zh_en_card_speaks_of_chinese_sources_and_english_scores(tmp_path):
     assert "| onnx-int8 greedy | 21.2 | 38.8 |" in card and "int8 11.9 MB" in card
     assert "| onnx-int8 beam4 | 1.23 | 14.50 |" in card and "**This is a demo model" in card
     assert "| 周一，斯坦福大学/医学院 | On Monday, Stanford | On Monday |" in card  # a pipe never breaks the table
+    assert "flores200-dev.en-zh.tsv, 997 sentences (desktop-mt int8, beams default)" in card
     assert "| Traditional as it is | 21.6% | 0.50 | 9.00 |" in card
     assert "| Traditional, app default | | 1.00 | 14.00 |" in card
+    assert "Simplified first is better on the first set below: 1.05 BLEU against 0.50 as it is." in card
+    assert "measured on a test machine" in card  # the eval file's notes
     assert "| 我们需要的只有水。 | We just need water. | We need water. |" in card
     assert "Training time on a 2-core CPU: 13 min" in card and "epoch 8/8 step 1080" in card
 
