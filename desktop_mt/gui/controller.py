@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
-from PySide6.QtGui import QClipboard, QGuiApplication
 
 from . import bilingual, drafts, file_jobs, job_resume, pasting, progress, quitting, stale
 from . import settings as settings_mod
@@ -27,7 +26,8 @@ from .engine_loading import EngineLoading, about_text  # noqa: F401 - about_text
 from .file_queue import FileJobs
 from .glossary_editor import GlossaryStore
 from .history_dialog import HistoryFeature
-from .hotkey import FALLBACK_HINT, GlobalHotkey
+from .hotkey import GlobalHotkey
+from .hotkey_link import HotkeyLink
 from .local_api import LocalApiFeature
 from .models import StoreBackend
 from .models_dialog import ModelsHub
@@ -85,7 +85,6 @@ class Controller(QObject):
         self.settings_path = settings_path
         self.model_override = model_override  # --model for this run; cleared by Apply
         self.tray_available = False  # set by the app; with the setting, closing hides to it
-        self._hotkey_message = ""  # what the last registration attempt said
         self.hotkey = hotkey
         self.current: _Request | None = None
         self.last_stats: Any = None
@@ -98,6 +97,7 @@ class Controller(QObject):
         self._start_worker(translator_factory)
         self.engine = EngineLoading(self, translator_factory in (None, default_translator_factory))
         self._connect_window()
+        self.hotkey_link = HotkeyLink(self)  # the clipboard and the global hotkey
         self.input = pasting.InputHandling(self)  # join lines on paste, text left as it is
         self.direction = DirectionFeature(self)  # Auto / English -> Chinese / Chinese -> English, swap
         self.bilingual = bilingual.BilingualView(self)  # View > Bilingual
@@ -147,8 +147,6 @@ class Controller(QObject):
         win.fit_to_screen()
         win.set_font_size(self.settings.font_size)
         win.set_recent_files(self.settings.recent_files)
-        if self.hotkey is not None:
-            self.hotkey.activated.connect(self.hotkey_pressed)
 
     def start(self) -> None:
         """Start the worker thread, load the model and register the hotkey."""
@@ -252,34 +250,16 @@ class Controller(QObject):
         self.translate(self.window.source_text())
 
     def read_clipboard(self, selection: bool = False) -> str:
-        """Clipboard text; the PRIMARY selection (the text selected last) first when
-        ``selection`` is asked for or that option is on, where the platform has one."""
-        clipboard = QGuiApplication.clipboard()
-        if (selection or self.settings.use_primary_selection) and clipboard.supportsSelection():
-            text = clipboard.text(QClipboard.Mode.Selection)
-            if text.strip():
-                return text
-        return clipboard.text(QClipboard.Mode.Clipboard)
+        """Clipboard text (``HotkeyLink.read_clipboard``)."""
+        return self.hotkey_link.read_clipboard(selection)
 
     def hotkey_pressed(self) -> None:
-        """The global hotkey: the clipboard's translation in the main window, or in the popup
-        at the mouse pointer (Settings: "The hotkey shows the translation in")."""
-        if self.settings.hotkey_opens == "popup":
-            self.popup.show_for_clipboard()
-        else:
-            self.translate_clipboard()
+        """The global hotkey (``HotkeyLink.hotkey_pressed``)."""
+        self.hotkey_link.hotkey_pressed()
 
     def translate_clipboard(self, selection: bool = False) -> int | None:
-        """Bring the window forward and stream the clipboard's translation (``selection``:
-        the primary selection's, falling back to the clipboard where there is none)."""
-        text = self.read_clipboard(selection)
-        self.window.bring_forward()
-        if not text.strip():
-            if self.ocr.read_clipboard_image():  # a screenshot tool copied an image: read it
-                return None
-            self.window.statusBar().showMessage("The clipboard holds no text to translate.", 4000)
-            return None
-        return self.translate(self.input.bring_in(text))  # joined when that is on
+        """Bring the window forward and translate the clipboard (``HotkeyLink``)."""
+        return self.hotkey_link.translate_clipboard(selection)
 
     # ---- file jobs ----------------------------------------------------------------------
     def translate_files(self, paths: list[str]) -> None:
@@ -441,32 +421,12 @@ class Controller(QObject):
         self.window.close_to_tray = self.tray_available and self.settings.close_to_tray
 
     def register_hotkey(self) -> tuple[bool, str]:
-        """(Re)register the global hotkey from the settings; problems become a warning."""
-        if self.hotkey is None:
-            return False, "No hotkey layer."
-        if not self.settings.hotkey_enabled:
-            self.hotkey.stop()
-            return False, "Global hotkey is off."
-        ok, message = self.hotkey.start(self.settings.hotkey)
-        self._hotkey_message = message
-        if not ok and self.hotkey.available:  # unavailability is shown in Settings instead
-            self.window.show_warning(message)
-        return ok, message
+        """(Re)register the global hotkey from the settings (``HotkeyLink``)."""
+        return self.hotkey_link.register_hotkey()
 
     def hotkey_state(self) -> str:
-        """The global hotkey's real state, in words for the settings dialog: active, failed
-        to register (why), off, or unavailable here (why: Wayland, no display, ...)."""
-        hk = self.hotkey
-        if hk is None:
-            return "Unavailable: this run has no global hotkey layer."
-        if not hk.available:
-            return f"Unavailable: {hk.reason}"
-        if not self.settings.hotkey_enabled:
-            return f"Off. {FALLBACK_HINT}"
-        if hk.active_sequence:
-            return f"Active: {hk.active_sequence} translates the clipboard from any application."
-        why = self._hotkey_message or "not registered yet"
-        return f"Failed to register {self.settings.hotkey}. {why}"
+        """The global hotkey's real state, in words for the settings dialog (``HotkeyLink``)."""
+        return self.hotkey_link.hotkey_state()
 
     def save(self) -> None:
         """Write the settings (with the current window layout) to disk."""
