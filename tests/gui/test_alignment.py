@@ -154,6 +154,53 @@ def _put_cursor(editor, pos):
     editor.setTextCursor(cursor)
 
 
+def _chinese_pairs() -> tuple[Alignment, str]:
+    """Three Chinese sentences with no space between them (as the engine writes Chinese)."""
+    out = "你好。你好吗？很好。"
+    alignment = Alignment("Hi. How are you? Fine.")
+    for n, (src, tgt) in enumerate((("Hi.", "你好。"), ("How are you?", "你好吗？"), ("Fine.", "很好。"))):
+        start = out.index(tgt)
+        alignment.add(SegmentSpan(n, src, tgt, start, start + len(tgt)))
+    return alignment, out
+
+
+def test_a_target_edit_belongs_to_its_sentence_and_moves_the_later_ones():
+    alignment, out = _chinese_pairs()
+    first, second, third = alignment.pairs
+    # Typing "们" after "你" inside the second sentence (position 4).
+    text = out[:4] + "们" + out[4:]
+    changed = alignment.target_edited(4, 0, 1, text)
+    assert changed == [second] and second.edited and not first.edited and not third.edited
+    assert second.translation == "你们好吗？" and second.machine == "你好吗？"
+    assert text[third.tgt[0] : third.tgt[1]] == "很好。"
+
+
+def test_where_chinese_sentences_meet_a_deletion_takes_the_sentence_it_starts_at():
+    alignment, out = _chinese_pairs()
+    first, second, third = alignment.pairs
+    # Select the whole second sentence and delete it, then type its replacement at the same
+    # place: the characters go to the (emptied) second sentence, not the end of the first.
+    start, end = second.tgt
+    text = out[:start] + out[end:]
+    assert alignment.target_edited(start, end - start, 0, text) == [second]
+    assert second.tgt == (start, start) and first.translation == "你好。"
+    text = text[:start] + "还好吗？" + text[start:]
+    alignment.target_edited(start, 0, 4, text)
+    assert (first.translation, second.translation, third.translation) == ("你好。", "还好吗？", "很好。")
+    assert second.edited and not first.edited
+
+
+def test_a_deletion_across_two_sentences_shortens_both():
+    alignment, out = _chinese_pairs()
+    first, second, third = alignment.pairs
+    # Delete from the middle of the first sentence to the middle of the second: "好。你好".
+    pos, removed = 1, 4
+    text = out[:pos] + out[pos + removed :]
+    alignment.target_edited(pos, removed, 0, text)
+    assert first.translation == "你" and second.translation == "吗？" and third.translation == "很好。"
+    assert first.edited and second.edited and not third.edited
+
+
 def test_cursor_in_either_pane_highlights_the_counterpart(qtbot, make_controller):
     window, controller = make_controller(factory=sentence_factory())
     _active(qtbot, window)
