@@ -128,6 +128,11 @@ class DirectionFeature(QObject):
         if source.strip():
             self.controller.translate(source)
 
+    def use_auto(self) -> None:
+        """Auto from now on (the global hotkey: text from anywhere, in either language)."""
+        if self.target is not Target.AUTO:
+            self._set(Target.AUTO)
+
     def _set(self, target: Target) -> None:
         self.target = target
         self.bar.set_target(target)

@@ -40,10 +40,13 @@ class HotkeyLink(QObject):
 
     def hotkey_pressed(self) -> None:
         """The global hotkey: the clipboard's translation in the main window, or in the popup
-        at the mouse pointer (Settings: "The hotkey shows the translation in")."""
+        at the mouse pointer (Settings: "The hotkey shows the translation in"). Either way in the
+        Auto direction (each sentence into the other language): the window's control is set to
+        Auto first, where it shows."""
         if self.controller.settings.hotkey_opens == "popup":
             self.controller.popup.show_for_clipboard()
         else:
+            self.controller.direction.use_auto()
             self.translate_clipboard()
 
     def translate_clipboard(self, selection: bool = False) -> int | None:

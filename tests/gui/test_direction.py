@@ -99,3 +99,16 @@ def test_a_chosen_model_goes_to_its_own_direction():
     folder = str(bundled_model_dir("en-zh"))
     assert chosen_models(folder) == {"en-zh": folder}
     assert chosen_models(None) is None and chosen_models("") is None
+
+
+def test_the_hotkey_translates_in_auto(qtbot, make_controller):
+    from PySide6.QtGui import QGuiApplication
+
+    window, controller = make_controller()
+    controller.direction.choose("en")  # Chinese -> English chosen in the window
+    QGuiApplication.clipboard().setText("Good morning.")
+    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+        controller.hotkey_pressed()  # English text from another application
+    assert window.direction_bar.target() is Target.AUTO
+    assert controller.worker.translator.calls[-1]["options"].target == "auto"
+    assert window.target_text() == "<Good><morning.>"
