@@ -292,8 +292,9 @@ def _matmul_weight(graph: GraphConstants, prefix: str, shape: tuple[int, int]) -
         return found
     for node in graph.named(prefix + "MatMul_quant$"):
         w8 = graph.const(node.input[1]) if node.op_type == "MatMulInteger" else None
-        scales = [v for n in graph.named(prefix + "MatMul_quant_scales_mul$") for v in graph.const_inputs(n)]
-        if w8 is None or w8.shape != shape or len(scales) != 1:
+        # (a merged decoder has this node in both branches, with the same constant)
+        scales = [v for n in graph.named(prefix + "MatMul_quant_scales_mul$") for v in graph.const_inputs(n)][:1]
+        if w8 is None or w8.shape != shape or not scales:
             continue
         zero = graph.const(node.input[3]) if len(node.input) > 3 and node.input[3] else None
         offset = 0.0 if zero is None else zero.astype(np.float32)
@@ -660,6 +661,76 @@ def _activation(b: GraphBuilder, x: str, name: str) -> str:
     # transformers' "gelu" is the exact erf form
     inner = b.op("Erf", [b.op("Div", [x, b.const(np.float32(math.sqrt(2.0)))])])
     return b.op("Mul", [b.op("Mul", [x, b.op("Add", [inner, b.const(np.float32(1.0))])]), b.const(np.float32(0.5))])
+
+
+def dequantize_graph(model: onnx.ModelProto) -> onnx.ModelProto:
+    """ORT dynamic int8 (``quantize_dynamic``) back to float: each ``MatMulInteger`` by a constant
+    weight, with its ``Cast`` and output-scale ``Mul``, becomes a float ``MatMul`` by the
+    dequantized weight, and each ``Gather`` + ``DequantizeLinear`` of a constant table a float
+    ``Gather``; the activation quantizers left unused are dropped. For re-quantizing a published
+    int8 model per row (its weights rounded twice: see docs/BENCHMARKS.md)."""
+    onnx = _onnx()
+    graph = model.graph
+    consts = GraphConstants(model)
+    users: dict[str, list[Any]] = {}
+    for node in graph.node:
+        for name in node.input:
+            users.setdefault(name, []).append(node)
+    replace: dict[int, Any] = {}
+    drop: set[int] = set()
+    count = 0
+    for node in graph.node:
+        if node.op_type == "MatMulInteger":
+            prefix = node.name[: -len("_quant")] if node.name.endswith("_quant") else node.name
+            weight = _matmul_weight(consts, re.escape(prefix[: prefix.rfind("/") + 1]), _shape(consts, node.input[1]))
+            quantizer = consts.producer.get(node.input[0])
+            cast = next(iter(users.get(node.output[0], [])), None)
+            mul = None if cast is None else next(iter(users.get(cast.output[0], [])), None)
+            if weight is None or quantizer is None or cast is None or mul is None or mul.op_type != "Mul":
+                continue
+            count += 1
+            name = f"{prefix}_dequantized_weight"
+            graph.initializer.append(onnx.numpy_helper.from_array(weight, name))
+            replace[id(node)] = onnx.helper.make_node(
+                "MatMul", [quantizer.input[0], name], list(mul.output), name=prefix
+            )
+            drop |= {id(cast), id(mul)}
+        elif node.op_type == "Gather" and consts.const(node.input[0]) is not None:
+            dq = next(iter(users.get(node.output[0], [])), None)
+            table = _table(consts, re.escape(node.name[: node.name.rfind("/") + 1]), lambda v: v.ndim == 2)
+            if dq is None or dq.op_type != "DequantizeLinear" or table is None or table.dtype != np.float32:
+                continue
+            name = f"{node.name}_dequantized_table"
+            graph.initializer.append(onnx.numpy_helper.from_array(table, name))
+            replace[id(node)] = onnx.helper.make_node("Gather", [name, node.input[1]], list(dq.output), name=node.name)
+            drop.add(id(dq))
+    nodes = [replace.get(id(n), n) for n in graph.node if id(n) not in drop]
+    _drop_dead(graph, nodes)
+    if not count:
+        raise ConversionRefused("no ORT dynamic int8 MatMulInteger found to dequantize")
+    return model
+
+
+def _shape(consts: GraphConstants, name: str) -> tuple[int, int]:
+    value = consts.const(name)
+    return (int(value.shape[0]), int(value.shape[1])) if value is not None and value.ndim == 2 else (0, 0)
+
+
+def _drop_dead(graph: Any, nodes: list[Any]) -> None:
+    """Set ``graph``'s nodes to ``nodes`` minus those whose outputs nothing reads; drop unused initializers."""
+    wanted = {o.name for o in graph.output}
+    while True:
+        used = wanted | {i for n in nodes for i in n.input}
+        alive = [n for n in nodes if any(o in used for o in n.output)]
+        if len(alive) == len(nodes):
+            break
+        nodes = alive
+    del graph.node[:]
+    graph.node.extend(nodes)
+    used = {i for n in nodes for i in n.input}
+    keep = [i for i in graph.initializer if i.name in used]
+    del graph.initializer[:]
+    graph.initializer.extend(keep)
 
 
 def quantize_encoder(model: onnx.ModelProto) -> onnx.ModelProto:
