@@ -108,8 +108,8 @@ def main() -> int:
 
     def settle() -> None:
         """Let the completion asked for last end (the worker is then free)."""
-        if feature._pending is not None:
-            rid = feature._pending[0]
+        if feature.completion.pending is not None:
+            rid = feature.completion.pending[0]
             until(lambda: rid in finished)
 
     times: list[float] = []

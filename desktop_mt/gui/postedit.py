@@ -24,15 +24,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 import sqlite3
-import threading
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from .alignment import MEMORY, MODEL, Pair
+from .alignment import MEMORY, MODEL, Pair, index_of16
 from .ports import StrEnum
+from .postedit_completion import Completion
 from .worker import IncrementalPlan
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,6 @@ class Said(StrEnum):
     APPROVED = "{n} sentence pair(s) kept in the translation memory"
     NOTHING_TO_APPROVE = "Nothing to approve: translate a text first."
     NO_MEMORY = "The translation memory is not available: {why}"
-    COMPLETION_FAILED = "No completion: {why}"
     EDITED = "Your translation of this sentence (kept when the text is translated again); the machine's: {machine}"
     REMEMBERED = "From the translation memory (not sent to the model)"
 
@@ -97,9 +96,6 @@ class SuggestionBar(QFrame):
 class PostEditFeature(QObject):
     """The controller's side of post-editing (see the module docstring)."""
 
-    _completeRequested = Signal(int, str, str, object, object)  # queued into the worker's thread
-    completionShown = Signal(str)  # the completion offered so far (tests, screenshots)
-    completionFinished = Signal(int)  # completion request id: the model's completion is all there
     memoryChanged = Signal()
 
     def __init__(self, controller: Any) -> None:
@@ -109,13 +105,10 @@ class PostEditFeature(QObject):
         self.pane = window.target
         self.view = controller.alignment.view
         self.figures = Figures()
+        self.completion = Completion(controller)  # the model's completion of the sentence being typed
         self._memory: Any = None
         self._memory_error = ""
         self._committed: set[tuple[str, str, str]] = set()
-        self._next_id = 0
-        self._pending: tuple[int, threading.Event] | None = None
-        self._completion = ""
-        self._accepting = False
         self._source = ""  # the source text the translation shown was made from
         self._made_with: Any = None  # the options and model the translation shown was made with
         self._planned = False  # the current request is incremental (else the model has all of it)
@@ -123,13 +116,8 @@ class PostEditFeature(QObject):
         self._req_id, self._whole = 0, True
         controller.requestStarted.connect(self._on_request_started)
         controller.worker.segmentDone.connect(self._on_span)
-        self._completeRequested.connect(controller.worker.complete)
-        controller.worker.completionDelta.connect(self._on_delta)
-        controller.worker.completionDone.connect(self._on_done)
         self.view.pairsEdited.connect(self._on_pairs_edited)
         self.view.highlighted.connect(self._on_highlighted)
-        self.pane.completionAccepted.connect(self.accept)
-        self.pane.completionDismissed.connect(self.cancel)
         window.suggestion_bar.useRequested.connect(self.use_suggestion)
         self._history_timer = QTimer(self)
         self._history_timer.setSingleShot(True)
@@ -284,8 +272,6 @@ class PostEditFeature(QObject):
         alignment = self.view.alignment
         if alignment is None:
             return text
-        from .alignment import index_of16
-
         out, at = [], 0
         for pair in sorted(alignment.pairs, key=lambda p: p.tgt):
             start, end = index_of16(text, pair.tgt[0]), index_of16(text, pair.tgt[1])
@@ -304,86 +290,26 @@ class PostEditFeature(QObject):
     # ---- completion ----------------------------------------------------------------------------
     def _on_pairs_edited(self, _pairs: list[Pair]) -> None:
         self._history_timer.start()
-        if self._accepting:
-            return
-        self.request_completion()
-
-    def _pair_and_prefix(self) -> tuple[Pair, str, int] | None:
-        """The translated sentence at the pane's cursor, what was typed of it up to the cursor,
-        and the cursor's position; None when the cursor is in no sentence."""
-        pos = self.pane.textCursor().position()
-        alignment = self.view.alignment
-        last = alignment.last_edited if alignment is not None else None
-        # Where two sentences meet (no space between Chinese ones) the one being typed in.
-        if last is not None and alignment is not None and last in alignment.pairs and last.tgt[0] < pos <= last.tgt[1]:
-            pair: Pair | None = last
-        else:
-            pair = self.view.pair_at("target", pos)
-        if pair is None or pos <= pair.tgt[0]:
-            return None
-        text = self.pane.toPlainText()
-        from .alignment import slice16
-
-        return pair, slice16(text, pair.tgt[0], pos), pos
+        if not self.completion.accepting:
+            self.completion.request()
 
     def request_completion(self) -> int | None:
-        """Ask the worker for the model's completion of the sentence at the cursor from what
-        was typed there (the previous request is cancelled). Returns the request id."""
-        self.cancel()
-        found = self._pair_and_prefix()
-        if found is None or not found[1].strip():
-            return None
-        pair, prefix, _pos = found
-        self._next_id += 1
-        cancel = threading.Event()
-        self._pending = (self._next_id, cancel)
-        self._completion = ""
-        # Greedy: a completion while typing must come at once (Settings' beams are for translations).
-        options = dataclasses.replace(self.controller.window_options(), beams=1)
-        self._completeRequested.emit(self._next_id, pair.source, prefix, options, cancel)
-        return self._next_id
+        """Ask for the model's completion at the cursor (``Completion.request``)."""
+        return self.completion.request()
 
     def cancel(self) -> None:
-        """Drop the completion asked for or shown (its flag stops the model within one step)."""
-        if self._pending is not None:
-            self._pending[1].set()
-            self._pending = None
-        self._completion = ""
-        self.pane.hide_completion()
+        """Drop the completion asked for or shown."""
+        self.completion.cancel()
 
-    def _on_delta(self, req_id: int, text: str) -> None:
-        if self._pending is None or self._pending[0] != req_id:
-            return
-        self._completion += text
-        self.pane.show_completion(self._completion)
-        self.completionShown.emit(self._completion)
+    @property
+    def completionShown(self) -> SignalInstance:
+        """(str): the completion offered so far (tests, screenshots)."""
+        return self.completion.shown
 
-    def _on_done(self, req_id: int, message: str) -> None:
-        if self._pending is None or self._pending[0] != req_id:
-            return
-        if message:
-            self.window.statusBar().showMessage(Said.COMPLETION_FAILED.format_with(why=message), 6000)
-        self.completionFinished.emit(req_id)
-
-    def accept(self, completion: str) -> None:
-        """Tab: the completion replaces the rest of the sentence after the cursor."""
-        found = self._pair_and_prefix()
-        self.cancel()
-        if found is None:
-            return
-        pair, _prefix, pos = found
-        cursor = QTextCursor(self.pane.document())
-        cursor.setPosition(pos)
-        cursor.setPosition(min(pair.tgt[1], self.pane.document().characterCount() - 1), QTextCursor.MoveMode.KeepAnchor)
-        self._accepting = True
-        try:
-            with self.pane.user_edit():
-                cursor.beginEditBlock()
-                cursor.insertText(completion)
-                cursor.endEditBlock()
-        finally:
-            self._accepting = False
-        self.pane.setTextCursor(cursor)
+    @property
+    def completionFinished(self) -> SignalInstance:
+        """(int): a completion request's model output is all there."""
+        return self.completion.finished
 
     # ---- the memory's suggestion -------------------------------------------------------------
     def _on_highlighted(self, pair: Pair | None) -> None:

@@ -155,7 +155,7 @@ def test_a_new_keystroke_cancels_the_completion_asked_before(qtbot, ready):
     feature = controller.postedit
     _put_cursor(window, OUT.index("WORLD"))
     first = feature.request_completion()
-    pending = feature._pending[1]
+    pending = feature.completion.pending[1]
     second = feature.request_completion()
     assert second == first + 1 and pending.is_set()  # the old request's flag stops its decoding
 
