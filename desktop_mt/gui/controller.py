@@ -35,6 +35,7 @@ from .ocr_feature import OcrFeature
 from .popup import PopupFeature
 from .ports import Status
 from .postedit import PostEditFeature
+from .request_results import RequestResults
 from .settings import Settings
 from .worker import EngineConfig, FileJob, TranslationWorker, default_translator_factory
 
@@ -87,7 +88,8 @@ class Controller(QObject):
         self.tray_available = False  # set by the app; with the setting, closing hides to it
         self.hotkey = hotkey
         self.current: _Request | None = None
-        self.last_stats: Any = None
+        self.last_stats: Any = None  # TranslationStats of the last request that ran
+        self.first_text_ms = 0.0  # the last request's first text on screen, ms after the request
         self._next_id = 0
         self._shut_down = False
         self._debounce = QTimer(self)
@@ -126,11 +128,7 @@ class Controller(QObject):
         self.worker.moveToThread(self.worker_thread)
         self._translateRequested.connect(self.worker.translate)
         self._planRequested.connect(self.worker.translate_plan)
-        w = self.worker
-        w.delta.connect(self._on_delta)
-        w.finished.connect(self._on_finished)
-        w.failed.connect(self._on_failed)
-        w.unavailable.connect(self._on_unavailable)
+        self.results = RequestResults(self)  # the worker's output of the current request, shown
         self.files = FileJobs(self, factory)  # the file queue and the running job, in its own thread
 
     def _connect_window(self) -> None:
@@ -301,63 +299,6 @@ class Controller(QObject):
     @property
     def file_worker(self) -> TranslationWorker:
         return self.files.worker
-
-    # ---- worker results (UI thread) -----------------------------------------------------
-    def _is_current(self, req_id: int) -> bool:
-        return self.current is not None and self.current.req_id == req_id
-
-    def _on_delta(self, req_id: int, text: str) -> None:
-        request = self.current
-        if request is not None and request.req_id == req_id:  # stale output of a superseded request is dropped
-            self.window.append_target(text)
-            self._log_first_text(request)
-
-    def _log_first_text(self, request: _Request) -> None:
-        # End-to-end latency as the user sees it (request -> first text on screen), beside a
-        # file job or not; the log never holds text, only these figures.
-        if request.shown_first:
-            return
-        request.shown_first = True
-        self.first_text_ms = (time.perf_counter() - request.started) * 1000
-        log.info(
-            "first translated text shown %.0f ms after the request (file job running: %s)",
-            self.first_text_ms,
-            "yes" if self.file_job is not None else "no",
-        )
-
-    def _on_finished(self, req_id: int, stats: Any) -> None:
-        request = self.current
-        if request is None or request.req_id != req_id:
-            return
-        self._set_current(None)
-        self.window.set_busy(False)
-        if stats is not None:
-            self.last_stats = stats
-            self.window.set_stats(stats.first_token_seconds, stats.tokens_per_second, stats.tokens)
-        self._set_state(Status.IDLE)
-        if stats is not None and not stats.cancelled:
-            self.translationCompleted.emit(request.text, self.window.target_text())
-        self.requestFinished.emit(req_id)
-
-    def _on_failed(self, req_id: int, message: str) -> None:
-        if not self._is_current(req_id):
-            return
-        self._set_current(None)
-        self.window.set_busy(False)
-        self._set_state(Status.ERROR, "translation failed")
-        self.window.show_error("Translation failed", message)
-        self.requestFinished.emit(req_id)
-
-    def _on_unavailable(self, req_id: int, message: str) -> None:
-        """The text needs a direction no installed model translates: the banner says which
-        model to download (not a modal error: typing goes on)."""
-        if not self._is_current(req_id):
-            return
-        self._set_current(None)
-        self.window.set_busy(False)
-        self._set_state(Status.IDLE)
-        self.window.show_warning(message[:1].upper() + message[1:] + ".")
-        self.requestFinished.emit(req_id)
 
     def _on_font_size_changed(self, size: int) -> None:
         self.settings.font_size = size
