@@ -108,3 +108,17 @@ def test_docx_translates_either_way(models, tmp_path):
     assert cli.main(["translate", *argv, str(src), "-o", str(out)]) == 0
     texts = [p.text for p in docx.Document(str(out)).paragraphs]
     assert texts == [zh_en.translate(CHINESE), en_zh.translate(ENGLISH)]
+
+
+def test_self_test_loads_the_model_of_each_direction(tiny_marian_dir, zh_en_dir, capsys):
+    code = cli.main(["self-test", "--model", str(zh_en_dir), "--model", str(tiny_marian_dir), "--variant", "fp32"])
+    out = capsys.readouterr().out
+    assert "en-zh model:" in out and "zh-en model:" in out
+    assert "en-zh fp32:" in out and "zh-en fp32:" in out and "load" in out
+    assert code in (0, 1)  # tiny random models may write neither script; the check names which
+
+
+def test_self_test_names_the_model_a_missing_direction_needs(zh_en_dir, capsys):
+    cli.main(["self-test", "--model", str(zh_en_dir), "--variant", "fp32"])
+    out = capsys.readouterr().out
+    assert "zh-en fp32:" in out and "en-zh: no model (`desktop-mt models download opus-mt-en-zh`" in out

@@ -160,8 +160,8 @@ class LanguageTable:
 
 # --- detection ---------------------------------------------------------------------------
 
-DETECT_CHARS = 16_000  # characters the detection reads per request, at most
-DETECT_MIN_CHARS = 100
+DETECT_CHARS = 8_000  # characters the detection reads per request, at most
+DETECT_MIN_CHARS = 60
 
 # The most frequent English words (function words mostly); a share of them marks English.
 _ENGLISH_WORDS = frozenset(

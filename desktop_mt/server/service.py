@@ -165,12 +165,15 @@ class TranslationService:
         return dataclasses.replace(self.translator.options, target=target.language, script=target.script)
 
     def count_tokens(self, text: str) -> int:
-        """Source tokens of ``text`` for the metrics, by the tokenizer of its direction's model
-        (the first loaded direction's for text that needs none it has)."""
+        """Source tokens of ``text`` for the metrics, by the tokenizer of the model that reads
+        most of it: Chinese->English when a fifth or more of its characters are CJK (a quick
+        estimate on the engine's thread, not the per-sentence rule), else English->Chinese;
+        the loaded direction when there is one."""
         if not text.strip():
             return 0
-        needed = [d for d in direction.DIRECTIONS if d in direction.directions_needed(text)]
-        name = next((d for d in needed if d in self.translator.directions), self.translator.directions[0])
+        loaded = self.translator.directions
+        wanted = direction.ZH_EN if 5 * len(direction.CJK.findall(text)) >= len(text) else direction.EN_ZH
+        name = wanted if wanted in loaded else loaded[0]
         return self.translator.translator_for(name).tokenizer.count(text)
 
     async def translate(self, texts: list[str], target: Target) -> list[str]:
