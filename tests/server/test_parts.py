@@ -216,3 +216,17 @@ def test_busy_is_429_in_deepls_shape_and_503_in_deeplxs():
     assert _deepl_shape(busy) == (429, {"message": "Server busy: 256 texts are waiting"})
     assert _deeplx_shape(busy) == (503, {"code": 503, "message": "Server busy: 256 texts are waiting"})
     assert _deepl_shape(ApiError(403, "no")) == (403, {"message": "no"})
+
+
+def test_serve_takes_a_model_per_direction_and_the_memory_flag():
+    from desktop_mt.cli import build_parser
+    from desktop_mt.server.config import config_from_args
+
+    args = build_parser().parse_args(["serve", "--model", "opus-mt-zh-en", "--model", "/models/en-zh", "--tm"])
+    config = config_from_args(args)
+    assert config.models == ("opus-mt-zh-en", "/models/en-zh") and config.model_choices == config.models
+    assert config.tm == ""  # the user's own memory
+    assert ServerConfig.from_json(config.to_json()) == config
+    plain = config_from_args(build_parser().parse_args(["serve"]))
+    assert plain.models == () and plain.tm is None  # the defaults per direction; no memory
+    assert ServerConfig(model="/m").model_choices == ("/m",)  # a front end's one model
