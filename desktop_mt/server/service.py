@@ -21,7 +21,7 @@ import time
 from collections.abc import AsyncIterator, Generator, Hashable, Mapping, Sequence
 from typing import Protocol
 
-from ..engine import direction
+from ..engine import direction, script
 from ..engine.events import Alternative, Finished, TextDelta
 from ..engine.options import GenerationOptions
 from ..engine.protocols import CancelToken
@@ -211,9 +211,13 @@ class TranslationService:
     def _translate_with_memory(
         self, memory: MemoryTranslator, texts: list[str], options: GenerationOptions, cancel: threading.Event
     ) -> list[str]:
-        """``texts`` with the memory's exact matches (never sent to the model; counted)."""
+        """``texts`` with the memory's exact matches (never sent to the model; counted). The
+        memory holds Simplified Chinese: for a Traditional target the whole line, memory and
+        model parts alike, is converted once at the end, by the engine's own final step
+        (``engine.script.convert``, what ``translate_batch`` does to its results)."""
         before = dataclasses.replace(memory.counts)
-        results = memory.translate_batch(texts, options, cancel)
+        simplified = dataclasses.replace(options, script=script.SIMPLIFIED)
+        results = [script.convert(text, options.script) for text in memory.translate_batch(texts, simplified, cancel)]
         self.metrics.memory_sentences.inc(memory.counts.from_memory - before.from_memory)
         self.metrics.memory_model_texts.inc(memory.counts.to_model - before.to_model)
         return results

@@ -180,3 +180,16 @@ def test_memory_is_off_by_default_and_tm_opens_a_memory_file(tmp_path, models):
                 assert libre(c, ENGLISH, "en", "zh")["translatedText"] == expected
         finally:
             thread.stop()
+
+
+def test_memory_matches_are_written_in_the_target_script():
+    pytest.importorskip("opencc")
+    memory = TranslationMemory(":memory:")
+    memory.add("I love you.", "我爱你。", "en-zh")
+    thread = ServerThread(fake_app(FakeTranslator(), memory=memory)).start()
+    try:
+        with httpx.Client(base_url=thread.url, timeout=WAIT) as c:
+            assert libre(c, "I love you.", "en", "zh-Hant")["translatedText"] == "我愛你。"
+            assert libre(c, "I love you.", "en", "zh-Hans")["translatedText"] == "我爱你。"
+    finally:
+        thread.stop()
