@@ -155,3 +155,38 @@ def test_a_graph_without_the_marian_structure_is_refused_and_the_model_is_unchan
     with pytest.raises(ConversionRefused, match=r"expected Marian structure \(not found: layers.0.fc1"):
         convert_model_dir(folder)
     assert (folder / "desktop_mt.json").read_bytes() == before and not (folder / "converted").exists()
+
+
+@pytest.fixture(scope="module")
+def tiny_dynamic_export(tiny_marian_hf, tmp_path_factory):
+    """The tiny Marian as transformers.js publishes int8: merged decoder, ORT dynamic int8."""
+    from desktop_mt.engine import model_format as mf
+    from export_tools.export import export
+
+    out = tmp_path_factory.mktemp("marian_dynamic") / "model"
+    export(str(tiny_marian_hf), str(out), int8=True, layout="merged", int8_kind=mf.INT8_DYNAMIC)
+    return out
+
+
+def test_published_dynamic_int8_weights_are_read_back(tiny_dynamic_export):
+    """The re-quantizing path (benchmarks/requant.py): the decoder weights found in ORT's dynamic
+    int8 graph are the fp32 weights within its rounding, and the dequantized encoder computes what
+    the int8 one does within activation rounding."""
+    import numpy as np
+    import onnxruntime as ort
+
+    from desktop_mt.models import convert as cv
+
+    info = inspect_model_dir(tiny_dynamic_export)
+    dims = cv.read_dims(info.config)
+    exact = cv.find_decoder_weights(cv.GraphConstants(onnx.load(str(info.files["fp32"]["decoder_merged"]))), dims)
+    read = cv.find_decoder_weights(cv.GraphConstants(onnx.load(str(info.files["int8"]["decoder_merged"]))), dims)
+    for a, b in ((exact.lm_head, read.lm_head), (exact.layers[1].fc2.weight, read.layers[1].fc2.weight)):
+        assert a.shape == b.shape and np.abs(a - b).max() <= np.abs(a).max() / 60
+    np.testing.assert_array_equal(exact.final_logits_bias, read.final_logits_bias)
+    encoder = cv.dequantize_graph(onnx.load(str(info.files["int8"]["encoder"])))
+    assert not [n for n in encoder.graph.node if n.op_type in ("MatMulInteger", "DynamicQuantizeLinear")]
+    feed = {"input_ids": np.array([[5, 17, 33, 99, 4, 0]], np.int64), "attention_mask": np.ones((1, 6), np.int64)}
+    got = ort.InferenceSession(encoder.SerializeToString()).run(None, feed)[0]
+    want = ort.InferenceSession(str(info.files["int8"]["encoder"])).run(None, feed)[0]
+    assert np.abs(got - want).max() < 0.1 * np.abs(want).max()
