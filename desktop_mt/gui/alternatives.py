@@ -17,9 +17,9 @@ import contextlib
 import threading
 from typing import Any
 
-from PySide6.QtCore import QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence, QTextCursor
-from PySide6.QtWidgets import QMenu, QPlainTextEdit
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QTextCursor
+from PySide6.QtWidgets import QApplication, QMenu, QPlainTextEdit
 
 from .alignment import AlignmentView, Pair, index_of16, slice16
 
@@ -57,6 +57,8 @@ class AlternativesFeature(QObject):
         self.controller, self.view = controller, view
         self.window = window = controller.window
         self.menu: QMenu | None = None
+        self._revision = 0  # the pane's document revision when a word was clicked
+        self._type_through = TypeThrough(window.target, self)
         self._next_id = 0
         self._pending: tuple[int, threading.Event, Pair, int | None] | None = None
         self._requested.connect(controller.worker.alternatives)
@@ -108,6 +110,7 @@ class AlternativesFeature(QObject):
         self._next_id += 1
         cancel = threading.Event()
         self._pending = (self._next_id, cancel, pair, start)
+        self._revision = self.window.target.document().revision()
         self.window.statusBar().showMessage("Finding alternatives from this word…")
         options = self.controller.window_options()
         self._fromRequested.emit(self._next_id, pair.source, prefix, COUNT, options, cancel)
@@ -139,7 +142,7 @@ class AlternativesFeature(QObject):
             return  # a new translation replaced the sentence meanwhile
         if start is None:
             self.show_menu(pair, result)
-        else:
+        elif self.window.target.document().revision() == self._revision:  # not typed on since the click
             self.show_menu_from(pair, start, result)
 
     # ---- menus --------------------------------------------------------------------------
@@ -179,6 +182,7 @@ class AlternativesFeature(QObject):
             action.setToolTip(f"score {alt.score:.3f}")
             action.setData(alt.text)
             action.triggered.connect(lambda _c=False, p=pair, s=start, t=alt.text: self.choose_from(p, s, t))
+        menu.installEventFilter(self._type_through)  # typing goes on in the pane, closing the menu
         self.menu = menu
         menu.popup(self._menu_position(pair))
         self.menuShown.emit(menu)
@@ -227,6 +231,26 @@ class AlternativesFeature(QObject):
         action.triggered.connect(lambda _c=False, p=pair: self.request(p))
         self.menu = menu
         menu.popup(target.viewport().mapToGlobal(pos))
+
+
+class TypeThrough(QObject):
+    """On a menu offered by a click in the pane: a key that types text closes the menu and
+    goes to the pane, so a click to place the cursor and typing on are never caught by it."""
+
+    def __init__(self, pane: QPlainTextEdit, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.pane = pane
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.KeyPress or not isinstance(event, QKeyEvent) or not isinstance(obj, QMenu):
+            return False
+        typed = event.text()
+        if not typed or not typed.isprintable() or event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier:
+            return False  # arrows, Enter, Esc: the menu's
+        obj.close()
+        copy = QKeyEvent(QEvent.Type.KeyPress, event.key(), event.modifiers(), typed)
+        QApplication.sendEvent(self.pane, copy)
+        return True
 
 
 def _word_start(editor: Any, pos: int) -> int:

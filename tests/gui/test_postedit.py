@@ -233,3 +233,30 @@ def test_the_history_keeps_the_final_text_and_the_machines(qtbot, ready):
     entry = controller.history.history().get(edited.args[0])
     assert entry.translation == "HELLO WORLD.how do you do?FINE."
     assert entry.machine == OUT
+
+
+def test_typing_while_the_words_alternatives_are_shown_goes_to_the_pane(qtbot, ready):
+    window, controller, _fake = ready
+    start = OUT.index("WORLD")
+    rect = window.target.cursorRect(_cursor_at(window, start + 2))
+    with qtbot.waitSignal(controller.alternatives.menuShown, timeout=10_000) as shown:
+        qtbot.mouseClick(window.target.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    menu = shown.args[0]
+    cursor = window.target.cursorForPosition(rect.center()).position()
+    qtbot.keyClick(menu, Qt.Key.Key_X)  # the user types on: the menu closes, the key goes in
+    assert not menu.isVisible()
+    text = window.target_text()
+    assert text[cursor] == "x" and text.replace("x", "", 1) == OUT
+
+
+def test_no_menu_when_the_user_typed_on_before_the_alternatives_came(qtbot, ready):
+    window, controller, _fake = ready
+    alternatives = controller.alternatives
+    shown = []
+    alternatives.menuShown.connect(shown.append)
+    pos = OUT.index("WORLD") + 2
+    with qtbot.waitSignal(controller.worker.alternativesReady, timeout=10_000):
+        alternatives.request_from(pos)
+        with window.target.user_edit():  # typed before the answer is handled
+            _cursor_at(window, pos).insertText("x")
+    assert shown == []
