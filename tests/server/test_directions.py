@@ -5,6 +5,8 @@ Issue 28: the local API's use of a translation memory (off by default)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 httpx = pytest.importorskip("httpx")
@@ -193,3 +195,14 @@ def test_memory_matches_are_written_in_the_target_script():
             assert libre(c, "I love you.", "en", "zh-Hans")["translatedText"] == "我爱你。"
     finally:
         thread.stop()
+
+
+def test_openai_stream_into_english(client, models):
+    _, _, _, zh_en = models
+    message = ENGLISH_PROMPTS["bob"](CHINESE)
+    body = {"model": "m", "stream": True, "messages": [{"role": "user", "content": message}]}
+    with client.stream("POST", "/v1/chat/completions", json=body) as r:
+        lines = [line[6:] for line in r.iter_lines() if line.startswith("data: ") and line != "data: [DONE]"]
+    deltas = [json.loads(line)["choices"] for line in lines]
+    text = "".join(c[0]["delta"].get("content") or "" for c in deltas if c)
+    assert text == zh_en.translate(CHINESE)
