@@ -1,12 +1,13 @@
-"""Issue 24: a 2 MB adversarial body to any endpoint is answered within a second while
-``/health`` keeps answering within 100 ms (before, 100 KB posted to ``/v1/responses`` froze the
-server for 14-20 s).
+"""Issue 24: a 2 MB adversarial body to any endpoint is answered, in its API's JSON shape,
+while ``/health`` keeps answering (before, 100 KB posted to ``/v1/responses`` froze the server
+for 14-20 s: a quadratic parse of 2 MB would take hours).
 
 The real app over a fake translator (the HTTP layer is what is attacked), served by uvicorn on
-a free loopback port. ``/health`` is polled on its own connection *while* the adversarial
-request is in flight, and both bounds are scaled by how fast ``/health`` answered just before
-on this machine (a machine busy with other work slows both alike; the bounds then grow
-with it instead of flaking).
+a free loopback port. ``/health`` is polled on its own connection while the adversarial request
+is in flight (at least once, whatever the scheduling). The bounds are generous (10 s for the
+answer, 2 s for ``/health``, scaled by how fast ``/health`` answered just before): they catch a
+super-linear parse or a blocked event loop by orders of magnitude and do not depend on how
+busy the machine is (issue 25: no assertion that depends on scheduling).
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ def test_adversarial_body_is_answered_fast_and_health_keeps_answering(server, na
         done = threading.Event()
 
         def poll() -> None:
+            polled.append(_health_seconds(health))  # once at least, even after a quick answer
             while not done.is_set():
                 polled.append(_health_seconds(health))
 
@@ -122,6 +124,5 @@ def test_adversarial_body_is_answered_fast_and_health_keeps_answering(server, na
             poller.join(WAIT)
         assert answer.status_code < 500, answer.text[:300]
         answer.json()  # JSON whatever the status (an error in the endpoint's shape)
-    assert polled, "/health was not polled during the request"
-    assert elapsed < 1.0 * load, f"{name}: answered in {elapsed:.3f} s (load x{load:.1f})"
-    assert max(polled) < 0.100 * load, f"{name}: /health took {max(polled) * 1000:.0f} ms during it (load x{load:.1f})"
+    assert elapsed < 10.0 * load, f"{name}: answered in {elapsed:.3f} s (load x{load:.1f})"
+    assert max(polled) < 2.0 * load, f"{name}: /health took {max(polled) * 1000:.0f} ms during it (load x{load:.1f})"
