@@ -289,18 +289,30 @@ def verify_files(info: ModelInfo, variant: str) -> None:
     model is hashed on its first load and not at every start."""
     if not info.manifest:
         return
-    for spec in info.manifest["variants"][variant]["files"].values():
-        path = info.path / spec["file"]
-        if "bytes" in spec and path.stat().st_size != spec["bytes"]:
-            raise ModelFormatError(
-                f"{path} has {path.stat().st_size} bytes, the manifest says {spec['bytes']}: "
-                f"the file is truncated or replaced; {FIX}"
-            )
-        if "sha256" in spec and cached_sha256(path) != spec["sha256"]:
-            raise ModelFormatError(
-                f"{path} is damaged: its sha256 differs from the one in "
-                f"{info.path / MANIFEST}; download or copy the model again, or {FIX}"
-            )
+    for role_spec in info.manifest["variants"][variant]["files"].values():
+        # a graph's weights in page-aligned external data (export_tools.external_data,
+        # models.convert) are checked like the graph file itself
+        data = role_spec.get("external_data")
+        folder = (info.path / role_spec["file"]).parent
+        extra = [{**data, "file": str((folder / data["file"]).relative_to(info.path))}] if data else []
+        for spec in [role_spec, *extra]:
+            _verify_file(info, spec)
+
+
+def _verify_file(info: ModelInfo, spec: dict[str, Any]) -> None:
+    path = info.path / spec["file"]
+    if not path.is_file():
+        raise ModelNotFoundError(f"{path} is missing (listed in {info.path / MANIFEST}); {FIX}")
+    if "bytes" in spec and path.stat().st_size != spec["bytes"]:
+        raise ModelFormatError(
+            f"{path} has {path.stat().st_size} bytes, the manifest says {spec['bytes']}: "
+            f"the file is truncated or replaced; {FIX}"
+        )
+    if "sha256" in spec and cached_sha256(path) != spec["sha256"]:
+        raise ModelFormatError(
+            f"{path} is damaged: its sha256 differs from the one in "
+            f"{info.path / MANIFEST}; download or copy the model again, or {FIX}"
+        )
 
 
 def _hash_cache_file() -> Path:

@@ -190,3 +190,18 @@ def test_published_dynamic_int8_weights_are_read_back(tiny_dynamic_export):
     got = ort.InferenceSession(encoder.SerializeToString()).run(None, feed)[0]
     want = ort.InferenceSession(str(info.files["int8"]["encoder"])).run(None, feed)[0]
     assert np.abs(got - want).max() < 0.1 * np.abs(want).max()
+
+
+def test_the_converted_weights_are_verified_by_hash(tiny_marian_dir, tmp_path):
+    """Most converted bytes are in external data files: a damaged one is refused by name, like a graph file."""
+    from desktop_mt.errors import ModelFormatError
+
+    folder = tmp_path / "model"
+    shutil.copytree(tiny_marian_dir, folder)
+    convert_model_dir(folder)
+    data = folder / "converted" / "decoder_step_model_quantized.onnx.data"
+    raw = bytearray(data.read_bytes())
+    raw[100:103] = bytes(b ^ 0xFF for b in raw[100:103])
+    data.write_bytes(bytes(raw))
+    with pytest.raises(ModelFormatError, match=r"decoder_step_model_quantized\.onnx\.data is damaged"):
+        Translator(folder, variant="int8")
