@@ -49,14 +49,6 @@ def about_text(info: Any, variant: str) -> str:
     )
 
 
-def direction_models(translator: Any) -> list[str]:
-    """The model names of a two-way translator, by direction ("en-zh" first); [] for others."""
-    translators = getattr(translator, "translators", None)
-    if not isinstance(translators, dict) or len(translators) < 2:
-        return []
-    return [str(getattr(t.model_info, "name", "") or d) for d, t in sorted(translators.items())]
-
-
 class EngineLoading(QObject):
     """The controller's engine loads (see the module docstring)."""
 
@@ -90,9 +82,7 @@ class EngineLoading(QObject):
             self.loaded_config = self._requested_configs.pop(0)
         self.model_info = info
         name = getattr(info, "name", None) or "model"
-        # Both directions' models when the engine has two (read once the worker has it).
-        names = direction_models(self.controller.worker.translator)
-        self.controller.window.set_model(f"{' + '.join(names) if names else name} · {variant}")
+        self.controller.window.set_model(f"{name} · {variant}")
         self.controller.window.about_text = about_text(info, variant)
         log.info("model loaded: %s (%s)", getattr(info, "name", None), variant)
         self.controller._set_state(Status.TRANSLATING if self.controller.current else Status.IDLE)

@@ -4,8 +4,6 @@ the source pane (undoable) and flips the direction; a direction without a model 
 
 from __future__ import annotations
 
-import types
-
 from desktop_mt.engine.direction import DirectionUnavailableError
 from desktop_mt.gui.direction_bar import Target, swapped
 from desktop_mt.gui.worker import EngineConfig, chosen_models
@@ -114,15 +112,3 @@ def test_the_hotkey_translates_in_auto(qtbot, make_controller):
     assert window.direction_bar.target() is Target.AUTO
     assert controller.worker.translator.calls[-1]["options"].target == "auto"
     assert window.target_text() == "<Good><morning.>"
-
-
-def test_the_status_bar_names_both_directions_models():
-    from desktop_mt.gui.engine_loading import direction_models
-
-    def model(name):
-        return types.SimpleNamespace(model_info=types.SimpleNamespace(name=name))
-
-    two_way = types.SimpleNamespace(translators={"zh-en": model("zh-en-small"), "en-zh": model("en-zh-small")})
-    assert direction_models(two_way) == ["en-zh-small", "zh-en-small"]
-    assert direction_models(types.SimpleNamespace(translators={"en-zh": model("x")})) == []
-    assert direction_models(object()) == []
