@@ -97,7 +97,29 @@ def ort_session_options(options: SessionOptions, inter_op_threads: int | None = 
     spin = "1" if options.spin_wait else "0"
     so.add_session_config_entry("session.intra_op.allow_spinning", spin)
     so.add_session_config_entry("session.inter_op.allow_spinning", spin)
+    if _shared_cpu_arena():
+        so.add_session_config_entry("session.use_env_allocators", "1")
     return so
+
+
+_ARENA_LOCK = threading.Lock()
+_ARENA: list[bool] = []  # [registered?], decided once per process
+
+
+def _shared_cpu_arena() -> bool:
+    """One CPU memory arena for every session of the process, growing by what is asked
+    (``kSameAsRequested``) instead of ORT's default of doubling each new chunk and one arena per
+    session. Measured (issue 32, opus-mt-en-zh architecture, batch 32 greedy + beam 4): peak RSS
+    529 -> 501 MB, same tokens, same speed. False when this ONNX Runtime cannot register it."""
+    with _ARENA_LOCK:
+        if not _ARENA:
+            try:
+                memory = ort.OrtMemoryInfo("Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0, ort.OrtMemType.DEFAULT)
+                ort.create_and_register_allocator(memory, ort.OrtArenaCfg({"arena_extend_strategy": 1}))
+                _ARENA.append(True)
+            except Exception:  # noqa: BLE001 - ORT raises private types; sessions then keep their own arenas
+                _ARENA.append(False)
+        return _ARENA[0]
 
 
 def make_session(path: Path, options: SessionOptions, providers: list[str]) -> ort.InferenceSession:
