@@ -822,6 +822,7 @@ def convert_model_dir(model_dir: Path, fp32_step: bool = False) -> Conversion:
     staging.mkdir(parents=True)
     try:
         made = _write_graphs(staging, info, weights, dims, fp32_step)
+        del weights  # ~300 MB of float arrays for opus-mt: not needed for the checks
         validation = validate(info, staging, made)
         _remove_tree(out)
         staging.rename(out)
@@ -892,16 +893,27 @@ def validate(info: mf.ModelInfo, staging: Path, made: dict[str, dict[str, str]])
     view = dataclasses.replace(
         info, files={"fp32": dict(info.files["fp32"]), "check": check, "int8": int8}, manifest=None
     )
-    downloaded, converted, quantized = (Seq2SeqSessions(view, v) for v in ("fp32", "check", "int8"))
     params = dataclasses.replace(decode_params(info), beams=1)
     tokenizer = SentencePieceTokenizer(info)
-    worst, same, same8 = 0.0, 0, 0
-    for sample in SAMPLES:
-        ids = tokenizer.encode(sample)
-        ref = _greedy(generation, downloaded, ids, params)
-        worst = max(worst, _logit_difference(downloaded, converted, ids, ref, params.decoder_start))
-        same += _greedy(generation, converted, ids, params) == ref
-        same8 += _greedy(generation, quantized, ids, params) == ref
+    samples = [tokenizer.encode(sample) for sample in SAMPLES]
+    # One model loaded at a time (the reference's logits kept: a few MB), so the install's peak
+    # memory is one fp32 model, not three.
+    downloaded = Seq2SeqSessions(view, "fp32")
+    refs = [_greedy(generation, downloaded, ids, params) for ids in samples]
+    ref_logits = [
+        _teacher_logits(downloaded, ids, ref, params.decoder_start) for ids, ref in zip(samples, refs, strict=True)
+    ]
+    del downloaded
+    converted = Seq2SeqSessions(view, "check")
+    worst = max(
+        _relative_difference(want, _teacher_logits(converted, ids, ref, params.decoder_start))
+        for ids, ref, want in zip(samples, refs, ref_logits, strict=True)
+    )
+    same = sum(_greedy(generation, converted, ids, params) == ref for ids, ref in zip(samples, refs, strict=True))
+    del converted
+    quantized = Seq2SeqSessions(view, "int8")
+    same8 = sum(_greedy(generation, quantized, ids, params) == ref for ids, ref in zip(samples, refs, strict=True))
+    del quantized
     del made["fp32-check"]
     if not made.get("fp32"):
         for name in FP32_FILES.values():
@@ -928,27 +940,21 @@ def _greedy(generation: Any, sessions: Any, ids: list[int], params: Any) -> list
     return []
 
 
-def _logit_difference(a: Any, b: Any, ids: list[int], tokens: list[int], start: int) -> float:
-    """Largest |logit difference| over a teacher-forced decode of ``tokens``, relative to the logits' range."""
+def _teacher_logits(sessions: Any, ids: list[int], tokens: list[int], start: int) -> list[np.ndarray]:
+    """The last-position logits of each step of a teacher-forced decode of ``tokens``."""
     batch = np.array([ids], dtype=np.int64)
     mask = np.ones_like(batch)
-    worst = 0.0
-    caches = []
-    logits = []
-    for s in (a, b):
-        hidden = s.encode(batch, mask)
-        out, cache = s.decode_first(np.array([[start]], np.int64), mask, hidden, len(tokens) + 2)
-        caches.append(cache)
-        logits.append(out)
-    for step in range(len(tokens) + 1):
-        ref, got = logits[0][:, -1], logits[1][:, -1]
-        scale = max(float(np.abs(ref).max()), 1.0)
-        worst = max(worst, float(np.abs(ref - got).max()) / scale)
-        if step == len(tokens):
-            break
-        token = np.array([[tokens[step]]], np.int64)
-        logits = [s.decode_next(token, c) for s, c in zip((a, b), caches, strict=True)]
-    return worst
+    hidden = sessions.encode(batch, mask)
+    out, cache = sessions.decode_first(np.array([[start]], np.int64), mask, hidden, len(tokens) + 2)
+    logits = [np.array(out[:, -1])]
+    for token in tokens:
+        logits.append(np.array(sessions.decode_next(np.array([[token]], np.int64), cache)[:, -1]))
+    return logits
+
+
+def _relative_difference(want: list[np.ndarray], got: list[np.ndarray]) -> float:
+    """Largest |logit difference| of the steps, relative to each step's logit range."""
+    return max(float(np.abs(w - g).max()) / max(float(np.abs(w).max()), 1.0) for w, g in zip(want, got, strict=True))
 
 
 ALIGN = 65536  # external data offsets: Windows' allocation granularity, a multiple of the page size
