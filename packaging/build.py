@@ -411,7 +411,8 @@ def timed_self_test(exe: Path, env: dict[str, str], variant: str = "int8") -> di
             if not data:
                 break
             chunks += data
-            if first is None and re.search(rb"(^|\n)" + variant.encode() + rb": ", chunks):
+            # "int8: ..." (one model) or "en-zh int8: ..." (a model per direction)
+            if first is None and re.search(rb"(^|\n)([a-z]{2}-[a-z]{2} )?" + variant.encode() + rb": ", chunks):
                 first = time.perf_counter() - started
         os.close(master)
         with proc.stderr:  # closed here: an open pipe is a ResourceWarning (an error in the tests)

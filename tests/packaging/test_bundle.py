@@ -142,8 +142,17 @@ def test_self_test_in_bundle(bundle, tmp_path):
     assert "self-test passed" in proc.stdout
     # the bundled copy, where importlib.resources finds the package data in the bundle
     assert f"desktop_mt/resources/models/{bundle['model'].name}" in proc.stdout
-    for variant in re.search(r"variants (.+)", proc.stdout).group(1).split(", "):
-        assert re.search(rf"^{variant}: .*[\u4e00-\u9fff]", proc.stdout, re.M), variant
+    # one "DIRECTION model: ... variants V, ..." line per bundled model, then "DIRECTION V: output"
+    models = re.findall(r"^(?:([a-z]{2}-[a-z]{2}) )?model: .*; variants (.+)$", proc.stdout, re.M)
+    assert len(models) == len(bundle["models"]), proc.stdout
+    for direction, variants in models:
+        for variant in variants.split(", "):
+            line = re.search(rf"^{direction + ' ' if direction else ''}{variant}: (.*)$", proc.stdout, re.M)
+            assert line, (direction, variant)
+            if direction == "zh-en":
+                assert re.search(r"[A-Za-z]{2}", line.group(1)) and not _has_cjk(line.group(1)), line.group(0)
+            else:
+                assert _has_cjk(line.group(1)), line.group(0)
     assert not (tmp_path / "desktop-mt").exists() or not any((tmp_path / "desktop-mt").rglob("*.onnx"))
 
 
