@@ -285,7 +285,7 @@ def inspect_model_dir(path: Path | str) -> ModelInfo:
 def verify_files(info: ModelInfo, variant: str) -> None:
     """Compare a variant's files against the manifest's byte counts and sha256, so a truncated
     download or a damaged file is refused by name instead of translating garbage. Hashes are
-    remembered per (path, size, mtime) in the user's cache folder (:func:`cached_sha256`), so a
+    remembered per (path, size, mtime, inode, ctime) in the user's cache folder (:func:`cached_sha256`), so a
     model is hashed on its first load and not at every start."""
     if not info.manifest:
         return
@@ -322,12 +322,14 @@ def _hash_cache_file() -> Path:
 
 
 def cached_sha256(path: Path) -> str:
-    """sha256 of ``path``, read from the cache when its size and mtime are unchanged.
+    """sha256 of ``path``, read from the cache when its size, mtime, inode and ctime are unchanged.
 
-    A file rewritten in place gets a new mtime, so it is hashed again. The cache is best effort:
-    an unreadable or unwritable cache only means hashing every time."""
+    A file rewritten in place gets a new ctime (even when its mtime is set back), so it is hashed
+    again. The cache is best effort: an unreadable or unwritable cache only means hashing every time."""
     stat = path.stat()
-    key, stamp = str(path.resolve()), [stat.st_size, stat.st_mtime_ns]
+    # inode and change time too: a file rewritten in place and its mtime set back (os.utime,
+    # `touch -d`, `cp -p` over it) keeps size and mtime, but the kernel moves ctime on every write
+    key, stamp = str(path.resolve()), [stat.st_size, stat.st_mtime_ns, stat.st_ino, stat.st_ctime_ns]
     cache_file = _hash_cache_file()
     try:
         cache = json.loads(cache_file.read_text(encoding="utf-8"))
@@ -336,8 +338,8 @@ def cached_sha256(path: Path) -> str:
     except (OSError, ValueError):
         cache = {}
     entry = cache.get(key)
-    if isinstance(entry, list) and entry[:2] == stamp and len(entry) == 3:
-        return str(entry[2])
+    if isinstance(entry, list) and entry[:-1] == stamp and len(entry) == len(stamp) + 1:
+        return str(entry[-1])
     digest = sha256_file(path)
     cache[key] = [*stamp, digest]
     try:
