@@ -133,3 +133,20 @@ def test_external_data_copy_loads_and_translates_the_same(tiny_marian_dir, tmp_p
             assert Translator(copy, variant=variant).generate_ids(texts, opts) == Translator(
                 tiny_marian_dir, variant=variant
             ).generate_ids(texts, opts)
+
+
+@pytest.mark.parametrize("beams", [1, 4])
+def test_the_ort_engine_decodes_token_ids_as_the_translator_does(tiny_marian_dir, beams):
+    """benchmarks/engines.py's ORT engine follows the search's typed events (it once unpacked
+    them as tuples and died on every request)."""
+    import engines
+
+    from desktop_mt import GenerationOptions
+
+    engine = engines.OrtEngine({"onnx": str(tiny_marian_dir), "threads": 1}, "fp32")
+    texts = ["I love you.", "Where is the train station?"]
+    ids = [engine.t.tokenizer.encode(t) for t in texts]
+    secs, ttft, out = engine.generate(ids, beams, 8, False, True)
+    assert secs > 0 and (ttft is not None) == (beams == 1)
+    expected = engine.t.generate_ids(texts, GenerationOptions(beams=beams, max_length=8, max_length_ratio=0))
+    assert out == expected
