@@ -205,3 +205,26 @@ def test_the_converted_weights_are_verified_by_hash(tiny_marian_dir, tmp_path):
     data.write_bytes(bytes(raw))
     with pytest.raises(ModelFormatError, match=r"decoder_step_model_quantized\.onnx\.data is damaged"):
         Translator(folder, variant="int8")
+
+
+def test_a_download_the_converter_refuses_installs_as_downloaded(tiny_marian_dir, home, tmp_path):
+    """A decoder whose modules another exporter named differently: the install goes on with the
+    downloaded layout, and the manifest says why it was not converted."""
+    from tests.models.conftest import tiny_hub
+
+    folder = tmp_path / "renamed"
+    shutil.copytree(tiny_marian_dir, folder)
+    decoder = onnx.load(str(folder / "decoder_model.onnx"))
+    for node in decoder.graph.node:
+        node.name = node.name.replace("fc1", "ffn_in")
+    onnx.save(decoder, str(folder / "decoder_model.onnx"))
+    server = tiny_hub(folder)
+    try:
+        path = download_model("tiny", "fp32", endpoint=server.url)
+    finally:
+        server.stop()
+    manifest = json.loads((path / "desktop_mt.json").read_text(encoding="utf-8"))
+    assert "layers.0.fc1" in manifest["converted"]["refused"] and not (path / "converted").exists()
+    translator = Translator(path, variant="fp32")
+    assert translator.sessions is not None and translator.sessions.layout == "split"
+    assert translator.translate("I love you.")
