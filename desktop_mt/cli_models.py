@@ -135,7 +135,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def _print_installed(m: InstalledModel, active: bool) -> None:
     source = m.source
     origin = f"  {source['repo']}@{str(source.get('revision', ''))[:12]}" if source.get("repo") else ""
-    layout = f"  layout {m.layout}" if m.layout else ""
+    layout = f"  layout {m.layout_text}" if m.layout else ""
     print(f"{'*' if active else ' '} {m.name:<18} {', '.join(m.variants)}  {_mb(m.size_bytes)}{layout}{origin}")
     print(f"  {'':<18} target tokens: {_tokens_line(m.info, m.target_tokens)}")
 

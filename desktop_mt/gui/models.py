@@ -163,7 +163,13 @@ class StoreBackend:
             langs = _languages(m.info.source_lang, m.info.target_lang)
             items.append(
                 InstalledItem(
-                    m.name, str(m.path), langs, tuple(m.variants), m.size_bytes, direction=m.direction, layout=m.layout
+                    m.name,
+                    str(m.path),
+                    langs,
+                    tuple(m.variants),
+                    m.size_bytes,
+                    direction=m.direction,
+                    layout=m.layout_text,
                 )
             )
         return items

@@ -53,6 +53,19 @@ class InstalledModel:
         return decoder_layout(self.info)
 
     @property
+    def layout_text(self) -> str:
+        """The layout with how it came about: ``step (built at install)`` when ``models.convert``
+        rebuilt the download, ``merged, as downloaded (not converted: why)`` when it refused."""
+        converted = (self.info.manifest or {}).get("converted")
+        if not self.layout or not isinstance(converted, dict):
+            return self.layout
+        if converted.get("layout") == self.layout:
+            return f"{self.layout} (built at install from the downloaded weights)"
+        if converted.get("refused"):
+            return f"{self.layout}, as downloaded (not converted: {converted['refused']})"
+        return self.layout
+
+    @property
     def target_tokens(self) -> tuple[str, ...]:
         from ..engine.tokenizer import target_tokens
 

@@ -128,3 +128,16 @@ def test_a_zh_en_catalog_model_downloads_and_is_listed_and_chosen_per_direction(
     assert "layout split" in out  # how the downloaded decoder is laid out
     assert models_cli("use", "tiny") == 0 and get_active("en-zh") == "tiny"
     assert models_cli("use", "bundled", "--direction", "zh-en") == 0 and get_active("zh-en") == ""
+
+
+def test_a_download_the_converter_rebuilds_shows_the_step_layout(hub, home, capsys):
+    """The fastest layout, built at install by models.convert, is what the list and the dialog show."""
+    from desktop_mt.gui.models import StoreBackend
+
+    download_model("tiny", "fp32", endpoint=hub.url)
+    (model,) = list_installed()
+    assert model.layout == "step" and model.layout_text.startswith("step (built at install")
+    assert models_cli("list") == 0
+    assert "layout step (built at install from the downloaded weights)" in capsys.readouterr().out
+    item = next(i for i in StoreBackend().installed() if i.name == "tiny")
+    assert item.layout == model.layout_text and item.direction == "en-zh"
