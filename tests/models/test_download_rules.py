@@ -125,7 +125,7 @@ def test_a_zh_en_catalog_model_downloads_and_is_listed_and_chosen_per_direction(
     assert en_zh < out.index("  tiny ", en_zh) < zh_en < out.index("* tiny-zh-en", zh_en)
     bundled_en_zh = out[en_zh:zh_en].splitlines()[1]
     assert bundled_en_zh.startswith("* bundled")  # the demo is still the active en-zh model
-    assert "layout split" in out  # how the downloaded decoder is laid out
+    assert "layout split" in out or "layout step" in out  # as downloaded, or as models.convert rebuilt it
     assert models_cli("use", "tiny") == 0 and get_active("en-zh") == "tiny"
     assert models_cli("use", "bundled", "--direction", "zh-en") == 0 and get_active("zh-en") == ""
 
