@@ -353,7 +353,8 @@ def _layer_norm(graph: GraphConstants, prefix: str, d: int) -> Norm | None:
     adds = [(n, v) for n in nodes if n.op_type == "Add" for v in graph.const_inputs(n)]
     biases = [v for _, v in adds if v.shape == (d,)]
     eps_values = [float(v.reshape(-1)[0]) for _, v in adds if v.size == 1]
-    if len(weights) == 1 and len(biases) == 1 and len(eps_values) == 1:
+    # one of each (a merged decoder holds the same nodes in both branches: the same values twice)
+    if all(values and all(np.array_equal(v, values[0]) for v in values) for values in (weights, biases, eps_values)):
         return Norm(weights[0].astype(np.float32), biases[0].astype(np.float32), eps_values[0])
     return None
 

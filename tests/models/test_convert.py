@@ -123,12 +123,24 @@ def test_a_second_variant_download_keeps_the_model_loadable(hub, home):
     assert Translator(path, variant="fp32").translate("I love you.")
 
 
-@pytest.mark.parametrize("layout", ["split", "merged"])
+@pytest.fixture(scope="module")
+def tiny_opset14_export(tiny_marian_hf, tmp_path_factory):
+    """Merged, opset 14: layer norms decomposed (ReduceMean, Sub, Pow, ..., Mul, Add), as older
+    Optimum exports (opset 11-14) publish them."""
+    from export_tools.export import export
+
+    out = tmp_path_factory.mktemp("marian_opset14") / "model"
+    export(str(tiny_marian_hf), str(out), int8=False, opset=14, layout="merged")
+    return out
+
+
+@pytest.mark.parametrize("layout", ["split", "merged", "merged-opset14"])
 @pytest.mark.parametrize("beams", [1, 4])
 def test_the_converted_fp32_step_graphs_match_the_download_and_generate(
-    layout, beams, tiny_marian_dir, tiny_merged_export, tiny_marian_hf, tmp_path
+    layout, beams, tiny_marian_hf, tmp_path, request
 ):
-    source = tiny_marian_dir if layout == "split" else tiny_merged_export
+    fixture = {"split": "tiny_marian_dir", "merged": "tiny_merged_export", "merged-opset14": "tiny_opset14_export"}
+    source = request.getfixturevalue(fixture[layout])
     folder = tmp_path / "model"
     shutil.copytree(source, folder)
     convert_model_dir(folder, fp32_step=True)
