@@ -12,10 +12,6 @@ from desktop_mt import Translator
 from desktop_mt.errors import ModelFormatError
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the hash-cache key on inode + ctime in engine/model_format.py (not this test's owner's file)",
-)
 def test_flipped_bytes_with_the_mtime_restored_are_refused(tiny_marian_dir, tmp_path, monkeypatch):
     monkeypatch.setenv("DESKTOP_MT_HOME", str(tmp_path / "home"))  # a fresh hash cache
     folder = tmp_path / "model"
