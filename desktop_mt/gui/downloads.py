@@ -52,11 +52,17 @@ class Progress(Protocol):
     downloading / verifying / installing / done; bytes of the whole download; ``speed``
     bytes/s over the last seconds or None."""
 
-    phase: str
-    done: int
-    total: int
-    file: str
-    speed: float | None
+    # read-only properties: the report is a frozen dataclass
+    @property
+    def phase(self) -> str: ...
+    @property
+    def done(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def file(self) -> str: ...
+    @property
+    def speed(self) -> float | None: ...
 
 
 class Downloader(Protocol):
