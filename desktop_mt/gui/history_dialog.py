@@ -8,7 +8,13 @@ machine's translation" shows the machine's text beside the final one, the words 
 characters) that differ highlighted in both (:func:`desktop_mt.history.compare`). :class:`HistoryFeature` wires it
 up: it adds an entry when a translation runs to its end (the controller's
 ``translationCompleted``; not when it was stopped or superseded), writes nothing while the
-"Keep history" setting is off, and shows a banner when a corrupt database was moved aside.
+"Keep history" setting is off, and shows a banner when a corrupt database was moved aside. A
+translation that keeps sentences the user edited before (a re-translation carries them over)
+is kept as edited, with the machine's text beside it (:meth:`HistoryFeature.machine_text_of`).
+
+Each list row is drawn by :class:`EntryDelegate`: the source and "→ translation" on two lines,
+each elided to the list's width as measured in its font, the row as tall as the two lines in
+the fonts they need (Chinese is wider and taller than Latin text), in either direction.
 """
 
 from __future__ import annotations
@@ -18,8 +24,17 @@ import sqlite3
 import time
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QFont,
+    QFontMetricsF,
+    QGuiApplication,
+    QPainter,
+    QPalette,
+    QTextCharFormat,
+    QTextCursor,
+    QTextLayout,
+)
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -33,6 +48,9 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTextEdit,
     QVBoxLayout,
     QWidget,
@@ -45,7 +63,8 @@ from . import theme
 log = logging.getLogger(__name__)
 
 SHOWN = 500  # the list shows at most this many matches (newest first)
-SNIPPET = 90  # characters of each side in a list row
+SNIPPET = 400  # at most this many characters of each side in a row's text; the row elides by width
+ROW_PADDING = 3  # pixels above and below a row's two lines
 
 
 def _when(seconds: float) -> str:
@@ -64,6 +83,77 @@ def _labelled(label: QLabel, view: QWidget, parent: QWidget) -> QWidget:
 def _snippet(text: str) -> str:
     line = " ".join(text.split())
     return line if len(line) <= SNIPPET else line[: SNIPPET - 1] + "…"
+
+
+def _line_height(text: str, font: QFont) -> float:
+    """The height of one line of ``text`` as Qt lays it out: with the fallback fonts its
+    characters need (a Chinese line is taller than a Latin one in most fonts)."""
+    layout = QTextLayout(text or " ", font)
+    layout.beginLayout()
+    line = layout.createLine()
+    line.setLineWidth(1_000_000.0)
+    height = line.height()
+    layout.endLayout()
+    return max(height, QFontMetricsF(font).height())
+
+
+class EntryDelegate(QStyledItemDelegate):
+    """Draws a history row: the date (and mark) with the source on the first line, "→ " and
+    the translation on the second. Each line is elided to the row's width as measured in its
+    font (Chinese characters are wide), never by counting characters, and the row is as tall
+    as its two lines laid out with the fonts they need, so neither line is cut off whatever
+    the direction."""
+
+    def lines(self, index: QModelIndex | QPersistentModelIndex) -> list[str]:
+        """The row's lines (its display text split at line breaks)."""
+        return str(index.data(Qt.ItemDataRole.DisplayRole) or "").split("\n")
+
+    def shown_lines(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> list[str]:
+        """The row's lines as drawn in ``option.rect``: each elided to the width available."""
+        metrics = QFontMetricsF(option.font)
+        width = max(0.0, option.rect.width() - 2.0 * self._margin(option))
+        return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in self.lines(index)]
+
+    def _margin(self, option: QStyleOptionViewItem) -> float:
+        widget = option.widget
+        style = widget.style() if widget is not None else None
+        return float(style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, option, widget) + 1) if style else 4.0
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        lines = self.lines(index)
+        height = sum(_line_height(line, opt.font) for line in lines) + 2 * ROW_PADDING
+        # As wide as the list (a row never scrolls sideways; its lines are elided to fit).
+        return QSize(int(2 * self._margin(opt)) + 1, int(height + 0.999))
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        shown = self.shown_lines(opt, index)
+        opt.text = ""  # the style draws the background, the selection and the focus; the lines are ours
+        widget = opt.widget
+        style = widget.style() if widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        group = (
+            QPalette.ColorGroup.Normal if opt.state & QStyle.StateFlag.State_Enabled else QPalette.ColorGroup.Disabled
+        )
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        painter.save()
+        painter.setFont(opt.font)
+        painter.setPen(opt.palette.color(group, role))
+        margin = self._margin(opt)
+        y = float(opt.rect.top() + ROW_PADDING)
+        for line in shown:
+            height = _line_height(line, opt.font)
+            rect = QRectF(opt.rect.left() + margin, y, opt.rect.width() - 2 * margin, height)
+            painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), line)
+            y += height
+        painter.restore()
 
 
 def _utf16(text: str, index: int) -> int:
@@ -85,6 +175,9 @@ class HistoryDialog(QDialog):
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.refresh)
         self.list = QListWidget(self)
+        self.delegate = EntryDelegate(self.list)
+        self.list.setItemDelegate(self.delegate)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.currentItemChanged.connect(self._show_current)
         self.list.itemActivated.connect(lambda _item: self.open_current())
         self.source_view = QPlainTextEdit(self)
@@ -184,6 +277,15 @@ class HistoryDialog(QDialog):
     def entries(self) -> list[Entry]:
         """The entries listed, top to bottom."""
         return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
+
+    def row_lines(self, row: int) -> list[str]:
+        """The lines a list row shows now, elided to the list's width as drawn (tests)."""
+        item = self.list.item(row)
+        option = QStyleOptionViewItem()
+        option.initFrom(self.list)
+        option.rect = self.list.visualItemRect(item)
+        option.font = self.list.font()
+        return self.delegate.shown_lines(option, self.list.indexFromItem(item))
 
     def current_entry(self) -> Entry | None:
         """The selected entry, if any."""
@@ -319,13 +421,26 @@ class HistoryFeature(QObject):
         return self._history
 
     def _on_completed(self, source: str, translation: str) -> None:
-        self.record(source, translation)
+        self.record(source, translation, self.machine_text_of(translation))
+
+    def machine_text_of(self, translation: str) -> str | None:
+        """The machine's text of a finished ``translation`` when it is the window's and keeps
+        sentences the user edited earlier (a re-translation carries an edited sentence over
+        until its own source changes): the window's post-editing (``controller.postedit``)
+        puts each edited sentence's machine translation back. None when the text is all the
+        machine's, or is not the window's (the hotkey's popup)."""
+        postedit = getattr(self.controller, "postedit", None)
+        if postedit is None or translation != self.window.target_text():
+            return None
+        machine = str(postedit.machine_text())
+        return machine if machine != translation else None
 
     def record(self, source: str, translation: str, machine_text: str | None = None) -> int | None:
         """A translation ran to its end: keep it as a new entry (the controller's
-        ``translationCompleted`` calls this with the machine's text). ``translation`` is the
-        final text; ``machine_text`` the machine's when ``translation`` holds sentences the user
-        edited (None: it is all the machine's). Returns the entry id, None when nothing was
+        ``translationCompleted`` calls this, with :meth:`machine_text_of`). ``translation`` is
+        the final text; ``machine_text`` the machine's when ``translation`` holds sentences the
+        user edited (None, or the same text: it is all the machine's); an entry whose machine
+        text differs is marked edited. Returns the entry id, None when nothing was
         written (history off, empty text, database error)."""
         settings = self.controller.settings
         if not settings.keep_history or not source.strip() or not translation.strip():

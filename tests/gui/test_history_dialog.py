@@ -215,3 +215,100 @@ def test_a_history_from_before_post_editing_opens_in_the_dialog(qtbot, make_cont
     dialog = controller.history.show_dialog()
     assert [(e.source, e.translation, e.is_edited) for e in dialog.entries()] == [("Old.", "旧的。", False)]
     assert controller.history.history().recovered is None
+
+
+def test_a_chinese_to_english_row_shows_its_translation_whole(qtbot, make_controller):
+    """The row is as tall as its two lines in the fonts they need (a Chinese first line is
+    taller than a Latin one): the "→ translation" line is drawn, not elided away."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from desktop_mt.gui.history_dialog import ROW_PADDING, _line_height
+
+    window, controller = make_controller()
+    history = controller.history.history()
+    history.add("Where is the station? I love you.", "火车站在哪里？我爱你。", "m", when=1.0)
+    history.add("火车站在哪里？我爱你。我明天上学会迟到。", "Where is the station? I love you.", "m", when=2.0)
+    dialog = controller.history.show_dialog()
+    qtbot.waitExposed(dialog)
+    assert [e.source[:3] for e in dialog.entries()] == ["火车站", "Whe"]
+    for row, translation in ((0, "→ Where is the station? I love you."), (1, "→ 火车站在哪里？我爱你。")):
+        item = dialog.list.item(row)
+        assert item.text().endswith("\n" + translation)
+        assert dialog.row_lines(row)[1] == translation  # shown whole: the row is wide enough
+        option = QStyleOptionViewItem()
+        option.font = dialog.list.font()
+        needed = sum(_line_height(line, option.font) for line in item.text().split("\n"))
+        assert dialog.list.visualItemRect(item).height() >= needed + 2 * ROW_PADDING
+    # The Chinese line needs more height than a Latin one of the same font: measured, not assumed.
+    font = dialog.list.font()
+    assert _line_height("火车站在哪里", font) >= _line_height("Where", font)
+
+
+def test_a_long_chinese_row_is_elided_by_width_not_by_characters(qtbot, make_controller):
+    from PySide6.QtGui import QFontMetricsF
+
+    window, controller = make_controller()
+    history = controller.history.history()
+    source = "我明天上学会迟到。" * 12  # 108 characters: twice the list's width in most fonts
+    history.add(source, "I will be late for school tomorrow.", "m", when=1.0)
+    dialog = controller.history.show_dialog()
+    qtbot.waitExposed(dialog)
+    first, second = dialog.row_lines(0)
+    assert first.endswith("…") and len(first) < len(source)
+    width = dialog.list.visualItemRect(dialog.list.item(0)).width()
+    assert QFontMetricsF(dialog.list.font()).horizontalAdvance(first) <= width
+    assert second == "→ I will be late for school tomorrow."
+    dialog.resize(dialog.width() + 400, dialog.height())
+    qtbot.waitUntil(lambda: len(dialog.row_lines(0)[0]) > len(first))  # a wider list shows more
+
+
+def test_a_retranslation_that_keeps_an_edited_sentence_is_kept_as_edited(qtbot, make_controller):
+    """The window keeps a sentence the user edited when other sentences change: the entry the
+    new translation writes holds the user's text and is marked edited, the machine's kept."""
+    from PySide6.QtGui import QTextCursor
+
+    from desktop_mt.testing import FakeModelTranslator
+    from desktop_mt.tm import TranslationMemory
+
+    window, controller = make_controller(factory=lambda _config: FakeModelTranslator(lambda s: s.upper()))
+    controller.postedit.use_memory(TranslationMemory(":memory:"))
+    window.show()
+    text = "Hello world. How are you? Fine."
+    window.set_source(text)
+    with qtbot.waitSignal(controller.history.entryAdded, timeout=10_000):
+        controller.translate(text)
+    assert window.target_text() == "HELLO WORLD.HOW ARE YOU?FINE."
+    start = window.target_text().index("HOW")
+    window.target.setFocus()
+    cursor = window.target.textCursor()
+    cursor.setPosition(start)
+    cursor.setPosition(start + len("HOW ARE YOU?"), QTextCursor.MoveMode.KeepAnchor)
+    window.target.setTextCursor(cursor)
+    qtbot.keyClick(window.target, Qt.Key.Key_Delete)
+    qtbot.keyClicks(window.target, "how do you do?")
+
+    again = "Hello world. How are you? Fine, thanks."
+    window.set_source(again)
+    with qtbot.waitSignal(controller.history.entryAdded, timeout=10_000) as added:
+        controller.translate(again)
+    entry = controller.history.history().get(added.args[0])
+    assert entry.source == again
+    assert entry.translation == "HELLO WORLD.how do you do?FINE, THANKS."
+    assert entry.machine == "HELLO WORLD.HOW ARE YOU?FINE, THANKS."
+    assert entry.is_edited and entry.edited is not None
+    dialog = controller.history.show_dialog()
+    assert dialog.entries()[0].id == entry.id and "✎ edited" in dialog.list.item(0).text()
+    assert dialog.compare_check.isEnabled()
+    dialog.compare_check.setChecked(True)
+    assert dialog.comparing() and dialog.machine_view.toPlainText() == entry.machine
+    assert "how" in dialog.highlighted(dialog.translation_view)
+    assert "HOW" in dialog.highlighted(dialog.machine_view)
+
+
+def test_a_popup_translation_is_not_given_the_windows_machine_text(qtbot, make_controller):
+    window, controller = make_controller()
+    window.set_source("Good morning")
+    with qtbot.waitSignal(controller.history.entryAdded, timeout=10_000):
+        controller.translate("Good morning")
+    assert controller.history.machine_text_of("something the popup showed") is None
+    assert controller.history.machine_text_of(window.target_text()) is None  # nothing edited
