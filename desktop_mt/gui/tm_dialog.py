@@ -12,7 +12,9 @@ Editing: double-click (or F2) a source or translation cell; an empty cell is ref
 text put back. Delete removes the selected rows after asking. Import adds a TMX file's units to
 the direction shown (a unit that is already in the memory is not added twice); a file that
 cannot be read adds nothing and its name (and the line, for broken XML) is shown. Export writes
-the direction shown to a TMX 1.4b file. Nothing here logs the user's text.
+the direction shown to a TMX 1.4b file. The file dialogs open in the user's home, then in the
+folder of the last TMX file chosen (remembered for the session). Nothing here logs the user's
+text.
 """
 
 from __future__ import annotations
@@ -58,6 +60,26 @@ TMX_FILTER = "TMX files (*.tmx);;All files (*)"
 SOURCE_COL, TARGET_COL, ORIGIN_COL, CHANGED_COL, SCORE_COL = range(5)
 _NEEDS_TMX = "TMX needs translate-toolkit (the 'tm' extra)"
 _FIELDS = ((BOTH, "Source and translation"), (SOURCE, "Source"), (TARGET, "Translation"))
+
+
+_last_folder: Path | None = None  # the folder of the last TMX file chosen (this session)
+
+
+def start_folder() -> Path:
+    """Where the Import/Export file dialogs open: the folder of the last TMX file chosen this
+    session while it still exists, else the user's home (never the folder the app was started
+    from)."""
+    if _last_folder is not None and _last_folder.is_dir():
+        return _last_folder
+    return Path.home()
+
+
+def remember_folder(path: str | Path) -> None:
+    """The user chose ``path`` (a file; "" when cancelled: nothing changes): the next file
+    dialog opens in its folder."""
+    global _last_folder
+    if str(path):
+        _last_folder = Path(path).expanduser().absolute().parent
 
 
 def direction_label(direction: str) -> str:
@@ -368,13 +390,18 @@ class TMDialog(QDialog):
 
     # ---- TMX ------------------------------------------------------------------------------
     def choose_import_path(self) -> str:
-        """Ask for a TMX file to import ("" when cancelled; tests replace this)."""
-        path, _filter = QFileDialog.getOpenFileName(self, "Import a TMX file", "", TMX_FILTER)
+        """Ask for a TMX file to import ("" when cancelled; tests replace this). The file
+        dialog opens in :func:`start_folder`; the folder chosen is remembered."""
+        path, _filter = QFileDialog.getOpenFileName(self, "Import a TMX file", str(start_folder()), TMX_FILTER)
+        remember_folder(path)
         return path
 
     def choose_export_path(self, suggested: str) -> str:
-        """Ask where to export ("" when cancelled; tests replace this)."""
-        path, _filter = QFileDialog.getSaveFileName(self, "Export the translation memory", suggested, TMX_FILTER)
+        """Ask where to export ("" when cancelled; tests replace this): ``suggested`` (a file
+        name) in :func:`start_folder`; the folder chosen is remembered."""
+        start = str(start_folder() / suggested)
+        path, _filter = QFileDialog.getSaveFileName(self, "Export the translation memory", start, TMX_FILTER)
+        remember_folder(path)
         return path
 
     def choose_and_import(self) -> ImportReport | None:

@@ -194,3 +194,42 @@ def test_without_the_tm_extra_the_dialog_says_what_is_missing(qtbot, dialog, mem
     assert len(dialog.entries()) == 2  # substring search needs nothing more
     assert dialog.import_file(CAT_TOOL_TMX) is None and "translate-toolkit" in dialog.error_box.text()
     assert memory.count("en-zh") == 3
+
+
+def test_the_tmx_file_dialogs_open_in_home_then_in_the_last_folder_chosen(qtbot, dialog, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from desktop_mt.gui import tm_dialog
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(tm_dialog, "_last_folder", None)
+    started_in = tmp_path / "started-in"
+    started_in.mkdir()
+    monkeypatch.chdir(started_in)  # the folder the app was started from: never offered
+    chosen = tmp_path / "exports" / "memory.tmx"
+    chosen.parent.mkdir()
+    asked: list[str] = []
+    answers = [str(chosen), ""]
+
+    def save_name(_parent, _title, start, _filter):
+        asked.append(start)
+        return answers.pop(0), _filter
+
+    def open_name(_parent, _title, start, _filter):
+        asked.append(start)
+        return answers.pop(0), _filter
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_name))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(open_name))
+    assert dialog.choose_and_export() == 3
+    assert asked[0] == str(home / "translation-memory-en-zh.tmx")
+    assert chosen.is_file()
+    assert dialog.choose_and_import() is None  # cancelled: opened where the export went
+    assert asked[1] == str(chosen.parent)
+    # Remembered for the session (a new dialog too); a folder that is gone falls back to home.
+    assert tm_dialog.start_folder() == chosen.parent
+    chosen.unlink()
+    chosen.parent.rmdir()
+    assert tm_dialog.start_folder() == home
