@@ -12,6 +12,11 @@ written to ``draft.json`` in the data folder, after a quit, a crash or ``kill -9
 - A clean quit writes the last state at once (``flush``), so nothing typed in the last moment
   is lost either. A draft file that cannot be read is kept aside (``draft.corrupt-*.json``).
 
+A translation that had not finished when the draft was written (the app quit while it
+streamed, or it was stopped: the pane ends with ``progress.STOP_MARK``) is saved with
+``incomplete``; on restore the pane ends with the same quiet "— stopped here —" line and the
+banner says how far it got ("605 of 2,000 lines") until the next translation or Clear.
+
 The direction (Auto, English -> Chinese, Chinese -> English) is a setting (``direction`` in the
 settings file), not part of the draft.
 """
@@ -25,13 +30,16 @@ import logging
 import threading
 import time
 from pathlib import Path
+from typing import Protocol
 
-from PySide6.QtCore import QObject, QTimer
-from PySide6.QtGui import QTextCursor
+from PySide6.QtCore import QObject, QTimer, SignalInstance
+from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit
 
 from ..fsutil import atomic_write
 from . import paths
-from .ports import DraftsHost, qt_parent
+from .ports import DraftsHost, MessagesWindow, PanesWindow, qt_parent
+from .progress import STOP_MARK
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +49,25 @@ SAVE_DELAY_MS = 300  # after the last change
 MAX_WAIT_MS = 2000  # a stream of changes is still saved this often
 
 
+class DraftsWindow(PanesWindow, MessagesWindow, Protocol):
+    """The panes, and the banner that tells a restored translation is incomplete."""
+
+    def clear_warning(self, text: str) -> None: ...
+
+
+class StreamingDraftsHost(DraftsHost, Protocol):
+    """:class:`ports.DraftsHost`, and whether the window's translation still streams."""
+
+    @property
+    def window(self) -> DraftsWindow: ...
+
+    @property
+    def current(self) -> object | None: ...  # the running request (None when none runs)
+
+    @property
+    def requestFinished(self) -> SignalInstance: ...  # (int): a request ended
+
+
 def draft_path() -> Path:
     """The draft file in the (possibly redirected) data folder."""
     return paths.data_dir() / DRAFT_FILE
@@ -48,14 +75,16 @@ def draft_path() -> Path:
 
 @dataclasses.dataclass
 class Draft:
-    """What the window held: the panes, the source cursor (its selection too) and the file job
-    that was running (``{"src": ..., "dst": ...}``; None when none ran)."""
+    """What the window held: the panes, the source cursor (its selection too), the file job
+    that was running (``{"src": ..., "dst": ...}``; None when none ran) and whether the
+    translation was incomplete (still streaming, or stopped)."""
 
     source: str = ""
     translation: str = ""
     cursor: int = 0
     anchor: int = 0
     file_job: dict[str, str] | None = None
+    incomplete: bool = False
 
     def to_json(self) -> str:
         """The file's text."""
@@ -85,8 +114,33 @@ def parse_draft(text: str) -> Draft:
     if not isinstance(data, dict) or data.get("version") != DRAFT_VERSION:
         raise ValueError("not a desktop-mt draft")
     return Draft(
-        _text(data, "source"), _text(data, "translation"), _number(data, "cursor"), _number(data, "anchor"), _job(data)
+        _text(data, "source"),
+        _text(data, "translation"),
+        _number(data, "cursor"),
+        _number(data, "anchor"),
+        _job(data),
+        data.get("incomplete") is True,  # absent in a draft of an older version: complete
     )
+
+
+def incomplete_note(draft: Draft) -> str:
+    """What the banner says about a restored translation that had not finished."""
+    total = sum(1 for line in draft.source.splitlines() if line.strip())
+    done = min(total, sum(1 for line in draft.translation.splitlines() if line.strip()))
+    how_far = f" ({done:,} of {total:,} lines translated)" if total > 1 else ""
+    return f"The translation restored from last time is incomplete{how_far}. Translate to finish it."
+
+
+def mark_stopped(target: QPlainTextEdit) -> None:
+    """End ``target`` with the quiet "stopped here" line (:data:`progress.STOP_MARK`, as the
+    progress feature draws it after a stop), not as an undo step."""
+    fmt = QTextCharFormat()
+    fmt.setForeground(target.palette().color(QPalette.ColorRole.PlaceholderText))
+    fmt.setFontItalic(True)
+    cursor = QTextCursor(target.document())
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    cursor.insertText(STOP_MARK, fmt)
+    target.document().clearUndoRedoStacks()
 
 
 def load_draft(path: Path) -> Draft:
@@ -164,13 +218,14 @@ class DraftKeeper(QObject):
     """The controller's side: restores the draft into the window at start, saves it as it
     changes (see the module docstring), and records the running file job."""
 
-    def __init__(self, controller: DraftsHost, path: Path | None = None) -> None:
+    def __init__(self, controller: StreamingDraftsHost, path: Path | None = None) -> None:
         super().__init__(qt_parent(controller))
         self.controller = controller
         self.window = window = controller.window
         self.path = path or draft_path()
         self.restored = load_draft(self.path)
         self.file_job: dict[str, str] | None = self.restored.file_job  # until offered (job_resume)
+        self.note = ""  # the banner's note that the restored translation is incomplete (while shown)
         self._restore(self.restored)
         self.writer = DraftWriter(self.path)
         self._timer = QTimer(self)
@@ -185,6 +240,7 @@ class DraftKeeper(QObject):
             window.source.selectionChanged,
         ):
             signal.connect(self.changed)
+        controller.requestFinished.connect(self._request_finished)
         controller.fileJobStarted.connect(self._job_started)
         controller.fileJobEnded.connect(self._job_ended)
 
@@ -205,6 +261,10 @@ class DraftKeeper(QObject):
         finally:
             source.blockSignals(False)
         self.window.target.setPlainText(draft.translation)
+        if draft.incomplete and draft.translation:
+            mark_stopped(self.window.target)
+            self.note = incomplete_note(draft)
+            self.window.show_warning(self.note)
         log.info(
             "draft restored: %d characters of source, %d of translation", len(draft.source), len(draft.translation)
         )
@@ -212,14 +272,23 @@ class DraftKeeper(QObject):
     def current(self) -> Draft:
         """The window's state now."""
         cursor = self.window.source.textCursor()
+        incomplete = self.controller.current is not None or self.window.target.toPlainText().endswith(STOP_MARK)
         return Draft(
-            self.window.source_text(), self.window.target_text(), cursor.position(), cursor.anchor(), self.file_job
+            self.window.source_text(),
+            self.window.target_text(),
+            cursor.position(),
+            cursor.anchor(),
+            self.file_job,
+            incomplete and bool(self.window.target_text()),
         )
 
     def changed(self) -> None:
         """Something changed: save after a short pause, or now and then during a stream."""
         if self._closed:
             return  # quitting: the last state is written; the window may be gone
+        if self.note and not self.window.target.toPlainText().endswith(STOP_MARK):
+            self.window.clear_warning(self.note)  # translated again, or cleared: no longer true
+            self.note = ""
         now = time.monotonic()
         if not self._timer.isActive():
             self._first_change = now
@@ -230,6 +299,11 @@ class DraftKeeper(QObject):
     def _save(self) -> None:
         # The timer fired: hand the state to the writer thread.
         self.writer.submit(self.current().to_json())
+
+    def _request_finished(self, _req_id: int) -> None:
+        # The stream ended: the draft must say whether it ran to its end (the pane may not
+        # change again; a stop's mark comes after this and is saved as a change).
+        self.changed()
 
     def _job_started(self, src: str, dst: str) -> None:
         self.file_job = {"src": src, "dst": dst}

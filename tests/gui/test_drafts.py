@@ -176,3 +176,72 @@ def test_discard_deletes_the_journal_and_is_not_offered_again(qtbot, make_contro
     controller.shutdown()
     again, third = make_controller(factory=batch_factory())
     assert not third.job_resume.notice.isVisibleTo(again)
+
+
+LINES = "\n".join(f"Line number {n} of the text." for n in range(1, 21))
+
+
+def test_a_translation_cut_short_by_quitting_comes_back_marked_incomplete(qtbot, make_controller):
+    from desktop_mt.gui.progress import STOP_MARK
+
+    window, controller = make_controller(delay=0.2)
+    window.set_source(LINES)
+    controller.translate(LINES)
+    qtbot.waitUntil(lambda: window.target_text().count("<") >= 3, timeout=10_000)  # a few words are in
+    assert controller.current is not None
+    controller.shutdown()  # Ctrl+Q, Quit: the draft is written with the stream still running
+    data = saved()
+    assert data["incomplete"] is True and data["translation"]
+    partial = data["translation"]
+
+    again, second = make_controller()
+    assert again.target_text() == partial  # the mark is not part of the translation
+    assert again.target.toPlainText() == partial + STOP_MARK
+    assert not again.target.document().isUndoAvailable()
+    [note] = [line for line in again.banner.lines() if "incomplete" in line]
+    assert "(1 of 20 lines translated)" in note  # the fake engine's translation is one line
+    assert second.current is None  # nothing is translated again by itself
+    # Still marked if the app is closed again before translating: the mark is saved as incomplete.
+    second.drafts.close()
+    assert saved()["incomplete"] is True and saved()["translation"] == partial
+
+    third_window, third = make_controller()
+    with qtbot.waitSignal(third.requestFinished, timeout=10_000):  # translating again finishes it
+        third.translate(third_window.source_text())
+    assert not third_window.target.toPlainText().endswith(STOP_MARK)
+    assert not any("incomplete" in line for line in third_window.banner.lines())
+    qtbot.waitUntil(lambda: saved()["incomplete"] is False and saved()["translation"] == third_window.target_text())
+
+
+def test_a_finished_translation_is_saved_complete_and_restored_without_a_mark(qtbot, make_controller):
+    from desktop_mt.gui.progress import STOP_MARK
+
+    window, controller = make_controller()
+    window.set_source("Good morning")
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        controller.translate("Good morning")
+    qtbot.waitUntil(lambda: drafts.draft_path().exists() and saved()["translation"] == "<Good><morning>")
+    assert saved()["incomplete"] is False
+    controller.shutdown()
+    again, _second = make_controller()
+    assert again.target.toPlainText() == "<Good><morning>" and not again.target.toPlainText().endswith(STOP_MARK)
+    assert not any("incomplete" in line for line in again.banner.lines())
+
+
+def test_a_stopped_translation_is_saved_incomplete(qtbot, make_controller):
+    window, controller = make_controller(delay=0.2)
+    window.set_source(LINES)
+    controller.translate(LINES)
+    qtbot.waitUntil(lambda: window.target_text().count("<") >= 3, timeout=10_000)
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        window.stopRequested.emit()
+    qtbot.waitUntil(lambda: drafts.draft_path().exists() and saved()["incomplete"] is True, timeout=5_000)
+    assert saved()["translation"] == window.target_text()
+
+
+def test_a_draft_without_the_flag_is_complete():
+    draft = drafts.parse_draft(json.dumps({"version": 1, "source": "a", "translation": "b"}))
+    assert draft.incomplete is False
+    assert drafts.parse_draft(drafts.Draft("a", "b", incomplete=True).to_json()).incomplete is True
+    note = drafts.incomplete_note(drafts.Draft("1\n2\n3\n", "一\n", incomplete=True))
+    assert "(1 of 3 lines translated)" in note
