@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer, SignalInstance
-from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
 from ..fsutil import atomic_write
-from . import paths
+from . import paths, progress
 from .ports import DraftsHost, MessagesWindow, PanesWindow, qt_parent
 from .progress import STOP_MARK
 
@@ -132,14 +132,9 @@ def incomplete_note(draft: Draft) -> str:
 
 
 def mark_stopped(target: QPlainTextEdit) -> None:
-    """End ``target`` with the quiet "stopped here" line (:data:`progress.STOP_MARK`, as the
-    progress feature draws it after a stop), not as an undo step."""
-    fmt = QTextCharFormat()
-    fmt.setForeground(target.palette().color(QPalette.ColorRole.PlaceholderText))
-    fmt.setFontItalic(True)
-    cursor = QTextCursor(target.document())
-    cursor.movePosition(QTextCursor.MoveOperation.End)
-    cursor.insertText(STOP_MARK, fmt)
+    """End a restored ``target`` with the "stopped here" line as the progress feature draws it
+    after a stop (:func:`progress.mark_stopped`), not as an undo step."""
+    progress.mark_stopped(target)
     target.document().clearUndoRedoStacks()
 
 

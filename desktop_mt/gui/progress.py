@@ -14,12 +14,24 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit
 
 from desktop_mt.engine.segment import segment_sentences
 
 from .ports import ProgressHost, Status, qt_parent
 
 STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them
+
+
+def mark_stopped(target: QPlainTextEdit) -> None:
+    """End ``target`` with the quiet "stopped here" line (:data:`STOP_MARK`, italic, in the
+    palette's placeholder colour)."""
+    fmt = QTextCharFormat()
+    fmt.setForeground(target.palette().color(QPalette.ColorRole.PlaceholderText))
+    fmt.setFontItalic(True)
+    cursor = QTextCursor(target.document())
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    cursor.insertText(STOP_MARK, fmt)
 
 
 def count_sentences(text: str) -> int:
@@ -80,10 +92,4 @@ class ProgressFeature(QObject):
 
     def mark_stopped(self) -> None:
         """Put the quiet "stopped here" line at the end of the translation pane."""
-        target = self.window.target
-        fmt = QTextCharFormat()
-        fmt.setForeground(target.palette().color(QPalette.ColorRole.PlaceholderText))
-        fmt.setFontItalic(True)
-        cursor = QTextCursor(target.document())
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertText(STOP_MARK, fmt)
+        mark_stopped(self.window.target)
