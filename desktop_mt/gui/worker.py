@@ -31,25 +31,11 @@ from desktop_mt.errors import DesktopMTError, TranslationCancelled
 
 from .alignment import SegmentSpan, SegmentTracker, utf16_len
 from .logsetup import log_exception
+from .ports import EngineConfig
 
 log = logging.getLogger(__name__)
 
 BATCH_SECONDS = 0.030
-
-
-@dataclasses.dataclass(frozen=True)
-class EngineConfig:
-    """What a Translator is built from. ``model_dir`` None is the bundled model."""
-
-    model_dir: str | None = None
-    variant: str = "int8"
-    intra_op_threads: int = 0
-    inter_op_threads: int = 1
-
-    def describe(self) -> str:
-        """Short text for the status bar while loading."""
-        name = self.model_dir.rstrip("/\\").rsplit("/", 1)[-1] if self.model_dir else "default models"
-        return f"{name} ({self.variant})"
 
 
 def default_translator_factory(config: EngineConfig) -> Any:
@@ -152,9 +138,14 @@ class TranslationWorker(QObject):
         if self._translator is None:
             self.failed.emit(req_id, f"Cannot translate: {self._load_error}")
             return
+        self._run(req_id, lambda: self._stream(req_id, text, options, cancel))
+
+    def _run(self, req_id: int, work: Callable[[], Any]) -> None:
+        """One translation request: ``started``, then ``work()`` (streaming its text), then
+        ``finished`` with its stats (None when cancelled), or ``failed`` on an error."""
         self.started.emit(req_id)
         try:
-            stats = self._stream(req_id, text, options, cancel)
+            stats = work()
         except TranslationCancelled:
             stats = None
         except DirectionUnavailableError as exc:
@@ -217,23 +208,7 @@ class TranslationWorker(QObject):
         if self._translator is None and any(p.needs_model for p in plan.sentences):
             self.failed.emit(req_id, f"Cannot translate: {self._load_error}")
             return
-        self.started.emit(req_id)
-        try:
-            stats = _PlanStream(self, req_id, options, cancel).run(text, plan)
-        except TranslationCancelled:
-            stats = None
-        except DirectionUnavailableError as exc:
-            self.unavailable.emit(req_id, str(exc))
-            self.failed.emit(req_id, str(exc))
-            return
-        except DesktopMTError as exc:
-            self.failed.emit(req_id, str(exc))
-            return
-        except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
-            log_exception("translation", exc)
-            self.failed.emit(req_id, f"Translation failed ({type(exc).__name__}: {exc}). Details are in the log file.")
-            return
-        self.finished.emit(req_id, stats)
+        self._run(req_id, lambda: _PlanStream(self, req_id, options, cancel).run(text, plan))
 
     @Slot(int, str, str, object, object)
     def complete(self, req_id: int, sentence: str, prefix: str, options: Any, cancel: threading.Event) -> None:
