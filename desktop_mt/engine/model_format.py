@@ -393,18 +393,24 @@ def _short_lang(code: str | None) -> str | None:
     return code.strip("_").split("_")[0].split("-")[0].lower()
 
 
+def marian_tokenizer_spec(eos_token_id: int) -> dict[str, Any]:
+    """The manifest's tokenizer facts of a Marian model: its two SentencePiece files and shared
+    vocabulary under their usual names, the source ended by ``eos_token_id``."""
+    return {
+        "type": "marian",
+        "source_spm": "source.spm",
+        "target_spm": "target.spm",
+        "vocab": "vocab.json",
+        "source_prefix_ids": [],
+        "source_suffix_ids": [eos_token_id],
+    }
+
+
 def tokenizer_spec_for(config: Any, tokenizer: Any) -> dict[str, Any]:
     """Tokenizer facts for the manifest, resolved with the checkpoint's own tokenizer."""
     eos = int(config.eos_token_id)
     if config.model_type == "marian":
-        return {
-            "type": "marian",
-            "source_spm": "source.spm",
-            "target_spm": "target.spm",
-            "vocab": "vocab.json",
-            "source_prefix_ids": [],
-            "source_suffix_ids": [eos],
-        }
+        return marian_tokenizer_spec(eos)
     if config.model_type == "m2m_100":
         src = tokenizer.convert_tokens_to_ids(tokenizer.get_lang_token(tokenizer.src_lang))
         return {

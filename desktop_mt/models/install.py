@@ -9,7 +9,14 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..engine.model_format import FORMAT_VERSION, MANIFEST, inspect_model_dir, read_json, write_manifest
+from ..engine.model_format import (
+    FORMAT_VERSION,
+    MANIFEST,
+    inspect_model_dir,
+    marian_tokenizer_spec,
+    read_json,
+    write_manifest,
+)
 from ..engine.tokenizer import vocab_target_tokens
 from ..errors import ModelDownloadError, ModelFormatError, ModelNotFoundError
 from .catalog import CatalogEntry
@@ -168,14 +175,7 @@ def _file_entry(staging: Path, path: str, remote: RemoteFile | None) -> dict[str
 def _tokenizer(entry: CatalogEntry, config: dict[str, Any]) -> dict[str, Any]:
     if entry.architecture != "marian":
         raise ModelDownloadError(f"catalog entry {entry.name!r}: only Marian models can be downloaded so far")
-    return {
-        "type": "marian",
-        "source_spm": "source.spm",
-        "target_spm": "target.spm",
-        "vocab": "vocab.json",
-        "source_prefix_ids": [],
-        "source_suffix_ids": [int(config.get("eos_token_id", 0))],
-    }
+    return marian_tokenizer_spec(int(config.get("eos_token_id", 0)))
 
 
 def _swap_into_place(staging: Path, target: Path) -> None:
