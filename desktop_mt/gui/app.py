@@ -21,12 +21,12 @@ from . import fonts, paths, qtcompat, replace
 from .controller import Controller
 from .hotkey import GlobalHotkey
 from .logsetup import log_file, safe_traceback, setup_logging
+from .ports import EngineConfig
 from .settings import load_settings, settings_path
 from .settings_dialog import SettingsDialog
 from .single_instance import SingleInstance, send_to_running
 from .tray import Tray
 from .window import MainWindow
-from .worker import EngineConfig
 
 log = logging.getLogger(__name__)
 

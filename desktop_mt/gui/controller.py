@@ -33,11 +33,11 @@ from .models import StoreBackend
 from .models_dialog import ModelsHub
 from .ocr_feature import OcrFeature
 from .popup import PopupFeature
-from .ports import Status
+from .ports import EngineConfig, Status
 from .postedit import PostEditFeature
 from .request_results import RequestResults
 from .settings import Settings
-from .worker import EngineConfig, FileJob, TranslationWorker, default_translator_factory
+from .worker import FileJob, TranslationWorker, default_translator_factory
 
 if TYPE_CHECKING:
     from .window import MainWindow

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from .models import is_bundled
-from .ports import Status
-from .worker import EngineConfig
+from .ports import EngineConfig, Status
 
 if TYPE_CHECKING:
     from .controller import Controller

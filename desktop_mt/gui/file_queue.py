@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from . import file_jobs
-from .worker import EngineConfig, FileJob, TranslationWorker
+from .ports import EngineConfig
+from .worker import FileJob, TranslationWorker
 
 if TYPE_CHECKING:
     from .controller import Controller

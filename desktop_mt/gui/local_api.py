@@ -37,9 +37,9 @@ from PySide6.QtWidgets import QLabel
 from desktop_mt.server.config import ServerConfig
 
 from . import theme
-from .ports import LocalApiHost, StrEnum, qt_parent
+from .ports import EngineConfig, LocalApiHost, StrEnum, qt_parent
 from .settings_dialog import SettingsDialog
-from .worker import EngineConfig, default_translator_factory
+from .worker import default_translator_factory
 
 if TYPE_CHECKING:
     import uvicorn

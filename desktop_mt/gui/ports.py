@@ -25,6 +25,7 @@ At run time the module imports only QtCore (the Protocols' annotations are for t
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import threading
 from collections.abc import Callable
@@ -41,12 +42,12 @@ if TYPE_CHECKING:  # annotations only: importing this module loads no Qt widgets
     from desktop_mt.engine.options import GenerationOptions
 
     from .settings import Settings
-    from .worker import EngineConfig
 
 __all__ = [
     "BilingualHost",
     "BilingualWindow",
     "DraftsHost",
+    "EngineConfig",
     "JobRecord",
     "JobResumeHost",
     "LocalApiHost",
@@ -78,6 +79,21 @@ __all__ = [
 
 
 # ---- words --------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class EngineConfig:
+    """What a Translator is built from. ``model_dir`` None is the bundled model."""
+
+    model_dir: str | None = None
+    variant: str = "int8"
+    intra_op_threads: int = 0
+    inter_op_threads: int = 1
+
+    def describe(self) -> str:
+        """Short text for the status bar while loading."""
+        name = self.model_dir.rstrip("/\\").rsplit("/", 1)[-1] if self.model_dir else "default models"
+        return f"{name} ({self.variant})"
+
+
 class StrEnum(str, enum.Enum):
     """An enum of strings whose ``str()`` and ``format()`` are the value on every Python, as
     Python 3.11's ``enum.StrEnum`` (3.10 has none; a plain ``(str, Enum)`` prints as

@@ -117,7 +117,8 @@ def test_queued_requests_are_skipped_when_superseded(qtbot, make_controller):
 
 
 def test_worker_skips_a_request_cancelled_while_queued(qtbot):
-    from desktop_mt.gui.worker import EngineConfig, TranslationWorker
+    from desktop_mt.gui.ports import EngineConfig
+    from desktop_mt.gui.worker import TranslationWorker
 
     worker = TranslationWorker(fake_factory())
     worker.load(EngineConfig())  # called directly: same thread, deterministic

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from desktop_mt.engine.direction import DirectionUnavailableError
 from desktop_mt.gui.direction_bar import Target, swapped
-from desktop_mt.gui.worker import EngineConfig, chosen_models
+from desktop_mt.gui.ports import EngineConfig
+from desktop_mt.gui.worker import chosen_models
 
 from .fakes import FakeTranslator
 
