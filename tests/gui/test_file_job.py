@@ -66,6 +66,9 @@ def test_txt_job_writes_output_next_to_input(qtbot, make_controller, tmp_path):
     # The controller's end of the job (its slot may run after other receivers of the worker's signal).
     with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
         window.translateFileRequested.emit(str(src))
+    # The worker's signal reaches this test's receiver as its own event, which may come after
+    # the controller's (whose end of the job the wait above saw): wait for it too.
+    qtbot.waitUntil(lambda: bool(finished), timeout=10_000)
     out = default_output_path(src)
     assert finished == [(str(out), "201 segments")]  # the empty line is no segment
     assert out.parent == src.parent and out.name == "notes.zh.txt"
