@@ -34,8 +34,10 @@ from .errors import (
     UnsupportedModelError,
 )
 from .models.factory import build_translator
+from .version import __version__
 
 __all__ = [
+    "__version__",
     "build_translator",
     "TwoWayTranslator",
     "Translator",
@@ -59,4 +61,3 @@ __all__ = [
     "join_lines",
     "is_mostly_cjk",
 ]
-__version__ = "0.1.0"

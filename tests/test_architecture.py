@@ -13,7 +13,7 @@ Layers, highest first; a module imports its own layer or a lower one, never a hi
     front ends   desktop_mt.gui, desktop_mt.cli*, desktop_mt.server, desktop_mt.__main__
     app          desktop_mt.app, and the package face desktop_mt (desktop_mt/__init__.py)
     services     desktop_mt.engine, .batch, .models, .tm, .ocr, .history, .instance_client, .pasted
-    base         desktop_mt.errors, .paths, .fsutil, .resources_path
+    base         desktop_mt.errors, .paths, .fsutil, .resources_path, .version
 
 Inside a layer: the GUI is imported only by itself and the launcher; the server imports neither
 GUI nor CLI; each service imports only the services named in ``SERVICE_USES`` (the engine none).
@@ -56,7 +56,13 @@ LAYERS: dict[str, tuple[str, ...]] = {  # highest first; a name covers the modul
         "desktop_mt.instance_client",
         "desktop_mt.pasted",  # where engine/pasted.py goes: batch and OCR join lines with it too
     ),
-    "base": ("desktop_mt.errors", "desktop_mt.paths", "desktop_mt.fsutil", "desktop_mt.resources_path"),
+    "base": (
+        "desktop_mt.errors",
+        "desktop_mt.paths",
+        "desktop_mt.fsutil",
+        "desktop_mt.resources_path",
+        "desktop_mt.version",
+    ),
 }
 TESTING = "desktop_mt.testing"  # the typed fakes: imports what it fakes; nothing in desktop_mt imports it
 GUI = "desktop_mt.gui"
@@ -123,11 +129,6 @@ DEFERRED: dict[str, str] = {
 # entry whose import has gone, so the lists only shrink.
 CYCLE_EDGES_TO_GO: dict[tuple[str, str], str] = {}
 LAYER_EDGES_TO_GO: dict[tuple[str, str], str] = {
-    # issue 25: `__version__` from a base module (desktop_mt/version.py, which pyproject's version attr reads
-    # and the face re-exports), not from the package face
-    ("desktop_mt.tm.tmx", FACE): "issue 25: the version from a base module",
-    ("desktop_mt.models.download", FACE): "issue 25: the version from a base module",
-    ("desktop_mt.models.hub", FACE): "issue 25: the version from a base module",
     ("desktop_mt.models.store", "desktop_mt.app.settings"): "issue 25: the model choice moves to app.settings",
 }
 # issue 25: function-level imports that put off nothing heavy (each importer: the modules it
@@ -188,8 +189,6 @@ FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
         "onnx",
         "shutil",
     ),
-    "desktop_mt.models.download": ("desktop_mt",),
-    "desktop_mt.models.hub": ("desktop_mt",),
     "desktop_mt.models.install": ("desktop_mt.models.convert",),
     "desktop_mt.models.store": ("desktop_mt.app.settings", "desktop_mt.engine.tokenizer", "desktop_mt.models.catalog"),
 }

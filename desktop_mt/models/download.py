@@ -48,6 +48,7 @@ from ..errors import (
     ModelNotFoundError,
     NotEnoughSpaceError,
 )
+from ..version import __version__
 from .catalog import CatalogEntry, catalog_entry
 from .hub import RemoteFile, file_digest, hub_errors, list_revision
 from .install import install_staged, reuse_installed
@@ -363,8 +364,6 @@ def _http_fetch(remote: RemoteFile, part: Path, resume: int, endpoint: str, repo
     """HEAD the file (checked against the listing), then GET the rest of it into ``part``."""
     from huggingface_hub import get_hf_file_metadata, hf_hub_url
     from huggingface_hub.utils import build_hf_headers  # type: ignore[attr-defined]  # not in its __all__
-
-    from .. import __version__
 
     url = hf_hub_url(remote.repo, remote.path, revision=remote.revision, endpoint=endpoint)
     headers = build_hf_headers(token=False, library_name="desktop-mt", library_version=__version__)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import HubUnreachableError, ModelDownloadError
+from ..version import __version__
 from .store import MIRROR_HINT
 
 
@@ -103,8 +104,6 @@ def hub_errors(endpoint: str, what: str) -> Iterator[None]:
 def list_revision(repo: str, revision: str, endpoint: str) -> dict[str, RemoteFile]:
     """The files of ``repo`` at ``revision`` with sizes and hashes, by path."""
     from huggingface_hub import HfApi
-
-    from .. import __version__
 
     api = HfApi(endpoint=endpoint, token=False, library_name="desktop-mt", library_version=__version__)
     with hub_errors(endpoint, f"{repo}@{revision[:12]}"):
