@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
+from desktop_mt.engine.options import GenerationOptions
+
 from . import bilingual, drafts, file_jobs, job_resume, pasting, progress, quitting, stale
 from . import settings as settings_mod
 from .alignment import AlignmentFeature
@@ -158,8 +160,6 @@ class Controller(QObject):
         Traditional scripts are converted from the model's Simplified output by the engine).
         Their target is Auto (each sentence into the other language): the hotkey's popup, file
         jobs and alternatives use these; the window's own requests use :meth:`window_options`."""
-        from desktop_mt.engine.options import GenerationOptions
-
         return GenerationOptions(
             beams=self.settings.beams or None,
             max_length=self.settings.max_output_length or None,

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+from desktop_mt import __version__
+
 from .models import is_bundled
 from .ports import EngineConfig, Status
 
@@ -25,8 +27,6 @@ log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their
 
 def about_text(info: Any, variant: str) -> str:
     """Help > About: version, code licence, the loaded model and where its licence is."""
-    from desktop_mt import __version__
-
     path = Path(str(getattr(info, "path", "") or ""))
     notes = [p.name for p in (path / "README.md", path / "LICENSE", path / "LICENSE.txt") if p.is_file()]
     where = (

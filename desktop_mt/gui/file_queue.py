@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
+from desktop_mt.ocr import is_image_path
+
 from . import file_jobs
 from .ports import EngineConfig
 from .worker import FileJob, TranslationWorker
@@ -65,8 +67,6 @@ class FileJobs(QObject):
         """Translate these files one after another (a command line or a drop of several):
         the first starts now, or after the running job; the others wait in the queue, and
         Cancel on a job also drops the files still waiting (the status bar names them)."""
-        from desktop_mt.ocr import is_image_path
-
         for path in (p for p in paths if is_image_path(p)):  # a dropped picture: OCR, then translate
             self.controller.ocr.read_file(path)
         paths = [p for p in paths if not is_image_path(p)]

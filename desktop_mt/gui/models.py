@@ -8,11 +8,14 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from desktop_mt.engine.model_format import ModelInfo
-    from desktop_mt.models import DownloadProgress
+import desktop_mt.models as model_manager
+from desktop_mt.engine.direction import DIRECTIONS, model_direction
+from desktop_mt.engine.model_format import ModelInfo, bundled_model_dir, find_models, inspect_model_dir
+from desktop_mt.errors import DesktopMTError, ModelNotFoundError
+from desktop_mt.models import DownloadProgress
+from desktop_mt.models.store import folder_size
 
 from . import paths
 
@@ -66,16 +69,12 @@ def _label(info: Any, fallback: str) -> str:
 
 def inspect(path: str | Path) -> ModelInfo:
     """Validate a model folder; raises the engine's ModelNotFoundError/ModelFormatError."""
-    from desktop_mt.engine.model_format import inspect_model_dir
-
     return inspect_model_dir(Path(path))
 
 
 def bundled_choice() -> ModelChoice:
     """The bundled model (listed even if broken: loading it then explains the problem)."""
     try:
-        from desktop_mt.engine.model_format import bundled_model_dir
-
         info = inspect(bundled_model_dir())
         return ModelChoice("", "Bundled: " + _label(info, "bundled model"), tuple(info.variants))
     except Exception as exc:  # noqa: BLE001 - engine not installed/model missing
@@ -88,8 +87,6 @@ def _user_folder_choices() -> list[ModelChoice]:
     if not folder.is_dir():
         return []
     try:
-        from desktop_mt.engine.model_format import find_models
-
         infos = find_models(folder)
     except Exception as exc:  # noqa: BLE001
         log.warning("cannot scan %s: %s", folder, type(exc).__name__)
@@ -117,8 +114,6 @@ def is_bundled(path: str | Path | None) -> bool:
     """Whether ``path`` is the bundled demo model's folder."""
     if not path:
         return False
-    from desktop_mt.engine.model_format import bundled_model_dir
-
     try:
         return Path(path).resolve() == bundled_model_dir().resolve()
     except OSError:
@@ -136,9 +131,6 @@ class StoreBackend:
 
     def catalog(self) -> list[CatalogItem]:
         """The shipped catalog (plus ``DESKTOP_MT_CATALOG``), as the dialog shows it."""
-        from desktop_mt.engine.direction import model_direction
-        from desktop_mt.models import load_catalog
-
         return [
             CatalogItem(
                 e.name,
@@ -150,16 +142,14 @@ class StoreBackend:
                 " ".join(p for p in (e.attribution, e.licence_note) if p),
                 model_direction(e.source_lang, e.target_lang),
             )
-            for e in load_catalog()
+            for e in model_manager.load_catalog()
         ]
 
     def installed(self) -> list[InstalledItem]:
         """The bundled demo model of each direction first, then every valid folder in the
         user's models folder."""
-        from desktop_mt.models import list_installed
-
         items = _bundled_items()
-        for m in list_installed():
+        for m in model_manager.list_installed():
             langs = _languages(m.info.source_lang, m.info.target_lang)
             items.append(
                 InstalledItem(
@@ -178,33 +168,23 @@ class StoreBackend:
         self, name: str, variant: str, progress: Callable[[DownloadProgress], None], cancel: threading.Event
     ) -> Path:
         """Blocking download + atomic install (the dialog runs it in its thread)."""
-        from desktop_mt.models import download_model
-
-        return download_model(name, variant, progress=progress, cancel=cancel)
+        return model_manager.download_model(name, variant, progress=progress, cancel=cancel)
 
     def remove(self, name: str) -> None:
         """Delete an installed model (the store resets the active one if it was this)."""
-        from desktop_mt.models import remove_model
-
-        remove_model(name)
+        model_manager.remove_model(name)
 
     def set_active(self, name_or_path: str) -> None:
         """Make the model the active one of its direction, for the app and the command line
         (a model in the models folder is recorded by name, as `desktop-mt models list` shows)."""
-        from desktop_mt.models import set_active
-
-        set_active(name_or_path)
+        model_manager.set_active(name_or_path)
 
     def active_folders(self) -> dict[str, str | None]:
         """The active model folder of each direction ("" = bundled; None: the chosen one is gone)."""
-        from desktop_mt.engine.direction import DIRECTIONS
-        from desktop_mt.errors import DesktopMTError
-        from desktop_mt.models import active_model_dir
-
         folders: dict[str, str | None] = {}
         for direction in DIRECTIONS:
             try:
-                folder = active_model_dir(direction)
+                folder = model_manager.active_model_dir(direction)
             except DesktopMTError as exc:
                 log.warning("active %s model unavailable: %s", direction, type(exc).__name__)
                 folders[direction] = None
@@ -214,30 +194,19 @@ class StoreBackend:
 
     def endpoint(self) -> str:
         """The endpoint a download would use now."""
-        from desktop_mt.models import resolve_endpoint
-
-        return resolve_endpoint()
+        return model_manager.resolve_endpoint()
 
     def endpoint_setting(self) -> str:
         """The mirror saved in the app ("" = none)."""
-        from desktop_mt.models import get_endpoint_setting
-
-        return get_endpoint_setting()
+        return model_manager.get_endpoint_setting()
 
     def set_endpoint_setting(self, url: str) -> None:
         """Save the mirror; the store rejects URLs that are not http(s)."""
-        from desktop_mt.models import set_endpoint_setting
-
-        set_endpoint_setting(url)
+        model_manager.set_endpoint_setting(url)
 
 
 def _bundled_items() -> list[InstalledItem]:
     """The demo model shipped for each direction (none where the app ships none)."""
-    from desktop_mt.engine.direction import DIRECTIONS
-    from desktop_mt.engine.model_format import bundled_model_dir
-    from desktop_mt.errors import ModelNotFoundError
-    from desktop_mt.models.store import folder_size
-
     items: list[InstalledItem] = []
     seen: set[Path] = set()
     for direction in DIRECTIONS:

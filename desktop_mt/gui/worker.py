@@ -25,11 +25,20 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from desktop_mt.engine.direction import DirectionUnavailableError
-from desktop_mt.engine.events import Finished, SegmentDone, TextDelta
+from desktop_mt import batch
+from desktop_mt.batch.journal import journal_path
+from desktop_mt.engine.direction import ZH_EN, DirectionUnavailableError, sentence_direction
+from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
+from desktop_mt.engine.model_format import inspect_model_dir
+from desktop_mt.engine.options import SessionOptions
+from desktop_mt.engine.router import translator_for_sentence
 from desktop_mt.errors import DesktopMTError, TranslationCancelled
+from desktop_mt.models.factory import build_translator
+from desktop_mt.models.store import resolve_model
+from desktop_mt.tm.store import match_key
 
 from .alignment import SegmentSpan, SegmentTracker, utf16_len
+from .file_jobs import GatedProgress
 from .logsetup import log_exception
 from .ports import EngineConfig
 
@@ -42,10 +51,8 @@ def default_translator_factory(config: EngineConfig) -> Any:
     """Build the real engine: a two-way translator (``models.factory.build_translator``), so
     English->Chinese and Chinese->English both work when their models are installed or bundled.
     ``config.model_dir`` is the model chosen for its own direction; the other direction gets
-    its active (else bundled) model. Imported here so tests with a fake never load ORT."""
-    from desktop_mt.engine.options import SessionOptions
-    from desktop_mt.models.factory import build_translator
-
+    its active (else bundled) model. The factory loads ORT when it opens a model, so tests with a
+    fake never load it."""
     return build_translator(
         chosen_models(config.model_dir),
         variant=config.variant,
@@ -61,9 +68,6 @@ def chosen_models(model_dir: str | None) -> dict[str, str] | list[str] | None:
     factory then says why it cannot be used), None for the defaults."""
     if not model_dir:
         return None
-    from desktop_mt.engine.model_format import inspect_model_dir
-    from desktop_mt.models.store import resolve_model
-
     own = inspect_model_dir(resolve_model(model_dir)).direction
     return {own: model_dir} if own else [model_dir]
 
@@ -232,8 +236,6 @@ class TranslationWorker(QObject):
         self.completionDone.emit(req_id, message)
 
     def _complete(self, req_id: int, sentence: str, prefix: str, options: Any, cancel: threading.Event) -> None:
-        from desktop_mt.engine.router import translator_for_sentence
-
         translator = translator_for_sentence(self._translator, sentence, options)
         events = translator.translate_stream(sentence, options, cancel, prefix=prefix)
         try:
@@ -251,7 +253,6 @@ class TranslationWorker(QObject):
     ) -> None:
         """The ``n`` best continuations of ``sentence``'s translation after ``prefix`` (a clicked
         word: the text before it); ends with ``alternativesReady``."""
-        from desktop_mt.engine.router import translator_for_sentence
 
         def run() -> list[Any]:
             translator = translator_for_sentence(self._translator, sentence, options)
@@ -292,16 +293,11 @@ class TranslationWorker(QObject):
         if self._translator is None:
             self.fileFailed.emit(f"Cannot translate the file: {self._load_error}")
             return
-        from desktop_mt.batch import translate_file  # only file jobs need the batch code
-        from desktop_mt.batch.journal import journal_path
-
-        from .file_jobs import GatedProgress
-
         progress = GatedProgress(job.gate, job.cancel, _ProgressRate(self.fileProgress.emit))
         on_resume = (lambda report: self.fileResumed.emit(str(report))) if job.resume else None
         summaries: list[Any] = []
         try:
-            out = translate_file(
+            out = batch.translate_file(
                 job.src,
                 job.dst,
                 self._translator,
@@ -388,9 +384,6 @@ class _PlanStream:
             self.buf.clear()
 
     def run(self, text: str, incremental: IncrementalPlan) -> Any:
-        from desktop_mt.engine.events import TranslationStats
-        from desktop_mt.tm.store import match_key
-
         plan = incremental.sentences
 
         self._write(text[: len(text) - len(text.lstrip())])  # the text's leading blank lines
@@ -460,8 +453,6 @@ def output_gap(source: str, gap: str, more: bool, options: Any) -> str:
         return gap
     if not more:
         return gap
-    from desktop_mt.engine.direction import ZH_EN, sentence_direction
-
     target = getattr(options, "target", "auto")
     way = sentence_direction(source, target)
     if way is None:
