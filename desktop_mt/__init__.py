@@ -17,6 +17,7 @@ ONNX Runtime's telemetry stays off. See desktop_mt.engine and the README's "Priv
 """
 
 from . import engine  # noqa: F401 - first: switches ONNX Runtime's telemetry off
+from .app.factory import build_translator
 from .engine.direction import DirectionUnavailableError
 from .engine.events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .engine.glossary import Glossary, GlossaryError, Term
@@ -33,7 +34,6 @@ from .errors import (
     TranslationCancelled,
     UnsupportedModelError,
 )
-from .models.factory import build_translator
 from .version import __version__
 
 __all__ = [

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from .app.factory import build_translator, catalog_model_for, model_folders
 from .batch import (
     BatchInputError,
     BatchOutputError,
@@ -61,7 +62,6 @@ from .engine.router import TwoWayTranslator
 from .engine.translator import DEFAULT_BATCH_SIZE, Translator
 from .errors import DesktopMTError
 from .gui_launch import extra_hint, run_gui
-from .models.factory import build_translator, catalog_model_for, model_folders
 from .server.config import add_serve_arguments  # argparse only: no FastAPI import here
 from .tm import TranslationMemory
 from .tm.apply import MemoryTranslator, unwrap
@@ -315,7 +315,7 @@ def _non_negative(text: str) -> int:
 
 
 def make_translator(args: argparse.Namespace, variant: str | None = None) -> TwoWayTranslator:
-    """A two-way translator (``models.factory.build_translator``) from the command-line options:
+    """A two-way translator (``app.factory.build_translator``) from the command-line options:
     ``--model`` (a folder or name, or a list of them: one per direction), ``--to`` and the
     decoding options (raises DesktopMTError / ValueError)."""
     options = GenerationOptions(

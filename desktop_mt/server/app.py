@@ -27,11 +27,11 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
+from ..app.factory import build_translator
 from ..engine.direction import DIRECTIONS
 from ..engine.events import TranslationStats
 from ..engine.options import SessionOptions
 from ..engine.translator import Translator
-from ..models.factory import build_translator
 from ..tm.store import TranslationMemory
 from . import deepl_api, openai_api, openai_responses
 from .calls import open_stream, translate_html, translate_nbest, translate_texts
@@ -71,7 +71,7 @@ def create_app(
     memory: TranslationMemory | None = None,
 ) -> FastAPI:
     """The app for ``config``; ``translator`` None loads the configured models now (one per
-    direction, ``models.factory.build_translator``); ``memory`` None opens ``config.tm`` when
+    direction, ``app.factory.build_translator``); ``memory`` None opens ``config.tm`` when
     it is set (the translation memory is off by default)."""
     if memory is None and config.tm is not None:
         memory = open_memory(config.tm)

@@ -44,7 +44,7 @@ class ServerConfig:
     ``cors_origins`` may name presets (:data:`CORS_PRESETS`, e.g. ``pot``).
 
     Models: ``models`` the ``--model`` values (folders or installed names, at most one per
-    direction, resolved by ``models.factory.build_translator``; none: the active, else the
+    direction, resolved by ``app.factory.build_translator``; none: the active, else the
     bundled model of each direction); ``model`` one model folder (a front end that passes its
     own translator names its model here). ``tm``: None (default) no translation memory, ``""``
     the user's own, else a file (:mod:`.memory`).

@@ -26,8 +26,8 @@ import uvicorn
 from fastapi import FastAPI
 from uvicorn.supervisors import Multiprocess
 
+from ..app.factory import model_folders
 from ..errors import DesktopMTError
-from ..models.factory import model_folders
 from .app import create_app
 from .config import CONFIG_ENV, ServeConfigError, ServerConfig, check_safe, config_from_args
 from .connections import uvicorn_options

@@ -243,8 +243,8 @@ def test_a_revision_the_endpoint_lacks_is_reported(hub, home, tiny_marian_dir):
 def test_serve_takes_an_installed_name_or_the_active_model(home, tiny_marian_dir):
     import shutil
 
+    from desktop_mt.app.factory import model_folders
     from desktop_mt.cli import build_parser
-    from desktop_mt.models.factory import model_folders
     from desktop_mt.server.config import config_from_args
 
     shutil.copytree(tiny_marian_dir, home / "models" / "tiny")
