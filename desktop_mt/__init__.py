@@ -23,7 +23,6 @@ from .engine.events import Alternative, Finished, SegmentDone, TextDelta, Transl
 from .engine.glossary import Glossary, GlossaryError, Term
 from .engine.langcheck import is_mostly_cjk
 from .engine.options import GenerationOptions, SessionOptions
-from .engine.pasted import join_lines
 from .engine.router import TwoWayTranslator
 from .engine.translator import Translator
 from .errors import (
@@ -34,6 +33,7 @@ from .errors import (
     TranslationCancelled,
     UnsupportedModelError,
 )
+from .pasted import join_lines
 from .version import __version__
 
 __all__ = [

@@ -35,7 +35,7 @@ join_lines=False, on_summary=None) -> Path``
 - ``bilingual``: the source stays and its translation follows it (txt: the next line; docx:
   the next paragraph; srt: the Chinese lines under the source lines of each cue).
   ``join_lines`` (txt only): the hard line breaks of text copied from a PDF are joined first
-  (``engine.pasted.join_lines``). Both are part of the journal key.
+  (``pasted.join_lines``). Both are part of the journal key.
 - ``on_summary(summary)`` receives a :class:`JobSummary` once the output is written: the
   number of segments and how many were kept as they were (``engine.direction.untranslated``:
   already in the target language, Japanese or Korean, or needing a direction without a model);

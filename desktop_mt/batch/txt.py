@@ -9,7 +9,7 @@ translated: the engine sees one line at a time and could not tell. The BOM and t
 are kept (see ``textio``).
 
 Options: ``join_lines`` first joins the hard line breaks of text copied from a PDF
-(``engine.pasted.join_lines``: one line per paragraph, list item, heading or table row; the
+(``pasted.join_lines``: one line per paragraph, list item, heading or table row; the
 file's newline style and final newline are kept). ``bilingual`` writes each line that was
 translated twice: the source line, then its translation on the next line; a line with
 nothing translated (blank, code, numbers, or already Chinese) is written once.
@@ -21,8 +21,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import BinaryIO
 
-from ..engine.pasted import join_lines as join_pasted_lines
 from ..engine.textproc import is_fence
+from ..pasted import join_lines as join_pasted_lines
 from .textio import DecodedText, SegmentCollector, Template, decode_text, dominant_newline, render, split_lines
 
 

@@ -1,4 +1,4 @@
-"""join_lines: text copied from PDFs and web pages, joined into sentences (engine.pasted)."""
+"""join_lines: text copied from PDFs and web pages, joined into sentences (desktop_mt.pasted)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from desktop_mt import join_lines
-from desktop_mt.engine.pasted import is_table_row
+from desktop_mt.pasted import is_table_row
 
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "pdf_paste"
+SAMPLES = Path(__file__).resolve().parent / "data" / "pdf_paste"
 NAMES = sorted(p.name[: -len("_before.txt")] for p in SAMPLES.glob("*_before.txt"))
 
 
