@@ -1,21 +1,23 @@
 """The controller: wires the passive window to the worker thread, settings, hotkey, tray.
 
-Request bookkeeping lives here (UI thread only): each request gets an id and its own
-cancel Event. Starting a request sets the previous request's Event right away, so the
-worker's engine loop stops within one decode step; output tagged with an old id is dropped.
+It builds the window's features and its own collaborators, each on a port of
+:mod:`~desktop_mt.gui.ports` (none imports this module): the interactive requests
+(:mod:`~desktop_mt.gui.requests`: ids, cancelling, typing's pause) and their results
+(:mod:`~desktop_mt.gui.request_results`), the engine loads (:mod:`~desktop_mt.gui.engine_loading`),
+the file jobs (:mod:`~desktop_mt.gui.file_queue`), the clipboard and the global hotkey
+(:mod:`~desktop_mt.gui.hotkey_link`). It keeps the settings and the public names the
+features and the tests use.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal
+from PySide6.QtCore import QObject, QThread, Signal
 
 from desktop_mt.engine.options import GenerationOptions
 
@@ -38,6 +40,7 @@ from .popup import PopupFeature
 from .ports import EngineConfig, Status
 from .postedit import PostEditFeature
 from .request_results import RequestResults
+from .requests import Request, RequestFlow
 from .settings import Settings
 from .worker import FileJob, TranslationWorker, default_translator_factory
 
@@ -45,25 +48,12 @@ if TYPE_CHECKING:
     from .window import MainWindow
 
 log = logging.getLogger(__name__)
-
-AS_YOU_TYPE_DELAY_MS = 600  # pause after the last keystroke before translating
-
-
-@dataclasses.dataclass
-class _Request:
-    req_id: int
-    cancel: threading.Event
-    started: float = dataclasses.field(default_factory=time.perf_counter)
-    shown_first: bool = False
-    text: str = ""  # the source text (the history keeps it with the translation)
+_Request = Request  # request_results' annotation takes it from here
 
 
 class Controller(QObject):
     """Owns the worker thread and the request state; see the module docstring."""
 
-    # Queued into the worker thread (the worker lives there, so Qt queues these).
-    _translateRequested = Signal(int, str, object, object)
-    _planRequested = Signal(int, str, object, object, object)  # incremental: worker.translate_plan
     fileJobStarted = Signal(str, str)  # source, output (the draft records the running job)
     fileJobEnded = Signal(str)  # "finished" / "failed" / "cancelled" (tests)
     requestFinished = Signal(int)  # emitted after a request's result was shown (tests)
@@ -89,17 +79,13 @@ class Controller(QObject):
         self.model_override = model_override  # --model for this run; cleared by Apply
         self.tray_available = False  # set by the app; with the setting, closing hides to it
         self.hotkey = hotkey
-        self.current: _Request | None = None
         self.last_stats: Any = None  # TranslationStats of the last request that ran
         self.first_text_ms = 0.0  # the last request's first text on screen, ms after the request
-        self._next_id = 0
         self._shut_down = False
-        self._debounce = QTimer(self)
-        self._debounce.setSingleShot(True)
-        self._debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
-        self._debounce.timeout.connect(self._translate_typed)
+        self.requests = RequestFlow(self, self)  # the interactive request that runs
         self._start_worker(translator_factory)
-        self.engine = EngineLoading(self, translator_factory in (None, default_translator_factory))
+        real_engine = translator_factory in (None, default_translator_factory)
+        self.engine = EngineLoading(self, self.worker, real_engine)  # model loads, About, fallback
         self._connect_window()
         self.hotkey_link = HotkeyLink(self)  # the clipboard and the global hotkey
         self.input = pasting.InputHandling(self)  # join lines on paste, text left as it is
@@ -128,8 +114,8 @@ class Controller(QObject):
         self.worker_thread.setObjectName("translation-worker")
         self.worker = TranslationWorker(factory)
         self.worker.moveToThread(self.worker_thread)
-        self._translateRequested.connect(self.worker.translate)
-        self._planRequested.connect(self.worker.translate_plan)
+        self.requests.translateRequested.connect(self.worker.translate)
+        self.requests.planRequested.connect(self.worker.translate_plan)
         self.results = RequestResults(self)  # the worker's output of the current request, shown
         self.files = FileJobs(self, factory)  # the file queue and the running job, in its own thread
 
@@ -138,7 +124,7 @@ class Controller(QObject):
         win.translateRequested.connect(self.translate)
         win.stopRequested.connect(self.stop)
         win.clearRequested.connect(self.clear)
-        win.sourceEdited.connect(self._on_source_edited)
+        win.sourceEdited.connect(lambda _text: self.requests.source_edited())
         win.clipboardTranslateRequested.connect(self.translate_clipboard)
         win.translateFileRequested.connect(lambda path: self.translate_files([path]))  # queued if busy
         win.fileCancelRequested.connect(self.cancel_file)
@@ -172,80 +158,34 @@ class Controller(QObject):
         Chinese -> English) as the target."""
         return dataclasses.replace(self.generation_options(), target=self.direction.target.value)
 
-    # ---- requests -----------------------------------------------------------------------
+    # ---- requests (RequestFlow) ---------------------------------------------------------
+    @property
+    def current(self) -> Request | None:
+        """The interactive request that runs (None when none runs)."""
+        return self.requests.current
+
     def translate(self, text: str) -> int | None:
         """Start translating ``text``, superseding any running request. Returns its id."""
-        self._debounce.stop()
-        self._cancel_current()
-        self.postedit.before_new_text()  # the user's edits go into the memory and the history
-        # Nothing to do (what ran before is cancelled); Japanese, Korean and text already in
-        # the chosen language are left as they are (the status bar says so).
-        if not text.strip() or self.input.left_as_is(text, self.direction.target.value):
-            self.window.clear_target()
-            self.window.set_busy(False)
-            self._set_state(Status.IDLE)
-            return None
-        plan = self.postedit.plan(text)  # before the pane empties: it reads the sentences shown
-        self.window.clear_target()
-        self._next_id += 1
-        request = _Request(self._next_id, threading.Event(), text=text)
-        self._set_current(request)
-        self.window.set_busy(True)
-        self._set_state(Status.TRANSLATING)
-        self.requestStarted.emit(request.req_id, text)
-        if plan is None:
-            self._translateRequested.emit(request.req_id, text, self.window_options(), request.cancel)
-        else:  # only the sentences whose source changed go to the model
-            self._planRequested.emit(request.req_id, text, plan, self.window_options(), request.cancel)
-        return request.req_id
+        return self.requests.translate(text)
 
     def show_entry(self, source: str, translation: str) -> None:
-        """Put a kept translation (History > Open) into the panes; the source replaces the
-        draft as one undoable step."""
-        self._debounce.stop()
-        self._cancel_current()
-        self.postedit.before_new_text()
-        self.window.set_source(source)
-        self.window.clear_target()
-        self.window.append_target(translation)
-        self.window.set_busy(False)
-        self._set_state(Status.IDLE)
-
-    def _cancel_current(self) -> None:
-        # Set the flag directly (not via a queued slot): the worker is busy in its loop.
-        if self.current is not None:
-            self.current.cancel.set()
-            self._set_current(None)
-
-    def _set_current(self, request: _Request | None) -> None:
-        # The running file job waits at its next batch boundary while a request runs.
-        self.current = request
-        self.gate.set_busy(request is not None)
+        """Put a kept translation (History > Open) into the panes (``RequestFlow.show_entry``)."""
+        self.requests.show_entry(source, translation)
 
     def stop(self) -> None:
         """Stop the running request; the text streamed so far stays."""
-        self._debounce.stop()
-        if self.current is not None:
-            self.current.cancel.set()
-            self._set_state(Status.STOPPING)
+        self.requests.stop()
 
     def clear(self) -> None:
         """Stop and empty both panes."""
-        self._debounce.stop()
-        self._cancel_current()
-        self.postedit.before_new_text()
-        self.window.clear_all()
-        self.window.set_busy(False)
+        self.requests.clear()
         self.last_stats = None
-        self.window.clear_stats()  # the figures of a run whose text is gone would mislead
-        self._set_state(Status.IDLE)
 
-    def _on_source_edited(self, _text: str) -> None:
-        if self.settings.translate_as_you_type:
-            self._debounce.start()
+    def _set_current(self, request: Request | None) -> None:  # request_results' name
+        self.requests.set_current(request)
 
-    def _translate_typed(self) -> None:
-        self.translate(self.window.source_text())
+    def _set_state(self, state: Status, detail: str = "") -> None:  # request_results' name
+        self.requests.set_state(state, detail)
 
     def read_clipboard(self, selection: bool = False) -> str:
         """Clipboard text (``HotkeyLink.read_clipboard``)."""
@@ -278,10 +218,6 @@ class Controller(QObject):
         return self.files.job
 
     @property
-    def file_cancel(self) -> threading.Event | None:
-        return self.files.cancel
-
-    @property
     def file_progress(self) -> tuple[int, int] | None:
         """Segments done and total of the running job (None before its first report)."""
         return self.files.progress
@@ -304,10 +240,6 @@ class Controller(QObject):
         self.settings.font_size = size
         self.save()
 
-    def _set_state(self, state: Status, detail: str = "") -> None:
-        self.window.set_state(state, detail)
-        self.stateChanged.emit(state.value)
-
     # ---- settings -----------------------------------------------------------------------
     def engine_config(self) -> EngineConfig:
         """What the worker should build from the current settings (``EngineLoading``)."""
@@ -316,9 +248,6 @@ class Controller(QObject):
     def reload_engine(self) -> None:
         """Ask the worker for a new Translator if model/variant/threads changed."""
         self.engine.reload_engine()
-
-    def _preload_engine(self) -> None:
-        self.engine.preload_engine()
 
     @property
     def loaded_config(self) -> EngineConfig | None:
@@ -384,8 +313,8 @@ class Controller(QObject):
             return
         self._shut_down = True
         self.drafts.close()  # first: with the running file job still recorded
-        self._debounce.stop()
-        self._cancel_current()
+        self.requests.debounce.stop()
+        self.requests.cancel_current()
         self.cancel_file()
         self.models_hub.shutdown()
         self.postedit.close()  # the last edits into the memory and the history

@@ -1,8 +1,8 @@
 """Loading the engine for the window: which model the settings ask for, asking the worker for
 it (the worker builds it in its thread), what the window shows while and after it loads, and
 falling back to the bundled model when the chosen one cannot be loaded. The controller's
-collaborator (:class:`EngineLoading`); the controller keeps ``engine_config``,
-``reload_engine``, ``loaded_config`` and ``model_info``.
+collaborator (:class:`EngineLoading`, on its port ``ports.EngineHost``); the controller keeps
+``engine_config``, ``reload_engine``, ``loaded_config`` and ``model_info``.
 """
 
 from __future__ import annotations
@@ -10,17 +10,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from desktop_mt import __version__
 
 from .models import is_bundled
-from .ports import EngineConfig, Status
-
-if TYPE_CHECKING:
-    from .controller import Controller
+from .ports import EngineConfig, EngineHost, LoadingWorker, Status, qt_parent
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 
@@ -53,15 +50,14 @@ class EngineLoading(QObject):
 
     _loadRequested = Signal(object)  # EngineConfig, queued into the worker's thread
 
-    def __init__(self, controller: Controller, real_engine: bool) -> None:
-        super().__init__(controller)
-        self.controller = controller
+    def __init__(self, host: EngineHost, worker: LoadingWorker, real_engine: bool) -> None:
+        super().__init__(qt_parent(host))
+        self.host = host
         self.loaded_config: EngineConfig | None = None  # what the engine runs (after a fallback too)
         self._requested_configs: list[EngineConfig] = []  # loads in flight, in worker order
         self.model_info: Any = None
         self._loaded_key: tuple[object, ...] | None = None
         self._real_engine = real_engine
-        worker = controller.worker
         self._loadRequested.connect(worker.load)
         worker.loadStarted.connect(self.on_load_started)
         worker.loaded.connect(self.on_loaded)
@@ -69,23 +65,23 @@ class EngineLoading(QObject):
 
     def engine_config(self) -> EngineConfig:
         """What the worker should build from the current settings."""
-        s = self.controller.settings
-        model = self.controller.model_override or s.model_path or None
+        s = self.host.settings
+        model = self.host.model_override or s.model_path or None
         return EngineConfig(model, s.variant, s.intra_op_threads, s.inter_op_threads)
 
     def on_load_started(self, description: str) -> None:
-        self.controller._set_state(Status.LOADING, description)
+        self.host.requests.set_state(Status.LOADING, description)
 
     def on_loaded(self, info: Any, variant: str) -> None:
         if self._requested_configs:
             self.loaded_config = self._requested_configs.pop(0)
         self.model_info = info
         name = getattr(info, "name", None) or "model"
-        self.controller.window.set_model(f"{name} · {variant}")
-        self.controller.window.about_text = about_text(info, variant)
+        self.host.window.set_model(f"{name} · {variant}")
+        self.host.window.about_text = about_text(info, variant)
         log.info("model loaded: %s (%s)", getattr(info, "name", None), variant)
-        self.controller._set_state(Status.TRANSLATING if self.controller.current else Status.IDLE)
-        self.controller.modelLoaded.emit(info)
+        self.host.requests.set_state(Status.TRANSLATING if self.host.requests.current else Status.IDLE)
+        self.host.modelLoaded.emit(info)
 
     def on_load_failed(self, message: str) -> None:
         failed = self._requested_configs.pop(0) if self._requested_configs else None
@@ -93,10 +89,10 @@ class EngineLoading(QObject):
             self._fall_back_to_bundled(failed, message)
             return
         self._loaded_key = None  # let the next Apply retry even with the same settings
-        self.controller._set_state(Status.ERROR, "model not loaded")
+        self.host.requests.set_state(Status.ERROR, "model not loaded")
         if self.model_info is None:
-            self.controller.window.set_model("No model")
-        self.controller.window.show_error("Could not load the model", message)
+            self.host.window.set_model("No model")
+        self.host.window.show_error("Could not load the model", message)
 
     def reload_engine(self) -> None:
         """Ask the worker for a new Translator if model/variant/threads changed."""
@@ -105,9 +101,9 @@ class EngineLoading(QObject):
         if key == self._loaded_key:
             return
         self._loaded_key = key
-        self.controller._cancel_current()  # a model change interrupts the running job
-        self.controller.window.set_busy(False)
-        self.controller._set_state(Status.LOADING, config.describe())
+        self.host.requests.cancel_current()  # a model change interrupts the running job
+        self.host.window.set_busy(False)
+        self.host.requests.set_state(Status.LOADING, config.describe())
         self._request_load(config)
 
     def _request_load(self, config: EngineConfig) -> None:
@@ -128,7 +124,7 @@ class EngineLoading(QObject):
         bundled model, so the app keeps translating. The setting is kept (the folder may
         come back, e.g. a network drive); Apply in the settings retries it."""
         self._loaded_key = None
-        self.controller.window.show_warning(
+        self.host.window.show_warning(
             f"Could not load the chosen model {failed.describe()}: {message.splitlines()[0]} "
             "Using the bundled model instead; choose another model in Settings."
         )

@@ -1,8 +1,9 @@
 """File jobs in the window: the queue of files to translate, the running job in its own worker
 thread and engine (typing pre-empts it between batches: ``file_jobs.InteractiveGate``), the
 questions before a job (an existing output, an interrupted job's journal), its progress and
-its end. The controller's collaborator (:class:`FileJobs`); the controller keeps the public
-names (``translate_files``, ``translate_file``, ``cancel_file``, ``file_job``, ``file_queue``...).
+its end. The controller's collaborator (:class:`FileJobs`, on its port ``ports.FileJobsHost``);
+the controller keeps the public names (``translate_files``, ``translate_file``, ``cancel_file``,
+``file_job``, ``file_queue``...).
 """
 
 from __future__ import annotations
@@ -12,18 +13,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from desktop_mt.ocr import is_image_path
 
 from . import file_jobs
-from .ports import EngineConfig
+from .ports import EngineConfig, FileJobsHost, qt_parent
 from .worker import FileJob, TranslationWorker
-
-if TYPE_CHECKING:
-    from .controller import Controller
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 RECENT_FILES = 8  # File > Recent files keeps this many
@@ -36,10 +34,10 @@ class FileJobs(QObject):
     _fileRequested = Signal(object)  # FileJob
     _fileReleaseRequested = Signal()  # the job ended: free the job engine's memory
 
-    def __init__(self, controller: Controller, factory: Callable[[EngineConfig], Any] | None) -> None:
-        super().__init__(controller)
-        self.controller = controller
-        self.window = controller.window
+    def __init__(self, host: FileJobsHost, factory: Callable[[EngineConfig], Any] | None) -> None:
+        super().__init__(qt_parent(host))
+        self.host = host
+        self.window = host.window
         self.cancel: threading.Event | None = None  # set while a file job runs
         self.job: FileJob | None = None
         self.gate = file_jobs.InteractiveGate()  # typing pauses the file job between batches
@@ -68,7 +66,7 @@ class FileJobs(QObject):
         the first starts now, or after the running job; the others wait in the queue, and
         Cancel on a job also drops the files still waiting (the status bar names them)."""
         for path in (p for p in paths if is_image_path(p)):  # a dropped picture: OCR, then translate
-            self.controller.ocr.read_file(path)
+            self.host.ocr.read_file(path)
         paths = [p for p in paths if not is_image_path(p)]
         if not paths:
             return
@@ -106,18 +104,18 @@ class FileJobs(QObject):
         self.job = FileJob(
             path,
             str(dst),
-            self.controller.generation_options(),
+            self.host.generation_options(),
             self.cancel,
             resume=resume,
             gate=self.gate,
-            bilingual=self.controller.settings.bilingual,
+            bilingual=self.host.settings.bilingual,
         )
         self.window.show_file_job(Path(path).name)
         self._remember_recent(path)
-        self.controller._preload_engine()
-        self._fileLoadRequested.emit(self.controller.loaded_config or self.controller.engine_config())
+        self.host.engine.preload_engine()
+        self._fileLoadRequested.emit(self.host.engine.loaded_config or self.host.engine.engine_config())
         self._fileRequested.emit(self.job)
-        self.controller.fileJobStarted.emit(str(Path(path).absolute()), str(dst.absolute()))
+        self.host.fileJobStarted.emit(str(Path(path).absolute()), str(dst.absolute()))
         self.refresh_state()
         log.info("file job started (resume: %s)", resume)
         return True
@@ -128,7 +126,7 @@ class FileJobs(QObject):
         if not dst.exists():
             return dst
         beside = file_jobs.keep_both_path(dst)
-        answer = self.window.ask_output_exists(str(dst), beside.name)
+        answer = file_jobs.OutputAnswer(self.window.ask_output_exists(str(dst), beside.name))
         return {file_jobs.OutputAnswer.OVERWRITE: dst, file_jobs.OutputAnswer.KEEP: beside}.get(answer)
 
     def _ask_resume(self, src: Path, dst: Path) -> bool | None:
@@ -143,10 +141,10 @@ class FileJobs(QObject):
 
     def _remember_recent(self, path: str) -> None:
         path = str(Path(path).absolute())
-        recent = [path] + [p for p in self.controller.settings.recent_files if p != path]
-        self.controller.settings.recent_files = recent[:RECENT_FILES]
-        self.window.set_recent_files(self.controller.settings.recent_files)
-        self.controller.save()
+        recent = [path] + [p for p in self.host.settings.recent_files if p != path]
+        self.host.settings.recent_files = recent[:RECENT_FILES]
+        self.window.set_recent_files(self.host.settings.recent_files)
+        self.host.save()
 
     def cancel_file(self) -> None:
         """Stop the file job (set directly: the worker is busy in its loop)."""
@@ -171,7 +169,7 @@ class FileJobs(QObject):
             self.queue.clear()
         self.window.end_file_job(message)
         self.refresh_state()
-        self.controller.fileJobEnded.emit(outcome.value)
+        self.host.fileJobEnded.emit(outcome.value)
         if self.queue:  # after the signal: a listener sees each job end before the next
             QTimer.singleShot(0, self._start_next_file)
 

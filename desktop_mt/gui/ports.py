@@ -44,6 +44,24 @@ if TYPE_CHECKING:  # annotations only: importing this module loads no Qt widgets
     from .settings import Settings
 
 __all__ = [
+    "RequestWindow",
+    "RequestHost",
+    "RequestControl",
+    "PostEditPort",
+    "LoadingWorker",
+    "InputPort",
+    "ImageFiles",
+    "HotkeyLayer",
+    "HotkeyHost",
+    "FileJobsWindow",
+    "FileJobsHost",
+    "EngineWindow",
+    "EngineSource",
+    "EngineHost",
+    "DirectionPort",
+    "ClipboardPopup",
+    "ClipboardImages",
+    "BusyGate",
     "BilingualHost",
     "BilingualWindow",
     "DraftsHost",
@@ -462,6 +480,255 @@ class ReplaceHost(Protocol):
     def worker(self) -> StreamWorker: ...
 
     def generation_options(self) -> GenerationOptions: ...
+
+
+# ---- the controller's own collaborators -----------------------------------------------------
+# Each takes its host (the controller) through one of these, so none imports the controller.
+class RequestControl(Protocol):
+    """The window's interactive request (:class:`~desktop_mt.gui.requests.RequestFlow`): the
+    one that runs, stopping it, and the status bar's state."""
+
+    @property
+    def current(self) -> RequestLike | None: ...
+
+    def cancel_current(self) -> None: ...
+
+    def set_state(self, state: Status, detail: str = "") -> None: ...
+
+
+class RequestWindow(Protocol):
+    """The panes and the status as a request starts, ends or is cleared."""
+
+    def source_text(self) -> str: ...
+
+    def set_source(self, text: str) -> None: ...
+
+    def clear_target(self) -> None: ...
+
+    def append_target(self, text: str) -> None: ...
+
+    def clear_all(self) -> None: ...
+
+    def clear_stats(self) -> None: ...
+
+    def set_busy(self, busy: bool) -> None: ...
+
+    def set_state(self, state: Status, detail: str = "") -> None: ...
+
+
+class PostEditPort(Protocol):
+    """Post-editing as a request starts: the user's edits kept, the sentences to retranslate."""
+
+    def before_new_text(self) -> None: ...
+
+    def plan(self, text: str) -> object | None: ...  # an IncrementalPlan, None: the whole text
+
+
+class InputPort(Protocol):
+    """What the input handling decides about a text (:class:`~desktop_mt.gui.pasting.InputHandling`)."""
+
+    def bring_in(self, text: str) -> str: ...  # joined when Join lines on paste is on
+
+    def left_as_is(self, text: str, target: str) -> bool: ...  # nothing to translate (said so)
+
+
+class DirectionPort(Protocol):
+    """The window's direction control (Auto / English -> Chinese / Chinese -> English)."""
+
+    @property
+    def target(self) -> StrEnum: ...
+
+    def use_auto(self) -> None: ...
+
+
+class BusyGate(Protocol):
+    """The gate a running file job waits at while an interactive request runs."""
+
+    def set_busy(self, busy: bool) -> None: ...
+
+
+class RequestHost(SettingsPort, Protocol):
+    """What :class:`~desktop_mt.gui.requests.RequestFlow` uses of the controller."""
+
+    @property
+    def window(self) -> RequestWindow: ...
+
+    @property
+    def postedit(self) -> PostEditPort: ...
+
+    @property
+    def input(self) -> InputPort: ...
+
+    @property
+    def direction(self) -> DirectionPort: ...
+
+    @property
+    def gate(self) -> BusyGate: ...
+
+    @property
+    def requestStarted(self) -> SignalInstance: ...  # (int, str)
+
+    @property
+    def stateChanged(self) -> SignalInstance: ...  # (str)
+
+    def window_options(self) -> GenerationOptions: ...
+
+
+class LoadingWorker(Protocol):
+    """The worker's engine loads: its ``load`` slot (queued) and what it reports."""
+
+    def load(self, config: EngineConfig) -> None: ...
+
+    @property
+    def loadStarted(self) -> SignalInstance: ...  # (str): what loads
+
+    @property
+    def loaded(self) -> SignalInstance: ...  # (ModelInfo, str): the model, its variant
+
+    @property
+    def loadFailed(self) -> SignalInstance: ...  # (str): why
+
+
+class EngineWindow(Protocol):
+    """What the window shows of the engine: the model's name, About's text, load problems."""
+
+    about_text: str
+
+    def set_model(self, text: str) -> None: ...
+
+    def set_busy(self, busy: bool) -> None: ...
+
+    def show_warning(self, text: str) -> None: ...
+
+    def show_error(self, title: str, message: str) -> object: ...
+
+
+class EngineHost(SettingsPort, Protocol):
+    """What :class:`~desktop_mt.gui.engine_loading.EngineLoading` uses of the controller."""
+
+    @property
+    def window(self) -> EngineWindow: ...
+
+    @property
+    def model_override(self) -> str | None: ...  # --model for this run
+
+    @property
+    def requests(self) -> RequestControl: ...
+
+    @property
+    def modelLoaded(self) -> SignalInstance: ...  # (ModelInfo)
+
+
+class EngineSource(Protocol):
+    """The window's engine as a file job starts (:class:`~desktop_mt.gui.engine_loading.EngineLoading`)."""
+
+    @property
+    def loaded_config(self) -> EngineConfig | None: ...
+
+    def engine_config(self) -> EngineConfig: ...
+
+    def preload_engine(self) -> None: ...
+
+
+class FileJobsWindow(MessagesWindow, Protocol):
+    """The window's file-job face: the questions before a job, its strip, File > Recent files."""
+
+    def ask_output_exists(self, path: str, keep_both_name: str) -> str: ...  # a file_jobs.OutputAnswer
+
+    def ask_resume(self, name: str, kept: int, total: int) -> str: ...  # a file_jobs.ResumeAnswer
+
+    def show_file_job(self, name: str) -> None: ...
+
+    def set_file_progress(self, done: int, total: int, rate: float) -> None: ...
+
+    def set_file_job_text(self, text: str) -> None: ...
+
+    def end_file_job(self, message: str) -> None: ...
+
+    def set_job_status(self, text: str) -> None: ...
+
+    def set_recent_files(self, files: list[str]) -> None: ...
+
+    def show_error(self, title: str, message: str) -> object: ...
+
+
+class ImageFiles(Protocol):
+    """OCR of a dropped or chosen picture (:class:`~desktop_mt.gui.ocr_feature.OcrFeature`)."""
+
+    def read_file(self, path: str) -> None: ...
+
+
+class FileJobsHost(SettingsPort, Protocol):
+    """What :class:`~desktop_mt.gui.file_queue.FileJobs` uses of the controller."""
+
+    @property
+    def window(self) -> FileJobsWindow: ...
+
+    @property
+    def engine(self) -> EngineSource: ...
+
+    @property
+    def ocr(self) -> ImageFiles: ...
+
+    @property
+    def fileJobStarted(self) -> SignalInstance: ...  # (str, str): source, output
+
+    @property
+    def fileJobEnded(self) -> SignalInstance: ...  # (str): a file_jobs.JobOutcome
+
+    def generation_options(self) -> GenerationOptions: ...
+
+
+class HotkeyLayer(Protocol):
+    """The global hotkey (:class:`~desktop_mt.gui.hotkey.GlobalHotkey`)."""
+
+    @property
+    def available(self) -> bool: ...
+
+    @property
+    def reason(self) -> str: ...  # why it is unavailable
+
+    @property
+    def active_sequence(self) -> str | None: ...
+
+    @property
+    def activated(self) -> SignalInstance: ...
+
+    def start(self, sequence: str) -> tuple[bool, str]: ...
+
+    def stop(self) -> None: ...
+
+
+class ClipboardPopup(Protocol):
+    def show_for_clipboard(self) -> int | None: ...
+
+
+class ClipboardImages(Protocol):
+    def read_clipboard_image(self) -> bool: ...  # an image on the clipboard: read it (OCR)
+
+
+class HotkeyHost(SettingsPort, Protocol):
+    """What :class:`~desktop_mt.gui.hotkey_link.HotkeyLink` uses of the controller."""
+
+    @property
+    def window(self) -> MessagesWindow: ...
+
+    @property
+    def hotkey(self) -> HotkeyLayer | None: ...
+
+    @property
+    def popup(self) -> ClipboardPopup: ...
+
+    @property
+    def direction(self) -> DirectionPort: ...
+
+    @property
+    def ocr(self) -> ClipboardImages: ...
+
+    @property
+    def input(self) -> InputPort: ...
+
+    def translate(self, text: str) -> int | None: ...
 
 
 def qt_parent(host: object) -> QObject | None:

@@ -26,6 +26,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop_mt import batch
+from desktop_mt.app.factory import build_translator
 from desktop_mt.batch.journal import journal_path
 from desktop_mt.engine.direction import ZH_EN, DirectionUnavailableError, sentence_direction
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
@@ -33,7 +34,6 @@ from desktop_mt.engine.model_format import inspect_model_dir
 from desktop_mt.engine.options import SessionOptions
 from desktop_mt.engine.router import translator_for_sentence
 from desktop_mt.errors import DesktopMTError, TranslationCancelled
-from desktop_mt.models.factory import build_translator
 from desktop_mt.models.store import resolve_model
 from desktop_mt.tm.store import match_key
 
@@ -48,7 +48,7 @@ BATCH_SECONDS = 0.030
 
 
 def default_translator_factory(config: EngineConfig) -> Any:
-    """Build the real engine: a two-way translator (``models.factory.build_translator``), so
+    """Build the real engine: a two-way translator (``app.factory.build_translator``), so
     English->Chinese and Chinese->English both work when their models are installed or bundled.
     ``config.model_dir`` is the model chosen for its own direction; the other direction gets
     its active (else bundled) model. The factory loads ORT when it opens a model, so tests with a

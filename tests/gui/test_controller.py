@@ -273,7 +273,7 @@ def test_translate_as_you_type_is_debounced(qtbot, make_controller):
 def test_typing_does_not_translate_when_option_off(qtbot, make_controller):
     window, controller = make_controller(Settings(translate_as_you_type=False))
     qtbot.keyClicks(window.source, "Hello")
-    assert not controller._debounce.isActive()  # nothing scheduled, so nothing will run
+    assert not controller.requests.debounce.isActive()  # nothing scheduled, so nothing will run
     assert FakeTranslator.instances[-1].calls == [] and controller.current is None
 
 
