@@ -17,11 +17,28 @@ import functools
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .engine.model_format import ModelInfo
-    from .models import DownloadProgress, InstalledModel
+from .app.settings import load_settings
+from .engine.model_format import ModelInfo, bundled_model_dir, inspect_model_dir
+from .engine.tokenizer import default_target_token
+from .errors import DesktopMTError
+from .models import (
+    DownloadProgress,
+    InstalledModel,
+    active_models,
+    catalog_entry,
+    download_model,
+    get_endpoint_setting,
+    list_installed,
+    load_catalog,
+    models_dir,
+    remove_model,
+    resolve_endpoint,
+    set_active,
+    set_endpoint_setting,
+)
+from .models.store import decoder_layout
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 
@@ -70,8 +87,6 @@ def _reports_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[a
 
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
-        from .errors import DesktopMTError
-
         try:
             _settings_warnings()
             return command(args)
@@ -84,8 +99,6 @@ def _reports_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[a
 
 def _settings_warnings() -> None:
     """Say what reading the settings found (a broken file kept aside, a migration conflict)."""
-    from .app.settings import load_settings
-
     for warning in load_settings().warnings:
         print(f"desktop-mt: {warning}", file=sys.stderr)
 
@@ -102,8 +115,6 @@ def cmd_list(args: argparse.Namespace) -> int:
     """``models list``: catalog entries, then the installed models of each direction (the
     bundled one included) with sizes, decoder layout and target tokens; ``*`` marks the active
     model of each direction."""
-    from .models import active_models, list_installed, load_catalog, models_dir
-
     catalog, found = load_catalog(), list_installed()
     active = active_models()
     by_name = {m.name: m for m in found}
@@ -141,22 +152,15 @@ def _print_installed(m: InstalledModel, active: bool) -> None:
 
 
 def _bundled_line(direction: str) -> str:
-    from .engine.model_format import bundled_model_dir, inspect_model_dir
-    from .errors import DesktopMTError
-
     try:
         info = inspect_model_dir(bundled_model_dir(direction))
     except DesktopMTError as exc:
         return f"none ({exc})"
-    from .models.store import decoder_layout
-
     layout = f", layout {decoder_layout(info)}" if decoder_layout(info) else ""
     return f"{info.name} ({', '.join(info.variants)}{layout}): the small demo model shipped with the app"
 
 
 def _tokens_line(info: ModelInfo, tokens: tuple[str, ...]) -> str:
-    from .engine.tokenizer import default_target_token
-
     if not tokens:
         return "none (single target language)"
     default = default_target_token(info, tokens)
@@ -211,9 +215,6 @@ class _Progress:
 
 def cmd_download(args: argparse.Namespace) -> int:
     """``models download NAME``: fetch, verify and install; exit 130 on Ctrl-C (rerun resumes)."""
-    from .errors import DesktopMTError
-    from .models import catalog_entry, download_model, resolve_endpoint
-
     try:
         _settings_warnings()
         entry = catalog_entry(args.name)  # an unknown name is said before any download line
@@ -241,8 +242,6 @@ def cmd_download(args: argparse.Namespace) -> int:
 
 @_reports_errors
 def cmd_remove(args: argparse.Namespace) -> int:
-    from .models import remove_model
-
     print(f"removed {args.name} ({remove_model(args.name)})")
     return EXIT_OK
 
@@ -251,8 +250,6 @@ def cmd_remove(args: argparse.Namespace) -> int:
 def cmd_use(args: argparse.Namespace) -> int:
     """``models use NAME|DIR``: the active model of the model's own direction; ``bundled``
     (with ``--direction``, default en-zh) goes back to the bundled model of that direction."""
-    from .models import set_active
-
     if args.name == "bundled":
         direction = set_active("", args.direction or "en-zh")
     else:
@@ -263,8 +260,6 @@ def cmd_use(args: argparse.Namespace) -> int:
 
 @_reports_errors
 def cmd_mirror(args: argparse.Namespace) -> int:
-    from .models import get_endpoint_setting, resolve_endpoint, set_endpoint_setting
-
     if args.url is not None:
         set_endpoint_setting("" if args.url == "none" else args.url)
     print(f"mirror setting: {get_endpoint_setting() or 'none'}; downloads use {resolve_endpoint()}")

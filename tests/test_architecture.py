@@ -101,6 +101,7 @@ FORBIDDEN = ("torch", "transformers", "tokenizers", "optimum", "ctranslate2")
 DEFERRED: dict[str, str] = {
     "onnxruntime": "~0.1-0.3 s and a native library: loaded when a model is opened, not for --help",
     "sentencepiece": "a native library: loaded with a model's tokenizer",
+    "onnx": "~1.5 s (protobuf and its C++ helpers): only when an install rebuilds a model's graphs",
     "PySide6": "the gui extra: absent from a CLI or server install; Qt loads for the window only",
     "shiboken6": "the gui extra (Qt's bindings)",
     "pynput": "the gui extra: global hotkeys",
@@ -134,21 +135,6 @@ LAYER_EDGES_TO_GO: dict[tuple[str, str], str] = {
 # issue 25: function-level imports that put off nothing heavy (each importer: the modules it
 # imports in functions that it could import at module level).
 FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
-    "desktop_mt.app.settings": ("desktop_mt.engine.model_format", "desktop_mt.errors"),
-    "desktop_mt.cli_models": (
-        "desktop_mt.app.settings",
-        "desktop_mt.engine.model_format",
-        "desktop_mt.engine.tokenizer",
-        "desktop_mt.errors",
-        "desktop_mt.models",
-        "desktop_mt.models.store",
-    ),
-    "desktop_mt.engine.model_format": (
-        "desktop_mt.engine.direction",
-        "desktop_mt.engine.resources",
-        "desktop_mt.paths",
-    ),
-    "desktop_mt.engine.options": ("desktop_mt.engine.direction", "desktop_mt.engine.script"),
     "desktop_mt.gui.ocr_feature": ("desktop_mt.gui.portal",),
     "desktop_mt.gui.pasting": ("desktop_mt.engine.direction", "desktop_mt.engine.pasted"),
     "desktop_mt.gui.postedit": (
@@ -163,11 +149,10 @@ FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
         "desktop_mt.engine.generation",
         "desktop_mt.engine.tokenizer",
         "desktop_mt.engine.translator",
-        "onnx",
         "shutil",
     ),
     "desktop_mt.models.install": ("desktop_mt.models.convert",),
-    "desktop_mt.models.store": ("desktop_mt.app.settings", "desktop_mt.engine.tokenizer", "desktop_mt.models.catalog"),
+    "desktop_mt.models.store": ("desktop_mt.app.settings",),
 }
 
 

@@ -47,6 +47,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
+from ..engine.model_format import inspect_model_dir
+from ..errors import DesktopMTError
 from ..fsutil import atomic_write
 
 log = logging.getLogger(__name__)
@@ -285,9 +287,6 @@ def folder_direction(folder: str) -> str | None:
     """The direction a model folder translates (None: unknown, missing or another pair)."""
     if not folder:
         return EN_ZH  # the bundled model the window used before both directions
-    from ..engine.model_format import inspect_model_dir
-    from ..errors import DesktopMTError
-
     try:
         return inspect_model_dir(folder).direction
     except (DesktopMTError, OSError, ValueError):

@@ -17,8 +17,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .. import paths
 from ..errors import ModelFormatError, ModelNotFoundError, UnsupportedModelError
 from ..fsutil import atomic_write
+from ..resources_path import resource_path
+from .direction import model_direction
 
 MANIFEST = "desktop_mt.json"
 FORMAT_VERSION = 1
@@ -91,8 +94,6 @@ class ModelInfo:
     def direction(self) -> str | None:
         """``"en-zh"`` or ``"zh-en"`` (None for any other language pair): what the models
         manager groups by and the two-way translator routes by."""
-        from .direction import model_direction
-
         return model_direction(self.source_lang, self.target_lang)
 
     def batch_invariant(self, variant: str) -> bool:
@@ -127,10 +128,8 @@ def read_json(path: Path) -> dict[str, Any]:
 
 def bundled_model_dir(direction: str | None = None) -> Path:
     """A model shipped as package data in ``desktop_mt/resources/models/`` (a folder with a
-    manifest), wherever the package runs from (see :mod:`.resources`): the first one, or with
+    manifest), wherever the package runs from (see :mod:`desktop_mt.resources_path`): the first one, or with
     ``direction`` (``"en-zh"``, ``"zh-en"``) the first whose manifest has that language pair."""
-    from .resources import resource_path
-
     models = resource_path("models")
     found = sorted(p for p in models.glob("*") if (p / MANIFEST).is_file()) if models.is_dir() else []
     if direction is not None:
@@ -143,8 +142,6 @@ def bundled_model_dir(direction: str | None = None) -> Path:
 
 def _manifest_direction(folder: Path) -> str | None:
     """The ``"en-zh"`` / ``"zh-en"`` pair a model folder's manifest names (None: another or unreadable)."""
-    from .direction import model_direction
-
     try:
         manifest = read_json(folder / MANIFEST)
     except (ModelNotFoundError, ModelFormatError):
@@ -192,8 +189,8 @@ def _variant_files(root: Path) -> dict[str, dict[str, Path]]:
         for role, name in FILE_NAMES.items():
             stem = name[: -len(".onnx")]
             candidates = {"fp32": [folder / name], "int8": [folder / f"{stem}{s}.onnx" for s in INT8_SUFFIXES]}
-            for variant, paths in candidates.items():
-                hit = next((p for p in paths if p.is_file()), None)
+            for variant, files in candidates.items():
+                hit = next((p for p in files if p.is_file()), None)
                 if hit is not None:
                     found.setdefault(variant, {}).setdefault(role, hit)
     return {v: roles for v, roles in found.items() if _complete(roles)}
@@ -316,8 +313,6 @@ def _verify_file(info: ModelInfo, spec: dict[str, Any]) -> None:
 
 
 def _hash_cache_file() -> Path:
-    from .. import paths  # Qt-free leaf module: where the app keeps its files
-
     return paths.cache_dir() / "model-hashes.json"
 
 

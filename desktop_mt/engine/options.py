@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from .direction import check_target
 from .glossary import Glossary
+from .script import check_script  # OpenCC loads only when a Traditional script is used
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,9 +100,6 @@ class GenerationOptions:
             raise ValueError("max_length must be >= 1")
         if self.spans not in ("whole", "cut", "off"):
             raise ValueError(f"spans must be 'whole', 'cut' or 'off', not {self.spans!r}")
-        from .direction import check_target
-        from .script import check_script  # no OpenCC import until a Traditional script is used
-
         check_script(self.script)
         check_target(self.target)
 

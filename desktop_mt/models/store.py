@@ -18,7 +18,9 @@ from typing import Any
 from .. import paths
 from ..engine.direction import DIRECTIONS, EN_ZH
 from ..engine.model_format import MANIFEST, ModelInfo, inspect_model_dir
+from ..engine.tokenizer import target_tokens
 from ..errors import DesktopMTError, ModelFormatError, ModelNotFoundError
+from .catalog import load_catalog
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 MIRROR_HINT = "https://hf-mirror.com"
@@ -67,8 +69,6 @@ class InstalledModel:
 
     @property
     def target_tokens(self) -> tuple[str, ...]:
-        from ..engine.tokenizer import target_tokens
-
         return target_tokens(self.info)
 
     @property
@@ -130,8 +130,6 @@ def resolve_model(name_or_path: str) -> Path:
         found = installed(name_or_path)
         if found is not None:
             return found.path
-        from .catalog import load_catalog
-
         if any(e.name == name_or_path for e in load_catalog()):
             raise ModelNotFoundError(
                 f"model {name_or_path!r} is not installed in {models_dir()}; "

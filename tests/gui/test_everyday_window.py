@@ -14,12 +14,12 @@ import pytest
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-from desktop_mt.engine.resources import resource_path
 from desktop_mt.errors import ModelNotFoundError
 from desktop_mt.gui import app as app_mod
 from desktop_mt.gui import fonts, single_instance, theme
 from desktop_mt.gui.settings import Settings, load_settings
 from desktop_mt.gui.window import MIN_WIDTH, MainWindow
+from desktop_mt.resources_path import resource_path
 
 from .fakes import FakeTranslator
 
