@@ -225,7 +225,7 @@ class Controller(QObject):
     @property
     def file_queue(self) -> list[str]:
         """Files waiting for the running job."""
-        return self.files.queue
+        return self.files.queue.waiting
 
     @property
     def gate(self) -> file_jobs.InteractiveGate:

@@ -1,8 +1,9 @@
-"""File jobs in the window: the queue of files to translate, the running job in its own worker
-thread and engine (typing pre-empts it between batches: ``file_jobs.InteractiveGate``), the
-questions before a job (an existing output, an interrupted job's journal), its progress and
-its end. The controller's collaborator (:class:`FileJobs`, on its port ``ports.FileJobsHost``);
-the controller keeps the public names (``translate_files``, ``translate_file``, ``cancel_file``,
+"""File jobs in the window: the queue of files to translate (``app.jobs.JobQueue``), the
+running job in its own worker thread and engine (typing pre-empts it between batches:
+``file_jobs.InteractiveGate``), the questions before a job (an existing output, an interrupted
+job's journal: what to ask comes from :mod:`desktop_mt.app.jobs`), its progress and its end.
+The controller's collaborator (:class:`FileJobs`, on its port ``ports.FileJobsHost``); the
+controller keeps the public names (``translate_files``, ``translate_file``, ``cancel_file``,
 ``file_job``, ``file_queue``...).
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
+from desktop_mt.app import jobs
 from desktop_mt.ocr import is_image_path
 
 from . import file_jobs
@@ -42,7 +44,7 @@ class FileJobs(QObject):
         self.job: FileJob | None = None
         self.gate = file_jobs.InteractiveGate()  # typing pauses the file job between batches
         self.progress: tuple[int, int] | None = None
-        self.queue: list[str] = []  # files waiting for the running job (translate_files)
+        self.queue = jobs.JobQueue()  # files waiting for the running job (translate_files)
         self._started = 0.0  # when the running file job started (its summary's time)
         self._start_worker(factory)
 
@@ -70,20 +72,20 @@ class FileJobs(QObject):
         paths = [p for p in paths if not is_image_path(p)]
         if not paths:
             return
-        self.queue.extend(p for p in paths if p not in self.queue)
+        self.queue.add(paths)
         self._start_next_file()  # one the user declines (an output exists) is skipped
         if self.queue:
             self.window.statusBar().showMessage(
                 f"{len(self.queue)} more file(s) will be translated after this one: "
-                + ", ".join(Path(p).name for p in self.queue),
+                + ", ".join(Path(p).name for p in self.queue.waiting),
                 10_000,
             )
 
     def _start_next_file(self) -> None:
         """After a job ends: the next queued file whose job starts (one the user declines,
         e.g. an existing output they do not replace, is skipped)."""
-        while self.queue and self.job is None:
-            self.translate_file(self.queue.pop(0))
+        while self.job is None and (path := self.queue.take()) is not None:
+            self.translate_file(path)
 
     def translate_file(self, path: str, dst: Path | None = None, resume: bool | None = None) -> bool:
         """Start a batch job for ``path``, output next to it (or ``dst``). One job at a time;
@@ -122,21 +124,19 @@ class FileJobs(QObject):
 
     def _choose_output(self, src: Path) -> Path | None:
         """The output path: the default one, or after asking when it exists."""
-        dst = file_jobs.default_output_path(src)
-        if not dst.exists():
-            return dst
-        beside = file_jobs.keep_both_path(dst)
-        answer = file_jobs.OutputAnswer(self.window.ask_output_exists(str(dst), beside.name))
-        return {file_jobs.OutputAnswer.OVERWRITE: dst, file_jobs.OutputAnswer.KEEP: beside}.get(answer)
+        plan = jobs.plan_output(src)
+        if plan.keep_both is None:
+            return plan.output
+        answer = file_jobs.OutputAnswer(self.window.ask_output_exists(str(plan.output), plan.keep_both.name))
+        return {file_jobs.OutputAnswer.OVERWRITE: plan.output, file_jobs.OutputAnswer.KEEP: plan.keep_both}.get(answer)
 
     def _ask_resume(self, src: Path, dst: Path) -> bool | None:
         """True to resume from the journal of an interrupted job, False to start fresh,
         None when the user cancels."""
-        found = file_jobs.journal_progress(file_jobs.journal_path(dst))
+        found = jobs.resumable(dst)
         if found is None:
             return False
-        kept, total = found
-        answer = self.window.ask_resume(src.name, kept, total)
+        answer = self.window.ask_resume(src.name, found.kept, found.total)
         return None if answer == file_jobs.ResumeAnswer.CANCEL else answer == file_jobs.ResumeAnswer.RESUME
 
     def _remember_recent(self, path: str) -> None:
@@ -165,8 +165,7 @@ class FileJobs(QObject):
         self.progress = None
         self._fileReleaseRequested.emit()
         if outcome is file_jobs.JobOutcome.CANCELLED and self.queue:  # said first: long messages are cut
-            message = f"{len(self.queue)} queued file(s) not started. {message}"
-            self.queue.clear()
+            message = f"{self.queue.clear()} queued file(s) not started. {message}"
         self.window.end_file_job(message)
         self.refresh_state()
         self.host.fileJobEnded.emit(outcome.value)
@@ -183,7 +182,7 @@ class FileJobs(QObject):
         self.window.show_error("File translation failed", message)
 
     def _on_file_cancelled(self, journal: str) -> None:
-        found = file_jobs.journal_progress(Path(journal)) if journal else None
+        found = jobs.journal_progress(Path(journal)) if journal else None
         if found and found[0]:
             message = (
                 f"Cancelled: {found[0]} of {found[1]} segments kept in {Path(journal).name}; "
