@@ -15,7 +15,7 @@ import re
 import pytest
 
 from desktop_mt import GenerationOptions, SegmentDone, TextDelta, Translator
-from desktop_mt.engine import generation as gen
+from desktop_mt.testing import FakeModelTranslator
 
 ASCII_NEXT_TO_CJK = re.compile(r"[\u4e00-\u9fff][,?!;:]|[,?!;:][\u4e00-\u9fff]|[\u4e00-\u9fff]\.(?!\d)")
 
@@ -85,23 +85,16 @@ SPANS = [
 ]
 
 
-class FakeEngine(Translator):
-    """The bundled tokenizer with a "model" that answers every segment the same way: Chinese
-    with ASCII commas and a question mark, a number of its own and a loop, token by token."""
-
-    ANSWER = ["好", ",", "▁7", "是", "?", "的", "的", "的"]
-
-    def _generate(self, src_ids, opts, cancel):
-        ids = [self.tokenizer.vocab[p] for p in self.ANSWER if p in self.tokenizer.vocab] + [self._params.eos]
-        for row in range(len(src_ids)):
-            for token in ids:
-                yield gen.TokensStep(row, [token])
-            yield gen.ItemDone(row, ids)
+# What the fake engine's "model" answers for every segment: the bundled tokenizer's pieces
+# "好", ",", "▁7", "是", "?", "的", "的", "的" decoded (Chinese with ASCII punctuation, a number of
+# its own and a looping tail).
+FAKE_ANSWER = "好, 7是?的的的"
 
 
 @pytest.fixture(scope="module")
 def fake_engine():
-    return FakeEngine(options=GenerationOptions(beams=1))
+    """The real engine (planning, spans, punctuation, streaming) over a scripted model."""
+    return FakeModelTranslator(lambda source: FAKE_ANSWER, options=GenerationOptions(beams=1))
 
 
 @pytest.fixture(scope="module")
