@@ -4,14 +4,10 @@ decides what happens. Nothing here knows about the engine or threads."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtCore import QByteArray, QRect, QSize, Qt
 from PySide6.QtGui import (
     QCloseEvent,
-    QDragEnterEvent,
-    QDragMoveEvent,
-    QDropEvent,
     QGuiApplication,
     QIcon,
     QTextCursor,
@@ -22,11 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from . import fonts
-from .file_jobs import OutputAnswer, ResumeAnswer
 from .focus import TabFocus
 from .look import WindowLook
 from .ports import Status
 from .progress import without_mark
+from .tm_dialog import remember_folder, start_folder
 from .window_chrome import (  # noqa: F401 - the window's names, imported from here too
     CLIPBOARD_SHORTCUT,
     DEFAULT_FONT_SIZE,
@@ -42,10 +38,13 @@ from .window_chrome import (  # noqa: F401 - the window's names, imported from h
     WindowChrome,
     dropped_file,
 )
+from .window_files import WindowFiles
 
 
-class MainWindow(WindowChrome):
-    """Source editor | target view, a button row and a status bar (the widgets: :class:`WindowChrome`)."""
+class MainWindow(WindowFiles):
+    """Source editor | target view, a button row and a status bar: what the window does. Its
+    widgets are built by :class:`WindowChrome`, its menus by ``window_menus.WindowMenus``, its
+    file-job face (drops, the job's strip, Recent files, the questions) is ``window_files.WindowFiles``."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -73,37 +72,13 @@ class MainWindow(WindowChrome):
             self.sourceEdited.emit(self.source_text())
 
     def choose_file(self) -> None:
-        """Ask for a file to translate (the output goes next to it)."""
-        path, _filter = QFileDialog.getOpenFileName(self, "Translate file", "", FILE_FILTER)
+        """Ask for a file to translate (the output goes next to it). The dialog opens where the
+        TM dialog's do (``tm_dialog.start_folder``: the folder of the last file chosen this
+        session, else the user's home; never the folder the app was started from)."""
+        path, _filter = QFileDialog.getOpenFileName(self, "Translate file", str(start_folder()), FILE_FILTER)
+        remember_folder(path)
         if path:
             self.translateFileRequested.emit(path)
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if dropped_file(event.mimeData()):
-            event.acceptProposedAction()
-        else:
-            super().dragEnterEvent(event)
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        if not self._take_file_drop(event):
-            super().dropEvent(event)
-
-    def _take_file_drop(self, event: QDropEvent) -> bool:
-        path = dropped_file(event.mimeData())
-        if not path:
-            return False
-        event.acceptProposedAction()
-        self.translateFileRequested.emit(path)
-        return True
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        kind = event.type()
-        if isinstance(event, QDragMoveEvent) and dropped_file(event.mimeData()):  # DragEnter too
-            event.acceptProposedAction()
-            return True
-        if kind == QEvent.Type.Drop and isinstance(event, QDropEvent):
-            return self._take_file_drop(event)
-        return super().eventFilter(obj, event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         # The close button hides to the tray (the hotkey keeps working); Quit really closes.
@@ -222,82 +197,6 @@ class MainWindow(WindowChrome):
             self.job_label.setAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide, False)
         else:
             self.job_label.setVisible(bool(text))
-
-    def show_file_job(self, name: str) -> None:
-        """Show the job panel for ``name``; no second job can start meanwhile."""
-        self.file_job.start(name)
-        self._set_file_entry_enabled(False)
-
-    def set_file_progress(self, done: int, total: int, rate: float) -> None:
-        """Job progress: segments done/total and segments per second."""
-        self.file_job.set_progress(done, total, rate)
-
-    def set_file_job_text(self, text: str) -> None:
-        """Replace the job panel's label (e.g. "Cancelling…")."""
-        self.file_job.label.setText(text)
-        self.file_job.cancel_button.setEnabled(False)
-
-    def end_file_job(self, message: str) -> None:
-        """Hide the job panel and show ``message`` in the status bar."""
-        self.file_job.hide()
-        self._set_file_entry_enabled(True)
-        self.statusBar().showMessage(message, 10_000)
-
-    def _set_file_entry_enabled(self, enabled: bool) -> None:
-        self.file_action.setEnabled(enabled)
-        self.recent_menu.setEnabled(enabled)
-        self.setAcceptDrops(enabled)
-
-    def set_recent_files(self, files: list[str]) -> None:
-        """The File > Recent files entries (newest first); choosing one translates it again."""
-        self.recent_menu.clear()
-        for path in files:
-            action = self.recent_menu.addAction(Path(path).name)
-            action.setToolTip(path)
-            action.setData(path)
-            action.triggered.connect(lambda _c=False, p=path: self.translateFileRequested.emit(p))
-        if not files:
-            self.recent_menu.addAction("(none yet)").setEnabled(False)
-
-    def recent_files(self) -> list[str]:
-        """The paths the Recent files menu offers."""
-        return [a.data() for a in self.recent_menu.actions() if a.data()]
-
-    def ask_output_exists(self, path: str, keep_both_name: str) -> OutputAnswer:
-        """Ask what to do with an existing output: overwrite, keep (write ``keep_both_name``
-        beside it) or cancel."""
-        return self._ask(
-            "The translation exists",
-            f"{Path(path).name} already exists in {Path(path).parent}.\n\n"
-            f"Replace it, or keep it and save the new translation as {keep_both_name}?",
-            ("Keep both", OutputAnswer.KEEP),
-            ("Replace", OutputAnswer.OVERWRITE),
-            OutputAnswer.CANCEL,
-        )
-
-    def ask_resume(self, name: str, kept: int, total: int) -> ResumeAnswer:
-        """An interrupted job of ``name`` left a journal: resume, restart or cancel."""
-        return self._ask(
-            "Continue the interrupted translation?",
-            f"An earlier translation of {name} stopped with {kept} of {total} "
-            "segments done. Continue from there, or start over?",
-            ("Continue", ResumeAnswer.RESUME),
-            ("Start over", ResumeAnswer.RESTART),
-            ResumeAnswer.CANCEL,
-        )
-
-    def _ask(
-        self, title: str, text: str, default: tuple[str, AnswerT], other: tuple[str, AnswerT], cancel: AnswerT
-    ) -> AnswerT:
-        """A modal question with two answers and Cancel; returns the chosen answer."""
-        box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.NoButton, self)
-        first = box.addButton(default[0], QMessageBox.ButtonRole.AcceptRole)
-        second = box.addButton(other[0], QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(first)
-        box.exec()
-        clicked = box.clickedButton()
-        return default[1] if clicked is first else other[1] if clicked is second else cancel
 
     # ---- view ---------------------------------------------------------------------------
     def set_font_size(self, size: int, emit: bool = False) -> None:

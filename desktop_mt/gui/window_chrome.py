@@ -1,13 +1,15 @@
-"""The main window's chrome: its widgets, actions, toolbar, menus, status bar and shortcuts,
-built once (:class:`WindowChrome`, the base of :class:`~desktop_mt.gui.window.MainWindow`, which
-holds the behaviour), with the window's constants, the warning banner and the file-job strip."""
+"""The main window's chrome: its widgets, actions, toolbar, status bar and shortcuts, built
+once (:class:`WindowChrome`, the first layer of :class:`~desktop_mt.gui.window.MainWindow`:
+``WindowChrome`` -> ``window_menus.WindowMenus`` (the menu bar) -> ``window_files.WindowFiles``
+(the file-job face) -> ``MainWindow``, which holds the behaviour), with the window's constants,
+the warning banner and the file-job strip."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TypeVar
 
-from PySide6.QtCore import QMimeData, Qt, Signal, SignalInstance
+from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QKeySequence,
@@ -18,7 +20,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QProgressBar,
     QPushButton,
     QSizePolicy,
@@ -161,8 +162,8 @@ class FileJobPanel(QFrame):
 
 
 class WindowChrome(QMainWindow):
-    """The widgets, actions, menus and signals of the main window (built by :meth:`build_chrome`);
-    :class:`~desktop_mt.gui.window.MainWindow` adds what they do."""
+    """The widgets, actions and signals of the main window (built by :meth:`build_chrome`, which
+    asks the next layer for the menus); :class:`~desktop_mt.gui.window.MainWindow` adds what they do."""
 
     translateRequested = Signal(str)
     stopRequested = Signal()
@@ -322,123 +323,6 @@ class WindowChrome(QMainWindow):
         QShortcut(QKeySequence("Esc"), self).activated.connect(self.stopRequested.emit)
         QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), self).activated.connect(self.clipboardTranslateRequested.emit)
 
-    def _build_menus(self) -> None:
-        self._build_file_menu()
-        self._build_edit_menu()
-        self._build_view_menu()
-        self._build_help_menu()
-
-    def _build_file_menu(self) -> None:
-        menu = self.menuBar().addMenu("&File")
-        menu.addAction(self.file_action)
-        self.recent_menu = menu.addMenu("Recent files")
-        self.set_recent_files([])
-        menu.addAction(self.clipboard_action)
-        menu.addSeparator()
-        self.models_action = self._action(
-            "Models…", "Download, remove and choose translation models", self.modelsRequested.emit
-        )
-        menu.addAction(self.models_action)
-        menu.addAction(self.settings_action)
-        menu.addSeparator()
-        menu.addAction(self.quit_action)
-
-    def add_postedit_actions(self, actions: list[QAction]) -> None:
-        """Post-editing's entries (Approve translation, Translation memory…) in the Edit menu."""
-        self.edit_menu.addSeparator()
-        for action in actions:
-            self.edit_menu.addAction(action)
-            self.addAction(action)  # its shortcut works wherever the focus is in the window
-
-    def _build_edit_menu(self) -> None:
-        menu = self.edit_menu = self.menuBar().addMenu("&Edit")
-        self.undo_action = self._action(
-            "Undo", "Undo in the source text", self.source.undo, QKeySequence.StandardKey.Undo
-        )
-        self.redo_action = self._action(
-            "Redo", "Redo in the source text", self.source.redo, QKeySequence.StandardKey.Redo
-        )
-        # The editor handles Ctrl+Z itself while focused; the menu entries are for the mouse.
-        for action in (self.undo_action, self.redo_action):
-            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.source.undoAvailable.connect(self.undo_action.setEnabled)
-        self.source.redoAvailable.connect(self.redo_action.setEnabled)
-        self.undo_action.setEnabled(False)
-        self.redo_action.setEnabled(False)
-        self.select_all_action = self._action("Select all", "Select the whole source text", self._select_all)
-        self.join_lines_action = self._toggle(
-            "Join lines on paste",
-            "Join the line breaks of text copied from PDFs when it is pasted (Ctrl+Z brings back the text as pasted)",
-            self.joinLinesToggled,
-        )
-        entry: QAction | None
-        for entry in (
-            self.undo_action,
-            self.redo_action,
-            None,
-            self.copy_action,
-            self.select_all_action,
-            None,
-            self.clear_action,
-            None,
-            self.join_lines_action,
-            None,
-            self.swap_action,
-        ):
-            menu.addSeparator() if entry is None else menu.addAction(entry)
-
-    def _toggle(self, text: str, tip: str, signal: SignalInstance) -> QAction:
-        """A checkable menu entry whose user clicks emit ``signal(checked)``."""
-        action = QAction(text, self)
-        action.setToolTip(tip)
-        action.setCheckable(True)
-        action.triggered.connect(lambda _checked=False: signal.emit(action.isChecked()))
-        return action
-
-    def _build_view_menu(self) -> None:
-        menu = self.menuBar().addMenu("&View")
-        self.larger_action = self._action(
-            "Larger text",
-            "Larger text (Ctrl++)",
-            lambda: self.set_font_size(self.font_size + 1, emit=True),
-            QKeySequence.StandardKey.ZoomIn,
-        )
-        self.smaller_action = self._action(
-            "Smaller text",
-            "Smaller text (Ctrl+-)",
-            lambda: self.set_font_size(self.font_size - 1, emit=True),
-            QKeySequence.StandardKey.ZoomOut,
-        )
-        self.reset_font_action = self._action(
-            "Default text size",
-            "Default text size (Ctrl+0)",
-            lambda: self.set_font_size(DEFAULT_FONT_SIZE, emit=True),
-            "Ctrl+0",
-        )
-        for action in (self.larger_action, self.smaller_action, self.reset_font_action):
-            menu.addAction(action)
-        self.bilingual_action = self._toggle(
-            "Bilingual",
-            "Show, copy and save translations bilingually: each source paragraph followed by its translation",
-            self.bilingualToggled,
-        )
-        menu.addSeparator()
-        menu.addAction(self.bilingual_action)
-        menu.addSeparator()
-        self.history_action = self._action(
-            "History…", "Past translations: search, open, copy (Ctrl+H)", self.historyRequested.emit, "Ctrl+H"
-        )
-        menu.addAction(self.history_action)
-
-    def _build_help_menu(self) -> None:
-        menu = self.menuBar().addMenu("&Help")
-        self.shortcuts_action = self._action(
-            "Keyboard shortcuts", "Keyboard shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents
-        )
-        self.about_action = self._action("About desktop-mt", "Model, licences and version", self.show_about)
-        menu.addAction(self.shortcuts_action)
-        menu.addAction(self.about_action)
-
     def _accept_file_drops(self) -> None:
         # The editors take drops themselves (text); file drops on them go to the job too.
         self.setAcceptDrops(True)
@@ -461,20 +345,8 @@ class WindowChrome(QMainWindow):
     def quit(self) -> None:
         raise NotImplementedError("MainWindow's")
 
-    def _select_all(self) -> None:
-        raise NotImplementedError("MainWindow's")
-
-    def set_font_size(self, size: int, emit: bool = False) -> None:
-        raise NotImplementedError("MainWindow's")
-
     def _apply_font_size(self) -> None:
         raise NotImplementedError("MainWindow's")
 
-    def show_shortcuts(self) -> QMessageBox:
-        raise NotImplementedError("MainWindow's")
-
-    def show_about(self) -> QMessageBox:
-        raise NotImplementedError("MainWindow's")
-
-    def set_recent_files(self, files: list[str]) -> None:
-        raise NotImplementedError("MainWindow's")
+    def _build_menus(self) -> None:
+        raise NotImplementedError("WindowMenus'")

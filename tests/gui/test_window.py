@@ -107,3 +107,33 @@ def test_status_messages_have_the_bar_and_the_stats_come_back(qtbot):
     bar.layout().activate()  # the relayout the labels asked for, now
     label = window.stats_label
     assert label.width() >= label.fontMetrics().horizontalAdvance(label.text())
+
+
+def test_translate_file_dialog_opens_in_home_then_in_the_last_folder_chosen(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from desktop_mt.gui import tm_dialog
+
+    window = make(qtbot)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(tm_dialog, "_last_folder", None)
+    started_in = tmp_path / "started-in"
+    started_in.mkdir()
+    monkeypatch.chdir(started_in)  # the folder the app was started from: never offered
+    chosen = tmp_path / "docs" / "notes.txt"
+    chosen.parent.mkdir()
+    asked: list[str] = []
+    answers = [str(chosen), ""]
+
+    def open_name(_parent, _title, start, _filter):
+        asked.append(start)
+        return answers.pop(0), _filter
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(open_name))
+    with qtbot.waitSignal(window.translateFileRequested, timeout=1_000) as blocker:
+        window.choose_file()
+    assert blocker.args == [str(chosen)] and asked == [str(home)]
+    window.choose_file()  # cancelled: nothing is asked for, the folder stays
+    assert asked[1] == str(chosen.parent) and tm_dialog.start_folder() == chosen.parent

@@ -1,0 +1,127 @@
+"""The main window's file-job face: files dropped on it, the job's strip (progress, Cancel),
+File > Recent files, and the questions before a job (an existing output, an interrupted job's
+journal) with their answers as enums. :class:`WindowFiles` is the layer of the main window
+between its menus and :class:`~desktop_mt.gui.window.MainWindow` (``WindowChrome`` ->
+``WindowMenus`` -> ``WindowFiles`` -> ``MainWindow``); like the rest of the window it only
+shows and asks, and says what the user wants by its signals (``translateFileRequested``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtWidgets import QMessageBox
+
+from .file_jobs import OutputAnswer, ResumeAnswer
+from .window_chrome import AnswerT, dropped_file
+from .window_menus import WindowMenus
+
+
+class WindowFiles(WindowMenus):
+    """File drops, the file-job strip, Recent files and the job's questions (see the module docstring)."""
+
+    # ---- drops --------------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if dropped_file(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        if not self._take_file_drop(event):
+            super().dropEvent(event)
+
+    def _take_file_drop(self, event: QDropEvent) -> bool:
+        path = dropped_file(event.mimeData())
+        if not path:
+            return False
+        event.acceptProposedAction()
+        self.translateFileRequested.emit(path)
+        return True
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if isinstance(event, QDragMoveEvent) and dropped_file(event.mimeData()):  # DragEnter too
+            event.acceptProposedAction()
+            return True
+        if kind == QEvent.Type.Drop and isinstance(event, QDropEvent):
+            return self._take_file_drop(event)
+        return super().eventFilter(obj, event)
+
+    # ---- the running job ------------------------------------------------------------------
+    def show_file_job(self, name: str) -> None:
+        """Show the job panel for ``name``; no second job can start meanwhile."""
+        self.file_job.start(name)
+        self._set_file_entry_enabled(False)
+
+    def set_file_progress(self, done: int, total: int, rate: float) -> None:
+        """Job progress: segments done/total and segments per second."""
+        self.file_job.set_progress(done, total, rate)
+
+    def set_file_job_text(self, text: str) -> None:
+        """Replace the job panel's label (e.g. "Cancelling…")."""
+        self.file_job.label.setText(text)
+        self.file_job.cancel_button.setEnabled(False)
+
+    def end_file_job(self, message: str) -> None:
+        """Hide the job panel and show ``message`` in the status bar."""
+        self.file_job.hide()
+        self._set_file_entry_enabled(True)
+        self.statusBar().showMessage(message, 10_000)
+
+    def _set_file_entry_enabled(self, enabled: bool) -> None:
+        self.file_action.setEnabled(enabled)
+        self.recent_menu.setEnabled(enabled)
+        self.setAcceptDrops(enabled)
+
+    def set_recent_files(self, files: list[str]) -> None:
+        """The File > Recent files entries (newest first); choosing one translates it again."""
+        self.recent_menu.clear()
+        for path in files:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setData(path)
+            action.triggered.connect(lambda _c=False, p=path: self.translateFileRequested.emit(p))
+        if not files:
+            self.recent_menu.addAction("(none yet)").setEnabled(False)
+
+    def recent_files(self) -> list[str]:
+        """The paths the Recent files menu offers."""
+        return [a.data() for a in self.recent_menu.actions() if a.data()]
+
+    def ask_output_exists(self, path: str, keep_both_name: str) -> OutputAnswer:
+        """Ask what to do with an existing output: overwrite, keep (write ``keep_both_name``
+        beside it) or cancel."""
+        return self._ask(
+            "The translation exists",
+            f"{Path(path).name} already exists in {Path(path).parent}.\n\n"
+            f"Replace it, or keep it and save the new translation as {keep_both_name}?",
+            ("Keep both", OutputAnswer.KEEP),
+            ("Replace", OutputAnswer.OVERWRITE),
+            OutputAnswer.CANCEL,
+        )
+
+    def ask_resume(self, name: str, kept: int, total: int) -> ResumeAnswer:
+        """An interrupted job of ``name`` left a journal: resume, restart or cancel."""
+        return self._ask(
+            "Continue the interrupted translation?",
+            f"An earlier translation of {name} stopped with {kept} of {total} "
+            "segments done. Continue from there, or start over?",
+            ("Continue", ResumeAnswer.RESUME),
+            ("Start over", ResumeAnswer.RESTART),
+            ResumeAnswer.CANCEL,
+        )
+
+    def _ask(
+        self, title: str, text: str, default: tuple[str, AnswerT], other: tuple[str, AnswerT], cancel: AnswerT
+    ) -> AnswerT:
+        """A modal question with two answers and Cancel; returns the chosen answer."""
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.NoButton, self)
+        first = box.addButton(default[0], QMessageBox.ButtonRole.AcceptRole)
+        second = box.addButton(other[0], QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(first)
+        box.exec()
+        clicked = box.clickedButton()
+        return default[1] if clicked is first else other[1] if clicked is second else cancel
