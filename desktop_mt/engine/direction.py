@@ -13,7 +13,7 @@ hotkey popup, command line, files, local API) and the engine itself decide with 
 * :func:`split_sentences` cuts a line into sentences the way the engine does, Chinese sentence
   ends included (。！？；… and closing quotes with no space after them).
 * :func:`paragraph_language` / :func:`describe` are what a front end shows ("Chinese ->
-  English", "Japanese: left as it is").
+  English", "Japanese: left as it is"; in short, for the window's Auto entry, "Japanese: kept").
 
 Han vs Latin: a Chinese character carries about as much as a 3-5 letter English word, so
 letter shares understate Chinese. At or above 50% CJK letters a sentence is CJK; from 20% to
@@ -194,23 +194,29 @@ def untranslated(text: str, target: str = AUTO, available: tuple[str, ...] = DIR
     return textproc.has_words(text) and not directions_needed(text, target) & set(available)
 
 
-def describe(text: str, target: str = AUTO) -> str:
+def describe(text: str, target: str = AUTO, *, short: bool = False) -> str:
     """A front end's one-line description of what happens to ``text``: ``"Chinese -> English"``,
     ``"English -> Chinese"``, ``"Japanese: left as it is"``, ``"Chinese: already Chinese, left
-    as it is"``, ``"mixed: each sentence into the other language"`` or ``""`` (nothing to do)."""
+    as it is"``, ``"mixed: each sentence into the other language"`` or ``""`` (nothing to do).
+    ``short``: the same decision in the words a narrow label has room for (the window's Auto
+    entry): ``"Chinese -> English"``, ``"English -> Chinese"``, ``"mixed"``, ``"Japanese: kept"``,
+    ``"Korean: kept"``, ``"Chinese: kept"`` (already in the target language) or ``""``."""
     check_target(target)
     needed = directions_needed(text, target)
     if len(needed) > 1:
-        return "mixed: each sentence into the other language"
+        return "mixed" if short else "mixed: each sentence into the other language"
     if needed:
         source, goal = needed.pop().split("-")
         return f"{LANGUAGE_NAMES[source]} -> {LANGUAGE_NAMES[goal]}"
     lang = paragraph_language(text)
+    if not lang:
+        return ""
+    name = LANGUAGE_NAMES[lang]
+    if short:
+        return f"{name}: kept"
     if lang in (JA, KO):
-        return f"{LANGUAGE_NAMES[lang]}: left as it is"
-    if lang:
-        return f"{LANGUAGE_NAMES[lang]}: already {LANGUAGE_NAMES[lang]}, left as it is"
-    return ""
+        return f"{name}: left as it is"
+    return f"{name}: already {name}, left as it is"
 
 
 def keep_for_model(sentence: str, source_lang: str) -> bool:

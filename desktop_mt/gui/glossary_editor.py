@@ -3,7 +3,8 @@
 The glossary lives in ``glossary.csv`` in the user's config folder, written with
 ``Glossary.save`` (and read with ``Glossary.load``, which also imports any two-column CSV/TSV).
 :class:`GlossaryEditor` is a table of terms (English, Chinese, case-sensitive) with Add, Remove
-and Import…; the settings dialog saves it on Apply/OK. :class:`GlossaryStore` gives the
+and Import… (its file dialog opens where the TM dialog's do: home, then the last folder
+chosen); the settings dialog saves it on Apply/OK. :class:`GlossaryStore` gives the
 controller the current :class:`Glossary` for ``GenerationOptions.glossary`` (re-read when the
 file changes), so interactive requests, the popup, alternatives and file jobs all use it.
 """
@@ -31,6 +32,7 @@ from desktop_mt.engine.glossary import Glossary, GlossaryError, Term
 
 from ..fsutil import atomic_path
 from . import paths, theme
+from .tm_dialog import remember_folder, start_folder
 
 GLOSSARY_FILE = "glossary.csv"
 FILE_FILTER = "Glossary (*.csv *.tsv *.txt);;All files (*)"
@@ -202,8 +204,17 @@ class GlossaryEditor(QWidget):
         return list(found.values()), problems
 
     # ---- files --------------------------------------------------------------------------
+    def choose_import_path(self) -> str:
+        """Ask for a CSV/TSV file to import ("" when cancelled). The file dialog opens where the
+        other file dialogs do (``tm_dialog.start_folder``: the user's home, then the folder of
+        the last file chosen this session, never the folder the app was started from); the
+        folder chosen is remembered."""
+        path, _filter = QFileDialog.getOpenFileName(self, "Import a glossary", str(start_folder()), FILE_FILTER)
+        remember_folder(path)
+        return path
+
     def _choose_import(self) -> None:
-        path, _filter = QFileDialog.getOpenFileName(self, "Import a glossary", "", FILE_FILTER)
+        path = self.choose_import_path()
         if path:
             self.import_file(path)
 

@@ -126,3 +126,38 @@ def test_requests_and_file_jobs_carry_the_glossary(qtbot, make_controller, tmp_p
         assert controller.file_job.options.glossary.terms == (Term("train station", "火车站"),)
     glossary_path().unlink()
     assert controller.generation_options().glossary is None
+
+
+def test_the_import_dialog_opens_in_home_then_in_the_last_folder_chosen(qtbot, tmp_path, monkeypatch):
+    """Not in the folder the app was started from: the TM dialog's start folder rule, whose
+    remembered folder the glossary's import shares."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from desktop_mt.gui import tm_dialog
+
+    home = tmp_path / "home-dir"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(tm_dialog, "_last_folder", None)
+    started_in = tmp_path / "started-in"
+    started_in.mkdir()
+    monkeypatch.chdir(started_in)
+    terms = tmp_path / "terms" / "glossary.tsv"
+    terms.parent.mkdir()
+    terms.write_text("train station\t火车站\n", encoding="utf-8")
+    asked: list[str] = []
+    answers = [str(terms), ""]
+
+    def open_name(_parent, _title, start, _filter):
+        asked.append(start)
+        return answers.pop(0), _filter
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(open_name))
+    editor = GlossaryEditor()
+    qtbot.addWidget(editor)
+    editor.import_button.click()
+    assert asked == [str(home)]
+    assert editor.terms()[0] == [Term("train station", "火车站")]
+    editor.import_button.click()  # cancelled: it opened where the last file was
+    assert asked[1] == str(terms.parent)
+    assert tm_dialog.start_folder() == terms.parent  # the TM dialog's next dialog opens there too
