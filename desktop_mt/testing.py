@@ -218,7 +218,10 @@ class ScriptedTranslator:
     ``cancel`` before each, then ``SegmentDone`` (unless cancelled) and ``Finished``. With
     ``hold`` (an Event), each delta waits until ``hold`` or ``cancel`` is set: the test decides
     when a stream moves on. ``prefix=``: the output's rest after the typed prefix (the whole
-    output where it does not start so). ``fail_on``: a text containing it raises RuntimeError."""
+    output where it does not start so). ``fail_on``: a text containing it raises RuntimeError.
+    ``name``, ``options``, ``batch_size`` and ``batch_invariant`` stand for the model's (what a
+    journal key or a server response holds). ``calls`` records every call; ``batches`` the lines
+    of each ``translate_batch``."""
 
     def __init__(
         self,
@@ -227,19 +230,36 @@ class ScriptedTranslator:
         variant: str = "int8",
         hold: threading.Event | None = None,
         fail_on: str | None = None,
+        name: str = "scripted",
+        options: GenerationOptions | None = None,
+        batch_size: int = 16,
+        batch_invariant: bool = True,
     ) -> None:
-        self.model, self.variant, self.hold, self.fail_on = model, variant, hold, fail_on
-        self.model_info = types.SimpleNamespace(
-            name="scripted", variant=variant, variants=(variant,), path="scripted", manifest={}
-        )
-        self.options = GenerationOptions()  # as Translator: the default options
-        self.batch_size = 16
-        self.batch_invariant = True
-        self.calls: list[ScriptedCall] = []
+        self.model, self.hold, self.fail_on = model, hold, fail_on
+        self.model_info = types.SimpleNamespace(name=name, variant=variant, variants=(variant,), path=name, manifest={})
+        self.options = options if options is not None else GenerationOptions()  # as Translator: its defaults
+        self.batch_size = batch_size
+        self.batch_invariant = batch_invariant
+        self._calls: list[ScriptedCall] = []
+        self.batches: list[list[str]] = []
         self.closed = False
 
+    @property
+    def variant(self) -> str:
+        """The model's variant (``model_info.variant``: a test may change it there)."""
+        return str(self.model_info.variant)
+
+    @variant.setter
+    def variant(self, value: str) -> None:
+        self.model_info.variant = value
+
+    @property
+    def calls(self) -> list[ScriptedCall]:
+        """Every call answered, in order."""
+        return self._calls
+
     def _output(self, method: str, text: str, options: GenerationOptions | None, prefix: str | None = None) -> str:
-        self.calls.append(ScriptedCall(method, text, options, prefix))
+        self._calls.append(ScriptedCall(method, text, options, prefix))
         if self.fail_on is not None and self.fail_on in text:
             raise RuntimeError(f"scripted failure on {text!r}")
         output = self.model(text)
@@ -294,7 +314,8 @@ class ScriptedTranslator:
         cancel: CancelToken | None = None,
         progress: Any = None,
     ) -> list[str]:
-        self.calls.append(ScriptedCall("translate_batch", "\n".join(lines), options))
+        self._calls.append(ScriptedCall("translate_batch", "\n".join(lines), options))
+        self.batches.append(list(lines))
         out: list[str] = []
         for done, line in enumerate(lines, 1):
             if cancel is not None and cancel.is_set():

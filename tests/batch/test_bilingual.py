@@ -48,7 +48,7 @@ def test_txt_join_lines_joins_pdf_lines_and_keeps_crlf(tmp_path, fake):
     src = tmp_path / "p.txt"
     src.write_bytes(b"The first sen-\r\ntence goes on\r\nhere.\r\n\r\n1. An item\r\n2. Another\r\n")
     translate_file(src, tmp_path / "p.zh.txt", fake, join_lines=True)
-    assert sorted(fake.calls[0]) == sorted(["The first sentence goes on here.", "1. An item", "2. Another"])
+    assert sorted(fake.batches[0]) == sorted(["The first sentence goes on here.", "1. An item", "2. Another"])
     assert (tmp_path / "p.zh.txt").read_bytes().decode() == (
         fake_translation("The first sentence goes on here.")
         + "\r\n\r\n"

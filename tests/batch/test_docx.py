@@ -158,7 +158,7 @@ def test_hyperlinks_keep_their_text_inside_the_sentence(translated):
     assert link.get(qn("w:anchor")) == "x"
     assert "".join(t.text for t in link.iter(qn("w:t"))) == fake_translation("the manual")
     assert "".join(t.text for t in p._p.iter(qn("w:t"))) == fake_translation("Read the manual first.")
-    assert "Read the manual first." in [s for c in fake.calls for s in c]
+    assert "Read the manual first." in [s for c in fake.batches for s in c]
 
 
 def test_tables_nested_too(translated):
@@ -167,7 +167,7 @@ def test_tables_nested_too(translated):
     assert table.cell(0, 0).text == table.cell(1, 0).text == fake_translation("Quarter")
     assert table.cell(0, 1).text == fake_translation("Revenue")
     assert table.cell(1, 1).tables[0].cell(0, 0).text == fake_translation("Nested cell text")
-    assert [s for c in fake.calls for s in c].count("Quarter") == 1
+    assert [s for c in fake.batches for s in c].count("Quarter") == 1
 
 
 def test_every_header_and_footer_variant(translated):

@@ -109,7 +109,7 @@ def test_unwritable_folder_names_the_output_not_the_journal_temp_file(tmp_path, 
     expected = f"{dst}: cannot write the output: {reason}; {fix}".format(folder=folder)
     assert str(info.value) == expected
     assert info.value.filename == str(dst) and info.value.errno == code
-    assert translator.calls == []  # found before any translating
+    assert translator.batches == []  # found before any translating
     assert list(folder.iterdir()) == []
 
 

@@ -183,7 +183,7 @@ def test_docx_runs_links_and_note_references_land_on_their_words(tmp_path, fake)
         got = _merge_plain(_without_stops(_runs(paragraph)))
         assert got == _merge_plain(_without_stops(_note_after_sentence(expected))), paragraph.text
     # every paragraph is translated as one text: one segment per sentence, links inside
-    assert "Please read the manual before you start." in [s for c in fake.calls for s in c]
+    assert "Please read the manual before you start." in [s for c in fake.batches for s in c]
 
 
 def _merge_plain(runs: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -87,7 +87,7 @@ def test_one_line_file_progresses_sentence_by_sentence(tmp_path):
     assert total > 500
     assert seen[0] == (0, total) and seen[-1] == (total, total)
     assert len({done for done, _ in seen}) > total // 64  # it advanced chunk after chunk
-    assert max(len(line) for call in fake.calls for line in call) < 100  # sentences, not the line
+    assert max(len(line) for call in fake.batches for line in call) < 100  # sentences, not the line
     assert out.read_text("utf-8") == "".join(fake_translation(s) for s in sentences) + "\n"
 
 
@@ -95,7 +95,7 @@ class _Echo(FakeTranslator):
     """Gives every line back as it is (a model that keeps the text, e.g. already Chinese)."""
 
     def translate_batch(self, lines, options=None, cancel=None, progress=None):
-        self.calls.append(list(lines))
+        self.batches.append(list(lines))
         return list(lines)
 
 

@@ -43,8 +43,8 @@ def test_cancel_keeps_journal_and_resume_finishes_without_repeats(tmp_path):
     progress = []
     second = FakeTranslator()
     translate_file(src, dst, second, resume=True, chunk_size=7, progress=lambda d, t: progress.append((d, t)))
-    done_before = set(s for c in first.calls for s in c)
-    done_after = [s for c in second.calls for s in c]
+    done_before = set(s for c in first.batches for s in c)
+    done_after = [s for c in second.batches for s in c]
     assert not done_before & set(done_after)  # nothing translated twice
     assert len(done_before) + len(done_after) == 40  # 40 distinct segments, none lost
     assert progress[0] == (14, 40) and progress[-1] == (40, 40)

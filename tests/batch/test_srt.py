@@ -84,7 +84,7 @@ def test_srt_round_trip(tmp_path, fake, newline, bom):
     assert by_index["1"] == by_index["5"] == [fake_translation("Hello there.")]
     assert by_index["6"][0].startswith("{\\an8}")
     assert by_index["7"] == wrap_chinese(fake_translation("Last cue without a final newline"))
-    sent = [s for call in fake.calls for s in call]
+    sent = [s for call in fake.batches for s in call]
     assert sent.count("Hello there.") == 1  # repeated cues translated once
     assert joined in sent
 

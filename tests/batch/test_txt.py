@@ -60,7 +60,7 @@ def test_awkward_file_keeps_every_line(tmp_path, fake, newline):
             assert got[len(got.rstrip()) :] == line[len(line.rstrip()) :]
             assert got == _expected_line(line)
     # The 10k-character line is one segment (the engine segments it), and repeats go once.
-    sent = [s for call in fake.calls for s in call]
+    sent = [s for call in fake.batches for s in call]
     assert len(sent) == len(set(sent))
     assert ("word " * 2000).strip() in sent
     assert not any(c in s for s in sent for c in "\x00\x07\x1b\x7f\x0b\x0c\u2028\x85\n\r")
@@ -95,7 +95,7 @@ def test_undecodable_input_names_file_and_line(tmp_path, fake):
     assert "latin.txt" in message and "line 3" in message and "--encoding" in message
     assert info.value.line == 3
     assert not (tmp_path / "latin.zh.txt").exists()
-    assert fake.calls == []
+    assert fake.batches == []
 
 
 def test_explicit_encoding_decodes_and_writes_utf8(tmp_path, fake):
@@ -136,7 +136,7 @@ def test_repeated_lines_are_translated_once(tmp_path, fake):
     src = _write(tmp_path / "in.txt", lines)
     out = translate_file(src, None, fake).read_text("utf-8").split("\n")[:-1]
     assert len(out) == len(lines)
-    assert sorted(s for call in fake.calls for s in call) == ["No.", "Yes."]
+    assert sorted(s for call in fake.batches for s in call) == ["No.", "Yes."]
     assert out[3] == "  " + fake_translation("Yes.") + "  "
 
 
@@ -153,7 +153,7 @@ def test_engine_failure_leaves_no_partial_output(tmp_path):
 def test_success_leaves_only_the_output(tmp_path, fake):
     src = _write(tmp_path / "in.txt", [f"line {i}" for i in range(10)])
     translate_file(src, None, fake, chunk_size=3)
-    assert len(fake.calls) == 4  # chunks of 3, so the journal advances
+    assert len(fake.batches) == 4  # chunks of 3, so the journal advances
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "in.zh.txt"]
 
 
@@ -173,4 +173,4 @@ def test_empty_and_blank_files(tmp_path, fake, content):
     src = tmp_path / "in.txt"
     src.write_bytes(content)
     assert translate_file(src, None, fake).read_bytes() == content
-    assert fake.calls == []
+    assert fake.batches == []
