@@ -6,7 +6,8 @@ The dialog knows models only through :class:`ModelsBackend` (the app's implement
 the engine's catalog, downloader and installer; tests use a fake). It does not load models:
 "Use this model" emits :attr:`ModelsDialog.activateRequested` and the controller switches.
 Downloads run in a :class:`~desktop_mt.gui.downloads.DownloadRunner` thread owned by the
-dialog, so closing the dialog only hides it and a download goes on; reopening shows it.
+dialog (``model_downloads.DownloadArea``), so closing the dialog only hides it and a download
+goes on; reopening shows it. The list is ``model_table.ModelTable``.
 """
 
 from __future__ import annotations
@@ -21,37 +22,27 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QMessageBox,
-    QProgressBar,
     QPushButton,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from desktop_mt.models.store import MIRROR_HINT
-
 from . import models, theme
-from .downloads import UNREACHABLE, DownloadRunner, Progress, format_bytes, progress_text, unreachable_text
+from .downloads import Progress
+from .model_downloads import DownloadArea
+from .model_table import ModelTable, Row, merge_rows, use_label
 from .models import CatalogItem, InstalledItem
 
 log = logging.getLogger(__name__)
 
 VARIANT_LABELS = {"int8": "int8 (smaller, faster)", "fp32": "fp32 (full precision)"}
-COLUMNS = ("Model", "Languages", "Size", "Licence", "Status")
-# The list's groups, in this order; models of another language pair go last.
-DIRECTION_TITLES = {"en-zh": "English → Chinese", "zh-en": "Chinese → English"}
-OTHER_PAIRS = "Other language pairs"
-GROUP_ROLE = Qt.ItemDataRole.UserRole + 1  # set on group rows (their direction, "" for others)
 
 
 class ModelsBackend(Protocol):
@@ -116,31 +107,6 @@ class DemoModelNotice(QFrame):
         self.hide()
 
 
-@dataclasses.dataclass
-class _Row:
-    """One line of the list: a catalog entry, an installed model, or both."""
-
-    name: str
-    catalog: CatalogItem | None = None
-    installed: InstalledItem | None = None
-
-    @property
-    def direction(self) -> str | None:
-        """``"en-zh"``, ``"zh-en"`` or None (another pair): the row's group."""
-        if self.installed is not None and self.installed.direction:
-            return self.installed.direction
-        return self.catalog.direction if self.catalog is not None else None
-
-
-def merge_rows(catalog: list[CatalogItem], installed: list[InstalledItem]) -> list[_Row]:
-    """Catalog models first (in catalog order), then installed models not in the catalog
-    (the bundled demo, folders the user put into the models folder)."""
-    by_name = {i.name: i for i in installed}
-    rows = [_Row(c.name, c, by_name.pop(c.name, None)) for c in catalog]
-    rows += [_Row(i.name, None, i) for i in installed if i.name in by_name]
-    return rows
-
-
 def _rich(title: str, text: str, small: str = "") -> str:
     """The details line: a bold title, the text, and credits in small print (escaped)."""
     parts = [f"<b>{html.escape(title)}</b>", html.escape(text)]
@@ -149,30 +115,11 @@ def _rich(title: str, text: str, small: str = "") -> str:
     return "<br>".join(p for p in parts if p)
 
 
-def _approx_size(n: int) -> str:
-    return f"~{n / 1e6:.0f} MB" if n >= 10e6 else f"~{format_bytes(n)}"
-
-
-def _same_path(a: str | None, b: str | None) -> bool:
-    if not a or not b:
-        return False
-    return Path(a).expanduser().resolve() == Path(b).expanduser().resolve()
-
-
-def group_rows(rows: list[_Row]) -> list[tuple[str | None, list[_Row]]]:
-    """The rows by direction: English->Chinese, Chinese->English, then other pairs (a group
-    only when it has rows), each in the order given."""
-    groups: list[tuple[str | None, list[_Row]]] = []
-    for direction in (*DIRECTION_TITLES, None):
-        members = [r for r in rows if (r.direction if r.direction in DIRECTION_TITLES else None) == direction]
-        if members:
-            groups.append((direction, members))
-    return groups
-
-
 class ModelsDialog(QDialog):
-    """See the module docstring. ``state()`` is one of idle / downloading / cancelling /
-    cancelled / failed / installed (what the download area shows)."""
+    """See the module docstring. Its list is a :class:`~desktop_mt.gui.model_table.ModelTable`
+    (``table``), its download row and mirror a :class:`~desktop_mt.gui.model_downloads.DownloadArea`
+    (``downloads``); the dialog holds the buttons and says what they did. ``state()`` is the
+    download's: idle / downloading / cancelling / cancelled / failed / installed."""
 
     activateRequested = Signal(str, str)  # model folder, variant
     downloadEnded = Signal(str)  # "installed" / "failed" / "cancelled" (tests, controller)
@@ -183,23 +130,21 @@ class ModelsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Models")
         self.backend = backend
-        self.runner = DownloadRunner(backend.download, self)
-        self._rows: list[_Row] = []
-        self._active: dict[str, str | None] = {}  # direction -> active folder ("" = bundled)
-        self._state = "idle"
+        self.downloads = DownloadArea(backend, self, lambda name: use_label(self.table.row(name)))
+        self.runner = self.downloads.runner
+        self.progress_bar, self.progress_label = self.downloads.progress_bar, self.downloads.progress_label
+        self.cancel_button, self.mirror_combo = self.downloads.cancel_button, self.downloads.mirror_combo
+        self.downloads.changed.connect(self._on_download_changed)
+        self.downloads.ended.connect(self._on_download_ended)
+        self.downloads.progressShown.connect(self.progressShown.emit)
+        self.downloads.messageRequested.connect(lambda text, error: self.show_message(text, error=error))
         self._build()
-        self._connect_runner()
         self.resize(780, 380)
         self.refresh()
 
     # ---- construction -------------------------------------------------------------------
     def _build(self) -> None:
-        self.table = QTreeWidget(self)
-        self.table.setHeaderLabels(list(COLUMNS))
-        self.table.setRootIsDecorated(False)
-        self.table.setItemsExpandable(False)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table = ModelTable(self.downloads.status_of, self)
         self.table.currentItemChanged.connect(lambda *_: self._update_buttons())
         self.details = QLabel(self)
         self.details.setWordWrap(True)
@@ -209,7 +154,7 @@ class ModelsDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.details)
         layout.addLayout(self._build_actions())
-        layout.addLayout(self._build_progress())
+        layout.addLayout(self.downloads.progress_row())
         self.message = QLabel(self)
         self.message.setObjectName("modelsMessage")
         self.message.setWordWrap(True)
@@ -220,41 +165,9 @@ class ModelsDialog(QDialog):
         close.rejected.connect(self.reject)
         bottom = QHBoxLayout()
         bottom.addWidget(QLabel("Download from:", self))
-        bottom.addWidget(self._build_mirror(), 1)
+        bottom.addWidget(self.mirror_combo, 1)
         bottom.addWidget(close)
         layout.addLayout(bottom)
-
-    def _build_mirror(self) -> QComboBox:
-        # Editable: the Hub (empty), the usual mainland-China mirror, or any URL typed in.
-        self.mirror_combo = QComboBox(self)
-        self.mirror_combo.setEditable(True)
-        self.mirror_combo.addItems(["", MIRROR_HINT])
-        line = self.mirror_combo.lineEdit()
-        assert line is not None  # an editable combo box has one
-        line.setPlaceholderText(f"{self._endpoint()} (default)")
-        self.mirror_combo.setToolTip(
-            "A mirror that speaks the Hugging Face Hub API, for networks where "
-            f"the Hub is blocked or slow (e.g. {MIRROR_HINT}). Empty: the "
-            "HF_ENDPOINT variable, else huggingface.co."
-        )
-        try:
-            self.mirror_combo.setCurrentText(self.backend.endpoint_setting())
-        except Exception:  # noqa: BLE001 - an unreadable setting is shown as empty
-            self.mirror_combo.setCurrentText("")
-        line.editingFinished.connect(self.save_mirror)
-        self.mirror_combo.activated.connect(lambda _i: self.save_mirror())
-        return self.mirror_combo
-
-    def save_mirror(self) -> bool:
-        """Save the mirror field; an invalid URL is explained and not saved."""
-        url = self.mirror_combo.currentText().strip()
-        try:
-            if url != self.backend.endpoint_setting():
-                self.backend.set_endpoint_setting(url)
-        except Exception as exc:  # noqa: BLE001 - DesktopMTError with the fix
-            self.show_message(f"Mirror not saved: {exc}", error=True)
-            return False
-        return True
 
     def _build_actions(self) -> QHBoxLayout:
         self.variant_combo = QComboBox(self)
@@ -274,183 +187,64 @@ class ModelsDialog(QDialog):
         row.addWidget(self.remove_button)
         return row
 
-    def _build_progress(self) -> QHBoxLayout:
-        self.progress_bar = QProgressBar(self)
-        self.progress_bar.setRange(0, 1000)
-        self.progress_label = QLabel("", self)
-        self.cancel_button = QPushButton("Cancel", self)
-        self.cancel_button.setToolTip("Stop the download (nothing half-downloaded is kept)")
-        self.cancel_button.clicked.connect(self.cancel_download)
-        row = QHBoxLayout()
-        row.addWidget(self.progress_bar, 1)
-        row.addWidget(self.progress_label)
-        row.addWidget(self.cancel_button)
-        self._progress_widgets = (self.progress_bar, self.progress_label, self.cancel_button)
-        for w in self._progress_widgets:
-            w.hide()
-        return row
-
-    def _connect_runner(self) -> None:
-        w = self.runner.worker
-        w.progress.connect(self._on_progress)
-        w.finished.connect(self._on_finished)
-        w.failed.connect(self._on_failed)
-        w.cancelled.connect(self._on_cancelled)
-
-    # ---- list ---------------------------------------------------------------------------
+    # ---- list (ModelTable) --------------------------------------------------------------
     def refresh(self) -> None:
         """Re-read the catalog, the installed models and the active model of each direction;
         keeps the selection by name."""
-        selected = self.selected_name()
         try:
-            self._rows = merge_rows(self.backend.catalog(), self.backend.installed())
+            rows = merge_rows(self.backend.catalog(), self.backend.installed())
         except Exception as exc:  # noqa: BLE001 - a broken catalog must not break the dialog
-            self._rows = []
+            rows = []
             self.show_message(f"Cannot list the models: {exc}", error=True)
-        self._read_active()
-        self.table.clear()
-        for direction, rows in group_rows(self._rows):
-            group = QTreeWidgetItem([DIRECTION_TITLES.get(direction or "", OTHER_PAIRS)])
-            group.setData(0, GROUP_ROLE, direction or "")
-            group.setFlags(Qt.ItemFlag.ItemIsEnabled)  # a heading: not selectable
-            font = group.font(0)
-            font.setBold(True)
-            group.setFont(0, font)
-            self.table.addTopLevelItem(group)
-            for row in rows:
-                group.addChild(self._item(row))
-            group.setExpanded(True)
-        for col in range(1, len(COLUMNS)):
-            self.table.resizeColumnToContents(col)
-        items = self._items()
-        names = [i.data(0, Qt.ItemDataRole.UserRole) for i in items]
-        if names:
-            self.table.setCurrentItem(items[names.index(selected) if selected in names else 0])
+        self.table.show_rows(rows, self._read_active())
         self._update_buttons()
 
-    def _item(self, row: _Row) -> QTreeWidgetItem:
-        demo = row.installed is not None and row.installed.demo
-        item = QTreeWidgetItem(
-            [
-                f"{row.name} (demo)" if demo else row.name,
-                self._languages(row),
-                self._size(row),
-                self._licence(row),
-                self.status_text(row.name),
-            ]
-        )
-        item.setData(0, Qt.ItemDataRole.UserRole, row.name)
-        return item
-
-    def _items(self) -> list[QTreeWidgetItem]:
-        """The model rows (not the group headings), top to bottom."""
-        found: list[QTreeWidgetItem] = []
-        for g in range(self.table.topLevelItemCount()):
-            group = self.table.topLevelItem(g)
-            if group is not None:
-                found += [c for i in range(group.childCount()) if (c := group.child(i)) is not None]
-        return found
-
-    def _read_active(self) -> None:
+    def _read_active(self) -> dict[str, str | None]:
         try:
-            self._active = dict(self.backend.active_folders())
+            return dict(self.backend.active_folders())
         except Exception as exc:  # noqa: BLE001 - an unreadable choice: nothing marked active
             log.warning("active models unavailable: %s", type(exc).__name__)
-            self._active = {}
-
-    @staticmethod
-    def _languages(row: _Row) -> str:
-        return row.catalog.languages if row.catalog else row.installed.languages if row.installed else ""
-
-    @staticmethod
-    def _licence(row: _Row) -> str:
-        return row.catalog.licence if row.catalog else ""
-
-    @staticmethod
-    def _size(row: _Row) -> str:
-        if row.installed is not None:
-            return format_bytes(row.installed.size)
-        sizes = row.catalog.sizes if row.catalog else {}
-        return ", ".join(f"{v} {_approx_size(n)}" for v, n in sizes.items())
-
-    def _row(self, name: str | None) -> _Row | None:
-        return next((r for r in self._rows if r.name == name), None)
+            return {}
 
     def selected_name(self) -> str | None:
         """The model selected in the list."""
-        item = self.table.currentItem()
-        name = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
-        return str(name) if name else None
+        return self.table.selected_name()
 
     def select(self, name: str) -> None:
         """Select the row of ``name`` (tests, and "Get the real model" from the window)."""
-        for item in self._items():
-            if item.data(0, Qt.ItemDataRole.UserRole) == name:
-                self.table.setCurrentItem(item)
-                return
-        raise KeyError(name)
+        self.table.select(name)
 
     def group_of(self, name: str) -> str | None:
         """The direction heading ``name`` is listed under ("" for other pairs; tests)."""
-        for item in self._items():
-            parent = item.parent()
-            if item.data(0, Qt.ItemDataRole.UserRole) == name and parent is not None:
-                return str(parent.data(0, GROUP_ROLE))
-        return None
-
-    def is_active(self, row: _Row) -> bool:
-        """Whether ``row`` is the active model of its direction."""
-        installed, direction = row.installed, row.direction
-        if installed is None or direction is None or direction not in self._active:
-            return False
-        active = self._active[direction]
-        if active == "":
-            return installed.demo
-        return _same_path(installed.path, active)
+        return self.table.group_of(name)
 
     def status_text(self, name: str) -> str:
         """The Status column of ``name``."""
-        row = self._row(name)
-        if row is None:
-            return ""
-        if self.runner.name == name:
-            return "Cancelling…" if self._state == "cancelling" else "Downloading…"
-        if row.installed is None:
-            return "Not installed"
-        status = "Active" if self.is_active(row) else "Installed"
-        return f"{status} ({', '.join(row.installed.variants)})"
+        return self.table.status_text(name)
 
     def set_active_path(self, path: str | None) -> None:
         """Mark the model in ``path`` as the active one of its direction (what the app loaded)."""
-        row = next((r for r in self._rows if r.installed and _same_path(r.installed.path, path)), None)
-        if row is not None and row.direction is not None and row.installed is not None:
-            self._active[row.direction] = "" if row.installed.demo else row.installed.path
-        self._refresh_status()
-
-    def _refresh_status(self) -> None:
-        for item in self._items():
-            item.setText(COLUMNS.index("Status"), self.status_text(item.data(0, Qt.ItemDataRole.UserRole)))
+        self.table.set_active_path(path)
         self._update_buttons()
 
     # ---- buttons ------------------------------------------------------------------------
     def _update_buttons(self) -> None:
-        row = self._row(self.selected_name())
+        row = self.table.row(self.selected_name())
         busy = self.runner.running
         installed = row.installed if row else None
         can_download = bool(row and row.catalog and not installed and not busy)
         self.download_button.setEnabled(can_download)
         self.variant_combo.setEnabled(can_download or installed is not None)
         self._fill_variants(row)
-        active = row is not None and self.is_active(row)
+        active = row is not None and self.table.is_active(row)
         self.use_button.setEnabled(
             installed is not None and not active and row is not None and row.direction is not None
         )
-        title = DIRECTION_TITLES.get(row.direction or "") if row is not None else None
-        self.use_button.setText(f"Use for {title}" if title else "Use this model")
+        self.use_button.setText(use_label(row))
         self.remove_button.setEnabled(bool(installed and installed.removable and not active and not busy))
         self.details.setText(self._details(row))
 
-    def _fill_variants(self, row: _Row | None) -> None:
+    def _fill_variants(self, row: Row | None) -> None:
         variants = list(row.catalog.sizes) if row and row.catalog else []
         if row and row.installed:
             variants = list(row.installed.variants)
@@ -464,7 +258,7 @@ class ModelsDialog(QDialog):
         self.variant_combo.blockSignals(False)
 
     @staticmethod
-    def _details(row: _Row | None) -> str:
+    def _details(row: Row | None) -> str:
         if row is None:
             return ""
         layout = f"Decoder layout: {row.installed.layout}." if row.installed and row.installed.layout else ""
@@ -483,30 +277,18 @@ class ModelsDialog(QDialog):
     def start_download(self) -> bool:
         """Download the selected catalog model in the chosen variant."""
         name, variant = self.selected_name(), self.variant_combo.currentData()
-        if not name or not variant or not self.runner.start(name, variant):
+        if not name or not variant or not self.downloads.start(name, variant):
             return False
-        self._set_state("downloading")
         self.hide_message()
-        self.progress_bar.setRange(0, 0)  # busy until the first report gives a total
-        self.progress_label.setText(f"Connecting to {self._endpoint()}…")
-        self.cancel_button.setEnabled(True)
-        for w in self._progress_widgets:
-            w.show()
-        self._refresh_status()
         return True
 
     def cancel_download(self) -> None:
         """Stop the running download; the dialog says so when the worker has stopped."""
-        if self.runner.running:
-            self.runner.cancel()
-            self._set_state("cancelling")
-            self.cancel_button.setEnabled(False)
-            self.progress_label.setText("Cancelling…")
-            self._refresh_status()
+        self.downloads.cancel()
 
     def use_selected(self) -> None:
         """Ask the controller to switch to the selected installed model."""
-        row = self._row(self.selected_name())
+        row = self.table.row(self.selected_name())
         if row is not None and row.installed is not None:
             self.activateRequested.emit(row.installed.path, self.variant_combo.currentData() or "")
 
@@ -529,65 +311,27 @@ class ModelsDialog(QDialog):
         self.modelsChanged.emit()
         return True
 
-    # ---- download results (UI thread) ---------------------------------------------------
-    def _on_progress(self, report: Progress) -> None:
-        if self._state != "downloading":
-            return  # a report queued before Cancel must not overwrite "Cancelling…"
-        if report.total > 0:
-            self.progress_bar.setRange(0, 1000)
-            self.progress_bar.setValue(min(1000, report.done * 1000 // report.total))
-        self.progress_label.setText(self._phase_text(report))
-        self.progressShown.emit(report)
+    # ---- downloads (DownloadArea) -------------------------------------------------------
+    def _on_download_changed(self) -> None:
+        self._update_buttons()
+        self.table.refresh_status()
 
-    def _phase_text(self, report: Progress) -> str:
-        if report.phase == "listing":
-            return f"Asking {self._endpoint()} for the file list…"
-        if report.phase == "installing":
-            return "Installing…"
-        text = progress_text(report.done, report.total, report.speed)
-        return f"Checking {Path(report.file).name} · {text}" if report.phase == "verifying" else text
-
-    def _end_download(self, state: str, message: str, error: bool = False) -> None:
-        for w in self._progress_widgets:
-            w.hide()
-        self._set_state(state)
+    def _on_download_ended(self, state: str, message: str, error: bool) -> None:
         self.show_message(message, error=error)
         self.refresh()
         self.downloadEnded.emit(state)
+        if state == "installed":
+            self.modelsChanged.emit()
 
-    def _on_finished(self, name: str, folder: str) -> None:
-        row = self._row(name)
-        title = DIRECTION_TITLES.get(row.direction or "") if row is not None else None
-        button = f"Use for {title}" if title else "Use this model"
-        self._end_download("installed", f"{name} is installed. Select it and press “{button}”.")
-        self.modelsChanged.emit()
-
-    def _on_failed(self, name: str, message: str) -> None:
-        if message == UNREACHABLE:
-            message = unreachable_text(self._endpoint())
-        self._end_download("failed", f"Download of {name} failed: {message}", error=True)
-
-    def _on_cancelled(self, name: str) -> None:
-        self._end_download(
-            "cancelled",
-            f"Download of {name} cancelled; nothing was installed. Downloading it again continues where it stopped.",
-        )
-
-    # ---- state and messages -------------------------------------------------------------
     def state(self) -> str:
         """idle / downloading / cancelling / cancelled / failed / installed."""
-        return self._state
+        return self.downloads.state()
 
-    def _set_state(self, state: str) -> None:
-        self._state = state
-        self._update_buttons()
+    def save_mirror(self) -> bool:
+        """Save the mirror field; an invalid URL is explained and not saved."""
+        return self.downloads.save_mirror()
 
-    def _endpoint(self) -> str:
-        try:
-            return self.backend.endpoint()
-        except Exception:  # noqa: BLE001 - only used in a message
-            return "the model hub"
-
+    # ---- messages -----------------------------------------------------------------------
     def show_message(self, text: str, error: bool = False) -> None:
         """One line under the list: the outcome of the last action."""
         self.message.setText(text)
@@ -601,7 +345,7 @@ class ModelsDialog(QDialog):
 
     def shutdown(self) -> bool:
         """Cancel a download and stop the thread (the app is quitting)."""
-        return self.runner.shutdown()
+        return self.downloads.shutdown()
 
 
 class ModelsHub(QObject):
