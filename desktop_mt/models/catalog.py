@@ -1,8 +1,9 @@
 """The catalog of downloadable models (``resources/catalog.json``, shipped as package data).
 
-Each entry pins a Hub repository at a commit and names the files that make each variant; sizes
-and hashes are not in the catalog: they come from the Hub's metadata for that commit at download
-time (a mirror that serves other bytes fails verification). ``DESKTOP_MT_CATALOG`` may name an
+Each entry pins a Hub repository at a commit and names the files that make each variant (a
+variant with ``built_from: "fp32"`` downloads the fp32 files and is built from them at install);
+sizes and hashes are not in the catalog: they come from the Hub's metadata for that commit at
+download time (a mirror that serves other bytes fails verification). ``DESKTOP_MT_CATALOG`` may name an
 extra catalog file whose entries are added to (or replace by name) the shipped ones: tests use it,
 and so can an administrator who mirrors other models.
 """
@@ -29,6 +30,9 @@ class VariantSpec:
     files: dict[str, str]
     approx_bytes: int = 0
     int8_kind: str | None = None
+    # "fp32": ``files`` are the fp32 files; this variant is built from them at install
+    # (``models.convert``: per-row int8 in the decoder-step layout), and they also install as fp32.
+    built_from: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,7 +65,9 @@ class CatalogEntry:
 def _entry(data: dict[str, Any], source: Path) -> CatalogEntry:
     try:
         variants = {
-            v: VariantSpec(dict(spec["files"]), int(spec.get("approx_bytes", 0)), spec.get("int8_kind"))
+            v: VariantSpec(
+                dict(spec["files"]), int(spec.get("approx_bytes", 0)), spec.get("int8_kind"), spec.get("built_from")
+            )
             for v, spec in data["variants"].items()
         }
         fields = {f.name for f in dataclasses.fields(CatalogEntry)}

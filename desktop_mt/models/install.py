@@ -43,8 +43,24 @@ def install_staged(
             f"the downloaded files of {entry.name} do not form a usable model ({exc}); nothing was installed"
         ) from exc
     convert_staged(staging)
+    built_from = entry.variants[variant].built_from
+    if built_from:
+        _ensure_variant(staging, variant, built_from)
     _swap_into_place(staging, target)
     return target
+
+
+def _ensure_variant(folder: Path, variant: str, source: str) -> None:
+    """A variant built at install (``built_from``) that the conversion did not make (refused,
+    or not a model it applies to) points at the files it was to be built from, so the model
+    works as downloaded; ``converted.refused`` says why in ``models list`` and the dialog."""
+    manifest = read_json(folder / MANIFEST)
+    variants = manifest.get("variants", {})
+    if variant in variants or source not in variants:
+        return
+    variants[variant] = variants[source]
+    manifest.pop("int8", None)  # these are the fp32 files: no int8 kind to claim
+    write_manifest(folder, manifest)
 
 
 def convert_staged(folder: Path) -> dict[str, Any]:
@@ -107,7 +123,9 @@ def build_download_manifest(
     config = read_json(staging / "config.json")
     by_path = {f.path: f for f in files}
     variants = _downloaded_variants(entry, staging, old)
-    variants[variant] = {
+    # A variant built at install (the catalog's int8 from the fp32 files): the files are the source's.
+    recorded_as = entry.variants[variant].built_from or variant
+    variants[recorded_as] = {
         "files": {
             role: _file_entry(staging, path, by_path.get(path)) for role, path in entry.variants[variant].files.items()
         }
