@@ -1,13 +1,13 @@
-"""A scripted stand-in for ``desktop_mt.Translator`` (same ``translate_stream`` contract)."""
+"""A scripted stand-in for ``desktop_mt.Translator`` (same ``translate_stream`` contract), on
+:class:`desktop_mt.testing.ScriptedTranslator`."""
 
 from __future__ import annotations
 
 import threading
 import time
-import types
 
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
-from desktop_mt.engine.options import GenerationOptions
+from desktop_mt.testing import ScriptedTranslator
 
 
 def fake_output(text: str, max_tokens: int) -> list[str]:
@@ -15,28 +15,36 @@ def fake_output(text: str, max_tokens: int) -> list[str]:
     return [f"<{w}>" for w in text.split()][:max_tokens]
 
 
-class FakeTranslator:
+class FakeTranslator(ScriptedTranslator):
     """Yields one TextDelta per source word, waiting ``delay`` s per token (on the cancel
     event, so a cancel wakes it at once) and optionally burning ``busy`` s of pure-Python
     CPU per token to hold the GIL like tokenisation/search code does. Checks
-    ``cancel.is_set()`` before every token and records what happened for assertions."""
+    ``cancel.is_set()`` before every token and records what happened for assertions
+    (``calls``: one dict per stream). The rest (batches, alternatives, ``close``) is
+    :class:`desktop_mt.testing.ScriptedTranslator`'s, with :func:`fake_output` as its model."""
 
     instances: list[FakeTranslator] = []
 
     def __init__(
         self, config=None, delay: float = 0.0, busy: float = 0.0, max_tokens: int = 10_000, fail_on: str | None = None
     ) -> None:
-        self.config = config
-        self.delay, self.busy, self.max_tokens, self.fail_on = delay, busy, max_tokens, fail_on
-        variant = self.variant = getattr(config, "variant", "int8")
-        self.model_info = types.SimpleNamespace(
-            name="fake-en-zh", variant=variant, variants=("int8", "fp32"), path="fake", manifest={}
+        super().__init__(
+            lambda text: "".join(fake_output(text, max_tokens)),
+            variant=getattr(config, "variant", "int8"),
+            fail_on=fail_on,
+            name="fake-en-zh",
         )
-        self.options = GenerationOptions()  # as Translator: the default options
-        self.batch_size = 16
-        self.calls: list[dict] = []
-        self.closed = False
+        self.config = config
+        self.delay, self.busy, self.max_tokens = delay, busy, max_tokens
+        self.model_info.variants = ("int8", "fp32")
+        self.model_info.path = "fake"
+        self.stream_calls: list[dict] = []
         FakeTranslator.instances.append(self)
+
+    @property
+    def calls(self) -> list[dict]:  # type: ignore[override]
+        """One dict per ``translate_stream`` call (the GUI tests' record)."""
+        return self.stream_calls
 
     def _burn(self) -> None:
         end = time.perf_counter() + self.busy
@@ -53,7 +61,7 @@ class FakeTranslator:
             "after_cancel": 0,
             "cancelled": False,
         }
-        self.calls.append(call)
+        self.stream_calls.append(call)
         if self.fail_on and self.fail_on in text:
             raise RuntimeError(f"fake engine exploded on {text!r}")
         tokens = fake_output(text, self.max_tokens)
@@ -75,9 +83,6 @@ class FakeTranslator:
         if not call["cancelled"]:
             yield SegmentDone(0, text, "".join(tokens), len(tokens))
         yield Finished(TranslationStats(1, call["yielded"], time.perf_counter() - t0, first, call["cancelled"]))
-
-    def close(self) -> None:
-        self.closed = True
 
 
 def fake_factory(**kwargs):
