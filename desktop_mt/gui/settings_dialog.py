@@ -1,10 +1,10 @@
 """The settings dialog. It edits a copy of :class:`Settings` and emits ``applied`` with
-the new values; the controller decides what to reload."""
+the new values; the controller decides what to reload. The model rows and the Local API rows
+are sections of their own (:mod:`~desktop_mt.gui.settings_sections`)."""
 
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
@@ -13,35 +13,27 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QFrame,
-    QHBoxLayout,
     QKeySequenceEdit,
     QLabel,
-    QLineEdit,
-    QPushButton,
     QScrollArea,
-    QSpinBox,
     QStyle,
     QVBoxLayout,
     QWidget,
 )
 
-from . import models, paths, theme
+from . import theme
 from .glossary_editor import GlossaryEditor
 from .logsetup import log_file
-from .settings import SCRIPTS, VARIANTS, Settings
+from .settings import SCRIPTS, Settings
+from .settings_sections import LocalApiSection, ModelSection, spin
 
 SCRIPT_LABELS = {
     "simplified": "Simplified (简体)",
     "traditional-tw": "Traditional, Taiwan (繁體)",
     "traditional-hk": "Traditional, Hong Kong (繁體)",
 }
-
-
-# The precision choice in a translator's words; the data of each entry stays the variant name.
-VARIANT_LABELS = {"int8": "faster (int8)", "fp32": "exact (fp32)"}
 # Quality in a translator's words: (label, beams). 0 is the model's own setting (beam search).
 QUALITY_CHOICES = (("faster (shows every word as it comes)", 1), ("better (the model's default)", 0))
 SCREEN_SHARE = 0.9  # the dialog opens at most this share of the screen's free area; it scrolls
@@ -55,15 +47,6 @@ def _hotkey_tone(status: str, available: bool) -> str | None:
     return "error" if status.lower().startswith(("failed", "could not")) else None
 
 
-def _spin(lo: int, hi: int, value: int, special: str = "", suffix: str = "") -> QSpinBox:
-    box = QSpinBox()
-    box.setRange(lo, hi)
-    box.setSpecialValueText(special)  # shown instead of the minimum (0 = auto/default)
-    box.setSuffix(suffix)
-    box.setValue(value)
-    return box
-
-
 class SettingsDialog(QDialog):
     """Model, variant, threads, decoding and hotkey settings."""
 
@@ -75,9 +58,10 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("desktop-mt settings")
         self._settings = dataclasses.replace(settings, extra_model_dirs=list(settings.extra_model_dirs))
-        self._choices: list[models.ModelChoice] = []
         form = QFormLayout()
-        self._build_model_rows(form)
+        self.models = ModelSection(self._settings, form, self)  # which model, its precision
+        self.model_combo, self.variant_combo = self.models.model_combo, self.models.variant_combo
+        self.add_model_button, self.model_error = self.models.add_model_button, self.models.model_error
         self._build_engine_rows(form)
         self._build_input_rows(form, hotkey_available, hotkey_reason)
         self.glossary_editor = GlossaryEditor(parent=self)  # saved by Apply/OK (glossary_editor.py)
@@ -87,7 +71,9 @@ class SettingsDialog(QDialog):
         )
         form.addRow("Glossary:", self.glossary_editor)
         self.glossary_saved = True
-        self._build_local_api_rows(form)
+        self.local_api_rows = LocalApiSection(self._settings, form)  # the app's HTTP server
+        self.local_api_check, self.local_api_status = self.local_api_rows.check, self.local_api_rows.status
+        self.local_api_port_spin, self.local_api_key_edit = self.local_api_rows.port_spin, self.local_api_rows.key_edit
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok
             | QDialogButtonBox.StandardButton.Apply
@@ -115,7 +101,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.scroll_area, 1)
         self._layout = layout
         layout.addWidget(buttons)
-        self._reload_models(select=settings.model_path)
+        self.models.reload(select=settings.model_path)
         self.fit_to_screen()
 
     def fit_to_screen(self) -> None:
@@ -138,37 +124,13 @@ class SettingsDialog(QDialog):
             self.move(frame.topLeft())
 
     # ---- rows ---------------------------------------------------------------------------
-    def _build_model_rows(self, form: QFormLayout) -> None:
-        self.model_combo = QComboBox()
-        self.model_combo.currentIndexChanged.connect(self._on_model_changed)
-        self.add_model_button = QPushButton("Add model folder…")
-        self.add_model_button.clicked.connect(self._browse_model_folder)
-        row = QHBoxLayout()
-        row.addWidget(self.model_combo, 1)
-        row.addWidget(self.add_model_button)
-        form.addRow("Model:", row)
-        self.model_error = QLabel("")
-        self.model_error.setWordWrap(True)
-        theme.set_tone(self.model_error, "error")
-        self.model_error.hide()
-        form.addRow("", self.model_error)
-        hint = QLabel(f"Models placed in {paths.user_models_dir()} are listed too.")
-        hint.setWordWrap(True)
-        form.addRow("", hint)
-        self.variant_combo = QComboBox()
-        self.variant_combo.setToolTip(
-            "Faster (int8): compressed weights, about twice as fast on most CPUs, output very close "
-            "to exact. Exact (fp32): the model's full-precision weights, slower, twice the memory."
-        )
-        form.addRow("Model precision:", self.variant_combo)
-
     def _build_engine_rows(self, form: QFormLayout) -> None:
         s = self._settings
-        self.intra_spin = _spin(0, 256, s.intra_op_threads, "Use all processor cores (automatic)")
+        self.intra_spin = spin(0, 256, s.intra_op_threads, "Use all processor cores (automatic)")
         self.intra_spin.setPrefix("Use ")
         self.intra_spin.valueChanged.connect(self._word_cores)
         self._word_cores(s.intra_op_threads)
-        self.max_length_spin = _spin(0, 4096, s.max_output_length, "Model default", " tokens")
+        self.max_length_spin = spin(0, 4096, s.max_output_length, "Model default", " tokens")
         self.quality_combo = QComboBox()
         for label, beams in QUALITY_CHOICES:
             self.quality_combo.addItem(label, beams)
@@ -253,87 +215,13 @@ class SettingsDialog(QDialog):
         self.history_check.setChecked(s.keep_history)
         form.addRow("", self.history_check)
 
-    def _build_local_api_rows(self, form: QFormLayout) -> None:
-        """The Local API: the app serves its model over HTTP on this computer only
-        (desktop_mt.gui.local_api fills in the state line while the dialog is open)."""
-        s = self._settings
-        self.local_api_check = QCheckBox("Local API (for Pot, Easydict, Bob, browser extensions...)")
-        self.local_api_check.setToolTip(
-            "Serve this model to other programs on this computer: "
-            "LibreTranslate, DeepL, DeepLX and OpenAI-compatible "
-            "requests on http://127.0.0.1 (never the network). "
-            "Uses a second copy of the model in memory."
-        )
-        self.local_api_check.setChecked(s.local_api)
-        form.addRow("", self.local_api_check)
-        self.local_api_port_spin = _spin(1, 65535, s.local_api_port)
-        self.local_api_port_spin.setGroupSeparatorShown(False)  # 5000, not 5,000
-        form.addRow("Local API port:", self.local_api_port_spin)
-        self.local_api_key_edit = QLineEdit(s.local_api_key)
-        self.local_api_key_edit.setPlaceholderText("optional: programs must then send this key")
-        self.local_api_key_edit.setClearButtonEnabled(True)
-        form.addRow("Local API key:", self.local_api_key_edit)
-        self.local_api_status = QLabel("Off." if not s.local_api else "")
-        self.local_api_status.setWordWrap(True)
-        theme.set_tone(self.local_api_status, "quiet")
-        form.addRow("", self.local_api_status)
-        self.local_api_check.toggled.connect(self._enable_local_api_rows)
-        self._enable_local_api_rows(s.local_api)
-
-    def _enable_local_api_rows(self, on: bool) -> None:
-        # Port and key only mean something while the server is wanted.
-        self.local_api_port_spin.setEnabled(on)
-        self.local_api_key_edit.setEnabled(on)
-
     def set_local_api_status(self, text: str, tone: str | None = "quiet") -> None:
         """Show the Local API's state ("Local API on http://127.0.0.1:5000", or why not)."""
-        self.local_api_status.setText(text)
-        theme.set_tone(self.local_api_status, tone)
-
-    # ---- models -------------------------------------------------------------------------
-    def _reload_models(self, select: str) -> None:
-        self._choices = models.available_models(self._settings.extra_model_dirs)
-        self.model_combo.blockSignals(True)
-        self.model_combo.clear()
-        for choice in self._choices:
-            self.model_combo.addItem(choice.label, choice.path)
-        paths_ = [c.path for c in self._choices]
-        if select not in paths_:  # the configured model vanished: still show it, load explains
-            self.model_combo.addItem(f"{Path(select).name} (not found)", select)
-            self._choices.append(models.ModelChoice(select, select))
-            paths_.append(select)
-        self.model_combo.setCurrentIndex(paths_.index(select))
-        self.model_combo.blockSignals(False)
-        self._on_model_changed(self.model_combo.currentIndex())
-
-    def _on_model_changed(self, index: int) -> None:
-        variants = self._choices[index].variants if 0 <= index < len(self._choices) else VARIANTS
-        wanted = self.variant_combo.currentData() or self._settings.variant
-        self.variant_combo.clear()
-        for variant in [v for v in VARIANTS if v in variants] or list(VARIANTS):
-            self.variant_combo.addItem(VARIANT_LABELS.get(variant, variant), variant)
-        i = self.variant_combo.findData(wanted)
-        self.variant_combo.setCurrentIndex(max(i, 0))
-
-    def _browse_model_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Choose an exported model folder")
-        if folder:
-            self.add_model_folder(folder)
+        self.local_api_rows.set_status(text, tone)
 
     def add_model_folder(self, folder: str) -> bool:
         """Validate ``folder`` and select it; on failure show the engine's message."""
-        try:
-            models.inspect(folder)
-        except Exception as exc:  # noqa: BLE001 - ModelNotFoundError/ModelFormatError mostly
-            self.model_error.setText(f"Cannot use {folder}: {exc}")
-            self.model_error.show()
-            return False
-        self.model_error.hide()
-        folder = str(Path(folder))
-        if folder not in self._settings.extra_model_dirs:
-            self._settings.extra_model_dirs.append(folder)
-        self._reload_models(select=folder)
-        return True
+        return self.models.add_model_folder(folder)
 
     # ---- result -------------------------------------------------------------------------
     def current_settings(self) -> Settings:
@@ -341,8 +229,8 @@ class SettingsDialog(QDialog):
         hotkey = self.hotkey_edit.keySequence().toString(QKeySequence.SequenceFormat.PortableText)
         return dataclasses.replace(
             self._settings,
-            model_path=str(self.model_combo.currentData() or ""),
-            variant=self.variant_combo.currentData() or "int8",
+            model_path=self.models.model_path(),
+            variant=self.models.variant(),
             intra_op_threads=self.intra_spin.value(),
             max_output_length=self.max_length_spin.value(),
             beams=int(self.quality_combo.currentData()),
