@@ -25,6 +25,7 @@ from typing import Any
 
 from .. import paths
 from ..engine.direction import DIRECTIONS, EN, ZH
+from .fuzzy import FuzzyIndex
 
 MEMORY_FILE = "tm.sqlite3"
 FUZZY_THRESHOLD = 75.0
@@ -126,11 +127,6 @@ def format_tmx_date(value: str) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(calendar.timegm(parsed)))
 
 
-def _fold(text: str) -> str:
-    """What the fuzzy search compares: :func:`match_key`, case folded."""
-    return match_key(text).casefold()
-
-
 def _field_columns(field: str) -> tuple[str, ...]:
     if field not in FIELDS:
         raise ValueError(f"field must be one of {', '.join(FIELDS)}, not {field!r}")
@@ -159,9 +155,7 @@ class TranslationMemory:
                 self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute(_SCHEMA)
             self._conn.execute("CREATE INDEX IF NOT EXISTS units_key ON units(direction, key)")
-        self._keys: dict[str, dict[int, str]] = {}  # per direction, id -> key: the fuzzy search's choices
-        # per direction, (source, target) -> id -> folded text: the dialog's fuzzy search's choices
-        self._folded: dict[str, tuple[dict[int, str], dict[int, str]]] = {}
+        self._index = FuzzyIndex(self._direction_rows, self._lock, match_key)  # the fuzzy searches
 
     # ---- writing --------------------------------------------------------------------------
     def add(
@@ -203,7 +197,7 @@ class TranslationMemory:
 
     def _insert_row(self, entry: Entry) -> int:
         """INSERT one entry in the open transaction (the caller holds the lock)."""
-        row = self._row(entry)
+        row = _row(entry)
         cur = self._conn.execute(
             f"INSERT INTO units ({_COLUMNS.replace('id, ', '', 1)}, key) VALUES ({', '.join('?' * (len(row) + 1))})",
             (*row, match_key(entry.source)),
@@ -260,7 +254,7 @@ class TranslationMemory:
             changes.update(target=target.strip(), target_seg=None)
         changes.update({k: v for k, v in (("origin", origin), ("machine", machine), ("note", note)) if v is not None})
         new = dataclasses.replace(entry, **changes)
-        row = self._row(new)
+        row = _row(new)
         names = _COLUMNS.replace("id, ", "", 1).split(", ")
         with self._lock, self._conn:
             self._conn.execute(
@@ -307,18 +301,14 @@ class TranslationMemory:
     def fuzzy(self, source: str, direction: str, threshold: float = FUZZY_THRESHOLD, limit: int = 3) -> list[Match]:
         """Entries whose source is at least ``threshold`` % similar (rapidfuzz ``fuzz.ratio`` on
         the keys), best first; exact matches are left out (see :meth:`exact`)."""
-        from rapidfuzz import fuzz, process
-
         key = match_key(source)
         if not key:
             return []
-        choices = self._choices(check_direction(direction))
-        found = process.extract(key, choices, scorer=fuzz.ratio, score_cutoff=threshold, limit=limit + 8)
         out: list[Match] = []
-        for _, score, entry_id in found:
-            entry = self.get(int(entry_id))
+        for entry_id, score in self._index.matches(key, check_direction(direction), threshold, limit + 8):
+            entry = self.get(entry_id)
             if entry is not None and match_key(entry.source) != key:
-                out.append(Match(entry, float(score)))
+                out.append(Match(entry, score))
         out.sort(key=lambda m: (-m.score, m.entry.id))
         return out[:limit]
 
@@ -369,20 +359,10 @@ class TranslationMemory:
         first: rapidfuzz's ``fuzz.partial_ratio`` (the best-aligned part of the text, so a
         word with a typo finds the sentences that hold it) on the normalised text, case
         folded, at least ``threshold``. The dialog's fuzzy search; "" finds nothing."""
-        from rapidfuzz import fuzz, process
-
-        key = _fold(query)
+        key = self._index.fold(query)
         if not key:
             return []
-        columns = _field_columns(field)
-        sources, targets = self._folded_texts(check_direction(direction))
-        scores: dict[int, float] = {}
-        for column in columns:
-            choices = sources if column == "source" else targets
-            for _, score, entry_id in process.extract(
-                key, choices, scorer=fuzz.partial_ratio, score_cutoff=threshold, limit=None
-            ):
-                scores[int(entry_id)] = max(scores.get(int(entry_id), 0.0), float(score))
+        scores = self._index.like(key, check_direction(direction), _field_columns(field), threshold)
         found = sorted(scores.items(), key=lambda item: (-item[1], -item[0]))
         if limit is not None:
             found = found[:limit]
@@ -417,56 +397,20 @@ class TranslationMemory:
     # ---- rows -----------------------------------------------------------------------------
     def _forget(self, direction: str | None) -> None:
         """Drop the search caches (of one direction) after a write."""
-        if direction is None:
-            self._keys.clear()
-            self._folded.clear()
-        else:
-            self._keys.pop(direction, None)
-            self._folded.pop(direction, None)
+        self._index.forget(direction)
 
-    def _folded_texts(self, direction: str) -> tuple[dict[int, str], dict[int, str]]:
+    def _direction_rows(self, direction: str) -> list[tuple[int, str, str, str]]:
+        """(id, key, source, target) of every entry of ``direction``: the fuzzy searches' choices."""
         with self._lock:
-            if direction not in self._folded:
-                rows = self._conn.execute(
-                    "SELECT id, source, target FROM units WHERE direction = ?", (direction,)
-                ).fetchall()
-                self._folded[direction] = (
-                    {int(i): _fold(src) for i, src, _ in rows},
-                    {int(i): _fold(tgt) for i, _, tgt in rows},
-                )
-            return self._folded[direction]
-
-    def _choices(self, direction: str) -> dict[int, str]:
-        with self._lock:
-            if direction not in self._keys:
-                rows = self._conn.execute("SELECT id, key FROM units WHERE direction = ?", (direction,)).fetchall()
-                self._keys[direction] = {int(i): k for i, k in rows}
-            return self._keys[direction]
+            rows = self._conn.execute(
+                "SELECT id, key, source, target FROM units WHERE direction = ?", (direction,)
+            ).fetchall()
+        return [(int(i), key, source, target) for i, key, source, target in rows]
 
     def _select(self, sql: str, args: Sequence[Any]) -> list[Entry]:
         with self._lock:
             rows = self._conn.execute(f"SELECT {_COLUMNS} FROM units {sql}", tuple(args)).fetchall()
         return [_entry(row) for row in rows]
-
-    @staticmethod
-    def _row(e: Entry) -> tuple[Any, ...]:
-        return (
-            e.direction,
-            e.source,
-            e.target,
-            e.origin,
-            e.machine,
-            e.note,
-            json.dumps([list(p) for p in e.props], ensure_ascii=False),
-            e.creator,
-            e.created,
-            e.changed,
-            e.source_lang,
-            e.target_lang,
-            e.source_seg,
-            e.target_seg,
-            json.dumps(dict(e.extra), ensure_ascii=False),
-        )
 
 
 def _entry(row: Sequence[Any]) -> Entry:
@@ -505,4 +449,25 @@ def _entry(row: Sequence[Any]) -> Entry:
         source_seg,
         target_seg,
         tuple((str(k), str(v)) for k, v in json.loads(extra).items()),
+    )
+
+
+def _row(e: Entry) -> tuple[Any, ...]:
+    """An entry as the table's columns (without id and key)."""
+    return (
+        e.direction,
+        e.source,
+        e.target,
+        e.origin,
+        e.machine,
+        e.note,
+        json.dumps([list(p) for p in e.props], ensure_ascii=False),
+        e.creator,
+        e.created,
+        e.changed,
+        e.source_lang,
+        e.target_lang,
+        e.source_seg,
+        e.target_seg,
+        json.dumps(dict(e.extra), ensure_ascii=False),
     )
