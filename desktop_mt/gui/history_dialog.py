@@ -7,7 +7,8 @@ edited (issue 28) is marked "edited" in the list and above its text; "Compare wi
 machine's translation" shows the machine's text beside the final one, the words (Chinese:
 characters) that differ highlighted in both (:func:`desktop_mt.history.compare`). :class:`HistoryFeature` wires it
 up: it adds an entry when a translation runs to its end (the controller's
-``translationCompleted``; not when it was stopped or superseded), writes nothing while the
+``translationCompleted``; not when it was stopped or superseded, nor for text kept as it
+is), writes nothing while the
 "Keep history" setting is off, and shows a banner when a corrupt database was moved aside. A
 translation that keeps sentences the user edited before (a re-translation carries them over)
 is kept as edited, with the machine's text beside it (:meth:`HistoryFeature.machine_text_of`).
@@ -441,9 +442,14 @@ class HistoryFeature(QObject):
         the final text; ``machine_text`` the machine's when ``translation`` holds sentences the
         user edited (None, or the same text: it is all the machine's); an entry whose machine
         text differs is marked edited. Returns the entry id, None when nothing was
-        written (history off, empty text, database error)."""
+        written (history off, empty text, text kept as it is, database error).
+
+        Text the engine kept as it is (Japanese, Korean, Chinese under English -> Chinese: the
+        translation is the source itself) is not an entry: nothing was translated."""
         settings = self.controller.settings
         if not settings.keep_history or not source.strip() or not translation.strip():
+            return None
+        if translation.strip() == source.strip():
             return None
         history = self.history()
         if history is None:

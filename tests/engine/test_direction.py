@@ -134,6 +134,23 @@ def test_describe_for_front_ends(text, target, said):
     assert describe(text, target) == said
 
 
+@pytest.mark.parametrize(
+    "text, target, said",
+    [
+        ("今天天气很好。", "auto", "Chinese -> English"),
+        ("The weather is nice.", "auto", "English -> Chinese"),
+        ("東京は日本の首都です。", "auto", "Japanese: kept"),
+        ("안녕하세요.", "auto", "Korean: kept"),
+        ("今天天气很好。", "zh", "Chinese: kept"),
+        ("今天天气很好。It is sunny.", "auto", "mixed"),
+        ("12:30", "auto", ""),
+    ],
+)
+def test_describe_in_short_is_the_same_decision_in_fewer_words(text, target, said):
+    assert describe(text, target, short=True) == said
+    assert bool(describe(text, target)) == bool(said)
+
+
 def test_untranslated_is_what_file_jobs_count_as_kept():
     assert direction.untranslated("東京は日本の首都です。", "auto")
     assert direction.untranslated("今天天气很好。", "zh")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from desktop_mt.engine import direction
-from desktop_mt.engine.events import Finished, TextDelta, TranslationStats
+from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
 from desktop_mt.gui import settings as settings_mod
 from desktop_mt.gui.direction_bar import Target
 
@@ -24,13 +24,21 @@ class _Directional(FakeTranslator):
 
     def translate_stream(self, text, options=None, cancel=None):
         target = getattr(options, "target", "auto")
-        if not direction.directions_needed(text, target):
-            self.calls.append({"text": text, "options": options, "copied": True})
+        copied = not direction.directions_needed(text, target)
+        self.calls.append({"text": text, "options": options, "copied": copied})
+        if copied:
             yield TextDelta(text, -1)
             yield Finished(TranslationStats(0, 0, 0.0, None))
             return
-        flipped = "你好世界" if text.isascii() else "Hello world"
-        yield from super().translate_stream(flipped, options, cancel)
+        tokens = [f"<{word}>" for word in ("你好世界" if text.isascii() else "Hello world").split()]
+        for token in tokens:
+            if cancel is not None and cancel.is_set():
+                break
+            yield TextDelta(token, 0)
+        else:
+            yield SegmentDone(0, text, "".join(tokens), len(tokens))
+        cancelled = cancel is not None and cancel.is_set()
+        yield Finished(TranslationStats(1, len(tokens), 0.0, None, cancelled))
 
 
 def _make(make_controller):
