@@ -39,6 +39,7 @@ from .downloads import Progress
 from .model_downloads import DownloadArea
 from .model_table import ModelTable, Row, merge_rows, use_label
 from .models import CatalogItem, InstalledItem
+from .ports import ModelsHubHost, qt_parent
 
 log = logging.getLogger(__name__)
 
@@ -358,8 +359,8 @@ class ModelsHub(QObject):
     Nothing is reconciled: the window's model is read from the same store the command line
     writes. ``backend_factory`` is called once, when the backend is first needed."""
 
-    def __init__(self, controller: Any, backend_factory: Callable[[], ModelsBackend]) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: ModelsHubHost, backend_factory: Callable[[], ModelsBackend]) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         self.window = controller.window
         self.backend_factory = backend_factory
@@ -383,7 +384,7 @@ class ModelsHub(QObject):
     def open(self) -> ModelsDialog:
         """Show the dialog (created once, so a running download survives closing it)."""
         if self.dialog is None:
-            self.dialog = ModelsDialog(self.backend, self.window)
+            self.dialog = ModelsDialog(self.backend, self.window.window())
             self.dialog.activateRequested.connect(self.activate)
         else:
             self.dialog.refresh()

@@ -44,55 +44,62 @@ if TYPE_CHECKING:  # annotations only: importing this module loads no Qt widgets
     from .settings import Settings
 
 __all__ = [
-    "RequestWindow",
-    "RequestHost",
-    "RequestControl",
-    "PostEditPort",
-    "LoadingWorker",
-    "InputPort",
-    "ImageFiles",
-    "HotkeyLayer",
-    "HotkeyHost",
-    "FileJobsWindow",
-    "FileJobsHost",
-    "EngineWindow",
-    "EngineSource",
-    "EngineHost",
-    "DirectionPort",
-    "ClipboardPopup",
-    "ClipboardImages",
-    "BusyGate",
     "BilingualHost",
     "BilingualWindow",
+    "BusyGate",
+    "ClipboardImages",
+    "ClipboardPopup",
+    "DirectionPort",
     "DraftsHost",
     "EngineConfig",
+    "EngineHost",
+    "EngineSource",
+    "EngineWindow",
+    "FileJobsHost",
+    "FileJobsWindow",
+    "HotkeyHost",
+    "HotkeyLayer",
+    "ImageFiles",
+    "InputPort",
     "JobRecord",
     "JobResumeHost",
+    "LoadingWorker",
     "LocalApiHost",
     "LocalApiWindow",
     "MessagesWindow",
+    "ModelsHubHost",
+    "ModelsWindow",
     "OcrHost",
     "OcrWindow",
     "PanesAndToolbar",
     "PanesWindow",
     "PopupHost",
     "PopupShower",
+    "PostEditPort",
     "ProgressHost",
     "ProgressWindow",
+    "qt_parent",
     "QuitHost",
     "QuitWindow",
     "ReplaceHost",
     "ReplaceWindow",
+    "RequestControl",
+    "RequestHost",
     "RequestLike",
+    "RequestSlot",
+    "RequestWindow",
+    "ResultsHost",
+    "ResultsWindow",
+    "ResultsWorker",
     "RunningFileJob",
     "SettingsPort",
-    "Status",
-    "StrEnum",
+    "ShownRequest",
     "StaleHost",
     "StaleWindow",
+    "Status",
     "StreamWorker",
+    "StrEnum",
     "TrayPort",
-    "qt_parent",
 ]
 
 
@@ -729,6 +736,108 @@ class HotkeyHost(SettingsPort, Protocol):
     def input(self) -> InputPort: ...
 
     def translate(self, text: str) -> int | None: ...
+
+
+# ---- the Models dialog's hub (models_dialog.py) ---------------------------------------------
+class ModelsWindow(Protocol):
+    @property
+    def modelsRequested(self) -> SignalInstance: ...  # File > Models…, the demo notice's button
+
+    def set_demo_notice(self, shown: bool) -> None: ...
+
+    def window(self) -> QWidget: ...
+
+
+class ModelsHubHost(SettingsPort, Protocol):
+    """What :class:`~desktop_mt.gui.models_dialog.ModelsHub` uses of the controller."""
+
+    @property
+    def window(self) -> ModelsWindow: ...
+
+    @property
+    def modelLoaded(self) -> SignalInstance: ...  # (ModelInfo)
+
+    def apply_settings(self, new: Settings) -> None: ...
+
+
+# ---- the request results (request_results.py) ------------------------------------------------
+class ShownRequest(RequestLike, Protocol):
+    """The running request as its results arrive: when it started, its text, whether its first
+    text is on screen yet."""
+
+    shown_first: bool
+
+    @property
+    def started(self) -> float: ...  # time.perf_counter() at the request
+
+    @property
+    def text(self) -> str: ...
+
+
+class RequestSlot(Protocol):
+    """The running request and the status (:class:`~desktop_mt.gui.requests.RequestFlow`)."""
+
+    @property
+    def current(self) -> ShownRequest | None: ...
+
+    def set_current(self, request: None) -> None: ...  # the request ended
+
+    def set_state(self, state: Status, detail: str = "") -> None: ...
+
+
+class ResultsWindow(Protocol):
+    def append_target(self, text: str) -> None: ...
+
+    def target_text(self) -> str: ...
+
+    def set_busy(self, busy: bool) -> None: ...
+
+    def set_stats(self, first_token_s: float | None, tokens_per_s: float, tokens: int) -> None: ...
+
+    def show_warning(self, text: str) -> None: ...
+
+    def show_error(self, title: str, message: str) -> object: ...
+
+
+class ResultsWorker(Protocol):
+    """What the interactive worker reports, each tagged with the request id."""
+
+    @property
+    def delta(self) -> SignalInstance: ...
+
+    @property
+    def finished(self) -> SignalInstance: ...
+
+    @property
+    def failed(self) -> SignalInstance: ...
+
+    @property
+    def unavailable(self) -> SignalInstance: ...  # (int, str): no model for the direction
+
+
+class ResultsHost(Protocol):
+    """What :class:`~desktop_mt.gui.request_results.RequestResults` uses of the controller."""
+
+    last_stats: object  # TranslationStats of the last request that ran
+    first_text_ms: float  # its first text on screen, ms after the request
+
+    @property
+    def window(self) -> ResultsWindow: ...
+
+    @property
+    def worker(self) -> ResultsWorker: ...
+
+    @property
+    def requests(self) -> RequestSlot: ...
+
+    @property
+    def file_job(self) -> RunningFileJob | None: ...
+
+    @property
+    def translationCompleted(self) -> SignalInstance: ...  # (str, str)
+
+    @property
+    def requestFinished(self) -> SignalInstance: ...  # (int)
 
 
 def qt_parent(host: object) -> QObject | None:

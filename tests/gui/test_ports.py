@@ -36,7 +36,19 @@ def hosts_fit(c: Controller) -> list[object]:
     worker: ports.StreamWorker = c.worker
     record: ports.JobRecord = c.drafts
     shower: ports.PopupShower = c.popup
-    return [
+    # the controller's own collaborators (requests, engine loading, file jobs, hotkey, models, results)
+    own: list[object] = []
+    for_requests: ports.RequestHost = c
+    for_engine: ports.EngineHost = c
+    for_files: ports.FileJobsHost = c
+    for_hotkey: ports.HotkeyHost = c
+    for_models: ports.ModelsHubHost = c
+    for_results: ports.ResultsHost = c
+    request_control: ports.RequestControl = c.requests
+    loading: ports.LoadingWorker = c.worker
+    engine: ports.EngineSource = c.engine
+    own += [for_requests, for_engine, for_files, for_hotkey, for_models, for_results, request_control, loading, engine]
+    return own + [
         bilingual,
         drafts,
         job_resume,
@@ -69,6 +81,12 @@ def windows_fit(w: MainWindow, tray: Tray) -> list[object]:
     for_replace: ports.ReplaceWindow = w
     for_focus_and_look: ports.PanesAndToolbar = w
     the_tray: ports.TrayPort = tray
+    for_requests: ports.RequestWindow = w
+    for_engine: ports.EngineWindow = w
+    for_files: ports.FileJobsWindow = w
+    for_models: ports.ModelsWindow = w
+    for_results: ports.ResultsWindow = w
+    parts += [for_requests, for_engine, for_files, for_models, for_results]
     parts += [
         for_bilingual,
         for_drafts,
