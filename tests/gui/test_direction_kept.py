@@ -141,3 +141,22 @@ def test_a_swap_is_saved_as_the_new_choice(qtbot, make_controller, tmp_path):
     controller.shutdown()
     again, _again_controller = make_controller(settings_mod.load_settings(path).settings)
     assert again.direction_bar.target() is Target.ENGLISH
+
+
+@pytest.mark.xfail(
+    strict=True, reason="Controller.apply_settings puts back the dialog's old direction (issue 26 report: patch)"
+)
+def test_applying_the_settings_dialog_keeps_the_direction_chosen_meanwhile(qtbot, make_controller, tmp_path):
+    """The settings dialog holds a copy of the settings from when it opened; the global hotkey
+    switches the window to Auto meanwhile. Apply must not bring the older choice back."""
+    import dataclasses
+
+    path = tmp_path / "s.json"
+    window, controller = make_controller(settings_mod.load_settings(path).settings)
+    controller.direction.choose("en")
+    in_dialog = dataclasses.replace(controller.settings)  # what SettingsDialog copies at open
+    controller.direction.use_auto()  # the hotkey while the dialog is open
+    controller.apply_settings(dataclasses.replace(in_dialog, beams=2))
+    assert window.direction_bar.target() is Target.AUTO
+    assert controller.settings.direction == "auto"
+    assert settings_mod.load_settings(path).settings.direction == "auto"
