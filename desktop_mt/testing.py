@@ -37,6 +37,7 @@ import numpy as np
 
 from .engine.events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .engine.generation import DecodeParams, ItemDone, SearchEvent, TokensStep
+from .engine.model_text import ModelText
 from .engine.options import GenerationOptions
 from .engine.protocols import (
     CancelToken,
@@ -45,6 +46,7 @@ from .engine.protocols import (
     KVCache,
     PostEditingTranslator,
     StreamingTranslator,
+    TranslatorCore,
 )
 from .engine.tokenizer import SentencePieceTokenizer
 from .engine.translator import StreamEvent, Translator
@@ -90,9 +92,19 @@ def _implementations_are_complete(
     concat: ConcatKVCache,
     buffer: KVBuffer,
     translator: Translator,
-) -> tuple[DecoderRunner, DecoderRunner, KVCache, KVCache, StreamingTranslator, PostEditingTranslator]:
+    fake: FakeModelTranslator,
+) -> tuple[
+    DecoderRunner,
+    DecoderRunner,
+    KVCache,
+    KVCache,
+    StreamingTranslator,
+    PostEditingTranslator,
+    TranslatorCore,
+    TranslatorCore,
+]:
     """Never called: mypy --strict checks that each class has everything its protocol lists."""
-    return sessions, counting, concat, buffer, translator, translator
+    return sessions, counting, concat, buffer, translator, translator, translator, fake
 
 
 def _layouts_are_complete(
@@ -377,13 +389,14 @@ class FakeModelTranslator(Translator):
         self.model = model
         self.received: list[str] = []
         self.tokenizer = CharTokenizer(self._params.eos)
+        self.text = ModelText(self.model_info, self.tokenizer)  # the real text rules, on this tokenizer
 
     def _answer(self, src: Sequence[int]) -> list[int]:
         source = self.tokenizer.decode(src)
         self.received.append(source)
         return self.tokenizer.encode(self.model(source))  # ends with end-of-sentence
 
-    def _generate(
+    def search(
         self, src_ids: list[list[int]], opts: GenerationOptions, cancel: CancelToken | None
     ) -> Iterator[SearchEvent]:
         for row, src in enumerate(src_ids):
@@ -392,7 +405,7 @@ class FakeModelTranslator(Translator):
                 yield TokensStep(row, [token])
             yield ItemDone(row, ids)
 
-    def _hypotheses(
+    def hypotheses(
         self, text: str, params: DecodeParams, opts: GenerationOptions, cancel: CancelToken | None = None
     ) -> list[tuple[list[int], float]]:
         return [(self._answer(self.tokenizer.encode(text)), 0.0)]

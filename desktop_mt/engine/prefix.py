@@ -19,20 +19,16 @@ import dataclasses
 import os
 import weakref
 from collections.abc import Generator, Iterator
-from typing import TYPE_CHECKING
 
 from ..errors import TranslationCancelled
 from . import generation as gen
 from . import script
 from .events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from .options import GenerationOptions
-from .protocols import CancelToken
+from .protocols import CancelToken, TranslatorCore
 from .segment import Segment
 from .streaming import Clock, new_ids
 from .tokenizer import IncrementalDecoder, SentencePieceTokenizer, clean_text
-
-if TYPE_CHECKING:
-    from .translator import Translator
 
 SPACE = "\u2581"  # SentencePiece's space
 
@@ -85,7 +81,7 @@ def plan_prefix(tokenizer: SentencePieceTokenizer, typed: str, spaced: bool = Tr
 
 
 def _search(
-    translator: Translator,
+    translator: TranslatorCore,
     sentence: str,
     typed: TypedPrefix,
     params: gen.DecodeParams,
@@ -96,26 +92,26 @@ def _search(
     """The search for one sentence with the prefix forced; its length limit grows by the prefix."""
     src = [translator.tokenizer.encode(sentence)]
     forced = len(typed.prefix.forced)
-    limit = translator._max_total_length(len(src[0]), opts) + forced
+    limit = translator.max_total_length(len(src[0]), opts) + forced
     if forced + 2 > translator.model_info.max_positions:
         raise ValueError(
             f"the prefix is {forced} tokens long: the model takes at most {translator.model_info.max_positions - 2}"
         )
     limit = min(limit, translator.model_info.max_positions)
     params = dataclasses.replace(params, prefix=typed.prefix)
-    runner = translator._runner()
+    runner = translator.runner()
     if params.beams == 1 and not nbest:
         return gen.greedy(runner, src, [limit], params, cancel)
     return gen.beam_search(runner, src, [limit], params, cancel, nbest=nbest)
 
 
-def _typed(translator: Translator, prefix: str) -> TypedPrefix:
+def _typed(translator: TranslatorCore, prefix: str) -> TypedPrefix:
     if not isinstance(prefix, str):
         raise TypeError(f"prefix must be str, not {type(prefix).__name__}")
-    return plan_prefix(translator.tokenizer, prefix, spaced=translator._sentence_gap != "")
+    return plan_prefix(translator.tokenizer, prefix, spaced=translator.text.sentence_gap != "")
 
 
-def _head(translator: Translator, typed: TypedPrefix) -> str:
+def _head(translator: TranslatorCore, typed: TypedPrefix) -> str:
     """The typed prefix as the target tokenizer decodes it (the start of every output)."""
     return translator.tokenizer.decode(typed.ids)
 
@@ -132,7 +128,7 @@ def _completion(raw: str, head: str, typed: TypedPrefix) -> str:
 
 
 def complete_stream(
-    translator: Translator,
+    translator: TranslatorCore,
     sentence: str,
     prefix: str,
     options: GenerationOptions | None = None,
@@ -147,33 +143,35 @@ def complete_stream(
     opts = options or translator.options
     if not isinstance(sentence, str):
         raise TypeError(f"text must be str, not {type(sentence).__name__}")
-    translator._check_target(opts.target)
+    translator.text.check_target(opts.target)
     typed = _typed(translator, prefix)
     events = _stream(translator, sentence, typed, opts, cancel)
     return events if opts.script == script.SIMPLIFIED else script.convert_events(events, opts.script)
 
 
 def _stream(
-    translator: Translator, sentence: str, typed: TypedPrefix, opts: GenerationOptions, cancel: CancelToken | None
+    translator: TranslatorCore, sentence: str, typed: TypedPrefix, opts: GenerationOptions, cancel: CancelToken | None
 ) -> Generator[StreamEvent, None, None]:
     clock = Clock()
     decoder, head, count, shown = IncrementalDecoder(translator.tokenizer), _head(translator, typed), 0, ""
     segment = Segment(sentence)
     skip = len(typed.prefix.forced)
-    for event in _search(translator, sentence, typed, translator._params_for(opts), opts, cancel):
+    for event in _search(translator, sentence, typed, translator.params_for(opts), opts, cancel):
         for token in new_ids(event, count):
             count += 1
             decoder.push(token)
             if count <= skip:
                 continue
-            delta, shown = translator._advance(shown, _completion(decoder.emitted, head, typed), opts, segment)
+            delta, shown = translator.text.advance(shown, _completion(decoder.emitted, head, typed), opts, segment)
             if delta:
                 clock.mark()
                 yield TextDelta(delta, 0)
     cancelled = cancel is not None and cancel.is_set()
     if not cancelled:
         decoder.finish()
-        tail, shown = translator._advance(shown, _completion(decoder.emitted, head, typed), opts, segment, final=True)
+        tail, shown = translator.text.advance(
+            shown, _completion(decoder.emitted, head, typed), opts, segment, final=True
+        )
         if tail:
             clock.mark()
             yield TextDelta(tail, 0)
@@ -184,7 +182,7 @@ def _stream(
 
 
 def complete_alternatives(
-    translator: Translator,
+    translator: TranslatorCore,
     sentence: str,
     prefix: str,
     n: int = 3,
@@ -200,9 +198,9 @@ def complete_alternatives(
     if n < 1:
         raise ValueError("n must be >= 1")
     opts = options or translator.options
-    translator._check_target(opts.target)
+    translator.text.check_target(opts.target)
     typed = _typed(translator, prefix)
-    params = translator._params_for(opts)
+    params = translator.params_for(opts)
     params = dataclasses.replace(params, beams=max(n, params.beams))
     head, skip = _head(translator, typed), len(typed.prefix.forced)
     for event in _search(translator, sentence, typed, params, opts, cancel, nbest=True):
@@ -210,7 +208,7 @@ def complete_alternatives(
             out: list[Alternative] = []
             for ids, score in event.hypotheses:
                 raw = _completion(translator.tokenizer.decode(ids).strip(), head, typed)
-                text = script.convert(translator._finish_text(raw, opts), opts.script)
+                text = script.convert(translator.text.finish_text(raw, opts), opts.script)
                 if all(a.text != text for a in out):
                     out.append(Alternative(text, score, tuple(ids[skip:])))
             return out[:n]
@@ -218,7 +216,7 @@ def complete_alternatives(
 
 
 def prefix_ids(
-    translator: Translator,
+    translator: TranslatorCore,
     sentence: str,
     prefix: str,
     options: GenerationOptions | None = None,
@@ -229,7 +227,7 @@ def prefix_ids(
     opts = options or translator.options
     typed = _typed(translator, prefix)
     out: list[int] = []
-    for event in _search(translator, sentence, typed, translator._params_for(opts), opts, cancel):
+    for event in _search(translator, sentence, typed, translator.params_for(opts), opts, cancel):
         if isinstance(event, gen.ItemDone):
             out = event.ids
     return out

@@ -1,12 +1,26 @@
-"""What a translation stream and a post-editing completion stream share: their clock and the
-new token ids of a search event. Imported by ``translator`` and ``prefix`` (which ``translator``
-imports), so the imports point one way."""
+"""A translation stream: a text's plan decoded segment by segment as ``TextDelta``s, then
+``SegmentDone`` per segment and ``Finished`` (``Translator.translate_stream``), and what it
+shares with a post-editing completion stream (``engine.prefix``): the clock and the new token
+ids of a search event. Imported by ``translator`` and ``prefix``; it imports neither (it takes
+a :class:`~desktop_mt.engine.protocols.TranslatorCore`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
+from collections.abc import Generator, Sequence
+from typing import TYPE_CHECKING, cast
 
 from . import generation as gen
+from . import spans
+from .events import Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
+from .model_text import Kept, PlanPiece, decide
+from .options import GenerationOptions
+from .segment import Segment
+from .tokenizer import IncrementalDecoder
+
+if TYPE_CHECKING:
+    from .protocols import CancelToken, TranslatorCore
 
 
 def new_ids(event: gen.SearchEvent, count: int) -> list[int]:
@@ -30,3 +44,139 @@ class Clock:
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
+
+
+class StreamState:
+    """What a stream has done so far: segments shown, tokens, the paths of its sentences with spans."""
+
+    def __init__(self) -> None:
+        self.clock = Clock()
+        self.index = self.tokens = self.whole = self.cut = 0
+        self.cancelled = False
+
+
+def stream_text(
+    core: TranslatorCore, text: str, opts: GenerationOptions, cancel: CancelToken | None = None
+) -> Generator[StreamEvent, None, None]:
+    """``Translator.translate_stream`` in the model's own script."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    state = StreamState()
+    yield from _stream_items(core, core.text.plan(text, opts), opts, cancel, state)
+    clock = state.clock
+    yield Finished(
+        TranslationStats(
+            state.index, state.tokens, clock.elapsed(), clock.first, state.cancelled, state.whole, state.cut
+        )
+    )
+
+
+def _stream_items(
+    core: TranslatorCore,
+    items: Sequence[PlanPiece],
+    opts: GenerationOptions,
+    cancel: CancelToken | None,
+    state: StreamState,
+    decision: spans.Decision | None = None,
+) -> Generator[StreamEvent, None, None]:
+    """The events of a plan's items (``decision``: how the sentence these items cut was
+    decided, put on their ``SegmentDone``s); sets ``state.cancelled`` and stops when cancelled."""
+    held: SegmentDone | None = None  # a sentence's end, held until the spans that end it are out
+    owed = 0  # how many of those literals are still to come
+    for item in items:
+        if held is not None and (owed <= 0 or not isinstance(item, str)):
+            yield held
+            held = None
+        if isinstance(item, spans.Whole):
+            yield from _stream_whole(core, item, opts, cancel, state)
+            if state.cancelled:
+                break
+            continue
+        if isinstance(item, Kept):
+            yield TextDelta(item.text, state.index)
+            yield SegmentDone(state.index, item.text, item.text, 0)
+            state.index += 1
+            continue
+        if not isinstance(item, Segment):
+            yield TextDelta(item, -1)
+            owed -= 1
+            continue
+        done = yield from _stream_segment(core, item, state.index, opts, cancel, state.clock)
+        if done is None:
+            state.cancelled = True
+            break
+        if decision is not None:
+            done = dataclasses.replace(done, spans=decision.path, spans_reason=decision.reason)
+        state.tokens += done.tokens
+        if item.tail:
+            held, owed = done, item.tail
+        else:
+            yield done
+        state.index += 1
+    if held is not None:
+        yield held
+
+
+def _stream_whole(
+    core: TranslatorCore, item: spans.Whole, opts: GenerationOptions, cancel: CancelToken | None, state: StreamState
+) -> Generator[StreamEvent, None, None]:
+    """A sentence with protected spans: decoded whole first (nothing shown meanwhile), shown
+    as one delta when its output holds every span, else streamed cut around its spans. The
+    decision comes before anything is shown, so deltas stay append-only (docs/ENGINE_API.md)."""
+    decision = spans.Decision(spans.CUT, item.reason)
+    if not item.reason:
+        ids = _decode_whole(core, item.text, opts, cancel)
+        if ids is None:
+            state.cancelled = True
+            return
+        state.tokens += len(ids)
+        text = core.text.finish_text(core.tokenizer.decode(ids).strip(), opts)
+        decision = decide(text, item)
+        if decision.path == spans.WHOLE:
+            state.clock.mark()
+            yield TextDelta(text, state.index)
+            yield SegmentDone(state.index, item.text, text, len(ids), spans=spans.WHOLE)
+            state.index += 1
+    core.span_counts.add(decision)
+    if decision.path == spans.WHOLE:
+        state.whole += 1
+        return
+    state.cut += 1
+    yield from _stream_items(core, cast("tuple[PlanPiece, ...]", item.fallback), opts, cancel, state, decision)
+
+
+def _decode_whole(
+    core: TranslatorCore, text: str, opts: GenerationOptions, cancel: CancelToken | None
+) -> list[int] | None:
+    """The output ids of one sentence, decoded in full (None: cancelled)."""
+    ids: list[int] | None = None
+    for event in core.search([core.text.encode(text, opts)], opts, cancel):
+        if isinstance(event, gen.ItemDone):
+            ids = event.ids
+    if cancel is not None and cancel.is_set():
+        return None
+    return ids
+
+
+def _stream_segment(
+    core: TranslatorCore, item: Segment, index: int, opts: GenerationOptions, cancel: CancelToken | None, clock: Clock
+) -> Generator[StreamEvent, None, SegmentDone | None]:
+    """One segment's deltas as they decode; returns its ``SegmentDone`` (None: cancelled)."""
+    decoder, count, shown = IncrementalDecoder(core.tokenizer), 0, ""
+    for event in core.search([core.text.encode(item.text, opts)], opts, cancel):
+        # Beam search commits only the prefix all hypotheses share; ItemDone brings the rest.
+        for token in new_ids(event, count):
+            count += 1
+            new = decoder.emitted if decoder.push(token) else ""
+            delta, shown = core.text.advance(shown, new, opts, item)
+            if delta:
+                clock.mark()
+                yield TextDelta(delta, index)
+    if cancel is not None and cancel.is_set():
+        return None
+    decoder.finish()
+    tail, shown = core.text.advance(shown, decoder.emitted, opts, item, final=True)
+    if tail:
+        clock.mark()
+        yield TextDelta(tail, index)
+    return SegmentDone(index, item.text, shown, count, continues=item.joined, sentence=item.sentence)

@@ -3,47 +3,28 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Union, cast
+from typing import Any
 
 from ..errors import ModelFormatError, TranslationCancelled
-from . import direction, langcheck, punct, script, spans, textproc
 from . import generation as gen
-from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
+from . import script, spans
+from .alternatives import best_alternatives
+from .events import Alternative, Finished, TextDelta
 from .events import StreamEvent as StreamEvent  # re-exported: the stream type of translate_stream
 from .model_format import ModelInfo, bundled_model_dir, inspect_model_dir, verify_files
+from .model_text import Kept as Kept  # re-exported: a plan item copied as it is
+from .model_text import ModelText, PlanPiece, decide, piece_output
 from .options import GenerationOptions, SessionOptions
 from .prefix import complete_alternatives, complete_stream
 from .protocols import CancelToken, DecoderRunner
 from .segment import Segment
-from .streaming import Clock, new_ids
-from .tokenizer import IncrementalDecoder, SentencePieceTokenizer, default_target_token
+from .streaming import stream_text
+from .tokenizer import SentencePieceTokenizer, default_target_token
 
-# Languages written without spaces between sentences.
-_NO_SPACE_LANGS = {"zh", "ja", "cmn", "yue"}
-# Languages whose punctuation is full-width (GenerationOptions.chinese_punctuation).
-_FULLWIDTH_LANGS = {"zh", "cmn", "yue"}
 _TOKEN_BUDGET = 4096  # source tokens x rows per batch in translate_batch
 DEFAULT_BATCH_SIZE = 16  # rows per batch in translate_batch
-
-Hypotheses = list[tuple[list[int], float]]  # a segment's finished beam hypotheses (ids, score), best first
-
-
-# a plan item: a literal, a segment to translate, a kept sentence, a sentence tried whole
-PlanPiece = Union[str, Segment, "Kept", spans.Whole]
-
-
-@dataclasses.dataclass(frozen=True)
-class Kept:
-    """A plan item copied to the output as it is, never sent to the model: a sentence that is not
-    in the model's source language (``direction.keep_for_model``; ``GenerationOptions.keep_cjk``):
-    Chinese, Japanese or Korean for an English->Chinese model, English, Japanese or Korean for a
-    Chinese->English one. Streams show it as a
-    segment whose translation is its text (``SegmentDone(..., tokens=0)``)."""
-
-    text: str
 
 
 class Translator:
@@ -77,10 +58,9 @@ class Translator:
         self.target_token = target_token  # None: the model's default >>id<< (multi-target Marian)
         self.sessions: DecoderRunner | None = Seq2SeqSessions(self.model_info, variant, session_options)
         self._params = decode_params(self.model_info)
-        self._sentence_gap = "" if self.model_info.target_lang in _NO_SPACE_LANGS else " "
-        # The model's languages in short form ("zh", "en"), for the keep rule and the output's punctuation.
-        self.source_lang = direction.short_lang(self.model_info.source_lang)
-        self.target_lang = direction.short_lang(self.model_info.target_lang)
+        # Planning, encoding and finishing text for this model (engine.model_text).
+        self.text = ModelText(self.model_info, self.tokenizer)
+        self.source_lang, self.target_lang = self.text.source_lang, self.text.target_lang  # short: "zh", "en"
         # How the sentences with protected spans went (whole / cut), over every call: the CLI's
         # summary and the server's /metrics read it.
         self.span_counts = spans.SpanCounts()
@@ -114,129 +94,8 @@ class Translator:
         if prefix is not None:
             return complete_stream(self, text, prefix, options, cancel)
         opts = options or self.options
-        events = self._stream(text, opts, cancel)
+        events = stream_text(self, text, opts, cancel)
         return events if opts.script == script.SIMPLIFIED else script.convert_events(events, opts.script)
-
-    def _stream(
-        self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None
-    ) -> Generator[StreamEvent, None, None]:
-        """:meth:`translate_stream` in the model's own script."""
-        opts = options or self.options
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
-        state = _StreamState()
-        yield from self._stream_items(self._plan(text, opts), opts, cancel, state)
-        clock = state.clock
-        yield Finished(
-            TranslationStats(
-                state.index, state.tokens, clock.elapsed(), clock.first, state.cancelled, state.whole, state.cut
-            )
-        )
-
-    def _stream_items(
-        self,
-        items: Sequence[PlanPiece],
-        opts: GenerationOptions,
-        cancel: CancelToken | None,
-        state: _StreamState,
-        decision: spans.Decision | None = None,
-    ) -> Generator[StreamEvent, None, None]:
-        """The events of a plan's items (``decision``: how the sentence these items cut was
-        decided, put on their ``SegmentDone``s); sets ``state.cancelled`` and stops when cancelled."""
-        held: SegmentDone | None = None  # a sentence's end, held until the spans that end it are out
-        owed = 0  # how many of those literals are still to come
-        for item in items:
-            if held is not None and (owed <= 0 or not isinstance(item, str)):
-                yield held
-                held = None
-            if isinstance(item, spans.Whole):
-                yield from self._stream_whole(item, opts, cancel, state)
-                if state.cancelled:
-                    break
-                continue
-            if isinstance(item, Kept):
-                yield TextDelta(item.text, state.index)
-                yield SegmentDone(state.index, item.text, item.text, 0)
-                state.index += 1
-                continue
-            if not isinstance(item, Segment):
-                yield TextDelta(item, -1)
-                owed -= 1
-                continue
-            done = yield from self._stream_segment(item, state.index, opts, cancel, state.clock)
-            if done is None:
-                state.cancelled = True
-                break
-            if decision is not None:
-                done = dataclasses.replace(done, spans=decision.path, spans_reason=decision.reason)
-            state.tokens += done.tokens
-            if item.tail:
-                held, owed = done, item.tail
-            else:
-                yield done
-            state.index += 1
-        if held is not None:
-            yield held
-
-    def _stream_whole(
-        self, item: spans.Whole, opts: GenerationOptions, cancel: CancelToken | None, state: _StreamState
-    ) -> Generator[StreamEvent, None, None]:
-        """A sentence with protected spans: decoded whole first (nothing shown meanwhile), shown
-        as one delta when its output holds every span, else streamed cut around its spans. The
-        decision comes before anything is shown, so deltas stay append-only (docs/ENGINE_API.md)."""
-        decision = spans.Decision(spans.CUT, item.reason)
-        if not item.reason:
-            ids = self._decode_whole(item.text, opts, cancel)
-            if ids is None:
-                state.cancelled = True
-                return
-            state.tokens += len(ids)
-            text = self._finish_text(self.tokenizer.decode(ids).strip(), opts)
-            decision = _decide(text, item)
-            if decision.path == spans.WHOLE:
-                state.clock.mark()
-                yield TextDelta(text, state.index)
-                yield SegmentDone(state.index, item.text, text, len(ids), spans=spans.WHOLE)
-                state.index += 1
-        self.span_counts.add(decision)
-        if decision.path == spans.WHOLE:
-            state.whole += 1
-            return
-        state.cut += 1
-        yield from self._stream_items(cast("tuple[PlanPiece, ...]", item.fallback), opts, cancel, state, decision)
-
-    def _decode_whole(self, text: str, opts: GenerationOptions, cancel: CancelToken | None) -> list[int] | None:
-        """The output ids of one sentence, decoded in full (None: cancelled)."""
-        ids: list[int] | None = None
-        for event in self._generate([self._encode(text, opts)], opts, cancel):
-            if isinstance(event, gen.ItemDone):
-                ids = event.ids
-        if cancel is not None and cancel.is_set():
-            return None
-        return ids
-
-    def _stream_segment(
-        self, item: Segment, index: int, opts: GenerationOptions, cancel: CancelToken | None, clock: Clock
-    ) -> Generator[StreamEvent, None, SegmentDone | None]:
-        """One segment's deltas as they decode; returns its ``SegmentDone`` (None: cancelled)."""
-        decoder, count, shown = IncrementalDecoder(self.tokenizer), 0, ""
-        for event in self._generate([self._encode(item.text, opts)], opts, cancel):
-            # Beam search commits only the prefix all hypotheses share; ItemDone brings the rest.
-            for token in new_ids(event, count):
-                count += 1
-                new = decoder.emitted if decoder.push(token) else ""
-                delta, shown = self._advance(shown, new, opts, item)
-                if delta:
-                    clock.mark()
-                    yield TextDelta(delta, index)
-        if cancel is not None and cancel.is_set():
-            return None
-        decoder.finish()
-        tail, shown = self._advance(shown, decoder.emitted, opts, item, final=True)
-        if tail:
-            clock.mark()
-            yield TextDelta(tail, index)
-        return SegmentDone(index, item.text, shown, count, continues=item.joined, sentence=item.sentence)
 
     def translate_batch(
         self,
@@ -257,7 +116,7 @@ class Translator:
         nothing to translate first, then the lines each decoded batch completes.
         """
         opts = options or self.options
-        plans = [self._plan(line, opts) for line in lines]
+        plans = [self.text.plan(line, opts) for line in lines]
         rows = self.batch_size if batch_size is None else _check_batch_size(batch_size)
         job = _BatchJob(plans, progress, self.span_counts)
         done: dict[str, str] = {}
@@ -265,7 +124,7 @@ class Translator:
         # sentences are checked as it finishes. Second pass: the pieces of those that were cut.
         for texts in (job.first_pass, job.second_pass):
             pending = [t for t in texts() if t not in done]
-            encoded = {text: self._encode(text, opts) for text in pending}
+            encoded = {text: self.text.encode(text, opts) for text in pending}
             done.update(self._translate_unique(pending, encoded, opts, rows, cancel, job.batch_done))
         results = ["".join(job.output(item, done) for item in plan).strip() for plan in plans]
         return [script.convert(r, opts.script) for r in results]
@@ -293,63 +152,7 @@ class Translator:
         """
         if prefix is not None:
             return complete_alternatives(self, sentence, prefix, n, options, cancel)
-        if n < 1:
-            raise ValueError("n must be >= 1")
-        opts = options or self.options
-        params = self._params_for(opts)
-        params = dataclasses.replace(params, beams=max(n, params.beams))
-        plan, hyps = self._alternatives_plan(sentence, params, opts, cancel)
-        # A segment text that occurs twice in the sentence is decoded once and reads the same in both places.
-        segments = list(dict.fromkeys(item.text for item in plan if isinstance(item, Segment)))
-        for text in segments:
-            if text not in hyps:
-                hyps[text] = self._hypotheses(text, params, opts, cancel)
-        out: list[Alternative] = []
-        for combo in gen.best_combinations([[score for _, score in hyps[t]] for t in segments]):
-            alt = self._alternative(plan, [(t, *hyps[t][i]) for t, i in zip(segments, combo)], opts)
-            if all(a.text != alt.text for a in out):
-                out.append(alt)
-                if len(out) == n:
-                    break
-        return out
-
-    def _alternatives_plan(
-        self, sentence: str, params: gen.DecodeParams, opts: GenerationOptions, cancel: CancelToken | None
-    ) -> tuple[list[PlanPiece], dict[str, Hypotheses]]:
-        """The plan of ``sentence`` for :meth:`alternatives` and the hypotheses already known.
-
-        A sentence with spans is one segment when the best whole-sentence hypothesis holds every
-        span (what :meth:`translate` gives at that beam size); its alternatives are then the
-        hypotheses that hold them all. Otherwise it is cut, as :meth:`translate` cuts it.
-        """
-        plan: list[PlanPiece] = []
-        known: dict[str, Hypotheses] = {}
-        for item in self._plan(sentence, opts):
-            if not isinstance(item, spans.Whole):
-                plan.append(item)
-                continue
-            if not item.reason:
-                hyps = self._hypotheses(item.text, params, opts, cancel)
-                kept = [
-                    h
-                    for h in hyps
-                    if not spans.check(self._finish_text(self.tokenizer.decode(h[0]).strip(), opts), item.spans)
-                ]
-                if kept and kept[0] is hyps[0]:
-                    known[item.text] = kept
-                    plan.append(Segment(item.text))
-                    continue
-            plan.extend(cast("tuple[PlanPiece, ...]", item.fallback))
-        return plan, known
-
-    def _alternative(
-        self, plan: list[PlanPiece], chosen: list[tuple[str, list[int], float]], opts: GenerationOptions
-    ) -> Alternative:
-        """The sentence with one hypothesis ``(segment, ids, score)`` per segment, finished as
-        :meth:`translate_batch` finishes a line (punctuation, full stops before spans, script)."""
-        texts = {t: self._finish_text(self.tokenizer.decode(ids).strip(), opts) for t, ids, _ in chosen}
-        text = script.convert("".join(_piece_output(item, texts) for item in plan), opts.script)
-        return Alternative(text, sum(score for _, _, score in chosen), tuple(i for _, ids, _ in chosen for i in ids))
+        return best_alternatives(self, sentence, n, options, cancel)
 
     def generate_ids(
         self, texts: Sequence[str], options: GenerationOptions | None = None, cancel: CancelToken | None = None
@@ -359,7 +162,7 @@ class Translator:
         For parity checks and benchmarks; ``translate*`` is what applications want.
         """
         out: list[list[int]] = [[] for _ in texts]
-        for event in self._generate([self.tokenizer.encode(t) for t in texts], options or self.options, cancel):
+        for event in self.search([self.tokenizer.encode(t) for t in texts], options or self.options, cancel):
             if isinstance(event, gen.ItemDone):
                 out[event.item] = event.ids
         return out
@@ -368,7 +171,8 @@ class Translator:
         """Release the ONNX Runtime sessions (translating afterwards raises RuntimeError)."""
         self.sessions = None
 
-    def _runner(self) -> DecoderRunner:
+    def runner(self) -> DecoderRunner:
+        """The model's sessions (RuntimeError once closed)."""
         if self.sessions is None:
             raise RuntimeError("this Translator is closed")
         return self.sessions
@@ -407,78 +211,19 @@ class Translator:
 
     @property
     def max_source_tokens(self) -> int:
-        return min(self.model_info.max_positions, 512) - 2
+        return self.text.max_source_tokens
 
     def _plan(self, text: str, opts: GenerationOptions) -> list[PlanPiece]:
-        """``text`` as literals, segments and sentences tried whole (``spans.plan_sentences``)
-        under these options; a sentence tried whole carries its finished cut plan as fallback."""
-        self._check_target(opts.target)
-        glossary = opts.glossary.oriented(self.source_lang) if opts.glossary else None
-        opts = dataclasses.replace(opts, glossary=glossary) if glossary is not opts.glossary else opts
-        plan: list[PlanPiece] = []
-        for item in spans.plan_sentences(
-            text,
-            self.tokenizer.count,
-            self.max_source_tokens,
-            self._sentence_gap,
-            opts.protect_numbers,
-            glossary,
-            opts.spans,
-            cjk_ends=self.source_lang == direction.ZH,
-        ):
-            if isinstance(item, spans.Whole):
-                reason = item.reason
-                if not reason and opts.keep_cjk and not self._one_language(item.text):
-                    reason = "mixed languages"  # its other-language parts are kept, as in the cut plan
-                fallback = self._finish_plan(list(cast("tuple[PlanPiece, ...]", item.fallback)), opts)
-                item = dataclasses.replace(item, fallback=tuple(fallback), reason=reason)
-            plan.append(item)
-        return self._finish_plan(plan, opts)
+        """``text.plan``: kept for benchmarks/single_line_book.py until it calls ``text.plan``."""
+        return self.text.plan(text, opts)
 
-    def _finish_plan(self, plan: list[PlanPiece], opts: GenerationOptions) -> list[PlanPiece]:
-        """Full-width marks after spans and terms (Chinese output) or ASCII ones (English
-        output); sentences not in the model's source language kept."""
-        if opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
-            _fullwidth_after_spans(plan)
-            if opts.glossary:
-                _fullwidth_after_terms(plan, {term.target for term in opts.glossary.terms})
-        elif opts.chinese_punctuation and self.target_lang == direction.EN:
-            _ascii_literals(plan)
-        return _keep_other_languages(plan, self.source_lang) if opts.keep_cjk else plan
-
-    def _encode(self, text: str, opts: GenerationOptions) -> list[int]:
-        """A segment's source ids. A Chinese source is read in Simplified characters
-        (``GenerationOptions.simplify_source``: OpenCC t2s) since the zh->en models are trained on
-        Simplified text (the Tatoeba pairs: 0.04% of their Chinese changes under t2s); the plan,
-        the spans and what streams report as ``source`` keep the text as it was given."""
-        if opts.simplify_source and self.source_lang == direction.ZH:
-            text = script.to_simplified(text)
-        return self.tokenizer.encode(text)
-
-    def _one_language(self, sentence: str) -> bool:
-        """Whether all of ``sentence`` is in the model's source language, so no part of it is kept."""
-        if self.source_lang == direction.EN:
-            return langcheck.plainly_latin(sentence)  # the fast path for English
-        return len(direction.split_cjk_sentences(sentence)) == 1 and direction.language(sentence) in (
-            self.source_lang,
-            "",
-        )
-
-    def _check_target(self, target: str) -> None:
-        """A single model translates into its own target language only (``GenerationOptions.target``)."""
-        if target not in (direction.AUTO, self.target_lang):
-            wanted = direction.ZH_EN if target == direction.EN else direction.EN_ZH
-            raise direction.DirectionUnavailableError(
-                wanted, f"{self.model_info.name} translates {self.source_lang}->{self.target_lang} only"
-            )
-
-    def _hypotheses(
+    def hypotheses(
         self, text: str, params: gen.DecodeParams, opts: GenerationOptions, cancel: CancelToken | None = None
     ) -> list[tuple[list[int], float]]:
         """One segment's finished beam hypotheses ``(ids, score)``, best first."""
-        src = [self._encode(text, opts)]
-        limits = [self._max_total_length(len(src[0]), opts)]
-        for event in gen.beam_search(self._runner(), src, limits, params, cancel, nbest=True):
+        src = [self.text.encode(text, opts)]
+        limits = [self.max_total_length(len(src[0]), opts)]
+        for event in gen.beam_search(self.runner(), src, limits, params, cancel, nbest=True):
             if isinstance(event, gen.NBest):
                 return event.hypotheses
         raise TranslationCancelled("alternatives cancelled")  # the search only stops early when cancelled
@@ -496,53 +241,32 @@ class Translator:
         order = sorted(unique, key=lambda t: len(encoded[t]))
         done: dict[str, str] = {}
         for batch in _batches(order, encoded, batch_size, _TOKEN_BUDGET):
-            for event in self._generate([encoded[t] for t in batch], opts, cancel):
+            for event in self.search([encoded[t] for t in batch], opts, cancel):
                 if isinstance(event, gen.ItemDone):
-                    done[batch[event.item]] = self._finish_text(self.tokenizer.decode(event.ids).strip(), opts)
+                    done[batch[event.item]] = self.text.finish_text(self.tokenizer.decode(event.ids).strip(), opts)
             if cancel is not None and cancel.is_set():
                 raise TranslationCancelled("batch translation cancelled")
             if batch_done is not None:
                 batch_done({text: done[text] for text in batch})
         return done
 
+    def search(
+        self, src_ids: list[list[int]], opts: GenerationOptions, cancel: CancelToken | None
+    ) -> Iterator[gen.SearchEvent]:
+        """The search for a batch of source ids under ``opts``: greedy for one beam, else beam search."""
+        params = self.params_for(opts)
+        limits = [self.max_total_length(len(s), opts) for s in src_ids]
+        search = gen.greedy if params.beams == 1 else gen.beam_search
+        return search(self.runner(), src_ids, limits, params, cancel)
+
     def _generate(
         self, src_ids: list[list[int]], opts: GenerationOptions, cancel: CancelToken | None
     ) -> Iterator[gen.SearchEvent]:
-        params = self._params_for(opts)
-        limits = [self._max_total_length(len(s), opts) for s in src_ids]
-        search = gen.greedy if params.beams == 1 else gen.beam_search
-        return search(self._runner(), src_ids, limits, params, cancel)
+        """``search``: kept for benchmarks/engines.py until it calls ``search``."""
+        return self.search(src_ids, opts, cancel)
 
-    def _finish_text(self, text: str, opts: GenerationOptions) -> str:
-        """A segment's final output text: full-width punctuation for Chinese, ASCII punctuation
-        with English spacing for English, unless turned off."""
-        if opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
-            return punct.to_fullwidth(text)
-        if opts.chinese_punctuation and self.target_lang == direction.EN:
-            return punct.to_ascii(text)
-        return text
-
-    def _advance(
-        self, shown: str, raw: str, opts: GenerationOptions, segment: Segment, final: bool = False
-    ) -> tuple[str, str]:
-        """``(delta, shown)``: what a stream can add to ``shown`` now that the segment's decoded
-        text is ``raw`` ("" when nothing new). Until ``final`` it shows only what the punctuation
-        pass cannot change any more, so a shown character is never replaced."""
-        if final:
-            target = self._finish_text(raw, opts)
-        elif opts.chinese_punctuation and self.model_info.target_lang in _FULLWIDTH_LANGS:
-            target = punct.settled(raw)
-        elif opts.chinese_punctuation and self.target_lang == direction.EN:
-            target = punct.settled_ascii(raw)
-        else:
-            target = raw
-        if segment.cut:  # the sentence goes on after a protected span: no full stop (held back till then)
-            target = textproc.drop_full_stop(target, segment.text)
-        if len(target) <= len(shown) or not target.startswith(shown):
-            return "", shown
-        return target[len(shown) :], target
-
-    def _params_for(self, opts: GenerationOptions) -> gen.DecodeParams:
+    def params_for(self, opts: GenerationOptions) -> gen.DecodeParams:
+        """The model's decoding parameters with what ``opts`` sets."""
         p = self._params
         changes: dict[str, Any] = {
             k: v
@@ -557,7 +281,7 @@ class Translator:
         }
         return dataclasses.replace(p, **changes) if changes else p
 
-    def _max_total_length(self, src_len: int, opts: GenerationOptions) -> int:
+    def max_total_length(self, src_len: int, opts: GenerationOptions) -> int:
         """Total decoder length (start token included) for one segment."""
         g = self.model_info.generation
         limit = int(g.get("max_length") or 512)
@@ -655,7 +379,7 @@ class _BatchJob:
         for text, output in outputs.items():
             whole = self.tried.get(text)
             if whole is not None and text not in self.decisions:
-                decision = self.decisions[text] = _decide(output, whole)
+                decision = self.decisions[text] = decide(output, whole)
                 if decision.path == spans.CUT:
                     self.tracker.also_wait(text, self._texts(whole.fallback))
         self.tracker.batch_done(list(outputs))
@@ -663,121 +387,12 @@ class _BatchJob:
     def output(self, item: PlanPiece, done: dict[str, str]) -> str:
         """A plan item's output (see :func:`_piece_output`); counts each sentence with spans."""
         if not isinstance(item, spans.Whole):
-            return _piece_output(item, done)
+            return piece_output(item, done)
         decision = self.decisions.get(item.text, spans.Decision(spans.CUT, item.reason))
         self.counts.add(decision)
         if decision.path == spans.WHOLE:
             return done[item.text]
-        return _piece_output(item, done)
-
-
-def _decide(output: str, whole: spans.Whole) -> spans.Decision:
-    """Whole when ``output`` holds every span of the sentence as often as the source, else cut (and why)."""
-    reason = spans.check(output, whole.spans)
-    return spans.Decision(spans.CUT, reason) if reason else spans.Decision(spans.WHOLE)
-
-
-class _StreamState:
-    """What a stream has done so far: segments shown, tokens, the paths of its sentences with spans."""
-
-    def __init__(self) -> None:
-        self.clock = Clock()
-        self.index = self.tokens = self.whole = self.cut = 0
-        self.cancelled = False
-
-
-def _keep_other_languages(plan: list[PlanPiece], source_lang: str) -> list[PlanPiece]:
-    """``plan`` with each segment cut at CJK sentence ends (``direction.split_cjk_sentences``)
-    and the parts not in the model's source language turned into :class:`Kept`."""
-    out: list[PlanPiece] = []
-    for item in plan:
-        if not isinstance(item, Segment) or (source_lang == direction.EN and langcheck.plainly_latin(item.text)):
-            out.append(item)  # the fast path for English: no CJK character, a Latin letter
-            continue
-        parts = direction.split_cjk_sentences(item.text)
-        for k, part in enumerate(parts):
-            last = k == len(parts) - 1
-            out.append(
-                Kept(part)
-                if direction.keep_for_model(part, source_lang)
-                else Segment(
-                    part,
-                    item.cut and last,
-                    item.joined and last,
-                    item.tail if last else 0,
-                    item.sentence if last else "",
-                )
-            )
-    return out
-
-
-def _piece_output(item: PlanPiece, done: dict[str, str]) -> str:
-    """A plan item's output in a batch: a literal or kept sentence as it is, a segment's
-    translation (without its full stop when a protected span follows it in the sentence)."""
-    if isinstance(item, Kept):
-        return item.text
-    if isinstance(item, spans.Whole):  # a sentence that was cut: its pieces
-        return "".join(_piece_output(piece, done) for piece in cast("tuple[PlanPiece, ...]", item.fallback))
-    if not isinstance(item, Segment):
-        return item
-    return textproc.drop_full_stop(done[item.text], item.text) if item.cut else done[item.text]
-
-
-_MARKS_ONLY = re.compile(r"[.,?!;:]+[ \t]*")
-
-
-def _fullwidth_after_spans(plan: list[PlanPiece]) -> None:
-    """Sentence punctuation right after a protected span, in a sentence the model translates
-    ("... ends on 12/25/2024." -> "…12/25/2024。"): the source's ASCII mark would otherwise sit
-    in Chinese text. A sentence of spans alone (a URL on its line) keeps its ASCII marks."""
-    translated = False  # the current sentence has a translated segment before this point
-    for i, item in enumerate(plan):
-        if isinstance(item, Segment):
-            translated = item.cut
-        elif isinstance(item, str) and translated and i and _is_span(plan[i - 1]) and _MARKS_ONLY.fullmatch(item):
-            plan[i] = punct.fullwidth_marks(item)
-            translated = item.strip()[-1] in ",;:"  # the sentence goes on after a comma
-
-
-def _ascii_literals(plan: list[PlanPiece]) -> None:
-    """English output from a Chinese source, which puts no spaces around numbers, URLs or terms:
-    the full-width marks the plan copies as literals (the 。 after a number that ends a
-    sentence, the ，between two spans) become ASCII, with a space after them where more of the
-    sentence follows, and a span right beside a translated piece gets a space on that side."""
-    for i, item in enumerate(plan):
-        if not (isinstance(item, str) and item.strip()):
-            continue
-        before = plan[i - 1] if i else ""
-        after = plan[i + 1] if i + 1 < len(plan) else ""
-        if not _is_mark_literal(item):
-            lead = " " if isinstance(before, Segment) and not item[0].isspace() else ""
-            trail = " " if isinstance(after, Segment) and not item[-1].isspace() and after.text[0].isalnum() else ""
-            plan[i] = lead + item + trail
-            continue
-        follows = isinstance(after, (Segment, Kept, spans.Whole)) or (
-            isinstance(after, str) and after[:1].strip() != ""
-        )
-        converted = punct.to_ascii(item + ("a" if follows else ""))
-        plan[i] = converted[:-1] if follows else converted
-
-
-def _is_mark_literal(item: str) -> bool:
-    """A literal of punctuation (and spaces) only: no letter, digit or symbol a span would hold."""
-    return not any(c.isalnum() for c in item) and not textproc.has_words(item)
-
-
-def _is_span(item: PlanPiece) -> bool:
-    """A literal with text in it (a URL, number, code...), not a space or a line break."""
-    return isinstance(item, str) and bool(item.strip())
-
-
-def _fullwidth_after_terms(plan: list[PlanPiece], targets: set[str]) -> None:
-    """Punctuation right after a Chinese glossary term ("火车站?") becomes full-width ("火车站？"),
-    as the model's own output does; other literals keep what the source had."""
-    for i in range(1, len(plan)):
-        item, before = plan[i], plan[i - 1]
-        if isinstance(item, str) and isinstance(before, str) and before in targets and not textproc.has_words(item):
-            plan[i] = punct.to_fullwidth(before + item)[len(before) :]
+        return piece_output(item, done)
 
 
 def joined_text(events: Iterator[StreamEvent]) -> str:

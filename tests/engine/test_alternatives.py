@@ -88,9 +88,9 @@ def test_generation_nbest_lists_every_finished_hypothesis(marian, marian_fp32):
     the same as the "done" event."""
     model, tokenizer = marian
     text = SENTENCES[2]
-    params = marian_fp32._params_for(GenerationOptions(beams=4, **NO_BOUND))
+    params = marian_fp32.params_for(GenerationOptions(beams=4, **NO_BOUND))
     src = [marian_fp32.tokenizer.encode(text)]
-    limits = [marian_fp32._max_total_length(len(src[0]), GenerationOptions(**NO_BOUND))]
+    limits = [marian_fp32.max_total_length(len(src[0]), GenerationOptions(**NO_BOUND))]
     events = list(gen.beam_search(marian_fp32.sessions, src, limits, params, nbest=True))
     nbest = [e for e in events if isinstance(e, gen.NBest)]
     done = [e for e in events if isinstance(e, gen.ItemDone)]
@@ -102,7 +102,7 @@ def test_generation_nbest_lists_every_finished_hypothesis(marian, marian_fp32):
 
 def test_normal_path_yields_no_nbest_events(marian_fp32):
     kinds = set()
-    params = marian_fp32._params_for(GenerationOptions(beams=4))
+    params = marian_fp32.params_for(GenerationOptions(beams=4))
     src = [marian_fp32.tokenizer.encode(SENTENCES[0])]
     for event in gen.beam_search(marian_fp32.sessions, src, [20], params):
         kinds.add(type(event))

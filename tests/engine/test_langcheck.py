@@ -126,7 +126,7 @@ def test_keep_cjk_off_sends_chinese_to_the_model(bundled):
 def test_english_plan_is_the_same_with_and_without_the_check(bundled):
     text = "I love you. Where is the train station?\n- Call 555-1234 at 9:30.\n\nMy name is 王小明."
     on, off = GenerationOptions(), GenerationOptions(keep_cjk=False)
-    assert bundled._plan(text, on) == bundled._plan(text, off)
+    assert bundled.text.plan(text, on) == bundled.text.plan(text, off)
     assert bundled.translate(text, on) == bundled.translate(text, off)
 
 

@@ -134,7 +134,7 @@ def test_an_english_prefix_ending_inside_a_word_matches_generate(marian_zh_en, t
 
 def test_english_prefix_heals_the_last_word(tiny_zh_en_dir):
     translator = Translator(tiny_zh_en_dir, variant="fp32")
-    assert translator._sentence_gap == " "
+    assert translator.text.sentence_gap == " "
     pieces, ids = px.target_pieces(translator.tokenizer, "I like the")
     typed = px.plan_prefix(translator.tokenizer, "I like the", spaced=True)
     word_start = max(i for i, p in enumerate(pieces) if p.startswith(px.SPACE))

@@ -57,7 +57,7 @@ def test_beam_stream_joins_to_beam_translation(tiny_marian_dir):
     assert len(deltas) > 4
     for done in (e for e in events if isinstance(e, SegmentDone)):  # the whole beam result, not a prefix
         raw = t.tokenizer.decode(t.generate_ids([done.source])[0]).strip()
-        assert done.translation == t._finish_text(raw, t.options)  # after the punctuation pass ("?" -> "？")
+        assert done.translation == t.text.finish_text(raw, t.options)  # after the punctuation pass ("?" -> "？")
 
 
 @pytest.mark.parametrize("beams", [1, 4])
