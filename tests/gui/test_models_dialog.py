@@ -387,7 +387,8 @@ def test_store_backend_lists_catalog_bundled_demo_and_mirror(app_home):
     backend = StoreBackend()
     real = next(c for c in backend.catalog() if c.name == REAL)
     assert real.languages == "en→zh" and set(real.sizes) == {"int8", "fp32"}
-    assert real.sizes["int8"] < real.sizes["fp32"] and "Marian" in real.description
+    # int8 downloads the fp32 files and is built at install (catalog, issue 32): no bigger a download
+    assert real.sizes["int8"] <= real.sizes["fp32"] and "Marian" in real.description
     assert real.title and "Tiedemann" in real.credits  # the attribution CC-BY asks for
     demo = backend.installed()[0]
     assert demo.demo and not demo.removable and is_bundled(demo.path) and demo.size > 10 * MB
