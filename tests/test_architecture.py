@@ -136,7 +136,6 @@ LAYER_EDGES_TO_GO: dict[tuple[str, str], str] = {
 # imports in functions that it could import at module level).
 FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
     "desktop_mt.gui.ocr_feature": ("desktop_mt.gui.portal",),
-    "desktop_mt.gui.pasting": ("desktop_mt.engine.direction", "desktop_mt.engine.pasted"),
     "desktop_mt.gui.postedit": (
         "desktop_mt.engine.direction",
         "desktop_mt.gui.tm_dialog",

@@ -6,6 +6,8 @@ text that is left as it is (issues 19 and 26).
   lines on paste is on). The raw text is inserted first and then replaced by the joined text,
   as two undo steps: one Ctrl+Z brings back the text exactly as it was pasted. A paste is an
   undo step of its own, never merged with the typing after it (:func:`end_undo_step`).
+- A paste or a text drop is translated at once (``PasteEdit.pasted``), also while Translate as
+  you type is off: the text is all there, nothing is left to wait for (as DeepL does).
 - :class:`InputHandling` (the controller's helper) keeps that toggle in the settings, does the
   same for clipboard text brought in by "Translate clipboard" and the hotkey, and stops text
   that nothing would be done to before it reaches the model, with one line in the status bar:
@@ -24,6 +26,9 @@ from PySide6.QtCore import QMimeData, QObject, Signal
 from PySide6.QtGui import QDropEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
+from desktop_mt import pasted as paste_rules
+from desktop_mt.engine import direction
+
 log = logging.getLogger(__name__)
 
 QUICK_LOOK = 2000  # characters looked at first to see that a text is translated
@@ -34,6 +39,7 @@ class PasteEdit(QPlainTextEdit):
     """A plain text editor whose pastes and text drops go through ``transform``."""
 
     pasteTransformed = Signal(str, str)  # the text as pasted, what it became
+    pasted = Signal()  # a paste or a text drop is in (joined when that is on)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -47,6 +53,8 @@ class PasteEdit(QPlainTextEdit):
         if not raw or result == raw:
             super().insertFromMimeData(source)
             end_undo_step(self)
+            if raw and not self._dropping:
+                self.pasted.emit()
             return
         start, end = insert_text(self, raw)
         if self._dropping:  # Qt wraps a drop in one edit block: replace after it (dropEvent)
@@ -54,6 +62,7 @@ class PasteEdit(QPlainTextEdit):
             return
         self._replace(start, end, raw, result)
         end_undo_step(self)
+        self.pasted.emit()
 
     def dropEvent(self, event: QDropEvent) -> None:
         self._dropping, self._pending = True, None
@@ -65,6 +74,8 @@ class PasteEdit(QPlainTextEdit):
         if pending is not None:
             self._replace(*pending)
         end_undo_step(self)
+        if event.isAccepted() and event.mimeData().hasText():
+            self.pasted.emit()
 
     def _replace(self, start: int, end: int, raw: str, result: str) -> None:
         replace_range(self, start, end, result)
@@ -104,17 +115,13 @@ def replace_range(editor: QPlainTextEdit, start: int, end: int, text: str) -> No
 
 
 def join_lines(text: str) -> str:
-    """The engine's PDF line joining (imported when first used)."""
-    from desktop_mt.engine.pasted import join_lines as join
-
-    return join(text)
+    """The PDF line joining of pasted text (``desktop_mt.pasted``)."""
+    return paste_rules.join_lines(text)
 
 
 def left_as_is_message(text: str, target: str) -> str:
     """What the status bar says when ``text`` has nothing to translate towards ``target``
     ("Japanese: left as it is."), or "" when some of it is translated (``engine.direction``)."""
-    from desktop_mt.engine import direction
-
     # The start of a long text nearly always decides it (and the UI thread stays quick).
     if direction.directions_needed(text[:QUICK_LOOK], target) or direction.directions_needed(text, target):
         return ""
@@ -133,6 +140,9 @@ class InputHandling(QObject):
         window.join_lines_action.setChecked(controller.settings.join_lines)
         window.joinLinesToggled.connect(self.set_join_lines)
         window.source.pasteTransformed.connect(self._on_joined)
+        pasted = getattr(window.source, "pasted", None)
+        if pasted is not None:
+            pasted.connect(self._on_pasted)
         self._apply()
 
     @property
@@ -153,6 +163,14 @@ class InputHandling(QObject):
     def _on_joined(self, raw: str, joined: str) -> None:
         log.info("pasted text joined: %d lines -> %d", raw.count("\n") + 1, joined.count("\n") + 1)
         self.window.statusBar().showMessage(JOINED, 8000)
+
+    def _on_pasted(self) -> None:
+        """A paste is translated at once; with Translate as you type on, its pause does it."""
+        if self.controller.settings.translate_as_you_type:
+            return
+        text = self.window.source_text()
+        if text.strip():
+            self.controller.translate(text)
 
     def bring_in(self, text: str) -> str:
         """Put clipboard ``text`` into the source pane (one undoable step) and, when joining is
