@@ -114,6 +114,9 @@ class PostEditFeature(QObject):
         self._planned = False  # the current request is incremental (else the model has all of it)
         self.tm_dialog: Any = None
         self._req_id, self._whole = 0, True
+        self._suggestions: dict[str, Any] = {}  # match key -> the memory's fuzzy match, this request's
+        self._remembered = 0  # sentences of this request from the memory (the status bar says so)
+        self._said = ""  # the status message about the memory shown last
         controller.requestStarted.connect(self._on_request_started)
         controller.worker.segmentDone.connect(self._on_span)
         self.view.pairsEdited.connect(self._on_pairs_edited)
@@ -227,9 +230,10 @@ class PostEditFeature(QObject):
     def plan(self, text: str) -> IncrementalPlan | None:
         """What to translate of ``text``: None to send it whole to the model (nothing kept and
         nothing in the memory), else the sentences with their kept or remembered translations."""
-        from desktop_mt.tm.incremental import Sentence, plan_update
+        from desktop_mt.tm.incremental import Sentence, is_marker, plan_update
         from desktop_mt.tm.store import match_key
 
+        self._suggestions, self._remembered = {}, 0
         alignment = self.view.alignment
         pairs = list(alignment.pairs) if alignment is not None else []
         memory = self.memory
@@ -241,17 +245,20 @@ class PostEditFeature(QObject):
         self._made_with = made_with
         if not pairs and memory is None:
             return None  # counted as the model translates it (_on_span)
-        previous = [Sentence(p.source, p.translation, p.edited) for p in pairs]
+        previous = [Sentence(p.source, p.translation, p.edited, p.suggestion) for p in pairs]
         planned = plan_update(previous, text, memory, self.controller.direction.target.value)
+        # A fuzzy match stays offered while its source sentence is unchanged (kept or translated again).
+        self._suggestions = {match_key(p.source): p.suggestion for p in planned if p.suggestion is not None}
         plan = IncrementalPlan(planned, {match_key(p.source): p.machine for p in pairs if p.edited})
-        if all(p.origin == MODEL for p in planned):
+        if all(p.origin == MODEL or is_marker(p.source) for p in planned):
             return None  # nothing kept: the engine translates the whole text (its own layout)
-        self.figures.sentences += len(planned)
+        self.figures.sentences += sum(1 for p in planned if not is_marker(p.source))
         self.figures.to_model += plan.to_model
         self._planned = True
-        remembered = sum(1 for p in planned if p.origin == MEMORY)
-        if remembered:
-            self.window.statusBar().showMessage(Said.FROM_MEMORY.format_with(n=remembered, m=plan.to_model), 8000)
+        self._remembered = sum(1 for p in planned if p.origin == MEMORY)
+        if self._remembered:
+            self._said = Said.FROM_MEMORY.format_with(n=self._remembered, m=plan.to_model)
+            self.window.statusBar().showMessage(self._said, 8000)
         return plan
 
     def _on_request_started(self, req_id: int, text: str) -> None:
@@ -259,11 +266,26 @@ class PostEditFeature(QObject):
         self._whole = not self._planned
         self._planned = False
         self.window.suggestion_bar.hide()
+        status = self.window.statusBar()
+        if not self._remembered and status.currentMessage() in (self._said, Said.REMEMBERED.value):
+            status.clearMessage()  # the status bar speaks of this translation, not the one before
+        self._remembered = 0
 
-    def _on_span(self, req_id: int, _span: Any) -> None:
-        if req_id == self._req_id and self._whole:  # a sentence of a text the model has whole
+    def _on_span(self, req_id: int, span: Any) -> None:
+        if req_id != self._req_id:
+            return
+        if self._whole:  # a sentence of a text the model has whole
             self.figures.sentences += 1
             self.figures.to_model += 1
+        alignment = self.view.alignment  # AlignmentFeature added the span's pair just before
+        if self._suggestions and alignment is not None and alignment.pairs:
+            from desktop_mt.tm.store import match_key
+
+            pair = alignment.pairs[-1]
+            if pair.suggestion is None and not pair.edited and pair.origin == MODEL:
+                pair.suggestion = self._suggestions.get(match_key(pair.source))
+                if pair.suggestion is not None and pair is self.view.pair:
+                    self._on_highlighted(pair)
 
     # ---- the history ---------------------------------------------------------------------------
     def machine_text(self) -> str:

@@ -5,9 +5,11 @@ the model's completion of the sentence being corrected, and reports clicks on a 
   paste, a drop, undo/redo, an accepted completion, a chosen alternative), never by the
   streamed translation or another feature writing into the pane. Sentence alignment follows
   it and marks the sentence as the user's (``alignment.Alignment.target_edited``).
-- The completion hint: a label under the cursor's line, in the palette's placeholder-text
-  colour, with the model's completion of the sentence from what was typed. Tab puts it in (it
-  replaces the rest of that sentence), Esc dismisses it; typing on asks for a new one.
+- The completion hint: one line, in the palette's placeholder-text colour, with the model's
+  completion of the sentence from what was typed: inline, right after the cursor on its line
+  (under the line when too little of the line is left), never wrapped; a long completion is
+  cut with an ellipsis (all of it in the tooltip). Tab puts it in (it replaces the rest of
+  that sentence), Esc dismisses it; typing on asks for a new one.
 - ``wordClicked(pos)``: a plain left click (no drag, no selection, no modifier) in the text.
 """
 
@@ -21,19 +23,21 @@ from PySide6.QtGui import QColor, QInputMethodEvent, QKeyEvent, QMouseEvent, QPa
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 
 HINT_KEYS = "Tab accepts · Esc dismisses"
+SHORT_KEYS = "⇥ Tab"  # after the completion on its line; HINT_KEYS in the tooltip
+MIN_INLINE = 160  # pixels of the line left after the cursor for the hint to go inline
 
 
 class CompletionHint(QLabel):
-    """The completion offered, drawn distinctly: placeholder-text colour on the pane's base,
-    framed, under the line being typed."""
+    """The completion offered, drawn distinctly: placeholder-text colour on the pane's
+    alternate base, framed, on one line (inline after the cursor, or under its line)."""
 
     def __init__(self, parent: QWidget, pane: QPlainTextEdit) -> None:
         super().__init__(parent)
         self.setObjectName("completionHint")
         self.pane = pane
-        self.setWordWrap(True)
+        self.setWordWrap(False)
         self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setMargin(4)
+        self.setMargin(1)
         self.completion = ""
         self.hide()
 
@@ -45,7 +49,8 @@ class CompletionHint(QLabel):
         return palette.color(role.PlaceholderText), palette.color(role.AlternateBase), palette.color(role.Mid)
 
     def show_text(self, completion: str, at: QPoint, width: int) -> None:
-        """Show ``completion`` with its top-left at ``at`` (viewport coordinates), at most ``width`` wide."""
+        """Show ``completion`` on one line with its top-left at ``at`` (viewport coordinates),
+        at most ``width`` wide: what does not fit is cut with an ellipsis."""
         self.completion = completion
         text, back, frame = self.colors()
         argb = QColor.NameFormat.HexArgb
@@ -54,8 +59,13 @@ class CompletionHint(QLabel):
             f"QLabel#completionHint {{ color: {text.name(argb)}; background: {back.name(argb)}; "
             f"border: 1px solid {frame.name(argb)}; }}"
         )
-        self.setText(f"{completion}   ⟨{HINT_KEYS}⟩")
-        self.setToolTip("The model's completion of this sentence from what you typed")
+        self.setFont(self.pane.font())
+        line = " ".join(completion.split())  # the rest of one sentence: no line breaks in it
+        keys = f"  {SHORT_KEYS}"
+        metrics = self.fontMetrics()
+        room = max(40, width - metrics.horizontalAdvance(keys) - 2 * self.margin() - 4)
+        self.setText(metrics.elidedText(line, Qt.TextElideMode.ElideRight, room) + keys)
+        self.setToolTip(f"The model's completion of this sentence from what you typed ({HINT_KEYS}):\n{line}")
         self.setMaximumWidth(max(80, width))
         self.adjustSize()
         parent = self.parentWidget()
@@ -137,7 +147,11 @@ class PostEditPane(QPlainTextEdit):
             self.hide_completion()
             return
         rect = self.cursorRect()
-        self.hint.show_text(completion, QPoint(rect.left(), rect.bottom() + 2), self.viewport().width() - 8)
+        right = self.viewport().width() - 4
+        if right - rect.right() >= MIN_INLINE:  # inline, after the cursor on its line
+            self.hint.show_text(completion, QPoint(rect.right() + 2, rect.top()), right - rect.right() - 2)
+        else:  # too little of the line left: on one line under it
+            self.hint.show_text(completion, QPoint(4, rect.bottom() + 2), right - 4)
 
     def hide_completion(self) -> None:
         """Take the offer away (without accepting it)."""

@@ -15,6 +15,7 @@ from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 
 from ..engine.direction import AUTO, sentence_direction, split_sentences
+from ..engine.textproc import split_marker
 from .store import Match, TranslationMemory, match_key
 
 KEPT, MEMORY, MODEL = "kept", "memory", "model"  # where a planned sentence's translation comes from
@@ -27,6 +28,7 @@ class Sentence:
     source: str
     translation: str
     edited: bool = False
+    suggestion: Match | None = None  # the memory's fuzzy match shown with it: kept with the sentence
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,22 +53,38 @@ class Planned:
 
 def split_text(text: str) -> list[tuple[str, str]]:
     """``text`` as ``(sentence, gap)`` pairs, line by line (``engine.direction.split_sentences``);
-    the gap of a line's last sentence ends with its newline. Blank lines are gaps too."""
+    the gap of a line's last sentence ends with its newline. Blank lines are gaps too, and so
+    is a line's structure marker (a list number "1." or "2)", a bullet, a heading's "#":
+    ``engine.textproc.split_marker``, as the engine's segment plan cuts it off): it goes with
+    the gap before it, never to the model and never counted as a sentence. The text's first
+    line has no gap before it: its marker is an item of its own (:func:`is_marker`), kept as
+    it is."""
     out: list[tuple[str, str]] = []
     lines = text.split("\n")
     for number, line in enumerate(lines):
         newline = "\n" if number < len(lines) - 1 else ""
-        lead = line[: len(line) - len(line.lstrip())]
-        parts = split_sentences(line.strip()) if line.strip() else []
-        if lead and out:
-            out[-1] = (out[-1][0], out[-1][1] + lead)
+        marker, body = split_marker(line)
+        lead = marker + body[: len(body) - len(body.lstrip())]
+        parts = split_sentences(body.strip()) if body.strip() else []
         if not parts:
             if out:
                 out[-1] = (out[-1][0], out[-1][1] + line + newline)
+            elif lead.strip():
+                out.append((lead.strip(), line[len(lead.strip()) :] + newline))
             continue
+        if lead and out:
+            out[-1] = (out[-1][0], out[-1][1] + lead)
+        elif lead.strip():  # the first line's marker: an item of its own, before its sentence
+            out.append((lead.strip(), lead.lstrip()[len(lead.strip()) :]))
         parts[-1] = (parts[-1][0], parts[-1][1] + line[len(line.rstrip()) :] + newline)
         out.extend(parts)
     return out
+
+
+def is_marker(source: str) -> bool:
+    """Whether ``source`` (an item of :func:`split_text`) is a structure marker, not a sentence."""
+    marker, body = split_marker(source + " ")
+    return bool(marker.strip()) and not body.strip()
 
 
 def plan_update(
@@ -87,9 +105,11 @@ def plan_update(
     out = []
     for source, gap in split_text(new_text):
         queue = kept.get(match_key(source))
-        if queue:
+        if is_marker(source):  # a list number or bullet: kept as it is, never translated
+            out.append(Planned(source, gap, source, False, KEPT))
+        elif queue:
             old = queue.popleft()
-            out.append(Planned(source, gap, old.translation, old.edited, KEPT))
+            out.append(Planned(source, gap, old.translation, old.edited, KEPT, old.suggestion))
         else:
             out.append(_from_memory(source, gap, memory, target))
     return out

@@ -77,8 +77,9 @@ def test_from_the_source_pane_and_the_context_menu(qtbot, make_controller):
     point = target.cursorRect(cursor).center()
     target.customContextMenuRequested.emit(point)
     context = feature.menu
-    [entry] = [a for a in context.actions() if a.text().startswith("Alternatives")]
-    assert entry.isEnabled()
+    [here] = [a for a in context.actions() if a.text().startswith("Alternatives from here")]
+    [entry] = [a for a in context.actions() if a.text().startswith("Alternatives…")]
+    assert entry.isEnabled() and here.isEnabled()
     with qtbot.waitSignal(feature.menuShown, timeout=10_000) as shown:
         entry.trigger()
     assert fake.alternative_calls[-1][0] == "Hello world."

@@ -35,6 +35,11 @@ class Counting(FakeModelTranslator):
 @pytest.fixture
 def ready(qtbot, make_controller):
     """A window whose engine upper-cases each sentence, with TEXT translated; a memory in RAM."""
+    return make_ready(qtbot, make_controller)
+
+
+def make_ready(qtbot, make_controller):
+    """The ``ready`` fixture's window, controller and engine (other test files use it too)."""
     made: list[Counting] = []
 
     def factory(_config):
@@ -166,15 +171,14 @@ def test_a_click_on_a_word_offers_alternatives_from_that_word(qtbot, ready):
     _type_over(qtbot, window, start, start + len("WORLD."), "EARTH.")
     alternatives = controller.alternatives
     rect = window.target.cursorRect(_cursor_at(window, start + 2))
-    with qtbot.waitSignal(alternatives.menuShown, timeout=10_000) as shown:
+    with qtbot.waitSignal(alternatives.popupShown, timeout=10_000) as shown:
         qtbot.mouseClick(window.target.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    menu = shown.args[0]
-    choices = [a for a in menu.actions() if a.data()]
+    popup = shown.args[0]
+    choices = [a for a in popup.actions() if a.data()]
     assert [a.data() for a in choices] == ["WORLD."]  # the model's words after "HELLO "
     assert fake.received[-1] == "Hello world."
     choices[0].trigger()
     assert window.target_text() == OUT
-    menu.close()
 
 
 def _cursor_at(window, pos: int) -> QTextCursor:
@@ -239,12 +243,12 @@ def test_typing_while_the_words_alternatives_are_shown_goes_to_the_pane(qtbot, r
     window, controller, _fake = ready
     start = OUT.index("WORLD")
     rect = window.target.cursorRect(_cursor_at(window, start + 2))
-    with qtbot.waitSignal(controller.alternatives.menuShown, timeout=10_000) as shown:
+    with qtbot.waitSignal(controller.alternatives.popupShown, timeout=10_000) as shown:
         qtbot.mouseClick(window.target.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    menu = shown.args[0]
+    popup = shown.args[0]
     cursor = window.target.cursorForPosition(rect.center()).position()
-    qtbot.keyClick(menu, Qt.Key.Key_X)  # the user types on: the menu closes, the key goes in
-    assert not menu.isVisible()
+    qtbot.keyClick(window.target, Qt.Key.Key_X)  # the user types on: the list goes, the key goes in
+    assert not popup.isVisible()
     text = window.target_text()
     assert text[cursor] == "x" and text.replace("x", "", 1) == OUT
 
@@ -254,6 +258,7 @@ def test_no_menu_when_the_user_typed_on_before_the_alternatives_came(qtbot, read
     alternatives = controller.alternatives
     shown = []
     alternatives.menuShown.connect(shown.append)
+    alternatives.popupShown.connect(shown.append)
     pos = OUT.index("WORLD") + 2
     with qtbot.waitSignal(controller.worker.alternativesReady, timeout=10_000):
         alternatives.request_from(pos)
