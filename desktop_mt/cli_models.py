@@ -19,26 +19,28 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .app.settings import load_settings
+from .app.settings import (
+    active_models,
+    get_endpoint_setting,
+    load_settings,
+    remove_model,
+    resolve_endpoint,
+    set_active,
+    set_endpoint_setting,
+)
 from .engine.model_format import ModelInfo, bundled_model_dir, inspect_model_dir
 from .engine.tokenizer import default_target_token
 from .errors import DesktopMTError
 from .models import (
     DownloadProgress,
     InstalledModel,
-    active_models,
     catalog_entry,
     download_model,
-    get_endpoint_setting,
     list_installed,
     load_catalog,
     models_dir,
-    remove_model,
-    resolve_endpoint,
-    set_active,
-    set_endpoint_setting,
 )
-from .models.store import decoder_layout
+from .models.installed import decoder_layout
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 

@@ -11,7 +11,7 @@ translator.translate("今天天气很好。")                              # -> 
 
 For each direction (``"en-zh"``, ``"zh-en"``) the model is, in order: the one given for it (a
 folder or an installed model's name), the active model of that direction
-(``models.store.active_models``), the bundled model of that direction. A list of models (the command
+(``app.settings.active_models``), the bundled model of that direction. A list of models (the command
 line's ``--model``, once or twice) is sorted by each model's own language pair and is all that is
 loaded: the model(s) the user named, no default for the other direction. A direction with no
 model is left out: text that needs it raises ``DirectionUnavailableError`` naming the catalog model
@@ -30,7 +30,8 @@ from ..engine.router import TwoWayTranslator
 from ..engine.translator import DEFAULT_BATCH_SIZE, Translator
 from ..errors import ModelFormatError, ModelNotFoundError
 from ..models.catalog import load_catalog
-from ..models.store import active_model_dir, resolve_model
+from ..models.installed import resolve_model
+from .settings import active_model_dir
 
 ModelChoice = str | Path
 Models = Iterable[ModelChoice] | Mapping[str, ModelChoice | None] | None

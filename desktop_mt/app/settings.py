@@ -13,7 +13,8 @@ The file is ``settings.json`` in the config folder (:func:`desktop_mt.paths.conf
 direction, an installed model's name (a folder in the models folder), or a model folder's path.
 ``models.endpoint`` is the Hub mirror chosen in the app or with ``desktop-mt models mirror``
 ("" = none). The window, the command line (``desktop-mt models use``) and the server all read and
-write this section through this module; nothing else records a model choice.
+write this section through this module (:func:`active_models`, :func:`set_active`,
+:func:`active_model_dir`, :func:`resolve_endpoint`...); nothing else records a model choice.
 
 Migration. Before version 3 two files recorded the model: ``settings.json`` (version 1 or 2, the
 window's fields and ``model_path``, the window's model) and ``models.json`` next to it
@@ -48,8 +49,9 @@ from typing import Any
 
 from .. import paths
 from ..engine.model_format import inspect_model_dir
-from ..errors import DesktopMTError
+from ..errors import DesktopMTError, ModelFormatError, ModelNotFoundError
 from ..fsutil import atomic_write
+from ..models.installed import MIRROR_HINT, default_endpoint, delete_model, resolve_model
 
 log = logging.getLogger(__name__)
 
@@ -486,3 +488,102 @@ def update_models(change: Callable[[ModelSettings], None], path: Path | None = N
     change(models)
     _write(path, {**current, "settings_version": SETTINGS_VERSION, MODELS_KEY: models.to_dict()})
     return models
+
+
+# -- the model choice and the mirror, for the front ends -----------------------------------------
+
+
+def active_models() -> dict[str, str]:
+    """The active model of each direction (``{"en-zh": ..., "zh-en": ...}``): "" (bundled), an
+    installed model's name, or a folder path (older files are migrated when read)."""
+    active = load_models().active
+    return {d: active.get(d, "") for d in DIRECTIONS}
+
+
+def get_active(direction: str = EN_ZH) -> str:
+    """The active model of ``direction``: "" (bundled), an installed model's name, or a folder path."""
+    return active_models()[_check_direction(direction)]
+
+
+def set_active(name_or_path: str, direction: str | None = None) -> str:
+    """Make a model the active one of its direction ("" = the bundled one); returns the direction.
+
+    ``direction`` None takes the model's own (its language pair; English->Chinese for "").
+    The model must resolve now, and translate in ``direction`` when one is given. A folder in
+    the models folder is recorded by its name."""
+    if name_or_path:
+        info = inspect_model_dir(resolve_model(name_or_path))
+        own = info.direction
+        if own is None:
+            raise ModelFormatError(
+                f"{name_or_path!r} translates {info.source_lang}->{info.target_lang}; "
+                f"desktop-mt needs an English->Chinese or Chinese->English model"
+            )
+        if direction is not None and _check_direction(direction) != own:
+            raise ModelFormatError(f"{name_or_path!r} translates {own}, not {direction}")
+        direction = own
+        if "/" in name_or_path or "\\" in name_or_path:
+            name_or_path = model_value(name_or_path)
+    chosen = _check_direction(direction or EN_ZH)
+
+    def change(models: ModelSettings) -> None:
+        models.active[chosen] = name_or_path
+
+    update_models(change)
+    return chosen
+
+
+def active_model_dir(direction: str = EN_ZH) -> Path | None:
+    """The active model's folder for ``direction``, or None for the bundled model. A model that
+    no longer resolves (removed, moved) raises :class:`ModelNotFoundError` naming the fix."""
+    active = get_active(direction)
+    if not active:
+        return None
+    try:
+        return resolve_model(active)
+    except ModelNotFoundError as exc:
+        raise ModelNotFoundError(
+            f"the active {direction} model is unavailable: {exc}; choose another with "
+            f"`desktop-mt models use NAME` (or '' for the bundled model)"
+        ) from exc
+
+
+def remove_model(name: str) -> Path:
+    """Delete an installed model (``models.installed.delete_model``); the active setting falls
+    back to the bundled model where it was this one. Returns the removed folder."""
+    target = delete_model(name)
+    for direction, active in active_models().items():
+        if active in (name, str(target)):
+            set_active("", direction)
+    return target
+
+
+def _check_direction(direction: str) -> str:
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
+    return direction
+
+
+def get_endpoint_setting() -> str:
+    """The Hub mirror saved in the settings ("" = none)."""
+    return load_models().endpoint
+
+
+def set_endpoint_setting(url: str) -> None:
+    """The Hub mirror chosen in the app ("" = none: ``HF_ENDPOINT`` or the Hub itself)."""
+    url = url.strip().rstrip("/")
+    if url and not url.startswith(("http://", "https://")):
+        raise DesktopMTError(f"endpoint {url!r} must start with http:// or https:// (e.g. {MIRROR_HINT})")
+
+    def change(models: ModelSettings) -> None:
+        models.endpoint = url
+
+    update_models(change)
+
+
+def resolve_endpoint(explicit: str | None = None) -> str:
+    """The Hub endpoint to use: the explicit argument, else the app's mirror setting, else
+    ``HF_ENDPOINT``, else huggingface.co."""
+    if explicit and explicit.strip():
+        return explicit.strip().rstrip("/")
+    return default_endpoint(get_endpoint_setting())

@@ -3,28 +3,35 @@ user's installed models (no Qt, no onnxruntime: the CLI and the GUI both drive i
 
 ```python
 from desktop_mt.models import (load_catalog, catalog_entry, download_model, DownloadProgress,
-                               list_installed, installed, remove_model, resolve_model,
-                               get_active, set_active, active_model_dir, active_models,
-                               get_endpoint_setting, set_endpoint_setting, resolve_endpoint)
+                               list_installed, installed, resolve_model)
 ```
+
+Which model is active per direction and the Hub mirror are the application's settings:
+``desktop_mt.app.settings`` (``get_active``, ``set_active``, ``active_model_dir``,
+``active_models``, ``remove_model``, ``get_endpoint_setting``, ``set_endpoint_setting``,
+``resolve_endpoint``); the names here pass on to it until the window imports them there.
 """
 
 from .catalog import CatalogEntry, VariantSpec, catalog_entry, load_catalog
 from .download import DownloadProgress, DownloadStalledError, download_model, plan_files
-from .store import (
+from .installed import (
     DEFAULT_ENDPOINT,
     MIRROR_HINT,
     InstalledModel,
+    installed,
+    list_installed,
+    models_dir,
+    resolve_model,
+)
+
+# The model choice is desktop_mt.app.settings'; these old names stay for the window until it imports them there.
+from .store import (
     active_model_dir,
     active_models,
     get_active,
     get_endpoint_setting,
-    installed,
-    list_installed,
-    models_dir,
     remove_model,
     resolve_endpoint,
-    resolve_model,
     set_active,
     set_endpoint_setting,
 )

@@ -52,7 +52,8 @@ from ..version import __version__
 from .catalog import CatalogEntry, catalog_entry
 from .hub import RemoteFile, file_digest, hub_errors, list_revision
 from .install import install_staged, reuse_installed
-from .store import models_dir, resolve_endpoint, staging_root
+from .installed import models_dir, staging_root
+from .store import resolve_endpoint  # the app's mirror setting, until the window passes its endpoint
 
 SPACE_MARGIN = 32 << 20  # leave this much free after the download
 SOURCE_FILE = "source.json"  # in the staging folder: which repo/revision its files belong to

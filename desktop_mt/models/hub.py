@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import HubUnreachableError, ModelDownloadError
 from ..version import __version__
-from .store import MIRROR_HINT
+from .installed import MIRROR_HINT
 
 
 @dataclasses.dataclass(frozen=True)

@@ -106,7 +106,8 @@ def zh_hub_home(tmp_path, monkeypatch, tiny_zh_en_dir):
 @pytest.mark.parametrize("beams", [1, 4])
 def test_downloaded_zh_en_matches_generate(marian_zh_en, zh_hub_home, beams):
     from desktop_mt.app.factory import build_translator
-    from desktop_mt.models import download_model, get_active, set_active
+    from desktop_mt.app.settings import get_active, set_active
+    from desktop_mt.models import download_model
 
     path = download_model("tiny-zh-en", "fp32", endpoint=zh_hub_home.url)
     assert (path / "onnx" / "encoder_model.onnx").is_file()

@@ -8,10 +8,17 @@ import shutil
 import pytest
 
 from desktop_mt.app.factory import build_translator, catalog_model_for, model_folders
+from desktop_mt.app.settings import (
+    active_model_dir,
+    active_models,
+    get_active,
+    remove_model,
+    set_active,
+    settings_path,
+)
 from desktop_mt.engine.model_format import bundled_model_dir, inspect_model_dir
 from desktop_mt.errors import ModelFormatError, ModelNotFoundError
-from desktop_mt.models import active_model_dir, active_models, get_active, remove_model, set_active
-from desktop_mt.models.store import models_dir, settings_path
+from desktop_mt.models import models_dir
 
 
 @pytest.fixture

@@ -15,6 +15,14 @@ from pathlib import Path
 import pytest
 
 from desktop_mt import Translator
+from desktop_mt.app.settings import (
+    active_model_dir,
+    get_active,
+    remove_model,
+    resolve_endpoint,
+    set_active,
+    set_endpoint_setting,
+)
 from desktop_mt.errors import (
     DownloadCancelled,
     DownloadVerificationError,
@@ -22,16 +30,7 @@ from desktop_mt.errors import (
     ModelNotFoundError,
     NotEnoughSpaceError,
 )
-from desktop_mt.models import (
-    active_model_dir,
-    download_model,
-    get_active,
-    list_installed,
-    remove_model,
-    resolve_endpoint,
-    set_active,
-    set_endpoint_setting,
-)
+from desktop_mt.models import download_model, list_installed
 from tests.models.conftest import CHECKPOINT_REPO, COMMIT, REPO, TOKENIZER, repo_files
 from tests.models.fake_hub import FakeHub
 

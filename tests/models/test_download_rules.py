@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from desktop_mt.app.settings import get_active, set_active
 from desktop_mt.errors import ModelDownloadError
-from desktop_mt.models import DownloadProgress, download_model, get_active, list_installed, load_catalog, set_active
+from desktop_mt.models import DownloadProgress, download_model, list_installed, load_catalog
 from tests.models.conftest import COMMIT, REPO, catalog_entry
 
 TRICKLED = "onnx/decoder_model_quantized.onnx"
