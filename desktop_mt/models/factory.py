@@ -1,3 +1,5 @@
 """Moved to :mod:`desktop_mt.app.factory`; removed once gui imports app.factory."""
 
-from ..app.factory import build_translator, catalog_model_for, model_folders  # noqa: F401
+from ..app.factory import build_translator, catalog_model_for, model_folders
+
+__all__ = ["build_translator", "catalog_model_for", "model_folders"]
