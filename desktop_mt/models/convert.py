@@ -525,9 +525,19 @@ def build_cross_kv(weights: MarianDecoderWeights, dims: Dims, int8: bool) -> onn
 
 
 def build_decoder_step(
-    weights: MarianDecoderWeights, dims: Dims, int8: bool, fused_rows: bool = False
+    weights: MarianDecoderWeights,
+    dims: Dims,
+    int8: bool,
+    fused_rows: bool = False,
+    tail: bool = False,
+    fp32_head: bool = False,
 ) -> onnx.ModelProto:
-    """One decoder step over a caller-owned self-attention buffer (``export_tools.step_graphs``' math)."""
+    """One decoder step over a caller-owned self-attention buffer (``export_tools.step_graphs``' math).
+
+    ``tail``: the graph also takes ``top_k`` (int64 [1]) and returns ``top_values`` / ``top_ids``
+    [rows, top_k], each row's TopK of its log-softmax (``runtime.row_top``'s two nodes, behind an
+    ``If`` so that ``top_k`` 0 computes nothing more: [0, 0] outputs). ``fp32_head``: the lm_head
+    stays fp32 in an int8 graph (measured in ``benchmarks/beam_levers.py``)."""
     b = GraphBuilder(int8, fused_rows=fused_rows)
     tp = b.onnx.TensorProto
     h, hd, d = dims.heads, dims.head_dim, dims.d_model
@@ -649,9 +659,43 @@ def build_decoder_step(
             b.op("Add", [x, b.linear(hidden, layer.fc2, f"{p}.fc2")]), layer.final_norm, f"{p}.final_layer_norm"
         )
     head = Linear(weights.lm_head, weights.final_logits_bias)
+    b.int8 = int8 and not fp32_head  # fp32_head: a benchmark lever (the lm_head in fp32)
     logits = b.linear(x, head, "lm_head")
+    b.int8 = int8
     b.nodes.append(b.onnx.helper.make_node("Identity", [logits], ["logits"]))
+    if tail:
+        _top_tail(b, logits, inputs, outputs)
     return b.model("decoder_step", inputs, outputs)
+
+
+def _top_tail(b: GraphBuilder, logits: str, inputs: list[Any], outputs: list[Any]) -> None:
+    """``top_values``, ``top_ids`` = TopK(LogSoftmax(logits[:, -1]), top_k) when top_k > 0."""
+    helper, tp = b.onnx.helper, b.onnx.TensorProto
+    inputs.append(_io("top_k", tp.INT64, [1]))
+    wanted = b.op("Greater", ["top_k", b.const(np.array([0], np.int64))])
+    rows_vocab = b.op("Reshape", [logits, b.const(np.array([0, -1], np.int64))])
+    then = helper.make_graph(
+        [
+            helper.make_node("LogSoftmax", [rows_vocab], ["tail_lsm"], axis=-1),
+            helper.make_node("TopK", ["tail_lsm", "top_k"], ["tail_values", "tail_ids"], axis=-1, largest=1, sorted=1),
+        ],
+        "top",
+        [],
+        [_io("tail_values", tp.FLOAT, ["rows", "n"]), _io("tail_ids", tp.INT64, ["rows", "n"])],
+    )
+    empty = helper.make_graph(
+        [
+            helper.make_node("Constant", [], ["no_values"], value=helper.make_tensor("e_v", tp.FLOAT, [0, 0], [])),
+            helper.make_node("Constant", [], ["no_ids"], value=helper.make_tensor("e_i", tp.INT64, [0, 0], [])),
+        ],
+        "none",
+        [],
+        [_io("no_values", tp.FLOAT, [0, 0]), _io("no_ids", tp.INT64, [0, 0])],
+    )
+    b.nodes.append(
+        helper.make_node("If", [wanted], ["top_values", "top_ids"], then_branch=then, else_branch=empty, name="tail")
+    )
+    outputs += [_io("top_values", tp.FLOAT, ["rows", "n"]), _io("top_ids", tp.INT64, ["rows", "n"])]
 
 
 def _activation(b: GraphBuilder, x: str, name: str) -> str:
@@ -867,13 +911,13 @@ def _write_graphs(
     made: dict[str, dict[str, str]] = {"int8": {}}
     names = INT8_FILES
     save_mapped(build_cross_kv(weights, dims, int8=True), (staging / str(names["cross_kv"])))
-    save_mapped(build_decoder_step(weights, dims, int8=True), (staging / str(names["decoder_step"])))
+    save_mapped(build_decoder_step(weights, dims, int8=True, tail=True), (staging / str(names["decoder_step"])))
     save_mapped(quantize_encoder(onnx.load(str(info.files["fp32"]["encoder"]))), (staging / str(names["encoder"])))
     made["int8"] = {role: str(name) for role, name in names.items()}
     # The fp32 step graphs are always built to check the conversion; kept only when asked.
     fp32 = FP32_FILES
     save_mapped(build_cross_kv(weights, dims, int8=False), (staging / str(fp32["cross_kv"])))
-    save_mapped(build_decoder_step(weights, dims, int8=False), (staging / str(fp32["decoder_step"])))
+    save_mapped(build_decoder_step(weights, dims, int8=False, tail=True), (staging / str(fp32["decoder_step"])))
     made["fp32-check"] = {"cross_kv": str(fp32["cross_kv"]), "decoder_step": str(fp32["decoder_step"])}
     if fp32_step:
         made["fp32"] = dict(made["fp32-check"])
