@@ -54,7 +54,7 @@ LAYERS: dict[str, tuple[str, ...]] = {  # highest first; a name covers the modul
         "desktop_mt.ocr",
         "desktop_mt.history",
         "desktop_mt.instance_client",
-        "desktop_mt.pasted",  # where engine/pasted.py goes: batch and OCR join lines with it too
+        "desktop_mt.pasted",  # pasted-text heuristics: the window, batch .txt and OCR join lines with it
     ),
     "base": (
         "desktop_mt.errors",
