@@ -37,7 +37,7 @@ from .models import StoreBackend
 from .models_dialog import ModelsHub
 from .ocr_feature import OcrFeature
 from .popup import PopupFeature
-from .ports import EngineConfig, Status
+from .ports import EngineConfig
 from .postedit import PostEditFeature
 from .request_results import RequestResults
 from .requests import Request, RequestFlow
@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from .window import MainWindow
 
 log = logging.getLogger(__name__)
-_Request = Request  # request_results' annotation takes it from here
 
 
 class Controller(QObject):
@@ -181,12 +180,6 @@ class Controller(QObject):
         self.requests.clear()
         self.last_stats = None
 
-    def _set_current(self, request: Request | None) -> None:  # request_results' name
-        self.requests.set_current(request)
-
-    def _set_state(self, state: Status, detail: str = "") -> None:  # request_results' name
-        self.requests.set_state(state, detail)
-
     def read_clipboard(self, selection: bool = False) -> str:
         """Clipboard text (``HotkeyLink.read_clipboard``)."""
         return self.hotkey_link.read_clipboard(selection)
@@ -273,6 +266,7 @@ class Controller(QObject):
             tray_notice_shown=self.settings.tray_notice_shown,
             join_lines=self.settings.join_lines,
             bilingual=self.settings.bilingual,
+            direction=self.settings.direction,
         )
         self.settings = new
         self.save()

@@ -1,22 +1,18 @@
 """The worker's output of the window's current request, on the UI thread: streamed text into
 the translation pane (output of a superseded request is dropped by its id), the end with its
 figures, a failure, or a direction without a model (the banner names the model to download).
-The controller's collaborator (:class:`RequestResults`).
+The controller's collaborator (:class:`RequestResults`, on its port ``ports.ResultsHost``).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject
 
-from .ports import Status
-
-if TYPE_CHECKING:
-    from .controller import Controller
-    from .controller import _Request as Request
+from .ports import ResultsHost, ShownRequest, Status, qt_parent
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 
@@ -24,8 +20,8 @@ log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their
 class RequestResults(QObject):
     """Shows what the worker sends for the current request (see the module docstring)."""
 
-    def __init__(self, controller: Controller) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: ResultsHost) -> None:
+        super().__init__(qt_parent(controller))
         self.controller = controller
         worker = controller.worker
         worker.delta.connect(self.on_delta)
@@ -34,15 +30,16 @@ class RequestResults(QObject):
         worker.unavailable.connect(self.on_unavailable)
 
     def _is_current(self, req_id: int) -> bool:
-        return self.controller.current is not None and self.controller.current.req_id == req_id
+        current = self.controller.requests.current
+        return current is not None and current.req_id == req_id
 
     def on_delta(self, req_id: int, text: str) -> None:
-        request = self.controller.current
+        request = self.controller.requests.current
         if request is not None and request.req_id == req_id:  # stale output of a superseded request is dropped
             self.controller.window.append_target(text)
             self._log_first_text(request)
 
-    def _log_first_text(self, request: Request) -> None:
+    def _log_first_text(self, request: ShownRequest) -> None:
         # End-to-end latency as the user sees it (request -> first text on screen), beside a
         # file job or not; the log never holds text, only these figures.
         if request.shown_first:
@@ -56,15 +53,15 @@ class RequestResults(QObject):
         )
 
     def on_finished(self, req_id: int, stats: Any) -> None:
-        request = self.controller.current
+        request = self.controller.requests.current
         if request is None or request.req_id != req_id:
             return
-        self.controller._set_current(None)
+        self.controller.requests.set_current(None)
         self.controller.window.set_busy(False)
         if stats is not None:
             self.controller.last_stats = stats
             self.controller.window.set_stats(stats.first_token_seconds, stats.tokens_per_second, stats.tokens)
-        self.controller._set_state(Status.IDLE)
+        self.controller.requests.set_state(Status.IDLE)
         if stats is not None and not stats.cancelled:
             self.controller.translationCompleted.emit(request.text, self.controller.window.target_text())
         self.controller.requestFinished.emit(req_id)
@@ -72,9 +69,9 @@ class RequestResults(QObject):
     def on_failed(self, req_id: int, message: str) -> None:
         if not self._is_current(req_id):
             return
-        self.controller._set_current(None)
+        self.controller.requests.set_current(None)
         self.controller.window.set_busy(False)
-        self.controller._set_state(Status.ERROR, "translation failed")
+        self.controller.requests.set_state(Status.ERROR, "translation failed")
         self.controller.window.show_error("Translation failed", message)
         self.controller.requestFinished.emit(req_id)
 
@@ -83,8 +80,8 @@ class RequestResults(QObject):
         model to download (not a modal error: typing goes on)."""
         if not self._is_current(req_id):
             return
-        self.controller._set_current(None)
+        self.controller.requests.set_current(None)
         self.controller.window.set_busy(False)
-        self.controller._set_state(Status.IDLE)
+        self.controller.requests.set_state(Status.IDLE)
         self.controller.window.show_warning(message[:1].upper() + message[1:] + ".")
         self.controller.requestFinished.emit(req_id)

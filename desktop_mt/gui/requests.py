@@ -51,13 +51,14 @@ class RequestFlow(QObject):
         """Start translating ``text``, superseding any running request. Returns its id."""
         host, window = self.host, self.host.window
         self._stop_all()
-        # Nothing to do (what ran before is cancelled); Japanese, Korean and text already in
-        # the chosen language are left as they are (the status bar says so).
-        if not text.strip() or host.input.left_as_is(text, host.direction.target.value):
+        if not text.strip():  # nothing to do (what ran before is cancelled)
             window.clear_target()
             window.set_busy(False)
             self.set_state(Status.IDLE)
             return None
+        # Japanese, Korean and text already in the chosen language are left as they are: the
+        # status bar says why, and the engine copies them through into the translation pane.
+        host.input.left_as_is(text, host.direction.target.value)
         plan = host.postedit.plan(text)  # before the pane empties: it reads the sentences shown
         window.clear_target()
         self._next_id += 1

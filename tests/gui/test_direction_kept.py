@@ -21,13 +21,6 @@ from desktop_mt.gui.worker import default_translator_factory
 
 from .test_swap_undo import _Directional
 
-# The window drops kept text before the engine sees it until RequestFlow.translate sends it on
-# (the patch for desktop_mt/gui/requests.py in the issue 26 helper report): remove this mark
-# with that patch (strict: the tests fail as soon as they pass).
-NEEDS_REQUESTS_PATCH = pytest.mark.xfail(
-    strict=True, reason="gui/requests.py drops kept text before the engine (issue 26 report: patch)"
-)
-
 JAPANESE = "東京は日本の首都です。"
 KOREAN = "안녕하세요."
 CHINESE = "今天天气很好。"
@@ -48,7 +41,6 @@ def _translate(qtbot, window, controller, text):
     assert finished.args == [started[-1]]
 
 
-@NEEDS_REQUESTS_PATCH
 @pytest.mark.parametrize(
     "text, target, notice",
     [
@@ -66,7 +58,6 @@ def test_kept_text_is_shown_as_it_is_with_the_notice(qtbot, make_controller, tex
     assert _status(window) == notice
 
 
-@NEEDS_REQUESTS_PATCH
 def test_the_real_engine_copies_kept_text_into_the_pane(qtbot, make_controller):
     """The bundled models (both directions): a kept paragraph comes out of the engine as it is
     (``TwoWayTranslator``: one literal TextDelta, no model run) and the window shows it."""
@@ -143,9 +134,6 @@ def test_a_swap_is_saved_as_the_new_choice(qtbot, make_controller, tmp_path):
     assert again.direction_bar.target() is Target.ENGLISH
 
 
-@pytest.mark.xfail(
-    strict=True, reason="Controller.apply_settings puts back the dialog's old direction (issue 26 report: patch)"
-)
 def test_applying_the_settings_dialog_keeps_the_direction_chosen_meanwhile(qtbot, make_controller, tmp_path):
     """The settings dialog holds a copy of the settings from when it opened; the global hotkey
     switches the window to Auto meanwhile. Apply must not bring the older choice back."""

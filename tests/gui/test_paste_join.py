@@ -153,13 +153,16 @@ def test_translate_clipboard_with_joining_off_translates_the_copy_as_it_is(qtbot
     [("日本語の文章です。", "Japanese: left as it is."), ("이것은 한국어 문장입니다.", "Korean: left as it is.")],
 )
 def test_japanese_and_korean_text_is_left_as_it_is(qtbot, make_controller, text, said):
-    window, controller = make_controller()
+    from .test_swap_undo import _Directional  # copies kept text through, as the engine does
+
+    window, controller = make_controller(factory=lambda config: _Directional(config))
     window.set_source(text)
-    window.translate_action.trigger()
+    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+        window.translate_action.trigger()
     assert window.statusBar().currentMessage() == said
-    assert window.source_text() == text and window.target_text() == ""
+    assert window.source_text() == text and window.target_text() == text  # shown as it is
     assert window.state() == "idle" and controller.current is None
-    assert controller.worker.translator.calls == []
+    assert controller.worker.translator.calls[-1]["copied"]
 
 
 def test_chinese_text_goes_to_the_model_into_english(qtbot, make_controller):
@@ -174,12 +177,16 @@ def test_chinese_text_goes_to_the_model_into_english(qtbot, make_controller):
 
 
 def test_chinese_with_english_chosen_as_target_is_left_as_it_is(qtbot, make_controller):
-    window, controller = make_controller()
+    from .test_swap_undo import _Directional  # copies kept text through, as the engine does
+
+    window, controller = make_controller(factory=lambda config: _Directional(config))
     controller.direction.choose("zh")  # English -> Chinese
     window.set_source("我爱你。")
-    window.translate_action.trigger()
+    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+        window.translate_action.trigger()
     assert window.statusBar().currentMessage() == "Chinese: already Chinese, left as it is."
-    assert controller.worker.translator.calls == []
+    assert window.target_text() == "我爱你。"
+    assert controller.worker.translator.calls[-1]["copied"]
 
 
 def test_mixed_text_is_translated_by_the_engine(qtbot, make_controller):
