@@ -15,6 +15,7 @@ from ..engine.model_format import (
     inspect_model_dir,
     marian_tokenizer_spec,
     read_json,
+    sha256_file,
     write_manifest,
 )
 from ..engine.tokenizer import vocab_target_tokens
@@ -82,6 +83,63 @@ def convert_staged(folder: Path) -> dict[str, Any]:
         write_manifest(folder, manifest)
     converted: dict[str, Any] = read_json(folder / MANIFEST).get("converted", {})
     return converted
+
+
+def install_folder(folder: Path, target: Path) -> Path:
+    """A model folder the user adds (Optimum or transformers.js layout, fp32 Marian, no manifest)
+    installed as a catalog download is: its files linked (or copied) into ``target``, a manifest
+    with their sha256, then ``models.convert`` (the step layout with per-row int8, as
+    :func:`convert_staged`). Returns ``target``; a folder that is ours already (a manifest) or
+    that the converter does not apply to is returned unchanged, to be used in place."""
+    from .convert import convertible
+
+    info = inspect_model_dir(folder)
+    if info.manifest is not None or not convertible(info):
+        return Path(folder)
+    staging = target.parent / f".{target.name}.adding-{uuid.uuid4().hex[:8]}"
+    shutil.copytree(folder, staging, copy_function=_link_or_copy)
+    try:
+        variants = {
+            variant: {
+                "files": {
+                    role: {"file": _rel(path, folder), "bytes": path.stat().st_size, "sha256": sha256_file(path)}
+                    for role, path in roles.items()
+                }
+            }
+            for variant, roles in info.files.items()
+        }
+        manifest: dict[str, Any] = {
+            "format": "desktop-mt-model",
+            "format_version": FORMAT_VERSION,
+            "name": target.name,
+            "architecture": info.architecture,
+            "source_lang": info.source_lang,
+            "target_lang": info.target_lang,
+            "tokenizer": marian_tokenizer_spec(int(info.config.get("eos_token_id", 0))),
+            "variants": variants,
+            "target_tokens": list(vocab_target_tokens(staging / "vocab.json")),
+            "added_from": str(Path(folder).resolve()),
+        }
+        write_manifest(staging, manifest)
+        inspect_model_dir(staging)
+        convert_staged(staging)
+        _ensure_variant(staging, "int8", "fp32")
+        _swap_into_place(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return target
+
+
+def _rel(path: Path, root: Path) -> str:
+    return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:  # another file system, or links not allowed
+        shutil.copy2(src, dst)
 
 
 def reuse_installed(entry: CatalogEntry, target: Path, staging: Path) -> dict[str, Any] | None:

@@ -1,0 +1,39 @@
+"""A Marian folder in transformers.js's layout added by the user is installed and converted like
+a catalog download (issue 32): the step layout with per-row int8, files verified by hash."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from desktop_mt import GenerationOptions, Translator
+from desktop_mt.engine.model_format import inspect_model_dir, verify_files
+from desktop_mt.models.install import install_folder
+from tests.engine.test_parity import NO_BOUND, SENTENCES
+from tests.models.test_convert import merged_repo, tiny_merged_export  # noqa: F401 - fixture used by name
+
+
+def test_a_transformers_js_folder_is_installed_in_the_step_layout(tiny_merged_export, tmp_path):  # noqa: F811
+    folder = tmp_path / "downloaded"
+    for rel, data in merged_repo(tiny_merged_export).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    assert inspect_model_dir(folder).manifest is None
+    target = install_folder(folder, tmp_path / "models" / "my-marian")
+    info = inspect_model_dir(target)
+    assert info.manifest is not None and info.manifest["converted"]["layout"] == "step"
+    assert info.manifest["int8"]["kind"] == "dynamic-per-row"
+    assert set(info.files["int8"]) == {"encoder", "cross_kv", "decoder_step"}
+    for variant in ("int8", "fp32"):
+        verify_files(info, variant)
+    opts = GenerationOptions(**NO_BOUND)
+    assert Translator(target, variant="fp32").generate_ids(SENTENCES, opts) == Translator(
+        folder, variant="fp32"
+    ).generate_ids(SENTENCES, opts)
+    assert Translator(target, variant="int8").sessions.layout == "step"
+    # the user's folder is left as it was
+    assert not (folder / "desktop_mt.json").exists() and not (folder / "converted").exists()
+
+
+def test_a_folder_of_ours_is_used_in_place(tiny_marian_dir, tmp_path):
+    assert install_folder(Path(tiny_marian_dir), tmp_path / "models" / "x") == Path(tiny_marian_dir)
+    assert not (tmp_path / "models").exists()
