@@ -37,7 +37,8 @@ from PySide6.QtWidgets import QApplication, QFrame, QLabel, QMenu, QPlainTextEdi
 from desktop_mt.engine.prefix import target_pieces
 from desktop_mt.engine.router import translator_for_sentence
 
-from .alignment import AlignmentView, Pair, slice16, utf16_len
+from .alignment import AlignmentView, Pair, utf16_len
+from .postedit_pane import document_slice
 
 SHORTCUT = "Ctrl+Shift+A"
 FROM_HERE_SHORTCUT = "Alt+Down"  # alternatives from the cursor, as a keyboard menu
@@ -212,9 +213,9 @@ class AlternativesFeature(QObject):
                     "Place the cursor in a translated sentence to see its alternatives.", 4000
                 )
             return None
-        text = self.window.target.toPlainText()
-        start = self._clean_start(pair, text, pos)
-        prefix = slice16(text, pair.tgt[0], start)
+        document = self.window.target.document()
+        start = self._clean_start(pair, document_slice(document, pair.tgt[0], pair.tgt[1]), pos)
+        prefix = document_slice(document, pair.tgt[0], start)
         self.cancel()
         self._next_id += 1
         revision = self.window.target.document().revision()
@@ -225,11 +226,14 @@ class AlternativesFeature(QObject):
         self._fromRequested.emit(self._next_id, pair.source, prefix, COUNT, options, self._pending.cancel)
         return self._next_id
 
-    def _clean_start(self, pair: Pair, text: str, pos: int) -> int:
-        """``pos`` snapped to where alternatives may start (:func:`clean_start`), UTF-16."""
-        sentence = slice16(text, pair.tgt[0], pair.tgt[1])
-        head = slice16(text, pair.tgt[0], max(pair.tgt[0], min(pos, pair.tgt[1])))
-        index = clean_start(sentence, len(head), self._piece_starts(pair.source, sentence))
+    def _clean_start(self, pair: Pair, sentence: str, pos: int) -> int:
+        """``pos`` snapped to where alternatives may start in ``pair``'s translation
+        ``sentence`` (:func:`clean_start`), UTF-16; never inside a character."""
+        index, at = 0, pair.tgt[0]
+        while index < len(sentence) and at + utf16_len(sentence[index]) <= pos:
+            at += utf16_len(sentence[index])
+            index += 1
+        index = clean_start(sentence, index, self._piece_starts(pair.source, sentence))
         return pair.tgt[0] + utf16_len(sentence[:index])
 
     def _piece_starts(self, source: str, translation: str) -> set[int] | None:
@@ -303,9 +307,9 @@ class AlternativesFeature(QObject):
         self, pair: Pair, start: int, alternatives: list[Any], parent: QObject
     ) -> tuple[str, list[QAction]]:
         """The title and the actions of the alternatives of ``pair`` from ``start``."""
-        text = self.window.target.toPlainText()
-        head = slice16(text, pair.tgt[0], start)
-        tail = slice16(text, start, pair.tgt[1])
+        document = self.window.target.document()
+        head = document_slice(document, pair.tgt[0], start)
+        tail = document_slice(document, start, pair.tgt[1])
         word = tail.split()[0] if tail.split() else tail
         actions = []
         for alt in alternatives:

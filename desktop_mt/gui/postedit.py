@@ -21,16 +21,19 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import itertools
 import logging
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from .alignment import MEMORY, MODEL, Pair, index_of16
+from .alignment import MEMORY, MODEL, Pair, utf16_len
 from .ports import StrEnum
 from .postedit_completion import Completion
 from .worker import IncrementalPlan
@@ -292,11 +295,12 @@ class PostEditFeature(QObject):
         """The pane's text with each edited sentence's machine translation in place of the user's."""
         text = str(self.window.target_text())
         alignment = self.view.alignment
-        if alignment is None:
+        if alignment is None or not any(p.edited for p in alignment.pairs):
             return text
+        index = index16_table(text)
         out, at = [], 0
         for pair in sorted(alignment.pairs, key=lambda p: p.tgt):
-            start, end = index_of16(text, pair.tgt[0]), index_of16(text, pair.tgt[1])
+            start, end = index(pair.tgt[0]), index(pair.tgt[1])
             out.append(text[at:start])
             out.append(pair.machine if pair.edited else text[start:end])
             at = end
@@ -367,6 +371,15 @@ class PostEditFeature(QObject):
         if self._memory is not None:
             self._memory.close()
             self._memory = None
+
+
+def index16_table(text: str) -> Callable[[int], int]:
+    """The Python index of each UTF-16 position of ``text`` (``alignment.index_of16`` for many
+    positions at once: one pass over the text, not one per position)."""
+    if utf16_len(text) == len(text):  # no character outside the BMP: the same numbers
+        return lambda pos: max(0, min(pos, len(text)))
+    starts = list(itertools.accumulate((2 if ord(c) > 0xFFFF else 1 for c in text), initial=0))
+    return lambda pos: min(bisect.bisect_left(starts, pos), len(text))
 
 
 def _short(text: str, limit: int = 50) -> str:

@@ -14,7 +14,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
 
-from .alignment import Pair, slice16
+from .alignment import Pair
+from .postedit_pane import document_slice
 
 COMPLETION_FAILED = "No completion: {why}"
 
@@ -55,8 +56,7 @@ class Completion(QObject):
             pair = self.view.pair_at("target", pos)
         if pair is None or pos <= pair.tgt[0]:
             return None
-        text = self.pane.toPlainText()
-        return pair, slice16(text, pair.tgt[0], pos), pos
+        return pair, document_slice(self.pane.document(), pair.tgt[0], pos), pos
 
     def request(self) -> int | None:
         """Ask the worker for the model's completion of the sentence at the cursor from what

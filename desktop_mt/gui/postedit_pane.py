@@ -19,12 +19,23 @@ import contextlib
 from collections.abc import Iterator
 
 from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, Signal
-from PySide6.QtGui import QColor, QInputMethodEvent, QKeyEvent, QMouseEvent, QPalette
+from PySide6.QtGui import QColor, QInputMethodEvent, QKeyEvent, QMouseEvent, QPalette, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 
 HINT_KEYS = "Tab accepts · Esc dismisses"
 SHORT_KEYS = "⇥ Tab"  # after the completion on its line; HINT_KEYS in the tooltip
 MIN_INLINE = 160  # pixels of the line left after the cursor for the hint to go inline
+
+
+def document_slice(document: QTextDocument, start: int, end: int) -> str:
+    """The text of ``document`` from ``start`` to ``end`` (UTF-16 positions, clamped), line
+    breaks as "\\n". Qt reads only that range: what a keystroke needs of a long text costs
+    what the sentence costs, not what the document does."""
+    last = max(0, document.characterCount() - 1)
+    cursor = QTextCursor(document)
+    cursor.setPosition(max(0, min(start, last)))
+    cursor.setPosition(max(0, min(end, last)), QTextCursor.MoveMode.KeepAnchor)
+    return cursor.selectedText().replace("\u2029", "\n")
 
 
 class CompletionHint(QLabel):
@@ -39,6 +50,7 @@ class CompletionHint(QLabel):
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setMargin(1)
         self.completion = ""
+        self._style = ""
         self.hide()
 
     def colors(self) -> tuple[QColor, QColor, QColor]:
@@ -55,11 +67,15 @@ class CompletionHint(QLabel):
         text, back, frame = self.colors()
         argb = QColor.NameFormat.HexArgb
         # A style sheet, not setPalette: the pane's own style sheet (look.py) would override a palette.
-        self.setStyleSheet(
+        style = (
             f"QLabel#completionHint {{ color: {text.name(argb)}; background: {back.name(argb)}; "
             f"border: 1px solid {frame.name(argb)}; }}"
         )
-        self.setFont(self.pane.font())
+        if style != self._style:  # set once, not at every streamed piece (a style sheet re-polishes)
+            self._style = style
+            self.setStyleSheet(style)
+        if self.font() != self.pane.font():
+            self.setFont(self.pane.font())
         line = " ".join(completion.split())  # the rest of one sentence: no line breaks in it
         keys = f"  {SHORT_KEYS}"
         metrics = self.fontMetrics()
@@ -129,8 +145,6 @@ class PostEditPane(QPlainTextEdit):
     def insert_programmatically(self, text: str) -> None:
         """Append ``text`` at the end as the program's (streamed translation), outside the
         undo history: Ctrl+Z takes back the user's edits, not the model's output."""
-        from PySide6.QtGui import QTextCursor
-
         document = self.document()
         document.setUndoRedoEnabled(False)
         try:

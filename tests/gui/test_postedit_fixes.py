@@ -127,7 +127,7 @@ def test_a_character_outside_the_bmp_is_never_split(qtbot, ready):
     text = "𠀀𠀁好。"
     pair = controller.alignment.view.alignment.pairs[0]
     # UTF-16 position 1 is inside the first character's surrogate pair: snapped to a character.
-    assert controller.alternatives._clean_start(pair, text + OUT[len(text) :], 1) in (0, 2)
+    assert controller.alternatives._clean_start(pair, text, 1) in (0, 2)
 
 
 # ---- 4 and 5: the status bar ------------------------------------------------------------------
@@ -188,3 +188,34 @@ def test_a_long_completion_is_one_line_cut_with_an_ellipsis(qtbot, ready):
     assert hint.height() <= 2 * hint.fontMetrics().height()
     assert hint.geometry().right() <= window.target.viewport().width()
     assert long in hint.toolTip()
+
+
+# ---- 9: per-event work in proportion to the change, not the document ---------------------------
+def test_a_completion_request_reads_its_sentence_not_the_whole_pane(qtbot, ready, monkeypatch):
+    window, controller, _fake = ready
+    _put_cursor(window, OUT.index("WORLD") + 2)
+    whole = []
+    plain = window.target.toPlainText
+    monkeypatch.setattr(window.target, "toPlainText", lambda: whole.append(1) or plain())
+    assert controller.postedit.request_completion() is not None
+    assert whole == []  # only the sentence's text is read (postedit_pane.document_slice)
+
+
+def test_the_machine_text_is_one_pass_over_the_text(qtbot, ready, monkeypatch):
+    from desktop_mt.gui import alignment, postedit
+
+    window, controller, _fake = ready
+    start = OUT.index("HOW")
+    _type_over(qtbot, window, start, start + len("HOW ARE YOU?"), "how do you do?")
+    calls = []
+    real = alignment.index_of16
+
+    def counting(text, pos):
+        calls.append(pos)
+        return real(text, pos)
+
+    monkeypatch.setattr(alignment, "index_of16", counting)
+    monkeypatch.setattr(postedit, "index_of16", counting, raising=False)
+    assert controller.postedit.machine_text() == OUT
+    assert calls == []  # not a scan of the text per sentence (quadratic on a long text)
+    assert postedit.index16_table("a𠀀b")(3) == real("a𠀀b", 3) == 2
