@@ -443,11 +443,9 @@ def beam_search(
     state = _new_beam_state(len(src_ids), k, int(limits.max()), p)
     state.loop_extra = loop_allowance(src_ids) if p.loop_guard else None
     # The prompt (start token and forced prefix) once per input, before the beams split.
-    first, cache, _ = _first_steps(sessions, len(src_ids), mask, hidden, int(limits.max()) - 1, p)
+    logits, cache, _ = _first_steps(sessions, len(src_ids), mask, hidden, int(limits.max()) - 1, p)
     cache.expand(k)  # every beam of an input starts from its first step (the logits: see _candidates)
-    cur_len, vocab = prompt_length(p), int(first.shape[-1])
-    logits: StepScores = first
-    del first
+    cur_len = prompt_length(p)
     while True:
         if _cancelled(cancel):
             return
@@ -470,7 +468,7 @@ def beam_search(
             cache.keep_items(keep)
         last = state.running[:, :, cur_len - 1].reshape(-1, 1)
         del logits  # as in greedy: let ORT reuse the last logits' memory
-        logits = _next_scores(sessions, last, cache, state, cur_len, limits, p, vocab)
+        logits = sessions.decode_next(last, cache)
 
 
 def column_bans(p: DecodeParams, cur_len: int) -> list[int] | None:
@@ -484,86 +482,27 @@ def column_bans(p: DecodeParams, cur_len: int) -> list[int] | None:
     return [w[0] for w in p.bad_words] + ([p.eos] if cur_len < p.min_length else [])
 
 
-@dataclasses.dataclass(frozen=True)
-class RowTop:
-    """A step's result when the decoder graph computed each row's top entries of its
-    log-softmax itself (``decode_next_top``): ``values``, ``ids`` [rows, n]; ``vocab``: the
-    logits' width, which never came back."""
-
-    values: np.ndarray
-    ids: np.ndarray
-    vocab: int
-
-
-StepScores = np.ndarray | RowTop
-
-
-def _width(logits: StepScores) -> int:
-    return logits.vocab if isinstance(logits, RowTop) else int(logits.shape[-1])
-
-
-def _looping_extra(s: _BeamState, cur_len: int) -> np.ndarray | None:
-    """Per-row loop allowances when some row ends in a loop at its limit (the guard acts), else None."""
-    if s.loop_extra is None:
-        return None
-    n, k, _ = s.running.shape
-    extra = np.repeat(s.loop_extra, k)
-    rows = s.running[:, :, 1:cur_len].reshape(n * k, cur_len - 1).tolist()
-    return extra if any(_loop_token(row, int(e)) is not None for row, e in zip(rows, extra)) else None
-
-
-def _row_bans(s: _BeamState, cur_len: int, limits: np.ndarray, p: DecodeParams) -> list[int] | None:
-    """The ids this step bans in every row when its candidates can come from each row's own top
-    entries; None when a processor needs the whole row (a forced end, the loop guard acting, a
-    typed-word constraint, row-dependent bans)."""
-    if p.forced_eos is not None and bool((limits - 1 == cur_len).any()):
-        return None
-    if _looping_extra(s, cur_len) is not None:
-        return None
-    if p.prefix is not None and p.prefix.partial is not None:
-        n, k, _ = s.running.shape
-        if p.prefix.partial.active(s.running[:, :, :cur_len].reshape(n * k, cur_len), p.prefix.length):
-            return None
-    return column_bans(p, cur_len)
-
-
-def _next_scores(
-    sessions: DecoderRunner,
-    last: np.ndarray,
-    cache: KVCache,
-    s: _BeamState,
-    cur_len: int,
-    limits: np.ndarray,
-    p: DecodeParams,
-    vocab: int,
-) -> StepScores:
-    """The next step: each row's top entries from the decoder graph's tail when the step will
-    take the row path and the sessions offer it (``decode_next_top``), else the logits."""
-    bans = _row_bans(s, cur_len, limits, p)
-    tail = getattr(sessions, "decode_next_top", None)
-    if bans is not None and tail is not None:
-        top = tail(last, cache, min(2 * s.running.shape[1] + len(bans), vocab))
-        if top is not None:
-            return RowTop(top[0], top[1], vocab)
-    return sessions.decode_next(last, cache)
-
-
 def _candidates(
-    s: _BeamState, logits: StepScores, cur_len: int, limits: np.ndarray, p: DecodeParams, sessions: DecoderRunner
+    s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams, sessions: DecoderRunner
 ) -> tuple[np.ndarray, np.ndarray]:
     """generate()'s top 2K candidates per input over beams x vocab: (scores, flat ids).
 
     Where this step's processors ban the same ids in every row, from each row's own top
-    entries (``_candidates_from_rows``; computed by the decoder graph when ``logits`` is a
-    :class:`RowTop`); else processor by processor (``_candidates_general``)."""
-    bans = _row_bans(s, cur_len, limits, p)
-    if isinstance(logits, RowTop):
-        if bans is None:  # _next_scores decided on the same state: cannot happen
-            raise AssertionError("a step that needs the whole logits got only each row's top entries")
-        return _merge_rows(s, logits.values, logits.ids, logits.vocab, bans)
+    entries (``_candidates_from_rows``); else processor by processor (``_candidates_general``)."""
+    forced_eos_now = p.forced_eos is not None and bool((limits - 1 == cur_len).any())
+    n, k, _ = s.running.shape
+    flat_seqs = s.running[:, :, :cur_len].reshape(n * k, cur_len)
+    extra = None if s.loop_extra is None else np.repeat(s.loop_extra, k)
+    looping = extra is not None and any(
+        _loop_token(row, int(e)) is not None for row, e in zip(flat_seqs[:, 1:].tolist(), extra)
+    )
+    constrained = (
+        p.prefix is not None and p.prefix.partial is not None and p.prefix.partial.active(flat_seqs, p.prefix.length)
+    )
+    bans = None if forced_eos_now or looping or constrained else column_bans(p, cur_len)
     if bans is not None:
         return _candidates_from_rows(s, logits, bans, sessions)
-    return _candidates_general(s, logits, cur_len, limits, p, sessions, _looping_extra(s, cur_len))
+    return _candidates_general(s, logits, cur_len, limits, p, sessions, extra if looping else None)
 
 
 def _candidates_general(
@@ -603,18 +542,10 @@ def _candidates_from_rows(
     change: an input's best 2K over beams x vocab are among its rows' best 2K (+ the banned
     ids, which are dropped here). The scores are the same float additions as the general path.
     """
-    k = s.running.shape[1]
-    vocab = logits.shape[-1]
-    values, ids = sessions.row_top(logits[:, -1:, :], min(2 * k + len(bans), vocab))
-    return _merge_rows(s, values, ids, vocab, bans)
-
-
-def _merge_rows(
-    s: _BeamState, values: np.ndarray, ids: np.ndarray, vocab: int, bans: list[int]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each input's best 2K candidates from its rows' top ``m`` (values, ids) [rows, m]."""
     n, k, _ = s.running.shape
-    m = values.shape[1]
+    vocab = logits.shape[-1]
+    m = min(2 * k + len(bans), vocab)
+    values, ids = sessions.row_top(logits[:, -1:, :], m)
     if values.shape[0] == n and k > 1:  # first step: one row per input, the same for all its beams
         values, ids = np.repeat(values, k, axis=0), np.repeat(ids, k, axis=0)
     if bans:
@@ -626,11 +557,11 @@ def _merge_rows(
 
 
 def _beam_step(
-    s: _BeamState, logits: StepScores, cur_len: int, limits: np.ndarray, p: DecodeParams, sessions: DecoderRunner
+    s: _BeamState, logits: np.ndarray, cur_len: int, limits: np.ndarray, p: DecodeParams, sessions: DecoderRunner
 ) -> np.ndarray:
     """One generate() beam step on all items; returns the source beam of each new running beam."""
     n, k, _ = s.running.shape
-    vocab = _width(logits)
+    vocab = logits.shape[-1]
     top_scores, top = _candidates(s, logits, cur_len, limits, p, sessions)
     src_beam, tokens = top // vocab, top % vocab
     cand = np.take_along_axis(s.running, src_beam[:, :, None], axis=1)

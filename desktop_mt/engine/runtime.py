@@ -238,15 +238,6 @@ class Seq2SeqSessions:
         """A later step on ``cache`` (from ``decode_first``, possibly reordered); updates it."""
         return self.decoder_layout.decode_next(input_ids, cache)
 
-    def decode_next_top(self, input_ids: np.ndarray, cache: KVCache, n: int) -> tuple[np.ndarray, np.ndarray] | None:
-        """A later step that returns ``row_top(logits, n)`` instead of the logits, where the
-        decoder graph computes it in its tail (``models.convert``'s step graphs): the same two
-        kernels, without a [rows, vocab] array coming back. None (nothing run) for other graphs."""
-        layout = self.decoder_layout
-        if not isinstance(layout, StepDecoder) or not layout.has_tail:
-            return None
-        return layout.decode_top(input_ids, cast(KVBuffer, cache), n)
-
 
 class ZeroArrays:
     """Read-only float32 zero arrays, one per shape, made once.
@@ -461,9 +452,6 @@ class StepDecoder:
         self.kv_shape = self.io.kv_shape
         if "past_length" not in self.io.next_inputs:
             raise ModelFormatError(f"the decoder-step graph has no past_length input; {FIX}")
-        # models.convert's graphs end in LogSoftmax + TopK behind an If on top_k (0: not run)
-        self.has_tail = "top_k" in self.io.next_inputs
-        self._no_top = np.zeros(1, dtype=np.int64)
 
     def decode_first(
         self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray, max_length: int = 0
@@ -480,29 +468,18 @@ class StepDecoder:
         """A later step on a ``KVBuffer`` from ``decode_first``."""
         return self._step(input_ids, cast(KVBuffer, cache))
 
-    def decode_top(self, input_ids: np.ndarray, cache: KVBuffer, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """A later step returning each row's top ``n`` (log-softmax values, ids) from the graph's tail."""
-        result = self._run(["top_values", "top_ids"], input_ids, cache, np.array([n], dtype=np.int64))
-        return result[0], result[1]
-
     def _step(self, input_ids: np.ndarray, cache: KVBuffer) -> np.ndarray:
-        logits: np.ndarray = self._run(["logits"], input_ids, cache, self._no_top)[0]
-        return logits
-
-    def _run(self, fetch: list[str], input_ids: np.ndarray, cache: KVBuffer, top_k: np.ndarray) -> list[np.ndarray]:
-        """One step: ``fetch`` (then the new K/V, written into ``cache``)."""
         feed: dict[str, np.ndarray] = {
             "input_ids": input_ids,
             "encoder_attention_mask": cache.mask,
             "past_length": np.array(cache.length, dtype=np.int64),
         }
-        if self.has_tail:
-            feed["top_k"] = top_k
         feed.update(zip(self.io.past_self, cache.buffers))
         feed.update(zip(self.io.past_cross, cache.cross_kv))
-        result: list[np.ndarray] = self.first.run(fetch + self.io.new_self, feed)
-        cache.append(result[len(fetch) :])
-        return result[: len(fetch)]
+        result = self.first.run(["logits"] + self.io.new_self, feed)
+        cache.append(result[1:])
+        logits: np.ndarray = result[0]
+        return logits
 
 
 LayoutClass = type[StepDecoder] | type[SplitDecoder] | type[MergedDecoder]
