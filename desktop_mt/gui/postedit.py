@@ -119,7 +119,7 @@ class PostEditFeature(QObject):
         self._req_id, self._whole = 0, True
         self._suggestions: dict[str, Any] = {}  # match key -> the memory's fuzzy match, this request's
         self._remembered = 0  # sentences of this request from the memory (the status bar says so)
-        self._said = ""  # the status message about the memory shown last
+        self._said = ""  # the status message about the sentences shown (memory, edits), shown last
         controller.requestStarted.connect(self._on_request_started)
         controller.worker.segmentDone.connect(self._on_span)
         self.view.pairsEdited.connect(self._on_pairs_edited)
@@ -260,8 +260,7 @@ class PostEditFeature(QObject):
         self._planned = True
         self._remembered = sum(1 for p in planned if p.origin == MEMORY)
         if self._remembered:
-            self._said = Said.FROM_MEMORY.format_with(n=self._remembered, m=plan.to_model)
-            self.window.statusBar().showMessage(self._said, 8000)
+            self._say(Said.FROM_MEMORY.format_with(n=self._remembered, m=plan.to_model), 8000)
         return plan
 
     def _on_request_started(self, req_id: int, text: str) -> None:
@@ -270,9 +269,14 @@ class PostEditFeature(QObject):
         self._planned = False
         self.window.suggestion_bar.hide()
         status = self.window.statusBar()
-        if not self._remembered and status.currentMessage() in (self._said, Said.REMEMBERED.value):
+        if not self._remembered and self._said and status.currentMessage() == self._said:
             status.clearMessage()  # the status bar speaks of this translation, not the one before
         self._remembered = 0
+
+    def _say(self, message: str, ms: int) -> None:
+        """Show ``message`` about the sentences shown (it goes when a new translation starts)."""
+        self._said = message
+        self.window.statusBar().showMessage(message, ms)
 
     def _on_span(self, req_id: int, span: Any) -> None:
         if req_id != self._req_id:
@@ -340,9 +344,9 @@ class PostEditFeature(QObject):
     # ---- the memory's suggestion -------------------------------------------------------------
     def _on_highlighted(self, pair: Pair | None) -> None:
         if pair is not None and pair.edited and pair.machine.strip() != pair.translation.strip():
-            self.window.statusBar().showMessage(Said.EDITED.format_with(machine=pair.machine), 6000)
+            self._say(Said.EDITED.format_with(machine=pair.machine), 6000)
         elif pair is not None and pair.origin == MEMORY:
-            self.window.statusBar().showMessage(Said.REMEMBERED.value, 6000)
+            self._say(Said.REMEMBERED.value, 6000)
         bar = self.window.suggestion_bar
         match = pair.suggestion if pair is not None and not pair.edited else None
         if match is None:

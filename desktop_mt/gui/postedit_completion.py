@@ -36,6 +36,7 @@ class Completion(QObject):
         self._next_id = 0
         self.pending: tuple[int, threading.Event] | None = None
         self._completion = ""
+        self._pair: Pair | None = None  # the sentence being completed
         self.accepting = False  # an accepted completion goes in: no new request for it
         self._completeRequested.connect(controller.worker.complete)
         controller.worker.completionDelta.connect(self._on_delta)
@@ -69,6 +70,7 @@ class Completion(QObject):
         self._next_id += 1
         cancel = threading.Event()
         self.pending = (self._next_id, cancel)
+        self._pair = pair
         self._completion = ""
         # Greedy: a completion while typing must come at once (Settings' beams are for translations).
         options = dataclasses.replace(self.controller.window_options(), beams=1)
@@ -87,7 +89,8 @@ class Completion(QObject):
         if self.pending is None or self.pending[0] != req_id:
             return
         self._completion += text
-        self.pane.show_completion(self._completion)
+        pair = self._pair
+        self.pane.show_completion(self._completion, pair.tgt[1] if pair is not None else None)
         self.shown.emit(self._completion)
 
     def _on_done(self, req_id: int, message: str) -> None:

@@ -6,9 +6,10 @@ the model's completion of the sentence being corrected, and reports clicks on a 
   streamed translation or another feature writing into the pane. Sentence alignment follows
   it and marks the sentence as the user's (``alignment.Alignment.target_edited``).
 - The completion hint: one line, in the palette's placeholder-text colour, with the model's
-  completion of the sentence from what was typed: inline, right after the cursor on its line
-  (under the line when too little of the line is left), never wrapped; a long completion is
-  cut with an ellipsis (all of it in the tooltip). Tab puts it in (it replaces the rest of
+  completion of the sentence from what was typed: inline, right after the cursor, over the
+  rest of that sentence on its line (what Tab replaces) and never over the next sentence; on
+  one line under the cursor's line when too little room is left; never wrapped: a long
+  completion is cut with an ellipsis (all of it in the tooltip). Tab puts it in (it replaces the rest of
   that sentence), Esc dismisses it; typing on asks for a new one.
 - ``wordClicked(pos)``: a plain left click (no drag, no selection, no modifier) in the text.
 """
@@ -24,7 +25,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 
 HINT_KEYS = "Tab accepts · Esc dismisses"
 SHORT_KEYS = "⇥ Tab"  # after the completion on its line; HINT_KEYS in the tooltip
-MIN_INLINE = 160  # pixels of the line left after the cursor for the hint to go inline
+MIN_INLINE = 120  # pixels of the line left after the cursor for the hint to go inline
 
 
 def document_slice(document: QTextDocument, start: int, end: int) -> str:
@@ -155,17 +156,28 @@ class PostEditPane(QPlainTextEdit):
             document.setUndoRedoEnabled(True)
 
     # ---- completion ----------------------------------------------------------------------
-    def show_completion(self, completion: str) -> None:
-        """Offer ``completion`` under the cursor's line."""
+    def show_completion(self, completion: str, end: int | None = None) -> None:
+        """Offer ``completion`` inline after the cursor, over the rest of its sentence (which
+        Tab replaces; ``end`` is where the sentence ends), never over the text after it: when
+        too little room is left, on one line under the cursor's line."""
         if not completion.strip():
             self.hide_completion()
             return
         rect = self.cursorRect()
         right = self.viewport().width() - 4
-        if right - rect.right() >= MIN_INLINE:  # inline, after the cursor on its line
-            self.hint.show_text(completion, QPoint(rect.right() + 2, rect.top()), right - rect.right() - 2)
-        else:  # too little of the line left: on one line under it
-            self.hint.show_text(completion, QPoint(4, rect.bottom() + 2), right - 4)
+        if end is not None:
+            document = self.document()
+            cursor = QTextCursor(document)
+            cursor.setPosition(max(0, min(end, document.characterCount() - 1)))
+            line_end = QTextCursor(cursor)
+            line_end.movePosition(QTextCursor.MoveOperation.EndOfLine)
+            at_end = self.cursorRect(cursor)
+            if at_end.top() == rect.top() and line_end.position() > cursor.position():
+                right = min(right, at_end.left())  # another sentence follows on this line
+        if right - rect.right() >= MIN_INLINE:
+            self.hint.show_text(completion, QPoint(rect.right() + 1, rect.top()), right - rect.right() - 1)
+        else:
+            self.hint.show_text(completion, QPoint(4, rect.bottom() + 2), self.viewport().width() - 8)
 
     def hide_completion(self) -> None:
         """Take the offer away (without accepting it)."""

@@ -219,3 +219,26 @@ def test_the_machine_text_is_one_pass_over_the_text(qtbot, ready, monkeypatch):
     assert controller.postedit.machine_text() == OUT
     assert calls == []  # not a scan of the text per sentence (quadratic on a long text)
     assert postedit.index16_table("a𠀀b")(3) == real("a𠀀b", 3) == 2
+
+
+def test_the_inline_hint_never_covers_the_next_sentence(qtbot, ready):
+    window, _controller, _fake = ready
+    window.resize(900, 400)
+    end = OUT.index("HOW")  # "HELLO WORLD." ends here, "HOW ARE YOU?" follows on the line
+    _put_cursor(window, OUT.index("WORLD") + 1)
+    window.target.show_completion("ORLD and a long tail " * 5, end)
+    hint, cursor = window.target.hint, window.target.cursorRect()
+    next_sentence = window.target.cursorRect(_cursor_at(window, end))
+    assert hint.isVisible() and "…" in hint.text()
+    assert hint.y() > cursor.bottom() or hint.geometry().right() <= next_sentence.left()
+
+
+def test_a_message_about_an_edited_sentence_goes_with_a_new_translation(qtbot, ready):
+    window, controller, _fake = ready
+    start = OUT.index("HOW")
+    _type_over(qtbot, window, start, start + len("HOW ARE YOU?"), "how do you do?")
+    _put_cursor(window, start + 2)
+    controller.alignment.view.refresh()
+    assert "Your translation" in window.statusBar().currentMessage()
+    _retranslate(qtbot, window, controller, "Where is the station?")
+    assert "Your translation" not in window.statusBar().currentMessage()
