@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Generator
+from typing import Any
 
-from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
+from desktop_mt.engine.events import Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
+from desktop_mt.engine.options import GenerationOptions
+from desktop_mt.engine.protocols import CancelToken
 from desktop_mt.testing import ScriptedTranslator
 
 
@@ -26,7 +30,12 @@ class FakeTranslator(ScriptedTranslator):
     instances: list[FakeTranslator] = []
 
     def __init__(
-        self, config=None, delay: float = 0.0, busy: float = 0.0, max_tokens: int = 10_000, fail_on: str | None = None
+        self,
+        config: Any = None,
+        delay: float = 0.0,
+        busy: float = 0.0,
+        max_tokens: int = 10_000,
+        fail_on: str | None = None,
     ) -> None:
         super().__init__(
             lambda text: "".join(fake_output(text, max_tokens)),
@@ -38,11 +47,11 @@ class FakeTranslator(ScriptedTranslator):
         self.delay, self.busy, self.max_tokens = delay, busy, max_tokens
         self.model_info.variants = ("int8", "fp32")
         self.model_info.path = "fake"
-        self.stream_calls: list[dict] = []
+        self.stream_calls: list[dict[str, Any]] = []
         FakeTranslator.instances.append(self)
 
     @property
-    def calls(self) -> list[dict]:  # type: ignore[override]
+    def calls(self) -> list[dict[str, Any]]:  # type: ignore[override]
         """One dict per ``translate_stream`` call (the GUI tests' record)."""
         return self.stream_calls
 
@@ -51,9 +60,19 @@ class FakeTranslator(ScriptedTranslator):
         while time.perf_counter() < end:
             pass
 
-    def translate_stream(self, text, options=None, cancel=None):
-        """Generator like the engine's: TextDelta..., SegmentDone, Finished(stats)."""
-        call = {
+    def translate_stream(
+        self,
+        text: str,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+    ) -> Generator[StreamEvent, None, None]:
+        """Generator like the engine's: TextDelta..., SegmentDone, Finished(stats); with
+        ``prefix``, the scripted completion (``ScriptedTranslator``'s)."""
+        if prefix is not None:
+            yield from super().translate_stream(text, options, cancel, prefix)
+            return
+        call: dict[str, Any] = {
             "text": text,
             "options": options,
             "thread": threading.get_ident(),
@@ -66,12 +85,12 @@ class FakeTranslator(ScriptedTranslator):
             raise RuntimeError(f"fake engine exploded on {text!r}")
         tokens = fake_output(text, self.max_tokens)
         t0 = time.perf_counter()
-        first = None
+        first: float | None = None
         for tok in tokens:
             if cancel is not None and cancel.is_set():
                 call["cancelled"] = True
                 break
-            if self.delay and cancel is not None and cancel.wait(self.delay):
+            if self.delay and isinstance(cancel, threading.Event) and cancel.wait(self.delay):
                 call["cancelled"] = True
                 break
             self._burn()
@@ -85,10 +104,10 @@ class FakeTranslator(ScriptedTranslator):
         yield Finished(TranslationStats(1, call["yielded"], time.perf_counter() - t0, first, call["cancelled"]))
 
 
-def fake_factory(**kwargs):
+def fake_factory(**kwargs: Any) -> Callable[[Any], FakeTranslator]:
     """A translator factory for the worker that builds FakeTranslators with ``kwargs``."""
 
-    def factory(config):
+    def factory(config: Any) -> FakeTranslator:
         return FakeTranslator(config, **kwargs)
 
     return factory
@@ -99,17 +118,17 @@ class FakeGlobalHotKeys:
 
     last: FakeGlobalHotKeys | None = None
 
-    def __init__(self, mapping):
+    def __init__(self, mapping: dict[str, Callable[[], object]]) -> None:
         self.mapping, self.started, self.stopped = mapping, False, False
         FakeGlobalHotKeys.last = self
 
-    def start(self):
+    def start(self) -> None:
         self.started = True
 
-    def stop(self):
+    def stop(self) -> None:
         self.stopped = True
 
-    def press(self, combo):
+    def press(self, combo: str) -> None:
         t = threading.Thread(target=self.mapping[combo])
         t.start()
         t.join()
