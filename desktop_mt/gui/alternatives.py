@@ -74,6 +74,7 @@ class Pending:
     start: int | None = None
     how: str = MENU
     revision: int = 0  # the pane's document revision when asked
+    cursor: int = -1  # where the pane's cursor was (a click's list comes only if it is still there)
 
 
 class AlternativesPopup(QFrame):
@@ -219,7 +220,8 @@ class AlternativesFeature(QObject):
         self.cancel()
         self._next_id += 1
         revision = self.window.target.document().revision()
-        self._pending = Pending(self._next_id, threading.Event(), pair, start, how, revision)
+        cursor = self.window.target.textCursor().position()
+        self._pending = Pending(self._next_id, threading.Event(), pair, start, how, revision, cursor)
         if how == MENU:
             self.window.statusBar().showMessage("Finding alternatives from this word…", 4000)
         options = self.controller.window_options()
@@ -279,7 +281,9 @@ class AlternativesFeature(QObject):
         elif self.window.target.document().revision() != pending.revision:
             return  # typed on since: the text they were for is gone
         elif pending.how == CLICK:
-            self.show_popup(pending.pair, pending.start, result)
+            target = self.window.target
+            if target.textCursor().position() == pending.cursor and target.hasFocus():  # not moved on since
+                self.show_popup(pending.pair, pending.start, result)
         else:
             self.show_menu_from(pending.pair, pending.start, result)
 

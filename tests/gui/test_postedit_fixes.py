@@ -242,3 +242,16 @@ def test_a_message_about_an_edited_sentence_goes_with_a_new_translation(qtbot, r
     assert "Your translation" in window.statusBar().currentMessage()
     _retranslate(qtbot, window, controller, "Where is the station?")
     assert "Your translation" not in window.statusBar().currentMessage()
+
+
+def test_no_list_when_the_cursor_moved_on_before_the_alternatives_came(qtbot, ready):
+    window, controller, _fake = ready
+    alternatives = controller.alternatives
+    shown = []
+    alternatives.popupShown.connect(shown.append)
+    pos = OUT.index("WORLD") + 2
+    _put_cursor(window, pos)
+    with qtbot.waitSignal(controller.worker.alternativesReady, timeout=10_000):
+        alternatives.request_from(pos, "click")
+        _put_cursor(window, pos + 3)  # an arrow key, say, before the answer is handled
+    assert shown == []
