@@ -8,15 +8,17 @@
 - **Completion.** Typing in a translated sentence asks the worker (a new request id and cancel
   flag each time, so typing never waits) for the model's completion of that sentence from what
   was typed (``prefix=``). The pane shows it distinctly; Tab puts it in, Esc dismisses it.
-- **Alternatives from a word.** A click on a word of a translated sentence asks for the n-best
-  continuations from that word on (``alternatives(..., prefix=<text before the word>)``); see
-  ``alternatives.AlternativesFeature.request_from``.
+- **Alternatives from a word.** A click places the cursor (the next key goes to the pane) and
+  asks in the background for the n-best continuations from that word on (``alternatives(...,
+  prefix=<text before the word>)``), offered in a list that never takes the keyboard; Alt+Down
+  asks for them as a keyboard menu; see ``alternatives.AlternativesFeature.request_from``.
 - **Translation memory.** Edited sentences go into ``tm.TranslationMemory`` for their direction
   when the text moves on (a new translation, a swap, quitting) and with Edit > Approve
   translation (every sentence, as approved). An exact match is used as the translation, marked
   "from memory" (never sent to the model); a fuzzy match (>= 75 %) is offered in the
-  suggestion bar. Edit > Translation memory… opens the memory dialog. The history keeps the
-  final text and the machine's.
+  suggestion bar while its sentence's source is unchanged. Edit > Translation memory… opens
+  the memory dialog. The history keeps the final text and the machine's. A status message about
+  the sentences shown (from memory, edited) goes when a new translation starts.
 """
 
 from __future__ import annotations
