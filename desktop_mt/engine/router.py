@@ -95,6 +95,12 @@ class TwoWayTranslator:
         return self.primary.model_info
 
     @property
+    def model_infos(self) -> dict[str, ModelInfo]:
+        """Each loaded direction's model information (``{"en-zh": ..., "zh-en": ...}``, "en-zh"
+        first; a direction without a model is absent, and named in ``missing``). A new dict."""
+        return {d: self.translators[d].model_info for d in self.directions}
+
+    @property
     def directions(self) -> tuple[str, ...]:
         """The directions this translator has a model for, ``"en-zh"`` first."""
         return tuple(d for d in direction.DIRECTIONS if d in self.translators)

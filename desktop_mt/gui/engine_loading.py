@@ -1,8 +1,15 @@
 """Loading the engine for the window: which model the settings ask for, asking the worker for
 it (the worker builds it in its thread), what the window shows while and after it loads, and
 falling back to the bundled model when the chosen one cannot be loaded. The controller's
-collaborator (:class:`EngineLoading`, on its port ``ports.EngineHost``); the controller keeps
-``engine_config``, ``reload_engine``, ``loaded_config`` and ``model_info``.
+collaborator (:class:`EngineLoading`, on its port ``ports.EngineHost`` with what the model label
+needs, :class:`ModelLabelHost`); the controller keeps ``engine_config``, ``reload_engine``,
+``loaded_config`` and ``model_info``.
+
+The engine has a model per direction (``engine.router``; the worker's ``loaded`` carries them,
+``worker.LoadedModels``). The status bar's model label names the model of the direction in use:
+the direction control's choice, under Auto the direction of the latest request's text (every
+model, compactly, before any text or for text that needs both); a direction without a model
+says so ("ZH→EN: no model"). Its tooltip and Help > About list every direction's model.
 """
 
 from __future__ import annotations
@@ -10,38 +17,134 @@ from __future__ import annotations
 import dataclasses
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, SignalInstance
 
 from desktop_mt import __version__
+from desktop_mt.engine import direction
+from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, ZH_EN
+from desktop_mt.engine.model_format import ModelInfo, bundled_model_dir
+from desktop_mt.errors import ModelNotFoundError
 
-from .models import is_bundled
-from .ports import EngineConfig, EngineHost, LoadingWorker, Status, qt_parent
+from .direction_bar import DESCRIBED
+from .ports import EngineConfig, EngineHost, EngineWindow, LoadingWorker, Status, qt_parent
+from .worker import LoadedModels
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 
+ARROWS = {EN_ZH: "EN→ZH", ZH_EN: "ZH→EN"}  # the status bar's short names of the directions
+WAYS = {EN_ZH: "English → Chinese", ZH_EN: "Chinese → English"}
+TARGET_DIRECTIONS = {direction.ZH: EN_ZH, direction.EN: ZH_EN}  # the direction control's choice -> direction
 
-def about_text(info: Any, variant: str) -> str:
-    """Help > About: version, code licence, the loaded model and where its licence is."""
+
+class ModelLabelWindow(EngineWindow, Protocol):
+    """The window as the model label follows the direction: the label with its tooltip, and
+    the direction control's changes (a ``direction_bar.Target`` value, however it changed)."""
+
+    def set_model(self, text: str, tooltip: str = "") -> None: ...
+
+    @property
+    def directionShown(self) -> SignalInstance: ...  # (str)
+
+
+class ModelLabelHost(EngineHost, Protocol):
+    """What :class:`EngineLoading` uses of the controller: ``ports.EngineHost``, and for the
+    model label the requests as they start."""
+
+    @property
+    def window(self) -> ModelLabelWindow: ...
+
+    @property
+    def requestStarted(self) -> SignalInstance: ...  # (int, str)
+
+
+def is_demo(path: Path | str) -> bool:
+    """Whether ``path`` is one of the bundled demo models (either direction)."""
+    for way in DIRECTIONS:
+        try:
+            if Path(path).resolve() == bundled_model_dir(way).resolve():
+                return True
+        except (ModelNotFoundError, OSError):
+            continue
+    return False
+
+
+def model_name(info: ModelInfo) -> str:
+    return str(getattr(info, "name", "") or "model")
+
+
+def label_text(models: LoadedModels, way: str | None) -> str:
+    """The status bar's model label: the model of direction ``way`` and the variant ("ZH→EN: no
+    model" when it has none); ``way`` None (Auto before any text): every direction, compactly
+    ("EN→ZH tatoeba-en-zh-small · ZH→EN tatoeba-zh-en-small · int8"), or the one model alone
+    when the translator has one direction only."""
+    if way is None:
+        shown = models.directions
+        if len(shown) != 1:
+            parts = [
+                f"{ARROWS[d]} {model_name(models.models[d])}" if d in models.models else f"{ARROWS[d]}: no model"
+                for d in shown
+            ]
+            return " · ".join([*parts, models.variant])
+        way = shown[0]
+    info = models.models.get(way)
+    return f"{model_name(info)} · {models.variant}" if info is not None else f"{ARROWS[way]}: no model"
+
+
+def _get_one(models: LoadedModels, way: str) -> str:
+    """Where a model for direction ``way`` comes from (the catalog's, when it has one)."""
+    get = models.missing.get(way, "")
+    return f"File > Models… downloads {get}" if get else "File > Models… adds one"
+
+
+def _model_line(models: LoadedModels, way: str) -> str:
+    info = models.models.get(way)
+    if info is None:
+        return f"{WAYS[way]}: no model installed ({_get_one(models, way)})"
+    demo = ", bundled demo model" if is_demo(str(getattr(info, "path", "") or "")) else ""
+    return f"{WAYS[way]}: {model_name(info)} ({models.variant}{demo})"
+
+
+def label_tooltip(models: LoadedModels) -> str:
+    """The model label's tooltip: every direction's model with its variant, the demo ones said."""
+    return "\n".join(_model_line(models, d) for d in models.directions)
+
+
+def _licence_note(info: ModelInfo) -> str:
     path = Path(str(getattr(info, "path", "") or ""))
     notes = [p.name for p in (path / "README.md", path / "LICENSE", path / "LICENSE.txt") if p.is_file()]
-    where = (
-        f"its licence and data sources are in {', '.join(notes)} in {path}"
-        if notes
-        else f"its folder ({path}) has no model card; check the licence where you got it"
-    )
+    if notes:
+        return f"{model_name(info)}: its licence and data sources are in {', '.join(notes)} in {path}"
+    return f"{model_name(info)}: its folder ({path}) has no model card; check the licence where you got it"
+
+
+def about_text(models: LoadedModels | ModelInfo, variant: str = "") -> str:
+    """Help > About: version, code licence, each direction's model (its variant, whether it is
+    the demo, the catalog model to download for a direction without one) and where each model's
+    licence is. A lone ``ModelInfo`` (and its ``variant``) is shown as an English->Chinese model."""
+    if not isinstance(models, LoadedModels):
+        models = LoadedModels({str(getattr(models, "direction", None) or EN_ZH): models}, variant)
+    lines = []
+    for way in models.directions:
+        info = models.models.get(way)
+        if info is None:
+            lines.append(f"No {WAYS[way]} model: {_get_one(models, way)}.")
+        else:
+            lines.append(f"Model: {model_name(info)} ({models.variant}), {WAYS[way]}")
+    demos = [model_name(i) for i in models.models.values() if is_demo(str(getattr(i, "path", "") or ""))]
     demo = (
-        "\nThis is the bundled demo model: trained on short everyday sentences (Tatoeba pairs, "
-        "CC-BY 2.0 FR) only, it is not for real text. File > Models… downloads a real model.\n"
-        if is_bundled(str(path))
+        f"\n{'These are the bundled demo models' if len(demos) > 1 else 'This is the bundled demo model'} "
+        f"({', '.join(demos)}): trained on short everyday sentences (Tatoeba pairs, CC-BY 2.0 FR) only, "
+        "not for real text. File > Models… downloads a real model.\n"
+        if demos
         else ""
     )
+    notes = "; ".join(_licence_note(i) for i in models.models.values())
     return (
         f"desktop-mt {__version__}: offline English ⇄ Chinese translation on this machine.\n"
-        "Code: MIT licence. Nothing is sent over the network.\n\n"
-        f"Model: {getattr(info, 'name', None) or 'unknown'} ({variant})\n{demo}"
-        f"The model is not part of the code licence: {where}."
+        "Code: MIT licence. Nothing is sent over the network.\n\n" + "\n".join(lines) + f"\n{demo}"
+        f"The models are not part of the code licence: {notes}."
     )
 
 
@@ -50,18 +153,24 @@ class EngineLoading(QObject):
 
     _loadRequested = Signal(object)  # EngineConfig, queued into the worker's thread
 
-    def __init__(self, host: EngineHost, worker: LoadingWorker, real_engine: bool) -> None:
+    def __init__(self, host: ModelLabelHost, worker: LoadingWorker, real_engine: bool) -> None:
         super().__init__(qt_parent(host))
         self.host = host
         self.loaded_config: EngineConfig | None = None  # what the engine runs (after a fallback too)
         self._requested_configs: list[EngineConfig] = []  # loads in flight, in worker order
-        self.model_info: Any = None
+        self.models: LoadedModels | None = None  # each direction's model (None before the first load)
+        self.model_info: ModelInfo | None = None  # the English->Chinese one, else the other
+        self._tooltip = ""  # the model label's: every direction's model
         self._loaded_key: tuple[object, ...] | None = None
         self._real_engine = real_engine
+        self._target = direction.AUTO  # the direction control's choice
+        self._latest: str | None = None  # under Auto: the direction of the latest request (None: both)
         self._loadRequested.connect(worker.load)
         worker.loadStarted.connect(self.on_load_started)
         worker.loaded.connect(self.on_loaded)
         worker.loadFailed.connect(self.on_load_failed)
+        host.window.directionShown.connect(self.on_direction_shown)
+        host.requestStarted.connect(self.on_request_started)
 
     def engine_config(self) -> EngineConfig:
         """What the worker should build from the current settings."""
@@ -72,16 +181,48 @@ class EngineLoading(QObject):
     def on_load_started(self, description: str) -> None:
         self.host.requests.set_state(Status.LOADING, description)
 
-    def on_loaded(self, info: Any, variant: str) -> None:
+    def on_loaded(self, models: LoadedModels) -> None:
         if self._requested_configs:
             self.loaded_config = self._requested_configs.pop(0)
-        self.model_info = info
-        name = getattr(info, "name", None) or "model"
-        self.host.window.set_model(f"{name} · {variant}")
-        self.host.window.about_text = about_text(info, variant)
-        log.info("model loaded: %s (%s)", getattr(info, "name", None), variant)
+        self.models = models
+        self.model_info = models.primary
+        self._tooltip = label_tooltip(models)
+        self.show_model()
+        self.host.window.about_text = about_text(models)
+        log.info(
+            "models loaded: %s (%s)",
+            ", ".join(f"{d} {model_name(i)}" for d, i in models.models.items()),
+            models.variant,
+        )
         self.host.requests.set_state(Status.TRANSLATING if self.host.requests.current else Status.IDLE)
-        self.host.modelLoaded.emit(info)
+        self.host.modelLoaded.emit(models.primary)
+
+    # ---- the model label: the model of the direction in use ----------------------------------
+    def shown_direction(self) -> str | None:
+        """The direction whose model the label names: the direction control's, under Auto the
+        latest request's (None: Auto without text yet, or text that needs both: every model)."""
+        return TARGET_DIRECTIONS.get(self._target, self._latest)
+
+    def show_model(self) -> None:
+        """Name the model of :meth:`shown_direction` in the status bar (the tooltip: all of them)."""
+        if self.models is not None:
+            self.host.window.set_model(label_text(self.models, self.shown_direction()), self._tooltip)
+
+    def on_direction_shown(self, target: str) -> None:
+        """The direction control changed (the user, a swap, the hotkey's Auto, the saved choice)."""
+        self._target = target
+        self._latest = None
+        self.show_model()
+
+    def on_request_started(self, _req_id: int, text: str) -> None:
+        """Under Auto the label follows the request's text: one direction's model, or all of them
+        for text that needs both; text with nothing to translate leaves the label as it is."""
+        if self._target != direction.AUTO:
+            return
+        needed = direction.directions_needed(text[:DESCRIBED])
+        if needed:
+            self._latest = needed.pop() if len(needed) == 1 else None
+            self.show_model()
 
     def on_load_failed(self, message: str) -> None:
         failed = self._requested_configs.pop(0) if self._requested_configs else None

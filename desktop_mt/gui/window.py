@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QByteArray, QRect, QSize, Qt
+from PySide6.QtCore import QByteArray, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QGuiApplication,
@@ -46,6 +46,8 @@ class MainWindow(WindowFiles):
     widgets are built by :class:`WindowChrome`, its menus by ``window_menus.WindowMenus``, its
     file-job face (drops, the job's strip, Recent files, the questions) is ``window_files.WindowFiles``."""
 
+    directionShown = Signal(str)  # the direction control now shows this Target value (user or program)
+
     def __init__(self) -> None:
         super().__init__()
         self.setWindowTitle("desktop-mt — English ⇄ 中文")
@@ -57,6 +59,8 @@ class MainWindow(WindowFiles):
         self.error_dialogs: list[QMessageBox] = []  # kept so tests (and GC) can see them
         self.info_dialogs: list[QMessageBox] = []  # About, Keyboard shortcuts
         self.build_chrome()
+        combo = self.direction_bar.combo  # the model label names the model of the direction shown
+        combo.currentIndexChanged.connect(lambda _i: self.directionShown.emit(str(combo.currentData())))
         self.tab_focus = TabFocus(self)  # Tab moves between the panes and the toolbar
         self.look = WindowLook(self)  # pane colours and the toolbar's » from the palette
         self.set_busy(False)
@@ -173,9 +177,12 @@ class MainWindow(WindowFiles):
         """Show the one-line notice that the bundled demo model is in use."""
         self.demo_notice.setVisible(shown)
 
-    def set_model(self, text: str) -> None:
-        """Status bar model + variant."""
-        self.model_label.set_text(text, [text.split(" · ")[0]])
+    def set_model(self, text: str, tooltip: str = "") -> None:
+        """Status bar model + variant (``tooltip``: more about the models, else ``text``). Where
+        it does not fit, it shows without its last part (the variant)."""
+        self.model_label.set_text(text, [text.rsplit(" · ", 1)[0]])
+        if tooltip:
+            self.model_label.setToolTip(tooltip)
 
     def set_stats(self, first_token_s: float | None, tokens_per_s: float, tokens: int) -> None:
         """Status bar figures of the last run."""

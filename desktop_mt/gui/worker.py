@@ -28,13 +28,13 @@ from PySide6.QtCore import QObject, Signal, Slot
 from desktop_mt import batch
 from desktop_mt.app.factory import build_translator
 from desktop_mt.batch.journal import journal_path
-from desktop_mt.engine.direction import ZH_EN, DirectionUnavailableError, sentence_direction
+from desktop_mt.engine.direction import DIRECTIONS, ZH_EN, DirectionUnavailableError, sentence_direction
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
-from desktop_mt.engine.model_format import inspect_model_dir
+from desktop_mt.engine.model_format import ModelInfo, inspect_model_dir
 from desktop_mt.engine.options import SessionOptions
-from desktop_mt.engine.router import translator_for_sentence
+from desktop_mt.engine.router import TwoWayTranslator, directions_of, translator_for_sentence
 from desktop_mt.errors import DesktopMTError, TranslationCancelled
-from desktop_mt.models.store import resolve_model
+from desktop_mt.models.installed import resolve_model
 from desktop_mt.tm.store import match_key
 
 from .alignment import SegmentSpan, SegmentTracker, utf16_len
@@ -72,11 +72,42 @@ def chosen_models(model_dir: str | None) -> dict[str, str] | list[str] | None:
     return {own: model_dir} if own else [model_dir]
 
 
+@dataclasses.dataclass(frozen=True)
+class LoadedModels:
+    """What the worker's ``loaded`` signal carries: the model of each direction the new translator
+    has (``models``: ``{"en-zh": ModelInfo, "zh-en": ModelInfo}``, "en-zh" first), the directions
+    it has none for with the catalog model that would translate them (``missing``: "" when the
+    catalog has none) and the variant both run."""
+
+    models: dict[str, ModelInfo]
+    variant: str
+    missing: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def of(cls, translator: Any) -> LoadedModels:
+        """A two-way translator's models by direction; any other translator (one ``Translator``,
+        a test stand-in) is one model, of the direction it translates (``router.directions_of``)."""
+        if isinstance(translator, TwoWayTranslator):
+            return cls(translator.model_infos, str(translator.variant), dict(translator.missing))
+        return cls({directions_of(translator)[0]: translator.model_info}, str(translator.variant))
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        """The directions to show: those with a model and those named missing, "en-zh" first."""
+        return tuple(d for d in DIRECTIONS if d in self.models or d in self.missing)
+
+    @property
+    def primary(self) -> ModelInfo:
+        """The English->Chinese model, else the other: what the app called "the model" before
+        it translated both ways (``modelLoaded``, the history's model name)."""
+        return next(iter(self.models.values()))
+
+
 class TranslationWorker(QObject):
     """Owns the Translator; runs loads and translations one at a time in its thread."""
 
     loadStarted = Signal(str)  # description
-    loaded = Signal(object, str)  # ModelInfo (the translator's model_info), variant
+    loaded = Signal(object)  # LoadedModels: each direction's model, the missing ones, the variant
     loadFailed = Signal(str)  # actionable message
     started = Signal(int)  # request id
     delta = Signal(int, str)  # request id, batched text
@@ -124,7 +155,7 @@ class TranslationWorker(QObject):
             return
         old, self._translator = self._translator, new
         self._close(old)
-        self.loaded.emit(new.model_info, str(new.variant))
+        self.loaded.emit(LoadedModels.of(new))
 
     def _report_load_failure(self, message: str) -> None:
         if self._translator is not None:
