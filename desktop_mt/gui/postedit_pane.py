@@ -7,9 +7,10 @@ the model's completion of the sentence being corrected, and reports clicks on a 
   it and marks the sentence as the user's (``alignment.Alignment.target_edited``).
 - The completion hint: one line, in the palette's placeholder-text colour, with the model's
   completion of the sentence from what was typed: inline, right after the cursor, over the
-  rest of that sentence on its line (what Tab replaces) and never over the next sentence; on
-  one line under the cursor's line when too little room is left; never wrapped: a long
-  completion is cut with an ellipsis (all of it in the tooltip). Tab puts it in (it replaces the rest of
+  rest of that sentence on its line (what Tab replaces), never over the next sentence: after
+  the end of the line when the next sentence follows too soon, under the line when no room
+  is left there either; never wrapped: a long completion is cut with an ellipsis (all of it in
+  the tooltip). Tab puts it in (it replaces the rest of
   that sentence), Esc dismisses it; typing on asks for a new one.
 - ``wordClicked(pos)``: a plain left click (no drag, no selection, no modifier) in the text.
 """
@@ -157,14 +158,16 @@ class PostEditPane(QPlainTextEdit):
 
     # ---- completion ----------------------------------------------------------------------
     def show_completion(self, completion: str, end: int | None = None) -> None:
-        """Offer ``completion`` inline after the cursor, over the rest of its sentence (which
-        Tab replaces; ``end`` is where the sentence ends), never over the text after it: when
-        too little room is left, on one line under the cursor's line."""
+        """Offer ``completion`` on one line, covering nothing but what Tab replaces: inline
+        after the cursor, over the rest of its sentence (``end``: where the sentence ends) when
+        there is room before the next sentence on the line; else after the end of the line;
+        else under the cursor's line."""
         if not completion.strip():
             self.hide_completion()
             return
         rect = self.cursorRect()
-        right = self.viewport().width() - 4
+        edge = self.viewport().width() - 4
+        right, after_line = edge, None
         if end is not None:
             document = self.document()
             cursor = QTextCursor(document)
@@ -174,8 +177,11 @@ class PostEditPane(QPlainTextEdit):
             at_end = self.cursorRect(cursor)
             if at_end.top() == rect.top() and line_end.position() > cursor.position():
                 right = min(right, at_end.left())  # another sentence follows on this line
+                after_line = self.cursorRect(line_end).right() + 8
         if right - rect.right() >= MIN_INLINE:
             self.hint.show_text(completion, QPoint(rect.right() + 1, rect.top()), right - rect.right() - 1)
+        elif after_line is not None and edge - after_line >= MIN_INLINE:
+            self.hint.show_text(completion, QPoint(after_line, rect.top()), edge - after_line)
         else:
             self.hint.show_text(completion, QPoint(4, rect.bottom() + 2), self.viewport().width() - 8)
 

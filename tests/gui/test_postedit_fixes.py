@@ -221,16 +221,21 @@ def test_the_machine_text_is_one_pass_over_the_text(qtbot, ready, monkeypatch):
     assert postedit.index16_table("a𠀀b")(3) == real("a𠀀b", 3) == 2
 
 
-def test_the_inline_hint_never_covers_the_next_sentence(qtbot, ready):
+@pytest.mark.parametrize("back", [1, 8])  # little or much of the sentence left after the cursor
+def test_the_inline_hint_never_covers_the_next_sentence(qtbot, ready, back):
+    from PySide6.QtCore import QRect
+
     window, _controller, _fake = ready
     window.resize(900, 400)
-    end = OUT.index("HOW")  # "HELLO WORLD." ends here, "HOW ARE YOU?" follows on the line
-    _put_cursor(window, OUT.index("WORLD") + 1)
+    end = OUT.index("HOW")  # "HELLO WORLD." ends here, "HOW ARE YOU?FINE." follows on the line
+    _put_cursor(window, end - back)
     window.target.show_completion("ORLD and a long tail " * 5, end)
-    hint, cursor = window.target.hint, window.target.cursorRect()
-    next_sentence = window.target.cursorRect(_cursor_at(window, end))
-    assert hint.isVisible() and "…" in hint.text()
-    assert hint.y() > cursor.bottom() or hint.geometry().right() <= next_sentence.left()
+    hint, pane = window.target.hint, window.target
+    start, stop = pane.cursorRect(_cursor_at(window, end)), pane.cursorRect(_cursor_at(window, len(OUT)))
+    following = QRect(start.left(), start.top(), stop.left() - start.left(), start.height())
+    assert hint.isVisible() and "…" in hint.text() and hint.height() <= 2 * hint.fontMetrics().height()
+    assert not hint.geometry().intersects(following)
+    assert hint.geometry().right() <= window.target.viewport().width()
 
 
 def test_a_message_about_an_edited_sentence_goes_with_a_new_translation(qtbot, ready):
