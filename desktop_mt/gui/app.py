@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication
 
-from ..engine.resources import resource_path
+from ..resources_path import resource_path
 from . import fonts, paths, qtcompat, replace
 from .controller import Controller
 from .hotkey import GlobalHotkey

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QFont, QFontDatabase
 
-from ..engine.resources import resource_path
+from ..resources_path import resource_path
 
 CJK_FAMILIES = [
     "Noto Sans CJK SC",

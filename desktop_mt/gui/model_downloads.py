@@ -13,7 +13,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from desktop_mt.models.store import MIRROR_HINT
+from desktop_mt.models.installed import MIRROR_HINT
 
 from .downloads import UNREACHABLE, DownloadRunner, Progress, progress_text, unreachable_text
 

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import desktop_mt.models as model_manager
+from desktop_mt.app import settings as app_settings
 from desktop_mt.engine.direction import DIRECTIONS, model_direction
 from desktop_mt.engine.model_format import ModelInfo, bundled_model_dir, find_models, inspect_model_dir
 from desktop_mt.errors import DesktopMTError, ModelNotFoundError
 from desktop_mt.models import DownloadProgress
-from desktop_mt.models.store import folder_size
+from desktop_mt.models.installed import folder_size
 
 from . import paths
 
@@ -168,23 +169,25 @@ class StoreBackend:
         self, name: str, variant: str, progress: Callable[[DownloadProgress], None], cancel: threading.Event
     ) -> Path:
         """Blocking download + atomic install (the dialog runs it in its thread)."""
-        return model_manager.download_model(name, variant, progress=progress, cancel=cancel)
+        return model_manager.download_model(
+            name, variant, progress=progress, cancel=cancel, endpoint=app_settings.resolve_endpoint()
+        )
 
     def remove(self, name: str) -> None:
         """Delete an installed model (the store resets the active one if it was this)."""
-        model_manager.remove_model(name)
+        app_settings.remove_model(name)
 
     def set_active(self, name_or_path: str) -> None:
         """Make the model the active one of its direction, for the app and the command line
         (a model in the models folder is recorded by name, as `desktop-mt models list` shows)."""
-        model_manager.set_active(name_or_path)
+        app_settings.set_active(name_or_path)
 
     def active_folders(self) -> dict[str, str | None]:
         """The active model folder of each direction ("" = bundled; None: the chosen one is gone)."""
         folders: dict[str, str | None] = {}
         for direction in DIRECTIONS:
             try:
-                folder = model_manager.active_model_dir(direction)
+                folder = app_settings.active_model_dir(direction)
             except DesktopMTError as exc:
                 log.warning("active %s model unavailable: %s", direction, type(exc).__name__)
                 folders[direction] = None
@@ -194,15 +197,15 @@ class StoreBackend:
 
     def endpoint(self) -> str:
         """The endpoint a download would use now."""
-        return model_manager.resolve_endpoint()
+        return app_settings.resolve_endpoint()
 
     def endpoint_setting(self) -> str:
         """The mirror saved in the app ("" = none)."""
-        return model_manager.get_endpoint_setting()
+        return app_settings.get_endpoint_setting()
 
     def set_endpoint_setting(self, url: str) -> None:
         """Save the mirror; the store rejects URLs that are not http(s)."""
-        model_manager.set_endpoint_setting(url)
+        app_settings.set_endpoint_setting(url)
 
 
 def _bundled_items() -> list[InstalledItem]:

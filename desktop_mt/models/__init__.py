@@ -9,7 +9,7 @@ from desktop_mt.models import (load_catalog, catalog_entry, download_model, Down
 Which model is active per direction and the Hub mirror are the application's settings:
 ``desktop_mt.app.settings`` (``get_active``, ``set_active``, ``active_model_dir``,
 ``active_models``, ``remove_model``, ``get_endpoint_setting``, ``set_endpoint_setting``,
-``resolve_endpoint``); the names here pass on to it until the window imports them there.
+``resolve_endpoint``).
 """
 
 from .catalog import CatalogEntry, VariantSpec, catalog_entry, load_catalog
@@ -24,18 +24,6 @@ from .installed import (
     resolve_model,
 )
 
-# The model choice is desktop_mt.app.settings'; these old names stay for the window until it imports them there.
-from .store import (
-    active_model_dir,
-    active_models,
-    get_active,
-    get_endpoint_setting,
-    remove_model,
-    resolve_endpoint,
-    set_active,
-    set_endpoint_setting,
-)
-
 __all__ = [
     "CatalogEntry",
     "VariantSpec",
@@ -48,16 +36,8 @@ __all__ = [
     "DEFAULT_ENDPOINT",
     "MIRROR_HINT",
     "InstalledModel",
-    "active_model_dir",
-    "active_models",
-    "get_active",
-    "get_endpoint_setting",
     "installed",
     "list_installed",
     "models_dir",
-    "remove_model",
-    "resolve_endpoint",
     "resolve_model",
-    "set_active",
-    "set_endpoint_setting",
 ]

@@ -52,8 +52,7 @@ from ..version import __version__
 from .catalog import CatalogEntry, catalog_entry
 from .hub import RemoteFile, file_digest, hub_errors, list_revision
 from .install import install_staged, reuse_installed
-from .installed import models_dir, staging_root
-from .store import resolve_endpoint  # the app's mirror setting, until the window passes its endpoint
+from .installed import default_endpoint, models_dir, staging_root
 
 SPACE_MARGIN = 32 << 20  # leave this much free after the download
 SOURCE_FILE = "source.json"  # in the staging folder: which repo/revision its files belong to
@@ -230,7 +229,8 @@ def download_model(
 ) -> Path:
     """Download and install a catalog model's ``variant``; returns the installed folder.
 
-    ``endpoint`` overrides the app's mirror setting and ``HF_ENDPOINT``. ``progress`` receives
+    ``endpoint``: the Hub or a mirror (the front ends pass the app's choice,
+    ``app.settings.resolve_endpoint()``); else ``HF_ENDPOINT``, else huggingface.co. ``progress`` receives
     :class:`DownloadProgress` reports (from the calling thread); ``cancel`` is anything with
     ``is_set()`` (a ``threading.Event``), checked between chunks. Already installed: returns at
     once. Raises :class:`ModelDownloadError` subclasses (``HubUnreachableError``,
@@ -239,7 +239,7 @@ def download_model(
     """
     quiet_hub()
     entry = catalog_entry(name) if isinstance(name, str) else name
-    endpoint = resolve_endpoint(endpoint)
+    endpoint = default_endpoint(endpoint)
     if progress is not None:
         progress(DownloadProgress("listing"))
     files = plan_files(entry, variant, endpoint)

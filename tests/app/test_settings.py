@@ -14,13 +14,17 @@ from desktop_mt.app import settings as app_settings
 from desktop_mt.app.settings import (
     SETTINGS_VERSION,
     Settings,
+    active_models,
+    get_active,
+    get_endpoint_setting,
     load_models,
     load_settings,
     save_settings,
+    set_active,
+    set_endpoint_setting,
     settings_path,
     update_models,
 )
-from desktop_mt.models import active_models, get_active, get_endpoint_setting, set_active, set_endpoint_setting
 
 
 @pytest.fixture

@@ -476,7 +476,7 @@ def fake_hub(tiny_marian_dir, tmp_path, monkeypatch):
 
     import huggingface_hub.constants as hf_constants
 
-    from desktop_mt.models import set_endpoint_setting
+    from desktop_mt.app.settings import set_endpoint_setting
     from tests.models.conftest import tiny_hub, write_catalog
 
     hub = tiny_hub(tiny_marian_dir)
@@ -490,9 +490,10 @@ def fake_hub(tiny_marian_dir, tmp_path, monkeypatch):
 
 
 def test_real_download_cancel_install_and_switch(qtbot, make_controller, fake_hub, app_home):
+    from desktop_mt.app.settings import get_active
     from desktop_mt.gui.models import available_models
     from desktop_mt.gui.worker import default_translator_factory
-    from desktop_mt.models import get_active, list_installed, models_dir
+    from desktop_mt.models import list_installed, models_dir
 
     window, controller = make_controller(factory=default_translator_factory)
     assert window.demo_notice.isVisibleTo(window) and window.model_label.text() == f"{DEMO} · int8"
@@ -573,8 +574,9 @@ def make_app_controller(qtbot):
 def test_app_and_command_line_share_the_active_model(qtbot, make_app_controller, tiny_marian_dir, app_home):
     import shutil
 
+    from desktop_mt.app.settings import get_active, set_active
     from desktop_mt.gui.settings import Settings
-    from desktop_mt.models import get_active, models_dir, set_active
+    from desktop_mt.models import models_dir
 
     folder = models_dir() / "tiny-local"
     shutil.copytree(tiny_marian_dir, folder)
@@ -595,7 +597,7 @@ def test_app_and_command_line_share_the_active_model(qtbot, make_app_controller,
 def test_a_choice_on_the_command_line_while_the_app_runs_survives_its_quit(
     qtbot, make_app_controller, tiny_marian_dir, app_home
 ):
-    from desktop_mt.models import get_active, set_active
+    from desktop_mt.app.settings import get_active, set_active
 
     window, controller = make_app_controller(bundled_aware_factory())
     set_active(str(tiny_marian_dir))  # `desktop-mt models use DIR` while the app runs
@@ -606,7 +608,8 @@ def test_a_choice_on_the_command_line_while_the_app_runs_survives_its_quit(
 def test_a_vanished_active_model_falls_back_to_the_bundled_one(qtbot, make_app_controller, tiny_marian_dir, app_home):
     import shutil
 
-    from desktop_mt.models import get_active, models_dir, set_active
+    from desktop_mt.app.settings import get_active, set_active
+    from desktop_mt.models import models_dir
 
     folder = models_dir() / "gone"
     shutil.copytree(tiny_marian_dir, folder)
@@ -670,8 +673,8 @@ def test_an_unresolvable_hub_name_is_worded_for_the_dialog(qtbot, app_home, monk
 
 
 def test_add_model_folder_still_switches_the_app(qtbot, make_app_controller, tiny_marian_dir):
+    from desktop_mt.app.settings import get_active
     from desktop_mt.gui.settings_dialog import SettingsDialog
-    from desktop_mt.models import get_active
 
     window, controller = make_app_controller(bundled_aware_factory())
     dialog = SettingsDialog(controller.settings, True, "")
