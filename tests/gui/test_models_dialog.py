@@ -131,6 +131,18 @@ def start_and_wait_progress(qtbot, dialog, name=REAL, variant="int8"):
 
 
 # ---- pure helpers -----------------------------------------------------------------------------
+
+
+def en_zh_label(window) -> str:
+    """The status bar's English->Chinese model and variant ("name · variant"), whether the label
+    names that direction's model alone or both directions' ("EN→ZH a · ZH→EN b · variant")."""
+    text = window.model_label.text()
+    if not text.startswith("EN→ZH "):
+        return text
+    name = text.removeprefix("EN→ZH ").split(" · ")[0]
+    return f"{name} · {text.rsplit(' · ', 1)[-1]}"
+
+
 def test_progress_text_and_sizes():
     assert format_bytes(999) == "999 B" and format_bytes(81_234_567) == "81.2 MB"
     assert format_bytes(3_100_000_000) == "3.10 GB"
@@ -337,7 +349,7 @@ def test_demo_notice_shows_for_the_bundled_model_and_opens_the_dialog(qtbot, app
     window, controller = app_with_fake_models
     assert window.demo_notice.isVisibleTo(window)
     assert "Demo model" in window.demo_notice.label.text()
-    assert window.model_label.text() == f"{DEMO} · int8"  # the status bar names the model
+    assert en_zh_label(window) == f"{DEMO} · int8"  # the status bar names the model
     with qtbot.waitSignal(window.modelsRequested):
         window.demo_notice.button.click()
     dialog = controller.models_hub.dialog
@@ -358,7 +370,7 @@ def test_use_this_model_switches_the_app_and_hides_the_demo_notice(qtbot, app_wi
         dialog.use_button.click()
     folder = str(backend.root / REAL)
     assert controller.settings.model_path == folder and backend.active["en-zh"] == folder
-    assert window.model_label.text() == f"{REAL} · int8"
+    assert en_zh_label(window) == f"{REAL} · int8"
     assert not window.demo_notice.isVisibleTo(window)
     assert dialog.status_text(REAL) == "Active (int8)"
     from desktop_mt.gui.settings import load_settings
@@ -496,7 +508,7 @@ def test_real_download_cancel_install_and_switch(qtbot, make_controller, fake_hu
     from desktop_mt.models import list_installed, models_dir
 
     window, controller = make_controller(factory=default_translator_factory)
-    assert window.demo_notice.isVisibleTo(window) and window.model_label.text() == f"{DEMO} · int8"
+    assert window.demo_notice.isVisibleTo(window) and en_zh_label(window) == f"{DEMO} · int8"
     backend = GatedStoreBackend()
     controller.models_hub.backend = backend
     window.demo_notice.button.click()
@@ -524,7 +536,7 @@ def test_real_download_cancel_install_and_switch(qtbot, make_controller, fake_hu
         dialog.use_button.click()
     folder = str(models_dir() / "tiny")
     assert controller.settings.model_path == folder and get_active() == "tiny"  # by name for the CLI
-    assert window.model_label.text() == "tiny · int8" and not window.demo_notice.isVisibleTo(window)
+    assert en_zh_label(window) == "tiny · int8" and not window.demo_notice.isVisibleTo(window)
     with qtbot.waitSignal(controller.requestFinished, timeout=30_000):
         controller.translate("I love you.")
     assert window.target_text().strip()  # the downloaded model translates in the app
@@ -583,7 +595,7 @@ def test_app_and_command_line_share_the_active_model(qtbot, make_app_controller,
     set_active("tiny-local")  # `desktop-mt models use tiny-local` before the app starts
     window, controller = make_app_controller(bundled_aware_factory())
     assert controller.settings.model_path == str(folder)  # one store: nothing to adopt
-    assert window.model_label.text() == "tiny-local · int8" and not window.demo_notice.isVisibleTo(window)
+    assert en_zh_label(window) == "tiny-local · int8" and not window.demo_notice.isVisibleTo(window)
 
     with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):  # Settings dialog: back to bundled
         controller.apply_settings(dataclasses.replace(controller.settings, model_path=""))
@@ -684,7 +696,7 @@ def test_add_model_folder_still_switches_the_app(qtbot, make_app_controller, tin
     with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
         dialog.apply()
     assert controller.settings.model_path == str(tiny_marian_dir)
-    assert window.model_label.text() == f"{tiny_marian_dir.name} · int8"
+    assert en_zh_label(window) == f"{tiny_marian_dir.name} · int8"
     assert not window.demo_notice.isVisibleTo(window) and get_active() == str(tiny_marian_dir)
 
 
@@ -694,4 +706,4 @@ def test_an_unset_active_model_does_not_replace_the_apps_choice(make_controller,
     chosen = str(tmp_path / "chosen-model")  # the store has no active model yet
     window, controller = make_controller(Settings(model_path=chosen), factory=bundled_aware_factory())
     assert controller.settings.model_path == chosen
-    assert window.model_label.text() == "chosen-model · int8"
+    assert en_zh_label(window) == "chosen-model · int8"
