@@ -5,6 +5,7 @@ Built once per test session (about a minute); nothing is downloaded.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -26,6 +27,21 @@ if "DESKTOP_MT_HOME" not in os.environ:
     import tempfile
 
     os.environ["DESKTOP_MT_HOME"] = tempfile.mkdtemp(prefix="desktop-mt-test-home-")
+
+
+# Modules whose tests open network clients: the garbage they leave is collected when the module
+# ends, so an unclosed client (a socket in a reference cycle) is reported there, on the module
+# that leaked it, and not in whatever later test the collector happens to run (issue 25: an
+# OpenAI client of the compat API tests failed the fuzz test so). Per module: a collection of
+# this session's heap takes about half a second on a loaded machine.
+NETWORK_TEST_FOLDERS = ("server", "models")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _collect_network_garbage(request):
+    yield
+    if request.path.parent.name in NETWORK_TEST_FOLDERS and request.path.parent.parent.name == "tests":
+        gc.collect()
 
 
 @pytest.fixture(scope="session")
