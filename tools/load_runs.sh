@@ -6,10 +6,9 @@
 #
 # The commit is cloned into $LOADRUN_DIR/<short commit>/main (default /tmp/loadrun) with
 # ../shared linked to this checkout's ../shared (the tests read ../shared/data) and .venv linked
-# to this checkout's .venv. The tests run as `python3 dev.py test -q -rs` runs them (CI=true,
-# QT_QPA_PLATFORM=offscreen) but with pytest called directly: dev.py would lint first and could
-# reinstall the project into the shared .venv when the commit's pyproject.toml differs.
-# PYTHONPATH puts the clone first, before the editable install of this checkout.
+# to a venv that uses this checkout's .venv packages (see below). The tests run as
+# `python3 dev.py test -q -rs` runs them (CI=true, QT_QPA_PLATFORM=offscreen) but with pytest
+# called directly: dev.py would lint first and could reinstall the project.
 #
 # Everything (the suite and both hogs) runs under `nice -n 10`, so the suite and the hogs
 # compete equally for the CPUs. Each run's summary line, duration and failures go to
@@ -30,11 +29,25 @@ if [ ! -d "$CLONE/.git" ]; then
 fi
 git -C "$CLONE" -c advice.detachedHead=false checkout -q "$COMMIT" || exit 1
 ln -sfn "$(cd "$SRC/.." && pwd)/shared" "$BASE/shared"
-ln -sfn "$SRC/.venv" "$CLONE/.venv"
+# A venv of its own whose site-packages reach this checkout's .venv through a path line, with
+# the clone installed editable (no dependencies): the clone's code is what every test and every
+# subprocess imports, and the suite runs without PYTHONPATH, as in CI.
+VENV="$BASE/venv"
+if [ ! -x "$VENV/bin/python" ]; then
+    "$SRC/.venv/bin/python" -m venv --without-pip "$VENV" || exit 1
+    site="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    main_site="$("$SRC/.venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    echo "$main_site" >"$site/_main_venv.pth"
+    cp "$main_site/distutils-precedence.pth" "$site/" 2>/dev/null
+    (cd "$CLONE" && "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+        --no-build-isolation -e .) || exit 1
+fi
+ln -sfn "$VENV" "$CLONE/.venv"
 
 HOGS=()
+SUITE=
 cleanup() {
-    for pid in "${HOGS[@]}"; do kill "$pid" 2>/dev/null; done
+    for pid in "${HOGS[@]}" $SUITE; do kill "$pid" 2>/dev/null; done
     echo "$(date -u +%FT%TZ) loop ended" >>"$STATE"
 }
 trap cleanup EXIT
@@ -51,16 +64,19 @@ for i in $(seq 1 "$RUNS"); do
     start=$(date +%s)
     (
         cd "$CLONE" &&
-            CI=true QT_QPA_PLATFORM=offscreen PYTHONPATH="$CLONE" \
-                nice -n 10 .venv/bin/python -m pytest -q -rs -p no:cacheprovider --basetemp="$BASE/t$i"
-    ) >"$log" 2>&1
+            exec env CI=true QT_QPA_PLATFORM=offscreen nice -n 10 \
+                .venv/bin/python -m pytest -q -rs -p no:cacheprovider --basetemp="$BASE/t$i"
+    ) >"$log" 2>&1 &
+    SUITE=$!
+    wait "$SUITE"
     rc=$?
+    SUITE=
     secs=$(($(date +%s) - start))
-    summary="$(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$log" | tail -1)"
+    summary="$(grep -E '(passed|failed|error).* in [0-9.]+s' "$log" | tail -1)"
     [ "$rc" -eq 0 ] && clean=$((clean + 1))
     {
         echo "$(date -u +%FT%TZ) run $i/$RUNS commit $SHORT rc=$rc ${secs}s clean=$clean ${summary:-<no summary>}"
-        grep -E '^(FAILED|ERROR) ' "$log" | sed 's/^/    /'
+        grep -E '^_{3,} .* _{3,}$|^E  +[A-Za-z]*(Error|Warning|Exception)' "$log" | sed 's/^/    /'
     } >>"$STATE"
     rm -rf "$BASE/t$i"
 done
