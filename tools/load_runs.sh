@@ -15,7 +15,13 @@
 # <dir>/state.txt; each run's whole output to <dir>/run-<i>.log. The hogs are killed on exit.
 set -uo pipefail
 
-SRC="$(cd "$(dirname "$0")/.." && pwd)"
+SRC="${LOADRUN_SRC:-$(cd "$(dirname "$0")/.." && pwd)}"
+# Run from a copy: bash reads a script as it goes, and this one may be edited while it loops.
+if [ -z "${LOADRUN_SRC:-}" ]; then
+    copy="$(mktemp /tmp/load_runs.XXXXXX.sh)"
+    cp "$0" "$copy"
+    LOADRUN_SRC="$SRC" exec bash "$copy" "$@"
+fi
 COMMIT="$(git -C "$SRC" rev-parse "${1:-HEAD}")"
 RUNS="${2:-5}"
 SHORT="${COMMIT:0:8}"
@@ -78,6 +84,7 @@ for i in $(seq 1 "$RUNS"); do
         echo "$(date -u +%FT%TZ) run $i/$RUNS commit $SHORT rc=$rc ${secs}s clean=$clean ${summary:-<no summary>}"
         grep -E '^_{3,} .* _{3,}$|^E  +[A-Za-z]*(Error|Warning|Exception)' "$log" | sed 's/^/    /'
     } >>"$STATE"
-    rm -rf "$BASE/t$i"
+    # A failed run's files (the apps' logs of the real-window tests...) are kept for diagnosis.
+    [ "$rc" -eq 0 ] && rm -rf "$BASE/t$i"
 done
 echo "$(date -u +%FT%TZ) commit $SHORT: $clean of $RUNS runs clean" >>"$STATE"
