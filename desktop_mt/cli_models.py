@@ -2,6 +2,7 @@
 
     desktop-mt models list
     desktop-mt models download NAME [--variant int8|fp32] [--endpoint URL]
+    desktop-mt models add FOLDER [--name NAME]
     desktop-mt models remove NAME
     desktop-mt models use NAME|bundled
     desktop-mt models mirror [URL|none]
@@ -17,6 +18,7 @@ import functools
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .app.settings import (
@@ -40,6 +42,7 @@ from .models import (
     load_catalog,
     models_dir,
 )
+from .models.install import install_folder
 from .models.installed import decoder_layout
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
@@ -65,6 +68,14 @@ def add_models_parser(sub: Any) -> None:
         "https://huggingface.co)",
     )
     dl.set_defaults(func=cmd_download)
+    add = msub.add_parser(
+        "add",
+        help="install a Marian folder exported by Optimum or transformers.js (fp32), built into the fast "
+        "layout as a download is; the folder itself is left as it is",
+    )
+    add.add_argument("folder", metavar="FOLDER")
+    add.add_argument("--name", help="the installed model's name (default: the folder's name)")
+    add.set_defaults(func=cmd_add)
     rm = msub.add_parser("remove", help="delete an installed model")
     rm.add_argument("name", metavar="NAME")
     rm.set_defaults(func=cmd_remove)
@@ -239,6 +250,32 @@ def cmd_download(args: argparse.Namespace) -> int:
     progress.close()
     print(f"installed {args.name} ({args.variant}) in {path}")
     print(f"use it: desktop-mt translate --model {args.name}   make it the default: desktop-mt models use {args.name}")
+    return EXIT_OK
+
+
+@_reports_errors
+def cmd_add(args: argparse.Namespace) -> int:
+    """``models add FOLDER``: install a model folder like a catalog download (hashes, then the
+    step layout with per-row int8); a folder the converter does not apply to is used in place."""
+    folder = Path(args.folder).expanduser()
+    if not folder.is_dir():
+        print(
+            f"desktop-mt: {folder} is not a folder; give the folder that holds the model's .onnx files", file=sys.stderr
+        )
+        return EXIT_FAILED
+    name = args.name or folder.resolve().name
+    target = models_dir() / name
+    if target.exists():
+        print(f"desktop-mt: a model named {name} is installed already; choose another with --name", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"adding {folder} as {name} (building the int8 step layout; this takes a minute)", file=sys.stderr)
+    path = install_folder(folder, target)
+    if path == folder:
+        print(f"{folder} is used as it is (already in desktop-mt's layout, or not one the converter builds)")
+        print(f"make it the default: desktop-mt models use {folder}")
+        return EXIT_OK
+    print(f"installed {name} in {path}")
+    print(f"use it: desktop-mt translate --model {name}   make it the default: desktop-mt models use {name}")
     return EXIT_OK
 
 

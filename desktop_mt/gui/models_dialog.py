@@ -43,7 +43,7 @@ from .ports import ModelsHubHost, qt_parent
 
 log = logging.getLogger(__name__)
 
-VARIANT_LABELS = {"int8": "int8 (smaller, faster)", "fp32": "fp32 (full precision)"}
+VARIANT_LABELS = {"int8": "int8 (faster, built at install)", "fp32": "fp32 (full precision)"}
 
 
 class ModelsBackend(Protocol):

@@ -32,7 +32,6 @@ from desktop_mt.errors import (
 )
 from desktop_mt.models import download_model, list_installed
 from tests.models.conftest import CHECKPOINT_REPO, COMMIT, REPO, TOKENIZER, repo_files
-from tests.models.fake_hub import FakeHub
 
 ROOT = Path(__file__).resolve().parents[2]
 INT8 = [
@@ -307,39 +306,3 @@ def test_ctrl_c_installs_nothing_and_the_same_command_resumes(hub, home):
     assert rerun.returncode == 0, rerun.stderr
     assert len(hub.gets("config.json")) == 1 and len(hub.gets("onnx/encoder_model_quantized.onnx")) == 1
     assert [m.name for m in list_installed()] == ["tiny"]
-
-
-@pytest.fixture(scope="module")
-def tiny_merged_dir(tiny_marian_hf, tmp_path_factory):
-    from tests.model_factory import export_model
-
-    return export_model(tiny_marian_hf, tmp_path_factory.mktemp("marian_merged"), layout="merged")
-
-
-def test_the_shipped_catalog_entry_layout_installs_and_translates(tiny_merged_dir, tmp_path, monkeypatch, home):
-    """opus-mt-en-zh's own file list (transformers.js: onnx/*_merged_quantized.onnx), served with a
-    tiny model's bytes: what the real download installs is a model the runtime loads."""
-    from desktop_mt.models import catalog_entry, load_catalog
-
-    monkeypatch.delenv("DESKTOP_MT_CATALOG")
-    real = catalog_entry("opus-mt-en-zh")
-    assert [e.name for e in load_catalog()] == ["opus-mt-en-zh", "opus-mt-zh-en"]
-    files = {
-        name: (tiny_merged_dir / name).read_bytes() for name in ("config.json", "generation_config.json", *TOKENIZER)
-    }
-    for variant in real.variants.values():
-        for role, path in variant.files.items():
-            local = {"encoder": "encoder_model", "decoder_merged": "decoder_model_merged"}[role]
-            suffix = "_quantized" if "quantized" in path else ""
-            files[path] = (tiny_merged_dir / f"{local}{suffix}.onnx").read_bytes()
-    server = FakeHub()
-    server.add_repo(real.repo, real.revision, files)
-    server.start()
-    try:
-        path = download_model("opus-mt-en-zh", "int8", endpoint=server.url)
-    finally:
-        server.stop()
-    manifest = json.loads((path / "desktop_mt.json").read_text(encoding="utf-8"))
-    assert manifest["download"]["licence"] == "CC-BY-4.0" and manifest["int8"] == {"kind": "dynamic"}
-    expected = Translator(tiny_merged_dir, variant="int8").translate_batch(SENTENCES)
-    assert Translator(path, variant="int8").translate_batch(SENTENCES) == expected

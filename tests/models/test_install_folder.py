@@ -37,3 +37,23 @@ def test_a_transformers_js_folder_is_installed_in_the_step_layout(tiny_merged_ex
 def test_a_folder_of_ours_is_used_in_place(tiny_marian_dir, tmp_path):
     assert install_folder(Path(tiny_marian_dir), tmp_path / "models" / "x") == Path(tiny_marian_dir)
     assert not (tmp_path / "models").exists()
+
+
+def test_models_add_installs_a_folder_and_list_shows_the_step_layout(tiny_merged_export, tmp_path, home):  # noqa: F811
+    """`desktop-mt models add FOLDER`: the same install as the function, from the command line;
+    a second add under the same name is refused with a message naming --name."""
+    from tests.models.test_download import run_cli
+
+    folder = tmp_path / "my-marian"
+    for rel, data in merged_repo(tiny_merged_export).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    added = run_cli("models", "add", str(folder))
+    assert added.returncode == 0, added.stderr
+    target = home / "models" / "my-marian"
+    assert f"installed my-marian in {target}" in added.stdout
+    assert inspect_model_dir(target).manifest["converted"]["layout"] == "step"
+    again = run_cli("models", "add", str(folder))
+    assert again.returncode == 1 and "--name" in again.stderr
+    missing = run_cli("models", "add", str(tmp_path / "nowhere"))
+    assert missing.returncode == 1 and "is not a folder" in missing.stderr
