@@ -42,7 +42,7 @@ def test_typed_and_translated_text_survives_kill_9(session, tmp_path):
     app = launch(session, tmp_path / "first.out")
     try:
         wid = wait_for(session.visible_windows, 60, "the window")[0]
-        wait_for(lambda: log_lines(session, r"model loaded"), 120, "the bundled model to load")
+        wait_for(lambda: log_lines(session, r"models loaded"), 120, "the bundled model to load")
         geometry = dict(
             line.split("=") for line in session.x("xdotool", "getwindowgeometry", "--shell", wid).splitlines()
         )

@@ -90,7 +90,7 @@ def test_tray_hotkey_second_instance_and_typing_beside_a_file_job(session, tmp_p
     app = launch(session, tmp_path / "first.out")
     try:
         wid = wait_for(session.visible_windows, 60, "the window")[0]
-        wait_for(lambda: log_lines(session, r"model loaded"), 120, "the bundled model to load")
+        wait_for(lambda: log_lines(session, r"models loaded"), 120, "the bundled model to load")
         assert log_lines(session, r"system tray available: yes"), "the app saw no tray host"
 
         # Close: the window hides, the process keeps running in the tray.

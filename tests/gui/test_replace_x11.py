@@ -45,7 +45,7 @@ def test_hotkey_replaces_the_selection_in_another_app_and_restores_the_clipboard
         stderr=subprocess.DEVNULL,
     )
     try:
-        wait_for(lambda: "model loaded" in log_text(session), 120, "the bundled model to load")
+        wait_for(lambda: "models loaded" in log_text(session), 120, "the bundled model to load")
         wid = wait_for(
             lambda: session.x("xdotool", "search", "--onlyvisible", "--name", "paste-target"), 30, "the target field"
         ).split()[0]
