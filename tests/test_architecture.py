@@ -141,13 +141,6 @@ FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
         "desktop_mt.tm.incremental",
         "desktop_mt.tm.store",
     ),
-    "desktop_mt.models.convert": (
-        "desktop_mt.engine.generation",
-        "desktop_mt.engine.tokenizer",
-        "desktop_mt.engine.translator",
-        "shutil",
-    ),
-    "desktop_mt.models.install": ("desktop_mt.models.convert",),
 }
 
 

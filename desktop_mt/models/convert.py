@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -40,7 +41,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..engine import generation
 from ..engine import model_format as mf
+from ..engine.tokenizer import SentencePieceTokenizer
+from ..engine.translator import decode_params
 from ..errors import ModelFormatError
 
 if TYPE_CHECKING:
@@ -929,10 +933,7 @@ def _write_graphs(
 def validate(info: mf.ModelInfo, staging: Path, made: dict[str, dict[str, str]]) -> dict[str, Any]:
     """The converted graphs against the downloaded fp32 model, on a few sentences: the fp32 step
     graph's teacher-forced logits (must agree, else ConversionRefused) and the int8 greedy tokens."""
-    from ..engine import generation
-    from ..engine.runtime import Seq2SeqSessions
-    from ..engine.tokenizer import SentencePieceTokenizer
-    from ..engine.translator import decode_params
+    from ..engine.runtime import Seq2SeqSessions  # onnxruntime: loaded when a model is checked
 
     encoder = info.files["fp32"]["encoder"]
     check = {"encoder": encoder, **{r: staging / n for r, n in made["fp32-check"].items()}}
@@ -1053,6 +1054,4 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def _remove_tree(path: Path) -> None:
-    import shutil
-
     shutil.rmtree(path, ignore_errors=True)

@@ -21,6 +21,7 @@ from ..engine.model_format import (
 from ..engine.tokenizer import vocab_target_tokens
 from ..errors import ModelDownloadError, ModelFormatError, ModelNotFoundError
 from .catalog import CatalogEntry
+from .convert import convert_model_dir, convertible
 from .hub import RemoteFile
 
 
@@ -70,8 +71,6 @@ def convert_staged(folder: Path) -> dict[str, Any]:
     ``converted`` record. A model the converter does not apply to is left as it is; one it refuses
     (graphs it does not recognise, a check against the downloaded fp32 model that fails) stays
     usable as downloaded, and the manifest says why (``converted.refused``)."""
-    from .convert import convert_model_dir, convertible
-
     info = inspect_model_dir(folder)
     if not convertible(info):
         return {}
@@ -91,8 +90,6 @@ def install_folder(folder: Path, target: Path) -> Path:
     with their sha256, then ``models.convert`` (the step layout with per-row int8, as
     :func:`convert_staged`). Returns ``target``; a folder that is ours already (a manifest) or
     that the converter does not apply to is returned unchanged, to be used in place."""
-    from .convert import convertible
-
     info = inspect_model_dir(folder)
     if info.manifest is not None or not convertible(info):
         return Path(folder)
