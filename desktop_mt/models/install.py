@@ -20,8 +20,8 @@ from ..engine.model_format import (
 )
 from ..engine.tokenizer import vocab_target_tokens
 from ..errors import ModelDownloadError, ModelFormatError, ModelNotFoundError
+from . import convert
 from .catalog import CatalogEntry
-from .convert import convert_model_dir, convertible
 from .hub import RemoteFile
 
 
@@ -72,10 +72,10 @@ def convert_staged(folder: Path) -> dict[str, Any]:
     (graphs it does not recognise, a check against the downloaded fp32 model that fails) stays
     usable as downloaded, and the manifest says why (``converted.refused``)."""
     info = inspect_model_dir(folder)
-    if not convertible(info):
+    if not convert.convertible(info):
         return {}
     try:
-        convert_model_dir(folder)
+        convert.convert_model_dir(folder)
     except Exception as exc:  # noqa: BLE001 - an optimisation: any failure leaves the download as it is
         manifest = read_json(folder / MANIFEST)
         manifest["converted"] = {"refused": str(exc)}
@@ -91,7 +91,7 @@ def install_folder(folder: Path, target: Path) -> Path:
     :func:`convert_staged`). Returns ``target``; a folder that is ours already (a manifest) or
     that the converter does not apply to is returned unchanged, to be used in place."""
     info = inspect_model_dir(folder)
-    if info.manifest is not None or not convertible(info):
+    if info.manifest is not None or not convert.convertible(info):
         return Path(folder)
     staging = target.parent / f".{target.name}.adding-{uuid.uuid4().hex[:8]}"
     shutil.copytree(folder, staging, copy_function=_link_or_copy)
