@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import re
+from collections.abc import Callable
 from typing import Any
 
 from desktop_mt.engine.events import SegmentDone, TextDelta
@@ -139,14 +140,19 @@ class Alignment:
         self.source_text = source_text
         self.pairs: list[Pair] = []
         self.last_edited: Pair | None = None  # the sentence the user's last edit went to
+        self._ranges: dict[str, tuple[list[int], list[tuple[tuple[int, int], Pair]]]] = {}  # per side, sorted
         self._from = 0  # python index in source_text where the next sentence is looked for
         self._from16 = 0  # the same position in UTF-16 units
+        self._source_of: Callable[[], str] | None = None  # the edited source's text, read when needed
 
     def _to16(self, index: int) -> int:
         # Positions only move forward, so the conversion is incremental.
         return self._from16 + utf16_len(self.source_text[self._from : index])
 
     def _find_source(self, sentence: str) -> tuple[int, int] | None:
+        if self._source_of is not None:  # the source was edited since: read it now
+            text_of, self._source_of = self._source_of, None
+            self.source_edited(0, 0, 0, text_of())
         text = self.source_text
         start = text.find(sentence, self._from) if sentence else -1
         end = start + len(sentence)
@@ -177,15 +183,31 @@ class Alignment:
             span.suggestion,
         )
         self.pairs.append(pair)
+        for side in list(self._ranges):  # streamed in order: the new range goes at the end
+            starts, ranges = self._ranges[side]
+            span_of = getattr(pair, side)
+            if span_of is None:
+                continue
+            if starts and span_of[0] < starts[-1]:
+                del self._ranges[side]
+            else:
+                starts.append(span_of[0])
+                ranges.append((span_of, pair))
         return pair
 
-    @staticmethod
-    def _at(pairs: list[Pair], pos: int, side: str) -> Pair | None:
+    def _sorted(self, side: str) -> tuple[list[int], list[tuple[tuple[int, int], Pair]]]:
+        """The ranges of one side, sorted, with their starts: built once after each change
+        (lookups come at every cursor move and every streamed piece)."""
+        if side not in self._ranges:
+            found = [(getattr(p, side), p) for p in self.pairs if getattr(p, side) is not None]
+            ranges = sorted(found, key=lambda r: r[0])
+            self._ranges[side] = ([r[0][0] for r in ranges], ranges)
+        return self._ranges[side]
+
+    def _at(self, pos: int, side: str) -> Pair | None:
         # Inside a range first; a position at a range's end (the cursor after a full stop)
         # belongs to that range when no range starts there.
-        ranges = [(getattr(p, side), p) for p in pairs if getattr(p, side) is not None]
-        ranges.sort(key=lambda r: r[0])
-        starts = [r[0][0] for r in ranges]
+        starts, ranges = self._sorted(side)
         i = bisect.bisect_right(starts, pos) - 1
         if i >= 0:
             (start, end), pair = ranges[i]
@@ -195,17 +217,18 @@ class Alignment:
 
     def at_source(self, pos: int) -> Pair | None:
         """The pair whose source sentence holds position ``pos`` of the source pane."""
-        return self._at(self.pairs, pos, "src")
+        return self._at(pos, "src")
 
     def at_target(self, pos: int) -> Pair | None:
         """The pair whose translation holds position ``pos`` of the translation pane."""
-        return self._at(self.pairs, pos, "tgt")
+        return self._at(pos, "tgt")
 
     def source_edited(self, pos: int, removed: int, added: int, new_text: str | None = None) -> None:
         """The source pane changed at ``pos`` (UTF-16): later ranges move, and a sentence the
         edit touched is no longer aligned (its translation no longer matches it). ``new_text``
         (the pane's text now) lets sentences still to come be found in the edited text."""
         delta, edit_end = added - removed, pos + removed
+        self._ranges.clear()
         for pair in self.pairs:
             if pair.src is None or pair.src[1] <= pos:
                 continue  # the edit is after this sentence
@@ -217,13 +240,21 @@ class Alignment:
             self._from16 = max(found, default=0)
             self._from = index_of16(new_text, self._from16)
 
-    def target_edited(self, pos: int, removed: int, added: int, new_text: str) -> list[Pair]:
+    def source_stale(self, text_of: Callable[[], str]) -> None:
+        """The source pane changed: ``text_of`` gives its text when a sentence still to come
+        must be found in it (read then, once, not at every keystroke)."""
+        self._source_of = text_of
+
+    def target_edited(
+        self, pos: int, removed: int, added: int, new_text: str | Callable[[int, int], str]
+    ) -> list[Pair]:
         """The user changed the translation pane at ``pos`` (UTF-16; ``new_text`` is the pane's
         text now). The sentence the edit is in (or touches: typing at a sentence's end goes on
         with it) takes the edit and becomes the user's (``edited``); sentences after it move;
         a sentence the edit deleted into shrinks (to nothing when all of it went). Returns the
         pairs whose translation changed."""
         delta, old_end = added - removed, pos + removed
+        self._ranges.clear()
         ordered = sorted(self.pairs, key=lambda p: p.tgt)
         owner = self._owner(ordered, pos, removed)
         self.last_edited = owner
@@ -240,7 +271,7 @@ class Alignment:
             else:  # the edit removed the start of this sentence (or all of it)
                 new_start = pos + added
                 pair.tgt = (new_start, max(new_start, end + delta))
-            pair.translation = slice16(new_text, *pair.tgt)
+            pair.translation = new_text(*pair.tgt) if callable(new_text) else slice16(new_text, *pair.tgt)
             pair.edited = True
             changed.append(pair)
         return changed
@@ -270,6 +301,7 @@ class Alignment:
         """Give ``pair`` the translation ``text`` (its range grows or shrinks; the pairs after
         it move). Returns the old target range, which the caller replaces in the pane."""
         old = pair.tgt
+        self._ranges.clear()
         delta = utf16_len(text) - (old[1] - old[0])
         for other in self.pairs:
             if other is not pair and other.tgt[0] >= old[1]:
@@ -301,6 +333,7 @@ class AlignmentView(QObject):
         self.pair: Pair | None = None
         self._hover: tuple[str, int] | None = None
         self._side = "source"
+        self._follow_cursor = True  # the cursor's sentence is shown when the pointer is on none
         self._revealed: Pair | None = None  # the last pair whose counterpart was scrolled to
         source.cursorPositionChanged.connect(lambda: self._cursor_moved("source"))
         target.cursorPositionChanged.connect(lambda: self._cursor_moved("target"))
@@ -325,7 +358,9 @@ class AlignmentView(QObject):
         """A segment finished streaming: align it (and highlight it if the cursor is there)."""
         if self.alignment is not None:
             self.alignment.add(span)
-            self.refresh()
+            # Repaint only when the highlight moves, or for a new memory underline: not every
+            # pair at every sentence of a long text.
+            self.refresh(force=span.origin == MEMORY)
 
     def reset(self) -> None:
         """No alignment (the translation pane was emptied or refilled from elsewhere)."""
@@ -348,6 +383,7 @@ class AlignmentView(QObject):
         editor = self.source if side == "source" else self.target
         if editor.hasFocus() or side == "source" and not self.target.hasFocus():
             self._side = side
+        self._follow_cursor = True  # a cursor moved: its sentence is shown (until the pointer leaves)
         self.refresh(force=False)
         if editor.hasFocus():  # the user put it there (a click or a key)
             self._reveal_counterpart(side, editor.textCursor().position())
@@ -365,7 +401,8 @@ class AlignmentView(QObject):
 
     def _source_changed(self, pos: int, removed: int, added: int) -> None:
         if self.alignment is not None:
-            self.alignment.source_edited(pos, removed, added, self.source.toPlainText())
+            self.alignment.source_edited(pos, removed, added)
+            self.alignment.source_stale(self.source.toPlainText)
             self.refresh()
 
     def _target_changed(self, _pos: int, _removed: int, _added: int) -> None:
@@ -375,10 +412,18 @@ class AlignmentView(QObject):
     def _target_user_edit(self, pos: int, removed: int, added: int) -> None:
         if self.alignment is None:
             return
-        changed = self.alignment.target_edited(pos, removed, added, self.target.toPlainText())
+        changed = self.alignment.target_edited(pos, removed, added, self._target_slice)
         self.refresh()
         if changed:
             self.pairsEdited.emit(changed)
+
+    def _target_slice(self, start: int, end: int) -> str:
+        """The translation pane's text from ``start`` to ``end`` (UTF-16), read from the document."""
+        last = max(0, self.target.document().characterCount() - 1)
+        cursor = QTextCursor(self.target.document())
+        cursor.setPosition(max(0, min(start, last)))
+        cursor.setPosition(max(0, min(end, last)), QTextCursor.MoveMode.KeepAnchor)
+        return cursor.selectedText().replace("\u2029", "\n")
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         kind = event.type()
@@ -386,7 +431,8 @@ class AlignmentView(QObject):
             side = "source" if obj is self.source.viewport() else "target"
             editor = self.source if side == "source" else self.target
             self.hover(side, editor.cursorForPosition(event.position().toPoint()).position())
-        elif kind == QEvent.Type.Leave:
+        elif kind == QEvent.Type.Leave:  # the pointer left: its highlight goes, the cursor's too
+            self._follow_cursor = False
             self.hover(None, 0)
         return False
 
@@ -404,7 +450,7 @@ class AlignmentView(QObject):
             if pair is None and self._hover[0] is not None:  # between sentences: the cursor's
                 pair = self.pair_at_cursor()
         else:
-            pair = self.pair_at_cursor()
+            pair = self.pair_at_cursor() if self._follow_cursor else None
         if pair is self.pair and not force:
             return
         self.pair = pair

@@ -17,6 +17,7 @@ from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
 from desktop_mt.engine.segment import segment_sentences
+from desktop_mt.engine.textproc import split_marker
 
 from .ports import ProgressHost, Status, qt_parent
 
@@ -36,7 +37,8 @@ def mark_stopped(target: QPlainTextEdit) -> None:
 
 def count_sentences(text: str) -> int:
     """The sentences of ``text`` as the engine splits its lines (at least 1 for any text)."""
-    return max(1, sum(len(segment_sentences(line.strip())) for line in text.splitlines() if line.strip()))
+    bodies = (split_marker(line)[1].strip() for line in text.splitlines())  # "1.", "2)", "-": not sentences
+    return max(1, sum(len(segment_sentences(body)) for body in bodies if body))
 
 
 def without_mark(text: str) -> str:

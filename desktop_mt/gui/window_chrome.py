@@ -65,7 +65,12 @@ SHORTCUTS = (
     ("Ctrl++ / Ctrl+- / Ctrl+0", "Larger / smaller / default text size"),
     ("Ctrl+H", "History of translations (search as you type)"),
     ("Ctrl+Shift+A", "Alternatives for the sentence under the cursor (Ctrl+Z in the translation undoes)"),
-    ("Click a word", "In the translation: alternatives for the sentence from that word on"),
+    (
+        "Click a word",
+        "In the translation: the cursor goes there; alternatives from that word on are offered beside it "
+        "(typing dismisses them)",
+    ),
+    ("Alt+Down", "In the translation: alternatives from the word at the cursor, as a keyboard menu"),
     ("Tab / Esc", "In the translation, while a completion is offered: accept / dismiss it"),
     ("Ctrl+Shift+Enter", "Approve the translation: its sentence pairs go into the translation memory"),
     ("Ctrl+Q", "Quit (closing the window keeps the app in the tray)"),
