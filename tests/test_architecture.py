@@ -133,15 +133,7 @@ CYCLE_EDGES_TO_GO: dict[tuple[str, str], str] = {}
 LAYER_EDGES_TO_GO: dict[tuple[str, str], str] = {}
 # issue 25: function-level imports that put off nothing heavy (each importer: the modules it
 # imports in functions that it could import at module level).
-FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {
-    "desktop_mt.gui.postedit": (
-        "desktop_mt.engine.direction",
-        "desktop_mt.gui.tm_dialog",
-        "desktop_mt.tm",
-        "desktop_mt.tm.incremental",
-        "desktop_mt.tm.store",
-    ),
-}
+FUNCTION_LEVEL_TO_GO: dict[str, tuple[str, ...]] = {}
 
 
 @dataclasses.dataclass(frozen=True)

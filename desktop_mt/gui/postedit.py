@@ -35,9 +35,15 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from desktop_mt.engine.direction import sentence_direction
+from desktop_mt.tm import TranslationMemory
+from desktop_mt.tm.incremental import Sentence, is_marker, plan_update
+from desktop_mt.tm.store import match_key
+
 from .alignment import MEMORY, MODEL, Pair, utf16_len
 from .ports import StrEnum
 from .postedit_completion import Completion
+from .tm_dialog import open_tm_dialog
 from .worker import IncrementalPlan
 
 log = logging.getLogger(__name__)
@@ -150,8 +156,6 @@ class PostEditFeature(QObject):
         """The translation memory (opened when first needed), or None when it cannot be opened."""
         if self._memory is None and not self._memory_error:
             try:
-                from desktop_mt.tm import TranslationMemory
-
                 self._memory = TranslationMemory()
             except (ImportError, OSError, sqlite3.Error) as exc:
                 self._memory_error = f"{type(exc).__name__}: {exc}"
@@ -169,8 +173,6 @@ class PostEditFeature(QObject):
         memory = self.memory
         if alignment is None or memory is None:
             return 0
-        from desktop_mt.engine.direction import sentence_direction
-
         target = self.controller.direction.target.value
         written = 0
         for pair in alignment.pairs:
@@ -217,8 +219,6 @@ class PostEditFeature(QObject):
         if self.tm_dialog is not None and self.tm_dialog.isVisible():
             self.tm_dialog.raise_()
             return self.tm_dialog
-        from .tm_dialog import open_tm_dialog
-
         self.commit()
         self.tm_dialog = open_tm_dialog(self.window, memory)
         return self.tm_dialog
@@ -235,9 +235,6 @@ class PostEditFeature(QObject):
     def plan(self, text: str) -> IncrementalPlan | None:
         """What to translate of ``text``: None to send it whole to the model (nothing kept and
         nothing in the memory), else the sentences with their kept or remembered translations."""
-        from desktop_mt.tm.incremental import Sentence, is_marker, plan_update
-        from desktop_mt.tm.store import match_key
-
         self._suggestions, self._remembered = {}, 0
         alignment = self.view.alignment
         pairs = list(alignment.pairs) if alignment is not None else []
@@ -288,8 +285,6 @@ class PostEditFeature(QObject):
             self.figures.to_model += 1
         alignment = self.view.alignment  # AlignmentFeature added the span's pair just before
         if self._suggestions and alignment is not None and alignment.pairs:
-            from desktop_mt.tm.store import match_key
-
             pair = alignment.pairs[-1]
             if pair.suggestion is None and not pair.edited and pair.origin == MODEL:
                 pair.suggestion = self._suggestions.get(match_key(pair.source))
