@@ -125,8 +125,8 @@ class OrtEngine:
         out: list = [None] * len(batch)
         first = None
         t0 = time.perf_counter()
-        # Translator._generate is the search generate_ids and translate* run, on token ids.
-        for event in self.t._generate([list(s) for s in batch], opts, None):
+        # Translator.search is the search generate_ids and translate* run, on token ids.
+        for event in self.t.search([list(s) for s in batch], opts, None):
             if first is None and isinstance(event, self.TokensStep):
                 first = time.perf_counter()
             elif isinstance(event, self.ItemDone):

@@ -64,7 +64,7 @@ def child(mode: str, src: Path, out: Path) -> dict:
         translator = Translator()
         text = src.read_text("utf-8")
         loaded = time.perf_counter()
-        plan = translator._plan(text, translator.options)  # the engine's planning, no decoding
+        plan = translator.text.plan(text, translator.options)  # the engine's planning, no decoding
         seconds = time.perf_counter() - loaded
         extra = {"plan_items": len(plan)}
     else:

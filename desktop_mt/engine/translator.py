@@ -213,10 +213,6 @@ class Translator:
     def max_source_tokens(self) -> int:
         return self.text.max_source_tokens
 
-    def _plan(self, text: str, opts: GenerationOptions) -> list[PlanPiece]:
-        """``text.plan``: kept for benchmarks/single_line_book.py until it calls ``text.plan``."""
-        return self.text.plan(text, opts)
-
     def hypotheses(
         self, text: str, params: gen.DecodeParams, opts: GenerationOptions, cancel: CancelToken | None = None
     ) -> list[tuple[list[int], float]]:
@@ -258,12 +254,6 @@ class Translator:
         limits = [self.max_total_length(len(s), opts) for s in src_ids]
         search = gen.greedy if params.beams == 1 else gen.beam_search
         return search(self.runner(), src_ids, limits, params, cancel)
-
-    def _generate(
-        self, src_ids: list[list[int]], opts: GenerationOptions, cancel: CancelToken | None
-    ) -> Iterator[gen.SearchEvent]:
-        """``search``: kept for benchmarks/engines.py until it calls ``search``."""
-        return self.search(src_ids, opts, cancel)
 
     def params_for(self, opts: GenerationOptions) -> gen.DecodeParams:
         """The model's decoding parameters with what ``opts`` sets."""
