@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .engine.core import TranslatorCore
 from .engine.events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .engine.generation import DecodeParams, ItemDone, SearchEvent, TokensStep
 from .engine.model_text import ModelText
@@ -46,7 +47,6 @@ from .engine.protocols import (
     KVCache,
     PostEditingTranslator,
     StreamingTranslator,
-    TranslatorCore,
 )
 from .engine.tokenizer import SentencePieceTokenizer
 from .engine.translator import StreamEvent, Translator

@@ -14,7 +14,8 @@ from .options import GenerationOptions
 from .segment import Segment
 
 if TYPE_CHECKING:
-    from .protocols import CancelToken, TranslatorCore
+    from .core import TranslatorCore
+    from .protocols import CancelToken
 
 Hypotheses = list[tuple[list[int], float]]  # a segment's finished beam hypotheses (ids, score), best first
 

@@ -23,9 +23,10 @@ from collections.abc import Generator, Iterator
 from ..errors import TranslationCancelled
 from . import generation as gen
 from . import script
+from .core import TranslatorCore
 from .events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from .options import GenerationOptions
-from .protocols import CancelToken, TranslatorCore
+from .protocols import CancelToken
 from .segment import Segment
 from .streaming import Clock, new_ids
 from .tokenizer import IncrementalDecoder, SentencePieceTokenizer, clean_text

@@ -10,9 +10,8 @@
 - :class:`PostEditingTranslator`: completions from a typed prefix (``engine.prefix``).
 - :class:`StreamingTranslator`: what the GUI worker uses of a ``Translator``;
   the batch code's is ``desktop_mt.batch.BatchTranslator``.
-- :class:`TranslatorCore`: what the engine's own helpers (``engine.streaming``,
-  ``engine.alternatives``, ``engine.prefix``) use of one ``Translator``: its model, its text
-  rules and its searches.
+- ``engine.core.TranslatorCore`` (beside the search's types, which build on these): what the
+  engine's own helpers use of one ``Translator``.
 
 Every implementation is complete: callers never ask an object what it can do.
 """
@@ -25,15 +24,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from .events import Alternative, Finished, SegmentDone, TextDelta
-    from .generation import DecodeParams, SearchEvent
-    from .model_format import ModelInfo
-    from .model_text import ModelText
     from .options import GenerationOptions
-    from .spans import SpanCounts
-    from .tokenizer import SentencePieceTokenizer
 
     StreamEvent = TextDelta | SegmentDone | Finished
 
@@ -156,45 +148,3 @@ class PostEditingTranslator(Protocol):
         cancel: CancelToken | None = None,
         prefix: str | None = None,
     ) -> list[Alternative]: ...
-
-
-class TranslatorCore(Protocol):
-    """One model's translator as the engine's helpers see it (``engine.streaming``,
-    ``engine.alternatives``, ``engine.prefix``): ``Translator``, and the tests' model fakes."""
-
-    @property
-    def model_info(self) -> ModelInfo: ...
-
-    @property
-    def tokenizer(self) -> SentencePieceTokenizer: ...
-
-    @property
-    def options(self) -> GenerationOptions:
-        """The default options (a call's ``options`` None)."""
-
-    @property
-    def text(self) -> ModelText:
-        """Planning, encoding and finishing text for this model."""
-
-    @property
-    def span_counts(self) -> SpanCounts:
-        """How sentences with protected spans went (whole / cut), over every call."""
-
-    def runner(self) -> DecoderRunner:
-        """The model's sessions (RuntimeError once closed)."""
-
-    def params_for(self, opts: GenerationOptions) -> DecodeParams:
-        """The model's decoding parameters with what ``opts`` sets."""
-
-    def max_total_length(self, src_len: int, opts: GenerationOptions) -> int:
-        """Total decoder length (start token included) for a segment of ``src_len`` source ids."""
-
-    def search(
-        self, src_ids: list[list[int]], opts: GenerationOptions, cancel: CancelToken | None
-    ) -> Iterator[SearchEvent]:
-        """The search for a batch of source ids: greedy for one beam, else beam search."""
-
-    def hypotheses(
-        self, text: str, params: DecodeParams, opts: GenerationOptions, cancel: CancelToken | None = None
-    ) -> list[tuple[list[int], float]]:
-        """One segment's finished beam hypotheses ``(ids, score)``, best first."""

@@ -2,7 +2,7 @@
 ``SegmentDone`` per segment and ``Finished`` (``Translator.translate_stream``), and what it
 shares with a post-editing completion stream (``engine.prefix``): the clock and the new token
 ids of a search event. Imported by ``translator`` and ``prefix``; it imports neither (it takes
-a :class:`~desktop_mt.engine.protocols.TranslatorCore`)."""
+a :class:`~desktop_mt.engine.core.TranslatorCore`)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from .segment import Segment
 from .tokenizer import IncrementalDecoder
 
 if TYPE_CHECKING:
-    from .protocols import CancelToken, TranslatorCore
+    from .core import TranslatorCore
+    from .protocols import CancelToken
 
 
 def new_ids(event: gen.SearchEvent, count: int) -> list[int]:
