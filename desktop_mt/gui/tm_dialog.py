@@ -15,6 +15,9 @@ cannot be read adds nothing and its name (and the line, for broken XML) is shown
 the direction shown to a TMX 1.4b file. The file dialogs open in the user's home, then in the
 folder of the last TMX file chosen (remembered for the session). Nothing here logs the user's
 text.
+
+Its parts: the search bar (:mod:`.tm_search`), the table of entries and its inline editing
+(:mod:`.tm_table`), the TMX file work and its failures (:mod:`.tm_files`).
 """
 
 from __future__ import annotations
@@ -23,43 +26,32 @@ import logging
 import sqlite3
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QApplication,
-    QCheckBox,
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
     QMessageBox,
     QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, LANGUAGE_NAMES
-from desktop_mt.tm import BOTH, FUZZY_THRESHOLD, SOURCE, TARGET, Entry, TranslationMemory
-from desktop_mt.tm.store import format_tmx_date
-from desktop_mt.tm.tmx import ImportReport, TMXError, export_tmx, import_tmx
+from desktop_mt.engine.direction import DIRECTIONS, EN_ZH
+from desktop_mt.tm import Entry, TranslationMemory
+from desktop_mt.tm.tmx import ImportReport
 
 from . import theme
+from .tm_files import TMX_FILTER, TMXFailure, export_from, import_into, tmx_path
+from .tm_search import TMSearchBar, direction_label
+from .tm_table import SCORE_COL, SOURCE_COL, TARGET_COL, EntryTable
 
 log = logging.getLogger(__name__)
 
-FUZZY_DELAY_MS = 250  # a fuzzy search runs this long after the last key (it scores every entry)
 SHOWN = 500  # the table shows at most this many entries (newest change first, or best match)
-TMX_FILTER = "TMX files (*.tmx);;All files (*)"
-SOURCE_COL, TARGET_COL, ORIGIN_COL, CHANGED_COL, SCORE_COL = range(5)
-_NEEDS_TMX = "TMX needs translate-toolkit (the 'tm' extra)"
-_FIELDS = ((BOTH, "Source and translation"), (SOURCE, "Source"), (TARGET, "Translation"))
 
 
 _last_folder: Path | None = None  # the folder of the last TMX file chosen (this session)
@@ -82,14 +74,8 @@ def remember_folder(path: str | Path) -> None:
         _last_folder = Path(path).expanduser().absolute().parent
 
 
-def direction_label(direction: str) -> str:
-    """``"en-zh"`` -> ``"English → Chinese"``."""
-    source, target = direction.split("-")
-    return f"{LANGUAGE_NAMES[source]} → {LANGUAGE_NAMES[target]}"
-
-
 class TMDialog(QDialog):
-    """Direction, search box and options, the entries table, a note with counts, commands."""
+    """The search bar, the entries table, a note with counts, commands."""
 
     memoryChanged = Signal()  # the memory was changed here (edit, delete, import)
     refreshed = Signal()  # the table was filled again (tests wait on it)
@@ -102,46 +88,14 @@ class TMDialog(QDialog):
         self.setWindowTitle("Translation memory")
         self.memory = memory
         self.error_box: QMessageBox | None = None  # the last error shown in a message box
-        self._filling = False
-        self.direction_box = QComboBox(self)
-        for d in DIRECTIONS:
-            self.direction_box.addItem(direction_label(d), d)
-        self.direction_box.setCurrentIndex(max(0, self.direction_box.findData(direction)))
-        self.direction_box.currentIndexChanged.connect(lambda _i: self.refresh())
-        self.search = QLineEdit(self)
-        self.search.setPlaceholderText("Search the memory…")
-        self.search.setClearButtonEnabled(True)
-        self._search_timer = QTimer(self)  # a fuzzy search waits for a pause in typing
-        self._search_timer.setSingleShot(True)
-        self._search_timer.setInterval(FUZZY_DELAY_MS)
-        self._search_timer.timeout.connect(self.refresh)
-        self.search.textChanged.connect(self._search_changed)
-        self.field_box = QComboBox(self)
-        for field, label in _FIELDS:
-            self.field_box.addItem(label, field)
-        self.field_box.currentIndexChanged.connect(lambda _i: self.refresh())
-        self.fuzzy_check = QCheckBox("Fuzzy", self)
-        self.fuzzy_check.setToolTip(
-            f"Find text like the search, typos and all (at least {FUZZY_THRESHOLD:.0f}% alike), best match first"
-        )
-        self.fuzzy_check.toggled.connect(lambda _on: self.refresh())
-        self.table = QTableWidget(0, 5, self)
-        self.table.setHorizontalHeaderLabels(["Source", "Translation", "Origin", "Changed", "Match"])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(
-            QAbstractItemView.EditTrigger.DoubleClicked
-            | QAbstractItemView.EditTrigger.EditKeyPressed
-            | QAbstractItemView.EditTrigger.AnyKeyPressed
-        )
-        self.table.setWordWrap(True)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(SOURCE_COL, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(TARGET_COL, QHeaderView.ResizeMode.Stretch)
-        for col in (ORIGIN_COL, CHANGED_COL, SCORE_COL):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.itemChanged.connect(self._on_item_changed)
+        self.search_bar = TMSearchBar(self, direction)
+        self.search_bar.changed.connect(self.refresh)
+        self.direction_box = self.search_bar.direction_box  # the bar's widgets, by their names of before
+        self.search = self.search_bar.search
+        self.field_box = self.search_bar.field_box
+        self.fuzzy_check = self.search_bar.fuzzy_check
+        self.table = EntryTable(self)
+        self.table.textEdited.connect(self._write_edit)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.note = QLabel("", self)
         self.note.setWordWrap(True)
@@ -165,13 +119,6 @@ class TMDialog(QDialog):
         self.refresh()
 
     def _build_layout(self) -> None:
-        top = QHBoxLayout()
-        top.addWidget(QLabel("Direction:", self))
-        top.addWidget(self.direction_box)
-        top.addWidget(self.search, 1)
-        top.addWidget(QLabel("in", self))
-        top.addWidget(self.field_box)
-        top.addWidget(self.fuzzy_check)
         buttons = QHBoxLayout()
         buttons.addWidget(self.delete_button)
         buttons.addStretch(1)
@@ -181,7 +128,7 @@ class TMDialog(QDialog):
         close.rejected.connect(self.reject)
         buttons.addWidget(close)
         layout = QVBoxLayout(self)
-        layout.addLayout(top)
+        layout.addWidget(self.search_bar)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.message)
         layout.addWidget(self.note)
@@ -190,60 +137,45 @@ class TMDialog(QDialog):
     # ---- state ----------------------------------------------------------------------------
     def direction(self) -> str:
         """The direction shown (``"en-zh"`` or ``"zh-en"``)."""
-        return str(self.direction_box.currentData())
+        return self.search_bar.direction()
 
     def set_direction(self, direction: str) -> None:
         """Show another direction's entries."""
-        index = self.direction_box.findData(direction)
-        if index < 0:
-            raise ValueError(f"unknown direction {direction!r}")
-        self.direction_box.setCurrentIndex(index)
+        self.search_bar.set_direction(direction)
 
     def field(self) -> str:
         """Where the search looks: ``"both"``, ``"source"`` or ``"target"``."""
-        return str(self.field_box.currentData())
+        return self.search_bar.field()
 
     def set_field(self, field: str) -> None:
-        self.field_box.setCurrentIndex(max(0, self.field_box.findData(field)))
+        self.search_bar.set_field(field)
 
     def entries(self) -> list[Entry]:
         """The entries listed, top to bottom."""
-        return [self._row_entry(row) for row in range(self.table.rowCount())]
+        return self.table.entries()
 
     def scores(self) -> list[float | None]:
         """The match score of each row (None for a substring search)."""
-        out: list[float | None] = []
-        for row in range(self.table.rowCount()):
-            item = self.table.item(row, SCORE_COL)
-            out.append(float(item.data(Qt.ItemDataRole.UserRole)) if item is not None and item.text() else None)
-        return out
+        return self.table.scores()
 
     def selected_entries(self) -> list[Entry]:
-        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
-        return [self._row_entry(row) for row in rows]
+        return self.table.selected_entries()
 
     def select_row(self, row: int) -> None:
         self.table.selectRow(row)
 
-    def _row_entry(self, row: int) -> Entry:
-        item = self.table.item(row, SOURCE_COL)
-        entry = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-        if not isinstance(entry, Entry):
-            raise IndexError(row)
-        return entry
+    def memory_count(self) -> int:
+        """How many entries the direction shown holds."""
+        try:
+            return self.memory.count(self.direction())
+        except sqlite3.Error:
+            return 0
 
     # ---- listing --------------------------------------------------------------------------
-    def _search_changed(self, _text: str) -> None:
-        if self.fuzzy_check.isChecked():
-            self._search_timer.start()
-        else:
-            self.refresh()
-
     def refresh(self) -> None:
         """Fill the table for the direction, search and options; update the counts."""
-        self._search_timer.stop()
-        direction, query = self.direction(), self.search.text().strip()
-        fuzzy = self.fuzzy_check.isChecked()
+        self.search_bar.timer.stop()
+        direction, query, fuzzy = self.direction(), self.search_bar.query(), self.search_bar.fuzzy()
         scores: list[float | None]
         try:
             if query and fuzzy:
@@ -260,100 +192,33 @@ class TMDialog(QDialog):
         except sqlite3.Error as exc:
             self.show_message(f"Cannot read the translation memory: {exc}", "error")
             found, scores, counts = [], [], dict.fromkeys(DIRECTIONS, 0)
-        for d in DIRECTIONS:
-            self.direction_box.setItemText(self.direction_box.findData(d), f"{direction_label(d)} ({counts[d]})")
-        self._fill(found[:SHOWN], scores[:SHOWN])
+        self.search_bar.set_counts(counts)
+        self.table.fill(found[:SHOWN], scores[:SHOWN])
         self.table.setColumnHidden(SCORE_COL, not (query and fuzzy))
-        more = f" (the first {SHOWN} shown; type to narrow)" if len(found) > SHOWN else ""
-        total = counts[direction]
-        other = ", ".join(f"{direction_label(d)}: {counts[d]}" for d in DIRECTIONS if d != direction)
-        if query:
-            kind = "like" if fuzzy else "with"
-            shown = min(len(found), SHOWN)
-            self.note.setText(
-                f"{shown} of {total} entries {kind} “{query}”{more}" if found else f"No entry {kind} “{query}”."
-            )
-        elif total:
-            self.note.setText(f"{total} entries{more} · {other}")
-        else:
-            self.note.setText(
-                f"No entries in {direction_label(direction)} yet ({other}). Edited and approved sentences "
-                "come here; Import TMX adds a CAT tool's memory."
-            )
+        self.note.setText(_note(direction, query, fuzzy, len(found), counts))
         theme.set_tone(self.note, "quiet")
         self._update_buttons()
         self.refreshed.emit()
 
-    def _fill(self, entries: list[Entry], scores: list[float | None]) -> None:
-        self._filling = True
-        try:
-            self.table.setRowCount(0)
-            self.table.setRowCount(len(entries))
-            for row, (entry, score) in enumerate(zip(entries, scores)):
-                self._set_row(row, entry, score)
-        finally:
-            self._filling = False
-
-    def _set_row(self, row: int, entry: Entry, score: float | None = None) -> None:
-        was, self._filling = self._filling, True
-        try:
-            tip = _tooltip(entry)
-            for col, text in ((SOURCE_COL, entry.source), (TARGET_COL, entry.target)):
-                item = QTableWidgetItem(text)
-                item.setToolTip(tip)
-                if col == SOURCE_COL:
-                    item.setData(Qt.ItemDataRole.UserRole, entry)
-                self.table.setItem(row, col, item)
-            changed = format_tmx_date(entry.changed or entry.created)
-            for col, text in ((ORIGIN_COL, entry.origin), (CHANGED_COL, changed)):
-                item = QTableWidgetItem(text)
-                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-                item.setToolTip(tip)
-                self.table.setItem(row, col, item)
-            score_item = QTableWidgetItem("" if score is None else f"{score:.0f}%")
-            score_item.setFlags(score_item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            if score is not None:
-                score_item.setData(Qt.ItemDataRole.UserRole, score)
-            self.table.setItem(row, SCORE_COL, score_item)
-        finally:
-            self._filling = was
-
     def _update_buttons(self) -> None:
-        self.delete_button.setEnabled(bool(self.table.selectionModel().selectedRows()))
+        self.delete_button.setEnabled(bool(self.table.selected_rows()))
         self.export_button.setEnabled(self.memory_count() > 0)
-
-    def memory_count(self) -> int:
-        """How many entries the direction shown holds."""
-        try:
-            return self.memory.count(self.direction())
-        except sqlite3.Error:
-            return 0
 
     # ---- editing --------------------------------------------------------------------------
     def edit_cell(self, row: int, column: int, text: str) -> None:
         """Put ``text`` into a source or translation cell as the user would (tests, scripts)."""
-        item = self.table.item(row, column)
-        if item is None or column not in (SOURCE_COL, TARGET_COL):
-            raise IndexError((row, column))
-        item.setText(text)
+        self.table.edit_cell(row, column, text)
 
-    def _on_item_changed(self, item: QTableWidgetItem) -> None:
-        if self._filling or item.column() not in (SOURCE_COL, TARGET_COL):
-            return
-        row = item.row()
-        entry = self._row_entry(row)
-        text = item.text()
-        field = "source" if item.column() == SOURCE_COL else "target"
-        if text.strip() == getattr(entry, field):
-            return
+    def _write_edit(self, row: int, field: str, text: str) -> None:
+        entry = self.table.entry(row)
         try:
             updated = self.memory.update(entry.id, **{field: text})
         except (ValueError, KeyError, sqlite3.Error) as exc:
             reason = "the entry is no longer in the memory" if isinstance(exc, KeyError) else str(exc)
             self.show_message(f"Not changed: {reason}.", "error")
-            self._set_row(row, entry)  # the old text back
+            self.table.set_row(row, entry)  # the old text back
             return
-        self._set_row(row, updated)
+        self.table.set_row(row, updated)
         self.message.hide()
         self.entryEdited.emit(updated.id)
         self.memoryChanged.emit()
@@ -375,7 +240,7 @@ class TMDialog(QDialog):
         entries = self.selected_entries()
         if not entries or not self.confirm_delete(len(entries)):
             return 0
-        row = min(index.row() for index in self.table.selectionModel().selectedRows())
+        row = self.table.selected_rows()[0]
         try:
             gone = sum(1 for entry in entries if self.memory.delete(entry.id))
         except sqlite3.Error as exc:
@@ -416,25 +281,12 @@ class TMDialog(QDialog):
         """Add a TMX file's units to the direction shown. A file that cannot be read adds
         nothing; the error (naming the file and line) is shown. Returns the report, None on
         error."""
-        path = Path(path)
-        direction = self.direction()
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            report = import_tmx(self.memory, path, direction)
-        except TMXError as exc:
-            self.show_error("Cannot import the TMX file", str(exc))
+        path, direction = Path(path), self.direction()
+        report = import_into(self.memory, path, direction)
+        if isinstance(report, TMXFailure):
+            self.show_error(report.title, report.text)
             return None
-        except (ValueError, sqlite3.Error) as exc:
-            self.show_error("Cannot import the TMX file", f"{path}: {exc}. Nothing was imported.")
-            return None
-        except ImportError as exc:
-            self.show_error("Cannot import the TMX file", f"{_NEEDS_TMX}: {exc}")
-            return None
-        finally:
-            QApplication.restoreOverrideCursor()
-        self.search.blockSignals(True)
-        self.search.clear()
-        self.search.blockSignals(False)
+        self.search_bar.clear_quietly()
         self.refresh()
         tone = "warning" if report.skipped else None
         self.show_message(f"Imported {path.name} into {direction_label(direction)}: {report}.", tone)
@@ -445,18 +297,10 @@ class TMDialog(QDialog):
 
     def export_file(self, path: str | Path) -> int | None:
         """Write the direction shown to a TMX file. Returns how many entries, None on error."""
-        path = Path(path)
-        if not path.suffix:
-            path = path.with_suffix(".tmx")
-        direction = self.direction()
-        try:
-            count = export_tmx(self.memory, path, direction)
-        except (OSError, sqlite3.Error) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.show_error("Cannot export the translation memory", f"{path}: {reason}")
-            return None
-        except ImportError as exc:
-            self.show_error("Cannot export the translation memory", f"{_NEEDS_TMX}: {exc}")
+        path, direction = tmx_path(path), self.direction()
+        count = export_from(self.memory, path, direction)
+        if isinstance(count, TMXFailure):
+            self.show_error(count.title, count.text)
             return None
         self.show_message(f"Exported {count} entries ({direction_label(direction)}) to {path.name}.", None)
         self.exported.emit(count)
@@ -480,18 +324,22 @@ class TMDialog(QDialog):
         self.error_box = box
 
 
-def _tooltip(entry: Entry) -> str:
-    lines = []
-    if entry.machine:
-        lines.append(f"Machine translation: {entry.machine}")
-    if entry.note:
-        lines.append(f"Note: {entry.note}")
-    if entry.creator:
-        lines.append(f"By: {entry.creator}")
-    if entry.created:
-        lines.append(f"Created: {format_tmx_date(entry.created)}")
-    lines += [f"{kind}: {value}" for kind, value in entry.props]
-    return "\n".join(lines)
+def _note(direction: str, query: str, fuzzy: bool, found: int, counts: dict[str, int]) -> str:
+    """The line under the table: how many entries are listed of how many, and the other counts."""
+    more = f" (the first {SHOWN} shown; type to narrow)" if found > SHOWN else ""
+    total = counts[direction]
+    other = ", ".join(f"{direction_label(d)}: {counts[d]}" for d in DIRECTIONS if d != direction)
+    if query:
+        kind = "like" if fuzzy else "with"
+        if not found:
+            return f"No entry {kind} “{query}”."
+        return f"{min(found, SHOWN)} of {total} entries {kind} “{query}”{more}"
+    if total:
+        return f"{total} entries{more} · {other}"
+    return (
+        f"No entries in {direction_label(direction)} yet ({other}). Edited and approved sentences "
+        "come here; Import TMX adds a CAT tool's memory."
+    )
 
 
 def open_tm_dialog(parent: QWidget | None, memory: TranslationMemory, direction: str | None = None) -> QDialog:
@@ -508,4 +356,12 @@ def open_tm_dialog(parent: QWidget | None, memory: TranslationMemory, direction:
     return dialog
 
 
-__all__ = ["TMDialog", "direction_label", "open_tm_dialog"]
+__all__ = [
+    "SOURCE_COL",
+    "TARGET_COL",
+    "TMDialog",
+    "direction_label",
+    "open_tm_dialog",
+    "remember_folder",
+    "start_folder",
+]
