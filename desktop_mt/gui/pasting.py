@@ -49,7 +49,7 @@ class PasteEdit(QPlainTextEdit):
 
     def insertFromMimeData(self, source: QMimeData) -> None:
         raw = source.text() if source.hasText() else ""
-        result = self.transform(raw) if (self.transform is not None and raw) else raw
+        result = transformed(self.transform, raw)
         if not raw or result == raw:
             super().insertFromMimeData(source)
             end_undo_step(self)
@@ -119,6 +119,16 @@ def join_lines(text: str) -> str:
     return paste_rules.join_lines(text)
 
 
+def transformed(transform: Callable[[str], str] | None, raw: str) -> str:
+    """``raw`` through ``transform``, or ``raw`` itself when that changes nothing but the
+    whitespace at its ends (a list copied with its trailing newline: nothing visible is
+    joined, so nothing is replaced and no notice says so)."""
+    if transform is None or not raw:
+        return raw
+    result = transform(raw)
+    return raw if result.strip() == raw.strip() else result
+
+
 def left_as_is_message(text: str, target: str) -> str:
     """What the status bar says when ``text`` has nothing to translate towards ``target``
     ("Japanese: left as it is."), or "" when some of it is translated (``engine.direction``)."""
@@ -178,7 +188,7 @@ class InputHandling(QObject):
         self.window.set_source(text)
         if not self.joining:
             return text
-        joined = join_lines(text)
+        joined = transformed(join_lines, text)
         if joined != text:
             self.window.set_source(joined)
             self._on_joined(text, joined)
