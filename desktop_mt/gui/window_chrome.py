@@ -40,6 +40,7 @@ from .postedit_pane import PostEditPane
 
 STATES = tuple(Status)  # the status bar's states (the stylesheet matches their values)
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
+REDO_SHORTCUT = "Ctrl+Y"  # redo besides the platform's own (Ctrl+Shift+Z here): Windows and DeepL users expect it
 FILE_FILTER = (
     "Documents (*.txt *.srt *.docx);;Images: read and translate the text "
     "(*.png *.jpg *.jpeg *.webp *.bmp *.gif *.tif *.tiff);;All files (*)"
@@ -54,7 +55,7 @@ SHORTCUTS = (
     (CLIPBOARD_SHORTCUT, "Translate the clipboard"),
     ("Ctrl+O", "Translate a file"),
     (
-        "Ctrl+Z / Ctrl+Shift+Z",
+        f"Ctrl+Z / Ctrl+Shift+Z or {REDO_SHORTCUT}",
         "Undo / redo in the source text (also after Clear, a clipboard "
         "translation or joined lines: the text as pasted)",
     ),
@@ -327,6 +328,12 @@ class WindowChrome(QMainWindow):
             QShortcut(QKeySequence(keys), self).activated.connect(self._emit_translate)
         QShortcut(QKeySequence("Esc"), self).activated.connect(self.stopRequested.emit)
         QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), self).activated.connect(self.clipboardTranslateRequested.emit)
+        # Ctrl+Y redoes in either pane (the editors know only the platform's redo keys); the
+        # pane's own redo, so a swap's redo brings its direction back as Ctrl+Shift+Z does.
+        for pane in (self.source, self.target):
+            redo = QShortcut(QKeySequence(REDO_SHORTCUT), pane)
+            redo.setContext(Qt.ShortcutContext.WidgetShortcut)
+            redo.activated.connect(pane.redo)
 
     def _accept_file_drops(self) -> None:
         # The editors take drops themselves (text); file drops on them go to the job too.

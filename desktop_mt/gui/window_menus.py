@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMessageBox
 
-from .window_chrome import DEFAULT_FONT_SIZE, WindowChrome
+from .window_chrome import DEFAULT_FONT_SIZE, REDO_SHORTCUT, WindowChrome
 
 
 class WindowMenus(WindowChrome):
@@ -52,6 +52,11 @@ class WindowMenus(WindowChrome):
         self.redo_action = self._action(
             "Redo", "Redo in the source text", self.source.redo, QKeySequence.StandardKey.Redo
         )
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)  # Ctrl+Y among them on Windows
+        if QKeySequence(REDO_SHORTCUT) not in redo_keys:
+            redo_keys.append(QKeySequence(REDO_SHORTCUT))
+        self.redo_action.setShortcuts(redo_keys)
+        self.redo_action.setToolTip(f"Redo in the source text ({REDO_SHORTCUT})")
         # The editor handles Ctrl+Z itself while focused; the menu entries are for the mouse.
         for action in (self.undo_action, self.redo_action):
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
