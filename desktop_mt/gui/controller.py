@@ -89,6 +89,7 @@ class Controller(QObject):
         self.hotkey_link = HotkeyLink(self)  # the clipboard and the global hotkey
         self.input = pasting.InputHandling(self)  # join lines on paste, text left as it is
         self.direction = DirectionFeature(self)  # Auto / English -> Chinese / Chinese -> English, swap
+        self.direction.textShown.connect(self.engine.on_text_shown)  # the model label agrees with Auto's entry
         self.bilingual = bilingual.BilingualView(self)  # View > Bilingual
         self.models_hub = ModelsHub(self, StoreBackend)  # the Models dialog and the demo notice
         self.history = HistoryFeature(self)  # View > History; entries of finished translations

@@ -129,6 +129,7 @@ class DirectionFeature(QObject):
     """The controller's side of the direction control (see the module docstring)."""
 
     changed = Signal(str)  # the Target value now in use
+    textShown = Signal(str)  # under Auto: the text whose directions the Auto entry now shows
 
     def __init__(self, controller: Any) -> None:
         super().__init__(controller)
@@ -234,6 +235,8 @@ class DirectionFeature(QObject):
         self._label_timer.stop()
         auto = self.target is Target.AUTO
         self.bar.set_detected(direction.describe(text[:DESCRIBED], short=True) if auto else "")
+        if auto:  # the model label follows it (an undone swap's text, typing, a request)
+            self.textShown.emit(text)
 
     def _on_request_started(self, _req_id: int, text: str) -> None:
         self.update_label(text)

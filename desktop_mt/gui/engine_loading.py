@@ -42,7 +42,7 @@ class ModelLabelWindow(EngineWindow, Protocol):
     """The window as the model label follows the direction: the label with its tooltip, and
     the direction control's changes (a ``direction_bar.Target`` value, however it changed)."""
 
-    def set_model(self, text: str, tooltip: str = "") -> None: ...
+    def set_model(self, text: str, tooltip: str = "", shorter: list[str] | None = None) -> None: ...
 
     @property
     def directionShown(self) -> SignalInstance: ...  # (str)
@@ -90,6 +90,24 @@ def label_text(models: LoadedModels, way: str | None) -> str:
         way = shown[0]
     info = models.models.get(way)
     return f"{model_name(info)} · {models.variant}" if info is not None else f"{ARROWS[way]}: no model"
+
+
+def label_shorter(models: LoadedModels, way: str | None) -> list[str]:
+    """Shorter forms of :func:`label_text`, longest first, for a narrow status bar (the label's
+    tooltip keeps every model in full): without the variant; every direction's model in one
+    ("EN→ZH + ZH→EN demo models"); the fewest words ("EN⇄ZH demo models")."""
+    full = label_text(models, way)
+    forms = [full.rsplit(" · ", 1)[0]] if " · " in full else []
+    if way is None and len(models.directions) > 1:
+        present = [d for d in models.directions if d in models.models]
+        demo = all(is_demo(str(getattr(models.models[d], "path", "") or "")) for d in present)
+        kind = "demo models" if present and demo else "models"
+        if len(present) == len(models.directions):
+            forms += [f"{' + '.join(ARROWS[d] for d in present)} {kind}", f"EN⇄ZH {kind}"]
+        else:
+            each = [f"{ARROWS[d]} model" if d in models.models else f"{ARROWS[d]}: none" for d in models.directions]
+            forms.append(" · ".join(each))
+    return forms
 
 
 def _get_one(models: LoadedModels, way: str) -> str:
@@ -206,7 +224,8 @@ class EngineLoading(QObject):
     def show_model(self) -> None:
         """Name the model of :meth:`shown_direction` in the status bar (the tooltip: all of them)."""
         if self.models is not None:
-            self.host.window.set_model(label_text(self.models, self.shown_direction()), self._tooltip)
+            way = self.shown_direction()
+            self.host.window.set_model(label_text(self.models, way), self._tooltip, label_shorter(self.models, way))
 
     def on_direction_shown(self, target: str) -> None:
         """The direction control changed (the user, a swap, the hotkey's Auto, the saved choice)."""
@@ -215,8 +234,13 @@ class EngineLoading(QObject):
         self.show_model()
 
     def on_request_started(self, _req_id: int, text: str) -> None:
-        """Under Auto the label follows the request's text: one direction's model, or all of them
-        for text that needs both; text with nothing to translate leaves the label as it is."""
+        """Under Auto the label follows the request's text (:meth:`on_text_shown`)."""
+        self.on_text_shown(text)
+
+    def on_text_shown(self, text: str) -> None:
+        """Under Auto the label follows the text of a request, or the one the Auto entry
+        describes (typing, an undone swap's text): one direction's model, or all of them for
+        text that needs both; text with nothing to translate leaves the label as it is."""
         if self._target != direction.AUTO:
             return
         needed = direction.directions_needed(text[:DESCRIBED])

@@ -177,10 +177,11 @@ class MainWindow(WindowFiles):
         """Show the one-line notice that the bundled demo model is in use."""
         self.demo_notice.setVisible(shown)
 
-    def set_model(self, text: str, tooltip: str = "") -> None:
+    def set_model(self, text: str, tooltip: str = "", shorter: list[str] | None = None) -> None:
         """Status bar model + variant (``tooltip``: more about the models, else ``text``). Where
-        it does not fit, it shows without its last part (the variant)."""
-        self.model_label.set_text(text, [text.rsplit(" · ", 1)[0]])
+        it does not fit, it shows the first of ``shorter`` that does (by default: without its
+        last part, the variant)."""
+        self.model_label.set_text(text, [text.rsplit(" · ", 1)[0]] if shorter is None else shorter)
         if tooltip:
             self.model_label.setToolTip(tooltip)
 
