@@ -205,10 +205,15 @@ class Alignment:
         return self._ranges[side]
 
     def _at(self, pos: int, side: str) -> Pair | None:
-        # Inside a range first; a position at a range's end (the cursor after a full stop)
-        # belongs to that range when no range starts there.
+        # A position at a range's end (the cursor after a full stop) belongs to that range,
+        # also where the next one starts (Chinese has no space between sentences); else the
+        # range it is inside.
         starts, ranges = self._sorted(side)
         i = bisect.bisect_right(starts, pos) - 1
+        if i >= 1:
+            (start, end), pair = ranges[i - 1]
+            if pos == end and start < end:
+                return pair
         if i >= 0:
             (start, end), pair = ranges[i]
             if start <= pos < end or (pos == end and start < end):
@@ -352,6 +357,7 @@ class AlignmentView(QObject):
     def start(self, source_text: str) -> None:
         """A new translation of ``source_text`` starts: forget the old pairs."""
         self.alignment = Alignment(source_text)
+        self._hover = None  # it held a position in the text that goes: the next mouse move says where
         self.refresh()
 
     def add(self, span: SegmentSpan) -> None:
@@ -384,6 +390,8 @@ class AlignmentView(QObject):
         if editor.hasFocus() or side == "source" and not self.target.hasFocus():
             self._side = side
         self._follow_cursor = True  # a cursor moved: its sentence is shown (until the pointer leaves)
+        if editor.hasFocus():
+            self._hover = None  # the user moved it: its sentence wins until the pointer moves again
         self.refresh(force=False)
         if editor.hasFocus():  # the user put it there (a click or a key)
             self._reveal_counterpart(side, editor.textCursor().position())

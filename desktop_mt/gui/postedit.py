@@ -55,7 +55,9 @@ HISTORY_DELAY_MS = 800  # the history follows the user's edits after this pause
 class Said(StrEnum):
     """What the status bar says about post-editing."""
 
-    FROM_MEMORY = "{n} sentence(s) from the translation memory (underlined), {m} translated by the model"
+    KEPT = "{n} sentence{s} kept"
+    FROM_MEMORY = "{n} {sentence} from the translation memory (underlined)"
+    BY_MODEL = "{n} translated by the model"
     APPROVED = "{n} sentence pair(s) kept in the translation memory"
     NOTHING_TO_APPROVE = "Nothing to approve: translate a text first."
     NO_MEMORY = "The translation memory is not available: {why}"
@@ -99,8 +101,11 @@ class SuggestionBar(QFrame):
         layout.addWidget(self.use_button)
         self.hide()
 
-    def show_match(self, score: float, source: str, target: str) -> None:
-        self.label.setText(f"Memory {score:.0f}%: “{_short(source)}” → {target}")
+    def show_match(self, score: float, source: str, target: str, unapproved: bool = False) -> None:
+        """Offer the memory's ``target`` for ``source`` (``unapproved``: an exact match that
+        is an edit never approved, offered rather than used)."""
+        what = "your earlier edit, not approved" if unapproved else "Memory"
+        self.label.setText(f"{what} {score:.0f}%: “{_short(source)}” → {target}")
         self.show()
 
 
@@ -123,12 +128,16 @@ class PostEditFeature(QObject):
         self._source = ""  # the source text the translation shown was made from
         self._made_with: Any = None  # the options and model the translation shown was made with
         self._planned = False  # the current request is incremental (else the model has all of it)
+        self._to_model = 0  # the sentences of the planned request that go to the model
         self.tm_dialog: Any = None
         self._req_id, self._whole = 0, True
         self._suggestions: dict[str, Any] = {}  # match key -> the memory's fuzzy match, this request's
         self._remembered = 0  # sentences of this request from the memory (the status bar says so)
+        self._announced = False  # the status bar says what this request kept or took from the memory
+        self._model_ran = True  # the current request sent something to the model (its figures mean something)
         self._said = ""  # the status message about the sentences shown (memory, edits), shown last
         controller.requestStarted.connect(self._on_request_started)
+        controller.requestFinished.connect(self._on_request_finished)
         controller.worker.segmentDone.connect(self._on_span)
         self.view.pairsEdited.connect(self._on_pairs_edited)
         self.view.highlighted.connect(self._on_highlighted)
@@ -235,7 +244,7 @@ class PostEditFeature(QObject):
     def plan(self, text: str) -> IncrementalPlan | None:
         """What to translate of ``text``: None to send it whole to the model (nothing kept and
         nothing in the memory), else the sentences with their kept or remembered translations."""
-        self._suggestions, self._remembered = {}, 0
+        self._suggestions, self._remembered, self._announced = {}, 0, False
         alignment = self.view.alignment
         pairs = list(alignment.pairs) if alignment is not None else []
         memory = self.memory
@@ -256,21 +265,28 @@ class PostEditFeature(QObject):
             return None  # nothing kept: the engine translates the whole text (its own layout)
         self.figures.sentences += sum(1 for p in planned if not is_marker(p.source))
         self.figures.to_model += plan.to_model
-        self._planned = True
+        self._planned, self._to_model = True, plan.to_model
         self._remembered = sum(1 for p in planned if p.origin == MEMORY)
-        if self._remembered:
-            self._say(Said.FROM_MEMORY.format_with(n=self._remembered, m=plan.to_model), 8000)
+        kept = sum(1 for p in planned if p.origin not in (MEMORY, MODEL) and not is_marker(p.source))
+        if self._remembered or not plan.to_model:
+            self._announced = True
+            self._say(planned_summary(kept, self._remembered, plan.to_model), 8000)
         return plan
 
     def _on_request_started(self, req_id: int, text: str) -> None:
         self._source, self._req_id = text, req_id
         self._whole = not self._planned
+        self._model_ran = self._whole or self._to_model > 0
         self._planned = False
         self.window.suggestion_bar.hide()
         status = self.window.statusBar()
-        if not self._remembered and self._said and status.currentMessage() == self._said:
+        if not self._announced and self._said and status.currentMessage() == self._said:
             status.clearMessage()  # the status bar speaks of this translation, not the one before
-        self._remembered = 0
+        self._remembered, self._announced = 0, False
+
+    def _on_request_finished(self, req_id: int) -> None:
+        if req_id == self._req_id and not self._model_ran:
+            self.window.clear_stats()  # nothing went to the model: no "0 tok/s" figures
 
     def _say(self, message: str, ms: int) -> None:
         """Show ``message`` about the sentences shown (it goes when a new translation starts)."""
@@ -349,7 +365,7 @@ class PostEditFeature(QObject):
         if match is None:
             bar.hide()
             return
-        bar.show_match(match.score, match.entry.source, match.entry.target)
+        bar.show_match(match.score, match.entry.source, match.entry.target, match.exact)
 
     def use_suggestion(self) -> None:
         """Suggestion bar > Use: the memory's translation replaces the highlighted sentence's."""
@@ -381,6 +397,19 @@ def index16_table(text: str) -> Callable[[int], int]:
         return lambda pos: max(0, min(pos, len(text)))
     starts = list(itertools.accumulate((2 if ord(c) > 0xFFFF else 1 for c in text), initial=0))
     return lambda pos: min(bisect.bisect_left(starts, pos), len(text))
+
+
+def planned_summary(kept: int, remembered: int, to_model: int) -> str:
+    """What the status bar says of an incremental translation: "3 sentences kept, 1 from the
+    translation memory (underlined)", "1 sentence from the translation memory (underlined), 2
+    translated by the model"; the parts that are 0 are left out."""
+    parts = [Said.KEPT.format_with(n=kept, s="" if kept == 1 else "s")] if kept else []
+    if remembered:
+        noun = "sentence" if remembered == 1 and not parts else "sentences" if not parts else ""
+        parts.append(" ".join(Said.FROM_MEMORY.format_with(n=remembered, sentence=noun).split()))
+    if to_model:
+        parts.append(Said.BY_MODEL.format_with(n=to_model))
+    return ", ".join(parts)
 
 
 def _short(text: str, limit: int = 50) -> str:

@@ -95,9 +95,10 @@ def plan_update(
     A new sentence keeps the translation of a previous sentence with the same source (compared
     as the memory compares them: ``match_key``), wherever that sentence was (sentences moved
     or pasted twice keep theirs); each previous sentence is used once per occurrence, in order.
-    With a ``memory``, a sentence not kept takes the memory's exact match in its direction
-    (for ``target``: ``engine.direction.sentence_direction``), and one left for the model gets
-    the best fuzzy match (>= 75 %) as its ``suggestion``.
+    With a ``memory``, a sentence not kept takes the memory's approved or imported exact match
+    in its direction (for ``target``: ``engine.direction.sentence_direction``), and one left
+    for the model gets an unapproved edit's exact match, else the best fuzzy match (>= 75 %),
+    as its ``suggestion``.
     """
     kept: dict[str, deque[Sentence]] = defaultdict(deque)
     for sentence in previous:
@@ -120,10 +121,11 @@ def _from_memory(source: str, gap: str, memory: TranslationMemory | None, target
     direction = sentence_direction(source, target) if memory is not None else None
     if memory is None or direction is None:
         return Planned(source, gap)
-    found = memory.lookup(source, direction)
-    if found is not None and found.exact:
-        return Planned(source, gap, found.entry.target, origin=MEMORY)
-    return Planned(source, gap, suggestion=found)
+    confirmed = memory.confirmed(source, direction)
+    if confirmed is not None:
+        return Planned(source, gap, confirmed.entry.target, origin=MEMORY)
+    # An unapproved edit's exact match (or the best fuzzy one) is offered, never taken as it is.
+    return Planned(source, gap, suggestion=memory.lookup(source, direction))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -162,13 +162,17 @@ class TranslationMemory:
         self, source: str, target: str, direction: str, origin: str = EDITED, machine: str = "", note: str = ""
     ) -> Entry:
         """Keep what the user made of a sentence. The newest entry with the same source (exact
-        key) in this direction is updated (its creation date kept); otherwise a new one is made."""
+        key) in this direction is updated (its creation date kept); otherwise a new one is made.
+        An unapproved edit (``origin`` "edited") never replaces an approved or imported entry:
+        that entry is returned unchanged (only an approval replaces it)."""
         check_direction(direction)
         if origin not in ORIGINS:
             raise ValueError(f"origin must be one of {', '.join(ORIGINS)}, not {origin!r}")
         if not match_key(source) or not target.strip():
             raise ValueError("a memory entry needs a source sentence and a translation")
         existing = self.exact(source, direction)
+        if existing is not None and origin == EDITED and existing.entry.origin != EDITED:
+            return existing.entry  # an approved (or imported) entry is replaced only by an approval
         if existing is not None:
             return self.update(
                 existing.entry.id, target=target, origin=origin, machine=machine or None, note=note or None
@@ -289,6 +293,12 @@ class TranslationMemory:
     def exact(self, source: str, direction: str) -> Match | None:
         """The newest entry whose source is ``source`` (normalised, :func:`match_key`), or None."""
         found = self._exact_all(source, direction)
+        return found[0] if found else None
+
+    def confirmed(self, source: str, direction: str) -> Match | None:
+        """The newest exact match that was approved or imported (not an unapproved edit), or None:
+        the match a translation may take as it is."""
+        found = [m for m in self._exact_all(source, direction) if m.entry.origin != EDITED]
         return found[0] if found else None
 
     def _exact_all(self, source: str, direction: str) -> list[Match]:

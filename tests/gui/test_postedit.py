@@ -197,10 +197,20 @@ def test_edits_go_into_the_memory_and_an_exact_match_is_never_sent_to_the_model(
     assert match is not None and match.entry.target == "how do you do?"
     assert match.entry.machine == "HOW ARE YOU?"
     fake.translated.clear()
+    # An edit never approved is offered (100 %), not used as it is: the model translates the sentence.
+    _retranslate(qtbot, window, controller, "How are you? See you.")
+    assert window.target_text() == "HOW ARE YOU?SEE YOU." and controller.alignment.view.memory_pairs() == []
+    _put_cursor(window, 2)
+    bar = window.suggestion_bar
+    assert bar.isVisible() and "not approved 100%" in bar.label.text() and "how do you do?" in bar.label.text()
+    bar.use_button.click()
+    assert controller.postedit.approve() == 2  # approved: now the memory's translation for the sentence
+    fake.translated.clear()
+    _retranslate(qtbot, window, controller, "Good morning.")
     _retranslate(qtbot, window, controller, "How are you? See you.")
     assert window.target_text() == "how do you do?SEE YOU."
-    assert fake.translated == ["See you."]  # the memory's sentence never reached the model
-    [remembered] = controller.alignment.view.memory_pairs()
+    assert fake.translated == ["Good morning."]  # the memory's sentences never reached the model
+    remembered = controller.alignment.view.memory_pairs()[0]
     assert remembered.translation == "how do you do?" and remembered.origin == "memory"
     assert "translation memory" in window.statusBar().currentMessage()
 

@@ -133,7 +133,7 @@ def test_a_character_outside_the_bmp_is_never_split(qtbot, ready):
 # ---- 4 and 5: the status bar ------------------------------------------------------------------
 def test_the_status_bar_speaks_of_the_latest_translation(qtbot, ready):
     window, controller, _fake = ready
-    controller.postedit.memory.add("See you soon.", "回头见。", "en-zh")
+    controller.postedit.memory.add("See you soon.", "回头见。", "en-zh", origin="approved")
     _retranslate(qtbot, window, controller, "Good day. See you soon.")
     assert "translation memory" in window.statusBar().currentMessage()
     _retranslate(qtbot, window, controller, "Something else entirely.")

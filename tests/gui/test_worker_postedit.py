@@ -32,7 +32,7 @@ def _worker() -> tuple[TranslationWorker, FakeModelTranslator, dict[str, list]]:
 def test_a_plan_sends_only_the_changed_sentences_to_the_model():
     worker, fake, got = _worker()
     memory = TranslationMemory(":memory:")
-    memory.add("See you.", "回头见。", "en-zh")
+    memory.add("See you.", "回头见。", "en-zh", origin="approved")
     previous = [Sentence("Hello world.", "HELLO WORLD.", False), Sentence("How are you?", "how do you do?", True)]
     planned = plan_update(previous, "Hello world. How are you? See you. Fine.", memory)
     plan = IncrementalPlan(planned, {match_key("How are you?"): "HOW ARE YOU?"})

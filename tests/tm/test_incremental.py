@@ -52,9 +52,9 @@ def test_the_memory_fills_sentences_and_suggests_for_the_rest():
     from desktop_mt.tm.incremental import KEPT, MEMORY, MODEL
 
     memory = TranslationMemory(":memory:")
-    memory.add("Close the door.", "关门。", "en-zh")
+    memory.add("Close the door.", "关门。", "en-zh", origin="approved")
     memory.add("Please open the window now.", "请现在打开窗户。", "en-zh")
-    memory.add("我很好。", "I am fine.", "zh-en")
+    memory.add("我很好。", "I am fine.", "zh-en", origin="imported")
     shown = [Sentence("Hello.", "你好！", edited=True)]
     plan = plan_update(shown, "Hello. Close the door. Please open the windows now. 我很好。 Something else.", memory)
     assert [(p.origin, p.translation) for p in plan] == [
@@ -68,3 +68,19 @@ def test_the_memory_fills_sentences_and_suggests_for_the_rest():
     assert plan[2].suggestion.score >= 75 and plan[4].suggestion is None
     only_english = plan_update([], "我很好。", memory, target="zh")  # already Chinese: not looked up
     assert only_english[0].origin == MODEL and only_english[0].suggestion is None
+
+
+def test_an_unapproved_edits_exact_match_is_only_offered():
+    """An exact match that is an edit never approved goes to the model with the match offered
+    (a stray keystroke never comes back as the translation); an approved one is used as it is."""
+    from desktop_mt.tm import TranslationMemory
+    from desktop_mt.tm.incremental import MEMORY, MODEL
+
+    memory = TranslationMemory(":memory:")
+    memory.add("Close the door.", "关门", "en-zh")  # edited, never approved
+    [planned] = plan_update([], "Close the door.", memory)
+    assert planned.origin == MODEL and planned.translation is None
+    assert planned.suggestion is not None and planned.suggestion.exact and planned.suggestion.entry.target == "关门"
+    memory.add("Close the door.", "关门。", "en-zh", origin="approved")
+    [planned] = plan_update([], "Close the door.", memory)
+    assert (planned.origin, planned.translation) == (MEMORY, "关门。")

@@ -170,3 +170,21 @@ def test_fuzzy_search_sees_every_write(memory):
     assert [m.entry.source for m in memory.search_fuzzy("statoin", "en-zh")] == ["A station."]
     memory.clear("en-zh")
     assert memory.search_fuzzy("statoin", "en-zh") == []
+
+
+def test_an_unapproved_edit_never_replaces_an_approved_or_imported_entry(memory):
+    for origin in (APPROVED, IMPORTED):
+        source = f"We decided to walk ({origin})."
+        memory.add(source, "我们决定走路。", "en-zh", origin=origin)
+        kept = memory.add(source, "我们决定走路", "en-zh", origin=EDITED, machine="我们决定走路。")
+        assert (kept.target, kept.origin) == ("我们决定走路。", origin)
+        match = memory.exact(source, "en-zh")
+        assert match is not None and (match.entry.target, match.entry.origin) == ("我们决定走路。", origin)
+        assert memory.confirmed(source, "en-zh") == match
+        approved = memory.add(source, "我们决定步行。", "en-zh", origin=APPROVED)  # an approval replaces it
+        assert (approved.target, approved.origin) == ("我们决定步行。", APPROVED)
+        assert memory.count("en-zh") == 1
+        memory.clear("en-zh")
+    memory.add("Hello.", "你好", "en-zh")  # an edit replaces an edit; it is never "confirmed"
+    assert memory.add("Hello.", "你好！", "en-zh").target == "你好！"
+    assert memory.confirmed("Hello.", "en-zh") is None
