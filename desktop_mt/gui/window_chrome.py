@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QMimeData, QObject, Qt, Signal
 from PySide6.QtGui import (
     QAction,
+    QActionGroup,
     QKeySequence,
     QShortcut,
 )
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QProgressBar,
     QPushButton,
     QSizePolicy,
@@ -167,6 +169,68 @@ class FileJobPanel(QFrame):
         self.rate_label.setText(f"{done}/{total} segments · {rate:.1f} seg/s")
 
 
+class ToolbarOverflow(QObject):
+    """The toolbar's » (Qt's extension button, shown when the window is too narrow for every
+    button) as a menu of what does not fit: the hidden buttons' actions, and the direction
+    control's entries and Swap when it is hidden itself. Qt's own » lays the hidden buttons out
+    in a second row over the panes instead, which some platforms never show (a user test under
+    Xvfb: a click showed nothing); a menu works everywhere and from the keyboard."""
+
+    def __init__(self, toolbar: QToolBar, direction_bar: DirectionBar, swap_action: QAction) -> None:
+        super().__init__(toolbar)
+        self.toolbar = toolbar
+        self.direction_bar = direction_bar
+        self.swap_action = swap_action
+        self.menu = QMenu(toolbar)
+        self.menu.setObjectName("toolbarOverflow")
+        self.menu.aboutToShow.connect(self.fill)
+        self.button = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+        if isinstance(self.button, QToolButton):
+            self.button.clicked.disconnect()  # Qt's in-place expansion (see the class docstring)
+            self.button.setCheckable(False)
+            self.button.setToolTip("More: the commands that do not fit")
+            self.button.clicked.connect(self.show_menu)
+
+    def show_menu(self) -> None:
+        """Pop the menu up under the » (its entries: :meth:`fill`)."""
+        if self.button is not None:
+            self.menu.popup(self.button.mapToGlobal(self.button.rect().bottomLeft()))
+
+    def hidden_actions(self) -> list[QAction]:
+        """The toolbar's actions whose buttons (or widgets) do not fit now, in toolbar order."""
+        hidden = []
+        for action in self.toolbar.actions():
+            widget = self.toolbar.widgetForAction(action)
+            if widget is not None and widget.isHidden() and action.isVisible():
+                hidden.append(action)
+        return hidden
+
+    def fill(self) -> None:
+        """The menu's entries: what the toolbar hides now (separators kept, collapsed by QMenu)."""
+        self.menu.clear()
+        for action in self.hidden_actions():
+            if action.isSeparator():
+                self.menu.addSeparator()
+            elif self.toolbar.widgetForAction(action) is self.direction_bar:
+                self._add_directions()
+            else:
+                self.menu.addAction(action)  # the shared action: its state and shortcut follow
+
+    def _add_directions(self) -> None:
+        combo = self.direction_bar.combo
+        sub = self.menu.addMenu("Direction")
+        group = QActionGroup(sub)
+        for index in range(combo.count()):
+            entry = sub.addAction(combo.itemText(index))
+            entry.setCheckable(True)
+            entry.setChecked(index == combo.currentIndex())
+            group.addAction(entry)
+            value = str(combo.itemData(index))
+            entry.triggered.connect(lambda _checked=False, v=value: self.direction_bar.targetChosen.emit(v))
+        sub.addSeparator()
+        sub.addAction(self.swap_action)
+
+
 class WindowChrome(QMainWindow):
     """The widgets, actions and signals of the main window (built by :meth:`build_chrome`, which
     asks the next layer for the menus); :class:`~desktop_mt.gui.window.MainWindow` adds what they do."""
@@ -282,6 +346,7 @@ class WindowChrome(QMainWindow):
         ):
             self.toolbar.addSeparator() if action is None else self.toolbar.addAction(action)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
+        self.overflow = ToolbarOverflow(self.toolbar, self.direction_bar, self.swap_action)  # the » menu
         button = self.toolbar.widgetForAction
         self.translate_button, self.stop_button = button(self.translate_action), button(self.stop_action)
         self.copy_button, self.clear_button = button(self.copy_action), button(self.clear_action)
