@@ -4,8 +4,10 @@ Models trained on mixed data write ``你好, 世界?`` as often as ``你好，�
 a mark becomes full-width (，。？！：；（）“”) when it touches Chinese text, and stays ASCII
 between Latin words and numbers (``3.5``, ``9:30``, ``Hello, world``). Spaces beside a mark
 that became full-width go (full-width marks carry their own spacing). Brackets and double
-quotes are converted as pairs, so ``(UTC 0230)`` after Chinese becomes ``（UTC 0230）``, never
-half and half.
+quotes are converted as pairs, so ``(上午)`` after Chinese becomes ``（上午）``, never half and
+half. Brackets around a code (``(UTC+1)``, ``(RTX 4090)``: ``textproc.is_code``) stay ASCII:
+``textproc.protect`` keeps them as one span, which must come out verbatim, though a mark after
+them still becomes full-width (``开始(UTC+1).`` -> ``开始(UTC+1)。``).
 
 This runs on model output only: literal pieces of the plan (markers, URLs, code, numbers) never
 pass through it. :func:`stable_length` tells a stream how much of a growing text can be shown
@@ -15,6 +17,8 @@ without a later character changing it.
 from __future__ import annotations
 
 import re
+
+from . import textproc
 
 _SIMPLE = {",": "，", "?": "？", "!": "！", ":": "：", ";": "；", ".": "。"}
 _PAIRS = {"(": ("（", "）"), '"': ("“", "”")}
@@ -77,15 +81,27 @@ def _convert_pair(text: str, i: int, j: int) -> bool:
     return is_cjk(_neighbour(text, i, -1)) or is_cjk(_neighbour(text, j, 1)) or any(is_cjk(c) for c in text[i + 1 : j])
 
 
+def _code_pair(text: str, i: int, j: int) -> bool:
+    """Whether the pair at ``i`` < ``j`` is brackets around a code ("(UTC+1)", "(RTX 4090)"): a
+    protected span (``textproc.protect``), which keeps its ASCII brackets in Chinese text."""
+    return text[i] == "(" and textproc.is_code(text[i + 1 : j])
+
+
 def _convert(text: str) -> list[str]:
     """What each character of ``text`` becomes ("" for a dropped space)."""
     pairs = _pairs(text)
     out = list(text)
+    chinese: list[int] = []  # the closing bracket of a code kept in Chinese text ("开始(UTC+1).")
     for i, j in pairs.items():  # pairs first: a full stop after a closing quote sees the quote
         if i < j and _convert_pair(text, i, j):
-            out[i], out[j] = _PAIRS[text[i]]
+            if _code_pair(text, i, j):
+                chinese.append(j)
+            else:
+                out[i], out[j] = _PAIRS[text[i]]
     # a converted bracket or quote counts as Chinese for the marks beside it ("“你好”." ends in 。)
     view = [new if new == old else "\u3001" for new, old in zip(out, text)]
+    for j in chinese:
+        view[j] = "\u3001"
     for i, char in enumerate(text):
         if char in _SIMPLE:
             dotted = text[i + 1 : i + 2] == "." or text[i - 1 : i] == "."

@@ -61,6 +61,7 @@ _END = re.compile(r"""([.!?。！？…]+["'”’)\]]*)(\s+)""")
 _LINE = re.compile(r"(\r\n|\n|\r)")
 T = TypeVar("T")  # a plan item of walk_lines's caller
 _SOFT_BREAK = re.compile(r"(?<=[,;:，；：])\s+")
+_LEADING_MARKS = re.compile(r"[ \t]*[,;:，；：、]+[ \t]*")
 _WORD_WINDOW = 64  # characters looked at before a sentence end (the longest abbreviation is 6)
 
 
@@ -241,8 +242,15 @@ def _plan_text_piece(
 
 def _tighten_terms(parts: list[textproc.Piece], sentence_gap: str) -> list[textproc.Piece]:
     """The source's spaces beside a glossary term become ``sentence_gap``: a Chinese term sits
-    between Chinese words without spaces (a URL or number keeps the spaces it had)."""
-    out = list(parts)
+    between Chinese words without spaces (a URL or number keeps the spaces it had). In English
+    output (``sentence_gap`` " "), two spans that a Chinese source writes together get a space
+    between them when one is a code in brackets ("11:00(UTC+1)" -> "11:00 (UTC+1)")."""
+    out = _marks_after_spans(parts)
+    if sentence_gap:
+        for k in range(len(out) - 1, 0, -1):
+            left, right = out[k - 1], out[k]
+            if _is_span(left) and _is_span(right) and (_bracketed(left) or _bracketed(right)):
+                out.insert(k, sentence_gap)
     for k, part in enumerate(out):
         if isinstance(part, textproc.Span):
             continue
@@ -256,5 +264,29 @@ def _tighten_terms(parts: list[textproc.Piece], sentence_gap: str) -> list[textp
     return [p for p in out if p != ""]
 
 
+def _marks_after_spans(parts: list[textproc.Piece]) -> list[textproc.Piece]:
+    """``parts`` with the comma, colon or semicolon that opens a text piece right after a span
+    split off as a piece of its own (a literal): given ", then restart" the model drops the
+    comma ("v2.3.1, then" came out "v2.3.1然后"); as a literal it is kept and its form and
+    spacing set for the output language (``model_text``'s passes over the plan)."""
+    out: list[textproc.Piece] = []
+    for k, part in enumerate(parts):
+        match = _LEADING_MARKS.match(part) if isinstance(part, str) and k and _is_span(parts[k - 1]) else None
+        if isinstance(part, str) and match and textproc.has_words(part[match.end() :]):
+            out.extend([part[: match.end()], part[match.end() :]])
+        else:
+            out.append(part)
+    return out
+
+
+def _is_span(part: textproc.Piece) -> bool:
+    return isinstance(part, textproc.Span) and part.kind != "term"
+
+
+def _bracketed(part: textproc.Piece) -> bool:
+    """A span of a code in brackets ("(UTC+1)")."""
+    return isinstance(part, textproc.Span) and part.rendered[:1] in ("(", "[") and part.rendered[-1:] in (")", "]")
+
+
 def _is_term(part: textproc.Piece) -> bool:
-    return isinstance(part, textproc.Span) and part.output is not None
+    return isinstance(part, textproc.Span) and part.kind == "term"

@@ -72,16 +72,26 @@ _FOREIGN = (
 _UNITS = r"(?:km|kg|cm|mm|mg|ml|GB|MB|KB|TB|Hz|kHz|MHz|GHz|m|g|l|s|ms|h|min|[ap]\.?m\.?)"
 # Codes made of letters and digits are names, not words or numbers: a model that translates
 # them, or a cut that sends "B." of "room 4B." to the model alone, breaks them. A room or seat
-# (4B, A-12), a paper size (A4), a version (v2.3.1), COVID-19, x86-64, an order number (12345-AB).
+# (4B, A-12), a paper size (A4), a version (v2.3.1), COVID-19, x86-64, an order number (12345-AB),
+# a time zone (UTC+1, GMT-5, UTC+05:30), a standard (ISO-8601, ISO-8601:2004), SKU_12345: parts of
+# letters and digits joined by - . + _ (a colon only before digits), with a letter and a digit.
 # Not codes: ordinals and decades (2nd, 1990s), a number with its unit (5km, 3pm: numbers), and
 # words with a number ("5-year-old", "mid-2000s": a lowercase word part is translated).
 _ALNUM = (
     rf"(?<!{_W_ALNUM})"
     r"(?!\d+(?:st|nd|rd|th|s)(?![A-Za-z0-9]))"
     rf"(?!\d+(?:[.,]\d+)*{_UNITS}(?![A-Za-z0-9]))"
-    r"(?!(?:[A-Za-z0-9]+[-.])*[a-z]{2,}(?:[-.][A-Za-z0-9]|(?![A-Za-z0-9])))"
-    r"(?=[A-Za-z0-9.\-]*\d)(?=[0-9.\-]*[A-Za-z])[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*" + rf"(?!{_W})"
+    r"(?!(?:[A-Za-z0-9]+[-.+_])*[a-z]{2,}(?:[-.+_][A-Za-z0-9]|(?![A-Za-z0-9])))"
+    r"(?=(?:[A-Za-z0-9]*[-.+_](?=[A-Za-z0-9]))*[A-Za-z]*\d)(?=(?:[0-9]*[-.+_](?=[A-Za-z0-9]))*[0-9]*[A-Za-z])"
+    r"[A-Za-z0-9]+(?:[-.+_][A-Za-z0-9]+)*(?::\d+)*" + rf"(?!{_W}|:\d)"
 )
+# A code alone in brackets ("(UTC+1)", "[A4]") is one span with its brackets: the model, given
+# ") starts at" after a cut, drops the ")" (and with it the space after the span). Full-width
+# brackets around a code (Chinese text: "（UTC+8）") are rendered as ASCII ones, which read in
+# English output and are what punct.to_fullwidth leaves around a code in Chinese output.
+_BRACKETS = {"(": ")", "[": "]", "（": "）", "［": "］"}
+_ASCII_BRACKETS = {"（": "(", "）": ")", "［": "[", "］": "]"}
+_BRACKETED_KINDS = ("alnum", "model")
 # A product or model name with its number: an all-capitals name of 3-5 letters or a camel-case
 # one, a space, a number (RTX 4090, iPhone 15, ISO 9001, USB 3.0).
 _MODEL_NAME = (
@@ -203,13 +213,26 @@ def protect(text: str, numbers: bool = True, glossary: Terms | None = None) -> l
             end = start + len(match.group().rstrip(_TRAILING))
         if start < pos or end <= start:  # trimmed away, or inside the last span
             continue
+        if kind in _BRACKETED_KINDS and start > pos and _BRACKETS.get(text[start - 1]) == text[end : end + 1]:
+            start, end = start - 1, end + 1
         if start > pos:
             pieces.append(text[pos:start])
-        pieces.append(Span(kind, text[start:end]))
+        span = text[start:end]
+        ascii_form = "".join(_ASCII_BRACKETS.get(c, c) for c in span) if kind in _BRACKETED_KINDS else span
+        pieces.append(Span(kind, span, None if ascii_form == span else ascii_form))
         pos = end
     if pos < len(text):
         pieces.append(text[pos:])
     return pieces
+
+
+_CODE = re.compile(f"(?:{_ALNUM}|{_MODEL_NAME})")
+
+
+def is_code(text: str) -> bool:
+    """Whether ``text`` is one code or product name that :func:`protect` keeps as a span ("UTC+1",
+    "COVID-19", "RTX 4090"): brackets around it are part of the span, not Chinese punctuation."""
+    return _CODE.fullmatch(text) is not None
 
 
 def protect_terms(text: str, numbers: bool, glossary: Terms) -> list[Piece]:

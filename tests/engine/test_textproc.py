@@ -112,7 +112,10 @@ def test_piece_cut_by_a_span_loses_its_full_stop():
         ("Hello, world.", "Hello, world."),
         ("下午3:30分, 他来了.", "下午3:30分，他来了。"),
         ("版本 3.5 很好!", "版本 3.5 很好！"),
-        ("上午 9:30 左右 (UTC 0230), 好", "上午 9:30 左右（UTC 0230），好"),
+        ("上午 9:30 左右 (UTC 0230), 好", "上午 9:30 左右 (UTC 0230)，好"),  # a code's brackets stay
+        ("会议在(UTC+1)开始.", "会议在(UTC+1)开始。"),
+        ("开始于(UTC+1).", "开始于(UTC+1)。"),
+        ("上午(9点)开始", "上午（9点）开始"),
         ('他说: "你好".', "他说：“你好”。"),
         ('He said "hi".', 'He said "hi".'),
         ("我有(一个)苹果 ;", "我有（一个）苹果；"),
@@ -133,6 +136,7 @@ def test_fullwidth(raw, expected):
         "x (y) z (好) . a",
         '"x" 你 "y',
         "好 (一 (二) 三) , 四.",
+        "开始(UTC+1). 好, (A4)纸",
     ],
 )
 def test_settled_prefix_never_changes(full):
