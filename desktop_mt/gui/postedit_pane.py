@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 HINT_KEYS = "Tab accepts · Esc dismisses"
 SHORT_KEYS = "⇥ Tab"  # after the completion on its line; HINT_KEYS in the tooltip
 MIN_INLINE = 120  # pixels of the line left after the cursor for the hint to go inline
+MIN_UNDER = 160  # the least width of the hint under the cursor's line (moved left to have it)
 
 
 def document_slice(document: QTextDocument, start: int, end: int) -> str:
@@ -62,9 +63,10 @@ class CompletionHint(QLabel):
         role = QPalette.ColorRole
         return palette.color(role.PlaceholderText), palette.color(role.AlternateBase), palette.color(role.Mid)
 
-    def show_text(self, completion: str, at: QPoint, width: int) -> None:
+    def show_text(self, completion: str, at: QPoint, width: int, above: int | None = None) -> None:
         """Show ``completion`` on one line with its top-left at ``at`` (viewport coordinates),
-        at most ``width`` wide: what does not fit is cut with an ellipsis."""
+        at most ``width`` wide: what does not fit is cut with an ellipsis. ``above``: where its
+        bottom goes instead when it would not fit under ``at`` in the viewport."""
         self.completion = completion
         text, back, frame = self.colors()
         argb = QColor.NameFormat.HexArgb
@@ -88,8 +90,11 @@ class CompletionHint(QLabel):
         self.adjustSize()
         parent = self.parentWidget()
         if parent is not None:
-            x = max(0, min(at.x(), parent.width() - self.width()))
-            self.move(x, at.y())
+            x = max(0, min(at.x(), parent.width() - 4 - self.width()))
+            y = at.y()
+            if above is not None and y + self.height() > parent.height() and above - self.height() >= 0:
+                y = above - self.height()
+            self.move(x, y)
         self.show()
         self.raise_()
 
@@ -158,10 +163,12 @@ class PostEditPane(QPlainTextEdit):
 
     # ---- completion ----------------------------------------------------------------------
     def show_completion(self, completion: str, end: int | None = None) -> None:
-        """Offer ``completion`` on one line, covering nothing but what Tab replaces: inline
-        after the cursor, over the rest of its sentence (``end``: where the sentence ends) when
-        there is room before the next sentence on the line; else after the end of the line;
-        else under the cursor's line."""
+        """Offer ``completion`` on one line, placed from the cursor's rectangle (``cursorRect``,
+        viewport coordinates), covering nothing but what Tab replaces: inline after the cursor,
+        over the rest of its sentence (``end``: where the sentence ends) when there is room
+        before the next sentence on the line; else after the end of the cursor's line (its
+        layout line: a wrapped line ends where it wraps); else under the cursor's line, starting
+        under the cursor (moved left only as far as it must to fit), above it at the bottom."""
         if not completion.strip():
             self.hide_completion()
             return
@@ -172,18 +179,28 @@ class PostEditPane(QPlainTextEdit):
             document = self.document()
             cursor = QTextCursor(document)
             cursor.setPosition(max(0, min(end, document.characterCount() - 1)))
-            line_end = QTextCursor(cursor)
-            line_end.movePosition(QTextCursor.MoveOperation.EndOfLine)
+            line_right = self._line_right(self.textCursor())
             at_end = self.cursorRect(cursor)
-            if at_end.top() == rect.top() and line_end.position() > cursor.position():
+            if at_end.top() == rect.top() and line_right is not None and line_right > at_end.left() + 1:
                 right = min(right, at_end.left())  # another sentence follows on this line
-                after_line = self.cursorRect(line_end).right() + 8
+                after_line = line_right + 8
         if right - rect.right() >= MIN_INLINE:
             self.hint.show_text(completion, QPoint(rect.right() + 1, rect.top()), right - rect.right() - 1)
         elif after_line is not None and edge - after_line >= MIN_INLINE:
             self.hint.show_text(completion, QPoint(after_line, rect.top()), edge - after_line)
         else:
-            self.hint.show_text(completion, QPoint(4, rect.bottom() + 2), self.viewport().width() - 8)
+            width = max(edge - rect.left(), min(edge - 4, MIN_UNDER))  # show_text moves it left to fit
+            self.hint.show_text(completion, QPoint(rect.left(), rect.bottom() + 2), width, above=rect.top() - 2)
+
+    def _line_right(self, cursor: QTextCursor) -> int | None:
+        """The right end (viewport x) of the text on ``cursor``'s layout line, None when unknown."""
+        block = cursor.block()
+        layout = block.layout()
+        line = layout.lineForTextPosition(cursor.positionInBlock()) if layout is not None else None
+        if line is None or not line.isValid():
+            return None
+        left = self.blockBoundingGeometry(block).translated(self.contentOffset()).left()
+        return int(left + line.x() + line.naturalTextWidth())
 
     def hide_completion(self) -> None:
         """Take the offer away (without accepting it)."""

@@ -9,6 +9,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
+from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.tm import TranslationMemory
+
 from .test_postedit import OUT, TEXT, _put_cursor, _retranslate, make_ready
 
 
@@ -110,3 +113,38 @@ def test_after_a_translation_the_highlight_is_the_cursors_not_a_stale_pointers(q
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         qtbot.keyClick(window.source, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert view.pair is view.alignment.pairs[2]  # the cursor is at the end of sentence 3
+
+
+# ---- 2: the completion hint is at the cursor ----------------------------------------------------
+LONG = (
+    "I will be late for school. We decided to walk to the old library. Where is the train station? "
+    "I love you. Tom is here. I am hungry."
+)
+
+
+def _chinese(sentence: str) -> str:
+    """A Chinese-looking translation: no spaces, so the pane wraps it anywhere."""
+    return "".join(chr(0x4E00 + (ord(c) * 7) % 500) for c in sentence if c.isalpha())[:12] + "。"
+
+
+def test_the_completion_hint_is_placed_from_the_cursor_when_the_chinese_wraps(qtbot, make_controller):
+    window, controller = make_controller(factory=lambda _c: FakeModelTranslator(_chinese))
+    controller.postedit.use_memory(TranslationMemory(":memory:"))
+    window.resize(700, 500)
+    window.show()
+    _retranslate(qtbot, window, controller, LONG)
+    pane = window.target
+    pairs = controller.alignment.view.alignment.pairs
+    assert pane.document().firstBlock().layout().lineCount() > 2  # it wraps
+    for pos in (pairs[1].tgt[0] + 3, pairs[1].tgt[1] - 1, pairs[4].tgt[0] + 3):
+        _put_cursor(window, pos)
+        with qtbot.waitSignal(controller.postedit.completionFinished, timeout=10_000):
+            qtbot.keyClick(pane, Qt.Key.Key_Backspace)
+        qtbot.waitUntil(pane.hint.isVisible)
+        rect, hint = pane.cursorRect(), pane.hint.geometry()
+        inline = hint.top() == rect.top() and hint.left() > rect.left()  # after the cursor, on its line
+        under = hint.top() > rect.top() and hint.left() <= rect.left() <= hint.right()  # under the cursor
+        assert inline or under, (pos, rect, hint)
+        assert pane.viewport().rect().contains(hint)
+        if under and rect.left() + hint.width() < pane.viewport().width() - 4:
+            assert hint.left() == rect.left()  # room enough: it starts under the cursor, not at the margin
