@@ -368,6 +368,14 @@ class AlignmentView(QObject):
             # pair at every sentence of a long text.
             self.refresh(force=span.origin == MEMORY)
 
+    def restore(self, source_text: str, pairs: list[Pair]) -> None:
+        """The alignment of a translation shown before (a restored draft): ``pairs``, their
+        edited marks included, over ``source_text`` and the translation pane as it is."""
+        alignment = Alignment(source_text)
+        alignment.pairs = list(pairs)
+        self.alignment = alignment
+        self.refresh()
+
     def reset(self) -> None:
         """No alignment (the translation pane was emptied or refilled from elsewhere)."""
         self.alignment = None

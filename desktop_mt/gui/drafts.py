@@ -17,6 +17,11 @@ streamed, or it was stopped: the pane ends with ``progress.STOP_MARK``) is saved
 ``incomplete``; on restore the pane ends with the same quiet "— stopped here —" line and the
 banner says how far it got ("605 of 2,000 lines") until the next translation or Clear.
 
+The translation's sentences are saved with it (``sentences``: each one's source sentence, its
+translation, the machine's, whether the user edited it, where it is in the panes), so after a
+crash an edited sentence is still the user's: a new translation keeps it until its own source
+changes (``postedit``), and pointing at it still shows the machine's version.
+
 The direction (Auto, English -> Chinese, Chinese -> English) is a setting (``direction`` in the
 settings file), not part of the draft.
 """
@@ -38,6 +43,7 @@ from PySide6.QtWidgets import QPlainTextEdit
 
 from ..fsutil import atomic_write
 from . import paths, progress
+from .alignment import AlignmentView, Pair
 from .ports import DraftsHost, MessagesWindow, PanesWindow, qt_parent
 from .progress import STOP_MARK
 
@@ -85,6 +91,7 @@ class Draft:
     anchor: int = 0
     file_job: dict[str, str] | None = None
     incomplete: bool = False
+    sentences: list[dict[str, object]] = dataclasses.field(default_factory=list)  # pair_record()s
 
     def to_json(self) -> str:
         """The file's text."""
@@ -108,6 +115,43 @@ def _job(data: dict[str, object]) -> dict[str, str] | None:
     return None
 
 
+def pair_record(pair: Pair) -> dict[str, object]:
+    """What the draft keeps of one aligned sentence (``sentences``)."""
+    return {
+        "source": pair.source,
+        "translation": pair.translation,
+        "machine": pair.machine,
+        "edited": pair.edited,
+        "origin": pair.origin,
+        "src": list(pair.src) if pair.src is not None else None,
+        "tgt": list(pair.tgt),
+    }
+
+
+def _span(value: object) -> tuple[int, int] | None:
+    if isinstance(value, list) and len(value) == 2 and all(type(v) is int and v >= 0 for v in value):
+        start, end = value
+        return (start, end) if start <= end else None
+    return None
+
+
+def restored_pairs(draft: Draft) -> list[Pair]:
+    """The sentences of ``draft`` that still match its panes (a record that does not is left out)."""
+    target16 = draft.translation.encode("utf-16-le")
+    source16 = draft.source.encode("utf-16-le")
+    pairs = []
+    for number, record in enumerate(draft.sentences):
+        source, translation, machine = (_text(record, k) for k in ("source", "translation", "machine"))
+        tgt, src = _span(record.get("tgt")), _span(record.get("src"))
+        if not source or tgt is None or target16[2 * tgt[0] : 2 * tgt[1]].decode("utf-16-le", "replace") != translation:
+            continue
+        if src is not None and src[1] * 2 > len(source16):
+            src = None
+        origin = _text(record, "origin") or "model"
+        pairs.append(Pair(number, source, translation, src, tgt, origin, record.get("edited") is True, machine))
+    return pairs
+
+
 def parse_draft(text: str) -> Draft:
     """A :class:`Draft` from the file's text; ``ValueError`` when it is not one."""
     data = json.loads(text)
@@ -120,6 +164,7 @@ def parse_draft(text: str) -> Draft:
         _number(data, "anchor"),
         _job(data),
         data.get("incomplete") is True,  # absent in a draft of an older version: complete
+        [r for r in sentences if isinstance(r, dict)] if isinstance(sentences := data.get("sentences"), list) else [],
     )
 
 
@@ -221,6 +266,8 @@ class DraftKeeper(QObject):
         self.restored = load_draft(self.path)
         self.file_job: dict[str, str] | None = self.restored.file_job  # until offered (job_resume)
         self.note = ""  # the banner's note that the restored translation is incomplete (while shown)
+        feature = getattr(controller, "alignment", None)  # the controller's AlignmentFeature
+        self.view: AlignmentView | None = getattr(feature, "view", None)
         self._restore(self.restored)
         self.writer = DraftWriter(self.path)
         self._timer = QTimer(self)
@@ -256,6 +303,9 @@ class DraftKeeper(QObject):
         finally:
             source.blockSignals(False)
         self.window.target.setPlainText(draft.translation)
+        pairs = restored_pairs(draft)
+        if pairs and self.view is not None:
+            self.view.restore(draft.source, pairs)  # the user's edits stay theirs
         if draft.incomplete and draft.translation:
             mark_stopped(self.window.target)
             self.note = incomplete_note(draft)
@@ -268,6 +318,7 @@ class DraftKeeper(QObject):
         """The window's state now."""
         cursor = self.window.source.textCursor()
         incomplete = self.controller.current is not None or self.window.target.toPlainText().endswith(STOP_MARK)
+        alignment = self.view.alignment if self.view is not None else None
         return Draft(
             self.window.source_text(),
             self.window.target_text(),
@@ -275,6 +326,7 @@ class DraftKeeper(QObject):
             cursor.anchor(),
             self.file_job,
             incomplete and bool(self.window.target_text()),
+            [pair_record(p) for p in alignment.pairs] if alignment is not None else [],
         )
 
     def changed(self) -> None:

@@ -1,0 +1,64 @@
+"""A crash does not take the user's edits from them (issue 28): the draft keeps which sentences
+of the translation are the user's, with their source sentence, and a restart restores them, so a
+new translation after the restart keeps the edit (only changed sources go to the model)."""
+
+from __future__ import annotations
+
+import json
+
+from desktop_mt.gui import drafts
+from desktop_mt.gui.alignment import Pair
+from desktop_mt.tm import TranslationMemory
+
+from .test_postedit import OUT, TEXT, Counting, _type_over, make_ready
+
+
+def saved() -> dict:
+    path = drafts.draft_path()
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def test_an_edit_saved_in_the_draft_is_still_the_users_after_a_crash(qtbot, make_controller):
+    window, controller, _fake = make_ready(qtbot, make_controller)
+    start = OUT.index("HOW")
+    _type_over(qtbot, window, start, start + len("HOW ARE YOU?"), "how do you do?")
+    edited = OUT.replace("HOW ARE YOU?", "how do you do?")
+    # The autosave (no quit: the process is killed after it, so nothing more is written).
+    qtbot.waitUntil(lambda: any(r.get("edited") for r in saved().get("sentences", [])), timeout=10_000)
+    assert saved()["translation"] == edited
+
+    made: list[Counting] = []
+
+    def factory(_config):
+        made.append(Counting())
+        return made[-1]
+
+    again, second = make_controller(factory=factory)  # the restart: the draft comes back
+    second.postedit.use_memory(TranslationMemory(":memory:"))
+    assert again.target_text() == edited
+    view = second.alignment.view
+    assert view.alignment is not None
+    [mine] = [p for p in view.alignment.pairs if p.edited]
+    assert (mine.source, mine.translation, mine.machine) == ("How are you?", "how do you do?", "HOW ARE YOU?")
+    text = TEXT.replace("Fine.", "Fine, thanks.")  # a different source sentence changes
+    again.set_source(text)
+    with qtbot.waitSignal(second.requestFinished, timeout=10_000):
+        second.translate(text)
+    assert again.target_text() == "HELLO WORLD.how do you do?FINE, THANKS."
+    assert "How are you?" not in made[-1].translated  # the user's sentence never went to the model
+
+
+def test_a_sentence_record_that_no_longer_matches_its_pane_is_left_out():
+    draft = drafts.Draft(
+        "Hi. Bye.",
+        "嗨。再见。",
+        sentences=[
+            {"source": "Hi.", "translation": "嗨。", "machine": "你好。", "edited": True, "src": [0, 3], "tgt": [0, 2]},
+            {"source": "Bye.", "translation": "拜拜。", "edited": True, "src": [4, 8], "tgt": [2, 5]},  # not the pane's
+            {"source": "", "translation": "x", "tgt": [0, 1]},
+            "not a record",
+        ],
+    )
+    parsed = drafts.parse_draft(draft.to_json())
+    [pair] = drafts.restored_pairs(parsed)
+    assert pair == Pair(0, "Hi.", "嗨。", (0, 3), (0, 2), "model", True, "你好。")
