@@ -13,10 +13,11 @@
   prefix=<text before the word>)``), offered in a list that never takes the keyboard; Alt+Down
   asks for them as a keyboard menu; see ``alternatives.AlternativesFeature.request_from``.
 - **Translation memory.** Edited sentences go into ``tm.TranslationMemory`` for their direction
-  when the text moves on (a new translation, a swap, quitting) and with Edit > Approve
-  translation (every sentence, as approved). An exact match is used as the translation, marked
-  "from memory" (never sent to the model); a fuzzy match (>= 75 %) is offered in the
-  suggestion bar while its sentence's source is unchanged. Edit > Translation memory… opens
+  when the text moves on (a new translation, a swap, quitting), as unapproved edits that never
+  replace an approved entry, and with Edit > Approve translation (every sentence, as approved).
+  An approved or imported exact match is used as the translation, marked "from memory" (never
+  sent to the model); an unapproved edit's exact match, or a fuzzy match (>= 75 %), is offered
+  in the suggestion bar while its sentence's source is unchanged. Edit > Translation memory… opens
   the memory dialog. The history keeps the final text and the machine's. A status message about
   the sentences shown (from memory, edited) goes when a new translation starts.
 """
@@ -177,7 +178,9 @@ class PostEditFeature(QObject):
 
     def commit(self, origin: str = "edited") -> int:
         """Put the sentences the user edited (``origin`` "approved": every sentence) into the
-        memory of their direction. Returns how many pairs were written."""
+        memory of their direction. Returns how many pairs were written. An edit undone (back
+        to the machine's text) writes nothing, and an unapproved edit never replaces an
+        approved or imported entry (``TranslationMemory.add``): only an approval does."""
         alignment = self.view.alignment
         memory = self.memory
         if alignment is None or memory is None:
@@ -197,12 +200,12 @@ class PostEditFeature(QObject):
             ):
                 continue
             try:
-                memory.add(pair.source, final, way, origin=origin, machine=pair.machine if pair.edited else "")
+                entry = memory.add(pair.source, final, way, origin=origin, machine=pair.machine if pair.edited else "")
             except (ValueError, sqlite3.Error) as exc:
                 log.warning("memory entry not written (%s)", type(exc).__name__)
                 continue
             self._committed.add(key)
-            written += 1
+            written += entry.origin == origin  # an approved entry is not replaced by an edit
         if written:
             self.memoryChanged.emit()
         return written
