@@ -22,6 +22,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal, SignalInstance
 
 from desktop_mt import __version__
+from desktop_mt.app import settings as app_settings
 from desktop_mt.engine import direction
 from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, ZH_EN
 from desktop_mt.engine.model_format import ModelInfo, bundled_model_dir
@@ -166,6 +167,20 @@ def about_text(models: LoadedModels | ModelInfo, variant: str = "") -> str:
     )
 
 
+def active_elsewhere() -> tuple[str, ...]:
+    """The saved active model of each direction (the settings dialog's rows, the Models dialog,
+    ``desktop-mt models use``): the engine takes the one of the direction the window's model
+    does not cover from there, so a change of it reloads too."""
+    try:
+        if not app_settings.settings_path().is_file():
+            return ()  # nothing saved: the bundled models (reading would write the defaults)
+        active = app_settings.active_models()
+    except Exception as exc:  # noqa: BLE001 - an unreadable file: the load says what is wrong
+        log.warning("active models unreadable: %s", type(exc).__name__)
+        return ()
+    return tuple(active.get(way, "") for way in DIRECTIONS)
+
+
 class EngineLoading(QObject):
     """The controller's engine loads (see the module docstring)."""
 
@@ -262,7 +277,7 @@ class EngineLoading(QObject):
     def reload_engine(self) -> None:
         """Ask the worker for a new Translator if model/variant/threads changed."""
         config = self.engine_config()
-        key = dataclasses.astuple(config)
+        key = (*dataclasses.astuple(config), *active_elsewhere())
         if key == self._loaded_key:
             return
         self._loaded_key = key

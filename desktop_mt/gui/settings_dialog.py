@@ -70,7 +70,7 @@ class SettingsDialog(QDialog):
             "as its English one (also in file jobs)"
         )
         form.addRow("Glossary:", self.glossary_editor)
-        self.glossary_saved = True
+        self.glossary_saved = self.models_saved = True
         self.local_api_rows = LocalApiSection(self._settings, form)  # the app's HTTP server
         self.local_api_check, self.local_api_status = self.local_api_rows.check, self.local_api_rows.status
         self.local_api_port_spin, self.local_api_key_edit = self.local_api_rows.port_spin, self.local_api_rows.key_edit
@@ -250,13 +250,15 @@ class SettingsDialog(QDialog):
         )
 
     def apply(self) -> None:
-        """Emit ``applied`` with the current values (the glossary table is saved first)."""
+        """Emit ``applied`` with the current values (the glossary table and the models of the
+        directions other than the window's are saved first)."""
+        self.models_saved = self.models.save_other_directions()
         self.glossary_saved = self.glossary_editor.save()
         self.applied.emit(self.current_settings())
 
     def _ok(self) -> None:
         self.apply()
-        if self.glossary_saved:  # else the dialog stays open, the table saying what is wrong
+        if self.glossary_saved and self.models_saved:  # else the dialog stays open, saying what is wrong
             self.accept()
 
     def set_hotkey_status(self, text: str) -> None:

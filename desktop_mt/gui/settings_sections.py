@@ -6,6 +6,7 @@ names and builds the other rows itself."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from PySide6.QtWidgets import (
@@ -21,8 +22,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mt.app import settings as app_settings
+from desktop_mt.engine.direction import DIRECTIONS, EN_ZH
+
 from . import models, paths, theme
 from .settings import VARIANTS, Settings
+
+log = logging.getLogger(__name__)
+WAYS = {"en-zh": "English → Chinese", "zh-en": "Chinese → English"}  # the rows' names
 
 # The precision choice in a translator's words; the data of each entry stays the variant name.
 VARIANT_LABELS = {"int8": "faster (int8)", "fp32": "exact (fp32)"}
@@ -39,28 +46,37 @@ def spin(lo: int, hi: int, value: int, special: str = "", suffix: str = "") -> Q
 
 
 class ModelSection:
-    """Model: the models on offer (bundled, the models folder, folders added here), "Add model
-    folder…" (checked before it is offered), and the precision the chosen model has.
-    ``settings`` is the dialog's copy: an added folder goes into its ``extra_model_dirs``."""
+    """Models: one row per direction (English -> Chinese, Chinese -> English), each offering
+    the models of that direction (the bundled demo of it, the models folder, folders added
+    here), "Add model folder…" (checked before it is offered, then chosen in its direction's
+    row), and the precision the chosen models have. ``settings`` is the dialog's copy: an
+    added folder goes into its ``extra_model_dirs``. The English -> Chinese choice is the
+    window's ``model_path``; the other direction's is saved as its active model by
+    :meth:`save_other_directions` (``app.settings.set_active``, as the Models dialog does)."""
 
     def __init__(self, settings: Settings, form: QFormLayout, owner: QWidget) -> None:
         self.settings = settings
         self.owner = owner  # the folder dialog's parent
-        self.choices: list[models.ModelChoice] = []
-        self.model_combo = QComboBox()
-        self.model_combo.currentIndexChanged.connect(self._on_model_changed)
+        self.choices: dict[str, list[models.ModelChoice]] = {d: [] for d in DIRECTIONS}
+        self.model_combos = {d: QComboBox() for d in DIRECTIONS}
+        self.model_combo = self.model_combos[EN_ZH]  # the window's model (``model_path``)
+        self._initial: dict[str, str] = {}  # each direction's model when the dialog opened
+        for combo in self.model_combos.values():
+            combo.currentIndexChanged.connect(lambda _i: self._on_model_changed())
         self.add_model_button = QPushButton("Add model folder…")
         self.add_model_button.clicked.connect(self._browse_model_folder)
-        row = QHBoxLayout()
-        row.addWidget(self.model_combo, 1)
-        row.addWidget(self.add_model_button)
-        form.addRow("Model:", row)
+        for way in DIRECTIONS:
+            row = QHBoxLayout()
+            row.addWidget(self.model_combos[way], 1)
+            if way == EN_ZH:
+                row.addWidget(self.add_model_button)
+            form.addRow(f"{WAYS[way]}:", row)
         self.model_error = QLabel("")
         self.model_error.setWordWrap(True)
         theme.set_tone(self.model_error, "error")
         self.model_error.hide()
         form.addRow("", self.model_error)
-        hint = QLabel(f"Models placed in {paths.user_models_dir()} are listed too.")
+        hint = QLabel(f"Models placed in {paths.user_models_dir()} are listed too (File > Models… downloads more).")
         hint.setWordWrap(True)
         form.addRow("", hint)
         self.variant_combo = QComboBox()
@@ -71,27 +87,52 @@ class ModelSection:
         form.addRow("Model precision:", self.variant_combo)
 
     def reload(self, select: str) -> None:
-        """List the models again and select the one in ``select`` ("" = bundled); a configured
-        model that vanished is still shown (loading it then explains the problem)."""
-        self.choices = models.available_models(self.settings.extra_model_dirs)
-        self.model_combo.blockSignals(True)
-        self.model_combo.clear()
-        for choice in self.choices:
-            self.model_combo.addItem(choice.label, choice.path)
-        paths_ = [c.path for c in self.choices]
-        if select not in paths_:
-            self.model_combo.addItem(f"{Path(select).name} (not found)", select)
-            self.choices.append(models.ModelChoice(select, select))
-            paths_.append(select)
-        self.model_combo.setCurrentIndex(paths_.index(select))
-        self.model_combo.blockSignals(False)
-        self._on_model_changed(self.model_combo.currentIndex())
+        """List the models again, each in its direction's row, and select ``select`` ("" =
+        bundled) in its direction's row; the other row keeps its choice (at first: the active
+        model of its direction). A configured model that vanished is still shown (loading it
+        then explains the problem)."""
+        first = not self._initial
+        selected = self._active_folders() if first else {way: self.model_for(way) for way in DIRECTIONS}
+        way_of_select = app_settings.folder_direction(select)
+        selected[way_of_select if way_of_select in selected else EN_ZH] = select
+        if first:
+            self._initial = dict(selected)
+        self.choices = direction_choices(self.settings.extra_model_dirs)
+        for way, combo in self.model_combos.items():
+            combo.blockSignals(True)
+            combo.clear()
+            for choice in self.choices[way]:
+                combo.addItem(choice.label, choice.path)
+            paths_ = [c.path for c in self.choices[way]]
+            wanted = selected.get(way, "")
+            if wanted not in paths_:
+                combo.addItem(f"{Path(wanted).name} (not found)", wanted)
+                self.choices[way].append(models.ModelChoice(wanted, wanted))
+                paths_.append(wanted)
+            combo.setCurrentIndex(paths_.index(wanted))
+            combo.blockSignals(False)
+        self._on_model_changed()
 
-    def _on_model_changed(self, index: int) -> None:
-        variants = self.choices[index].variants if 0 <= index < len(self.choices) else VARIANTS
+    def _active_folders(self) -> dict[str, str]:
+        """Each direction's model as the dialog opens: the window's for English -> Chinese (set
+        by :meth:`reload`), the saved active model for the others ("" = bundled)."""
+        try:
+            active = app_settings.active_models()
+        except Exception as exc:  # noqa: BLE001 - a broken file: the bundled models are offered
+            log.warning("active models unreadable: %s", type(exc).__name__)
+            active = {}
+        return {way: app_settings.model_folder(active.get(way, "")) for way in DIRECTIONS}
+
+    def _on_model_changed(self) -> None:
+        chosen = [
+            self.choices[way][combo.currentIndex()]
+            for way, combo in self.model_combos.items()
+            if 0 <= combo.currentIndex() < len(self.choices[way])
+        ]
+        offered = [v for v in VARIANTS if all(v in c.variants for c in chosen)] or list(VARIANTS)
         wanted = self.variant_combo.currentData() or self.settings.variant
         self.variant_combo.clear()
-        for variant in [v for v in VARIANTS if v in variants] or list(VARIANTS):
+        for variant in offered:
             self.variant_combo.addItem(VARIANT_LABELS.get(variant, variant), variant)
         i = self.variant_combo.findData(wanted)
         self.variant_combo.setCurrentIndex(max(i, 0))
@@ -102,7 +143,8 @@ class ModelSection:
             self.add_model_folder(folder)
 
     def add_model_folder(self, folder: str) -> bool:
-        """Validate ``folder`` and select it; on failure show the engine's message."""
+        """Validate ``folder`` and select it in its direction's row; on failure show the
+        engine's message."""
         try:
             models.inspect(folder)
         except Exception as exc:  # noqa: BLE001 - ModelNotFoundError/ModelFormatError mostly
@@ -116,13 +158,62 @@ class ModelSection:
         self.reload(select=folder)
         return True
 
+    def model_for(self, way: str) -> str:
+        """The model chosen for direction ``way`` ("" = bundled)."""
+        return str(self.model_combos[way].currentData() or "")
+
     def model_path(self) -> str:
-        """The chosen model's folder ("" = bundled)."""
-        return str(self.model_combo.currentData() or "")
+        """The chosen English -> Chinese model's folder ("" = bundled): the window's model."""
+        return self.model_for(EN_ZH)
+
+    def save_other_directions(self) -> bool:
+        """Make the choice of each direction but English -> Chinese (which goes with the window's
+        settings) its active model, where it changed; False (and the row says why) when the
+        model cannot be used for it."""
+        for way in DIRECTIONS:
+            chosen = self.model_for(way)
+            if way == EN_ZH or chosen == self._initial.get(way, ""):
+                continue
+            try:
+                app_settings.set_active(chosen, way)
+            except Exception as exc:  # noqa: BLE001 - DesktopMTError/OSError: said in the dialog
+                self.model_error.setText(f"Cannot use {Path(chosen).name} for {WAYS[way]}: {exc}")
+                self.model_error.show()
+                return False
+            self._initial[way] = chosen
+        return True
 
     def variant(self) -> str:
         """The chosen precision."""
         return str(self.variant_combo.currentData() or "int8")
+
+
+def direction_choices(extra_dirs: list[str]) -> dict[str, list[models.ModelChoice]]:
+    """The models each direction's row offers: its bundled demo first (the Models dialog's
+    list, ``StoreBackend.installed``), then the models folder and the added folders of that
+    direction (``models.available_models``). A folder whose direction cannot be read now is
+    offered for English -> Chinese, the one row there used to be (loading it says why)."""
+    out: dict[str, list[models.ModelChoice]] = {way: [] for way in DIRECTIONS}
+    listed = models.available_models(extra_dirs)
+    bundled = next((c for c in listed if not c.path), models.ModelChoice("", "Bundled model"))
+    try:
+        demos = {item.direction: item for item in models.StoreBackend().installed() if item.demo}
+    except Exception as exc:  # noqa: BLE001 - a broken models folder still lists the bundled model
+        log.warning("models unreadable: %s", type(exc).__name__)
+        demos = {}
+    for way in DIRECTIONS:
+        demo = demos.get(way)
+        if way == EN_ZH:
+            out[way].append(bundled)
+        elif demo is not None:
+            out[way].append(models.ModelChoice("", f"Bundled: {demo.name} ({demo.languages})", demo.variants))
+        else:
+            out[way].append(models.ModelChoice("", "None bundled (File > Models… downloads one)"))
+    for choice in listed:
+        if choice.path:
+            way = app_settings.folder_direction(choice.path) or EN_ZH
+            out[way if way in out else EN_ZH].append(choice)
+    return out
 
 
 class LocalApiSection:
