@@ -10,7 +10,8 @@ and the swap button.
   pane's text, so Japanese or Korean text that is kept shows "Auto (Japanese: kept)") and
   swaps: the translation goes into the source pane and the direction flips, as DeepL does, in
   one undoable step: Ctrl+Z in the source brings back the text and the direction before the
-  swap (Ctrl+Shift+Z, the swapped ones), and the stale guard puts back their translation.
+  swap (Ctrl+Shift+Z or Ctrl+Y, the swapped ones), and the stale guard puts back their
+  translation. The Auto entry's text goes out as ``textShown``: the model label follows it.
 
 The hotkey, the popup and translate-and-replace use Auto: they translate through the engine's
 default options (``GenerationOptions.target`` is ``"auto"``), whatever the window shows.

@@ -7,9 +7,12 @@ needs, :class:`ModelLabelHost`); the controller keeps ``engine_config``, ``reloa
 
 The engine has a model per direction (``engine.router``; the worker's ``loaded`` carries them,
 ``worker.LoadedModels``). The status bar's model label names the model of the direction in use:
-the direction control's choice, under Auto the direction of the latest request's text (every
-model, compactly, before any text or for text that needs both); a direction without a model
-says so ("ZH→EN: no model"). Its tooltip and Help > About list every direction's model.
+the direction control's choice, under Auto the direction of the latest request's text or of the
+text the Auto entry describes (typing, an undone swap: the label and the entry agree); every
+model, compactly, before any text or for text that needs both, in shorter forms where the label
+is narrow ("EN→ZH + ZH→EN models"); a direction without a model says so ("ZH→EN: no model").
+Its tooltip and Help > About list every direction's model. A reload follows the saved active
+model of each direction too (the settings' Chinese -> English row, the Models dialog).
 """
 
 from __future__ import annotations
