@@ -330,8 +330,10 @@ class PostEditFeature(QObject):
     def sync_history(self) -> None:
         """The history's entry gets the final (edited) text and the machine's."""
         final = self.window.target_text()
+        alignment = self.view.alignment
+        source = self._source or (alignment.source_text if alignment is not None else "")  # a restored draft's
         if final.strip():
-            self.controller.history.translation_edited(self._source, final, self.machine_text())
+            self.controller.history.translation_edited(source, final, self.machine_text())
 
     # ---- completion ----------------------------------------------------------------------------
     def _on_pairs_edited(self, _pairs: list[Pair]) -> None:

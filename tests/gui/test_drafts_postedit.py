@@ -62,3 +62,19 @@ def test_a_sentence_record_that_no_longer_matches_its_pane_is_left_out():
     parsed = drafts.parse_draft(draft.to_json())
     [pair] = drafts.restored_pairs(parsed)
     assert pair == Pair(0, "Hi.", "嗨。", (0, 3), (0, 2), "model", True, "你好。")
+
+
+def test_an_edit_after_a_restart_reaches_the_history_with_the_restored_source(qtbot, make_controller):
+    window, controller, _fake = make_ready(qtbot, make_controller)
+    start = OUT.index("HOW")
+    _type_over(qtbot, window, start, start + len("HOW ARE YOU?"), "how do you do?")
+    controller.postedit._history_timer.stop()  # killed before the history followed the edit
+    qtbot.waitUntil(lambda: any(r.get("edited") for r in saved().get("sentences", [])), timeout=10_000)
+    again, second = make_controller()
+    second.postedit.use_memory(TranslationMemory(":memory:"))
+    assert second.postedit.machine_text() == OUT  # the machine's text of the edited sentence is back
+    second.postedit.sync_history()
+    history = second.history.history()
+    assert history is not None
+    edited = OUT.replace("HOW ARE YOU?", "how do you do?")
+    assert [(e.source, e.machine_text) for e in history.search() if e.translation == edited] == [(TEXT, OUT)]
