@@ -6,7 +6,7 @@ import threading
 import time
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from desktop_mt.errors import ModelNotFoundError
 from desktop_mt.gui.settings import Settings
@@ -33,6 +33,37 @@ class Heartbeat:
         self.ticks.append(time.perf_counter())  # a stall right before stop() counts too
         gaps = [b - a for a, b in zip(self.ticks, self.ticks[1:])]
         return max(gaps) if gaps else float("inf")
+
+
+class UiTurn(QObject):
+    """Made on the UI thread. ``take()``, called by the worker mid-stream, asks the UI thread
+    to run a slot and waits for it: the slot can only run while the stream is still going if
+    the UI thread is free, i.e. inference is not running on it. No timing is asserted."""
+
+    asked = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ran = threading.Event()
+        self.asked.connect(self.ran.set)  # queued: emitted from the worker thread
+
+    def take(self) -> bool:
+        self.asked.emit()
+        return self.ran.wait(60)
+
+
+def turning_factory(turn: UiTurn, at_token: int, **kwargs):
+    """FakeTranslators whose streams, after ``at_token`` tokens, wait for a turn of the UI
+    thread (``midstream`` in their call record says whether it came)."""
+
+    class Turning(FakeTranslator):
+        def translate_stream(self, text, options=None, cancel=None, prefix=None):
+            for n, event in enumerate(super().translate_stream(text, options, cancel, prefix)):
+                if n == at_token:
+                    self.calls[-1]["midstream"] = turn.take()
+                yield event
+
+    return lambda config: Turning(config, **kwargs)
 
 
 def test_streaming_shows_several_updates_before_finish(qtbot, make_controller):
@@ -74,14 +105,11 @@ def test_stop_takes_effect_within_one_step(qtbot, make_controller):
     text = words(2000)
     controller.translate(text)
     qtbot.waitUntil(lambda: len(window.target_text()) > 0, timeout=5_000)
-    t0 = time.perf_counter()
-    with qtbot.waitSignal(controller.requestFinished, timeout=2_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.stopRequested.emit()  # what Esc / the Stop button do
-    elapsed = time.perf_counter() - t0
     call = FakeTranslator.instances[-1].calls[-1]
     assert call["cancelled"] and call["yielded"] < 2000
-    assert call["after_cancel"] <= 1
-    assert elapsed < 1.0
+    assert call["after_cancel"] <= 1  # within one step: counted in tokens, not timed
     assert 0 < len(window.target_text()) < len("".join(fake_output(text, 10_000)))
     assert window.state() == "stopped" and not window.stop_button.isEnabled()
 
@@ -160,30 +188,32 @@ def test_empty_input_while_translating_cancels_and_goes_idle(qtbot, make_control
     ],
 )
 def test_bad_inputs_keep_window_responsive(qtbot, make_controller, text):
-    window, controller = make_controller(delay=0.001, max_tokens=400)
+    turn = UiTurn()
+    window, controller = make_controller(factory=turning_factory(turn, 1, delay=0.001, max_tokens=400))
     beat = Heartbeat()
     window.source.setPlainText(text)
-    with qtbot.waitSignal(controller.requestFinished, timeout=20_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=60_000):
         controller.translate(window.source_text())
     worst = beat.stop()
-    print(f"\nworst UI gap, {len(text)} chars: {worst * 1000:.1f} ms")
+    print(f"\nworst UI gap, {len(text)} chars: {worst * 1000:.1f} ms")  # a figure, not asserted (load)
     assert window.target_text() == "".join(fake_output(text, 400))
-    assert worst < 0.5  # a UI-thread inference would stall for the whole run (seconds)
+    assert FakeTranslator.instances[-1].calls[-1]["midstream"]  # the UI thread ran while it streamed
     assert window.state() == "idle"
 
 
 def test_heartbeat_keeps_firing_during_long_translation(qtbot, make_controller):
     # 2 ms of pure-Python work per token holds the GIL like the engine's search code does.
-    window, controller = make_controller(delay=0.0, busy=0.002)
+    turn = UiTurn()
+    window, controller = make_controller(factory=turning_factory(turn, 500, delay=0.0, busy=0.002))
     beat = Heartbeat()
-    with qtbot.waitSignal(controller.requestFinished, timeout=30_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=60_000):
         controller.translate(words(1000))
     worst = beat.stop()
-    print(
+    print(  # figures, not asserted: they depend on the machine's load
         f"\nworst UI-thread gap during a 1000-token fake translation: {worst * 1000:.1f} ms ({len(beat.ticks)} ticks)"
     )
-    assert len(beat.ticks) > 50
-    assert worst < 0.5  # inference on the UI thread would stall ~2 s
+    call = FakeTranslator.instances[-1].calls[-1]
+    assert call["thread"] != threading.get_ident() and call["midstream"]  # the UI thread ran mid-stream
 
 
 def test_worker_exception_becomes_error_dialog_and_app_survives(qtbot, make_controller, app_home):
