@@ -27,19 +27,7 @@ def best_alternatives(
     options: GenerationOptions | None = None,
     cancel: CancelToken | None = None,
 ) -> list[Alternative]:
-    """The ``n`` best translations of ``sentence`` from a beam search with ``max(n, beams)``
-    beams, best first, without repeated texts (so possibly fewer than ``n``).
-
-    ``prefix``: the n best completions after it instead (``engine.prefix.complete_alternatives``:
-    each ``text`` is what follows ``prefix``).
-
-    Each text is final as :meth:`translate` makes it (layout, protected spans and glossary
-    terms, punctuation, script); the first is what :meth:`translate` gives at that beam
-    size. Where protected spans cut the sentence into several segments, an alternative
-    combines one hypothesis per segment (score: the sum of theirs, token ids: theirs one
-    after another). A sentence with nothing to translate gives one alternative, score 0.
-    Raises ``TranslationCancelled`` when ``cancel`` is set (checked every decode step).
-    """
+    """``Translator.alternatives`` without a prefix (its docstring says what comes back)."""
     if n < 1:
         raise ValueError("n must be >= 1")
     opts = options or core.options
