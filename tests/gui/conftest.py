@@ -44,6 +44,22 @@ def app_home(tmp_path, monkeypatch):
 
 
 @pytest.fixture
+def fresh_folders(tmp_path, monkeypatch):
+    """A new HOME, no folder remembered by the file dialogs yet (``tm_dialog.start_folder``),
+    and a working folder the dialogs must never offer; returns the HOME."""
+    from desktop_mt.gui import tm_dialog
+
+    home = tmp_path / "home-dir"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(tm_dialog, "_last_folder", None)
+    started_in = tmp_path / "started-in"
+    started_in.mkdir()
+    monkeypatch.chdir(started_in)  # the folder the app was started from: never offered
+    return home
+
+
+@pytest.fixture
 def make_controller(qtbot, tmp_path):
     """Build window + controller on a fake engine; shuts the worker down afterwards."""
     from desktop_mt.gui.controller import Controller

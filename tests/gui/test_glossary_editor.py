@@ -128,20 +128,14 @@ def test_requests_and_file_jobs_carry_the_glossary(qtbot, make_controller, tmp_p
     assert controller.generation_options().glossary is None
 
 
-def test_the_import_dialog_opens_in_home_then_in_the_last_folder_chosen(qtbot, tmp_path, monkeypatch):
+def test_the_import_dialog_opens_in_home_then_in_the_last_folder_chosen(qtbot, tmp_path, monkeypatch, fresh_folders):
     """Not in the folder the app was started from: the TM dialog's start folder rule, whose
     remembered folder the glossary's import shares."""
     from PySide6.QtWidgets import QFileDialog
 
     from desktop_mt.gui import tm_dialog
 
-    home = tmp_path / "home-dir"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setattr(tm_dialog, "_last_folder", None)
-    started_in = tmp_path / "started-in"
-    started_in.mkdir()
-    monkeypatch.chdir(started_in)
+    home = fresh_folders
     terms = tmp_path / "terms" / "glossary.tsv"
     terms.parent.mkdir()
     terms.write_text("train station\t火车站\n", encoding="utf-8")

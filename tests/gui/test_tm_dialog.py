@@ -196,18 +196,14 @@ def test_without_the_tm_extra_the_dialog_says_what_is_missing(qtbot, dialog, mem
     assert memory.count("en-zh") == 3
 
 
-def test_the_tmx_file_dialogs_open_in_home_then_in_the_last_folder_chosen(qtbot, dialog, tmp_path, monkeypatch):
+def test_the_tmx_file_dialogs_open_in_home_then_in_the_last_folder_chosen(
+    qtbot, dialog, tmp_path, monkeypatch, fresh_folders
+):
     from PySide6.QtWidgets import QFileDialog
 
     from desktop_mt.gui import tm_dialog
 
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setattr(tm_dialog, "_last_folder", None)
-    started_in = tmp_path / "started-in"
-    started_in.mkdir()
-    monkeypatch.chdir(started_in)  # the folder the app was started from: never offered
+    home = fresh_folders
     chosen = tmp_path / "exports" / "memory.tmx"
     chosen.parent.mkdir()
     asked: list[str] = []

@@ -109,19 +109,15 @@ def test_status_messages_have_the_bar_and_the_stats_come_back(qtbot):
     assert label.width() >= label.fontMetrics().horizontalAdvance(label.text())
 
 
-def test_translate_file_dialog_opens_in_home_then_in_the_last_folder_chosen(qtbot, tmp_path, monkeypatch):
+def test_translate_file_dialog_opens_in_home_then_in_the_last_folder_chosen(
+    qtbot, tmp_path, monkeypatch, fresh_folders
+):
     from PySide6.QtWidgets import QFileDialog
 
     from desktop_mt.gui import tm_dialog
 
     window = make(qtbot)
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setattr(tm_dialog, "_last_folder", None)
-    started_in = tmp_path / "started-in"
-    started_in.mkdir()
-    monkeypatch.chdir(started_in)  # the folder the app was started from: never offered
+    home = fresh_folders
     chosen = tmp_path / "docs" / "notes.txt"
     chosen.parent.mkdir()
     asked: list[str] = []
