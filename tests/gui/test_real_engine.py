@@ -85,7 +85,7 @@ def test_real_engine_stop_is_prompt(qtbot, make_controller, model_dir):
     with qtbot.waitSignal(controller.requestFinished, timeout=60_000):
         controller.stop()
     print(f"\nstop took {(time.perf_counter() - t0) * 1000:.0f} ms")  # a figure; load decides it
-    assert controller.last_stats is not None and controller.last_stats.cancelled  # stopped mid-stream
+    assert window.target_text() != ""  # the text streamed before the stop stays
     assert window.state() == "idle"
 
 
