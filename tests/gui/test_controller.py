@@ -108,7 +108,9 @@ def test_stop_takes_effect_within_one_step(qtbot, make_controller):
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.stopRequested.emit()  # what Esc / the Stop button do
     call = FakeTranslator.instances[-1].calls[-1]
-    assert call["cancelled"] and call["yielded"] < 2000
+    # Who notices the cancel first (the fake's wait, which marks the call cancelled, or the
+    # worker, which closes the stream) depends on scheduling: only the stop itself is asserted.
+    assert call["yielded"] < 2000
     assert call["after_cancel"] <= 1  # within one step: counted in tokens, not timed
     assert 0 < len(window.target_text()) < len("".join(fake_output(text, 10_000)))
     assert window.state() == "stopped" and not window.stop_button.isEnabled()
