@@ -346,4 +346,4 @@ def test_ctrl_enter_and_escape_shortcuts(qtbot, make_controller):
     assert "\n" not in window.source_text()  # Ctrl+Enter translated, it did not type a newline
     with qtbot.waitSignal(controller.requestFinished, timeout=2_000):
         qtbot.keyClick(window.source, Qt.Key.Key_Escape)
-    assert FakeTranslator.instances[-1].calls[-1]["cancelled"]
+    assert FakeTranslator.instances[-1].calls[-1]["yielded"] < 500  # stopped (who saw the cancel first varies)
