@@ -26,7 +26,9 @@ def display():
     sysdeps.require("xvfb", "fonts-noto-cjk")
     read, write = os.pipe()
     xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        # -noreset: by default the server resets when its last client leaves, and a client
+        # connecting during the reset is refused ("cannot open display", seen under load).
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
         pass_fds=(write,),
         stderr=subprocess.DEVNULL,
     )

@@ -30,7 +30,9 @@ class XSession:
     def __init__(self, tmp: Path) -> None:
         read, write = os.pipe()
         self.xvfb = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+            # -noreset: by default the server resets when its last client leaves, and a client
+            # connecting during the reset is refused ("cannot open display", seen under load).
+            ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
             pass_fds=(write,),
             stderr=subprocess.DEVNULL,
         )
