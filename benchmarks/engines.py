@@ -5,7 +5,8 @@
 
 ENGINE is ``pytorch`` (transformers generate(), fp32), ``ort-fp32`` / ``ort-int8`` (ours),
 ``ct2-int8`` (CTranslate2), or a lever variant of ours int8: ``ort-int8-spin`` (ORT threads
-spin-wait), ``ort-int8-split`` (Optimum's split decoder layout, ``cfg["onnx_split"]``) or
+spin-wait), ``ort-int8-mempattern`` (ORT's memory pattern on), ``ort-int8-split`` (Optimum's
+split decoder layout, ``cfg["onnx_split"]``) or
 ``ort-int8-dynamic`` / ``ort-int8-nbits`` (the same export with ORT's dynamic int8 /
 weight-only MatMulNBits int8, ``cfg["onnx_dynamic"]`` / ``cfg["onnx_nbits"]``), or what a user
 downloads: ``ort-int8-download`` (a transformers.js merged decoder with ORT dynamic int8, as
@@ -107,7 +108,7 @@ class PyTorchEngine:
 
 
 class OrtEngine:
-    def __init__(self, cfg: dict, variant: str, spin_wait: bool = False):
+    def __init__(self, cfg: dict, variant: str, spin_wait: bool = False, memory_pattern: bool = False):
         from desktop_mt import GenerationOptions, SessionOptions, Translator
         from desktop_mt.engine.generation import ItemDone, TokensStep
 
@@ -116,7 +117,9 @@ class OrtEngine:
         self.t = Translator(
             cfg["onnx"],
             variant=variant,
-            session_options=SessionOptions(intra_op_threads=cfg["threads"], inter_op_threads=1, spin_wait=spin_wait),
+            session_options=SessionOptions(
+                intra_op_threads=cfg["threads"], inter_op_threads=1, spin_wait=spin_wait, memory_pattern=memory_pattern
+            ),
         )
 
     def generate(self, batch, beams, max_new, forced, ttft):
@@ -179,6 +182,8 @@ def make_engine(name: str, cfg: dict):
     # Lever A/B variants of ours int8 (model (a)): one setting changed each.
     if name == "ort-int8-spin":  # ORT worker threads busy-wait (ORT's default)
         return OrtEngine(cfg, "int8", spin_wait=True)
+    if name == "ort-int8-mempattern":  # ORT's memory pattern on (ORT's default)
+        return OrtEngine(cfg, "int8", memory_pattern=True)
     if name == "ort-int8-split":  # Optimum's decoder + decoder_with_past layout instead of the step layout
         return OrtEngine({**cfg, "onnx": cfg["onnx_split"]}, "int8")
     if name == "ort-int8-dynamic":  # the int8 of before issue 20: ORT quantize_dynamic (batch-dependent)

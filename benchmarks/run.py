@@ -42,6 +42,7 @@ ENGINES = ("pytorch", "ort-fp32", "ort-int8", "ct2-int8")
 # ort-int8-download / ort-int8-converted: what a user downloads (issue 32), as shipped and as converted.
 LEVER_ENGINES = (
     "ort-int8-spin",
+    "ort-int8-mempattern",
     "ort-int8-split",
     "ort-int8-dynamic",
     "ort-int8-nbits",
