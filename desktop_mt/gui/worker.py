@@ -19,7 +19,7 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -221,7 +221,12 @@ class TranslationWorker(QObject):
                 if span is not None:
                     self.segmentDone.emit(req_id, span)
                 if cancel.is_set():
-                    break  # the engine also stops; do not wait for its Finished
+                    # Nothing more is shown, but the stream is read to its end: the engine
+                    # stops at its next decode step and ends with the Finished whose figures the
+                    # status bar shows after Stop (breaking here lost them whenever Stop came
+                    # between two events rather than during a decode step).
+                    stats = _stats_at_end(events) or stats
+                    break
         finally:
             events.close()
         if buf:
@@ -474,6 +479,15 @@ class _PlanStream:
             if stats.cancelled:
                 return None
         return "".join(out)
+
+
+def _stats_at_end(events: Iterator[object]) -> TranslationStats | None:
+    """The stats of a cancelled stream's ``Finished`` (the rest of its events are dropped)."""
+    stats = None
+    for event in events:
+        if isinstance(event, Finished):
+            stats = event.stats
+    return stats
 
 
 def output_gap(source: str, gap: str, more: bool, options: Any) -> str:

@@ -1,0 +1,43 @@
+"""The worker after Stop: the stream's own end (its ``Finished``) still reaches the window, so
+the status bar shows the stopped run's figures, wherever between two events the Stop came."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Generator
+from typing import Any
+
+from desktop_mt.engine.events import StreamEvent, TranslationStats
+from desktop_mt.engine.options import GenerationOptions
+from desktop_mt.gui.ports import EngineConfig
+from desktop_mt.gui.worker import TranslationWorker
+
+from .fakes import FakeTranslator
+
+
+class StopBetweenEvents(FakeTranslator):
+    """Sets the cancel just before handing over the third token: the user pressed Stop while
+    the worker, not the engine, was running (the case scheduling decides in the app)."""
+
+    def translate_stream(
+        self, text: str, options: Any = None, cancel: Any = None, prefix: str | None = None
+    ) -> Generator[StreamEvent, None, None]:
+        for n, event in enumerate(super().translate_stream(text, options, cancel, prefix)):
+            if n == 2:
+                cancel.set()
+            yield event
+
+
+def test_stop_between_two_events_still_reports_the_stopped_runs_figures():
+    fake = StopBetweenEvents()
+    worker = TranslationWorker(lambda _config: fake)
+    worker.load(EngineConfig())
+    deltas: list[str] = []
+    finished: list[TranslationStats | None] = []
+    worker.delta.connect(lambda _i, text: deltas.append(text))
+    worker.finished.connect(lambda _i, stats: finished.append(stats))
+    worker.translate(1, "one two three four five six", GenerationOptions(), threading.Event())
+    [stats] = finished
+    assert stats is not None and stats.cancelled and stats.tokens == 3
+    assert "".join(deltas) == "<one><two><three>"  # shown up to the Stop, nothing after it
+    assert fake.calls[0]["yielded"] == 3  # the engine stopped at once: read to its end, not run on
