@@ -24,8 +24,10 @@ from PySide6.QtWidgets import (
 
 from desktop_mt.app import settings as app_settings
 from desktop_mt.engine.direction import DIRECTIONS, EN_ZH
+from desktop_mt.models import install
 
 from . import models, paths, theme
+from .folder_adding import FolderAdder
 from .settings import VARIANTS, Settings
 
 log = logging.getLogger(__name__)
@@ -65,6 +67,9 @@ class ModelSection:
             combo.currentIndexChanged.connect(lambda _i: self._on_model_changed())
         self.add_model_button = QPushButton("Add model folder…")
         self.add_model_button.clicked.connect(self._browse_model_folder)
+        self.adder = FolderAdder(owner)  # a folder in a downloaded layout: installed and converted
+        self.adder.added.connect(self._on_folder_added)
+        self.adder.failed.connect(self._on_folder_failed)
         for way in DIRECTIONS:
             row = QHBoxLayout()
             row.addWidget(self.model_combos[way], 1)
@@ -144,19 +149,59 @@ class ModelSection:
 
     def add_model_folder(self, folder: str) -> bool:
         """Validate ``folder`` and select it in its direction's row; on failure show the
-        engine's message."""
+        engine's message. A Marian in a downloaded layout (Optimum, transformers.js) is
+        installed into the models folder and converted to the fast layout first, as a catalog
+        download is (in the background; the row selects it when it is ready)."""
         try:
             models.inspect(folder)
+            convert = install.needs_install(Path(folder))
         except Exception as exc:  # noqa: BLE001 - ModelNotFoundError/ModelFormatError mostly
-            self.model_error.setText(f"Cannot use {folder}: {exc}")
-            self.model_error.show()
+            self._say(f"Cannot use {folder}: {exc}", "error")
             return False
+        if convert:
+            return self._install(Path(folder))
         self.model_error.hide()
         folder = str(Path(folder))
         if folder not in self.settings.extra_model_dirs:
             self.settings.extra_model_dirs.append(folder)
         self.reload(select=folder)
         return True
+
+    def _install(self, folder: Path) -> bool:
+        """Start installing ``folder`` (see :meth:`add_model_folder`); one made from it earlier
+        is selected instead."""
+        root = paths.user_models_dir()
+        earlier = install.added_before(folder, root)
+        if earlier is not None:
+            self.model_error.hide()
+            self.reload(select=str(earlier))
+            return True
+        if not self.adder.start(folder, install.free_target(root, folder.name)):
+            return False  # the button is disabled while one runs: only a caller could get here
+        self.add_model_button.setEnabled(False)
+        self._say(
+            f"Adding {folder.name}: building its fast int8 layout from the fp32 weights (about a minute "
+            f"for a full-size model) into {root}. You can close this dialog meanwhile.",
+            "quiet",
+        )
+        return True
+
+    def _on_folder_added(self, folder: str, installed: str) -> None:
+        self.add_model_button.setEnabled(True)
+        self.model_error.hide()
+        used_in_place = installed == folder  # the converter did not apply after all
+        if used_in_place and folder not in self.settings.extra_model_dirs:
+            self.settings.extra_model_dirs.append(folder)
+        self.reload(select=installed)
+
+    def _on_folder_failed(self, _folder: str, message: str) -> None:
+        self.add_model_button.setEnabled(True)
+        self._say(message, "error")
+
+    def _say(self, text: str, tone: str) -> None:
+        self.model_error.setText(text)
+        theme.set_tone(self.model_error, tone)
+        self.model_error.show()
 
     def model_for(self, way: str) -> str:
         """The model chosen for direction ``way`` ("" = bundled)."""
@@ -177,8 +222,7 @@ class ModelSection:
             try:
                 app_settings.set_active(chosen, way)
             except Exception as exc:  # noqa: BLE001 - DesktopMTError/OSError: said in the dialog
-                self.model_error.setText(f"Cannot use {Path(chosen).name} for {WAYS[way]}: {exc}")
-                self.model_error.show()
+                self._say(f"Cannot use {Path(chosen).name} for {WAYS[way]}: {exc}", "error")
                 return False
             self._initial[way] = chosen
         return True

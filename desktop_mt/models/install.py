@@ -84,15 +84,45 @@ def convert_staged(folder: Path) -> dict[str, Any]:
     return converted
 
 
+def needs_install(folder: Path) -> bool:
+    """True for a folder :func:`install_folder` installs and converts (a Marian in Optimum's or
+    transformers.js's layout, without our manifest); False for one that is used in place."""
+    info = inspect_model_dir(folder)
+    return info.manifest is None and convert.convertible(info)
+
+
+def added_before(folder: Path, models: Path) -> Path | None:
+    """The model in ``models`` that :func:`install_folder` made from ``folder`` earlier (its
+    manifest's ``added_from``), so that adding the same folder twice does not convert it twice."""
+    source = str(Path(folder).resolve())
+    for child in sorted(models.iterdir()) if models.is_dir() else []:
+        try:
+            manifest = read_json(child / MANIFEST)
+        except (ModelNotFoundError, ModelFormatError):  # not a model of ours
+            continue
+        if manifest.get("added_from") == source:
+            return child
+    return None
+
+
+def free_target(models: Path, name: str) -> Path:
+    """``models/name``, or ``name-2``, ``name-3``... when that is taken."""
+    target, n = models / name, 1
+    while target.exists():
+        n += 1
+        target = models / f"{name}-{n}"
+    return target
+
+
 def install_folder(folder: Path, target: Path) -> Path:
     """A model folder the user adds (Optimum or transformers.js layout, fp32 Marian, no manifest)
     installed as a catalog download is: its files linked (or copied) into ``target``, a manifest
     with their sha256, then ``models.convert`` (the step layout with per-row int8, as
     :func:`convert_staged`). Returns ``target``; a folder that is ours already (a manifest) or
     that the converter does not apply to is returned unchanged, to be used in place."""
-    info = inspect_model_dir(folder)
-    if info.manifest is not None or not convert.convertible(info):
+    if not needs_install(folder):
         return Path(folder)
+    info = inspect_model_dir(folder)
     staging = target.parent / f".{target.name}.adding-{uuid.uuid4().hex[:8]}"
     shutil.copytree(folder, staging, copy_function=_link_or_copy)
     try:

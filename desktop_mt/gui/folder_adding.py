@@ -1,0 +1,74 @@
+"""Adding a model folder from the Settings dialog as a catalog download is installed: a Marian
+in Optimum's or transformers.js's layout is copied (hard links where possible) into the models
+folder with a manifest of hashes, then rebuilt in the fast layout (``models.install_folder``:
+the decoder-step layout with per-row int8, from the fp32 weights, with onnx and numpy only).
+
+The conversion takes about a minute for a full-size model, so it runs off the UI thread. It is
+a plain daemon thread, not a QThread: the conversion cannot be interrupted, and a QThread still
+running when its owner is destroyed (the dialog closed, the app quitting) aborts the process,
+whereas a daemon thread simply ends with the app. What it leaves then is a hidden staging
+folder in the models folder, never a half-built model where the app looks for models.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from desktop_mt.errors import DesktopMTError
+from desktop_mt.models.install import install_folder
+
+from .logsetup import log_exception
+
+log = logging.getLogger(__name__)
+
+Installer = Callable[[Path, Path], Path]  # (folder, target) -> the folder to use
+
+
+class FolderAdder(QObject):
+    """Runs one install at a time; each :meth:`start` ends with ``added`` or ``failed``
+    (delivered on the UI thread, unless this object is gone by then)."""
+
+    added = Signal(str, str)  # the folder chosen, the installed model's folder
+    failed = Signal(str, str)  # the folder chosen, what went wrong in the user's words
+
+    def __init__(self, parent: QObject | None = None, installer: Installer = install_folder) -> None:
+        super().__init__(parent)
+        self._installer = installer
+        self._thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        """True while an install runs."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, folder: Path, target: Path) -> bool:
+        """Install ``folder`` as ``target``; False (and nothing happens) while one runs."""
+        if self.running:
+            return False
+        self._thread = threading.Thread(
+            target=self._run, args=(Path(folder), Path(target)), name="model-folder-add", daemon=True
+        )
+        self._thread.start()
+        return True
+
+    def _run(self, folder: Path, target: Path) -> None:
+        ok, text = self._install(folder, target)
+        try:
+            (self.added if ok else self.failed).emit(str(folder), text)
+        except RuntimeError:  # the dialog that owned this object was closed meanwhile
+            log.info("model folder %s: %s (its dialog had closed)", "added" if ok else "not added", text)
+
+    def _install(self, folder: Path, target: Path) -> tuple[bool, str]:
+        """(True, the installed folder) or (False, what went wrong in the user's words)."""
+        try:
+            return True, str(self._installer(folder, target))
+        except (DesktopMTError, OSError) as exc:  # a refused graph, a full disk, a vanished folder
+            return False, f"Could not add {folder.name}: {exc}"
+        except Exception as exc:  # noqa: BLE001 - a bug: the app stays up and the log has it
+            log_exception("adding a model folder", exc)
+            return False, f"Could not add {folder.name} ({type(exc).__name__}: {exc}). Details are in the log file."

@@ -1,0 +1,125 @@
+"""Settings > "Add model folder…" with a Marian in a downloaded layout (issue 32: a folder added
+by the user gets the fastest layout, as a catalog download does): it is installed into the
+models folder, converted to the step layout with per-row int8 off the UI thread, and selected;
+the user's folder is left as it was; the same folder added again is not converted twice; a
+failure is said in the dialog and the button works again."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import shiboken6
+from PySide6.QtWidgets import QWidget
+
+from desktop_mt.engine.model_format import inspect_model_dir, verify_files
+from desktop_mt.errors import ModelFormatError
+from desktop_mt.gui.folder_adding import FolderAdder
+from desktop_mt.gui.settings import Settings
+from desktop_mt.gui.settings_dialog import SettingsDialog
+from tests.models.test_convert import merged_repo, tiny_merged_export  # noqa: F401 - fixture used by name
+
+CONVERT_MS = 180_000  # the tiny model converts in seconds; the bound is for a loaded machine
+
+
+def downloaded_folder(model_dir: Path, folder: Path) -> Path:
+    """The tiny model as a user has it after downloading it from the Hub (transformers.js layout)."""
+    for rel, data in merged_repo(model_dir).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    return folder
+
+
+def dialog_of(qtbot) -> SettingsDialog:
+    dialog = SettingsDialog(Settings(), True, "")
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def selected_paths(dialog: SettingsDialog) -> set[str]:
+    return {dialog.models.model_for(way) for way in dialog.models.model_combos}
+
+
+def test_a_downloaded_layout_is_installed_converted_and_selected(qtbot, app_home, tmp_path, tiny_merged_export):  # noqa: F811
+    folder = downloaded_folder(tiny_merged_export, tmp_path / "downloads" / "my-marian")
+    before = sorted(p.relative_to(folder) for p in folder.rglob("*"))
+    dialog = dialog_of(qtbot)
+    with qtbot.waitSignal(dialog.models.adder.added, timeout=CONVERT_MS) as added:
+        assert dialog.add_model_folder(str(folder)) is True
+        assert not dialog.add_model_button.isEnabled()  # one add at a time
+        assert "Adding my-marian" in dialog.model_error.text() and not dialog.model_error.isHidden()
+    target = app_home / "models" / "my-marian"
+    assert added.args == [str(folder), str(target)]
+    info = inspect_model_dir(target)
+    assert info.manifest is not None and info.manifest["converted"]["layout"] == "step"
+    assert info.manifest["added_from"] == str(folder.resolve())
+    for variant in ("int8", "fp32"):
+        verify_files(info, variant)
+    assert str(target) in selected_paths(dialog)
+    assert dialog.add_model_button.isEnabled() and dialog.model_error.isHidden()
+    assert dialog.current_settings().extra_model_dirs == []  # it lives in the models folder now
+    assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == before  # the user's folder as it was
+
+    again = dialog_of(qtbot)
+    assert again.add_model_folder(str(folder)) is True
+    assert not again.models.adder.running  # made from this folder before: selected, not converted again
+    assert str(target) in selected_paths(again)
+    assert sorted(p.name for p in (app_home / "models").iterdir()) == ["my-marian"]
+
+
+def test_a_failed_install_is_said_and_the_button_works_again(qtbot, app_home, tmp_path, tiny_merged_export):  # noqa: F811
+    folder = downloaded_folder(tiny_merged_export, tmp_path / "downloads" / "my-marian")
+    app_home.mkdir(parents=True, exist_ok=True)
+    (app_home / "models").write_text("a file where the models folder should be")
+    dialog = dialog_of(qtbot)
+    with qtbot.waitSignal(dialog.models.adder.failed, timeout=CONVERT_MS):
+        assert dialog.add_model_folder(str(folder)) is True
+    assert dialog.model_error.text().startswith("Could not add my-marian:")
+    assert dialog.add_model_button.isEnabled()
+    assert selected_paths(dialog) == {""}  # still the bundled models
+
+
+def test_an_invalid_folder_is_refused_at_once(qtbot, tmp_path):
+    (tmp_path / "empty").mkdir()
+    dialog = dialog_of(qtbot)
+    assert dialog.add_model_folder(str(tmp_path / "empty")) is False
+    assert dialog.model_error.text().startswith("Cannot use") and not dialog.models.adder.running
+
+
+def test_an_install_that_ends_after_its_dialog_closed_is_not_an_error(qtbot, tmp_path):
+    """The dialog (the adder's parent) is gone when the conversion ends: the thread's report
+    finds no receiver, and nothing is raised in it."""
+    release, raised = threading.Event(), []
+    owner = QWidget()
+
+    def installer(folder: Path, target: Path) -> Path:
+        release.wait()
+        return target
+
+    adder = FolderAdder(owner, installer=installer)
+    previous = threading.excepthook
+    threading.excepthook = lambda args: raised.append(args.exc_value)
+    try:
+        assert adder.start(tmp_path / "a", tmp_path / "b") is True
+        assert adder.start(tmp_path / "c", tmp_path / "d") is False  # one at a time
+        thread = adder._thread
+        shiboken6.delete(owner)  # the dialog closed: its children go with it
+        assert not shiboken6.isValid(adder)
+        release.set()
+        assert thread is not None
+        thread.join(timeout=30)
+        assert not thread.is_alive()
+    finally:
+        threading.excepthook = previous
+    assert raised == []
+
+
+def test_an_installer_error_becomes_a_message(qtbot, tmp_path):
+    def installer(folder: Path, target: Path) -> Path:
+        raise ModelFormatError(f"{folder}/onnx/decoder_model_merged.onnx is not a Marian decoder")
+
+    adder = FolderAdder(installer=installer)
+    with qtbot.waitSignal(adder.failed, timeout=30_000) as failed:
+        adder.start(tmp_path / "odd", tmp_path / "models" / "odd")
+    assert failed.args[0] == str(tmp_path / "odd")
+    assert failed.args[1].startswith("Could not add odd:") and "not a Marian decoder" in failed.args[1]
