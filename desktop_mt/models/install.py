@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,20 @@ def free_target(models: Path, name: str) -> Path:
     return target
 
 
+STALE_STAGING_S = 24 * 3600  # an add's staging folder untouched this long was cut off (the app quit)
+
+
+def remove_stale_staging(models: Path, now: float | None = None) -> list[Path]:
+    """Remove the hidden staging folders (``.NAME.adding-*``) of adds cut off by a quit or a
+    crash: untouched for :data:`STALE_STAGING_S` (an add takes minutes; a day leaves any add of
+    another process alone). Returns what was removed."""
+    now = time.time() if now is None else now
+    stale = [p for p in models.glob(".*.adding-*") if p.is_dir() and now - p.stat().st_mtime > STALE_STAGING_S]
+    for path in stale:
+        shutil.rmtree(path, ignore_errors=True)
+    return stale
+
+
 def install_folder(folder: Path, target: Path) -> Path:
     """A model folder the user adds (Optimum or transformers.js layout, fp32 Marian, no manifest)
     installed as a catalog download is: its files linked (or copied) into ``target``, a manifest
@@ -123,6 +138,8 @@ def install_folder(folder: Path, target: Path) -> Path:
     if not needs_install(folder):
         return Path(folder)
     info = inspect_model_dir(folder)
+    if target.parent.is_dir():
+        remove_stale_staging(target.parent)
     staging = target.parent / f".{target.name}.adding-{uuid.uuid4().hex[:8]}"
     shutil.copytree(folder, staging, copy_function=_link_or_copy)
     try:

@@ -57,3 +57,27 @@ def test_models_add_installs_a_folder_and_list_shows_the_step_layout(tiny_merged
     assert again.returncode == 1 and "--name" in again.stderr
     missing = run_cli("models", "add", str(tmp_path / "nowhere"))
     assert missing.returncode == 1 and "is not a folder" in missing.stderr
+
+
+def test_the_staging_folder_of_a_cut_off_add_is_removed_by_the_next(tiny_merged_export, tmp_path):  # noqa: F811
+    """The app quit in the middle of a conversion (the Settings dialog's add runs on a daemon
+    thread): its hidden staging folder goes at the next add once it is a day old; a recent one
+    (another process adding now) stays."""
+    import os
+    import time
+
+    from desktop_mt.models.install import STALE_STAGING_S
+
+    models = tmp_path / "models"
+    old, recent = models / ".other.adding-0000aaaa", models / ".other.adding-0000bbbb"
+    for path in (old, recent):
+        (path / "onnx").mkdir(parents=True)
+        (path / "onnx" / "encoder_model.onnx").write_bytes(b"partly copied")
+    day_ago = time.time() - STALE_STAGING_S - 60
+    os.utime(old, (day_ago, day_ago))
+    folder = tmp_path / "downloaded"
+    for rel, data in merged_repo(tiny_merged_export).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    install_folder(folder, models / "my-marian")
+    assert sorted(p.name for p in models.iterdir()) == [".other.adding-0000bbbb", "my-marian"]
