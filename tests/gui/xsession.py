@@ -68,7 +68,13 @@ class XSession:
         return out.stdout.strip()
 
     def visible_windows(self) -> list[str]:
-        return self.x("xdotool", "search", "--onlyvisible", "--name", TITLE).split()
+        """The app's mapped windows. An X error is raised, not read as "no window": a close
+        test would otherwise take a failed query for a hidden window."""
+        cmd = ["xdotool", "search", "--onlyvisible", "--name", TITLE]
+        out = subprocess.run(cmd, env=self.env, capture_output=True, text=True, timeout=30)
+        if out.stderr.strip():  # no match is rc 1 with nothing on stderr
+            raise AssertionError(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
+        return out.stdout.split()
 
     def close_window(self, wid: str) -> None:
         """What a window manager does for the close button: WM_DELETE_WINDOW."""
