@@ -173,8 +173,8 @@ class ModelSection:
         root = paths.user_models_dir()
         earlier = install.added_before(folder, root)
         if earlier is not None:
-            self.model_error.hide()
             self.reload(select=str(earlier))
+            self._say(f"{folder.name} was added before, as {earlier.name}: selected it.", "quiet")
             return True
         if not self.adder.start(folder, install.free_target(root, folder.name)):
             return False  # the button is disabled while one runs: only a caller could get here
@@ -193,6 +193,16 @@ class ModelSection:
         if used_in_place and folder not in self.settings.extra_model_dirs:
             self.settings.extra_model_dirs.append(folder)
         self.reload(select=installed)
+        refused = None if used_in_place else install.conversion_refused(Path(installed))
+        if refused:
+            log.warning("model folder %s added as %s without conversion: %s", folder, installed, refused)
+            self._say(
+                f"Added {Path(folder).name}, kept in its downloaded layout (slower): the fast layout "
+                f"could not be built ({refused}).",
+                "warning",
+            )
+        else:
+            log.info("model folder %s added as %s", folder, installed)
 
     def _on_folder_failed(self, _folder: str, message: str) -> None:
         self.add_model_button.setEnabled(True)

@@ -94,9 +94,13 @@ def needs_install(folder: Path) -> bool:
 
 def added_before(folder: Path, models: Path) -> Path | None:
     """The model in ``models`` that :func:`install_folder` made from ``folder`` earlier (its
-    manifest's ``added_from``), so that adding the same folder twice does not convert it twice."""
+    manifest's ``added_from``), so that adding the same folder twice does not convert it twice.
+    Hidden staging folders (``.NAME.adding-*``: an add still running, or one cut off by a quit)
+    already carry ``added_from`` but are not models yet, so they are passed over."""
     source = str(Path(folder).resolve())
     for child in sorted(models.iterdir()) if models.is_dir() else []:
+        if child.name.startswith("."):
+            continue
         try:
             manifest = read_json(child / MANIFEST)
         except (ModelNotFoundError, ModelFormatError):  # not a model of ours
@@ -104,6 +108,17 @@ def added_before(folder: Path, models: Path) -> Path | None:
         if manifest.get("added_from") == source:
             return child
     return None
+
+
+def conversion_refused(folder: Path) -> str | None:
+    """Why the conversion of the installed model ``folder`` was refused (it is then used in the
+    downloaded layout), or None when it was not."""
+    try:
+        converted = read_json(Path(folder) / MANIFEST).get("converted", {})
+    except (ModelNotFoundError, ModelFormatError):
+        return None
+    refused = converted.get("refused") if isinstance(converted, dict) else None
+    return str(refused) if refused else None
 
 
 def free_target(models: Path, name: str) -> Path:

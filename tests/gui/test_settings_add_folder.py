@@ -64,7 +64,37 @@ def test_a_downloaded_layout_is_installed_converted_and_selected(qtbot, app_home
     assert again.add_model_folder(str(folder)) is True
     assert not again.models.adder.running  # made from this folder before: selected, not converted again
     assert str(target) in selected_paths(again)
+    assert "my-marian was added before" in again.model_error.text() and not again.model_error.isHidden()
     assert sorted(p.name for p in (app_home / "models").iterdir()) == ["my-marian"]
+
+
+def test_a_refused_conversion_is_said_and_the_model_works_as_downloaded(
+    qtbot,
+    app_home,
+    tmp_path,
+    monkeypatch,
+    tiny_merged_export,  # noqa: F811
+):
+    """The converter refuses the graphs (say, a decoder it does not recognise): the model is
+    installed in its downloaded layout and selected, and the dialog says why it is the slow one."""
+    from desktop_mt.models import convert
+
+    def refuse(folder: Path) -> None:
+        raise ModelFormatError("the decoder has no self-attention key projection")
+
+    monkeypatch.setattr(convert, "convert_model_dir", refuse)
+    folder = downloaded_folder(tiny_merged_export, tmp_path / "downloads" / "odd-marian")
+    dialog = dialog_of(qtbot)
+    with qtbot.waitSignal(dialog.models.adder.added, timeout=CONVERT_MS):
+        assert dialog.add_model_folder(str(folder)) is True
+    target = app_home / "models" / "odd-marian"
+    info = inspect_model_dir(target)
+    assert info.manifest is not None and "self-attention" in info.manifest["converted"]["refused"]
+    verify_files(info, "int8")  # the int8 row points at the downloaded fp32 files
+    assert str(target) in selected_paths(dialog)
+    message = dialog.model_error.text()
+    assert not dialog.model_error.isHidden()
+    assert "kept in its downloaded layout" in message and "no self-attention key projection" in message
 
 
 def test_a_failed_install_is_said_and_the_button_works_again(qtbot, app_home, tmp_path, tiny_merged_export):  # noqa: F811

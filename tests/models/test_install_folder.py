@@ -81,3 +81,23 @@ def test_the_staging_folder_of_a_cut_off_add_is_removed_by_the_next(tiny_merged_
         (folder / rel).write_bytes(data)
     install_folder(folder, models / "my-marian")
     assert sorted(p.name for p in models.iterdir()) == [".other.adding-0000bbbb", "my-marian"]
+
+
+def test_added_before_finds_the_installed_model_not_a_staging_folder(tmp_path):
+    """An add still running (or cut off by a quit) has a hidden staging folder whose manifest
+    already says where it came from: it is not a model to select, the finished one is."""
+    import json
+
+    from desktop_mt.engine.model_format import MANIFEST
+    from desktop_mt.models.install import added_before
+
+    folder, models = tmp_path / "downloaded", tmp_path / "models"
+    folder.mkdir()
+    staging = models / ".my-marian.adding-0000aaaa"
+    staging.mkdir(parents=True)
+    (staging / MANIFEST).write_text(json.dumps({"added_from": str(folder.resolve())}))
+    assert added_before(folder, models) is None
+    (models / "my-marian").mkdir()
+    (models / "my-marian" / MANIFEST).write_text(json.dumps({"added_from": str(folder.resolve())}))
+    assert added_before(folder, models) == models / "my-marian"
+    assert added_before(tmp_path / "elsewhere", models) is None
