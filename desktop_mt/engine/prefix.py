@@ -29,7 +29,7 @@ from .options import GenerationOptions
 from .protocols import CancelToken
 from .segment import Segment
 from .streaming import Clock, new_ids
-from .tokenizer import IncrementalDecoder, SentencePieceTokenizer, clean_text
+from .tokenizer import IncrementalDecoder, SentencePieceTokenizer
 
 SPACE = "\u2581"  # SentencePiece's space
 
@@ -56,8 +56,7 @@ def piece_table(tokenizer: SentencePieceTokenizer) -> gen.PieceTable:
 
 def target_pieces(tokenizer: SentencePieceTokenizer, text: str) -> tuple[list[str], list[int]]:
     """``text`` as target pieces and their ids (MarianTokenizer's ``text_target`` without ``</s>``)."""
-    # The target SentencePiece model is the tokenizer's; it has no public accessor for it yet.
-    pieces: list[str] = tokenizer._target.encode(clean_text(text), out_type=str)
+    pieces = tokenizer.target_pieces(text)
     vocab = {p: i for i, p in tokenizer.id_to_piece.items()}
     return pieces, [vocab.get(p, tokenizer.unk_id) for p in pieces]
 

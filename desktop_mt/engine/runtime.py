@@ -23,6 +23,7 @@ from ..errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableEr
 from . import telemetry_disabled
 from .kv_cache import ConcatKVCache, KVBuffer
 from .model_format import FIX, ModelInfo
+from .native import NATIVE_CALLS
 from .options import SessionOptions
 from .protocols import DecoderLayout, KVCache
 
@@ -124,13 +125,21 @@ def _shared_cpu_arena() -> bool:
         return _ARENA[0]
 
 
+class GuardedSession(ort.InferenceSession):  # type: ignore[misc]  # onnxruntime ships no type hints
+    """An ``InferenceSession`` whose runs are counted by :data:`~.native.NATIVE_CALLS` (see there)."""
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        with NATIVE_CALLS:
+            return super().run(*args, **kwargs)
+
+
 def make_session(path: Path, options: SessionOptions, providers: list[str]) -> ort.InferenceSession:
     """One session with full graph optimization; file problems become ModelFormatError."""
     so = ort_session_options(options)
     if not path.is_file():
         raise ModelNotFoundError(f"{path} is missing; {FIX}")
     try:
-        return ort.InferenceSession(str(path), sess_options=so, providers=providers)
+        return GuardedSession(str(path), sess_options=so, providers=providers)
     except Exception as exc:  # ORT raises several private exception types for bad files
         raise ModelFormatError(
             f"{path} could not be loaded by ONNX Runtime (corrupt or truncated?): "
@@ -199,7 +208,7 @@ class Seq2SeqSessions:
         with self._small_lock:
             if name not in self._small:
                 so = ort_session_options(self._options, inter_op_threads=1)
-                self._small[name] = ort.InferenceSession(graph, sess_options=so, providers=["CPUExecutionProvider"])
+                self._small[name] = GuardedSession(graph, sess_options=so, providers=["CPUExecutionProvider"])
             return self._small[name]
 
     def log_softmax(self, scores: np.ndarray) -> np.ndarray:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import ModelFormatError
 from .model_format import FIX, ModelInfo
+from .native import NATIVE_CALLS
 
 # Characters that SentencePiece models rarely know and that only confuse a translation model.
 _DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn"}
@@ -130,12 +131,21 @@ class SentencePieceTokenizer:
     def encode(self, text: str) -> list[int]:
         """Source ids including the model's prefix (language tag), the target-language token
         (multi-target Marian) and the suffix (``</s>``)."""
-        pieces = self._source.encode(clean_text(text), out_type=str)
+        with NATIVE_CALLS:  # SentencePiece releases the GIL: see engine.native
+            pieces = self._source.encode(clean_text(text), out_type=str)
         return self.prefix + self._target_prefix + [self.vocab.get(p, self.unk_id) for p in pieces] + self.suffix
+
+    def target_pieces(self, text: str) -> list[str]:
+        """``text`` cut into the target model's pieces (a typed prefix of the translation)."""
+        with NATIVE_CALLS:
+            pieces: list[str] = self._target.encode(clean_text(text), out_type=str)
+        return pieces
 
     def count(self, text: str) -> int:
         extra = len(self.prefix) + len(self._target_prefix) + len(self.suffix)
-        return len(self._source.encode(clean_text(text), out_type=str)) + extra
+        with NATIVE_CALLS:
+            pieces = self._source.encode(clean_text(text), out_type=str)
+        return len(pieces) + extra
 
     def pieces(self, ids: Iterable[int]) -> list[str]:
         return [self.id_to_piece.get(int(i), "") for i in ids if int(i) not in self.special_ids]
@@ -143,7 +153,8 @@ class SentencePieceTokenizer:
     def decode(self, ids: Iterable[int]) -> str:
         # A piece the target model does not know (e.g. an English piece of a joint Marian
         # vocabulary) comes back verbatim with its "▁": show it as the space it stands for.
-        text: str = self._target.decode_pieces(self.pieces(ids))
+        with NATIVE_CALLS:
+            text: str = self._target.decode_pieces(self.pieces(ids))
         return text.replace("\u2581", " ")
 
 

@@ -6,8 +6,10 @@ the decoder-step layout with per-row int8, from the fp32 weights, with onnx and 
 The conversion takes about a minute for a full-size model, so it runs off the UI thread. It is
 a plain daemon thread, not a QThread: the conversion cannot be interrupted, and a QThread still
 running when its owner is destroyed (the dialog closed, the app quitting) aborts the process,
-whereas a daemon thread simply ends with the app. What it leaves then is a hidden staging
-folder in the models folder, never a half-built model where the app looks for models.
+whereas a daemon thread simply ends with the app (``engine.native`` lets a call into ONNX Runtime
+in flight finish first). Quitting during an add asks first (``quitting``). What a quit leaves is
+a hidden staging folder in the models folder, never a half-built model where the app looks for
+models; the next add removes it once it is a day old.
 """
 
 from __future__ import annotations
@@ -27,6 +29,15 @@ from .logsetup import log_exception
 log = logging.getLogger(__name__)
 
 Installer = Callable[[Path, Path], Path]  # (folder, target) -> the folder to use
+
+_RUNNING: dict[threading.Thread, str] = {}  # every add in the process: one outlives its dialog
+_RUNNING_LOCK = threading.Lock()
+
+
+def adds_running() -> list[str]:
+    """The names of the folders being added now (the quit question names them)."""
+    with _RUNNING_LOCK:
+        return sorted(name for thread, name in _RUNNING.items() if thread.is_alive())
 
 
 class FolderAdder(QObject):
@@ -53,11 +64,17 @@ class FolderAdder(QObject):
         self._thread = threading.Thread(
             target=self._run, args=(Path(folder), Path(target)), name="model-folder-add", daemon=True
         )
+        with _RUNNING_LOCK:
+            _RUNNING[self._thread] = Path(folder).name
         self._thread.start()
         return True
 
     def _run(self, folder: Path, target: Path) -> None:
-        ok, text = self._install(folder, target)
+        try:
+            ok, text = self._install(folder, target)
+        finally:
+            with _RUNNING_LOCK:
+                _RUNNING.pop(threading.current_thread(), None)
         try:
             (self.added if ok else self.failed).emit(str(folder), text)
         except RuntimeError:  # the dialog that owned this object was closed meanwhile

@@ -1,10 +1,10 @@
 """Quitting while work runs asks first.
 
 Ctrl+Q, File > Quit, the tray's Quit and a window close that quits (no tray) all go through
-``MainWindow.may_quit``. While a translation or a file job runs, :class:`QuitGuard` asks
-whether to quit now; the default answer keeps the app running. The text is safe either way
-(:mod:`drafts` keeps it) and a file job stopped by the quit is offered on the next start
-(:mod:`job_resume`), which the question says.
+``MainWindow.may_quit``. While a translation, a file job or the add of a model folder runs,
+:class:`QuitGuard` asks whether to quit now; the default answer keeps the app running. The text
+is safe either way (:mod:`drafts` keeps it), a file job stopped by the quit is offered on the
+next start (:mod:`job_resume`), and a stopped add must be started again, which the question says.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from . import folder_adding
 from .ports import QuitHost, qt_parent
 
 
@@ -56,6 +57,8 @@ class QuitGuard(QObject):
                 f"{Path(c.file_job.src).name} is being translated{done}. What is done is "
                 "kept, and desktop-mt offers to continue it when it starts again."
             )
+        for name in folder_adding.adds_running():
+            parts.append(f"{name} is being added as a model; quitting stops that, and it can be added again later.")
         return "\n".join(parts)
 
     def may_quit(self) -> bool:

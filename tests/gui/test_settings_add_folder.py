@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from desktop_mt.engine.model_format import inspect_model_dir, verify_files
 from desktop_mt.errors import ModelFormatError
-from desktop_mt.gui.folder_adding import FolderAdder
+from desktop_mt.gui.folder_adding import FolderAdder, adds_running
 from desktop_mt.gui.settings import Settings
 from desktop_mt.gui.settings_dialog import SettingsDialog
 from tests.models.test_convert import merged_repo, tiny_merged_export  # noqa: F401 - fixture used by name
@@ -153,3 +153,30 @@ def test_an_installer_error_becomes_a_message(qtbot, tmp_path):
         adder.start(tmp_path / "odd", tmp_path / "models" / "odd")
     assert failed.args[0] == str(tmp_path / "odd")
     assert failed.args[1].startswith("Could not add odd:") and "not a Marian decoder" in failed.args[1]
+
+
+def test_quitting_while_a_folder_is_added_asks_first(qtbot, make_controller, tmp_path):
+    """The add outlives its dialog (closed meanwhile), so the quit question names it."""
+    window, controller = make_controller()
+    release = threading.Event()
+
+    def installer(folder: Path, target: Path) -> Path:
+        release.wait()
+        return target
+
+    owner = QWidget()
+    adder = FolderAdder(owner, installer=installer)
+    asked: list[str] = []
+    controller.quit_guard.ask = lambda parent, text: asked.append(text) or False
+    try:
+        assert adder.start(tmp_path / "my-marian", tmp_path / "models" / "my-marian")
+        thread = adder._thread
+        shiboken6.delete(owner)  # the dialog closed
+        assert window.may_quit() is False  # asked, and the answer was "Keep running"
+        assert len(asked) == 1 and "my-marian is being added as a model" in asked[0]
+    finally:
+        release.set()
+    assert thread is not None
+    thread.join(60)
+    assert not thread.is_alive() and adds_running() == []  # it leaves the list before it ends
+    assert window.may_quit() is True and len(asked) == 1  # nothing runs: no question
