@@ -7,9 +7,13 @@ The conversion takes about a minute for a full-size model, so it runs off the UI
 a plain daemon thread, not a QThread: the conversion cannot be interrupted, and a QThread still
 running when its owner is destroyed (the dialog closed, the app quitting) aborts the process,
 whereas a daemon thread simply ends with the app (``engine.native`` lets a call into ONNX Runtime
-in flight finish first). Quitting during an add asks first (``quitting``). What a quit leaves is
-a hidden staging folder in the models folder, never a half-built model where the app looks for
-models; the next add removes it once it is a day old.
+or SentencePiece in flight finish first). Quitting during an add asks first (``quitting``). What a
+quit leaves is a hidden staging folder in the models folder, never a half-built model where the
+app looks for models; the next add removes it once it is a day old.
+
+An add outlives the dialog that started it: the Settings dialog is only hidden when closed, so
+its result then lands unseen (the log has every outcome) and the model is listed the next time
+Settings opens. One add runs at a time in the app (:func:`adds_running`).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ def adds_running() -> list[str]:
 
 class FolderAdder(QObject):
     """Runs one install at a time; each :meth:`start` ends with ``added`` or ``failed``
-    (delivered on the UI thread, unless this object is gone by then)."""
+    (delivered on the UI thread, unless this object is deleted by then: then only logged)."""
 
     added = Signal(str, str)  # the folder chosen, the installed model's folder
     failed = Signal(str, str)  # the folder chosen, what went wrong in the user's words

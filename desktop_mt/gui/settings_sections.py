@@ -26,7 +26,7 @@ from desktop_mt.app import settings as app_settings
 from desktop_mt.engine.direction import DIRECTIONS, EN_ZH
 from desktop_mt.models import install
 
-from . import models, paths, theme
+from . import folder_adding, models, paths, theme
 from .folder_adding import FolderAdder
 from .settings import VARIANTS, Settings
 
@@ -52,9 +52,11 @@ class ModelSection:
     the models of that direction (the bundled demo of it, the models folder, folders added
     here), "Add model folder…" (checked before it is offered, then chosen in its direction's
     row), and the precision the chosen models have. ``settings`` is the dialog's copy: an
-    added folder goes into its ``extra_model_dirs``. The English -> Chinese choice is the
-    window's ``model_path``; the other direction's is saved as its active model by
-    :meth:`save_other_directions` (``app.settings.set_active``, as the Models dialog does)."""
+    added folder in our layout goes into its ``extra_model_dirs``; one in a downloaded layout
+    is installed into the models folder (``FolderAdder``) and listed from there. The English
+    -> Chinese choice is the window's ``model_path``; the other direction's is saved as its
+    active model by :meth:`save_other_directions` (``app.settings.set_active``, as the Models
+    dialog does)."""
 
     def __init__(self, settings: Settings, form: QFormLayout, owner: QWidget) -> None:
         self.settings = settings
@@ -81,6 +83,9 @@ class ModelSection:
         theme.set_tone(self.model_error, "error")
         self.model_error.hide()
         form.addRow("", self.model_error)
+        running = folder_adding.adds_running()
+        if running:  # started from an earlier Settings dialog: this one gets no word of its end
+            self._say(self._still_adding(running), "quiet")
         hint = QLabel(f"Models placed in {paths.user_models_dir()} are listed too (File > Models… downloads more).")
         hint.setWordWrap(True)
         form.addRow("", hint)
@@ -174,17 +179,39 @@ class ModelSection:
         earlier = install.added_before(folder, root)
         if earlier is not None:
             self.reload(select=str(earlier))
-            self._say(f"{folder.name} was added before, as {earlier.name}: selected it.", "quiet")
+            refused = install.conversion_refused(earlier)
+            if refused:
+                self._say(
+                    f"{folder.name} was added before, as {earlier.name} (selected), kept in its downloaded "
+                    f"layout (slower): the fast layout could not be built ({refused}).",
+                    "warning",
+                )
+            else:
+                self._say(f"{folder.name} was added before, as {earlier.name}: selected it.", "quiet")
             return True
-        if not self.adder.start(folder, install.free_target(root, folder.name)):
-            return False  # the button is disabled while one runs: only a caller could get here
+        # One add at a time in the whole app: an add started from an earlier Settings dialog
+        # outlives it, and a second add of the same folder would get the same target.
+        running = folder_adding.adds_running()
+        if running or not self.adder.start(folder, install.free_target(root, folder.name)):
+            self._say(self._still_adding(running), "warning")
+            return False
         self.add_model_button.setEnabled(False)
         self._say(
             f"Adding {folder.name}: building its fast int8 layout from the fp32 weights (about a minute "
-            f"for a full-size model) into {root}. You can close this dialog meanwhile.",
+            f"for a full-size model) into {root}. It is selected here when ready; if you close this "
+            "dialog meanwhile, it is listed the next time you open Settings.",
             "quiet",
         )
         return True
+
+    @staticmethod
+    def _still_adding(running: list[str]) -> str:
+        """What the row says while another add runs (``running``: its folder names, if known)."""
+        what = ", ".join(running) or "The previous model folder"
+        return (
+            f"{what} is still being added. Add another folder when it is done; the model it makes "
+            "is listed the next time you open Settings."
+        )
 
     def _on_folder_added(self, folder: str, installed: str) -> None:
         self.add_model_button.setEnabled(True)
@@ -204,8 +231,9 @@ class ModelSection:
         else:
             log.info("model folder %s added as %s", folder, installed)
 
-    def _on_folder_failed(self, _folder: str, message: str) -> None:
+    def _on_folder_failed(self, folder: str, message: str) -> None:
         self.add_model_button.setEnabled(True)
+        log.warning("model folder %s not added: %s", folder, message)  # the dialog may be closed
         self._say(message, "error")
 
     def _say(self, text: str, tone: str) -> None:

@@ -482,11 +482,15 @@ class _PlanStream:
 
 
 def _stats_at_end(events: Iterator[object]) -> TranslationStats | None:
-    """The stats of a cancelled stream's ``Finished`` (the rest of its events are dropped)."""
+    """The stats of a cancelled stream's ``Finished`` (the rest of its events are dropped). An
+    error raised while the stream ends is logged, not shown: the user stopped this run."""
     stats = None
-    for event in events:
-        if isinstance(event, Finished):
-            stats = event.stats
+    try:
+        for event in events:
+            if isinstance(event, Finished):
+                stats = event.stats
+    except Exception as exc:  # noqa: BLE001 - any error: the run was stopped, its figures are lost
+        log.warning("a stopped translation raised as it ended: %s: %s", type(exc).__name__, exc)
     return stats
 
 

@@ -12,7 +12,7 @@ import textwrap
 import threading
 import time
 
-from desktop_mt.engine.native import NATIVE_CALLS, NativeCalls
+from desktop_mt.engine.native import NativeCalls
 from desktop_mt.engine.runtime import GuardedSession, make_session
 
 WAIT_S = 120  # bounds for a loaded machine; nothing here waits for time to pass
@@ -57,17 +57,34 @@ def test_drain_gives_up_after_its_timeout():
     assert runs.active == 1
 
 
-def test_sessions_count_their_runs(tiny_marian_dir):
-    from desktop_mt.engine.options import SessionOptions
+class RecordingCalls(NativeCalls):
+    """A ``NativeCalls`` that also records the largest number of calls in flight at once."""
 
-    session = make_session(tiny_marian_dir / "encoder_model.onnx", SessionOptions(), ["CPUExecutionProvider"])
-    assert isinstance(session, GuardedSession)
-    before = NATIVE_CALLS.active
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = 0
+        self.most = 0
+
+    def __enter__(self) -> None:
+        super().__enter__()
+        self.entered += 1
+        self.most = max(self.most, self.active)
+
+
+def test_sessions_count_their_runs(tiny_marian_dir, monkeypatch):
     import numpy as np
 
+    from desktop_mt.engine import runtime
+    from desktop_mt.engine.options import SessionOptions
+
+    calls = RecordingCalls()
+    monkeypatch.setattr(runtime, "NATIVE_CALLS", calls)
+    session = make_session(tiny_marian_dir / "encoder_model.onnx", SessionOptions(), ["CPUExecutionProvider"])
+    assert isinstance(session, GuardedSession)
     ids = np.array([[5, 6, 0]], dtype=np.int64)
-    session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})
-    assert NATIVE_CALLS.active == before
+    out = session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})
+    assert out[0].shape[:2] == (1, 3)  # the real run's result comes back through the guard
+    assert (calls.entered, calls.most, calls.active) == (1, 1, 0)  # in flight during the run, left after
 
 
 def test_exiting_while_a_daemon_thread_translates_exits_cleanly():

@@ -96,6 +96,12 @@ def test_a_refused_conversion_is_said_and_the_model_works_as_downloaded(
     assert not dialog.model_error.isHidden()
     assert "kept in its downloaded layout" in message and "no self-attention key projection" in message
 
+    again = dialog_of(qtbot)  # added again: selected, and still said to be the slow layout
+    assert again.add_model_folder(str(folder)) is True and not again.models.adder.running
+    assert str(target) in selected_paths(again)
+    message = again.model_error.text()
+    assert "odd-marian was added before" in message and "kept in its downloaded layout" in message
+
 
 def test_a_failed_install_is_said_and_the_button_works_again(qtbot, app_home, tmp_path, tiny_merged_export):  # noqa: F811
     folder = downloaded_folder(tiny_merged_export, tmp_path / "downloads" / "my-marian")
@@ -180,3 +186,31 @@ def test_quitting_while_a_folder_is_added_asks_first(qtbot, make_controller, tmp
     thread.join(60)
     assert not thread.is_alive() and adds_running() == []  # it leaves the list before it ends
     assert window.may_quit() is True and len(asked) == 1  # nothing runs: no question
+
+
+def test_a_dialog_opened_while_an_add_runs_says_so_and_starts_no_second(qtbot, app_home, tmp_path, tiny_merged_export):  # noqa: F811
+    """The add was started from a Settings dialog since closed (it outlives it): a new dialog
+    says so, and adding the same folder again does not start a second add into the same target."""
+    folder = downloaded_folder(tiny_merged_export, tmp_path / "downloads" / "my-marian")
+    release = threading.Event()
+
+    def installer(folder: Path, target: Path) -> Path:
+        release.wait()
+        return target
+
+    first = FolderAdder(installer=installer)  # the closed dialog's adder
+    try:
+        assert first.start(folder, app_home / "models" / "my-marian") is True
+        dialog = dialog_of(qtbot)
+        assert "my-marian is still being added" in dialog.model_error.text()
+        assert not dialog.model_error.isHidden()
+        assert dialog.add_model_folder(str(folder)) is False
+        assert not dialog.models.adder.running  # no second add
+        assert "my-marian is still being added" in dialog.model_error.text()
+        assert dialog.add_model_button.isEnabled()
+    finally:
+        release.set()
+        thread = first._thread
+        assert thread is not None
+        thread.join(timeout=CONVERT_MS / 1000)  # no add left running for the next test
+    assert adds_running() == []

@@ -41,3 +41,30 @@ def test_stop_between_two_events_still_reports_the_stopped_runs_figures():
     assert stats is not None and stats.cancelled and stats.tokens == 3
     assert "".join(deltas) == "<one><two><three>"  # shown up to the Stop, nothing after it
     assert fake.calls[0]["yielded"] == 3  # the engine stopped at once: read to its end, not run on
+
+
+class FailsAfterStop(FakeTranslator):
+    """Raises once the cancel is set: an engine error in the step the Stop ends."""
+
+    def translate_stream(
+        self, text: str, options: Any = None, cancel: Any = None, prefix: str | None = None
+    ) -> Generator[StreamEvent, None, None]:
+        for n, event in enumerate(super().translate_stream(text, options, cancel, prefix)):
+            if n == 2:
+                cancel.set()
+            yield event
+            if cancel.is_set():
+                raise RuntimeError("the session was closed under the run")
+
+
+def test_an_error_after_stop_is_logged_not_shown(caplog):
+    worker = TranslationWorker(lambda _config: FailsAfterStop())
+    worker.load(EngineConfig())
+    failed: list[str] = []
+    finished: list[TranslationStats | None] = []
+    worker.failed.connect(lambda _i, message: failed.append(message))
+    worker.finished.connect(lambda _i, stats: finished.append(stats))
+    worker.translate(1, "one two three four five six", GenerationOptions(), threading.Event())
+    assert failed == []  # the user pressed Stop: no error popup for what came after
+    assert finished == [None]  # the run ends as stopped, without figures
+    assert "the session was closed under the run" in caplog.text

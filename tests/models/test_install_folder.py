@@ -101,3 +101,32 @@ def test_added_before_finds_the_installed_model_not_a_staging_folder(tmp_path):
     (models / "my-marian" / MANIFEST).write_text(json.dumps({"added_from": str(folder.resolve())}))
     assert added_before(folder, models) == models / "my-marian"
     assert added_before(tmp_path / "elsewhere", models) is None
+
+
+def test_a_running_add_of_an_old_folder_is_not_taken_for_a_cut_off_one(tiny_merged_export, tmp_path, monkeypatch):  # noqa: F811
+    """The user's folder was downloaded weeks ago: its staging copy must not carry that age, or
+    an add started meanwhile (another process) would remove it as a cut-off add's."""
+    import os
+    import time
+
+    from desktop_mt.models import install
+    from desktop_mt.models.install import STALE_STAGING_S
+
+    folder, models = tmp_path / "downloaded", tmp_path / "models"
+    for rel, data in merged_repo(tiny_merged_export).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    weeks_ago = time.time() - 3 * STALE_STAGING_S
+    os.utime(folder, (weeks_ago, weeks_ago))
+    models.mkdir()
+    removed: list[Path] = []
+    sha256_file = install.sha256_file
+
+    def another_add_starts(path: Path) -> str:  # while the copy's files are hashed (seconds for 455 MB)
+        removed.extend(install.remove_stale_staging(models))
+        return sha256_file(path)
+
+    monkeypatch.setattr(install, "sha256_file", another_add_starts)
+    target = install_folder(folder, models / "my-marian")
+    assert removed == []
+    assert inspect_model_dir(target).manifest["converted"]["layout"] == "step"
