@@ -12,8 +12,9 @@ quit leaves is a hidden staging folder in the models folder, never a half-built 
 app looks for models; the next add removes it once it is a day old.
 
 An add outlives the dialog that started it: the Settings dialog is only hidden when closed, so
-its result then lands unseen (the log has every outcome) and the model is listed the next time
-Settings opens. One add runs at a time in the app (:func:`adds_running`).
+its result then lands unseen; the log has every outcome, and the next Settings dialog says how
+the last unseen one ended (:func:`keep_unseen`, :func:`take_unseen`). One add runs at a time in
+the app (:func:`adds_running`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,21 @@ def adds_running() -> list[str]:
     """The names of the folders being added now (the quit question names them)."""
     with _RUNNING_LOCK:
         return sorted(name for thread, name in _RUNNING.items() if thread.is_alive())
+
+
+_UNSEEN: list[tuple[str, str]] = []  # (what the row says, its tone): an add that ended unseen
+
+
+def keep_unseen(text: str, tone: str) -> None:
+    """Keep how an add ended while its dialog was closed, for the next dialog to say."""
+    with _RUNNING_LOCK:
+        _UNSEEN[:] = [(text, tone)]
+
+
+def take_unseen() -> tuple[str, str] | None:
+    """How the last add that ended unseen ended (once; None when there is none)."""
+    with _RUNNING_LOCK:
+        return _UNSEEN.pop() if _UNSEEN else None
 
 
 class FolderAdder(QObject):

@@ -83,9 +83,12 @@ class ModelSection:
         theme.set_tone(self.model_error, "error")
         self.model_error.hide()
         form.addRow("", self.model_error)
-        running = folder_adding.adds_running()
-        if running:  # started from an earlier Settings dialog: this one gets no word of its end
+        # An add started from an earlier Settings dialog: this one gets no word of its end.
+        running, unseen = folder_adding.adds_running(), folder_adding.take_unseen()
+        if running:
             self._say(self._still_adding(running), "quiet")
+        elif unseen is not None:  # it ended while no Settings dialog was open
+            self._say(*unseen)
         hint = QLabel(f"Models placed in {paths.user_models_dir()} are listed too (File > Models… downloads more).")
         hint.setWordWrap(True)
         form.addRow("", hint)
@@ -209,8 +212,8 @@ class ModelSection:
         """What the row says while another add runs (``running``: its folder names, if known)."""
         what = ", ".join(running) or "The previous model folder"
         return (
-            f"{what} is still being added. Add another folder when it is done; the model it makes "
-            "is listed the next time you open Settings."
+            f"{what} is still being added. Add another folder when it is done; open Settings again "
+            "then to choose the model it makes (or to see why it could not be added)."
         )
 
     def _on_folder_added(self, folder: str, installed: str) -> None:
@@ -230,11 +233,20 @@ class ModelSection:
             )
         else:
             log.info("model folder %s added as %s", folder, installed)
+        if not self.owner.isVisible():  # the dialog was closed meanwhile: the next one says it
+            slow = " (kept in its downloaded layout: slower)" if refused else ""
+            folder_adding.keep_unseen(
+                f"{Path(folder).name} was added as the model {Path(installed).name}{slow}: choose it in "
+                "its direction's row.",
+                "warning" if refused else "quiet",
+            )
 
     def _on_folder_failed(self, folder: str, message: str) -> None:
         self.add_model_button.setEnabled(True)
-        log.warning("model folder %s not added: %s", folder, message)  # the dialog may be closed
+        log.warning("model folder %s not added: %s", folder, message)
         self._say(message, "error")
+        if not self.owner.isVisible():  # the dialog was closed meanwhile: the next one says it
+            folder_adding.keep_unseen(message, "error")
 
     def _say(self, text: str, tone: str) -> None:
         self.model_error.setText(text)

@@ -173,30 +173,38 @@ class TranslationWorker(QObject):
         if self._translator is None:
             self.failed.emit(req_id, f"Cannot translate: {self._load_error}")
             return
-        self._run(req_id, lambda: self._stream(req_id, text, options, cancel))
+        self._run(req_id, lambda: self._stream(req_id, text, options, cancel), cancel)
 
-    def _run(self, req_id: int, work: Callable[[], Any]) -> None:
+    def _run(self, req_id: int, work: Callable[[], Any], cancel: threading.Event) -> None:
         """One translation request: ``started``, then ``work()`` (streaming its text), then
-        ``finished`` with its stats (None when cancelled), or ``failed`` on an error."""
+        ``finished`` with its stats (None when cancelled), or ``failed`` on an error. An error
+        raised once the user pressed Stop is logged, not shown: the run ends as stopped."""
         self.started.emit(req_id)
         try:
             stats = work()
         except TranslationCancelled:
             stats = None
-        except DirectionUnavailableError as exc:
+        except Exception as exc:  # noqa: BLE001 - see _failed: shown, or logged after a Stop
+            if not cancel.is_set():
+                self._failed(req_id, exc)
+                return
+            log_exception("a stopped translation, as it ended", exc)
+            stats = None
+        self.finished.emit(req_id, stats)
+
+    def _failed(self, req_id: int, exc: Exception) -> None:
+        """Say why request ``req_id`` failed (``failed``; ``unavailable`` first for a missing
+        direction); a bug also goes to the log with its traceback."""
+        if isinstance(exc, DirectionUnavailableError):
             # First the specific signal (the window's banner ends its request there), then
             # failed as for any error (the popup and translate-and-replace show it).
             self.unavailable.emit(req_id, str(exc))
             self.failed.emit(req_id, str(exc))
-            return
-        except DesktopMTError as exc:
+        elif isinstance(exc, DesktopMTError):
             self.failed.emit(req_id, str(exc))
-            return
-        except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
+        else:  # a bug: the app stays up and the log has it
             log_exception("translation", exc)
             self.failed.emit(req_id, f"Translation failed ({type(exc).__name__}: {exc}). Details are in the log file.")
-            return
-        self.finished.emit(req_id, stats)
 
     def _stream(self, req_id: int, text: str, options: Any, cancel: threading.Event) -> Any:
         """Run ``translate_stream``, emitting batched deltas; returns the Finished stats."""
@@ -248,7 +256,7 @@ class TranslationWorker(QObject):
         if self._translator is None and any(p.needs_model for p in plan.sentences):
             self.failed.emit(req_id, f"Cannot translate: {self._load_error}")
             return
-        self._run(req_id, lambda: _PlanStream(self, req_id, options, cancel).run(text, plan))
+        self._run(req_id, lambda: _PlanStream(self, req_id, options, cancel).run(text, plan), cancel)
 
     @Slot(int, str, str, object, object)
     def complete(self, req_id: int, sentence: str, prefix: str, options: Any, cancel: threading.Event) -> None:
@@ -482,15 +490,12 @@ class _PlanStream:
 
 
 def _stats_at_end(events: Iterator[object]) -> TranslationStats | None:
-    """The stats of a cancelled stream's ``Finished`` (the rest of its events are dropped). An
-    error raised while the stream ends is logged, not shown: the user stopped this run."""
+    """The stats of a cancelled stream's ``Finished`` (the rest of its events are dropped; an
+    error raised meanwhile goes to ``TranslationWorker._run``, which logs it)."""
     stats = None
-    try:
-        for event in events:
-            if isinstance(event, Finished):
-                stats = event.stats
-    except Exception as exc:  # noqa: BLE001 - any error: the run was stopped, its figures are lost
-        log.warning("a stopped translation raised as it ended: %s: %s", type(exc).__name__, exc)
+    for event in events:
+        if isinstance(event, Finished):
+            stats = event.stats
     return stats
 
 

@@ -157,8 +157,8 @@ def install_folder(folder: Path, target: Path) -> Path:
         remove_stale_staging(target.parent)
     staging = target.parent / f".{target.name}.adding-{uuid.uuid4().hex[:8]}"
     shutil.copytree(folder, staging, copy_function=_link_or_copy)
-    os.utime(staging)  # copytree gave it the source's mtime: an old one reads as a cut-off add
     try:
+        os.utime(staging)  # copytree gave it the source's mtime: an old one reads as a cut-off add
         variants = {
             variant: {
                 "files": {

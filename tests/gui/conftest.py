@@ -30,6 +30,15 @@ def _none_reserve():
 
 
 @pytest.fixture(autouse=True)
+def _no_unseen_add_outcome(monkeypatch):
+    """No model-folder add's outcome waits for the next Settings dialog from another test (a
+    dialog a test never shows counts as closed, so its adds' outcomes are kept as unseen)."""
+    from desktop_mt.gui import folder_adding
+
+    monkeypatch.setattr(folder_adding, "_UNSEEN", [])
+
+
+@pytest.fixture(autouse=True)
 def app_home(tmp_path, monkeypatch):
     """Every test gets its own config/log/models folders; the real user dirs are never used.
     The display variables are cleared so the hotkey layer sees a headless machine."""

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from desktop_mt.engine.model_format import inspect_model_dir, verify_files
 from desktop_mt.errors import ModelFormatError
+from desktop_mt.gui import folder_adding
 from desktop_mt.gui.folder_adding import FolderAdder, adds_running
 from desktop_mt.gui.settings import Settings
 from desktop_mt.gui.settings_dialog import SettingsDialog
@@ -58,6 +59,10 @@ def test_a_downloaded_layout_is_installed_converted_and_selected(qtbot, app_home
     assert str(target) in selected_paths(dialog)
     assert dialog.add_model_button.isEnabled() and dialog.model_error.isHidden()
     assert dialog.current_settings().extra_model_dirs == []  # it lives in the models folder now
+    assert folder_adding.take_unseen() == (  # the dialog was never shown: the next one would say
+        "my-marian was added as the model my-marian: choose it in its direction's row.",
+        "quiet",
+    )
     assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == before  # the user's folder as it was
 
     again = dialog_of(qtbot)
@@ -113,6 +118,10 @@ def test_a_failed_install_is_said_and_the_button_works_again(qtbot, app_home, tm
     assert dialog.model_error.text().startswith("Could not add my-marian:")
     assert dialog.add_model_button.isEnabled()
     assert selected_paths(dialog) == {""}  # still the bundled models
+
+    # The dialog was never shown (as if closed during the add): the next one says how it ended, once.
+    assert dialog_of(qtbot).model_error.text().startswith("Could not add my-marian:")
+    assert dialog_of(qtbot).model_error.isHidden()
 
 
 def test_an_invalid_folder_is_refused_at_once(qtbot, tmp_path):
@@ -210,7 +219,6 @@ def test_a_dialog_opened_while_an_add_runs_says_so_and_starts_no_second(qtbot, a
         assert dialog.add_model_button.isEnabled()
     finally:
         release.set()
-        thread = first._thread
-        assert thread is not None
-        thread.join(timeout=CONVERT_MS / 1000)  # no add left running for the next test
+        if first._thread is not None:
+            first._thread.join(timeout=CONVERT_MS / 1000)  # no add left running for the next test
     assert adds_running() == []

@@ -7,6 +7,8 @@ import threading
 from collections.abc import Generator
 from typing import Any
 
+import pytest
+
 from desktop_mt.engine.events import StreamEvent, TranslationStats
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.gui.ports import EngineConfig
@@ -44,7 +46,13 @@ def test_stop_between_two_events_still_reports_the_stopped_runs_figures():
 
 
 class FailsAfterStop(FakeTranslator):
-    """Raises once the cancel is set: an engine error in the step the Stop ends."""
+    """Raises once the cancel is set: an engine error in the step the Stop ends, either after
+    the worker read the event in which Stop came (``during_step`` False) or in the step itself,
+    before its event (the usual case: Stop pressed while the engine decodes)."""
+
+    def __init__(self, during_step: bool) -> None:
+        super().__init__()
+        self.during_step = during_step
 
     def translate_stream(
         self, text: str, options: Any = None, cancel: Any = None, prefix: str | None = None
@@ -52,13 +60,16 @@ class FailsAfterStop(FakeTranslator):
         for n, event in enumerate(super().translate_stream(text, options, cancel, prefix)):
             if n == 2:
                 cancel.set()
+                if self.during_step:
+                    raise RuntimeError("the session was closed under the run")
             yield event
             if cancel.is_set():
                 raise RuntimeError("the session was closed under the run")
 
 
-def test_an_error_after_stop_is_logged_not_shown(caplog):
-    worker = TranslationWorker(lambda _config: FailsAfterStop())
+@pytest.mark.parametrize("during_step", [False, True], ids=["between-events", "in-the-step"])
+def test_an_error_after_stop_is_logged_not_shown(caplog, during_step):
+    worker = TranslationWorker(lambda _config: FailsAfterStop(during_step))
     worker.load(EngineConfig())
     failed: list[str] = []
     finished: list[TranslationStats | None] = []
@@ -67,4 +78,20 @@ def test_an_error_after_stop_is_logged_not_shown(caplog):
     worker.translate(1, "one two three four five six", GenerationOptions(), threading.Event())
     assert failed == []  # the user pressed Stop: no error popup for what came after
     assert finished == [None]  # the run ends as stopped, without figures
-    assert "the session was closed under the run" in caplog.text
+    assert "a stopped translation" in caplog.text and "RuntimeError" in caplog.text
+
+
+def test_an_error_without_stop_is_still_shown():
+    class Fails(FakeTranslator):
+        def translate_stream(self, text: str, options: Any = None, cancel: Any = None, prefix: str | None = None):
+            yield from ()
+            raise RuntimeError("broken")
+
+    worker = TranslationWorker(lambda _config: Fails())
+    worker.load(EngineConfig())
+    failed: list[str] = []
+    finished: list[object] = []
+    worker.failed.connect(lambda _i, message: failed.append(message))
+    worker.finished.connect(lambda _i, stats: finished.append(stats))
+    worker.translate(1, "one two", GenerationOptions(), threading.Event())
+    assert finished == [] and len(failed) == 1 and "RuntimeError: broken" in failed[0]
