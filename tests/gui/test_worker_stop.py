@@ -45,7 +45,7 @@ def test_stop_between_two_events_still_reports_the_stopped_runs_figures():
     assert fake.calls[0]["yielded"] == 3  # the engine stopped at once: read to its end, not run on
 
 
-class FailsAfterStop(FakeTranslator):
+class FailsAfterStop(StopBetweenEvents):
     """Raises once the cancel is set: an engine error in the step the Stop ends, either after
     the worker read the event in which Stop came (``during_step`` False) or in the step itself,
     before its event (the usual case: Stop pressed while the engine decodes)."""
@@ -57,25 +57,29 @@ class FailsAfterStop(FakeTranslator):
     def translate_stream(
         self, text: str, options: Any = None, cancel: Any = None, prefix: str | None = None
     ) -> Generator[StreamEvent, None, None]:
-        for n, event in enumerate(super().translate_stream(text, options, cancel, prefix)):
-            if n == 2:
-                cancel.set()
-                if self.during_step:
-                    raise RuntimeError("the session was closed under the run")
+        for event in super().translate_stream(text, options, cancel, prefix):
+            if cancel.is_set() and self.during_step:
+                raise RuntimeError("the session was closed under the run")
             yield event
             if cancel.is_set():
                 raise RuntimeError("the session was closed under the run")
 
 
-@pytest.mark.parametrize("during_step", [False, True], ids=["between-events", "in-the-step"])
-def test_an_error_after_stop_is_logged_not_shown(caplog, during_step):
-    worker = TranslationWorker(lambda _config: FailsAfterStop(during_step))
+def run_one(fake: FakeTranslator, text: str) -> tuple[list[str], list[TranslationStats | None]]:
+    """One request through a real worker: the ``failed`` messages and ``finished`` stats it emitted."""
+    worker = TranslationWorker(lambda _config: fake)
     worker.load(EngineConfig())
     failed: list[str] = []
     finished: list[TranslationStats | None] = []
     worker.failed.connect(lambda _i, message: failed.append(message))
     worker.finished.connect(lambda _i, stats: finished.append(stats))
-    worker.translate(1, "one two three four five six", GenerationOptions(), threading.Event())
+    worker.translate(1, text, GenerationOptions(), threading.Event())
+    return failed, finished
+
+
+@pytest.mark.parametrize("during_step", [False, True], ids=["between-events", "in-the-step"])
+def test_an_error_after_stop_is_logged_not_shown(caplog, during_step):
+    failed, finished = run_one(FailsAfterStop(during_step), "one two three four five six")
     assert failed == []  # the user pressed Stop: no error popup for what came after
     assert finished == [None]  # the run ends as stopped, without figures
     assert "a stopped translation" in caplog.text and "RuntimeError" in caplog.text
@@ -87,11 +91,5 @@ def test_an_error_without_stop_is_still_shown():
             yield from ()
             raise RuntimeError("broken")
 
-    worker = TranslationWorker(lambda _config: Fails())
-    worker.load(EngineConfig())
-    failed: list[str] = []
-    finished: list[object] = []
-    worker.failed.connect(lambda _i, message: failed.append(message))
-    worker.finished.connect(lambda _i, stats: finished.append(stats))
-    worker.translate(1, "one two", GenerationOptions(), threading.Event())
+    failed, finished = run_one(Fails(), "one two")
     assert finished == [] and len(failed) == 1 and "RuntimeError: broken" in failed[0]
