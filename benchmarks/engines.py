@@ -4,9 +4,11 @@
     python benchmarks/engines.py ENGINE '{"hf": DIR, "onnx": DIR, "ct2": DIR, "threads": 2}'
 
 ENGINE is ``pytorch`` (transformers generate(), fp32), ``ort-fp32`` / ``ort-int8`` (ours),
-``ct2-int8`` (CTranslate2), or a lever variant of ours int8: ``ort-int8-spin`` (ORT threads
-spin-wait), ``ort-int8-mempattern`` (ORT's memory pattern on), ``ort-int8-split`` (Optimum's
-split decoder layout, ``cfg["onnx_split"]``) or
+``ct2-int8`` (CTranslate2), or a lever variant of ours int8: ``ort-int8-own-pools`` (a thread
+pool per session, threads sleeping when idle: ours share one pool, as the ``desktop-mt``
+command does), ``ort-int8-spin`` (a pool per session, threads spin-wait),
+``ort-int8-mempattern`` (ORT's memory pattern on), ``ort-int8-split`` (Optimum's split decoder
+layout, ``cfg["onnx_split"]``) or
 ``ort-int8-dynamic`` / ``ort-int8-nbits`` (the same export with ORT's dynamic int8 /
 weight-only MatMulNBits int8, ``cfg["onnx_dynamic"]`` / ``cfg["onnx_nbits"]``), or what a user
 downloads: ``ort-int8-download`` (a transformers.js merged decoder with ORT dynamic int8, as
@@ -108,9 +110,15 @@ class PyTorchEngine:
 
 
 class OrtEngine:
-    def __init__(self, cfg: dict, variant: str, spin_wait: bool = False, memory_pattern: bool = False):
+    def __init__(
+        self, cfg: dict, variant: str, spin_wait: bool = False, memory_pattern: bool = False, own_pools: bool = False
+    ):
         from desktop_mt import GenerationOptions, SessionOptions, Translator
+        from desktop_mt.engine import runtime
         from desktop_mt.engine.generation import ItemDone, TokensStep
+
+        if not own_pools:  # as the desktop-mt command and the window run: one thread pool for all sessions
+            runtime.share_thread_pool(cfg["threads"])
 
         self.GenerationOptions = GenerationOptions
         self.TokensStep, self.ItemDone = TokensStep, ItemDone
@@ -180,8 +188,10 @@ def make_engine(name: str, cfg: dict):
     if name in ("ort-fp32", "ort-int8"):
         return OrtEngine(cfg, name.split("-")[1])
     # Lever A/B variants of ours int8 (model (a)): one setting changed each.
-    if name == "ort-int8-spin":  # ORT worker threads busy-wait (ORT's default)
-        return OrtEngine(cfg, "int8", spin_wait=True)
+    if name == "ort-int8-spin":  # a pool per session whose worker threads busy-wait (ORT's default)
+        return OrtEngine(cfg, "int8", spin_wait=True, own_pools=True)
+    if name == "ort-int8-own-pools":  # a pool per session, idle threads sleeping (before 2026-12-05)
+        return OrtEngine(cfg, "int8", own_pools=True)
     if name == "ort-int8-mempattern":  # ORT's memory pattern on (ORT's default)
         return OrtEngine(cfg, "int8", memory_pattern=True)
     if name == "ort-int8-split":  # Optimum's decoder + decoder_with_past layout instead of the step layout

@@ -13,7 +13,9 @@ NAMES = {
 }
 SHORT = {"pytorch": "PyTorch fp32", "ort-fp32": "ours fp32", "ort-int8": "ours int8", "ct2-int8": "CT2 int8"}
 LEVERS = {
-    "ort-int8-spin": "ORT worker threads spin-wait (ORT's default; ours: off)",
+    "ort-int8-own-pools": "a thread pool per ORT session, idle threads sleeping (before 2026-12-05; "
+    "ours: one pool for the process, runtime.share_thread_pool)",
+    "ort-int8-spin": "a thread pool per ORT session, threads spin-wait (ORT's default; ours: one shared pool)",
     "ort-int8-mempattern": "ORT memory pattern on (ORT's default; ours: off)",
     "ort-int8-split": "Optimum's split decoder layout (decoder + decoder_with_past; ours: the step layout)",
     "ort-int8-dynamic": "int8 kind: ORT quantize_dynamic, one activation scale per batch tensor "

@@ -41,6 +41,7 @@ ENGINES = ("pytorch", "ort-fp32", "ort-int8", "ct2-int8")
 # the one used before issue 20 (ORT quantize_dynamic, batch-dependent) and weight-only MatMulNBits.
 # ort-int8-download / ort-int8-converted: what a user downloads (issue 32), as shipped and as converted.
 LEVER_ENGINES = (
+    "ort-int8-own-pools",
     "ort-int8-spin",
     "ort-int8-mempattern",
     "ort-int8-split",
@@ -434,6 +435,9 @@ def environment(threads: int) -> dict:
         "python": platform.python_version(),
         "platform": platform.platform(),
         "threads": threads,
+        # benchmarks/no_amx.c: AMX refused, the int8 kernels of a CPU without it (Intel before
+        # Sapphire Rapids, AMD)
+        "amx_refused": "no_amx" in os.environ.get("LD_PRELOAD", ""),
         "versions": versions,
         "thread_settings": f"ORT intra_op_num_threads={threads}, inter_op=1; torch.set_num_threads({threads}), "
         f"interop 1; CTranslate2 intra_threads={threads}, inter_threads=1; "

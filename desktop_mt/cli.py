@@ -94,18 +94,32 @@ class UsageError(Exception):
     """Bad command-line use (exit 2)."""
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``desktop-mt`` (and ``python -m desktop_mt``); returns the exit code."""
+def entry() -> int:
+    """The ``desktop-mt`` command and ``python -m desktop_mt``: :func:`main` as the owner of the
+    process, so its ONNX Runtime sessions share one thread pool (``runtime.share_thread_pool``)."""
+    return main(share_threads=True)
+
+
+def main(argv: Sequence[str] | None = None, *, share_threads: bool = False) -> int:
+    """Run one command line; returns the exit code. ``share_threads``: this call owns the
+    process, and every ONNX Runtime session it makes runs on one thread pool of ``--threads``
+    threads (the window's: its Settings) instead of one pool per session (faster; process-wide,
+    so a program calling ``main`` leaves it off)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
-        return run_gui([])
+        return run_gui([], share_threads)
     if argv[0] == "gui":  # the GUI parses its own options (e.g. --model DIR)
-        return run_gui(argv[1:])
+        return run_gui(argv[1:], share_threads)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
+    args.share_threads = share_threads  # `show` may start the window
+    if share_threads and hasattr(args, "threads"):  # the commands that run a model
+        from .engine.runtime import share_thread_pool
+
+        share_thread_pool(args.threads or 0)
     try:
         command: Callable[[argparse.Namespace], int] = args.func
         return command(args)
@@ -224,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_ocr_parser(sub)  # images: OCR offline, no Qt
 
     sub.add_parser("gui", help="start the GUI (the default without arguments); options after it go to the GUI")
-    parser.set_defaults(func=lambda args: run_gui([]))
+    parser.set_defaults(func=lambda args: run_gui([], args.share_threads))
     return parser
 
 

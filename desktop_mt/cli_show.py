@@ -72,7 +72,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 1
-        return run_gui(argv)
+        return run_gui(argv, getattr(args, "share_threads", False))
     except (OSError, ValueError) as exc:
         print(
             f"desktop-mt show: the running desktop-mt did not answer ({exc}); quit it and start it again",

@@ -15,9 +15,10 @@ from .gui.display_check import display_problem  # standard library only: asks be
 EXIT_FAILED = 1
 
 
-def run_gui(argv: list[str]) -> int:
+def run_gui(argv: list[str], share_threads: bool = False) -> int:
     """Start the GUI with ``argv`` (its own options); its exit code, or 1 with a message saying
-    what is missing (the gui extra, a display)."""
+    what is missing (the gui extra, a display). ``share_threads``: the window owns the process
+    (``desktop-mt``), its ONNX Runtime sessions share one thread pool (``gui.app.main``)."""
     if importlib.util.find_spec("PySide6") is None:  # a missing Qt first: a display would not help
         return gui_unavailable("No module named 'PySide6'")
     problem = None if {"-h", "--help"} & set(argv) else display_problem()
@@ -28,7 +29,7 @@ def run_gui(argv: list[str]) -> int:
         from .gui.app import main as gui_main  # PySide6: only when the window starts
     except ImportError as exc:
         return gui_unavailable(str(exc))
-    return int(gui_main(argv) or 0)
+    return int((gui_main(argv, share_threads=True) if share_threads else gui_main(argv)) or 0)
 
 
 def extra_hint(extra: str) -> str:

@@ -16,10 +16,13 @@ class SessionOptions:
     ``intra_op_threads`` 0 lets ONNX Runtime choose (one per physical core).
     ``provider`` is a short name (``"cpu"``, ``"cuda"``, ``"dml"``, ``"coreml"``,
     ``"openvino"``) or a full ORT provider name (``"CUDAExecutionProvider"``).
-    ``spin_wait`` lets ORT's worker threads busy-wait for the next operator. Off by default:
-    generation alternates several sessions and numpy work, and spinning threads take the cores
-    that work needs (measured on 2 cores: beam 4 at batch 32 ran 1.7-2x slower with spinning,
-    see docs/BENCHMARKS.md); an idle desktop app should not burn CPU either.
+    ``spin_wait`` lets the worker threads of a session's own pool busy-wait for the next
+    operator. Off by default: generation alternates several sessions and numpy work, and the
+    spinning pools take the cores from each other (measured on 2 cores: beam 4 at batch 32 ran
+    1.7-2x slower with spinning, see docs/BENCHMARKS.md). Where the process shares one pool
+    (``engine.runtime.share_thread_pool``: the ``desktop-mt`` command and window) the thread
+    counts and ``spin_wait`` are not used: that pool's size was set once, and its worker spins
+    briefly after each run, then sleeps.
     ``memory_pattern`` turns on ORT's memory pattern (ORT's default): after a run it keeps one
     block planned for the next run of the same input shapes, beside the arena's own blocks. Off
     by default: the step's KV inputs grow in chunks, and at each new row count the pattern

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 import numpy as np
 import onnxruntime as ort  # the package __init__ has set ORT_DISABLE_TELEMETRY before this
+from onnxruntime.capi import _pybind_state  # the shared thread pool's setter (share_thread_pool)
 
 from ..errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableError
 from . import telemetry_disabled
@@ -88,21 +89,65 @@ def resolve_provider(name: str) -> list[str]:
 
 
 def ort_session_options(options: SessionOptions, inter_op_threads: int | None = None) -> ort.SessionOptions:
-    """ORT's options for one of our sessions: full graph optimization, our thread settings,
-    quiet logging, busy-waiting threads on or off (``SessionOptions.spin_wait``), ORT's memory
-    pattern on or off (``SessionOptions.memory_pattern``)."""
+    """ORT's options for one of our sessions: full graph optimization, quiet logging, ORT's
+    memory pattern on or off (``SessionOptions.memory_pattern``), and the process's shared thread
+    pool (``share_thread_pool``) or else a pool of its own with our thread settings, busy-waiting
+    threads on or off (``SessionOptions.spin_wait``)."""
     so = ort.SessionOptions()
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     so.enable_mem_pattern = options.memory_pattern
-    so.intra_op_num_threads = options.intra_op_threads
-    so.inter_op_num_threads = options.inter_op_threads if inter_op_threads is None else inter_op_threads
     so.log_severity_level = 3
-    spin = "1" if options.spin_wait else "0"
-    so.add_session_config_entry("session.intra_op.allow_spinning", spin)
-    so.add_session_config_entry("session.inter_op.allow_spinning", spin)
+    if shared_thread_pool() is not None:
+        so.use_per_session_threads = False  # the process's one pool (share_thread_pool): its size and spinning
+    else:
+        so.intra_op_num_threads = options.intra_op_threads
+        so.inter_op_num_threads = options.inter_op_threads if inter_op_threads is None else inter_op_threads
+        spin = "1" if options.spin_wait else "0"
+        so.add_session_config_entry("session.intra_op.allow_spinning", spin)
+        so.add_session_config_entry("session.inter_op.allow_spinning", spin)
     if _shared_cpu_arena():
         so.add_session_config_entry("session.use_env_allocators", "1")
     return so
+
+
+_POOL_LOCK = threading.Lock()
+_POOL: list[int] = []  # [threads] once share_thread_pool() was called in this process
+
+
+def share_thread_pool(threads: int = 0) -> int | None:
+    """Run every ONNX Runtime session desktop-mt makes from now on in this process on one
+    thread pool of ``threads`` threads (0: ONNX Runtime's choice, one per physical core);
+    returns the pool's size (the first call decides: ORT cannot resize it), or None where this
+    onnxruntime build cannot share one (sessions then keep their own pools).
+
+    Why: each session otherwise has its own pool, and a translation alternates several
+    sessions (encoder, decoder step, beam candidates). With idle threads sleeping
+    (``SessionOptions.spin_wait`` False) every operator pays to wake a thread; with them
+    spinning, the pools take the cores from each other. One pool whose worker spins briefly
+    after each run (~30 ms, then sleeps; ORT's default for its shared pool) removes both costs.
+    Measured on 2 cores, opus-mt's architecture, against a pool per session: batch-1 latency
+    0.71-0.77x, batch-32 throughput 1.15-1.24x greedy and 1.07-1.09x beam 4, the same tokens
+    (docs/BENCHMARKS.md, the ``ort-int8-own-pools`` lever).
+
+    Process-wide, so only the owner of the process calls it (the ``desktop-mt`` command and
+    the window do; a program that embeds the engine may): once ORT has the shared pool it
+    refuses sessions with pools of their own, also sessions other code makes, and the
+    thread counts of later ``SessionOptions`` are not used. Sessions made before the call
+    keep their own pools.
+    """
+    with _POOL_LOCK:
+        if not _POOL:
+            setter = getattr(_pybind_state, "set_global_thread_pool_sizes", None)  # ORT's private module: may lack it
+            if setter is None:
+                return None
+            setter(max(0, threads), 1)
+            _POOL.append(max(0, threads))
+        return _POOL[0]
+
+
+def shared_thread_pool() -> int | None:
+    """The size of the process's shared pool (0: ORT's choice), or None when sessions have their own."""
+    return _POOL[0] if _POOL else None
 
 
 _ARENA_LOCK = threading.Lock()

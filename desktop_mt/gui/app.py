@@ -191,9 +191,11 @@ def build(
     return window, controller, tray
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, share_threads: bool = False) -> int:
     """Open the translator window on the bundled model (or --model DIR), or hand the command
-    line to the window already running for this user. Returns the exit code."""
+    line to the window already running for this user. Returns the exit code. ``share_threads``:
+    the window owns the process (``desktop-mt``): its ONNX Runtime sessions share one thread
+    pool of the Settings' thread count (``engine.runtime.share_thread_pool``)."""
     args = parse_args(argv)  # --help and bad options are answered before Qt needs a display
     setup_logging()
     existing = QApplication.instance()
@@ -210,6 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     # The window may hide to the tray; quitting is explicit (window.closing below).
     app.setQuitOnLastWindowClosed(False)
     window, controller, tray = build(argv)
+    if share_threads:  # before the worker opens the first session
+        from ..engine.runtime import share_thread_pool  # onnxruntime: loaded with the model anyway
+
+        share_thread_pool(controller.settings.intra_op_threads)
     instance.messageReceived.connect(lambda message: on_remote_message(message, window, controller))
     window.closing.connect(controller.shutdown)
     window.closing.connect(instance.close)

@@ -151,7 +151,7 @@ class SettingsDialog(QDialog):
         )
         self.intra_spin.setToolTip(
             "How many processor cores one translation may use. Automatic "
-            "uses all of them; fewer leaves room for other programs."
+            "uses all of them; fewer leaves room for other programs." + _threads_fixed_note()
         )
         self.max_length_spin.setToolTip(
             "Stop a sentence's translation after this many tokens "
@@ -265,3 +265,11 @@ class SettingsDialog(QDialog):
         """Show the result of registering the hotkey (after Apply)."""
         self.hotkey_status.setText(text)
         theme.set_tone(self.hotkey_status, _hotkey_tone(text, self.hotkey_check.isEnabled()))
+
+
+def _threads_fixed_note() -> str:
+    """Where the window's sessions share one thread pool (``engine.runtime.share_thread_pool``:
+    the ``desktop-mt`` command), its size was fixed at start: say when a change takes effect."""
+    from ..engine.runtime import shared_thread_pool  # onnxruntime: loaded with the model already
+
+    return " A change takes effect when desktop-mt starts again." if shared_thread_pool() is not None else ""

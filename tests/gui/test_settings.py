@@ -181,6 +181,18 @@ def test_dialog_reflects_and_edits_settings(qtbot):
     assert dialog.intra_spin.text() == "Use all processor cores (automatic)"  # 0 as what it means
 
 
+@pytest.mark.parametrize("shared", [None, 2])
+def test_the_cores_row_says_when_a_change_takes_effect(qtbot, monkeypatch, shared):
+    """The ``desktop-mt`` window runs every session on one thread pool sized at start."""
+    from desktop_mt.engine import runtime
+    from desktop_mt.gui.settings_dialog import SettingsDialog
+
+    monkeypatch.setattr(runtime, "shared_thread_pool", lambda: shared)
+    dialog = SettingsDialog(Settings(intra_op_threads=2), hotkey_available=True, hotkey_reason="")
+    qtbot.addWidget(dialog)
+    assert ("starts again" in dialog.intra_spin.toolTip()) is (shared is not None)
+
+
 def test_dialog_applies_to_controller_and_persists(qtbot, make_controller, tmp_path):
     from desktop_mt.gui.settings_dialog import SettingsDialog
 

@@ -1,0 +1,113 @@
+"""One ONNX Runtime thread pool for the process (``runtime.share_thread_pool``): what the
+``desktop-mt`` command and the window run on. It is process-wide and ORT cannot undo it, so every
+case that turns it on runs in a child process; this test process keeps a pool per session."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from desktop_mt import cli
+from desktop_mt.engine import runtime
+from desktop_mt.engine.options import SessionOptions
+from desktop_mt.errors import ModelNotFoundError
+
+ROOT = Path(__file__).resolve().parents[2]
+TASKS = Path("/proc/self/task")  # the OS threads of a process (Linux)
+
+# Translates with the bundled model, greedy and beam 4 (the search's small sessions too), and
+# prints the tokens and the process's OS threads once every session exists.
+CHILD = textwrap.dedent(
+    """
+    import json, os, sys
+    from desktop_mt.engine import runtime
+    shared = runtime.share_thread_pool(2) if sys.argv[1] == "shared" else None
+    from desktop_mt import GenerationOptions, SessionOptions, Translator
+    from desktop_mt.engine.model_format import bundled_model_dir
+    t = Translator(bundled_model_dir(), session_options=SessionOptions(intra_op_threads=2))
+    lines = ["I love you.", "Where is the train station?", "He has three cats and a dog."]
+    out = [t.translate(s, GenerationOptions(beams=b)) for b in (1, 4) for s in lines]
+    tasks = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
+    print(json.dumps({"out": out, "threads": tasks, "pool": runtime.shared_thread_pool(), "set": shared}))
+    """
+)
+
+
+def child(mode: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, mode], capture_output=True, text=True, timeout=600, env=env, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "ignored when using a global thread pool" not in done.stderr  # no thread counts set on shared sessions
+    result: dict = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_a_shared_pool_translates_the_same_with_fewer_threads():
+    own, shared = child("own"), child("shared")
+    assert shared["out"] == own["out"] and all(own["out"])
+    assert (own["pool"], shared["pool"], shared["set"]) == (None, 2, 2)
+    if own["threads"] is not None:
+        # A pool per session: a worker thread for each session with 2 threads (encoder, cross
+        # K/V, decoder step, the beam search's row TopK and log-softmax); shared: one for all.
+        assert own["threads"] - shared["threads"] >= 3, (own["threads"], shared["threads"])
+
+
+def test_the_first_call_decides_the_size_and_sessions_follow_it():
+    code = textwrap.dedent(
+        """
+        from desktop_mt.engine import runtime
+        from desktop_mt.engine.options import SessionOptions
+        before = runtime.ort_session_options(SessionOptions(intra_op_threads=3)).use_per_session_threads
+        sizes = [runtime.share_thread_pool(2), runtime.share_thread_pool(4)]
+        after = runtime.ort_session_options(SessionOptions(intra_op_threads=3)).use_per_session_threads
+        print(before, sizes, runtime.shared_thread_pool(), after)
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "[2,", "2]", "2", "False"]
+
+
+def test_sessions_keep_their_own_pools_unless_the_process_shares_one():
+    assert runtime.shared_thread_pool() is None  # nothing in the test process turns it on
+    so = runtime.ort_session_options(SessionOptions(intra_op_threads=3), inter_op_threads=1)
+    assert so.use_per_session_threads and (so.intra_op_num_threads, so.inter_op_num_threads) == (3, 1)
+
+
+def refuse(*_args, **_kwargs):
+    raise ModelNotFoundError("no model in this test")
+
+
+@pytest.mark.parametrize(
+    ("argv", "share", "expected"),
+    [
+        (["translate", "--threads", "3", "IN"], True, [3]),
+        (["translate", "IN"], True, [0]),
+        (["translate", "--threads", "3", "IN"], False, []),  # a program calling main() owns no process
+        (["models", "list"], True, []),  # runs no model
+    ],
+)
+def test_the_command_shares_a_pool_of_its_threads(monkeypatch, tmp_path, argv, share, expected):
+    calls: list[int] = []
+    monkeypatch.setattr(runtime, "share_thread_pool", lambda threads=0: calls.append(threads) or threads)
+    monkeypatch.setattr(cli, "build_translator", refuse)  # the pool is decided before any model loads
+    src = tmp_path / "in.txt"
+    src.write_text("Hi.\n", encoding="utf-8")
+    cli.main([str(src) if a == "IN" else a for a in argv], share_threads=share)
+    assert calls == expected
+
+
+def test_the_console_command_owns_its_process(monkeypatch):
+    seen: list[dict] = []
+    monkeypatch.setattr(cli, "main", lambda argv=None, **kw: seen.append(kw) or 0)
+    assert cli.entry() == 0
+    assert seen == [{"share_threads": True}]
