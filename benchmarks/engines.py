@@ -110,15 +110,9 @@ class PyTorchEngine:
 
 
 class OrtEngine:
-    def __init__(
-        self, cfg: dict, variant: str, spin_wait: bool = False, memory_pattern: bool = False, own_pools: bool = False
-    ):
+    def __init__(self, cfg: dict, variant: str, spin_wait: bool = False, memory_pattern: bool = False):
         from desktop_mt import GenerationOptions, SessionOptions, Translator
-        from desktop_mt.engine import runtime
         from desktop_mt.engine.generation import ItemDone, TokensStep
-
-        if not own_pools:  # as the desktop-mt command and the window run: one thread pool for all sessions
-            runtime.share_thread_pool(cfg["threads"])
 
         self.GenerationOptions = GenerationOptions
         self.TokensStep, self.ItemDone = TokensStep, ItemDone
@@ -189,9 +183,9 @@ def make_engine(name: str, cfg: dict):
         return OrtEngine(cfg, name.split("-")[1])
     # Lever A/B variants of ours int8 (model (a)): one setting changed each.
     if name == "ort-int8-spin":  # a pool per session whose worker threads busy-wait (ORT's default)
-        return OrtEngine(cfg, "int8", spin_wait=True, own_pools=True)
+        return OrtEngine(cfg, "int8", spin_wait=True)
     if name == "ort-int8-own-pools":  # a pool per session, idle threads sleeping (before 2026-12-05)
-        return OrtEngine(cfg, "int8", own_pools=True)
+        return OrtEngine(cfg, "int8")
     if name == "ort-int8-mempattern":  # ORT's memory pattern on (ORT's default)
         return OrtEngine(cfg, "int8", memory_pattern=True)
     if name == "ort-int8-split":  # Optimum's decoder + decoder_with_past layout instead of the step layout
@@ -211,9 +205,18 @@ def make_engine(name: str, cfg: dict):
     raise SystemExit(f"unknown engine {name}")
 
 
+# Ours with a thread pool per ORT session; every other ORT engine process shares one pool, as the
+# desktop-mt command does (process-wide, so decided here, in the process's own main).
+OWN_POOLS = ("ort-int8-spin", "ort-int8-own-pools")
+
+
 def main() -> int:
     name, cfg = sys.argv[1], json.loads(sys.argv[2])
     os.environ.setdefault("OMP_NUM_THREADS", str(cfg["threads"]))
+    if name.startswith("ort-") and name not in OWN_POOLS:
+        from desktop_mt.engine import runtime
+
+        runtime.share_thread_pool(cfg["threads"])
     base_rss = current_rss_mb()
     t0 = time.perf_counter()
     engine = make_engine(name, cfg)

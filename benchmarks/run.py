@@ -439,8 +439,9 @@ def environment(threads: int) -> dict:
         # Sapphire Rapids, AMD)
         "amx_refused": "no_amx" in os.environ.get("LD_PRELOAD", ""),
         "versions": versions,
-        "thread_settings": f"ORT intra_op_num_threads={threads}, inter_op=1; torch.set_num_threads({threads}), "
-        f"interop 1; CTranslate2 intra_threads={threads}, inter_threads=1; "
+        "thread_settings": f"ORT: one shared pool of {threads} threads (runtime.share_thread_pool; the "
+        f"own-pools/spin levers: intra_op_num_threads={threads}, inter_op=1 per session); "
+        f"torch.set_num_threads({threads}), interop 1; CTranslate2 intra_threads={threads}, inter_threads=1; "
         f"OMP_NUM_THREADS={threads}",
         "date": time.strftime("%Y-%m-%d %H:%M %Z"),
     }

@@ -29,7 +29,7 @@ def run_gui(argv: list[str], share_threads: bool = False) -> int:
         from .gui.app import main as gui_main  # PySide6: only when the window starts
     except ImportError as exc:
         return gui_unavailable(str(exc))
-    return int((gui_main(argv, share_threads=True) if share_threads else gui_main(argv)) or 0)
+    return int(gui_main(argv, share_threads=share_threads) or 0)
 
 
 def extra_hint(extra: str) -> str:

@@ -37,6 +37,18 @@ if "DESKTOP_MT_HOME" not in os.environ:
 NETWORK_TEST_FOLDERS = ("server", "models")
 
 
+@pytest.fixture(autouse=True)
+def _no_shared_thread_pool():
+    """The shared ONNX Runtime thread pool is for the process's owner (the ``desktop-mt`` command,
+    a benchmark's engine process): once on, ORT refuses sessions with pools of their own, so a
+    test that turned it on here would fail later tests that make such sessions. Checked after each
+    test, so the one that does it is named."""
+    yield
+    runtime = sys.modules.get("desktop_mt.engine.runtime")
+    if runtime is not None:
+        assert runtime.shared_thread_pool() is None, "this test turned the process-wide ORT thread pool on"
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _collect_network_garbage(request):
     yield

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt import batch, cli
+from desktop_mt import batch, cli, cli_show
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -167,11 +167,26 @@ def test_model_error_exits_1(monkeypatch, tmp_path, capsys):
 def test_no_arguments_start_the_gui(monkeypatch):
     seen = []
     app = types.ModuleType("desktop_mt.gui.app")
-    app.main = lambda argv: seen.append(argv) or 0
+    app.main = lambda argv, share_threads=False: seen.append((argv, share_threads)) or 0
     monkeypatch.setitem(sys.modules, "desktop_mt.gui.app", app)
+    monkeypatch.setattr(cli_show.instance_client, "send", refuse_connection)  # `show`: no window runs
     assert cli.main([]) == 0
     assert cli.main(["gui", "--model", "DIR"]) == 0
-    assert seen == [[], ["--model", "DIR"]]
+    # The command owns its process: the window's sessions share one thread pool.
+    assert cli.main([], share_threads=True) == 0
+    assert cli.main(["gui", "--model", "DIR"], share_threads=True) == 0
+    assert cli.main(["show", "--clipboard"], share_threads=True) == 0
+    assert seen == [
+        ([], False),
+        (["--model", "DIR"], False),
+        ([], True),
+        (["--model", "DIR"], True),
+        (["--clipboard"], True),
+    ]
+
+
+def refuse_connection(argv):
+    raise cli_show.instance_client.NotRunning()
 
 
 def test_gui_missing_is_a_clear_message(monkeypatch, capsys):

@@ -18,7 +18,6 @@ from typing import Any, cast
 
 import numpy as np
 import onnxruntime as ort  # the package __init__ has set ORT_DISABLE_TELEMETRY before this
-from onnxruntime.capi import _pybind_state  # the shared thread pool's setter (share_thread_pool)
 
 from ..errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableError
 from . import telemetry_disabled
@@ -118,7 +117,8 @@ def share_thread_pool(threads: int = 0) -> int | None:
     """Run every ONNX Runtime session desktop-mt makes from now on in this process on one
     thread pool of ``threads`` threads (0: ONNX Runtime's choice, one per physical core);
     returns the pool's size (the first call decides: ORT cannot resize it), or None where this
-    onnxruntime build cannot share one (sessions then keep their own pools).
+    onnxruntime cannot share one (before 1.23, or other code set ORT's global pools first):
+    sessions then keep their own pools.
 
     Why: each session otherwise has its own pool, and a translation alternates several
     sessions (encoder, decoder step, beam candidates). With idle threads sleeping
@@ -126,7 +126,7 @@ def share_thread_pool(threads: int = 0) -> int | None:
     spinning, the pools take the cores from each other. One pool whose worker spins briefly
     after each run (~30 ms, then sleeps; ORT's default for its shared pool) removes both costs.
     Measured on 2 cores, opus-mt's architecture, against a pool per session: batch-1 latency
-    0.71-0.77x, batch-32 throughput 1.15-1.24x greedy and 1.07-1.09x beam 4, the same tokens
+    0.72-0.76x, batch-32 throughput 1.19-1.22x greedy and 1.10-1.14x beam 4, the same tokens
     (docs/BENCHMARKS.md, the ``ort-int8-own-pools`` lever).
 
     Process-wide, so only the owner of the process calls it (the ``desktop-mt`` command and
@@ -137,10 +137,13 @@ def share_thread_pool(threads: int = 0) -> int | None:
     """
     with _POOL_LOCK:
         if not _POOL:
-            setter = getattr(_pybind_state, "set_global_thread_pool_sizes", None)  # ORT's private module: may lack it
+            setter = getattr(ort, "set_global_thread_pool_sizes", None)  # onnxruntime >= 1.23
             if setter is None:
                 return None
-            setter(max(0, threads), 1)
+            try:
+                setter(max(0, threads), 1)
+            except RuntimeError:  # other code in the process made ORT's global pools already
+                return None
             _POOL.append(max(0, threads))
         return _POOL[0]
 
@@ -186,6 +189,12 @@ def make_session(path: Path, options: SessionOptions, providers: list[str]) -> o
     try:
         return GuardedSession(str(path), sess_options=so, providers=providers)
     except Exception as exc:  # ORT raises several private exception types for bad files
+        if "use_per_session_threads" in str(exc):  # not the file: the process's shared pool (share_thread_pool)
+            raise RuntimeError(
+                f"ONNX Runtime refused a session of {path.name} with a thread pool of its own: this process "
+                f"shares one pool (runtime.share_thread_pool), so every session must be made through "
+                f"runtime.ort_session_options"
+            ) from exc
         raise ModelFormatError(
             f"{path} could not be loaded by ONNX Runtime (corrupt or truncated?): "
             f"{str(exc).splitlines()[0][:300]}; {FIX}"
@@ -208,11 +217,11 @@ ROW_TOP_ONNX = (
 )
 
 
-# Rows per row_top call: about this many floats (2 MB: 8 rows of a 65k vocabulary, the chunk
-# stays in a core's L2 cache). On 2 cores with the shared thread pool, 128 rows x 65,001: 4.7 ms
-# in chunks of 8 rows, 5.3 ms of 32, 8.9 ms in one call (with a pool per session: 6.4 / 5.8 /
-# 8.8 ms); the same values and ids.
-ROW_TOP_FLOATS = 1 << 19
+# Rows per row_top call: about this many floats. On 2 cores, 128 rows x 65,001: with the shared
+# thread pool 4.7 ms in chunks of 8 rows (2 MB, in a core's L2 cache), 5.3 ms of 32, 8.9 ms in one
+# call; with a pool per session 6.4 / 5.8 / 8.8 ms. The same values and ids either way.
+ROW_TOP_FLOATS = 1 << 21  # 8 MB: a pool per session
+ROW_TOP_FLOATS_SHARED = 1 << 19  # 2 MB: the shared pool (share_thread_pool)
 
 
 class Seq2SeqSessions:
@@ -272,8 +281,9 @@ class Seq2SeqSessions:
         logits = np.ascontiguousarray(logits, dtype=np.float32)
         k = np.array([n], dtype=np.int64)
         # A few rows at a time: the log-softmax lives in ORT's arena, which keeps its largest
-        # block for good (33 MB at 128 rows x 65k vocabulary, 2 MB in chunks); rows are independent.
-        step = max(1, ROW_TOP_FLOATS // logits.shape[-1])
+        # block for good (33 MB at 128 rows x 65k vocabulary, 2-8 MB in chunks); rows are independent.
+        floats = ROW_TOP_FLOATS if shared_thread_pool() is None else ROW_TOP_FLOATS_SHARED
+        step = max(1, floats // logits.shape[-1])
         if logits.shape[0] <= step:
             values, ids = session.run(None, {"logits": logits, "k": k})
             return values, ids

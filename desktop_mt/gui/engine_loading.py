@@ -212,6 +212,9 @@ class EngineLoading(QObject):
         """What the worker should build from the current settings."""
         s = self.host.settings
         model = self.host.model_override or s.model_path or None
+        pool = _shared_pool_size()
+        if pool is not None:  # sized at start (desktop-mt): a changed setting applies at the next start
+            return EngineConfig(model, s.variant, pool, 1)
         return EngineConfig(model, s.variant, s.intra_op_threads, s.inter_op_threads)
 
     def on_load_started(self, description: str) -> None:
@@ -312,3 +315,10 @@ class EngineLoading(QObject):
             "Using the bundled model instead; choose another model in Settings."
         )
         self._request_load(dataclasses.replace(failed, model_dir=None))
+
+
+def _shared_pool_size() -> int | None:
+    """The threads of the process's shared ONNX Runtime pool, or None (``engine.runtime.share_thread_pool``)."""
+    from desktop_mt.engine.runtime import shared_thread_pool  # onnxruntime: loaded with the model anyway
+
+    return shared_thread_pool()

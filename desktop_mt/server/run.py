@@ -143,9 +143,14 @@ def port_problem(host: str, port: int, exc: OSError) -> str:
 
 
 def app_from_environment() -> FastAPI:
-    """The app of one ``--workers`` process (uvicorn's factory; config from the parent)."""
+    """The app of one ``--workers`` process (uvicorn's factory; config from the parent). The
+    process is the server's own: its sessions share one thread pool, as the command's do."""
+    from ..engine.runtime import share_thread_pool  # onnxruntime: the app loads a model anyway
+
     _configure_logging()
-    return create_app(ServerConfig.from_json(os.environ[CONFIG_ENV]))
+    config = ServerConfig.from_json(os.environ[CONFIG_ENV])
+    share_thread_pool(config.threads)
+    return create_app(config)
 
 
 def _configure_logging() -> None:

@@ -11,6 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import onnxruntime as ort
 import pytest
 
 from desktop_mt import cli
@@ -50,16 +51,23 @@ def child(mode: str) -> dict:
     return result
 
 
+needs_shared_pools = pytest.mark.skipif(
+    not hasattr(ort, "set_global_thread_pool_sizes"), reason="onnxruntime < 1.23 cannot share a thread pool"
+)
+
+
+@needs_shared_pools
 def test_a_shared_pool_translates_the_same_with_fewer_threads():
     own, shared = child("own"), child("shared")
     assert shared["out"] == own["out"] and all(own["out"])
     assert (own["pool"], shared["pool"], shared["set"]) == (None, 2, 2)
     if own["threads"] is not None:
         # A pool per session: a worker thread for each session with 2 threads (encoder, cross
-        # K/V, decoder step, the beam search's row TopK and log-softmax); shared: one for all.
-        assert own["threads"] - shared["threads"] >= 3, (own["threads"], shared["threads"])
+        # K/V, decoder step, the beam search's small sessions); shared: one for all.
+        assert own["threads"] - shared["threads"] >= 2, (own["threads"], shared["threads"])
 
 
+@needs_shared_pools
 def test_the_first_call_decides_the_size_and_sessions_follow_it():
     code = textwrap.dedent(
         """
@@ -80,7 +88,7 @@ def test_the_first_call_decides_the_size_and_sessions_follow_it():
 def test_sessions_keep_their_own_pools_unless_the_process_shares_one():
     assert runtime.shared_thread_pool() is None  # nothing in the test process turns it on
     so = runtime.ort_session_options(SessionOptions(intra_op_threads=3), inter_op_threads=1)
-    assert so.use_per_session_threads and (so.intra_op_num_threads, so.inter_op_num_threads) == (3, 1)
+    assert (so.intra_op_num_threads, so.inter_op_num_threads) == (3, 1)
 
 
 def refuse(*_args, **_kwargs):

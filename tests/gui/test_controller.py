@@ -294,6 +294,21 @@ def test_apply_with_same_engine_settings_does_not_reload(qtbot, make_controller)
     assert len(FakeTranslator.instances) == n and window.state() == "idle"
 
 
+def test_a_thread_count_change_does_not_reload_on_a_shared_pool(qtbot, make_controller, monkeypatch):
+    """The desktop-mt window sizes its one ONNX Runtime pool at start: a new thread count cannot
+    take effect before the next start, so it must not cancel the running job for a reload."""
+    from desktop_mt.engine import runtime
+
+    window, controller = make_controller()
+    monkeypatch.setattr(runtime, "shared_thread_pool", lambda: 2)
+    with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):
+        controller.engine.reload_engine()  # the key now carries the pool's size: the worker loads once
+    n = len(FakeTranslator.instances)
+    with qtbot.assertNotEmitted(controller.engine._loadRequested):
+        controller.apply_settings(Settings(intra_op_threads=1))
+    assert len(FakeTranslator.instances) == n and controller.engine.engine_config().intra_op_threads == 2
+
+
 def test_translate_as_you_type_is_debounced(qtbot, make_controller):
     window, controller = make_controller(Settings(translate_as_you_type=True))
     qtbot.keyClicks(window.source, "Hello world")
