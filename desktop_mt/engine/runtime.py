@@ -117,8 +117,8 @@ def share_thread_pool(threads: int = 0) -> int | None:
     """Run every ONNX Runtime session desktop-mt makes from now on in this process on one
     thread pool of ``threads`` threads (0: ONNX Runtime's choice, one per physical core);
     returns the pool's size (the first call decides: ORT cannot resize it), or None where this
-    onnxruntime cannot share one (before 1.23, or other code set ORT's global pools first):
-    sessions then keep their own pools.
+    onnxruntime cannot share one (before 1.23): sessions then keep their own pools. Where other
+    code in the process made ORT's global pools first, the sessions use those.
 
     Why: each session otherwise has its own pool, and a translation alternates several
     sessions (encoder, decoder step, beam candidates). With idle threads sleeping
@@ -142,8 +142,11 @@ def share_thread_pool(threads: int = 0) -> int | None:
                 return None
             try:
                 setter(max(0, threads), 1)
-            except RuntimeError:  # other code in the process made ORT's global pools already
-                return None
+            except Exception as exc:  # noqa: BLE001 - ORT's private Fail type
+                if "already been created" not in str(exc):
+                    return None
+                # Other code in the process made ORT's global pools first: sessions must use them
+                # (ORT refuses any other now); their size is that code's, ``threads`` is recorded.
             _POOL.append(max(0, threads))
         return _POOL[0]
 
