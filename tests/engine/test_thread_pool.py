@@ -85,6 +85,25 @@ def test_the_first_call_decides_the_size_and_sessions_follow_it():
     assert done.stdout.split() == ["True", "[2,", "2]", "2", "False"]
 
 
+@needs_shared_pools
+def test_pools_made_by_other_code_first_are_used():
+    """ORT refuses a second setting and any session with a pool of its own once global pools exist."""
+    code = textwrap.dedent(
+        """
+        import onnxruntime
+        onnxruntime.set_global_thread_pool_sizes(2, 1)  # another library in the same process
+        from desktop_mt.engine import runtime
+        from desktop_mt import Translator
+        from desktop_mt.engine.model_format import bundled_model_dir
+        print(runtime.share_thread_pool(3), bool(Translator(bundled_model_dir()).translate("I love you.")))
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["3", "True"]
+
+
 def test_sessions_keep_their_own_pools_unless_the_process_shares_one():
     assert runtime.shared_thread_pool() is None  # nothing in the test process turns it on
     so = runtime.ort_session_options(SessionOptions(intra_op_threads=3), inter_op_threads=1)
