@@ -132,3 +132,14 @@ class FakeGlobalHotKeys:
         t = threading.Thread(target=self.mapping[combo])
         t.start()
         t.join()
+
+
+def progress_log(controller: Any) -> list[int]:
+    """The done counts of the file job, as its worker reports them (``fileProgress``); wait on
+    them with ``qtbot.waitUntil``. Not ``qtbot.waitSignal``: pytest-qt runs its callback in the
+    emitting thread (the worker's), and an emission landing between ``wait()``'s check and the
+    start of its event loop quits a loop that has not started yet and stops the timeout timer,
+    so the wait never ends (seen once under load: a test hung for 20 minutes)."""
+    done: list[int] = []
+    controller.file_worker.fileProgress.connect(lambda d, _t, _r: done.append(d))
+    return done

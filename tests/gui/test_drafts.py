@@ -16,6 +16,7 @@ from desktop_mt.batch import default_output_path
 from desktop_mt.batch.journal import journal_path
 from desktop_mt.gui import drafts
 
+from .fakes import progress_log
 from .test_file_job import FakeBatchTranslator, _blocking_after_calls, _counting_batch, batch_factory, write_input
 
 
@@ -117,10 +118,9 @@ def test_closing_the_window_without_a_tray_asks_while_a_file_job_runs(qtbot, mak
     asked: list[str] = []
     controller.quit_guard.ask = lambda parent, text: asked.append(text) or False
     window.show()
-    with qtbot.waitSignal(
-        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 2
-    ):
-        controller.translate_file(str(src))
+    done = progress_log(controller)
+    controller.translate_file(str(src))
+    qtbot.waitUntil(lambda: bool(done) and done[-1] >= 2, timeout=10_000)
     close = SpontaneousClose()  # what the window manager's close button sends
     window.closeEvent(close)  # the close button quits here (no tray): asked, declined
     assert not close.isAccepted()
@@ -138,10 +138,9 @@ def interrupted_job(qtbot, make_controller, tmp_path, monkeypatch):
     monkeypatch.setattr(FakeBatchTranslator, "translate_batch", _blocking_after_calls(3))
     window, controller = make_controller(factory=batch_factory())
     controller.quit_guard.ask = lambda parent, text: True
-    with qtbot.waitSignal(
-        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 12
-    ):
-        controller.translate_file(str(src))
+    done = progress_log(controller)
+    controller.translate_file(str(src))
+    qtbot.waitUntil(lambda: bool(done) and done[-1] >= 12, timeout=10_000)
     window.show()
     with qtbot.waitSignal(window.closing, timeout=5_000):
         window.quit()

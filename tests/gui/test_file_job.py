@@ -12,7 +12,7 @@ from desktop_mt.batch import default_output_path
 from desktop_mt.batch.journal import journal_path
 from desktop_mt.errors import TranslationCancelled
 
-from .fakes import FakeTranslator
+from .fakes import FakeTranslator, progress_log
 
 
 class FakeBatchTranslator(FakeTranslator):
@@ -88,10 +88,9 @@ def test_txt_job_writes_output_next_to_input(qtbot, make_controller, tmp_path):
 def test_cancel_stops_job_and_writes_no_output(qtbot, make_controller, tmp_path):
     src = write_input(tmp_path, [f"line {i}" for i in range(50)])
     window, controller = make_controller(factory=batch_factory(block_after=5))
-    with qtbot.waitSignal(
-        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 5
-    ):
-        controller.translate_file(str(src))
+    done = progress_log(controller)
+    controller.translate_file(str(src))
+    qtbot.waitUntil(lambda: bool(done) and done[-1] >= 5, timeout=10_000)
     assert not window.file_job.isHidden()
     assert not window.file_button.isEnabled()
     # the panel follows the worker's signal through the controller's queued slot
@@ -109,10 +108,9 @@ def test_cancel_stops_job_and_writes_no_output(qtbot, make_controller, tmp_path)
 def test_typing_runs_beside_the_job_and_pauses_it(qtbot, make_controller, tmp_path):
     src = write_input(tmp_path, [f"line {i}" for i in range(20)])
     window, controller = make_controller(factory=batch_factory(block_after=2))
-    with qtbot.waitSignal(
-        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 2
-    ):
-        controller.translate_file(str(src))
+    done = progress_log(controller)
+    controller.translate_file(str(src))
+    qtbot.waitUntil(lambda: bool(done) and done[-1] >= 2, timeout=10_000)
     assert controller.translate_file(str(src)) is False  # one job at a time
     # the status bar says so (its label follows the signal through the controller's queued slot)
     qtbot.waitUntil(lambda: "file job: notes.txt 2/20" in window.job_label.text(), timeout=5_000)
@@ -132,8 +130,9 @@ def test_typing_pauses_the_job_at_its_next_batch_boundary(qtbot, make_controller
     src = write_input(tmp_path, [f"line {i}" for i in range(30)])
     window, controller = make_controller(factory=batch_factory(), delay=0.0)
     controller.gate.set_busy(True)  # as while a typed request runs
-    with qtbot.waitSignal(controller.file_worker.fileProgress, timeout=10_000):
-        controller.translate_file(str(src))
+    done = progress_log(controller)
+    controller.translate_file(str(src))
+    qtbot.waitUntil(lambda: bool(done), timeout=10_000)
     qtbot.waitUntil(lambda: controller.gate.pauses >= 1, timeout=5_000)
     assert not default_output_path(src).exists()  # held at the boundary
     with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000) as ended:
@@ -178,10 +177,9 @@ def test_cancel_tells_what_the_journal_kept_and_the_job_resumes(qtbot, make_cont
     monkeypatch.setattr(batch, "default_chunk_size", lambda batch_size: 4)  # chunks of 4 lines
     src = write_input(tmp_path, [f"line {i}" for i in range(20)])
     window, controller = make_controller(factory=batch_factory(block_after=2))
-    with qtbot.waitSignal(
-        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 2
-    ):
-        controller.translate_file(str(src))
+    done = progress_log(controller)
+    controller.translate_file(str(src))
+    qtbot.waitUntil(lambda: bool(done) and done[-1] >= 2, timeout=10_000)
     # Chunks of 4 lines: the first chunk blocks after 2 lines, so nothing is journaled yet.
     with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
         controller.cancel_file()
@@ -190,10 +188,9 @@ def test_cancel_tells_what_the_journal_kept_and_the_job_resumes(qtbot, make_cont
     controller.file_worker._factory = batch_factory(block_after=None)
     monkeypatch.setattr(FakeBatchTranslator, "translate_batch", _blocking_after_calls(3))
     monkeypatch.setattr(window, "ask_resume", lambda name, kept, total: "restart")
-    with qtbot.waitSignal(
-        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 12
-    ):
-        controller.translate_file(str(src))
+    done = progress_log(controller)
+    controller.translate_file(str(src))
+    qtbot.waitUntil(lambda: bool(done) and done[-1] >= 12, timeout=10_000)
     with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
         controller.cancel_file()
     message = window.statusBar().currentMessage()
@@ -276,10 +273,9 @@ def test_cancel_drops_the_queued_files_and_says_so(qtbot, make_controller, tmp_p
     second = first.with_name("later.txt")
     second.write_text("later\n", encoding="utf-8")
     window, controller = make_controller(factory=batch_factory(block_after=3))
-    with qtbot.waitSignal(
-        controller.file_worker.fileProgress, timeout=10_000, check_params_cb=lambda d, _t, _r: d >= 3
-    ):
-        controller.translate_files([str(first), str(second)])
+    done = progress_log(controller)
+    controller.translate_files([str(first), str(second)])
+    qtbot.waitUntil(lambda: bool(done) and done[-1] >= 3, timeout=10_000)
     with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000) as ended:
         window.file_job.cancel_button.click()
     assert ended.args == ["cancelled"]
