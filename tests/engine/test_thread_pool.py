@@ -5,11 +5,9 @@ case that turns it on runs in a child process; this test process keeps a pool pe
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import onnxruntime as ort
 import pytest
@@ -18,9 +16,6 @@ from desktop_mt import cli
 from desktop_mt.engine import runtime
 from desktop_mt.engine.options import SessionOptions
 from desktop_mt.errors import ModelNotFoundError
-
-ROOT = Path(__file__).resolve().parents[2]
-TASKS = Path("/proc/self/task")  # the OS threads of a process (Linux)
 
 # Translates with the bundled model, greedy and beam 4 (the search's small sessions too), and
 # prints the tokens and the process's OS threads once every session exists.
@@ -40,14 +35,16 @@ CHILD = textwrap.dedent(
 )
 
 
-def child(mode: str) -> dict:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, mode], capture_output=True, text=True, timeout=600, env=env, cwd=ROOT
-    )
+def run_child(code: str, *args: str) -> str:
+    """Run ``code`` in a fresh interpreter (the shared pool cannot be undone); its stdout."""
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "ignored when using a global thread pool" not in done.stderr  # no thread counts set on shared sessions
-    result: dict = json.loads(done.stdout.strip().splitlines()[-1])
+    return done.stdout
+
+
+def child(mode: str) -> dict:
+    result: dict = json.loads(run_child(CHILD, mode).strip().splitlines()[-1])
     return result
 
 
@@ -79,10 +76,7 @@ def test_the_first_call_decides_the_size_and_sessions_follow_it():
         print(before, sizes, runtime.shared_thread_pool(), after)
         """
     )
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["True", "[2,", "2]", "2", "False"]
+    assert run_child(code).split() == ["True", "[2,", "2]", "2", "False"]
 
 
 @needs_shared_pools
@@ -98,10 +92,7 @@ def test_pools_made_by_other_code_first_are_used():
         print(runtime.share_thread_pool(3), bool(Translator(bundled_model_dir()).translate("I love you.")))
         """
     )
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["3", "True"]
+    assert run_child(code).split() == ["3", "True"]
 
 
 def test_sessions_keep_their_own_pools_unless_the_process_shares_one():
