@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from desktop_mt.engine.events import Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
@@ -134,12 +135,48 @@ class FakeGlobalHotKeys:
         t.join()
 
 
+class Emissions:
+    """The emissions of one signal that ``check`` accepts (all when None), recorded by a plain
+    callable in whichever thread emits; ``args`` are the first one's, as pytest-qt's blocker
+    gives them."""
+
+    def __init__(self, check: Callable[..., bool] | None = None):
+        self.calls: list[tuple[Any, ...]] = []
+        self._check = check
+
+    def record(self, *args: Any) -> None:
+        if self._check is None or self._check(*args):
+            self.calls.append(args)  # list.append is atomic: safe from the worker thread
+
+    @property
+    def args(self) -> list[Any]:
+        return list(self.calls[0])
+
+
+@contextlib.contextmanager
+def wait_emitted(
+    qtbot: Any, signal: Any, timeout: int = 5_000, check_params_cb: Callable[..., bool] | None = None
+) -> Iterator[Emissions]:
+    """``qtbot.waitSignal`` for a signal emitted in another thread (the translation worker's
+    QThread, a folder adder's thread): records emissions from the start of the block, then waits
+    with ``qtbot.waitUntil``. Not ``waitSignal``: pytest-qt runs its callback in the emitting
+    thread, and an emission landing between ``wait()``'s check and the start of its event loop
+    quits a loop that has not started yet and stops the timeout timer, so the wait never ends
+    (seen once under load: a test hung for 20 minutes). Signals emitted in the GUI thread (the
+    controller's, the window's) are safe with ``waitSignal``."""
+    seen = Emissions(check_params_cb)
+    signal.connect(seen.record)
+    try:
+        yield seen
+        qtbot.waitUntil(lambda: bool(seen.calls), timeout=timeout)
+    finally:
+        signal.disconnect(seen.record)
+
+
 def progress_log(controller: Any) -> list[int]:
-    """The done counts of the file job, as its worker reports them (``fileProgress``); wait on
-    them with ``qtbot.waitUntil``. Not ``qtbot.waitSignal``: pytest-qt runs its callback in the
-    emitting thread (the worker's), and an emission landing between ``wait()``'s check and the
-    start of its event loop quits a loop that has not started yet and stops the timeout timer,
-    so the wait never ends (seen once under load: a test hung for 20 minutes)."""
+    """The done counts of the file job, as its worker reports them (``fileProgress``, emitted in
+    the file worker's thread); wait on them with ``qtbot.waitUntil`` (why not ``qtbot.waitSignal``:
+    :func:`wait_emitted`)."""
     done: list[int] = []
     controller.file_worker.fileProgress.connect(lambda d, _t, _r: done.append(d))
     return done

@@ -8,6 +8,7 @@ import threading
 import pytest
 from PySide6.QtCore import Qt
 
+from .fakes import wait_emitted
 from .sentence_fake import sentence_factory
 
 TEXT = "Hello world. How are you? Fine."
@@ -112,7 +113,7 @@ def test_a_new_translation_cancels_the_request_and_empties_the_undo_history(qtbo
     feature.request()
     assert fake.alternatives_started.wait(10)
     with (
-        qtbot.waitSignal(controller.worker.alternativesReady, timeout=10_000) as ready,
+        wait_emitted(qtbot, controller.worker.alternativesReady, timeout=10_000) as ready,
         qtbot.waitSignal(controller.requestFinished, timeout=10_000),
     ):
         controller.translate("Again.")  # sets the pending request's cancel flag

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from desktop_mt.errors import ModelNotFoundError
 from desktop_mt.gui.settings import Settings
 
-from .fakes import FakeTranslator, fake_factory, fake_output
+from .fakes import FakeTranslator, fake_factory, fake_output, wait_emitted
 
 
 def words(n: int, tag: str = "w") -> str:
@@ -173,7 +173,7 @@ def test_empty_input_while_translating_cancels_and_goes_idle(qtbot, make_control
     old = controller.translate(words(2000, tag="old"))
     qtbot.waitUntil(lambda: "<old" in window.target_text(), timeout=5_000)
     # The old request's stream ends (its cancel flag stops it; the worker says so by its id).
-    with qtbot.waitSignal(controller.worker.finished, timeout=10_000, check_params_cb=lambda rid, _s: rid == old):
+    with wait_emitted(qtbot, controller.worker.finished, timeout=10_000, check_params_cb=lambda rid, _s: rid == old):
         assert controller.translate("  ") is None
         assert window.target_text() == "" and window.state() == "idle"
         assert not window.stop_button.isEnabled()

@@ -16,7 +16,7 @@ from desktop_mt.batch import default_output_path
 from desktop_mt.batch.journal import journal_path
 from desktop_mt.gui import drafts
 
-from .fakes import progress_log
+from .fakes import progress_log, wait_emitted
 from .test_file_job import FakeBatchTranslator, _blocking_after_calls, _counting_batch, batch_factory, write_input
 
 
@@ -82,7 +82,7 @@ def test_the_writer_keeps_only_the_newest_state_and_flush_wins(tmp_path):
 def test_quit_while_a_translation_runs_asks_and_keep_running_keeps_it(qtbot, make_controller):
     window, controller = make_controller(delay=0.2)
     window.show()
-    with qtbot.waitSignal(controller.worker.delta, timeout=5_000):
+    with wait_emitted(qtbot, controller.worker.delta, timeout=5_000):
         controller.translate("one two three four five six seven eight")
     answers: list[str] = []
 

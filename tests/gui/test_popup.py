@@ -14,6 +14,7 @@ from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.gui.popup import OFFSET, direction_title, place_near
 from desktop_mt.gui.settings import Settings
 
+from .fakes import wait_emitted
 from .sentence_fake import sentence_factory
 
 AREA = QRect(0, 0, 1280, 760)  # a screen's available geometry (a panel below)
@@ -89,7 +90,7 @@ def test_open_while_streaming_translates_in_the_window(qtbot, make_controller):
     gate = threading.Event()
     window, controller = _controller(qtbot, make_controller, gate=gate)
     feature = controller.popup
-    with qtbot.waitSignal(controller.worker.delta, timeout=10_000):
+    with wait_emitted(qtbot, controller.worker.delta, timeout=10_000):
         feature.show_for("One. Two.", QPoint(50, 50))
     qtbot.waitUntil(lambda: feature.popup.translation() == "<One.>", timeout=5000)
     assert not feature.done
@@ -110,7 +111,7 @@ def test_click_elsewhere_closes_and_cancels(qtbot, make_controller):
     other.show()
     qtbot.waitExposed(other)
     feature = controller.popup
-    with qtbot.waitSignal(controller.worker.delta, timeout=10_000):
+    with wait_emitted(qtbot, controller.worker.delta, timeout=10_000):
         feature.show_for("One. Two.", QPoint(50, 50))
     popup = feature.popup
     assert popup.isVisible()

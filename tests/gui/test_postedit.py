@@ -15,6 +15,8 @@ from PySide6.QtGui import QColor, QPalette, QTextCursor
 from desktop_mt.testing import FakeModelTranslator
 from desktop_mt.tm import TranslationMemory
 
+from .fakes import wait_emitted
+
 TEXT = "Hello world. How are you? Fine."
 OUT = "HELLO WORLD.HOW ARE YOU?FINE."  # English -> Chinese: no space between sentences
 
@@ -270,7 +272,7 @@ def test_no_menu_when_the_user_typed_on_before_the_alternatives_came(qtbot, read
     alternatives.menuShown.connect(shown.append)
     alternatives.popupShown.connect(shown.append)
     pos = OUT.index("WORLD") + 2
-    with qtbot.waitSignal(controller.worker.alternativesReady, timeout=10_000):
+    with wait_emitted(qtbot, controller.worker.alternativesReady, timeout=10_000):
         alternatives.request_from(pos)
         with window.target.user_edit():  # typed before the answer is handled
             _cursor_at(window, pos).insertText("x")

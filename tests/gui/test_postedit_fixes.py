@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QMenu
 from desktop_mt.gui.alternatives import AlternativesPopup, clean_start, piece_starts
 from desktop_mt.tm.incremental import plan_update, split_text
 
+from .fakes import wait_emitted
 from .test_postedit import OUT, _cursor_at, _put_cursor, _retranslate, _type_over, make_ready
 
 
@@ -256,7 +257,7 @@ def test_no_list_when_the_cursor_moved_on_before_the_alternatives_came(qtbot, re
     alternatives.popupShown.connect(shown.append)
     pos = OUT.index("WORLD") + 2
     _put_cursor(window, pos)
-    with qtbot.waitSignal(controller.worker.alternativesReady, timeout=10_000):
+    with wait_emitted(qtbot, controller.worker.alternativesReady, timeout=10_000):
         alternatives.request_from(pos, "click")
         _put_cursor(window, pos + 3)  # an arrow key, say, before the answer is handled
     assert shown == []

@@ -9,6 +9,7 @@ from PySide6.QtGui import QGuiApplication
 
 from desktop_mt.gui.progress import STOP_MARK, count_sentences
 
+from .fakes import wait_emitted
 from .sentence_fake import sentence_factory
 
 TEXT = "One apple. Two boats. Three cats. Four dogs."
@@ -23,7 +24,7 @@ def test_sentences_are_counted_as_the_engine_splits_them():
 def test_a_long_text_shows_progress_and_a_stop_leaves_a_mark(qtbot, make_controller):
     gate = threading.Event()  # every sentence after the first waits for it: never set here
     window, controller = make_controller(factory=sentence_factory(gate=gate))
-    with qtbot.waitSignal(controller.worker.segmentDone, timeout=5_000):
+    with wait_emitted(qtbot, controller.worker.segmentDone, timeout=5_000):
         controller.translate(TEXT)
     qtbot.waitUntil(lambda: window.state_label.text() == "translating: 1 of 4 sentences", timeout=5_000)
     with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
@@ -46,7 +47,7 @@ def test_the_last_runs_figures_go_when_a_new_run_starts(qtbot, make_controller):
     with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
         controller.translate("Short one.")
     assert "tok/s" in window.stats_label.text()
-    with qtbot.waitSignal(controller.worker.segmentDone, timeout=5_000):
+    with wait_emitted(qtbot, controller.worker.segmentDone, timeout=5_000):
         controller.translate(TEXT)
     assert window.stats_label.text() == ""  # not the figures of "Short one."
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):

@@ -20,6 +20,8 @@ from desktop_mt.gui.settings import Settings
 from desktop_mt.gui.settings_dialog import SettingsDialog
 from tests.models.test_convert import merged_repo, tiny_merged_export  # noqa: F401 - fixture used by name
 
+from .fakes import wait_emitted
+
 CONVERT_MS = 180_000  # the tiny model converts in seconds; the bound is for a loaded machine
 
 
@@ -45,7 +47,7 @@ def test_a_downloaded_layout_is_installed_converted_and_selected(qtbot, app_home
     folder = downloaded_folder(tiny_merged_export, tmp_path / "downloads" / "my-marian")
     before = sorted(p.relative_to(folder) for p in folder.rglob("*"))
     dialog = dialog_of(qtbot)
-    with qtbot.waitSignal(dialog.models.adder.added, timeout=CONVERT_MS) as added:
+    with wait_emitted(qtbot, dialog.models.adder.added, timeout=CONVERT_MS) as added:
         assert dialog.add_model_folder(str(folder)) is True
         assert not dialog.add_model_button.isEnabled()  # one add at a time
         assert "Adding my-marian" in dialog.model_error.text() and not dialog.model_error.isHidden()
@@ -90,7 +92,7 @@ def test_a_refused_conversion_is_said_and_the_model_works_as_downloaded(
     monkeypatch.setattr(convert, "convert_model_dir", refuse)
     folder = downloaded_folder(tiny_merged_export, tmp_path / "downloads" / "odd-marian")
     dialog = dialog_of(qtbot)
-    with qtbot.waitSignal(dialog.models.adder.added, timeout=CONVERT_MS):
+    with wait_emitted(qtbot, dialog.models.adder.added, timeout=CONVERT_MS):
         assert dialog.add_model_folder(str(folder)) is True
     target = app_home / "models" / "odd-marian"
     info = inspect_model_dir(target)
@@ -113,7 +115,7 @@ def test_a_failed_install_is_said_and_the_button_works_again(qtbot, app_home, tm
     app_home.mkdir(parents=True, exist_ok=True)
     (app_home / "models").write_text("a file where the models folder should be")
     dialog = dialog_of(qtbot)
-    with qtbot.waitSignal(dialog.models.adder.failed, timeout=CONVERT_MS):
+    with wait_emitted(qtbot, dialog.models.adder.failed, timeout=CONVERT_MS):
         assert dialog.add_model_folder(str(folder)) is True
     assert dialog.model_error.text().startswith("Could not add my-marian:")
     assert dialog.add_model_button.isEnabled()
@@ -164,7 +166,7 @@ def test_an_installer_error_becomes_a_message(qtbot, tmp_path):
         raise ModelFormatError(f"{folder}/onnx/decoder_model_merged.onnx is not a Marian decoder")
 
     adder = FolderAdder(installer=installer)
-    with qtbot.waitSignal(adder.failed, timeout=30_000) as failed:
+    with wait_emitted(qtbot, adder.failed, timeout=30_000) as failed:
         adder.start(tmp_path / "odd", tmp_path / "models" / "odd")
     assert failed.args[0] == str(tmp_path / "odd")
     assert failed.args[1].startswith("Could not add odd:") and "not a Marian decoder" in failed.args[1]
