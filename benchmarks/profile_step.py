@@ -2,7 +2,7 @@
 """Where a batch-32 decode goes (issue 32): search split into its parts, and ORT's per-op profile
 of one decoder step.
 
-    python benchmarks/profile_step.py MODEL_DIR [--variant int8] [--threads 2] [--batch 32] [--tokens 32]
+    python benchmarks/profile_step.py MODEL_DIR [--variant int8] [--threads 2] [--batch 32] [--tokens 32] [--own-pools]
 
 MODEL_DIR: a model of the opus-mt-en-zh architecture (``benchmarks/arch_model.py`` builds one with
 random weights, step layout). Two parts, printed as JSON:
@@ -100,8 +100,8 @@ def search_split(model_dir: Path, variant: str, threads: int, batch: int, tokens
     return out
 
 
-def op_group(name: str, op: str) -> str:
-    if "lm_head" in name:
+def op_group(name: str, op: str, head: frozenset[str] = frozenset()) -> str:
+    if "lm_head" in name or name.split("/")[0] in head:
         return "lm_head"
     if re.search(r"(q_proj|k_proj|v_proj|out_proj|fc1|fc2)", name) or op in ("MatMulIntegerToFloat", "MatMulNBits"):
         return "linear"
@@ -112,6 +112,23 @@ def op_group(name: str, op: str) -> str:
     if "self_attn" in name or "encoder_attn" in name or op in ("Softmax",):
         return "attention"
     return "other"
+
+
+def head_nodes(path: Path) -> frozenset[str]:
+    """Names of the nodes between the lm_head's product and ``logits`` (the product, its row scale,
+    the bias): walked back from ``logits`` through Identity/Mul/Add to the first product."""
+    import onnx
+
+    graph = onnx.load(str(path), load_external_data=False).graph
+    made_by = {out: node for node in graph.node for out in node.output}
+    names: set[str] = set()
+    node = made_by.get("logits")
+    while node is not None:
+        names.add(node.name)
+        if node.op_type not in ("Identity", "Mul", "Add"):
+            break
+        node = made_by.get(node.input[0])
+    return frozenset(names)
 
 
 def step_profile(model_dir: Path, variant: str, threads: int, rows: int, items: int, past: int) -> dict[str, Any]:
@@ -131,6 +148,7 @@ def step_profile(model_dir: Path, variant: str, threads: int, rows: int, items: 
     tmp = tempfile.mkdtemp(prefix="dmt-prof-")
     so.profile_file_prefix = os.path.join(tmp, "step")
     sess = ort.InferenceSession(str(files["decoder_step"]), so, providers=["CPUExecutionProvider"])
+    head = head_nodes(files["decoder_step"])
     cfg = info.config
     heads, d = int(cfg["decoder_attention_heads"]), int(cfg["d_model"])
     layers, hd, src, capacity = int(cfg["decoder_layers"]), d // heads, 12, past + 1
@@ -161,7 +179,7 @@ def step_profile(model_dir: Path, variant: str, threads: int, rows: int, items: 
         if ev.get("cat") != "Node" or not ev["name"].endswith("_kernel_time"):
             continue
         name, op = ev["name"][: -len("_kernel_time")], ev["args"].get("op_name", "")
-        groups[op_group(name, op)] += ev["dur"]
+        groups[op_group(name, op, head)] += ev["dur"]
         ops[op] += ev["dur"]
     runs = n + 3
     kernel = sum(groups.values()) / runs / 1000
@@ -183,8 +201,18 @@ def main() -> int:
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--tokens", type=int, default=32)
     ap.add_argument("--skip-search", action="store_true")
+    ap.add_argument("--own-pools", action="store_true", help="a thread pool per session (the app shares one)")
     args = ap.parse_args()
-    res: dict[str, Any] = {"model": str(args.model_dir), "variant": args.variant, "threads": args.threads}
+    if not args.own_pools:
+        from desktop_mt.engine.runtime import share_thread_pool
+
+        share_thread_pool(args.threads)
+    res: dict[str, Any] = {
+        "model": str(args.model_dir),
+        "variant": args.variant,
+        "threads": args.threads,
+        "shared_pool": not args.own_pools,
+    }
     if not args.skip_search:
         res["search"] = search_split(args.model_dir, args.variant, args.threads, args.batch, args.tokens)
     res["ops"] = [
