@@ -22,6 +22,14 @@ a pool per session). Variants:
 - ``nbits-256``: weight-only ``MatMulNBits`` 8-bit in blocks of 256, ``accuracy_level`` 4 (int8
   products; activations quantized per row and block, so still batch-independent), biases fused.
 
+Two upper bounds of levers that change outputs, for speed only (their logits mean nothing):
+
+- ``static-scales``: base with one fixed activation scale instead of each row's (not calibrated:
+  0.05 everywhere): one ``QuantizeLinear`` per activation, the products take the scale and the
+  bias themselves, no row-scale ``Mul`` or bias ``Add``;
+- ``shortlist-8k``: base with the lm_head cut to its first 8,000 columns, as a vocabulary
+  shortlist of that size would make it (the logits are base's first 8,000).
+
 Each variant's logits are compared with base's (max |difference|; 0 = the same bytes) and with
 fp32's (max |difference| / max |fp32 logit|).
 """
@@ -62,6 +70,8 @@ def build(model_dir: Path, tmp: Path) -> dict[str, Path]:
         "nbits-256": lambda: fuse_nbits_bias(
             weight_only_int8(cv.build_decoder_step(weights, dims, int8=False), block_size=256, accuracy_level=4)
         ),
+        "static-scales": lambda: static_scales(cv.build_decoder_step(weights, dims, int8=True)),
+        "shortlist-8k": lambda: shortlist(cv.build_decoder_step(weights, dims, int8=True), 8000),
     }
     paths = {name: tmp / f"step_{name}.onnx" for name in makers}
     for name, make in makers.items():
@@ -110,6 +120,61 @@ def k_transposed(model: Any) -> Any:
     return model
 
 
+def static_scales(model: Any, scale: float = 0.05) -> Any:
+    """Each per-row activation quantization (Abs, ReduceMax, Max, Div, Div, Round, Add, Cast) as one
+    ``QuantizeLinear`` by a fixed ``scale``; each product takes that scale and its bias, and the
+    row-scale ``Mul`` and bias ``Add`` after it go (speed only: the scale is not calibrated)."""
+    from onnx import helper, numpy_helper
+
+    graph = model.graph
+    graph.initializer.append(numpy_helper.from_array(np.float32(scale), "c_static"))
+    made_by = {out: node for node in graph.node for out in node.output}
+    quantized: dict[str, Any] = {}
+    dropped: set[str] = set()  # node names (the builder names every node once)
+    for product in [n for n in graph.node if n.op_type == "MatMulIntegerToFloat"]:
+        cast = made_by[product.input[0]]  # Cast <- Add(128) <- Round <- Div(x, row scale)
+        x = made_by[made_by[made_by[cast.input[0]].input[0]].input[0]].input[0]
+        if x not in quantized:
+            quantized[x] = helper.make_node("QuantizeLinear", [x, "c_static", "c_zp"], [f"{x}_static"])
+        (mul,) = _consumers(graph, product.output[0])
+        (add,) = _consumers(graph, mul.output[0])
+        product.input[0], product.input[2] = f"{x}_static", "c_static"
+        product.input.extend([""] * (6 - len(product.input)) + [add.input[1]])
+        product.output[0] = add.output[0]
+        dropped.update((mul.name, add.name))
+    nodes = []
+    for node in graph.node:
+        if node.name not in dropped:
+            nodes.append(node)
+            nodes.extend(quantized[out] for out in node.output if out in quantized)
+    needed, kept = {o.name for o in graph.output}, []
+    for node in reversed(nodes):  # the per-row chains are dead now
+        if any(out in needed for out in node.output):
+            kept.append(node)
+            needed.update(i for i in node.input if i)
+    del graph.node[:]
+    graph.node.extend(reversed(kept))
+    used = [i for i in graph.initializer if i.name in needed]
+    del graph.initializer[:]
+    graph.initializer.extend(used)
+    return model
+
+
+def shortlist(model: Any, n: int) -> Any:
+    """The lm_head's weights, scales and bias cut to their first ``n`` columns."""
+    from onnx import numpy_helper
+
+    for init in model.graph.initializer:
+        if init.name in ("lm_head.weight_int8", "lm_head.weight_scale", "lm_head.bias"):
+            array = numpy_helper.to_array(init)
+            cut = array[..., :n] if array.ndim == 2 else array[:n]
+            init.CopyFrom(numpy_helper.from_array(np.ascontiguousarray(cut), init.name))
+    for out in model.graph.output:
+        if out.name == "logits":
+            out.type.tensor_type.shape.dim[-1].dim_value = n
+    return model
+
+
 def fuse_nbits_bias(model: Any) -> Any:
     """Each ``MatMulNBits`` followed by an Add of a bias initializer takes the bias as its input."""
     graph = model.graph
@@ -140,6 +205,12 @@ def feed_for(config: dict[str, Any], rows: int, items: int, past: int) -> dict[s
                     np.float32
                 )
     return feed
+
+
+def max_difference(logits: np.ndarray, reference: np.ndarray) -> float:
+    """max |logits - reference| over the columns both have (a shortlist has fewer)."""
+    n = min(logits.shape[-1], reference.shape[-1])
+    return float(np.abs(logits[..., :n] - reference[..., :n]).max())
 
 
 class Runner:
@@ -216,6 +287,8 @@ def main() -> int:
         "head-outside": Runner(session(paths["head-outside"])),
         "k-transposed": Runner(session(paths["k-transposed"]), transposed_keys=True),
         "nbits-256": Runner(session(paths["nbits-256"])),
+        "static-scales": Runner(session(paths["static-scales"])),
+        "shortlist-8k": Runner(session(paths["shortlist-8k"])),
     }
     result: dict[str, Any] = {
         "threads": args.threads,
@@ -229,8 +302,8 @@ def main() -> int:
         reference = variants["base"](feed).copy()
         fp32 = variants["fp32"](feed).copy()
         times: dict[str, list[float]] = {k: [] for k in variants}
-        same = {k: float(np.abs(v(feed) - reference).max()) for k, v in variants.items()}
-        vs_fp32 = {k: float(np.abs(v(feed) - fp32).max() / np.abs(fp32).max()) for k, v in variants.items()}
+        same = {k: max_difference(v(feed), reference) for k, v in variants.items()}
+        vs_fp32 = {k: max_difference(v(feed), fp32) / float(np.abs(fp32).max()) for k, v in variants.items()}
         names = list(variants)
         repeat = 20 if rows == 1 else 3
         for r in range(args.rounds):

@@ -65,3 +65,19 @@ def test_nbits_is_close_to_fp32_and_independent_of_the_batch(variants):
     }
     alone = step_levers.Runner(sessions["nbits-256"])(first)
     assert np.array_equal(alone, nbits[:4])
+
+
+def test_the_upper_bounds_run_as_described(variants, tmp_path):
+    import onnx
+    import onnxruntime as ort
+
+    _sessions, paths, config = variants
+    ops = [n.op_type for n in onnx.load(str(paths["static-scales"])).graph.node]
+    assert "ReduceMax" not in ops and "Round" not in ops and ops.count("QuantizeLinear") > 0
+    static, base = _logits(variants, "static-scales"), _logits(variants, "base")
+    assert static.shape == base.shape and np.isfinite(static).all() and not np.array_equal(static, base)
+    n = base.shape[-1] // 2  # the tiny model's vocabulary is smaller than the variant's 8,000
+    onnx.save(step_levers.shortlist(onnx.load(str(paths["base"])), n), str(tmp_path / "short.onnx"))
+    session = ort.InferenceSession(str(tmp_path / "short.onnx"), providers=["CPUExecutionProvider"])
+    short = step_levers.Runner(session)(step_levers.feed_for(config, 8, 2, past=3))
+    assert short.shape[-1] == n and np.array_equal(short, base[..., :n])
