@@ -126,6 +126,8 @@ def static_scales(model: Any, scale: float = 0.05) -> Any:
     row-scale ``Mul`` and bias ``Add`` after it go (speed only: the scale is not calibrated)."""
     from onnx import helper, numpy_helper
 
+    from desktop_mt.models.convert import _drop_dead
+
     graph = model.graph
     graph.initializer.append(numpy_helper.from_array(np.float32(scale), "c_static"))
     made_by = {out: node for node in graph.node for out in node.output}
@@ -147,16 +149,7 @@ def static_scales(model: Any, scale: float = 0.05) -> Any:
         if node.name not in dropped:
             nodes.append(node)
             nodes.extend(quantized[out] for out in node.output if out in quantized)
-    needed, kept = {o.name for o in graph.output}, []
-    for node in reversed(nodes):  # the per-row chains are dead now
-        if any(out in needed for out in node.output):
-            kept.append(node)
-            needed.update(i for i in node.input if i)
-    del graph.node[:]
-    graph.node.extend(reversed(kept))
-    used = [i for i in graph.initializer if i.name in needed]
-    del graph.initializer[:]
-    graph.initializer.extend(used)
+    _drop_dead(graph, nodes)  # the per-row chains, read by nothing now, and their constants
     return model
 
 

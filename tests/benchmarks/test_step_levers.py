@@ -27,10 +27,13 @@ def variants(tiny_merged_export, tmp_path_factory):  # noqa: F811 - the imported
     return sessions, paths, inspect_model_dir(tiny_merged_export).config
 
 
-def _logits(variants, name, rows=8, items=2, **runner):
+def _feed(config):
+    return step_levers.feed_for(config, 8, 2, past=3)  # 2 inputs x 4 beams
+
+
+def _logits(variants, name, **runner):
     sessions, _paths, config = variants
-    feed = step_levers.feed_for(config, rows, items, past=3)
-    return step_levers.Runner(sessions[name], **runner)(feed)
+    return step_levers.Runner(sessions[name], **runner)(_feed(config))
 
 
 def test_the_exact_variants_give_the_same_bytes(variants):
@@ -58,7 +61,7 @@ def test_nbits_is_close_to_fp32_and_independent_of_the_batch(variants):
     fp32, nbits = _logits(variants, "fp32"), _logits(variants, "nbits-256")
     assert 0 < np.abs(nbits - fp32).max() < 0.05 * np.abs(fp32).max()
     sessions, _paths, config = variants
-    feed = step_levers.feed_for(config, 8, 2, past=3)  # 2 inputs x 4 beams
+    feed = _feed(config)
     first = {  # the first input alone: its 4 rows, its cross K/V and mask
         k: v if k == "past_length" else v[:4] if k == "input_ids" or ".decoder." in k else v[:1]
         for k, v in feed.items()
@@ -79,5 +82,5 @@ def test_the_upper_bounds_run_as_described(variants, tmp_path):
     n = base.shape[-1] // 2  # the tiny model's vocabulary is smaller than the variant's 8,000
     onnx.save(step_levers.shortlist(onnx.load(str(paths["base"])), n), str(tmp_path / "short.onnx"))
     session = ort.InferenceSession(str(tmp_path / "short.onnx"), providers=["CPUExecutionProvider"])
-    short = step_levers.Runner(session)(step_levers.feed_for(config, 8, 2, past=3))
+    short = step_levers.Runner(session)(_feed(config))
     assert short.shape[-1] == n and np.array_equal(short, base[..., :n])
