@@ -42,7 +42,7 @@ from .languages import NAMES, Target, canonical, detect, detect_each, language_o
 from .memory import open_memory
 from .metrics import CONTENT_TYPE
 from .openapi import describe
-from .requests import Params, check_key, off_loop, read_params, unless_disconnected
+from .requests import Params, check_key, off_loop, query_params, read_params, string_field, unless_disconnected
 from .service import ServedTranslator, Stream, TranslationService
 
 log = logging.getLogger("desktop_mt.server")
@@ -154,10 +154,10 @@ def _texts(q: object) -> tuple[list[str], bool]:
 
 
 def _required(params: Params, name: str) -> str:
-    value = params.get(name)
-    if value is None or not str(value).strip():
+    value = string_field(params, name)
+    if value is None or not value.strip():
         raise ApiError(400, f"Invalid request: missing {name} parameter")
-    return str(value).strip()
+    return value.strip()
 
 
 def _alternatives(value: Any, limit: int) -> int:
@@ -213,7 +213,7 @@ class TranslateRequest:
         problem = table.unavailable(self.target)
         if problem:
             raise ApiError(400, problem)
-        self.format = str(params.get("format") or "text")
+        self.format = string_field(params, "format") or "text"
         if self.format not in ("text", "html"):
             raise ApiError(400, f"{self.format} format is not supported")
 
@@ -351,7 +351,7 @@ def _add_info_routes(app: FastAPI, service: TranslationService) -> None:
 
     @app.get("/metrics")
     async def metrics(request: Request) -> Response:
-        check_key(request, dict(request.query_params), config.api_key)
+        check_key(request, query_params(request), config.api_key)
         service.metrics.queue_texts.set(service.batcher.queued_texts)
         return Response(service.metrics.render(), media_type=CONTENT_TYPE)
 

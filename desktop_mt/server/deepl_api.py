@@ -31,7 +31,7 @@ from . import compat
 from .calls import translate_html, translate_nbest, translate_texts
 from .errors import ApiError, deeplx_shape, error_response
 from .languages import ENGLISH, Target
-from .requests import Params, key_matches, off_loop, read_params, unless_disconnected
+from .requests import Params, credentials, key_matches, off_loop, read_params, string_field, unless_disconnected
 from .service import TranslationService
 
 DEEPLX_ALTERNATIVES = 3  # other translations in a DeepLX answer (DeepL's usual count)
@@ -43,17 +43,18 @@ def is_deeplx(params: Params) -> bool:
     return "q" not in params and "text" in params and "target_lang" in params
 
 
-def _target(service: TranslationService, value: object) -> Target:
+def _target(service: TranslationService, params: Params) -> Target:
     """``target_lang`` (``ZH``, ``ZH-HANS``, ``ZH-HANT``, ``EN``, ``EN-US``, ``EN-GB``), its
     direction's model installed (400 naming the one to download otherwise)."""
-    if not value or not str(value).strip():
+    value = string_field(params, "target_lang")
+    if not value or not value.strip():
         raise ApiError(400, "Parameter 'target_lang' not specified.")
-    target = service.languages.target(str(value))
+    target = service.languages.target(value)
     if target is None:
         raise ApiError(
             400,
             f"Value for 'target_lang' not supported. This server translates into Chinese "
-            f"(ZH, ZH-HANS, ZH-HANT) and English (EN, EN-US, EN-GB) (got {str(value)[:20]}).",
+            f"(ZH, ZH-HANS, ZH-HANT) and English (EN, EN-US, EN-GB) (got {value[:20]}).",
         )
     problem = service.languages.unavailable(target)
     if problem:
@@ -63,9 +64,9 @@ def _target(service: TranslationService, value: object) -> Target:
 
 def _job(params: Params, texts: list[str], service: TranslationService) -> compat.Job:
     """Target, source and per-text languages checked (400 ApiError for what is unsupported)."""
-    target = _target(service, params.get("target_lang"))
+    target = _target(service, params)
     try:
-        source = compat.source_code(params.get("source_lang"))
+        source = compat.source_code(string_field(params, "source_lang"))
     except compat.UnsupportedLanguage as exc:
         raise ApiError(400, f"Value for 'source_lang' not supported: {exc}.") from None
     config = service.config
@@ -82,8 +83,9 @@ def _job(params: Params, texts: list[str], service: TranslationService) -> compa
 def _deepl_key(request: Request, params: Params, expected: str | None) -> None:
     if not expected:
         return
-    header = request.headers.get("authorization", "")
-    given = header.split(None, 1)[1].strip() if header.lower().startswith("deepl-auth-key ") else params.get("auth_key")
+    given = credentials(request, "DeepL-Auth-Key")
+    if given is None:
+        given = params.get("auth_key")
     if not key_matches(given, expected):
         raise ApiError(403, _KEY_MESSAGE)
 
@@ -103,9 +105,9 @@ def _texts(value: object) -> list[str]:
 
 def _translator_for(params: Params) -> compat.Translate:
     """translate_texts, or translate_html for ``tag_handling=html`` (400 for what we lack)."""
-    if params.get("glossary_id"):
+    if string_field(params, "glossary_id"):
         raise ApiError(400, "Glossaries are not supported by this server (glossary_id).")
-    tags = str(params.get("tag_handling") or "").lower()
+    tags = (string_field(params, "tag_handling") or "").lower()
     if tags not in ("", "html"):
         raise ApiError(400, "Value for 'tag_handling' not supported: this server handles 'html' only.")
     return translate_html if tags == "html" else translate_texts
@@ -135,12 +137,9 @@ async def deeplx_answer(request: Request, params: Params, service: TranslationSe
     try:
         expected = service.config.api_key
         if expected:
-            header = request.headers.get("authorization", "")
-            given = (
-                header[7:].strip()
-                if header.lower().startswith("bearer ")
-                else params.get("token") or params.get("api_key")
-            )
+            given = credentials(request, "Bearer")
+            if given is None:
+                given = params.get("token") or params.get("api_key")
             if not key_matches(given, expected):
                 raise ApiError(401, "Invalid access token")
         text = params.get("text")
@@ -217,7 +216,7 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
     async def v2_languages(request: Request) -> Response:
         params = await read_params(request, config)
         _deepl_key(request, params, config.api_key)
-        if str(params.get("type", "source")).lower() == "target":
+        if (string_field(params, "type") or "source").lower() == "target":
             return JSONResponse(_deepl_targets(service))
         return JSONResponse([{"language": "EN", "name": "English"}, {"language": "ZH", "name": "Chinese"}])
 

@@ -7,8 +7,10 @@ one log line and metrics of each request.
 - **Exceptions**: the routes raise :class:`~.errors.ApiError`, which the app's handlers
   answer; anything else that escapes (a bug) is answered here as 500 in the endpoint's shape
   and logged with its traceback, instead of reaching uvicorn, which answers text/plain and
-  drops the keep-alive connection. :class:`~.errors.ClientGone` (the client left, its work was
-  cancelled) sends nothing and is counted as status 499.
+  drops the keep-alive connection. The log line names the exception's type and where it was
+  raised (file, line, function of each frame), never its message, which may quote a request's
+  field. :class:`~.errors.ClientGone` (the client left, its work was cancelled) sends nothing
+  and is counted as status 499.
 - **Observation**: count and time each request and log one line without any user text
   (method, endpoint, status, sizes set by the handler, milliseconds).
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
+import traceback
 
 from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
@@ -63,8 +66,8 @@ class Guard:
             await self._serve(scope, receive, observe_send)
         except (ClientGone, ClientDisconnect):
             pass  # nothing to answer: nobody listens
-        except Exception as exc:
-            log.exception("unexpected error on %s", scope["path"])
+        except Exception as exc:  # noqa: BLE001 - a bug: answered as 500 and logged without its message
+            log.error("unexpected error on %s: %s", _endpoint(scope["path"], self.endpoints), where(exc))
             if not responded:
                 await error_response(ApiError(500, f"Internal server error ({type(exc).__name__})"), scope["path"])(
                     scope, receive, observe_send
@@ -85,11 +88,26 @@ class Guard:
         await self.app(scope, receive, send)
 
     def _observe(self, scope: Scope, status: int, seconds: float) -> None:
-        endpoint = scope["path"] if scope["path"] in self.endpoints else "other"
+        endpoint = _endpoint(scope["path"], self.endpoints)
         self.metrics.requests.labels(endpoint, str(status)).inc()
         self.metrics.latency.labels(endpoint).observe(seconds)
         sizes = scope.get("state", {}).get("sizes", "")
         log.info("%s %s %d %s%.1f ms", scope["method"], endpoint, status, f"{sizes} " if sizes else "", seconds * 1000)
+
+
+def _endpoint(path: str, endpoints: tuple[str, ...]) -> str:
+    """A path as logs and metrics name it: an endpoint, or "other" (a path is the client's text)."""
+    return path if path in endpoints else "other"
+
+
+def where(exc: BaseException) -> str:
+    """An exception's type and its traceback's frames (file:line in function), innermost
+    last, without its message or any source line: both may hold a request's text."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    trail = " <- ".join(
+        f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno} in {frame.name}" for frame in reversed(frames)
+    )
+    return f"{type(exc).__name__} at {trail or 'an unknown place'}"
 
 
 class JsonCORSMiddleware(CORSMiddleware):

@@ -30,7 +30,18 @@ from . import compat, prompts
 from .calls import open_stream, translate_texts
 from .errors import ApiError, openai_shape
 from .languages import ENGLISH, SIMPLIFIED, TRADITIONAL
-from .requests import PROMPT_ROOM, Params, key_matches, off_loop, read_params, strict_bool, unless_disconnected
+from .requests import (
+    PROMPT_ROOM,
+    Params,
+    credentials,
+    header_text,
+    key_matches,
+    off_loop,
+    read_params,
+    strict_bool,
+    string_field,
+    unless_disconnected,
+)
 from .service import Stream, TranslationService
 
 MODEL = "desktop-mt"
@@ -47,8 +58,9 @@ def check_openai_key(request: Request, expected: str | None) -> None:
     key; without one any key is accepted (the apps insist on entering something)."""
     if not expected:
         return
-    header = request.headers.get("authorization", "")
-    given = header[7:].strip() if header.lower().startswith("bearer ") else request.headers.get("api-key")
+    given = credentials(request, "Bearer")
+    if given is None:
+        given = header_text(request, "api-key")
     if not key_matches(given, expected):
         raise ApiError(
             401,
@@ -85,7 +97,7 @@ class TranslationRequest:
     the model name to echo and whether to stream. ``param`` names the field errors point at."""
 
     def __init__(self, params: Params, user_text: str, service: TranslationService, param: str = "messages") -> None:
-        self.model = str(params.get("model") or MODEL)
+        self.model = string_field(params, "model") or MODEL
         self.stream = strict_bool(params, "stream")
         self.param = param
         limit = service.config.char_limit

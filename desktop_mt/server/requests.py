@@ -18,14 +18,17 @@ import asyncio
 import contextlib
 import hmac
 import json
+import re
 import time
 import urllib.parse
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any, NamedTuple, TypeVar
 
+from python_multipart.multipart import parse_options_header
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
-from starlette.types import Message
 
 from .config import ServerConfig
 from .errors import ApiError, ClientGone
@@ -37,7 +40,10 @@ PROMPT_ROOM = 1000  # characters of a translation prompt around the text (Pot's,
 YIELD_BYTES = 32 * 1024
 T = TypeVar("T")
 Params = dict[str, Any]
-"""A request's parameters as the body (JSON, form) gave them: values are checked where used."""
+"""A request's parameters as the body (JSON, form) gave them: checked to hold only valid
+Unicode text (:func:`check_text`); each value's type is checked where it is used
+(:func:`string_field`, :func:`strict_bool`)."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 async def read_params(request: Request, config: ServerConfig, repeated: tuple[str, ...] = ("q",)) -> Params:
@@ -46,16 +52,106 @@ async def read_params(request: Request, config: ServerConfig, repeated: tuple[st
     In a form, a ``repeated`` field given more than once becomes a list (once: a string).
     413 for a body over ``max_body_bytes``, 408 when it takes more than ``body_timeout_s`` to
     arrive, 400 for a body that is not valid JSON / UTF-8 or a form with more fields than a
-    request can use (``batch_limit`` texts and a few settings: counted before parsing)."""
+    request can use (``batch_limit`` texts and a few settings: counted before parsing), and for
+    text that is not Unicode in any channel (invalid UTF-8 in the query, form or multipart
+    fields; a lone surrogate escape such as ``"\\ud800"`` in JSON): refused, never turned into
+    U+FFFD or passed on to fail later."""
     body = await read_body(request, config.max_body_bytes, config.body_timeout_s)
-    params: Params = dict(request.query_params)
+    params = query_params(request)
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "multipart/form-data":
         params.update(await _multipart(request, body, repeated))
     elif body:
         limits = FormLimits(config.batch_limit + FORM_SETTINGS, UTF8_ESCAPED * (config.char_limit + PROMPT_ROOM))
         params.update(await off_loop(request, _parse_body, body, kind, repeated, limits))
+    await off_loop(request, check_text, params)
     return params
+
+
+def query_params(request: Request) -> Params:
+    """The query string's parameters, decoded as strict UTF-8 (400 otherwise; Starlette's
+    ``query_params`` turns invalid bytes into U+FFFD)."""
+    raw = request.scope.get("query_string", b"")
+    if not raw:
+        return {}
+    try:
+        pairs = urllib.parse.parse_qsl(raw.decode("utf-8"), keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise ApiError(400, "Invalid request: the query string is not valid UTF-8") from None
+    return dict(pairs)
+
+
+def check_text(params: Params) -> None:
+    """400 when a name or string anywhere in ``params`` holds a lone surrogate (JSON's
+    ``"\\ud800"`` escape decodes to one): it is no character, cannot be written as UTF-8, and
+    would fail wherever the text is encoded (an answer echoing it, the engine's tokenizer).
+    Iterative (a body nested as deep as the JSON decoder allows), linear in the values; the
+    message names the top-level field, never the value."""
+    for name, value in params.items():
+        pending: list[object] = [name, value]
+        while pending:
+            item = pending.pop()
+            if isinstance(item, str):
+                if not item.isascii() and _SURROGATE.search(item):
+                    raise ApiError(
+                        400,
+                        f"Invalid request: {_field_name(name)} holds a lone surrogate escape "
+                        "(\\ud800-\\udfff), which is not text; send valid Unicode",
+                        param=name,
+                    )
+            elif isinstance(item, dict):
+                pending.extend(item.keys())
+                pending.extend(item.values())
+            elif isinstance(item, list):
+                pending.extend(item)
+
+
+def _field_name(name: str) -> str:
+    """How a message names a field: its name when that is a plain short identifier."""
+    return f"'{name}'" if name.isascii() and name.isprintable() and len(name) <= 40 else "a field name"
+
+
+def string_field(params: Params, name: str, param: str | None = None) -> str | None:
+    """A field that must be a string when present (absent or null: None); 400 naming the
+    field for any other JSON type (a number, a boolean, a list, an object)."""
+    value = params.get(name)
+    if value is None or isinstance(value, str):
+        return value
+    raise ApiError(
+        400,
+        f"Invalid request: '{name}' must be a string, not {_json_type(value)}",
+        param=param or name,
+    )
+
+
+def _json_type(value: object) -> str:
+    """The JSON name of a parsed value's type."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def header_text(request: Request, name: str) -> str:
+    """A request header's value as strict UTF-8 (400 otherwise: the header's bytes are not
+    text, and Latin-1 would make them some other characters); "" when absent."""
+    wanted = name.lower().encode("latin-1")
+    for key, value in request.scope["headers"]:
+        if key == wanted:
+            try:
+                return bytes(value).decode("utf-8")
+            except UnicodeDecodeError:
+                raise ApiError(400, f"Invalid request: the {name} header is not valid UTF-8") from None
+    return ""
+
+
+def credentials(request: Request, scheme: str) -> str | None:
+    """The credentials of an ``Authorization: SCHEME CREDENTIALS`` header (the scheme in any
+    case), None when the header is absent or names another scheme. Only an ASCII space ends
+    the scheme: a scheme followed by another white space (NBSP, U+0085) is not this one."""
+    given, _, rest = header_text(request, "authorization").partition(" ")
+    return rest.strip() if given.lower() == scheme.lower() else None
 
 
 async def read_body(request: Request, limit: int, timeout: float) -> bytes:
@@ -164,12 +260,36 @@ def _form(text: str, repeated: tuple[str, ...], field_bytes: int) -> Params:
     return params
 
 
-async def _multipart(request: Request, body: bytes, repeated: tuple[str, ...]) -> Params:
-    async def replay() -> Message:
-        return {"type": "http.request", "body": body, "more_body": False}
+class StrictMultiPartParser(MultiPartParser):
+    """Starlette's multipart parser with each field's name and value decoded strictly in the
+    part's charset (Starlette falls back to Latin-1: invalid UTF-8 became other characters)."""
 
-    # Starlette's parser bounds parts (1 MB) and fields (1000); its errors are 400s.
-    form = await Request(request.scope, replay).form()
+    def on_part_end(self) -> None:
+        if self._current_part.file is None:
+            self._strict(self._current_part.data)
+        super().on_part_end()
+
+    def on_headers_finished(self) -> None:
+        _, options = parse_options_header(self._current_part.content_disposition)
+        self._strict(options.get(b"name", b""))
+        super().on_headers_finished()
+
+    def _strict(self, data: bytes | bytearray) -> None:
+        try:
+            bytes(data).decode(self._charset or "utf-8")
+        except (UnicodeDecodeError, LookupError):
+            raise MultiPartException(f"a multipart field is not valid {self._charset or 'utf-8'}") from None
+
+
+async def _multipart(request: Request, body: bytes, repeated: tuple[str, ...]) -> Params:
+    async def replay() -> AsyncGenerator[bytes, None]:
+        yield body
+
+    # Starlette's parser bounds parts (1 MB) and fields (1000).
+    try:
+        form = await StrictMultiPartParser(Headers(scope=request.scope), replay()).parse()
+    except MultiPartException as exc:
+        raise ApiError(400, f"Invalid request: {exc.message}") from None
     params: Params = {key: value for key, value in form.items() if isinstance(value, str)}
     for key in repeated:
         values = [v for v in form.getlist(key) if isinstance(v, str)]
@@ -202,9 +322,8 @@ def check_key(request: Request, params: Params, expected: str | None) -> None:
     if not expected:
         return
     given = params.get("api_key") or params.get("apiKey")
-    header = request.headers.get("authorization", "")
-    if not given and header.lower().startswith("bearer "):
-        given = header[7:].strip()
+    if not given:
+        given = credentials(request, "Bearer")
     if not given:
         raise ApiError(400, "Please contact the server operator to get an API key (this server needs api_key)")
     if not key_matches(given, expected):
