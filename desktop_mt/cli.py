@@ -63,6 +63,7 @@ from .engine.translator import DEFAULT_BATCH_SIZE, Translator
 from .errors import DesktopMTError
 from .gui_launch import extra_hint, run_gui
 from .server.config import add_serve_arguments  # argparse only: no FastAPI import here
+from .stdio import use_utf8_streams
 from .tm import TranslationMemory
 from .tm.apply import MemoryTranslator, unwrap
 from .tm.tmx import import_tmx
@@ -96,7 +97,9 @@ class UsageError(Exception):
 
 def entry() -> int:
     """The ``desktop-mt`` command and ``python -m desktop_mt``: :func:`main` as the owner of the
-    process, so its ONNX Runtime sessions share one thread pool (``runtime.share_thread_pool``)."""
+    process, so its ONNX Runtime sessions share one thread pool (``runtime.share_thread_pool``),
+    and its standard streams are UTF-8 (:mod:`desktop_mt.stdio`: Windows' redirected output)."""
+    use_utf8_streams()
     return main(share_threads=True)
 
 

@@ -62,6 +62,7 @@ LAYERS: dict[str, tuple[str, ...]] = {  # highest first; a name covers the modul
         "desktop_mt.fsutil",
         "desktop_mt.resources_path",
         "desktop_mt.version",
+        "desktop_mt.stdio",  # UTF-8 standard streams: the entry points set them first
     ),
 }
 TESTING = "desktop_mt.testing"  # the typed fakes: imports what it fakes; nothing in desktop_mt imports it
