@@ -8,20 +8,48 @@ and ``path`` is left untouched. The replaced file's permission bits are kept.
 
 Bytes go through :func:`os.open` / :func:`os.write` (not a buffered file object), so a
 file-system failure surfaces as the ``OSError`` of that call.
+
+Windows refuses to rename onto a file that another process holds open without delete sharing
+(Word or Excel with the document open, an antivirus or indexer reading the new file, a second
+desktop-mt): ``os.replace`` fails with a sharing violation or "access denied". Such holds are
+often brief, so the rename is retried for about three seconds (:data:`REPLACE_RETRY_DELAYS`);
+then :class:`FileInUseError` says which file and what to do, and the old file is untouched.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-__all__ = ["atomic_write", "atomic_path", "write_all", "fsync_dir"]
+__all__ = ["atomic_write", "atomic_path", "write_all", "fsync_dir", "FileInUseError", "REPLACE_RETRY_DELAYS"]
 
 # O_BINARY exists (and matters) on Windows only; elsewhere it is 0.
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+# Seconds to wait before each new try of a rename that Windows refused because another process
+# has the target open (3.15 s in all): long enough for a virus scan or indexer to let go.
+REPLACE_RETRY_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+# The Windows errors of a rename onto a file in use: ERROR_ACCESS_DENIED (the target is open
+# without delete sharing), ERROR_SHARING_VIOLATION, ERROR_LOCK_VIOLATION.
+_IN_USE_WINERRORS = (5, 32, 33)
+
+
+class FileInUseError(PermissionError):
+    """The new content could not replace ``filename`` because another program has it open
+    (Windows); the old file is unchanged and the new content was not kept."""
+
+    def __init__(self, path: Path, cause: OSError) -> None:
+        super().__init__(
+            cause.errno,
+            f"{path}: another program has this file open (or it is read-only), so it cannot be replaced "
+            f"(Windows: {cause.strerror}). Close it there (or wait for a virus scan to finish) "
+            f"and try again",
+            str(path),
+        )
 
 
 def atomic_write(
@@ -103,8 +131,22 @@ def _commit(tmp: Path, path: Path) -> None:
         old_mode = None
     if old_mode is not None:
         os.chmod(tmp, old_mode)
-    os.replace(tmp, path)
+    _replace(tmp, path)
     fsync_dir(path.parent)
+
+
+def _replace(tmp: Path, path: Path) -> None:
+    """``os.replace``, retried while Windows says another process has ``path`` open."""
+    for delay in (*REPLACE_RETRY_DELAYS, None):
+        try:
+            os.replace(tmp, path)
+            return
+        except PermissionError as exc:
+            if getattr(exc, "winerror", None) not in _IN_USE_WINERRORS:
+                raise  # POSIX, or a real permission problem: retrying cannot help
+            if delay is None:
+                raise FileInUseError(path, exc) from exc
+            time.sleep(delay)
 
 
 def _unlink_quietly(path: Path) -> None:

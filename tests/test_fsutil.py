@@ -122,3 +122,88 @@ def test_missing_folder_is_an_oserror_and_creates_nothing(tmp_path):
     with pytest.raises(FileNotFoundError):
         atomic_write(tmp_path / "no" / "such" / "file", "x")
     assert names(tmp_path) == []
+
+
+def _in_use(winerror: int) -> PermissionError:
+    """The PermissionError of a Windows rename onto a file another process holds open."""
+    exc = PermissionError(errno.EACCES, "The file is being used by another process")
+    exc.winerror = winerror  # set by Windows' OSError only; os.replace raises it with it there
+    return exc
+
+
+@pytest.fixture
+def waits(monkeypatch):
+    """The delays the retry slept (recorded, not slept)."""
+    slept: list[float] = []
+    monkeypatch.setattr(fsutil.time, "sleep", slept.append)
+    return slept
+
+
+@pytest.mark.parametrize("winerror", [5, 32, 33])
+def test_a_file_held_open_briefly_is_replaced_after_retries(tmp_path, monkeypatch, waits, winerror):
+    """Windows refuses os.replace onto a file another process has open (a virus scan, Word):
+    the rename is tried again, with growing delays, until the other process lets go."""
+    path = tmp_path / "out.txt"
+    path.write_text("old")
+    real_replace, refusals = os.replace, [3]
+
+    def replace(src, dst):
+        if refusals[0]:
+            refusals[0] -= 1
+            raise _in_use(winerror)
+        real_replace(src, dst)
+
+    monkeypatch.setattr(fsutil.os, "replace", replace)
+    atomic_write(path, "new")
+    assert path.read_text() == "new"
+    assert waits == list(fsutil.REPLACE_RETRY_DELAYS[:3])
+    assert names(tmp_path) == ["out.txt"]
+
+
+def test_a_file_held_open_for_good_is_a_clear_error_and_loses_nothing(tmp_path, monkeypatch, waits):
+    path = tmp_path / "译文.docx"
+    path.write_bytes(b"old")
+
+    def replace(src, dst):
+        raise _in_use(32)
+
+    monkeypatch.setattr(fsutil.os, "replace", replace)
+    with pytest.raises(fsutil.FileInUseError) as caught:
+        atomic_write(path, b"new")
+    assert isinstance(caught.value, PermissionError)  # callers that catch OSError still do
+    assert caught.value.filename == str(path)
+    assert str(path) in str(caught.value) and "another program has this file open" in str(caught.value)
+    assert "Close it" in str(caught.value)
+    assert waits == list(fsutil.REPLACE_RETRY_DELAYS)  # about three seconds in all, then the message
+    assert path.read_bytes() == b"old"
+    assert names(tmp_path) == ["译文.docx"]  # no temp file left behind
+
+
+def test_atomic_path_retries_too(tmp_path, monkeypatch, waits):
+    path = tmp_path / "model.onnx"
+    real_replace, refusals = os.replace, [1]
+
+    def replace(src, dst):
+        if refusals[0]:
+            refusals[0] -= 1
+            raise _in_use(5)
+        real_replace(src, dst)
+
+    monkeypatch.setattr(fsutil.os, "replace", replace)
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(b"graph")
+    assert path.read_bytes() == b"graph" and waits == [fsutil.REPLACE_RETRY_DELAYS[0]]
+
+
+def test_a_real_permission_error_is_not_retried(tmp_path, monkeypatch, waits):
+    """POSIX (no winerror), or another Windows error: raised at once, nothing slept."""
+    path = tmp_path / "a.txt"
+
+    def replace(src, dst):
+        raise PermissionError(errno.EACCES, "Permission denied", str(dst))
+
+    monkeypatch.setattr(fsutil.os, "replace", replace)
+    with pytest.raises(PermissionError) as caught:
+        atomic_write(path, "x")
+    assert not isinstance(caught.value, fsutil.FileInUseError)
+    assert waits == [] and names(tmp_path) == []
