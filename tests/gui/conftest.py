@@ -98,8 +98,14 @@ def make_controller(qtbot, tmp_path):
 
 @pytest.fixture
 def fake_pynput(monkeypatch):
-    """pynput replaced by a module whose GlobalHotKeys is :class:`FakeGlobalHotKeys`."""
+    """pynput replaced by a module whose GlobalHotKeys is :class:`FakeGlobalHotKeys`, and the
+    shortcuts' backend forced to it (``DESKTOP_MT_HOTKEYS=pynput``, a hub of this test's own)."""
     import types
+
+    from desktop_mt.gui.hotkeys import hub
+
+    monkeypatch.setattr(hub, "_HUBS", {})
+    monkeypatch.setenv(hub.BACKEND_VARIABLE, "pynput")
 
     keyboard = types.ModuleType("pynput.keyboard")
     keyboard.GlobalHotKeys = FakeGlobalHotKeys
