@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from . import __version__
 from .app.factory import build_translator, catalog_model_for, model_folders
 from .batch import (
+    FORMATS,
     BatchInputError,
     BatchOutputError,
     BatchTranslator,
@@ -43,6 +44,7 @@ from .batch import (
     atomic_write,
     count_kept,
     detect_format,
+    document_options,
     kept_reason,
     load_document,
     read_input,
@@ -150,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr = sub.add_parser(
         "translate",
         help="translate files, or stdin to stdout",
-        description="Translate text, SRT and DOCX files, or stdin to stdout.",
+        description="Translate text, subtitle (SRT), Word (DOCX), XLIFF and PO files, or stdin to stdout.",
         epilog=TRANSLATE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -160,9 +162,15 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--out-dir", metavar="DIR", help="folder for the outputs (same file names)")
     tr.add_argument(
         "--format",
-        choices=("auto", "txt", "srt", "docx"),
+        choices=("auto", *FORMATS),
         default="auto",
         help="input format (default: by file suffix; stdin: txt)",
+    )
+    tr.add_argument(
+        "--overwrite-mt",
+        action="store_true",
+        help="XLIFF/PO: also re-translate targets that a machine filled and nobody confirmed "
+        "(empty targets are always filled; confirmed, approved and locked ones never)",
     )
     _add_model_arguments(tr, "model variant (default int8)", per_direction=True)
     tr.add_argument(
@@ -485,6 +493,7 @@ def _translate_files(
                     join_lines=args.join_lines,
                     on_summary=summaries.append,
                     chunk_size=args.chunk_size,
+                    overwrite_machine=args.overwrite_mt,
                 )
             except (BatchInputError, BatchOutputError) as exc:  # they name the file
                 bar.close()
@@ -511,7 +520,9 @@ def _output_next_to(src: Path, args: argparse.Namespace) -> Path | None:
             document = load_document(read_input(src), str(src), detect_format(src, args.format), args.encoding)
         except (BatchInputError, OSError, ValueError):
             return None
-        target = direction.EN if direction.paragraph_language("\n".join(document.segments)) == direction.ZH else ""
+        declared = (getattr(document, "language_options", None) or {}).get("target")  # XLIFF, PO: the file's
+        language = direction.paragraph_language("\n".join(document.segments))
+        target = declared or (direction.EN if language == direction.ZH else "")
     if target != direction.EN:
         return None
     return src.with_name(f"{src.stem}.en{src.suffix}" if src.suffix else f"{src.name}.en")
@@ -562,13 +573,22 @@ def _translate_file_to_stdout(args: argparse.Namespace, translator: BatchTransla
 def _translate_data(args: argparse.Namespace, translator: BatchTranslator, data: bytes, name: str, fmt: str) -> int:
     """Translate a document's bytes to stdout, or to ``-o FILE``."""
     try:
-        document = load_document(data, name, fmt, args.encoding, bilingual=args.bilingual, join_lines=args.join_lines)
+        document = load_document(
+            data,
+            name,
+            fmt,
+            args.encoding,
+            bilingual=args.bilingual,
+            join_lines=args.join_lines,
+            overwrite_machine=args.overwrite_mt,
+        )
     except BatchInputError as exc:
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    options = document_options(document, translator, None)  # an XLIFF's or PO's own languages
     with _ProgressBar(Path(name).name if name != "<stdin>" else "stdin", args.progress) as bar:
         translations = translate_segments(
-            document.segments, translator, progress=bar.update, chunk_size=args.chunk_size
+            document.segments, translator, options=options, progress=bar.update, chunk_size=args.chunk_size
         )
     _print_kept(document.segments, translator)
     if args.output in (None, "-"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +110,62 @@ def test_progress_counts_the_sentences_of_a_one_line_book(fake, tmp_path, capsys
     err = capsys.readouterr().err
     assert "300/300" in err and "0/1 " not in err
     assert max(len(line) for call in fake.calls for line in call) < 40
+
+
+# --- the files translators are handed (issue 47) ------------------------------------------
+
+XLIFF_DATA = Path(__file__).resolve().parent / "data" / "xliff"
+
+
+def test_an_xliff_is_translated_next_to_itself_by_its_suffix(fake, tmp_path, capsys):
+    src = tmp_path / "manual.xlf"
+    src.write_bytes((XLIFF_DATA / "omegat.xlf").read_bytes())
+    assert cli.main(["translate", str(src)]) == 0
+    out = tmp_path / "manual.zh.xlf"
+    assert fake_translation("Getting started").encode() in out.read_bytes()
+    assert f"{src} -> {out}" in capsys.readouterr().err
+
+
+def test_overwrite_mt_reaches_the_xliff(fake, tmp_path):
+    src = tmp_path / "manual.xlf"
+    src.write_bytes((XLIFF_DATA / "omegat.xlf").read_bytes())
+    assert cli.main(["translate", str(src), "-o", str(tmp_path / "kept.xlf")]) == 0
+    assert "旧的机器建议。" in (tmp_path / "kept.xlf").read_text("utf-8")
+    assert cli.main(["translate", str(src), "--overwrite-mt", "-o", str(tmp_path / "new.xlf")]) == 0
+    new = (tmp_path / "new.xlf").read_text("utf-8")
+    assert "旧的机器建议。" not in new and fake_translation("An old machine suggestion.") in new
+
+
+def test_an_xliff_into_english_is_named_for_english(fake, tmp_path):
+    src = tmp_path / "app.xlf"
+    src.write_text(
+        '<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="zh-CN" trgLang="en">'
+        '<file id="f"><unit id="1"><segment><source>你好。</source></segment></unit></file></xliff>',
+        "utf-8",
+    )
+    assert cli.main(["translate", str(src)]) == 0
+    assert (tmp_path / "app.en.xlf").exists()
+
+
+def test_a_broken_xliff_is_named_and_nothing_is_written(fake, tmp_path, capsys):
+    src = tmp_path / "broken.xliff"
+    src.write_bytes(b'<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2"><file>')
+    assert cli.main(["translate", str(src)]) == 1
+    assert f"{src}: not well-formed XML" in capsys.readouterr().err
+    assert not list(tmp_path.glob("broken.zh*"))
+
+
+def test_an_xliff_to_stdout_follows_its_languages(fake, tmp_path, monkeypatch):
+    src = tmp_path / "tw.xlf"
+    src.write_bytes((XLIFF_DATA / "xliff2.xlf").read_bytes())
+    stdout = _stdout(monkeypatch)
+    assert cli.main(["translate", str(src), "-o", "-"]) == 0
+    stdout.flush()
+    assert b"desktop-mt:mt" in stdout.buffer.getvalue()
+    assert {(o.target, o.script) for o in _options_seen(fake)} == {("zh", "traditional-tw")}
+
+
+def _options_seen(translator: FakeTranslator) -> list:
+    from desktop_mt.testing import ScriptedTranslator
+
+    return [call.options for call in ScriptedTranslator.calls.fget(translator)]

@@ -1,10 +1,10 @@
-"""Batch (file) translation: .txt, .srt and .docx, with a progress journal and resume.
+"""Batch (file) translation: .txt, .srt, .docx, XLIFF and PO, with a progress journal and resume.
 
 The one call the CLI and the GUI's "Translate file..." job both use::
 
     from desktop_mt.batch import translate_file
     out = translate_file(Path("talk.srt"), None, translator,      # -> Path("talk.zh.srt")
-                         fmt="auto",            # "auto" (by suffix) | "txt" | "srt" | "docx"
+                         fmt="auto",            # "auto" (by suffix) | "txt" | "srt" | "docx" | "xliff" | "po"
                          resume=False,          # True: continue from an interrupted run's journal
                          progress=None,         # progress(done_segments, total_segments)
                          cancel=None,           # a threading.Event; set it to stop
@@ -12,7 +12,7 @@ The one call the CLI and the GUI's "Translate file..." job both use::
 
 ``translate_file(src, dst, translator, *, fmt="auto", resume=False, progress=None,
 cancel=None, encoding=None, options=None, chunk_size=None, on_resume=None, bilingual=False,
-join_lines=False, on_summary=None) -> Path``
+join_lines=False, on_summary=None, on_chunk=None, overwrite_machine=False) -> Path``
 
 - ``dst`` None puts the output next to the input as ``<stem>.zh<suffix>``. An output that
   resolves to the input itself is refused (:class:`BatchInputError`).
@@ -36,6 +36,12 @@ join_lines=False, on_summary=None) -> Path``
   the next paragraph; srt: the Chinese lines under the source lines of each cue).
   ``join_lines`` (txt only): the hard line breaks of text copied from a PDF are joined first
   (``pasted.join_lines``). Both are part of the journal key.
+- ``overwrite_machine`` (XLIFF and PO only): also re-translate the targets a machine filled
+  that nobody confirmed (see :mod:`.xliff`, :mod:`.po`); part of the journal key. Empty
+  targets are always filled; approved, confirmed and locked ones never.
+- A document that names its languages (an XLIFF's source/target language, a PO's Language)
+  decides the direction and the Chinese script: ``document.language_options`` are laid over
+  the options (:func:`document_options`), also in the journal key.
 - ``on_summary(summary)`` receives a :class:`JobSummary` once the output is written: the
   number of segments and how many were kept as they were (``engine.direction.untranslated``:
   already in the target language, Japanese or Korean, or needing a direction without a model);
@@ -56,7 +62,8 @@ app translated both ways still resumes.
 
 Formats and their rules: :mod:`.txt` (one output line per input line; whitespace, CRLF and
 BOM kept), :mod:`.srt` (indices/timings untouched, cues re-wrapped for Chinese),
-:mod:`.docx_format` (paragraphs, tables, headers/footers, notes; the run rule).
+:mod:`.docx_format` (paragraphs, tables, headers/footers, notes; the run rule), :mod:`.xliff`
+(XLIFF 1.2 and 2.x: empty targets filled, inline codes kept, states set for review).
 """
 
 from __future__ import annotations
@@ -77,7 +84,7 @@ from ..engine.options import GenerationOptions
 from ..engine.router import directions_of
 from ..errors import TranslationCancelled
 from ..tm.apply import memory_identity, unwrap
-from . import docx_format, srt, txt
+from . import docx_format, srt, txt, xliff
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write
 from .journal import JobKey, Journal, ResumeReport, journal_path, read_journal
@@ -95,6 +102,7 @@ __all__ = [
     "translate_file",
     "detect_format",
     "default_output_path",
+    "document_options",
     "load_document",
     "translate_segments",
     "atomic_write",
@@ -112,8 +120,18 @@ __all__ = [
     "read_input",
 ]
 
-FORMATS = ("txt", "srt", "docx")
-_SUFFIX_FORMATS = {".srt": "srt", ".docx": "docx", ".docm": "docx"}
+FORMATS = ("txt", "srt", "docx", "xliff")
+_SUFFIX_FORMATS = {
+    ".srt": "srt",
+    ".docx": "docx",
+    ".docm": "docx",
+    ".xlf": "xliff",
+    ".xliff": "xliff",
+    ".sdlxliff": "xliff",
+    ".mqxliff": "xliff",
+}
+# Formats whose documents may re-translate their machine-filled entries (``overwrite_machine``).
+_MACHINE_AWARE = ("xliff",)
 _UNSUPPORTED = {
     ".doc": "save it as .docx first",
     ".rtf": "save it as .docx or .txt first",
@@ -212,13 +230,32 @@ def load_document(
     *,
     bilingual: bool = False,
     join_lines: bool = False,
+    overwrite_machine: bool = False,
 ) -> Document:
     """Parse ``data`` as ``fmt``: an object with ``segments`` and ``write(translations, f)``.
-    ``bilingual`` and ``join_lines``: see :func:`translate_file`."""
-    loaders: dict[str, Callable[..., Document]] = {"txt": txt.load, "srt": srt.load, "docx": docx_format.load}
+    ``bilingual``, ``join_lines`` and ``overwrite_machine``: see :func:`translate_file`."""
+    loaders: dict[str, Callable[..., Document]] = {
+        "txt": txt.load,
+        "srt": srt.load,
+        "docx": docx_format.load,
+        "xliff": xliff.load,
+    }
     if fmt not in loaders:
         raise BatchInputError(f"unknown format {fmt!r}")
-    return loaders[fmt](data, filename, encoding, bilingual=bilingual, join_lines=join_lines)
+    extra = {"overwrite_machine": overwrite_machine} if fmt in _MACHINE_AWARE else {}
+    return loaders[fmt](data, filename, encoding, bilingual=bilingual, join_lines=join_lines, **extra)
+
+
+def document_options(
+    document: Document, translator: BatchTranslator, options: GenerationOptions | None
+) -> GenerationOptions | None:
+    """The options a document's own languages ask for (an XLIFF's or PO's target language and
+    Chinese script: ``document.language_options``) laid over ``options`` (or the translator's);
+    ``options`` as it was for a document that names no language."""
+    wanted = getattr(document, "language_options", None)
+    if not wanted:
+        return options
+    return dataclasses.replace(options if options is not None else translator.options, **wanted)
 
 
 def translate_file(
@@ -238,6 +275,7 @@ def translate_file(
     join_lines: bool = False,
     on_summary: Callable[[JobSummary], None] | None = None,
     on_chunk: ChunkListener | None = None,
+    overwrite_machine: bool = False,
 ) -> Path:
     """Translate the file ``src`` into ``dst`` (see the module docstring); returns ``dst``."""
     src = Path(src)
@@ -245,10 +283,22 @@ def translate_file(
     dst = Path(dst) if dst is not None else default_output_path(src, fmt)
     _refuse_overwriting_input(src, dst)
     data = read_input(src)
-    document = load_document(data, str(src), fmt, encoding, bilingual=bilingual, join_lines=join_lines)
+    overwrite_machine = overwrite_machine and fmt in _MACHINE_AWARE
+    document = load_document(
+        data, str(src), fmt, encoding, bilingual=bilingual, join_lines=join_lines, overwrite_machine=overwrite_machine
+    )
+    options = document_options(document, translator, options)
     distinct, index_of = distinct_segments(document.segments)
     key = job_key(
-        data, fmt, encoding, translator, options, bilingual=bilingual, join_lines=join_lines, segments=distinct
+        data,
+        fmt,
+        encoding,
+        translator,
+        options,
+        bilingual=bilingual,
+        join_lines=join_lines,
+        overwrite_machine=overwrite_machine,
+        segments=distinct,
     )
     del data  # parsed and keyed: a large input is not held through the translation
     done = _recover(src, dst, key, distinct, on_resume) if resume else {}
@@ -329,6 +379,7 @@ def job_key(
     *,
     bilingual: bool = False,
     join_lines: bool = False,
+    overwrite_machine: bool = False,
     segments: Sequence[str] = (),
 ) -> JobKey:
     """The input bytes and everything that changes the output, so a journal is only resumed
@@ -356,7 +407,8 @@ def job_key(
     memory = memory_identity(translator)  # translate --tm: another memory is another job
     if memory:
         settings["memory"] = memory
-    layout = {name: True for name, on in (("bilingual", bilingual), ("join_lines", join_lines)) if on}
+    switches = (("bilingual", bilingual), ("join_lines", join_lines), ("overwrite_machine", overwrite_machine))
+    layout = {name: True for name, on in switches if on}
     if layout:
         settings["layout"] = layout
     return JobKey.make(data, settings)
