@@ -5,13 +5,13 @@ fp32) is rebuilt in our decoder-step layout (``engine.runtime.StepDecoder``: cro
 input, a KV buffer we own, only the new position returned) with per-row int8 (a sentence's tokens
 do not depend on its batch neighbours), using ``onnx`` and numpy only:
 
-1. Every weight is found in the downloaded fp32 decoder by graph structure and node name: the
-   torch exporter names each node after its module (``.../decoder/layers.3/self_attn/k_proj/MatMul``),
-   the weight is that node's constant input (an initializer, possibly behind ``Identity`` or
-   ``Transpose``, in the outer graph of a merged decoder). Layer norms may be one
-   ``LayerNormalization`` node or its decomposition (opset < 17). Shapes are checked against
-   ``config.json``; anything missing or unexpected refuses the conversion (:class:`ConversionRefused`)
-   with what was not found, and the model stays usable as downloaded.
+1. Every weight is found in the downloaded fp32 decoder by graph structure, not by name
+   (``graph_search``: the table gathered by ``input_ids``, each projection by its place in the
+   attention / FFN pattern, the lm_head walking back from ``logits``), so the exports of any
+   exporter (torch's legacy one, Optimum 1.x and 2.x, transformers.js, ours) are read alike.
+   Layer norms may be one ``LayerNormalization`` node or its decomposition (opset < 17). Shapes
+   are checked against ``config.json``; anything missing or unexpected refuses the conversion
+   (:class:`ConversionRefused`) with what was not found, and the model stays usable as downloaded.
 2. The step graphs are written from those weights (the math of ``export_tools.step_graphs``,
    which is transformers' eager attention), the encoder is the downloaded fp32 encoder. The int8
    variant quantizes every linear layer per output column (7-bit weights) with activations
@@ -32,10 +32,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 import shutil
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +43,18 @@ from ..engine import generation
 from ..engine import model_format as mf
 from ..engine.tokenizer import SentencePieceTokenizer
 from ..engine.translator import decode_params
-from ..errors import ModelFormatError
+from .graph_search import Scope, find_decoder_weights
+from .marian_weights import (
+    ConversionRefused,
+    Dims,
+    GraphConstants,
+    Linear,
+    MarianDecoderWeights,
+    Norm,
+    _onnx,
+    all_graphs,
+    read_dims,
+)
 
 if TYPE_CHECKING:
     import onnx
@@ -63,65 +72,6 @@ OPSET = 17
 FLOOR = float(np.finfo(np.float32).min)  # transformers' mask value
 LOGIT_TOLERANCE = 1e-3  # fp32 step graph vs downloaded fp32 decoder, relative to the logits' scale
 SAMPLES = ("I love you.", "Where is the train station?", "The weather is nice today, so we went for a walk.")
-ACTIVATIONS = ("swish", "silu", "relu", "gelu")
-
-
-class ConversionRefused(ModelFormatError):
-    """The downloaded graphs are not a Marian this converter understands; the model is unchanged."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Linear:
-    weight: np.ndarray  # [in, out], as the MatMul reads it
-    bias: np.ndarray  # [out]
-
-
-@dataclasses.dataclass(frozen=True)
-class Norm:
-    weight: np.ndarray
-    bias: np.ndarray
-    epsilon: float
-
-
-@dataclasses.dataclass(frozen=True)
-class DecoderLayer:
-    self_q: Linear
-    self_k: Linear
-    self_v: Linear
-    self_out: Linear
-    self_norm: Norm
-    cross_q: Linear
-    cross_k: Linear
-    cross_v: Linear
-    cross_out: Linear
-    cross_norm: Norm
-    fc1: Linear
-    fc2: Linear
-    final_norm: Norm
-
-
-@dataclasses.dataclass(frozen=True)
-class MarianDecoderWeights:
-    embed_tokens: np.ndarray  # [vocab, d]
-    embed_positions: np.ndarray  # [positions, d]
-    layers: tuple[DecoderLayer, ...]
-    lm_head: np.ndarray  # [d, vocab]
-    final_logits_bias: np.ndarray  # [vocab]
-
-
-@dataclasses.dataclass(frozen=True)
-class Dims:
-    d_model: int
-    heads: int
-    layers: int
-    ffn: int
-    vocab: int
-    embed_scale: float
-    activation: str
-
-    @property
-    def head_dim(self) -> int:
-        return self.d_model // self.heads
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,248 +81,6 @@ class Conversion:
     files: dict[str, dict[str, str]]  # variant -> role -> path relative to the model folder
     seconds: float
     validation: dict[str, Any]
-
-
-# -- reading the downloaded graph -----------------------------------------------------------
-
-
-def _onnx() -> Any:
-    try:
-        import onnx
-    except ImportError as exc:  # the packaged app must ship onnx for this
-        raise ConversionRefused(f"converting a downloaded model needs the onnx package ({exc})") from exc
-    return onnx
-
-
-class GraphConstants:
-    """The nodes of a decoder graph (outer graph and every branch) and its constant values."""
-
-    def __init__(self, model: onnx.ModelProto):
-        module = _onnx()
-        self._numpy = module.numpy_helper
-        self._attr = module.helper.get_attribute_value
-        self.initializers = {i.name: i for i in model.graph.initializer}
-        self.nodes: list[onnx.NodeProto] = []
-        self.producer: dict[str, onnx.NodeProto] = {}
-        for graph in _all_graphs(model.graph):
-            self.initializers.update({i.name: i for i in graph.initializer})
-            for node in graph.node:
-                self.nodes.append(node)
-                for out in node.output:
-                    self.producer.setdefault(out, node)
-        self._cache: dict[str, np.ndarray | None] = {}
-
-    def const(self, name: str) -> np.ndarray | None:
-        """The value of ``name`` when it is a constant (through Identity, Transpose, Cast), else None."""
-        if name not in self._cache:
-            self._cache[name] = self._const(name)
-        return self._cache[name]
-
-    def _const(self, name: str) -> np.ndarray | None:
-        if name in self.initializers:
-            return np.asarray(self._numpy.to_array(self.initializers[name]))
-        node = self.producer.get(name)
-        if node is None:
-            return None
-        if node.op_type == "Constant":
-            attr = next((a for a in node.attribute if a.name == "value"), None)
-            return None if attr is None else np.asarray(self._numpy.to_array(attr.t))
-        if node.op_type in ("Identity", "Transpose", "Cast") and node.input:
-            value = self.const(node.input[0])
-            if value is None:
-                return None
-            if node.op_type == "Transpose":
-                perm = next((list(self._attr(a)) for a in node.attribute if a.name == "perm"), None)
-                return np.ascontiguousarray(value.transpose(perm) if perm else value.T)
-            return value
-        return None
-
-    def named(self, pattern: str) -> Iterator[onnx.NodeProto]:
-        """Nodes whose name matches ``pattern`` (``re.search``)."""
-        regex = re.compile(pattern)
-        return (n for n in self.nodes if regex.search(n.name))
-
-    def const_inputs(self, node: onnx.NodeProto) -> list[np.ndarray]:
-        return [v for v in (self.const(i) for i in node.input if i) if v is not None]
-
-
-def read_dims(config: dict[str, Any]) -> Dims:
-    """The decoder's sizes from config.json (Marian only)."""
-    if config.get("model_type") != "marian":
-        raise ConversionRefused(f"only Marian models are converted, not {config.get('model_type')!r}")
-    if config.get("normalize_before") or config.get("add_final_layer_norm") or config.get("layernorm_embedding"):
-        raise ConversionRefused("this Marian variant normalizes before its layers; only post-norm Marian is converted")
-    activation = str(config.get("activation_function", "swish"))
-    if activation not in ACTIVATIONS:
-        raise ConversionRefused(f"activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
-    d_model = int(config["d_model"])
-    return Dims(
-        d_model=d_model,
-        heads=int(config["decoder_attention_heads"]),
-        layers=int(config["decoder_layers"]),
-        ffn=int(config["decoder_ffn_dim"]),
-        vocab=int(config["vocab_size"]),
-        embed_scale=math.sqrt(d_model) if config.get("scale_embedding") else 1.0,
-        activation=activation,
-    )
-
-
-def find_decoder_weights(graph: GraphConstants, dims: Dims) -> MarianDecoderWeights:
-    """Every decoder weight by node name and structure; ConversionRefused naming what is missing."""
-    missing: list[str] = []
-
-    def linear(layer: int, module: str, n_in: int, n_out: int) -> Linear:
-        where = rf"decoder/layers\.{layer}/{module}/"
-        weight = _matmul_weight(graph, where, (n_in, n_out))
-        bias = _first(graph, where + "Add$", lambda v: v.shape == (n_out,))
-        if weight is None or bias is None:
-            missing.append(f"layers.{layer}.{module}")
-            return Linear(np.zeros((n_in, n_out), np.float32), np.zeros(n_out, np.float32))
-        return Linear(weight.astype(np.float32), bias.astype(np.float32))
-
-    def norm(layer: int, module: str) -> Norm:
-        found = _layer_norm(graph, rf"decoder/layers\.{layer}/{module}/", dims.d_model)
-        if found is None:
-            missing.append(f"layers.{layer}.{module}")
-            return Norm(np.ones(dims.d_model, np.float32), np.zeros(dims.d_model, np.float32), 1e-5)
-        return found
-
-    d, f = dims.d_model, dims.ffn
-    layers = []
-    for i in range(dims.layers):
-        layers.append(
-            DecoderLayer(
-                linear(i, "self_attn/q_proj", d, d),
-                linear(i, "self_attn/k_proj", d, d),
-                linear(i, "self_attn/v_proj", d, d),
-                linear(i, "self_attn/out_proj", d, d),
-                norm(i, "self_attn_layer_norm"),
-                linear(i, "encoder_attn/q_proj", d, d),
-                linear(i, "encoder_attn/k_proj", d, d),
-                linear(i, "encoder_attn/v_proj", d, d),
-                linear(i, "encoder_attn/out_proj", d, d),
-                norm(i, "encoder_attn_layer_norm"),
-                linear(i, "fc1", d, f),
-                linear(i, "fc2", f, d),
-                norm(i, "final_layer_norm"),
-            )
-        )
-    if any(n.name and re.search(rf"decoder/layers\.{dims.layers}/", n.name) for n in graph.nodes):
-        missing.append(f"(the graph has more than the {dims.layers} decoder layers of config.json)")
-    embed = _table(graph, r"decoder/embed_tokens/", lambda v: v.shape == (dims.vocab, d))
-    if embed is None:
-        missing.append("decoder.embed_tokens")
-    positions = _table(graph, r"decoder/embed_positions/", lambda v: v.ndim == 2 and v.shape[1] == d)
-    if positions is None:
-        missing.append("decoder.embed_positions")
-    head = _matmul_weight(graph, r"(^|/)lm_head/", (d, dims.vocab))
-    if head is None:
-        missing.append("lm_head")
-    # final_logits_bias: the one vocabulary-sized constant added to the logits (none: zeros)
-    adds = (v for n in graph.nodes if n.op_type == "Add" for v in graph.const_inputs(n))
-    bias = next((v.reshape(-1).astype(np.float32) for v in adds if v.size == dims.vocab and v.ndim <= 2), None)
-    if bias is None:
-        bias = np.zeros(dims.vocab, np.float32)
-    if missing:
-        raise ConversionRefused(
-            "the decoder graph does not have the expected Marian structure (not found: "
-            + ", ".join(missing[:8])
-            + (", ..." if len(missing) > 8 else "")
-            + ")"
-        )
-    assert embed is not None and positions is not None and head is not None
-    return MarianDecoderWeights(
-        embed.astype(np.float32), positions.astype(np.float32), tuple(layers), head.astype(np.float32), bias
-    )
-
-
-def _matmul_weight(graph: GraphConstants, prefix: str, shape: tuple[int, int]) -> np.ndarray | None:
-    """The [in, out] float weight of the linear layer whose nodes are named ``prefix...``: a MatMul's
-    constant (fp32); or dequantized from ORT's dynamic int8 (``MatMulInteger`` ``MatMul_quant``
-    with its zero point, the weight scale in ``MatMul_quant_scales_mul``) or our per-row int8
-    (``MatMulIntegerToFloat`` ``MatMul_rowq``: int8 x column scales)."""
-    found = _first(graph, prefix + "MatMul$", lambda v: v.shape == shape and v.dtype == np.float32)
-    if found is not None:
-        return found
-    for node in graph.named(prefix + "MatMul_quant$"):
-        w8 = graph.const(node.input[1]) if node.op_type == "MatMulInteger" else None
-        # (a merged decoder has this node in both branches, with the same constant)
-        scales = [v for n in graph.named(prefix + "MatMul_quant_scales_mul$") for v in graph.const_inputs(n)][:1]
-        if w8 is None or w8.shape != shape or not scales:
-            continue
-        zero = graph.const(node.input[3]) if len(node.input) > 3 and node.input[3] else None
-        offset = 0.0 if zero is None else zero.astype(np.float32)
-        return np.asarray((w8.astype(np.float32) - offset) * scales[0].astype(np.float32), dtype=np.float32)
-    for node in graph.named(prefix + "MatMul_rowq$"):
-        w8 = graph.const(node.input[1])
-        column = graph.const(node.input[3]) if len(node.input) > 3 else None
-        if w8 is not None and column is not None and w8.shape == shape:
-            zero = graph.const(node.input[5]) if len(node.input) > 5 and node.input[5] else None
-            offset = 0.0 if zero is None else zero.astype(np.float32)
-            return np.asarray((w8.astype(np.float32) - offset) * column.astype(np.float32), dtype=np.float32)
-    return None
-
-
-def _table(graph: GraphConstants, prefix: str, accept: Callable[[np.ndarray], bool]) -> np.ndarray | None:
-    """An embedding table read by ``prefix``Gather: fp32, or int8 followed by a ``DequantizeLinear``
-    (ORT dynamic int8), or int8 rows x row scales (``Gather_q`` / ``Gather_scale``, per-row int8)."""
-    found = _first(graph, prefix + "Gather$", lambda v: accept(v) and v.dtype == np.float32)
-    if found is not None:
-        return found
-    for node in graph.named(prefix + "Gather$"):
-        q = graph.const(node.input[0])
-        dq = next((n for n in graph.nodes if n.op_type == "DequantizeLinear" and node.output[0] in n.input), None)
-        if q is None or dq is None or not accept(q):
-            continue
-        scale = graph.const(dq.input[1])
-        zero = graph.const(dq.input[2]) if len(dq.input) > 2 and dq.input[2] else None
-        if scale is not None and scale.size == 1:
-            offset = 0.0 if zero is None else float(zero.reshape(-1)[0])
-            return np.asarray((q.astype(np.float32) - offset) * float(scale.reshape(-1)[0]), dtype=np.float32)
-    rows = _first(graph, prefix + "Gather_q$", accept)
-    scales = _first(graph, prefix + "Gather_scale$", lambda v: v.ndim == 2 and v.shape[1] == 1)
-    if rows is not None and scales is not None and len(scales) == len(rows):
-        return np.asarray(rows.astype(np.float32) * scales.astype(np.float32), dtype=np.float32)
-    return None
-
-
-def _first(graph: GraphConstants, pattern: str, accept: Callable[[np.ndarray], bool]) -> np.ndarray | None:
-    for node in graph.named(pattern):
-        for value in graph.const_inputs(node):
-            if accept(value):
-                return value
-    return None
-
-
-def _layer_norm(graph: GraphConstants, prefix: str, d: int) -> Norm | None:
-    """One LayerNormalization node, or its decomposition (Mul by the weight, Add of the bias, Add of epsilon)."""
-    for node in graph.named(prefix + "LayerNormalization$"):
-        if len(node.input) >= 3:
-            weight, bias = graph.const(node.input[1]), graph.const(node.input[2])
-            eps = next((float(a.f) for a in node.attribute if a.name == "epsilon"), 1e-5)
-            if weight is not None and bias is not None and weight.shape == (d,) and bias.shape == (d,):
-                return Norm(weight.astype(np.float32), bias.astype(np.float32), eps)
-    nodes = list(graph.named(prefix))
-    weights = [v for n in nodes if n.op_type == "Mul" for v in graph.const_inputs(n) if v.shape == (d,)]
-    adds = [(n, v) for n in nodes if n.op_type == "Add" for v in graph.const_inputs(n)]
-    biases = [v for _, v in adds if v.shape == (d,)]
-    eps_values = [float(v.reshape(-1)[0]) for _, v in adds if v.size == 1]
-    # one of each (a merged decoder holds the same nodes in both branches: the same values twice)
-    if all(values and all(np.array_equal(v, values[0]) for v in values) for values in (weights, biases, eps_values)):
-        return Norm(weights[0].astype(np.float32), biases[0].astype(np.float32), eps_values[0])
-    return None
-
-
-def _all_graphs(graph: onnx.GraphProto) -> Iterator[onnx.GraphProto]:
-    onnx = _onnx()
-    yield graph
-    for node in graph.node:
-        for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.GRAPH:
-                yield from _all_graphs(attr.g)
-            elif attr.type == onnx.AttributeProto.GRAPHS:
-                for sub in attr.graphs:
-                    yield from _all_graphs(sub)
 
 
 # -- writing the step graphs ----------------------------------------------------------------
@@ -719,40 +427,33 @@ def dequantize_graph(model: onnx.ModelProto) -> onnx.ModelProto:
     weight, with its ``Cast`` and output-scale ``Mul``, becomes a float ``MatMul`` by the
     dequantized weight, and each ``Gather`` + ``DequantizeLinear`` of a constant table a float
     ``Gather``; the activation quantizers left unused are dropped. For re-quantizing a published
-    int8 model per row (its weights rounded twice: see docs/BENCHMARKS.md)."""
+    int8 model per row (its weights rounded twice: see docs/BENCHMARKS.md). Found by structure
+    (``graph_search``), whatever the nodes are named."""
     onnx = _onnx()
     graph = model.graph
-    consts = GraphConstants(model)
-    users: dict[str, list[Any]] = {}
-    for node in graph.node:
-        for name in node.input:
-            users.setdefault(name, []).append(node)
+    scope = Scope(GraphConstants(model), list(graph.node), [o.name for o in graph.output])
     replace: dict[int, Any] = {}
     drop: set[int] = set()
     count = 0
     for node in graph.node:
         if node.op_type == "MatMulInteger":
-            prefix = node.name[: -len("_quant")] if node.name.endswith("_quant") else node.name
-            weight = _matmul_weight(consts, re.escape(prefix[: prefix.rfind("/") + 1]), _shape(consts, node.input[1]))
-            quantizer = consts.producer.get(node.input[0])
-            cast = next(iter(users.get(node.output[0], [])), None)
-            mul = None if cast is None else next(iter(users.get(cast.output[0], [])), None)
-            if weight is None or quantizer is None or cast is None or mul is None or mul.op_type != "Mul":
+            found = scope.dynamic_int8(node)
+            if found is None:
                 continue
+            data, weight, product = found
             count += 1
-            name = f"{prefix}_dequantized_weight"
+            name = f"dequantized_weight_{count}"
             graph.initializer.append(onnx.numpy_helper.from_array(weight, name))
-            replace[id(node)] = onnx.helper.make_node(
-                "MatMul", [quantizer.input[0], name], list(mul.output), name=prefix
-            )
-            drop |= {id(cast), id(mul)}
-        elif node.op_type == "Gather" and consts.const(node.input[0]) is not None:
-            dq = next(iter(users.get(node.output[0], [])), None)
-            table = _table(consts, re.escape(node.name[: node.name.rfind("/") + 1]), lambda v: v.ndim == 2)
-            if dq is None or dq.op_type != "DequantizeLinear" or table is None or table.dtype != np.float32:
+            replace[id(node)] = onnx.helper.make_node("MatMul", [data, name], [product], name=node.name or name)
+            cast = scope.users(node.output[0])[0]
+            drop |= {id(cast), id(scope.producer[product])}
+        elif node.op_type == "Gather":
+            table = scope.gathered_table(node)
+            dq = scope.producer.get(table[1]) if table is not None else None
+            if table is None or dq is None or dq.op_type != "DequantizeLinear":
                 continue
-            name = f"{node.name}_dequantized_table"
-            graph.initializer.append(onnx.numpy_helper.from_array(table, name))
+            name = f"dequantized_table_{len(replace)}"
+            graph.initializer.append(onnx.numpy_helper.from_array(table[0], name))
             replace[id(node)] = onnx.helper.make_node("Gather", [name, node.input[1]], list(dq.output), name=node.name)
             drop.add(id(dq))
     nodes = [replace.get(id(n), n) for n in graph.node if id(n) not in drop]
@@ -760,11 +461,6 @@ def dequantize_graph(model: onnx.ModelProto) -> onnx.ModelProto:
     if not count:
         raise ConversionRefused("no ORT dynamic int8 MatMulInteger found to dequantize")
     return model
-
-
-def _shape(consts: GraphConstants, name: str) -> tuple[int, int]:
-    value = consts.const(name)
-    return (int(value.shape[0]), int(value.shape[1])) if value is not None and value.ndim == 2 else (0, 0)
 
 
 def _drop_dead(graph: Any, nodes: list[Any]) -> None:
@@ -1018,7 +714,7 @@ def save_mapped(model: onnx.ModelProto, path: Path) -> None:
     data_path = path.with_name(path.name + ".data")
     moved = 0
     with open(data_path, "wb") as f:
-        for graph in _all_graphs(model.graph):
+        for graph in all_graphs(model.graph):
             for init in graph.initializer:
                 array = onnx.numpy_helper.to_array(init)
                 if array.nbytes < EXTERNAL_THRESHOLD:

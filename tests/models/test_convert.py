@@ -1,8 +1,11 @@
-"""A downloaded Marian rebuilt in the decoder-step layout with per-row int8 (models.convert, issue 32).
+"""A downloaded Marian rebuilt in the decoder-step layout with per-row int8 (models.convert, issues 32, 44).
 
 The tiny Marian is served by the stand-in Hub in Optimum's split layout and in transformers.js's
-merged layout; the fp32 download is converted at install. Parity: the converted fp32 step graphs
-give the tokens of the downloaded fp32 model and of transformers' generate(), greedy and beam 4.
+merged layout, also with the names and the tied token table of Optimum 2.x / transformers.js
+exports (``exporter_names``); the fp32 download is converted at install. Parity: the converted
+fp32 step graphs give the tokens of the downloaded fp32 model and of transformers' generate(),
+greedy and beam 4. The weights are found by structure: a decoder that is not Marian's is refused
+naming the parts not found, and stays usable as downloaded.
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ from desktop_mt.models.convert import ConversionRefused, convert_model_dir
 from tests.conftest import load_torch
 from tests.engine.test_parity import NO_BOUND, SENTENCES, hf_generate
 from tests.models.conftest import COMMIT, REPO, TOKENIZER
+from tests.models.exporter_names import rename_like_optimum2, rewrite, without_final_norm
 from tests.models.fake_hub import FakeHub
+
+DECODERS = ("decoder_model.onnx", "decoder_with_past_model.onnx", "decoder_model_merged.onnx")
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +35,25 @@ def tiny_merged_export(tiny_marian_hf, tmp_path_factory):
     from tests.model_factory import export_model
 
     return export_model(tiny_marian_hf, tmp_path_factory.mktemp("marian_merged_for_convert"), layout="merged")
+
+
+@pytest.fixture(scope="module")
+def renamed_split(tiny_marian_dir, tmp_path_factory):
+    """Our split export with Optimum 2.x's node and value names and a tied token table."""
+    return renamed(tiny_marian_dir, tmp_path_factory.mktemp("renamed_split") / "model")
+
+
+@pytest.fixture(scope="module")
+def renamed_merged(tiny_merged_export, tmp_path_factory):
+    """The transformers.js merged layout as today's exports name it (``model.shared.weight_merged_0``)."""
+    return renamed(tiny_merged_export, tmp_path_factory.mktemp("renamed_merged") / "model")
+
+
+def renamed(source: Path, out: Path) -> Path:
+    shutil.copytree(source, out)
+    rewrite(out, DECODERS, rename_like_optimum2)
+    (out / "desktop_mt.json").unlink()  # as downloaded from elsewhere: no manifest, no recorded hashes
+    return out
 
 
 def merged_repo(model_dir: Path) -> dict[str, bytes]:
@@ -64,15 +89,16 @@ def merged_entry() -> dict:
     }
 
 
-@pytest.fixture
-def merged_hub(tiny_merged_export, home):
+@pytest.fixture(params=["ours", "renamed"])
+def merged_hub(request, home):
+    source = request.getfixturevalue("tiny_merged_export" if request.param == "ours" else "renamed_merged")
     catalog = Path(str(home) + "-catalog.json")
     catalog.write_text(json.dumps({"models": [merged_entry()]}), encoding="utf-8")
     import os
 
     os.environ["DESKTOP_MT_CATALOG"] = str(catalog)  # the home fixture's monkeypatch restores it
     server = FakeHub()
-    server.add_repo(REPO, COMMIT, merged_repo(tiny_merged_export))
+    server.add_repo(REPO, COMMIT, merged_repo(source))
     server.start()
     yield server
     server.stop()
@@ -108,10 +134,16 @@ def test_an_fp32_split_download_is_installed_in_the_step_layout(hub, home, tiny_
     assert ours == Translator(tiny_marian_dir, variant="int8").generate_ids(SENTENCES, opts)
 
 
-def test_an_fp32_merged_download_is_installed_in_the_step_layout(merged_hub, home):
+def test_an_fp32_merged_download_is_installed_in_the_step_layout(merged_hub, home, capsys):
+    """Also when the graph is named as transformers.js / Optimum 2.x name it (the issue-44 case:
+    ``model.shared.weight_merged_0``, ``node_Gather_2``): ``models list`` says ``layout step``."""
+    from desktop_mt.cli import main
+
     path = download_model("tiny-merged", "fp32", endpoint=merged_hub.url)
     manifest = check_converted(path)
     assert manifest["converted"]["from"] == "onnx/decoder_model_merged.onnx"
+    assert main(["models", "list"]) == 0
+    assert "layout step" in capsys.readouterr().out
 
 
 def test_a_second_variant_download_keeps_the_model_loadable(hub, home):
@@ -134,15 +166,25 @@ def tiny_opset14_export(tiny_marian_hf, tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("layout", ["split", "merged", "merged-opset14"])
+@pytest.mark.parametrize("layout", ["split", "merged", "merged-opset14", "renamed-split", "renamed-merged"])
 @pytest.mark.parametrize("beams", [1, 4])
 def test_the_converted_fp32_step_graphs_match_the_download_and_generate(
     layout, beams, tiny_marian_hf, tmp_path, request
 ):
-    fixture = {"split": "tiny_marian_dir", "merged": "tiny_merged_export", "merged-opset14": "tiny_opset14_export"}
+    fixture = {
+        "split": "tiny_marian_dir",
+        "merged": "tiny_merged_export",
+        "merged-opset14": "tiny_opset14_export",
+        "renamed-split": "renamed_split",
+        "renamed-merged": "renamed_merged",
+    }
     source = request.getfixturevalue(fixture[layout])
     folder = tmp_path / "model"
     shutil.copytree(source, folder)
+    if not (folder / "desktop_mt.json").is_file():
+        from desktop_mt.models.install import install_folder
+
+        folder = install_folder(source, tmp_path / "installed")  # a folder without a manifest: as `models add`
     convert_model_dir(folder, fp32_step=True)
     converted = Translator(folder, variant="fp32")
     assert converted.sessions is not None and converted.sessions.layout == "step"
@@ -159,14 +201,38 @@ def test_the_converted_fp32_step_graphs_match_the_download_and_generate(
 def test_a_graph_without_the_marian_structure_is_refused_and_the_model_is_unchanged(tiny_marian_dir, tmp_path):
     folder = tmp_path / "model"
     shutil.copytree(tiny_marian_dir, folder)
-    decoder = onnx.load(str(folder / "decoder_model.onnx"))
-    for node in decoder.graph.node:  # as if another exporter had named the modules differently
-        node.name = node.name.replace("fc1", "ffn_in")
-    onnx.save(decoder, str(folder / "decoder_model.onnx"))
+    rewrite(folder, DECODERS, without_final_norm)  # runs, but layer 0 has no last layer norm
     before = (folder / "desktop_mt.json").read_bytes()
-    with pytest.raises(ConversionRefused, match=r"expected Marian structure \(not found: layers.0.fc1"):
+    with pytest.raises(ConversionRefused, match=r"expected Marian structure \(not found: layers.0.final_layer_norm"):
         convert_model_dir(folder)
     assert (folder / "desktop_mt.json").read_bytes() == before and not (folder / "converted").exists()
+
+
+def test_names_play_no_part_in_finding_the_weights(tiny_marian_dir, renamed_split):
+    """The weights read from the renamed graph (no module name anywhere, tied table) are those of
+    our export, array for array."""
+    import numpy as np
+
+    from desktop_mt.models import convert as cv
+
+    dims = cv.read_dims(inspect_model_dir(tiny_marian_dir).config)
+    ours, renamed_weights = (
+        cv.find_decoder_weights(cv.GraphConstants(onnx.load(str(folder / "decoder_model.onnx"))), dims)
+        for folder in (tiny_marian_dir, renamed_split)
+    )
+    assert not [n for n in onnx.load(str(renamed_split / "decoder_model.onnx")).graph.node if "layers" in n.name]
+    for a, b in zip(_arrays(ours), _arrays(renamed_weights), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def _arrays(weights) -> list:
+    import dataclasses
+
+    out = [weights.embed_tokens, weights.embed_positions, weights.lm_head, weights.final_logits_bias]
+    for layer in weights.layers:
+        for part in dataclasses.astuple(layer):
+            out.extend(part)
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -220,23 +286,20 @@ def test_the_converted_weights_are_verified_by_hash(tiny_marian_dir, tmp_path):
 
 
 def test_a_download_the_converter_refuses_installs_as_downloaded(tiny_marian_dir, home, tmp_path):
-    """A decoder whose modules another exporter named differently: the install goes on with the
-    downloaded layout, and the manifest says why it was not converted."""
+    """A decoder that is not Marian's structure (a layer norm missing): the install goes on with
+    the downloaded layout, and the manifest says why it was not converted."""
     from tests.models.conftest import tiny_hub
 
-    folder = tmp_path / "renamed"
+    folder = tmp_path / "not-marian"
     shutil.copytree(tiny_marian_dir, folder)
-    decoder = onnx.load(str(folder / "decoder_model.onnx"))
-    for node in decoder.graph.node:
-        node.name = node.name.replace("fc1", "ffn_in")
-    onnx.save(decoder, str(folder / "decoder_model.onnx"))
+    rewrite(folder, DECODERS, without_final_norm)
     server = tiny_hub(folder)
     try:
         path = download_model("tiny", "fp32", endpoint=server.url)
     finally:
         server.stop()
     manifest = json.loads((path / "desktop_mt.json").read_text(encoding="utf-8"))
-    assert "layers.0.fc1" in manifest["converted"]["refused"] and not (path / "converted").exists()
+    assert "layers.0.final_layer_norm" in manifest["converted"]["refused"] and not (path / "converted").exists()
     translator = Translator(path, variant="fp32")
     assert translator.sessions is not None and translator.sessions.layout == "split"
     assert translator.translate("I love you.")
