@@ -84,7 +84,7 @@ from ..engine.options import GenerationOptions
 from ..engine.router import directions_of
 from ..errors import TranslationCancelled
 from ..tm.apply import memory_identity, unwrap
-from . import docx_format, srt, txt, xliff
+from . import docx_format, po, srt, txt, xliff
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write
 from .journal import JobKey, Journal, ResumeReport, journal_path, read_journal
@@ -120,7 +120,7 @@ __all__ = [
     "read_input",
 ]
 
-FORMATS = ("txt", "srt", "docx", "xliff")
+FORMATS = ("txt", "srt", "docx", "xliff", "po")
 _SUFFIX_FORMATS = {
     ".srt": "srt",
     ".docx": "docx",
@@ -129,9 +129,12 @@ _SUFFIX_FORMATS = {
     ".xliff": "xliff",
     ".sdlxliff": "xliff",
     ".mqxliff": "xliff",
+    ".po": "po",
+    ".pot": "po",
 }
+_OUTPUT_SUFFIXES = {".pot": ".po"}  # a translated template is a catalogue
 # Formats whose documents may re-translate their machine-filled entries (``overwrite_machine``).
-_MACHINE_AWARE = ("xliff",)
+_MACHINE_AWARE = ("xliff", "po")
 _UNSUPPORTED = {
     ".doc": "save it as .docx first",
     ".rtf": "save it as .docx or .txt first",
@@ -156,11 +159,13 @@ class JobSummary:
     segments: int
     kept: int
     why: str = ""  # what the kept segments were (kept_reason); "" says nothing
+    notes: tuple[str, ...] = ()  # what the format has to say (a PO's entries left untranslated)
 
     def __str__(self) -> str:
         why = f" ({self.why})" if self.why else ""
         kept = f", {self.kept} kept as they were{why}" if self.kept else ""
-        return f"{self.segments} segments{kept}"
+        notes = "".join(f"; {note}" for note in self.notes)
+        return f"{self.segments} segments{kept}{notes}"
 
 
 def _effective(translator: object, options: GenerationOptions | None) -> GenerationOptions | None:
@@ -218,8 +223,10 @@ def detect_format(path: Path, fmt: str = "auto") -> str:
 
 
 def default_output_path(src: Path, fmt: str = "auto") -> Path:
-    """``notes.txt`` -> ``notes.zh.txt`` (same folder); a suffix-less file gets ``.zh``."""
-    return src.with_name(f"{src.stem}.zh{src.suffix}" if src.suffix else f"{src.name}.zh")
+    """``notes.txt`` -> ``notes.zh.txt`` (same folder); a suffix-less file gets ``.zh``; a
+    template ``messages.pot`` -> ``messages.zh.po``."""
+    suffix = _OUTPUT_SUFFIXES.get(src.suffix.lower(), src.suffix)
+    return src.with_name(f"{src.stem}.zh{suffix}" if src.suffix else f"{src.name}.zh")
 
 
 def load_document(
@@ -239,6 +246,7 @@ def load_document(
         "srt": srt.load,
         "docx": docx_format.load,
         "xliff": xliff.load,
+        "po": po.load,
     }
     if fmt not in loaders:
         raise BatchInputError(f"unknown format {fmt!r}")
@@ -253,9 +261,12 @@ def document_options(
     Chinese script: ``document.language_options``) laid over ``options`` (or the translator's);
     ``options`` as it was for a document that names no language."""
     wanted = getattr(document, "language_options", None)
-    if not wanted:
-        return options
-    return dataclasses.replace(options if options is not None else translator.options, **wanted)
+    if wanted:
+        options = dataclasses.replace(options if options is not None else translator.options, **wanted)
+    use = getattr(document, "use_options", None)  # a POT names the language it was translated into
+    if use is not None:
+        use(options if options is not None else translator.options)
+    return options
 
 
 def translate_file(
@@ -328,7 +339,8 @@ def translate_file(
         texts = [t for t in document.segments if t]
         kept = count_kept(texts, translator, options)
         why = kept_reason(texts, translator, options) if kept else ""
-        on_summary(JobSummary(src, dst, len(texts), kept, why))
+        notes = tuple(getattr(document, "notes", ()))
+        on_summary(JobSummary(src, dst, len(texts), kept, why, notes))
     return dst
 
 
