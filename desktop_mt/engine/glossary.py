@@ -10,6 +10,13 @@ optional third column says how case is matched: ``case`` (also ``yes``, ``true``
 ``sensitive``) matches the case exactly; empty, ``no``, ``false``, ``0``, ``ignore`` ignore it.
 A first row naming its columns (``source,target[,case]``, also ``english,chinese``, ``en,zh``)
 is a header. Blank lines and lines starting with ``#`` are skipped.
+
+Matching is blind to Chinese script and to character width: a term written in Simplified
+characters matches the same word in Traditional ones (OpenCC t2s, character by character)
+and full-width Latin letters match half-width ones (``:func:`fold```). :meth:`Glossary.missing`
+is the one rule every front end checks a translation by: a sentence whose source holds a term
+must have that term's target in its translation, else the front end marks it (the window) or
+counts it (the CLI's summary, the server's /metrics).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from pathlib import Path
 
 from ..errors import DesktopMTError
 from .direction import language
+from .script import to_simplified
 
 _HEADER_SOURCE = {"source", "src", "term", "english", "en", "en-us", "from"}
 _HEADER_TARGET = {"target", "tgt", "translation", "chinese", "zh", "zh-cn", "cmn", "to"}
@@ -96,16 +104,36 @@ class Glossary:
 
     def find(self, text: str) -> list[Match]:
         """Every term occurrence in ``text``, by position, without overlaps. Where occurrences
-        overlap, the longest wins (then the leftmost): "New York City" before "New York"."""
+        overlap, the longest wins (then the leftmost): "New York City" before "New York".
+        Script and width do not matter (:func:`fold`); ``Match.text`` is the text as written."""
         if not self.terms:
             return []
-        found = [m for term in self.terms for m in _occurrences(term, text)]
+        folded = fold(text)
+        found = [
+            dataclasses.replace(m, text=text[m.start : m.end])
+            for term in self.terms
+            for m in _occurrences(term, folded)
+        ]
         found.sort(key=lambda m: (-(m.end - m.start), m.start))
         taken: list[Match] = []
         for m in found:
             if all(m.end <= t.start or m.start >= t.end for t in taken):
                 taken.append(m)
         return sorted(taken, key=lambda m: m.start)
+
+    def missing(self, source: str, translation: str) -> tuple[Term, ...]:
+        """The terms found in ``source`` whose target is not in ``translation`` (script, width
+        and, for a term that ignores case, case aside), each once. The glossary must be
+        oriented for ``source`` (:meth:`oriented`); an empty tuple when every term is there."""
+        have = fold(translation)
+        lost: list[Term] = []
+        for match in self.find(source):
+            term = match.term
+            want = fold(term.target)
+            there = want in have if term.case_sensitive else want.casefold() in have.casefold()
+            if not there and term not in lost:
+                lost.append(term)
+        return tuple(lost)
 
     def __len__(self) -> int:
         return len(self.terms)
@@ -132,6 +160,30 @@ def _oriented(glossary: Glossary, source_lang: str) -> Glossary:
     return Glossary(tuple(flip(t) for t in glossary.terms))
 
 
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WIDE = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}  # full-width ASCII, ideographic space
+
+
+def fold(text: str) -> str:
+    """``text`` as the glossary compares it, of the same length (positions still point into
+    ``text``): full-width Latin letters, digits and signs as half-width ones, Traditional
+    Chinese characters as Simplified (OpenCC t2s; as they are without OpenCC). OpenCC converts
+    phrases, so when that changes the length the text is converted character by character."""
+    text = text.translate(_WIDE)
+    if not _HAN.search(text):  # nothing for OpenCC (pure Python: it costs ~1 ms a sentence)
+        return text
+    simple = to_simplified(text)
+    if len(simple) == len(text):
+        return simple
+    return "".join(_simplified_char(c) for c in text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _simplified_char(char: str) -> str:
+    out = to_simplified(char)
+    return out if len(out) == 1 else char
+
+
 def text_line_of(data: bytes, offset: int) -> int:
     """The 1-based line number of byte ``offset`` in ``data``."""
     return data.count(b"\n", 0, offset) + 1
@@ -147,7 +199,9 @@ def _occurrences(term: Term, text: str) -> list[Match]:
 def _term_pattern(source: str, case_sensitive: bool, whole_word: bool) -> re.Pattern[str]:
     """A regex for one term: any run of whitespace where the term has a space; word edges
     only where the term itself starts/ends with a word character ("C++" ends with none).
-    A lookahead group, so overlapping occurrences are all found."""
+    A lookahead group, so overlapping occurrences are all found. It matches folded text
+    (:func:`fold`), so it is built from the folded term."""
+    source = fold(source)
     body = r"\s+".join(re.escape(word) for word in source.split())
     if whole_word:  # Chinese has no word edges: a term starting or ending with a CJK character has none
         body = (r"(?<!\w)" if _WORD_EDGE.match(source.strip()) else "") + body

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from desktop_mt.engine.events import SegmentDone, TextDelta
+from desktop_mt.engine.textproc import split_marker
 
 MODEL, KEPT, MEMORY = "model", "kept", "memory"  # a pair's origin (as ``tm.incremental``'s)
 
@@ -59,13 +60,17 @@ class SegmentTracker:
     """Counts the output as the worker streams it; :meth:`feed` returns a :class:`SegmentSpan`
     at the ``SegmentDone`` that ends a sentence (None for other events). A sentence's range
     runs from its first segment's text to the end of what came before that event (the engine
-    sends it after the spans that end the sentence), without the spaces at either edge."""
+    sends it after the spans that end the sentence), without the spaces at either edge. A
+    sentence that starts with a protected span (a glossary term: "火车站在哪里？" -> "train
+    station Where is it?") starts at that span's text: the engine sends it as a separator
+    (segment -1) before the sentence's first segment, after the gap and any list marker."""
 
     def __init__(self) -> None:
         self.position = 0
         self._start: int | None = None  # where the open sentence's output starts
         self._text: list[str] = []  # the output since then
         self._done: list[SegmentDone] = []  # its finished segments
+        self._before: list[tuple[int, str]] = []  # separators since the last sentence: (position, text)
 
     def feed(self, event: Any) -> SegmentSpan | None:
         if isinstance(event, TextDelta):
@@ -73,6 +78,8 @@ class SegmentTracker:
                 self._start = self.position
             if self._start is not None:
                 self._text.append(event.text)
+            else:
+                self._before.append((self.position, event.text))
             self.position += utf16_len(event.text)
             return None
         if isinstance(event, SegmentDone):
@@ -84,13 +91,34 @@ class SegmentTracker:
         """The open sentence as one span; the tracker is ready for the next one."""
         done, start, text = self._done, self._start, "".join(self._text)
         start = self.position if start is None else start
+        lead = self._leading_spans(done)
+        if lead is not None:
+            start, text = lead[0], lead[1] + text
         core = text.strip()
         if core:
             start += utf16_len(text) - utf16_len(text.lstrip())
         source = done[-1].sentence or " ".join(d.source for d in done)
         span = SegmentSpan(done[0].segment, source, core, start, start + utf16_len(core))
-        self._start, self._text, self._done = None, [], []
+        self._start, self._text, self._done, self._before = None, [], [], []
         return span
+
+    def _leading_spans(self, done: list[SegmentDone]) -> tuple[int, str] | None:
+        """Where the sentence's leading protected spans start and their text, when its source
+        starts with one (its first segment is not its start); None otherwise. The separators
+        before them (spaces, line breaks, a list marker) are not the sentence's."""
+        sentence = done[-1].sentence.strip()
+        if not sentence or not self._before or sentence.startswith(done[0].source.strip()):
+            return None
+        for index, (position, piece) in enumerate(self._before):
+            if piece.strip() and not _is_marker(piece):
+                return position, "".join(text for _, text in self._before[index:])
+        return None
+
+
+def _is_marker(piece: str) -> bool:
+    """Whether a separator is a line's structure marker ("1. ", "- ", "# "), not a span's text."""
+    marker, body = split_marker(piece.strip() + " ")
+    return bool(marker.strip()) and not body.strip()
 
 
 @dataclasses.dataclass

@@ -11,8 +11,10 @@ import pytest
 
 from desktop_mt import GenerationOptions, SegmentDone, TextDelta, Translator
 from desktop_mt.engine.glossary import Glossary, GlossaryError, Term
+from desktop_mt.engine.model_format import bundled_model_dir
 from desktop_mt.engine.segment import Segment, plan_text
 from desktop_mt.engine.textproc import Span, protect
+from desktop_mt.testing import FakeModelTranslator
 
 TERMS = Glossary((Term("train station", "火车站"), Term("manual", "使用手册"), Term("Python", "Python语言", True)))
 
@@ -256,3 +258,38 @@ def dataclass_replace(options, **changes):
     import dataclasses
 
     return dataclasses.replace(options, **changes)
+
+
+# -- script and width (issue 46) -------------------------------------------------------------
+
+
+def test_a_simplified_term_matches_traditional_and_full_width_text():
+    glossary = Glossary((Term("train station", "火车站"), Term("API", "接口"))).oriented("zh")
+    found = glossary.find("火車站在哪裡？")
+    assert [(m.start, m.end, m.text, m.term.target) for m in found] == [(0, 3, "火車站", "train station")]
+    english = Glossary((Term("API", "接口"),))
+    assert [m.text for m in english.find("the ＡＰＩ and the api")] == ["ＡＰＩ", "api"]
+
+
+def test_a_traditional_term_matches_simplified_text():
+    glossary = Glossary((Term("記憶體", "memory"),))
+    assert [m.text for m in glossary.find("内存不足。记忆体")] == ["记忆体"]
+
+
+def test_missing_names_the_terms_whose_target_the_translation_lacks():
+    glossary = Glossary((Term("train station", "火车站"), Term("Beijing", "北京"))).oriented("zh")
+    assert glossary.missing("火車站在北京。", "Where is it?") == glossary.terms
+    assert glossary.missing("火车站在北京。", "The Train Station is in beijing.") == ()
+    assert glossary.missing("火车站，火车站。", "Station.") == (glossary.terms[0],)  # once each
+    into_chinese = Glossary((Term("train station", "火车站"),))
+    assert into_chinese.missing("The train station.", "火車站。") == ()  # Traditional output holds it
+
+
+def _zh_en_dir():
+    return bundled_model_dir().parent / "tatoeba-zh-en-small"
+
+
+def test_the_traditional_input_gets_the_term_in_its_translation():
+    fake = FakeModelTranslator(lambda s: "Where is it?", model_dir=_zh_en_dir())
+    options = GenerationOptions(glossary=Glossary((Term("train station", "火车站"),)))
+    assert fake.translate("火車站在哪裡？", options).startswith("train station")
