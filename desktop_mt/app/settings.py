@@ -71,6 +71,8 @@ SCRIPTS = ("simplified", "traditional-tw", "traditional-hk")
 TARGETS = ("auto", "en", "zh")
 HOTKEY_TARGETS = ("window", "popup")  # the main window, or the small popup at the pointer
 DEFAULT_HOTKEY = "Ctrl+Alt+E"  # Crow Translate's "translate selection" default: familiar.
+DEFAULT_SELECTION_HOTKEY = "Ctrl+Alt+D"  # Easydict's and Bob's "select and translate" key, D
+DEFAULT_REGION_HOTKEY = "Ctrl+Alt+O"  # O for OCR
 DEFAULT_LOCAL_API_PORT = 5000  # LibreTranslate's, what Pot/Easydict/Bob users type first
 MODELS_KEY = "models"
 # Fields of Settings that are not written as such: model_path lives in "models".
@@ -117,6 +119,11 @@ class Settings:
     join_lines: bool = True  # Edit > Join lines on paste (PDF line breaks, hyphenation)
     bilingual: bool = False  # View > Bilingual: source paragraph, then its translation
     replace_hotkey: str = ""  # global "translate and replace the selection"; "" = off
+    # The other global shortcuts (Settings > Global shortcuts; "" = off). ``hotkey`` above is
+    # "translate clipboard"; all follow ``hotkey_enabled`` (desktop_mt/gui/shortcuts.py).
+    selection_hotkey: str = DEFAULT_SELECTION_HOTKEY  # translate the selected text
+    region_hotkey: str = DEFAULT_REGION_HOTKEY  # translate a screen region (OCR)
+    show_hotkey: str = ""  # bring the window forward
     # The Local API (desktop_mt.gui.local_api): the HTTP server of `desktop-mt serve` inside the
     # app, on 127.0.0.1:local_api_port; local_api_key "" = no key required.
     local_api: bool = False
@@ -180,6 +187,9 @@ _VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "join_lines": _is_bool,
     "bilingual": _is_bool,
     "replace_hotkey": _is_str,
+    "selection_hotkey": _is_str,
+    "region_hotkey": _is_str,
+    "show_hotkey": _is_str,
     "local_api": _is_bool,
     "local_api_port": _int_range(1, 65535),
     "local_api_key": _is_str,

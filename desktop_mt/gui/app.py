@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication
 
 from ..resources_path import resource_path
-from . import fonts, paths, qtcompat, replace
+from . import fonts, paths, qtcompat, replace, shortcuts
 from .controller import Controller
 from .hotkey import GlobalHotkey
 from .logsetup import log_file, safe_traceback, setup_logging
@@ -137,17 +137,28 @@ class ExceptionReporter(QObject):
 
 
 def open_settings(
-    controller: Controller, window: MainWindow, replacer: replace.TranslateReplace | None = None
+    controller: Controller,
+    window: MainWindow,
+    replacer: replace.TranslateReplace | None = None,
+    extra: shortcuts.SelectionAndShow | None = None,
 ) -> SettingsDialog:
     """Show the settings dialog; Apply/OK go to the controller (and re-register the
-    translate-and-replace hotkey)."""
+    translate-and-replace, selection and show-window shortcuts)."""
     hk = controller.hotkey
     dialog = SettingsDialog(controller.settings, bool(hk and hk.available), controller.hotkey_state(), window)
     dialog.applied.connect(controller.apply_settings)
-    # After Apply the line shows what registering really did (active / failed and why).
-    dialog.applied.connect(lambda _s: dialog.set_hotkey_status(controller.hotkey_state()))
     if replacer is not None:
         dialog.applied.connect(lambda _s: replacer.register())
+    if extra is not None:
+        dialog.applied.connect(lambda _s: extra.register())
+
+    def show_states() -> None:  # what registering really did (active / taken by ... / off)
+        dialog.set_shortcut_states(
+            shortcuts.states(controller, controller.ocr.hotkey, extra, replacer.hotkey if replacer else None)
+        )
+
+    show_states()
+    dialog.applied.connect(lambda _s: show_states())
     dialog.open()
     return dialog
 
@@ -165,7 +176,7 @@ def build(
         loaded.settings,
         settings_path=settings_path(),
         translator_factory=translator_factory,
-        hotkey=GlobalHotkey(),
+        hotkey=GlobalHotkey(action=shortcuts.LABELS["hotkey"]),
         model_override=args.model,
     )
     reporter = ExceptionReporter(window)
@@ -179,7 +190,10 @@ def build(
     window.hiddenToTray.connect(lambda: on_hidden_to_tray(controller, tray))
     replacer = replace.install(controller, window, tray)
     window.closing.connect(replacer.shutdown)
-    window.settingsRequested.connect(lambda: open_settings(controller, window, replacer))
+    extra = shortcuts.SelectionAndShow(controller)  # translate selection, show the window
+    extra.register()
+    window.closing.connect(extra.shutdown)
+    window.settingsRequested.connect(lambda: open_settings(controller, window, replacer, extra))
     for warning in loaded.warnings:
         window.show_warning(warning)
     if not fonts.installed_cjk_families():
@@ -187,7 +201,7 @@ def build(
             "No Chinese font found: install Noto Sans CJK SC "
             "(Debian/Ubuntu: fonts-noto-cjk) so the translation renders."
         )
-    KeepAlive(window, controller, reporter, tray, replacer)  # Python wrappers live as long as the window
+    KeepAlive(window, controller, reporter, tray, replacer, extra)  # Python wrappers live as long as the window
     return window, controller, tray
 
 

@@ -258,7 +258,7 @@ class Controller(QObject):
         the hotkey. The window's text is left alone."""
         if new.model_path != self.settings.model_path:
             self.model_override = None
-        old_hotkey = (self.settings.hotkey_enabled, self.settings.hotkey)
+        old_hotkey = (self.settings.hotkey_enabled, self.settings.hotkey, self.settings.region_hotkey)
         # What the window changed while the dialog was open is not the dialog's to undo.
         new = dataclasses.replace(
             new,
@@ -273,7 +273,7 @@ class Controller(QObject):
         self.save()
         self._update_close_to_tray()
         self.reload_engine()
-        if (new.hotkey_enabled, new.hotkey) != old_hotkey:
+        if (new.hotkey_enabled, new.hotkey, new.region_hotkey) != old_hotkey:
             self.register_hotkey()
             self.ocr.register_hotkey()
 

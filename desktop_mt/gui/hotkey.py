@@ -52,10 +52,16 @@ class GlobalHotkey(QObject):
         self.hub = hub if hub is not None else shared_hub()
         self.available, self.reason = self.hub.available, self.hub.reason
         self.active_sequence: str | None = None
+        self.message = ""  # what the last start() said
         self._chord: Chord | None = None
 
     def start(self, sequence: str) -> tuple[bool, str]:
-        """(Re)register ``sequence``. Returns (ok, message); never raises."""
+        """(Re)register ``sequence``. Returns (ok, message), the message also kept as
+        ``message``; never raises."""
+        ok, self.message = self._start(sequence)
+        return ok, self.message
+
+    def _start(self, sequence: str) -> tuple[bool, str]:
         self.stop()
         if not self.available:
             return False, self.reason
@@ -81,7 +87,7 @@ class GlobalHotkey(QObject):
     def stop(self) -> None:
         """Unregister (idempotent, never raises)."""
         chord, self._chord = self._chord, None
-        self.active_sequence = None
+        self.active_sequence, self.message = None, ""
         if chord is None:
             return
         try:

@@ -1,6 +1,6 @@
 """Translate what is on the screen: a screen region, an image on the clipboard, an image file.
 
-* **Translate screen region** (File menu, toolbar, global hotkey ``REGION_HOTKEY``): every
+* **Translate screen region** (File menu, toolbar, global shortcut ``region_hotkey``): every
   screen is captured, an overlay on each lets the user drag a rectangle (Esc cancels), the
   region is read by OCR and the text goes into the source pane and is translated, or into the
   popup when the hotkey's translations go there (Settings: "The hotkey shows the translation
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REGION_HOTKEY = "Ctrl+Alt+O"
 NO_TEXT_MESSAGE = "No text was found in the image."
 
 
@@ -118,7 +117,7 @@ class OcrFeature(QObject):
         self.window.source.installEventFilter(self)  # Ctrl+V with an image
         self.hotkey: GlobalHotkey | None = None
         if controller.hotkey is not None:  # the app's hotkey layer exists (not in unit tests)
-            self.hotkey = GlobalHotkey(self)
+            self.hotkey = GlobalHotkey(self, action="Translate screen region")
             self.hotkey.activated.connect(lambda: self.start_region(via_hotkey=True))
             self.register_hotkey()
 
@@ -127,7 +126,8 @@ class OcrFeature(QObject):
         win = self.window
         action = QAction("Translate screen region", win.window())
         action.setToolTip(
-            f"Select a part of the screen and translate the text in it ({REGION_HOTKEY}, from any application)"
+            "Select a part of the screen and translate the text in it (from any application: "
+            "Settings > Global shortcuts)"
         )
         action.triggered.connect(lambda _checked=False: self.start_region())
         anchor = win.clipboard_action
@@ -144,13 +144,15 @@ class OcrFeature(QObject):
         return action
 
     def register_hotkey(self) -> None:
-        """The region hotkey follows the global hotkey setting (on/off)."""
+        """The region hotkey (Settings: ``region_hotkey``, "" = off) follows the global
+        shortcuts setting (on/off)."""
         if self.hotkey is None:
             return
-        if not self.controller.settings.hotkey_enabled:
+        sequence = self.controller.settings.region_hotkey.strip()
+        if not self.controller.settings.hotkey_enabled or not sequence:
             self.hotkey.stop()
             return
-        ok, message = self.hotkey.start(REGION_HOTKEY)
+        ok, message = self.hotkey.start(sequence)
         if not ok and self.hotkey.available:
             log.warning("region hotkey: %s", message)
 

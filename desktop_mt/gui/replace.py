@@ -466,6 +466,6 @@ class TranslateReplace(QObject):
 
 def install(controller: ReplaceHost, window: ReplaceWindow, tray: TrayPort | None = None) -> TranslateReplace:
     """Build the feature with a real global hotkey and register it from the settings."""
-    feature = TranslateReplace(controller, window, tray, GlobalHotkey())
+    feature = TranslateReplace(controller, window, tray, GlobalHotkey(action="Translate and replace"))
     feature.register()
     return feature

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QFrame,
-    QKeySequenceEdit,
     QLabel,
     QScrollArea,
     QStyle,
@@ -27,7 +26,7 @@ from . import theme
 from .glossary_editor import GlossaryEditor
 from .logsetup import log_file
 from .settings import SCRIPTS, Settings
-from .settings_sections import LocalApiSection, ModelSection, spin
+from .settings_sections import LocalApiSection, ModelSection, ShortcutSection, spin
 
 SCRIPT_LABELS = {
     "simplified": "Simplified (简体)",
@@ -83,6 +82,7 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.apply)
         self.buttons = buttons
+        self.shortcuts.conflictsChanged.connect(self._refuse_while_conflicting)
         log_label = QLabel(f"Log file (never contains your text): {log_file()}")
         log_label.setWordWrap(True)
         theme.set_tone(log_label, "quiet")
@@ -171,27 +171,12 @@ class SettingsDialog(QDialog):
         self.as_you_type_check = QCheckBox("Translate as you type")
         self.as_you_type_check.setChecked(s.translate_as_you_type)
         form.addRow("", self.as_you_type_check)
-        self.hotkey_check = QCheckBox("Global hotkey translates the clipboard")
-        self.hotkey_check.setChecked(s.hotkey_enabled)
-        self.hotkey_edit = QKeySequenceEdit(QKeySequence.fromString(s.hotkey))
-        self.hotkey_edit.setMaximumSequenceLength(1)
-        form.addRow(self.hotkey_check, self.hotkey_edit)
-        self.hotkey_status = QLabel(reason if reason else f"Default: {Settings().hotkey}")
-        self.hotkey_status.setWordWrap(True)
-        if not available:
-            self.hotkey_check.setEnabled(False)
-            self.hotkey_edit.setEnabled(False)
-        theme.set_tone(self.hotkey_status, _hotkey_tone(reason, available))
-        form.addRow("", self.hotkey_status)
-        self.replace_edit = QKeySequenceEdit(QKeySequence.fromString(s.replace_hotkey))
-        self.replace_edit.setMaximumSequenceLength(1)
-        self.replace_edit.setClearButtonEnabled(True)
-        self.replace_edit.setToolTip(
-            "Select text in any application and press this: the text is "
-            "replaced by its translation (English into Chinese, Chinese into English). Empty: off."
-        )
-        self.replace_edit.setEnabled(available)
-        form.addRow("Translate and replace the selection:", self.replace_edit)
+        # Global shortcuts, one editor per action (settings_sections.ShortcutSection).
+        self.shortcuts = ShortcutSection(s, form, available, reason, self)
+        self.hotkey_check, self.hotkey_edit = self.shortcuts.check, self.shortcuts.edits["hotkey"]
+        self.hotkey_status, self.replace_edit = self.shortcuts.states["hotkey"], self.shortcuts.edits["replace_hotkey"]
+        if available:
+            self.set_hotkey_status(reason or f"Default: {Settings().hotkey}")
         self.tray_check = QCheckBox("Closing the window keeps desktop-mt running in the tray")
         self.tray_check.setToolTip(
             "The hotkey and the tray icon keep working; quit with Ctrl+Q or "
@@ -226,7 +211,7 @@ class SettingsDialog(QDialog):
     # ---- result -------------------------------------------------------------------------
     def current_settings(self) -> Settings:
         """The settings as the dialog shows them now."""
-        hotkey = self.hotkey_edit.keySequence().toString(QKeySequence.SequenceFormat.PortableText)
+        keys = self.shortcuts.values()
         return dataclasses.replace(
             self._settings,
             model_path=self.models.model_path(),
@@ -237,8 +222,11 @@ class SettingsDialog(QDialog):
             script=str(self.script_combo.currentData() or SCRIPTS[0]),
             translate_as_you_type=self.as_you_type_check.isChecked(),
             hotkey_enabled=self.hotkey_check.isChecked(),
-            hotkey=hotkey or self._settings.hotkey,
-            replace_hotkey=self.replace_edit.keySequence().toString(QKeySequence.SequenceFormat.PortableText),
+            hotkey=keys["hotkey"] or self._settings.hotkey,  # "Translate clipboard" is never off alone
+            selection_hotkey=keys["selection_hotkey"],
+            region_hotkey=keys["region_hotkey"],
+            show_hotkey=keys["show_hotkey"],
+            replace_hotkey=keys["replace_hotkey"],
             use_primary_selection=self.primary_check.isChecked(),
             close_to_tray=self.tray_check.isChecked(),
             hotkey_opens=str(self.hotkey_opens_combo.currentData() or "window"),
@@ -262,9 +250,21 @@ class SettingsDialog(QDialog):
             self.accept()
 
     def set_hotkey_status(self, text: str) -> None:
-        """Show the result of registering the hotkey (after Apply)."""
+        """Show the result of registering the clipboard shortcut (after Apply)."""
         self.hotkey_status.setText(text)
+        self.hotkey_status.setVisible(bool(text))
         theme.set_tone(self.hotkey_status, _hotkey_tone(text, self.hotkey_check.isEnabled()))
+
+    def set_shortcut_states(self, states: dict[str, str]) -> None:
+        """Show each global shortcut's real state (field -> ``shortcuts.state`` text)."""
+        self.shortcuts.set_states({field: text for field, text in states.items() if field != "hotkey"})
+        if "hotkey" in states:
+            self.set_hotkey_status(states["hotkey"])
+
+    def _refuse_while_conflicting(self, conflicting: bool) -> None:
+        """Two actions with the same keys: OK and Apply wait until one is changed."""
+        for which in (QDialogButtonBox.StandardButton.Ok, QDialogButtonBox.StandardButton.Apply):
+            self.buttons.button(which).setEnabled(not conflicting)
 
 
 def _threads_fixed_note() -> str:

@@ -1,6 +1,7 @@
-"""Two sections of the settings dialog, each building its rows into the dialog's form and
-reading its values back: :class:`ModelSection` (which model, added model folders, precision)
-and :class:`LocalApiSection` (the HTTP server the app can run for other programs). The dialog
+"""Sections of the settings dialog, each building its rows into the dialog's form and
+reading its values back: :class:`ModelSection` (which model, added model folders, precision),
+:class:`LocalApiSection` (the HTTP server the app can run for other programs) and
+:class:`ShortcutSection` (the global shortcuts). The dialog
 (:class:`~desktop_mt.gui.settings_dialog.SettingsDialog`) keeps their widgets under its own
 names and builds the other rows itself."""
 
@@ -9,16 +10,20 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QKeySequenceEdit,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -26,7 +31,7 @@ from desktop_mt.app import settings as app_settings
 from desktop_mt.engine.direction import DIRECTIONS, EN_ZH
 from desktop_mt.models import install
 
-from . import folder_adding, models, paths, theme
+from . import folder_adding, models, paths, shortcuts, theme
 from .folder_adding import FolderAdder
 from .settings import VARIANTS, Settings
 
@@ -347,3 +352,80 @@ class LocalApiSection:
         """Show the Local API's state ("Local API on http://127.0.0.1:5000", or why not)."""
         self.status.setText(text)
         theme.set_tone(self.status, tone)
+
+
+class ShortcutSection(QObject):
+    """Global shortcuts: "Global shortcuts on" and, per action of :data:`shortcuts.ACTIONS`, a
+    key-sequence editor (one chord; cleared = off, except "Translate clipboard") with its real
+    state under it. Two actions with the same keys are refused while the dialog shows them
+    (``conflicts`` says which; the dialog disables OK and Apply). ``available``/``reason``: whether
+    this session can register shortcuts at all, and why not (the editors are then disabled)."""
+
+    conflictsChanged = Signal(bool)
+
+    def __init__(
+        self, settings: Settings, form: QFormLayout, available: bool, reason: str, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.check = QCheckBox("Global shortcuts (from any application)")
+        self.check.setChecked(settings.hotkey_enabled)
+        self.check.setEnabled(available)
+        form.addRow(self.check)
+        self.edits: dict[str, QKeySequenceEdit] = {}
+        self.states: dict[str, QLabel] = {}
+        for action in shortcuts.ACTIONS:
+            edit = QKeySequenceEdit(QKeySequence.fromString(getattr(settings, action.field)))
+            edit.setMaximumSequenceLength(1)
+            edit.setClearButtonEnabled(action.field != "hotkey")  # the clipboard one is always there
+            edit.setToolTip(action.tooltip + ("" if action.field == "hotkey" else " Empty: off."))
+            edit.setEnabled(available)
+            edit.keySequenceChanged.connect(self._check_conflicts)
+            status = QLabel(reason if not available else "")
+            status.setWordWrap(True)
+            status.setVisible(bool(status.text()))
+            theme.set_tone(status, None if available else "warning")
+            box = QWidget()
+            rows = QVBoxLayout(box)
+            rows.setContentsMargins(0, 0, 0, 0)
+            rows.addWidget(edit)
+            rows.addWidget(status)
+            form.addRow(f"{action.label}:", box)
+            self.edits[action.field], self.states[action.field] = edit, status
+        self.conflict_label = QLabel()
+        self.conflict_label.setWordWrap(True)
+        theme.set_tone(self.conflict_label, "error")
+        self.conflict_label.hide()
+        form.addRow(self.conflict_label)
+        self.conflicts: dict[str, str] = {}
+
+    def values(self) -> dict[str, str]:
+        """Field -> the shortcut's text as the editors show it ("" = off)."""
+        return {
+            field: edit.keySequence().toString(QKeySequence.SequenceFormat.PortableText)
+            for field, edit in self.edits.items()
+        }
+
+    def _check_conflicts(self) -> None:
+        self.conflicts = shortcuts.conflicts(self.values())
+        self.conflict_label.setText("\n".join(dict.fromkeys(self.conflicts.values())))
+        self.conflict_label.setVisible(bool(self.conflicts))
+        self.conflictsChanged.emit(bool(self.conflicts))
+
+    def set_states(self, states: dict[str, str]) -> None:
+        """Show each shortcut's state (field -> text from ``shortcuts.state``); an error tone
+        for one that is not active although it is set."""
+        for field, text in states.items():
+            label = self.states.get(field)
+            if label is None:
+                continue
+            label.setText(text)
+            label.setVisible(bool(text))
+            theme.set_tone(label, _state_tone(text))
+
+
+def _state_tone(text: str) -> str:
+    """A shortcut state's colour: a warning where none can work here, an error where this one
+    is set but not active, quiet otherwise."""
+    if text.startswith("Unavailable"):
+        return "warning"
+    return "error" if text.startswith(("Not active", "Failed")) else "quiet"

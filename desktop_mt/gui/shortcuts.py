@@ -1,0 +1,201 @@
+"""The app's global shortcuts as the user sees them: one per action, each a Settings field.
+
+- :data:`ACTIONS`: the actions (translate clipboard, translate selection, screen region, show
+  the window, translate and replace) with the Settings field that holds each one's keys.
+- :func:`conflicts`: which fields hold the same keys (the settings dialog refuses them).
+- :func:`state`: one shortcut's real state in words (active, off, taken by another program...).
+- :class:`SelectionAndShow`: the two actions no other feature owns, "Translate selection" (the
+  PRIMARY selection on X11; elsewhere the clipboard) and "Show the window"; registered from the
+  settings and again after every Apply, so a change needs no restart.
+
+The clipboard shortcut stays with :mod:`.hotkey_link`, the region one with :mod:`.ocr_feature`
+and translate-and-replace with :mod:`.replace`; all of them go through the one
+:class:`~.hotkeys.hub.HotkeyHub`, which refuses a chord a second action asks for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Mapping
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QPoint
+from PySide6.QtGui import QCursor
+
+from .hotkey import GlobalHotkey
+from .hotkeys.chord import Chord, parse_chord
+from .hotkeys.hub import HotkeyHub
+from .pasting import join_lines
+from .ports import DirectionPort, MessagesWindow, SettingsPort, qt_parent
+
+log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True)
+class ShortcutAction:
+    """An action with a global shortcut: its Settings field and its name in the interface."""
+
+    field: str
+    label: str
+    tooltip: str
+
+
+ACTIONS = (
+    ShortcutAction("hotkey", "Translate clipboard", "Translate the text on the clipboard, from any application."),
+    ShortcutAction(
+        "selection_hotkey",
+        "Translate selection",
+        "Translate the text selected in any application (X11: the PRIMARY selection, the clipboard "
+        "untouched; elsewhere the clipboard).",
+    ),
+    ShortcutAction(
+        "region_hotkey", "Translate screen region", "Select a part of the screen and translate the text in it."
+    ),
+    ShortcutAction("show_hotkey", "Show the window", "Bring the desktop-mt window forward."),
+    ShortcutAction(
+        "replace_hotkey",
+        "Translate and replace",
+        "Select text in any application and press this: the text is replaced by its translation "
+        "(English into Chinese, Chinese into English).",
+    ),
+)
+LABELS = {action.field: action.label for action in ACTIONS}
+
+
+def conflicts(sequences: Mapping[str, str]) -> dict[str, str]:
+    """Field -> what is wrong, for every shortcut of ``sequences`` (field -> text) whose keys
+    another field holds too. Empty and malformed texts take part in nothing."""
+    by_chord: dict[Chord, list[str]] = {}
+    for field, text in sequences.items():
+        try:
+            chord = parse_chord(text) if text.strip() else None
+        except ValueError:
+            chord = None
+        if chord is not None:
+            by_chord.setdefault(chord, []).append(field)
+    found = {}
+    for chord, fields in by_chord.items():
+        if len(fields) > 1:
+            names = " and ".join(LABELS.get(f, f) for f in fields)
+            for field in fields:
+                found[field] = f"{chord} is the shortcut of both {names}: choose another for one of them."
+    return found
+
+
+def state(key: GlobalHotkey | None, sequence: str, enabled: bool = True) -> str:
+    """One shortcut's real state in words for Settings: unavailable here (why), off, active,
+    or not registered (why: taken by another program, held by another action, malformed)."""
+    if key is None:
+        return "Unavailable: this run has no global shortcut layer."
+    if not key.available:
+        return f"Unavailable: {key.reason}"
+    if not enabled or not sequence.strip():
+        return "Off."
+    if key.active_sequence:
+        note = f" {key.reason}" if key.reason else ""
+        return f"Active: {key.active_sequence} works from any application.{note}"
+    return f"Not active: {key.message or 'not registered yet.'}"
+
+
+class _Popup(Protocol):
+    def show_for(self, text: str, pointer: QPoint) -> int | None: ...
+
+
+class _Joining(Protocol):
+    @property
+    def joining(self) -> bool: ...
+
+
+class ShortcutHost(SettingsPort, Protocol):
+    """What :class:`SelectionAndShow` uses of the controller."""
+
+    @property
+    def window(self) -> MessagesWindow: ...
+
+    @property
+    def popup(self) -> _Popup: ...
+
+    @property
+    def input(self) -> _Joining: ...
+
+    @property
+    def direction(self) -> DirectionPort: ...
+
+    def read_clipboard(self, selection: bool = False) -> str: ...
+
+    def translate_clipboard(self, selection: bool = False) -> int | None: ...
+
+
+class SelectionAndShow(QObject):
+    """The "Translate selection" and "Show the window" shortcuts (see the module docstring).
+
+    ``controller``: the app's controller (settings, clipboard, popup, window); ``hub``: the
+    registry (the session's shared one by default)."""
+
+    def __init__(self, controller: ShortcutHost, hub: HotkeyHub | None = None) -> None:
+        super().__init__(qt_parent(controller))
+        self.controller = controller
+        self.selection = GlobalHotkey(self, action=LABELS["selection_hotkey"], hub=hub)
+        self.show = GlobalHotkey(self, action=LABELS["show_hotkey"], hub=hub)
+        self.selection.activated.connect(self.translate_selection)
+        self.show.activated.connect(self.show_window)
+
+    def register(self) -> None:
+        """(Re)register both from the settings; a failure becomes the window's warning."""
+        settings = self.controller.settings
+        for key, sequence in ((self.selection, settings.selection_hotkey), (self.show, settings.show_hotkey)):
+            if not settings.hotkey_enabled or not sequence.strip():
+                key.stop()
+                continue
+            if key.active_sequence and parse_chord(sequence).text == key.active_sequence:
+                continue  # unchanged: keep the grab (a re-grab could lose it to another program)
+            ok, message = key.start(sequence)
+            if not ok and key.available:
+                self.controller.window.show_warning(f"{key.action}: {message}")
+
+    def translate_selection(self) -> None:
+        """The selected text's translation, where the clipboard shortcut shows its own (the
+        window or the popup at the pointer); the clipboard is read, never written."""
+        controller = self.controller
+        if controller.settings.hotkey_opens == "popup":
+            text = controller.read_clipboard(selection=True)
+            if controller.input.joining:
+                text = join_lines(text)
+            controller.popup.show_for(text, QCursor.pos())
+            return
+        controller.direction.use_auto()
+        controller.translate_clipboard(selection=True)
+
+    def show_window(self) -> None:
+        """Bring the window forward (from the tray too)."""
+        self.controller.window.bring_forward()
+
+    def shutdown(self) -> None:
+        """Give both shortcuts back (idempotent)."""
+        self.selection.stop()
+        self.show.stop()
+
+
+class _ClipboardShortcut(SettingsPort, Protocol):
+    def hotkey_state(self) -> str: ...
+
+
+def states(
+    controller: _ClipboardShortcut,
+    region: GlobalHotkey | None,
+    extra: SelectionAndShow | None,
+    replace: GlobalHotkey | None,
+) -> dict[str, str]:
+    """Field -> the state of each action's shortcut, for the settings dialog. The clipboard one
+    in the controller's words; ``region`` the OCR feature's key, ``extra`` the selection and
+    show-window keys, ``replace`` translate-and-replace's (independent of the on/off switch)."""
+    s = controller.settings
+    on = s.hotkey_enabled
+    return {
+        "hotkey": controller.hotkey_state(),
+        "selection_hotkey": state(extra.selection if extra else None, s.selection_hotkey, on),
+        "region_hotkey": state(region, s.region_hotkey, on),
+        "show_hotkey": state(extra.show if extra else None, s.show_hotkey, on),
+        "replace_hotkey": state(replace, s.replace_hotkey),
+    }
