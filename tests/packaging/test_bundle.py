@@ -156,6 +156,28 @@ def test_self_test_in_bundle(bundle, tmp_path):
     assert not (tmp_path / "desktop-mt").exists() or not any((tmp_path / "desktop-mt").rglob("*.onnx"))
 
 
+def test_every_executable_runs_in_utf8_mode(bundle):
+    """The spec gives each executable the interpreter option ``-X utf8``: a frozen program ignores
+    PYTHONUTF8, and Windows wrote redirected output in cp1252 (UnicodeEncodeError on Chinese).
+    The same spec builds the Windows pair (desktop-mt.exe and desktop-mt-cli.exe)."""
+    from PyInstaller.archive.readers import CArchiveReader
+
+    executables = [p for p in bundle["folder"].iterdir() if p.is_file() and os.access(p, os.X_OK)]
+    assert bundle["exe"] in executables
+    for exe in executables:
+        if exe.suffix in ("", ".exe"):
+            assert "X utf8" in CArchiveReader(str(exe)).options, exe
+
+
+def test_self_test_output_in_a_non_utf8_encoding_is_utf8(bundle, tmp_path):
+    """``self-test > out.txt`` where the streams' encoding would be cp1252 (Windows' ANSI code
+    page; PYTHONIOENCODING stands in for it here): UTF-8 all the same (desktop_mt/stdio.py)."""
+    env = dict(build.bundle_env(tmp_path), PYTHONIOENCODING="cp1252")
+    proc = subprocess.run([str(bundle["exe"]), "self-test"], env=env, capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
+    assert _has_cjk(proc.stdout.decode("utf-8")), proc.stdout
+
+
 def test_self_test_fails_clearly_without_a_model(bundle, tmp_path):
     proc = _run(bundle["exe"], "self-test", "--model", str(tmp_path / "nope"), home=tmp_path)
     assert proc.returncode == 1
