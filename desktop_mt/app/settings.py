@@ -124,6 +124,9 @@ class Settings:
     selection_hotkey: str = DEFAULT_SELECTION_HOTKEY  # translate the selected text
     region_hotkey: str = DEFAULT_REGION_HOTKEY  # translate a screen region (OCR)
     show_hotkey: str = ""  # bring the window forward
+    # Translate selection where there is no PRIMARY selection (Windows, macOS): press copy in
+    # the application in front, then put the clipboard back. Opt-in: it presses keys there.
+    selection_copy: bool = False
     # The Local API (desktop_mt.gui.local_api): the HTTP server of `desktop-mt serve` inside the
     # app, on 127.0.0.1:local_api_port; local_api_key "" = no key required.
     local_api: bool = False
@@ -190,6 +193,7 @@ _VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "selection_hotkey": _is_str,
     "region_hotkey": _is_str,
     "show_hotkey": _is_str,
+    "selection_copy": _is_bool,
     "local_api": _is_bool,
     "local_api_port": _int_range(1, 65535),
     "local_api_key": _is_str,

@@ -227,6 +227,7 @@ class SettingsDialog(QDialog):
             region_hotkey=keys["region_hotkey"],
             show_hotkey=keys["show_hotkey"],
             replace_hotkey=keys["replace_hotkey"],
+            selection_copy=self.shortcuts.copy_check.isChecked(),
             use_primary_selection=self.primary_check.isChecked(),
             close_to_tray=self.tray_check.isChecked(),
             hotkey_opens=str(self.hotkey_opens_combo.currentData() or "window"),

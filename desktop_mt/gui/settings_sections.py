@@ -11,7 +11,7 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -391,6 +391,17 @@ class ShortcutSection(QObject):
             rows.addWidget(status)
             form.addRow(f"{action.label}:", box)
             self.edits[action.field], self.states[action.field] = edit, status
+        # Where the platform keeps no PRIMARY selection, "Translate selection" can copy it.
+        self.copy_check = QCheckBox(
+            "Translate selection copies the selected text for you (presses Ctrl+C / Cmd+C in the "
+            "application in front, then puts your clipboard back; off: it translates the clipboard)"
+        )
+        self.copy_check.setChecked(settings.selection_copy)
+        no_primary = not QGuiApplication.clipboard().supportsSelection()
+        self.copy_check.setEnabled(available and no_primary)
+        form.addRow(self.copy_check)
+        if not no_primary:  # X11 reads the PRIMARY selection: nothing to choose
+            self.copy_check.hide()
         self.conflict_label = QLabel()
         self.conflict_label.setWordWrap(True)
         theme.set_tone(self.conflict_label, "error")

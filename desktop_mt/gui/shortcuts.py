@@ -21,13 +21,15 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint
-from PySide6.QtGui import QCursor
+from PySide6.QtGui import QCursor, QGuiApplication
 
 from .hotkey import GlobalHotkey
 from .hotkeys.chord import Chord, parse_chord
 from .hotkeys.hub import HotkeyHub
+from .keys import KeySimulator, default_keys
 from .pasting import join_lines
 from .ports import DirectionPort, MessagesWindow, SettingsPort, qt_parent
+from .selection_copy import SelectionCopy
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +108,8 @@ class _Joining(Protocol):
     @property
     def joining(self) -> bool: ...
 
+    def bring_in(self, text: str) -> str: ...
+
 
 class ShortcutHost(SettingsPort, Protocol):
     """What :class:`SelectionAndShow` uses of the controller."""
@@ -126,16 +130,24 @@ class ShortcutHost(SettingsPort, Protocol):
 
     def translate_clipboard(self, selection: bool = False) -> int | None: ...
 
+    def translate(self, text: str) -> int | None: ...
+
 
 class SelectionAndShow(QObject):
     """The "Translate selection" and "Show the window" shortcuts (see the module docstring).
 
     ``controller``: the app's controller (settings, clipboard, popup, window); ``hub``: the
-    registry (the session's shared one by default)."""
+    registry (the session's shared one by default); ``keys``: what presses copy where the
+    platform has no PRIMARY selection and the user opted in (``selection_copy``; by default the
+    platform's, made on first use)."""
 
-    def __init__(self, controller: ShortcutHost, hub: HotkeyHub | None = None) -> None:
+    def __init__(
+        self, controller: ShortcutHost, hub: HotkeyHub | None = None, keys: KeySimulator | None = None
+    ) -> None:
         super().__init__(qt_parent(controller))
         self.controller = controller
+        self._keys = keys
+        self.copier: SelectionCopy | None = None
         self.selection = GlobalHotkey(self, action=LABELS["selection_hotkey"], hub=hub)
         self.show = GlobalHotkey(self, action=LABELS["show_hotkey"], hub=hub)
         self.selection.activated.connect(self.translate_selection)
@@ -156,16 +168,44 @@ class SelectionAndShow(QObject):
 
     def translate_selection(self) -> None:
         """The selected text's translation, where the clipboard shortcut shows its own (the
-        window or the popup at the pointer); the clipboard is read, never written."""
+        window or the popup at the pointer). X11: the PRIMARY selection, the clipboard only
+        read. Elsewhere, opted in: a simulated copy, the clipboard put back after
+        (:class:`~.selection_copy.SelectionCopy`); not opted in: the clipboard."""
         controller = self.controller
+        if controller.settings.selection_copy and not QGuiApplication.clipboard().supportsSelection():
+            copier = self._copier()
+            if copier is not None:
+                copier.start()
+                return
         if controller.settings.hotkey_opens == "popup":
-            text = controller.read_clipboard(selection=True)
-            if controller.input.joining:
-                text = join_lines(text)
-            controller.popup.show_for(text, QCursor.pos())
+            self._show(controller.read_clipboard(selection=True))
             return
         controller.direction.use_auto()
         controller.translate_clipboard(selection=True)
+
+    def _copier(self) -> SelectionCopy | None:
+        if self.copier is None:
+            keys, why = (self._keys, "") if self._keys is not None else default_keys()
+            if keys is None:
+                self.controller.window.show_warning(f"Translate selection: {why}")
+                return None
+            self.copier = SelectionCopy(keys, self)
+            self.copier.done.connect(self._show)
+        return self.copier
+
+    def _show(self, text: str) -> None:
+        """``text`` translated in the popup or the window (Auto: each sentence into the other
+        language)."""
+        controller = self.controller
+        if controller.settings.hotkey_opens == "popup":
+            controller.popup.show_for(join_lines(text) if controller.input.joining else text, QCursor.pos())
+            return
+        controller.direction.use_auto()
+        controller.window.bring_forward()
+        if not text.strip():
+            controller.window.statusBar().showMessage("No text was selected to translate.", 4000)
+            return
+        controller.translate(controller.input.bring_in(text))
 
     def show_window(self) -> None:
         """Bring the window forward (from the tray too)."""
