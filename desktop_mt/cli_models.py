@@ -256,11 +256,14 @@ def cmd_download(args: argparse.Namespace) -> int:
 @_reports_errors
 def cmd_add(args: argparse.Namespace) -> int:
     """``models add FOLDER``: install a model folder like a catalog download (hashes, then the
-    step layout with per-row int8); a folder the converter does not apply to is used in place."""
+    step layout with per-row int8), or build one from a Marian checkpoint (config.json +
+    model.safetensors, no torch needed); a folder the converter does not apply to is used in place."""
     folder = Path(args.folder).expanduser()
     if not folder.is_dir():
         print(
-            f"desktop-mt: {folder} is not a folder; give the folder that holds the model's .onnx files", file=sys.stderr
+            f"desktop-mt: {folder} is not a folder; give the folder that holds the model's .onnx files "
+            "(or its config.json + model.safetensors)",
+            file=sys.stderr,
         )
         return EXIT_FAILED
     name = args.name or folder.resolve().name

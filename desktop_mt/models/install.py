@@ -21,7 +21,7 @@ from ..engine.model_format import (
 )
 from ..engine.tokenizer import vocab_target_tokens
 from ..errors import ModelDownloadError, ModelFormatError, ModelNotFoundError
-from . import convert
+from . import checkpoint, convert
 from .catalog import CatalogEntry
 from .hub import RemoteFile
 
@@ -87,7 +87,10 @@ def convert_staged(folder: Path) -> dict[str, Any]:
 
 def needs_install(folder: Path) -> bool:
     """True for a folder :func:`install_folder` installs and converts (a Marian in Optimum's or
-    transformers.js's layout, without our manifest); False for one that is used in place."""
+    transformers.js's layout, without our manifest, or a Marian checkpoint: config.json +
+    model.safetensors); False for one that is used in place."""
+    if checkpoint.is_checkpoint(folder):
+        return True
     info = inspect_model_dir(folder)
     return info.manifest is None and convert.convertible(info)
 
@@ -148,14 +151,18 @@ def install_folder(folder: Path, target: Path) -> Path:
     """A model folder the user adds (Optimum or transformers.js layout, fp32 Marian, no manifest)
     installed as a catalog download is: its files linked (or copied) into ``target``, a manifest
     with their sha256, then ``models.convert`` (the step layout with per-row int8, as
-    :func:`convert_staged`). Returns ``target``; a folder that is ours already (a manifest) or
+    :func:`convert_staged`). A Marian checkpoint (``config.json`` + ``model.safetensors`` +
+    tokenizer) is built into the step layout, fp32 and per-row int8, without torch
+    (``models.checkpoint``). Returns ``target``; a folder that is ours already (a manifest) or
     that the converter does not apply to is returned unchanged, to be used in place."""
     if not needs_install(folder):
         return Path(folder)
-    info = inspect_model_dir(folder)
     if target.parent.is_dir():
         remove_stale_staging(target.parent)
     staging = target.parent / f".{target.name}.adding-{uuid.uuid4().hex[:8]}"
+    if checkpoint.is_checkpoint(folder):
+        return _install_checkpoint(folder, staging, target)
+    info = inspect_model_dir(folder)
     shutil.copytree(folder, staging, copy_function=_link_or_copy)
     try:
         os.utime(staging)  # copytree gave it the source's mtime: an old one reads as a cut-off add
@@ -184,6 +191,22 @@ def install_folder(folder: Path, target: Path) -> Path:
         inspect_model_dir(staging)
         convert_staged(staging)
         _ensure_variant(staging, "int8", "fp32")
+        _swap_into_place(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return target
+
+
+def _install_checkpoint(folder: Path, staging: Path, target: Path) -> Path:
+    """:func:`install_folder` for a checkpoint folder: the graphs built in ``staging``, then one rename."""
+    try:
+        checkpoint.install_checkpoint(folder, staging)
+        manifest = read_json(staging / MANIFEST)
+        manifest["name"] = target.name
+        manifest["added_from"] = str(Path(folder).resolve())
+        write_manifest(staging, manifest)
+        inspect_model_dir(staging)
         _swap_into_place(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

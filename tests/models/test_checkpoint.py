@@ -1,0 +1,167 @@
+"""A Marian checkpoint folder (config.json + model.safetensors + tokenizer) installed without torch (issue 44).
+
+The tiny Marian as transformers saves it is added with ``desktop-mt models add``: the encoder,
+cross-K/V and decoder-step graphs are built from the state dict with numpy + onnx, and the
+installed model's tokens equal transformers' generate() (greedy and beam 4). A child process
+that cannot import torch does the same conversion. A folder with only pytorch_model.bin (a
+pickle) and configurations the step graphs do not compute are refused by name.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from desktop_mt import GenerationOptions, Translator
+from desktop_mt.engine.model_format import inspect_model_dir, verify_files
+from desktop_mt.models import checkpoint
+from desktop_mt.models.marian_weights import ConversionRefused
+from tests.conftest import load_torch
+from tests.engine.test_parity import NO_BOUND, SENTENCES, hf_generate
+from tests.models.test_download import ROOT, run_cli
+
+HF_FILES = ("config.json", "generation_config.json", "model.safetensors", "source.spm", "target.spm", "vocab.json")
+
+
+def checkpoint_folder(tiny_marian_hf: Path, out: Path) -> Path:
+    """The files a Hub checkpoint repo holds (as Helsinki-NLP/opus-mt-* do), nothing else."""
+    out.mkdir(parents=True)
+    for name in HF_FILES:
+        shutil.copy2(Path(tiny_marian_hf) / name, out / name)
+    return out
+
+
+@pytest.fixture(scope="module")
+def added(tiny_marian_hf, tmp_path_factory):
+    """The checkpoint added with `desktop-mt models add` into a fresh home."""
+    import os
+
+    base = tmp_path_factory.mktemp("checkpoint_add")
+    folder = checkpoint_folder(tiny_marian_hf, base / "opus-mt-tiny")
+    (base / "catalog.json").write_text(json.dumps({"models": []}), encoding="utf-8")
+    env = {"DESKTOP_MT_HOME": str(base / "home"), "DESKTOP_MT_CATALOG": str(base / "catalog.json")}
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        result = run_cli("models", "add", str(folder))
+        listed = run_cli("models", "list")
+    finally:
+        for key, value in old.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return result, listed, base / "home" / "models" / "opus-mt-tiny", folder
+
+
+def test_models_add_builds_the_step_layout_from_a_safetensors_checkpoint(added):
+    result, listed, target, folder = added
+    assert result.returncode == 0, result.stderr
+    assert f"installed opus-mt-tiny in {target}" in result.stdout
+    assert "opus-mt-tiny" in listed.stdout and "layout step" in listed.stdout, listed.stdout
+    info = inspect_model_dir(target)
+    assert info.manifest is not None and info.manifest["converted"]["by"] == "desktop_mt.models.checkpoint"
+    assert info.manifest["added_from"] == str(folder.resolve())
+    assert info.int8_kind == "dynamic-per-row"
+    for variant in ("fp32", "int8"):
+        assert set(info.files[variant]) == {"encoder", "cross_kv", "decoder_step"}
+        verify_files(info, variant)
+        translator = Translator(target, variant=variant)
+        assert translator.sessions is not None and translator.sessions.layout == "step"
+        assert translator.batch_invariant
+    assert sorted(p.name for p in folder.iterdir()) == sorted(HF_FILES)  # the user's folder is untouched
+
+
+@pytest.mark.parametrize("beams", [1, 4])
+def test_the_converted_checkpoint_gives_the_tokens_of_generate(added, tiny_marian_hf, beams):
+    target = added[2]
+    opts = GenerationOptions(beams=beams, **NO_BOUND)
+    model, tokenizer = load_torch(tiny_marian_hf)
+    want = hf_generate(model, tokenizer, SENTENCES, num_beams=beams)
+    converted = Translator(target, variant="fp32")
+    assert converted.generate_ids(SENTENCES, opts) == want
+    for text, ids in zip(SENTENCES, want, strict=True):  # one by one too
+        assert converted.generate_ids([text], opts) == [ids]
+
+
+def test_the_conversion_imports_no_torch(tiny_marian_hf, tmp_path):
+    """In a process where importing torch (or transformers) fails, the checkpoint converts and
+    translates, and neither module was loaded."""
+    folder = checkpoint_folder(tiny_marian_hf, tmp_path / "ckpt")
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from importlib.abc import MetaPathFinder
+
+        class NoTorch(MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in ("torch", "transformers"):
+                    raise ImportError("torch is not installed here: " + name)
+                return None
+
+        sys.meta_path.insert(0, NoTorch())
+        from pathlib import Path
+        from desktop_mt import Translator
+        from desktop_mt.models.install import install_folder
+
+        target = install_folder(Path({str(folder)!r}), Path({str(tmp_path / "models" / "m")!r}))
+        assert Translator(target, variant="int8").translate("I love you.")
+        print(sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "transformers")))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_pickle_only_checkpoint_is_refused_and_never_loaded(tiny_marian_hf, tmp_path, home):
+    folder = checkpoint_folder(tiny_marian_hf, tmp_path / "old-repo")
+    (folder / "model.safetensors").unlink()
+    (folder / "pytorch_model.bin").write_bytes(b"not a pickle: reading it would fail loudly")
+    result = run_cli("models", "add", str(folder))
+    assert result.returncode == 1
+    assert "pytorch_model.bin" in result.stderr and "pickle" in result.stderr and "model.safetensors" in result.stderr
+    assert not (home / "models").exists() or not any((home / "models").iterdir())
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"normalize_before": True}, "normalizes before"),
+        ({"activation_function": "gelu_new"}, "gelu_new"),
+        ({"share_encoder_decoder_embeddings": False}, "share_encoder_decoder_embeddings"),
+        ({"model_type": "bart"}, "'bart'"),
+    ],
+)
+def test_configs_the_step_graphs_do_not_compute_are_refused_by_name(tiny_marian_hf, tmp_path, change, named):
+    folder = checkpoint_folder(tiny_marian_hf, tmp_path / "variant")
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    (folder / "config.json").write_text(json.dumps({**config, **change}), encoding="utf-8")
+    with pytest.raises(ConversionRefused, match=named):
+        checkpoint.install_checkpoint(folder, tmp_path / "staging")
+
+
+def test_weights_that_do_not_match_the_config_are_refused(tiny_marian_hf, tmp_path):
+    folder = checkpoint_folder(tiny_marian_hf, tmp_path / "wrong")
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    (folder / "config.json").write_text(json.dumps({**config, "decoder_ffn_dim": 128}), encoding="utf-8")
+    with pytest.raises(ConversionRefused, match=r"does not match config.json: decoder.layers.0.fc1"):
+        checkpoint.install_checkpoint(folder, tmp_path / "staging")
+
+
+def test_positions_are_marians_sinusoids():
+    """The tables newer transformers no longer save are computed as MarianSinusoidalPositionalEmbedding does."""
+    import torch
+    from transformers.models.marian.modeling_marian import MarianSinusoidalPositionalEmbedding
+
+    for dim in (32, 33):
+        module = MarianSinusoidalPositionalEmbedding(40, dim)
+        with torch.no_grad():
+            want = module.create_weight().numpy()
+        assert (checkpoint.sinusoids(40, dim) == want).all()
