@@ -346,7 +346,7 @@ class Alignment:
 
 # ---- Qt ------------------------------------------------------------------------------------
 from PySide6.QtCore import QEvent, QObject, Qt, Signal  # noqa: E402
-from PySide6.QtGui import QMouseEvent, QPalette, QTextCharFormat, QTextCursor  # noqa: E402
+from PySide6.QtGui import QColor, QMouseEvent, QPalette, QTextCharFormat, QTextCursor  # noqa: E402
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit  # noqa: E402
 
 from .look import highlight_color  # noqa: E402 - the palette's highlight, as opaque as it must be
@@ -368,6 +368,9 @@ class AlignmentView(QObject):
         self._side = "source"
         self._follow_cursor = True  # the cursor's sentence is shown when the pointer is on none
         self._revealed: Pair | None = None  # the last pair whose counterpart was scrolled to
+        # The glossary terms a pair's translation lacks (set by post-editing; none by default):
+        # such a sentence is marked, never left to look right.
+        self.missing_terms: Callable[[Pair], tuple[Any, ...]] = lambda _pair: ()
         source.cursorPositionChanged.connect(lambda: self._cursor_moved("source"))
         target.cursorPositionChanged.connect(lambda: self._cursor_moved("target"))
         source.document().contentsChange.connect(self._source_changed)
@@ -391,10 +394,10 @@ class AlignmentView(QObject):
     def add(self, span: SegmentSpan) -> None:
         """A segment finished streaming: align it (and highlight it if the cursor is there)."""
         if self.alignment is not None:
-            self.alignment.add(span)
-            # Repaint only when the highlight moves, or for a new memory underline: not every
-            # pair at every sentence of a long text.
-            self.refresh(force=span.origin == MEMORY)
+            pair = self.alignment.add(span)
+            # Repaint only when the highlight moves, or for a new memory or missing-term
+            # underline: not every pair at every sentence of a long text.
+            self.refresh(force=span.origin == MEMORY or bool(self.missing_terms(pair)))
 
     def restore(self, source_text: str, pairs: list[Pair]) -> None:
         """The alignment of a translation shown before (a restored draft): ``pairs``, their
@@ -499,7 +502,7 @@ class AlignmentView(QObject):
             return
         self.pair = pair
         self._paint(self.source, pair.src if pair else None)
-        self._paint(self.target, pair.tgt if pair else None, self._memory_marks())
+        self._paint(self.target, pair.tgt if pair else None, self._memory_marks() + self._term_marks())
         self.highlighted.emit(pair)
 
     def memory_pairs(self) -> list[Pair]:
@@ -517,6 +520,26 @@ class AlignmentView(QObject):
         fmt.setToolTip("From the translation memory")
         return [_selection(self.target, p.tgt, fmt) for p in self.memory_pairs() if p.tgt[0] < p.tgt[1]]
 
+    def term_pairs(self) -> list[Pair]:
+        """The sentences whose translation lacks a glossary term their source holds."""
+        if self.alignment is None:
+            return []
+        return [p for p in self.alignment.pairs if self.missing_terms(p)]
+
+    def _term_marks(self) -> list[QTextEdit.ExtraSelection]:
+        """A wavy underline (the spell checker's) in the palette's red under each translation
+        that lacks a glossary term, with the terms in its tooltip."""
+        marks = []
+        for pair in self.term_pairs():
+            if pair.tgt[0] >= pair.tgt[1]:
+                continue
+            fmt = QTextCharFormat()
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+            fmt.setUnderlineColor(term_warning_color(self.target.palette()))
+            fmt.setToolTip(missing_terms_text(self.missing_terms(pair)))
+            marks.append(_selection(self.target, pair.tgt, fmt))
+        return marks
+
     def _paint(
         self, editor: QPlainTextEdit, span: tuple[int, int] | None, marks: list[QTextEdit.ExtraSelection] | None = None
     ) -> None:
@@ -528,6 +551,18 @@ class AlignmentView(QObject):
         fmt = QTextCharFormat()
         fmt.setBackground(highlight_color(palette, palette.color(QPalette.ColorRole.Base)))
         editor.setExtraSelections([_selection(editor, span, fmt), *marks])
+
+
+def missing_terms_text(terms: tuple[Any, ...]) -> str:
+    """What the window says of a translation that lacks glossary terms."""
+    listed = "; ".join(f"{t.source} → {t.target}" for t in terms)
+    return f"Glossary term missing from this translation: {listed}"
+
+
+def term_warning_color(palette: QPalette) -> QColor:
+    """A red that reads on the palette's base colour (light or dark theme)."""
+    dark = palette.color(QPalette.ColorRole.Base).lightness() < 128
+    return QColor("#ff6b6b") if dark else QColor("#c62828")
 
 
 def _selection(editor: QPlainTextEdit, span: tuple[int, int], fmt: QTextCharFormat) -> QTextEdit.ExtraSelection:

@@ -41,7 +41,7 @@ from desktop_mt.tm import TranslationMemory
 from desktop_mt.tm.incremental import Sentence, is_marker, plan_update
 from desktop_mt.tm.store import match_key
 
-from .alignment import MEMORY, MODEL, Pair, utf16_len
+from .alignment import MEMORY, MODEL, Pair, missing_terms_text, utf16_len
 from .ports import StrEnum
 from .postedit_completion import Completion
 from .tm_dialog import open_tm_dialog
@@ -64,6 +64,7 @@ class Said(StrEnum):
     NO_MEMORY = "The translation memory is not available: {why}"
     EDITED = "Your translation of this sentence (kept when the text is translated again); the machine's: {machine}"
     REMEMBERED = "From the translation memory (not sent to the model)"
+    TERMS_MISSING = "{n} sentence{s} without a glossary term (wavy underline)"
 
     def format_with(self, **values: object) -> str:
         return self.value.format(**values)
@@ -142,6 +143,8 @@ class PostEditFeature(QObject):
         controller.worker.segmentDone.connect(self._on_span)
         self.view.pairsEdited.connect(self._on_pairs_edited)
         self.view.highlighted.connect(self._on_highlighted)
+        self._term_checks: dict[tuple[str, str, Any], tuple[Any, ...]] = {}  # (source, translation, glossary)
+        self.view.missing_terms = self.missing_terms
         window.suggestion_bar.useRequested.connect(self.use_suggestion)
         self._history_timer = QTimer(self)
         self._history_timer.setSingleShot(True)
@@ -288,8 +291,13 @@ class PostEditFeature(QObject):
         self._remembered, self._announced = 0, False
 
     def _on_request_finished(self, req_id: int) -> None:
-        if req_id == self._req_id and not self._model_ran:
+        if req_id != self._req_id:
+            return
+        if not self._model_ran:
             self.window.clear_stats()  # nothing went to the model: no "0 tok/s" figures
+        lost = len(self.view.term_pairs())
+        if lost:  # said last: a term lost is what the translator must see
+            self._say(Said.TERMS_MISSING.format_with(n=lost, s="" if lost == 1 else "s"), 10000)
 
     def _say(self, message: str, ms: int) -> None:
         """Show ``message`` about the sentences shown (it goes when a new translation starts)."""
@@ -309,6 +317,24 @@ class PostEditFeature(QObject):
                 pair.suggestion = self._suggestions.get(match_key(pair.source))
                 if pair.suggestion is not None and pair is self.view.pair:
                     self._on_highlighted(pair)
+
+    # ---- the glossary's guarantee ------------------------------------------------------------
+    def missing_terms(self, pair: Pair) -> tuple[Any, ...]:
+        """The glossary terms ``pair``'s source holds whose target its translation lacks
+        (``Glossary.missing``, oriented for the sentence's language). The model's output always
+        has them (the engine protects them); a kept edit or a memory entry may not: the view
+        marks such a sentence. Remembered per sentence and glossary (asked at every repaint)."""
+        glossary = self.controller.glossary.get()
+        if glossary is None or not pair.translation.strip():
+            return ()
+        key = (pair.source, pair.translation, glossary)
+        if key not in self._term_checks:
+            way = sentence_direction(pair.source, self.controller.direction.target.value)
+            lost = () if way is None else glossary.oriented(way.split("-")[0]).missing(pair.source, pair.translation)
+            if len(self._term_checks) > 4096:
+                self._term_checks.clear()
+            self._term_checks[key] = lost
+        return self._term_checks[key]
 
     # ---- the history ---------------------------------------------------------------------------
     def machine_text(self) -> str:
@@ -361,7 +387,10 @@ class PostEditFeature(QObject):
 
     # ---- the memory's suggestion -------------------------------------------------------------
     def _on_highlighted(self, pair: Pair | None) -> None:
-        if pair is not None and pair.edited and pair.machine.strip() != pair.translation.strip():
+        lost = self.missing_terms(pair) if pair is not None else ()
+        if lost:
+            self._say(missing_terms_text(lost), 8000)
+        elif pair is not None and pair.edited and pair.machine.strip() != pair.translation.strip():
             self._say(Said.EDITED.format_with(machine=pair.machine), 6000)
         elif pair is not None and pair.origin == MEMORY:
             self._say(Said.REMEMBERED.value, 6000)

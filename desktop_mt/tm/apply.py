@@ -25,13 +25,19 @@ ProgressFn = Callable[[int, int], None]
 
 @dataclasses.dataclass
 class MemoryCounts:
-    """Sentences taken from the memory, and texts (lines or sentences) sent to the model."""
+    """Sentences taken from the memory, and texts (lines or sentences) sent to the model;
+    ``terms_missing``: sentences from the memory whose translation lacks a glossary term their
+    source holds (``Glossary.missing``): kept, as the memory's, and counted so the summary says so."""
 
     from_memory: int = 0
     to_model: int = 0
+    terms_missing: int = 0
 
     def __str__(self) -> str:
-        return f"{self.from_memory} sentence(s) from the translation memory, {self.to_model} text(s) to the model"
+        text = f"{self.from_memory} sentence(s) from the translation memory, {self.to_model} text(s) to the model"
+        if self.terms_missing:
+            text += f"; {self.terms_missing} of the memory's sentence(s) lack a glossary term"
+        return text
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,7 +96,7 @@ class MemoryTranslator:
     ) -> list[str]:
         """One translation per line: memory matches as they are kept, the rest by ``inner``."""
         opts = options or self.options
-        plans = [self._plan(line, opts.target) for line in lines]
+        plans = [self._plan(line, opts) for line in lines]
         texts: list[str] = []  # what the model gets: whole lines without a match, else the missing sentences
         for line, plan in zip(lines, plans):
             if plan is None or not plan.hits:
@@ -119,14 +125,17 @@ class MemoryTranslator:
         scaled = None if progress is None else (lambda done, total: progress(round(done * lines / total), lines))
         return iter(self.inner.translate_batch(texts, opts, cancel, scaled))
 
-    def _plan(self, line: str, target: str) -> _Line | None:
+    def _plan(self, line: str, opts: GenerationOptions) -> _Line | None:
         """A single-line text as sentences with their memory translations (None: a multi-line text)."""
         if "\n" in line or not line.strip():
             return None
         parts = []
         for sentence, gap in dirs.split_sentences(line.strip()):
-            direction = dirs.sentence_direction(sentence, target)
+            direction = dirs.sentence_direction(sentence, opts.target)
             match = self.memory.exact(sentence, direction) if direction is not None else None
+            if match is not None and direction is not None and opts.glossary:
+                glossary = opts.glossary.oriented(direction.split("-")[0])
+                self.counts.terms_missing += bool(glossary.missing(sentence, match.entry.target))
             parts.append((sentence, gap, match.entry.target if match is not None else None))
         return _Line(tuple(parts))
 

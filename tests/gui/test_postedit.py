@@ -28,10 +28,10 @@ class Counting(FakeModelTranslator):
         super().__init__(lambda s: s.upper())
         self.translated: list[str] = []
 
-    def translate_stream(self, text, options=None, cancel=None, prefix=None):
+    def translate_stream(self, text, options=None, cancel=None, prefix=None, **how):
         if prefix is None:
             self.translated.append(text)
-        return super().translate_stream(text, options, cancel, prefix)
+        return super().translate_stream(text, options, cancel, prefix, **how)
 
 
 @pytest.fixture

@@ -61,3 +61,18 @@ def test_a_journal_made_with_another_memory_is_not_resumed(fake):
     with_one = job_key(data, "txt", None, MemoryTranslator(fake, one), None)
     assert with_one != plain != job_key(data, "txt", None, MemoryTranslator(fake, other), None)
     assert with_one == job_key(data, "txt", None, MemoryTranslator(fake, one), None)
+
+
+def test_a_memory_translation_without_a_glossary_term_is_counted(fake):
+    from desktop_mt.engine.glossary import Glossary, Term
+    from desktop_mt.engine.options import GenerationOptions
+
+    memory = TranslationMemory(":memory:")
+    memory.add("Read the manual.", "读说明书。", "en-zh", origin="approved")
+    memory.add("The manual is short.", "手册很短。", "en-zh", origin="approved")
+    translator = MemoryTranslator(fake, memory)
+    options = GenerationOptions(glossary=Glossary((Term("manual", "手册"),)))
+    out = translator.translate_batch(["Read the manual.", "The manual is short."], options)
+    assert out == ["读说明书。", "手册很短。"]  # the memory's, as approved
+    assert translator.counts.terms_missing == 1
+    assert "1 of the memory's sentence(s) lack a glossary term" in str(translator.counts)
