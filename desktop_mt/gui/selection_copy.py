@@ -81,5 +81,5 @@ class SelectionCopy(QObject):
         text = clipboard.text(QClipboard.Mode.Clipboard) if copied else ""
         if copied:
             clipboard.setMimeData(saved, QClipboard.Mode.Clipboard)  # the user's clipboard, every format
-        log.info("translate selection: %d characters copied", len(text))
+        log.info("translate selection: the copy %s", "gave text" if text else "gave no text")
         self.done.emit(text)

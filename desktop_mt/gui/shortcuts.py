@@ -128,8 +128,6 @@ class ShortcutHost(SettingsPort, Protocol):
 
     def read_clipboard(self, selection: bool = False) -> str: ...
 
-    def translate_clipboard(self, selection: bool = False) -> int | None: ...
-
     def translate(self, text: str) -> int | None: ...
 
 
@@ -177,11 +175,7 @@ class SelectionAndShow(QObject):
             if copier is not None:
                 copier.start()
                 return
-        if controller.settings.hotkey_opens == "popup":
-            self._show(controller.read_clipboard(selection=True))
-            return
-        controller.direction.use_auto()
-        controller.translate_clipboard(selection=True)
+        self._show(controller.read_clipboard(selection=True))
 
     def _copier(self) -> SelectionCopy | None:
         if self.copier is None:
@@ -197,6 +191,7 @@ class SelectionAndShow(QObject):
         """``text`` translated in the popup or the window (Auto: each sentence into the other
         language)."""
         controller = self.controller
+        log.info("translate selection: %d characters", len(text))  # never the text itself
         if controller.settings.hotkey_opens == "popup":
             controller.popup.show_for(join_lines(text) if controller.input.joining else text, QCursor.pos())
             return
