@@ -115,6 +115,7 @@ __all__ = [
     "ResumeReport",
     "TranslationCancelled",
     "FORMATS",
+    "DOCUMENT_SUFFIXES",
     "JobSummary",
     "count_kept",
     "read_input",
@@ -132,6 +133,14 @@ _SUFFIX_FORMATS = {
     ".po": "po",
     ".pot": "po",
 }
+# What the window's "Translate file" dialog lists as documents (any other file is read as text).
+DOCUMENT_SUFFIXES = (
+    ".txt",
+    ".srt",
+    ".docx",
+    ".docm",
+    *(s for s in _SUFFIX_FORMATS if s not in (".srt", ".docx", ".docm")),
+)
 _OUTPUT_SUFFIXES = {".pot": ".po"}  # a translated template is a catalogue
 # Formats whose documents may re-translate their machine-filled entries (``overwrite_machine``).
 _MACHINE_AWARE = ("xliff", "po")

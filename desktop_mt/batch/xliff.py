@@ -547,8 +547,10 @@ def _render(
     for k in order:
         opens.setdefault(projection.spans[k].start, []).append(k)
     anchors: dict[int, list[Hashable]] = {}
+    floor = 0  # standalone codes keep their source order (a <bpt> never lands after its <ept>)
     for pos, mark in projection.anchors:
-        anchors.setdefault(min(pos, len(body)), []).append(mark)
+        floor = max(floor, min(pos, len(body)))
+        anchors.setdefault(floor, []).append(mark)
     open_spans: list[int] = []
     chunk: list[str] = []
     for pos in range(len(body) + 1):

@@ -32,6 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mt.batch import DOCUMENT_SUFFIXES
+
 from .direction_bar import SWAP_SHORTCUT, DirectionBar
 from .look import FitLabel
 from .models_dialog import DemoModelNotice
@@ -44,7 +46,7 @@ STATES = tuple(Status)  # the status bar's states (the stylesheet matches their 
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
 REDO_SHORTCUT = "Ctrl+Y"  # redo besides the platform's own (Ctrl+Shift+Z here): Windows and DeepL users expect it
 FILE_FILTER = (
-    "Documents (*.txt *.srt *.docx);;Images: read and translate the text "
+    f"Documents ({' '.join('*' + suffix for suffix in DOCUMENT_SUFFIXES)});;Images: read and translate the text "
     "(*.png *.jpg *.jpeg *.webp *.bmp *.gif *.tif *.tiff);;All files (*)"
 )
 DEFAULT_FONT_SIZE = 13  # source pane; the translation pane is one point larger
@@ -309,7 +311,7 @@ class WindowChrome(QMainWindow):
         self.settings_action = self._action("Settings…", "Settings", self.settingsRequested.emit)
         self.file_action = self._action(
             "Translate file…",
-            "Translate a .txt, .srt or .docx file (or drop one on the window)",
+            "Translate a text, subtitle, Word, XLIFF or PO file (or drop one on the window)",
             self.choose_file,
             "Ctrl+O",
         )

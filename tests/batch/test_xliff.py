@@ -347,7 +347,12 @@ def test_every_inline_code_is_kept_once_and_the_file_stays_valid(content):
     unit = _units(out.getvalue())["1"]
     source, target = unit.find(f"{X12}source"), unit.find(f"{X12}target")
     assert _codes(target, X12, CODES_12) == _codes(source, X12, CODES_12)
+    assert _standalone_order(target) == _standalone_order(source)  # a <bx/> never after its <ex/>
     _valid(_SCHEMA_12, out.getvalue())
+
+
+def _standalone_order(element: etree._Element) -> list[str]:
+    return [e.get("id") for e in element.iter() if etree.QName(e).localname in STANDALONE_12]
 
 
 _SCHEMA_12 = _schema("xliff-core-1.2-strict.xsd")
