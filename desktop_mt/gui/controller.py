@@ -255,7 +255,8 @@ class Controller(QObject):
 
     def apply_settings(self, new: Settings) -> None:
         """Adopt ``new``: persist, reload the engine in the worker if needed, re-register
-        the hotkey. The window's text is left alone."""
+        the hotkey. The window's text is left alone, but for the sentences a changed glossary
+        renders differently: those are translated again at once."""
         if new.model_path != self.settings.model_path:
             self.model_override = None
         old_hotkey = (self.settings.hotkey_enabled, self.settings.hotkey, self.settings.region_hotkey)
@@ -273,6 +274,7 @@ class Controller(QObject):
         self.save()
         self._update_close_to_tray()
         self.reload_engine()
+        self.postedit.glossary_applied()  # a changed glossary: the sentences it touches, translated again
         if (new.hotkey_enabled, new.hotkey, new.region_hotkey) != old_hotkey:
             self.register_hotkey()
             self.ocr.register_hotkey()

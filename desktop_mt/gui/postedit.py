@@ -143,6 +143,8 @@ class PostEditFeature(QObject):
         controller.worker.segmentDone.connect(self._on_span)
         self.view.pairsEdited.connect(self._on_pairs_edited)
         self.view.highlighted.connect(self._on_highlighted)
+        self._memory_changed = False  # the memory changed since the translation shown was planned
+        self.memoryChanged.connect(self._on_memory_changed)
         self._term_checks: dict[tuple[str, str, Any], tuple[Any, ...]] = {}  # (source, translation, glossary)
         self.view.missing_terms = self.missing_terms
         window.suggestion_bar.useRequested.connect(self.use_suggestion)
@@ -236,6 +238,9 @@ class PostEditFeature(QObject):
             return self.tm_dialog
         self.commit()
         self.tm_dialog = open_tm_dialog(self.window, memory)
+        changed = getattr(self.tm_dialog, "memoryChanged", None)
+        if changed is not None:  # an entry edited, deleted or imported: the sentences it touches again
+            changed.connect(self._on_memory_edited)
         return self.tm_dialog
 
     # ---- incremental translation -------------------------------------------------------------
@@ -258,8 +263,10 @@ class PostEditFeature(QObject):
             memory = None
         made_with = (self.controller.window_options(), self.controller.loaded_config)
         if made_with != self._made_with:
-            pairs = [p for p in pairs if p.edited]  # other settings or model: only the user's are kept
-        self._made_with = made_with
+            pairs = [p for p in pairs if p.edited or self._untouched(p, made_with)]
+        if self._memory_changed and memory is not None:  # an entry approved, edited or deleted since
+            pairs = [p for p in pairs if p.edited or not self._memory_differs(p, memory)]
+        self._made_with, self._memory_changed = made_with, False
         if not pairs and memory is None:
             return None  # counted as the model translates it (_on_span)
         previous = [Sentence(p.source, p.translation, p.edited, p.suggestion) for p in pairs]
@@ -278,6 +285,57 @@ class PostEditFeature(QObject):
             self._announced = True
             self._say(planned_summary(kept, self._remembered, plan.to_model), 8000)
         return plan
+
+    def _untouched(self, pair: Pair, made_with: tuple[Any, Any]) -> bool:
+        """Whether a sentence translated with ``self._made_with`` is still right with
+        ``made_with``: only the glossary changed (same model, same other options) and it renders
+        the same terms in this sentence as before. Any other change: translate it again."""
+        if self._made_with is None:
+            return False
+        (old, old_model), (new, new_model) = self._made_with, made_with
+        if old_model != new_model or dataclasses.replace(old, glossary=new.glossary) != new:
+            return False
+        way = sentence_direction(pair.source, self.controller.direction.target.value)
+        source_lang = way.split("-")[0] if way else ""
+        return bool(way) and _renders(old.glossary, pair.source, source_lang) == _renders(
+            new.glossary, pair.source, source_lang
+        )
+
+    def _memory_differs(self, pair: Pair, memory: Any) -> bool:
+        """Whether the memory now has another translation for ``pair``'s sentence than the one
+        shown (an entry approved, edited or deleted since it was shown)."""
+        way = sentence_direction(pair.source, self.controller.direction.target.value)
+        if way is None:
+            return False
+        confirmed = memory.confirmed(pair.source, way)
+        if confirmed is None:
+            return pair.origin == MEMORY  # its entry went: the model's translation now
+        return bool(confirmed.entry.target.strip() != pair.translation.strip())
+
+    def refresh_changed(self) -> int | None:
+        """The glossary or the memory changed: translate the text shown again at once; only
+        the sentences the change touches go to the model (:meth:`plan`). The request's id, or
+        None when nothing is shown."""
+        alignment = self.view.alignment
+        source = self.window.source_text()
+        if alignment is None or not alignment.pairs or not source.strip():
+            return None
+        request_id: int | None = self.controller.translate(source)
+        return request_id
+
+    def _on_memory_changed(self) -> None:
+        self._memory_changed = True
+
+    def _on_memory_edited(self) -> None:
+        self._memory_changed = True
+        self.refresh_changed()
+
+    def glossary_applied(self) -> int | None:
+        """Settings applied: when the glossary is not the one the text shown was translated
+        with, translate again the sentences whose terms it changes (:meth:`refresh_changed`)."""
+        if self._made_with is None or self._made_with[0].glossary == self.controller.glossary.get():
+            return None
+        return self.refresh_changed()
 
     def _on_request_started(self, req_id: int, text: str) -> None:
         self._source, self._req_id = text, req_id
@@ -444,6 +502,13 @@ def planned_summary(kept: int, remembered: int, to_model: int) -> str:
     if to_model:
         parts.append(Said.BY_MODEL.format_with(n=to_model))
     return ", ".join(parts)
+
+
+def _renders(glossary: Any, source: str, source_lang: str) -> list[tuple[int, int, str]]:
+    """What ``glossary`` makes of the terms in ``source``: where each is and its target."""
+    if not glossary:
+        return []
+    return [(m.start, m.end, m.term.target) for m in glossary.oriented(source_lang).find(source)]
 
 
 def _short(text: str, limit: int = 50) -> str:
