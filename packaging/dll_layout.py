@@ -9,11 +9,13 @@ only if the first package happened to load the DLL into the process earlier:
 ``DLL load failed while importing _sentencepiece`` otherwise.
 
 A binary's loader looks in the binary's own folder, in the bundle's top-level folder (the
-bootloader adds it to the DLL search path) and in its own package's ``<package>.libs/`` (the
-delvewheel patch). :func:`place_dlls` gives a binary that links to a DLL the bundle carries
-elsewhere a copy in one of those places; :func:`unreachable` is the same check over a built
-bundle's files. Names compare case-insensitively, as Windows does. Stdlib only: the spec loads
-this file under PyInstaller, and the tests and the Windows stage on Linux.
+bootloader adds it to the DLL search path), in its own package's ``<package>.libs/`` (the
+delvewheel patch) and in its package's top folder (PySide6 and shiboken6 add theirs with
+``os.add_dll_directory``; Qt's plugins, deeper down, find Qt6Core.dll there).
+:func:`place_dlls` gives a binary that links to a DLL the bundle carries elsewhere a copy in
+one of those places; :func:`unreachable` is the same check over a built bundle's files. Names
+compare case-insensitively, as Windows does. Stdlib only: the spec loads this file under
+PyInstaller, and the tests and the Windows stage on Linux.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def search_dirs(dest: str) -> tuple[str, ...]:
     dirs = [own, ""]
     top = dest.split("/", 1)[0]
     if "/" in dest and not top.endswith(".libs"):
+        dirs.append(top)  # the package's folder, where it adds it (PySide6, shiboken6)
         dirs.append(f"{top}.libs")  # the delvewheel patch of the binary's own package
     return tuple(dict.fromkeys(dirs))
 

@@ -68,6 +68,20 @@ def _find(toc, dest):
     return next(e for e in toc if e[0].replace("\\", "/").lower() == dest)
 
 
+def test_qt_plugins_find_qt_in_the_pyside6_folder():
+    """PySide6 adds its own folder to the DLL search path, and Qt loads its plugins after
+    Qt6Core.dll: a plugin deep down needs no copy of Qt next to it (the first Windows build
+    made five copies of Qt6Core.dll, 50 MB)."""
+    toc = [
+        ("PySide6\\Qt6Core.dll", "C:\\PySide6\\Qt6Core.dll", "BINARY"),
+        ("PySide6\\Qt6Gui.dll", "C:\\PySide6\\Qt6Gui.dll", "BINARY"),
+        ("PySide6\\plugins\\styles\\qmodernwindowsstyle.dll", "C:\\PySide6\\plugins\\styles\\q.dll", "BINARY"),
+        ("PySide6\\plugins\\platforms\\qoffscreen.dll", "C:\\PySide6\\plugins\\platforms\\o.dll", "BINARY"),
+    ]
+    fixed, added = dll_layout.place_dlls(toc, lambda e: ["Qt6Core.dll", "Qt6Gui.dll"] if "plugins" in e[0] else [])
+    assert added == [] and fixed == toc
+
+
 def test_without_a_libs_folder_the_copy_goes_next_to_the_extension():
     toc = [
         ("pkg\\sub\\ext.pyd", "C:\\pkg\\ext.pyd", "EXTENSION"),
@@ -93,6 +107,12 @@ def test_a_copied_dll_s_own_dependencies_are_placed_too():
 
 def test_the_top_level_folder_and_the_own_folder_are_searched():
     assert dll_layout.search_dirs("sentencepiece/_sentencepiece.pyd") == ("sentencepiece", "", "sentencepiece.libs")
+    assert dll_layout.search_dirs("PySide6/plugins/styles/qmodernwindowsstyle.dll") == (
+        "pyside6/plugins/styles",
+        "",
+        "pyside6",
+        "pyside6.libs",
+    )
     assert dll_layout.search_dirs("numpy.libs/x.dll") == ("numpy.libs", "")
     assert dll_layout.search_dirs("python311.dll") == ("",)
     toc = ["pkg/ext.pyd", "shared.dll", "pkg/near.dll"]
