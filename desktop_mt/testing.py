@@ -419,9 +419,10 @@ class FakeModelTranslator(Translator):
         options: GenerationOptions | None = None,
         cancel: CancelToken | None = None,
         prefix: str | None = None,
+        look_ahead: bool = False,
     ) -> Generator[StreamEvent, None, None]:
         if prefix is None:
-            return super().translate_stream(text, options, cancel)
+            return super().translate_stream(text, options, cancel, look_ahead=look_ahead)
         return self._complete(text, prefix, cancel)
 
     def _complete(self, text: str, prefix: str, cancel: CancelToken | None) -> Generator[StreamEvent, None, None]:

@@ -132,18 +132,23 @@ class TwoWayTranslator:
         return joined_text(self.translate_stream(text, options, cancel))
 
     def translate_stream(
-        self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None
+        self,
+        text: str,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        look_ahead: bool = False,
     ) -> Generator[StreamEvent, None, None]:
         """Events as ``Translator.translate_stream`` yields them, segment indexes counted over
         the whole text; one ``Finished`` at the end. Raises ``DirectionUnavailableError`` before
-        any event when the text needs a direction without a model."""
+        any event when the text needs a direction without a model. ``look_ahead``: each
+        translator's own (``Translator.translate_stream``), per run of one direction."""
         opts = options or self.options
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
-        return self._stream_pieces(self._pieces(text, opts), opts, cancel)
+        return self._stream_pieces(self._pieces(text, opts), opts, cancel, look_ahead)
 
     def _stream_pieces(
-        self, pieces: list[Piece], opts: GenerationOptions, cancel: CancelToken | None
+        self, pieces: list[Piece], opts: GenerationOptions, cancel: CancelToken | None, look_ahead: bool
     ) -> Generator[StreamEvent, None, None]:
         started, first = time.perf_counter(), None
         index = tokens = whole = cut = 0
@@ -159,7 +164,9 @@ class TwoWayTranslator:
             else:
                 stats: TranslationStats | None = None
                 translator = self.translator_for(piece.direction)
-                stream = translator.translate_stream(piece.text, _options_for(piece.direction, opts), cancel)
+                stream = translator.translate_stream(
+                    piece.text, _options_for(piece.direction, opts), cancel, look_ahead=look_ahead
+                )
                 with contextlib.closing(stream):
                     for event in stream:
                         if isinstance(event, Finished):

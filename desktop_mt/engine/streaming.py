@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, cast
 from . import generation as gen
 from . import spans
 from .events import Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
+from .lookahead import LookAhead, Search, single_search
 from .model_text import Kept, PlanPiece, decide
 from .options import GenerationOptions
 from .segment import Segment
@@ -57,13 +58,22 @@ class StreamState:
 
 
 def stream_text(
-    core: TranslatorCore, text: str, opts: GenerationOptions, cancel: CancelToken | None = None
+    core: TranslatorCore, text: str, opts: GenerationOptions, cancel: CancelToken | None = None, rows: int = 1
 ) -> Generator[StreamEvent, None, None]:
-    """``Translator.translate_stream`` in the model's own script."""
+    """``Translator.translate_stream`` in the model's own script. ``rows`` > 1: the texts after
+    the first are decoded ahead in batches of up to ``rows`` rows (``engine.lookahead``); the
+    events are the same."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     state = StreamState()
-    yield from _stream_items(core, core.text.plan(text, opts), opts, cancel, state)
+    plan = core.text.plan(text, opts)
+    ahead = LookAhead(core, plan, opts, cancel, rows) if rows > 1 else None
+    search = ahead.search if ahead is not None else single_search(core, opts, cancel)
+    try:
+        yield from _stream_items(core, plan, opts, cancel, state, search)
+    finally:
+        if ahead is not None:
+            ahead.close()
     clock = state.clock
     yield Finished(
         TranslationStats(
@@ -78,6 +88,7 @@ def _stream_items(
     opts: GenerationOptions,
     cancel: CancelToken | None,
     state: StreamState,
+    search: Search,
     decision: spans.Decision | None = None,
 ) -> Generator[StreamEvent, None, None]:
     """The events of a plan's items (``decision``: how the sentence these items cut was
@@ -89,7 +100,7 @@ def _stream_items(
             yield held
             held = None
         if isinstance(item, spans.Whole):
-            yield from _stream_whole(core, item, opts, cancel, state)
+            yield from _stream_whole(core, item, opts, cancel, state, search)
             if state.cancelled:
                 break
             continue
@@ -102,7 +113,7 @@ def _stream_items(
             yield TextDelta(item, -1)
             owed -= 1
             continue
-        done = yield from _stream_segment(core, item, state.index, opts, cancel, state.clock)
+        done = yield from _stream_segment(core, item, state.index, opts, cancel, state.clock, search)
         if done is None:
             state.cancelled = True
             break
@@ -119,14 +130,19 @@ def _stream_items(
 
 
 def _stream_whole(
-    core: TranslatorCore, item: spans.Whole, opts: GenerationOptions, cancel: CancelToken | None, state: StreamState
+    core: TranslatorCore,
+    item: spans.Whole,
+    opts: GenerationOptions,
+    cancel: CancelToken | None,
+    state: StreamState,
+    search: Search,
 ) -> Generator[StreamEvent, None, None]:
     """A sentence with protected spans: decoded whole first (nothing shown meanwhile), shown
     as one delta when its output holds every span, else streamed cut around its spans. The
     decision comes before anything is shown, so deltas stay append-only (docs/ENGINE_API.md)."""
     decision = spans.Decision(spans.CUT, item.reason)
     if not item.reason:
-        ids = _decode_whole(core, item.text, opts, cancel)
+        ids = _decode_whole(item.text, cancel, search)
         if ids is None:
             state.cancelled = True
             return
@@ -143,15 +159,14 @@ def _stream_whole(
         state.whole += 1
         return
     state.cut += 1
-    yield from _stream_items(core, cast("tuple[PlanPiece, ...]", item.fallback), opts, cancel, state, decision)
+    fallback = cast("tuple[PlanPiece, ...]", item.fallback)
+    yield from _stream_items(core, fallback, opts, cancel, state, search, decision)
 
 
-def _decode_whole(
-    core: TranslatorCore, text: str, opts: GenerationOptions, cancel: CancelToken | None
-) -> list[int] | None:
+def _decode_whole(text: str, cancel: CancelToken | None, search: Search) -> list[int] | None:
     """The output ids of one sentence, decoded in full (None: cancelled)."""
     ids: list[int] | None = None
-    for event in core.search([core.text.encode(text, opts)], opts, cancel):
+    for event in search(text):
         if isinstance(event, gen.ItemDone):
             ids = event.ids
     if cancel is not None and cancel.is_set():
@@ -160,11 +175,17 @@ def _decode_whole(
 
 
 def _stream_segment(
-    core: TranslatorCore, item: Segment, index: int, opts: GenerationOptions, cancel: CancelToken | None, clock: Clock
+    core: TranslatorCore,
+    item: Segment,
+    index: int,
+    opts: GenerationOptions,
+    cancel: CancelToken | None,
+    clock: Clock,
+    search: Search,
 ) -> Generator[StreamEvent, None, SegmentDone | None]:
     """One segment's deltas as they decode; returns its ``SegmentDone`` (None: cancelled)."""
     decoder, count, shown = IncrementalDecoder(core.tokenizer), 0, ""
-    for event in core.search([core.text.encode(item.text, opts)], opts, cancel):
+    for event in search(item.text):
         # Beam search commits only the prefix all hypotheses share; ItemDone brings the rest.
         for token in new_ids(event, count):
             count += 1

@@ -13,6 +13,7 @@ from . import script, spans
 from .alternatives import best_alternatives
 from .events import Alternative, Finished, TextDelta
 from .events import StreamEvent as StreamEvent  # re-exported: the stream type of translate_stream
+from .lookahead import TOKEN_BUDGET, batches
 from .model_format import ModelInfo, bundled_model_dir, inspect_model_dir, verify_files
 from .model_text import Kept as Kept  # re-exported: a plan item copied as it is
 from .model_text import ModelText, PlanPiece, decide, piece_output
@@ -23,7 +24,6 @@ from .segment import Segment
 from .streaming import stream_text
 from .tokenizer import SentencePieceTokenizer, default_target_token
 
-_TOKEN_BUDGET = 4096  # source tokens x rows per batch in translate_batch
 DEFAULT_BATCH_SIZE = 16  # rows per batch in translate_batch
 
 
@@ -77,6 +77,7 @@ class Translator:
         options: GenerationOptions | None = None,
         cancel: CancelToken | None = None,
         prefix: str | None = None,
+        look_ahead: bool = False,
     ) -> Generator[StreamEvent, None, None]:
         """Lazily translate ``text`` segment by segment, yielding text deltas as tokens come.
 
@@ -87,14 +88,21 @@ class Translator:
         Closing the generator (or setting ``cancel``) stops generation within one decode step.
         A sentence with protected spans is decoded whole before anything of it is shown, then
         shown at once when its output holds every span, else streamed cut around its spans
-        (``engine.spans``; ``SegmentDone.spans`` says which). With a Traditional
+        (``engine.spans``; ``SegmentDone.spans`` says which).
+
+        ``look_ahead``: the first sentence streams alone as without it; the sentences after it
+        are decoded ahead in length-sorted batches of up to ``batch_size`` rows, as
+        :meth:`translate_batch` cuts them (``engine.lookahead``), and each shows, in order, as
+        soon as it and those before it are done: a long text costs about what
+        :meth:`translate_batch` costs. The events and texts are the same as without it where
+        the model is :attr:`batch_invariant`. With a Traditional
         ``options.script`` the deltas are converted by OpenCC clause by clause
         (``engine.script.convert_events``): nothing shown is changed afterwards.
         """
         if prefix is not None:
             return complete_stream(self, text, prefix, options, cancel)
         opts = options or self.options
-        events = stream_text(self, text, opts, cancel)
+        events = stream_text(self, text, opts, cancel, self.batch_size if look_ahead else 1)
         return events if opts.script == script.SIMPLIFIED else script.convert_events(events, opts.script)
 
     def translate_batch(
@@ -236,7 +244,7 @@ class Translator:
         """Each distinct segment's finished translation; ``batch_done({text: translation})`` after each batch."""
         order = sorted(unique, key=lambda t: len(encoded[t]))
         done: dict[str, str] = {}
-        for batch in _batches(order, encoded, batch_size, _TOKEN_BUDGET):
+        for batch in batches(order, encoded, batch_size, TOKEN_BUDGET):
             for event in self.search([encoded[t] for t in batch], opts, cancel):
                 if isinstance(event, gen.ItemDone):
                     done[batch[event.item]] = self.text.finish_text(self.tokenizer.decode(event.ids).strip(), opts)
@@ -402,18 +410,6 @@ def _check_batch_size(batch_size: int) -> int:
     if batch_size < 1:
         raise ValueError("batch_size must be >= 1")
     return batch_size
-
-
-def _batches(order: list[str], encoded: dict[str, list[int]], max_rows: int, budget: int) -> Iterator[list[str]]:
-    batch: list[str] = []
-    for text in order:
-        width = len(encoded[text])
-        if batch and (len(batch) >= max_rows or width * (len(batch) + 1) > budget):
-            yield batch
-            batch = []
-        batch.append(text)
-    if batch:
-        yield batch
 
 
 def decode_params(info: ModelInfo) -> gen.DecodeParams:

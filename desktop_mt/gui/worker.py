@@ -33,6 +33,7 @@ from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, Translati
 from desktop_mt.engine.model_format import ModelInfo, inspect_model_dir
 from desktop_mt.engine.options import SessionOptions
 from desktop_mt.engine.router import TwoWayTranslator, directions_of, translator_for_sentence
+from desktop_mt.engine.translator import Translator
 from desktop_mt.errors import DesktopMTError, TranslationCancelled
 from desktop_mt.models.installed import resolve_model
 from desktop_mt.tm.store import match_key
@@ -212,7 +213,9 @@ class TranslationWorker(QObject):
         last_emit = 0.0  # 0 -> the first token goes out at once (time to first token)
         stats = None
         tracker = SegmentTracker()  # where each sentence's translation sits (sentence alignment)
-        events = self._translator.translate_stream(text, options=options, cancel=cancel)
+        events = self._translator.translate_stream(
+            text, options=options, cancel=cancel, **_look_ahead(self._translator)
+        )
         try:
             for event in events:
                 span = tracker.feed(event)
@@ -487,6 +490,13 @@ class _PlanStream:
             if stats.cancelled:
                 return None
         return "".join(out)
+
+
+def _look_ahead(translator: Any) -> dict[str, bool]:
+    """The engine's translators stream a text with look-ahead: its first sentence token by token,
+    the sentences after it decoded in batches and shown in order (``Translator.translate_stream``:
+    a long paste at about ``translate_batch``'s speed). A stand-in streams as it does."""
+    return {"look_ahead": True} if isinstance(translator, (Translator, TwoWayTranslator)) else {}
 
 
 def _stats_at_end(events: Iterator[object]) -> TranslationStats | None:
