@@ -49,7 +49,8 @@ log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"  # the app's server is for this computer only
 INSTALL_HINT = "pip install 'desktop-mt[server]'"
-STOP_TIMEOUT_S = 5.0  # uvicorn finishes open requests (2 s) and the service stops its threads
+DRAIN_S = 2.0  # on quit, running requests get this long to finish (waiting ones get 503 at once)
+STOP_TIMEOUT_S = 8.0  # the drain, the last answers (3 s at most) and the service's threads stopping
 _ATTACHED = "localApiAttached"  # a dynamic property marking the Settings dialogs we listen to
 
 
@@ -205,6 +206,7 @@ class _ServerRun:
             variant=engine.variant,
             threads=engine.intra_op_threads,
             cors_origins=("pot",),
+            drain_s=DRAIN_S,
         )
         run = self
 
@@ -217,9 +219,7 @@ class _ServerRun:
         # The server's connection limits and timeouts; no access log (it could carry query
         # strings); uvicorn's own lines as warnings only.
         app = create_app(config, translator)
-        server = Server(
-            uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, **uvicorn_options(config))
-        )
+        server = Server(uvicorn.Config(app, log_level="warning", **uvicorn_options(config)))
         return server, app
 
 

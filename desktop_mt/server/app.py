@@ -36,6 +36,7 @@ from ..tm.store import TranslationMemory
 from . import deepl_api, openai_api, openai_responses
 from .calls import open_stream, translate_html, translate_nbest, translate_texts
 from .config import CORS_HEADERS, ServerConfig, cors_origins, is_loopback
+from .connections import DRAIN_STATE
 from .errors import ApiError, error_response
 from .guard import Guard, JsonCORSMiddleware
 from .languages import NAMES, Target, canonical, detect, detect_each, language_of
@@ -80,8 +81,10 @@ def create_app(
     service = TranslationService(translator, config, memory)
 
     @contextlib.asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        yield
+    async def lifespan(_app: FastAPI) -> AsyncIterator[dict[str, object]]:
+        # The drain hook for the protocol's shutdown() (.connections), through the lifespan
+        # state uvicorn shares with its protocols.
+        yield {DRAIN_STATE: service.drain}
         service.close()
 
     app = FastAPI(

@@ -106,6 +106,7 @@ class Batcher:
         self._queued_texts = 0
         self._cond = threading.Condition()
         self._closed = False
+        self._draining = False  # drain(): no new requests, the running call goes on
         self._running: list[tuple[Ticket, int]] = []  # (request, text index) of the engine call
         self._call_cancel = threading.Event()  # the running call's cancel flag
         self._call_key: Hashable = None  # the running call's key
@@ -128,7 +129,7 @@ class Batcher:
         when the queue cannot take them, BatcherClosed after :meth:`close`)."""
         ticket = Ticket(self, texts, key)
         with self._cond:
-            if self._closed:
+            if self._closed or self._draining:
                 raise BatcherClosed("the server is shutting down")
             if not ticket.texts:
                 ticket.future.set_result([])
@@ -139,6 +140,14 @@ class Batcher:
             self._queued_texts += len(ticket.texts)
             self._cond.notify()
         return ticket
+
+    def drain(self) -> None:
+        """Graceful shutdown: new requests and those still waiting for (some of) their texts'
+        engine call fail with BatcherClosed; the running call goes on (:meth:`close` cancels it)."""
+        with self._cond:
+            self._draining = True
+            for ticket in list(self._line):
+                self._fail(ticket, BatcherClosed("the server is shutting down"))
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop: the running call is cancelled, its and the waiting requests fail with

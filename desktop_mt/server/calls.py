@@ -11,12 +11,13 @@ import logging
 from starlette.concurrency import run_in_threadpool
 
 from ..engine.direction import DirectionUnavailableError
-from ..errors import DesktopMTError
+from ..errors import DesktopMTError, TranslationCancelled
 from .batching import BatcherClosed, QueueFull
 from .errors import ApiError
+from .gate import TurnCancelled
 from .htmltext import HtmlDocument
 from .languages import Target
-from .service import Stream, TooManyStreams, TranslationService
+from .service import SHUTTING_DOWN, Stream, TooManyStreams, TranslationService
 
 log = logging.getLogger("desktop_mt.server")
 OFFLOAD_CHARS = 64 * 1024  # more HTML than this is split into tags and text off the event loop
@@ -61,6 +62,8 @@ async def translate_nbest(
     except TooManyStreams as exc:
         service.metrics.rejected.labels("nbest").inc()
         raise busy(f"Server busy: {exc}; retry later", service) from None
+    except (TranslationCancelled, TurnCancelled):  # only the shutdown cancels a search a client waits for
+        raise busy(f"Server busy: {SHUTTING_DOWN}; retry later", service) from None
     except (DesktopMTError, ValueError, RuntimeError) as exc:
         log.error("n-best search failed: %s", type(exc).__name__)
         raise ApiError(500, f"Cannot translate text: {exc}") from None

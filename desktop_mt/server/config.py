@@ -41,6 +41,8 @@ class ServerConfig:
     within ``header_timeout_s`` of the connection (or of the previous answer), the body within
     ``body_timeout_s`` (408), an idle keep-alive connection is closed after ``keep_alive_s``;
     beyond ``max_connections`` open connections a new one is answered 503 and closed.
+    Shutdown (SIGTERM, Ctrl+C, the app's quit): work already running gets ``drain_s`` seconds
+    to finish (:meth:`.service.TranslationService.drain`).
     ``cors_origins`` may name presets (:data:`CORS_PRESETS`, e.g. ``pot``).
 
     Models: ``models`` the ``--model`` values (folders or installed names, at most one per
@@ -74,6 +76,7 @@ class ServerConfig:
     body_timeout_s: float = 30.0
     keep_alive_s: float = 5.0
     max_connections: int = 256
+    drain_s: float = 10.0
 
     def __post_init__(self) -> None:
         for name in (
@@ -92,6 +95,8 @@ class ServerConfig:
         for name in ("header_timeout_s", "body_timeout_s", "keep_alive_s"):
             if not getattr(self, name) > 0:
                 raise ServeConfigError(f"--{name[:-2].replace('_', '-')} must be > 0")
+        if not 0 <= self.drain_s <= 3600:
+            raise ServeConfigError("--drain-timeout must be 0-3600 seconds")
         if self.batch_window_ms < 0:
             raise ServeConfigError("--batch-window-ms must be >= 0")
         if not 0 <= self.port <= 65535:
@@ -245,6 +250,15 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"seconds a request body may take to arrive (default {d.body_timeout_s:g}; then 408)",
     )
     parser.add_argument(
+        "--drain-timeout",
+        type=float,
+        default=d.drain_s,
+        metavar="S",
+        dest="drain_s",
+        help=f"on SIGTERM/Ctrl+C, seconds running work gets to finish (default {d.drain_s:g}); "
+        "waiting requests get 503 at once",
+    )
+    parser.add_argument(
         "--keep-alive",
         type=float,
         default=d.keep_alive_s,
@@ -297,7 +311,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         alternatives_limit=getattr(args, "alternatives_limit", ServerConfig.alternatives_limit),
         **{
             name: getattr(args, name)
-            for name in ("header_timeout_s", "body_timeout_s", "keep_alive_s", "max_connections")
+            for name in ("header_timeout_s", "body_timeout_s", "keep_alive_s", "max_connections", "drain_s")
             if hasattr(args, name)
         },
     )

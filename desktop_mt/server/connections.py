@@ -12,10 +12,27 @@ forever, and once the process runs out of file descriptors ``accept()`` fails fo
 - TCP_NODELAY on every connection (see :func:`_no_delay`);
 - beyond ``max_connections`` open connections a new one is answered ``503`` (JSON, with
   ``Retry-After``) and closed at once, so the server keeps accepting and keeps file
-  descriptors free instead of refusing connections.
+  descriptors free instead of refusing connections;
+- malformed HTTP (a bad, negative or conflicting Content-Length, a bad chunk size, two Host
+  headers...: h11's RemoteProtocolError) is answered 400 in LibreTranslate's JSON shape, not
+  uvicorn's text/plain;
+- a connection closed while the client is still sending its request body (the app answered
+  before reading it: 413 for a declared length over the limit, 408 for a body too slow) is
+  closed *lingering* (:class:`LingeringTransport`): the answer and a FIN go out at once, what
+  the client still sends is read and dropped for up to ``linger_s`` (5 s), then the socket
+  closes. Closed at once with unread data, the kernel resets the connection and a client
+  still writing a 10 MB body saw "connection reset" instead of the 413.
 
 The body's own deadline is the app's (:func:`.requests.read_body`, 408 in the endpoint's
 shape).
+
+Graceful shutdown: uvicorn calls each open connection's ``shutdown()`` when it starts to shut
+down (SIGTERM, Ctrl+C, ``should_exit``); the protocol first calls the app's drain hook, which
+the app's lifespan puts in the lifespan state (:data:`DRAIN_STATE`): the service answers
+waiting requests 503 and gives running work ``drain_s`` seconds
+(:meth:`.service.TranslationService.drain`). uvicorn waits for the connections to finish for
+``drain_s`` + :data:`ANSWER_MARGIN_S` (the interrupted work's answers and error events must
+get out before it cancels what is left).
 """
 
 from __future__ import annotations
@@ -25,11 +42,17 @@ import contextlib
 import json
 import os
 import socket
+from collections.abc import Callable, Iterable
 from typing import Any
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .config import CONFIG_ENV, ServerConfig
+
+DRAIN_STATE = "desktop_mt.drain"  # the lifespan state's key of the app's drain hook
+ANSWER_MARGIN_S = 3.0  # after the drain time: for the interrupted work's answers to be sent
+INVALID_HTTP = "Invalid HTTP request: the request line, headers or body framing are malformed"
 
 
 def _raw_response(status: str, message: str, extra: str = "") -> bytes:
@@ -51,9 +74,12 @@ class GuardedH11Protocol(H11Protocol):
     _header_timer = None
     _cycle_seen: object = None
 
+    linger_s = 5.0  # most seconds a closed connection reads and drops a request body still arriving
+    _lingering = False
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's own (h11_impl), narrower than BaseProtocol's
         _no_delay(transport)
-        super().connection_made(transport)
+        super().connection_made(LingeringTransport(transport, self))
         if len(self.connections) > self.max_connections:
             transport.write(
                 _raw_response(
@@ -67,6 +93,8 @@ class GuardedH11Protocol(H11Protocol):
         self._arm()
 
     def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return  # the rest of a body nobody will read (see LingeringTransport)
         cycle = self.cycle
         super().data_received(data)
         if self.cycle is not cycle:  # a request's headers are complete
@@ -77,6 +105,40 @@ class GuardedH11Protocol(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._disarm()  # idle from here: uvicorn's keep-alive timeout applies
+
+    def send_400_response(self, msg: str) -> None:
+        """Malformed HTTP (uvicorn's handler of h11's RemoteProtocolError): 400 in
+        LibreTranslate's JSON shape (the request's path may not be known), then closed."""
+        body = json.dumps({"error": INVALID_HTTP}).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ]
+        for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"), h11.Data(data=body)):
+            self.transport.write(self.conn.send(event) or b"")
+        self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")
+        self.transport.close()
+
+    def body_unread(self) -> bool:
+        """Whether the client is still sending a request body the app did not read."""
+        return self.conn.their_state is h11.SEND_BODY
+
+    def linger(self, raw: asyncio.Transport) -> None:
+        """Close ``raw`` lingering (see :class:`LingeringTransport`)."""
+        self._lingering = True
+        self._disarm()
+        raw.write_eof()  # after the answer still buffered: the client reads it, then EOF
+        raw.resume_reading()
+        self.loop.call_later(self.linger_s, raw.close)
+
+    def shutdown(self) -> None:
+        """The server shuts down: the app drains (once; see the module docstring), then
+        uvicorn's own: an idle connection is closed, an answered one after its answer."""
+        drain: Callable[[], None] | None = self.app_state.get(DRAIN_STATE)
+        if drain is not None:
+            drain()
+        super().shutdown()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -101,6 +163,74 @@ class GuardedH11Protocol(H11Protocol):
             _raw_response("408 Request Timeout", f"Request headers not received within {self.header_timeout_s:g} s")
         )
         self.transport.close()
+
+
+class LingeringTransport(asyncio.Transport):
+    """The connection's transport as uvicorn sees it, with one change: :meth:`close` while the
+    client is still sending a request body the app did not read closes lingering
+    (:meth:`GuardedH11Protocol.linger`: the answer and a FIN now, the rest of the body read
+    and dropped for up to ``linger_s``). Everything else is the socket transport's."""
+
+    def __init__(self, raw: asyncio.Transport, protocol: GuardedH11Protocol) -> None:
+        super().__init__()
+        self._raw, self._protocol, self._closing = raw, protocol, False
+
+    def close(self) -> None:
+        if self._closing or self._raw.is_closing():
+            return
+        self._closing = True
+        if self._raw.can_write_eof() and self._protocol.body_unread():
+            self._protocol.linger(self._raw)
+        else:
+            self._raw.close()
+
+    def is_closing(self) -> bool:
+        return self._closing or self._raw.is_closing()
+
+    def abort(self) -> None:
+        self._raw.abort()
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if not self._closing:
+            self._raw.write(data)
+
+    def writelines(self, list_of_data: Iterable[bytes | bytearray | memoryview]) -> None:
+        for data in list_of_data:
+            self.write(data)
+
+    def write_eof(self) -> None:
+        self._raw.write_eof()
+
+    def can_write_eof(self) -> bool:
+        return self._raw.can_write_eof()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self._raw.get_extra_info(name, default)
+
+    def pause_reading(self) -> None:
+        if not self._closing:
+            self._raw.pause_reading()
+
+    def resume_reading(self) -> None:
+        self._raw.resume_reading()
+
+    def is_reading(self) -> bool:
+        return self._raw.is_reading()
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self._raw.set_protocol(protocol)
+
+    def get_protocol(self) -> asyncio.BaseProtocol:
+        return self._raw.get_protocol()
+
+    def get_write_buffer_size(self) -> int:
+        return self._raw.get_write_buffer_size()
+
+    def get_write_buffer_limits(self) -> tuple[int, int]:
+        return self._raw.get_write_buffer_limits()
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self._raw.set_write_buffer_limits(high, low)
 
 
 def _no_delay(transport: asyncio.BaseTransport) -> None:
@@ -140,7 +270,13 @@ class WorkerProtocol(GuardedH11Protocol):
 
 def uvicorn_options(config: ServerConfig, workers: bool = False) -> dict[str, Any]:
     """uvicorn.Config keywords for ``config``: the protocol above (for ``--workers``, by
-    import string), the idle keep-alive timeout, no access log (it could carry query
-    strings)."""
+    import string), the idle keep-alive timeout, the shutdown's wait (the drain time and the
+    margin for the last answers), no access log (it could carry query strings)."""
     http = "desktop_mt.server.connections:WorkerProtocol" if workers else protocol_class(config)
-    return dict(http=http, timeout_keep_alive=config.keep_alive_s, access_log=False, log_config=None)
+    return dict(
+        http=http,
+        timeout_keep_alive=config.keep_alive_s,
+        timeout_graceful_shutdown=config.drain_s + ANSWER_MARGIN_S,
+        access_log=False,
+        log_config=None,
+    )

@@ -39,6 +39,9 @@ UTF8_ESCAPED = 12  # bytes of one character at most in a form: 4 UTF-8 bytes, ea
 PROMPT_ROOM = 1000  # characters of a translation prompt around the text (Pot's, Bob's...)
 YIELD_BYTES = 32 * 1024
 T = TypeVar("T")
+# The answers sent before the body is read (408, 413) close the connection: what follows on it
+# is the rest of that body, not a next request (the protocol reads and drops it, lingering).
+CLOSE = {"Connection": "close"}
 Params = dict[str, Any]
 """A request's parameters as the body (JSON, form) gave them: checked to hold only valid
 Unicode text (:func:`check_text`); each value's type is checked where it is used
@@ -170,7 +173,7 @@ async def read_body(request: Request, limit: int, timeout: float) -> bytes:
         except StopAsyncIteration:
             break
         except asyncio.TimeoutError:
-            raise ApiError(408, f"Request body not received within {timeout:g} s") from None
+            raise ApiError(408, f"Request body not received within {timeout:g} s", CLOSE) from None
         body += chunk
         if len(body) > limit:
             raise too_large(limit)
@@ -179,7 +182,9 @@ async def read_body(request: Request, limit: int, timeout: float) -> bytes:
 
 
 def too_large(limit: int) -> ApiError:
-    return ApiError(413, f"Request body too large: the limit is {limit} bytes; send fewer or shorter texts per request")
+    return ApiError(
+        413, f"Request body too large: the limit is {limit} bytes; send fewer or shorter texts per request", CLOSE
+    )
 
 
 async def off_loop(request: Request, work: Callable[..., T], *args: Any) -> T:

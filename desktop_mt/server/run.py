@@ -7,20 +7,25 @@ listens on both loopback families, ``127.0.0.1`` and ``::1``, since clients may 
 to either. ``--workers N`` starts N uvicorn worker processes on the same sockets, each
 loading its own copy of the model.
 
-Exit codes (as the CLI's): 0 stopped normally, 1 the model failed to load, 2 a usage problem:
+Exit codes (as the CLI's): 0 stopped normally (Ctrl+C or SIGTERM, after the graceful shutdown
+of :meth:`.service.TranslationService.drain`), 1 the model failed to load, 2 a usage problem:
 unsafe settings, or a host/port that cannot be used (the message names the flag to change).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import logging
 import os
+import signal
 import socket
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from types import FrameType
 
 import uvicorn
 from fastapi import FastAPI
@@ -57,36 +62,64 @@ def serve(config: ServerConfig) -> int:
         print(f"desktop-mt serve: error: {port_problem(config.host, config.port, exc)}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        if config.workers == 1:
-            app = create_app(config)  # loads the model; the port is already ours
-            server = uvicorn.Server(uvicorn.Config(app, timeout_graceful_shutdown=5, **uvicorn_options(config)))
-            log.info("listening on %s (Ctrl+C to stop)", " and ".join(map(_url, sockets)))
-            server.run(sockets=sockets)
-        else:
-            model_folders(list(config.model_choices) or None)  # fail here, not N times
-            os.environ[CONFIG_ENV] = config.to_json()
-            log.info(
-                "listening on %s with %d workers (Ctrl+C to stop)", " and ".join(map(_url, sockets)), config.workers
-            )
-            Multiprocess(
-                uvicorn.Config(
-                    "desktop_mt.server.run:app_from_environment",
-                    factory=True,
-                    workers=config.workers,
-                    timeout_graceful_shutdown=5,
-                    **uvicorn_options(config, workers=True),
-                ),
-                sockets=sockets,
-            ).run()
+        with _terminate_as_interrupt():
+            _serve(config, sockets)
     except DesktopMTError as exc:
         print(f"desktop-mt serve: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    except KeyboardInterrupt:  # Ctrl+C before or while uvicorn handles it: a normal stop
+    except (KeyboardInterrupt, Terminated):  # Ctrl+C / SIGTERM before or after uvicorn's own stop
         pass
     finally:
         for sock in sockets:
             sock.close()
     return EXIT_OK
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the process was (as Ctrl+C raises KeyboardInterrupt)."""
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` while the server starts and after it has stopped.
+
+    uvicorn handles SIGTERM while it serves (the graceful shutdown) and then raises the
+    signal again for the handler that was there before it: with the default action the
+    process died with status 143 after a clean shutdown. Where signals cannot be handled
+    (not the main thread) nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+        yield
+        return
+
+    def terminated(_signum: int, _frame: FrameType | None) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _serve(config: ServerConfig, sockets: list[socket.socket]) -> None:
+    if config.workers == 1:
+        app = create_app(config)  # loads the model; the port is already ours
+        server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(config)))
+        log.info("listening on %s (Ctrl+C to stop)", " and ".join(map(_url, sockets)))
+        server.run(sockets=sockets)
+    else:
+        model_folders(list(config.model_choices) or None)  # fail here, not N times
+        os.environ[CONFIG_ENV] = config.to_json()
+        log.info("listening on %s with %d workers (Ctrl+C to stop)", " and ".join(map(_url, sockets)), config.workers)
+        Multiprocess(
+            uvicorn.Config(
+                "desktop_mt.server.run:app_from_environment",
+                factory=True,
+                workers=config.workers,
+                **uvicorn_options(config, workers=True),
+            ),
+            sockets=sockets,
+        ).run()
 
 
 def _url(sock: socket.socket) -> str:
@@ -169,9 +202,7 @@ class ServerThread:
         self.host = self._sockets[0].getsockname()[0]
         self.port = self._sockets[0].getsockname()[1]
         config: ServerConfig = app.state.service.config  # an app of create_app
-        self._server = uvicorn.Server(
-            uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, **uvicorn_options(config))
-        )
+        self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", **uvicorn_options(config)))
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": self._sockets}, name="desktop-mt-server", daemon=True
         )
@@ -189,8 +220,10 @@ class ServerThread:
             time.sleep(0.02)
         return self
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def stop(self, timeout: float | None = None) -> None:
+        """Shut down gracefully (``drain_s``, see :meth:`.service.TranslationService.drain`)
+        and wait for the thread (``timeout`` None: the drain time, the answers' margin and 5 s)."""
         self._server.should_exit = True
-        self._thread.join(timeout)
+        self._thread.join(timeout if timeout is not None else (self._server.config.timeout_graceful_shutdown or 0) + 5)
         for sock in self._sockets:
             sock.close()

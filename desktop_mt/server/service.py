@@ -36,6 +36,7 @@ from .languages import LanguageTable, Target
 from .metrics import Metrics
 
 log = logging.getLogger("desktop_mt.server")
+SHUTTING_DOWN = "the server is shutting down"
 
 
 class TokenCounter(Protocol):
@@ -129,6 +130,8 @@ class TranslationService:
         self._streams_lock = threading.Lock()
         self._nbest_cancels: set[threading.Event] = set()  # running n-best searches, for close()
         self.gate = FairGate()  # engine turns shared by the batcher, streams and searches
+        self.draining = False  # drain() was called: no new engine work
+        self._interrupt_timer: asyncio.TimerHandle | None = None
         self._batch_share_s = 0.0  # engine seconds per batched request of the last call
         self.batcher = Batcher(
             self._engine_batch,
@@ -138,17 +141,41 @@ class TranslationService:
             on_batch=self._record_batch,
         )
 
-    def close(self, timeout: float = 5.0) -> None:
-        """Stop: cancel the running engine call and every stream, then release the model."""
-        self.batcher.close()
+    def drain(self) -> None:
+        """Graceful shutdown begins (on the event loop; called again: nothing more). Requests
+        still waiting for an engine call, and any new work, get 503; the running engine call,
+        the streams and the searches get ``config.drain_s`` seconds to finish, then
+        :meth:`interrupt` stops them."""
+        if self.draining:
+            return
+        self.draining = True
+        self.batcher.drain()
+        log.info("shutting down: running work has %g s to finish", self.config.drain_s)
+        self._interrupt_timer = asyncio.get_running_loop().call_later(self.config.drain_s, self.interrupt)
+
+    def interrupt(self) -> None:
+        """The drain time is over: cancel the running engine call (its requests get 503), every
+        search (503) and every stream (it ends with its API's error event), each within one
+        decode step. Does not wait for them."""
+        self.draining = True
+        self.batcher.close(timeout=0)
         with self._streams_lock:
             streams = list(self._streams)
             searches = list(self._nbest_cancels)
         for cancel in searches:  # each raises TranslationCancelled within one decode step
             cancel.set()
         for stream in streams:
-            stream.cancel()
+            stream.interrupt(SHUTTING_DOWN)
         self.gate.wake()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop: cancel the running engine call and every stream, then release the model."""
+        if self._interrupt_timer is not None:
+            self._interrupt_timer.cancel()
+        with self._streams_lock:
+            streams = list(self._streams)
+        self.interrupt()
+        self.batcher.close(timeout)
         for stream in streams:  # each stops within one decode step; then no session is in use
             stream.finished.wait(timeout)
         self.translator.close()
@@ -246,6 +273,8 @@ class TranslationService:
         padded batch, so it runs on its own thread and takes one of the ``max_streams`` slots
         of unbatched generations, like a stream: a burst of n-best requests waits for no
         unbounded pool of threads."""
+        if self.draining:
+            raise TooManyStreams(SHUTTING_DOWN)
         if not self._stream_slots.acquire(blocking=False):
             raise TooManyStreams(f"{self.config.max_streams} unbatched generations are running")
         cancel = threading.Event()
@@ -309,6 +338,8 @@ class TranslationService:
 
     def open_stream(self, text: str, target: Target) -> Stream:
         """Start generating ``text`` on its own thread (raises TooManyStreams)."""
+        if self.draining:
+            raise TooManyStreams(SHUTTING_DOWN)
         if not self._stream_slots.acquire(blocking=False):
             raise TooManyStreams(f"{self.config.max_streams} streams are running")
         stream = Stream(self, text, target)
@@ -333,6 +364,7 @@ class Stream:
     def __init__(self, service: TranslationService, text: str, target: Target) -> None:
         self._service, self._text, self._target = service, text, target
         self._cancel = threading.Event()
+        self._reason: str | None = None  # interrupt(): the error event the stream ends with
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[tuple[str, object]] = asyncio.Queue()
         self.finished = threading.Event()  # the engine has returned (set by the thread)
@@ -344,6 +376,12 @@ class Stream:
         """Stop the generation (within one decode step, or before its next engine turn)."""
         self._cancel.set()
         self._service.gate.wake()
+
+    def interrupt(self, reason: str) -> None:
+        """Stop the generation, ending the stream with ``("error", reason)`` (not "done" with
+        the text so far: a client would take a cut translation for a whole one)."""
+        self._reason = reason
+        self.cancel()
 
     async def events(self) -> AsyncIterator[tuple[str, object]]:
         """The stream's events; ends after "done" or "error"."""
@@ -368,6 +406,8 @@ class Stream:
             log.warning("stream failed: %s", type(exc).__name__)
             last = ("error", f"Cannot translate text: {exc}")
         finally:
+            if self._reason is not None:
+                outcome, last = "cancelled", ("error", self._reason)
             metrics.streams_active.dec()
             metrics.streams.labels(outcome).inc()
             service._stream_ended(self)
