@@ -29,6 +29,7 @@ from desktop_mt.engine.events import SegmentDone, TextDelta
 from desktop_mt.engine.textproc import split_marker
 
 MODEL, KEPT, MEMORY = "model", "kept", "memory"  # a pair's origin (as ``tm.incremental``'s)
+CONFIRMED = "confirmed"  # a pair's status once the user confirmed it (``postedit_confirm.SentenceStatus``)
 
 
 def utf16_len(text: str) -> int:
@@ -371,6 +372,7 @@ class AlignmentView(QObject):
         # The glossary terms a pair's translation lacks (set by post-editing; none by default):
         # such a sentence is marked, never left to look right.
         self.missing_terms: Callable[[Pair], tuple[Any, ...]] = lambda _pair: ()
+        self.status_of: Callable[[Pair], str] = lambda _pair: ""  # post-editing's SentenceStatus
         source.cursorPositionChanged.connect(lambda: self._cursor_moved("source"))
         target.cursorPositionChanged.connect(lambda: self._cursor_moved("target"))
         source.document().contentsChange.connect(self._source_changed)
@@ -502,7 +504,8 @@ class AlignmentView(QObject):
             return
         self.pair = pair
         self._paint(self.source, pair.src if pair else None)
-        self._paint(self.target, pair.tgt if pair else None, self._memory_marks() + self._term_marks())
+        marks = self._memory_marks() + self._confirmed_marks() + self._term_marks()
+        self._paint(self.target, pair.tgt if pair else None, marks)
         self.highlighted.emit(pair)
 
     def memory_pairs(self) -> list[Pair]:
@@ -519,6 +522,21 @@ class AlignmentView(QObject):
         fmt.setUnderlineColor(palette.color(QPalette.ColorRole.Link))
         fmt.setToolTip("From the translation memory")
         return [_selection(self.target, p.tgt, fmt) for p in self.memory_pairs() if p.tgt[0] < p.tgt[1]]
+
+    def confirmed_pairs(self) -> list[Pair]:
+        """The sentences the user confirmed (post-editing's status "confirmed")."""
+        if self.alignment is None:
+            return []
+        return [p for p in self.alignment.pairs if self.status_of(p) == CONFIRMED]
+
+    def _confirmed_marks(self) -> list[QTextEdit.ExtraSelection]:
+        """A solid underline in a green that reads on the palette's base under each confirmed sentence."""
+        dark = self.target.palette().color(QPalette.ColorRole.Base).lightness() < 128
+        fmt = QTextCharFormat()
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+        fmt.setUnderlineColor(QColor("#66bb6a") if dark else QColor("#2e7d32"))
+        fmt.setToolTip("Confirmed: in the translation memory as approved")
+        return [_selection(self.target, p.tgt, fmt) for p in self.confirmed_pairs() if p.tgt[0] < p.tgt[1]]
 
     def term_pairs(self) -> list[Pair]:
         """The sentences whose translation lacks a glossary term their source holds."""

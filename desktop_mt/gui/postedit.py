@@ -14,12 +14,17 @@
   asks for them as a keyboard menu; see ``alternatives.AlternativesFeature.request_from``.
 - **Translation memory.** Edited sentences go into ``tm.TranslationMemory`` for their direction
   when the text moves on (a new translation, a swap, quitting), as unapproved edits that never
-  replace an approved entry, and with Edit > Approve translation (every sentence, as approved).
+  replace an approved entry; a sentence the user confirms (Ctrl+Shift+Enter, or Edit > Confirm
+  all sentences…, which asks and can be undone: ``postedit_confirm``) goes in as approved.
   An approved or imported exact match is used as the translation, marked "from memory" (never
   sent to the model); an unapproved edit's exact match, or a fuzzy match (>= 75 %), is offered
   in the suggestion bar while its sentence's source is unchanged. Edit > Translation memory… opens
   the memory dialog. The history keeps the final text and the machine's. A status message about
   the sentences shown (from memory, edited) goes when a new translation starts.
+- **Glossary.** A sentence whose translation lacks a term its source holds (a kept edit, a
+  memory entry) is marked with a wavy underline naming the term (``missing_terms``); a glossary
+  applied in Settings, or a memory entry changed in its dialog, re-translates at once only the
+  sentences it changes (``glossary_applied``, ``refresh_changed``).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance
-from PySide6.QtGui import QAction, QKeySequence, QTextCursor
+from PySide6.QtGui import QAction, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from desktop_mt.engine.direction import sentence_direction
@@ -44,12 +49,12 @@ from desktop_mt.tm.store import match_key
 from .alignment import MEMORY, MODEL, Pair, missing_terms_text, utf16_len
 from .ports import StrEnum
 from .postedit_completion import Completion
+from .postedit_confirm import Confirmation, SentenceStatus
 from .tm_dialog import open_tm_dialog
 from .worker import IncrementalPlan
 
 log = logging.getLogger(__name__)
 
-APPROVE_SHORTCUT = "Ctrl+Shift+Return"
 HISTORY_DELAY_MS = 800  # the history follows the user's edits after this pause
 
 
@@ -59,11 +64,11 @@ class Said(StrEnum):
     KEPT = "{n} sentence{s} kept"
     FROM_MEMORY = "{n} {sentence} from the translation memory (underlined)"
     BY_MODEL = "{n} translated by the model"
-    APPROVED = "{n} sentence pair(s) kept in the translation memory"
     NOTHING_TO_APPROVE = "Nothing to approve: translate a text first."
     NO_MEMORY = "The translation memory is not available: {why}"
     EDITED = "Your translation of this sentence (kept when the text is translated again); the machine's: {machine}"
     REMEMBERED = "From the translation memory (not sent to the model)"
+    CONFIRMED = "Confirmed: in the translation memory as approved (used as it is when the sentence comes again)"
     TERMS_MISSING = "{n} sentence{s} without a glossary term (wavy underline)"
 
     def format_with(self, **values: object) -> str:
@@ -156,14 +161,11 @@ class PostEditFeature(QObject):
 
     def _build_actions(self) -> None:
         window = self.window
-        self.approve_action = QAction("Approve translation", window)
-        self.approve_action.setToolTip(f"Keep every sentence pair shown in the translation memory ({APPROVE_SHORTCUT})")
-        self.approve_action.setShortcut(QKeySequence(APPROVE_SHORTCUT))
-        self.approve_action.triggered.connect(lambda _c=False: self.approve())
+        self.confirmation = Confirmation(self)  # Confirm sentence, Confirm all…, Undo confirm all
         self.memory_action = QAction("Translation memory…", window)
         self.memory_action.setToolTip("Search, edit, import and export the translation memory (TMX)")
         self.memory_action.triggered.connect(lambda _c=False: self.open_memory())
-        window.add_postedit_actions([self.approve_action, self.memory_action])
+        window.add_postedit_actions([*self.confirmation.actions, self.memory_action])
 
     # ---- the memory ------------------------------------------------------------------------
     @property
@@ -216,16 +218,16 @@ class PostEditFeature(QObject):
         return written
 
     def approve(self) -> int:
-        """Edit > Approve translation: every sentence pair shown goes into the memory."""
+        """Confirm every sentence shown without asking (``Confirmation.confirm_all``; the menu's
+        Confirm all asks first). Returns how many pairs were written as approved."""
         if self.view.alignment is None or not self.view.alignment.pairs:
             self.window.statusBar().showMessage(Said.NOTHING_TO_APPROVE.value, 4000)
             return 0
-        if self.memory is None:
-            self.window.statusBar().showMessage(Said.NO_MEMORY.format_with(why=self._memory_error), 8000)
-            return 0
-        written = self.commit("approved")
-        self.window.statusBar().showMessage(Said.APPROVED.format_with(n=written), 4000)
-        return written
+        return self.confirmation.confirm_all(ask=False)
+
+    def memory_unavailable(self) -> None:
+        """Say that the memory cannot be opened, and why."""
+        self.window.statusBar().showMessage(Said.NO_MEMORY.format_with(why=self._memory_error), 8000)
 
     def open_memory(self) -> Any:
         """Edit > Translation memory…: the memory dialog (search, edit, delete, TMX)."""
@@ -452,6 +454,8 @@ class PostEditFeature(QObject):
             self._say(Said.EDITED.format_with(machine=pair.machine), 6000)
         elif pair is not None and pair.origin == MEMORY:
             self._say(Said.REMEMBERED.value, 6000)
+        elif pair is not None and self.confirmation.status(pair) is SentenceStatus.CONFIRMED:
+            self._say(Said.CONFIRMED.value, 6000)
         bar = self.window.suggestion_bar
         match = pair.suggestion if pair is not None and not pair.edited else None
         if match is None:

@@ -77,7 +77,11 @@ SHORTCUTS = (
     ),
     ("Alt+Down", "In the translation: alternatives from the word at the cursor, as a keyboard menu"),
     ("Tab / Esc", "In the translation, while a completion is offered: accept / dismiss it"),
-    ("Ctrl+Shift+Enter", "Approve the translation: its sentence pairs go into the translation memory"),
+    (
+        "Ctrl+Shift+Enter",
+        "Confirm the sentence at the cursor: it goes into the translation memory as approved; the cursor "
+        "moves to the next sentence (Edit > Confirm all sentences… asks first and can be undone)",
+    ),
     ("Ctrl+Q", "Quit (closing the window keeps the app in the tray)"),
 )
 

@@ -38,7 +38,7 @@ class WindowMenus(WindowChrome):
         menu.addAction(self.quit_action)
 
     def add_postedit_actions(self, actions: list[QAction]) -> None:
-        """Post-editing's entries (Approve translation, Translation memory…) in the Edit menu."""
+        """Post-editing's entries (Confirm sentence, Confirm all…, Translation memory…) in the Edit menu."""
         self.edit_menu.addSeparator()
         for action in actions:
             self.edit_menu.addAction(action)
