@@ -33,8 +33,9 @@ class Backend(Protocol):
     owns_keys: bool
     note: str
 
-    def register(self, chord: Chord, callback: Callable[[], None]) -> None:
-        """Own ``chord``; ``callback`` on each press. Raises :class:`HotkeyError`."""
+    def register(self, chord: Chord, callback: Callable[[], None], action: str = "") -> None:
+        """Own ``chord``; ``callback`` on each press; ``action`` names it where the OS shows
+        names (the Wayland portal's dialog). Raises :class:`HotkeyError`."""
         ...
 
     def unregister(self, chord: Chord) -> None:

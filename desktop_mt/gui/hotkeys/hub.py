@@ -60,6 +60,18 @@ def _pynput(why: str) -> tuple[Backend | None, str]:
         return None, f"Global shortcuts are unavailable: {why}pynput could not start either ({exc}). " + FALLBACK_HINT
 
 
+def _portal(env: Mapping[str, str]) -> tuple[Backend | None, str]:
+    """Wayland: the GlobalShortcuts portal, or why not (and the desktop-shortcut way)."""
+    try:
+        from .portal import open_portal_backend  # jeepney: only a Wayland session needs it
+    except ImportError as exc:
+        return None, WAYLAND_PROBLEM + f"(jeepney is missing: {exc}) " + FALLBACK_HINT
+    backend, why = open_portal_backend(env)
+    if backend is None:
+        return None, WAYLAND_PROBLEM + f"Here {why}" + FALLBACK_HINT
+    return backend, backend.note
+
+
 def open_backend(env: Mapping[str, str] | None = None, platform: str | None = None) -> tuple[Backend | None, str]:
     """(backend, note): the backend for this session, or None and why not, in words for
     Settings. Never raises."""
@@ -67,6 +79,8 @@ def open_backend(env: Mapping[str, str] | None = None, platform: str | None = No
     platform = sys.platform if platform is None else platform
     if env.get(BACKEND_VARIABLE, "").lower() == "pynput":
         return _pynput(f"{BACKEND_VARIABLE}=pynput is set. ")
+    if is_unix_desktop(platform) and is_wayland(env):
+        return _portal(env)
     problem = display_problem(env, platform)
     if problem:
         return None, problem + FALLBACK_HINT
@@ -131,7 +145,7 @@ class HotkeyHub:
         if owner is not None:
             return f"{chord.text} is already the shortcut for {owner}."
         try:
-            self.backend.register(chord, callback)
+            self.backend.register(chord, callback, action)
         except HotkeyError as exc:
             return str(exc)
         self._owners[chord] = action

@@ -125,7 +125,7 @@ class CarbonBackend:
         self._callbacks: dict[int, Callable[[], None]] = {}
         self._next_id = 1
 
-    def register(self, chord: Chord, callback: Callable[[], None]) -> None:
+    def register(self, chord: Chord, callback: Callable[[], None], action: str = "") -> None:
         """``RegisterEventHotKey(code, modifiers, {SIGNATURE, id}, target, 0, &ref)``."""
         code = chord.codes.mac
         if code == NO_MAC_KEY:

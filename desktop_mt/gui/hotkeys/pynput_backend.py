@@ -66,7 +66,7 @@ class PynputBackend:
 
         self._listeners: dict[Chord, Any] = {}
 
-    def register(self, chord: Chord, callback: Callable[[], None]) -> None:
+    def register(self, chord: Chord, callback: Callable[[], None], action: str = "") -> None:
         """Start listening for ``chord``."""
         from pynput import keyboard
 

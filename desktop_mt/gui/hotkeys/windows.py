@@ -92,7 +92,7 @@ class WindowsBackend(QAbstractNativeEventFilter):
         if install and app is not None:
             app.installNativeEventFilter(self)
 
-    def register(self, chord: Chord, callback: Callable[[], None]) -> None:
+    def register(self, chord: Chord, callback: Callable[[], None], action: str = "") -> None:
         """``RegisterHotKey(NULL, id, modifiers, vk)``; raises on failure, naming why."""
         hotkey_id = self._next_id
         if not self.user32.RegisterHotKey(None, hotkey_id, modifiers(chord), chord.codes.windows):

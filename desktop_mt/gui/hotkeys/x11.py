@@ -75,7 +75,7 @@ class X11Backend(QObject):
             raise HotkeyError(f"{chord.text}: the key is not on this keyboard layout.")
         return keycode
 
-    def register(self, chord: Chord, callback: Callable[[], None]) -> None:
+    def register(self, chord: Chord, callback: Callable[[], None], action: str = "") -> None:
         """Grab ``chord`` in all lock variants, or none (raises :class:`ShortcutTaken`)."""
         keycode, mask = self._keycode(chord), modifier_mask(chord)
         catcher = xerror.CatchError()
