@@ -84,7 +84,7 @@ from ..engine.options import GenerationOptions
 from ..engine.router import directions_of
 from ..errors import TranslationCancelled
 from ..tm.apply import memory_identity, unwrap
-from . import docx_format, po, srt, txt, xliff
+from . import docx_format, markdown, po, srt, txt, xliff
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write
 from .journal import JobKey, Journal, ResumeReport, journal_path, read_journal
@@ -121,7 +121,7 @@ __all__ = [
     "read_input",
 ]
 
-FORMATS = ("txt", "srt", "docx", "xliff", "po")
+FORMATS = ("txt", "srt", "docx", "xliff", "po", "md")
 _SUFFIX_FORMATS = {
     ".srt": "srt",
     ".docx": "docx",
@@ -132,6 +132,8 @@ _SUFFIX_FORMATS = {
     ".mqxliff": "xliff",
     ".po": "po",
     ".pot": "po",
+    ".md": "md",
+    ".markdown": "md",
 }
 # What the window's "Translate file" dialog lists as documents (any other file is read as text).
 DOCUMENT_SUFFIXES = (
@@ -256,6 +258,7 @@ def load_document(
         "docx": docx_format.load,
         "xliff": xliff.load,
         "po": po.load,
+        "md": markdown.load,
     }
     if fmt not in loaders:
         raise BatchInputError(f"unknown format {fmt!r}")

@@ -324,6 +324,87 @@ def _nests(a0: int, a1: int, b0: int, b1: int) -> bool:
     return a1 <= b0 or b1 <= a0 or (a0 <= b0 and b1 <= a1) or (b0 <= a0 and a1 <= b1)
 
 
+def markup_with_anchors(
+    projection: Projection,
+    open_tag: Callable[[Hashable], str],
+    close_tag: Callable[[Hashable], str],
+    anchor: Callable[[Hashable], str],
+    lead: Sequence[Hashable] = (),
+    trail: Sequence[Hashable] = (),
+    before_end: Sequence[Hashable] = (),
+) -> str:
+    """:func:`markup`, with the anchors too: ``lead`` ones first, the projection's at their
+    places (never before one that came before them in the source), ``before_end`` ones before
+    the translation's closing punctuation, ``trail`` ones last (see :func:`edge_anchors`)."""
+    text = projection.text
+    end = closing_point(text)
+    placed = [*projection.anchors, *((end, mark) for mark in before_end)]
+    inserts: dict[int, list[str]] = {}
+    floor = 0
+    for pos, mark in placed:
+        floor = max(floor, min(pos, len(text)))
+        inserts.setdefault(floor, []).append(anchor(mark))
+    # An anchor is a zero-width span: rendered as its text at its place, before spans open there.
+    pieces: list[str] = []
+    spans = sorted(range(len(projection.spans)), key=lambda k: (projection.spans[k].start, -projection.spans[k].end, k))
+    opens: dict[int, list[int]] = {}
+    for k in spans:
+        opens.setdefault(projection.spans[k].start, []).append(k)
+    stack: list[int] = []
+    for pos in range(len(text) + 1):
+        while stack and projection.spans[stack[-1]].end == pos:
+            pieces.append(close_tag(projection.spans[stack.pop()].mark))
+        pieces.extend(inserts.get(pos, []))
+        for k in opens.get(pos, []):
+            pieces.append(open_tag(projection.spans[k].mark))
+            stack.append(k)
+        if pos < len(text):
+            pieces.append(text[pos])
+    while stack:
+        pieces.append(close_tag(projection.spans[stack.pop()].mark))
+    return "".join([*(anchor(m) for m in lead), *pieces, *(anchor(m) for m in trail)])
+
+
+def closing_point(text: str) -> int:
+    """Where ``text``'s closing punctuation starts (``"下载。"`` -> 2): the place of a code that
+    came before the source's full stop ("... from <link>.")."""
+    end = len(text.rstrip())
+    while end and not text[end - 1].isalnum() and not text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def edge_anchors(
+    text: str, spans: Sequence[Span], anchors: Sequence[tuple[int, Hashable]]
+) -> tuple[list[Hashable], list[tuple[int, Hashable]], list[Hashable], list[Hashable]]:
+    """``(lead, middle, before_end, trail)``: the anchors before the text's first letter or
+    digit (they stay first in the translation), those between (placed by
+    :class:`ProjectedText` after the words before them), those after its last one with only
+    punctuation after them (they go before the translation's closing punctuation) and those
+    with nothing after them (they stay last). An anchor strictly inside a span stays with the
+    projection, which moves it with the span's words."""
+    letters = [k for k, c in enumerate(text) if c.isalnum()]
+    if not letters:
+        return [mark for _, mark in anchors], [], [], []
+    first, last = letters[0], letters[-1] + 1
+
+    def inside(pos: int) -> bool:
+        return any(s.start < pos < s.end for s in spans)
+
+    lead: list[Hashable] = []
+    middle: list[tuple[int, Hashable]] = []
+    before_end: list[Hashable] = []
+    trail: list[Hashable] = []
+    for pos, mark in anchors:
+        if pos <= first and not inside(pos):
+            lead.append(mark)
+        elif pos >= last and not inside(pos):
+            (before_end if text[pos:].strip() else trail).append(mark)
+        else:
+            middle.append((pos, mark))
+    return lead, middle, before_end, trail
+
+
 def clip(spans: Sequence[Placed], start: int, end: int) -> list[Placed]:
     """The spans' parts inside ``[start, end)``, shifted to start at 0 (still well nested)."""
     out = []

@@ -48,7 +48,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 from .errors import BatchInputError
-from .tags import ProjectedText, Projection, Span
+from .tags import ProjectedText, Projection, Span, closing_point, edge_anchors
 from .textio import SegmentCollector
 
 Element = Any  # lxml's elements (lxml ships no type information)
@@ -134,8 +134,9 @@ class _Slot:
     source: Element
     inline: _Inline
     projected: ProjectedText | None  # None: nothing to translate (the source is copied)
-    lead: list[int]  # anchors before the source's first letter
-    trail: list[int]  # anchors after its last one
+    lead: list[Hashable]  # anchors before the source's first letter
+    before_end: list[Hashable]  # anchors after its last one, with punctuation after them
+    trail: list[Hashable]  # anchors at its very end
     target: Element  # made on write where absent (see _Unit)
     mark: Any  # how to say it was machine translated: a callable on write
 
@@ -302,16 +303,12 @@ class XliffDocument:
 
     def _add(self, source: Element, target: Element, mark: Any) -> None:
         inline = _inline(source, self._ns)
-        letters = [k for k, c in enumerate(inline.text) if c.isalnum()]
         if not any(c.isalpha() for c in inline.text):  # numbers and codes alone are copied
-            self._slots.append(_Slot(source, inline, None, [], [], target, mark))
+            self._slots.append(_Slot(source, inline, None, [], [], [], target, mark))
             return
-        first, last = letters[0], letters[-1] + 1
-        lead = [m for pos, m in inline.anchors if pos <= first and not _inside_span(inline, pos)]
-        trail = [m for pos, m in inline.anchors if pos >= last and not _inside_span(inline, pos)]
-        middle = [(pos, m) for pos, m in inline.anchors if m not in lead and m not in trail]
+        lead, middle, before_end, trail = edge_anchors(inline.text, inline.spans, inline.anchors)
         projected = ProjectedText(inline.text, inline.spans, self._collector, middle)
-        self._slots.append(_Slot(source, inline, projected, lead, trail, target, mark))
+        self._slots.append(_Slot(source, inline, projected, lead, before_end, trail, target, mark))
 
     def write(self, translations: Sequence[str], fileobj: BinaryIO) -> None:
         """Fill each target (see the module docstring) and write the file."""
@@ -321,7 +318,8 @@ class XliffDocument:
             else:
                 projection = slot.projected.project(translations)
                 paired = frozenset(s.mark for s in slot.inline.spans if isinstance(s.mark, int))
-                _render(slot.target, projection, slot.inline.codes, paired, slot.lead, slot.trail)
+                edges = (slot.lead, slot.before_end, slot.trail)
+                _render(slot.target, projection, slot.inline.codes, paired, edges)
             slot.mark(slot.target)
         self._name_target_language()
         docinfo = self._tree.docinfo
@@ -484,11 +482,6 @@ def _tidy(
     return "".join(out), [s for s in moved if s.start < s.end], [(at[p], m) for p, m in anchors]
 
 
-def _inside_span(inline: _Inline, pos: int) -> bool:
-    """Whether an anchor at ``pos`` is strictly inside a span: it stays with the projection."""
-    return any(s.start < pos < s.end for s in inline.spans)
-
-
 def _copy_content(source: Element, target: Element) -> None:
     """A source without words (numbers, codes only): the target is a copy of it."""
     _clear(target)
@@ -514,8 +507,7 @@ def _render(
     projection: Projection,
     codes: list[Element],
     spans: frozenset[int],
-    lead: list[int],
-    trail: list[int],
+    edges: tuple[list[Hashable], list[Hashable], list[Hashable]],
 ) -> None:
     """Put the translation (``projection``) into ``target`` as text and copies of the codes.
     A code the projection could not place (it never drops one, but a translation may come
@@ -539,6 +531,7 @@ def _render(
             used.add(mark)
             stack[-1].append(_standalone(codes[mark]))
 
+    lead, before_end, trail = edges
     for first in lead:
         standalone(first)
     body = projection.text
@@ -548,7 +541,7 @@ def _render(
         opens.setdefault(projection.spans[k].start, []).append(k)
     anchors: dict[int, list[Hashable]] = {}
     floor = 0  # standalone codes keep their source order (a <bpt> never lands after its <ept>)
-    for pos, mark in projection.anchors:
+    for pos, mark in [*projection.anchors, *((closing_point(body), m) for m in before_end)]:
         floor = max(floor, min(pos, len(body)))
         anchors.setdefault(floor, []).append(mark)
     open_spans: list[int] = []
