@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QThread, Signal
 
 from desktop_mt.engine.options import GenerationOptions
+from desktop_mt.tm.apply import memory_factory
 
 from . import bilingual, drafts, file_jobs, job_resume, pasting, progress, quitting, stale
 from . import settings as settings_mod
@@ -117,7 +118,21 @@ class Controller(QObject):
         self.requests.translateRequested.connect(self.worker.translate)
         self.requests.planRequested.connect(self.worker.translate_plan)
         self.results = RequestResults(self)  # the worker's output of the current request, shown
-        self.files = FileJobs(self, factory)  # the file queue and the running job, in its own thread
+        # The file queue and the running job, in its own thread; its jobs take the user's memory's
+        # exact matches as ``translate --tm`` does (approved beats edited: tm.apply).
+        self.files = FileJobs(self, memory_factory(factory or default_translator_factory, self._file_memory))
+
+    def _file_memory(self) -> Any:
+        """The memory file jobs use: the window's (None until post-editing is built or when it
+        cannot be opened)."""
+        postedit = getattr(self, "postedit", None)  # built after the workers
+        return postedit.memory if postedit is not None else None
+
+    @property
+    def translation_memory(self) -> Any:
+        """The user's translation memory (``tm.TranslationMemory``, opened when first needed;
+        None when it cannot be opened): post-editing, file jobs and the Local API share it."""
+        return self.postedit.memory
 
     def _connect_window(self) -> None:
         win = self.window

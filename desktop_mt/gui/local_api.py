@@ -138,8 +138,10 @@ class _ServerRun:
         sock: socket.socket,
         factory: Callable[[EngineConfig], Any],
         report: Callable[[_ServerRun, str | None], None],
+        memory: Any = None,
     ) -> None:
         self.launch, self._socket, self._factory, self._report = launch, sock, factory, report
+        self.memory = memory  # the app's translation memory (``tm.TranslationMemory``), as serve --tm
         self._lock = threading.Lock()
         self._stopping = False
         self._server: uvicorn.Server | None = None  # once the model is loaded
@@ -218,7 +220,7 @@ class _ServerRun:
 
         # The server's connection limits and timeouts; no access log (it could carry query
         # strings); uvicorn's own lines as warnings only.
-        app = create_app(config, translator)
+        app = create_app(config, translator, memory=self.memory)
         server = Server(uvicorn.Config(app, log_level="warning", **uvicorn_options(config)))
         return server, app
 
@@ -309,7 +311,9 @@ class LocalApiFeature(QObject):
         except OSError as exc:
             self._fail(port_message(launch.port, exc), f"port {launch.port} unavailable")
             return
-        self._run = _ServerRun(launch, sock, self.translator_factory, self._reported.emit)
+        # The app's own memory: exact matches are answered from it, as with serve --tm.
+        memory = getattr(self.controller, "translation_memory", None)
+        self._run = _ServerRun(launch, sock, self.translator_factory, self._reported.emit, memory)
         self._set_state(ApiState.STARTING, f"Local API starting on {launch.url} (loading the model)…")
         self._run.start()
 

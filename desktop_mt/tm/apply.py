@@ -56,11 +56,14 @@ class MemoryTranslator:
 
     ``options``, ``variant``, ``batch_size``, ``model_info`` and ``batch_invariant`` are
     ``inner``'s, so the batch code treats it as the translator it wraps. ``counts`` adds up
-    over every call."""
+    over every call. ``confirmed_only``: take only approved or imported matches, never an
+    unapproved edit's (the window's rule, docs/POSTEDIT.md "Approved beats edited": the
+    window's file jobs use the user's memory so); else the newest exact match of any origin."""
 
-    def __init__(self, inner: Any, memory: TranslationMemory) -> None:
+    def __init__(self, inner: Any, memory: TranslationMemory, confirmed_only: bool = False) -> None:
         self.inner = inner
         self.memory = memory
+        self.confirmed_only = confirmed_only
         self.counts = MemoryCounts()
 
     @property
@@ -132,7 +135,10 @@ class MemoryTranslator:
         parts = []
         for sentence, gap in dirs.split_sentences(line.strip()):
             direction = dirs.sentence_direction(sentence, opts.target)
-            match = self.memory.exact(sentence, direction) if direction is not None else None
+            match = None
+            if direction is not None:
+                find = self.memory.confirmed if self.confirmed_only else self.memory.exact
+                match = find(sentence, direction)
             if match is not None and direction is not None and opts.glossary:
                 glossary = opts.glossary.oriented(direction.split("-")[0])
                 self.counts.terms_missing += bool(glossary.missing(sentence, match.entry.target))
@@ -162,6 +168,23 @@ def memory_identity(translator: Any) -> str:
     pairs = sorted((e.direction, e.source, e.target) for e in translator.memory.search(limit=None))
     digest = hashlib.sha256(json.dumps(pairs, ensure_ascii=False).encode("utf-8")).hexdigest()[:12]
     return f"{len(pairs)} entries, {digest}"
+
+
+def memory_factory(
+    factory: Callable[[Any], Any], memory_of: Callable[[], TranslationMemory | None]
+) -> Callable[[Any], Any]:
+    """``factory`` (config -> batch translator) whose translators take the exact matches of
+    ``memory_of()`` (asked at each build: the memory as it is then) through a
+    :class:`MemoryTranslator` that takes approved or imported matches only (an unapproved
+    edit is never used unreviewed); without a memory, ``factory``'s own. The window's file jobs
+    use the user's memory this way, as ``translate --tm`` does."""
+
+    def build(config: Any) -> Any:
+        translator = factory(config)
+        memory = memory_of()
+        return translator if memory is None else MemoryTranslator(translator, memory, confirmed_only=True)
+
+    return build
 
 
 def unwrap(translator: Any) -> Any:

@@ -219,3 +219,16 @@ def test_the_dialog_edits_the_setting(qtbot):
     new = applied.args[0]
     assert (new.local_api, new.local_api_port, new.local_api_key) == (True, 5077, "key")
     assert dialog.local_api_port_spin.text() == "5077"  # no group separator in a port
+
+
+def test_the_apps_memory_answers_its_exact_matches(make_controller, qtbot):
+    """Issue 46, defect 6: the app's Local API uses the window's translation memory, as
+    ``serve --tm`` does: an approved entry is the answer, the model is not asked."""
+    port = free_port()
+    window, controller = make_controller(api_settings(port))
+    wait_state(qtbot, controller.local_api, "running")
+    controller.postedit.memory.add(TEXT, "火车站在哪儿（记忆）？", "en-zh", origin="approved")
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        body = client.post("/translate", json={"q": TEXT, "source": "en", "target": "zh"}).json()
+    assert body == {"translatedText": "火车站在哪儿（记忆）？"}
+    controller.shutdown()
