@@ -20,7 +20,10 @@ banner says how far it got ("605 of 2,000 lines") until the next translation or 
 The translation's sentences are saved with it (``sentences``: each one's source sentence, its
 translation, the machine's, whether the user edited it, where it is in the panes), so after a
 crash an edited sentence is still the user's: a new translation keeps it until its own source
-changes (``postedit``), and pointing at it still shows the machine's version.
+changes (``postedit``), and pointing at it still shows the machine's version. With them goes
+``made_with``, a fingerprint of the settings and model the translation was made with: when they
+are the same after the restart, Translate sends only the changed or untranslated sentences to
+the model, as within one session (before, a restored 310-sentence draft was translated again whole).
 
 The direction (Auto, English -> Chinese, Chinese -> English) is a setting (``direction`` in the
 settings file), not part of the draft.
@@ -92,6 +95,7 @@ class Draft:
     file_job: dict[str, str] | None = None
     incomplete: bool = False
     sentences: list[dict[str, object]] = dataclasses.field(default_factory=list)  # pair_record()s
+    made_with: str = ""  # postedit.fingerprint of the settings and model the translation was made with
 
     def to_json(self) -> str:
         """The file's text."""
@@ -165,6 +169,7 @@ def parse_draft(text: str) -> Draft:
         _job(data),
         data.get("incomplete") is True,  # absent in a draft of an older version: complete
         [r for r in sentences if isinstance(r, dict)] if isinstance(sentences := data.get("sentences"), list) else [],
+        _text(data, "made_with"),  # absent in an older draft: its sentences are translated again
     )
 
 
@@ -306,6 +311,9 @@ class DraftKeeper(QObject):
         pairs = restored_pairs(draft)
         if pairs and self.view is not None:
             self.view.restore(draft.source, pairs)  # the user's edits stay theirs
+            postedit = getattr(self.controller, "postedit", None)
+            if postedit is not None:  # made with the same settings and model: only changes go to the model
+                postedit.restored_with = draft.made_with
         if draft.incomplete and draft.translation:
             mark_stopped(self.window.target)
             self.note = incomplete_note(draft)
@@ -327,7 +335,12 @@ class DraftKeeper(QObject):
             self.file_job,
             incomplete and bool(self.window.target_text()),
             [pair_record(p) for p in alignment.pairs] if alignment is not None else [],
+            self._made_with(),
         )
+
+    def _made_with(self) -> str:
+        postedit = getattr(self.controller, "postedit", None)
+        return str(postedit.translated_with()) if postedit is not None else ""
 
     def changed(self) -> None:
         """Something changed: save after a short pause, or now and then during a stream."""

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import hashlib
 import itertools
 import logging
 import sqlite3
@@ -134,6 +135,7 @@ class PostEditFeature(QObject):
         self._committed: set[tuple[str, str, str]] = set()
         self._source = ""  # the source text the translation shown was made from
         self._made_with: Any = None  # the options and model the translation shown was made with
+        self.restored_with = ""  # a restored draft's translated_with(), until the next translation
         self._planned = False  # the current request is incremental (else the model has all of it)
         self._to_model = 0  # the sentences of the planned request that go to the model
         self.tm_dialog: Any = None
@@ -264,8 +266,9 @@ class PostEditFeature(QObject):
         if memory is not None and memory.count() == 0:
             memory = None
         made_with = (self.controller.window_options(), self.controller.loaded_config)
-        if made_with != self._made_with:
+        if made_with != self._made_with and not self._restored_with_these(made_with):
             pairs = [p for p in pairs if p.edited or self._untouched(p, made_with)]
+        self.restored_with = ""
         if self._memory_changed and memory is not None:  # an entry approved, edited or deleted since
             pairs = [p for p in pairs if p.edited or not self._memory_differs(p, memory)]
         self._made_with, self._memory_changed = made_with, False
@@ -287,6 +290,16 @@ class PostEditFeature(QObject):
             self._announced = True
             self._say(planned_summary(kept, self._remembered, plan.to_model), 8000)
         return plan
+
+    def translated_with(self) -> str:
+        """A fingerprint of the settings and model the translation shown was made with (the
+        draft keeps it, so that after a restart only changed sentences go to the model)."""
+        return fingerprint(self._made_with) if self._made_with is not None else self.restored_with
+
+    def _restored_with_these(self, made_with: tuple[Any, Any]) -> bool:
+        """Whether the translation shown is a restored draft's, made with these settings and this
+        model (its sentences are then kept as a translation of this session's would be)."""
+        return self._made_with is None and bool(self.restored_with) and self.restored_with == fingerprint(made_with)
 
     def _untouched(self, pair: Pair, made_with: tuple[Any, Any]) -> bool:
         """Whether a sentence translated with ``self._made_with`` is still right with
@@ -506,6 +519,12 @@ def planned_summary(kept: int, remembered: int, to_model: int) -> str:
     if to_model:
         parts.append(Said.BY_MODEL.format_with(n=to_model))
     return ", ".join(parts)
+
+
+def fingerprint(made_with: Any) -> str:
+    """A short digest of ``(options, model config)`` that is the same in every run (frozen
+    dataclasses' reprs): what a draft keeps of how its translation was made."""
+    return hashlib.sha256(repr(made_with).encode("utf-8")).hexdigest()[:16]
 
 
 def _renders(glossary: Any, source: str, source_lang: str) -> list[tuple[int, int, str]]:

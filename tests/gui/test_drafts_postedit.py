@@ -78,3 +78,45 @@ def test_an_edit_after_a_restart_reaches_the_history_with_the_restored_source(qt
     assert history is not None
     edited = OUT.replace("HOW ARE YOU?", "how do you do?")
     assert [(e.source, e.machine_text) for e in history.search() if e.translation == edited] == [(TEXT, OUT)]
+
+
+def test_translate_after_a_restart_sends_only_the_changed_sentences(qtbot, make_controller):
+    """Issue 46, defect 7: a restored draft made with the same settings and model keeps its
+    sentences; before, Translate after a restart sent every sentence to the model again."""
+    window, controller, _fake = make_ready(qtbot, make_controller)
+    controller.drafts.close()  # a clean quit writes the draft
+    assert saved()["made_with"]
+    made: list[Counting] = []
+
+    def factory(_config):
+        made.append(Counting())
+        return made[-1]
+
+    again, second = make_controller(factory=factory)
+    second.postedit.use_memory(TranslationMemory(":memory:"))
+    assert again.target_text() == OUT
+    text = TEXT + " See you."
+    again.set_source(text)
+    with qtbot.waitSignal(second.requestFinished, timeout=10_000):
+        second.translate(text)
+    assert again.target_text() == OUT + "SEE YOU."
+    assert made[-1].translated == ["See you."]
+
+
+def test_a_restored_draft_made_with_other_settings_is_translated_again(qtbot, make_controller):
+    window, controller, _fake = make_ready(qtbot, make_controller)
+    controller.drafts.close()
+    made: list[Counting] = []
+
+    def factory(_config):
+        made.append(Counting())
+        return made[-1]
+
+    again, second = make_controller(factory=factory)
+    second.postedit.use_memory(TranslationMemory(":memory:"))
+    second.settings.beams = 2  # other settings than the draft's translation was made with
+    with qtbot.waitSignal(second.requestFinished, timeout=10_000):
+        second.translate(TEXT)
+    assert sorted(made[-1].translated) == sorted(["Hello world.", "How are you?", "Fine."]) or made[-1].translated == [
+        TEXT
+    ]
