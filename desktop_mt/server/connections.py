@@ -10,9 +10,16 @@ forever, and once the process runs out of file descriptors ``accept()`` fails fo
   (or of the previous answer, on a kept-alive connection); then the client gets 408 and the
   connection is closed;
 - TCP_NODELAY on every connection (see :func:`_no_delay`);
-- beyond ``max_connections`` open connections a new one is answered ``503`` (JSON, with
-  ``Retry-After``) and closed at once, so the server keeps accepting and keeps file
-  descriptors free instead of refusing connections;
+- at most ``max_connections`` open connections, serving real clients first: when a new one
+  would exceed the bound, the oldest connection that has no request in progress (it has not
+  sent a complete request yet, or is idle between kept-alive requests) is closed to admit it;
+  only when every connection has a request in progress is the new one answered ``503``
+  (JSON, with ``Retry-After``) and closed at once. The server keeps accepting and keeps file
+  descriptors free instead of refusing connections, and sockets that send nothing cannot
+  hold the table against clients that send requests (a client's request follows its connect
+  at once; a silent socket is always older than it);
+- under pressure (the table three quarters full) a new connection's header deadline is
+  ``pressure_header_s`` (1 s) instead of ``header_timeout_s``;
 - malformed HTTP (a bad, negative or conflicting Content-Length, a bad chunk size, two Host
   headers...: h11's RemoteProtocolError) is answered 400 in LibreTranslate's JSON shape, not
   uvicorn's text/plain;
@@ -39,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import socket
@@ -52,6 +60,7 @@ from .config import CONFIG_ENV, ServerConfig
 
 DRAIN_STATE = "desktop_mt.drain"  # the lifespan state's key of the app's drain hook
 ANSWER_MARGIN_S = 3.0  # after the drain time: for the interrupted work's answers to be sent
+_SEQUENCE = itertools.count()  # orders the connections' waits (oldest first), whatever the clock
 INVALID_HTTP = "Invalid HTTP request: the request line, headers or body framing are malformed"
 
 
@@ -68,8 +77,10 @@ class GuardedH11Protocol(H11Protocol):
     set by :func:`protocol_class`)."""
 
     header_timeout_s = 10.0
+    pressure_header_s = 1.0  # the header deadline while the table is three quarters full
     max_connections = 256
     retry_after_s = 1
+    _waiting_since = 0  # when the connection last had no request in progress (a sequence number)
 
     _header_timer = None
     _cycle_seen: object = None
@@ -80,7 +91,8 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's own (h11_impl), narrower than BaseProtocol's
         _no_delay(transport)
         super().connection_made(LingeringTransport(transport, self))
-        if len(self.connections) > self.max_connections:
+        self._waiting_since = next(_SEQUENCE)
+        if len(self.connections) > self.max_connections and not self._evict_oldest_waiting():
             transport.write(
                 _raw_response(
                     "503 Service Unavailable",
@@ -102,7 +114,35 @@ class GuardedH11Protocol(H11Protocol):
         elif self._header_timer is None and (cycle is None or cycle.response_complete):
             self._arm()  # bytes of a next request on a kept-alive connection
 
+    def _waiting(self) -> bool:
+        """Open, and no request in progress (none sent yet, or between kept-alive requests)."""
+        return not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete)
+
+    def _evict_oldest_waiting(self) -> bool:
+        """Close the connection that has waited longest without a request in progress, to
+        make room for this one; False when every other open connection has a request in
+        progress (or the table holds closing connections enough to make room)."""
+        live, oldest = 0, None
+        for other in self.connections:
+            if not isinstance(other, GuardedH11Protocol) or other.transport.is_closing():
+                continue
+            live += 1
+            if (
+                other is not self
+                and other._waiting()
+                and (oldest is None or other._waiting_since < oldest._waiting_since)
+            ):
+                oldest = other
+        if live <= self.max_connections:
+            return True  # connections still closing are counted until they are gone
+        if oldest is None:
+            return False
+        oldest._disarm()
+        oldest.transport.close()
+        return True
+
     def on_response_complete(self) -> None:
+        self._waiting_since = next(_SEQUENCE)
         super().on_response_complete()
         self._disarm()  # idle from here: uvicorn's keep-alive timeout applies
 
@@ -146,21 +186,27 @@ class GuardedH11Protocol(H11Protocol):
 
     def _arm(self) -> None:
         self._disarm()
-        self._header_timer = self.loop.call_later(self.header_timeout_s, self._headers_late)
+        self._header_timer = self.loop.call_later(deadline := self._header_deadline(), self._headers_late, deadline)
+
+    def _header_deadline(self) -> float:
+        """``header_timeout_s``, or ``pressure_header_s`` while the table is 3/4 full."""
+        if len(self.connections) * 4 >= self.max_connections * 3:
+            return min(self.header_timeout_s, self.pressure_header_s)
+        return self.header_timeout_s
 
     def _disarm(self) -> None:
         if self._header_timer is not None:
             self._header_timer.cancel()
             self._header_timer = None
 
-    def _headers_late(self) -> None:
+    def _headers_late(self, deadline: float) -> None:
         self._header_timer = None
         if self.transport is None or self.transport.is_closing():
             return
         if self.cycle is not None and not self.cycle.response_complete:
             return  # a request is being answered: its body has the app's deadline
         self.transport.write(
-            _raw_response("408 Request Timeout", f"Request headers not received within {self.header_timeout_s:g} s")
+            _raw_response("408 Request Timeout", f"Request headers not received within {deadline:g} s")
         )
         self.transport.close()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import socket
+import threading
 
 import pytest
 
@@ -20,9 +21,10 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
 from desktop_mt.server.config import ServeConfigError, ServerConfig, check_safe  # noqa: E402
+from desktop_mt.server.connections import GuardedH11Protocol  # noqa: E402
 from desktop_mt.server.run import EXIT_USAGE, ServerThread, bind_sockets, serve  # noqa: E402
 
-from .fakes import WAIT, fake_app  # noqa: E402
+from .fakes import WAIT, FakeTranslator, fake_app  # noqa: E402
 from .helpers import wait_for  # noqa: E402
 
 SHORT = 0.3  # seconds: header, body and keep-alive timeouts of the test server
@@ -87,21 +89,54 @@ def test_an_idle_kept_alive_connection_is_closed(server):
     assert b"408" not in data.split(b"\r\n", 1)[0]
 
 
-def test_connections_beyond_the_bound_get_503_and_the_server_recovers():
-    server = ServerThread(fake_app(max_connections=4)).start()  # the default 10 s deadline
+def test_a_full_table_closes_the_oldest_silent_connection_to_admit_a_client(monkeypatch):
+    """Issue 43, finding 1: four silent sockets fill the table; a client connecting then is
+    admitted (the oldest silent socket is closed, without an answer) and served."""
+    monkeypatch.setattr(GuardedH11Protocol, "pressure_header_s", WAIT * 10)  # no 408 meanwhile
+    server = ServerThread(fake_app(max_connections=4, header_timeout_s=WAIT * 10)).start()
     idle = [connect(server) for _ in range(4)]
     try:
-        # The first four are held (sending nothing); the fifth is answered 503 at once.
+        with connect(server) as client:
+            client.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            status, body = status_and_json(read_all(client))
+        assert status == 200 and body["status"] == "ok"
+        assert read_all(idle[0]) == b""  # closed to make room, nothing sent
+    finally:
+        for sock in idle:
+            sock.close()
+        server.stop()
+
+
+def test_connections_beyond_the_bound_get_503_when_all_have_requests_and_the_server_recovers():
+    """Four connections whose requests are in progress (the engine held) fill the table: a
+    fifth is answered 503 at once; once they are answered the server takes new ones."""
+    hold = threading.Event()
+    engine = FakeTranslator(hold=hold)
+    server = ServerThread(fake_app(engine, max_connections=4)).start()
+    busy = [connect(server) for _ in range(4)]
+    try:
+        for number, sock in enumerate(busy):
+            body = json.dumps({"q": f"Text {number}", "source": "en", "target": "zh"}).encode()
+            sock.sendall(
+                b"POST /translate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+            )
+        service = server._server.config.app.state.service
+        wait_for(
+            lambda: sum(map(len, engine.batches)) + service.batcher.queued_texts == 4,
+            "four texts in the engine or queue",
+        )
         with connect(server) as extra:
             status, body = status_and_json(read_all(extra))
         assert status == 503 and body["error"].startswith("Server busy")
-        for sock in idle:
-            sock.close()
-        # The closed ones are forgotten once the server has seen them go.
+        hold.set()
+        for sock in busy:
+            assert status_and_json(read_all(sock))[0] == 200
         with httpx.Client(base_url=server.url, timeout=WAIT) as c:
             wait_for(lambda: c.get("/health").status_code == 200, "a free connection")
     finally:
-        for sock in idle:
+        hold.set()
+        for sock in busy:
             sock.close()
         server.stop()
 
