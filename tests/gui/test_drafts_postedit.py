@@ -117,6 +117,4 @@ def test_a_restored_draft_made_with_other_settings_is_translated_again(qtbot, ma
     second.settings.beams = 2  # other settings than the draft's translation was made with
     with qtbot.waitSignal(second.requestFinished, timeout=10_000):
         second.translate(TEXT)
-    assert sorted(made[-1].translated) == sorted(["Hello world.", "How are you?", "Fine."]) or made[-1].translated == [
-        TEXT
-    ]
+    assert made[-1].translated == [TEXT]  # nothing kept: the model has the whole text again
