@@ -146,6 +146,14 @@ def open_settings(
     translate-and-replace, selection and show-window shortcuts)."""
     hk = controller.hotkey
     dialog = SettingsDialog(controller.settings, bool(hk and hk.available), controller.hotkey_state(), window)
+    keys = {
+        "hotkey": hk,
+        "region_hotkey": controller.ocr.hotkey,
+        "replace_hotkey": replacer.hotkey if replacer else None,
+    }
+    if extra is not None:
+        keys.update(selection_hotkey=extra.selection, show_hotkey=extra.show)
+    dialog.applied.connect(lambda new: shortcuts.release_changed(keys, new))  # first: keys may swap
     dialog.applied.connect(controller.apply_settings)
     if replacer is not None:
         dialog.applied.connect(lambda _s: replacer.register())

@@ -212,6 +212,22 @@ class SelectionAndShow(QObject):
         self.show.stop()
 
 
+def release_changed(keys: Mapping[str, GlobalHotkey | None], new: object) -> None:
+    """Before new settings are applied: give back every shortcut (field -> its key) whose keys
+    change, so that two actions may swap keys in one Apply (registered one after the other,
+    the first would find its new keys still held by the second)."""
+    for field, key in keys.items():
+        if key is None or not key.active_sequence:
+            continue
+        wanted = str(getattr(new, field, "")).strip()
+        try:
+            same = bool(wanted) and parse_chord(wanted).text == key.active_sequence
+        except ValueError:
+            same = False
+        if not same or not getattr(new, "hotkey_enabled", True):
+            key.stop()
+
+
 class _ClipboardShortcut(SettingsPort, Protocol):
     def hotkey_state(self) -> str: ...
 

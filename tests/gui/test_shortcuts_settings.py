@@ -202,3 +202,26 @@ def test_a_press_for_an_action_deleted_without_stop_is_ignored(qtbot, hub):
     fire = key._fire  # what the backend calls on a press
     shiboken6.delete(key)  # its Qt parent went away first
     fire()  # no "C++ object already deleted" error escapes into the event loop
+
+
+def test_two_actions_swap_their_keys_in_one_apply(qtbot, xdisplay, hub, make_controller):
+    from desktop_mt.gui.app import open_settings
+
+    window, controller = make_controller(Settings(hotkey="Ctrl+Alt+E", selection_hotkey="Ctrl+Alt+D"))
+    controller.hotkey = GlobalHotkey(action="Translate clipboard", hub=hub)
+    assert controller.register_hotkey()[0]
+    extra = shortcuts.SelectionAndShow(controller, hub=hub)
+    extra.register()
+    dialog = open_settings(controller, window, None, extra)
+    qtbot.addWidget(dialog)
+    dialog.shortcuts.edits["hotkey"].setKeySequence(QKeySequence("Ctrl+Alt+D"))
+    dialog.shortcuts.edits["selection_hotkey"].setKeySequence(QKeySequence("Ctrl+Alt+E"))
+    dialog.apply()
+    assert (controller.hotkey.active_sequence, extra.selection.active_sequence) == ("Ctrl+Alt+D", "Ctrl+Alt+E")
+    assert not window.banner.isVisibleTo(window)
+    assert dialog.hotkey_status.text().startswith("Active: Ctrl+Alt+D")
+    assert dialog.shortcuts.states["selection_hotkey"].text().startswith("Active: Ctrl+Alt+E")
+    with qtbot.waitSignal(extra.selection.activated, timeout=10_000):
+        xdisplay.key("ctrl+alt+e")
+    extra.shutdown()
+    controller.hotkey.stop()
