@@ -38,9 +38,9 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance
-from PySide6.QtGui import QAction, QTextCursor
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor
+from PySide6.QtWidgets import QWidget
 
 from desktop_mt.engine.direction import sentence_direction
 from desktop_mt.tm import TranslationMemory
@@ -52,6 +52,7 @@ from .ports import StrEnum
 from .postedit_completion import Completion
 from .postedit_confirm import Confirmation, SentenceStatus
 from .tm_dialog import open_tm_dialog
+from .tm_matches import MAX_MATCHES, MatchPanel
 from .worker import IncrementalPlan
 
 log = logging.getLogger(__name__)
@@ -89,32 +90,7 @@ class Figures:
         return self.sentences - self.to_model
 
 
-class SuggestionBar(QFrame):
-    """Under the panes: the memory's fuzzy match for the sentence under the cursor, with Use."""
-
-    useRequested = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("suggestionBar")
-        self.label = QLabel(self)
-        self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.use_button = QPushButton("Use", self)
-        self.use_button.setToolTip("Put the memory's translation in place of this sentence's")
-        self.use_button.clicked.connect(lambda _c=False: self.useRequested.emit())
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 2, 8, 2)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(self.use_button)
-        self.hide()
-
-    def show_match(self, score: float, source: str, target: str, unapproved: bool = False) -> None:
-        """Offer the memory's ``target`` for ``source`` (``unapproved``: an exact match that
-        is an edit never approved, offered rather than used)."""
-        what = "your earlier edit, not approved" if unapproved else "Memory"
-        self.label.setText(f"{what} {score:.0f}%: “{_short(source)}” → {target}")
-        self.show()
+SuggestionBar = MatchPanel  # its old name (the window builds it under the panes)
 
 
 class PostEditFeature(QObject):
@@ -155,6 +131,11 @@ class PostEditFeature(QObject):
         self._term_checks: dict[tuple[str, str, Any], tuple[Any, ...]] = {}  # (source, translation, glossary)
         self.view.missing_terms = self.missing_terms
         window.suggestion_bar.useRequested.connect(self.use_suggestion)
+        self._shown: tuple[Pair, list[Any]] | None = None  # the sentence the match panel shows matches for
+        bar = window.suggestion_bar
+        QWidget.setTabOrder(window.target, bar.buttons[0])  # Tab from the translation reaches Use 1..3
+        for first, second in itertools.pairwise(bar.buttons):
+            QWidget.setTabOrder(first, second)
         self._history_timer = QTimer(self)
         self._history_timer.setSingleShot(True)
         self._history_timer.setInterval(HISTORY_DELAY_MS)
@@ -164,6 +145,13 @@ class PostEditFeature(QObject):
     def _build_actions(self) -> None:
         window = self.window
         self.confirmation = Confirmation(self)  # Confirm sentence, Confirm all…, Undo confirm all
+        self.match_actions = []
+        for number in range(1, MAX_MATCHES + 1):  # memoQ's Ctrl+1..3: insert the match shown in that row
+            action = QAction(f"Insert memory match {number}", window)
+            action.setShortcut(QKeySequence(f"Ctrl+{number}"))
+            action.triggered.connect(lambda _c=False, i=number - 1: self.use_suggestion(i))
+            window.addAction(action)
+            self.match_actions.append(action)
         self.memory_action = QAction("Translation memory…", window)
         self.memory_action.setToolTip("Search, edit, import and export the translation memory (TMX)")
         self.memory_action.triggered.connect(lambda _c=False: self.open_memory())
@@ -358,6 +346,7 @@ class PostEditFeature(QObject):
         self._model_ran = self._whole or self._to_model > 0
         self._planned = False
         self.window.suggestion_bar.hide()
+        self._shown = None
         status = self.window.statusBar()
         if not self._announced and self._said and status.currentMessage() == self._said:
             status.clearMessage()  # the status bar speaks of this translation, not the one before
@@ -469,19 +458,44 @@ class PostEditFeature(QObject):
             self._say(Said.REMEMBERED.value, 6000)
         elif pair is not None and self.confirmation.status(pair) is SentenceStatus.CONFIRMED:
             self._say(Said.CONFIRMED.value, 6000)
+        if pair is None:
+            return  # the pointer left the panes (onto the panel, maybe): the panel stays
         bar = self.window.suggestion_bar
-        match = pair.suggestion if pair is not None and not pair.edited else None
-        if match is None:
+        matches = self.matches_for(pair)
+        self._shown = (pair, matches) if matches else None
+        if not matches:
             bar.hide()
             return
-        bar.show_match(match.score, match.entry.source, match.entry.target, match.exact)
+        bar.show_matches(pair.source, matches)
 
-    def use_suggestion(self) -> None:
-        """Suggestion bar > Use: the memory's translation replaces the highlighted sentence's."""
-        pair = self.view.pair
-        if pair is None or pair.suggestion is None:
+    def matches_for(self, pair: Pair) -> list[Any]:
+        """The memory's matches to offer for ``pair`` (a sentence the model translated, not
+        edited): its suggestion first (an unapproved edit's exact match, or the best fuzzy
+        one), then the next best fuzzy ones, up to three."""
+        if pair.edited or pair.suggestion is None:
+            return []
+        found = [pair.suggestion]
+        memory = self.memory
+        way = sentence_direction(pair.source, self.controller.direction.target.value)
+        if memory is not None and way is not None:
+            try:
+                more = memory.fuzzy(pair.source, way, limit=MAX_MATCHES)
+            except sqlite3.Error as exc:
+                log.warning("fuzzy matches not read (%s)", type(exc).__name__)
+                more = []
+            found += [m for m in more if m.entry.id not in {f.entry.id for f in found}]
+        return found[:MAX_MATCHES]
+
+    def use_suggestion(self, index: int = 0) -> None:
+        """Use N (Ctrl+1..3): match ``index`` of the panel replaces the translation of the
+        sentence the panel shows matches for."""
+        if self._shown is None or index >= len(self._shown[1]) or not self.window.suggestion_bar.isVisible():
             return
-        text = pair.suggestion.entry.target
+        pair, matches = self._shown
+        alignment = self.view.alignment
+        if alignment is None or pair not in alignment.pairs:
+            return
+        text = matches[index].entry.target
         cursor = QTextCursor(self.pane.document())
         cursor.setPosition(pair.tgt[0])
         cursor.setPosition(pair.tgt[1], QTextCursor.MoveMode.KeepAnchor)
@@ -489,6 +503,7 @@ class PostEditFeature(QObject):
             cursor.beginEditBlock()
             cursor.insertText(text)
             cursor.endEditBlock()
+        self._shown = None
         self.window.suggestion_bar.hide()
 
     def close(self) -> None:
@@ -532,8 +547,3 @@ def _renders(glossary: Any, source: str, source_lang: str) -> list[tuple[int, in
     if not glossary:
         return []
     return [(m.start, m.end, m.term.target) for m in glossary.oriented(source_lang).find(source)]
-
-
-def _short(text: str, limit: int = 50) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

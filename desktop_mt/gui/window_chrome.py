@@ -78,6 +78,11 @@ SHORTCUTS = (
     ("Alt+Down", "In the translation: alternatives from the word at the cursor, as a keyboard menu"),
     ("Tab / Esc", "In the translation, while a completion is offered: accept / dismiss it"),
     (
+        "Ctrl+1 / Ctrl+2 / Ctrl+3",
+        "Put the translation memory's match 1, 2 or 3 (the panel under the panes) in place of the sentence's; "
+        "Tab from the translation reaches their Use buttons",
+    ),
+    (
         "Ctrl+Shift+Enter",
         "Confirm the sentence at the cursor: it goes into the translation memory as approved; the cursor "
         "moves to the next sentence (Edit > Confirm all sentences… asks first and can be undone)",
