@@ -10,9 +10,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QFileDialog,
@@ -52,6 +54,42 @@ def spin(lo: int, hi: int, value: int, special: str = "", suffix: str = "") -> Q
     return box
 
 
+class WheelGuard(QObject):
+    """The mouse wheel over the Settings page scrolls it and never changes a choice it passes
+    over (it switched "Chinese script" to Traditional HK while scrolling): a combo box or spin
+    box of ``dialog`` takes the wheel only once it has the keyboard focus (a click, Tab); until
+    then its wheel goes to the scroll area around it. One filter on the application (removed
+    with ``dialog``), so the dialog's boxes built after it are guarded too."""
+
+    def __init__(self, dialog: QWidget) -> None:
+        super().__init__(dialog)
+        self.dialog = dialog
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if (
+            event.type() != QEvent.Type.Wheel
+            or not isinstance(obj, (QComboBox, QAbstractSpinBox))
+            or obj.hasFocus()
+            or obj.window() is not self.dialog
+        ):
+            return False
+        area = _scroll_area_of(obj)
+        if area is not None:
+            QCoreApplication.sendEvent(area.viewport(), event)
+        return True
+
+
+def _scroll_area_of(widget: QWidget) -> QAbstractScrollArea | None:
+    """The nearest scroll area ``widget`` is inside (a combo box's own list is not one)."""
+    parent = widget.parentWidget()
+    while parent is not None and not isinstance(parent, QAbstractScrollArea):
+        parent = parent.parentWidget()
+    return parent
+
+
 class ModelSection:
     """Models: one row per direction (English -> Chinese, Chinese -> English), each offering
     the models of that direction (the bundled demo of it, the models folder, folders added
@@ -66,6 +104,7 @@ class ModelSection:
     def __init__(self, settings: Settings, form: QFormLayout, owner: QWidget) -> None:
         self.settings = settings
         self.owner = owner  # the folder dialog's parent
+        self.wheel_guard = WheelGuard(owner)  # the wheel scrolls the page, never changes a choice
         self.choices: dict[str, list[models.ModelChoice]] = {d: [] for d in DIRECTIONS}
         self.model_combos = {d: QComboBox() for d in DIRECTIONS}
         self.model_combo = self.model_combos[EN_ZH]  # the window's model (``model_path``)
