@@ -1,6 +1,7 @@
 """Translate selection in a real X session: the real app (bundled model, its own key grab)
 translates the PRIMARY selection, which xclip owns, and the clipboard, which xclip also owns,
-is the same afterwards (the app reads the selection; it never copies).
+is the same afterwards (the app reads the selection; it never copies). And with another X client
+in focus, logging every key it gets, the app's shortcut reaches the app only.
 
 The translation is read back from the window as a user would take it: click in the translation
 pane and select all, which makes it the PRIMARY selection (``xclip -o``)."""
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from desktop_mt.gui.settings import Settings, save_settings, settings_path
 
+from .test_hotkeys_x11 import KeyLogger
 from .xsession import ROOT, XSession, wait_for
 
 SELECTED = "Where is the train station?"
@@ -30,13 +32,56 @@ def xclip_set(session: XSession, selection: str, text: str) -> None:
     subprocess.run(["xclip", "-selection", selection], input=text, text=True, env=session.env, timeout=10, check=True)
 
 
-def test_the_selection_shortcut_translates_primary_and_leaves_the_clipboard(session, tmp_path):
-    save_settings(Settings(selection_hotkey="Ctrl+Alt+D"), settings_path())
+def launch(session: XSession, tmp_path: Path) -> subprocess.Popen:
+    """``desktop-mt gui`` on the session's display (its output into app.out)."""
     code = "import sys; from desktop_mt.cli import main; sys.exit(main(['gui']))"
     with open(tmp_path / "app.out", "w", encoding="utf-8") as out:
-        app = subprocess.Popen(
+        return subprocess.Popen(
             [sys.executable, "-c", code], env=session.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT
         )
+
+
+def end(app: subprocess.Popen) -> None:
+    app.terminate()
+    try:
+        app.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        app.kill()
+        app.wait()
+
+
+def test_the_app_s_shortcut_never_reaches_the_application_in_front(session, tmp_path):
+    save_settings(Settings(selection_hotkey="Ctrl+Alt+D"), settings_path())
+    app = launch(session, tmp_path)
+    logger = None
+    try:
+        wait_for(session.visible_windows, 60, "the window")
+        wait_for(lambda: "models loaded" in log_text(session), 120, "the bundled model to load")
+        xclip_set(session, "primary", SELECTED)
+        logger = KeyLogger(session.env)  # takes the focus
+        session.x("xdotool", "key", "x", check=True)
+        logger.wait_press("x")
+        session.x("xdotool", "key", "ctrl+alt+d", check=True)
+        wait_for(
+            lambda: f"translate selection: {len(SELECTED)} characters" in log_text(session),
+            30,
+            "the app to get its shortcut",
+        )
+        # The app came forward with the translation: give the logger the focus back, then a key.
+        wid = next(line.split()[1] for line in logger.lines if line.startswith("ready"))
+        session.x("xdotool", "windowfocus", "--sync", wid, check=True)
+        session.x("xdotool", "key", "y", check=True)
+        seen = logger.wait_press("y")  # everything sent before "y" has reached the logger
+        assert "d" not in seen, seen
+    finally:
+        if logger is not None:
+            logger.stop()
+        end(app)
+
+
+def test_the_selection_shortcut_translates_primary_and_leaves_the_clipboard(session, tmp_path):
+    save_settings(Settings(selection_hotkey="Ctrl+Alt+D"), settings_path())
+    app = launch(session, tmp_path)
     try:
         wid = wait_for(session.visible_windows, 60, "the window")[0]
         wait_for(lambda: "models loaded" in log_text(session), 120, "the bundled model to load")
@@ -66,9 +111,4 @@ def test_the_selection_shortcut_translates_primary_and_leaves_the_clipboard(sess
         assert "train" not in shown, shown
         assert session.x("xclip", "-o", "-selection", "clipboard") == CLIPBOARD
     finally:
-        app.terminate()
-        try:
-            app.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            app.kill()
-            app.wait()
+        end(app)
