@@ -43,6 +43,7 @@ from .postedit import PostEditFeature
 from .request_results import RequestResults
 from .requests import Request, RequestFlow
 from .settings import Settings
+from .shortcuts import ACTIONS as SHORTCUT_ACTIONS
 from .worker import FileJob, TranslationWorker, default_translator_factory
 
 if TYPE_CHECKING:
@@ -87,6 +88,7 @@ class Controller(QObject):
         real_engine = translator_factory in (None, default_translator_factory)
         self.engine = EngineLoading(self, self.worker, real_engine)  # model loads, About, fallback
         self._connect_window()
+        self._update_shortcut_help()
         self.hotkey_link = HotkeyLink(self)  # the clipboard and the global hotkey
         self.input = pasting.InputHandling(self)  # join lines on paste, text left as it is
         self.direction = DirectionFeature(self)  # Auto / English -> Chinese / Chinese -> English, swap
@@ -290,9 +292,21 @@ class Controller(QObject):
         self._update_close_to_tray()
         self.reload_engine()
         self.postedit.glossary_applied()  # a changed glossary: the sentences it touches, translated again
+        self._update_shortcut_help()
         if (new.hotkey_enabled, new.hotkey, new.region_hotkey) != old_hotkey:
             self.register_hotkey()
             self.ocr.register_hotkey()
+
+    def _update_shortcut_help(self) -> None:
+        """Help > Keyboard shortcuts lists the global shortcuts as the settings have them
+        (Ctrl+Alt+E, Ctrl+Alt+O... were missing from it)."""
+        s = self.settings
+        rows = [
+            (str(getattr(s, action.field)), f"{action.label}, from any application (Settings > Global shortcuts)")
+            for action in SHORTCUT_ACTIONS
+            if s.hotkey_enabled and str(getattr(s, action.field))
+        ]
+        self.window.set_global_shortcuts(rows)
 
     def set_tray_available(self, available: bool) -> None:
         """Whether a tray icon shows (the close button then hides to it, if the setting is on)."""

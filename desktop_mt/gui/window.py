@@ -242,7 +242,7 @@ class MainWindow(WindowFiles):
 
     def show_shortcuts(self) -> QMessageBox:
         """Help > Keyboard shortcuts."""
-        rows = "".join(f"<tr><td><b>{k}</b></td><td>&nbsp;{what}</td></tr>" for k, what in SHORTCUTS)
+        rows = "".join(f"<tr><td><b>{k}</b></td><td>&nbsp;{what}</td></tr>" for k, what in self.shortcut_rows())
         return self._info("Keyboard shortcuts", f"<table>{rows}</table>")
 
     def _info(self, title: str, text: str) -> QMessageBox:

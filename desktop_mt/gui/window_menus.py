@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMessageBox
 
-from .window_chrome import DEFAULT_FONT_SIZE, REDO_SHORTCUT, WindowChrome
+from .window_chrome import DEFAULT_FONT_SIZE, REDO_SHORTCUT, SHORTCUTS, WindowChrome
 
 
 class WindowMenus(WindowChrome):
@@ -128,6 +128,17 @@ class WindowMenus(WindowChrome):
             "History…", "Past translations: search, open, copy (Ctrl+H)", self.historyRequested.emit, "Ctrl+H"
         )
         menu.addAction(self.history_action)
+
+    global_shortcuts: tuple[tuple[str, str], ...] = ()  # (keys, what) of the global shortcuts on
+
+    def set_global_shortcuts(self, rows: list[tuple[str, str]]) -> None:
+        """The global shortcuts Help > Keyboard shortcuts lists (the controller's, from the
+        settings: they can be changed, so the list is not fixed)."""
+        self.global_shortcuts = tuple(rows)
+
+    def shortcut_rows(self) -> tuple[tuple[str, str], ...]:
+        """Help > Keyboard shortcuts: the window's own, then the global ones that are on."""
+        return (*SHORTCUTS, *self.global_shortcuts)
 
     def _build_help_menu(self) -> None:
         menu = self.menuBar().addMenu("&Help")
