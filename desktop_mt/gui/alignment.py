@@ -519,7 +519,7 @@ class AlignmentView(QObject):
         palette = self.target.palette()
         fmt = QTextCharFormat()
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
-        fmt.setUnderlineColor(palette.color(QPalette.ColorRole.Link))
+        fmt.setUnderlineColor(memory_mark_color(palette))
         fmt.setToolTip("From the translation memory")
         return [_selection(self.target, p.tgt, fmt) for p in self.memory_pairs() if p.tgt[0] < p.tgt[1]]
 
@@ -575,6 +575,15 @@ def missing_terms_text(terms: tuple[Any, ...]) -> str:
     """What the window says of a translation that lacks glossary terms."""
     listed = "; ".join(f"{t.source} → {t.target}" for t in terms)
     return f"Glossary term missing from this translation: {listed}"
+
+
+def memory_mark_color(palette: QPalette) -> QColor:
+    """The memory's dotted underline: the palette's link colour where it reads on the base
+    colour, else a blue that does (a dark GTK theme may keep a dark link colour on a dark base)."""
+    link, base = palette.color(QPalette.ColorRole.Link), palette.color(QPalette.ColorRole.Base)
+    if abs(link.lightness() - base.lightness()) >= 100:
+        return link
+    return QColor("#82b1ff") if base.lightness() < 128 else QColor("#0d47a1")
 
 
 def term_warning_color(palette: QPalette) -> QColor:
