@@ -137,7 +137,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         have = by_name.get(e.name)
         state = f"installed: {', '.join(have.variants)}" if have else "not installed"
         print(f"  {e.name:<18} {e.source_lang}->{e.target_lang}  {sizes}  licence {e.licence}  [{state}]")
-        print(f"  {'':<18} {e.repo}@{e.revision[:12]}  {e.title}")
+        kind = "  (checkpoint: built at install, no torch)" if e.is_checkpoint else ""
+        print(f"  {'':<18} {e.repo}@{e.revision[:12]}  {e.title}{kind}")
+        if e.scores:
+            print(f"  {'':<18} {e.scores}")
     print(f"Installed in {models_dir()} (* = active for its direction; choose with `desktop-mt models use NAME`):")
     for direction, title in DIRECTION_TITLES.items():
         chosen = active.get(direction, "")

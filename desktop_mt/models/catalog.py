@@ -22,10 +22,15 @@ from ..resources_path import resource_path
 CATALOG_ENV = "DESKTOP_MT_CATALOG"
 
 
+CHECKPOINT_ROLE = "checkpoint"  # a variant built at install from a Marian state dict (model.safetensors)
+
+
 @dataclasses.dataclass(frozen=True)
 class VariantSpec:
-    """The ONNX files of one variant: ``files`` maps a role (``encoder``, ``decoder_merged``,
-    ``decoder``, ``decoder_with_past``) to its path in the repository."""
+    """The files of one variant: ``files`` maps a role (``encoder``, ``decoder_merged``,
+    ``decoder``, ``decoder_with_past``) to its path in the repository; or, for a checkpoint
+    repository, ``{"checkpoint": "model.safetensors"}``: the variant is built from the state dict
+    at install (``models.checkpoint``, no torch)."""
 
     files: dict[str, str]
     approx_bytes: int = 0
@@ -57,9 +62,16 @@ class CatalogEntry:
     licence_note: str = ""
     homepage: str = ""
     description: str = ""
+    # The published scores the model card gives (e.g. "FLORES-200 devtest: 32.2 BLEU"), shown as they are.
+    scores: str = ""
 
     def approx_bytes(self, variant: str) -> int:
         return self.variants[variant].approx_bytes
+
+    @property
+    def is_checkpoint(self) -> bool:
+        """The repository holds a Marian checkpoint (safetensors), built into ONNX at install."""
+        return any(CHECKPOINT_ROLE in v.files for v in self.variants.values())
 
 
 def _entry(data: dict[str, Any], source: Path) -> CatalogEntry:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from safetensors import safe_open
 
 from ..engine import model_format as mf
 from ..engine.tokenizer import vocab_target_tokens
@@ -120,8 +121,6 @@ class StateDict:
     """The tensors of ``model.safetensors`` (or its shards) as float32 numpy arrays, read one at a time."""
 
     def __init__(self, folder: Path):
-        from safetensors import safe_open
-
         index = Path(folder) / INDEX
         shards = sorted(set(mf.read_json(index).get("weight_map", {}).values())) if index.is_file() else [WEIGHTS]
         self._handles = [safe_open(str(Path(folder) / shard), framework="np") for shard in shards]
@@ -333,13 +332,14 @@ def write_graphs(folder: Path, out: Path, progress: Progress | None = None) -> d
 def install_checkpoint(folder: Path, staging: Path, progress: Progress | None = None) -> dict[str, Any]:
     """Build the model of the checkpoint ``folder`` into ``staging`` (its config, tokenizer and
     generation files copied, the graphs under ``converted/``, a manifest with every file's sha256);
-    returns the manifest. ConversionRefused (nothing useful left in ``staging``) when it cannot."""
+    returns the manifest. ``staging`` may be ``folder`` itself (a downloaded checkpoint).
+    ConversionRefused (nothing useful left in ``staging``) when it cannot."""
     started = time.perf_counter()
     folder = Path(folder)
     config = check_folder(folder)
     staging.mkdir(parents=True, exist_ok=True)
     for name in ("config.json", "generation_config.json", "tokenizer_config.json", *TOKENIZER):
-        if (folder / name).is_file():
+        if (folder / name).is_file() and folder.resolve() != staging.resolve():
             shutil.copy2(folder / name, staging / name)
     made = write_graphs(folder, staging / CONVERTED_DIR, progress)
     source_lang, target_lang = mf.language_pair(folder, None, config)

@@ -35,6 +35,8 @@ def install_staged(
     hard-linked, or copied, into the new folder), so adding fp32 next to int8 never removes int8.
     """
     old = reuse_installed(entry, target, staging)
+    if entry.is_checkpoint:
+        return _install_downloaded_checkpoint(entry, files, staging, target, endpoint)
     manifest = build_download_manifest(entry, variant, files, staging, endpoint, old)
     (staging / "source.json").unlink(missing_ok=True)
     write_manifest(staging, manifest)
@@ -49,6 +51,37 @@ def install_staged(
     built_from = entry.variants[variant].built_from
     if built_from:
         _ensure_variant(staging, variant, built_from)
+    _swap_into_place(staging, target)
+    return target
+
+
+def _install_downloaded_checkpoint(
+    entry: CatalogEntry, files: list[RemoteFile], staging: Path, target: Path, endpoint: str
+) -> Path:
+    """A catalog checkpoint (``model.safetensors``, verified against the Hub's hash by the
+    download) built into both variants of the step layout in ``staging``, without torch; the
+    manifest records where it came from, as for an ONNX download. A refusal is a download error:
+    there is no downloaded layout to fall back to."""
+    shutil.rmtree(staging / checkpoint.CONVERTED_DIR, ignore_errors=True)
+    try:
+        manifest = checkpoint.install_checkpoint(staging, staging)
+    except ModelFormatError as exc:
+        raise ModelDownloadError(f"{entry.name} could not be built from {entry.repo}: {exc}") from exc
+    manifest["name"] = entry.name
+    manifest["source_lang"], manifest["target_lang"] = entry.source_lang, entry.target_lang
+    manifest["download"] = {
+        "repo": entry.repo,
+        "revision": entry.revision,
+        "commit": next((f.revision for f in files if f.repo == entry.repo), entry.revision),
+        "endpoint": endpoint,
+        "files": {f.path: {"repo": f.repo, "bytes": f.size, f.digest_name: f.expected_digest} for f in files},
+        "licence": entry.licence,
+        "attribution": entry.attribution,
+    }
+    if entry.target_token and entry.target_token in manifest.get("target_tokens", []):
+        manifest["target_token"] = entry.target_token
+    write_manifest(staging, manifest)
+    inspect_model_dir(staging)
     _swap_into_place(staging, target)
     return target
 

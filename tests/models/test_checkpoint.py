@@ -10,6 +10,7 @@ pickle) and configurations the step graphs do not compute are refused by name.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -40,8 +41,6 @@ def checkpoint_folder(tiny_marian_hf: Path, out: Path) -> Path:
 @pytest.fixture(scope="module")
 def added(tiny_marian_hf, tmp_path_factory):
     """The checkpoint added with `desktop-mt models add` into a fresh home."""
-    import os
-
     base = tmp_path_factory.mktemp("checkpoint_add")
     folder = checkpoint_folder(tiny_marian_hf, base / "opus-mt-tiny")
     (base / "catalog.json").write_text(json.dumps({"models": []}), encoding="utf-8")
@@ -165,3 +164,57 @@ def test_positions_are_marians_sinusoids():
         with torch.no_grad():
             want = module.create_weight().numpy()
         assert (checkpoint.sinusoids(40, dim) == want).all()
+
+
+def checkpoint_entry() -> dict:
+    """A catalog entry pointing at a checkpoint repository (as Helsinki-NLP/opus-mt-* are)."""
+    from tests.models.conftest import CHECKPOINT_COMMIT, CHECKPOINT_REPO
+
+    return {
+        "name": "tiny-checkpoint",
+        "title": "Tiny test Marian (checkpoint)",
+        "repo": CHECKPOINT_REPO,
+        "revision": CHECKPOINT_COMMIT,
+        "architecture": "marian",
+        "source_lang": "en",
+        "target_lang": "zh",
+        "licence": "CC-BY-4.0",
+        "attribution": "tests",
+        "scores": "Tatoeba sample: 0.0 BLEU (a test model)",
+        "variants": {v: {"files": {"checkpoint": "model.safetensors"}, "approx_bytes": 2000} for v in ("int8", "fp32")},
+    }
+
+
+def test_a_catalog_checkpoint_is_downloaded_and_built_without_torch(tiny_marian_hf, home, tmp_path, capsys):
+    """The catalog's checkpoint entry: the state dict downloaded (verified by the Hub's hash), the
+    step layout built at install; `models list` shows the entry's scores and the installed layout."""
+    from desktop_mt.cli import main
+    from desktop_mt.models import download_model
+    from tests.models.conftest import CHECKPOINT_COMMIT, CHECKPOINT_REPO
+    from tests.models.fake_hub import FakeHub
+
+    catalog = tmp_path / "checkpoint-catalog.json"
+    catalog.write_text(json.dumps({"models": [checkpoint_entry()]}), encoding="utf-8")
+    os.environ["DESKTOP_MT_CATALOG"] = str(catalog)  # the home fixture's monkeypatch restores it
+    server = FakeHub()
+    server.add_repo(CHECKPOINT_REPO, CHECKPOINT_COMMIT, {n: (Path(tiny_marian_hf) / n).read_bytes() for n in HF_FILES})
+    server.start()
+    try:
+        path = download_model("tiny-checkpoint", "int8", endpoint=server.url)
+        again = download_model("tiny-checkpoint", "fp32", endpoint=server.url)  # both built already
+    finally:
+        server.stop()
+    assert again == path
+    info = inspect_model_dir(path)
+    assert info.manifest is not None and info.manifest["download"]["repo"] == CHECKPOINT_REPO
+    assert info.manifest["download"]["files"]["model.safetensors"]["sha256"]
+    for variant in ("int8", "fp32"):
+        verify_files(info, variant)
+        assert Translator(path, variant=variant).sessions.layout == "step"
+    model, tokenizer = load_torch(tiny_marian_hf)
+    opts = GenerationOptions(beams=4, **NO_BOUND)
+    want = hf_generate(model, tokenizer, SENTENCES, num_beams=4)
+    assert Translator(path, variant="fp32").generate_ids(SENTENCES, opts) == want
+    assert main(["models", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "Tatoeba sample: 0.0 BLEU" in out and "checkpoint: built at install" in out and "layout step" in out

@@ -89,9 +89,8 @@ def merged_entry() -> dict:
     }
 
 
-@pytest.fixture(params=["ours", "renamed"])
-def merged_hub(request, home):
-    source = request.getfixturevalue("tiny_merged_export" if request.param == "ours" else "renamed_merged")
+def serve_merged(source: Path, home: Path) -> FakeHub:
+    """A started stand-in Hub serving ``source`` in transformers.js's layout, with its catalog entry."""
     catalog = Path(str(home) + "-catalog.json")
     catalog.write_text(json.dumps({"models": [merged_entry()]}), encoding="utf-8")
     import os
@@ -99,7 +98,20 @@ def merged_hub(request, home):
     os.environ["DESKTOP_MT_CATALOG"] = str(catalog)  # the home fixture's monkeypatch restores it
     server = FakeHub()
     server.add_repo(REPO, COMMIT, merged_repo(source))
-    server.start()
+    return server.start()
+
+
+@pytest.fixture
+def merged_hub(tiny_merged_export, home):
+    server = serve_merged(tiny_merged_export, home)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def renamed_merged_hub(renamed_merged, home):
+    """The merged layout as today's transformers.js / Optimum 2.x exports name it."""
+    server = serve_merged(renamed_merged, home)
     yield server
     server.stop()
 
@@ -134,12 +146,14 @@ def test_an_fp32_split_download_is_installed_in_the_step_layout(hub, home, tiny_
     assert ours == Translator(tiny_marian_dir, variant="int8").generate_ids(SENTENCES, opts)
 
 
-def test_an_fp32_merged_download_is_installed_in_the_step_layout(merged_hub, home, capsys):
+@pytest.mark.parametrize("served", ["merged_hub", "renamed_merged_hub"])
+def test_an_fp32_merged_download_is_installed_in_the_step_layout(served, home, capsys, request):
     """Also when the graph is named as transformers.js / Optimum 2.x name it (the issue-44 case:
     ``model.shared.weight_merged_0``, ``node_Gather_2``): ``models list`` says ``layout step``."""
     from desktop_mt.cli import main
 
-    path = download_model("tiny-merged", "fp32", endpoint=merged_hub.url)
+    server = request.getfixturevalue(served)
+    path = download_model("tiny-merged", "fp32", endpoint=server.url)
     manifest = check_converted(path)
     assert manifest["converted"]["from"] == "onnx/decoder_model_merged.onnx"
     assert main(["models", "list"]) == 0
