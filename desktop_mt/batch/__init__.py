@@ -84,7 +84,7 @@ from ..engine.options import GenerationOptions
 from ..engine.router import directions_of
 from ..errors import TranslationCancelled
 from ..tm.apply import memory_identity, unwrap
-from . import docx_format, markdown, po, srt, txt, xliff
+from . import docx_format, html, markdown, po, srt, txt, xliff
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write
 from .journal import JobKey, Journal, ResumeReport, journal_path, read_journal
@@ -121,7 +121,7 @@ __all__ = [
     "read_input",
 ]
 
-FORMATS = ("txt", "srt", "docx", "xliff", "po", "md")
+FORMATS = ("txt", "srt", "docx", "xliff", "po", "md", "html")
 _SUFFIX_FORMATS = {
     ".srt": "srt",
     ".docx": "docx",
@@ -134,6 +134,9 @@ _SUFFIX_FORMATS = {
     ".pot": "po",
     ".md": "md",
     ".markdown": "md",
+    ".html": "html",
+    ".htm": "html",
+    ".xhtml": "html",
 }
 # What the window's "Translate file" dialog lists as documents (any other file is read as text).
 DOCUMENT_SUFFIXES = (
@@ -259,6 +262,7 @@ def load_document(
         "xliff": xliff.load,
         "po": po.load,
         "md": markdown.load,
+        "html": html.load,
     }
     if fmt not in loaders:
         raise BatchInputError(f"unknown format {fmt!r}")

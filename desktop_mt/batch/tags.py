@@ -39,6 +39,13 @@ from collections.abc import Callable, Hashable, Sequence
 from .textio import SegmentCollector, clean_segment, is_wide, sentence_ranges
 
 MIN_MATCH = 0.5  # Dice overlap a window must reach to count as the span's aligned words
+# Windows of the best score compared in order (difflib); repetitive text ("word word word ...")
+# ties thousands of windows, and comparing them all made one sentence take minutes.
+MAX_TIES = 32
+# A sentence's translation longer than this is not searched for a span's words (the span wraps
+# the sentence): the search is linear in it per span, and such a "sentence" is a run-on list or
+# an attack on the local API, not prose.
+MAX_ALIGNED = 1000
 ANCHOR_WORDS = 2  # words before a mid-sentence anchor (a note reference) aligned to place it
 
 
@@ -261,7 +268,7 @@ def best_window(
     it when ``query`` ends with that mark."""
     want = _letters(query)
     size = len(want)
-    if not size:
+    if not size or len(target) > MAX_ALIGNED:
         return None
     lowered = target.lower()
     best_score, windows = 0.0, []  # the windows of the best score
@@ -270,17 +277,20 @@ def best_window(
         if first not in want:
             continue
         seen: set[str] = set()  # the window's distinct letters and digits
+        common = 0  # how many of them the query has
         for b in range(a, min(len(target), a + longest)):
             c = lowered[b]
             if not c.isalnum():
                 continue
-            seen.add(c)
+            if c not in seen:
+                seen.add(c)
+                common += c in want
             if c not in want:
                 continue
-            score = 2 * len(seen & want.keys()) / (size + len(seen))
+            score = 2 * common / (size + len(seen))
             if score > best_score + 1e-9:
                 best_score, windows = score, [(a, b + 1)]
-            elif score > best_score - 1e-9:
+            elif score > best_score - 1e-9 and len(windows) < MAX_TIES:
                 windows.append((a, b + 1))
     if best_score < min_match:
         return None
@@ -332,6 +342,7 @@ def markup_with_anchors(
     lead: Sequence[Hashable] = (),
     trail: Sequence[Hashable] = (),
     before_end: Sequence[Hashable] = (),
+    escape: Callable[[str], str] = str,
 ) -> str:
     """:func:`markup`, with the anchors too: ``lead`` ones first, the projection's at their
     places (never before one that came before them in the source), ``before_end`` ones before
@@ -359,7 +370,7 @@ def markup_with_anchors(
             pieces.append(open_tag(projection.spans[k].mark))
             stack.append(k)
         if pos < len(text):
-            pieces.append(text[pos])
+            pieces.append(escape(text[pos]))  # the text's own escaping (HTML: &amp; &lt;)
     while stack:
         pieces.append(close_tag(projection.spans[stack.pop()].mark))
     return "".join([*(anchor(m) for m in lead), *pieces, *(anchor(m) for m in trail)])

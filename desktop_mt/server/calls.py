@@ -88,8 +88,12 @@ async def translate_html(service: TranslationService, texts: list[str], target: 
         documents = [HtmlDocument(text) for text in texts]
     runs = [run for document in documents for run in document.texts]
     translated = await translate_texts(service, runs, target) if runs else []
-    outputs, position = [], 0
-    for document in documents:
-        outputs.append(document.render(translated[position : position + len(document.texts)]))
-        position += len(document.texts)
-    return outputs
+
+    def render() -> list[str]:  # the tag projection aligns each inline tag: off the loop when large
+        outputs, position = [], 0
+        for document in documents:
+            outputs.append(document.render(translated[position : position + len(document.texts)]))
+            position += len(document.texts)
+        return outputs
+
+    return await run_in_threadpool(render) if sum(map(len, texts)) > OFFLOAD_CHARS else render()

@@ -14,10 +14,11 @@ def test_html_keeps_tags_attributes_scripts_and_entities():
         '<p class="a>b">Hello <b>world</b> &amp; you!</p>\n'
         '<script>var s = "<b>x</b>";</script><!-- note --> 42 <br>tail'
     )
-    assert doc.texts == ["Hello", "world", "& you!", "tail"]
-    out = doc.render(["H<1>", "W", "& Y", "T"])
+    # The batch layer's HTML (issue 47): a paragraph is one text, its <b> placed by the tag projection.
+    assert doc.texts == ["Hello world & you!", "world", "42 tail", "42"]
+    out = doc.render(["H<1> W & Y", "W", "42 T", "42"])
     assert out == (
-        '<p class="a>b">H&lt;1&gt; <b>W</b> &amp; Y</p>\n<script>var s = "<b>x</b>";</script><!-- note --> 42 <br>T'
+        '<p class="a>b">H&lt;1&gt; <b>W</b> &amp; Y</p>\n<script>var s = "<b>x</b>";</script><!-- note --> 42<br> T'
     )
 
 
