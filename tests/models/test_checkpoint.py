@@ -218,3 +218,39 @@ def test_a_catalog_checkpoint_is_downloaded_and_built_without_torch(tiny_marian_
     assert main(["models", "list"]) == 0
     out = capsys.readouterr().out
     assert "Tatoeba sample: 0.0 BLEU" in out and "checkpoint: built at install" in out and "layout step" in out
+
+
+def test_a_transformer_big_shaped_checkpoint_converts_exactly(tiny_marian_hf, tmp_path):
+    """opus-mt-tc-big-* shapes differ in kind, not only size: relu, more heads, encoder and decoder
+    of different depths and widths of feed-forward. A random checkpoint of that kind (small) built
+    by transformers gives generate()'s tokens, greedy and beam 4."""
+    import torch
+    from transformers import MarianConfig, MarianMTModel, MarianTokenizer
+
+    folder = checkpoint_folder(tiny_marian_hf, tmp_path / "big-like")
+    base = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    config = MarianConfig(
+        **{k: base[k] for k in ("vocab_size", "pad_token_id", "eos_token_id", "decoder_start_token_id")},
+        decoder_vocab_size=base["vocab_size"],
+        d_model=64,
+        encoder_layers=3,
+        decoder_layers=2,
+        encoder_attention_heads=16,
+        decoder_attention_heads=8,
+        encoder_ffn_dim=256,
+        decoder_ffn_dim=128,
+        activation_function="relu",
+        max_position_embeddings=64,
+        scale_embedding=True,
+        share_encoder_decoder_embeddings=True,
+    )
+    torch.manual_seed(1)
+    model = MarianMTModel(config).eval()
+    model.generation_config.max_length = 24
+    model.save_pretrained(str(folder))  # model.safetensors and config.json replaced
+    checkpoint.install_checkpoint(folder, tmp_path / "built")
+    tokenizer = MarianTokenizer.from_pretrained(str(tiny_marian_hf))
+    for beams in (1, 4):
+        opts = GenerationOptions(beams=beams, **NO_BOUND)
+        want = hf_generate(model, tokenizer, SENTENCES, num_beams=beams)
+        assert Translator(tmp_path / "built", variant="fp32").generate_ids(SENTENCES, opts) == want
