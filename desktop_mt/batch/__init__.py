@@ -84,7 +84,7 @@ from ..engine.options import GenerationOptions
 from ..engine.router import directions_of
 from ..errors import TranslationCancelled
 from ..tm.apply import memory_identity, unwrap
-from . import docx_format, html, markdown, po, srt, txt, xliff
+from . import docx_format, html, markdown, ooxml, po, srt, txt, xliff
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write
 from .journal import JobKey, Journal, ResumeReport, journal_path, read_journal
@@ -121,7 +121,7 @@ __all__ = [
     "read_input",
 ]
 
-FORMATS = ("txt", "srt", "docx", "xliff", "po", "md", "html")
+FORMATS = ("txt", "srt", "docx", "xliff", "po", "md", "html", "pptx", "xlsx")
 _SUFFIX_FORMATS = {
     ".srt": "srt",
     ".docx": "docx",
@@ -137,6 +137,10 @@ _SUFFIX_FORMATS = {
     ".html": "html",
     ".htm": "html",
     ".xhtml": "html",
+    ".pptx": "pptx",
+    ".pptm": "pptx",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
 }
 # What the window's "Translate file" dialog lists as documents (any other file is read as text).
 DOCUMENT_SUFFIXES = (
@@ -153,6 +157,8 @@ _UNSUPPORTED = {
     ".doc": "save it as .docx first",
     ".rtf": "save it as .docx or .txt first",
     ".odt": "save it as .docx first",
+    ".ppt": "save it as .pptx first",
+    ".xls": "save it as .xlsx first",
     ".pdf": "PDF is not supported",
 }
 # Bump when parsing/rendering changes the meaning of segment ids (2: segments are sentences, and
@@ -263,6 +269,8 @@ def load_document(
         "po": po.load,
         "md": markdown.load,
         "html": html.load,
+        "pptx": ooxml.load_pptx,
+        "xlsx": ooxml.load_xlsx,
     }
     if fmt not in loaders:
         raise BatchInputError(f"unknown format {fmt!r}")
