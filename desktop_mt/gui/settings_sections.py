@@ -205,8 +205,10 @@ class ModelSection:
         installed into the models folder and converted to the fast layout first, as a catalog
         download is (in the background; the row selects it when it is ready)."""
         try:
-            models.inspect(folder)
+            # A Marian checkpoint (config.json + model.safetensors) has no ONNX files to inspect yet.
             convert = install.needs_install(Path(folder))
+            if not convert:
+                models.inspect(folder)
         except Exception as exc:  # noqa: BLE001 - ModelNotFoundError/ModelFormatError mostly
             self._say(f"Cannot use {folder}: {exc}", "error")
             return False

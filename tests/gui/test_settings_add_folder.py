@@ -224,3 +224,24 @@ def test_a_dialog_opened_while_an_add_runs_says_so_and_starts_no_second(qtbot, a
         if first._thread is not None:
             first._thread.join(timeout=CONVERT_MS / 1000)  # no add left running for the next test
     assert adds_running() == []
+
+
+def test_a_safetensors_checkpoint_folder_is_built_and_selected(qtbot, app_home, tmp_path, tiny_marian_hf):
+    """A Marian checkpoint as the Hub has it (config.json + model.safetensors + tokenizer, no ONNX
+    files) goes the same background way: built into the step layout without torch (issue 44)."""
+    import shutil
+
+    folder = tmp_path / "downloads" / "opus-mt-tiny"
+    folder.mkdir(parents=True)
+    from tests.models.test_checkpoint import HF_FILES
+
+    for name in HF_FILES:
+        shutil.copy2(Path(tiny_marian_hf) / name, folder / name)
+    dialog = dialog_of(qtbot)
+    with wait_emitted(qtbot, dialog.models.adder.added, timeout=CONVERT_MS) as added:
+        assert dialog.add_model_folder(str(folder)) is True
+    target = app_home / "models" / "opus-mt-tiny"
+    assert added.args == [str(folder), str(target)]
+    info = inspect_model_dir(target)
+    assert info.manifest is not None and info.manifest["converted"]["by"] == "desktop_mt.models.checkpoint"
+    assert str(target) in selected_paths(dialog)
