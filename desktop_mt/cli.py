@@ -43,6 +43,7 @@ from .batch import (
     ResumeReport,
     atomic_write,
     count_kept,
+    default_output_path,
     detect_format,
     document_options,
     kept_reason,
@@ -525,7 +526,8 @@ def _output_next_to(src: Path, args: argparse.Namespace) -> Path | None:
         target = declared or (direction.EN if language == direction.ZH else "")
     if target != direction.EN:
         return None
-    return src.with_name(f"{src.stem}.en{src.suffix}" if src.suffix else f"{src.name}.en")
+    chinese = default_output_path(src)  # NAME.zh.EXT, with the output's own suffix (a PDF's is .docx)
+    return chinese.with_name(chinese.name.replace(".zh", ".en", 1))
 
 
 def _make_output_folder(dst: Path) -> None:

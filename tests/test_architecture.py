@@ -116,6 +116,7 @@ DEFERRED: dict[str, str] = {
     "translate": "the tm extra (translate-toolkit, TMX)",
     "docx": "python-docx, ~0.1 s: .docx files only",
     "markdown_it": "markdown-it-py, ~0.2 s: Markdown files only",
+    "pypdf": "pypdf, ~0.2 s: PDF files only",
     "lxml": "~20 ms: .docx and TMX files only",
     "huggingface_hub": "model downloads only (it brings an HTTP client, ~0.15 s)",
     "httpx": "~0.14 s: model downloads only",

@@ -65,7 +65,7 @@ def _stdio(monkeypatch, data: bytes, tty: bool = False):
         ["translate", "-", "--out-dir", "d"],
         ["translate", "-o", "x", "--out-dir", "d", "a.txt"],
         ["translate", "-", "a.txt"],
-        ["translate", "--format", "pdf", "a.txt"],
+        ["translate", "--format", "rtf", "a.txt"],
         ["frobnicate"],
     ],
 )

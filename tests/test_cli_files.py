@@ -184,3 +184,21 @@ def test_a_po_through_the_real_engine_keeps_every_placeholder(tiny_marian_dir, t
     text = out.read_text("utf-8")
     assert "entries left untranslated" not in capsys.readouterr().err
     assert text.count("desktop-mt: machine translation") == 9
+
+
+def test_a_pdf_becomes_a_docx_named_for_its_language(fake, tmp_path, capsys):
+    from tests.batch.pdf_maker import column, make_pdf
+
+    src = tmp_path / "paper.pdf"
+    src.write_bytes(make_pdf([column(72, 720, ["The tool copies your files."])]))
+    assert cli.main(["translate", str(src)]) == 0, capsys.readouterr().err
+    assert (tmp_path / "paper.zh.docx").exists()
+    assert cli.main(["translate", "--to", "en", str(src)]) == 0
+    assert (tmp_path / "paper.en.docx").exists()
+
+
+def test_a_pdf_named_txt_is_pointed_at_the_pdf_format(fake, tmp_path, capsys):
+    src = tmp_path / "paper.txt"
+    src.write_bytes(b"%PDF-1.4\n" + bytes(range(256)))
+    assert cli.main(["translate", str(src)]) == 1
+    assert "a PDF document (give it the .pdf suffix or pass --format pdf)" in capsys.readouterr().err

@@ -84,7 +84,7 @@ from ..engine.options import GenerationOptions
 from ..engine.router import directions_of
 from ..errors import TranslationCancelled
 from ..tm.apply import memory_identity, unwrap
-from . import docx_format, html, markdown, ooxml, po, srt, txt, xliff
+from . import docx_format, html, markdown, ooxml, pdf, po, srt, txt, xliff
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write
 from .journal import JobKey, Journal, ResumeReport, journal_path, read_journal
@@ -121,7 +121,7 @@ __all__ = [
     "read_input",
 ]
 
-FORMATS = ("txt", "srt", "docx", "xliff", "po", "md", "html", "pptx", "xlsx")
+FORMATS = ("txt", "srt", "docx", "xliff", "po", "md", "html", "pptx", "xlsx", "pdf")
 _SUFFIX_FORMATS = {
     ".srt": "srt",
     ".docx": "docx",
@@ -141,6 +141,7 @@ _SUFFIX_FORMATS = {
     ".pptm": "pptx",
     ".xlsx": "xlsx",
     ".xlsm": "xlsx",
+    ".pdf": "pdf",
 }
 # What the window's "Translate file" dialog lists as documents (any other file is read as text).
 DOCUMENT_SUFFIXES = (
@@ -150,7 +151,7 @@ DOCUMENT_SUFFIXES = (
     ".docm",
     *(s for s in _SUFFIX_FORMATS if s not in (".srt", ".docx", ".docm")),
 )
-_OUTPUT_SUFFIXES = {".pot": ".po"}  # a translated template is a catalogue
+_OUTPUT_SUFFIXES = {".pot": ".po", ".pdf": ".docx"}  # a translated template is a catalogue; a PDF, Word
 # Formats whose documents may re-translate their machine-filled entries (``overwrite_machine``).
 _MACHINE_AWARE = ("xliff", "po")
 _UNSUPPORTED = {
@@ -159,7 +160,6 @@ _UNSUPPORTED = {
     ".odt": "save it as .docx first",
     ".ppt": "save it as .pptx first",
     ".xls": "save it as .xlsx first",
-    ".pdf": "PDF is not supported",
 }
 # Bump when parsing/rendering changes the meaning of segment ids (2: segments are sentences, and
 # SRT/docx add one per formatting span).
@@ -271,6 +271,7 @@ def load_document(
         "html": html.load,
         "pptx": ooxml.load_pptx,
         "xlsx": ooxml.load_xlsx,
+        "pdf": pdf.load,
     }
     if fmt not in loaders:
         raise BatchInputError(f"unknown format {fmt!r}")

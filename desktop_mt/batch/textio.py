@@ -133,7 +133,7 @@ _MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "a PNG image"),
     (b"\xff\xd8\xff", "a JPEG image"),
     (b"GIF8", "a GIF image"),
-    (b"%PDF-", "a PDF document (copy its text into a .txt file)"),
+    (b"%PDF-", "a PDF document (give it the .pdf suffix or pass --format pdf)"),
     (b"PK\x03\x04", "a ZIP archive (a .docx? give it the .docx suffix or pass --format docx)"),
     (b"\x7fELF", "a program (ELF)"),
     (b"MZ", "a Windows program"),
