@@ -320,7 +320,8 @@ class WindowChrome(QMainWindow):
         self.settings_action = self._action("Settings…", "Settings", self.settingsRequested.emit)
         self.file_action = self._action(
             "Translate file…",
-            "Translate a text, subtitle, Word, XLIFF or PO file (or drop one on the window)",
+            "Translate a document: text, subtitles, Word, PowerPoint, Excel, PDF, XLIFF, PO,"
+            " Markdown or HTML (or drop one on the window)",
             self.choose_file,
             "Ctrl+O",
         )
