@@ -139,7 +139,22 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:  # 404, 405, multipart
-        return error_response(ApiError(exc.status_code, str(exc.detail), dict(exc.headers or {})), request.url.path)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # Starlette names the methods of the first route of the path only
+            headers["Allow"] = ", ".join(allowed_methods(app, request.url.path))
+        return error_response(ApiError(exc.status_code, str(exc.detail), headers), request.url.path)
+
+
+def allowed_methods(app: FastAPI, path: str) -> list[str]:
+    """The methods the routes of ``path`` answer (a 405's ``Allow``), as /openapi.json lists
+    them (HEAD, which Starlette adds to each GET route, is not an operation of the API)."""
+    methods = {
+        method
+        for route in app.routes
+        if getattr(route, "path", None) == path
+        for method in getattr(route, "methods", None) or ()
+    }
+    return sorted(methods - {"HEAD"})
 
 
 # --- LibreTranslate's parameters ---------------------------------------------------------
@@ -166,9 +181,11 @@ def _required(params: Params, name: str) -> str:
 def _alternatives(value: Any, limit: int) -> int:
     """LibreTranslate's ``alternatives``: a count, at most ``limit`` (its messages)."""
     try:
-        count = max(0, int(value or 0))
+        count = int(value or 0)
     except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 is infinite
         raise ApiError(400, "Invalid request: alternatives parameter is not a number") from None
+    if count < 0:
+        raise ApiError(400, "Invalid request: alternatives parameter must be >= 0")
     if count > limit:
         raise ApiError(400, f"Invalid request: alternatives parameter must be <= {limit}")
     return count

@@ -81,13 +81,24 @@ def _job(params: Params, texts: list[str], service: TranslationService) -> compa
 
 
 def _deepl_key(request: Request, params: Params, expected: str | None) -> None:
+    legacy = string_field(params, "auth_key")  # typed with or without a key
     if not expected:
         return
     given = credentials(request, "DeepL-Auth-Key")
     if given is None:
-        given = params.get("auth_key")
+        given = legacy
     if not key_matches(given, expected):
         raise ApiError(403, _KEY_MESSAGE)
+
+
+def _flag(params: Params, name: str) -> bool:
+    """A DeepL flag: a JSON boolean, or ``0``/``1``/``true``/``false`` (a form's); 400 otherwise."""
+    value = params.get(name, False)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("0", "1", "true", "false"):
+        return value.lower() in ("1", "true")
+    raise ApiError(400, f"Value for '{name}' not supported: true or false.")
 
 
 def _texts(value: object) -> list[str]:
@@ -122,7 +133,7 @@ async def deepl_translate(request: Request, service: TranslationService) -> JSON
     job = await off_loop(request, _job, params, _texts(params.get("text")), service)
     request.state.sizes = job.sizes
     outputs = await unless_disconnected(request, compat.run(service, job, translate))
-    billed = str(params.get("show_billed_characters", "")).lower() in ("1", "true")
+    billed = _flag(params, "show_billed_characters")
     rows = []
     for text, source, output in zip(job.texts, job.sources, outputs):
         row: dict[str, object] = {"detected_source_language": source.upper(), "text": output}
@@ -216,7 +227,10 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
     async def v2_languages(request: Request) -> Response:
         params = await read_params(request, config)
         _deepl_key(request, params, config.api_key)
-        if (string_field(params, "type") or "source").lower() == "target":
+        kind = (string_field(params, "type") or "source").lower()
+        if kind not in ("source", "target"):
+            raise ApiError(400, "Value for 'type' not supported: 'source' or 'target'.")
+        if kind == "target":
             return JSONResponse(_deepl_targets(service))
         return JSONResponse([{"language": "EN", "name": "English"}, {"language": "ZH", "name": "Chinese"}])
 

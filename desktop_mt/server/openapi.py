@@ -17,6 +17,9 @@ from .errors import Shape, deepl_shape, deeplx_shape, libre_shape, openai_shape,
 
 _STR, _BOOL, _INT = {"type": "string"}, {"type": "boolean"}, {"type": "integer"}
 _STRS = {"type": "array", "items": _STR}
+# A text to translate: 1 to --char-limit's default characters; lists up to --batch-limit's.
+_TEXT = {"type": "string", "minLength": 1, "maxLength": 5000}
+_TEXTS = {"anyOf": [_TEXT, {"type": "array", "items": _TEXT, "minItems": 1, "maxItems": 128}]}
 _PARTS = {
     "type": "array",
     "items": {"type": "object", "properties": {"type": {"enum": ["text", "input_text", "image_url"]}, "text": _STR}},
@@ -28,34 +31,49 @@ _MESSAGE = {
 }
 
 Schema = dict[str, Any]
+FORM = "application/x-www-form-urlencoded"
+# Language codes per API, as docs/SERVER.md lists them (LibreTranslate's codes and aliases;
+# DeepL's upper-case codes; the server also takes other region tags, not listed here).
+LIBRE_CHINESE = ["zh", "zh-Hans", "zh-Hant", "zt", "zh-CN", "zh-TW"]
+LIBRE_SOURCES = ["auto", "en", *LIBRE_CHINESE]
+LIBRE_TARGETS = ["en", *LIBRE_CHINESE]
+DEEPL_TARGETS = ["ZH", "ZH-HANS", "ZH-HANT", "EN", "EN-US", "EN-GB"]
+DEEPL_SOURCES = ["EN", "ZH"]
+DEEPLX_SOURCES = ["auto", *DEEPL_SOURCES]
 _LIBRE_PROPERTIES: Schema = {
-    "q": {"anyOf": [_STR, _STRS]},
-    "source": _STR,
-    "target": _STR,
+    "q": _TEXTS,
+    "source": {"enum": LIBRE_SOURCES},
+    "target": {"enum": LIBRE_TARGETS},
     "format": {"enum": ["text", "html"]},
-    "alternatives": {**_INT, "minimum": 0},
+    "alternatives": {**_INT, "minimum": 0, "maximum": 5},
     "api_key": _STR,
 }
 _LIBRE_TRANSLATE: Schema = {"type": "object", "required": ["q", "source", "target"], "properties": _LIBRE_PROPERTIES}
 BODIES: dict[str, Schema] = {
     "/translate": _LIBRE_TRANSLATE,
-    "/translate/stream": {**_LIBRE_TRANSLATE, "properties": {**_LIBRE_PROPERTIES, "q": _STR}},
-    "/detect": {"type": "object", "required": ["q"], "properties": {"q": {"anyOf": [_STR, _STRS]}, "api_key": _STR}},
+    "/translate/stream": {
+        **_LIBRE_TRANSLATE,
+        "properties": {**_LIBRE_PROPERTIES, "q": _TEXT, "format": {"enum": ["text"]}},
+    },
+    "/detect": {"type": "object", "required": ["q"], "properties": {"q": _TEXTS, "api_key": _STR}},
     "/deeplx/translate": {
         "type": "object",
         "required": ["text", "target_lang"],
-        "properties": {"text": _STR, "source_lang": _STR, "target_lang": _STR},
+        "properties": {
+            "text": _TEXT,
+            "source_lang": {"enum": DEEPLX_SOURCES},
+            "target_lang": {"enum": DEEPL_TARGETS},
+        },
     },
     "/v2/translate": {
         "type": "object",
         "required": ["text", "target_lang"],
         "properties": {
-            "text": {"anyOf": [_STR, _STRS]},
-            "source_lang": _STR,
-            "target_lang": _STR,
-            "tag_handling": {"enum": ["html", "xml"]},
-            "glossary_id": _STR,
-            "show_billed_characters": {"anyOf": [_BOOL, _STR]},
+            "text": _TEXTS,
+            "source_lang": {"enum": DEEPL_SOURCES},
+            "target_lang": {"enum": DEEPL_TARGETS},
+            "tag_handling": {"enum": ["html"]},
+            "show_billed_characters": {"anyOf": [_BOOL, {"enum": ["0", "1", "true", "false"]}]},
             "auth_key": _STR,
         },
     },
@@ -66,11 +84,10 @@ BODIES: dict[str, Schema] = {
         "required": ["messages"],
         "properties": {
             "model": _STR,
-            "messages": {"type": "array", "items": _MESSAGE},
+            "messages": {"type": "array", "items": _MESSAGE, "minItems": 1},
             "stream": _BOOL,
             "stream_options": {"type": "object", "properties": {"include_usage": _BOOL}},
-            "n": _INT,
-            "temperature": {"type": "number"},
+            "n": {"enum": [1]},
         },
     },
     "/v1/responses": {
@@ -80,10 +97,16 @@ BODIES: dict[str, Schema] = {
             "model": _STR,
             "instructions": _STR,
             "stream": _BOOL,
-            "input": {"anyOf": [_STR, {"type": "array", "items": _MESSAGE}]},
+            "input": {"anyOf": [_TEXT, {"type": "array", "items": _MESSAGE, "minItems": 1}]},
         },
     },
 }
+JSON_ONLY = ("/v1/",)  # OpenAI's clients send JSON only: no form body documented
+STREAMS = {
+    "/translate/stream": ("text/event-stream",),
+    "/v1/chat/completions": ("application/json", "text/event-stream"),
+}
+STREAMS["/v1/responses"] = STREAMS["/v1/chat/completions"]
 
 ERRORS: dict[str, Schema] = {
     "LibreTranslateError": {
@@ -158,10 +181,16 @@ def describe(app: FastAPI) -> None:
 def _operation(path: str, method: str, operation: Schema) -> None:
     body = BODIES.get(path)
     if body is not None and method == "post":
+        kinds = ("application/json",) if path.startswith(JSON_ONLY) else ("application/json", FORM)
         operation["requestBody"] = {
-            "required": True,
-            "content": {"application/json": {"schema": body}, "application/x-www-form-urlencoded": {"schema": body}},
+            "required": bool(body.get("required")),  # a body of optional fields may be left out
+            "content": {kind: {"schema": body} for kind in kinds},
         }
+    ok = operation.setdefault("responses", {}).setdefault("200", {"description": "Successful Response"})
+    if path == "/metrics":
+        ok["content"] = {"text/plain": {"schema": _STR}}  # Prometheus' text format
+    elif path in STREAMS and method == "post":
+        ok["content"] = {kind: {"schema": {}} for kind in STREAMS[path]}  # SSE: each API's events
     error = {
         "description": "an error in the endpoint's shape",
         "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{error_schema(path)}"}}},

@@ -324,9 +324,9 @@ def key_matches(given: object, expected: str) -> bool:
 def check_key(request: Request, params: Params, expected: str | None) -> None:
     """LibreTranslate's key check: 403 for a wrong key, 400 for a missing one, when the
     server has a key (``api_key``/``apiKey`` field or ``Authorization: Bearer``)."""
+    given = string_field(params, "api_key") or string_field(params, "apiKey")  # typed with or without a key
     if not expected:
         return
-    given = params.get("api_key") or params.get("apiKey")
     if not given:
         given = credentials(request, "Bearer")
     if not given:
