@@ -18,6 +18,7 @@ one log line and metrics of each request.
 from __future__ import annotations
 
 import logging
+import os
 import time
 import traceback
 
@@ -105,7 +106,7 @@ def where(exc: BaseException) -> str:
     last, without its message or any source line: both may hold a request's text."""
     frames = traceback.extract_tb(exc.__traceback__)
     trail = " <- ".join(
-        f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno} in {frame.name}" for frame in reversed(frames)
+        f"{os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}" for frame in reversed(frames)
     )
     return f"{type(exc).__name__} at {trail or 'an unknown place'}"
 
