@@ -78,6 +78,14 @@ class GlobalHotkey(QObject):
         note = f" {self.reason}" if self.reason else ""
         return True, f"Global hotkey {chord.text} is active.{note}"
 
+    def desktop_trigger(self) -> str | None:
+        """Where the desktop binds the keys (the Wayland portal): the keys it bound, "" while
+        it has not (not confirmed yet, or refused); None where the app owns the keys itself."""
+        lookup = getattr(self.hub.backend, "bound_trigger", None)
+        if lookup is None or self._chord is None:
+            return None
+        return str(lookup(self._chord))
+
     def _fire(self) -> None:
         try:
             self.activated.emit()

@@ -95,6 +95,14 @@ def state(key: GlobalHotkey | None, sequence: str, enabled: bool = True) -> str:
     if not enabled or not sequence.strip():
         return "Off."
     if key.active_sequence:
+        trigger = key.desktop_trigger()
+        if trigger == "":
+            return (
+                f"Not active: the desktop has not bound {key.active_sequence} (confirm it in the desktop's "
+                "dialog; if it was refused, choose the keys in the desktop's shortcut settings)."
+            )
+        if trigger:
+            return f"Active: the desktop bound it to {trigger}; it works from any application."
         note = f" {key.reason}" if key.reason else ""
         return f"Active: {key.active_sequence} works from any application.{note}"
     return f"Not active: {key.message or 'not registered yet.'}"

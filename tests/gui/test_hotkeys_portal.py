@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop_mt.gui import shortcuts
 from desktop_mt.gui.hotkey import GlobalHotkey
 from desktop_mt.gui.hotkeys.hub import HotkeyHub, open_backend
 
@@ -131,6 +132,11 @@ def test_a_shortcut_the_desktop_refused_is_not_bound(qtbot, bus_address):
         assert region.start("Ctrl+Alt+O")[0] and clipboard.start("Ctrl+Alt+E")[0]
         qtbot.waitUntil(lambda: bool(hub.backend.bound), timeout=10_000)
         assert hub.backend.bound == {"ctrl-alt-e": "CTRL+ALT+e"}
+        # Settings say which one the desktop bound, and which one it did not.
+        assert shortcuts.state(clipboard, "Ctrl+Alt+E") == (
+            "Active: the desktop bound it to CTRL+ALT+e; it works from any application."
+        )
+        assert shortcuts.state(region, "Ctrl+Alt+O").startswith("Not active: the desktop has not bound Ctrl+Alt+O")
         hub.close()
     finally:
         fake.stop()

@@ -123,6 +123,11 @@ class PortalBackend(QObject):
             self._notifier = None
         self.conn.close()
 
+    def bound_trigger(self, chord: Chord) -> str:
+        """The keys the desktop bound ``chord``'s shortcut to, in its words ("" while it has
+        not: the user has not confirmed yet, or the desktop refused it)."""
+        return self.bound.get(shortcut_id(chord), "")
+
     # ---- the portal's calls ---------------------------------------------------------------
     def _call(self, method: str, signature: str, body: tuple[Any, ...], answer: Callable[..., None]) -> None:
         token = f"desktop_mt_{os.getpid()}_{next(_tokens)}"
