@@ -180,7 +180,7 @@ class GraphBuilder:
             return self.op("Gather", [self.const(table, name), ids])
         scale = np.abs(table).max(axis=1, keepdims=True) / 127.0
         scale[scale == 0] = 1.0
-        q = np.clip(np.rint(table / scale), -127, 127).astype(np.int8)
+        q = _rounded_int8(table / scale, 127)
         rows = self.op(
             "Cast", [self.op("Gather", [self.const(q, f"{name}_int8"), ids])], to=self.onnx.TensorProto.FLOAT
         )
@@ -210,7 +210,16 @@ def column_quantized(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``weight`` [K, N] as int8 in [-WEIGHT_MAX, WEIGHT_MAX] with one float scale per output column."""
     scale = (np.abs(weight).max(axis=0) / float(WEIGHT_MAX)).astype(np.float32)
     scale[scale == 0] = 1.0
-    return np.clip(np.rint(weight / scale), -WEIGHT_MAX, WEIGHT_MAX).astype(np.int8), scale
+    return _rounded_int8(weight / scale, WEIGHT_MAX), scale
+
+
+def _rounded_int8(scaled: np.ndarray, limit: int) -> np.ndarray:
+    """``clip(rint(scaled))`` as int8, rounding and clipping in place: the lm_head and the token
+    table of opus-mt are 133 MB each in float, and two more temporaries of that size were the
+    conversion's peak."""
+    np.rint(scaled, out=scaled)
+    np.clip(scaled, -limit, limit, out=scaled)
+    return scaled.astype(np.int8)
 
 
 def _io(name: str, elem: int, shape: list[Any]) -> Any:
@@ -716,18 +725,20 @@ def save_mapped(model: onnx.ModelProto, path: Path) -> None:
     with open(data_path, "wb") as f:
         for graph in all_graphs(model.graph):
             for init in graph.initializer:
-                array = onnx.numpy_helper.to_array(init)
-                if array.nbytes < EXTERNAL_THRESHOLD:
+                # raw_data holds the little-endian bytes already (numpy_helper.from_array): one copy, not two
+                raw = init.raw_data if init.HasField("raw_data") else onnx.numpy_helper.to_array(init).tobytes()
+                if len(raw) < EXTERNAL_THRESHOLD:
                     continue
                 f.write(b"\0" * ((-f.tell()) % ALIGN))
-                offset, raw = f.tell(), np.ascontiguousarray(array).tobytes()
+                offset, length = f.tell(), len(raw)
                 f.write(raw)
+                del raw
                 name, dims, dtype = init.name, list(init.dims), init.data_type
                 init.Clear()
                 init.name, init.data_type = name, dtype
                 init.dims.extend(dims)
                 init.data_location = onnx.TensorProto.EXTERNAL
-                for key, value in (("location", data_path.name), ("offset", str(offset)), ("length", str(len(raw)))):
+                for key, value in (("location", data_path.name), ("offset", str(offset)), ("length", str(length))):
                     entry = init.external_data.add()
                     entry.key, entry.value = key, value
                 moved += 1
