@@ -330,7 +330,7 @@ class PostEditFeature(QObject):
         self._memory_changed = True
 
     def _on_memory_edited(self) -> None:
-        self._memory_changed = True
+        self.memoryChanged.emit()  # the sentences' statuses are read again; the next plan checks the memory
         self.refresh_changed()
 
     def glossary_applied(self) -> int | None:
