@@ -219,6 +219,28 @@ class Stage:
             self.wine("prefix", ["wineboot", "--init"], 300)
         self.wine("prefix", ["reg", "add", r"HKCU\Environment", "/v", "QT_QPA_PLATFORM", "/d", "offscreen", "/f"], 120)
         self.install_cjk_font()
+        self.install_bcryptprimitives()
+
+    def install_bcryptprimitives(self) -> None:
+        """Wine 8.0 lacks bcryptprimitives.dll, which Rust extension modules import (safetensors,
+        pydantic_core): build a small stand-in with MinGW into the
+        prefix's system32 (packaging/windows/bcryptprimitives.c). Never part of the bundle."""
+        target = self.drive_c / "windows" / "system32" / "bcryptprimitives.dll"
+        if target.is_file():
+            return
+        cc = shutil.which("x86_64-w64-mingw32-gcc")
+        if cc is None:
+            raise StepFailed(
+                "prefix", "x86_64-w64-mingw32-gcc is not installed (apt-get install gcc-mingw-w64-x86-64-win32)"
+            )
+        tmp = self.cache / "bcryptprimitives.dll.tmp"
+        source = HERE / "bcryptprimitives.c"
+        proc = subprocess.run(
+            [cc, "-shared", "-O2", "-s", "-o", str(tmp), str(source), "-ladvapi32"], capture_output=True
+        )
+        if proc.returncode != 0:
+            raise StepFailed("prefix", "building bcryptprimitives.dll failed", _text(proc.stdout, proc.stderr))
+        shutil.move(tmp, target)
 
     def install_cjk_font(self) -> None:
         """Chinese glyphs for the screenshot: Wine's own fonts have none; link the system's Noto
@@ -431,7 +453,7 @@ class Stage:
                 raise StepFailed("gui", f"the window exited within {seconds} s (rc {proc.returncode})", out + text)
             if not logs:
                 raise StepFailed("gui", f"no desktop-mt.log under {data} (%LOCALAPPDATA%\\desktop-mt)")
-            second = self.wine("single-instance", [exe, "--clipboard"], 120, check=False)
+            second = self.wine("single-instance", [exe], 120, check=False)
             text = "".join(p.read_text(encoding="utf-8", errors="replace") for p in logs)
             if second.returncode != 0 or "handed the command line to the running instance" not in text:
                 raise StepFailed("single-instance", f"second start: rc {second.returncode}", second.stdout + text)
