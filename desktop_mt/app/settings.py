@@ -69,6 +69,9 @@ VARIANTS = ("int8", "fp32")
 SCRIPTS = ("simplified", "traditional-tw", "traditional-hk")
 # The window's direction control: per paragraph (auto), into English, into Chinese.
 TARGETS = ("auto", "en", "zh")
+# The interface language (Settings > Language, applied at the next start): the system's
+# (desktop_mt.gui.i18n decides), English, or Simplified Chinese.
+LANGUAGES = ("system", "en", "zh_CN")
 HOTKEY_TARGETS = ("window", "popup")  # the main window, or the small popup at the pointer
 DEFAULT_HOTKEY = "Ctrl+Alt+E"  # Crow Translate's "translate selection" default: familiar.
 DEFAULT_SELECTION_HOTKEY = "Ctrl+Alt+D"  # Easydict's and Bob's "select and translate" key, D
@@ -133,6 +136,7 @@ class Settings:
     local_api_port: int = DEFAULT_LOCAL_API_PORT
     local_api_key: str = ""
     direction: str = "auto"  # the window's direction control: TARGETS
+    language: str = LANGUAGES[0]  # the interface language: LANGUAGES (read at start)
     model_path_saved: str = dataclasses.field(default="", repr=False, compare=False)
 
 
@@ -198,6 +202,7 @@ _VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "local_api_port": _int_range(1, 65535),
     "local_api_key": _is_str,
     "direction": lambda v: v in TARGETS,
+    "language": lambda v: v in LANGUAGES,
 }
 
 

@@ -12,12 +12,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication
 
 from ..resources_path import resource_path
-from . import fonts, paths, qtcompat, replace, shortcuts
+from . import fonts, i18n, paths, qtcompat, replace, shortcuts
 from .controller import Controller
 from .hotkey import GlobalHotkey
 from .logsetup import log_file, safe_traceback, setup_logging
@@ -86,8 +86,10 @@ def on_hidden_to_tray(controller: Controller, tray: Tray) -> None:
     if controller.settings.tray_notice_shown:
         return
     tray.notify(
-        "desktop-mt is still running",
-        "The hotkey and this tray icon keep working. Quit from the tray menu or with Ctrl+Q.",
+        QCoreApplication.translate("App", "desktop-mt is still running"),
+        QCoreApplication.translate(
+            "App", "The hotkey and this tray icon keep working. Quit from the tray menu or with Ctrl+Q."
+        ),
     )
     controller.settings.tray_notice_shown = True
     controller.save()
@@ -130,9 +132,12 @@ class ExceptionReporter(QObject):
 
     def _show(self, summary: str) -> None:
         self.window.show_error(
-            "Unexpected error",
-            f"Something went wrong, but your text is safe and the app keeps running.\n\n{summary}\n\n"
-            f"Details (without your text) were written to {log_file()}.",
+            QCoreApplication.translate("App", "Unexpected error"),
+            QCoreApplication.translate(
+                "App",
+                "Something went wrong, but your text is safe and the app keeps running.\n\n{summary}\n\n"
+                "Details (without your text) were written to {log}.",
+            ).format(summary=summary, log=log_file()),
         )
 
 
@@ -206,8 +211,11 @@ def build(
         window.show_warning(warning)
     if not fonts.installed_cjk_families():
         window.show_warning(
-            "No Chinese font found: install Noto Sans CJK SC "
-            "(Debian/Ubuntu: fonts-noto-cjk) so the translation renders."
+            QCoreApplication.translate(
+                "App",
+                "No Chinese font found: install Noto Sans CJK SC "
+                "(Debian/Ubuntu: fonts-noto-cjk) so the translation renders.",
+            )
         )
     KeepAlive(window, controller, reporter, tray, replacer, extra)  # Python wrappers live as long as the window
     return window, controller, tray
@@ -230,6 +238,7 @@ def main(argv: list[str] | None = None, share_threads: bool = False) -> int:
         return 0
     instance = SingleInstance()
     instance.listen()
+    i18n.install(app, load_settings().settings.language)  # before any widget: they translate as made
     app.setStyleSheet(fonts.stylesheet())
     # The window may hide to the tray; quitting is explicit (window.closing below).
     app.setQuitOnLastWindowClosed(False)

@@ -24,17 +24,21 @@ from PySide6.QtWidgets import (
 
 from . import theme
 from .glossary_editor import GlossaryEditor
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .logsetup import log_file
-from .settings import SCRIPTS, Settings
+from .settings import LANGUAGES, SCRIPTS, Settings
 from .settings_sections import LocalApiSection, ModelSection, ShortcutSection, spin
 
 SCRIPT_LABELS = {
-    "simplified": "Simplified (简体)",
-    "traditional-tw": "Traditional, Taiwan (繁體)",
-    "traditional-hk": "Traditional, Hong Kong (繁體)",
+    "simplified": QT_TRANSLATE_NOOP("SettingsDialog", "Simplified (简体)"),
+    "traditional-tw": QT_TRANSLATE_NOOP("SettingsDialog", "Traditional, Taiwan (繁體)"),
+    "traditional-hk": QT_TRANSLATE_NOOP("SettingsDialog", "Traditional, Hong Kong (繁體)"),
 }
 # Quality in a translator's words: (label, beams). 0 is the model's own setting (beam search).
-QUALITY_CHOICES = (("faster (shows every word as it comes)", 1), ("better (the model's default)", 0))
+QUALITY_CHOICES = (
+    (QT_TRANSLATE_NOOP("SettingsDialog", "faster (shows every word as it comes)"), 1),
+    (QT_TRANSLATE_NOOP("SettingsDialog", "better (the model's default)"), 0),
+)
 SCREEN_SHARE = 0.9  # the dialog opens at most this share of the screen's free area; it scrolls
 
 
@@ -55,7 +59,7 @@ class SettingsDialog(QDialog):
         self, settings: Settings, hotkey_available: bool, hotkey_reason: str, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("desktop-mt settings")
+        self.setWindowTitle(translate("SettingsDialog", "desktop-mt settings"))
         self._settings = dataclasses.replace(settings, extra_model_dirs=list(settings.extra_model_dirs))
         form = QFormLayout()
         self.models = ModelSection(self._settings, form, self)  # which model, its precision
@@ -68,7 +72,7 @@ class SettingsDialog(QDialog):
             "Each English term found in the text is translated as its Chinese term, and each Chinese term "
             "as its English one (also in file jobs)"
         )
-        form.addRow("Glossary:", self.glossary_editor)
+        form.addRow(translate("SettingsDialog", "Glossary:"), self.glossary_editor)
         self.glossary_saved = self.models_saved = True
         self.local_api_rows = LocalApiSection(self._settings, form)  # the app's HTTP server
         self.local_api_check, self.local_api_status = self.local_api_rows.check, self.local_api_rows.status
@@ -133,7 +137,7 @@ class SettingsDialog(QDialog):
         self.max_length_spin = spin(0, 4096, s.max_output_length, "Model default", " tokens")
         self.quality_combo = QComboBox()
         for label, beams in QUALITY_CHOICES:
-            self.quality_combo.addItem(label, beams)
+            self.quality_combo.addItem(translate("SettingsDialog", label), beams)
         if self.quality_combo.findData(s.beams) < 0:  # a number set before (file, CLI habits)
             self.quality_combo.addItem(f"custom ({s.beams} candidates per word)", s.beams)
         self.quality_combo.setCurrentIndex(self.quality_combo.findData(s.beams))
@@ -144,7 +148,7 @@ class SettingsDialog(QDialog):
         )
         self.script_combo = QComboBox()
         for script in SCRIPTS:
-            self.script_combo.addItem(SCRIPT_LABELS[script], script)
+            self.script_combo.addItem(translate("SettingsDialog", SCRIPT_LABELS[script]), script)
         self.script_combo.setCurrentIndex(max(self.script_combo.findData(s.script), 0))
         self.script_combo.setToolTip(
             "Traditional is converted from the Simplified output with OpenCC (phrase level: Taiwan or Hong Kong usage)."
@@ -158,10 +162,28 @@ class SettingsDialog(QDialog):
             "(about one Chinese character each). Model default: "
             "3 x the source's length + 10."
         )
-        form.addRow("Speed:", self.intra_spin)
-        form.addRow("Quality:", self.quality_combo)
-        form.addRow("Longest translation of a sentence:", self.max_length_spin)
-        form.addRow("Chinese script:", self.script_combo)
+        form.addRow(translate("SettingsDialog", "Speed:"), self.intra_spin)
+        form.addRow(translate("SettingsDialog", "Quality:"), self.quality_combo)
+        form.addRow(translate("SettingsDialog", "Longest translation of a sentence:"), self.max_length_spin)
+        form.addRow(translate("SettingsDialog", "Chinese script:"), self.script_combo)
+        self._build_language_row(form)
+
+    def _build_language_row(self, form: QFormLayout) -> None:
+        """Settings > Interface language: System / English / 简体中文 (each language named in
+        itself, as language pickers do), applied at the next start: the window's strings are
+        translated as it is built, and a restart keeps the user's text (drafts)."""
+        self.language_combo = QComboBox()
+        names = {"system": translate("SettingsDialog", "System"), "en": "English", "zh_CN": "简体中文"}
+        for language in LANGUAGES:
+            self.language_combo.addItem(names[language], language)
+        self.language_combo.setCurrentIndex(max(self.language_combo.findData(self._settings.language), 0))
+        self.language_combo.setToolTip(
+            translate("SettingsDialog", "System: Chinese for any Chinese system locale, else English")
+        )
+        note = QLabel(translate("SettingsDialog", "Takes effect the next time desktop-mt starts."))
+        note.setWordWrap(True)
+        form.addRow(translate("SettingsDialog", "Interface language:"), self.language_combo)
+        form.addRow("", note)
 
     def _word_cores(self, n: int) -> None:
         self.intra_spin.setSuffix(" processor core" if n == 1 else " processor cores")
@@ -220,6 +242,7 @@ class SettingsDialog(QDialog):
             max_output_length=self.max_length_spin.value(),
             beams=int(self.quality_combo.currentData()),
             script=str(self.script_combo.currentData() or SCRIPTS[0]),
+            language=str(self.language_combo.currentData() or LANGUAGES[0]),
             translate_as_you_type=self.as_you_type_check.isChecked(),
             hotkey_enabled=self.hotkey_check.isChecked(),
             hotkey=keys["hotkey"] or self._settings.hotkey,  # "Translate clipboard" is never off alone

@@ -6,6 +6,8 @@ from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
+from .i18n import translate
+
 
 class Tray(QObject):
     """Tray icon and menu. The menu and its actions exist even where the desktop has no
@@ -18,10 +20,10 @@ class Tray(QObject):
     def __init__(self, icon: QIcon, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.menu = QMenu()
-        self.translate_action = self._action("Translate clipboard", self.translateClipboard)
-        self.toggle_action = self._action("Show/Hide window", self.toggleWindow)
+        self.translate_action = self._action(translate("Tray", "Translate clipboard"), self.translateClipboard)
+        self.toggle_action = self._action(translate("Tray", "Show/Hide window"), self.toggleWindow)
         self.menu.addSeparator()
-        self.quit_action = self._action("Quit", self.quitRequested)
+        self.quit_action = self._action(translate("Tray", "Quit"), self.quitRequested)
         self.available = QSystemTrayIcon.isSystemTrayAvailable()
         self.icon = QSystemTrayIcon(icon, self)
         self.icon.setToolTip("desktop-mt")

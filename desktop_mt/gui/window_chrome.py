@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from desktop_mt.batch import DOCUMENT_SUFFIXES
 
 from .direction_bar import SWAP_SHORTCUT, DirectionBar
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .look import FitLabel
 from .models_dialog import DemoModelNotice
 from .pasting import PasteEdit
@@ -54,40 +55,65 @@ FONT_SIZES = (8, 40)  # View > Larger/Smaller stay within these
 MIN_WIDTH = 480  # the window must stay usable this narrow (small screens)
 SCREEN_SHARE = 0.9  # at most this much of the screen when the window opens
 SHORTCUTS = (
-    ("Ctrl+Enter", "Translate the source text"),
-    ("Esc", "Stop the translation"),
-    (CLIPBOARD_SHORTCUT, "Translate the clipboard"),
-    ("Ctrl+O", "Translate a file"),
+    ("Ctrl+Enter", QT_TRANSLATE_NOOP("WindowChrome", "Translate the source text")),
+    ("Esc", QT_TRANSLATE_NOOP("WindowChrome", "Stop the translation")),
+    (CLIPBOARD_SHORTCUT, QT_TRANSLATE_NOOP("WindowChrome", "Translate the clipboard")),
+    ("Ctrl+O", QT_TRANSLATE_NOOP("WindowChrome", "Translate a file")),
     (
         f"Ctrl+Z / Ctrl+Shift+Z or {REDO_SHORTCUT}",
-        "Undo / redo in the source text (also after Clear, a clipboard "
-        "translation or joined lines: the text as pasted)",
+        QT_TRANSLATE_NOOP(
+            "WindowChrome",
+            "Undo / redo in the source text (also after Clear, a clipboard "
+            "translation or joined lines: the text as pasted)",
+        ),
     ),
-    ("Tab / Shift+Tab", "Move between the source, the translation and the toolbar"),
-    ("Ctrl+Shift+C", "Copy the translation"),
-    (SWAP_SHORTCUT, "Swap: the translation becomes the source, the direction flips"),
-    ("Ctrl+Shift+Backspace", "Clear both panes (Ctrl+Z brings the text back)"),
-    ("Ctrl++ / Ctrl+- / Ctrl+0", "Larger / smaller / default text size"),
-    ("Ctrl+H", "History of translations (search as you type)"),
-    ("Ctrl+Shift+A", "Alternatives for the sentence under the cursor (Ctrl+Z in the translation undoes)"),
+    ("Tab / Shift+Tab", QT_TRANSLATE_NOOP("WindowChrome", "Move between the source, the translation and the toolbar")),
+    ("Ctrl+Shift+C", QT_TRANSLATE_NOOP("WindowChrome", "Copy the translation")),
+    (SWAP_SHORTCUT, QT_TRANSLATE_NOOP("WindowChrome", "Swap: the translation becomes the source, the direction flips")),
+    ("Ctrl+Shift+Backspace", QT_TRANSLATE_NOOP("WindowChrome", "Clear both panes (Ctrl+Z brings the text back)")),
+    ("Ctrl++ / Ctrl+- / Ctrl+0", QT_TRANSLATE_NOOP("WindowChrome", "Larger / smaller / default text size")),
+    ("Ctrl+H", QT_TRANSLATE_NOOP("WindowChrome", "History of translations (search as you type)")),
     (
-        "Click a word",
-        "In the translation: the cursor goes there; alternatives from that word on are offered beside it "
-        "(typing dismisses them)",
+        "Ctrl+Shift+A",
+        QT_TRANSLATE_NOOP(
+            "WindowChrome", "Alternatives for the sentence under the cursor (Ctrl+Z in the translation undoes)"
+        ),
     ),
-    ("Alt+Down", "In the translation: alternatives from the word at the cursor, as a keyboard menu"),
-    ("Tab / Esc", "In the translation, while a completion is offered: accept / dismiss it"),
+    (
+        QT_TRANSLATE_NOOP("WindowChrome", "Click a word"),
+        QT_TRANSLATE_NOOP(
+            "WindowChrome",
+            "In the translation: the cursor goes there; alternatives from that word on are offered beside it "
+            "(typing dismisses them)",
+        ),
+    ),
+    (
+        "Alt+Down",
+        QT_TRANSLATE_NOOP(
+            "WindowChrome", "In the translation: alternatives from the word at the cursor, as a keyboard menu"
+        ),
+    ),
+    (
+        "Tab / Esc",
+        QT_TRANSLATE_NOOP("WindowChrome", "In the translation, while a completion is offered: accept / dismiss it"),
+    ),
     (
         "Ctrl+1 / Ctrl+2 / Ctrl+3",
-        "Put the translation memory's match 1, 2 or 3 (the panel under the panes) in place of the sentence's; "
-        "Tab from the translation reaches their Use buttons",
+        QT_TRANSLATE_NOOP(
+            "WindowChrome",
+            "Put the translation memory's match 1, 2 or 3 (the panel under the panes) in place of the sentence's; "
+            "Tab from the translation reaches their Use buttons",
+        ),
     ),
     (
         "Ctrl+Shift+Enter",
-        "Confirm the sentence at the cursor: it goes into the translation memory as approved; the cursor "
-        "moves to the next sentence (Edit > Confirm all sentences… asks first and can be undone)",
+        QT_TRANSLATE_NOOP(
+            "WindowChrome",
+            "Confirm the sentence at the cursor: it goes into the translation memory as approved; the cursor "
+            "moves to the next sentence (Edit > Confirm all sentences… asks first and can be undone)",
+        ),
     ),
-    ("Ctrl+Q", "Quit (closing the window keeps the app in the tray)"),
+    ("Ctrl+Q", QT_TRANSLATE_NOOP("WindowChrome", "Quit (closing the window keeps the app in the tray)")),
 )
 
 
@@ -116,7 +142,7 @@ class WarningBanner(QFrame):
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         close = QToolButton(self)
         close.setText("✕")
-        close.setToolTip("Dismiss")
+        close.setToolTip(translate("WindowChrome", "Dismiss"))
         close.clicked.connect(self.hide)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 4, 4)
@@ -155,8 +181,8 @@ class FileJobPanel(QFrame):
         self.bar = QProgressBar(self)
         self.bar.setRange(0, 0)  # busy until the first progress report gives a total
         self.rate_label = QLabel("", self)
-        self.cancel_button = QPushButton("Cancel", self)
-        self.cancel_button.setToolTip("Stop the file job (nothing is saved)")
+        self.cancel_button = QPushButton(translate("WindowChrome", "Cancel"), self)
+        self.cancel_button.setToolTip(translate("WindowChrome", "Stop the file job (nothing is saved)"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 2, 8, 2)
         layout.addWidget(self.label)
@@ -167,7 +193,7 @@ class FileJobPanel(QFrame):
 
     def start(self, name: str) -> None:
         """Show the panel for a new job on the file ``name``."""
-        self.label.setText(f"Translating {name}")
+        self.label.setText(translate("WindowChrome", "Translating {name}").format(name=name))
         self.bar.setRange(0, 0)
         self.rate_label.setText("")
         self.cancel_button.setEnabled(True)
@@ -177,7 +203,11 @@ class FileJobPanel(QFrame):
         """Segments done of total and segments per second."""
         self.bar.setRange(0, max(total, 1))
         self.bar.setValue(min(done, max(total, 1)) if total else 1)
-        self.rate_label.setText(f"{done}/{total} segments · {rate:.1f} seg/s")
+        self.rate_label.setText(
+            translate("WindowChrome", "{done}/{total} segments · {rate} seg/s").format(
+                done=done, total=total, rate=f"{rate:.1f}"
+            )
+        )
 
 
 class ToolbarOverflow(QObject):
@@ -199,7 +229,7 @@ class ToolbarOverflow(QObject):
         if isinstance(self.button, QToolButton):
             self.button.clicked.disconnect()  # Qt's in-place expansion (see the class docstring)
             self.button.setCheckable(False)
-            self.button.setToolTip("More: the commands that do not fit")
+            self.button.setToolTip(translate("WindowChrome", "More: the commands that do not fit"))
             self.button.clicked.connect(self.show_menu)
 
     def show_menu(self) -> None:
@@ -229,7 +259,7 @@ class ToolbarOverflow(QObject):
 
     def _add_directions(self) -> None:
         combo = self.direction_bar.combo
-        sub = self.menu.addMenu("Direction")
+        sub = self.menu.addMenu(translate("WindowChrome", "Direction"))
         group = QActionGroup(sub)
         for index in range(combo.count()):
             entry = sub.addAction(combo.itemText(index))
@@ -279,12 +309,17 @@ class WindowChrome(QMainWindow):
         self.source = PasteEdit(self)  # pastes can be joined (Edit > Join lines on paste)
         self.source.setObjectName("source")
         self.source.setPlaceholderText(
-            "Type or paste English or Chinese text (输入英文或中文). Ctrl+Enter translates, Esc stops."
+            translate(
+                "WindowChrome",
+                "Type or paste English or Chinese text (输入英文或中文). Ctrl+Enter translates, Esc stops.",
+            )
         )
         self.source.textChanged.connect(self._on_source_changed)
         self.target = PostEditPane(self)  # editable: post-editing (issue 28)
         self.target.setObjectName("target")
-        self.target.setPlaceholderText("The translation appears here as it is written · 译文会在这里逐字出现。")
+        self.target.setPlaceholderText(
+            translate("WindowChrome", "The translation appears here as it is written · 译文会在这里逐字出现。")
+        )
         self.font_size = DEFAULT_FONT_SIZE
         self._apply_font_size()
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -304,31 +339,55 @@ class WindowChrome(QMainWindow):
 
     def _build_actions(self) -> None:
         # One QAction per command, shared by the toolbar and the menus.
-        self.translate_action = self._action("Translate", "Translate (Ctrl+Enter)", self._emit_translate)
-        self.stop_action = self._action("Stop", "Stop (Esc)", self.stopRequested.emit)
+        self.translate_action = self._action(
+            translate("WindowChrome", "Translate"),
+            translate("WindowChrome", "Translate (Ctrl+Enter)"),
+            self._emit_translate,
+        )
+        self.stop_action = self._action(
+            translate("WindowChrome", "Stop"), translate("WindowChrome", "Stop (Esc)"), self.stopRequested.emit
+        )
         self.copy_action = self._action(
-            "Copy translation", "Copy the translation (Ctrl+Shift+C)", self.copy_result, "Ctrl+Shift+C"
+            translate("WindowChrome", "Copy translation"),
+            translate("WindowChrome", "Copy the translation (Ctrl+Shift+C)"),
+            self.copy_result,
+            "Ctrl+Shift+C",
         )
         self.clear_action = self._action(
-            "Clear", "Clear both panes (Ctrl+Z brings the text back)", self.clearRequested.emit, "Ctrl+Shift+Backspace"
+            translate("WindowChrome", "Clear"),
+            translate("WindowChrome", "Clear both panes (Ctrl+Z brings the text back)"),
+            self.clearRequested.emit,
+            "Ctrl+Shift+Backspace",
         )
         self.clipboard_action = self._action(
-            "Translate clipboard",
-            f"Translate the clipboard ({CLIPBOARD_SHORTCUT})",
+            translate("WindowChrome", "Translate clipboard"),
+            translate("WindowChrome", "Translate the clipboard ({keys})").format(keys=CLIPBOARD_SHORTCUT),
             self.clipboardTranslateRequested.emit,
         )
-        self.settings_action = self._action("Settings…", "Settings", self.settingsRequested.emit)
+        self.settings_action = self._action(
+            translate("WindowChrome", "Settings…"), translate("WindowChrome", "Settings"), self.settingsRequested.emit
+        )
         self.file_action = self._action(
-            "Translate file…",
-            "Translate a document: text, subtitles, Word, PowerPoint, Excel, PDF, XLIFF, PO,"
-            " Markdown or HTML (or drop one on the window)",
+            translate("WindowChrome", "Translate file…"),
+            translate(
+                "WindowChrome",
+                "Translate a document: text, subtitles, Word, PowerPoint, Excel, PDF, XLIFF, PO,"
+                " Markdown or HTML (or drop one on the window)",
+            ),
             self.choose_file,
             "Ctrl+O",
         )
-        self.quit_action = self._action("Quit", "Quit desktop-mt (Ctrl+Q)", self.quit, "Ctrl+Q")
+        self.quit_action = self._action(
+            translate("WindowChrome", "Quit"),
+            translate("WindowChrome", "Quit desktop-mt (Ctrl+Q)"),
+            self.quit,
+            "Ctrl+Q",
+        )
         self.swap_action = self._action(
-            "Swap languages",
-            f"The translation becomes the source and the direction flips ({SWAP_SHORTCUT})",
+            translate("WindowChrome", "Swap languages"),
+            translate("WindowChrome", "The translation becomes the source and the direction flips ({keys})").format(
+                keys=SWAP_SHORTCUT
+            ),
             self.swapRequested.emit,
             SWAP_SHORTCUT,
         )
@@ -380,7 +439,7 @@ class WindowChrome(QMainWindow):
 
     def _build_status_bar(self) -> None:
         # FitLabels: at 480 px they show a shorter form (the full text is their tooltip).
-        self.model_label = FitLabel("No model", self)
+        self.model_label = FitLabel(translate("WindowChrome", "No model"), self)
         self.state_label = FitLabel("", self)
         self.job_label = FitLabel("", self)
         self.stats_label = FitLabel("", self)

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMessageBox
 
+from .i18n import translate
 from .window_chrome import DEFAULT_FONT_SIZE, REDO_SHORTCUT, SHORTCUTS, WindowChrome
 
 
@@ -23,14 +24,16 @@ class WindowMenus(WindowChrome):
         self._build_help_menu()
 
     def _build_file_menu(self) -> None:
-        menu = self.menuBar().addMenu("&File")
+        menu = self.menuBar().addMenu(translate("WindowMenus", "&File"))
         menu.addAction(self.file_action)
-        self.recent_menu = menu.addMenu("Recent files")
+        self.recent_menu = menu.addMenu(translate("WindowMenus", "Recent files"))
         self.set_recent_files([])
         menu.addAction(self.clipboard_action)
         menu.addSeparator()
         self.models_action = self._action(
-            "Models…", "Download, remove and choose translation models", self.modelsRequested.emit
+            translate("WindowMenus", "Models…"),
+            translate("WindowMenus", "Download, remove and choose translation models"),
+            self.modelsRequested.emit,
         )
         menu.addAction(self.models_action)
         menu.addAction(self.settings_action)
@@ -45,18 +48,26 @@ class WindowMenus(WindowChrome):
             self.addAction(action)  # its shortcut works wherever the focus is in the window
 
     def _build_edit_menu(self) -> None:
-        menu = self.edit_menu = self.menuBar().addMenu("&Edit")
+        menu = self.edit_menu = self.menuBar().addMenu(translate("WindowMenus", "&Edit"))
         self.undo_action = self._action(
-            "Undo", "Undo in the source text", self.source.undo, QKeySequence.StandardKey.Undo
+            translate("WindowMenus", "Undo"),
+            translate("WindowMenus", "Undo in the source text"),
+            self.source.undo,
+            QKeySequence.StandardKey.Undo,
         )
         self.redo_action = self._action(
-            "Redo", "Redo in the source text", self.source.redo, QKeySequence.StandardKey.Redo
+            translate("WindowMenus", "Redo"),
+            translate("WindowMenus", "Redo in the source text"),
+            self.source.redo,
+            QKeySequence.StandardKey.Redo,
         )
         redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)  # Ctrl+Y among them on Windows
         if QKeySequence(REDO_SHORTCUT) not in redo_keys:
             redo_keys.append(QKeySequence(REDO_SHORTCUT))
         self.redo_action.setShortcuts(redo_keys)
-        self.redo_action.setToolTip(f"Redo in the source text ({REDO_SHORTCUT})")
+        self.redo_action.setToolTip(
+            translate("WindowMenus", "Redo in the source text ({keys})").format(keys=REDO_SHORTCUT)
+        )
         # The editor handles Ctrl+Z itself while focused; the menu entries are for the mouse.
         for action in (self.undo_action, self.redo_action):
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
@@ -64,10 +75,18 @@ class WindowMenus(WindowChrome):
         self.source.redoAvailable.connect(self.redo_action.setEnabled)
         self.undo_action.setEnabled(False)
         self.redo_action.setEnabled(False)
-        self.select_all_action = self._action("Select all", "Select the whole source text", self._select_all)
+        self.select_all_action = self._action(
+            translate("WindowMenus", "Select all"),
+            translate("WindowMenus", "Select the whole source text"),
+            self._select_all,
+        )
         self.join_lines_action = self._toggle(
-            "Join lines on paste",
-            "Join the line breaks of text copied from PDFs when it is pasted (Ctrl+Z brings back the text as pasted)",
+            translate("WindowMenus", "Join lines on paste"),
+            translate(
+                "WindowMenus",
+                "Join the line breaks of text copied from PDFs when it is pasted "
+                "(Ctrl+Z brings back the text as pasted)",
+            ),
             self.joinLinesToggled,
         )
         entry: QAction | None
@@ -95,37 +114,43 @@ class WindowMenus(WindowChrome):
         return action
 
     def _build_view_menu(self) -> None:
-        menu = self.menuBar().addMenu("&View")
+        menu = self.menuBar().addMenu(translate("WindowMenus", "&View"))
         self.larger_action = self._action(
-            "Larger text",
-            "Larger text (Ctrl++)",
+            translate("WindowMenus", "Larger text"),
+            translate("WindowMenus", "Larger text (Ctrl++)"),
             lambda: self.set_font_size(self.font_size + 1, emit=True),
             QKeySequence.StandardKey.ZoomIn,
         )
         self.smaller_action = self._action(
-            "Smaller text",
-            "Smaller text (Ctrl+-)",
+            translate("WindowMenus", "Smaller text"),
+            translate("WindowMenus", "Smaller text (Ctrl+-)"),
             lambda: self.set_font_size(self.font_size - 1, emit=True),
             QKeySequence.StandardKey.ZoomOut,
         )
         self.reset_font_action = self._action(
-            "Default text size",
-            "Default text size (Ctrl+0)",
+            translate("WindowMenus", "Default text size"),
+            translate("WindowMenus", "Default text size (Ctrl+0)"),
             lambda: self.set_font_size(DEFAULT_FONT_SIZE, emit=True),
             "Ctrl+0",
         )
         for action in (self.larger_action, self.smaller_action, self.reset_font_action):
             menu.addAction(action)
         self.bilingual_action = self._toggle(
-            "Bilingual",
-            "Show, copy and save translations bilingually: each source paragraph followed by its translation",
+            translate("WindowMenus", "Bilingual"),
+            translate(
+                "WindowMenus",
+                "Show, copy and save translations bilingually: each source paragraph followed by its translation",
+            ),
             self.bilingualToggled,
         )
         menu.addSeparator()
         menu.addAction(self.bilingual_action)
         menu.addSeparator()
         self.history_action = self._action(
-            "History…", "Past translations: search, open, copy (Ctrl+H)", self.historyRequested.emit, "Ctrl+H"
+            translate("WindowMenus", "History…"),
+            translate("WindowMenus", "Past translations: search, open, copy (Ctrl+H)"),
+            self.historyRequested.emit,
+            "Ctrl+H",
         )
         menu.addAction(self.history_action)
 
@@ -138,14 +163,22 @@ class WindowMenus(WindowChrome):
 
     def shortcut_rows(self) -> tuple[tuple[str, str], ...]:
         """Help > Keyboard shortcuts: the window's own, then the global ones that are on."""
-        return (*SHORTCUTS, *self.global_shortcuts)
+        own = tuple((translate("WindowChrome", keys), translate("WindowChrome", what)) for keys, what in SHORTCUTS)
+        return (*own, *self.global_shortcuts)
 
     def _build_help_menu(self) -> None:
-        menu = self.menuBar().addMenu("&Help")
+        menu = self.menuBar().addMenu(translate("WindowMenus", "&Help"))
         self.shortcuts_action = self._action(
-            "Keyboard shortcuts", "Keyboard shortcuts", self.show_shortcuts, QKeySequence.StandardKey.HelpContents
+            translate("WindowMenus", "Keyboard shortcuts"),
+            translate("WindowMenus", "Keyboard shortcuts"),
+            self.show_shortcuts,
+            QKeySequence.StandardKey.HelpContents,
         )
-        self.about_action = self._action("About desktop-mt", "Model, licences and version", self.show_about)
+        self.about_action = self._action(
+            translate("WindowMenus", "About desktop-mt"),
+            translate("WindowMenus", "Model, licences and version"),
+            self.show_about,
+        )
         menu.addAction(self.shortcuts_action)
         menu.addAction(self.about_action)
 

@@ -1,0 +1,419 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>App</name>
+    <message>
+        <source>desktop-mt is still running</source>
+        <translation>desktop-mt 仍在运行</translation>
+    </message>
+    <message>
+        <source>The hotkey and this tray icon keep working. Quit from the tray menu or with Ctrl+Q.</source>
+        <translation>快捷键和托盘图标仍然有效。可从托盘菜单或按 Ctrl+Q 退出。</translation>
+    </message>
+    <message>
+        <source>Unexpected error</source>
+        <translation>意外错误</translation>
+    </message>
+    <message>
+        <source>Something went wrong, but your text is safe and the app keeps running.
+
+{summary}
+
+Details (without your text) were written to {log}.</source>
+        <translation>出现了问题，但您的文本安然无恙，程序仍在运行。
+
+{summary}
+
+详细信息（不含您的文本）已写入 {log}。</translation>
+    </message>
+    <message>
+        <source>No Chinese font found: install Noto Sans CJK SC (Debian/Ubuntu: fonts-noto-cjk) so the translation renders.</source>
+        <translation>未找到中文字体：请安装 Noto Sans CJK SC（Debian/Ubuntu：fonts-noto-cjk），以便正常显示译文。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Simplified (简体)</source>
+        <translation>简体</translation>
+    </message>
+    <message>
+        <source>Traditional, Taiwan (繁體)</source>
+        <translation>繁体（台湾）</translation>
+    </message>
+    <message>
+        <source>Traditional, Hong Kong (繁體)</source>
+        <translation>繁体（香港）</translation>
+    </message>
+    <message>
+        <source>faster (shows every word as it comes)</source>
+        <translation>更快（逐词显示）</translation>
+    </message>
+    <message>
+        <source>better (the model&apos;s default)</source>
+        <translation>更好（模型默认）</translation>
+    </message>
+    <message>
+        <source>desktop-mt settings</source>
+        <translation>desktop-mt 设置</translation>
+    </message>
+    <message>
+        <source>Glossary:</source>
+        <translation>术语表：</translation>
+    </message>
+    <message>
+        <source>Speed:</source>
+        <translation>速度：</translation>
+    </message>
+    <message>
+        <source>Quality:</source>
+        <translation>质量：</translation>
+    </message>
+    <message>
+        <source>Longest translation of a sentence:</source>
+        <translation>单句译文最大长度：</translation>
+    </message>
+    <message>
+        <source>Chinese script:</source>
+        <translation>中文字形：</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>System: Chinese for any Chinese system locale, else English</source>
+        <translation>跟随系统：系统区域为任一中文时显示中文，否则显示英文</translation>
+    </message>
+    <message>
+        <source>Takes effect the next time desktop-mt starts.</source>
+        <translation>下次启动 desktop-mt 时生效。</translation>
+    </message>
+    <message>
+        <source>Interface language:</source>
+        <translation>界面语言：</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <source>Translate clipboard</source>
+        <translation>翻译剪贴板</translation>
+    </message>
+    <message>
+        <source>Show/Hide window</source>
+        <translation>显示/隐藏窗口</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+</context>
+<context>
+    <name>WindowChrome</name>
+    <message>
+        <source>Translate the source text</source>
+        <translation>翻译原文</translation>
+    </message>
+    <message>
+        <source>Stop the translation</source>
+        <translation>停止翻译</translation>
+    </message>
+    <message>
+        <source>Translate the clipboard</source>
+        <translation>翻译剪贴板</translation>
+    </message>
+    <message>
+        <source>Translate a file</source>
+        <translation>翻译文件</translation>
+    </message>
+    <message>
+        <source>Undo / redo in the source text (also after Clear, a clipboard translation or joined lines: the text as pasted)</source>
+        <translation>在原文中撤销/重做（清空、翻译剪贴板或合并行之后也可以：恢复粘贴时的文本）</translation>
+    </message>
+    <message>
+        <source>Move between the source, the translation and the toolbar</source>
+        <translation>在原文、译文和工具栏之间移动</translation>
+    </message>
+    <message>
+        <source>Copy the translation</source>
+        <translation>复制译文</translation>
+    </message>
+    <message>
+        <source>Swap: the translation becomes the source, the direction flips</source>
+        <translation>互换：译文变为原文，翻译方向对调</translation>
+    </message>
+    <message>
+        <source>Clear both panes (Ctrl+Z brings the text back)</source>
+        <translation>清空两个窗格（Ctrl+Z 可恢复文本）</translation>
+    </message>
+    <message>
+        <source>Larger / smaller / default text size</source>
+        <translation>放大/缩小/默认字号</translation>
+    </message>
+    <message>
+        <source>History of translations (search as you type)</source>
+        <translation>翻译历史（输入即搜索）</translation>
+    </message>
+    <message>
+        <source>Alternatives for the sentence under the cursor (Ctrl+Z in the translation undoes)</source>
+        <translation>光标所在句子的备选译文（在译文中按 Ctrl+Z 撤销）</translation>
+    </message>
+    <message>
+        <source>Click a word</source>
+        <translation>单击某个词</translation>
+    </message>
+    <message>
+        <source>In the translation: the cursor goes there; alternatives from that word on are offered beside it (typing dismisses them)</source>
+        <translation>在译文中：光标移到该处，旁边列出从该词起的备选译文（继续输入即关闭）</translation>
+    </message>
+    <message>
+        <source>In the translation: alternatives from the word at the cursor, as a keyboard menu</source>
+        <translation>在译文中：以键盘菜单列出从光标处词语起的备选译文</translation>
+    </message>
+    <message>
+        <source>In the translation, while a completion is offered: accept / dismiss it</source>
+        <translation>在译文中出现补全建议时：接受/忽略</translation>
+    </message>
+    <message>
+        <source>Put the translation memory&apos;s match 1, 2 or 3 (the panel under the panes) in place of the sentence&apos;s; Tab from the translation reaches their Use buttons</source>
+        <translation>用翻译记忆库的第 1、2 或 3 条匹配（窗格下方的面板）替换该句译文；从译文按 Tab 可到达其“使用”按钮</translation>
+    </message>
+    <message>
+        <source>Confirm the sentence at the cursor: it goes into the translation memory as approved; the cursor moves to the next sentence (Edit &gt; Confirm all sentences… asks first and can be undone)</source>
+        <translation>确认光标所在句子：作为已审核译文存入翻译记忆库，光标移到下一句（“编辑 &gt; 确认所有句子…”会先询问，且可撤销）</translation>
+    </message>
+    <message>
+        <source>Quit (closing the window keeps the app in the tray)</source>
+        <translation>退出（关闭窗口时程序保留在托盘中）</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the file job (nothing is saved)</source>
+        <translation>停止文件翻译任务（不保存任何内容）</translation>
+    </message>
+    <message>
+        <source>Translating {name}</source>
+        <translation>正在翻译 {name}</translation>
+    </message>
+    <message>
+        <source>{done}/{total} segments · {rate} seg/s</source>
+        <translation>{done}/{total} 个句段 · 每秒 {rate} 个句段</translation>
+    </message>
+    <message>
+        <source>More: the commands that do not fit</source>
+        <translation>更多：放不下的命令</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>翻译方向</translation>
+    </message>
+    <message>
+        <source>Type or paste English or Chinese text (输入英文或中文). Ctrl+Enter translates, Esc stops.</source>
+        <translation>输入或粘贴英文或中文文本。按 Ctrl+Enter 翻译，按 Esc 停止。</translation>
+    </message>
+    <message>
+        <source>The translation appears here as it is written · 译文会在这里逐字出现。</source>
+        <translation>译文会在这里逐字出现。</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Translate (Ctrl+Enter)</source>
+        <translation>翻译（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop (Esc)</source>
+        <translation>停止（Esc）</translation>
+    </message>
+    <message>
+        <source>Copy translation</source>
+        <translation>复制译文</translation>
+    </message>
+    <message>
+        <source>Copy the translation (Ctrl+Shift+C)</source>
+        <translation>复制译文（Ctrl+Shift+C）</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清空</translation>
+    </message>
+    <message>
+        <source>Translate clipboard</source>
+        <translation>翻译剪贴板</translation>
+    </message>
+    <message>
+        <source>Translate the clipboard ({keys})</source>
+        <translation>翻译剪贴板（{keys}）</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Translate file…</source>
+        <translation>翻译文件…</translation>
+    </message>
+    <message>
+        <source>Translate a document: text, subtitles, Word, PowerPoint, Excel, PDF, XLIFF, PO, Markdown or HTML (or drop one on the window)</source>
+        <translation>翻译文档：文本、字幕、Word、PowerPoint、Excel、PDF、XLIFF、PO、Markdown 或 HTML（也可拖放到窗口上）</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Quit desktop-mt (Ctrl+Q)</source>
+        <translation>退出 desktop-mt（Ctrl+Q）</translation>
+    </message>
+    <message>
+        <source>Swap languages</source>
+        <translation>互换语言</translation>
+    </message>
+    <message>
+        <source>The translation becomes the source and the direction flips ({keys})</source>
+        <translation>译文变为原文，翻译方向对调（{keys}）</translation>
+    </message>
+    <message>
+        <source>No model</source>
+        <translation>无模型</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Recent files</source>
+        <translation>最近的文件</translation>
+    </message>
+    <message>
+        <source>Models…</source>
+        <translation>模型…</translation>
+    </message>
+    <message>
+        <source>Download, remove and choose translation models</source>
+        <translation>下载、删除和选择翻译模型</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Undo in the source text</source>
+        <translation>在原文中撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Redo in the source text</source>
+        <translation>在原文中重做</translation>
+    </message>
+    <message>
+        <source>Redo in the source text ({keys})</source>
+        <translation>在原文中重做（{keys}）</translation>
+    </message>
+    <message>
+        <source>Select all</source>
+        <translation>全选</translation>
+    </message>
+    <message>
+        <source>Select the whole source text</source>
+        <translation>选中全部原文</translation>
+    </message>
+    <message>
+        <source>Join lines on paste</source>
+        <translation>粘贴时合并行</translation>
+    </message>
+    <message>
+        <source>Join the line breaks of text copied from PDFs when it is pasted (Ctrl+Z brings back the text as pasted)</source>
+        <translation>粘贴从 PDF 复制的文本时合并其中的换行（Ctrl+Z 恢复粘贴时的原样）</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Larger text</source>
+        <translation>放大字号</translation>
+    </message>
+    <message>
+        <source>Larger text (Ctrl++)</source>
+        <translation>放大字号（Ctrl++）</translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation>缩小字号</translation>
+    </message>
+    <message>
+        <source>Smaller text (Ctrl+-)</source>
+        <translation>缩小字号（Ctrl+-）</translation>
+    </message>
+    <message>
+        <source>Default text size</source>
+        <translation>默认字号</translation>
+    </message>
+    <message>
+        <source>Default text size (Ctrl+0)</source>
+        <translation>默认字号（Ctrl+0）</translation>
+    </message>
+    <message>
+        <source>Bilingual</source>
+        <translation>双语对照</translation>
+    </message>
+    <message>
+        <source>Show, copy and save translations bilingually: each source paragraph followed by its translation</source>
+        <translation>以双语对照显示、复制和保存译文：每段原文后接其译文</translation>
+    </message>
+    <message>
+        <source>History…</source>
+        <translation>历史记录…</translation>
+    </message>
+    <message>
+        <source>Past translations: search, open, copy (Ctrl+H)</source>
+        <translation>以往的翻译：搜索、打开、复制（Ctrl+H）</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>About desktop-mt</source>
+        <translation>关于 desktop-mt</translation>
+    </message>
+    <message>
+        <source>Model, licences and version</source>
+        <translation>模型、许可证和版本</translation>
+    </message>
+</context>
+</TS>
