@@ -69,8 +69,11 @@ class SettingsDialog(QDialog):
         self._build_input_rows(form, hotkey_available, hotkey_reason)
         self.glossary_editor = GlossaryEditor(parent=self)  # saved by Apply/OK (glossary_editor.py)
         self.glossary_editor.setToolTip(
-            "Each English term found in the text is translated as its Chinese term, and each Chinese term "
-            "as its English one (also in file jobs)"
+            translate(
+                "SettingsDialog",
+                "Each English term found in the text is translated as its Chinese term, and each Chinese term "
+                "as its English one (also in file jobs)",
+            )
         )
         form.addRow(translate("SettingsDialog", "Glossary:"), self.glossary_editor)
         self.glossary_saved = self.models_saved = True
@@ -87,7 +90,9 @@ class SettingsDialog(QDialog):
         buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.apply)
         self.buttons = buttons
         self.shortcuts.conflictsChanged.connect(self._refuse_while_conflicting)
-        log_label = QLabel(f"Log file (never contains your text): {log_file()}")
+        log_label = QLabel(
+            translate("SettingsDialog", "Log file (never contains your text): {path}").format(path=log_file())
+        )
         log_label.setWordWrap(True)
         theme.set_tone(log_label, "quiet")
         form.addRow(log_label)
@@ -130,37 +135,61 @@ class SettingsDialog(QDialog):
     # ---- rows ---------------------------------------------------------------------------
     def _build_engine_rows(self, form: QFormLayout) -> None:
         s = self._settings
-        self.intra_spin = spin(0, 256, s.intra_op_threads, "Use all processor cores (automatic)")
-        self.intra_spin.setPrefix("Use ")
+        self.intra_spin = spin(
+            0, 256, s.intra_op_threads, translate("SettingsDialog", "Use all processor cores (automatic)")
+        )
+        self.intra_spin.setPrefix(translate("SettingsDialog", "Use "))
         self.intra_spin.valueChanged.connect(self._word_cores)
         self._word_cores(s.intra_op_threads)
-        self.max_length_spin = spin(0, 4096, s.max_output_length, "Model default", " tokens")
+        self.max_length_spin = spin(
+            0,
+            4096,
+            s.max_output_length,
+            translate("SettingsDialog", "Model default"),
+            translate("SettingsDialog", " tokens"),
+        )
         self.quality_combo = QComboBox()
         for label, beams in QUALITY_CHOICES:
             self.quality_combo.addItem(translate("SettingsDialog", label), beams)
         if self.quality_combo.findData(s.beams) < 0:  # a number set before (file, CLI habits)
-            self.quality_combo.addItem(f"custom ({s.beams} candidates per word)", s.beams)
+            self.quality_combo.addItem(
+                translate("SettingsDialog", "custom ({n} candidates per word)").format(n=s.beams), s.beams
+            )
         self.quality_combo.setCurrentIndex(self.quality_combo.findData(s.beams))
         self.quality_combo.setToolTip(
-            "Faster: one candidate per word; the translation appears word by "
-            "word. Better: the model weighs several candidates (4 for the "
-            "bundled model) and shows a sentence when it is sure of it."
+            translate(
+                "SettingsDialog",
+                "Faster: one candidate per word; the translation appears word by "
+                "word. Better: the model weighs several candidates (4 for the "
+                "bundled model) and shows a sentence when it is sure of it.",
+            )
         )
         self.script_combo = QComboBox()
         for script in SCRIPTS:
             self.script_combo.addItem(translate("SettingsDialog", SCRIPT_LABELS[script]), script)
         self.script_combo.setCurrentIndex(max(self.script_combo.findData(s.script), 0))
         self.script_combo.setToolTip(
-            "Traditional is converted from the Simplified output with OpenCC (phrase level: Taiwan or Hong Kong usage)."
+            translate(
+                "SettingsDialog",
+                "Traditional is converted from the Simplified output with OpenCC "
+                "(phrase level: Taiwan or Hong Kong usage).",
+            )
         )
         self.intra_spin.setToolTip(
-            "How many processor cores one translation may use. Automatic "
-            "uses all of them; fewer leaves room for other programs." + _threads_fixed_note()
+            translate(
+                "SettingsDialog",
+                "How many processor cores one translation may use. Automatic "
+                "uses all of them; fewer leaves room for other programs.",
+            )
+            + _threads_fixed_note()
         )
         self.max_length_spin.setToolTip(
-            "Stop a sentence's translation after this many tokens "
-            "(about one Chinese character each). Model default: "
-            "3 x the source's length + 10."
+            translate(
+                "SettingsDialog",
+                "Stop a sentence's translation after this many tokens "
+                "(about one Chinese character each). Model default: "
+                "3 x the source's length + 10.",
+            )
         )
         form.addRow(translate("SettingsDialog", "Speed:"), self.intra_spin)
         form.addRow(translate("SettingsDialog", "Quality:"), self.quality_combo)
@@ -186,11 +215,15 @@ class SettingsDialog(QDialog):
         form.addRow("", note)
 
     def _word_cores(self, n: int) -> None:
-        self.intra_spin.setSuffix(" processor core" if n == 1 else " processor cores")
+        self.intra_spin.setSuffix(
+            translate("SettingsDialog", " processor core")
+            if n == 1
+            else translate("SettingsDialog", " processor cores")
+        )
 
     def _build_input_rows(self, form: QFormLayout, available: bool, reason: str) -> None:
         s = self._settings
-        self.as_you_type_check = QCheckBox("Translate as you type")
+        self.as_you_type_check = QCheckBox(translate("SettingsDialog", "Translate as you type"))
         self.as_you_type_check.setChecked(s.translate_as_you_type)
         form.addRow("", self.as_you_type_check)
         # Global shortcuts, one editor per action (settings_sections.ShortcutSection).
@@ -198,26 +231,37 @@ class SettingsDialog(QDialog):
         self.hotkey_check, self.hotkey_edit = self.shortcuts.check, self.shortcuts.edits["hotkey"]
         self.hotkey_status, self.replace_edit = self.shortcuts.states["hotkey"], self.shortcuts.edits["replace_hotkey"]
         if available:
-            self.set_hotkey_status(reason or f"Default: {Settings().hotkey}")
-        self.tray_check = QCheckBox("Closing the window keeps desktop-mt running in the tray")
+            self.set_hotkey_status(
+                reason or translate("SettingsDialog", "Default: {keys}").format(keys=Settings().hotkey)
+            )
+        self.tray_check = QCheckBox(
+            translate("SettingsDialog", "Closing the window keeps desktop-mt running in the tray")
+        )
         self.tray_check.setToolTip(
-            "The hotkey and the tray icon keep working; quit with Ctrl+Q or "
-            "the tray menu. Only where the desktop shows tray icons."
+            translate(
+                "SettingsDialog",
+                "The hotkey and the tray icon keep working; quit with Ctrl+Q or "
+                "the tray menu. Only where the desktop shows tray icons.",
+            )
         )
         self.tray_check.setChecked(s.close_to_tray)
         form.addRow("", self.tray_check)
-        self.primary_check = QCheckBox("Use the PRIMARY selection (X11: the text you selected)")
+        self.primary_check = QCheckBox(
+            translate("SettingsDialog", "Use the PRIMARY selection (X11: the text you selected)")
+        )
         self.primary_check.setChecked(s.use_primary_selection)
         self.primary_check.setEnabled(QGuiApplication.clipboard().supportsSelection())
         form.addRow("", self.primary_check)
         self.hotkey_opens_combo = QComboBox()
-        self.hotkey_opens_combo.addItem("the main window", "window")
-        self.hotkey_opens_combo.addItem("a small popup at the mouse pointer", "popup")
+        self.hotkey_opens_combo.addItem(translate("SettingsDialog", "the main window"), "window")
+        self.hotkey_opens_combo.addItem(translate("SettingsDialog", "a small popup at the mouse pointer"), "popup")
         self.hotkey_opens_combo.setCurrentIndex(max(self.hotkey_opens_combo.findData(s.hotkey_opens), 0))
-        form.addRow("The hotkey shows the translation in:", self.hotkey_opens_combo)
-        self.history_check = QCheckBox("Keep a history of translations (View > History)")
+        form.addRow(translate("SettingsDialog", "The hotkey shows the translation in:"), self.hotkey_opens_combo)
+        self.history_check = QCheckBox(translate("SettingsDialog", "Keep a history of translations (View > History)"))
         self.history_check.setToolTip(
-            "Finished translations are kept on this computer only; off: nothing new is written."
+            translate(
+                "SettingsDialog", "Finished translations are kept on this computer only; off: nothing new is written."
+            )
         )
         self.history_check.setChecked(s.keep_history)
         form.addRow("", self.history_check)
@@ -296,4 +340,8 @@ def _threads_fixed_note() -> str:
     the ``desktop-mt`` command), its size was fixed at start: say when a change takes effect."""
     from ..engine.runtime import shared_thread_pool  # onnxruntime: loaded with the model already
 
-    return " A change takes effect when desktop-mt starts again." if shared_thread_pool() is not None else ""
+    return (
+        translate("SettingsDialog", " A change takes effect when desktop-mt starts again.")
+        if shared_thread_pool() is not None
+        else ""
+    )

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from . import fonts
 from .focus import TabFocus
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .look import WindowLook
 from .ports import Status
 from .progress import without_mark
@@ -40,6 +41,16 @@ from .window_chrome import (  # noqa: F401 - the window's names, imported from h
 )
 from .window_files import WindowFiles
 
+# The status words as shown (Status's values stay the stylesheet's keys); marked for lupdate.
+STATE_WORDS = (
+    QT_TRANSLATE_NOOP("MainWindow", "loading"),
+    QT_TRANSLATE_NOOP("MainWindow", "translating"),
+    QT_TRANSLATE_NOOP("MainWindow", "idle"),
+    QT_TRANSLATE_NOOP("MainWindow", "error"),
+    QT_TRANSLATE_NOOP("MainWindow", "stopping"),
+    QT_TRANSLATE_NOOP("MainWindow", "stopped"),
+)
+
 
 class MainWindow(WindowFiles):
     """Source editor | target view, a button row and a status bar: what the window does. Its
@@ -50,7 +61,7 @@ class MainWindow(WindowFiles):
 
     def __init__(self) -> None:
         super().__init__()
-        self.setWindowTitle("desktop-mt — English ⇄ 中文")
+        self.setWindowTitle(translate("MainWindow", "desktop-mt — English ⇄ 中文"))
         self._setting_source = False
         self.close_to_tray = False  # set by the app when a tray shows and the setting is on
         self._quitting = False
@@ -79,7 +90,9 @@ class MainWindow(WindowFiles):
         """Ask for a file to translate (the output goes next to it). The dialog opens where the
         TM dialog's do (``tm_dialog.start_folder``: the folder of the last file chosen this
         session, else the user's home; never the folder the app was started from)."""
-        path, _filter = QFileDialog.getOpenFileName(self, "Translate file", str(start_folder()), FILE_FILTER)
+        path, _filter = QFileDialog.getOpenFileName(
+            self, translate("MainWindow", "Translate file"), str(start_folder()), FILE_FILTER
+        )
         remember_folder(path)
         if path:
             self.translateFileRequested.emit(path)
@@ -157,7 +170,7 @@ class MainWindow(WindowFiles):
     def copy_result(self) -> None:
         """Put the translation on the clipboard."""
         QGuiApplication.clipboard().setText(self.target_text())
-        self.statusBar().showMessage("Translation copied", 2000)
+        self.statusBar().showMessage(translate("MainWindow", "Translation copied"), 2000)
 
     def set_busy(self, busy: bool) -> None:
         """Enable Stop only while a request runs."""
@@ -166,7 +179,8 @@ class MainWindow(WindowFiles):
     def set_state(self, state: Status | str, detail: str = "") -> None:
         """Status bar state: loading / translating / idle / error / stopping / stopped."""
         word = Status(state).value
-        self.state_label.set_text(f"{word}: {detail}" if detail else word, [word])
+        shown = translate("MainWindow", word)
+        self.state_label.set_text(f"{shown}: {detail}" if detail else shown, [shown])
         self.state_label.setProperty("state", word)
 
     def state(self) -> str:
@@ -189,7 +203,12 @@ class MainWindow(WindowFiles):
         """Status bar figures of the last run."""
         ttft = f"{first_token_s * 1000:.0f} ms" if first_token_s is not None else "–"
         rate = f"{tokens_per_s:.0f} tok/s"
-        self.stats_label.set_text(f"first token {ttft} · {rate} · {tokens} tokens", [f"{ttft} · {rate}", rate])
+        self.stats_label.set_text(
+            translate("MainWindow", "first token {ttft} · {rate} · {tokens} tokens").format(
+                ttft=ttft, rate=rate, tokens=tokens
+            ),
+            [f"{ttft} · {rate}", rate],
+        )
 
     def clear_stats(self) -> None:
         """No figures (after Clear: they described a translation that is gone)."""
@@ -238,12 +257,12 @@ class MainWindow(WindowFiles):
 
     def show_about(self) -> QMessageBox:
         """Help > About: version, model and licences (``about_text``, set by the controller)."""
-        return self._info("About desktop-mt", self.about_text)
+        return self._info(translate("MainWindow", "About desktop-mt"), self.about_text)
 
     def show_shortcuts(self) -> QMessageBox:
         """Help > Keyboard shortcuts."""
         rows = "".join(f"<tr><td><b>{k}</b></td><td>&nbsp;{what}</td></tr>" for k, what in self.shortcut_rows())
-        return self._info("Keyboard shortcuts", f"<table>{rows}</table>")
+        return self._info(translate("MainWindow", "Keyboard shortcuts"), f"<table>{rows}</table>")
 
     def _info(self, title: str, text: str) -> QMessageBox:
         box = QMessageBox(QMessageBox.Icon.Information, title, text, QMessageBox.StandardButton.Ok, self)

@@ -33,6 +33,57 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>MainWindow</name>
+    <message>
+        <source>loading</source>
+        <translation>正在加载</translation>
+    </message>
+    <message>
+        <source>translating</source>
+        <translation>正在翻译</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>desktop-mt — English ⇄ 中文</source>
+        <translation>desktop-mt — 英文 ⇄ 中文</translation>
+    </message>
+    <message>
+        <source>Translate file</source>
+        <translation>翻译文件</translation>
+    </message>
+    <message>
+        <source>Translation copied</source>
+        <translation>译文已复制</translation>
+    </message>
+    <message>
+        <source>first token {ttft} · {rate} · {tokens} tokens</source>
+        <translation>首个词元 {ttft} · {rate} · 共 {tokens} 个词元</translation>
+    </message>
+    <message>
+        <source>About desktop-mt</source>
+        <translation>关于 desktop-mt</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Simplified (简体)</source>
@@ -59,8 +110,52 @@ Details (without your text) were written to {log}.</source>
         <translation>desktop-mt 设置</translation>
     </message>
     <message>
+        <source>Each English term found in the text is translated as its Chinese term, and each Chinese term as its English one (also in file jobs)</source>
+        <translation>文本中出现的每个英文术语都译为其中文术语，每个中文术语都译为其英文术语（文件翻译任务中同样适用）</translation>
+    </message>
+    <message>
         <source>Glossary:</source>
         <translation>术语表：</translation>
+    </message>
+    <message>
+        <source>Log file (never contains your text): {path}</source>
+        <translation>日志文件（从不包含您的文本）：{path}</translation>
+    </message>
+    <message>
+        <source>Use all processor cores (automatic)</source>
+        <translation>使用全部处理器核心（自动）</translation>
+    </message>
+    <message>
+        <source>Use </source>
+        <translation>使用 </translation>
+    </message>
+    <message>
+        <source>Model default</source>
+        <translation>模型默认</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <source>custom ({n} candidates per word)</source>
+        <translation>自定义（每个词 {n} 个候选）</translation>
+    </message>
+    <message>
+        <source>Faster: one candidate per word; the translation appears word by word. Better: the model weighs several candidates (4 for the bundled model) and shows a sentence when it is sure of it.</source>
+        <translation>更快：每个词只取一个候选，译文逐词出现。更好：模型权衡多个候选（内置模型为 4 个），确定后整句显示。</translation>
+    </message>
+    <message>
+        <source>Traditional is converted from the Simplified output with OpenCC (phrase level: Taiwan or Hong Kong usage).</source>
+        <translation>繁体由 OpenCC 从简体输出转换而来（词组级别：台湾或香港用语）。</translation>
+    </message>
+    <message>
+        <source>How many processor cores one translation may use. Automatic uses all of them; fewer leaves room for other programs.</source>
+        <translation>一次翻译可使用的处理器核心数。“自动”使用全部核心；设得少一些可为其他程序留出余量。</translation>
+    </message>
+    <message>
+        <source>Stop a sentence&apos;s translation after this many tokens (about one Chinese character each). Model default: 3 x the source&apos;s length + 10.</source>
+        <translation>单句译文达到此词元数（约一个汉字一个）后停止。模型默认值：原文长度 × 3 + 10。</translation>
     </message>
     <message>
         <source>Speed:</source>
@@ -93,6 +188,58 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Interface language:</source>
         <translation>界面语言：</translation>
+    </message>
+    <message>
+        <source> processor core</source>
+        <translation> 个处理器核心</translation>
+    </message>
+    <message>
+        <source> processor cores</source>
+        <translation> 个处理器核心</translation>
+    </message>
+    <message>
+        <source>Translate as you type</source>
+        <translation>边输入边翻译</translation>
+    </message>
+    <message>
+        <source>Default: {keys}</source>
+        <translation>默认：{keys}</translation>
+    </message>
+    <message>
+        <source>Closing the window keeps desktop-mt running in the tray</source>
+        <translation>关闭窗口后 desktop-mt 继续在托盘中运行</translation>
+    </message>
+    <message>
+        <source>The hotkey and the tray icon keep working; quit with Ctrl+Q or the tray menu. Only where the desktop shows tray icons.</source>
+        <translation>快捷键和托盘图标仍然有效；按 Ctrl+Q 或通过托盘菜单退出。仅在桌面显示托盘图标时可用。</translation>
+    </message>
+    <message>
+        <source>Use the PRIMARY selection (X11: the text you selected)</source>
+        <translation>使用 PRIMARY 选区（X11：您选中的文本）</translation>
+    </message>
+    <message>
+        <source>the main window</source>
+        <translation>主窗口</translation>
+    </message>
+    <message>
+        <source>a small popup at the mouse pointer</source>
+        <translation>鼠标指针处的小弹窗</translation>
+    </message>
+    <message>
+        <source>The hotkey shows the translation in:</source>
+        <translation>快捷键将译文显示在：</translation>
+    </message>
+    <message>
+        <source>Keep a history of translations (View &gt; History)</source>
+        <translation>保留翻译历史（视图 &gt; 历史记录）</translation>
+    </message>
+    <message>
+        <source>Finished translations are kept on this computer only; off: nothing new is written.</source>
+        <translation>完成的翻译仅保存在本机；关闭后不再写入新记录。</translation>
+    </message>
+    <message>
+        <source> A change takes effect when desktop-mt starts again.</source>
+        <translation> 更改在 desktop-mt 下次启动时生效。</translation>
     </message>
 </context>
 <context>
