@@ -20,13 +20,15 @@ import os
 import weakref
 from collections.abc import Generator, Iterator
 
+import numpy as np
+
 from ..errors import TranslationCancelled
 from . import generation as gen
 from . import script
 from .core import TranslatorCore
 from .events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from .options import GenerationOptions
-from .protocols import CancelToken
+from .protocols import CancelToken, DecoderRunner, KVCache
 from .segment import Segment
 from .streaming import Clock, new_ids
 from .tokenizer import IncrementalDecoder, SentencePieceTokenizer
@@ -35,6 +37,67 @@ SPACE = "\u2581"  # SentencePiece's space
 
 _TABLES: weakref.WeakKeyDictionary[SentencePieceTokenizer, gen.PieceTable] = weakref.WeakKeyDictionary()
 _VOCABS: weakref.WeakKeyDictionary[SentencePieceTokenizer, dict[str, int]] = weakref.WeakKeyDictionary()
+
+
+class EncoderKept:
+    """What an :class:`EncoderMemo` keeps: the last source's ids and mask (as bytes), shape and
+    encoder output. Kept per runner apart from the runner (a memo referring to its runner from
+    a weak-keyed table would keep a closed translator's sessions alive)."""
+
+    def __init__(self) -> None:
+        self.last: tuple[bytes, tuple[int, ...], np.ndarray] | None = None
+
+
+class EncoderMemo:
+    """A ``DecoderRunner`` that keeps the encoder's output of the last source it was given:
+    while the user types in one sentence, every keystroke's completion encodes that same
+    sentence (11.5 of 52 ms on the bundled model, docs/BENCHMARKS.md). The same input gives the
+    same output (a kept array is never written to), so completions are unchanged. Everything
+    else goes to ``inner``."""
+
+    def __init__(self, inner: DecoderRunner, kept: EncoderKept | None = None) -> None:
+        self.inner = inner
+        self.kept = kept if kept is not None else EncoderKept()
+
+    def encode(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
+        key = np.ascontiguousarray(input_ids).tobytes() + np.ascontiguousarray(attention_mask).tobytes()
+        last = self.kept.last  # one read: another thread may replace it meanwhile
+        if last is not None and last[0] == key and last[1] == input_ids.shape:
+            return last[2]
+        hidden = self.inner.encode(input_ids, attention_mask)
+        hidden.setflags(write=False)
+        self.kept.last = (key, input_ids.shape, hidden)
+        return hidden
+
+    def decode_first(
+        self, input_ids: np.ndarray, encoder_mask: np.ndarray, encoder_hidden: np.ndarray, max_length: int = 0
+    ) -> tuple[np.ndarray, KVCache]:
+        return self.inner.decode_first(input_ids, encoder_mask, encoder_hidden, max_length)
+
+    def decode_next(self, input_ids: np.ndarray, cache: KVCache) -> np.ndarray:
+        return self.inner.decode_next(input_ids, cache)
+
+    def log_softmax(self, scores: np.ndarray) -> np.ndarray:
+        return self.inner.log_softmax(scores)
+
+    def row_top(self, logits: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.inner.row_top(logits, n)
+
+
+_KEPT: weakref.WeakKeyDictionary[DecoderRunner, EncoderKept] = weakref.WeakKeyDictionary()
+
+
+def _memo_runner(translator: TranslatorCore) -> DecoderRunner:
+    """``translator``'s runner behind an :class:`EncoderMemo` that shares what that runner's
+    completions kept (a closed and reopened translator starts afresh)."""
+    runner = translator.runner()
+    try:
+        kept = _KEPT.get(runner)
+        if kept is None:
+            kept = _KEPT[runner] = EncoderKept()
+    except TypeError:  # a runner that cannot be weakly referenced: nothing kept
+        return runner
+    return EncoderMemo(runner, kept)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,7 +165,7 @@ def _search(
         )
     limit = min(limit, translator.model_info.max_positions)
     params = dataclasses.replace(params, prefix=typed.prefix)
-    runner = translator.runner()
+    runner = _memo_runner(translator)
     if params.beams == 1 and not nbest:
         return gen.greedy(runner, src, [limit], params, cancel)
     return gen.beam_search(runner, src, [limit], params, cancel, nbest=nbest)
