@@ -123,21 +123,31 @@ class StreamConverter:
 
 def convert_events(source: Generator[Event, None, None], script: str) -> Generator[Event, None, None]:
     """Translator events with their text in ``script``: deltas go through a
-    :class:`StreamConverter` per segment, whose held-back tail comes out before ``SegmentDone``.
+    :class:`StreamConverter` per segment, whose held-back tail comes out before ``SegmentDone``
+    and before any separator, glossary term or span (segment -1) that follows it, so the order
+    of the text never changes.
     Closing the result closes ``source`` (the engine's generator) at once."""
     stream, segment = StreamConverter(script), -1
     try:
         for event in source:
-            if isinstance(event, TextDelta):
+            if isinstance(event, TextDelta) and event.segment >= 0:
                 segment = max(segment, event.segment)
-                text = stream.push(event.text) if event.segment >= 0 else convert(event.text, script)
+                text = stream.push(event.text)
                 if text:
                     yield TextDelta(text, event.segment)
                 continue
-            tail = stream.finish()  # a segment ended (or a cancelled one stopped): show its rest
+            # A separator, a glossary term or a span (segment -1) may come before its segment's
+            # SegmentDone ("哪里的人" + "火车站？"): the clause held back goes out first, or the
+            # output's order would change ("火車站？哪裡的人").
+            tail = stream.finish()
             if tail:
                 yield TextDelta(tail, segment)
-            if isinstance(event, SegmentDone):
+            if isinstance(event, TextDelta):
+                text = convert(event.text, script)
+                if text:
+                    yield TextDelta(text, event.segment)
+                continue
+            if isinstance(event, SegmentDone):  # its rest (or a cancelled one's) is out above
                 event = dataclasses.replace(event, translation=convert(event.translation, script))
             yield event
     finally:

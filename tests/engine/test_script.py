@@ -109,3 +109,51 @@ def test_event_conversion_flushes_a_cancelled_segment_and_closes_its_source():
     assert isinstance(next(stream), Finished)
     stream.close()  # as a GUI closes the stream: the engine's generator is closed with it
     assert closed == [True]
+
+
+@pytest.mark.parametrize("script", ["traditional-tw", "traditional-hk", "traditional"])
+def test_a_term_or_separator_after_a_held_clause_keeps_the_text_in_order(script):
+    """A glossary term ends the sentence ("哪里的人" + "火车站？"): the engine holds the segment's
+    SegmentDone until the term is out, so the term arrives while the clause is held back."""
+    from desktop_mt.engine.script import convert_events
+
+    def events():
+        yield TextDelta("哪里", 0)
+        yield TextDelta("的人", 0)
+        yield TextDelta("火车站？", -1)  # the glossary term and the full stop, literal
+        yield SegmentDone(0, "Where are the people from", "哪里的人", 3, sentence="Where ... station?")
+        yield TextDelta(" ", -1)
+        yield TextDelta("打印机", 1)
+        yield TextDelta("内存", -1)
+        yield SegmentDone(1, "printer", "打印机", 2)
+
+    out = list(convert_events(events(), script))
+    deltas = [e for e in out if isinstance(e, TextDelta)]
+    assert "".join(d.text for d in deltas) == convert("哪里的人", script) + convert("火车站？", script) + " " + convert(
+        "打印机", script
+    ) + convert("内存", script)
+    assert "".join(d.text for d in deltas).startswith(convert("哪里的人火车站？", script))
+    # Each piece keeps its segment, and a SegmentDone comes after all of its own text.
+    assert [(d.segment, d.text) for d in deltas][:2] == [
+        (0, convert("哪里的人", script)),
+        (-1, convert("火车站？", script)),
+    ]
+    done = [e for e in out if isinstance(e, SegmentDone)]
+    assert [d.translation for d in done] == [convert("哪里的人", script), convert("打印机", script)]
+    assert out.index(done[0]) > out.index(deltas[1])
+
+
+@pytest.mark.parametrize("script", ["traditional-tw", "traditional-hk"])
+def test_a_glossary_term_ending_a_sentence_streams_in_order(bundled, script):
+    """The bundled model: "Where is the train station?" -> "哪里的人" + the term "火车站" + "？";
+    the term came out before the held-back clause ("火車站？哪裡的人")."""
+    from desktop_mt.engine.glossary import Glossary, Term
+
+    glossary = Glossary((Term("train station", "火车站"),))
+    source = "Where is the train station? My hair is long."
+    simplified = bundled.translate(source, GenerationOptions(beams=1, glossary=glossary))
+    assert "火车站" in simplified
+    opts = GenerationOptions(beams=1, script=script, glossary=glossary)
+    streamed = "".join(e.text for e in bundled.translate_stream(source, opts) if isinstance(e, TextDelta))
+    assert streamed == bundled.translate(source, opts) == convert(simplified, script)
+    assert streamed.index(convert("火车站", script)) > 0  # the term stays after its clause
