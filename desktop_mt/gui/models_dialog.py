@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from . import models, theme
 from .downloads import Progress
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .model_downloads import DownloadArea
 from .model_table import ModelTable, Row, merge_rows, use_label
 from .models import CatalogItem, InstalledItem
@@ -43,7 +44,10 @@ from .ports import ModelsHubHost, qt_parent
 
 log = logging.getLogger(__name__)
 
-VARIANT_LABELS = {"int8": "int8 (faster, built at install)", "fp32": "fp32 (full precision)"}
+VARIANT_LABELS = {
+    "int8": QT_TRANSLATE_NOOP("ModelsDialog", "int8 (faster, built at install)"),
+    "fp32": QT_TRANSLATE_NOOP("ModelsDialog", "fp32 (full precision)"),
+}
 
 
 class ModelsBackend(Protocol):
@@ -85,22 +89,22 @@ class DemoModelNotice(QFrame):
     button to the Models dialog. Kept quiet on purpose (no colour, no close button): it is
     a fact about the model, not an error, and it goes away when a real model is active."""
 
-    TEXT = "Demo model: fine for short everyday sentences, not for real text."
+    TEXT = QT_TRANSLATE_NOOP("ModelsDialog", "Demo model: fine for short everyday sentences, not for real text.")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("demoModelNotice")
-        self.label = QLabel(self.TEXT, self)
+        self.label = QLabel(translate("ModelsDialog", self.TEXT), self)
         self.label.setObjectName("demoModelText")
         self.label.setWordWrap(True)  # a narrow window (480 px) wraps it instead of cutting it
-        self.button = QPushButton("Get the real model…", self)
+        self.button = QPushButton(translate("ModelsDialog", "Get the real model…"), self)
         self.button.setFlat(True)
         # A link, not a button: the line stays quiet, but what to click is plain to see.
         self.button.setStyleSheet(
             "QPushButton { color: palette(link); text-decoration: underline; border: none; padding: 0 4px; }"
         )
         self.button.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.button.setToolTip("Open the Models dialog to download opus-mt-en-zh")
+        self.button.setToolTip(translate("ModelsDialog", "Open the Models dialog to download opus-mt-en-zh"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         layout.addWidget(self.label, 1)
@@ -129,7 +133,7 @@ class ModelsDialog(QDialog):
 
     def __init__(self, backend: ModelsBackend, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Models")
+        self.setWindowTitle(translate("ModelsDialog", "Models"))
         self.backend = backend
         self.downloads = DownloadArea(backend, self, lambda name: use_label(self.table.row(name)))
         self.runner = self.downloads.runner
@@ -165,22 +169,24 @@ class ModelsDialog(QDialog):
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
         bottom = QHBoxLayout()
-        bottom.addWidget(QLabel("Download from:", self))
+        bottom.addWidget(QLabel(translate("ModelsDialog", "Download from:"), self))
         bottom.addWidget(self.mirror_combo, 1)
         bottom.addWidget(close)
         layout.addLayout(bottom)
 
     def _build_actions(self) -> QHBoxLayout:
         self.variant_combo = QComboBox(self)
-        self.download_button = QPushButton("Download", self)
+        self.download_button = QPushButton(translate("ModelsDialog", "Download"), self)
         self.download_button.clicked.connect(self.start_download)
-        self.use_button = QPushButton("Use this model", self)
-        self.use_button.setToolTip("Make it the model of its direction, in the app and on the command line")
+        self.use_button = QPushButton(translate("ModelsDialog", "Use this model"), self)
+        self.use_button.setToolTip(
+            translate("ModelsDialog", "Make it the model of its direction, in the app and on the command line")
+        )
         self.use_button.clicked.connect(self.use_selected)
-        self.remove_button = QPushButton("Remove", self)
+        self.remove_button = QPushButton(translate("ModelsDialog", "Remove"), self)
         self.remove_button.clicked.connect(self.confirm_remove)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Variant:", self))
+        row.addWidget(QLabel(translate("ModelsDialog", "Variant:"), self))
         row.addWidget(self.variant_combo)
         row.addWidget(self.download_button)
         row.addStretch(1)
@@ -196,7 +202,9 @@ class ModelsDialog(QDialog):
             rows = merge_rows(self.backend.catalog(), self.backend.installed())
         except Exception as exc:  # noqa: BLE001 - a broken catalog must not break the dialog
             rows = []
-            self.show_message(f"Cannot list the models: {exc}", error=True)
+            self.show_message(
+                translate("ModelsDialog", "Cannot list the models: {error}").format(error=exc), error=True
+            )
         self.table.show_rows(rows, self._read_active())
         self._update_buttons()
 
@@ -253,7 +261,7 @@ class ModelsDialog(QDialog):
         self.variant_combo.blockSignals(True)
         self.variant_combo.clear()
         for v in variants:
-            self.variant_combo.addItem(VARIANT_LABELS.get(v, v), v)
+            self.variant_combo.addItem(translate("ModelsDialog", VARIANT_LABELS.get(v, v)), v)
         i = self.variant_combo.findData(current)
         self.variant_combo.setCurrentIndex(i if i >= 0 else 0)
         self.variant_combo.blockSignals(False)
@@ -262,15 +270,22 @@ class ModelsDialog(QDialog):
     def _details(row: Row | None) -> str:
         if row is None:
             return ""
-        layout = f"Decoder layout: {row.installed.layout}." if row.installed and row.installed.layout else ""
+        layout = (
+            translate("ModelsDialog", "Decoder layout: {layout}.").format(layout=row.installed.layout)
+            if row.installed and row.installed.layout
+            else ""
+        )
         if row.catalog is not None:
             c = row.catalog
             return _rich(c.title or c.name, " ".join(p for p in (c.description, layout) if p), c.credits)
         if row.installed is not None and row.installed.demo:
             return _rich(
-                "Bundled demo model",
-                "Trained on short everyday sentences only; on real text "
-                "(news, manuals, mail) its output is poor. Download a real model above.",
+                translate("ModelsDialog", "Bundled demo model"),
+                translate(
+                    "ModelsDialog",
+                    "Trained on short everyday sentences only; on real text "
+                    "(news, manuals, mail) its output is poor. Download a real model above.",
+                ),
             )
         return _rich(row.name, " ".join(p for p in (row.installed.path if row.installed else "", layout) if p))
 
@@ -296,7 +311,11 @@ class ModelsDialog(QDialog):
     def confirm_remove(self) -> None:
         """Ask, then remove the selected model."""
         name = self.selected_name()
-        answer = QMessageBox.question(self, "Remove model", f"Delete the model {name} from this computer?")
+        answer = QMessageBox.question(
+            self,
+            translate("ModelsDialog", "Remove model"),
+            translate("ModelsDialog", "Delete the model {name} from this computer?").format(name=name),
+        )
         if answer == QMessageBox.StandardButton.Yes and name:
             self.remove(name)
 
@@ -305,9 +324,11 @@ class ModelsDialog(QDialog):
         try:
             self.backend.remove(name)
         except Exception as exc:  # noqa: BLE001 - DesktopMTError/OSError: shown to the user
-            self.show_message(f"Could not remove {name}: {exc}", error=True)
+            self.show_message(
+                translate("ModelsDialog", "Could not remove {name}: {error}").format(name=name, error=exc), error=True
+            )
             return False
-        self.show_message(f"Removed {name}.")
+        self.show_message(translate("ModelsDialog", "Removed {name}.").format(name=name))
         self.refresh()
         self.modelsChanged.emit()
         return True

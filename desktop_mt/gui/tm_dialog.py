@@ -45,6 +45,7 @@ from desktop_mt.tm import Entry, TranslationMemory
 from desktop_mt.tm.tmx import ImportReport
 
 from . import theme
+from .i18n import translate
 from .tm_files import TMX_FILTER, TMXFailure, export_from, import_into, tmx_path
 from .tm_search import TMSearchBar, direction_label
 from .tm_table import SCORE_COL, SOURCE_COL, TARGET_COL, EntryTable
@@ -85,7 +86,7 @@ class TMDialog(QDialog):
 
     def __init__(self, memory: TranslationMemory, parent: QWidget | None = None, direction: str = EN_ZH) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Translation memory")
+        self.setWindowTitle(translate("TMDialog", "Translation memory"))
         self.memory = memory
         self.error_box: QMessageBox | None = None  # the last error shown in a message box
         self.search_bar = TMSearchBar(self, direction)
@@ -102,12 +103,14 @@ class TMDialog(QDialog):
         self.message = QLabel("", self)
         self.message.setWordWrap(True)
         self.message.hide()
-        self.delete_button = QPushButton("Delete", self)
-        self.delete_button.setToolTip("Forget the selected entries (Del)")
-        self.import_button = QPushButton("Import TMX…", self)
-        self.import_button.setToolTip("Add a TMX file's sentence pairs (Trados, memoQ, OmegaT...) to this direction")
-        self.export_button = QPushButton("Export TMX…", self)
-        self.export_button.setToolTip("Write this direction's entries to a TMX 1.4b file")
+        self.delete_button = QPushButton(translate("TMDialog", "Delete"), self)
+        self.delete_button.setToolTip(translate("TMDialog", "Forget the selected entries (Del)"))
+        self.import_button = QPushButton(translate("TMDialog", "Import TMX…"), self)
+        self.import_button.setToolTip(
+            translate("TMDialog", "Add a TMX file's sentence pairs (Trados, memoQ, OmegaT...) to this direction")
+        )
+        self.export_button = QPushButton(translate("TMDialog", "Export TMX…"), self)
+        self.export_button.setToolTip(translate("TMDialog", "Write this direction's entries to a TMX 1.4b file"))
         self.delete_button.clicked.connect(self.delete_selected)
         self.import_button.clicked.connect(self.choose_and_import)
         self.export_button.clicked.connect(self.choose_and_export)
@@ -186,11 +189,18 @@ class TMDialog(QDialog):
                 scores = [None] * len(found)
             counts = {d: self.memory.count(d) for d in DIRECTIONS}
         except ImportError as exc:  # the tm extra (rapidfuzz) is missing: substring search still works
-            self.show_message(f"Fuzzy search needs {exc.name or 'rapidfuzz'} (the 'tm' extra): {exc}", "error")
+            self.show_message(
+                translate("TMDialog", "Fuzzy search needs {package} (the 'tm' extra): {error}").format(
+                    package=exc.name or "rapidfuzz", error=exc
+                ),
+                "error",
+            )
             found, scores = [], []
             counts = {d: self.memory.count(d) for d in DIRECTIONS}
         except sqlite3.Error as exc:
-            self.show_message(f"Cannot read the translation memory: {exc}", "error")
+            self.show_message(
+                translate("TMDialog", "Cannot read the translation memory: {error}").format(error=exc), "error"
+            )
             found, scores, counts = [], [], dict.fromkeys(DIRECTIONS, 0)
         self.search_bar.set_counts(counts)
         self.table.fill(found[:SHOWN], scores[:SHOWN])
@@ -214,8 +224,10 @@ class TMDialog(QDialog):
         try:
             updated = self.memory.update(entry.id, **{field: text})
         except (ValueError, KeyError, sqlite3.Error) as exc:
-            reason = "the entry is no longer in the memory" if isinstance(exc, KeyError) else str(exc)
-            self.show_message(f"Not changed: {reason}.", "error")
+            reason = (
+                translate("TMDialog", "the entry is no longer in the memory") if isinstance(exc, KeyError) else str(exc)
+            )
+            self.show_message(translate("TMDialog", "Not changed: {reason}.").format(reason=reason), "error")
             self.table.set_row(row, entry)  # the old text back
             return
         self.table.set_row(row, updated)
@@ -228,8 +240,12 @@ class TMDialog(QDialog):
         """Ask before forgetting entries (tests replace this)."""
         answer = QMessageBox.question(
             self,
-            "Delete from the memory?",
-            f"Forget {count} {'entry' if count == 1 else 'entries'} of the translation memory? This cannot be undone.",
+            translate("TMDialog", "Delete from the memory?"),
+            (
+                translate("TMDialog", "Forget {count} entry of the translation memory? This cannot be undone.")
+                if count == 1
+                else translate("TMDialog", "Forget {count} entries of the translation memory? This cannot be undone.")
+            ).format(count=count),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )
@@ -244,7 +260,7 @@ class TMDialog(QDialog):
         try:
             gone = sum(1 for entry in entries if self.memory.delete(entry.id))
         except sqlite3.Error as exc:
-            self.show_message(f"Cannot delete: {exc}", "error")
+            self.show_message(translate("TMDialog", "Cannot delete: {error}").format(error=exc), "error")
             gone = 0
         self.refresh()
         if self.table.rowCount():
@@ -289,7 +305,12 @@ class TMDialog(QDialog):
         self.search_bar.clear_quietly()
         self.refresh()
         tone = "warning" if report.skipped else None
-        self.show_message(f"Imported {path.name} into {direction_label(direction)}: {report}.", tone)
+        self.show_message(
+            translate("TMDialog", "Imported {file} into {direction}: {report}.").format(
+                file=path.name, direction=direction_label(direction), report=report
+            ),
+            tone,
+        )
         if report.added:
             self.memoryChanged.emit()
         self.imported.emit(report)
@@ -302,7 +323,12 @@ class TMDialog(QDialog):
         if isinstance(count, TMXFailure):
             self.show_error(count.title, count.text)
             return None
-        self.show_message(f"Exported {count} entries ({direction_label(direction)}) to {path.name}.", None)
+        self.show_message(
+            translate("TMDialog", "Exported {count} entries ({direction}) to {file}.").format(
+                count=count, direction=direction_label(direction), file=path.name
+            ),
+            None,
+        )
         self.exported.emit(count)
         return count
 
@@ -326,20 +352,32 @@ class TMDialog(QDialog):
 
 def _note(direction: str, query: str, fuzzy: bool, found: int, counts: dict[str, int]) -> str:
     """The line under the table: how many entries are listed of how many, and the other counts."""
-    more = f" (the first {SHOWN} shown; type to narrow)" if found > SHOWN else ""
+    more = (
+        translate("TMDialog", " (the first {shown} shown; type to narrow)").format(shown=SHOWN) if found > SHOWN else ""
+    )
     total = counts[direction]
     other = ", ".join(f"{direction_label(d)}: {counts[d]}" for d in DIRECTIONS if d != direction)
     if query:
-        kind = "like" if fuzzy else "with"
         if not found:
-            return f"No entry {kind} “{query}”."
-        return f"{min(found, SHOWN)} of {total} entries {kind} “{query}”{more}"
+            none = (
+                translate("TMDialog", "No entry like “{query}”.")
+                if fuzzy
+                else translate("TMDialog", "No entry with “{query}”.")
+            )
+            return none.format(query=query)
+        some = (
+            translate("TMDialog", "{shown} of {total} entries like “{query}”{more}")
+            if fuzzy
+            else translate("TMDialog", "{shown} of {total} entries with “{query}”{more}")
+        )
+        return some.format(shown=min(found, SHOWN), total=total, query=query, more=more)
     if total:
-        return f"{total} entries{more} · {other}"
-    return (
-        f"No entries in {direction_label(direction)} yet ({other}). Edited and approved sentences "
-        "come here; Import TMX adds a CAT tool's memory."
-    )
+        return translate("TMDialog", "{total} entries{more} · {other}").format(total=total, more=more, other=other)
+    return translate(
+        "TMDialog",
+        "No entries in {direction} yet ({other}). Edited and approved sentences "
+        "come here; Import TMX adds a CAT tool's memory.",
+    ).format(direction=direction_label(direction), other=other)
 
 
 def open_tm_dialog(parent: QWidget | None, memory: TranslationMemory, direction: str | None = None) -> QDialog:

@@ -84,6 +84,89 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>ModelsDialog</name>
+    <message>
+        <source>int8 (faster, built at install)</source>
+        <translation>int8（更快，安装时生成）</translation>
+    </message>
+    <message>
+        <source>fp32 (full precision)</source>
+        <translation>fp32（全精度）</translation>
+    </message>
+    <message>
+        <source>Demo model: fine for short everyday sentences, not for real text.</source>
+        <translation>演示模型：适合简短的日常句子，不适合正式文本。</translation>
+    </message>
+    <message>
+        <source>Get the real model…</source>
+        <translation>获取正式模型…</translation>
+    </message>
+    <message>
+        <source>Open the Models dialog to download opus-mt-en-zh</source>
+        <translation>打开“模型”对话框下载 opus-mt-en-zh</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Download from:</source>
+        <translation>下载来源：</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Use this model</source>
+        <translation>使用此模型</translation>
+    </message>
+    <message>
+        <source>Make it the model of its direction, in the app and on the command line</source>
+        <translation>设为该翻译方向的模型（应用和命令行均生效）</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Variant:</source>
+        <translation>变体：</translation>
+    </message>
+    <message>
+        <source>Cannot list the models: {error}</source>
+        <translation>无法列出模型：{error}</translation>
+    </message>
+    <message>
+        <source>Decoder layout: {layout}.</source>
+        <translation>解码器布局：{layout}。</translation>
+    </message>
+    <message>
+        <source>Bundled demo model</source>
+        <translation>内置演示模型</translation>
+    </message>
+    <message>
+        <source>Trained on short everyday sentences only; on real text (news, manuals, mail) its output is poor. Download a real model above.</source>
+        <translation>仅用简短的日常句子训练；用于正式文本（新闻、手册、邮件）时译文质量很差。请在上方下载正式模型。</translation>
+    </message>
+    <message>
+        <source>Remove model</source>
+        <translation>删除模型</translation>
+    </message>
+    <message>
+        <source>Delete the model {name} from this computer?</source>
+        <translation>要从本机删除模型 {name} 吗？</translation>
+    </message>
+    <message>
+        <source>Could not remove {name}: {error}</source>
+        <translation>无法删除 {name}：{error}</translation>
+    </message>
+    <message>
+        <source>Removed {name}.</source>
+        <translation>已删除 {name}。</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Simplified (简体)</source>
@@ -240,6 +323,105 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source> A change takes effect when desktop-mt starts again.</source>
         <translation> 更改在 desktop-mt 下次启动时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>TMDialog</name>
+    <message>
+        <source>Translation memory</source>
+        <translation>翻译记忆库</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Forget the selected entries (Del)</source>
+        <translation>删除所选条目（Del）</translation>
+    </message>
+    <message>
+        <source>Import TMX…</source>
+        <translation>导入 TMX…</translation>
+    </message>
+    <message>
+        <source>Add a TMX file&apos;s sentence pairs (Trados, memoQ, OmegaT...) to this direction</source>
+        <translation>将 TMX 文件中的句对（Trados、memoQ、OmegaT 等）添加到此翻译方向</translation>
+    </message>
+    <message>
+        <source>Export TMX…</source>
+        <translation>导出 TMX…</translation>
+    </message>
+    <message>
+        <source>Write this direction&apos;s entries to a TMX 1.4b file</source>
+        <translation>将此翻译方向的条目写入 TMX 1.4b 文件</translation>
+    </message>
+    <message>
+        <source>Fuzzy search needs {package} (the &apos;tm&apos; extra): {error}</source>
+        <translation>模糊搜索需要 {package}（“tm”附加组件）：{error}</translation>
+    </message>
+    <message>
+        <source>Cannot read the translation memory: {error}</source>
+        <translation>无法读取翻译记忆库：{error}</translation>
+    </message>
+    <message>
+        <source>the entry is no longer in the memory</source>
+        <translation>该条目已不在翻译记忆库中</translation>
+    </message>
+    <message>
+        <source>Not changed: {reason}.</source>
+        <translation>未更改：{reason}。</translation>
+    </message>
+    <message>
+        <source>Delete from the memory?</source>
+        <translation>从翻译记忆库中删除？</translation>
+    </message>
+    <message>
+        <source>Forget {count} entry of the translation memory? This cannot be undone.</source>
+        <translation>要删除翻译记忆库中的 {count} 个条目吗？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Forget {count} entries of the translation memory? This cannot be undone.</source>
+        <translation>要删除翻译记忆库中的 {count} 个条目吗？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Cannot delete: {error}</source>
+        <translation>无法删除：{error}</translation>
+    </message>
+    <message>
+        <source>Imported {file} into {direction}: {report}.</source>
+        <translation>已将 {file} 导入 {direction}：{report}。</translation>
+    </message>
+    <message>
+        <source>Exported {count} entries ({direction}) to {file}.</source>
+        <translation>已将 {count} 个条目（{direction}）导出到 {file}。</translation>
+    </message>
+    <message>
+        <source> (the first {shown} shown; type to narrow)</source>
+        <translation>（仅显示前 {shown} 个；输入以缩小范围）</translation>
+    </message>
+    <message>
+        <source>No entry like “{query}”.</source>
+        <translation>没有与“{query}”相似的条目。</translation>
+    </message>
+    <message>
+        <source>No entry with “{query}”.</source>
+        <translation>没有包含“{query}”的条目。</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} entries like “{query}”{more}</source>
+        <translation>{total} 个条目中有 {shown} 个与“{query}”相似{more}</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} entries with “{query}”{more}</source>
+        <translation>{total} 个条目中有 {shown} 个包含“{query}”{more}</translation>
+    </message>
+    <message>
+        <source>{total} entries{more} · {other}</source>
+        <translation>{total} 个条目{more} · {other}</translation>
+    </message>
+    <message>
+        <source>No entries in {direction} yet ({other}). Edited and approved sentences come here; Import TMX adds a CAT tool&apos;s memory.</source>
+        <translation>{direction} 中还没有条目（{other}）。编辑并确认的句子会存入这里；“导入 TMX”可添加 CAT 工具的翻译记忆库。</translation>
     </message>
 </context>
 <context>
