@@ -13,12 +13,22 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from .downloads import format_bytes
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .models import CatalogItem, InstalledItem
 
-COLUMNS = ("Model", "Languages", "Size", "Licence", "Status")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("ModelTable", "Model"),
+    QT_TRANSLATE_NOOP("ModelTable", "Languages"),
+    QT_TRANSLATE_NOOP("ModelTable", "Size"),
+    QT_TRANSLATE_NOOP("ModelTable", "Licence"),
+    QT_TRANSLATE_NOOP("ModelTable", "Status"),
+)  # keys; shown translated
 # The list's groups, in this order; models of another language pair go last.
-DIRECTION_TITLES = {"en-zh": "English → Chinese", "zh-en": "Chinese → English"}
-OTHER_PAIRS = "Other language pairs"
+DIRECTION_TITLES = {
+    "en-zh": QT_TRANSLATE_NOOP("ModelTable", "English → Chinese"),
+    "zh-en": QT_TRANSLATE_NOOP("ModelTable", "Chinese → English"),
+}
+OTHER_PAIRS = QT_TRANSLATE_NOOP("ModelTable", "Other language pairs")
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 1  # set on group rows (their direction, "" for others)
 
 
@@ -61,7 +71,11 @@ def group_rows(rows: list[Row]) -> list[tuple[str | None, list[Row]]]:
 def use_label(row: Row | None) -> str:
     """The Use button's words for ``row``: "Use for <direction>", or "Use this model"."""
     title = DIRECTION_TITLES.get(row.direction or "") if row is not None else None
-    return f"Use for {title}" if title else "Use this model"
+    return (
+        translate("ModelTable", "Use for {direction}").format(direction=translate("ModelTable", title))
+        if title
+        else translate("ModelTable", "Use this model")
+    )
 
 
 def _approx_size(n: int) -> str:
@@ -83,7 +97,7 @@ class ModelTable(QTreeWidget):
         self.download_status = download_status
         self.rows: list[Row] = []
         self.active: dict[str, str | None] = {}  # direction -> active folder ("" = bundled)
-        self.setHeaderLabels(list(COLUMNS))
+        self.setHeaderLabels([translate("ModelTable", c) for c in COLUMNS])
         self.setRootIsDecorated(False)
         self.setItemsExpandable(False)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -95,7 +109,7 @@ class ModelTable(QTreeWidget):
         self.rows, self.active = rows, dict(active)
         self.clear()
         for direction, members in group_rows(rows):
-            group = QTreeWidgetItem([DIRECTION_TITLES.get(direction or "", OTHER_PAIRS)])
+            group = QTreeWidgetItem([translate("ModelTable", DIRECTION_TITLES.get(direction or "", OTHER_PAIRS))])
             group.setData(0, GROUP_ROLE, direction or "")
             group.setFlags(Qt.ItemFlag.ItemIsEnabled)  # a heading: not selectable
             font = group.font(0)
@@ -116,7 +130,7 @@ class ModelTable(QTreeWidget):
         demo = row.installed is not None and row.installed.demo
         item = QTreeWidgetItem(
             [
-                f"{row.name} (demo)" if demo else row.name,
+                translate("ModelTable", "{name} (demo)").format(name=row.name) if demo else row.name,
                 self._languages(row),
                 self._size(row),
                 row.catalog.licence if row.catalog else "",
@@ -191,8 +205,8 @@ class ModelTable(QTreeWidget):
         if downloading is not None:
             return downloading
         if row.installed is None:
-            return "Not installed"
-        status = "Active" if self.is_active(row) else "Installed"
+            return translate("ModelTable", "Not installed")
+        status = translate("ModelTable", "Active") if self.is_active(row) else translate("ModelTable", "Installed")
         return f"{status} ({', '.join(row.installed.variants)})"
 
     def set_active_path(self, path: str | None) -> None:

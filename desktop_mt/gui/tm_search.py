@@ -15,16 +15,29 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, LANGUAGE_NAMES
+from desktop_mt.gui.i18n import QT_TRANSLATE_NOOP, translate
 from desktop_mt.tm import BOTH, FUZZY_THRESHOLD, SOURCE, TARGET
 
 FUZZY_DELAY_MS = 250  # a fuzzy search runs this long after the last key (it scores every entry)
-FIELDS = ((BOTH, "Source and translation"), (SOURCE, "Source"), (TARGET, "Translation"))
+FIELDS = (
+    (BOTH, QT_TRANSLATE_NOOP("TMSearchBar", "Source and translation")),
+    (SOURCE, QT_TRANSLATE_NOOP("TMSearchBar", "Source")),
+    (TARGET, QT_TRANSLATE_NOOP("TMSearchBar", "Translation")),
+)
+# LANGUAGE_NAMES' values, marked for lupdate (direction_label shows them translated)
+_LANGUAGES = (
+    QT_TRANSLATE_NOOP("TMSearchBar", "English"),
+    QT_TRANSLATE_NOOP("TMSearchBar", "Chinese"),
+    QT_TRANSLATE_NOOP("TMSearchBar", "Japanese"),
+    QT_TRANSLATE_NOOP("TMSearchBar", "Korean"),
+)
 
 
 def direction_label(direction: str) -> str:
     """``"en-zh"`` -> ``"English → Chinese"``."""
     source, target = direction.split("-")
-    return f"{LANGUAGE_NAMES[source]} → {LANGUAGE_NAMES[target]}"
+    names = [translate("TMSearchBar", LANGUAGE_NAMES[code]) for code in (source, target)]
+    return " → ".join(names)
 
 
 class TMSearchBar(QWidget):
@@ -40,7 +53,7 @@ class TMSearchBar(QWidget):
         self.direction_box.setCurrentIndex(max(0, self.direction_box.findData(direction)))
         self.direction_box.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.search = QLineEdit(self)
-        self.search.setPlaceholderText("Search the memory…")
+        self.search.setPlaceholderText(translate("TMSearchBar", "Search the memory…"))
         self.search.setClearButtonEnabled(True)
         self.timer = QTimer(self)  # a fuzzy search waits for a pause in typing
         self.timer.setSingleShot(True)
@@ -49,16 +62,18 @@ class TMSearchBar(QWidget):
         self.search.textChanged.connect(self._search_changed)
         self.field_box = QComboBox(self)
         for field, label in FIELDS:
-            self.field_box.addItem(label, field)
+            self.field_box.addItem(translate("TMSearchBar", label), field)
         self.field_box.currentIndexChanged.connect(lambda _i: self.changed.emit())
-        self.fuzzy_check = QCheckBox("Fuzzy", self)
+        self.fuzzy_check = QCheckBox(translate("TMSearchBar", "Fuzzy"), self)
         self.fuzzy_check.setToolTip(
-            f"Find text like the search, typos and all (at least {FUZZY_THRESHOLD:.0f}% alike), best match first"
+            translate(
+                "TMSearchBar", "Find text like the search, typos and all (at least {percent}% alike), best match first"
+            ).format(percent=f"{FUZZY_THRESHOLD:.0f}")
         )
         self.fuzzy_check.toggled.connect(lambda _on: self.changed.emit())
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QLabel("Direction:", self))
+        row.addWidget(QLabel(translate("TMSearchBar", "Direction:"), self))
         row.addWidget(self.direction_box)
         row.addWidget(self.search, 1)
         row.addWidget(QLabel("in", self))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
+from desktop_mt.gui.i18n import translate
 from desktop_mt.tm import Entry
 from desktop_mt.tm.store import format_tmx_date
 
@@ -27,7 +28,15 @@ class EntryTable(QTableWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, 5, parent)
         self._filling = False
-        self.setHorizontalHeaderLabels(["Source", "Translation", "Origin", "Changed", "Match"])
+        self.setHorizontalHeaderLabels(
+            [
+                translate("EntryTable", "Source"),
+                translate("EntryTable", "Translation"),
+                translate("EntryTable", "Origin"),
+                translate("EntryTable", "Changed"),
+                translate("EntryTable", "Match"),
+            ]
+        )
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
@@ -129,13 +138,13 @@ def entry_tooltip(entry: Entry) -> str:
     """What a row's tooltip says of its entry: the machine's text, note, creator, created, props."""
     lines = []
     if entry.machine:
-        lines.append(f"Machine translation: {entry.machine}")
+        lines.append(translate("EntryTable", "Machine translation: {text}").format(text=entry.machine))
     if entry.note:
-        lines.append(f"Note: {entry.note}")
+        lines.append(translate("EntryTable", "Note: {text}").format(text=entry.note))
     if entry.creator:
-        lines.append(f"By: {entry.creator}")
+        lines.append(translate("EntryTable", "By: {name}").format(name=entry.creator))
     if entry.created:
-        lines.append(f"Created: {format_tmx_date(entry.created)}")
+        lines.append(translate("EntryTable", "Created: {date}").format(date=format_tmx_date(entry.created)))
     lines += [f"{kind}: {value}" for kind, value in entry.props]
     return "\n".join(lines)
 

@@ -204,3 +204,17 @@ def test_the_app_started_under_a_locale_speaks_it(app_home, lang, file_menu, qui
     shown = json.loads(lines[-1][len("RESULT ") :])
     assert shown["menus"][0] == file_menu
     assert shown["tray"][-1] == quit
+
+
+def test_the_models_and_memory_words_follow_the_language(chinese):
+    from desktop_mt.gui.model_table import use_label
+    from desktop_mt.gui.tm_search import direction_label
+
+    assert use_label(None) == "使用此模型"
+    assert direction_label("en-zh") == "英文 → 中文"
+
+
+def test_the_memory_words_stay_english_without_a_translator():
+    from desktop_mt.gui.tm_search import direction_label
+
+    assert direction_label("zh-en") == "Chinese → English"

@@ -33,6 +33,45 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>EntryTable</name>
+    <message>
+        <source>Source</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>译文</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation>修改时间</translation>
+    </message>
+    <message>
+        <source>Match</source>
+        <translation>匹配</translation>
+    </message>
+    <message>
+        <source>Machine translation: {text}</source>
+        <translation>机器翻译：{text}</translation>
+    </message>
+    <message>
+        <source>Note: {text}</source>
+        <translation>备注：{text}</translation>
+    </message>
+    <message>
+        <source>By: {name}</source>
+        <translation>创建者：{name}</translation>
+    </message>
+    <message>
+        <source>Created: {date}</source>
+        <translation>创建时间：{date}</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>loading</source>
@@ -81,6 +120,65 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>ModelTable</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>English → Chinese</source>
+        <translation>英文 → 中文</translation>
+    </message>
+    <message>
+        <source>Chinese → English</source>
+        <translation>中文 → 英文</translation>
+    </message>
+    <message>
+        <source>Other language pairs</source>
+        <translation>其他语言对</translation>
+    </message>
+    <message>
+        <source>Use for {direction}</source>
+        <translation>用于{direction}</translation>
+    </message>
+    <message>
+        <source>Use this model</source>
+        <translation>使用此模型</translation>
+    </message>
+    <message>
+        <source>{name} (demo)</source>
+        <translation>{name}（演示）</translation>
+    </message>
+    <message>
+        <source>Not installed</source>
+        <translation>未安装</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>已安装</translation>
     </message>
 </context>
 <context>
@@ -422,6 +520,53 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>No entries in {direction} yet ({other}). Edited and approved sentences come here; Import TMX adds a CAT tool&apos;s memory.</source>
         <translation>{direction} 中还没有条目（{other}）。编辑并确认的句子会存入这里；“导入 TMX”可添加 CAT 工具的翻译记忆库。</translation>
+    </message>
+</context>
+<context>
+    <name>TMSearchBar</name>
+    <message>
+        <source>Source and translation</source>
+        <translation>原文和译文</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>译文</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <source>Japanese</source>
+        <translation>日文</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>韩文</translation>
+    </message>
+    <message>
+        <source>Search the memory…</source>
+        <translation>搜索翻译记忆库…</translation>
+    </message>
+    <message>
+        <source>Fuzzy</source>
+        <translation>模糊匹配</translation>
+    </message>
+    <message>
+        <source>Find text like the search, typos and all (at least {percent}% alike), best match first</source>
+        <translation>查找与搜索内容相似的文本（允许拼写错误，相似度至少 {percent}%），最佳匹配排在最前</translation>
+    </message>
+    <message>
+        <source>Direction:</source>
+        <translation>翻译方向：</translation>
     </message>
 </context>
 <context>
