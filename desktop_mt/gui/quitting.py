@@ -5,6 +5,8 @@ Ctrl+Q, File > Quit, the tray's Quit and a window close that quits (no tray) all
 :class:`QuitGuard` asks whether to quit now; the default answer keeps the app running. The text
 is safe either way (:mod:`drafts` keeps it), a file job stopped by the quit is offered on the
 next start (:mod:`job_resume`), and a stopped add must be started again, which the question says.
+The question stays true while it is open: a file job goes on meanwhile, so its count is read
+again every half second (it said "113 of 193" while the job was at 185).
 """
 
 from __future__ import annotations
@@ -12,22 +14,34 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from . import folder_adding
 from .ports import QuitHost, qt_parent
 
+REFRESH_MS = 500  # how often an open question reads what runs again
 
-def ask_quit(parent: QWidget, running: str) -> bool:
-    """The question (modal); True to quit."""
+
+def _question(running: str) -> str:
+    return f"{running or 'Nothing runs any more.'}\n\nQuit anyway?"
+
+
+def ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = None) -> bool:
+    """The question (modal); True to quit. ``live``: what runs now, read again while the
+    question is open (the work goes on behind it)."""
     box = QMessageBox(
         QMessageBox.Icon.Question,
         "Quit desktop-mt?",
-        f"{running}\n\nQuit anyway?",
+        _question(running),
         QMessageBox.StandardButton.NoButton,
         parent,
     )
+    if live is not None:
+        timer = QTimer(box)
+        timer.setInterval(REFRESH_MS)
+        timer.timeout.connect(lambda: box.setText(_question(live())))
+        timer.start()
     quit_button = box.addButton("Quit", QMessageBox.ButtonRole.DestructiveRole)
     keep = box.addButton("Keep running", QMessageBox.ButtonRole.RejectRole)
     box.setDefaultButton(keep)
@@ -39,10 +53,10 @@ def ask_quit(parent: QWidget, running: str) -> bool:
 class QuitGuard(QObject):
     """Answers the window's ``may_quit`` from what the controller runs."""
 
-    def __init__(self, controller: QuitHost, ask: Callable[[QWidget, str], bool] = ask_quit) -> None:
+    def __init__(self, controller: QuitHost, ask: Callable[[QWidget, str], bool] | None = None) -> None:
         super().__init__(qt_parent(controller))
         self.controller = controller
-        self.ask = ask
+        self.ask: Callable[[QWidget, str], bool] = ask or self._ask_live
         controller.window.may_quit = self.may_quit
 
     def running(self) -> str:
@@ -60,6 +74,10 @@ class QuitGuard(QObject):
         for name in folder_adding.adds_running():
             parts.append(f"{name} is being added as a model; quitting stops that, and it can be added again later.")
         return "\n".join(parts)
+
+    def _ask_live(self, parent: QWidget, running: str) -> bool:
+        """:func:`ask_quit`, its text kept up to date from :meth:`running`."""
+        return ask_quit(parent, running, self.running)
 
     def may_quit(self) -> bool:
         """True when nothing runs, or the user chose to quit anyway."""

@@ -1,0 +1,60 @@
+"""The quit question while work runs: its text follows the running job while it is open."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+
+from desktop_mt.gui.quitting import QuitGuard
+
+
+@dataclasses.dataclass
+class Job:
+    src: str
+
+
+class Window(QWidget):
+    def __init__(self) -> None:
+        super().__init__()
+        self.may_quit = lambda: True
+
+
+@dataclasses.dataclass
+class Host:
+    """The controller as the guard sees it: a file job at 113 of 193 segments."""
+
+    window: Window
+    current: object = None
+    file_job: Job | None = dataclasses.field(default_factory=lambda: Job("/data/film.srt"))
+    file_progress: tuple[int, int] | None = (113, 193)
+
+
+def test_the_quit_question_reads_the_job_count_again_while_it_is_open(qtbot):
+    window = Window()
+    qtbot.addWidget(window)
+    host = Host(window)
+    guard = QuitGuard(host)
+    assert window.may_quit == guard.may_quit
+    seen: list[str] = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        seen.append(box.text())
+        try:
+            host.file_progress = (185, 193)  # the job goes on behind the question
+            qtbot.waitUntil(lambda: "185 of 193" in box.text(), timeout=5_000)
+            seen.append(box.text())
+            host.file_job, host.file_progress = None, None  # and ends
+            qtbot.waitUntil(lambda: "Nothing runs" in box.text(), timeout=5_000)
+            seen.append(box.text())
+        finally:  # answered even when a wait fails, so the test ends
+            next(b for b in box.buttons() if b.text() == "Keep running").click()
+
+    QTimer.singleShot(0, answer)
+    assert window.may_quit() is False
+    assert "film.srt is being translated (113 of 193 segments done)" in seen[0]
+    assert len(seen) == 3, seen
+    assert "(185 of 193 segments done)" in seen[1] and "113" not in seen[1]
