@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QToolButton, QWidget
 
 from desktop_mt.engine import direction
 
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .pasting import end_undo_step
 from .ports import StrEnum
 
@@ -45,11 +46,18 @@ class Target(StrEnum):
     ENGLISH = direction.EN  # Chinese -> English
 
 
-LABELS = {
-    Target.AUTO: "Auto",
-    Target.CHINESE: "English → Chinese",
-    Target.ENGLISH: "Chinese → English",
+LABELS = {  # shown translated (translate("DirectionBar", ...))
+    Target.AUTO: QT_TRANSLATE_NOOP("DirectionBar", "Auto"),
+    Target.CHINESE: QT_TRANSLATE_NOOP("DirectionBar", "English → Chinese"),
+    Target.ENGLISH: QT_TRANSLATE_NOOP("DirectionBar", "Chinese → English"),
 }
+# engine.direction.describe's short words, shown in "Auto (...)"; others (a language kept) stay as
+# they are: marked here for lupdate.
+DETECTED = (
+    QT_TRANSLATE_NOOP("DirectionBar", "mixed"),
+    QT_TRANSLATE_NOOP("DirectionBar", "Japanese: kept"),
+    QT_TRANSLATE_NOOP("DirectionBar", "Korean: kept"),
+)
 
 
 def swapped(target: Target) -> Target:
@@ -76,15 +84,20 @@ class DirectionBar(QWidget):
         # Room for the longest entry ("Auto (Chinese → English)") whatever it shows now.
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.setMinimumContentsLength(AUTO_LABEL_LENGTH)
-        self.combo.setToolTip("Translation direction: Auto translates each sentence into the other language")
+        self.combo.setToolTip(
+            translate("DirectionBar", "Translation direction: Auto translates each sentence into the other language")
+        )
         for target, label in LABELS.items():
-            self.combo.addItem(label, target.value)
+            self.combo.addItem(translate("DirectionBar", label), target.value)
         self.swap_button = QToolButton(self)
         self.swap_button.setObjectName("swap")
         self.swap_button.setText("⇄")
         self.swap_button.setToolTip(
-            f"Swap ({SWAP_SHORTCUT}): the translation becomes the source and the direction flips "
-            "(Ctrl+Z in the source brings the text and the direction back)"
+            translate(
+                "DirectionBar",
+                "Swap ({keys}): the translation becomes the source and the direction flips "
+                "(Ctrl+Z in the source brings the text and the direction back)",
+            ).format(keys=SWAP_SHORTCUT)
         )
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
@@ -107,7 +120,12 @@ class DirectionBar(QWidget):
         shows plain "Auto"."""
         short = description.replace(" -> ", " → ")
         index = self.combo.findData(Target.AUTO.value)
-        self.combo.setItemText(index, f"Auto ({short})" if short else LABELS[Target.AUTO])
+        shown = (
+            translate("DirectionBar", "Auto ({detected})").format(detected=translate("DirectionBar", short))
+            if short
+            else translate("DirectionBar", LABELS[Target.AUTO])
+        )
+        self.combo.setItemText(index, shown)
 
     def detected(self) -> str:
         """The Auto entry's text as shown (tests)."""

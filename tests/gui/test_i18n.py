@@ -137,6 +137,10 @@ def test_the_window_menus_speak_chinese_without_accelerator_clashes(qtbot, make_
     assert window.translate_action.text() == "翻译"
     assert window.source.placeholderText().startswith("输入或粘贴")
     assert ("Ctrl+Enter", "翻译原文") in window.shortcut_rows()
+    combo = window.direction_bar.combo
+    assert [combo.itemText(i) for i in range(combo.count())] == ["自动", "英文 → 中文", "中文 → 英文"]
+    window.direction_bar.set_detected("Chinese -> English")
+    assert combo.itemText(0) == "自动（中文 → 英文）"
 
 
 def test_settings_offer_the_language_and_keep_the_choice(qtbot, chinese):

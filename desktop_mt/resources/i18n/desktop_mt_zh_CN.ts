@@ -33,6 +33,45 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>DirectionBar</name>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>English → Chinese</source>
+        <translation>英文 → 中文</translation>
+    </message>
+    <message>
+        <source>Chinese → English</source>
+        <translation>中文 → 英文</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <source>Japanese: kept</source>
+        <translation>日文：保留</translation>
+    </message>
+    <message>
+        <source>Korean: kept</source>
+        <translation>韩文：保留</translation>
+    </message>
+    <message>
+        <source>Translation direction: Auto translates each sentence into the other language</source>
+        <translation>翻译方向：“自动”将每个句子译为另一种语言</translation>
+    </message>
+    <message>
+        <source>Swap ({keys}): the translation becomes the source and the direction flips (Ctrl+Z in the source brings the text and the direction back)</source>
+        <translation>互换（{keys}）：译文变为原文，翻译方向对调（在原文中按 Ctrl+Z 可恢复文本和方向）</translation>
+    </message>
+    <message>
+        <source>Auto ({detected})</source>
+        <translation>自动（{detected}）</translation>
+    </message>
+</context>
+<context>
     <name>EntryTable</name>
     <message>
         <source>Source</source>
