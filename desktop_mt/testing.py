@@ -285,7 +285,11 @@ class ScriptedTranslator:
         options: GenerationOptions | None = None,
         cancel: CancelToken | None = None,
         prefix: str | None = None,
+        look_ahead: bool = False,
     ) -> Generator[StreamEvent, None, None]:
+        # ``look_ahead`` is taken as the engine's ``Translator.translate_stream`` takes it (a
+        # ``TwoWayTranslator`` over scripted translators passes it on); a script has no batches.
+        del look_ahead
         output = self._output("translate_stream", text, options, prefix)
         words = re.findall(r"\S+\s*|\s+", output)
         shown, started, first = 0, time.perf_counter(), None
