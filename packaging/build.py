@@ -45,7 +45,6 @@ FORBIDDEN_MODULES = (
     "export_tools",
     "tests",
     "tokenizers",
-    "safetensors",
     "sympy",
     "matplotlib",
     "pytest",
