@@ -35,13 +35,20 @@ from desktop_mt.models import install
 
 from . import folder_adding, models, paths, shortcuts, theme
 from .folder_adding import FolderAdder
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .settings import VARIANTS, Settings
 
 log = logging.getLogger(__name__)
-WAYS = {"en-zh": "English → Chinese", "zh-en": "Chinese → English"}  # the rows' names
+WAYS = {
+    "en-zh": QT_TRANSLATE_NOOP("SettingsSections", "English → Chinese"),
+    "zh-en": QT_TRANSLATE_NOOP("SettingsSections", "Chinese → English"),
+}  # the rows' names
 
 # The precision choice in a translator's words; the data of each entry stays the variant name.
-VARIANT_LABELS = {"int8": "faster (int8)", "fp32": "exact (fp32)"}
+VARIANT_LABELS = {
+    "int8": QT_TRANSLATE_NOOP("SettingsSections", "faster (int8)"),
+    "fp32": QT_TRANSLATE_NOOP("SettingsSections", "exact (fp32)"),
+}
 
 
 def spin(lo: int, hi: int, value: int, special: str = "", suffix: str = "") -> QSpinBox:
@@ -111,7 +118,7 @@ class ModelSection:
         self._initial: dict[str, str] = {}  # each direction's model when the dialog opened
         for combo in self.model_combos.values():
             combo.currentIndexChanged.connect(lambda _i: self._on_model_changed())
-        self.add_model_button = QPushButton("Add model folder…")
+        self.add_model_button = QPushButton(translate("SettingsSections", "Add model folder…"))
         self.add_model_button.clicked.connect(self._browse_model_folder)
         self.adder = FolderAdder(owner)  # a folder in a downloaded layout: installed and converted
         self.adder.added.connect(self._on_folder_added)
@@ -121,7 +128,12 @@ class ModelSection:
             row.addWidget(self.model_combos[way], 1)
             if way == EN_ZH:
                 row.addWidget(self.add_model_button)
-            form.addRow(f"{WAYS[way]}:", row)
+            form.addRow(
+                translate("SettingsSections", "{direction}:").format(
+                    direction=translate("SettingsSections", WAYS[way])
+                ),
+                row,
+            )
         self.model_error = QLabel("")
         self.model_error.setWordWrap(True)
         theme.set_tone(self.model_error, "error")
@@ -133,15 +145,22 @@ class ModelSection:
             self._say(self._still_adding(running), "quiet")
         elif unseen is not None:  # it ended while no Settings dialog was open
             self._say(*unseen)
-        hint = QLabel(f"Models placed in {paths.user_models_dir()} are listed too (File > Models… downloads more).")
+        hint = QLabel(
+            translate(
+                "SettingsSections", "Models placed in {folder} are listed too (File > Models… downloads more)."
+            ).format(folder=paths.user_models_dir())
+        )
         hint.setWordWrap(True)
         form.addRow("", hint)
         self.variant_combo = QComboBox()
         self.variant_combo.setToolTip(
-            "Faster (int8): compressed weights, about twice as fast on most CPUs, output very close "
-            "to exact. Exact (fp32): the model's full-precision weights, slower, twice the memory."
+            translate(
+                "SettingsSections",
+                "Faster (int8): compressed weights, about twice as fast on most CPUs, output very close "
+                "to exact. Exact (fp32): the model's full-precision weights, slower, twice the memory.",
+            )
         )
-        form.addRow("Model precision:", self.variant_combo)
+        form.addRow(translate("SettingsSections", "Model precision:"), self.variant_combo)
 
     def reload(self, select: str) -> None:
         """List the models again, each in its direction's row, and select ``select`` ("" =
@@ -163,7 +182,9 @@ class ModelSection:
             paths_ = [c.path for c in self.choices[way]]
             wanted = selected.get(way, "")
             if wanted not in paths_:
-                combo.addItem(f"{Path(wanted).name} (not found)", wanted)
+                combo.addItem(
+                    translate("SettingsSections", "{name} (not found)").format(name=Path(wanted).name), wanted
+                )
                 self.choices[way].append(models.ModelChoice(wanted, wanted))
                 paths_.append(wanted)
             combo.setCurrentIndex(paths_.index(wanted))
@@ -190,7 +211,7 @@ class ModelSection:
         wanted = self.variant_combo.currentData() or self.settings.variant
         self.variant_combo.clear()
         for variant in offered:
-            self.variant_combo.addItem(VARIANT_LABELS.get(variant, variant), variant)
+            self.variant_combo.addItem(translate("SettingsSections", VARIANT_LABELS.get(variant, variant)), variant)
         i = self.variant_combo.findData(wanted)
         self.variant_combo.setCurrentIndex(max(i, 0))
 
@@ -210,7 +231,9 @@ class ModelSection:
             if not convert:
                 models.inspect(folder)
         except Exception as exc:  # noqa: BLE001 - ModelNotFoundError/ModelFormatError mostly
-            self._say(f"Cannot use {folder}: {exc}", "error")
+            self._say(
+                translate("SettingsSections", "Cannot use {folder}: {error}").format(folder=folder, error=exc), "error"
+            )
             return False
         if convert:
             return self._install(Path(folder))
@@ -318,7 +341,12 @@ class ModelSection:
             try:
                 app_settings.set_active(chosen, way)
             except Exception as exc:  # noqa: BLE001 - DesktopMTError/OSError: said in the dialog
-                self._say(f"Cannot use {Path(chosen).name} for {WAYS[way]}: {exc}", "error")
+                self._say(
+                    translate("SettingsSections", "Cannot use {name} for {direction}: {error}").format(
+                        name=Path(chosen).name, direction=translate("SettingsSections", WAYS[way]), error=exc
+                    ),
+                    "error",
+                )
                 return False
             self._initial[way] = chosen
         return True
@@ -361,23 +389,28 @@ class LocalApiSection:
     key, and a state line that ``desktop_mt.gui.local_api`` fills in while the dialog is open)."""
 
     def __init__(self, settings: Settings, form: QFormLayout) -> None:
-        self.check = QCheckBox("Local API (for Pot, Easydict, Bob, browser extensions...)")
+        self.check = QCheckBox(
+            translate("SettingsSections", "Local API (for Pot, Easydict, Bob, browser extensions...)")
+        )
         self.check.setToolTip(
-            "Serve this model to other programs on this computer: "
-            "LibreTranslate, DeepL, DeepLX and OpenAI-compatible "
-            "requests on http://127.0.0.1 (never the network). "
-            "Uses a second copy of the model in memory."
+            translate(
+                "SettingsSections",
+                "Serve this model to other programs on this computer: "
+                "LibreTranslate, DeepL, DeepLX and OpenAI-compatible "
+                "requests on http://127.0.0.1 (never the network). "
+                "Uses a second copy of the model in memory.",
+            )
         )
         self.check.setChecked(settings.local_api)
         form.addRow("", self.check)
         self.port_spin = spin(1, 65535, settings.local_api_port)
         self.port_spin.setGroupSeparatorShown(False)  # 5000, not 5,000
-        form.addRow("Local API port:", self.port_spin)
+        form.addRow(translate("SettingsSections", "Local API port:"), self.port_spin)
         self.key_edit = QLineEdit(settings.local_api_key)
-        self.key_edit.setPlaceholderText("optional: programs must then send this key")
+        self.key_edit.setPlaceholderText(translate("SettingsSections", "optional: programs must then send this key"))
         self.key_edit.setClearButtonEnabled(True)
-        form.addRow("Local API key:", self.key_edit)
-        self.status = QLabel("Off." if not settings.local_api else "")
+        form.addRow(translate("SettingsSections", "Local API key:"), self.key_edit)
+        self.status = QLabel(translate("SettingsSections", "Off.") if not settings.local_api else "")
         self.status.setWordWrap(True)
         theme.set_tone(self.status, "quiet")
         form.addRow("", self.status)
@@ -408,7 +441,7 @@ class ShortcutSection(QObject):
         self, settings: Settings, form: QFormLayout, available: bool, reason: str, parent: QObject | None = None
     ) -> None:
         super().__init__(parent)
-        self.check = QCheckBox("Global shortcuts (from any application)")
+        self.check = QCheckBox(translate("SettingsSections", "Global shortcuts (from any application)"))
         self.check.setChecked(settings.hotkey_enabled)
         self.check.setEnabled(available)
         form.addRow(self.check)

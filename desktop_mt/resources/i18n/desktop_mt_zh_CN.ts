@@ -463,6 +463,85 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>SettingsSections</name>
+    <message>
+        <source>English → Chinese</source>
+        <translation>英文 → 中文</translation>
+    </message>
+    <message>
+        <source>Chinese → English</source>
+        <translation>中文 → 英文</translation>
+    </message>
+    <message>
+        <source>faster (int8)</source>
+        <translation>更快（int8）</translation>
+    </message>
+    <message>
+        <source>exact (fp32)</source>
+        <translation>精确（fp32）</translation>
+    </message>
+    <message>
+        <source>Add model folder…</source>
+        <translation>添加模型文件夹…</translation>
+    </message>
+    <message>
+        <source>{direction}:</source>
+        <translation>{direction}：</translation>
+    </message>
+    <message>
+        <source>Models placed in {folder} are listed too (File &gt; Models… downloads more).</source>
+        <translation>放在 {folder} 中的模型也会列出（“文件 &gt; 模型…”可下载更多）。</translation>
+    </message>
+    <message>
+        <source>Faster (int8): compressed weights, about twice as fast on most CPUs, output very close to exact. Exact (fp32): the model&apos;s full-precision weights, slower, twice the memory.</source>
+        <translation>更快（int8）：压缩权重，在多数 CPU 上约快一倍，输出与精确版非常接近。精确（fp32）：模型的全精度权重，较慢，内存占用翻倍。</translation>
+    </message>
+    <message>
+        <source>Model precision:</source>
+        <translation>模型精度：</translation>
+    </message>
+    <message>
+        <source>{name} (not found)</source>
+        <translation>{name}（未找到）</translation>
+    </message>
+    <message>
+        <source>Cannot use {folder}: {error}</source>
+        <translation>无法使用 {folder}：{error}</translation>
+    </message>
+    <message>
+        <source>Cannot use {name} for {direction}: {error}</source>
+        <translation>无法将 {name} 用于{direction}：{error}</translation>
+    </message>
+    <message>
+        <source>Local API (for Pot, Easydict, Bob, browser extensions...)</source>
+        <translation>本地 API（供 Pot、Easydict、Bob、浏览器扩展等使用）</translation>
+    </message>
+    <message>
+        <source>Serve this model to other programs on this computer: LibreTranslate, DeepL, DeepLX and OpenAI-compatible requests on http://127.0.0.1 (never the network). Uses a second copy of the model in memory.</source>
+        <translation>为本机其他程序提供此模型的翻译服务：在 http://127.0.0.1 上接受兼容 LibreTranslate、DeepL、DeepLX 和 OpenAI 的请求（绝不对外网开放）。会在内存中另加载一份模型。</translation>
+    </message>
+    <message>
+        <source>Local API port:</source>
+        <translation>本地 API 端口：</translation>
+    </message>
+    <message>
+        <source>optional: programs must then send this key</source>
+        <translation>可选：设置后程序必须发送此密钥</translation>
+    </message>
+    <message>
+        <source>Local API key:</source>
+        <translation>本地 API 密钥：</translation>
+    </message>
+    <message>
+        <source>Off.</source>
+        <translation>已关闭。</translation>
+    </message>
+    <message>
+        <source>Global shortcuts (from any application)</source>
+        <translation>全局快捷键（在任何程序中有效）</translation>
+    </message>
+</context>
+<context>
     <name>TMDialog</name>
     <message>
         <source>Translation memory</source>
