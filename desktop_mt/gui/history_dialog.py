@@ -60,6 +60,7 @@ from PySide6.QtWidgets import (
 from desktop_mt.history import Entry, History, compare, history_path
 
 from . import theme
+from .i18n import translate
 
 log = logging.getLogger(__name__)
 
@@ -169,10 +170,10 @@ class HistoryDialog(QDialog):
 
     def __init__(self, history: History, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("History")
+        self.setWindowTitle(translate("HistoryDialog", "History"))
         self.history = history
         self.search = QLineEdit(self)
-        self.search.setPlaceholderText("Search the source and the translation…")
+        self.search.setPlaceholderText(translate("HistoryDialog", "Search the source and the translation…"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.refresh)
         self.list = QListWidget(self)
@@ -186,22 +187,26 @@ class HistoryDialog(QDialog):
         self.machine_view = QPlainTextEdit(self)  # the machine's translation of an edited entry
         for view in (self.source_view, self.translation_view, self.machine_view):
             view.setReadOnly(True)
-        self.source_label = QLabel("Source", self)
-        self.translation_label = QLabel("Translation", self)
-        self.machine_label = QLabel("Machine translation", self)
-        self.compare_check = QCheckBox("Compare with the machine's translation", self)
+        self.source_label = QLabel(translate("HistoryDialog", "Source"), self)
+        self.translation_label = QLabel(translate("HistoryDialog", "Translation"), self)
+        self.machine_label = QLabel(translate("HistoryDialog", "Machine translation"), self)
+        self.compare_check = QCheckBox(translate("HistoryDialog", "Compare with the machine's translation"), self)
         self.compare_check.setToolTip(
-            "Show the machine's translation beside your edited one, the differences highlighted"
+            translate(
+                "HistoryDialog", "Show the machine's translation beside your edited one, the differences highlighted"
+            )
         )
         self.compare_check.toggled.connect(lambda _on: self._show_current())
         self.note = QLabel("", self)
         self.note.setWordWrap(True)
         theme.set_tone(self.note, "quiet")
-        self.open_button = QPushButton("Open", self)
-        self.open_button.setToolTip("Put this entry back into the editors (Ctrl+Z brings your text back)")
-        self.copy_button = QPushButton("Copy translation", self)
-        self.delete_button = QPushButton("Delete", self)
-        self.clear_button = QPushButton("Clear all…", self)
+        self.open_button = QPushButton(translate("HistoryDialog", "Open"), self)
+        self.open_button.setToolTip(
+            translate("HistoryDialog", "Put this entry back into the editors (Ctrl+Z brings your text back)")
+        )
+        self.copy_button = QPushButton(translate("HistoryDialog", "Copy translation"), self)
+        self.delete_button = QPushButton(translate("HistoryDialog", "Delete"), self)
+        self.clear_button = QPushButton(translate("HistoryDialog", "Clear all…"), self)
         self.open_button.clicked.connect(self.open_current)
         self.copy_button.clicked.connect(self.copy_current)
         self.delete_button.clicked.connect(self.delete_current)
@@ -245,7 +250,7 @@ class HistoryDialog(QDialog):
         try:
             entries = self.history.search(query, limit=SHOWN + 1)
         except sqlite3.Error as exc:
-            self.note.setText(f"Cannot read the history: {exc}")
+            self.note.setText(translate("HistoryDialog", "Cannot read the history: {error}").format(error=exc))
             entries = []
         self.list.blockSignals(True)
         self.list.clear()
@@ -257,7 +262,9 @@ class HistoryDialog(QDialog):
             item.setData(Qt.ItemDataRole.UserRole, entry)
             tip = entry.model
             if entry.is_edited:
-                tip = (tip + "\n" if tip else "") + f"Edited {_when(entry.edited or entry.time)}"
+                tip = (tip + "\n" if tip else "") + translate("HistoryDialog", "Edited {when}").format(
+                    when=_when(entry.edited or entry.time)
+                )
             item.setToolTip(tip)
             self.list.addItem(item)
         self.list.blockSignals(False)
@@ -265,14 +272,22 @@ class HistoryDialog(QDialog):
         if self.list.count():
             self.list.setCurrentRow(row)
         self._show_current()
-        more = " (the newest shown; type to narrow)" if len(entries) > SHOWN else ""
+        more = translate("HistoryDialog", " (the newest shown; type to narrow)") if len(entries) > SHOWN else ""
         if query:
             self.note.setText(
-                f"{min(len(entries), SHOWN)} matching “{query}”{more}" if entries else f"Nothing matches “{query}”."
+                translate("HistoryDialog", "{count} matching “{query}”{more}").format(
+                    count=min(len(entries), SHOWN), query=query, more=more
+                )
+                if entries
+                else translate("HistoryDialog", "Nothing matches “{query}”.").format(query=query)
             )
         else:
             self.note.setText(
-                f"{self.history.count()} translations kept{more}" if entries else "No translations kept yet."
+                translate("HistoryDialog", "{count} translations kept{more}").format(
+                    count=self.history.count(), more=more
+                )
+                if entries
+                else translate("HistoryDialog", "No translations kept yet.")
             )
 
     def entries(self) -> list[Entry]:
@@ -300,9 +315,13 @@ class HistoryDialog(QDialog):
         self.translation_view.setPlainText(entry.translation if entry else "")
         edited = entry is not None and entry.is_edited
         if entry is not None and edited:
-            self.translation_label.setText(f"Your translation (edited {_when(entry.edited or entry.time)})")
+            self.translation_label.setText(
+                translate("HistoryDialog", "Your translation (edited {when})").format(
+                    when=_when(entry.edited or entry.time)
+                )
+            )
         else:
-            self.translation_label.setText("Translation")
+            self.translation_label.setText(translate("HistoryDialog", "Translation"))
         self.compare_check.setEnabled(edited)
         comparing = edited and self.compare_check.isChecked()
         self.machine_pane.setVisible(comparing)
@@ -371,8 +390,10 @@ class HistoryDialog(QDialog):
         """Ask before forgetting every entry (tests replace this)."""
         answer = QMessageBox.question(
             self,
-            "Clear the history?",
-            f"Forget all {self.history.count()} kept translations? This cannot be undone.",
+            translate("HistoryDialog", "Clear the history?"),
+            translate("HistoryDialog", "Forget all {count} kept translations? This cannot be undone.").format(
+                count=self.history.count()
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )
@@ -412,12 +433,17 @@ class HistoryFeature(QObject):
             try:
                 self._history = History(limit=self.controller.settings.history_limit)
             except (OSError, sqlite3.Error) as exc:
-                self.window.show_warning(f"The translation history cannot be opened: {exc}")
+                self.window.show_warning(
+                    translate("HistoryDialog", "The translation history cannot be opened: {error}").format(error=exc)
+                )
                 return None
             if self._history.recovered is not None:
                 self.window.show_warning(
-                    f"The translation history was damaged. It was moved aside as "
-                    f"{self._history.recovered.name} and a new, empty history was started."
+                    translate(
+                        "HistoryDialog",
+                        "The translation history was damaged. It was moved aside as "
+                        "{name} and a new, empty history was started.",
+                    ).format(name=self._history.recovered.name)
                 )
         return self._history
 
@@ -520,7 +546,10 @@ class HistoryFeature(QObject):
         status message: opening would create the database, and off means nothing is written)."""
         if not self.controller.settings.keep_history and self._history is None and not history_path().exists():
             self.window.statusBar().showMessage(
-                "History is off (Settings: Keep a history of translations); nothing is kept.", 6000
+                translate(
+                    "HistoryDialog", "History is off (Settings: Keep a history of translations); nothing is kept."
+                ),
+                6000,
             )
             return None
         history = self.history()

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPush
 from desktop_mt.engine.direction import AUTO, describe
 
 from . import fonts, theme
+from .i18n import translate
 from .pasting import join_lines
 from .ports import PopupHost, qt_parent
 
@@ -80,9 +81,9 @@ class TranslationPopup(QFrame):
         self.text.setFont(fonts.editor_font(14))
         self.status = QLabel("", self)
         theme.set_tone(self.status, "quiet")
-        self.copy_button = QPushButton("Copy", self)
-        self.copy_button.setToolTip("Copy the translation")
-        self.open_button = QPushButton("Open in main window", self)
+        self.copy_button = QPushButton(translate("Popup", "Copy"), self)
+        self.copy_button.setToolTip(translate("Popup", "Copy the translation"))
+        self.open_button = QPushButton(translate("Popup", "Open in main window"), self)
         self.copy_button.clicked.connect(self.copyRequested.emit)
         self.open_button.clicked.connect(self.openRequested.emit)
         buttons = QHBoxLayout()
@@ -101,7 +102,7 @@ class TranslationPopup(QFrame):
         self.text.clear()
         self.title.setText(direction_title(source))
         self.setToolTip(source[:300])
-        self.set_status("Translating…")
+        self.set_status(translate("Popup", "Translating…"))
 
     def append(self, text: str) -> None:
         """Streamed text at the end."""
@@ -184,7 +185,7 @@ class PopupFeature(QObject):
         self.popup.start(text)
         self.popup.show_near(pointer)
         if not text.strip():
-            self.popup.set_status("The clipboard holds no text to translate.", "warning")
+            self.popup.set_status(translate("Popup", "The clipboard holds no text to translate."), "warning")
             self.done = True
             return None
         self._next_id -= 1  # negative: never one of the controller's ids
@@ -228,7 +229,7 @@ class PopupFeature(QObject):
     def copy(self) -> None:
         """Put the popup's translation on the clipboard."""
         QGuiApplication.clipboard().setText(self.popup.translation())
-        self.popup.set_status("Copied")
+        self.popup.set_status(translate("Popup", "Copied"))
 
     def open_in_window(self) -> None:
         """Hand over to the main window: the finished translation as it is (the source as one

@@ -111,6 +111,109 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>HistoryDialog</name>
+    <message>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <source>Search the source and the translation…</source>
+        <translation>搜索原文和译文…</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>译文</translation>
+    </message>
+    <message>
+        <source>Machine translation</source>
+        <translation>机器译文</translation>
+    </message>
+    <message>
+        <source>Compare with the machine&apos;s translation</source>
+        <translation>与机器译文对比</translation>
+    </message>
+    <message>
+        <source>Show the machine&apos;s translation beside your edited one, the differences highlighted</source>
+        <translation>在您编辑的译文旁显示机器译文，并突出显示差异</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Put this entry back into the editors (Ctrl+Z brings your text back)</source>
+        <translation>将此条目放回编辑窗格（Ctrl+Z 可恢复您的文本）</translation>
+    </message>
+    <message>
+        <source>Copy translation</source>
+        <translation>复制译文</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Clear all…</source>
+        <translation>全部清除…</translation>
+    </message>
+    <message>
+        <source>Cannot read the history: {error}</source>
+        <translation>无法读取历史记录：{error}</translation>
+    </message>
+    <message>
+        <source>Edited {when}</source>
+        <translation>编辑于 {when}</translation>
+    </message>
+    <message>
+        <source> (the newest shown; type to narrow)</source>
+        <translation>（仅显示最新的条目；输入以缩小范围）</translation>
+    </message>
+    <message>
+        <source>{count} matching “{query}”{more}</source>
+        <translation>{count} 条匹配“{query}”{more}</translation>
+    </message>
+    <message>
+        <source>Nothing matches “{query}”.</source>
+        <translation>没有匹配“{query}”的记录。</translation>
+    </message>
+    <message>
+        <source>{count} translations kept{more}</source>
+        <translation>已保存 {count} 条翻译{more}</translation>
+    </message>
+    <message>
+        <source>No translations kept yet.</source>
+        <translation>尚未保存任何翻译。</translation>
+    </message>
+    <message>
+        <source>Your translation (edited {when})</source>
+        <translation>您的译文（编辑于 {when}）</translation>
+    </message>
+    <message>
+        <source>Clear the history?</source>
+        <translation>清除历史记录？</translation>
+    </message>
+    <message>
+        <source>Forget all {count} kept translations? This cannot be undone.</source>
+        <translation>要删除已保存的全部 {count} 条翻译吗？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>The translation history cannot be opened: {error}</source>
+        <translation>无法打开翻译历史：{error}</translation>
+    </message>
+    <message>
+        <source>The translation history was damaged. It was moved aside as {name} and a new, empty history was started.</source>
+        <translation>翻译历史已损坏。原文件已另存为 {name}，并新建了一个空的历史记录。</translation>
+    </message>
+    <message>
+        <source>History is off (Settings: Keep a history of translations); nothing is kept.</source>
+        <translation>历史记录已关闭（设置：保留翻译历史），不会保存任何内容。</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>loading</source>
@@ -301,6 +404,33 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Removed {name}.</source>
         <translation>已删除 {name}。</translation>
+    </message>
+</context>
+<context>
+    <name>Popup</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the translation</source>
+        <translation>复制译文</translation>
+    </message>
+    <message>
+        <source>Open in main window</source>
+        <translation>在主窗口中打开</translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation>正在翻译…</translation>
+    </message>
+    <message>
+        <source>The clipboard holds no text to translate.</source>
+        <translation>剪贴板中没有可翻译的文本。</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
     </message>
 </context>
 <context>
