@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from desktop_mt.errors import DesktopMTError, DownloadCancelled, HubUnreachableError
 from desktop_mt.models.download import DownloadStalledError
 
+from .i18n import translate
 from .logsetup import log_exception
 
 log = logging.getLogger(__name__)
@@ -33,18 +34,20 @@ MIRROR_EXAMPLE = "https://hf-mirror.com"
 
 def stalled_text(endpoint: str, seconds: float, floor: int) -> str:
     """What the Models dialog says when the stall rule ended a download from ``endpoint``."""
-    return (
-        f"{endpoint} sent less than {floor // 1024} KiB in {seconds:g} s. What arrived is kept: press "
-        f"Download to continue, or enter another mirror in “Download from” below (for example {MIRROR_EXAMPLE})."
-    )
+    return translate(
+        "Downloads",
+        "{endpoint} sent less than {kib} KiB in {seconds} s. What arrived is kept: press "
+        "Download to continue, or enter another mirror in “Download from” below (for example {mirror}).",
+    ).format(endpoint=endpoint, kib=floor // 1024, seconds=f"{seconds:g}", mirror=MIRROR_EXAMPLE)
 
 
 def unreachable_text(endpoint: str) -> str:
     """What the Models dialog says when ``endpoint`` cannot be reached."""
-    return (
-        f"could not reach {endpoint}. Check the internet connection, or enter a mirror in "
-        f"“Download from” below (for example {MIRROR_EXAMPLE}) and press Download again."
-    )
+    return translate(
+        "Downloads",
+        "could not reach {endpoint}. Check the internet connection, or enter a mirror in "
+        "“Download from” below (for example {mirror}) and press Download again.",
+    ).format(endpoint=endpoint, mirror=MIRROR_EXAMPLE)
 
 
 class Progress(Protocol):
@@ -88,12 +91,16 @@ def format_bytes(n: float) -> str:
 
 def progress_text(done: int, total: int, rate: float | None) -> str:
     """``12.0 MB of 80.0 MB · 4.0 MB/s · 17 s left`` (parts left out when unknown)."""
-    parts = [f"{format_bytes(done)} of {format_bytes(total)}" if total > 0 else format_bytes(done)]
+    whole = translate("Downloads", "{done} of {total}").format(done=format_bytes(done), total=format_bytes(total))
+    parts = [whole if total > 0 else format_bytes(done)]
     if rate:
         parts.append(f"{format_bytes(rate)}/s")
         if total > done:
             left = (total - done) / rate
-            parts.append(f"{left:.0f} s left" if left < 120 else f"{left / 60:.0f} min left")
+            if left < 120:
+                parts.append(translate("Downloads", "{seconds} s left").format(seconds=f"{left:.0f}"))
+            else:
+                parts.append(translate("Downloads", "{minutes} min left").format(minutes=f"{left / 60:.0f}"))
     return " · ".join(parts)
 
 
@@ -133,7 +140,10 @@ class DownloadWorker(QObject):
         else:
             log_exception("model download", exc)
             self.failed.emit(
-                name, f"The download of {name} failed ({type(exc).__name__}: {exc}). Details are in the log file."
+                name,
+                translate("Downloads", "The download of {name} failed ({error}). Details are in the log file.").format(
+                    name=name, error=f"{type(exc).__name__}: {exc}"
+                ),
             )
 
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QProgressBar, QPus
 from desktop_mt.models.installed import MIRROR_HINT
 
 from .downloads import UNREACHABLE, DownloadRunner, Progress, progress_text, unreachable_text
+from .i18n import translate
 
 
 class DownloadBackend(Protocol):
@@ -52,8 +53,8 @@ class DownloadArea(QObject):
         self.progress_bar = QProgressBar(owner)
         self.progress_bar.setRange(0, 1000)
         self.progress_label = QLabel("", owner)
-        self.cancel_button = QPushButton("Cancel", owner)
-        self.cancel_button.setToolTip("Stop the download (nothing half-downloaded is kept)")
+        self.cancel_button = QPushButton(translate("DownloadArea", "Cancel"), owner)
+        self.cancel_button.setToolTip(translate("DownloadArea", "Stop the download (nothing half-downloaded is kept)"))
         self.cancel_button.clicked.connect(self.cancel)
         self._widgets = (self.progress_bar, self.progress_label, self.cancel_button)
         for w in self._widgets:
@@ -80,11 +81,14 @@ class DownloadArea(QObject):
         combo.addItems(["", MIRROR_HINT])
         line = combo.lineEdit()
         assert line is not None  # an editable combo box has one
-        line.setPlaceholderText(f"{self.endpoint()} (default)")
+        line.setPlaceholderText(translate("DownloadArea", "{endpoint} (default)").format(endpoint=self.endpoint()))
         combo.setToolTip(
-            "A mirror that speaks the Hugging Face Hub API, for networks where "
-            f"the Hub is blocked or slow (e.g. {MIRROR_HINT}). Empty: the "
-            "HF_ENDPOINT variable, else huggingface.co."
+            translate(
+                "DownloadArea",
+                "A mirror that speaks the Hugging Face Hub API, for networks where "
+                "the Hub is blocked or slow (e.g. {mirror}). Empty: the "
+                "HF_ENDPOINT variable, else huggingface.co.",
+            ).format(mirror=MIRROR_HINT)
         )
         try:
             combo.setCurrentText(self.backend.endpoint_setting())
@@ -101,7 +105,7 @@ class DownloadArea(QObject):
             if url != self.backend.endpoint_setting():
                 self.backend.set_endpoint_setting(url)
         except Exception as exc:  # noqa: BLE001 - DesktopMTError with the fix
-            self.messageRequested.emit(f"Mirror not saved: {exc}", True)
+            self.messageRequested.emit(translate("DownloadArea", "Mirror not saved: {error}").format(error=exc), True)
             return False
         return True
 
@@ -110,7 +114,7 @@ class DownloadArea(QObject):
         try:
             return self.backend.endpoint()
         except Exception:  # noqa: BLE001 - only used in a message
-            return "the model hub"
+            return translate("DownloadArea", "the model hub")
 
     # ---- the download -------------------------------------------------------------------
     def start(self, name: str, variant: str) -> bool:
@@ -118,7 +122,9 @@ class DownloadArea(QObject):
         if not self.runner.start(name, variant):
             return False
         self.progress_bar.setRange(0, 0)  # busy until the first report gives a total
-        self.progress_label.setText(f"Connecting to {self.endpoint()}…")
+        self.progress_label.setText(
+            translate("DownloadArea", "Connecting to {endpoint}…").format(endpoint=self.endpoint())
+        )
         self.cancel_button.setEnabled(True)
         for w in self._widgets:
             w.show()
@@ -130,14 +136,18 @@ class DownloadArea(QObject):
         if self.runner.running:
             self.runner.cancel()
             self.cancel_button.setEnabled(False)
-            self.progress_label.setText("Cancelling…")
+            self.progress_label.setText(translate("DownloadArea", "Cancelling…"))
             self._set_state("cancelling")
 
     def status_of(self, name: str) -> str | None:
         """The download's word for the model ``name`` in the list, None when it is not downloading."""
         if self.runner.name != name:
             return None
-        return "Cancelling…" if self._state == "cancelling" else "Downloading…"
+        return (
+            translate("DownloadArea", "Cancelling…")
+            if self._state == "cancelling"
+            else translate("DownloadArea", "Downloading…")
+        )
 
     def state(self) -> str:
         """idle / downloading / cancelling / cancelled / failed / installed."""
@@ -163,11 +173,15 @@ class DownloadArea(QObject):
 
     def _phase_text(self, report: Progress) -> str:
         if report.phase == "listing":
-            return f"Asking {self.endpoint()} for the file list…"
+            return translate("DownloadArea", "Asking {endpoint} for the file list…").format(endpoint=self.endpoint())
         if report.phase == "installing":
-            return "Installing…"
+            return translate("DownloadArea", "Installing…")
         text = progress_text(report.done, report.total, report.speed)
-        return f"Checking {Path(report.file).name} · {text}" if report.phase == "verifying" else text
+        if report.phase == "verifying":
+            return translate("DownloadArea", "Checking {file} · {progress}").format(
+                file=Path(report.file).name, progress=text
+            )
+        return text
 
     def _end(self, state: str, message: str, error: bool = False) -> None:
         for w in self._widgets:
@@ -176,15 +190,27 @@ class DownloadArea(QObject):
         self.ended.emit(state, message, error)
 
     def _on_finished(self, name: str, folder: str) -> None:
-        self._end("installed", f"{name} is installed. Select it and press “{self.use_label(name)}”.")
+        self._end(
+            "installed",
+            translate("DownloadArea", "{name} is installed. Select it and press “{use}”.").format(
+                name=name, use=self.use_label(name)
+            ),
+        )
 
     def _on_failed(self, name: str, message: str) -> None:
         if message == UNREACHABLE:
             message = unreachable_text(self.endpoint())
-        self._end("failed", f"Download of {name} failed: {message}", error=True)
+        self._end(
+            "failed",
+            translate("DownloadArea", "Download of {name} failed: {error}").format(name=name, error=message),
+            error=True,
+        )
 
     def _on_cancelled(self, name: str) -> None:
         self._end(
             "cancelled",
-            f"Download of {name} cancelled; nothing was installed. Downloading it again continues where it stopped.",
+            translate(
+                "DownloadArea",
+                "Download of {name} cancelled; nothing was installed. Downloading it again continues where it stopped.",
+            ).format(name=name),
         )

@@ -72,6 +72,96 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>DownloadArea</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the download (nothing half-downloaded is kept)</source>
+        <translation>停止下载（不保留下载了一半的文件）</translation>
+    </message>
+    <message>
+        <source>{endpoint} (default)</source>
+        <translation>{endpoint}（默认）</translation>
+    </message>
+    <message>
+        <source>A mirror that speaks the Hugging Face Hub API, for networks where the Hub is blocked or slow (e.g. {mirror}). Empty: the HF_ENDPOINT variable, else huggingface.co.</source>
+        <translation>兼容 Hugging Face Hub API 的镜像，适用于无法访问或访问缓慢 Hub 的网络（例如 {mirror}）。留空：使用 HF_ENDPOINT 环境变量，否则使用 huggingface.co。</translation>
+    </message>
+    <message>
+        <source>Mirror not saved: {error}</source>
+        <translation>镜像设置未保存：{error}</translation>
+    </message>
+    <message>
+        <source>the model hub</source>
+        <translation>模型仓库</translation>
+    </message>
+    <message>
+        <source>Connecting to {endpoint}…</source>
+        <translation>正在连接 {endpoint}…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Downloading…</source>
+        <translation>正在下载…</translation>
+    </message>
+    <message>
+        <source>Asking {endpoint} for the file list…</source>
+        <translation>正在向 {endpoint} 获取文件列表…</translation>
+    </message>
+    <message>
+        <source>Installing…</source>
+        <translation>正在安装…</translation>
+    </message>
+    <message>
+        <source>Checking {file} · {progress}</source>
+        <translation>正在校验 {file} · {progress}</translation>
+    </message>
+    <message>
+        <source>{name} is installed. Select it and press “{use}”.</source>
+        <translation>{name} 已安装。选中它并点击“{use}”。</translation>
+    </message>
+    <message>
+        <source>Download of {name} failed: {error}</source>
+        <translation>{name} 下载失败：{error}</translation>
+    </message>
+    <message>
+        <source>Download of {name} cancelled; nothing was installed. Downloading it again continues where it stopped.</source>
+        <translation>{name} 的下载已取消，未安装任何内容。再次下载时将从中断处继续。</translation>
+    </message>
+</context>
+<context>
+    <name>Downloads</name>
+    <message>
+        <source>{endpoint} sent less than {kib} KiB in {seconds} s. What arrived is kept: press Download to continue, or enter another mirror in “Download from” below (for example {mirror}).</source>
+        <translation>{endpoint} 在 {seconds} 秒内发送的数据不足 {kib} KiB。已收到的部分会保留：点击“下载”继续，或在下方“下载来源”中填写其他镜像（例如 {mirror}）。</translation>
+    </message>
+    <message>
+        <source>could not reach {endpoint}. Check the internet connection, or enter a mirror in “Download from” below (for example {mirror}) and press Download again.</source>
+        <translation>无法连接 {endpoint}。请检查网络连接，或在下方“下载来源”中填写镜像（例如 {mirror}）后再次点击“下载”。</translation>
+    </message>
+    <message>
+        <source>{done} of {total}</source>
+        <translation>{done} / {total}</translation>
+    </message>
+    <message>
+        <source>{seconds} s left</source>
+        <translation>剩余 {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{minutes} min left</source>
+        <translation>剩余 {minutes} 分钟</translation>
+    </message>
+    <message>
+        <source>The download of {name} failed ({error}). Details are in the log file.</source>
+        <translation>{name} 下载失败（{error}）。详细信息见日志文件。</translation>
+    </message>
+</context>
+<context>
     <name>EntryTable</name>
     <message>
         <source>Source</source>
