@@ -168,11 +168,13 @@ _KEY_VERSION = 2
 
 @dataclasses.dataclass(frozen=True)
 class JobSummary:
-    """What a file job did: ``segments`` (the sentences with text, plus the formatted stretches
-    of SRT and docx sentences that are translated on their own to place their formatting) and
-    ``kept``, how many of them were kept as they were (:func:`count_kept`). ``str()`` is the
-    summary's wording, e.g. ``120 segments, 3 kept as they were (already English, Japanese
-    or Korean)``."""
+    """What a file job did: ``segments`` (the distinct sentences with text, plus the formatted
+    stretches of SRT and docx sentences that are translated on their own to place their
+    formatting: what the job's ``progress(done, total)`` counts, so "Saved ... (N segments)"
+    agrees with the progress's last "N/N"), ``repeated`` (further occurrences of those, each
+    translated once) and ``kept``, how many of the segments were kept as they were
+    (:func:`count_kept`). ``str()`` is the summary's wording, e.g. ``120 segments, 3 kept as
+    they were (already English, Japanese or Korean)``."""
 
     input: Path
     output: Path
@@ -180,12 +182,14 @@ class JobSummary:
     kept: int
     why: str = ""  # what the kept segments were (kept_reason); "" says nothing
     notes: tuple[str, ...] = ()  # what the format has to say (a PO's entries left untranslated)
+    repeated: int = 0
 
     def __str__(self) -> str:
         why = f" ({self.why})" if self.why else ""
         kept = f", {self.kept} kept as they were{why}" if self.kept else ""
+        repeated = f", {self.repeated} repeated (translated once)" if self.repeated else ""
         notes = "".join(f"; {note}" for note in self.notes)
-        return f"{self.segments} segments{kept}{notes}"
+        return f"{self.segments} segments{kept}{repeated}{notes}"
 
 
 def _effective(translator: object, options: GenerationOptions | None) -> GenerationOptions | None:
@@ -361,11 +365,12 @@ def translate_file(
         raise BatchOutputError(exc, dst, journal=journal.path, kept=journal.kept, total=len(distinct)) from exc
     journal.remove()
     if on_summary is not None:
-        texts = [t for t in document.segments if t]
-        kept = count_kept(texts, translator, options)
-        why = kept_reason(texts, translator, options) if kept else ""
+        # Distinct segments, as the progress counts them (it said 185/185, the summary 193).
+        repeated = sum(1 for t in document.segments if t) - len(distinct)
+        kept = count_kept(distinct, translator, options)
+        why = kept_reason(distinct, translator, options) if kept else ""
         notes = tuple(getattr(document, "notes", ()))
-        on_summary(JobSummary(src, dst, len(texts), kept, why, notes))
+        on_summary(JobSummary(src, dst, len(distinct), kept, why, notes, repeated))
     return dst
 
 

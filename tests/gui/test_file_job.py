@@ -70,7 +70,9 @@ def test_txt_job_writes_output_next_to_input(qtbot, make_controller, tmp_path):
     # the controller's (whose end of the job the wait above saw): wait for it too.
     qtbot.waitUntil(lambda: bool(finished), timeout=10_000)
     out = default_output_path(src)
-    assert finished == [(str(out), "201 segments")]  # the empty line is no segment
+    # The empty line is no segment; the repeated "line 3" is one, as the progress counts it
+    # (issue 46: the progress said 200/200, "Saved" 201 segments).
+    assert finished == [(str(out), "200 segments, 1 repeated (translated once)")]
     assert out.parent == src.parent and out.name == "notes.zh.txt"
     got = out.read_text(encoding="utf-8").splitlines()
     assert len(got) == len(lines)
@@ -82,7 +84,8 @@ def test_txt_job_writes_output_next_to_input(qtbot, make_controller, tmp_path):
     assert not journal_path(out).exists()
     assert window.file_job.isHidden() and window.file_button.isEnabled()
     message = window.statusBar().currentMessage()
-    assert "notes.zh.txt (201 segments, " in message and message.endswith(" s)")
+    assert "notes.zh.txt (200 segments, 1 repeated (translated once), " in message and message.endswith(" s)")
+    assert f"({progress[-1][1]} segments" in message  # the progress and the summary agree
 
 
 def test_cancel_stops_job_and_writes_no_output(qtbot, make_controller, tmp_path):
