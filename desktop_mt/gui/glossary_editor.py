@@ -32,11 +32,16 @@ from desktop_mt.engine.glossary import Glossary, GlossaryError, Term
 
 from ..fsutil import atomic_path
 from . import paths, theme
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .tm_dialog import remember_folder, start_folder
 
 GLOSSARY_FILE = "glossary.csv"
 FILE_FILTER = "Glossary (*.csv *.tsv *.txt);;All files (*)"
-COLUMNS = ("English", "Chinese", "Case-sensitive")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("GlossaryEditor", "English"),
+    QT_TRANSLATE_NOOP("GlossaryEditor", "Chinese"),
+    QT_TRANSLATE_NOOP("GlossaryEditor", "Case-sensitive"),
+)  # shown translated
 
 
 def glossary_path() -> Path:
@@ -81,7 +86,7 @@ class GlossaryStore:
             except GlossaryError as exc:
                 self._glossary = None
                 if self.on_error is not None:
-                    self.on_error(f"The glossary is not used: {exc}")
+                    self.on_error(translate("GlossaryEditor", "The glossary is not used: {error}").format(error=exc))
         return self._glossary
 
 
@@ -94,7 +99,7 @@ class GlossaryEditor(QWidget):
         super().__init__(parent)
         self.path = path or glossary_path()
         self.table = QTableWidget(0, len(COLUMNS), self)
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([translate("GlossaryEditor", c) for c in COLUMNS])
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
@@ -103,12 +108,15 @@ class GlossaryEditor(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setMinimumHeight(120)
         self.table.itemChanged.connect(lambda _item: self._touch())
-        self.add_button = QPushButton("Add term", self)
-        self.remove_button = QPushButton("Remove", self)
-        self.import_button = QPushButton("Import CSV/TSV…", self)
+        self.add_button = QPushButton(translate("GlossaryEditor", "Add term"), self)
+        self.remove_button = QPushButton(translate("GlossaryEditor", "Remove"), self)
+        self.import_button = QPushButton(translate("GlossaryEditor", "Import CSV/TSV…"), self)
         self.import_button.setToolTip(
-            "Two columns, English and Chinese (an optional third: "
-            "'case' for case-sensitive); comma or tab separated, UTF-8"
+            translate(
+                "GlossaryEditor",
+                "Two columns, English and Chinese (an optional third: "
+                "'case' for case-sensitive); comma or tab separated, UTF-8",
+            )
         )
         self.add_button.clicked.connect(self.add_row)
         self.remove_button.clicked.connect(self.remove_selected)
@@ -136,7 +144,9 @@ class GlossaryEditor(QWidget):
         try:
             self.set_terms(Glossary.load(self.path).terms)
         except GlossaryError as exc:
-            self.show_message(f"Cannot read the saved glossary: {exc}", "error")
+            self.show_message(
+                translate("GlossaryEditor", "Cannot read the saved glossary: {error}").format(error=exc), "error"
+            )
         self.dirty = False
 
     def set_terms(self, terms: tuple[Term, ...] | list[Term]) -> None:
@@ -196,7 +206,11 @@ class GlossaryEditor(QWidget):
             if not source and not target:
                 continue
             if not source or not target:
-                problems.append(f"Row {row + 1} needs both an English and a Chinese term.")
+                problems.append(
+                    translate("GlossaryEditor", "Row {row} needs both an English and a Chinese term.").format(
+                        row=row + 1
+                    )
+                )
                 continue
             key = (source if case else source.casefold(), case)
             found.pop(key, None)
@@ -209,7 +223,9 @@ class GlossaryEditor(QWidget):
         other file dialogs do (``tm_dialog.start_folder``: the user's home, then the folder of
         the last file chosen this session, never the folder the app was started from); the
         folder chosen is remembered."""
-        path, _filter = QFileDialog.getOpenFileName(self, "Import a glossary", str(start_folder()), FILE_FILTER)
+        path, _filter = QFileDialog.getOpenFileName(
+            self, translate("GlossaryEditor", "Import a glossary"), str(start_folder()), FILE_FILTER
+        )
         remember_folder(path)
         return path
 
@@ -233,7 +249,12 @@ class GlossaryEditor(QWidget):
             merged.pop(key, None)
             merged[key] = term
         self.set_terms(list(merged.values()))
-        self.show_message(f"Imported {len(loaded)} terms from {Path(path).name}.", None)
+        self.show_message(
+            translate("GlossaryEditor", "Imported {count} terms from {file}.").format(
+                count=len(loaded), file=Path(path).name
+            ),
+            None,
+        )
         return len(loaded)
 
     def save(self) -> bool:
@@ -248,7 +269,9 @@ class GlossaryEditor(QWidget):
         try:
             save_glossary(Glossary(tuple(terms)), self.path)
         except OSError as exc:
-            self.show_message(f"Cannot save the glossary: {exc}", "error")
+            self.show_message(
+                translate("GlossaryEditor", "Cannot save the glossary: {error}").format(error=exc), "error"
+            )
             return False
         self.dirty = False
         self.message.hide()

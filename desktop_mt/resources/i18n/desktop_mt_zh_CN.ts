@@ -201,6 +201,61 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>GlossaryEditor</name>
+    <message>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <source>Case-sensitive</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <source>The glossary is not used: {error}</source>
+        <translation>未使用术语表：{error}</translation>
+    </message>
+    <message>
+        <source>Add term</source>
+        <translation>添加术语</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Import CSV/TSV…</source>
+        <translation>导入 CSV/TSV…</translation>
+    </message>
+    <message>
+        <source>Two columns, English and Chinese (an optional third: &apos;case&apos; for case-sensitive); comma or tab separated, UTF-8</source>
+        <translation>两列：英文和中文（可选第三列：填“case”表示区分大小写）；以逗号或制表符分隔，UTF-8 编码</translation>
+    </message>
+    <message>
+        <source>Cannot read the saved glossary: {error}</source>
+        <translation>无法读取已保存的术语表：{error}</translation>
+    </message>
+    <message>
+        <source>Row {row} needs both an English and a Chinese term.</source>
+        <translation>第 {row} 行需要同时填写英文术语和中文术语。</translation>
+    </message>
+    <message>
+        <source>Import a glossary</source>
+        <translation>导入术语表</translation>
+    </message>
+    <message>
+        <source>Imported {count} terms from {file}.</source>
+        <translation>已从 {file} 导入 {count} 个术语。</translation>
+    </message>
+    <message>
+        <source>Cannot save the glossary: {error}</source>
+        <translation>无法保存术语表：{error}</translation>
+    </message>
+</context>
+<context>
     <name>HistoryDialog</name>
     <message>
         <source>History</source>
