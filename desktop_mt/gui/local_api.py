@@ -220,7 +220,9 @@ class _ServerRun:
 
         # The server's connection limits and timeouts; no access log (it could carry query
         # strings); uvicorn's own lines as warnings only.
-        app = create_app(config, translator, memory=self.memory)
+        # Approved beats edited, as the window's file jobs (tm.apply.memory_factory): an
+        # unapproved edit is never an answer unreviewed.
+        app = create_app(config, translator, memory=self.memory, confirmed_only=True)
         server = Server(uvicorn.Config(app, log_level="warning", **uvicorn_options(config)))
         return server, app
 

@@ -70,15 +70,17 @@ def create_app(
     config: ServerConfig,
     translator: ServedTranslator | Translator | None = None,
     memory: TranslationMemory | None = None,
+    confirmed_only: bool = False,
 ) -> FastAPI:
     """The app for ``config``; ``translator`` None loads the configured models now (one per
     direction, ``app.factory.build_translator``); ``memory`` None opens ``config.tm`` when
-    it is set (the translation memory is off by default)."""
+    it is set (the translation memory is off by default). ``confirmed_only``: take only the
+    memory's approved or imported matches, never an unapproved edit (the window's Local API)."""
     if memory is None and config.tm is not None:
         memory = open_memory(config.tm)
     if translator is None:
         translator = load_translator(config)
-    service = TranslationService(translator, config, memory)
+    service = TranslationService(translator, config, memory, confirmed_only)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[dict[str, object]]:

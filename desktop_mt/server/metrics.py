@@ -83,6 +83,11 @@ class Metrics:
             "Texts (lines, or the sentences the memory lacks) sent to the model with --tm",
             registry=r,
         )
+        self.memory_terms_missing = Counter(
+            "desktop_mt_memory_terms_missing",
+            "Sentences taken from the translation memory whose translation lacks a glossary term of their source",
+            registry=r,
+        )
         self.engine_seconds = Counter("desktop_mt_engine_seconds", "Seconds spent in engine calls", registry=r)
         self.tokens_per_second = Gauge(
             "desktop_mt_tokens_per_second", "Source tokens per second of the last engine call", registry=r

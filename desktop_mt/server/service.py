@@ -118,13 +118,17 @@ class TranslationService:
         translator: ServedTranslator | Translator,
         config: ServerConfig,
         memory: TranslationMemory | None = None,
+        confirmed_only: bool = False,
     ) -> None:
         self.translator = two_way(translator)
         self.config = config
         self.metrics = Metrics()
         self.languages = LanguageTable.for_directions(self.translator.directions, self.translator.missing)
-        # --tm: batched translations take the memory's exact matches (tm.apply.MemoryTranslator)
-        self._memory = MemoryTranslator(self.translator, memory) if memory is not None else None
+        # --tm: batched translations take the memory's exact matches (tm.apply.MemoryTranslator);
+        # confirmed_only (the app's Local API, as its file jobs): approved or imported ones only.
+        self._memory = (
+            MemoryTranslator(self.translator, memory, confirmed_only=confirmed_only) if memory is not None else None
+        )
         self._stream_slots = threading.BoundedSemaphore(config.max_streams)
         self._streams: set[Stream] = set()  # running, for close()
         self._streams_lock = threading.Lock()
@@ -247,6 +251,7 @@ class TranslationService:
         results = [script.convert(text, options.script) for text in memory.translate_batch(texts, simplified, cancel)]
         self.metrics.memory_sentences.inc(memory.counts.from_memory - before.from_memory)
         self.metrics.memory_model_texts.inc(memory.counts.to_model - before.to_model)
+        self.metrics.memory_terms_missing.inc(memory.counts.terms_missing - before.terms_missing)
         return results
 
     def stream_slice_s(self) -> float:

@@ -232,3 +232,17 @@ def test_the_apps_memory_answers_its_exact_matches(make_controller, qtbot):
         body = client.post("/translate", json={"q": TEXT, "source": "en", "target": "zh"}).json()
     assert body == {"translatedText": "火车站在哪儿（记忆）？"}
     controller.shutdown()
+
+
+def test_the_apps_memory_never_answers_with_an_unapproved_edit(make_controller, qtbot):
+    """Issue 46: approved beats edited in the Local API too, as in the window's file jobs: an
+    unapproved edit is never an answer unreviewed; the model translates the sentence."""
+    port = free_port()
+    window, controller = make_controller(api_settings(port))
+    wait_state(qtbot, controller.local_api, "running")
+    controller.postedit.memory.add(TEXT, "火车站在哪儿（未审）？", "en-zh")  # origin "edited"
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        body = client.post("/translate", json={"q": TEXT, "source": "en", "target": "zh"}).json()
+    assert body["translatedText"] != "火车站在哪儿（未审）？"
+    assert "未审" not in body["translatedText"] and body["translatedText"].strip()
+    controller.shutdown()
