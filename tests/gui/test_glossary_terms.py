@@ -146,3 +146,23 @@ def test_the_incremental_path_keeps_every_term_the_one_shot_path_keeps(qapp, sta
 
 def _found(glossary: Glossary, text: str) -> list[Term]:
     return [m.term for m in glossary.find(text)]
+
+
+def test_a_term_ending_a_traditional_sentence_stays_in_order_and_in_its_span(qapp):
+    """Issue 46: under a Traditional script, the term (a literal of the engine) arrived while
+    the converted clause before it was held back, and came out first ("火車站？哪裡的人"); the
+    window's sentence then no longer matched the text shown."""
+    fake = FakeModelTranslator(lambda _source: "哪里的人", model_dir=bundled_model_dir())
+    worker = TranslationWorker(lambda _config: fake)
+    worker.load(EngineConfig())
+    spans: list = []
+    text: list[str] = []
+    worker.segmentDone.connect(lambda _i, span: spans.append(span))
+    worker.delta.connect(lambda _i, delta: text.append(delta))
+    glossary = Glossary((Term("train station", "火车站"),))
+    options = GenerationOptions(target="zh", script="traditional-tw", glossary=glossary)
+    worker.translate(1, "Where is the train station?", options, threading.Event())
+    shown = "".join(text)
+    assert shown == "哪裡的人火車站？"
+    assert [s.translation for s in spans] == [shown]
+    assert all(shown[s.start : s.end] == s.translation for s in spans)  # BMP: UTF-16 = str positions
