@@ -30,6 +30,7 @@ from desktop_mt.ocr import OcrEngine, OcrResult
 
 from .capture import WAYLAND_MESSAGE, capture_problem, grab_screens, qimage_to_rgb
 from .hotkey import GlobalHotkey
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .logsetup import log_exception
 from .ocr_overlay import RegionPicker
 from .ports import OcrHost, qt_parent
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NO_TEXT_MESSAGE = "No text was found in the image."
+NO_TEXT_MESSAGE = QT_TRANSLATE_NOOP("OcrFeature", "No text was found in the image.")  # shown translated
 
 
 class OcrReader(Protocol):
@@ -124,10 +125,13 @@ class OcrFeature(QObject):
     def _add_action(self) -> QAction:
         """ "Translate screen region" next to "Translate clipboard" (toolbar and File menu)."""
         win = self.window
-        action = QAction("Translate screen region", win.window())
+        action = QAction(translate("OcrFeature", "Translate screen region"), win.window())
         action.setToolTip(
-            "Select a part of the screen and translate the text in it (from any application: "
-            "Settings > Global shortcuts)"
+            translate(
+                "OcrFeature",
+                "Select a part of the screen and translate the text in it (from any application: "
+                "Settings > Global shortcuts)",
+            )
         )
         action.triggered.connect(lambda _checked=False: self.start_region())
         anchor = win.clipboard_action
@@ -225,7 +229,7 @@ class OcrFeature(QObject):
     def _submit(self, image: object, to_popup: bool, near: QPoint | None) -> int:
         self._next_id += 1
         self._pending = (self._next_id, to_popup, near)
-        self.window.statusBar().showMessage("Reading the text in the image…")
+        self.window.statusBar().showMessage(translate("OcrFeature", "Reading the text in the image…"))
         self._readRequested.emit(self._next_id, image)
         return self._next_id
 
@@ -240,11 +244,16 @@ class OcrFeature(QObject):
         self._pending = None
         self.last_result = result
         if result.empty:
-            self.window.statusBar().showMessage(NO_TEXT_MESSAGE, 6000)
+            self.window.statusBar().showMessage(translate("OcrFeature", NO_TEXT_MESSAGE), 6000)
             self.textRead.emit("")
             return
         self.window.statusBar().showMessage(
-            f"Read {len(result.line_texts)} line{'s' * (len(result.line_texts) != 1)} in {result.seconds:.1f} s", 6000
+            (
+                translate("OcrFeature", "Read {count} line in {seconds} s")
+                if len(result.line_texts) == 1
+                else translate("OcrFeature", "Read {count} lines in {seconds} s")
+            ).format(count=len(result.line_texts), seconds=f"{result.seconds:.1f}"),
+            6000,
         )
         if to_popup:
             self.controller.popup.show_for(result.text, near or QCursor.pos())

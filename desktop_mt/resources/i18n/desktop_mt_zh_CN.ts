@@ -552,6 +552,33 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>OcrFeature</name>
+    <message>
+        <source>No text was found in the image.</source>
+        <translation>图像中未找到文字。</translation>
+    </message>
+    <message>
+        <source>Translate screen region</source>
+        <translation>翻译屏幕区域</translation>
+    </message>
+    <message>
+        <source>Select a part of the screen and translate the text in it (from any application: Settings &gt; Global shortcuts)</source>
+        <translation>框选屏幕的一部分并翻译其中的文字（在任何程序中均可：设置 &gt; 全局快捷键）</translation>
+    </message>
+    <message>
+        <source>Reading the text in the image…</source>
+        <translation>正在识别图像中的文字…</translation>
+    </message>
+    <message>
+        <source>Read {count} line in {seconds} s</source>
+        <translation>用 {seconds} 秒识别了 {count} 行</translation>
+    </message>
+    <message>
+        <source>Read {count} lines in {seconds} s</source>
+        <translation>用 {seconds} 秒识别了 {count} 行</translation>
+    </message>
+</context>
+<context>
     <name>Popup</name>
     <message>
         <source>Copy</source>

@@ -4,6 +4,7 @@
     QT_SCALE_FACTOR=2 xvfb-run -s "-screen 0 1920x1080x24" .venv/bin/python tests/gui/tools/screenshots.py OUT_DIR
     QT_SCALE_FACTOR=2 xvfb-run -s "-screen 0 1600x1000x24" python tests/gui/tools/screenshots.py OUT_DIR --settings
     xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python tests/gui/tools/screenshots.py OUT_DIR --stop
+    xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python tests/gui/tools/screenshots.py OUT_DIR --language zh_CN
 
 Writes OUT_DIR/<name>.png (name from the options: dark, w480, scale2, settings, stopped) and
 prints the size of what it shot and the screen's free area, so a note can say it fits.
@@ -46,6 +47,7 @@ def main() -> int:
     parser.add_argument("--width", type=int, default=0, help="resize the window to this width")
     parser.add_argument("--settings", action="store_true", help="shoot the Settings dialog")
     parser.add_argument("--stop", action="store_true", help="stop a long text after two sentences")
+    parser.add_argument("--language", default="", help="interface language: en or zh_CN (default: the locale's)")
     args = parser.parse_args()
     os.environ.setdefault("DESKTOP_MT_HOME", tempfile.mkdtemp(prefix="desktop-mt-shot-"))
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
@@ -54,7 +56,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from desktop_mt.gui import app as app_mod
-    from desktop_mt.gui import fonts, qtcompat, theme
+    from desktop_mt.gui import fonts, i18n, qtcompat, theme
 
     app = QApplication(sys.argv[:1])
     qtcompat.install_none_refcount_guard()
@@ -62,6 +64,7 @@ def main() -> int:
         app.setStyle("Fusion")  # the platform style on a bare X server ignores palettes partly
         app.setPalette(theme.dark_palette())
     app.setStyleSheet(fonts.stylesheet())
+    i18n.install(app, args.language or "system")  # as main() does, before the window is built
     window, controller, _tray = app_mod.build([])
     window.show()
     if args.width:
@@ -74,6 +77,7 @@ def main() -> int:
                 "settings" if args.settings else "",
                 "stopped" if args.stop else "",
                 "dark" if args.dark else "",
+                args.language.replace("_", "-") if args.language else "",
                 f"w{args.width}" if args.width else "",
                 f"scale{os.environ['QT_SCALE_FACTOR']}" if os.environ.get("QT_SCALE_FACTOR") else "",
             )
