@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
-from PySide6.QtGui import QAction, QIcon
-from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+from PySide6.QtGui import QAction, QIcon, QPalette
+from PySide6.QtWidgets import QApplication, QLabel, QMenu, QSystemTrayIcon, QWidget
 
 from .i18n import translate
 
@@ -52,7 +52,25 @@ class Tray(QObject):
         self.last_notice = (title, text)
         if self.available and self.icon.isVisible():
             self.icon.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, 8000)
+            for balloon in notice_windows():
+                readable_balloon(balloon)
 
     def hide(self) -> None:
         """Remove the icon (on quit)."""
         self.icon.hide()
+
+
+def notice_windows() -> list[QWidget]:
+    """Qt's own notice windows (where the desktop has no notification service, X11 trays)."""
+    return [w for w in QApplication.topLevelWidgets() if w.metaObject().className() == "QBalloonTip"]
+
+
+def readable_balloon(balloon: QWidget) -> None:
+    """Qt paints its notice on its own palette's Window colour (a light yellow) but, under an
+    application stylesheet, its labels take the application's palette: under a dark theme,
+    light text on light yellow. Its labels get the notice's own text colour."""
+    text = balloon.palette().color(QPalette.ColorRole.WindowText)
+    for label in balloon.findChildren(QLabel):
+        palette = label.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, text)
+        label.setPalette(palette)
