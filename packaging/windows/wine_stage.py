@@ -20,7 +20,7 @@ failed" with the step's output:
 5. build: ``packaging/build.py`` under Wine: the repository's own spec builds ``desktop-mt.exe``
    and ``desktop-mt-cli.exe``; then every DLL an extension module links to must be where its
    loader looks (``packaging/dll_layout.py``, read with objdump).
-6. the built exe: ``self-test`` (both directions) with output redirected to a file;
+6. the built exe: ``self-test`` (both directions) with output redirected (a pipe), kept in a file;
    ``translate`` of a .txt, .srt and .docx under ``C:\\Users\\张三\\My Documents\\...``;
    ``--resume`` after the process was killed mid-file; ``ocr`` of a PNG; ``self-test`` from a
    read-only copy that must not change; the windowed exe on Qt's offscreen platform.
