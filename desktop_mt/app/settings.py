@@ -106,7 +106,9 @@ class Settings:
     settings_version: int = SETTINGS_VERSION
     model_path: str = ""
     extra_model_dirs: list[str] = dataclasses.field(default_factory=list)
-    translate_as_you_type: bool = False
+    # On by default, as DeepL: after a pause only the sentence being typed goes to the model (a
+    # file without the key gets True; a saved false, the user's own choice, stays false).
+    translate_as_you_type: bool = True
     hotkey_enabled: bool = True
     hotkey: str = DEFAULT_HOTKEY
     use_primary_selection: bool = False

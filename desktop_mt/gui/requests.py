@@ -1,9 +1,11 @@
 """The window's interactive requests, on the UI thread: each gets an id and its own cancel
 Event. Starting a request sets the previous request's Event right away, so the worker's engine
 loop stops within one decode step; output tagged with an old id is dropped
-(:mod:`~desktop_mt.gui.request_results`). Typing starts a request after a pause
-(``AS_YOU_TYPE_DELAY_MS``). The controller's collaborator (:class:`RequestFlow`); the
-controller keeps ``translate``, ``stop``, ``clear``, ``show_entry`` and ``current``.
+(:mod:`~desktop_mt.gui.request_results`). Typing (Translate as you type, on by default)
+cancels the running request at the keystroke and starts a new one after a pause
+(``AS_YOU_TYPE_DELAY_MS``), which translates only the changed sentences (``PostEditPort.plan``).
+The controller's collaborator (:class:`RequestFlow`); the controller keeps ``translate``,
+``stop``, ``clear``, ``show_entry`` and ``current``.
 """
 
 from __future__ import annotations
@@ -120,9 +122,18 @@ class RequestFlow(QObject):
         self.set_state(Status.IDLE)
 
     def source_edited(self) -> None:
-        """The user edited the source: translate after a pause, when that is on."""
-        if self.host.settings.translate_as_you_type:
-            self.debounce.start()
+        """The user edited the source: with Translate as you type on, the running request is
+        cancelled at once (the text it translates is gone: its Event stops the engine within one
+        decode step) and the text is translated after a pause (``AS_YOU_TYPE_DELAY_MS``); the
+        post-edit plan then sends only the sentences whose source changed to the model, the one
+        being typed, and keeps the others' translations (those the cancelled run finished too)."""
+        if not self.host.settings.translate_as_you_type:
+            return
+        if self.current is not None:
+            # Not cancel_current(): the request stays current, so its end (stats marked
+            # cancelled) clears the busy state as a Stop does, without "Stopping..." shown.
+            self.current.cancel.set()
+        self.debounce.start()
 
     def set_state(self, state: Status, detail: str = "") -> None:
         """The status bar's state, and ``stateChanged`` for the features that follow it."""
