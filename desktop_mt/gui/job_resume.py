@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from . import file_jobs
+from .i18n import translate
 from .ports import JobResumeHost, qt_parent
 
 log = logging.getLogger(__name__)
@@ -30,9 +31,9 @@ class ResumeNotice(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.label = QLabel(self)
         self.label.setWordWrap(True)  # a narrow window wraps the file name, never cuts it
-        self.continue_button = QPushButton("Continue", self)
-        self.discard_button = QPushButton("Discard", self)
-        self.discard_button.setToolTip("Delete what the interrupted translation kept")
+        self.continue_button = QPushButton(translate("JobResume", "Continue"), self)
+        self.discard_button = QPushButton(translate("JobResume", "Discard"), self)
+        self.discard_button.setToolTip(translate("JobResume", "Delete what the interrupted translation kept"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.label, 1)
@@ -62,8 +63,11 @@ class JobResumeOffer(QObject):
         if self.job is not None:
             src, dst, kept, total = self.job
             self.notice.label.setText(
-                f"The translation of {Path(src).name} was interrupted with {kept} of {total} "
-                f"segments done. Continue it, or discard what was kept?"
+                translate(
+                    "JobResume",
+                    "The translation of {name} was interrupted with {kept} of {total} "
+                    "segments done. Continue it, or discard what was kept?",
+                ).format(name=Path(src).name, kept=kept, total=total)
             )
             self.notice.show()
 
@@ -96,7 +100,9 @@ class JobResumeOffer(QObject):
         try:
             file_jobs.journal_path(Path(self.job[1])).unlink(missing_ok=True)
         except OSError as exc:
-            self.controller.window.show_warning(f"Could not delete the kept part: {exc}")
+            self.controller.window.show_warning(
+                translate("JobResume", "Could not delete the kept part: {error}").format(error=exc)
+            )
             return
         log.info("interrupted file job discarded")
         self.drafts.forget_job()

@@ -14,6 +14,7 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
 from .file_jobs import OutputAnswer, ResumeAnswer
+from .i18n import translate
 from .window_chrome import AnswerT, dropped_file
 from .window_menus import WindowMenus
 
@@ -84,7 +85,7 @@ class WindowFiles(WindowMenus):
             action.setData(path)
             action.triggered.connect(lambda _c=False, p=path: self.translateFileRequested.emit(p))
         if not files:
-            self.recent_menu.addAction("(none yet)").setEnabled(False)
+            self.recent_menu.addAction(translate("WindowFiles", "(none yet)")).setEnabled(False)
 
     def recent_files(self) -> list[str]:
         """The paths the Recent files menu offers."""
@@ -94,22 +95,27 @@ class WindowFiles(WindowMenus):
         """Ask what to do with an existing output: overwrite, keep (write ``keep_both_name``
         beside it) or cancel."""
         return self._ask(
-            "The translation exists",
-            f"{Path(path).name} already exists in {Path(path).parent}.\n\n"
-            f"Replace it, or keep it and save the new translation as {keep_both_name}?",
-            ("Keep both", OutputAnswer.KEEP),
-            ("Replace", OutputAnswer.OVERWRITE),
+            translate("WindowFiles", "The translation exists"),
+            translate(
+                "WindowFiles",
+                "{name} already exists in {folder}.\n\nReplace it, or keep it and save the new translation as {other}?",
+            ).format(name=Path(path).name, folder=Path(path).parent, other=keep_both_name),
+            (translate("WindowFiles", "Keep both"), OutputAnswer.KEEP),
+            (translate("WindowFiles", "Replace"), OutputAnswer.OVERWRITE),
             OutputAnswer.CANCEL,
         )
 
     def ask_resume(self, name: str, kept: int, total: int) -> ResumeAnswer:
         """An interrupted job of ``name`` left a journal: resume, restart or cancel."""
         return self._ask(
-            "Continue the interrupted translation?",
-            f"An earlier translation of {name} stopped with {kept} of {total} "
-            "segments done. Continue from there, or start over?",
-            ("Continue", ResumeAnswer.RESUME),
-            ("Start over", ResumeAnswer.RESTART),
+            translate("WindowFiles", "Continue the interrupted translation?"),
+            translate(
+                "WindowFiles",
+                "An earlier translation of {name} stopped with {kept} of {total} "
+                "segments done. Continue from there, or start over?",
+            ).format(name=name, kept=kept, total=total),
+            (translate("WindowFiles", "Continue"), ResumeAnswer.RESUME),
+            (translate("WindowFiles", "Start over"), ResumeAnswer.RESTART),
             ResumeAnswer.CANCEL,
         )
 

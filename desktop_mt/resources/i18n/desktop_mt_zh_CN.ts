@@ -359,6 +359,29 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>JobResume</name>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>丢弃</translation>
+    </message>
+    <message>
+        <source>Delete what the interrupted translation kept</source>
+        <translation>删除中断的翻译已保留的部分</translation>
+    </message>
+    <message>
+        <source>The translation of {name} was interrupted with {kept} of {total} segments done. Continue it, or discard what was kept?</source>
+        <translation>{name} 的翻译已中断，已完成 {total} 个句段中的 {kept} 个。要继续翻译，还是丢弃已保留的部分？</translation>
+    </message>
+    <message>
+        <source>Could not delete the kept part: {error}</source>
+        <translation>无法删除已保留的部分：{error}</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>loading</source>
@@ -1189,6 +1212,49 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>No model</source>
         <translation>无模型</translation>
+    </message>
+</context>
+<context>
+    <name>WindowFiles</name>
+    <message>
+        <source>(none yet)</source>
+        <translation>（暂无）</translation>
+    </message>
+    <message>
+        <source>The translation exists</source>
+        <translation>译文已存在</translation>
+    </message>
+    <message>
+        <source>{name} already exists in {folder}.
+
+Replace it, or keep it and save the new translation as {other}?</source>
+        <translation>{folder} 中已存在 {name}。
+
+要替换它，还是保留它并将新译文另存为 {other}？</translation>
+    </message>
+    <message>
+        <source>Keep both</source>
+        <translation>保留两者</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <source>Continue the interrupted translation?</source>
+        <translation>继续中断的翻译？</translation>
+    </message>
+    <message>
+        <source>An earlier translation of {name} stopped with {kept} of {total} segments done. Continue from there, or start over?</source>
+        <translation>之前对 {name} 的翻译在完成 {total} 个句段中的 {kept} 个后停止了。要从中断处继续，还是重新开始？</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Start over</source>
+        <translation>重新开始</translation>
     </message>
 </context>
 <context>
