@@ -22,6 +22,7 @@ from desktop_mt.app import jobs
 from desktop_mt.ocr import is_image_path
 
 from . import file_jobs
+from .i18n import translate
 from .ports import EngineConfig, FileJobsHost, qt_parent
 from .worker import FileJob, TranslationWorker
 
@@ -76,8 +77,9 @@ class FileJobs(QObject):
         self._start_next_file()  # one the user declines (an output exists) is skipped
         if self.queue:
             self.window.statusBar().showMessage(
-                f"{len(self.queue)} more file(s) will be translated after this one: "
-                + ", ".join(Path(p).name for p in self.queue.waiting),
+                translate("FileQueue", "{count} more file(s) will be translated after this one: {names}").format(
+                    count=len(self.queue), names=", ".join(Path(p).name for p in self.queue.waiting)
+                ),
                 10_000,
             )
 
@@ -93,7 +95,7 @@ class FileJobs(QObject):
         An existing output is never replaced without asking; an interrupted job's journal is
         offered for resuming (``resume`` given: not asked). Returns whether a job started."""
         if self.job is not None:
-            self.window.statusBar().showMessage("A file is already being translated.", 4000)
+            self.window.statusBar().showMessage(translate("FileQueue", "A file is already being translated."), 4000)
             return False
         dst = dst or self._choose_output(Path(path))
         if dst is None:
@@ -150,7 +152,7 @@ class FileJobs(QObject):
         """Stop the file job (set directly: the worker is busy in its loop)."""
         if self.cancel is not None:
             self.cancel.set()
-            self.window.set_file_job_text("Cancelling…")
+            self.window.set_file_job_text(translate("FileQueue", "Cancelling…"))
 
     def _on_file_progress(self, done: int, total: int, rate: float) -> None:
         if self.job is not None:
@@ -165,7 +167,9 @@ class FileJobs(QObject):
         self.progress = None
         self._fileReleaseRequested.emit()
         if outcome is file_jobs.JobOutcome.CANCELLED and self.queue:  # said first: long messages are cut
-            message = f"{self.queue.clear()} queued file(s) not started. {message}"
+            message = translate("FileQueue", "{count} queued file(s) not started. {message}").format(
+                count=self.queue.clear(), message=message
+            )
         self.window.end_file_job(message)
         self.refresh_state()
         self.host.fileJobEnded.emit(outcome.value)
@@ -174,22 +178,32 @@ class FileJobs(QObject):
 
     def _on_file_finished(self, out_path: str, summary: str) -> None:
         seconds = time.perf_counter() - self._started
-        about = f" ({summary}, {seconds:.1f} s)" if summary else ""
-        self._end_file_job(file_jobs.JobOutcome.FINISHED, f"Saved {out_path}{about}")
+        about = (
+            translate("FileQueue", " ({summary}, {seconds} s)").format(summary=summary, seconds=f"{seconds:.1f}")
+            if summary
+            else ""
+        )
+        self._end_file_job(
+            file_jobs.JobOutcome.FINISHED,
+            translate("FileQueue", "Saved {path}{about}").format(path=out_path, about=about),
+        )
 
     def _on_file_failed(self, message: str) -> None:
-        self._end_file_job(file_jobs.JobOutcome.FAILED, "File translation failed")
-        self.window.show_error("File translation failed", message)
+        self._end_file_job(file_jobs.JobOutcome.FAILED, translate("FileQueue", "File translation failed"))
+        self.window.show_error(translate("FileQueue", "File translation failed"), message)
 
     def _on_file_cancelled(self, journal: str) -> None:
         found = jobs.journal_progress(Path(journal)) if journal else None
         if found and found[0]:
-            message = (
-                f"Cancelled: {found[0]} of {found[1]} segments kept in {Path(journal).name}; "
-                f"translate the file again to continue from there."
-            )
+            message = translate(
+                "FileQueue",
+                "Cancelled: {kept} of {total} segments kept in {journal}; "
+                "translate the file again to continue from there.",
+            ).format(kept=found[0], total=found[1], journal=Path(journal).name)
         else:
-            message = "File translation cancelled before any segment was finished; nothing was saved."
+            message = translate(
+                "FileQueue", "File translation cancelled before any segment was finished; nothing was saved."
+            )
         self._end_file_job(file_jobs.JobOutcome.CANCELLED, message)
 
     def _on_file_resumed(self, report: str) -> None:
@@ -202,4 +216,4 @@ class FileJobs(QObject):
             return
         name = Path(self.job.src).name
         counts = f" {self.progress[0]}/{self.progress[1]}" if self.progress else ""
-        self.window.set_job_status(f"file job: {name}{counts}")
+        self.window.set_job_status(translate("FileQueue", "file job: {name}{counts}").format(name=name, counts=counts))

@@ -201,6 +201,49 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>FileQueue</name>
+    <message>
+        <source>{count} more file(s) will be translated after this one: {names}</source>
+        <translation>此文件之后还将翻译 {count} 个文件：{names}</translation>
+    </message>
+    <message>
+        <source>A file is already being translated.</source>
+        <translation>已有文件正在翻译。</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>{count} queued file(s) not started. {message}</source>
+        <translation>{count} 个排队中的文件未开始。{message}</translation>
+    </message>
+    <message>
+        <source> ({summary}, {seconds} s)</source>
+        <translation>（{summary}，{seconds} 秒）</translation>
+    </message>
+    <message>
+        <source>Saved {path}{about}</source>
+        <translation>已保存 {path}{about}</translation>
+    </message>
+    <message>
+        <source>File translation failed</source>
+        <translation>文件翻译失败</translation>
+    </message>
+    <message>
+        <source>Cancelled: {kept} of {total} segments kept in {journal}; translate the file again to continue from there.</source>
+        <translation>已取消：{total} 个句段中的 {kept} 个已保留在 {journal} 中；再次翻译该文件即可从中断处继续。</translation>
+    </message>
+    <message>
+        <source>File translation cancelled before any segment was finished; nothing was saved.</source>
+        <translation>文件翻译在任何句段完成前已取消，未保存任何内容。</translation>
+    </message>
+    <message>
+        <source>file job: {name}{counts}</source>
+        <translation>文件任务：{name}{counts}</translation>
+    </message>
+</context>
+<context>
     <name>GlossaryEditor</name>
     <message>
         <source>English</source>
