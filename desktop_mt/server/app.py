@@ -181,9 +181,17 @@ def _required(params: Params, name: str) -> str:
 
 
 def _alternatives(value: Any, limit: int) -> int:
-    """LibreTranslate's ``alternatives``: a count, at most ``limit`` (its messages)."""
+    """LibreTranslate's ``alternatives``: a count, at most ``limit`` (its messages); an
+    integer, or its digits in a form; absent or null: 0."""
+    if value is None:
+        return 0
+    # A boolean, list or object is no count (``int(value or 0)`` read them as 0 or 1); nor is
+    # 1.5 or 1e400 (infinite), as LibreTranslate's int() of the text refuses them.
+    whole = isinstance(value, (int, str)) or (isinstance(value, float) and value.is_integer())
+    if isinstance(value, bool) or not whole:
+        raise ApiError(400, "Invalid request: alternatives parameter is not a number")
     try:
-        count = int(value or 0)
+        count = int(value)
     except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 is infinite
         raise ApiError(400, "Invalid request: alternatives parameter is not a number") from None
     if count < 0:

@@ -92,8 +92,11 @@ def _deepl_key(request: Request, params: Params, expected: str | None) -> None:
 
 
 def _flag(params: Params, name: str) -> bool:
-    """A DeepL flag: a JSON boolean, or ``0``/``1``/``true``/``false`` (a form's); 400 otherwise."""
-    value = params.get(name, False)
+    """A DeepL flag: a JSON boolean, or ``0``/``1``/``true``/``false`` (a form's); absent or
+    null: false; 400 otherwise."""
+    value = params.get(name)
+    if value is None:
+        return False
     if isinstance(value, bool):
         return value
     if isinstance(value, str) and value.lower() in ("0", "1", "true", "false"):
@@ -154,8 +157,8 @@ async def deeplx_answer(request: Request, params: Params, service: TranslationSe
             if not key_matches(given, expected):
                 raise ApiError(401, "Invalid access token")
         text = params.get("text")
-        if not isinstance(text, str):
-            raise ApiError(400, "No text to translate: 'text' must be a string")
+        if not isinstance(text, str) or not text:  # DeepLX refuses an empty text too
+            raise ApiError(400, "No text to translate: 'text' must be a non-empty string")
         job = await off_loop(request, _job, params, [text], service)
         request.state.sizes = job.sizes
         output, alternatives = await unless_disconnected(request, _deeplx_output(service, job))
@@ -227,7 +230,8 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
     async def v2_languages(request: Request) -> Response:
         params = await read_params(request, config)
         _deepl_key(request, params, config.api_key)
-        kind = (string_field(params, "type") or "source").lower()
+        kind = string_field(params, "type")
+        kind = "source" if kind is None else kind  # DeepL's default; its values are lower case
         if kind not in ("source", "target"):
             raise ApiError(400, "Value for 'type' not supported: 'source' or 'target'.")
         if kind == "target":

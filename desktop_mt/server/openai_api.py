@@ -69,6 +69,39 @@ def check_openai_key(request: Request, expected: str | None) -> None:
         )
 
 
+ROLES = ("system", "developer", "user", "assistant", "tool")
+"""The message roles OpenAI's API takes (only the last user message is translated; the
+others, a translation app's system prompt included, are read as context and left)."""
+
+
+def check_messages(items: object, param: str) -> list[dict[str, Any]]:
+    """``items`` (``messages``, or ``input`` as a list) checked as OpenAI checks them: a
+    non-empty list of objects, each with a role of :data:`ROLES` and its content a string or a
+    list of content parts (objects with a string ``type``, and ``text`` a string where given);
+    400 naming ``param`` and the message's index otherwise."""
+    if not isinstance(items, list) or not items:
+        raise bad_request(f"'{param}' must be a non-empty list of messages", param)
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or item.get("role") not in ROLES:
+            raise bad_request(f"{param}[{index}] must be an object with a role of: {', '.join(ROLES)}", param)
+        content = item.get("content")
+        if not isinstance(content, str) and not (isinstance(content, list) and all(map(_is_part, content))):
+            raise bad_request(
+                f"{param}[{index}].content must be a string or a list of content parts "
+                "(objects with a string 'type' and a string 'text')",
+                param,
+            )
+    return items
+
+
+def _is_part(part: object) -> bool:
+    return (
+        isinstance(part, dict)
+        and isinstance(part.get("type"), str)
+        and ("text" not in part or isinstance(part["text"], str))
+    )
+
+
 def text_parts(parts: list[Any], kinds: tuple[str, ...], param: str) -> str:
     """The text of a list of content parts: those of a type in ``kinds``, whose ``text`` must
     be a string (400 naming ``param`` otherwise)."""
@@ -157,16 +190,16 @@ class ChatRequest(TranslationRequest):
     """A validated ``/v1/chat/completions`` request (the text: the last user message)."""
 
     def __init__(self, params: Params, service: TranslationService) -> None:
-        messages = params.get("messages")
-        if not isinstance(messages, list) or not messages:
-            raise bad_request("'messages' must be a non-empty list", "messages")
-        users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+        messages = check_messages(params.get("messages"), "messages")
+        users = [m for m in messages if m["role"] == "user"]
         if not users:
             raise bad_request("'messages' must contain a user message (the text to translate)", "messages")
         if params.get("n") not in (None, 1):
             raise bad_request("n must be 1: this server returns one translation", "n")
         options = params.get("stream_options")
-        self.include_usage = isinstance(options, dict) and strict_bool(options, "include_usage", "stream_options")
+        if options is not None and not isinstance(options, dict):
+            raise bad_request("'stream_options' must be an object such as {\"include_usage\": true}", "stream_options")
+        self.include_usage = options is not None and strict_bool(options, "include_usage", "stream_options")
         super().__init__(params, _content(users[-1]), service)
 
 

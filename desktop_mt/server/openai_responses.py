@@ -25,8 +25,17 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
 from .errors import ApiError, openai_shape
-from .openai_api import MODEL, TranslationRequest, answer, bad_request, check_openai_key, engine_events, text_parts
-from .requests import Params
+from .openai_api import (
+    MODEL,
+    TranslationRequest,
+    answer,
+    bad_request,
+    check_messages,
+    check_openai_key,
+    engine_events,
+    text_parts,
+)
+from .requests import Params, string_field
 from .service import Stream, TranslationService
 
 
@@ -35,11 +44,9 @@ def _input_text(value: object) -> str:
     string or ``input_text`` parts)."""
     if isinstance(value, str):
         return value
-    users = (
-        [item for item in value if isinstance(item, dict) and item.get("role") == "user"]
-        if isinstance(value, list)
-        else []
-    )
+    if not isinstance(value, list):
+        raise bad_request("'input' must be a string or a list with a user message", "input")
+    users = [item for item in check_messages(value, "input") if item["role"] == "user"]
     if not users:
         raise bad_request("'input' must be a string or a list with a user message", "input")
     content = users[-1].get("content")
@@ -57,7 +64,7 @@ class ResponsesRequest(TranslationRequest):
         super().__init__(params, _input_text(params.get("input")), service, param="input")
         self.id, self.item = f"resp_{uuid.uuid4().hex}", f"msg_{uuid.uuid4().hex}"
         self.created = int(time.time())
-        self.instructions = params.get("instructions")
+        self.instructions = string_field(params, "instructions")
 
     def message(self, text: str | None, status: str = "completed") -> dict[str, object]:
         content = [{"type": "output_text", "text": text, "annotations": []}] if text is not None else []

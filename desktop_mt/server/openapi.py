@@ -14,20 +14,27 @@ from typing import Any
 from fastapi import FastAPI
 
 from .errors import Shape, deepl_shape, deeplx_shape, libre_shape, openai_shape, shape_for
+from .openai_api import ROLES
 
 _STR, _BOOL, _INT = {"type": "string"}, {"type": "boolean"}, {"type": "integer"}
 _STRS = {"type": "array", "items": _STR}
 # A text to translate: 1 to --char-limit's default characters; lists up to --batch-limit's.
+# A text in a list may be empty (answered with an empty translation, as DeepL does: batch
+# clients send a document's empty segments in place); so may DeepL's and OpenAI's lone text.
 _TEXT = {"type": "string", "minLength": 1, "maxLength": 5000}
-_TEXTS = {"anyOf": [_TEXT, {"type": "array", "items": _TEXT, "minItems": 1, "maxItems": 128}]}
+_ITEM = {"type": "string", "maxLength": 5000}
+_ITEMS = {"type": "array", "items": _ITEM, "minItems": 1, "maxItems": 128}
+_TEXTS = {"anyOf": [_TEXT, _ITEMS]}
+# Content parts: "text" ("input_text" in /v1/responses) are read; others ("image_url"...) are
+# left, as the other messages are (only the last user message is translated).
 _PARTS = {
     "type": "array",
-    "items": {"type": "object", "properties": {"type": {"enum": ["text", "input_text", "image_url"]}, "text": _STR}},
+    "items": {"type": "object", "required": ["type"], "properties": {"type": _STR, "text": _STR}},
 }
 _MESSAGE = {
     "type": "object",
     "required": ["role", "content"],
-    "properties": {"role": {"enum": ["system", "user", "assistant"]}, "content": {"anyOf": [_STR, _PARTS]}},
+    "properties": {"role": {"enum": list(ROLES)}, "content": {"anyOf": [_STR, _PARTS]}},
 }
 
 Schema = dict[str, Any]
@@ -69,7 +76,7 @@ BODIES: dict[str, Schema] = {
         "type": "object",
         "required": ["text", "target_lang"],
         "properties": {
-            "text": _TEXTS,
+            "text": {"anyOf": [_ITEM, _ITEMS]},
             "source_lang": {"enum": DEEPL_SOURCES},
             "target_lang": {"enum": DEEPL_TARGETS},
             "tag_handling": {"enum": ["html"]},
@@ -86,7 +93,7 @@ BODIES: dict[str, Schema] = {
             "model": _STR,
             "messages": {"type": "array", "items": _MESSAGE, "minItems": 1},
             "stream": _BOOL,
-            "stream_options": {"type": "object", "properties": {"include_usage": _BOOL}},
+            "stream_options": {"type": "object", "properties": {"include_usage": {"type": ["boolean", "null"]}}},
             "n": {"enum": [1]},
         },
     },
@@ -97,10 +104,26 @@ BODIES: dict[str, Schema] = {
             "model": _STR,
             "instructions": _STR,
             "stream": _BOOL,
-            "input": {"anyOf": [_TEXT, {"type": "array", "items": _MESSAGE, "minItems": 1}]},
+            "input": {"anyOf": [_ITEM, {"type": "array", "items": _MESSAGE, "minItems": 1}]},
         },
     },
 }
+
+
+def _nullable(body: Schema) -> Schema:
+    """``body`` with each optional field also admitting null: the server reads a null as the
+    field left out (:func:`.requests.string_field`, :func:`.requests.strict_bool`), as
+    OpenAI's API does (its schema marks these fields nullable) and as JSON clients need (they
+    send null for an option they do not set)."""
+    required = set(body.get("required", ()))
+    properties = {
+        name: field if name in required else {"anyOf": [field, {"type": "null"}]}
+        for name, field in body.get("properties", {}).items()
+    }
+    return {**body, "properties": properties}
+
+
+BODIES = {path: _nullable(body) for path, body in BODIES.items()}
 JSON_ONLY = ("/v1/",)  # OpenAI's clients send JSON only: no form body documented
 STREAMS = {
     "/translate/stream": ("text/event-stream",),
