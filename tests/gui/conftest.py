@@ -30,6 +30,19 @@ def _none_reserve():
 
 
 @pytest.fixture(autouse=True)
+def _clipboard_emptied_after():
+    """The clipboard is emptied after each test: a QMimeData made in Python and handed to the
+    clipboard (a test's "user's clipboard", the selection copy's or replace's restore) is
+    otherwise deleted by QtGui's exit handlers after Python has finalised, and Shiboken's
+    destroy callback then crashes the test process at exit (SIGSEGV, exit 139)."""
+    yield
+    from PySide6.QtGui import QGuiApplication
+
+    if QGuiApplication.instance() is not None:
+        QGuiApplication.clipboard().clear()
+
+
+@pytest.fixture(autouse=True)
 def _no_unseen_add_outcome(monkeypatch):
     """No model-folder add's outcome waits for the next Settings dialog from another test (a
     dialog a test never shows counts as closed, so its adds' outcomes are kept as unseen)."""
