@@ -175,9 +175,8 @@ class InputHandling(QObject):
         self.window.statusBar().showMessage(JOINED, 8000)
 
     def _on_pasted(self) -> None:
-        """A paste is translated at once; with Translate as you type on, its pause does it."""
-        if self.controller.settings.translate_as_you_type:
-            return
+        """A paste is translated at once, also with Translate as you type on (as DeepL does: the
+        typing pause is for typing; the translation stops the pause the paste's edit started)."""
         text = self.window.source_text()
         if text.strip():
             self.controller.translate(text)

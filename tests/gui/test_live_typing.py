@@ -104,7 +104,7 @@ def test_a_saved_off_stays_off_and_a_file_without_the_key_gets_on(tmp_path, qtbo
     assert not controller.requests.debounce.isActive() and controller.current is None
 
 
-def test_with_live_on_a_paste_is_translated_after_the_pause(qtbot, make_controller):
+def test_with_live_on_a_paste_is_translated_at_once_and_once(qtbot, make_controller):
     from PySide6.QtCore import QMimeData
 
     window, controller, fake = _live(make_controller)
@@ -113,5 +113,7 @@ def test_with_live_on_a_paste_is_translated_after_the_pause(qtbot, make_controll
     data.setText("Good morning. See you soon.")
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.source.insertFromMimeData(data)
+        # at once: the request runs before any pause could pass, and no pause is left pending
+        assert controller.current is not None and not controller.requests.debounce.isActive()
     assert [c["text"] for c in fake.calls] == ["Good morning. See you soon."]
     assert window.target_text() == _translated("Good morning. See you soon.")
