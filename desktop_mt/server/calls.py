@@ -10,6 +10,7 @@ import logging
 
 from starlette.concurrency import run_in_threadpool
 
+from ..batch.errors import BatchInputError
 from ..engine.direction import DirectionUnavailableError
 from ..errors import DesktopMTError, TranslationCancelled
 from .batching import BatcherClosed, QueueFull
@@ -82,10 +83,13 @@ def open_stream(service: TranslationService, text: str, target: Target) -> Strea
 
 async def translate_html(service: TranslationService, texts: list[str], target: Target) -> list[str]:
     """HTML documents translated run by run (tags kept; see :mod:`.htmltext`), one engine call."""
-    if sum(map(len, texts)) > OFFLOAD_CHARS:  # up to 128 x 5000 characters to scan
-        documents = await run_in_threadpool(lambda: [HtmlDocument(text) for text in texts])
-    else:
-        documents = [HtmlDocument(text) for text in texts]
+    try:
+        if sum(map(len, texts)) > OFFLOAD_CHARS:  # up to 128 x 5000 characters to scan
+            documents = await run_in_threadpool(lambda: [HtmlDocument(text) for text in texts])
+        else:
+            documents = [HtmlDocument(text) for text in texts]
+    except BatchInputError as exc:  # HTML the tokenizer would take quadratic time over
+        raise ApiError(400, f"Invalid request: {exc}") from None
     runs = [run for document in documents for run in document.texts]
     translated = await translate_texts(service, runs, target) if runs else []
 

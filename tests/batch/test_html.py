@@ -109,3 +109,18 @@ def test_the_local_api_uses_the_same_html_code():
     assert api.texts == batch.segments
     translations = [fake_translation(s) for s in batch.segments]
     assert api.render(translations) == batch.render(translations)
+
+
+def test_a_page_with_more_unclosed_tags_than_the_limit_is_refused_by_name_and_nothing_written(tmp_path):
+    """Each '<' + letter that never ends a tag costs the tokenizer a scan to the end of the
+    page; past MAX_UNCLOSED_TAGS the page is refused instead of taking quadratic time."""
+    from desktop_mt.batch import BatchInputError
+    from desktop_mt.batch.html import MAX_UNCLOSED_TAGS
+
+    at_limit = "<p>Hello there.</p><p>a <b and c <d" + " <e" * (MAX_UNCLOSED_TAGS - 2)  # no '>' after them
+    assert HtmlDocument(at_limit).segments[0] == "Hello there."  # at the limit: read as before
+    src = tmp_path / "page.html"
+    src.write_text(at_limit + " <f", "utf-8")
+    with pytest.raises(BatchInputError, match=r"page\.html: HTML with over 64 '<' that never end a tag"):
+        translate_file(src, None, ScriptedTranslator(fake_translation, name="fake"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]

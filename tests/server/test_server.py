@@ -117,6 +117,17 @@ def test_multipart_form_with_repeated_q_is_a_list(client):
     assert isinstance(out, list) and len(out) == 2 and all(has_chinese(t) for t in out)
 
 
+def test_html_with_more_unclosed_tags_than_the_limit_is_a_400_not_a_quadratic_scan(client):
+    from desktop_mt.batch.html import MAX_UNCLOSED_TAGS
+
+    html = "<p>Hi.</p>" + "<a " * (MAX_UNCLOSED_TAGS + 1)  # each '<a ' would rescan to the end
+    r = client.post("/translate", json={"q": html, "source": "en", "target": "zh", "format": "html"})
+    assert r.status_code == 400 and "never end a tag" in r.json()["error"]
+    html = "<p>Hi.</p>" + "<a " * MAX_UNCLOSED_TAGS  # at the limit: translated as before
+    r = client.post("/translate", json={"q": html, "source": "en", "target": "zh", "format": "html"})
+    assert r.status_code == 200 and has_chinese(r.json()["translatedText"])
+
+
 def test_html_keeps_tags(client):
     html = '<p class="x">I love you.</p><ul><li><a href="/s">Where is the station?</a></li></ul>'
     out = client.post("/translate", json={"q": html, "source": "en", "target": "zh", "format": "html"}).json()[
