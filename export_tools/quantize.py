@@ -28,6 +28,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from desktop_mt.engine import model_format as mf
 from desktop_mt.errors import ModelFormatError
+from desktop_mt.models.marian_weights import all_graphs  # graph and every subgraph (also used by tests)
 
 KINDS = (mf.INT8_PER_ROW, mf.INT8_WEIGHT_ONLY, mf.INT8_DYNAMIC)
 # Per-row MatMul weights use 7 of the 8 bits. ONNX Runtime's uint8 x int8 kernel on CPUs without
@@ -339,18 +340,6 @@ def _dequantizing_gather(node: onnx.NodeProto, q_name: str, scale_name: str) -> 
         helper.make_node("Cast", [f"{base}_q"], [f"{base}_f"], name=f"{base}_f", to=TensorProto.FLOAT),
         helper.make_node("Mul", [f"{base}_f", f"{base}_scale"], [out], name=f"{base}_dq"),
     ]
-
-
-def all_graphs(graph: onnx.GraphProto):
-    """``graph`` and every subgraph below it (If branches, loop bodies)."""
-    yield graph
-    for node in graph.node:
-        for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.GRAPH:
-                yield from all_graphs(attr.g)
-            elif attr.type == onnx.AttributeProto.GRAPHS:
-                for sub in attr.graphs:
-                    yield from all_graphs(sub)
 
 
 def _drop_unused_initializers(graph: onnx.GraphProto) -> None:
