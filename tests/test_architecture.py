@@ -27,6 +27,8 @@ import ast
 import dataclasses
 import functools
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -505,3 +507,36 @@ def _defined(body: list[ast.stmt], name: str) -> ast.stmt | None:
         if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
             return node
     return None
+
+
+# What importing the engine may load of desktop_mt: the engine itself, the package face (lazy,
+# PEP 562) and the base modules. Never the app layer, the models (catalog, downloads, converter),
+# the GUI or the front ends: `import desktop_mt.engine.direction` is the direction rule, not ~40 modules.
+ENGINE_IMPORT_MAY_LOAD = ("desktop_mt.engine", *LAYERS["base"])
+
+
+def _loaded_by(statement: str) -> list[str]:
+    """The desktop_mt modules in ``sys.modules`` after ``statement`` in a fresh interpreter."""
+    probe = f"import sys; {statement}; print('\\n'.join(m for m in sys.modules if m.startswith('{PACKAGE}')))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    return sorted(done.stdout.split())
+
+
+def test_importing_the_engine_loads_only_the_engine() -> None:
+    for statement in ("import desktop_mt.engine", "import desktop_mt.engine.direction", "import desktop_mt"):
+        loaded = _loaded_by(statement)
+        extra = [m for m in loaded if m != PACKAGE and not any(_within(m, home) for home in ENGINE_IMPORT_MAY_LOAD)]
+        assert not extra, f"`{statement}` loads more than the engine: {extra}"
+    assert "desktop_mt.engine.direction" in _loaded_by("import desktop_mt.engine.direction")
+
+
+def test_the_package_face_is_lazy_and_complete() -> None:
+    """Every public name of ``desktop_mt`` loads on first use, from the module ``_HOMES`` names."""
+    probe = (
+        "import sys, desktop_mt; assert 'desktop_mt.app.factory' not in sys.modules; "
+        "missing = [n for n in desktop_mt.__all__ if getattr(desktop_mt, n, None) is None]; "
+        "assert sorted(desktop_mt.__all__) == sorted(desktop_mt._HOMES), 'names and homes differ'; "
+        "print(missing, 'desktop_mt.app.factory' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.split() == ["[]", "True"]
