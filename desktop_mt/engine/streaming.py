@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 from . import generation as gen
 from . import spans
 from .events import Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
-from .lookahead import LookAhead, Search, single_search
+from .lookahead import LookAhead, Search, plan_texts, single_search
 from .model_text import Kept, PlanPiece, decide
 from .options import GenerationOptions
 from .segment import Segment
@@ -57,23 +57,82 @@ class StreamState:
         self.cancelled = False
 
 
+FIRST_SHOWN = "shown at once"
+"""The cut reason of a look-ahead stream's first sentence with spans (see :func:`stream_text`)."""
+
+
 def stream_text(
     core: TranslatorCore, text: str, opts: GenerationOptions, cancel: CancelToken | None = None, rows: int = 1
 ) -> Generator[StreamEvent, None, None]:
     """``Translator.translate_stream`` in the model's own script. ``rows`` > 1: the texts after
-    the first are decoded ahead in batches of up to ``rows`` rows (``engine.lookahead``); the
-    events are the same."""
+    the first are decoded ahead in batches of up to ``rows`` rows (``engine.lookahead``), and a
+    first sentence with protected spans is cut around them without trying it whole
+    (:func:`first_shown_at_once`: its text shows after one decode step, not after the whole
+    sentence's decode); the other events are the same."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    state = StreamState()
     plan = core.text.plan(text, opts)
-    ahead = LookAhead(core, plan, opts, cancel, rows) if rows > 1 else None
-    search = ahead.search if ahead is not None else single_search(core, opts, cancel)
+    if rows <= 1:
+        yield from _stream_plan(core, plan, opts, cancel, single_search(core, opts, cancel))
+        return
+    plan = first_shown_at_once(plan)
+    ahead = LookAhead(core, plan, opts, cancel, rows)
     try:
-        yield from _stream_items(core, plan, opts, cancel, state, search)
+        yield from _stream_plan(core, plan, opts, cancel, ahead.search)
     finally:
-        if ahead is not None:
-            ahead.close()
+        ahead.close()
+
+
+def stream_each(
+    core: TranslatorCore,
+    texts: Sequence[str],
+    opts: GenerationOptions,
+    cancel: CancelToken | None = None,
+    rows: int = 1,
+    alone: int = 0,
+) -> Generator[Generator[StreamEvent, None, None], None, None]:
+    """One stream per text of ``texts``, in order (take each to its end before the next), with
+    one look-ahead over all of them: ``texts[alone]``'s first text is decoded alone (the sentence
+    at the window's cursor streams token by token as it always did) and the others in batches of
+    up to ``rows`` rows, each shown, in order, as soon as it and those before it are done. Each
+    stream's events are those :func:`stream_text` gives for its text alone (``rows`` 1)."""
+    plans = [core.text.plan(text, opts) for text in texts]
+    solo = plan_texts(plans[alone])[:1] if 0 <= alone < len(plans) else []
+    ahead = LookAhead(core, [item for plan in plans for item in plan], opts, cancel, rows, solo)
+    try:
+        for plan in plans:
+            yield _stream_plan(core, plan, opts, cancel, ahead.search)
+    finally:
+        ahead.close()
+
+
+def first_shown_at_once(plan: list[PlanPiece]) -> list[PlanPiece]:
+    """``plan`` with its first model text, when it is a sentence with protected spans to be tried
+    whole, cut around its spans without trying (reason :data:`FIRST_SHOWN`). A sentence tried
+    whole shows nothing until its whole decode is done and checked (docs/ENGINE_API.md), which
+    as the first of a paste is the first text's wait: 150 ms on the demo model, about ten times
+    that on an opus-mt model; cut, its first piece streams at once. The sentences after it keep
+    the whole try (look-ahead decodes them while the first is shown)."""
+    for k, item in enumerate(plan):
+        if isinstance(item, spans.Whole):
+            if item.reason:
+                return plan
+            return [*plan[:k], dataclasses.replace(item, reason=FIRST_SHOWN), *plan[k + 1 :]]
+        if isinstance(item, Segment):
+            return plan
+    return plan
+
+
+def _stream_plan(
+    core: TranslatorCore,
+    plan: Sequence[PlanPiece],
+    opts: GenerationOptions,
+    cancel: CancelToken | None,
+    search: Search,
+) -> Generator[StreamEvent, None, None]:
+    """A planned text's events through ``search``, ending with its ``Finished``."""
+    state = StreamState()
+    yield from _stream_items(core, plan, opts, cancel, state, search)
     clock = state.clock
     yield Finished(
         TranslationStats(

@@ -13,6 +13,7 @@ from desktop_mt.engine.events import Finished, SegmentDone, TextDelta
 from desktop_mt.engine.lookahead import batches, plan_texts
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.engine.segment import Segment
+from desktop_mt.engine.streaming import FIRST_SHOWN
 
 from .scripted_model import ScriptedModelTranslator
 
@@ -82,8 +83,8 @@ def test_cancel_stops_the_running_batch_within_one_step(upper):
 def test_sentences_with_protected_spans_give_the_same_events(model):
     translator = ScriptedModelTranslator(model)
     translator.batch_size = 4
-    text = (
-        "The meeting is on 12/25/2024 at 10:30, in room 4B. It costs $19.99 today. I love you. "
+    text = (  # the first sentence has no span (a first one with spans is cut: the test below)
+        "Good night. The meeting is on 12/25/2024 at 10:30, in room 4B. It costs $19.99 today. I love you. "
         "Call 555-0100 before 9 am. See https://example.com/a?id=3 for more.\n"
         + " ".join(SENTENCES[:9])
         + " The total was 4,200 dollars."
@@ -95,10 +96,36 @@ def test_sentences_with_protected_spans_give_the_same_events(model):
     one_by_one = translator.decoder.batches
     whole, cut = ahead[1][3:]
     assert (whole, cut) == ((5, 0) if model("1") == "1" else (0, 5))
-    if not cut:  # 15 texts: the first alone, then sorted batches of 4
-        assert batched == [1, 4, 4, 4, 2] and len(one_by_one) == 15
+    if not cut:  # 16 texts: the first alone, then sorted batches of 4
+        assert batched == [1, 4, 4, 4, 3] and len(one_by_one) == 16
     else:  # the pieces of the sentences cut are batched too (a second pass, as translate_batch's)
         assert sum(batched) == len(one_by_one) and len(batched) * 2 < len(one_by_one)
+
+
+@pytest.mark.parametrize("model", [lambda s: s, lambda s: re.sub(r"[0-9]", "", s)], ids=["keeps-spans", "loses-spans"])
+def test_a_first_sentence_with_spans_is_cut_so_its_text_shows_after_one_step(model):
+    """Tried whole, the first sentence of a paste would show nothing until its whole decode is
+    done and checked; with look-ahead it is cut around its spans (reason "shown at once"), its
+    first piece streams from the first decode step, no span is lost, and the sentences after it
+    are as one by one (tried whole)."""
+    translator = ScriptedModelTranslator(model)
+    translator.batch_size = 4
+    first = "The meeting is on 12/25/2024 at 10:30, in room 4B."
+    rest = "It costs $19.99 today. I love you. The total was 4,200 dollars."
+    steps_at_first_delta = []
+    stream = translator.translate_stream(first + " " + rest, look_ahead=True)
+    shown = []
+    for event in stream:
+        if isinstance(event, TextDelta):
+            if not steps_at_first_delta:
+                steps_at_first_delta.append(translator.decoder.steps)
+            shown.append(event.text)
+    assert steps_at_first_delta == [1]  # the whole try would have run ~50 steps first
+    cut = translator.translate(first, GenerationOptions(beams=1, spans="cut"))
+    assert "".join(shown) == cut + translator.translate(rest)  # Chinese output: no space between
+    assert all(span in "".join(shown) for span in ("12/25/2024", "10:30", "4B", "$19.99", "4,200"))
+    spans_done = [e for e in translator.translate_stream(first, look_ahead=True) if isinstance(e, SegmentDone)]
+    assert {e.spans_reason for e in spans_done} == {FIRST_SHOWN}
 
 
 def test_repeated_sentences_are_decoded_once(upper):
@@ -137,3 +164,29 @@ def test_the_bundled_model_shows_the_same_text_with_look_ahead(beams):
     )
     options = GenerationOptions(beams=beams)
     assert events(translator, text, True, options) == events(translator, text, False, options)
+
+
+def test_translate_each_streams_the_chosen_text_alone_and_batches_the_others(upper):
+    """The window's re-translation of the sentences an edit touched: one stream per sentence,
+    in order, each with the events it has alone; the sentence at the cursor (here the third)
+    is decoded alone, the others in batches."""
+    upper.batch_size = 4
+    texts = SENTENCES[:9]
+    streams = upper.translate_each(texts, alone=2)
+    got = [list(stream) for stream in streams]
+    assert sorted(upper.decoder.batches) == [1, 4, 4]  # the cursor's alone, 8 others in 2 batches
+    assert upper.decoder.batches[:2] == [4, 1]  # the first two come from a batch, then the cursor's
+    upper.decoder.batches.clear()
+    for text, ahead in zip(texts, got, strict=True):
+        *rest, end = ahead
+        alone, _ = events(upper, text, False)
+        assert rest == alone and isinstance(end, Finished) and not end.stats.cancelled
+
+
+def test_translate_each_stops_within_one_step_when_cancelled(upper):
+    upper.batch_size = 8
+    cancel = threading.Event()
+    upper.decoder.on_step = lambda step: cancel.set() if step == 5 else None  # in the first batch
+    got = [list(stream) for stream in upper.translate_each(SENTENCES[:12], cancel=cancel, alone=3)]
+    assert upper.decoder.steps == 5 and upper.decoder.batches == [8]
+    assert got[0][-1].stats.cancelled
