@@ -124,8 +124,11 @@ def test_a_first_sentence_with_spans_is_cut_so_its_text_shows_after_one_step(mod
     cut = translator.translate(first, GenerationOptions(beams=1, spans="cut"))
     assert "".join(shown) == cut + translator.translate(rest)  # Chinese output: no space between
     assert all(span in "".join(shown) for span in ("12/25/2024", "10:30", "4B", "$19.99", "4,200"))
-    spans_done = [e for e in translator.translate_stream(first, look_ahead=True) if isinstance(e, SegmentDone)]
-    assert {e.spans_reason for e in spans_done} == {FIRST_SHOWN}
+    done = [e for e in translator.translate_stream(first + " " + rest, look_ahead=True) if isinstance(e, SegmentDone)]
+    assert done[0].spans_reason == FIRST_SHOWN and {e.spans_reason for e in done[-3:]} != {FIRST_SHOWN}
+    # A text of that one sentence is tried whole as before: the sentence is all there is to wait for.
+    alone = [e for e in translator.translate_stream(first, look_ahead=True) if isinstance(e, SegmentDone)]
+    assert FIRST_SHOWN not in {e.spans_reason for e in alone}
 
 
 def test_repeated_sentences_are_decoded_once(upper):
@@ -164,29 +167,3 @@ def test_the_bundled_model_shows_the_same_text_with_look_ahead(beams):
     )
     options = GenerationOptions(beams=beams)
     assert events(translator, text, True, options) == events(translator, text, False, options)
-
-
-def test_translate_each_streams_the_chosen_text_alone_and_batches_the_others(upper):
-    """The window's re-translation of the sentences an edit touched: one stream per sentence,
-    in order, each with the events it has alone; the sentence at the cursor (here the third)
-    is decoded alone, the others in batches."""
-    upper.batch_size = 4
-    texts = SENTENCES[:9]
-    streams = upper.translate_each(texts, alone=2)
-    got = [list(stream) for stream in streams]
-    assert sorted(upper.decoder.batches) == [1, 4, 4]  # the cursor's alone, 8 others in 2 batches
-    assert upper.decoder.batches[:2] == [4, 1]  # the first two come from a batch, then the cursor's
-    upper.decoder.batches.clear()
-    for text, ahead in zip(texts, got, strict=True):
-        *rest, end = ahead
-        alone, _ = events(upper, text, False)
-        assert rest == alone and isinstance(end, Finished) and not end.stats.cancelled
-
-
-def test_translate_each_stops_within_one_step_when_cancelled(upper):
-    upper.batch_size = 8
-    cancel = threading.Event()
-    upper.decoder.on_step = lambda step: cancel.set() if step == 5 else None  # in the first batch
-    got = [list(stream) for stream in upper.translate_each(SENTENCES[:12], cancel=cancel, alone=3)]
-    assert upper.decoder.steps == 5 and upper.decoder.batches == [8]
-    assert got[0][-1].stats.cancelled
