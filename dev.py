@@ -8,7 +8,9 @@
 ``run`` and ``test`` first install the missing system packages of
 packaging/system-packages.txt (``run``: the [app] group, ``test``: all): with apt-get when
 run as root on Debian/Ubuntu, else they print the command to run and go on (the tests that
-need a missing package then skip, naming it). ``test`` runs ``ruff check .`` and ``mypy``
+need a missing package then skip, naming it; the [test] group holds Wine, ~700 MB, for the
+Windows stage, tests/packaging/test_windows_stage.py, which runs under ``CI=true`` or
+``DESKTOP_MT_WINDOWS_STAGE=1``). ``test`` runs ``ruff check .`` and ``mypy``
 (their settings are in pyproject.toml) before pytest and stops when either fails;
 DESKTOP_MT_SKIP_LINT=1 skips them. Stdlib only: it runs before .venv exists.
 """
