@@ -61,14 +61,15 @@ from .engine.direction import DIRECTIONS, EN_ZH, ZH_EN
 from .engine.glossary import Glossary
 from .engine.model_format import inspect_model_dir
 from .engine.options import RAW, GenerationOptions, SessionOptions
+from .engine.protocols import TranslatorFace
 from .engine.router import TwoWayTranslator
-from .engine.translator import DEFAULT_BATCH_SIZE, Translator
+from .engine.translator import DEFAULT_BATCH_SIZE
 from .errors import DesktopMTError
 from .gui_launch import extra_hint, run_gui
 from .server.config import add_serve_arguments  # argparse only: no FastAPI import here
 from .stdio import use_utf8_streams
 from .tm import TranslationMemory
-from .tm.apply import MemoryTranslator, unwrap
+from .tm.apply import MemoryTranslator
 from .tm.tmx import import_tmx
 
 if TYPE_CHECKING:
@@ -373,15 +374,15 @@ def _glossary_of(args: argparse.Namespace) -> Glossary | None:
 def cmd_translate(args: argparse.Namespace) -> int:
     """``desktop-mt translate``."""
     jobs = _plan_jobs(args)  # usage errors before the (slow) model load
-    translator: BatchTranslator
+    translator: TranslatorFace
     try:
         memory = _memory_of(args)  # a bad TMX file is named before the model loads
         translator = make_translator(args)
     except (DesktopMTError, ValueError) as exc:
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    if memory is not None:
-        translator = MemoryTranslator(translator, memory)
+    with_memory = MemoryTranslator(translator, memory) if memory is not None else None
+    translator = with_memory or translator
     try:
         if jobs is None:
             status = _translate_stdin(args, translator)
@@ -391,7 +392,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
             status = translate_images(args, translator, images) if images else EXIT_OK
             status = max(status, _translate_files(args, translator, files) if files else EXIT_OK)
         _print_span_counts(translator)
-        _print_memory_counts(args, translator)
+        _print_memory_counts(args, with_memory)
         return status
     except DesktopMTError as exc:  # e.g. stdin needs a direction without a model (named in the message)
         print(f"desktop-mt: error: {exc}", file=sys.stderr)
@@ -427,19 +428,17 @@ def _memory_of(args: argparse.Namespace) -> TranslationMemory | None:
     return memory
 
 
-def _print_memory_counts(args: argparse.Namespace, translator: BatchTranslator) -> None:
+def _print_memory_counts(args: argparse.Namespace, translator: MemoryTranslator | None) -> None:
     """``--tm``: on stderr, how many sentences came from the memory and how many texts the model got."""
-    if isinstance(translator, MemoryTranslator):
+    if translator is not None:
         print(f"desktop-mt: {translator.counts} ({args.tm})", file=sys.stderr)
 
 
-def _print_span_counts(translator: BatchTranslator) -> None:
+def _print_span_counts(translator: TranslatorFace) -> None:
     """On stderr, how the sentences with protected spans went (whole / cut), if there were any."""
-    inner = unwrap(translator)
-    if isinstance(inner, (Translator, TwoWayTranslator)):  # test stand-ins have no counts
-        counts = inner.span_counts
-        if counts.whole or counts.cut:
-            print(f"desktop-mt: {counts}", file=sys.stderr)
+    counts = translator.span_counts
+    if counts.whole or counts.cut:
+        print(f"desktop-mt: {counts}", file=sys.stderr)
 
 
 def _plan_jobs(args: argparse.Namespace) -> list[tuple[Path, Path | None]] | None:

@@ -17,7 +17,7 @@ One typed fake per protocol of ``desktop_mt.engine.protocols``, held to it by my
   :class:`ScriptedCache` (``KVCache``): a model whose next token is a Python function of the
   source ids and the tokens so far; the real searches (``generation.greedy``,
   ``generation.beam_search``) run on it without ONNX Runtime.
-- :class:`ScriptedTranslator` (``StreamingTranslator`` and ``PostEditingTranslator``): no engine
+- :class:`ScriptedTranslator` (``TranslatorFace``, the front ends' one translator type): no engine
   at all; a Python function gives each text's output, streamed a word at a time, and every
   call is recorded (for front-end tests).
 """
@@ -40,21 +40,17 @@ from .engine.events import Alternative, Finished, SegmentDone, TextDelta, Transl
 from .engine.generation import DecodeParams, ItemDone, SearchEvent, TokensStep
 from .engine.model_text import ModelText
 from .engine.options import GenerationOptions
-from .engine.protocols import (
-    CancelToken,
-    DecoderLayout,
-    DecoderRunner,
-    KVCache,
-    PostEditingTranslator,
-    StreamingTranslator,
-)
+from .engine.protocols import CancelToken, DecoderLayout, DecoderRunner, KVCache, Translation, TranslatorFace
+from .engine.spans import SpanCounts
 from .engine.tokenizer import SentencePieceTokenizer
 from .engine.translator import StreamEvent, Translator
 from .errors import TranslationCancelled
 
 if TYPE_CHECKING:  # no onnxruntime import at run time
     from .engine.kv_cache import ConcatKVCache, KVBuffer
+    from .engine.router import TwoWayTranslator
     from .engine.runtime import MergedDecoder, Seq2SeqSessions, SplitDecoder, StepDecoder
+    from .tm.apply import MemoryTranslator
 
 
 class CountingSessions:
@@ -93,18 +89,20 @@ def _implementations_are_complete(
     buffer: KVBuffer,
     translator: Translator,
     fake: FakeModelTranslator,
+    two_way: TwoWayTranslator,
+    memory: MemoryTranslator,
 ) -> tuple[
     DecoderRunner,
     DecoderRunner,
     KVCache,
     KVCache,
-    StreamingTranslator,
-    PostEditingTranslator,
     TranslatorCore,
     TranslatorCore,
+    TranslatorFace,
+    TranslatorFace,
 ]:
     """Never called: mypy --strict checks that each class has everything its protocol lists."""
-    return sessions, counting, concat, buffer, translator, translator, translator, fake
+    return sessions, counting, concat, buffer, translator, fake, two_way, memory
 
 
 def _layouts_are_complete(
@@ -116,10 +114,9 @@ def _layouts_are_complete(
 
 def _fakes_are_complete(
     cancel: CancelAfter, decoder: ScriptedDecoder, cache: ScriptedCache, translator: ScriptedTranslator
-) -> tuple[CancelToken, DecoderRunner, DecoderLayout, KVCache, StreamingTranslator, PostEditingTranslator]:
-    """Never called: mypy --strict holds each fake to its protocol. (``batch.BatchTranslator`` joins
-    once desktop_mt.batch is under mypy: importing it here would check the batch package too.)"""
-    return cancel, decoder, decoder, cache, translator, translator
+) -> tuple[CancelToken, DecoderRunner, DecoderLayout, KVCache, TranslatorFace]:
+    """Never called: mypy --strict holds each fake to its protocol."""
+    return cancel, decoder, decoder, cache, translator
 
 
 class CancelAfter:
@@ -223,8 +220,8 @@ class ScriptedCall:
 
 
 class ScriptedTranslator:
-    """A ``StreamingTranslator``, ``PostEditingTranslator`` and ``batch.BatchTranslator`` without
-    an engine: ``model(text)`` is the translation of each text (a line of a batch, a whole text
+    """A ``TranslatorFace`` (what the front ends see of a translator) without an engine, of one
+    direction (``direction``): ``model(text)`` is the translation of each text (a line of a batch, a whole text
     of a stream). A stream
     yields one ``TextDelta`` per word of the output (with the spaces after it), checking
     ``cancel`` before each, then ``SegmentDone`` (unless cancelled) and ``Finished``. With
@@ -246,8 +243,13 @@ class ScriptedTranslator:
         options: GenerationOptions | None = None,
         batch_size: int = 16,
         batch_invariant: bool = True,
+        direction: str = "en-zh",
     ) -> None:
         self.model, self.hold, self.fail_on = model, hold, fail_on
+        self.directions: tuple[str, ...] = (direction,)
+        self.missing: dict[str, str] = {}
+        self.memory_identity = ""
+        self.span_counts = SpanCounts()  # a script protects no spans
         self.model_info = types.SimpleNamespace(name=name, variant=variant, variants=(variant,), path=name, manifest={})
         self.options = options if options is not None else GenerationOptions()  # as Translator: its defaults
         self.batch_size = batch_size
@@ -264,6 +266,29 @@ class ScriptedTranslator:
     @variant.setter
     def variant(self, value: str) -> None:
         self.model_info.variant = value
+
+    @property
+    def model_infos(self) -> dict[str, Any]:
+        """``model_info`` for each of ``directions``."""
+        return {name: self.model_info for name in self.directions}
+
+    def count_tokens(self, text: str) -> int:
+        """Words of ``text`` (a script has no tokenizer)."""
+        return len(text.split())
+
+    def translate(self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None) -> str:
+        """The stream's text, joined."""
+        return "".join(e.text for e in self.translate_stream(text, options, cancel) if isinstance(e, TextDelta))
+
+    def translate_items(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: Any = None,
+    ) -> list[Translation]:
+        """``translate_batch``'s, each the model's."""
+        return [Translation(text) for text in self.translate_batch(lines, options, cancel, progress)]
 
     @property
     def calls(self) -> list[ScriptedCall]:

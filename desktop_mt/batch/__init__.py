@@ -81,9 +81,7 @@ from typing import Any
 
 from ..engine import direction
 from ..engine.options import GenerationOptions
-from ..engine.router import directions_of
 from ..errors import TranslationCancelled
-from ..tm.apply import memory_identity, unwrap
 from . import docx_format, html, markdown, ooxml, pdf, po, srt, txt, xliff
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write
@@ -192,14 +190,15 @@ class JobSummary:
         return f"{self.segments} segments{kept}{repeated}{notes}"
 
 
-def _effective(translator: object, options: GenerationOptions | None) -> GenerationOptions | None:
+def _effective(translator: BatchTranslator | None, options: GenerationOptions | None) -> GenerationOptions | None:
     if options is not None:
         return options
-    found = getattr(translator, "options", None)
-    return found if isinstance(found, GenerationOptions) else None
+    return translator.options if translator is not None else None
 
 
-def count_kept(segments: Sequence[str], translator: object = None, options: GenerationOptions | None = None) -> int:
+def count_kept(
+    segments: Sequence[str], translator: BatchTranslator | None = None, options: GenerationOptions | None = None
+) -> int:
     """How many of ``segments`` the engine keeps as they were (``engine.direction.untranslated``:
     Japanese, Korean, already in the options' ``target`` language, or in a language the
     translator has no model for); 0 when the options' ``keep_cjk`` is off."""
@@ -207,17 +206,19 @@ def count_kept(segments: Sequence[str], translator: object = None, options: Gene
     if effective is not None and not effective.keep_cjk:
         return 0
     target = effective.target if effective is not None else direction.AUTO
-    available = directions_of(unwrap(translator))
+    available = translator.directions if translator is not None else (direction.EN_ZH,)
     return sum(1 for text in segments if text and direction.untranslated(text, target, available))
 
 
-def kept_reason(segments: Sequence[str], translator: object = None, options: GenerationOptions | None = None) -> str:
+def kept_reason(
+    segments: Sequence[str], translator: BatchTranslator | None = None, options: GenerationOptions | None = None
+) -> str:
     """What the kept segments (:func:`count_kept`) were, in words for a summary: their languages
     (``"already Chinese"``, ``"already English"``, ``"Japanese"``...) and, for text of a
     direction without a model, ``"no Chinese->English model"``; "" when none is kept."""
     effective = _effective(translator, options)
     target = effective.target if effective is not None else direction.AUTO
-    available = directions_of(unwrap(translator))
+    available = translator.directions if translator is not None else (direction.EN_ZH,)
     reasons: dict[str, None] = {}
     for text in segments:
         if not text or not direction.untranslated(text, target, available):
@@ -446,7 +447,7 @@ def job_key(
     }
     if not translator.batch_invariant:
         settings["batch_size"] = translator.batch_size
-    memory = memory_identity(translator)  # translate --tm: another memory is another job
+    memory = translator.memory_identity  # translate --tm: another memory is another job
     if memory:
         settings["memory"] = memory
     switches = (("bilingual", bilingual), ("join_lines", join_lines), ("overwrite_machine", overwrite_machine))
@@ -475,16 +476,15 @@ def _models_identity(translator: BatchTranslator, target: str, segments: Sequenc
     """The ``model`` (and ``models``) entries of a job key: the English->Chinese model (or
     the translator's only one) as ``model``, as before both directions; the Chinese->English
     model as ``models["zh-en"]`` when the document has text for it."""
-    inner = unwrap(translator)
-    per_direction = getattr(inner, "translators", None)
-    if not isinstance(per_direction, dict) or len(per_direction) < 2:
+    per_direction = translator.model_infos
+    if len(per_direction) < 2:
         return {"model": _model_identity(translator.model_info, translator.variant)}
     primary = direction.EN_ZH
-    out: dict[str, Any] = {"model": _model_identity(per_direction[primary].model_info, translator.variant)}
+    out: dict[str, Any] = {"model": _model_identity(per_direction[primary], translator.variant)}
     needed = set().union(*(direction.directions_needed(s, target) for s in segments)) if segments else set()
     others = {
-        name: _model_identity(t.model_info, translator.variant)
-        for name, t in per_direction.items()
+        name: _model_identity(info, translator.variant)
+        for name, info in per_direction.items()
         if name != primary and name in needed
     }
     if others:

@@ -15,10 +15,10 @@ caller (the resume-after-SIGKILL tests among them) learns how far a job has got.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..engine.options import GenerationOptions
-from ..engine.protocols import CancelToken
+from ..engine.protocols import CancelToken, TranslatorFace
 from ..errors import TranslationCancelled
 from .journal import Journal
 from .textio import clean_translation
@@ -36,40 +36,12 @@ class ChunkListener(Protocol):
 MIN_CHUNK = 64  # segments; small enough that a kill loses little, big enough to bucket well
 
 
-class BatchTranslator(Protocol):
-    """What the batch code needs of a translator. :class:`desktop_mt.Translator` has it; so
-    must any stand-in (the tests' fakes). ``options`` (the default GenerationOptions),
-    ``model_info`` (its ``path``, ``name`` and ``manifest``) and ``variant`` go into the
-    journal key too (see ``desktop_mt.batch.job_key``); ``batch_size`` (sentences per engine
-    batch) sizes the chunks, and enters the key where the output depends on it."""
-
-    @property
-    def options(self) -> GenerationOptions: ...
-
-    @property
-    def variant(self) -> str: ...
-
-    @property
-    def batch_size(self) -> int: ...
-
-    @property
-    def model_info(self) -> Any: ...
-
-    @property
-    def batch_invariant(self) -> bool:
-        """False when a sentence's output may depend on the rest of its batch (dynamic int8):
-        the journal key then includes the batch size."""
-        ...
-
-    def translate_batch(
-        self,
-        lines: Sequence[str],
-        options: GenerationOptions | None = None,
-        cancel: CancelToken | None = None,
-        progress: ProgressFn | None = None,
-    ) -> list[str]:
-        """One translation per line, in order (the engine contract, docs/ENGINE_API.md)."""
-        ...
+BatchTranslator = TranslatorFace
+"""What the batch code uses of a translator: the front ends' one face
+(``engine.protocols.TranslatorFace``). Its ``options``, ``model_info``/``model_infos``,
+``variant`` and ``memory_identity`` go into the journal key (``desktop_mt.batch.job_key``);
+``batch_size`` (sentences per engine batch) sizes the chunks, and enters the key where the
+output depends on it (``batch_invariant`` False: dynamic int8)."""
 
 
 def default_chunk_size(batch_size: int) -> int:

@@ -7,9 +7,9 @@
 - :class:`DecoderLayout`: one decoder layout family's sessions, which ``Seq2SeqSessions``
   forwards to (``runtime.SplitDecoder``, ``runtime.MergedDecoder``, ``runtime.StepDecoder``).
 - :class:`CancelToken`: a cancel flag (``threading.Event`` is one).
-- :class:`PostEditingTranslator`: completions from a typed prefix (``engine.prefix``).
-- :class:`StreamingTranslator`: what the GUI worker uses of a ``Translator``;
-  the batch code's is ``desktop_mt.batch.BatchTranslator``.
+- :class:`TranslatorFace`: the one translator type the front ends see (stream, batch,
+  alternatives, prefix completion, memory), with :class:`Translation` (a batch text and where
+  it came from).
 - ``engine.core.TranslatorCore`` (beside the search's types, which build on these): what the
   engine's own helpers use of one ``Translator``.
 
@@ -18,7 +18,8 @@ Every implementation is complete: callers never ask an object what it can do.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+import dataclasses
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -26,6 +27,7 @@ import numpy as np
 if TYPE_CHECKING:
     from .events import Alternative, Finished, SegmentDone, TextDelta
     from .options import GenerationOptions
+    from .spans import SpanCounts
 
     StreamEvent = TextDelta | SegmentDone | Finished
 
@@ -99,38 +101,81 @@ class DecoderLayout(Protocol):
         """As ``DecoderRunner.decode_next``, on a cache this layout's ``decode_first`` made."""
 
 
-class StreamingTranslator(Protocol):
-    """What the GUI worker uses of a ``Translator`` (tests use scripted stand-ins)."""
+@dataclasses.dataclass(frozen=True)
+class Translation:
+    """One text of :meth:`TranslatorFace.translate_items`: its translation, the sentences of it
+    taken from the translation memory (``from_memory``) and whether any of it went to the
+    model (``to_model``). A translator without a memory: ``from_memory`` 0, ``to_model`` True."""
 
-    variant: str
+    text: str
+    from_memory: int = 0
+    to_model: bool = True
 
     @property
-    def model_info(self) -> Any: ...
-
-    def translate_stream(
-        self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None
-    ) -> Generator[StreamEvent, None, None]:
-        """Events as they come; closing the generator stops the translation."""
-
-    def alternatives(
-        self, sentence: str, n: int = 3, options: GenerationOptions | None = None, cancel: CancelToken | None = None
-    ) -> list[Alternative]: ...
-
-    def translate_batch(
-        self,
-        lines: Sequence[str],
-        options: GenerationOptions | None = None,
-        cancel: CancelToken | None = None,
-        progress: Any = None,
-    ) -> list[str]: ...
-
-    def close(self) -> None: ...
+    def whole_from_memory(self) -> bool:
+        """Every sentence of the text came from the memory (none from the model)."""
+        return self.from_memory > 0 and not self.to_model
 
 
-class PostEditingTranslator(Protocol):
-    """What post-editing uses of one direction's ``Translator`` (``engine.prefix``): a sentence
-    completed from a typed target prefix, streamed, and the n best completions. A two-way
-    translator gives it per direction (``engine.router.translator_for_sentence``)."""
+class TranslatorFace(Protocol):
+    """The one translator type the front ends (GUI worker, server, batch runner, CLI) see:
+    ``engine.router.TwoWayTranslator`` (both directions), ``tm.apply.MemoryTranslator`` (a face
+    that answers the memory's exact matches and asks another face for the rest) and the tests'
+    stand-ins (``desktop_mt.testing.ScriptedTranslator``). The per-model ``Translator`` is the
+    engine's inside; the face routes each sentence to it. Nothing asks a face what it is.
+
+    Stream (``translate_stream``, ``look_ahead`` and post-editing's ``prefix`` included),
+    batch (``translate_batch``, ``translate_items`` with the memory's per-text facts),
+    alternatives (n-best, ``prefix`` too), what the models are (``model_info``, ``model_infos``,
+    ``directions``, ``missing``), what identifies the output for a journal (``options``,
+    ``variant``, ``batch_size``, ``batch_invariant``, ``memory_identity``)."""
+
+    @property
+    def variant(self) -> str: ...
+
+    @property
+    def options(self) -> GenerationOptions:
+        """The default options (a call's ``options`` None)."""
+
+    @property
+    def batch_size(self) -> int:
+        """Sentences per engine batch."""
+
+    @property
+    def batch_invariant(self) -> bool:
+        """False when a sentence's output may depend on the rest of its batch (dynamic int8)."""
+
+    @property
+    def model_info(self) -> Any:
+        """The English->Chinese model's information (else the only one's): ``name``, ``path``,
+        ``variant``, ``manifest``."""
+
+    @property
+    def model_infos(self) -> Mapping[str, Any]:
+        """Each loaded direction's model information (``{"en-zh": ..., "zh-en": ...}``)."""
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        """The directions translated, ``"en-zh"`` first."""
+
+    @property
+    def missing(self) -> Mapping[str, str]:
+        """For a direction without a model, the catalog model that would translate it."""
+
+    @property
+    def span_counts(self) -> SpanCounts:
+        """How the sentences with protected spans went (whole / cut), over every call."""
+
+    @property
+    def memory_identity(self) -> str:
+        """What identifies the memory answering this face's batches ("" without one): a
+        journal made with another memory, or none, is not resumed."""
+
+    def count_tokens(self, text: str) -> int:
+        """Source tokens of ``text`` by the tokenizer of the model that reads most of it."""
+
+    def translate(self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None) -> str:
+        """The whole translation of ``text``, layout kept."""
 
     def translate_stream(
         self,
@@ -138,7 +183,12 @@ class PostEditingTranslator(Protocol):
         options: GenerationOptions | None = None,
         cancel: CancelToken | None = None,
         prefix: str | None = None,
-    ) -> Generator[StreamEvent, None, None]: ...
+        look_ahead: bool = False,
+    ) -> Generator[StreamEvent, None, None]:
+        """Events as they come; closing the generator stops the translation. ``prefix``: ``text``
+        is one sentence whose translation starts so (post-editing): the deltas complete it.
+        ``look_ahead``: the sentences after the first are decoded ahead in batches (a
+        stand-in may ignore it: the events are the same)."""
 
     def alternatives(
         self,
@@ -147,4 +197,25 @@ class PostEditingTranslator(Protocol):
         options: GenerationOptions | None = None,
         cancel: CancelToken | None = None,
         prefix: str | None = None,
-    ) -> list[Alternative]: ...
+    ) -> list[Alternative]:
+        """The ``n`` best translations of ``sentence`` (``prefix``: the n best completions)."""
+
+    def translate_batch(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[str]:
+        """One translation per line, in order (the engine contract, docs/ENGINE_API.md)."""
+
+    def translate_items(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Translation]:
+        """As :meth:`translate_batch`, each with where it came from (:class:`Translation`)."""
+
+    def close(self) -> None: ...

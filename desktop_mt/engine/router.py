@@ -5,7 +5,7 @@ It holds one :class:`~desktop_mt.engine.translator.Translator` per direction (``
 (``translate``, ``translate_stream``, ``translate_batch``, ``alternatives``, ``close``,
 ``model_info``, ``variant``, ``options``, ``batch_size``, ``batch_invariant``), so the GUI
 worker, the batch code and the server use it as they use a ``Translator``
-(``protocols.StreamingTranslator``, ``batch.BatchTranslator``).
+(``protocols.TranslatorFace``, the one face the front ends see).
 
 Routing (``GenerationOptions.target``: ``"auto"``, ``"en"``, ``"zh"``; the rule is
 ``engine.direction``): a text whose sentences all need one direction goes whole to that
@@ -37,7 +37,7 @@ from .direction import AUTO, EN_ZH, ZH_EN, DirectionUnavailableError
 from .events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from .model_format import ModelInfo
 from .options import GenerationOptions
-from .protocols import CancelToken
+from .protocols import CancelToken, Translation, TranslatorFace
 from .translator import Translator, joined_text
 
 _LINE = re.compile(r"(\r\n|\n|\r)")
@@ -136,15 +136,21 @@ class TwoWayTranslator:
         text: str,
         options: GenerationOptions | None = None,
         cancel: CancelToken | None = None,
+        prefix: str | None = None,
         look_ahead: bool = False,
     ) -> Generator[StreamEvent, None, None]:
         """Events as ``Translator.translate_stream`` yields them, segment indexes counted over
         the whole text; one ``Finished`` at the end. Raises ``DirectionUnavailableError`` before
         any event when the text needs a direction without a model. ``look_ahead``: each
-        translator's own (``Translator.translate_stream``), per run of one direction."""
+        translator's own (``Translator.translate_stream``), per run of one direction.
+        ``prefix``: post-editing: ``text`` is one sentence, completed after the typed prefix
+        by the translator of its direction (:meth:`for_sentence`)."""
         opts = options or self.options
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
+        if prefix is not None:
+            name = self.sentence_direction(text, opts)
+            return self.translators[name].translate_stream(text, _options_for(name, opts), cancel, prefix=prefix)
         return self._stream_pieces(self._pieces(text, opts), opts, cancel, look_ahead)
 
     def _stream_pieces(
@@ -234,11 +240,20 @@ class TwoWayTranslator:
         ]
 
     def alternatives(
-        self, sentence: str, n: int = 3, options: GenerationOptions | None = None, cancel: CancelToken | None = None
+        self,
+        sentence: str,
+        n: int = 3,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
     ) -> list[Alternative]:
         """The ``n`` best translations of ``sentence`` by the translator of its direction (a
-        sentence needing both: the direction of most of it; neither: it comes back as it is)."""
+        sentence needing both: the direction of most of it; neither: it comes back as it is).
+        ``prefix``: the n best completions after it (:meth:`for_sentence`'s direction)."""
         opts = options or self.options
+        if prefix is not None:
+            name = self.sentence_direction(sentence, opts)
+            return self.translators[name].alternatives(sentence, n, _options_for(name, opts), cancel, prefix=prefix)
         self._check_available([sentence], opts)
         needed = direction.directions_needed(sentence, opts.target) & set(self.translators)
         if not needed:
@@ -248,6 +263,41 @@ class TwoWayTranslator:
             needed = {direction.direction_for(lang, opts.target) or sorted(needed)[0]}
         name = needed.pop()
         return self.translator_for(name).alternatives(sentence, n, _options_for(name, opts), cancel)
+
+    def translate_items(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Translation]:
+        """:meth:`translate_batch`'s translations, each the model's (no memory here)."""
+        return [Translation(text) for text in self.translate_batch(lines, options, cancel, progress)]
+
+    def sentence_direction(self, sentence: str, options: GenerationOptions | None = None) -> str:
+        """The direction whose translator completes ``sentence`` after a typed prefix
+        (``engine.prefix``): :class:`DirectionUnavailableError` when it has no model; ValueError
+        for a sentence with nothing to translate (e.g. Japanese)."""
+        name = direction.sentence_direction(sentence, (options or self.options).target)
+        if name is None:
+            raise ValueError("this sentence is not translated (no English or Chinese to translate)")
+        self.translator_for(name)
+        return name
+
+    def count_tokens(self, text: str) -> int:
+        """Source tokens of ``text`` by the tokenizer of the model that reads most of it:
+        Chinese->English when a fifth or more of its characters are CJK (a quick estimate, not
+        the per-sentence rule), else English->Chinese; the loaded direction when there is one."""
+        if not text.strip():
+            return 0
+        wanted = ZH_EN if 5 * len(direction.CJK.findall(text)) >= len(text) else EN_ZH
+        name = wanted if wanted in self.translators else self.directions[0]
+        return self.translators[name].tokenizer.count(text)
+
+    @property
+    def memory_identity(self) -> str:
+        """No memory answers here ("")."""
+        return ""
 
     def close(self) -> None:
         """Release both translators' sessions."""
@@ -335,14 +385,10 @@ def _raw_direction(text: str, target: str, available: tuple[str, ...]) -> str:
     return ZH_EN if direction.paragraph_language(text) == direction.ZH else EN_ZH
 
 
-def directions_of(translator: object) -> tuple[str, ...]:
-    """The directions ``translator`` translates: a ``TwoWayTranslator``'s, a ``Translator``'s
-    own, and English->Chinese for anything else (test stand-ins, as before both directions)."""
-    if isinstance(translator, TwoWayTranslator):
-        return translator.directions
-    if isinstance(translator, Translator) and translator.model_info.direction:
-        return (translator.model_info.direction,)
-    return (EN_ZH,)
+def directions_of(translator: TranslatorFace) -> tuple[str, ...]:
+    """The directions ``translator`` translates: its ``directions`` (the GUI worker's helper
+    until it reads the face itself)."""
+    return translator.directions
 
 
 def _options_for(name: str, opts: GenerationOptions) -> GenerationOptions:
@@ -377,7 +423,9 @@ class _Lines:
 
 
 def translator_for_sentence(engine: object, sentence: str, options: GenerationOptions | None = None) -> Translator:
-    """The one-direction ``Translator`` that completes ``sentence`` after a typed prefix
+    """The GUI's until it is typed against ``protocols.TranslatorFace`` (whose
+    ``translate_stream``/``alternatives`` take ``prefix=`` and route it themselves). The
+    one-direction ``Translator`` that completes ``sentence`` after a typed prefix
     (``engine.prefix``): ``engine`` itself, or the translator of the sentence's direction when
     ``engine`` is a ``TwoWayTranslator`` (``DirectionUnavailableError`` when that direction has no
     model; ValueError for a sentence with nothing to translate, e.g. Japanese)."""

@@ -19,7 +19,7 @@ from .model_text import Kept as Kept  # re-exported: a plan item copied as it is
 from .model_text import ModelText, PlanPiece, decide, piece_output
 from .options import GenerationOptions, SessionOptions
 from .prefix import complete_alternatives, complete_stream
-from .protocols import CancelToken, DecoderRunner
+from .protocols import CancelToken, DecoderRunner, Translation
 from .segment import Segment
 from .streaming import stream_text
 from .tokenizer import SentencePieceTokenizer, default_target_token
@@ -178,6 +178,42 @@ class Translator:
     def close(self) -> None:
         """Release the ONNX Runtime sessions (translating afterwards raises RuntimeError)."""
         self.sessions = None
+
+    # -- the front ends' face (protocols.TranslatorFace) of one direction ----------------------
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        """The one direction this model translates (English->Chinese where the model does not say)."""
+        return (self.model_info.direction or "en-zh",)
+
+    @property
+    def model_infos(self) -> dict[str, ModelInfo]:
+        """``{direction: model_info}`` (a new dict)."""
+        return {self.directions[0]: self.model_info}
+
+    @property
+    def missing(self) -> dict[str, str]:
+        """No catalog model is named for the other direction (``TwoWayTranslator`` names it)."""
+        return {}
+
+    @property
+    def memory_identity(self) -> str:
+        """No memory answers here ("")."""
+        return ""
+
+    def count_tokens(self, text: str) -> int:
+        """Source tokens of ``text`` by this model's tokenizer."""
+        return self.tokenizer.count(text) if text.strip() else 0
+
+    def translate_items(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Translation]:
+        """:meth:`translate_batch`'s translations, each the model's (no memory here)."""
+        return [Translation(text) for text in self.translate_batch(lines, options, cancel, progress)]
 
     def runner(self) -> DecoderRunner:
         """The model's sessions (RuntimeError once closed)."""

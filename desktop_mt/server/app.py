@@ -31,7 +31,6 @@ from ..app.factory import build_translator
 from ..engine.direction import DIRECTIONS
 from ..engine.events import TranslationStats
 from ..engine.options import SessionOptions
-from ..engine.translator import Translator
 from ..tm.store import TranslationMemory
 from . import deepl_api, openai_api, openai_responses
 from .calls import open_stream, translate_html, translate_nbest, translate_texts
@@ -68,7 +67,7 @@ ENDPOINTS = (
 
 def create_app(
     config: ServerConfig,
-    translator: ServedTranslator | Translator | None = None,
+    translator: ServedTranslator | None = None,
     memory: TranslationMemory | None = None,
     confirmed_only: bool = False,
 ) -> FastAPI:
@@ -371,7 +370,7 @@ def _add_info_routes(app: FastAPI, service: TranslationService) -> None:
             {
                 "status": "ok",
                 "model": translator.model_info.name,
-                "models": {d: translator.translator_for(d).model_info.name for d in translator.directions},
+                "models": {d: info.name for d, info in translator.model_infos.items()},
                 "missing": {d: translator.missing.get(d, "") for d in DIRECTIONS if d not in translator.directions},
                 "translationMemory": service.memory_enabled,
                 "variant": translator.variant,

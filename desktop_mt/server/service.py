@@ -18,15 +18,13 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Generator, Hashable, Mapping, Sequence
-from typing import Protocol
+from collections.abc import AsyncIterator, Generator, Hashable
 
-from ..engine import direction, script
-from ..engine.events import Alternative, Finished, TextDelta
+from ..engine import script
+from ..engine.events import Finished, StreamEvent, TextDelta
 from ..engine.options import GenerationOptions
-from ..engine.protocols import CancelToken
-from ..engine.router import TwoWayTranslator
-from ..engine.translator import StreamEvent, Translator
+from ..engine.protocols import Translation, TranslatorFace
+from ..errors import DesktopMTError
 from ..tm.apply import MemoryTranslator
 from ..tm.store import TranslationMemory
 from .batching import Batcher, BatchReport
@@ -39,74 +37,32 @@ log = logging.getLogger("desktop_mt.server")
 SHUTTING_DOWN = "the server is shutting down"
 
 
-class TokenCounter(Protocol):
-    """A tokenizer as the metrics use it."""
-
-    def count(self, text: str) -> int: ...
+ServedTranslator = TranslatorFace  # what the server uses of a translator: the front ends' one face
 
 
-class ModelName(Protocol):
-    """What ``/health`` reads of the model information."""
+class Answer(str):
+    """A batched translation (a ``str``, as the batcher and every API hold it) that also says
+    how many of its sentences the translation memory gave (``from_memory``) and whether the
+    model gave any of it (``to_model``): the per-text fact the routes flag in their responses
+    (``server.memory.MemoryFlags``). A translation without a memory is a plain ``str``."""
 
-    @property
-    def name(self) -> str: ...
+    from_memory: int
+    to_model: bool
 
-
-class DirectionModel(Protocol):
-    """One direction's translator, as the metrics and ``/health`` use it."""
-
-    @property
-    def tokenizer(self) -> TokenCounter: ...
-
-    @property
-    def model_info(self) -> ModelName: ...
-
-
-class ServedTranslator(Protocol):
-    """What the server uses of a translator: a :class:`~desktop_mt.engine.router.TwoWayTranslator`
-    (tests: ``tests/server/fakes.FakeTranslator``)."""
-
-    variant: str
-    options: GenerationOptions
-
-    @property
-    def model_info(self) -> ModelName: ...
-
-    @property
-    def directions(self) -> tuple[str, ...]: ...
-
-    @property
-    def missing(self) -> Mapping[str, str]: ...
-
-    def translator_for(self, name: str) -> DirectionModel: ...
-
-    def translate_batch(
-        self,
-        lines: Sequence[str],
-        options: GenerationOptions | None = None,
-        cancel: CancelToken | None = None,
-    ) -> list[str]: ...
-
-    def translate_stream(
-        self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None
-    ) -> Generator[StreamEvent, None, None]: ...
-
-    def alternatives(
-        self, sentence: str, n: int = 3, options: GenerationOptions | None = None, cancel: CancelToken | None = None
-    ) -> list[Alternative]: ...
-
-    def close(self) -> None: ...
+    @classmethod
+    def of(cls, item: Translation, script_name: str) -> Answer:
+        """``item``'s text in ``script_name``, with its memory facts."""
+        answer = cls(script.convert(item.text, script_name))
+        answer.from_memory, answer.to_model = item.from_memory, item.to_model
+        return answer
 
 
-def two_way(translator: ServedTranslator | Translator) -> ServedTranslator:
-    """``translator`` as the server uses it: a single-direction ``Translator`` (a front end's
-    own) inside a ``TwoWayTranslator`` of its direction; anything else as it is."""
-    if isinstance(translator, Translator):
-        return TwoWayTranslator({translator.model_info.direction or direction.EN_ZH: translator})
-    return translator
+def memory_share(text: str) -> tuple[int, bool]:
+    """``(sentences from the memory, any part from the model)`` of a batched translation."""
+    return getattr(text, "from_memory", 0), getattr(text, "to_model", True)
 
 
-class TooManyStreams(Exception):
+class TooManyStreams(DesktopMTError):
     """Every stream slot is taken; retry after a moment."""
 
 
@@ -115,12 +71,12 @@ class TranslationService:
 
     def __init__(
         self,
-        translator: ServedTranslator | Translator,
+        translator: TranslatorFace,
         config: ServerConfig,
         memory: TranslationMemory | None = None,
         confirmed_only: bool = False,
     ) -> None:
-        self.translator = two_way(translator)
+        self.translator = translator
         self.config = config
         self.metrics = Metrics()
         self.languages = LanguageTable.for_directions(self.translator.directions, self.translator.missing)
@@ -196,16 +152,9 @@ class TranslationService:
         return dataclasses.replace(self.translator.options, target=target.language, script=target.script)
 
     def count_tokens(self, text: str) -> int:
-        """Source tokens of ``text`` for the metrics, by the tokenizer of the model that reads
-        most of it: Chinese->English when a fifth or more of its characters are CJK (a quick
-        estimate on the engine's thread, not the per-sentence rule), else English->Chinese;
-        the loaded direction when there is one."""
-        if not text.strip():
-            return 0
-        loaded = self.translator.directions
-        wanted = direction.ZH_EN if 5 * len(direction.CJK.findall(text)) >= len(text) else direction.EN_ZH
-        name = wanted if wanted in loaded else loaded[0]
-        return self.translator.translator_for(name).tokenizer.count(text)
+        """Source tokens of ``text`` for the metrics (``TranslatorFace.count_tokens``: the
+        tokenizer of the model that reads most of it)."""
+        return self.translator.count_tokens(text)
 
     async def translate(self, texts: list[str], target: Target) -> list[str]:
         """Translations of ``texts`` (raises QueueFull, BatcherClosed, engine errors).
@@ -242,17 +191,18 @@ class TranslationService:
     def _translate_with_memory(
         self, memory: MemoryTranslator, texts: list[str], options: GenerationOptions, cancel: threading.Event
     ) -> list[str]:
-        """``texts`` with the memory's exact matches (never sent to the model; counted). The
-        memory holds Simplified Chinese: for a Traditional target the whole line, memory and
-        model parts alike, is converted once at the end, by the engine's own final step
-        (``engine.script.convert``, what ``translate_batch`` does to its results)."""
+        """``texts`` with the memory's exact matches (never sent to the model; counted), each a
+        :class:`Answer` that says how much of it the memory gave. The memory holds Simplified
+        Chinese: for a Traditional target the whole line, memory and model parts alike, is
+        converted once at the end, by the engine's own final step (``engine.script.convert``,
+        what ``translate_batch`` does to its results)."""
         before = dataclasses.replace(memory.counts)
         simplified = dataclasses.replace(options, script=script.SIMPLIFIED)
-        results = [script.convert(text, options.script) for text in memory.translate_batch(texts, simplified, cancel)]
+        results = [Answer.of(item, options.script) for item in memory.translate_items(texts, simplified, cancel)]
         self.metrics.memory_sentences.inc(memory.counts.from_memory - before.from_memory)
         self.metrics.memory_model_texts.inc(memory.counts.to_model - before.to_model)
         self.metrics.memory_terms_missing.inc(memory.counts.terms_missing - before.terms_missing)
-        return results
+        return list(results)
 
     def stream_slice_s(self) -> float:
         """Engine time a stream may use per turn when others wait: the last batched call's

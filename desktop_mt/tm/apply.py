@@ -1,7 +1,8 @@
 """Translating with the memory: a sentence with an exact match is never sent to the model.
 
-:class:`MemoryTranslator` wraps any batch translator (``desktop_mt.batch.BatchTranslator``:
-a ``Translator``, a ``TwoWayTranslator``, a test's fake) for the CLI's ``--tm``: each line is
+:class:`MemoryTranslator` wraps a translator face (``engine.protocols.TranslatorFace``: a
+``TwoWayTranslator``, a test's stand-in) and is one itself, for the CLI's ``--tm``, the server's
+memory and the window's file jobs: each line of a batch is
 cut into sentences (``engine.direction.split_sentences``), the sentences the memory knows
 take its translation, and only the others go to the model, all in one ``translate_batch``
 call (so the model still batches them). A line with no match goes to the model whole, exactly
@@ -13,12 +14,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..engine import direction as dirs
+from ..engine.events import Alternative, StreamEvent
 from ..engine.options import GenerationOptions
-from .store import TranslationMemory
+from ..engine.spans import SpanCounts
+from ..engine.protocols import CancelToken, Translation, TranslatorFace
+from .store import EDITED, TranslationMemory
 
 ProgressFn = Callable[[int, int], None]
 
@@ -52,15 +56,18 @@ class _Line:
 
 
 class MemoryTranslator:
-    """A batch translator that takes exact memory matches and sends the rest to ``inner``.
+    """A translator face that takes exact memory matches and sends the rest to ``inner``.
 
-    ``options``, ``variant``, ``batch_size``, ``model_info`` and ``batch_invariant`` are
-    ``inner``'s, so the batch code treats it as the translator it wraps. ``counts`` adds up
-    over every call. ``confirmed_only``: take only approved or imported matches, never an
-    unapproved edit's (the window's rule, docs/POSTEDIT.md "Approved beats edited": the
-    window's file jobs use the user's memory so); else the newest exact match of any origin."""
+    Batches (``translate_batch``, ``translate_items``) take the memory's matches; streams and
+    alternatives are ``inner``'s (the window shows the memory's matches itself). What the
+    models are (``options``, ``variant``, ``model_info``...) is ``inner``'s, so the batch code
+    and the server treat it as the translator it wraps; ``memory_identity`` names the memory.
+    ``counts`` adds up over every call. ``confirmed_only``: take only approved or imported
+    matches, never an unapproved edit's (the window's rule, docs/POSTEDIT.md "Approved beats
+    edited": the window's file jobs and Local API use the user's memory so); else the newest
+    exact match of any origin."""
 
-    def __init__(self, inner: Any, memory: TranslationMemory, confirmed_only: bool = False) -> None:
+    def __init__(self, inner: TranslatorFace, memory: TranslationMemory, confirmed_only: bool = False) -> None:
         self.inner = inner
         self.memory = memory
         self.confirmed_only = confirmed_only
@@ -68,24 +75,76 @@ class MemoryTranslator:
 
     @property
     def options(self) -> GenerationOptions:
-        options: GenerationOptions = self.inner.options
-        return options
+        return self.inner.options
 
     @property
     def variant(self) -> str:
-        return str(self.inner.variant)
+        return self.inner.variant
 
     @property
     def batch_size(self) -> int:
-        return int(self.inner.batch_size)
+        return self.inner.batch_size
 
     @property
     def model_info(self) -> Any:
         return self.inner.model_info
 
     @property
+    def model_infos(self) -> Mapping[str, Any]:
+        return self.inner.model_infos
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        return self.inner.directions
+
+    @property
+    def missing(self) -> Mapping[str, str]:
+        return self.inner.missing
+
+    @property
     def batch_invariant(self) -> bool:
-        return bool(self.inner.batch_invariant)
+        return self.inner.batch_invariant
+
+    @property
+    def span_counts(self) -> SpanCounts:
+        return self.inner.span_counts
+
+    @property
+    def memory_identity(self) -> str:
+        """The memory's size, rule and a digest of the pairs it may answer with, so a batch
+        journal made with another memory (or none, or the other rule) is not resumed."""
+        return memory_identity(self.memory, self.confirmed_only)
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+    def translate(self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None) -> str:
+        """A single line takes the memory's matches (as a batch of one); more lines are ``inner``'s."""
+        if "\n" in text:
+            return self.inner.translate(text, options, cancel)
+        return self.translate_batch([text], options, cancel)[0]
+
+    def translate_stream(
+        self,
+        text: str,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+        look_ahead: bool = False,
+    ) -> Generator[StreamEvent, None, None]:
+        """``inner``'s stream."""
+        return self.inner.translate_stream(text, options, cancel, prefix=prefix, look_ahead=look_ahead)
+
+    def alternatives(
+        self,
+        sentence: str,
+        n: int = 3,
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        prefix: str | None = None,
+    ) -> list[Alternative]:
+        """``inner``'s n best."""
+        return self.inner.alternatives(sentence, n, options, cancel, prefix=prefix)
 
     def close(self) -> None:
         self.inner.close()
@@ -94,10 +153,21 @@ class MemoryTranslator:
         self,
         lines: Sequence[str],
         options: GenerationOptions | None = None,
-        cancel: Any = None,
+        cancel: CancelToken | None = None,
         progress: ProgressFn | None = None,
     ) -> list[str]:
         """One translation per line: memory matches as they are kept, the rest by ``inner``."""
+        return [item.text for item in self.translate_items(lines, options, cancel, progress)]
+
+    def translate_items(
+        self,
+        lines: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        progress: ProgressFn | None = None,
+    ) -> list[Translation]:
+        """:meth:`translate_batch`'s translations, each with how many of its sentences the
+        memory gave and whether the model gave any of it (``Translation``)."""
         opts = options or self.options
         plans = [self._plan(line, opts) for line in lines]
         texts: list[str] = []  # what the model gets: whole lines without a match, else the missing sentences
@@ -110,15 +180,21 @@ class MemoryTranslator:
         self.counts.to_model += len(texts)
         done = self._model(texts, opts, cancel, progress, len(lines))
         out = []
-        for plan in plans:
+        for line, plan in zip(lines, plans):
             if plan is None or not plan.hits:
-                out.append(next(done))
+                out.append(Translation(next(done), 0, bool(line.strip())))
             else:
-                out.append(_join([t if t is not None else next(done) for _, _, t in plan.parts]))
+                parts = [t if t is not None else next(done) for _, _, t in plan.parts]
+                out.append(Translation(_join(parts), plan.hits, plan.hits < len(plan.parts)))
         return out
 
     def _model(
-        self, texts: list[str], opts: GenerationOptions, cancel: Any, progress: ProgressFn | None, lines: int
+        self,
+        texts: list[str],
+        opts: GenerationOptions,
+        cancel: CancelToken | None,
+        progress: ProgressFn | None,
+        lines: int,
     ) -> Iterator[str]:
         """The model's translations of ``texts``, in order (none asked when there are none)."""
         if not texts:
@@ -159,34 +235,31 @@ def _cjk_end(text: str) -> bool:
     return bool(text) and bool(dirs.CJK.match(text[-1]) or text[-1] in "。！？；…”」』）")
 
 
-def memory_identity(translator: Any) -> str:
-    """What a batch job's key adds for a :class:`MemoryTranslator` (its memory's size and a
-    digest of its pairs; "" for any other translator), so that a journal made with another
-    memory, or none, is not resumed."""
-    if not isinstance(translator, MemoryTranslator):
-        return ""
-    pairs = sorted((e.direction, e.source, e.target) for e in translator.memory.search(limit=None))
+def memory_identity(memory: TranslationMemory, confirmed_only: bool = False) -> str:
+    """What a batch job's key adds for a memory: the number of pairs it may answer with, a
+    digest of them (direction, source, target) and, with ``confirmed_only``, that rule; so a
+    journal made with another memory, or none, is not resumed (an approved pair added or
+    changed after an interrupted job changes its key)."""
+    entries = memory.search(limit=None)
+    if confirmed_only:
+        entries = [e for e in entries if e.origin != EDITED]  # as TranslationMemory.confirmed
+    pairs = sorted((e.direction, e.source, e.target) for e in entries)
     digest = hashlib.sha256(json.dumps(pairs, ensure_ascii=False).encode("utf-8")).hexdigest()[:12]
-    return f"{len(pairs)} entries, {digest}"
+    return f"{len(pairs)} entries, {digest}" + (", confirmed only" if confirmed_only else "")
 
 
 def memory_factory(
-    factory: Callable[[Any], Any], memory_of: Callable[[], TranslationMemory | None]
-) -> Callable[[Any], Any]:
-    """``factory`` (config -> batch translator) whose translators take the exact matches of
+    factory: Callable[[Any], TranslatorFace], memory_of: Callable[[], TranslationMemory | None]
+) -> Callable[[Any], TranslatorFace]:
+    """``factory`` (config -> translator face) whose translators take the exact matches of
     ``memory_of()`` (asked at each build: the memory as it is then) through a
     :class:`MemoryTranslator` that takes approved or imported matches only (an unapproved
     edit is never used unreviewed); without a memory, ``factory``'s own. The window's file jobs
     use the user's memory this way, as ``translate --tm`` does."""
 
-    def build(config: Any) -> Any:
+    def build(config: Any) -> TranslatorFace:
         translator = factory(config)
         memory = memory_of()
         return translator if memory is None else MemoryTranslator(translator, memory, confirmed_only=True)
 
     return build
-
-
-def unwrap(translator: Any) -> Any:
-    """The translator a :class:`MemoryTranslator` wraps (any other: itself)."""
-    return translator.inner if isinstance(translator, MemoryTranslator) else translator

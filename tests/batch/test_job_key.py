@@ -17,14 +17,16 @@ def _model(name: str) -> types.SimpleNamespace:
 
 
 class TwoWay:
-    """What job_key reads of a two-way translator: its per-direction models and options."""
+    """What job_key reads of a two-way translator's face: its per-direction models and options."""
 
     variant, batch_size, batch_invariant = "int8", 16, True
 
     def __init__(self, zh_en: str) -> None:
         self.translators = {"en-zh": _model("en-zh-model"), "zh-en": _model(zh_en)}
         self.model_info = self.translators["en-zh"].model_info
+        self.model_infos = {name: t.model_info for name, t in self.translators.items()}
         self.options = GenerationOptions()
+        self.memory_identity = ""
 
 
 class OneWay:
@@ -34,7 +36,9 @@ class OneWay:
 
     def __init__(self) -> None:
         self.model_info = _model("en-zh-model").model_info
+        self.model_infos = {"en-zh": self.model_info}
         self.options = GenerationOptions()
+        self.memory_identity = ""
 
 
 def _key(translator, segments):

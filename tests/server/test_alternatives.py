@@ -12,6 +12,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
 from desktop_mt import Translator  # noqa: E402
+from desktop_mt.engine.router import TwoWayTranslator  # noqa: E402
 from desktop_mt.server.app import create_app  # noqa: E402
 from desktop_mt.server.config import ServerConfig  # noqa: E402
 from desktop_mt.server.languages import traditional_converter  # noqa: E402
@@ -34,7 +35,8 @@ def engine():
 @pytest.fixture(scope="module")
 def app():
     """One unbatched slot, so a test can hold it and see the busy answers."""
-    return create_app(ServerConfig(max_streams=1, alternatives_limit=4), Translator())
+    # The server routes by the face's rules: one model behind a TwoWayTranslator of its direction.
+    return create_app(ServerConfig(max_streams=1, alternatives_limit=4), TwoWayTranslator({"en-zh": Translator()}))
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 
 from desktop_mt.testing import FakeModelTranslator
 from desktop_mt.tm import TranslationMemory
-from desktop_mt.tm.apply import MemoryTranslator, unwrap
+from desktop_mt.tm.apply import MemoryTranslator
 
 
 @pytest.fixture
@@ -47,7 +47,9 @@ def test_all_lines_from_memory_make_no_model_call_and_report_progress(fake):
 def test_the_wrapper_looks_like_its_translator(fake):
     translator = MemoryTranslator(fake, TranslationMemory(":memory:"))
     assert translator.options == fake.options and translator.model_info is fake.model_info
-    assert translator.batch_size == fake.batch_size and unwrap(translator) is fake and unwrap(fake) is fake
+    assert translator.batch_size == fake.batch_size and translator.directions == fake.directions
+    assert translator.model_infos == fake.model_infos and translator.missing == fake.missing
+    assert fake.memory_identity == "" and translator.memory_identity.startswith("0 entries")
 
 
 def test_a_journal_made_with_another_memory_is_not_resumed(fake):
