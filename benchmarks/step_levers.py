@@ -126,7 +126,7 @@ def static_scales(model: Any, scale: float = 0.05) -> Any:
     row-scale ``Mul`` and bias ``Add`` after it go (speed only: the scale is not calibrated)."""
     from onnx import helper, numpy_helper
 
-    from desktop_mt.models.convert import _drop_dead
+    from desktop_mt.models.convert import drop_dead
 
     graph = model.graph
     graph.initializer.append(numpy_helper.from_array(np.float32(scale), "c_static"))
@@ -149,7 +149,7 @@ def static_scales(model: Any, scale: float = 0.05) -> Any:
         if node.name not in dropped:
             nodes.append(node)
             nodes.extend(quantized[out] for out in node.output if out in quantized)
-    _drop_dead(graph, nodes)  # the per-row chains, read by nothing now, and their constants
+    drop_dead(graph, nodes)  # the per-row chains, read by nothing now, and their constants
     return model
 
 

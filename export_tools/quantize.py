@@ -28,7 +28,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from desktop_mt.engine import model_format as mf
 from desktop_mt.errors import ModelFormatError
-from desktop_mt.models.marian_weights import all_graphs  # graph and every subgraph (also used by tests)
+from desktop_mt.models.convert.onnx_graph import all_graphs  # graph and every subgraph (also used by tests)
 
 KINDS = (mf.INT8_PER_ROW, mf.INT8_WEIGHT_ONLY, mf.INT8_DYNAMIC)
 # Per-row MatMul weights use 7 of the 8 bits. ONNX Runtime's uint8 x int8 kernel on CPUs without

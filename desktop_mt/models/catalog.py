@@ -30,7 +30,7 @@ class VariantSpec:
     """The files of one variant: ``files`` maps a role (``encoder``, ``decoder_merged``,
     ``decoder``, ``decoder_with_past``) to its path in the repository; or, for a checkpoint
     repository, ``{"checkpoint": "model.safetensors"}``: the variant is built from the state dict
-    at install (``models.checkpoint``, no torch)."""
+    at install (``models.convert.checkpoint``, no torch)."""
 
     files: dict[str, str]
     approx_bytes: int = 0

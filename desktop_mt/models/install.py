@@ -21,8 +21,9 @@ from ..engine.model_format import (
 )
 from ..engine.tokenizer import vocab_target_tokens
 from ..errors import ModelDownloadError, ModelFormatError, ModelNotFoundError
-from . import checkpoint, convert
+from . import convert
 from .catalog import CatalogEntry
+from .convert import checkpoint
 from .hub import RemoteFile
 
 
@@ -62,7 +63,7 @@ def _install_downloaded_checkpoint(
     download) built into both variants of the step layout in ``staging``, without torch; the
     manifest records where it came from, as for an ONNX download. A refusal is a download error:
     there is no downloaded layout to fall back to."""
-    shutil.rmtree(staging / checkpoint.CONVERTED_DIR, ignore_errors=True)
+    shutil.rmtree(staging / convert.CONVERTED_DIR, ignore_errors=True)
     try:
         manifest = checkpoint.install_checkpoint(staging, staging)
     except ModelFormatError as exc:
@@ -186,7 +187,7 @@ def install_folder(folder: Path, target: Path) -> Path:
     with their sha256, then ``models.convert`` (the step layout with per-row int8, as
     :func:`convert_staged`). A Marian checkpoint (``config.json`` + ``model.safetensors`` +
     tokenizer) is built into the step layout, fp32 and per-row int8, without torch
-    (``models.checkpoint``). Returns ``target``; a folder that is ours already (a manifest) or
+    (``models.convert.checkpoint``). Returns ``target``; a folder that is ours already (a manifest) or
     that the converter does not apply to is returned unchanged, to be used in place."""
     if not needs_install(folder):
         return Path(folder)

@@ -243,5 +243,5 @@ def test_a_safetensors_checkpoint_folder_is_built_and_selected(qtbot, app_home, 
     target = app_home / "models" / "opus-mt-tiny"
     assert added.args == [str(folder), str(target)]
     info = inspect_model_dir(target)
-    assert info.manifest is not None and info.manifest["converted"]["by"] == "desktop_mt.models.checkpoint"
+    assert info.manifest is not None and info.manifest["converted"]["by"] == "desktop_mt.models.convert.checkpoint"
     assert str(target) in selected_paths(dialog)

@@ -21,8 +21,7 @@ import pytest
 
 from desktop_mt import GenerationOptions, Translator
 from desktop_mt.engine.model_format import inspect_model_dir, verify_files
-from desktop_mt.models import checkpoint
-from desktop_mt.models.marian_weights import ConversionRefused
+from desktop_mt.models.convert import ConversionRefused, checkpoint, find_checkpoint
 from tests.conftest import load_torch
 from tests.engine.test_parity import NO_BOUND, SENTENCES, hf_generate
 from tests.models.test_download import ROOT, run_cli
@@ -65,7 +64,7 @@ def test_models_add_builds_the_step_layout_from_a_safetensors_checkpoint(added):
     assert f"installed opus-mt-tiny in {target}" in result.stdout
     assert "opus-mt-tiny" in listed.stdout and "layout step" in listed.stdout, listed.stdout
     info = inspect_model_dir(target)
-    assert info.manifest is not None and info.manifest["converted"]["by"] == "desktop_mt.models.checkpoint"
+    assert info.manifest is not None and info.manifest["converted"]["by"] == "desktop_mt.models.convert.checkpoint"
     assert info.manifest["added_from"] == str(folder.resolve())
     assert info.int8_kind == "dynamic-per-row"
     for variant in ("fp32", "int8"):
@@ -163,7 +162,7 @@ def test_positions_are_marians_sinusoids():
         module = MarianSinusoidalPositionalEmbedding(40, dim)
         with torch.no_grad():
             want = module.create_weight().numpy()
-        assert (checkpoint.sinusoids(40, dim) == want).all()
+        assert (find_checkpoint.sinusoids(40, dim) == want).all()
 
 
 def checkpoint_entry() -> dict:

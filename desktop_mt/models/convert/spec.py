@@ -1,22 +1,19 @@
-"""The weights of a Marian decoder as arrays, its sizes, and the constants of an ONNX graph.
+"""What the converter builds: a post-norm Marian's sizes and weights, block by block.
 
-Shared by ``graph_search`` (weights found in a downloaded graph), ``checkpoint`` (weights read
-from a safetensors state dict) and ``convert`` (the step graphs written from them).
+The finders fill these (``find_graph`` from a downloaded ONNX decoder, ``find_checkpoint`` from a
+safetensors state dict, ``export_tools.step_graphs`` from a torch model) and ``blocks`` / ``graphs``
+write ONNX from them; nothing here depends on where the weights came from.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from ..errors import ModelFormatError
-
-if TYPE_CHECKING:
-    import onnx
+from ...errors import ModelFormatError
 
 ACTIVATIONS = ("swish", "silu", "relu", "gelu")
 
@@ -39,20 +36,43 @@ class Norm:
 
 
 @dataclasses.dataclass(frozen=True)
-class DecoderLayer:
-    self_q: Linear
-    self_k: Linear
-    self_v: Linear
-    self_out: Linear
-    self_norm: Norm
-    cross_q: Linear
-    cross_k: Linear
-    cross_v: Linear
-    cross_out: Linear
-    cross_norm: Norm
+class Attention:
+    """One attention block: its projections and the layer norm after its residual."""
+
+    q: Linear
+    k: Linear
+    v: Linear
+    out: Linear
+    norm: Norm
+
+
+@dataclasses.dataclass(frozen=True)
+class FeedForward:
+    """fc1, the activation, fc2 and the layer norm after the residual."""
+
     fc1: Linear
     fc2: Linear
-    final_norm: Norm
+    norm: Norm
+
+
+@dataclasses.dataclass(frozen=True)
+class EncoderLayer:
+    self_attn: Attention
+    ffn: FeedForward
+
+
+@dataclasses.dataclass(frozen=True)
+class DecoderLayer:
+    self_attn: Attention
+    cross_attn: Attention
+    ffn: FeedForward
+
+
+@dataclasses.dataclass(frozen=True)
+class MarianEncoderWeights:
+    embed_tokens: np.ndarray  # [vocab, d]
+    embed_positions: np.ndarray  # [positions, d]
+    layers: tuple[EncoderLayer, ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,65 +99,6 @@ class Dims:
         return self.d_model // self.heads
 
 
-# -- reading the downloaded graph -----------------------------------------------------------
-
-
-def _onnx() -> Any:
-    try:
-        import onnx
-    except ImportError as exc:  # the packaged app must ship onnx for this
-        raise ConversionRefused(f"converting a downloaded model needs the onnx package ({exc})") from exc
-    return onnx
-
-
-class GraphConstants:
-    """The nodes of a decoder graph (outer graph and every branch) and its constant values."""
-
-    def __init__(self, model: onnx.ModelProto):
-        module = _onnx()
-        self.model = model
-        self._numpy = module.numpy_helper
-        self._attr = module.helper.get_attribute_value
-        self.initializers = {i.name: i for i in model.graph.initializer}
-        self.nodes: list[onnx.NodeProto] = []
-        self.producer: dict[str, onnx.NodeProto] = {}
-        for graph in all_graphs(model.graph):
-            self.initializers.update({i.name: i for i in graph.initializer})
-            for node in graph.node:
-                self.nodes.append(node)
-                for out in node.output:
-                    self.producer.setdefault(out, node)
-        self._cache: dict[str, np.ndarray | None] = {}
-
-    def const(self, name: str) -> np.ndarray | None:
-        """The value of ``name`` when it is a constant (through Identity, Transpose, Cast), else None."""
-        if name not in self._cache:
-            self._cache[name] = self._const(name)
-        return self._cache[name]
-
-    def _const(self, name: str) -> np.ndarray | None:
-        if name in self.initializers:
-            return np.asarray(self._numpy.to_array(self.initializers[name]))
-        node = self.producer.get(name)
-        if node is None:
-            return None
-        if node.op_type == "Constant":
-            attr = next((a for a in node.attribute if a.name == "value"), None)
-            return None if attr is None else np.asarray(self._numpy.to_array(attr.t))
-        if node.op_type in ("Identity", "Transpose", "Cast") and node.input:
-            value = self.const(node.input[0])
-            if value is None:
-                return None
-            if node.op_type == "Transpose":
-                perm = next((list(self._attr(a)) for a in node.attribute if a.name == "perm"), None)
-                return np.ascontiguousarray(value.transpose(perm) if perm else value.T)
-            return value
-        return None
-
-    def const_inputs(self, node: onnx.NodeProto) -> list[np.ndarray]:
-        return [v for v in (self.const(i) for i in node.input if i) if v is not None]
-
-
 def read_dims(config: dict[str, Any]) -> Dims:
     """The decoder's sizes from config.json (Marian only)."""
     if config.get("model_type") != "marian":
@@ -159,13 +120,11 @@ def read_dims(config: dict[str, Any]) -> Dims:
     )
 
 
-def all_graphs(graph: onnx.GraphProto) -> Iterator[onnx.GraphProto]:
-    onnx = _onnx()
-    yield graph
-    for node in graph.node:
-        for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.GRAPH:
-                yield from all_graphs(attr.g)
-            elif attr.type == onnx.AttributeProto.GRAPHS:
-                for sub in attr.graphs:
-                    yield from all_graphs(sub)
+def encoder_dims(config: dict[str, Any]) -> Dims:
+    """The encoder's sizes from config.json (its own heads, layers and feed-forward width)."""
+    return dataclasses.replace(
+        read_dims(config),
+        heads=int(config["encoder_attention_heads"]),
+        layers=int(config["encoder_layers"]),
+        ffn=int(config["encoder_ffn_dim"]),
+    )
