@@ -39,7 +39,7 @@ from .connections import DRAIN_STATE
 from .errors import ApiError, error_response
 from .guard import Guard, JsonCORSMiddleware
 from .languages import NAMES, Target, canonical, detect, detect_each, language_of
-from .memory import open_memory
+from .memory import MemoryHeader, open_memory, whole_from_memory
 from .metrics import CONTENT_TYPE
 from .openapi import describe
 from .requests import Params, check_key, off_loop, query_params, read_params, string_field, unless_disconnected
@@ -127,6 +127,8 @@ def _add_middleware(app: FastAPI, config: ServerConfig, service: TranslationServ
             allow_headers=list(CORS_HEADERS),
             max_age=600,
         )
+    if service.memory_enabled:  # X-Desktop-MT-Memory: what of each answer the memory gave
+        app.add_middleware(MemoryHeader)
     # Outermost (added last): the Host check, the last word on errors, the log line.
     app.add_middleware(Guard, metrics=service.metrics, endpoints=ENDPOINTS, check_host=is_loopback(config.host))
 
@@ -260,6 +262,9 @@ class TranslateRequest:
         if self.alternatives > 0:
             others = alternatives or [[] for _ in outputs]
             body["alternatives"] = others if self.batch else others[0]
+        if any(hasattr(o, "from_memory") for o in outputs):  # answered through the memory (--tm)
+            flags = [whole_from_memory(o) for o in outputs]
+            body["fromMemory"] = flags if self.batch else flags[0]
         return body
 
 

@@ -31,6 +31,7 @@ from .batching import Batcher, BatchReport
 from .config import ServerConfig
 from .gate import FairGate, TurnCancelled
 from .languages import LanguageTable, Target
+from .memory import record_answers
 from .metrics import Metrics
 
 log = logging.getLogger("desktop_mt.server")
@@ -44,7 +45,8 @@ class Answer(str):
     """A batched translation (a ``str``, as the batcher and every API hold it) that also says
     how many of its sentences the translation memory gave (``from_memory``) and whether the
     model gave any of it (``to_model``): the per-text fact the routes flag in their responses
-    (``server.memory.MemoryFlags``). A translation without a memory is a plain ``str``."""
+    (``server.memory``: the ``X-Desktop-MT-Memory`` header, LibreTranslate's ``fromMemory``).
+    A translation without a memory is a plain ``str``."""
 
     from_memory: int
     to_model: bool
@@ -55,11 +57,6 @@ class Answer(str):
         answer = cls(script.convert(item.text, script_name))
         answer.from_memory, answer.to_model = item.from_memory, item.to_model
         return answer
-
-
-def memory_share(text: str) -> tuple[int, bool]:
-    """``(sentences from the memory, any part from the model)`` of a batched translation."""
-    return getattr(text, "from_memory", 0), getattr(text, "to_model", True)
 
 
 class TooManyStreams(DesktopMTError):
@@ -164,7 +161,10 @@ class TranslationService:
         ticket = self.batcher.submit(texts, key=target)
         self.metrics.queue_texts.set(self.batcher.queued_texts)
         try:
-            return await asyncio.wrap_future(ticket.future)
+            results = await asyncio.wrap_future(ticket.future)
+            if self._memory is not None:  # the request's X-Desktop-MT-Memory header (server.memory)
+                record_answers(results)
+            return results
         except asyncio.CancelledError:
             ticket.cancel()
             self.metrics.cancelled.labels("batched").inc()
