@@ -33,7 +33,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from .app import i18n
 from .app.factory import build_translator, catalog_model_for, model_folders
+from .app.i18n import N_, _
 from .batch import (
     FORMATS,
     BatchInputError,
@@ -81,7 +83,7 @@ STDOUT = Path("-")  # ``-o -``: write the translation to standard output
 SELF_TEST_SENTENCE = "The weather is nice today, so let's go for a walk in the park."
 
 
-TRANSLATE_EPILOG = """\
+TRANSLATE_EPILOG = N_("""\
 outputs:
   Each FILE is written next to it as NAME.zh.EXT (talk.srt -> talk.zh.srt; NAME.en.EXT
   when it is translated into English: --to en, or a mostly Chinese file), or into
@@ -92,7 +94,7 @@ outputs:
 exit codes:
   0 done, 1 a failed input or model (named in the message), 2 usage,
   130 interrupted (rerun with --resume)
-"""
+""")
 
 
 class UsageError(Exception):
@@ -117,6 +119,7 @@ def main(argv: Sequence[str] | None = None, *, share_threads: bool = False) -> i
         return run_gui([], share_threads)
     if argv[0] == "gui":  # the GUI parses its own options (e.g. --model DIR)
         return run_gui(argv[1:], share_threads)
+    i18n.activate()  # the messages' and --help's language: the settings', else the locale's
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -132,7 +135,7 @@ def main(argv: Sequence[str] | None = None, *, share_threads: bool = False) -> i
         return command(args)
     except UsageError as exc:
         parser.print_usage(sys.stderr)
-        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `desktop-mt translate < big.txt | head`: the reader left
         _silence_stdout()
@@ -147,102 +150,125 @@ def _silence_stdout() -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands translate, self-test, gui)."""
-    parser = argparse.ArgumentParser(prog="desktop-mt", description="Offline English<->Chinese translation.")
-    parser.add_argument("--version", action="version", version=f"desktop-mt {__version__}")
+    parser: argparse.ArgumentParser = i18n.ArgumentParser(
+        prog="desktop-mt", description=_("Offline English<->Chinese translation.")
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"desktop-mt {__version__}",
+        help=_("show program's version number and exit"),  # argparse's default is not translated
+    )
     sub = parser.add_subparsers(dest="command", metavar="{translate,ocr,self-test,serve,models,show,gui}")
 
     tr = sub.add_parser(
         "translate",
-        help="translate files, or stdin to stdout",
-        description="Translate text, subtitle (SRT), Word (DOCX), XLIFF and PO files, or stdin to stdout.",
-        epilog=TRANSLATE_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help=_("translate files, or stdin to stdout"),
+        description=_("Translate text, subtitle (SRT), Word (DOCX), XLIFF and PO files, or stdin to stdout."),
+        epilog=_(TRANSLATE_EPILOG),
+        formatter_class=i18n.RawDescriptionHelpFormatter,
     )
-    tr.add_argument("files", nargs="*", metavar="FILE", help="input files; none or '-' for stdin")
+    tr.add_argument("files", nargs="*", metavar="FILE", help=_("input files; none or '-' for stdin"))
     where = tr.add_mutually_exclusive_group()
-    where.add_argument("-o", "--output", metavar="OUT", help="output file (one input only; '-' for stdout)")
-    where.add_argument("--out-dir", metavar="DIR", help="folder for the outputs (same file names)")
+    where.add_argument("-o", "--output", metavar="OUT", help=_("output file (one input only; '-' for stdout)"))
+    where.add_argument("--out-dir", metavar="DIR", help=_("folder for the outputs (same file names)"))
     tr.add_argument(
         "--format",
         choices=("auto", *FORMATS),
         default="auto",
-        help="input format (default: by file suffix; stdin: txt)",
+        help=_("input format (default: by file suffix; stdin: txt)"),
     )
     tr.add_argument(
         "--overwrite-mt",
         action="store_true",
-        help="XLIFF/PO: also re-translate targets that a machine filled and nobody confirmed "
-        "(empty targets are always filled; confirmed, approved and locked ones never)",
+        help=_(
+            "XLIFF/PO: also re-translate targets that a machine filled and nobody confirmed "
+            "(empty targets are always filled; confirmed, approved and locked ones never)"
+        ),
     )
-    _add_model_arguments(tr, "model variant (default int8)", per_direction=True)
+    _add_model_arguments(tr, _("model variant (default int8)"), per_direction=True)
     tr.add_argument(
         "--to",
         choices=("auto", "en", "zh"),
         default="auto",
-        help="the language to translate into: 'auto' (default) translates each sentence "
-        "into the other language (Chinese into English, English into Chinese); 'en' or "
-        "'zh' leaves sentences already in that language as they are",
+        help=_(
+            "the language to translate into: 'auto' (default) translates each sentence "
+            "into the other language (Chinese into English, English into Chinese); 'en' or "
+            "'zh' leaves sentences already in that language as they are"
+        ),
     )
-    tr.add_argument("--beams", type=_positive, metavar="N", help="beam size (1 = greedy)")
-    tr.add_argument("--max-length", type=_positive, metavar="N", help="most output tokens per sentence")
-    tr.add_argument("--batch-size", type=_positive, metavar="N", help="sentences per batch")
+    tr.add_argument("--beams", type=_positive, metavar="N", help=_("beam size (1 = greedy)"))
+    tr.add_argument("--max-length", type=_positive, metavar="N", help=_("most output tokens per sentence"))
+    tr.add_argument("--batch-size", type=_positive, metavar="N", help=_("sentences per batch"))
     tr.add_argument(
         "--script",
         choices=("simplified", "traditional-tw", "traditional-hk", "traditional"),
         default="simplified",
-        help="Chinese output: Simplified (default), or Traditional converted "
-        "with OpenCC (Taiwan s2twp, Hong Kong s2hk, generic s2t)",
+        help=_(
+            "Chinese output: Simplified (default), or Traditional converted "
+            "with OpenCC (Taiwan s2twp, Hong Kong s2hk, generic s2t)"
+        ),
     )
     tr.add_argument(
         "--glossary",
         metavar="FILE",
-        help="CSV/TSV of terms (source,target[,case]): each source term found is rendered as its target term",
+        help=_("CSV/TSV of terms (source,target[,case]): each source term found is rendered as its target term"),
     )
     tr.add_argument(
         "--tm",
         metavar="FILE.tmx",
-        help="a translation memory (TMX): sentences it has exactly are taken from it and never "
-        "sent to the model; stderr says how many",
+        help=_(
+            "a translation memory (TMX): sentences it has exactly are taken from it and never "
+            "sent to the model; stderr says how many"
+        ),
     )
     _add_text_handling_arguments(tr)
     tr.add_argument(
         "--join-lines",
         action="store_true",
-        help="join the hard line breaks of text copied from a PDF or web page "
-        "(hyphenation, wrapped sentences) before translating; paragraphs, list "
-        "items, headings and table rows stay (text input only)",
+        help=_(
+            "join the hard line breaks of text copied from a PDF or web page "
+            "(hyphenation, wrapped sentences) before translating; paragraphs, list "
+            "items, headings and table rows stay (text input only)"
+        ),
     )
     tr.add_argument(
         "--bilingual",
         action="store_true",
-        help="keep the source and put its translation after it (txt: next line, "
-        "docx: next paragraph, srt: Chinese under the English in each cue)",
+        help=_(
+            "keep the source and put its translation after it (txt: next line, "
+            "docx: next paragraph, srt: Chinese under the English in each cue)"
+        ),
     )
-    tr.add_argument("--resume", action="store_true", help="continue an interrupted run from its journal")
+    tr.add_argument("--resume", action="store_true", help=_("continue an interrupted run from its journal"))
     tr.add_argument(
         "--chunk-size",
         type=_positive,
         metavar="N",
-        help="segments translated between two journal writes (default: four batches, at least 64); "
-        "smaller loses less work to an interruption, larger batches better",
+        help=_(
+            "segments translated between two journal writes (default: four batches, at least 64); "
+            "smaller loses less work to an interruption, larger batches better"
+        ),
     )
-    tr.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
-    tr.add_argument("--encoding", metavar="ENC", help="encoding of text input without a BOM (default utf-8)")
+    tr.add_argument("--progress", action="store_true", help=_("show progress even when stderr is not a terminal"))
+    tr.add_argument("--encoding", metavar="ENC", help=_("encoding of text input without a BOM (default utf-8)"))
     tr.set_defaults(func=cmd_translate)
 
-    st = sub.add_parser("self-test", help="load the model of each direction headless, translate, print timings")
-    _add_model_arguments(st, "test only this variant (default: every variant)", per_direction=True)
+    st = sub.add_parser("self-test", help=_("load the model of each direction headless, translate, print timings"))
+    _add_model_arguments(st, _("test only this variant (default: every variant)"), per_direction=True)
     st.set_defaults(func=cmd_self_test)
 
     sv = sub.add_parser(
         "serve",
-        help="serve a LibreTranslate-compatible HTTP API (needs the 'server' extra); see docs/SERVER.md",
-        description="Local translation server: LibreTranslate's /translate, "
-        "/languages, /detect, plus /translate/stream (SSE), "
-        "/health and /metrics. Binds 127.0.0.1 unless told "
-        "otherwise; any other host needs --api-key.",
+        help=_("serve a LibreTranslate-compatible HTTP API (needs the 'server' extra); see docs/SERVER.md"),
+        description=_(
+            "Local translation server: LibreTranslate's /translate, "
+            "/languages, /detect, plus /translate/stream (SSE), "
+            "/health and /metrics. Binds 127.0.0.1 unless told "
+            "otherwise; any other host needs --api-key."
+        ),
     )
-    _add_model_arguments(sv, "model variant (default int8)", per_direction=True)
+    _add_model_arguments(sv, _("model variant (default int8)"), per_direction=True)
     add_serve_arguments(sv)
     sv.set_defaults(func=cmd_serve)
 
@@ -250,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_show_parser(sub)  # no Qt: talks to the running window over a socket
     add_ocr_parser(sub)  # images: OCR offline, no Qt
 
-    sub.add_parser("gui", help="start the GUI (the default without arguments); options after it go to the GUI")
+    sub.add_parser("gui", help=_("start the GUI (the default without arguments); options after it go to the GUI"))
     parser.set_defaults(func=lambda args: run_gui([], args.share_threads))
     return parser
 
@@ -261,51 +287,61 @@ def _add_model_arguments(parser: argparse.ArgumentParser, variant_help: str, per
             "--model",
             metavar="DIR|NAME",
             action="append",
-            help="model folder, or the name of an installed model; give it twice for both "
-            "directions (an English->Chinese and a Chinese->English model, in any order). "
-            "Default per direction: the active model (`desktop-mt models list`), else the "
-            "bundled demo",
+            help=_(
+                "model folder, or the name of an installed model; give it twice for both "
+                "directions (an English->Chinese and a Chinese->English model, in any order). "
+                "Default per direction: the active model (`desktop-mt models list`), else the "
+                "bundled demo"
+            ),
         )
     else:
         parser.add_argument(
             "--model",
             metavar="DIR|NAME",
-            help="model folder, or the name of an installed model (default: the active model, "
-            "see `desktop-mt models list`; the bundled demo unless chosen)",
+            help=_(
+                "model folder, or the name of an installed model (default: the active model, "
+                "see `desktop-mt models list`; the bundled demo unless chosen)"
+            ),
         )
     parser.add_argument(
         "--target-token",
         metavar=">>ID<<",
-        help="target-language token of a multi-target model (default: the model's, e.g. >>cmn_Hans<<)",
+        help=_("target-language token of a multi-target model (default: the model's, e.g. >>cmn_Hans<<)"),
     )
     parser.add_argument("--variant", choices=("int8", "fp32"), default=None, help=variant_help)
-    parser.add_argument("--threads", type=_non_negative, metavar="N", help="CPU threads (0 = let ONNX Runtime choose)")
     parser.add_argument(
-        "--provider", metavar="NAME", default="cpu", help="execution provider (cpu, cuda, dml, coreml, openvino)"
+        "--threads", type=_non_negative, metavar="N", help=_("CPU threads (0 = let ONNX Runtime choose)")
+    )
+    parser.add_argument(
+        "--provider", metavar="NAME", default="cpu", help=_("execution provider (cpu, cuda, dml, coreml, openvino)")
     )
 
 
 def _add_text_handling_arguments(parser: argparse.ArgumentParser) -> None:
     """``--spans``, ``--raw`` and a switch for each text-handling step (docs/ENGINE_API.md)."""
-    group = parser.add_argument_group("text handling (default: all on)")
+    group = parser.add_argument_group(_("text handling (default: all on)"))
     group.add_argument(
         "--spans",
         choices=("whole", "cut", "off"),
         default=None,
-        help="sentences with numbers, URLs, codes or glossary terms: 'whole' (default) "
-        "translates the whole sentence and keeps it when every span is in the output, "
-        "else cuts it around them; 'cut' always cuts; 'off' protects nothing",
+        help=_(
+            "sentences with numbers, URLs, codes or glossary terms: 'whole' (default) "
+            "translates the whole sentence and keeps it when every span is in the output, "
+            "else cuts it around them; 'cut' always cuts; 'off' protects nothing"
+        ),
     )
     group.add_argument(
-        "--raw", action="store_true", help="the model's own output: every step below off, spans off, no length bound"
+        "--raw",
+        action="store_true",
+        help=_("the model's own output: every step below off, spans off, no length bound"),
     )
     for flag, what in (
-        ("--no-repetition-guard", "end a sentence whose output starts to loop"),
-        ("--no-chinese-punctuation", "make ASCII punctuation next to Chinese full-width"),
-        ("--no-protect-numbers", "copy numbers, prices, dates and times verbatim"),
-        ("--no-keep-cjk", "copy sentences that are already Chinese/Japanese/Korean"),
+        ("--no-repetition-guard", _("do not end a sentence whose output starts to loop")),
+        ("--no-chinese-punctuation", _("do not make ASCII punctuation next to Chinese full-width")),
+        ("--no-protect-numbers", _("do not copy numbers, prices, dates and times verbatim")),
+        ("--no-keep-cjk", _("do not copy sentences that are already Chinese/Japanese/Korean")),
     ):
-        group.add_argument(flag, action="store_true", help=f"do not {what}")
+        group.add_argument(flag, action="store_true", help=what)
 
 
 def _text_handling_of(args: argparse.Namespace) -> dict[str, Any]:
@@ -314,7 +350,7 @@ def _text_handling_of(args: argparse.Namespace) -> dict[str, Any]:
     if not getattr(args, "raw", False):
         options = {}
     elif getattr(args, "glossary", None):
-        raise UsageError("--raw protects nothing, so it cannot apply a --glossary")
+        raise UsageError(_("--raw protects nothing, so it cannot apply a --glossary"))
     else:
         options = dict(RAW)
     for name in ("repetition_guard", "chinese_punctuation", "protect_numbers", "keep_cjk"):
@@ -328,13 +364,13 @@ def _text_handling_of(args: argparse.Namespace) -> dict[str, Any]:
 def _positive(text: str) -> int:
     value = int(text) if text.strip().lstrip("-").isdigit() else None
     if value is None or value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+        raise argparse.ArgumentTypeError(_("expected a whole number >= 1, got {text!r}").format(text=text))
     return value
 
 
 def _non_negative(text: str) -> int:
     if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+        raise argparse.ArgumentTypeError(_("expected a whole number >= 0, got {text!r}").format(text=text))
     return int(text)
 
 
@@ -379,7 +415,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
         memory = _memory_of(args)  # a bad TMX file is named before the model loads
         translator = make_translator(args)
     except (DesktopMTError, ValueError) as exc:
-        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
         return EXIT_FAILED
     with_memory = MemoryTranslator(translator, memory) if memory is not None else None
     translator = with_memory or translator
@@ -395,11 +431,11 @@ def cmd_translate(args: argparse.Namespace) -> int:
         _print_memory_counts(args, with_memory)
         return status
     except DesktopMTError as exc:  # e.g. stdin needs a direction without a model (named in the message)
-        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         print(
-            "\ndesktop-mt: interrupted; the progress is kept: rerun the same command with --resume to continue",
+            "\n" + _("desktop-mt: interrupted; the progress is kept: rerun the same command with --resume to continue"),
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
@@ -419,12 +455,18 @@ def _memory_of(args: argparse.Namespace) -> TranslationMemory | None:
         import rapidfuzz  # noqa: F401
         import translate.storage.tmx  # noqa: F401
     except ImportError as exc:
-        raise ValueError(f"--tm needs the translation-memory part ({exc.name} is missing): {extra_hint('tm')}") from exc
+        raise ValueError(
+            _("--tm needs the translation-memory part ({module} is missing): {fix}").format(
+                module=exc.name, fix=extra_hint("tm")
+            )
+        ) from exc
     memory = TranslationMemory(":memory:")
     for name in DIRECTIONS:
         import_tmx(memory, path, name)
     if not memory.count():
-        print(f"desktop-mt: {path}: no English-Chinese sentence pairs in this memory", file=sys.stderr)
+        print(
+            _("desktop-mt: {file}: no English-Chinese sentence pairs in this memory").format(file=path), file=sys.stderr
+        )
     return memory
 
 
@@ -446,22 +488,22 @@ def _plan_jobs(args: argparse.Namespace) -> list[tuple[Path, Path | None]] | Non
     files = list(args.files)
     if not files or files == ["-"]:
         if args.out_dir:
-            raise UsageError("--out-dir needs input files (stdin goes to stdout or -o)")
+            raise UsageError(_("--out-dir needs input files (stdin goes to stdout or -o)"))
         return None
     if "-" in files:
-        raise UsageError("'-' (stdin) cannot be mixed with files")
+        raise UsageError(_("'-' (stdin) cannot be mixed with files"))
     if args.output and len(files) > 1:
-        raise UsageError("-o takes one input file; use --out-dir for several")
+        raise UsageError(_("-o takes one input file; use --out-dir for several"))
     if args.output:  # "-": stdout (see _translate_files)
         return [(Path(files[0]), Path(args.output))]
     if args.out_dir:
         out_dir = Path(args.out_dir)
         if out_dir.exists() and not out_dir.is_dir():
-            raise UsageError(f"--out-dir {out_dir} is not a folder")
+            raise UsageError(_("--out-dir {folder} is not a folder").format(folder=out_dir))
         jobs: list[tuple[Path, Path | None]] = [(Path(f), out_dir / Path(f).name) for f in files]
         names = [dst for _, dst in jobs]
         if len(set(names)) != len(names):
-            raise UsageError("two inputs have the same file name; they would share one output")
+            raise UsageError(_("two inputs have the same file name; they would share one output"))
         return jobs
     return [(Path(f), None) for f in files]
 
@@ -497,16 +539,17 @@ def _translate_files(
                 )
             except (BatchInputError, BatchOutputError) as exc:  # they name the file
                 bar.close()
-                print(f"desktop-mt: error: {_file_error_message(exc)}", file=sys.stderr)
+                print(_("desktop-mt: error: {message}").format(message=_file_error_message(exc)), file=sys.stderr)
                 status = EXIT_FAILED
                 continue
             except (DesktopMTError, OSError) as exc:
                 bar.close()
-                print(f"desktop-mt: error: {src}: {exc}", file=sys.stderr)
+                print(_("desktop-mt: error: {message}").format(message=f"{src}: {exc}"), file=sys.stderr)
                 status = EXIT_FAILED
                 continue
         seconds = time.perf_counter() - started
-        print(f"{src} -> {out} ({summaries[0]}, {seconds:.1f} s)", file=sys.stderr)
+        done = _("{summary}, {seconds} s").format(summary=summaries[0], seconds=f"{seconds:.1f}")
+        print(f"{src} -> {out} ({done})", file=sys.stderr)
     return status
 
 
@@ -543,13 +586,15 @@ def _print_resume_report(report: ResumeReport) -> None:
 
 
 def _file_error_message(
-    exc: BatchInputError | BatchOutputError,
-    resume: str = "then rerun the same command with --resume",
-    choose: str = "choose another output folder with -o or --out-dir",
+    exc: BatchInputError | BatchOutputError, resume: str | None = None, choose: str | None = None
 ) -> str:
-    """The message of a batch input/output error, with the CLI's words for the remedies."""
+    """The message of a batch input/output error, with the CLI's words for the remedies
+    (default: rerun with --resume; choose another output folder)."""
     if isinstance(exc, BatchOutputError):
-        return exc.describe(resume_hint=resume, choose_folder_hint=choose)
+        return exc.describe(
+            resume_hint=resume or _("then rerun the same command with --resume"),
+            choose_folder_hint=choose or _("choose another output folder with -o or --out-dir"),
+        )
     return str(exc)
 
 
@@ -566,7 +611,7 @@ def _translate_file_to_stdout(args: argparse.Namespace, translator: BatchTransla
         fmt = detect_format(src, args.format)
         data = read_input(src)
     except BatchInputError as exc:
-        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
         return EXIT_FAILED
     return _translate_data(args, translator, data, str(src), fmt)
 
@@ -584,7 +629,7 @@ def _translate_data(args: argparse.Namespace, translator: BatchTranslator, data:
             overwrite_machine=args.overwrite_mt,
         )
     except BatchInputError as exc:
-        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
         return EXIT_FAILED
     options = document_options(document, translator, None)  # an XLIFF's or PO's own languages
     with _ProgressBar(Path(name).name if name != "<stdin>" else "stdin", args.progress) as bar:
@@ -605,7 +650,12 @@ def _print_kept(segments: Sequence[str], translator: BatchTranslator) -> None:
     target language, Japanese or Korean, no model for their direction), if any."""
     kept = count_kept(segments, translator)
     if kept:
-        print(f"desktop-mt: {kept} kept as they were ({kept_reason(segments, translator)})", file=sys.stderr)
+        print(
+            _("desktop-mt: {count} kept as they were ({reason})").format(
+                count=kept, reason=kept_reason(segments, translator)
+            ),
+            file=sys.stderr,
+        )
 
 
 def _write_stdin_output(dst: Path, document: Document, translations: list[str]) -> int:
@@ -614,9 +664,9 @@ def _write_stdin_output(dst: Path, document: Document, translations: list[str]) 
         atomic_write(dst, lambda f: document.write(translations, f))
     except OSError as exc:
         message = _file_error_message(
-            BatchOutputError(exc, dst), resume="then run it again", choose="choose another output with -o"
+            BatchOutputError(exc, dst), resume=_("then run it again"), choose=_("choose another output with -o")
         )
-        print(f"desktop-mt: error: {message}", file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=message), file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 
@@ -683,8 +733,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from .server.run import serve_from_args  # the server extra (FastAPI, uvicorn): only for serve
     except ImportError as exc:
         print(
-            f"desktop-mt: error: the server is not installed ({exc}).\n"
-            f"Install the 'server' extra: {extra_hint('server')}",
+            _("desktop-mt: error: the server is not installed ({error}).\nInstall the 'server' extra: {fix}").format(
+                error=exc, fix=extra_hint("server")
+            ),
             file=sys.stderr,
         )
         return EXIT_FAILED
@@ -702,25 +753,35 @@ def cmd_self_test(args: argparse.Namespace) -> int:
         folders = {name: folder for name, folder in model_folders(models or None).items() if folder is not None}
         infos = {name: inspect_model_dir(folder) for name, folder in folders.items()}
     except DesktopMTError as exc:
-        return _self_test_failed(f"no usable model: {exc}")
+        return _self_test_failed(_("no usable model: {error}").format(error=exc))
     failures = []
     for name, info in infos.items():
         print(
-            f"{name} model: {info.name} ({info.architecture}, {info.source_lang}->{info.target_lang}) "
-            f"at {info.path}; variants {', '.join(info.variants)}"
+            _("{direction} model: {name} ({architecture}, {pair}) at {folder}; variants {variants}").format(
+                direction=name,
+                name=info.name,
+                architecture=info.architecture,
+                pair=f"{info.source_lang}->{info.target_lang}",
+                folder=info.path,
+                variants=", ".join(info.variants),
+            )
         )
         for variant in [args.variant] if args.variant else list(info.variants):
             problem = _self_test_variant(args, name, info.path, variant)
             if problem:
                 failures.append(f"{name} {variant}: {problem}")
     for missing in sorted(set(DIRECTIONS) - set(infos)):
-        print(f"{missing}: no model (`desktop-mt models download {catalog_model_for(missing)}` adds one)")
+        print(
+            _("{direction}: no model (`desktop-mt models download {name}` adds one)").format(
+                direction=missing, name=catalog_model_for(missing)
+            )
+        )
     for module in ("torch", "PySide6"):
         if module in sys.modules:
-            failures.append(f"{module} was imported by the headless engine")
+            failures.append(_("{module} was imported by the headless engine").format(module=module))
     if failures:
         return _self_test_failed("; ".join(failures))
-    print("self-test passed")
+    print(_("self-test passed"))
     return EXIT_OK
 
 
@@ -740,17 +801,21 @@ def _self_test_variant(args: argparse.Namespace, name: str, model_dir: Path, var
         translator.close()
     except (DesktopMTError, OSError, ValueError) as exc:
         return str(exc)
-    print(f"{name} {variant}: {result}\n  load {loaded - started:.2f} s, translate {done - loaded:.2f} s")
+    print(f"{name} {variant}: {result}")
+    timings = _("load {load} s, translate {translate} s").format(
+        load=f"{loaded - started:.2f}", translate=f"{done - loaded:.2f}"
+    )
+    print(f"  {timings}")
     if not result.strip():
-        return "the translation is empty"
+        return _("the translation is empty")
     has_han = any("\u4e00" <= c <= "\u9fff" for c in result)
     if name == EN_ZH and not has_han:
-        return f"the translation has no Chinese characters: {result!r}"
+        return _("the translation has no Chinese characters: {text!r}").format(text=result)
     if name == ZH_EN and (has_han or not any(c.isascii() and c.isalpha() for c in result)):
-        return f"the translation is not English: {result!r}"
+        return _("the translation is not English: {text!r}").format(text=result)
     return None
 
 
 def _self_test_failed(reason: str) -> int:
-    print(f"self-test FAILED: {reason}", file=sys.stderr)
+    print(_("self-test FAILED: {reason}").format(reason=reason), file=sys.stderr)
     return EXIT_FAILED

@@ -17,11 +17,12 @@ import json
 import sys
 from pathlib import Path
 
+from .app.i18n import _, ngettext
 from .batch import BatchTranslator, translate_segments
 from .batch import txt as text_format
 from .engine import direction
 from .errors import DesktopMTError
-from .ocr import NO_TEXT, OcrEngine, OcrResult, is_image_path
+from .ocr import OcrEngine, OcrResult, is_image_path
 
 OUTPUT_SEPARATOR = "\n\n---\n\n"  # between the recognised text and its translation in NAME.zh.txt
 
@@ -30,19 +31,21 @@ def add_ocr_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     """Register ``desktop-mt ocr``."""
     ocr = sub.add_parser(
         "ocr",
-        help="print the text in images (offline OCR)",
-        description="Recognise the text in images (PNG, JPEG, WebP, BMP, GIF, TIFF) "
-        "and print it: paragraphs joined, one blank line between them.",
+        help=_("print the text in images (offline OCR)"),
+        description=_(
+            "Recognise the text in images (PNG, JPEG, WebP, BMP, GIF, TIFF) "
+            "and print it: paragraphs joined, one blank line between them."
+        ),
     )
-    ocr.add_argument("files", nargs="+", metavar="IMAGE", help="image files")
+    ocr.add_argument("files", nargs="+", metavar="IMAGE", help=_("image files"))
     shape = ocr.add_mutually_exclusive_group()
-    shape.add_argument("--lines", action="store_true", help="one recognised line per output line, not joined")
+    shape.add_argument("--lines", action="store_true", help=_("one recognised line per output line, not joined"))
     shape.add_argument(
         "--json",
         action="store_true",
-        help="JSON per image: text, lines with their boxes [x0, y0, x1, y1] and confidence",
+        help=_("JSON per image: text, lines with their boxes [x0, y0, x1, y1] and confidence"),
     )
-    ocr.add_argument("--threads", type=int, default=0, metavar="N", help="ONNX Runtime threads (0: automatic)")
+    ocr.add_argument("--threads", type=int, default=0, metavar="N", help=_("ONNX Runtime threads (0: automatic)"))
     ocr.set_defaults(func=cmd_ocr)
 
 
@@ -91,10 +94,11 @@ def _read(engine: OcrEngine, path: Path) -> OcrResult | None:
     try:
         result = engine.read_file(path)
     except DesktopMTError as exc:  # ImageError names the file; OcrError the model file
-        print(f"desktop-mt: error: {exc}", file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
         return None
     if result.empty:
-        print(f"desktop-mt: error: {path}: {NO_TEXT}", file=sys.stderr)
+        message = f"{path}: " + _("no text was found in the image")  # NO_TEXT, the OCR's words
+        print(_("desktop-mt: error: {message}").format(message=message), file=sys.stderr)
         return None
     return result
 
@@ -114,7 +118,7 @@ def translate_images(
         try:
             text = _render(result.text, translator, args.bilingual)
         except DesktopMTError as exc:  # e.g. Chinese text and no Chinese->English model
-            print(f"desktop-mt: error: {src}: {exc}", file=sys.stderr)
+            print(_("desktop-mt: error: {message}").format(message=f"{src}: {exc}"), file=sys.stderr)
             status = 1
             continue
         if dst is not None and str(dst) == "-":
@@ -126,10 +130,14 @@ def translate_images(
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(text, encoding="utf-8")
         except OSError as exc:
-            print(f"desktop-mt: error: {out}: cannot be written ({exc.strerror or exc})", file=sys.stderr)
+            message = _("{file}: cannot be written ({error})").format(file=out, error=exc.strerror or exc)
+            print(_("desktop-mt: error: {message}").format(message=message), file=sys.stderr)
             status = 1
             continue
-        print(f"{src} -> {out} ({len(result.line_texts)} lines recognised in {result.seconds:.1f} s)", file=sys.stderr)
+        count = ngettext(
+            "{count} line recognised in {seconds} s", "{count} lines recognised in {seconds} s", len(result.line_texts)
+        ).format(count=len(result.line_texts), seconds=f"{result.seconds:.1f}")
+        print(f"{src} -> {out} ({count})", file=sys.stderr)
     return status
 
 

@@ -13,9 +13,11 @@ import argparse
 import sys
 
 from . import instance_client
+from .app import i18n
+from .app.i18n import N_, _
 from .gui_launch import run_gui  # loads Qt when it starts the window: only when none runs
 
-SHOW_EPILOG = """\
+SHOW_EPILOG = N_("""\
 desktop shortcuts (Wayland has no global hotkeys for apps):
   GNOME: Settings > Keyboard > View and Customise Shortcuts > Custom Shortcuts > +,
          command: desktop-mt show --selection
@@ -25,32 +27,40 @@ desktop shortcuts (Wayland has no global hotkeys for apps):
 exit codes:
   0 handed over (or the app was started), 1 the running app refused or did not answer,
   or (--no-start) no app runs
-"""
+""")
 
 
 def add_show_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``show`` on the ``desktop-mt`` subparsers."""
     parser = sub.add_parser(
         "show",
-        help="bring the running app forward; --clipboard / --selection: translate "
-        "that text there (bind it to a desktop shortcut)",
-        description="Bring the running desktop-mt window forward and, with --clipboard or "
-        "--selection, translate that text in it. Starts the app when none runs.",
-        epilog=SHOW_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help=_(
+            "bring the running app forward; --clipboard / --selection: translate "
+            "that text there (bind it to a desktop shortcut)"
+        ),
+        description=_(
+            "Bring the running desktop-mt window forward and, with --clipboard or "
+            "--selection, translate that text in it. Starts the app when none runs."
+        ),
+        epilog=_(SHOW_EPILOG),
+        formatter_class=i18n.RawDescriptionHelpFormatter,
     )
     what = parser.add_mutually_exclusive_group()
-    what.add_argument("--clipboard", action="store_true", help="translate the clipboard")
+    what.add_argument("--clipboard", action="store_true", help=_("translate the clipboard"))
     what.add_argument(
         "--selection",
         action="store_true",
-        help="translate the primary selection (the text selected last; X11 and "
-        "most Wayland desktops), or the clipboard where there is none",
+        help=_(
+            "translate the primary selection (the text selected last; X11 and "
+            "most Wayland desktops), or the clipboard where there is none"
+        ),
     )
     parser.add_argument(
-        "files", nargs="*", metavar="FILE", help="files to translate there (.txt, .srt, .docx; one after another)"
+        "files", nargs="*", metavar="FILE", help=_("files to translate there (.txt, .srt, .docx; one after another)")
     )
-    parser.add_argument("--no-start", action="store_true", help="do not start the app when none runs (exit 1 instead)")
+    parser.add_argument(
+        "--no-start", action="store_true", help=_("do not start the app when none runs (exit 1 instead)")
+    )
     parser.set_defaults(func=cmd_show)
 
 
@@ -68,18 +78,23 @@ def cmd_show(args: argparse.Namespace) -> int:
     except instance_client.NotRunning:
         if args.no_start:
             print(
-                "desktop-mt show: no desktop-mt window is running (start it with `desktop-mt`, or drop --no-start)",
+                _("desktop-mt show: no desktop-mt window is running (start it with `desktop-mt`, or drop --no-start)"),
                 file=sys.stderr,
             )
             return 1
         return run_gui(argv, getattr(args, "share_threads", False))
     except (OSError, ValueError) as exc:
         print(
-            f"desktop-mt show: the running desktop-mt did not answer ({exc}); quit it and start it again",
+            _("desktop-mt show: the running desktop-mt did not answer ({error}); quit it and start it again").format(
+                error=exc
+            ),
             file=sys.stderr,
         )
         return 1
     if not reply.get("ok"):
-        print(f"desktop-mt show: the running desktop-mt refused: {reply.get('error')}", file=sys.stderr)
+        print(
+            _("desktop-mt show: the running desktop-mt refused: {error}").format(error=reply.get("error")),
+            file=sys.stderr,
+        )
         return 1
     return 0
