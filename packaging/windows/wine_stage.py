@@ -25,7 +25,8 @@ failed: why" followed by the step's output:
    ``translate`` of a .txt, .srt and .docx under ``C:\\Users\\张三\\My Documents\\...``;
    ``--resume`` after the process was killed mid-file; ``ocr`` of a PNG; ``self-test`` from a
    read-only copy that must not change; the windowed exe on Qt's offscreen platform.
-7. installer: NSIS (``makensis``, beside step 6) builds ``desktop-mt-setup.exe``; it installs
+7. installer: NSIS (``makensis``, beside step 6; zlib, not the shipped LZMA, which takes
+   minutes) builds ``desktop-mt-setup.exe``; it installs
    silently (``/S``) per user, the installed ``self-test`` passes, the uninstaller removes every
    file, the shortcut and the registry key.
 
@@ -83,6 +84,8 @@ USER_DIR = "C:\\Users\\张三\\My Documents\\desktop-mt 测试"  # a path with C
 PREFIX_RECIPE = "3"
 # Files under packaging/ that only the stage reads: a change to them does not change the bundle.
 STAGE_ONLY = ("windows/wine_stage.py", "windows/gui_screenshot.py", "windows/installer.nsi")
+# The stage's installer: zlib (seconds) instead of the shipped LZMA (minutes); installer.nsi.
+INSTALLER_COMPRESSOR = "zlib"
 COMPLETE = ".complete"
 PARTIAL = ".partial"
 LOCK_WAIT_S = 3600  # another run of the stage may hold the cache that long
@@ -471,7 +474,10 @@ class Stage:
         return final
 
     def install(self, wheels: Path) -> None:
+        """``pip install`` of the wheels under Wine; ``--no-compile``: pip would byte-compile every
+        module of every wheel under Wine; Python compiles what is imported, on first use."""
         args = [PY, "-m", "pip", "install", "--no-index", "--disable-pip-version-check", "--no-warn-script-location"]
+        args += ["--no-compile"]
         args += ["--find-links", win_path(wheels / "deps"), "--find-links", win_path(wheels / "windows-only")]
         args += ["-c", win_path(CONSTRAINTS), *requirements(), *WINDOWS_ONLY]
         self.wine("install", args, 1800)
@@ -697,14 +703,17 @@ class Stage:
     # --- 7. installer ---------------------------------------------------------------------
     def installer(self, folder: Path) -> Path:
         """``desktop-mt-setup.exe`` from installer.nsi: from the cache when the bundle (by its
-        key) and the script are unchanged, else built by makensis."""
+        key) and the script are unchanged, else built by makensis. Compressed with zlib: the
+        same script and installer code, built in seconds where LZMA (what ships) takes minutes."""
         makensis = shutil.which("makensis")
         if makensis is None:
             raise StepFailed("installer", "makensis is not installed (apt-get install nsis)")
         version = _version()
         script = HERE / "installer.nsi"
         icon = ROOT / "packaging" / "icons" / "desktop-mt.ico"
-        key = digest(self.bundle_key or "uncached", script.read_bytes(), icon.read_bytes(), version)
+        key = digest(
+            self.bundle_key or "uncached", script.read_bytes(), icon.read_bytes(), version, INSTALLER_COMPRESSOR
+        )
         final = self.cache / f"installer-{key}.exe"
         prune(self.cache, "installer", final.name)
         if self.bundle_key and final.is_file():
@@ -713,6 +722,7 @@ class Stage:
             with cache_entry(final, folder=False) as tmp:
                 numbers = ([int(n) for n in re.findall(r"\d+", version)] + [0] * 4)[:4]
                 cmd = [makensis, "-V2", "-INPUTCHARSET", "UTF8", f"-DBUNDLE={folder}", f"-DVERSION={version}"]
+                cmd += [f"-DCOMPRESSOR={INSTALLER_COMPRESSOR}"]
                 cmd += [f"-DVERSION_NUM={'.'.join(map(str, numbers))}", f"-DOUTFILE={tmp}", f"-DICON={icon}"]
                 self.run("installer", [*cmd, str(script)], 1800, env=dict(os.environ))
         setup = self.work / "desktop-mt-setup.exe"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -253,3 +254,25 @@ def test_the_windows_bundle_builds_installs_and_works_under_wine():
     assert proc.returncode == 0, failure
     assert "wine_stage: passed " in text
     print(text.splitlines()[-1])  # the times, sizes and what came from the cache (pytest -s, -rP)
+
+
+def test_the_stages_installer_is_the_same_script_with_zlib_and_what_ships_is_lzma(tmp_path):
+    """The stage builds the installer in seconds with -DCOMPRESSOR=zlib; without the define
+    (the GitHub workflow, a release) installer.nsi compresses with solid LZMA."""
+    sysdeps.require("nsis")
+    script = (WINDOWS / "installer.nsi").read_text(encoding="utf-8")
+    assert '!define COMPRESSOR "lzma"' in script and "SetCompressor /SOLID ${COMPRESSOR}" in script
+    assert wine_stage.INSTALLER_COMPRESSOR == "zlib"
+    bundle = tmp_path / "desktop-mt"
+    (bundle / "_internal").mkdir(parents=True)
+    for exe in ("desktop-mt.exe", "desktop-mt-cli.exe"):
+        (bundle / exe).write_bytes(b"MZ" + b"\0" * 100_000)
+    sizes = {}
+    for compressor in ("zlib", "lzma", "none"):
+        setup = tmp_path / f"{compressor}.exe"
+        cmd = [shutil.which("makensis"), "-V2", "-INPUTCHARSET", "UTF8", f"-DBUNDLE={bundle}", "-DVERSION=1.0"]
+        cmd += [f"-DCOMPRESSOR={compressor}", f"-DOUTFILE={setup}", str(WINDOWS / "installer.nsi")]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        sizes[compressor] = (proc.returncode, setup.stat().st_size if setup.exists() else 0)
+    assert sizes["zlib"][0] == sizes["lzma"][0] == 0, sizes
+    assert sizes["none"][0] != 0  # not a compressor: makensis refuses, so a typo cannot pass
