@@ -9,8 +9,12 @@ decoder's initializers are ``shared_N``), so the mapping is learned, not guessed
 the same config with random (so unique) weights is exported by the same code in the same
 layout, each of its initializers is matched by value to the parameter it came from (as is or
 transposed), and the same graph position in MODEL_DIR's files gives that parameter's trained
-value. Finally the recovered checkpoint is exported once more and every initializer of that
-export must equal MODEL_DIR's, bit for bit, else it raises.
+value. The step layout's decoder graphs (``cross_kv``, ``decoder_step``) are read by structure
+instead (``desktop_mt.models.convert.find_graph.find_step_weights``), so a step export of any
+version of the exporter is recovered (before the step graphs were built by
+``desktop_mt.models.convert`` they were traced from torch). Finally the recovered checkpoint is
+exported once more and every initializer of that export must equal MODEL_DIR's, bit for bit,
+else it raises (a model exported by another version of the exporter: ``verify=False``).
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def export_like(model, out: Path, layout: str) -> dict[str, Path]:
     from .export import export_graphs, retie_transposed_copies
     from .merge import merge_decoders
 
-    paths = export_graphs(model, out, 17, "step" if layout == "step" else "split")
+    paths = export_graphs(model, out, 17, layout if layout in ("step", "encoder-only") else "split")
     if layout == "merged":
         merged = out / mf.FILE_NAMES["decoder_merged"]
         merge_decoders(paths.pop("decoder"), paths.pop("decoder_with_past"), merged)
@@ -142,7 +146,6 @@ def random_reference(config):
 
 def recover(model_dir: str | Path, out_dir: str | Path, verify: bool = True) -> dict:
     """Write a HuggingFace checkpoint of ``model_dir`` to ``out_dir``; returns a small report."""
-    import numpy as np
     import torch
     from transformers import AutoConfig
 
@@ -157,29 +160,9 @@ def recover(model_dir: str | Path, out_dir: str | Path, verify: bool = True) -> 
     for name, tensor in list(reference.named_parameters()) + list(reference.named_buffers()):
         if tensor.is_floating_point():
             tensors.setdefault(tensor.data_ptr(), (name, tensor))
-    by_value = {}
-    for ptr, (_name, tensor) in tensors.items():
-        array = tensor.detach().numpy()
-        by_value[_key(array)] = (ptr, False)
-        if array.ndim == 2:
-            by_value[_key(array.T)] = (ptr, True)
-    values: dict[int, np.ndarray] = {}
-    constants = 0
-    with tempfile.TemporaryDirectory(prefix="recover-") as tmp:
-        ref_paths = export_like(reference, Path(tmp), layout)
-        for role, ref_path in ref_paths.items():
-            for ref_array, array, where in _paired(ref_path, src / roles[role]):
-                hit = by_value.get(_key(ref_array))
-                if hit is None:  # a constant of the graph (shape, scale): must be the same in both
-                    if not np.array_equal(ref_array, array):
-                        raise UnsupportedModelError(f"{where}: a constant differs from this exporter's")
-                    constants += 1
-                    continue
-                ptr, transposed = hit
-                value = np.array(array.T if transposed else array, order="C", copy=True)
-                if ptr in values and not np.array_equal(values[ptr], value):
-                    raise UnsupportedModelError(f"{where}: {tensors[ptr][0]} has two different values in the files")
-                values[ptr] = value
+    values, constants = _values_by_position(reference, tensors, src, roles, layout)
+    if layout == "step":
+        _add_step_decoder(values, tensors, reference, src, roles)
     missing = [name for ptr, (name, _) in tensors.items() if ptr not in values]
     if missing:
         raise UnsupportedModelError(f"{src}: not found in the ONNX files: {', '.join(missing)}")
@@ -197,6 +180,93 @@ def recover(model_dir: str | Path, out_dir: str | Path, verify: bool = True) -> 
     if verify:
         report["verified_initializers"] = verify_reexport(out, src, roles, layout)
     return report
+
+
+def _values_by_position(reference, tensors: dict, src: Path, roles: dict[str, str], layout: str) -> tuple[dict, int]:
+    """data_ptr -> trained value of every parameter found by graph position (the step layout:
+    in the encoder only), and how many graph constants were checked equal."""
+    import numpy as np
+
+    by_value = {}
+    for ptr, (_name, tensor) in tensors.items():
+        array = tensor.detach().numpy()
+        by_value[_key(array)] = (ptr, False)
+        if array.ndim == 2:
+            by_value[_key(array.T)] = (ptr, True)
+    values: dict[int, np.ndarray] = {}
+    constants = 0
+    with tempfile.TemporaryDirectory(prefix="recover-") as tmp:
+        ref_paths = export_like(reference, Path(tmp), "encoder-only" if layout == "step" else layout)
+        for role, ref_path in ref_paths.items():
+            for ref_array, array, where in _paired(ref_path, src / roles[role]):
+                hit = by_value.get(_key(ref_array))
+                if hit is None:  # a constant of the graph (shape, scale): must be the same in both
+                    if not np.array_equal(ref_array, array):
+                        raise UnsupportedModelError(f"{where}: a constant differs from this exporter's")
+                    constants += 1
+                    continue
+                ptr, transposed = hit
+                _set_value(
+                    values, tensors, ptr, np.array(array.T if transposed else array, order="C", copy=True), where
+                )
+    return values, constants
+
+
+def _set_value(values: dict, tensors: dict, ptr: int, value, where: str) -> None:
+    import numpy as np
+
+    if ptr in values and not np.array_equal(values[ptr], value):
+        raise UnsupportedModelError(f"{where}: {tensors[ptr][0]} has two different values in the files")
+    values[ptr] = value
+
+
+def _add_step_decoder(values: dict, tensors: dict, reference, src: Path, roles: dict[str, str]) -> None:
+    """The decoder's parameters read from the step graphs by structure, by transformers' names."""
+    import numpy as np
+    import onnx
+
+    from desktop_mt.errors import ModelFormatError
+    from desktop_mt.models.convert.find_graph import find_step_weights
+    from desktop_mt.models.convert.onnx_graph import GraphConstants
+    from desktop_mt.models.convert.spec import read_dims
+
+    graphs = (GraphConstants(onnx.load(str(src / roles[role]))) for role in ("decoder_step", "cross_kv"))
+    try:
+        weights = find_step_weights(*graphs, read_dims(reference.config.to_dict()))
+    except ModelFormatError as exc:
+        raise UnsupportedModelError(f"{src}: {exc}") from exc
+    named = reference.state_dict(keep_vars=True)  # every name, tied ones included
+    for name, array in decoder_state(weights).items():
+        tensor = named[name]
+        value = np.array(array.reshape(tensor.shape), dtype=np.float32, order="C", copy=True)  # torch needs it writable
+        _set_value(values, tensors, tensor.data_ptr(), value, f"{roles['decoder_step']}: {name}")
+
+
+def decoder_state(weights) -> dict:
+    """``MarianDecoderWeights`` as transformers' state dict entries (torch's [out, in] weights)."""
+    import numpy as np
+
+    def linear(name: str, lin) -> dict:
+        return {f"{name}.weight": np.ascontiguousarray(lin.weight.T), f"{name}.bias": lin.bias}
+
+    def norm(name: str, value) -> dict:
+        return {f"{name}.weight": value.weight, f"{name}.bias": value.bias}
+
+    state = {
+        "model.decoder.embed_tokens.weight": weights.embed_tokens,
+        "model.decoder.embed_positions.weight": weights.embed_positions,
+        "lm_head.weight": np.ascontiguousarray(weights.lm_head.T),
+        "final_logits_bias": weights.final_logits_bias,
+    }
+    for i, layer in enumerate(weights.layers):
+        p = f"model.decoder.layers.{i}"
+        for attn, name in ((layer.self_attn, "self_attn"), (layer.cross_attn, "encoder_attn")):
+            for part in ("q", "k", "v", "out"):
+                state |= linear(f"{p}.{name}.{part}_proj", getattr(attn, part))
+            state |= norm(f"{p}.{name}_layer_norm", attn.norm)
+        state |= linear(f"{p}.fc1", layer.ffn.fc1) | linear(f"{p}.fc2", layer.ffn.fc2)
+        state |= norm(f"{p}.final_layer_norm", layer.ffn.norm)
+    return state
 
 
 def _tokenizer_files() -> tuple[str, ...]:

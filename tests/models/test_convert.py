@@ -319,3 +319,24 @@ def test_a_download_the_converter_refuses_installs_as_downloaded(tiny_marian_dir
     translator = Translator(path, variant="fp32")
     assert translator.sessions is not None and translator.sessions.layout == "split"
     assert translator.translate("I love you.")
+
+
+def test_our_step_layout_is_read_back_by_structure(tiny_marian_hf, tiny_marian_step_dir):
+    """The step graphs (cross_kv + decoder_step: the buffer's keys and values are graph inputs, not
+    projections) give back the checkpoint's decoder, array for array; export_tools.recover reads
+    step exports so, whichever version of the exporter wrote them."""
+    import numpy as np
+
+    from desktop_mt.models import convert as cv
+    from desktop_mt.models.convert import find_checkpoint
+    from desktop_mt.models.convert.find_graph import find_step_weights
+
+    config = json.loads((tiny_marian_hf / "config.json").read_text(encoding="utf-8"))
+    _, want = find_checkpoint.read_weights(find_checkpoint.StateDict(tiny_marian_hf), config)
+    step, cross_kv = (
+        cv.GraphConstants(onnx.load(str(tiny_marian_step_dir / f"{role}_model.onnx")))
+        for role in ("decoder_step", "cross_kv")
+    )
+    got = find_step_weights(step, cross_kv, cv.read_dims(config))
+    for a, b in zip(_arrays(want), _arrays(got), strict=True):
+        np.testing.assert_array_equal(np.asarray(a, np.float32), np.asarray(b, np.float32))  # epsilon: a float32 there

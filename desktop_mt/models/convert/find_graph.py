@@ -25,6 +25,8 @@ cross-attention projections). Names are never needed; a refusal names the parts 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...errors import DesktopMTError
@@ -104,13 +106,8 @@ class _Search:
 
     def attention(self, h: str, name: str, cross: bool) -> tuple[Attention, str | None]:
         """The attention whose query reads ``h``: its q, k, v, out projections and norm, and its output."""
-        s, d = self.s, self.dims.d_model
-        q = scores = None
-        for lin in s.by_data.get(s.alias(h), []):
-            hits = [m for m, i in s.reached_matmuls(lin.out, PASS) if i == 0]
-            if lin.weight.shape == (d, d) and hits:
-                q, scores = lin, hits[0]
-                break
+        s = self.s
+        q, scores = self.query(h)
         k = v = out = None
         if scores is not None:
             k = s.source_linear(scores.input[1], PASS)
@@ -120,12 +117,30 @@ class _Search:
                 out = s.reached_linear(context.output[0], PASS)
         if k is not None and v is not None and (s.alias(k.data) == s.alias(h)) == cross:
             k = v = None  # a self attention's k and v read h; a cross attention's the encoder's states
-        q_, k_, v_, out_ = (
+        return self.found_attention(h, name, (q, k, v, out))
+
+    def query(self, h: str, others: tuple[Found | None, ...] = ()) -> tuple[Found | None, Any]:
+        """The ``[d, d]`` projection of ``h`` (not one of ``others``) that reaches an attention
+        ``MatMul`` as its left operand, and that MatMul (the scores)."""
+        s, d = self.s, self.dims.d_model
+        for lin in s.by_data.get(s.alias(h), []):
+            hits = [m for m, i in s.reached_matmuls(lin.out, PASS) if i == 0]
+            if lin.weight.shape == (d, d) and hits and not any(lin is other for other in others):
+                return lin, hits[0]
+        return None, None
+
+    def found_attention(
+        self, h: str, name: str, parts: tuple[Found | None, Found | None, Found | None, Found | None]
+    ) -> tuple[Attention, str | None]:
+        """The q, k, v, out projections found (or noted missing), the layer norm after the residual
+        with ``h``, and its output."""
+        d = self.dims.d_model
+        q, k, v, out = (
             self.linear(lin, f"{name}.{part}", d, d)
-            for lin, part in ((q, "q_proj"), (k, "k_proj"), (v, "v_proj"), (out, "out_proj"))
+            for lin, part in zip(parts, ("q_proj", "k_proj", "v_proj", "out_proj"))
         )
-        norm, after = self.norm(out, h, name.replace("_attn", "_attn_layer_norm"))
-        return Attention(q_, k_, v_, out_, norm), after
+        norm, after = self.norm(parts[3], h, name.replace("_attn", "_attn_layer_norm"))
+        return Attention(q, k, v, out, norm), after
 
     def norm(self, out: Found | None, residual: str, name: str) -> tuple[Norm, str | None]:
         found = self.s.residual_norm(out.out, residual) if out is not None else None
@@ -174,13 +189,37 @@ class _Search:
         return lin.weight, lin.bias if lin.bias is not None else np.zeros(vocab, np.float32)
 
 
+class _StepSearch(_Search):
+    """The walk over our own step layout (:mod:`.graphs`, and ``export_tools``' traced graphs
+    before it): the self attention reads the caller's buffer, so its key and value projections
+    are those whose heads are the graph's outputs ``new.{i}.decoder.*``; the cross attention's are
+    in the ``cross_kv`` graph, whose outputs ``present.{i}.encoder.*`` are their heads."""
+
+    def __init__(self, scope: Scope, dims: Dims, cross_kv: Scope):
+        super().__init__(scope, dims)
+        self.kv = cross_kv
+
+    def attention(self, h: str, name: str, cross: bool) -> tuple[Attention, str | None]:
+        s, i = self.s, int(name.split(".")[1])
+        keys, prefix = (self.kv, f"present.{i}.encoder") if cross else (s, f"new.{i}.decoder")
+        k, v = (keys.source_linear(f"{prefix}.{kind}", PASS) for kind in ("key", "value"))
+        q, scores = self.query(h, (k, v))
+        out = None
+        if cross and scores is not None:
+            context = next((m for m, j in s.reached_matmuls(scores.output[0], BETWEEN) if j == 0), None)
+            out = s.reached_linear(context.output[0], PASS) if context is not None else None
+        elif not cross and v is not None:  # the new position's value, weighted, joins the buffer's context
+            out = s.reached_linear(v.out, PASS | BETWEEN)
+        return self.found_attention(h, name, (q, k, v, out))
+
+
 class _Stop(DesktopMTError):
     """The walk cannot go on (a part it follows was not found)."""
 
 
-def search(scope: Scope, dims: Dims) -> tuple[MarianDecoderWeights | None, list[str], int]:
-    """The weights found in ``scope``, the parts not found, and how far the walk got."""
-    walk = _Search(scope, dims)
+def search(scope: Scope, dims: Dims, walk: _Search | None = None) -> tuple[MarianDecoderWeights | None, list[str], int]:
+    """The weights found in ``scope`` (by ``walk``), the parts not found, and how far the walk got."""
+    walk = walk or _Search(scope, dims)
     embed, positions, h = walk.embeddings()
     if embed is None:
         walk.missing.append("decoder.embed_tokens (a [vocab, d_model] table gathered by input_ids)")
@@ -217,10 +256,19 @@ def find_decoder_weights(graph: GraphConstants, dims: Dims) -> MarianDecoderWeig
             return weights
         if progress > best[0]:
             best = (progress, missing)
-    missing = best[1] or ["any linear layer"]
-    raise ConversionRefused(
-        "the decoder graph does not have the expected Marian structure (not found: "
-        + ", ".join(missing[:8])
-        + (", ..." if len(missing) > 8 else "")
-        + ")"
-    )
+    raise _refused("the decoder graph does", best[1] or ["any linear layer"])
+
+
+def find_step_weights(step: GraphConstants, cross_kv: GraphConstants, dims: Dims) -> MarianDecoderWeights:
+    """Every decoder weight of a model in the step layout (its fp32 ``decoder_step`` and
+    ``cross_kv`` graphs) by structure; ConversionRefused naming the parts not found."""
+    scope, kv = (Scope(g, list(g.model.graph.node), [o.name for o in g.model.graph.output]) for g in (step, cross_kv))
+    weights, missing, _ = search(scope, dims, _StepSearch(scope, dims, kv))
+    if weights is None:
+        raise _refused("the step graphs do", missing)
+    return weights
+
+
+def _refused(subject: str, missing: list[str]) -> ConversionRefused:
+    shown = ", ".join(missing[:8]) + (", ..." if len(missing) > 8 else "")
+    return ConversionRefused(f"{subject} not have the expected Marian structure (not found: {shown})")
