@@ -284,6 +284,10 @@ class TwoWayTranslator:
         self.translator_for(name)
         return name
 
+    def for_sentence(self, sentence: str, options: GenerationOptions | None = None) -> Translator:
+        """The translator of ``sentence``'s direction (:meth:`sentence_direction`'s errors)."""
+        return self.translators[self.sentence_direction(sentence, options)]
+
     def count_tokens(self, text: str) -> int:
         """Source tokens of ``text`` by the tokenizer of the model that reads most of it:
         Chinese->English when a fifth or more of its characters are CJK (a quick estimate, not
@@ -422,19 +426,13 @@ class _Lines:
             self.progress(self.count, len(self.needs))
 
 
-def translator_for_sentence(engine: object, sentence: str, options: GenerationOptions | None = None) -> Translator:
-    """The GUI's until it is typed against ``protocols.TranslatorFace`` (whose
-    ``translate_stream``/``alternatives`` take ``prefix=`` and route it themselves). The
-    one-direction ``Translator`` that completes ``sentence`` after a typed prefix
-    (``engine.prefix``): ``engine`` itself, or the translator of the sentence's direction when
-    ``engine`` is a ``TwoWayTranslator`` (``DirectionUnavailableError`` when that direction has no
-    model; ValueError for a sentence with nothing to translate, e.g. Japanese)."""
-    if isinstance(engine, Translator):
-        return engine
-    if not isinstance(engine, TwoWayTranslator):
-        raise TypeError(f"not a translator: {type(engine).__name__}")
-    opts = options or engine.options
-    name = direction.sentence_direction(sentence, opts.target)
-    if name is None:
-        raise ValueError("this sentence is not translated (no English or Chinese to translate)")
-    return engine.translator_for(name)
+def translator_for_sentence(
+    engine: Translator | TwoWayTranslator, sentence: str, options: GenerationOptions | None = None
+) -> Translator:
+    """The one-direction ``Translator`` that completes ``sentence`` after a typed prefix: its
+    ``for_sentence`` (a ``Translator`` itself; a ``TwoWayTranslator``'s of the sentence's
+    direction, ``DirectionUnavailableError`` when that has no model, ValueError for a sentence
+    with nothing to translate, e.g. Japanese). The GUI's, for the target tokenizer's word
+    boundaries; completing needs no such step: the face's ``translate_stream`` and
+    ``alternatives`` take ``prefix=`` and route it themselves."""
+    return engine.for_sentence(sentence, options)

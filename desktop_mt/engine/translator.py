@@ -215,6 +215,11 @@ class Translator:
         """:meth:`translate_batch`'s translations, each the model's (no memory here)."""
         return [Translation(text) for text in self.translate_batch(lines, options, cancel, progress)]
 
+    def for_sentence(self, sentence: str, options: GenerationOptions | None = None) -> Translator:
+        """The translator that completes ``sentence`` after a typed prefix: this one (its one
+        direction; ``TwoWayTranslator.for_sentence`` picks by the sentence's)."""
+        return self
+
     def runner(self) -> DecoderRunner:
         """The model's sessions (RuntimeError once closed)."""
         if self.sessions is None:
