@@ -330,6 +330,17 @@ class ScriptedTranslator:
         seconds = time.perf_counter() - started
         yield Finished(TranslationStats(0 if cancelled else 1, shown, seconds, first, cancelled))
 
+    def translate_each(
+        self,
+        texts: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        alone: int = 0,
+    ) -> Iterator[Generator[StreamEvent, None, None]]:
+        """Each text's own :meth:`translate_stream`, in order (a script has no batches)."""
+        del alone
+        return (self.translate_stream(text, options, cancel) for text in texts)
+
     def _stopped(self, cancel: CancelToken | None) -> bool:
         """Whether ``cancel`` is set, after waiting for ``hold`` (in slices, so a cancel ends the wait)."""
         while self.hold is not None and not self.hold.wait(0.01):

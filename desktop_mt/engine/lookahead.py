@@ -106,10 +106,14 @@ class LookAhead:
         opts: GenerationOptions,
         cancel: CancelToken | None,
         rows: int,
+        alone: Sequence[str] | None = None,
     ) -> None:
         self.core, self.opts, self.cancel, self.rows = core, opts, cancel, rows
         texts = plan_texts(items)
-        self.ahead = texts[1:]  # the first is decoded alone: its tokens show at once
+        # Decoded alone, never held in a batch: the first text (its tokens show at once), or the
+        # caller's (the sentence at the window's cursor).
+        solo = set(texts[:1] if alone is None else alone)
+        self.ahead = [text for text in texts if text not in solo]
         self.wholes = {w.text: w for w in _tried_whole(items)}
         self.done: dict[str, list[int]] = {}
         self.decided: dict[str, bool] = {}  # a sentence tried whole -> cut

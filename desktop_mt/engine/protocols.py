@@ -19,7 +19,7 @@ Every implementation is complete: callers never ask an object what it can do.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -189,6 +189,18 @@ class TranslatorFace(Protocol):
         is one sentence whose translation starts so (post-editing): the deltas complete it.
         ``look_ahead``: the sentences after the first are decoded ahead in batches (a
         stand-in may ignore it: the events are the same)."""
+
+    def translate_each(
+        self,
+        texts: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        alone: int = 0,
+    ) -> Iterator[Generator[StreamEvent, None, None]]:
+        """One :meth:`translate_stream` per text, in order (read each to its end before taking
+        the next), decoded with one look-ahead: ``texts[alone]`` alone (it streams token by
+        token), the others in batches (the window's re-translation of the sentences an edit
+        touched). A stand-in may stream each text alone: the events are the same."""
 
     def alternatives(
         self,

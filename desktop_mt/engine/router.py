@@ -30,7 +30,7 @@ import contextlib
 import dataclasses
 import re
 import time
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 
 from . import direction, spans, textproc
 from .direction import AUTO, EN_ZH, ZH_EN, DirectionUnavailableError
@@ -152,6 +152,34 @@ class TwoWayTranslator:
             name = self.sentence_direction(text, opts)
             return self.translators[name].translate_stream(text, _options_for(name, opts), cancel, prefix=prefix)
         return self._stream_pieces(self._pieces(text, opts), opts, cancel, look_ahead)
+
+    def translate_each(
+        self,
+        texts: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        alone: int = 0,
+    ) -> Iterator[Generator[StreamEvent, None, None]]:
+        """One :meth:`translate_stream` per text, in order: the texts that one direction
+        translates share that direction's look-ahead (``Translator.translate_each``; ``alone``'s
+        text decoded alone), a text needing both directions or none is streamed on its own."""
+        opts = options or self.options
+        pieces = [self._pieces(text, opts) for text in texts]  # DirectionUnavailableError first
+        runs = {k: p[0] for k, p in enumerate(pieces) if len(p) == 1 and isinstance(p[0], Run)}
+        groups: dict[str, list[int]] = {}
+        for k, one in runs.items():
+            groups.setdefault(one.direction, []).append(k)
+        streams = {
+            name: self.translator_for(name).translate_each(
+                [texts[k] for k in ks], _options_for(name, opts), cancel, ks.index(alone) if alone in ks else 0
+            )
+            for name, ks in groups.items()
+        }
+        for k in range(len(texts)):
+            run = runs.get(k)
+            yield (
+                next(streams[run.direction]) if run is not None else self._stream_pieces(pieces[k], opts, cancel, False)
+            )
 
     def _stream_pieces(
         self, pieces: list[Piece], opts: GenerationOptions, cancel: CancelToken | None, look_ahead: bool

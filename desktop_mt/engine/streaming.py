@@ -83,6 +83,29 @@ def stream_text(
         ahead.close()
 
 
+def stream_each(
+    core: TranslatorCore,
+    texts: Sequence[str],
+    opts: GenerationOptions,
+    cancel: CancelToken | None = None,
+    rows: int = 1,
+    alone: int = 0,
+) -> Generator[Generator[StreamEvent, None, None], None, None]:
+    """One stream per text of ``texts``, in order (take each to its end before the next), with
+    one look-ahead over all of them: ``texts[alone]``'s first text is decoded alone (the sentence
+    at the window's cursor streams token by token as it always did) and the others in batches of
+    up to ``rows`` rows, each shown, in order, as soon as it and those before it are done. Each
+    stream's events are those :func:`stream_text` gives for its text alone (``rows`` 1)."""
+    plans = [core.text.plan(text, opts) for text in texts]
+    solo = plan_texts(plans[alone])[:1] if 0 <= alone < len(plans) else []
+    ahead = LookAhead(core, [item for plan in plans for item in plan], opts, cancel, rows, solo)
+    try:
+        for plan in plans:
+            yield _stream_plan(core, plan, opts, cancel, ahead.search)
+    finally:
+        ahead.close()
+
+
 def first_shown_at_once(plan: list[PlanPiece]) -> list[PlanPiece]:
     """``plan`` with its first model text, when it is a sentence with protected spans to be tried
     whole and more texts follow it (a paste), cut around its spans without trying (reason

@@ -21,7 +21,7 @@ from .options import GenerationOptions, SessionOptions
 from .prefix import complete_alternatives, complete_stream
 from .protocols import CancelToken, DecoderRunner, Translation
 from .segment import Segment
-from .streaming import stream_text
+from .streaming import stream_each, stream_text
 from .tokenizer import SentencePieceTokenizer, default_target_token
 
 DEFAULT_BATCH_SIZE = 16  # rows per batch in translate_batch
@@ -104,6 +104,23 @@ class Translator:
         opts = options or self.options
         events = stream_text(self, text, opts, cancel, self.batch_size if look_ahead else 1)
         return events if opts.script == script.SIMPLIFIED else script.convert_events(events, opts.script)
+
+    def translate_each(
+        self,
+        texts: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        alone: int = 0,
+    ) -> Iterator[Generator[StreamEvent, None, None]]:
+        """One :meth:`translate_stream` per text, in order (read each to its end before taking the
+        next), decoded with one look-ahead (``engine.streaming.stream_each``): ``texts[alone]``
+        alone (the sentence at the window's cursor streams token by token), the others in
+        batches, each shown as soon as it and those before it are done (the window's
+        re-translation of the sentences an edit touched). Cancelling stops the running batch
+        within one decode step."""
+        opts = options or self.options
+        for events in stream_each(self, texts, opts, cancel, self.batch_size, alone):
+            yield events if opts.script == script.SIMPLIFIED else script.convert_events(events, opts.script)
 
     def translate_batch(
         self,

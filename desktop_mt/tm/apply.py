@@ -135,6 +135,16 @@ class MemoryTranslator:
         """``inner``'s stream."""
         return self.inner.translate_stream(text, options, cancel, prefix=prefix, look_ahead=look_ahead)
 
+    def translate_each(
+        self,
+        texts: Sequence[str],
+        options: GenerationOptions | None = None,
+        cancel: CancelToken | None = None,
+        alone: int = 0,
+    ) -> Iterator[Generator[StreamEvent, None, None]]:
+        """``inner``'s streams."""
+        return self.inner.translate_each(texts, options, cancel, alone)
+
     def alternatives(
         self,
         sentence: str,

@@ -167,3 +167,41 @@ def test_the_bundled_model_shows_the_same_text_with_look_ahead(beams):
     )
     options = GenerationOptions(beams=beams)
     assert events(translator, text, True, options) == events(translator, text, False, options)
+
+
+def test_translate_each_streams_the_chosen_text_alone_and_batches_the_others(upper):
+    """The window's re-translation of the sentences an edit touched: one stream per sentence,
+    in order, each with the events it has alone; the sentence at the cursor (here the third)
+    is decoded alone, the others in batches."""
+    upper.batch_size = 4
+    texts = SENTENCES[:9]
+    streams = upper.translate_each(texts, alone=2)
+    got = [list(stream) for stream in streams]
+    assert sorted(upper.decoder.batches) == [1, 4, 4]  # the cursor's alone, 8 others in 2 batches
+    assert upper.decoder.batches[:2] == [4, 1]  # the first two come from a batch, then the cursor's
+    upper.decoder.batches.clear()
+    for text, ahead in zip(texts, got, strict=True):
+        *rest, end = ahead
+        alone, _ = events(upper, text, False)
+        assert rest == alone and isinstance(end, Finished) and not end.stats.cancelled
+
+
+def test_translate_each_stops_within_one_step_when_cancelled(upper):
+    upper.batch_size = 8
+    cancel = threading.Event()
+    upper.decoder.on_step = lambda step: cancel.set() if step == 5 else None  # in the first batch
+    got = [list(stream) for stream in upper.translate_each(SENTENCES[:12], cancel=cancel, alone=3)]
+    assert upper.decoder.steps == 5 and upper.decoder.batches == [8]
+    assert got[0][-1].stats.cancelled
+
+
+def test_a_two_way_translator_shares_each_direction_s_look_ahead(upper):
+    from desktop_mt.engine.router import TwoWayTranslator
+
+    upper.batch_size = 4
+    two_way = TwoWayTranslator({"en-zh": upper})
+    texts = [*SENTENCES[:5], "ありがとう。", *SENTENCES[5:9]]  # Japanese: copied as it is, on its own
+    got = [list(stream) for stream in two_way.translate_each(texts, alone=6)]
+    assert sorted(upper.decoder.batches) == [1, 4, 4]  # the 8 English ones and the cursor's (index 5 of them)
+    shown = ["".join(e.text for e in events if isinstance(e, TextDelta)) for events in got]
+    assert shown == [two_way.translate(text) for text in texts]
