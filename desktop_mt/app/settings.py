@@ -119,6 +119,7 @@ class Settings:
     splitter_state: str = ""
     close_to_tray: bool = True  # the close button hides to the tray (when there is one)
     tray_notice_shown: bool = False  # the "still running in the tray" notice, shown once
+    first_start_dismissed: bool = False  # the first-start page (demo models only) was put away
     font_size: int = 13  # source pane points (View > text size)
     recent_files: list[str] = dataclasses.field(default_factory=list)  # newest first
     join_lines: bool = True  # Edit > Join lines on paste (PDF line breaks, hyphenation)
@@ -191,6 +192,7 @@ _VALIDATORS: dict[str, Callable[[Any], bool]] = {
     "splitter_state": _is_str,
     "close_to_tray": _is_bool,
     "tray_notice_shown": _is_bool,
+    "first_start_dismissed": _is_bool,
     "font_size": _int_range(8, 40),
     "recent_files": _is_str_list,
     "join_lines": _is_bool,

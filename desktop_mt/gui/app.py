@@ -255,6 +255,7 @@ def main(argv: list[str] | None = None, share_threads: bool = False) -> int:
     controller.start()
     tray.show()
     window.show()
+    controller.first_start.show_if_due()  # only the demo models: the page that offers the real ones
     if args.clipboard or args.selection or args.files:
         act_on(args, os.getcwd(), window, controller)
     try:

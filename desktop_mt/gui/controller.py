@@ -29,6 +29,7 @@ from .alternatives import AlternativesFeature
 from .direction_bar import DirectionFeature
 from .engine_loading import EngineLoading, about_text  # noqa: F401 - about_text: its old home (tests import it)
 from .file_queue import FileJobs
+from .first_start import FirstStart
 from .glossary_editor import GlossaryStore
 from .history_dialog import HistoryFeature
 from .hotkey import GlobalHotkey
@@ -95,6 +96,7 @@ class Controller(QObject):
         self.direction.textShown.connect(self.engine.on_text_shown)  # the model label agrees with Auto's entry
         self.bilingual = bilingual.BilingualView(self)  # View > Bilingual
         self.models_hub = ModelsHub(self, StoreBackend)  # the Models dialog and the demo notice
+        self.first_start = FirstStart(self.models_hub, self, window)  # demo models only: the real ones
         self.history = HistoryFeature(self)  # View > History; entries of finished translations
         self.alignment = AlignmentFeature(self)  # highlights a sentence's counterpart
         self.alternatives = AlternativesFeature(self, self.alignment.view)  # n-best of a sentence
@@ -283,6 +285,7 @@ class Controller(QObject):
             font_size=self.settings.font_size,
             recent_files=list(self.settings.recent_files),
             tray_notice_shown=self.settings.tray_notice_shown,
+            first_start_dismissed=self.settings.first_start_dismissed,
             join_lines=self.settings.join_lines,
             bilingual=self.settings.bilingual,
             direction=self.settings.direction,
@@ -343,6 +346,7 @@ class Controller(QObject):
         self.requests.cancel_current()
         self.cancel_file()
         self.models_hub.shutdown()
+        self.first_start.shutdown()
         self.postedit.close()  # the last edits into the memory and the history
         self.history.close()
         self.alternatives.cancel()

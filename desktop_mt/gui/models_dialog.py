@@ -129,6 +129,7 @@ class ModelsDialog(QDialog):
     activateRequested = Signal(str, str)  # model folder, variant
     downloadEnded = Signal(str)  # "installed" / "failed" / "cancelled" (tests, controller)
     modelsChanged = Signal()  # a model was installed or removed
+    firstStartRequested = Signal()  # "First start…": the window's first-start page again
     progressShown = Signal(object)  # a progress report is on screen (tests)
 
     def __init__(self, backend: ModelsBackend, parent: QWidget | None = None) -> None:
@@ -171,6 +172,12 @@ class ModelsDialog(QDialog):
         bottom = QHBoxLayout()
         bottom.addWidget(QLabel(translate("ModelsDialog", "Download from:"), self))
         bottom.addWidget(self.mirror_combo, 1)
+        self.first_start_button = QPushButton(translate("ModelsDialog", "First start…"), self)
+        self.first_start_button.setToolTip(
+            translate("ModelsDialog", "The window's first-start page: both real models in one step, and offline help")
+        )
+        self.first_start_button.clicked.connect(self.firstStartRequested.emit)
+        bottom.addWidget(self.first_start_button)
         bottom.addWidget(close)
         layout.addLayout(bottom)
 
@@ -380,6 +387,8 @@ class ModelsHub(QObject):
     Nothing is reconciled: the window's model is read from the same store the command line
     writes. ``backend_factory`` is called once, when the backend is first needed."""
 
+    firstStartRequested = Signal()  # the dialog's "First start…" (gui/first_start.py shows the page)
+
     def __init__(self, controller: ModelsHubHost, backend_factory: Callable[[], ModelsBackend]) -> None:
         super().__init__(qt_parent(controller))
         self.controller = controller
@@ -407,6 +416,7 @@ class ModelsHub(QObject):
         if self.dialog is None:
             self.dialog = ModelsDialog(self.backend, self.window.window())
             self.dialog.activateRequested.connect(self.activate)
+            self.dialog.firstStartRequested.connect(self.firstStartRequested.emit)
         else:
             self.dialog.refresh()
         self.dialog.show()

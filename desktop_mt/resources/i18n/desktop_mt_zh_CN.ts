@@ -244,6 +244,125 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>FirstStart</name>
+    <message>
+        <source>English → Chinese</source>
+        <translation>英文 → 中文</translation>
+    </message>
+    <message>
+        <source>Chinese → English</source>
+        <translation>中文 → 英文</translation>
+    </message>
+    <message>
+        <source>Welcome to desktop-mt</source>
+        <translation>欢迎使用 desktop-mt</translation>
+    </message>
+    <message>
+        <source>Not now (File &gt; Models… &gt; “First start…” brings this back)</source>
+        <translation>暂不（可通过“文件 &gt; 模型… &gt; 首次使用…”再次打开）</translation>
+    </message>
+    <message>
+        <source>The app comes with two small demo models, one for each direction. They show that translation runs on this computer, offline, but they learned only short everyday sentences: real text (articles, manuals, mail) comes out as nonsense. For real work, get the real models, one step for both directions:</source>
+        <translation>本程序自带两个小型演示模型，每个翻译方向一个。它们用来表明翻译可以在本机离线运行，但只学过简短的日常句子：正式文本（文章、手册、邮件）会被译得不知所云。正式使用请下载正式模型，两个方向一步完成：</translation>
+    </message>
+    <message>
+        <source>In mainland China the Hub is often blocked or slow: choose the mirror {mirror} (or set HF_ENDPOINT) in “Download from”.</source>
+        <translation>在中国大陆，Hub 常常无法访问或速度很慢：请在“下载来源”中选择镜像 {mirror}（或设置 HF_ENDPOINT 环境变量）。</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Stop for now; what arrived is kept</source>
+        <translation>暂时停止；已下载的部分会保留</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Continue where the download stopped</source>
+        <translation>从下载中断处继续</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>暂不</translation>
+    </message>
+    <message>
+        <source>Download from:</source>
+        <translation>下载来源：</translation>
+    </message>
+    <message>
+        <source>Cannot read the model catalog: {error}</source>
+        <translation>无法读取模型目录：{error}</translation>
+    </message>
+    <message>
+        <source>{direction}: {title}, {size}, licence {licence}</source>
+        <translation>{direction}：{title}，{size}，许可证 {licence}</translation>
+    </message>
+    <message>
+        <source>Download both ({size})</source>
+        <translation>下载两个模型（{size}）</translation>
+    </message>
+    <message>
+        <source>Download ({size})</source>
+        <translation>下载（{size}）</translation>
+    </message>
+    <message>
+        <source>No internet here? On a computer that has it, run “desktop-mt models download {names}” (or download them in the app), copy the model folders from its models folder to this computer and add each with “desktop-mt models add FOLDER” or Settings… &gt; “Add model folder…”; or copy them straight into {folder}.</source>
+        <translation>这台电脑不能上网？在能上网的电脑上运行“desktop-mt models download {names}”（或在程序中下载），把其模型文件夹中的模型文件夹复制到这台电脑，再用“desktop-mt models add FOLDER”或“设置… &gt; 添加模型文件夹…”逐个添加；也可以直接复制到 {folder}。</translation>
+    </message>
+    <message>
+        <source>Source: the Hugging Face Hub, from {endpoint}.</source>
+        <translation>来源：Hugging Face Hub，经由 {endpoint}。</translation>
+    </message>
+    <message>
+        <source>{model}: {file}</source>
+        <translation>{model}：{file}</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>Downloading…</source>
+        <translation>正在下载…</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在校验…</translation>
+    </message>
+    <message>
+        <source>Installing…</source>
+        <translation>正在安装…</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>已安装</translation>
+    </message>
+    <message>
+        <source>Cancelled; nothing was installed. Download again to continue where it stopped.</source>
+        <translation>已取消，未安装任何内容。再次下载时将从中断处继续。</translation>
+    </message>
+    <message>
+        <source>Could not use the models: {error}</source>
+        <translation>无法使用这些模型：{error}</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Not installed</source>
+        <translation>未安装</translation>
+    </message>
+</context>
+<context>
     <name>GlossaryEditor</name>
     <message>
         <source>English</source>
@@ -615,6 +734,14 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Removed {name}.</source>
         <translation>已删除 {name}。</translation>
+    </message>
+    <message>
+        <source>First start…</source>
+        <translation>首次使用…</translation>
+    </message>
+    <message>
+        <source>The window's first-start page: both real models in one step, and offline help</source>
+        <translation>窗口中的首次使用页面：一步下载两个方向的正式模型，以及离线安装说明</translation>
     </message>
 </context>
 <context>
