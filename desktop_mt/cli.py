@@ -97,7 +97,7 @@ exit codes:
 """)
 
 
-class UsageError(Exception):
+class UsageError(DesktopMTError):
     """Bad command-line use (exit 2)."""
 
 
@@ -414,6 +414,8 @@ def cmd_translate(args: argparse.Namespace) -> int:
     try:
         memory = _memory_of(args)  # a bad TMX file is named before the model loads
         translator = make_translator(args)
+    except UsageError:
+        raise  # main() prints the usage (exit 2)
     except (DesktopMTError, ValueError) as exc:
         print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
         return EXIT_FAILED

@@ -1,4 +1,11 @@
-"""The error hierarchy of desktop-mt. Every message names the file involved and the fix."""
+"""The error hierarchy of desktop-mt. Every message names the file involved and the fix.
+
+Every exception class of desktop_mt derives from :class:`DesktopMTError` (a class that callers
+also catch as ``ValueError``, ``PermissionError``... keeps that built-in as its second base), so
+``except DesktopMTError`` is the one way to catch what desktop-mt raises on purpose.
+:class:`TranslationCancelled` is the exception: a cancelled translation is not an error, and a
+plain ``except DesktopMTError`` must never swallow it (``tests/test_architecture.py`` holds both).
+"""
 
 from __future__ import annotations
 
@@ -23,8 +30,9 @@ class ProviderUnavailableError(DesktopMTError):
     """An execution provider was asked for but the installed onnxruntime does not offer it."""
 
 
-class TranslationCancelled(DesktopMTError):
-    """Raised by :meth:`Translator.translate` when its cancel flag was set."""
+class TranslationCancelled(Exception):
+    """Raised by :meth:`Translator.translate` when its cancel flag was set. Outside the
+    :class:`DesktopMTError` tree on purpose: the caller asked for it, it is not a failure."""
 
 
 class ModelDownloadError(DesktopMTError):

@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from .errors import DesktopMTError
+
 __all__ = ["atomic_write", "atomic_path", "write_all", "fsync_dir", "FileInUseError", "REPLACE_RETRY_DELAYS"]
 
 # O_BINARY exists (and matters) on Windows only; elsewhere it is 0.
@@ -38,7 +40,7 @@ REPLACE_RETRY_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
 _IN_USE_WINERRORS = (5, 32, 33)
 
 
-class FileInUseError(PermissionError):
+class FileInUseError(DesktopMTError, PermissionError):
     """The new content could not replace ``filename`` because another program has it open
     (Windows); the old file is unchanged and the new content was not kept."""
 

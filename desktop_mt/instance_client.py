@@ -27,6 +27,7 @@ import socket
 import sys
 from typing import Any
 
+from .errors import DesktopMTError
 from .paths import APP_NAME, config_dir
 
 VERSION = 1
@@ -35,7 +36,7 @@ ANSWER_TIMEOUT_S = 3.0  # it answers from its event loop (busy for a moment at m
 MAX_ANSWER = 64 * 1024
 
 
-class NotRunning(Exception):
+class NotRunning(DesktopMTError):
     """No desktop-mt window listens for this user (and settings folder)."""
 
 

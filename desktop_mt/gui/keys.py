@@ -24,10 +24,12 @@ import sys
 from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
+from desktop_mt.errors import DesktopMTError
+
 XDOTOOL_TIMEOUT_S = 5
 
 
-class KeySimulationError(RuntimeError):
+class KeySimulationError(DesktopMTError, RuntimeError):
     """A key press could not be sent (the message says why, for the status bar)."""
 
 

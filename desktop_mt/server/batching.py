@@ -35,17 +35,19 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 
+from ..errors import DesktopMTError
+
 log = logging.getLogger("desktop_mt.server")
 
 TranslateBatch = Callable[[list[str], threading.Event, Hashable], list[str]]
 """``translate(texts, cancel, key)``: the engine call for ``texts``, all submitted with ``key``."""
 
 
-class QueueFull(Exception):
+class QueueFull(DesktopMTError):
     """The queue has no room for the request's texts; retry after a moment."""
 
 
-class BatcherClosed(Exception):
+class BatcherClosed(DesktopMTError):
     """The server is shutting down."""
 
 

@@ -15,7 +15,6 @@ from ..engine.direction import DirectionUnavailableError
 from ..errors import DesktopMTError, TranslationCancelled
 from .batching import BatcherClosed, QueueFull
 from .errors import ApiError
-from .gate import TurnCancelled
 from .htmltext import HtmlDocument
 from .languages import Target
 from .service import SHUTTING_DOWN, Stream, TooManyStreams, TranslationService
@@ -45,7 +44,9 @@ async def translate_texts(service: TranslationService, texts: list[str], target:
         raise busy(f"Server busy: {exc}; retry later", service) from None
     except BatcherClosed as exc:
         raise busy(f"Server busy: {exc}", service) from None
-    except (DesktopMTError, ValueError, RuntimeError) as exc:
+    except TranslationCancelled:  # only the shutdown cancels a batch a client waits for
+        raise busy(f"Server busy: {SHUTTING_DOWN}; retry later", service) from None
+    except DesktopMTError as exc:  # anything else is a bug: the guard answers 500 and logs where
         log.error("translation failed: %s", type(exc).__name__)
         raise ApiError(500, f"Cannot translate text: {exc}") from None
 
@@ -63,9 +64,9 @@ async def translate_nbest(
     except TooManyStreams as exc:
         service.metrics.rejected.labels("nbest").inc()
         raise busy(f"Server busy: {exc}; retry later", service) from None
-    except (TranslationCancelled, TurnCancelled):  # only the shutdown cancels a search a client waits for
+    except TranslationCancelled:  # a gate's TurnCancelled too: only the shutdown cancels a search a client waits for
         raise busy(f"Server busy: {SHUTTING_DOWN}; retry later", service) from None
-    except (DesktopMTError, ValueError, RuntimeError) as exc:
+    except DesktopMTError as exc:
         log.error("n-best search failed: %s", type(exc).__name__)
         raise ApiError(500, f"Cannot translate text: {exc}") from None
     firsts = [texts[0] if texts else "" for texts in found]

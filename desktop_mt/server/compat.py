@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 
+from ..errors import DesktopMTError
 from .languages import NAMES, Target, canonical, detect_each
 from .service import TranslationService
 
@@ -28,7 +29,7 @@ ENGLISH, CHINESE = "en", "zh"
 Translate = Callable[[TranslationService, list[str], Target], Awaitable[list[str]]]
 
 
-class UnsupportedLanguage(ValueError):
+class UnsupportedLanguage(DesktopMTError, ValueError):
     """A source or target language this server cannot translate (the message says which)."""
 
 

@@ -19,8 +19,10 @@ from collections.abc import Callable
 
 from starlette.responses import JSONResponse
 
+from ..errors import DesktopMTError
 
-class ApiError(Exception):
+
+class ApiError(DesktopMTError):
     """An error answered with ``status`` in the endpoint's shape."""
 
     def __init__(
@@ -31,7 +33,7 @@ class ApiError(Exception):
         self.param = param  # the request field at fault, where an API reports it (OpenAI)
 
 
-class ClientGone(Exception):
+class ClientGone(DesktopMTError):
     """The client disconnected before its answer was ready; its work has been cancelled and
     nothing is sent."""
 

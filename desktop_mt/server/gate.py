@@ -28,8 +28,10 @@ import contextlib
 import threading
 from collections.abc import Iterator
 
+from ..errors import TranslationCancelled
 
-class TurnCancelled(RuntimeError):
+
+class TurnCancelled(TranslationCancelled):
     """The cancel flag was set while waiting for a turn."""
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from ..engine.direction import EN_ZH, ZH, ZH_EN
+from ..errors import DesktopMTError
 from ..version import __version__
 from .store import DEFAULT_LANGS, IMPORTED, ORIGINS, Entry, TranslationMemory, check_direction, tmx_now
 
@@ -31,7 +32,7 @@ _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _ATTRS = ("creationdate", "changedate", "creationid")  # kept in their own fields
 
 
-class TMXError(ValueError):
+class TMXError(DesktopMTError, ValueError):
     """A TMX file that cannot be read; the message names the file (and the line, for XML that
     is not well-formed). ``path`` and ``line`` (None when unknown) are kept for a caller."""
 

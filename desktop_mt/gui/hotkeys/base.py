@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from desktop_mt.errors import DesktopMTError
+
 from .chord import Chord
 
 
-class HotkeyError(Exception):
+class HotkeyError(DesktopMTError):
     """A shortcut could not be registered; the message is fit for Settings."""
 
 
