@@ -45,7 +45,6 @@ from .batch import (
     ResumeReport,
     atomic_write,
     count_kept,
-    default_output_path,
     detect_format,
     document_options,
     kept_reason,
@@ -58,7 +57,6 @@ from .batch import txt as text_format
 from .cli_models import add_models_parser
 from .cli_ocr import add_ocr_parser, is_image_file, translate_images
 from .cli_show import add_show_parser
-from .engine import direction
 from .engine.direction import DIRECTIONS, EN_ZH, ZH_EN
 from .engine.glossary import Glossary
 from .engine.model_format import inspect_model_dir
@@ -518,7 +516,6 @@ def _translate_files(
         if dst == STDOUT:
             return _translate_file_to_stdout(args, translator, src)
         started = time.perf_counter()
-        dst = dst if dst is not None else _output_next_to(src, args)
         with _ProgressBar(src.name, args.progress) as bar:
             try:
                 if dst is not None:
@@ -553,25 +550,6 @@ def _translate_files(
         done = _("{summary}, {seconds} s").format(summary=summaries[0], seconds=f"{seconds:.1f}")
         print(f"{src} -> {out} ({done})", file=sys.stderr)
     return status
-
-
-def _output_next_to(src: Path, args: argparse.Namespace) -> Path | None:
-    """Where a file translated into English goes by default: ``NAME.en.EXT`` for ``--to en``,
-    and for ``--to auto`` when most of the file is Chinese; None (``NAME.zh.EXT``, the batch
-    default) otherwise, and when the input cannot be read (translate_file then says why)."""
-    target = getattr(args, "to", "auto")
-    if target == direction.AUTO:
-        try:
-            document = load_document(read_input(src), str(src), detect_format(src, args.format), args.encoding)
-        except (BatchInputError, OSError, ValueError):
-            return None
-        declared = (getattr(document, "language_options", None) or {}).get("target")  # XLIFF, PO: the file's
-        language = direction.paragraph_language("\n".join(document.segments))
-        target = declared or (direction.EN if language == direction.ZH else "")
-    if target != direction.EN:
-        return None
-    chinese = default_output_path(src)  # NAME.zh.EXT, with the output's own suffix (a PDF's is .docx)
-    return chinese.with_name(chinese.name.replace(".zh", ".en", 1))
 
 
 def _make_output_folder(dst: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import sys
 from pathlib import Path
@@ -16,9 +17,15 @@ PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\
 
 @pytest.fixture
 def fake(monkeypatch):
-    """The CLI builds a FakeTranslator instead of loading a model."""
+    """The CLI builds a FakeTranslator instead of loading a model; its options carry ``--to``,
+    as make_translator's do (the output's name follows the language translated into)."""
     translator = FakeTranslator()
-    monkeypatch.setattr(cli, "make_translator", lambda args, variant=None: translator)
+
+    def make(args, variant=None):
+        translator.options = dataclasses.replace(translator.options, target=getattr(args, "to", None) or "auto")
+        return translator
+
+    monkeypatch.setattr(cli, "make_translator", make)
     return translator
 
 

@@ -2,8 +2,10 @@
 waiting, where a job's output goes, and what an interrupted job left behind (no Qt here; the
 window asks its questions with these answers' inputs, ``desktop_mt/gui/file_queue.py``).
 
-Output rule of the window (the command line keeps its own: it overwrites ``-o`` or the default
-output, as a command line tool asked to do so): an existing output is never replaced silently.
+The default output is named as the command line names it, by the batch layer's one rule
+(``desktop_mt.batch.planned_output``: ``NAME.zh.EXT``, or ``NAME.en.EXT`` for a document
+translated into English). What differs is replacing it: the command line overwrites ``-o`` or the
+default output, as a command line tool asked to do so; the window never replaces one silently.
 :func:`plan_output` says whether the default output exists and, if so, the free "keep both" name
 beside it (``notes.zh (2).txt``, then ``(3)``...). A journal an interrupted job left is offered
 for resuming; :func:`resumable` says how far it got (:func:`journal_progress`).
@@ -20,7 +22,7 @@ import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from desktop_mt.batch import default_output_path
+from desktop_mt.batch import default_output_path, planned_output
 from desktop_mt.batch.journal import MAGIC, VERSION, journal_path
 
 __all__ = [
@@ -87,10 +89,11 @@ class OutputPlan:
         return self.keep_both is not None
 
 
-def plan_output(src: Path) -> OutputPlan:
-    """The default output of ``src`` (``notes.txt`` -> ``notes.zh.txt``) and, when it exists,
-    the "keep both" alternative (:func:`keep_both_path`)."""
-    output = default_output_path(src)
+def plan_output(src: Path, target: str = "auto") -> OutputPlan:
+    """The default output of ``src`` for ``target`` (``notes.txt`` -> ``notes.zh.txt``, a mostly
+    Chinese one -> ``notes.en.txt``: ``desktop_mt.batch.planned_output``, what the command line
+    writes) and, when it exists, the "keep both" alternative (:func:`keep_both_path`)."""
+    output = planned_output(src, target=target)
     return OutputPlan(output, keep_both_path(output) if output.exists() else None)
 
 

@@ -14,7 +14,10 @@ The one call the CLI and the GUI's "Translate file..." job both use::
 cancel=None, encoding=None, options=None, chunk_size=None, on_resume=None, bilingual=False,
 join_lines=False, on_summary=None, on_chunk=None, overwrite_machine=False) -> Path``
 
-- ``dst`` None puts the output next to the input as ``<stem>.zh<suffix>``. An output that
+- ``dst`` None puts the output next to the input as ``<stem>.zh<suffix>``, or ``<stem>.en<suffix>``
+  when the document is translated into English (:func:`output_language`: the file's declared
+  target, else the options' ``target``, else, for ``"auto"``, English when most of the text is
+  Chinese); :func:`planned_output` gives a front end the same name before the job. An output that
   resolves to the input itself is refused (:class:`BatchInputError`).
 - ``translator`` is a :class:`desktop_mt.Translator`, or anything with what
   :class:`BatchTranslator` lists (``translate_batch``, ``batch_invariant``); ``options`` (a
@@ -100,6 +103,8 @@ __all__ = [
     "translate_file",
     "detect_format",
     "default_output_path",
+    "output_language",
+    "planned_output",
     "document_options",
     "load_document",
     "translate_segments",
@@ -247,11 +252,37 @@ def detect_format(path: Path, fmt: str = "auto") -> str:
     return _SUFFIX_FORMATS.get(suffix, "txt")
 
 
-def default_output_path(src: Path, fmt: str = "auto") -> Path:
-    """``notes.txt`` -> ``notes.zh.txt`` (same folder); a suffix-less file gets ``.zh``; a
-    template ``messages.pot`` -> ``messages.zh.po``."""
+def default_output_path(src: Path, fmt: str = "auto", language: str = direction.ZH) -> Path:
+    """``notes.txt`` -> ``notes.zh.txt`` (same folder; ``notes.en.txt`` for ``language="en"``);
+    a suffix-less file gets ``.zh``; a template ``messages.pot`` -> ``messages.zh.po``."""
     suffix = _OUTPUT_SUFFIXES.get(src.suffix.lower(), src.suffix)
-    return src.with_name(f"{src.stem}.zh{suffix}" if src.suffix else f"{src.name}.zh")
+    return src.with_name(f"{src.stem}.{language}{suffix}" if src.suffix else f"{src.name}.{language}")
+
+
+def output_language(document: Document, target: str = direction.AUTO) -> str:
+    """The language ``document`` is translated into, which names its output (the one rule of the
+    window and the command line): the target the file declares (XLIFF, PO), else ``target``
+    (``"en"`` / ``"zh"``), else (``"auto"``) English when most of its text is Chinese, Chinese
+    otherwise."""
+    declared = (getattr(document, "language_options", None) or {}).get("target")
+    chosen = declared or target
+    if chosen in (direction.EN, direction.ZH):
+        return str(chosen)
+    chinese = direction.paragraph_language("\n".join(document.segments)) == direction.ZH
+    return direction.EN if chinese else direction.ZH
+
+
+def planned_output(src: Path, fmt: str = "auto", target: str = direction.AUTO, encoding: str | None = None) -> Path:
+    """Where :func:`translate_file` with ``dst=None`` writes ``src`` for ``target``, read from
+    the parsed file by :func:`output_language` (a front end asks before the job whether it may
+    replace it); the ``.zh`` default when the file cannot be read (the job then says why)."""
+    src = Path(src)
+    try:
+        fmt = detect_format(src, fmt)
+        document = load_document(read_input(src), str(src), fmt, encoding)
+    except (BatchInputError, OSError, ValueError):
+        return default_output_path(src, fmt)
+    return default_output_path(src, fmt, output_language(document, target))
 
 
 def load_document(
@@ -321,14 +352,19 @@ def translate_file(
     """Translate the file ``src`` into ``dst`` (see the module docstring); returns ``dst``."""
     src = Path(src)
     fmt = detect_format(src, fmt)
-    dst = Path(dst) if dst is not None else default_output_path(src, fmt)
-    _refuse_overwriting_input(src, dst)
+    if dst is not None:
+        _refuse_overwriting_input(src, Path(dst))
     data = read_input(src)
     overwrite_machine = overwrite_machine and fmt in _MACHINE_AWARE
     document = load_document(
         data, str(src), fmt, encoding, bilingual=bilingual, join_lines=join_lines, overwrite_machine=overwrite_machine
     )
     options = document_options(document, translator, options)
+    if dst is None:  # named by the language the document is translated into: the one parse decides
+        target = (options if options is not None else translator.options).target
+        dst = default_output_path(src, fmt, output_language(document, target))
+        _refuse_overwriting_input(src, dst)
+    dst = Path(dst)
     distinct, index_of = distinct_segments(document.segments)
     key = job_key(
         data,

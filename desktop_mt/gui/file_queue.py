@@ -125,8 +125,9 @@ class FileJobs(QObject):
         return True
 
     def _choose_output(self, src: Path) -> Path | None:
-        """The output path: the default one, or after asking when it exists."""
-        plan = jobs.plan_output(src)
+        """The output path: the default one (named as the command line names it), or after
+        asking when it exists."""
+        plan = jobs.plan_output(src, self.host.generation_options().target)
         if plan.keep_both is None:
             return plan.output
         answer = file_jobs.OutputAnswer(self.window.ask_output_exists(str(plan.output), plan.keep_both.name))

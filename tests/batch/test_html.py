@@ -34,7 +34,8 @@ def _translate(tmp_path, text: str, options: GenerationOptions | None = None) ->
     src = tmp_path / "page.html"
     src.write_text(text, "utf-8")
     dst = translate_file(src, None, ScriptedTranslator(fake_translation, name="fake"), options=options)
-    assert dst == tmp_path / "page.zh.html"
+    into = options.target if options is not None and options.target != "auto" else "zh"
+    assert dst == tmp_path / f"page.{into}.html"  # named for the language it is translated into
     return dst.read_text("utf-8")
 
 
