@@ -47,31 +47,31 @@ if TYPE_CHECKING:
     from .pasted import join_lines
     from .version import __version__
 
-# Each public name and the module (relative to this package) that defines it.
+# Each public name and the module that defines it (absolute names: tools/relayout.py rewrites them).
 _HOMES: dict[str, str] = {
-    "__version__": ".version",
-    "build_translator": ".app.factory",
-    "TwoWayTranslator": ".engine.router",
-    "Translator": ".engine.translator",
-    "GenerationOptions": ".engine.options",
-    "SessionOptions": ".engine.options",
-    "TextDelta": ".engine.events",
-    "SegmentDone": ".engine.events",
-    "Finished": ".engine.events",
-    "TranslationStats": ".engine.events",
-    "Alternative": ".engine.events",
-    "Glossary": ".engine.glossary",
-    "Term": ".engine.glossary",
-    "GlossaryError": ".engine.glossary",
-    "DesktopMTError": ".errors",
-    "ModelNotFoundError": ".errors",
-    "DirectionUnavailableError": ".engine.direction",
-    "ModelFormatError": ".errors",
-    "UnsupportedModelError": ".errors",
-    "ProviderUnavailableError": ".errors",
-    "TranslationCancelled": ".errors",
-    "join_lines": ".pasted",
-    "is_mostly_cjk": ".engine.langcheck",
+    "__version__": "desktop_mt.version",
+    "build_translator": "desktop_mt.app.factory",
+    "TwoWayTranslator": "desktop_mt.engine.router",
+    "Translator": "desktop_mt.engine.translator",
+    "GenerationOptions": "desktop_mt.engine.options",
+    "SessionOptions": "desktop_mt.engine.options",
+    "TextDelta": "desktop_mt.engine.events",
+    "SegmentDone": "desktop_mt.engine.events",
+    "Finished": "desktop_mt.engine.events",
+    "TranslationStats": "desktop_mt.engine.events",
+    "Alternative": "desktop_mt.engine.events",
+    "Glossary": "desktop_mt.engine.glossary",
+    "Term": "desktop_mt.engine.glossary",
+    "GlossaryError": "desktop_mt.engine.glossary",
+    "DesktopMTError": "desktop_mt.errors",
+    "ModelNotFoundError": "desktop_mt.errors",
+    "DirectionUnavailableError": "desktop_mt.engine.direction",
+    "ModelFormatError": "desktop_mt.errors",
+    "UnsupportedModelError": "desktop_mt.errors",
+    "ProviderUnavailableError": "desktop_mt.errors",
+    "TranslationCancelled": "desktop_mt.errors",
+    "join_lines": "desktop_mt.pasted",
+    "is_mostly_cjk": "desktop_mt.engine.langcheck",
 }
 
 __all__ = [
@@ -106,7 +106,7 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
+    value = getattr(importlib.import_module(home), name)
     globals()[name] = value
     return value
 
