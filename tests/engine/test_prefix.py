@@ -219,6 +219,30 @@ def test_a_two_way_translator_gives_the_sentences_direction(tiny_marian_dir, tin
         translator_for_sentence(engine, "こんにちは。")
 
 
+def test_the_two_way_face_completes_a_prefix_in_the_sentences_direction(tiny_marian_dir, tiny_zh_en_dir):
+    """The front ends' face (issue 42): ``prefix=`` on the two-way translator's own stream and
+    n-best is the sentence's direction's completion, with its errors, without asking for that
+    direction's translator first."""
+    from desktop_mt.engine.router import TwoWayTranslator
+
+    en_zh, zh_en = Translator(tiny_marian_dir, variant="fp32"), Translator(tiny_zh_en_dir, variant="fp32")
+    engine = TwoWayTranslator({"en-zh": en_zh, "zh-en": zh_en})
+    opts = GenerationOptions(beams=2, **NO_BOUND)
+
+    def text(events) -> str:
+        return "".join(e.text for e in events if isinstance(e, TextDelta))
+
+    for sentence, prefix, own in ((SENTENCES[0], "这", en_zh), ("我爱你。", "I", zh_en)):
+        assert text(engine.translate_stream(sentence, opts, prefix=prefix)) == text(
+            own.translate_stream(sentence, opts, prefix=prefix)
+        )
+        assert engine.alternatives(sentence, 2, opts, prefix=prefix) == own.alternatives(
+            sentence, 2, opts, prefix=prefix
+        )
+    with pytest.raises(ValueError, match="not translated"):
+        engine.translate_stream("こんにちは。", opts, prefix="x")
+
+
 def test_the_fake_model_completes_from_a_prefix_for_front_end_tests(tiny_marian_dir):
     from desktop_mt.testing import FakeModelTranslator
 
