@@ -82,7 +82,7 @@ def test_on_serves_libretranslate_and_deepl_with_the_bundled_model(make_controll
     expected = reference.translate(TEXT)
     with httpx.Client(base_url=url, timeout=30) as client:
         body = client.post("/translate", json={"q": TEXT, "source": "en", "target": "zh"}).json()
-        assert body == {"translatedText": expected}
+        assert body == {"translatedText": expected, "fromMemory": False}  # the window's memory is on
         deepl = client.post("/v2/translate", data={"text": TEXT, "target_lang": "ZH"}).json()
         assert deepl == {"translations": [{"detected_source_language": "EN", "text": expected}]}
         # Pot streams from its web view: its preflight (with Pot's api-key header) is allowed.
@@ -229,8 +229,9 @@ def test_the_apps_memory_answers_its_exact_matches(make_controller, qtbot):
     wait_state(qtbot, controller.local_api, "running")
     controller.postedit.memory.add(TEXT, "火车站在哪儿（记忆）？", "en-zh", origin="approved")
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-        body = client.post("/translate", json={"q": TEXT, "source": "en", "target": "zh"}).json()
-    assert body == {"translatedText": "火车站在哪儿（记忆）？"}
+        answer = client.post("/translate", json={"q": TEXT, "source": "en", "target": "zh"})
+    assert answer.json() == {"translatedText": "火车站在哪儿（记忆）？", "fromMemory": True}
+    assert answer.headers["X-Desktop-MT-Memory"] == "texts=1; whole=1; partial=0; sentences=1"
     controller.shutdown()
 
 
@@ -243,6 +244,6 @@ def test_the_apps_memory_never_answers_with_an_unapproved_edit(make_controller, 
     controller.postedit.memory.add(TEXT, "火车站在哪儿（未审）？", "en-zh")  # origin "edited"
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
         body = client.post("/translate", json={"q": TEXT, "source": "en", "target": "zh"}).json()
-    assert body["translatedText"] != "火车站在哪儿（未审）？"
+    assert body["translatedText"] != "火车站在哪儿（未审）？" and body["fromMemory"] is False
     assert "未审" not in body["translatedText"] and body["translatedText"].strip()
     controller.shutdown()
