@@ -25,7 +25,8 @@ import logging
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -35,6 +36,8 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QProgressBar,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -78,19 +81,24 @@ class ModelRow:
     installed: str | None = None  # the folder, once installed
 
 
-class FirstStartPage(QFrame):
-    """The panel (widgets only; :class:`FirstStart` runs it)."""
+class FirstStartPage(QScrollArea):
+    """The panel (widgets only; :class:`FirstStart` runs it). It scrolls: where the window is too
+    short or narrow for all of it (480 px), nothing is cut and the panes keep their room."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("firstStartPage")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.title = QLabel(translate("FirstStart", "Welcome to desktop-mt"), self)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # labels wrap instead
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)  # the panes grow
+        self.body = QWidget(self)
+        self.title = QLabel(translate("FirstStart", "Welcome to desktop-mt"), self.body)
         font = self.title.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.title.setFont(font)
-        self.close_button = QToolButton(self)
+        self.close_button = QToolButton(self.body)
         self.close_button.setText("✕")
         self.close_button.setToolTip(
             translate("FirstStart", "Not now (File > Models… > “First start…” brings this back)")
@@ -119,17 +127,17 @@ class FirstStartPage(QFrame):
         self.message = self._label("")
         self.message.setObjectName("firstStartMessage")
         self.message.hide()
-        self.download_button = QPushButton(self)
-        self.pause_button = QPushButton(translate("FirstStart", "Pause"), self)
+        self.download_button = QPushButton(self.body)
+        self.pause_button = QPushButton(translate("FirstStart", "Pause"), self.body)
         self.pause_button.setToolTip(translate("FirstStart", "Stop for now; what arrived is kept"))
-        self.resume_button = QPushButton(translate("FirstStart", "Resume"), self)
+        self.resume_button = QPushButton(translate("FirstStart", "Resume"), self.body)
         self.resume_button.setToolTip(translate("FirstStart", "Continue where the download stopped"))
-        self.not_now_button = QPushButton(translate("FirstStart", "Not now"), self)
+        self.not_now_button = QPushButton(translate("FirstStart", "Not now"), self.body)
         self.offline = self._label("")
         self.offline.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
     def _label(self, text: str) -> QLabel:
-        label = QLabel(text, self)
+        label = QLabel(text, self.body)
         label.setWordWrap(True)  # a narrow window (480 px) wraps instead of cutting
         return label
 
@@ -139,14 +147,14 @@ class FirstStartPage(QFrame):
         top.addWidget(self.title, 1)
         top.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
         where = QHBoxLayout()
-        where.addWidget(QLabel(translate("FirstStart", "Download from:"), self))
+        where.addWidget(QLabel(translate("FirstStart", "Download from:"), self.body))
         where.addWidget(mirror, 1)
         buttons = QHBoxLayout()
         for button in (self.download_button, self.pause_button, self.resume_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
         buttons.addWidget(self.not_now_button)
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(self.body)
         layout.addLayout(top)
         layout.addWidget(self.intro)
         layout.addLayout(self.models)
@@ -158,6 +166,24 @@ class FirstStartPage(QFrame):
         layout.addWidget(self.file_label)
         layout.addWidget(self.message)
         layout.addWidget(self.offline)
+        self.setWidget(self.body)
+
+    def sizeHint(self) -> QSize:
+        """All of the page, at its width, where there is room (a scroll area's own hint is a
+        fixed guess); the panes under it take the rest."""
+        margins = self.contentsMargins()
+        extra = QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+        hint = self.body.sizeHint()
+        layout = self.body.layout()
+        width = self.viewport().width() if self.isVisible() else hint.width()
+        height = layout.heightForWidth(width) if layout is not None and layout.hasHeightForWidth() else -1
+        return QSize(hint.width(), height if height > 0 else hint.height()) + extra
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """A new width wraps the text anew: ask for the height that now holds it."""
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()
 
 
 class FirstStart(QObject):
@@ -286,14 +312,14 @@ class FirstStart(QObject):
                 size=format_bytes(size),
                 licence=item.licence,
             )
-            label = QLabel(text, page)
+            label = QLabel(text, page.body)
             label.setWordWrap(True)
             label.setToolTip(" ".join(p for p in (item.name, item.description, item.credits) if p))
-            bar = QProgressBar(page)
+            bar = QProgressBar(page.body)
             bar.setRange(0, 1000)
             bar.setTextVisible(False)
             bar.setMaximumWidth(160)
-            status = QLabel(page)
+            status = QLabel(page.body)
             page.models.addWidget(label, line, 0, 1, 2)
             page.models.addWidget(bar, line, 2)
             page.models.addWidget(status, line, 3)
@@ -384,6 +410,7 @@ class FirstStart(QObject):
                     model=row.item.name, file=Path(report.file).as_posix()
                 )
             )
+            self._page.file_label.show()
 
     @staticmethod
     def _phase_word(phase: str) -> str:
@@ -474,6 +501,7 @@ class FirstStart(QObject):
                 )
         if not busy:
             page.file_label.setText("")
+            page.file_label.hide()  # no empty line under the buttons
 
     def _show_message(self, text: str, error: bool) -> None:
         page = self.page
