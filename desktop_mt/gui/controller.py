@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
+from desktop_mt.app.session import Session
+from desktop_mt.engine.events import TranslationStats
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.tm.apply import memory_factory
 
@@ -81,10 +83,11 @@ class Controller(QObject):
         self.model_override = model_override  # --model for this run; cleared by Apply
         self.tray_available = False  # set by the app; with the setting, closing hides to it
         self.hotkey = hotkey
-        self.last_stats: Any = None  # TranslationStats of the last request that ran
-        self.first_text_ms = 0.0  # the last request's first text on screen, ms after the request
         self._shut_down = False
-        self.requests = RequestFlow(self, self)  # the interactive request that runs
+        # The one owner of the current request (Qt-free); its start is adapted to requestStarted.
+        self.session = Session(options=self.window_options)
+        self.session.started.subscribe(lambda request: self.requestStarted.emit(request.req_id, request.text))
+        self.requests = RequestFlow(self, self.session, self)  # starts, stops and clears requests
         self._start_worker(translator_factory)
         real_engine = translator_factory in (None, default_translator_factory)
         self.engine = EngineLoading(self, self.worker, real_engine)  # model loads, About, fallback
@@ -121,10 +124,12 @@ class Controller(QObject):
         self.worker.moveToThread(self.worker_thread)
         self.requests.translateRequested.connect(self.worker.translate)
         self.requests.planRequested.connect(self.worker.translate_plan)
-        self.results = RequestResults(self)  # the worker's output of the current request, shown
+        self.results = RequestResults(self, self.session)  # the worker's output of the current request, shown
         # The file queue and the running job, in its own thread; its jobs take the user's memory's
         # exact matches as ``translate --tm`` does (approved beats edited: tm.apply).
         self.files = FileJobs(self, memory_factory(factory or default_translator_factory, self._file_memory))
+        # Typing pauses the file job between batches while an interactive request runs.
+        self.session.changed.subscribe(lambda request: self.files.gate.set_busy(request is not None))
 
     def _file_memory(self) -> Any:
         """The memory file jobs use: the window's (None until post-editing is built or when it
@@ -160,7 +165,7 @@ class Controller(QObject):
         self.reload_engine()
         self.register_hotkey()
 
-    def generation_options(self) -> Any:
+    def generation_options(self) -> GenerationOptions:
         """GenerationOptions for a request (beams 0 and length 0 = the model's default;
         Traditional scripts are converted from the model's Simplified output by the engine).
         Their target is Auto (each sentence into the other language): the hotkey's popup, file
@@ -172,16 +177,26 @@ class Controller(QObject):
             glossary=self.glossary.get(),
         )
 
-    def window_options(self) -> Any:
+    def window_options(self) -> GenerationOptions:
         """:meth:`generation_options` with the window's direction (Auto, English -> Chinese,
         Chinese -> English) as the target."""
         return dataclasses.replace(self.generation_options(), target=self.direction.target.value)
 
-    # ---- requests (RequestFlow) ---------------------------------------------------------
+    # ---- requests (the session; RequestFlow) -------------------------------------------
     @property
     def current(self) -> Request | None:
-        """The interactive request that runs (None when none runs)."""
-        return self.requests.current
+        """The interactive request that runs (None when none runs): the session's."""
+        return self.session.current
+
+    @property
+    def last_stats(self) -> TranslationStats | None:
+        """The figures of the last request that ran (the session's)."""
+        return self.session.last_stats
+
+    @property
+    def first_text_ms(self) -> float:
+        """The last request's first text on screen, ms after the request (the session's)."""
+        return self.session.first_text_ms
 
     def translate(self, text: str) -> int | None:
         """Start translating ``text``, superseding any running request. Returns its id."""
@@ -198,7 +213,6 @@ class Controller(QObject):
     def clear(self) -> None:
         """Stop and empty both panes."""
         self.requests.clear()
-        self.last_stats = None
 
     def read_clipboard(self, selection: bool = False) -> str:
         """Clipboard text (``HotkeyLink.read_clipboard``)."""

@@ -46,7 +46,6 @@ if TYPE_CHECKING:  # annotations only: importing this module loads no Qt widgets
 __all__ = [
     "BilingualHost",
     "BilingualWindow",
-    "BusyGate",
     "ClipboardImages",
     "ClipboardPopup",
     "DirectionPort",
@@ -86,14 +85,12 @@ __all__ = [
     "RequestControl",
     "RequestHost",
     "RequestLike",
-    "RequestSlot",
     "RequestWindow",
     "ResultsHost",
     "ResultsWindow",
     "ResultsWorker",
     "RunningFileJob",
     "SettingsPort",
-    "ShownRequest",
     "StaleHost",
     "StaleWindow",
     "Status",
@@ -548,12 +545,6 @@ class DirectionPort(Protocol):
     def use_auto(self) -> None: ...
 
 
-class BusyGate(Protocol):
-    """The gate a running file job waits at while an interactive request runs."""
-
-    def set_busy(self, busy: bool) -> None: ...
-
-
 class RequestHost(SettingsPort, Protocol):
     """What :class:`~desktop_mt.gui.requests.RequestFlow` uses of the controller."""
 
@@ -570,15 +561,7 @@ class RequestHost(SettingsPort, Protocol):
     def direction(self) -> DirectionPort: ...
 
     @property
-    def gate(self) -> BusyGate: ...
-
-    @property
-    def requestStarted(self) -> SignalInstance: ...  # (int, str)
-
-    @property
     def stateChanged(self) -> SignalInstance: ...  # (str)
-
-    def window_options(self) -> GenerationOptions: ...
 
 
 class LoadingWorker(Protocol):
@@ -761,30 +744,6 @@ class ModelsHubHost(SettingsPort, Protocol):
 
 
 # ---- the request results (request_results.py) ------------------------------------------------
-class ShownRequest(RequestLike, Protocol):
-    """The running request as its results arrive: when it started, its text, whether its first
-    text is on screen yet."""
-
-    shown_first: bool
-
-    @property
-    def started(self) -> float: ...  # time.perf_counter() at the request
-
-    @property
-    def text(self) -> str: ...
-
-
-class RequestSlot(Protocol):
-    """The running request and the status (:class:`~desktop_mt.gui.requests.RequestFlow`)."""
-
-    @property
-    def current(self) -> ShownRequest | None: ...
-
-    def set_current(self, request: None) -> None: ...  # the request ended
-
-    def set_state(self, state: Status, detail: str = "") -> None: ...
-
-
 class ResultsWindow(Protocol):
     def append_target(self, text: str) -> None: ...
 
@@ -818,9 +777,6 @@ class ResultsWorker(Protocol):
 class ResultsHost(Protocol):
     """What :class:`~desktop_mt.gui.request_results.RequestResults` uses of the controller."""
 
-    last_stats: object  # TranslationStats of the last request that ran
-    first_text_ms: float  # its first text on screen, ms after the request
-
     @property
     def window(self) -> ResultsWindow: ...
 
@@ -828,7 +784,7 @@ class ResultsHost(Protocol):
     def worker(self) -> ResultsWorker: ...
 
     @property
-    def requests(self) -> RequestSlot: ...
+    def requests(self) -> RequestControl: ...  # the status bar's state
 
     @property
     def file_job(self) -> RunningFileJob | None: ...

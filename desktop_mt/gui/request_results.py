@@ -1,87 +1,80 @@
 """The worker's output of the window's current request, on the UI thread: streamed text into
-the translation pane (output of a superseded request is dropped by its id), the end with its
-figures, a failure, or a direction without a model (the banner names the model to download).
-The controller's collaborator (:class:`RequestResults`, on its port ``ports.ResultsHost``).
+the translation pane (output of a superseded request is dropped by its id: the session's
+:meth:`~desktop_mt.app.session.Session.request`), the end with its figures, a failure, or a
+direction without a model (the banner names the model to download). The controller's
+collaborator (:class:`RequestResults`, on its port ``ports.ResultsHost`` and the session).
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from typing import Any
 
 from PySide6.QtCore import QObject
 
-from .ports import ResultsHost, ShownRequest, Status, qt_parent
+from desktop_mt.app.session import Session
+from desktop_mt.engine.events import TranslationStats
+
+from .ports import ResultsHost, Status, qt_parent
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 
 
 class RequestResults(QObject):
-    """Shows what the worker sends for the current request (see the module docstring)."""
+    """Shows what the worker sends for the current request (see the module docstring). A
+    QObject of the UI thread, so the worker's signals reach it queued, in this thread."""
 
-    def __init__(self, controller: ResultsHost) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        worker = controller.worker
+    def __init__(self, host: ResultsHost, session: Session) -> None:
+        super().__init__(qt_parent(host))
+        self.host = host
+        self.session = session
+        self.window = host.window
+        self.states = host.requests  # the status bar's state (and stateChanged)
+        worker = host.worker
         worker.delta.connect(self.on_delta)
         worker.finished.connect(self.on_finished)
         worker.failed.connect(self.on_failed)
         worker.unavailable.connect(self.on_unavailable)
 
-    def _is_current(self, req_id: int) -> bool:
-        current = self.controller.requests.current
-        return current is not None and current.req_id == req_id
-
     def on_delta(self, req_id: int, text: str) -> None:
-        request = self.controller.requests.current
-        if request is not None and request.req_id == req_id:  # stale output of a superseded request is dropped
-            self.controller.window.append_target(text)
-            self._log_first_text(request)
-
-    def _log_first_text(self, request: ShownRequest) -> None:
-        # End-to-end latency as the user sees it (request -> first text on screen), beside a
-        # file job or not; the log never holds text, only these figures.
-        if request.shown_first:
+        if self.session.request(req_id) is None:  # stale output of a superseded request is dropped
             return
-        request.shown_first = True
-        self.controller.first_text_ms = (time.perf_counter() - request.started) * 1000
-        log.info(
-            "first translated text shown %.0f ms after the request (file job running: %s)",
-            self.controller.first_text_ms,
-            "yes" if self.controller.file_job is not None else "no",
-        )
+        self.window.append_target(text)
+        first_ms = self.session.first_text(req_id)
+        if first_ms is not None:
+            # End-to-end latency as the user sees it (request -> first text on screen), beside a
+            # file job or not; the log never holds text, only these figures.
+            log.info(
+                "first translated text shown %.0f ms after the request (file job running: %s)",
+                first_ms,
+                "yes" if self.host.file_job is not None else "no",
+            )
 
-    def on_finished(self, req_id: int, stats: Any) -> None:
-        request = self.controller.requests.current
-        if request is None or request.req_id != req_id:
+    def on_finished(self, req_id: int, stats: TranslationStats | None) -> None:
+        ended = self.session.end(req_id, stats)
+        if ended is None:
             return
-        self.controller.requests.set_current(None)
-        self.controller.window.set_busy(False)
+        self.window.set_busy(False)
         if stats is not None:
-            self.controller.last_stats = stats
-            self.controller.window.set_stats(stats.first_token_seconds, stats.tokens_per_second, stats.tokens)
-        self.controller.requests.set_state(Status.IDLE)
-        if stats is not None and not stats.cancelled:
-            self.controller.translationCompleted.emit(request.text, self.controller.window.target_text())
-        self.controller.requestFinished.emit(req_id)
+            self.window.set_stats(stats.first_token_seconds, stats.tokens_per_second, stats.tokens)
+        self.states.set_state(Status.IDLE)
+        if ended.completed:
+            self.host.translationCompleted.emit(ended.request.text, self.window.target_text())
+        self.host.requestFinished.emit(req_id)
 
     def on_failed(self, req_id: int, message: str) -> None:
-        if not self._is_current(req_id):
+        if self.session.end(req_id) is None:
             return
-        self.controller.requests.set_current(None)
-        self.controller.window.set_busy(False)
-        self.controller.requests.set_state(Status.ERROR, "translation failed")
-        self.controller.window.show_error("Translation failed", message)
-        self.controller.requestFinished.emit(req_id)
+        self.window.set_busy(False)
+        self.states.set_state(Status.ERROR, "translation failed")
+        self.window.show_error("Translation failed", message)
+        self.host.requestFinished.emit(req_id)
 
     def on_unavailable(self, req_id: int, message: str) -> None:
         """The text needs a direction no installed model translates: the banner says which
         model to download (not a modal error: typing goes on)."""
-        if not self._is_current(req_id):
+        if self.session.end(req_id) is None:
             return
-        self.controller.requests.set_current(None)
-        self.controller.window.set_busy(False)
-        self.controller.requests.set_state(Status.IDLE)
-        self.controller.window.show_warning(message[:1].upper() + message[1:] + ".")
-        self.controller.requestFinished.emit(req_id)
+        self.window.set_busy(False)
+        self.states.set_state(Status.IDLE)
+        self.window.show_warning(message[:1].upper() + message[1:] + ".")
+        self.host.requestFinished.emit(req_id)

@@ -1,53 +1,47 @@
-"""The window's interactive requests, on the UI thread: each gets an id and its own cancel
-Event. Starting a request sets the previous request's Event right away, so the worker's engine
-loop stops within one decode step; output tagged with an old id is dropped
+"""The window's interactive requests, on the UI thread, over the Qt-free
+:class:`~desktop_mt.app.session.Session` (ids, the current request, its cancel Event, its
+options). Starting a request sets the previous request's Event right away, so the worker's
+engine loop stops within one decode step; output tagged with an old id is dropped
 (:mod:`~desktop_mt.gui.request_results`). Typing (Translate as you type, on by default)
 cancels the running request at the keystroke and starts a new one after a pause
 (``AS_YOU_TYPE_DELAY_MS``), which translates only the changed sentences (``PostEditPort.plan``).
 The controller's collaborator (:class:`RequestFlow`); the controller keeps ``translate``,
-``stop``, ``clear``, ``show_entry`` and ``current``.
+``stop``, ``clear``, ``show_entry`` and ``current`` (the session's).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import threading
-import time
-
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from desktop_mt.app.session import Request, Session
+
 from .ports import RequestHost, Status
+
+__all__ = ["AS_YOU_TYPE_DELAY_MS", "Request", "RequestFlow"]
 
 AS_YOU_TYPE_DELAY_MS = 600  # pause after the last keystroke before translating
 
 
-@dataclasses.dataclass
-class Request:
-    """One interactive request: its id, its cancel flag, when it started."""
-
-    req_id: int
-    cancel: threading.Event
-    started: float = dataclasses.field(default_factory=time.perf_counter)
-    shown_first: bool = False
-    text: str = ""  # the source text (the history keeps it with the translation)
-
-
 class RequestFlow(QObject):
-    """The interactive request that runs and the ones that supersede it (see the module docstring)."""
+    """Starts, stops and clears the window's requests in the session (see the module docstring)."""
 
     # The controller connects these to the worker's slots (queued: the worker has its thread).
     translateRequested = Signal(int, str, object, object)  # id, text, options, cancel Event
     planRequested = Signal(int, str, object, object, object)  # incremental: worker.translate_plan
 
-    def __init__(self, host: RequestHost, parent: QObject | None = None) -> None:
+    def __init__(self, host: RequestHost, session: Session, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.host = host
-        self.current: Request | None = None
-        self._next_id = 0
+        self.session = session
         self.debounce = QTimer(self)  # translate-as-you-type waits for a pause
         self.debounce.setSingleShot(True)
         self.debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
         self.debounce.timeout.connect(lambda: self.translate(self.host.window.source_text()))
+
+    @property
+    def current(self) -> Request | None:
+        """The request that runs (the session's)."""
+        return self.session.current
 
     def translate(self, text: str) -> int | None:
         """Start translating ``text``, superseding any running request. Returns its id."""
@@ -63,23 +57,20 @@ class RequestFlow(QObject):
         host.input.left_as_is(text, host.direction.target.value)
         plan = host.postedit.plan(text)  # before the pane empties: it reads the sentences shown
         window.clear_target()
-        self._next_id += 1
-        request = Request(self._next_id, threading.Event(), text=text)
-        self.set_current(request)
         window.set_busy(True)
         self.set_state(Status.TRANSLATING)
-        host.requestStarted.emit(request.req_id, text)
+        request = self.session.start(text)  # announced: the features follow it (requestStarted)
         if plan is None:
-            self.translateRequested.emit(request.req_id, text, host.window_options(), request.cancel)
+            self.translateRequested.emit(request.req_id, text, request.options, request.cancel)
         else:  # only the sentences whose source changed go to the model
-            self.planRequested.emit(request.req_id, text, plan, host.window_options(), request.cancel)
+            self.planRequested.emit(request.req_id, text, plan, request.options, request.cancel)
         return request.req_id
 
     def _stop_all(self) -> None:
         """Before new text: no typed request pending, the running one cancelled, the user's
         edits into the memory and the history."""
         self.debounce.stop()
-        self.cancel_current()
+        self.session.cancel_current()
         self.host.postedit.before_new_text()
 
     def show_entry(self, source: str, translation: str) -> None:
@@ -96,25 +87,18 @@ class RequestFlow(QObject):
     def cancel_current(self) -> None:
         """Cancel the running request (its Event is set directly, not via a queued slot: the
         worker is busy in its loop); its later output is dropped."""
-        if self.current is not None:
-            self.current.cancel.set()
-            self.set_current(None)
-
-    def set_current(self, request: Request | None) -> None:
-        """The request that runs now; the file job waits at its next batch boundary meanwhile."""
-        self.current = request
-        self.host.gate.set_busy(request is not None)
+        self.session.cancel_current()
 
     def stop(self) -> None:
         """Stop the running request; the text streamed so far stays."""
         self.debounce.stop()
-        if self.current is not None:
-            self.current.cancel.set()
+        if self.session.interrupt():
             self.set_state(Status.STOPPING)
 
     def clear(self) -> None:
         """Stop and empty both panes (and the figures of a run whose text is gone)."""
         self._stop_all()
+        self.session.clear_stats()
         window = self.host.window
         window.clear_all()
         window.set_busy(False)
@@ -129,10 +113,9 @@ class RequestFlow(QObject):
         being typed, and keeps the others' translations (those the cancelled run finished too)."""
         if not self.host.settings.translate_as_you_type:
             return
-        if self.current is not None:
-            # Not cancel_current(): the request stays current, so its end (stats marked
-            # cancelled) clears the busy state as a Stop does, without "Stopping..." shown.
-            self.current.cancel.set()
+        # Interrupted, not cancelled: the request stays current, so its end (stats marked
+        # cancelled) clears the busy state as a Stop does, without "Stopping..." shown.
+        self.session.interrupt()
         self.debounce.start()
 
     def set_state(self, state: Status, detail: str = "") -> None:
