@@ -1,5 +1,11 @@
 """The main window. Passive: it emits intent signals and exposes setters; the controller
-decides what happens. Nothing here knows about the engine or threads."""
+decides what happens. Nothing here knows about the engine or threads.
+
+It is composed of parts it owns, each built once: its widgets, actions and status bar
+(``chrome``: :class:`~desktop_mt.gui.window_chrome.WindowChrome`), its menu bar (``menus``:
+:class:`~desktop_mt.gui.window_menus.WindowMenus`) and its file-job face (``file_actions``:
+:class:`~desktop_mt.gui.window_files.WindowFiles`); the widgets keep their names on the window
+(``window.source``, ``window.stop_action``...), which the features and the tests use."""
 
 from __future__ import annotations
 
@@ -7,17 +13,22 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QByteArray, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
+    QAction,
     QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
     QGuiApplication,
     QIcon,
     QTextCursor,
 )
 from PySide6.QtWidgets import (
     QFileDialog,
+    QMainWindow,
     QMessageBox,
 )
 
 from . import fonts
+from .file_jobs import OutputAnswer, ResumeAnswer
 from .focus import TabFocus
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .look import WindowLook
@@ -40,6 +51,7 @@ from .window_chrome import (  # noqa: F401 - the window's names, imported from h
     dropped_file,
 )
 from .window_files import WindowFiles
+from .window_menus import WindowMenus
 
 # The status words as shown (Status's values stay the stylesheet's keys); marked for lupdate.
 STATE_WORDS = (
@@ -52,11 +64,28 @@ STATE_WORDS = (
 )
 
 
-class MainWindow(WindowFiles):
+class MainWindow(QMainWindow):
     """Source editor | target view, a button row and a status bar: what the window does. Its
-    widgets are built by :class:`WindowChrome`, its menus by ``window_menus.WindowMenus``, its
-    file-job face (drops, the job's strip, Recent files, the questions) is ``window_files.WindowFiles``."""
+    parts (see the module docstring) build the widgets and menus; it says what the user wants
+    by the intent signals below."""
 
+    translateRequested = Signal(str)
+    stopRequested = Signal()
+    clearRequested = Signal()
+    sourceEdited = Signal(str)  # user edits only (not set_source), for as-you-type
+    clipboardTranslateRequested = Signal()
+    swapRequested = Signal()  # the swap button / Ctrl+Shift+S (the translation becomes the source)
+    settingsRequested = Signal()
+    modelsRequested = Signal()  # the Models dialog (File menu, demo-model notice)
+    translateFileRequested = Signal(str)  # a path chosen in the dialog, dropped or recent
+    fileCancelRequested = Signal()
+    fontSizeChanged = Signal(int)  # View > text size (the controller saves it)
+    joinLinesToggled = Signal(bool)  # Edit > Join lines on paste (PDF line breaks)
+    bilingualToggled = Signal(bool)  # View > Bilingual (source paragraph, then translation)
+    historyRequested = Signal()  # View > History (Ctrl+H)
+    quitRequested = Signal()  # File > Quit, Ctrl+Q (the tray's Quit goes the same way)
+    hiddenToTray = Signal()  # the close button hid the window; the app keeps running
+    closing = Signal()  # the window really closes (quit)
     directionShown = Signal(str)  # the direction control now shows this Target value (user or program)
 
     def __init__(self) -> None:
@@ -69,7 +98,13 @@ class MainWindow(WindowFiles):
         self.about_text = "desktop-mt"  # the controller fills in model and licence details
         self.error_dialogs: list[QMessageBox] = []  # kept so tests (and GC) can see them
         self.info_dialogs: list[QMessageBox] = []  # About, Keyboard shortcuts
-        self.build_chrome()
+        self.font_size = DEFAULT_FONT_SIZE
+        self.chrome = WindowChrome(self)
+        self._take_chrome_names(self.chrome)
+        self._apply_font_size()
+        self.menus = WindowMenus(self, self.chrome)
+        self._take_menu_names(self.menus)
+        self.file_actions = WindowFiles(self, self.chrome, self.menus)
         combo = self.direction_bar.combo  # the model label names the model of the direction shown
         combo.currentIndexChanged.connect(lambda _i: self.directionShown.emit(str(combo.currentData())))
         self.tab_focus = TabFocus(self)  # Tab moves between the panes and the toolbar
@@ -78,13 +113,51 @@ class MainWindow(WindowFiles):
         self.setMinimumWidth(MIN_WIDTH)
         self.resize(960, 560)
 
+    def _take_chrome_names(self, chrome: WindowChrome) -> None:
+        """The chrome's widgets and actions under the window's names."""
+        self.source, self.target, self.splitter = chrome.source, chrome.target, chrome.splitter
+        self.translate_action, self.stop_action = chrome.translate_action, chrome.stop_action
+        self.copy_action, self.clear_action = chrome.copy_action, chrome.clear_action
+        self.clipboard_action, self.settings_action = chrome.clipboard_action, chrome.settings_action
+        self.file_action, self.quit_action = chrome.file_action, chrome.quit_action
+        self.swap_action = chrome.swap_action
+        self.banner, self.toolbar, self.direction_bar = chrome.banner, chrome.toolbar, chrome.direction_bar
+        self.overflow, self.file_job, self.demo_notice = chrome.overflow, chrome.file_job, chrome.demo_notice
+        self.suggestion_bar = chrome.suggestion_bar
+        self.translate_button, self.stop_button = chrome.translate_button, chrome.stop_button
+        self.copy_button, self.clear_button = chrome.copy_button, chrome.clear_button
+        self.clipboard_button, self.settings_button = chrome.clipboard_button, chrome.settings_button
+        self.file_button = chrome.file_button
+        self.model_label, self.state_label = chrome.model_label, chrome.state_label
+        self.job_label, self.stats_label = chrome.job_label, chrome.stats_label
+
+    def _take_menu_names(self, menus: WindowMenus) -> None:
+        """The menus and their own actions under the window's names."""
+        self.recent_menu, self.edit_menu, self.models_action = menus.recent_menu, menus.edit_menu, menus.models_action
+        self.undo_action, self.redo_action = menus.undo_action, menus.redo_action
+        self.select_all_action, self.join_lines_action = menus.select_all_action, menus.join_lines_action
+        self.larger_action, self.smaller_action = menus.larger_action, menus.smaller_action
+        self.reset_font_action, self.bilingual_action = menus.reset_font_action, menus.bilingual_action
+        self.history_action, self.shortcuts_action = menus.history_action, menus.shortcuts_action
+        self.about_action = menus.about_action
+
     # ---- intents ------------------------------------------------------------------------
-    def _emit_translate(self) -> None:
+    def emit_translate(self) -> None:
+        """Translate (the button, Ctrl+Enter): ``translateRequested`` with the source text."""
         self.translateRequested.emit(self.source_text())
 
-    def _on_source_changed(self) -> None:
+    def on_source_changed(self) -> None:
+        """The source pane changed: a user's edit (not :meth:`set_source`) is ``sourceEdited``."""
         if not self._setting_source:
             self.sourceEdited.emit(self.source_text())
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if not self.file_actions.accept_file_drag(event):
+            super().dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        if not self.file_actions.take_file_drop(event):
+            super().dropEvent(event)
 
     def choose_file(self) -> None:
         """Ask for a file to translate (the output goes next to it). The dialog opens where the
@@ -120,10 +193,6 @@ class MainWindow(WindowFiles):
         self.quitRequested.emit()
         self._quitting = True
         self.close()
-
-    def _select_all(self) -> None:
-        self.source.setFocus()
-        self.source.selectAll()
 
     # ---- setters ------------------------------------------------------------------------
     def source_text(self) -> str:
@@ -224,6 +293,51 @@ class MainWindow(WindowFiles):
             self.job_label.setAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide, False)
         else:
             self.job_label.setVisible(bool(text))
+
+    # ---- the parts' faces (menus, file jobs) ----------------------------------------------
+    def add_postedit_actions(self, actions: list[QAction]) -> None:
+        """Post-editing's entries in the Edit menu (``WindowMenus.add_postedit_actions``)."""
+        self.menus.add_postedit_actions(actions)
+
+    def set_global_shortcuts(self, rows: list[tuple[str, str]]) -> None:
+        """The global shortcuts Help > Keyboard shortcuts lists (``WindowMenus``)."""
+        self.menus.set_global_shortcuts(rows)
+
+    def shortcut_rows(self) -> tuple[tuple[str, str], ...]:
+        """Help > Keyboard shortcuts' rows (``WindowMenus.shortcut_rows``)."""
+        return self.menus.shortcut_rows()
+
+    def show_file_job(self, name: str) -> None:
+        """Show the job panel for ``name`` (``WindowFiles``)."""
+        self.file_actions.show_file_job(name)
+
+    def set_file_progress(self, done: int, total: int, rate: float) -> None:
+        """Job progress: segments done/total and segments per second (``WindowFiles``)."""
+        self.file_actions.set_file_progress(done, total, rate)
+
+    def set_file_job_text(self, text: str) -> None:
+        """Replace the job panel's label (``WindowFiles``)."""
+        self.file_actions.set_file_job_text(text)
+
+    def end_file_job(self, message: str) -> None:
+        """Hide the job panel and show ``message`` in the status bar (``WindowFiles``)."""
+        self.file_actions.end_file_job(message)
+
+    def set_recent_files(self, files: list[str]) -> None:
+        """The File > Recent files entries, newest first (``WindowFiles``)."""
+        self.file_actions.set_recent_files(files)
+
+    def recent_files(self) -> list[str]:
+        """The paths the Recent files menu offers (``WindowFiles``)."""
+        return self.file_actions.recent_files()
+
+    def ask_output_exists(self, path: str, keep_both_name: str) -> OutputAnswer:
+        """Overwrite, keep both or cancel an existing output (``WindowFiles``)."""
+        return self.file_actions.ask_output_exists(path, keep_both_name)
+
+    def ask_resume(self, name: str, kept: int, total: int) -> ResumeAnswer:
+        """Resume, restart or cancel an interrupted job (``WindowFiles``)."""
+        return self.file_actions.ask_resume(name, kept, total)
 
     # ---- view ---------------------------------------------------------------------------
     def set_font_size(self, size: int, emit: bool = False) -> None:

@@ -1,15 +1,14 @@
 """The main window's chrome: its widgets, actions, toolbar, status bar and shortcuts, built
-once (:class:`WindowChrome`, the first layer of :class:`~desktop_mt.gui.window.MainWindow`:
-``WindowChrome`` -> ``window_menus.WindowMenus`` (the menu bar) -> ``window_files.WindowFiles``
-(the file-job face) -> ``MainWindow``, which holds the behaviour), with the window's constants,
-the warning banner and the file-job strip."""
+once (:class:`WindowChrome`, a part :class:`~desktop_mt.gui.window.MainWindow` owns beside its
+menus, ``window_menus.WindowMenus``, and its file-job face, ``window_files.WindowFiles``), with
+the window's constants, the warning banner and the file-job strip."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QMimeData, QObject, Qt, Signal
+from PySide6.QtCore import QMimeData, QObject, Qt
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -20,7 +19,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QMainWindow,
     QMenu,
     QProgressBar,
     QPushButton,
@@ -42,6 +40,9 @@ from .pasting import PasteEdit
 from .ports import Status, StrEnum
 from .postedit import SuggestionBar
 from .postedit_pane import PostEditPane
+
+if TYPE_CHECKING:
+    from .window import MainWindow
 
 STATES = tuple(Status)  # the status bar's states (the stylesheet matches their values)
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
@@ -272,41 +273,23 @@ class ToolbarOverflow(QObject):
         sub.addAction(self.swap_action)
 
 
-class WindowChrome(QMainWindow):
-    """The widgets, actions and signals of the main window (built by :meth:`build_chrome`, which
-    asks the next layer for the menus); :class:`~desktop_mt.gui.window.MainWindow` adds what they do."""
+class WindowChrome:
+    """The main window's widgets, actions, toolbar, status bar and shortcuts, built once on the
+    window (a part it owns: ``MainWindow.chrome``); the actions say what the user wants by the
+    window's intent signals or call its behaviour (``emit_translate``, ``copy_result``...)."""
 
-    translateRequested = Signal(str)
-    stopRequested = Signal()
-    clearRequested = Signal()
-    sourceEdited = Signal(str)  # user edits only (not set_source), for as-you-type
-    clipboardTranslateRequested = Signal()
-    swapRequested = Signal()  # the swap button / Ctrl+Shift+S (the translation becomes the source)
-    settingsRequested = Signal()
-    modelsRequested = Signal()  # the Models dialog (File menu, demo-model notice)
-    translateFileRequested = Signal(str)  # a path chosen in the dialog, dropped or recent
-    fileCancelRequested = Signal()
-    fontSizeChanged = Signal(int)  # View > text size (the controller saves it)
-    joinLinesToggled = Signal(bool)  # Edit > Join lines on paste (PDF line breaks)
-    bilingualToggled = Signal(bool)  # View > Bilingual (source paragraph, then translation)
-    historyRequested = Signal()  # View > History (Ctrl+H)
-    quitRequested = Signal()  # File > Quit, Ctrl+Q (the tray's Quit goes the same way)
-    hiddenToTray = Signal()  # the close button hid the window; the app keeps running
-    closing = Signal()  # the window really closes (quit)
-
-    def build_chrome(self) -> None:
-        """Make the editors, actions, toolbar and layout, status bar, shortcuts and menus."""
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
         self._build_editors()
         self._build_actions()
         self._build_layout()
         self._build_status_bar()
         self._build_shortcuts()
-        self._build_menus()
-        self._accept_file_drops()
 
     # ---- construction -------------------------------------------------------------------
     def _build_editors(self) -> None:
-        self.source = PasteEdit(self)  # pastes can be joined (Edit > Join lines on paste)
+        window = self.window
+        self.source = PasteEdit(window)  # pastes can be joined (Edit > Join lines on paste)
         self.source.setObjectName("source")
         self.source.setPlaceholderText(
             translate(
@@ -314,23 +297,22 @@ class WindowChrome(QMainWindow):
                 "Type or paste English or Chinese text (输入英文或中文). Ctrl+Enter translates, Esc stops.",
             )
         )
-        self.source.textChanged.connect(self._on_source_changed)
-        self.target = PostEditPane(self)  # editable: post-editing (issue 28)
+        self.source.textChanged.connect(window.on_source_changed)
+        self.target = PostEditPane(window)  # editable: post-editing (issue 28)
         self.target.setObjectName("target")
         self.target.setPlaceholderText(
             translate("WindowChrome", "The translation appears here as it is written · 译文会在这里逐字出现。")
         )
-        self.font_size = DEFAULT_FONT_SIZE
-        self._apply_font_size()
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, window)
         self.splitter.addWidget(self.source)
         self.splitter.addWidget(self.target)
         self.splitter.setChildrenCollapsible(False)
 
-    def _action(
+    def action(
         self, text: str, tip: str, slot: Callable[[], object], shortcut: str | QKeySequence.StandardKey = ""
     ) -> QAction:
-        action = QAction(text, self)
+        """A window action (owned by the window) that calls ``slot`` when triggered."""
+        action = QAction(text, self.window)
         action.setToolTip(tip)
         action.triggered.connect(lambda _checked=False: slot())
         if shortcut:
@@ -339,70 +321,72 @@ class WindowChrome(QMainWindow):
 
     def _build_actions(self) -> None:
         # One QAction per command, shared by the toolbar and the menus.
-        self.translate_action = self._action(
+        window, action = self.window, self.action
+        self.translate_action = action(
             translate("WindowChrome", "Translate"),
             translate("WindowChrome", "Translate (Ctrl+Enter)"),
-            self._emit_translate,
+            window.emit_translate,
         )
-        self.stop_action = self._action(
-            translate("WindowChrome", "Stop"), translate("WindowChrome", "Stop (Esc)"), self.stopRequested.emit
+        self.stop_action = action(
+            translate("WindowChrome", "Stop"), translate("WindowChrome", "Stop (Esc)"), window.stopRequested.emit
         )
-        self.copy_action = self._action(
+        self.copy_action = action(
             translate("WindowChrome", "Copy translation"),
             translate("WindowChrome", "Copy the translation (Ctrl+Shift+C)"),
-            self.copy_result,
+            window.copy_result,
             "Ctrl+Shift+C",
         )
-        self.clear_action = self._action(
+        self.clear_action = action(
             translate("WindowChrome", "Clear"),
             translate("WindowChrome", "Clear both panes (Ctrl+Z brings the text back)"),
-            self.clearRequested.emit,
+            window.clearRequested.emit,
             "Ctrl+Shift+Backspace",
         )
-        self.clipboard_action = self._action(
+        self.clipboard_action = action(
             translate("WindowChrome", "Translate clipboard"),
             translate("WindowChrome", "Translate the clipboard ({keys})").format(keys=CLIPBOARD_SHORTCUT),
-            self.clipboardTranslateRequested.emit,
+            window.clipboardTranslateRequested.emit,
         )
-        self.settings_action = self._action(
-            translate("WindowChrome", "Settings…"), translate("WindowChrome", "Settings"), self.settingsRequested.emit
+        self.settings_action = action(
+            translate("WindowChrome", "Settings…"), translate("WindowChrome", "Settings"), window.settingsRequested.emit
         )
-        self.file_action = self._action(
+        self.file_action = action(
             translate("WindowChrome", "Translate file…"),
             translate(
                 "WindowChrome",
                 "Translate a document: text, subtitles, Word, PowerPoint, Excel, PDF, XLIFF, PO,"
                 " Markdown or HTML (or drop one on the window)",
             ),
-            self.choose_file,
+            window.choose_file,
             "Ctrl+O",
         )
-        self.quit_action = self._action(
+        self.quit_action = action(
             translate("WindowChrome", "Quit"),
             translate("WindowChrome", "Quit desktop-mt (Ctrl+Q)"),
-            self.quit,
+            window.quit,
             "Ctrl+Q",
         )
-        self.swap_action = self._action(
+        self.swap_action = action(
             translate("WindowChrome", "Swap languages"),
             translate("WindowChrome", "The translation becomes the source and the direction flips ({keys})").format(
                 keys=SWAP_SHORTCUT
             ),
-            self.swapRequested.emit,
+            window.swapRequested.emit,
             SWAP_SHORTCUT,
         )
 
     def _build_layout(self) -> None:
-        self.banner = WarningBanner(self)
+        window = self.window
+        self.banner = WarningBanner(window)
         # A toolbar, not a button row: when the window is narrow the buttons that do not fit
         # move into its extension menu (») instead of forcing the window wider.
-        self.toolbar = QToolBar("Main", self)
+        self.toolbar = QToolBar("Main", window)
         self.toolbar.setObjectName("mainToolbar")
         self.toolbar.setMovable(False)
         self.toolbar.setFloatable(False)
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.direction_bar = DirectionBar(self)  # Auto / English -> Chinese / Chinese -> English, swap
-        self.direction_bar.swapRequested.connect(self.swapRequested.emit)
+        self.direction_bar = DirectionBar(window)  # Auto / English -> Chinese / Chinese -> English, swap
+        self.direction_bar.swapRequested.connect(window.swapRequested.emit)
         self.toolbar.addWidget(self.direction_bar)
         self.toolbar.addSeparator()
         for action in (
@@ -416,34 +400,35 @@ class WindowChrome(QMainWindow):
             self.settings_action,
         ):
             self.toolbar.addSeparator() if action is None else self.toolbar.addAction(action)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
+        window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
         self.overflow = ToolbarOverflow(self.toolbar, self.direction_bar, self.swap_action)  # the » menu
         button = self.toolbar.widgetForAction
         self.translate_button, self.stop_button = button(self.translate_action), button(self.stop_action)
         self.copy_button, self.clear_button = button(self.copy_action), button(self.clear_action)
         self.clipboard_button = button(self.clipboard_action)
         self.settings_button, self.file_button = button(self.settings_action), button(self.file_action)
-        self.file_job = FileJobPanel(self)
-        self.file_job.cancel_button.clicked.connect(self.fileCancelRequested.emit)
-        central = QWidget(self)
+        self.file_job = FileJobPanel(window)
+        self.file_job.cancel_button.clicked.connect(window.fileCancelRequested.emit)
+        central = QWidget(window)
         layout = QVBoxLayout(central)
         layout.addWidget(self.banner)
-        self.demo_notice = DemoModelNotice(self)
-        self.demo_notice.button.clicked.connect(self.modelsRequested.emit)
+        self.demo_notice = DemoModelNotice(window)
+        self.demo_notice.button.clicked.connect(window.modelsRequested.emit)
         layout.addWidget(self.demo_notice)
         layout.addWidget(self.file_job)
         layout.addWidget(self.splitter, 1)
-        self.suggestion_bar = SuggestionBar(self)  # the memory's fuzzy match for the sentence at the cursor
+        self.suggestion_bar = SuggestionBar(window)  # the memory's fuzzy match for the sentence at the cursor
         layout.addWidget(self.suggestion_bar)
-        self.setCentralWidget(central)
+        window.setCentralWidget(central)
 
     def _build_status_bar(self) -> None:
         # FitLabels: at 480 px they show a shorter form (the full text is their tooltip).
-        self.model_label = FitLabel(translate("WindowChrome", "No model"), self)
-        self.state_label = FitLabel("", self)
-        self.job_label = FitLabel("", self)
-        self.stats_label = FitLabel("", self)
-        bar = self.statusBar()
+        window = self.window
+        self.model_label = FitLabel(translate("WindowChrome", "No model"), window)
+        self.state_label = FitLabel("", window)
+        self.job_label = FitLabel("", window)
+        self.stats_label = FitLabel("", window)
+        bar = window.statusBar()
         for label in (self.model_label, self.state_label, self.job_label, self.stats_label):
             # Long texts are cut instead of making the window wider than a small screen.
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -460,41 +445,14 @@ class WindowChrome(QMainWindow):
     def _build_shortcuts(self) -> None:
         # Window-wide shortcuts: Ctrl+Enter from inside the editor must translate, not
         # insert a newline, and Esc must stop wherever the focus is.
+        window = self.window
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), self).activated.connect(self._emit_translate)
-        QShortcut(QKeySequence("Esc"), self).activated.connect(self.stopRequested.emit)
-        QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), self).activated.connect(self.clipboardTranslateRequested.emit)
+            QShortcut(QKeySequence(keys), window).activated.connect(window.emit_translate)
+        QShortcut(QKeySequence("Esc"), window).activated.connect(window.stopRequested.emit)
+        QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), window).activated.connect(window.clipboardTranslateRequested.emit)
         # Ctrl+Y redoes in either pane (the editors know only the platform's redo keys); the
         # pane's own redo, so a swap's redo brings its direction back as Ctrl+Shift+Z does.
         for pane in (self.source, self.target):
             redo = QShortcut(QKeySequence(REDO_SHORTCUT), pane)
             redo.setContext(Qt.ShortcutContext.WidgetShortcut)
             redo.activated.connect(pane.redo)
-
-    def _accept_file_drops(self) -> None:
-        # The editors take drops themselves (text); file drops on them go to the job too.
-        self.setAcceptDrops(True)
-        for editor in (self.source, self.target):
-            editor.viewport().installEventFilter(self)
-
-    # ---- what MainWindow does (the actions above call these) ----------------------------
-    def _emit_translate(self) -> None:
-        raise NotImplementedError("MainWindow's")
-
-    def _on_source_changed(self) -> None:
-        raise NotImplementedError("MainWindow's")
-
-    def copy_result(self) -> None:
-        raise NotImplementedError("MainWindow's")
-
-    def choose_file(self) -> None:
-        raise NotImplementedError("MainWindow's")
-
-    def quit(self) -> None:
-        raise NotImplementedError("MainWindow's")
-
-    def _apply_font_size(self) -> None:
-        raise NotImplementedError("MainWindow's")
-
-    def _build_menus(self) -> None:
-        raise NotImplementedError("WindowMenus'")

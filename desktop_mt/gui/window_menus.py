@@ -1,64 +1,72 @@
 """The main window's menu bar: File (with Recent files and Models), Edit (undo, join lines on
 paste, swap, post-editing's entries), View (text size, Bilingual, History) and Help, on the
-actions :class:`~desktop_mt.gui.window_chrome.WindowChrome` made. :class:`WindowMenus` is the
-next layer of the main window (``WindowChrome`` -> ``WindowMenus`` -> ``WindowFiles`` ->
-``MainWindow``)."""
+actions :class:`~desktop_mt.gui.window_chrome.WindowChrome` made. :class:`WindowMenus` is a part
+the main window owns (``MainWindow.menus``), built after its chrome."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMessageBox
 
 from .i18n import translate
 from .window_chrome import DEFAULT_FONT_SIZE, REDO_SHORTCUT, SHORTCUTS, WindowChrome
 
+if TYPE_CHECKING:
+    from .window import MainWindow
 
-class WindowMenus(WindowChrome):
-    """The menus of the main window (built by ``build_chrome``); see the module docstring."""
 
-    def _build_menus(self) -> None:
+class WindowMenus:
+    """The menus of the main window; see the module docstring."""
+
+    def __init__(self, window: MainWindow, chrome: WindowChrome) -> None:
+        self.window = window
+        self.chrome = chrome
+        self.global_shortcuts: tuple[tuple[str, str], ...] = ()  # (keys, what) of the global shortcuts on
         self._build_file_menu()
         self._build_edit_menu()
         self._build_view_menu()
         self._build_help_menu()
 
     def _build_file_menu(self) -> None:
-        menu = self.menuBar().addMenu(translate("WindowMenus", "&File"))
-        menu.addAction(self.file_action)
+        window, chrome = self.window, self.chrome
+        menu = window.menuBar().addMenu(translate("WindowMenus", "&File"))
+        menu.addAction(chrome.file_action)
         self.recent_menu = menu.addMenu(translate("WindowMenus", "Recent files"))
-        self.set_recent_files([])
-        menu.addAction(self.clipboard_action)
+        menu.addAction(chrome.clipboard_action)
         menu.addSeparator()
-        self.models_action = self._action(
+        self.models_action = chrome.action(
             translate("WindowMenus", "Models…"),
             translate("WindowMenus", "Download, remove and choose translation models"),
-            self.modelsRequested.emit,
+            window.modelsRequested.emit,
         )
         menu.addAction(self.models_action)
-        menu.addAction(self.settings_action)
+        menu.addAction(chrome.settings_action)
         menu.addSeparator()
-        menu.addAction(self.quit_action)
+        menu.addAction(chrome.quit_action)
 
     def add_postedit_actions(self, actions: list[QAction]) -> None:
         """Post-editing's entries (Confirm sentence, Confirm all…, Translation memory…) in the Edit menu."""
         self.edit_menu.addSeparator()
         for action in actions:
             self.edit_menu.addAction(action)
-            self.addAction(action)  # its shortcut works wherever the focus is in the window
+            self.window.addAction(action)  # its shortcut works wherever the focus is in the window
 
     def _build_edit_menu(self) -> None:
-        menu = self.edit_menu = self.menuBar().addMenu(translate("WindowMenus", "&Edit"))
-        self.undo_action = self._action(
+        window, chrome = self.window, self.chrome
+        source = chrome.source
+        menu = self.edit_menu = window.menuBar().addMenu(translate("WindowMenus", "&Edit"))
+        self.undo_action = chrome.action(
             translate("WindowMenus", "Undo"),
             translate("WindowMenus", "Undo in the source text"),
-            self.source.undo,
+            source.undo,
             QKeySequence.StandardKey.Undo,
         )
-        self.redo_action = self._action(
+        self.redo_action = chrome.action(
             translate("WindowMenus", "Redo"),
             translate("WindowMenus", "Redo in the source text"),
-            self.source.redo,
+            source.redo,
             QKeySequence.StandardKey.Redo,
         )
         redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)  # Ctrl+Y among them on Windows
@@ -71,11 +79,11 @@ class WindowMenus(WindowChrome):
         # The editor handles Ctrl+Z itself while focused; the menu entries are for the mouse.
         for action in (self.undo_action, self.redo_action):
             action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.source.undoAvailable.connect(self.undo_action.setEnabled)
-        self.source.redoAvailable.connect(self.redo_action.setEnabled)
+        source.undoAvailable.connect(self.undo_action.setEnabled)
+        source.redoAvailable.connect(self.redo_action.setEnabled)
         self.undo_action.setEnabled(False)
         self.redo_action.setEnabled(False)
-        self.select_all_action = self._action(
+        self.select_all_action = chrome.action(
             translate("WindowMenus", "Select all"),
             translate("WindowMenus", "Select the whole source text"),
             self._select_all,
@@ -87,50 +95,55 @@ class WindowMenus(WindowChrome):
                 "Join the line breaks of text copied from PDFs when it is pasted "
                 "(Ctrl+Z brings back the text as pasted)",
             ),
-            self.joinLinesToggled,
+            window.joinLinesToggled,
         )
         entry: QAction | None
         for entry in (
             self.undo_action,
             self.redo_action,
             None,
-            self.copy_action,
+            chrome.copy_action,
             self.select_all_action,
             None,
-            self.clear_action,
+            chrome.clear_action,
             None,
             self.join_lines_action,
             None,
-            self.swap_action,
+            chrome.swap_action,
         ):
             menu.addSeparator() if entry is None else menu.addAction(entry)
 
+    def _select_all(self) -> None:
+        self.chrome.source.setFocus()
+        self.chrome.source.selectAll()
+
     def _toggle(self, text: str, tip: str, signal: SignalInstance) -> QAction:
         """A checkable menu entry whose user clicks emit ``signal(checked)``."""
-        action = QAction(text, self)
+        action = QAction(text, self.window)
         action.setToolTip(tip)
         action.setCheckable(True)
         action.triggered.connect(lambda _checked=False: signal.emit(action.isChecked()))
         return action
 
     def _build_view_menu(self) -> None:
-        menu = self.menuBar().addMenu(translate("WindowMenus", "&View"))
-        self.larger_action = self._action(
+        window, chrome = self.window, self.chrome
+        menu = window.menuBar().addMenu(translate("WindowMenus", "&View"))
+        self.larger_action = chrome.action(
             translate("WindowMenus", "Larger text"),
             translate("WindowMenus", "Larger text (Ctrl++)"),
-            lambda: self.set_font_size(self.font_size + 1, emit=True),
+            lambda: window.set_font_size(window.font_size + 1, emit=True),
             QKeySequence.StandardKey.ZoomIn,
         )
-        self.smaller_action = self._action(
+        self.smaller_action = chrome.action(
             translate("WindowMenus", "Smaller text"),
             translate("WindowMenus", "Smaller text (Ctrl+-)"),
-            lambda: self.set_font_size(self.font_size - 1, emit=True),
+            lambda: window.set_font_size(window.font_size - 1, emit=True),
             QKeySequence.StandardKey.ZoomOut,
         )
-        self.reset_font_action = self._action(
+        self.reset_font_action = chrome.action(
             translate("WindowMenus", "Default text size"),
             translate("WindowMenus", "Default text size (Ctrl+0)"),
-            lambda: self.set_font_size(DEFAULT_FONT_SIZE, emit=True),
+            lambda: window.set_font_size(DEFAULT_FONT_SIZE, emit=True),
             "Ctrl+0",
         )
         for action in (self.larger_action, self.smaller_action, self.reset_font_action):
@@ -141,20 +154,18 @@ class WindowMenus(WindowChrome):
                 "WindowMenus",
                 "Show, copy and save translations bilingually: each source paragraph followed by its translation",
             ),
-            self.bilingualToggled,
+            window.bilingualToggled,
         )
         menu.addSeparator()
         menu.addAction(self.bilingual_action)
         menu.addSeparator()
-        self.history_action = self._action(
+        self.history_action = chrome.action(
             translate("WindowMenus", "History…"),
             translate("WindowMenus", "Past translations: search, open, copy (Ctrl+H)"),
-            self.historyRequested.emit,
+            window.historyRequested.emit,
             "Ctrl+H",
         )
         menu.addAction(self.history_action)
-
-    global_shortcuts: tuple[tuple[str, str], ...] = ()  # (keys, what) of the global shortcuts on
 
     def set_global_shortcuts(self, rows: list[tuple[str, str]]) -> None:
         """The global shortcuts Help > Keyboard shortcuts lists (the controller's, from the
@@ -167,33 +178,18 @@ class WindowMenus(WindowChrome):
         return (*own, *self.global_shortcuts)
 
     def _build_help_menu(self) -> None:
-        menu = self.menuBar().addMenu(translate("WindowMenus", "&Help"))
-        self.shortcuts_action = self._action(
+        window, chrome = self.window, self.chrome
+        menu = window.menuBar().addMenu(translate("WindowMenus", "&Help"))
+        self.shortcuts_action = chrome.action(
             translate("WindowMenus", "Keyboard shortcuts"),
             translate("WindowMenus", "Keyboard shortcuts"),
-            self.show_shortcuts,
+            window.show_shortcuts,
             QKeySequence.StandardKey.HelpContents,
         )
-        self.about_action = self._action(
+        self.about_action = chrome.action(
             translate("WindowMenus", "About desktop-mt"),
             translate("WindowMenus", "Model, licences and version"),
-            self.show_about,
+            window.show_about,
         )
         menu.addAction(self.shortcuts_action)
         menu.addAction(self.about_action)
-
-    # ---- what MainWindow does (the menus call these) -----------------------------------
-    def _select_all(self) -> None:
-        raise NotImplementedError("MainWindow's")
-
-    def set_font_size(self, size: int, emit: bool = False) -> None:
-        raise NotImplementedError("MainWindow's")
-
-    def show_shortcuts(self) -> QMessageBox:
-        raise NotImplementedError("MainWindow's")
-
-    def show_about(self) -> QMessageBox:
-        raise NotImplementedError("MainWindow's")
-
-    def set_recent_files(self, files: list[str]) -> None:
-        raise NotImplementedError("MainWindow's")
