@@ -20,8 +20,8 @@ from typing import Any
 from ..engine import direction as dirs
 from ..engine.events import Alternative, StreamEvent
 from ..engine.options import GenerationOptions
-from ..engine.spans import SpanCounts
 from ..engine.protocols import CancelToken, Translation, TranslatorFace
+from ..engine.spans import SpanCounts
 from .store import EDITED, TranslationMemory
 
 ProgressFn = Callable[[int, int], None]
