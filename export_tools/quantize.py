@@ -28,16 +28,10 @@ from onnx import TensorProto, helper, numpy_helper
 
 from desktop_mt.engine import model_format as mf
 from desktop_mt.errors import ModelFormatError
+from desktop_mt.models.convert.builder import WEIGHT_MAX, column_quantized, row_quantized_table
 from desktop_mt.models.convert.onnx_graph import all_graphs  # graph and every subgraph (also used by tests)
 
 KINDS = (mf.INT8_PER_ROW, mf.INT8_WEIGHT_ONLY, mf.INT8_DYNAMIC)
-# Per-row MatMul weights use 7 of the 8 bits. ONNX Runtime's uint8 x int8 kernel on CPUs without
-# VNNI (AVX2 only: Intel before Ice Lake, AMD before Zen 4) adds pairs of u8*s8 products in int16
-# (VPMADDUBSW), which saturates above 32767: with activations centred on 128 and full-range
-# weights it clipped most dot products there (logits off by 23% on a test graph; the same model
-# was fine on an AVX-512 VNNI CPU). 2 * 255 * 63 = 32130 cannot saturate, so every CPU computes the
-# exact int32 products (the same tokens everywhere, and batch-independent).
-WEIGHT_MAX = 63
 BLOCK_SIZE = 32  # weights per scale along K: 32 keeps int8 rounding error far below the model's own
 ACCURACY_LEVEL = 4  # MatMulNBits: int8 activations per row block (batch-independent), int32 accumulation
 
@@ -137,10 +131,11 @@ def per_row_int8(model: onnx.ModelProto) -> onnx.ModelProto:
         x8  = uint8(round(x / s) + 128)                    symmetric: zero point 128
         y   = MatMulIntegerToFloat(x8, W8, 1, w_scale, 128) * s
 
-    with ``W8`` int8 in [-63, 63] (see ``WEIGHT_MAX``) and ``w_scale`` [N] per output column. The
-    integer products are exact and every scale belongs to one row or one column, so a row's result
-    does not depend on the other rows of the batch (bit for bit). Inputs shared by several MatMuls (Q/K/V) are
-    quantized once per graph.
+    with ``W8`` int8 in [-63, 63] (``WEIGHT_MAX``: 7 bits, so AVX2's int16 pair sums cannot
+    saturate) and ``w_scale`` [N] per output column, quantized as ``desktop_mt.models.convert``
+    quantizes its graphs. The integer products are exact and every scale belongs to one row or one
+    column, so a row's result does not depend on the other rows of the batch (bit for bit). Inputs
+    shared by several MatMuls (Q/K/V) are quantized once per graph.
     """
     graph = model.graph
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 17)
@@ -210,10 +205,7 @@ def _row_quantize_nodes(x: str, prefix: str, opset: int, nodes: list) -> tuple[s
 def _add_column_quantized(graph: onnx.GraphProto, weight: onnx.TensorProto) -> tuple[str, str]:
     """Add ``weight`` [K, N] as int8 in [-WEIGHT_MAX, WEIGHT_MAX] + a [N] float scale per output
     column; returns both names."""
-    array = numpy_helper.to_array(weight).astype(np.float32)
-    scale = np.abs(array).max(axis=0) / float(WEIGHT_MAX)
-    scale[scale == 0] = 1.0
-    q = np.clip(np.rint(array / scale), -WEIGHT_MAX, WEIGHT_MAX).astype(np.int8)
+    q, scale = column_quantized(numpy_helper.to_array(weight).astype(np.float32))
     names = (f"{weight.name}_int8_cols", f"{weight.name}_col_scales")
     graph.initializer.extend([numpy_helper.from_array(q, names[0]), numpy_helper.from_array(scale, names[1])])
     return names
@@ -323,10 +315,7 @@ def quantize_gathers(graph: onnx.GraphProto) -> int:
 
 def _add_row_quantized(graph: onnx.GraphProto, table: onnx.TensorProto) -> tuple[str, str]:
     """Add ``table`` as int8 rows + a [rows, 1] float scale to ``graph``; returns both names."""
-    array = numpy_helper.to_array(table).astype(np.float32)
-    scale = np.abs(array).max(axis=1, keepdims=True) / 127.0
-    scale[scale == 0] = 1.0
-    q = np.clip(np.rint(array / scale), -127, 127).astype(np.int8)
+    q, scale = row_quantized_table(numpy_helper.to_array(table).astype(np.float32))
     names = (f"{table.name}_int8_rows", f"{table.name}_row_scales")
     graph.initializer.extend([numpy_helper.from_array(q, names[0]), numpy_helper.from_array(scale, names[1])])
     return names

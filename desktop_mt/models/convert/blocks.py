@@ -137,11 +137,10 @@ def buffered_self_attention(b: GraphBuilder, x: str, attn: Attention, name: str,
     past = scores(b, q, b.op("Transpose", [buffer.keys], perm=[0, 1, 3, 2]), buffer.mask, shapes.scaling)
     new = b.op("Mul", [b.op("ReduceSum", [b.op("Mul", [q, new_keys]), "c_axes_last"], keepdims=1), shapes.scaling])
     probs = b.op("Softmax", [b.op("Concat", [past, new], axis=-1)], axis=-1)
-    end = np.array([np.iinfo(np.int64).max], np.int64)
-    last, axis = b.const(np.array([-1], np.int64)), b.const(np.array([-1], np.int64))
-    to_capacity = b.op("Unsqueeze", [buffer.capacity, b.const(np.array([0], np.int64))])
-    past_probs = b.op("Slice", [probs, b.const(np.array([0], np.int64)), to_capacity, axis])
-    new_prob = b.op("Slice", [probs, last, b.const(end), axis])
+    zero, minus_one = b.const(np.array([0], np.int64)), b.const(np.array([-1], np.int64))  # -1: last axis / position
+    to_capacity = b.op("Unsqueeze", [buffer.capacity, zero])
+    past_probs = b.op("Slice", [probs, zero, to_capacity, minus_one])
+    new_prob = b.op("Slice", [probs, minus_one, b.const(np.array([np.iinfo(np.int64).max], np.int64)), minus_one])
     context = b.op("Add", [b.op("MatMul", [past_probs, buffer.values]), b.op("Mul", [new_prob, new_values])])
     return attention_output(b, x, merge_heads(b, context, shapes.flat), attn, name)
 
@@ -150,6 +149,11 @@ def feed_forward(b: GraphBuilder, x: str, ffn: FeedForward, activation: str, pre
     """``layer_norm(x + fc2(act(fc1(x))))``."""
     hidden = activate(b, b.linear(x, ffn.fc1, f"{prefix}.fc1"), activation)
     return residual_norm(b, x, b.linear(hidden, ffn.fc2, f"{prefix}.fc2"), ffn.norm, f"{prefix}.final_layer_norm")
+
+
+def output_layer(b: GraphBuilder, x: str, lm_head: np.ndarray, bias: np.ndarray, int8: bool | None = None) -> str:
+    """The logits, ``x @ lm_head + final_logits_bias`` (``int8`` overrides the graph's choice)."""
+    return b.linear(x, Linear(lm_head, bias), "lm_head", int8=int8)
 
 
 def activate(b: GraphBuilder, x: str, name: str) -> str:

@@ -1,9 +1,10 @@
 """The nodes and initializers of one ONNX graph, with its linear layers in fp32 or per-row int8.
 
 Per-row int8 (``INT8_PER_ROW`` in the manifest): every linear layer's weight int8 per output
-column in [-WEIGHT_MAX, WEIGHT_MAX] (7 bits: no int16 saturation on AVX2 CPUs, see
-``export_tools.quantize``), its input quantized per row at run time (uint8, zero point 128), so a
-sentence's tokens do not depend on its batch neighbours; embedding tables int8 per row.
+column in [-WEIGHT_MAX, WEIGHT_MAX] (7 bits: no int16 saturation on AVX2 CPUs), its input
+quantized per row at run time (uint8, zero point 128), so a sentence's tokens do not depend on its
+batch neighbours; embedding tables int8 per row. ``export_tools.quantize`` quantizes our own
+exports with the same functions (:func:`column_quantized`, :func:`row_quantized_table`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ if TYPE_CHECKING:
     import onnx
 
 OPSET = 17
-WEIGHT_MAX = 63  # 7-bit weights: no int16 saturation on AVX2 CPUs (see export_tools.quantize)
+# Linear weights use 7 of the 8 bits. ONNX Runtime's uint8 x int8 kernel on CPUs without VNNI
+# (AVX2 only: Intel before Ice Lake, AMD before Zen 4) adds pairs of u8*s8 products in int16
+# (VPMADDUBSW), which saturates above 32767: with activations centred on 128 and full-range
+# weights it clipped most dot products there (logits off by 23% on a test graph; the same model
+# was fine on an AVX-512 VNNI CPU). 2 * 255 * 63 = 32130 cannot saturate, so every CPU computes
+# the exact int32 products (the same tokens everywhere, and batch-independent).
+WEIGHT_MAX = 63
 FLOOR = float(np.finfo(np.float32).min)  # transformers' mask value
 _SHARED = (  # constants every graph may read, by name
     ("c_tiny", np.float32(1e-12)),
@@ -113,13 +120,11 @@ class GraphBuilder:
         """``table[ids]``: int8 rows with one scale each for int8, else the float table."""
         if not self.int8:
             return self.op("Gather", [self.const(table, name), ids])
-        scale = np.abs(table).max(axis=1, keepdims=True) / 127.0
-        scale[scale == 0] = 1.0
-        q = rounded_int8(table / scale, 127)
+        q, scale = row_quantized_table(table)
         rows = self.op(
             "Cast", [self.op("Gather", [self.const(q, f"{name}_int8"), ids])], to=self.onnx.TensorProto.FLOAT
         )
-        return self.op("Mul", [rows, self.op("Gather", [self.const(scale.astype(np.float32), f"{name}_scale"), ids])])
+        return self.op("Mul", [rows, self.op("Gather", [self.const(scale, f"{name}_scale"), ids])])
 
     def layer_norm(self, x: str, norm: Norm, name: str) -> str:
         return self.op(
@@ -131,7 +136,8 @@ class GraphBuilder:
 
     def model(self, name: str, inputs: list[Any], outputs: list[Any]) -> onnx.ModelProto:
         helper = self.onnx.helper
-        graph = helper.make_graph(self.nodes, name, inputs, outputs, self.inits)
+        read = {i for node in self.nodes for i in node.input}  # the shared constants an fp32 graph never reads
+        graph = helper.make_graph(self.nodes, name, inputs, outputs, [i for i in self.inits if i.name in read])
         opsets = [helper.make_opsetid("", self.opset)]
         if self.int8:
             opsets.append(helper.make_opsetid("com.microsoft", 1))
@@ -151,6 +157,14 @@ def column_quantized(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     scale = (np.abs(weight).max(axis=0) / float(WEIGHT_MAX)).astype(np.float32)
     scale[scale == 0] = 1.0
     return rounded_int8(weight / scale, WEIGHT_MAX), scale
+
+
+def row_quantized_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An embedding table [rows, K] as int8 in [-127, 127] with one float scale per row [rows, 1]:
+    a gathered row is dequantized with its own scale, whatever else the batch gathers."""
+    scale = np.abs(table).max(axis=1, keepdims=True) / 127.0
+    scale[scale == 0] = 1.0
+    return rounded_int8(table / scale, 127), scale.astype(np.float32)
 
 
 def rounded_int8(scaled: np.ndarray, limit: int) -> np.ndarray:

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import blocks
 from .builder import FLOOR, OPSET, GraphBuilder, value_info
-from .spec import Dims, Linear, MarianDecoderWeights, MarianEncoderWeights
+from .spec import Dims, MarianDecoderWeights, MarianEncoderWeights
 
 if TYPE_CHECKING:
     import onnx
@@ -101,8 +101,8 @@ def build_decoder_step(
             b, x, layer.cross_attn, f"layers.{i}.encoder_attn", keys, values, cross_mask, by_item
         )
         x = blocks.feed_forward(b, x, layer.ffn, dims.activation, f"layers.{i}")
-    head = Linear(weights.lm_head, weights.final_logits_bias)
-    logits = b.linear(x, head, "lm_head", int8=int8 and not fp32_head)  # fp32_head: a benchmark lever
+    head_int8 = int8 and not fp32_head  # fp32_head: a benchmark lever
+    logits = blocks.output_layer(b, x, weights.lm_head, weights.final_logits_bias, int8=head_int8)
     b.op("Identity", [logits], out="logits")
     if tail:
         _top_tail(b, logits, inputs, outputs)
