@@ -633,9 +633,8 @@ def test_a_cancellation_is_not_an_error() -> None:
 PER_MODEL_NAMES = {"Translator", "directions_of", "translator_for_sentence", "unwrap"}
 TRANSLATOR_TYPES = {"Translator", "TwoWayTranslator", "MemoryTranslator"}
 FACE_USERS = ("desktop_mt.gui", "desktop_mt.cli", "desktop_mt.server", "desktop_mt.batch", "desktop_mt.tm")
-# The GUI worker's remaining dispatch goes when issue 49 types it against the face (its
-# translate_stream takes look_ahead and prefix); alternatives.py asks for the per-model tokenizer.
-ONE_FACE_TO_GO = {"desktop_mt.gui.worker", "desktop_mt.gui.alternatives"}
+# alternatives.py asks for the per-model tokenizer (the worker is typed against the face: issue 49).
+ONE_FACE_TO_GO = {"desktop_mt.gui.alternatives"}
 
 
 def _face_breaches(module: str) -> Iterator[str]:
@@ -677,3 +676,17 @@ def test_every_translator_face_has_every_member() -> None:
     faces = (scripted, two_way, MemoryTranslator(two_way, TranslationMemory(":memory:")))
     for face in faces:
         assert not [m for m in members if not hasattr(face, m)], type(face).__name__
+def test_the_window_s_worker_has_no_any() -> None:
+    """The GUI worker's seams are typed (issue 42): its translator is the face, its requests'
+    options ``GenerationOptions``, its plans ``tm.incremental.Planned``; no ``Any`` anywhere in it."""
+    tree = ast.parse(modules()[f"{PACKAGE}.gui.worker"].read_text(encoding="utf-8"))
+    found = [
+        node.lineno
+        for node in ast.walk(tree)
+        if (isinstance(node, ast.Name) and node.id == "Any")
+        or (isinstance(node, ast.Attribute) and node.attr == "Any")
+        or (isinstance(node, ast.alias) and node.name == "Any")
+    ]
+    assert not found, f"gui/worker.py uses Any on lines {found}"
+
+

@@ -266,7 +266,10 @@ class PostEditFeature(QObject):
         planned = plan_update(previous, text, memory, self.controller.direction.target.value)
         # A fuzzy match stays offered while its source sentence is unchanged (kept or translated again).
         self._suggestions = {match_key(p.source): p.suggestion for p in planned if p.suggestion is not None}
-        plan = IncrementalPlan(planned, {match_key(p.source): p.machine for p in pairs if p.edited})
+        # The sentence at the source's cursor (the one being typed) streams alone, the others batch.
+        source = self.window.source
+        cursor = source.textCursor().position() if source.toPlainText() == text else None
+        plan = IncrementalPlan(planned, {match_key(p.source): p.machine for p in pairs if p.edited}, cursor)
         if all(p.origin == MODEL or is_marker(p.source) for p in planned):
             return None  # nothing kept: the engine translates the whole text (its own layout)
         self.figures.sentences += sum(1 for p in planned if not is_marker(p.source))

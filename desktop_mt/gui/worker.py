@@ -19,9 +19,8 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -29,17 +28,17 @@ from desktop_mt import batch
 from desktop_mt.app.factory import build_translator
 from desktop_mt.batch.journal import journal_path
 from desktop_mt.engine.direction import DIRECTIONS, ZH_EN, DirectionUnavailableError, sentence_direction
-from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
+from desktop_mt.engine.events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from desktop_mt.engine.model_format import ModelInfo, inspect_model_dir
-from desktop_mt.engine.options import SessionOptions
-from desktop_mt.engine.router import TwoWayTranslator, directions_of, translator_for_sentence
-from desktop_mt.engine.translator import Translator
+from desktop_mt.engine.options import GenerationOptions, SessionOptions
+from desktop_mt.engine.protocols import TranslatorFace
 from desktop_mt.errors import DesktopMTError, TranslationCancelled
 from desktop_mt.models.installed import resolve_model
+from desktop_mt.tm.incremental import Planned
 from desktop_mt.tm.store import match_key
 
 from .alignment import SegmentSpan, SegmentTracker, utf16_len
-from .file_jobs import GatedProgress
+from .file_jobs import GatedProgress, InteractiveGate
 from .logsetup import log_exception
 from .ports import EngineConfig
 
@@ -48,7 +47,7 @@ log = logging.getLogger(__name__)
 BATCH_SECONDS = 0.030
 
 
-def default_translator_factory(config: EngineConfig) -> Any:
+def default_translator_factory(config: EngineConfig) -> TranslatorFace:
     """Build the real engine: a two-way translator (``app.factory.build_translator``), so
     English->Chinese and Chinese->English both work when their models are installed or bundled.
     ``config.model_dir`` is the model chosen for its own direction; the other direction gets
@@ -85,12 +84,9 @@ class LoadedModels:
     missing: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @classmethod
-    def of(cls, translator: Any) -> LoadedModels:
-        """A two-way translator's models by direction; any other translator (one ``Translator``,
-        a test stand-in) is one model, of the direction it translates (``router.directions_of``)."""
-        if isinstance(translator, TwoWayTranslator):
-            return cls(translator.model_infos, str(translator.variant), dict(translator.missing))
-        return cls({directions_of(translator)[0]: translator.model_info}, str(translator.variant))
+    def of(cls, translator: TranslatorFace) -> LoadedModels:
+        """A translator's models by direction (a stand-in: its one model, of its direction)."""
+        return cls(dict(translator.model_infos), str(translator.variant), dict(translator.missing))
 
     @property
     def directions(self) -> tuple[str, ...]:
@@ -126,16 +122,16 @@ class TranslationWorker(QObject):
     completionDone = Signal(int, str)  # completion request id, "" (complete or cancelled) or a message
 
     def __init__(
-        self, factory: Callable[[EngineConfig], Any] | None = None, batch_seconds: float = BATCH_SECONDS
+        self, factory: Callable[[EngineConfig], TranslatorFace] | None = None, batch_seconds: float = BATCH_SECONDS
     ) -> None:
         super().__init__()
         self._factory = factory or default_translator_factory
         self._batch_seconds = batch_seconds
-        self._translator: Any = None
+        self._translator: TranslatorFace | None = None
         self._load_error = "No model is loaded yet."
 
     @property
-    def translator(self) -> Any:
+    def translator(self) -> TranslatorFace | None:
         """The current Translator (None before the first successful load)."""
         return self._translator
 
@@ -166,21 +162,23 @@ class TranslationWorker(QObject):
         self.loadFailed.emit(message)
 
     @Slot(int, str, object, object)
-    def translate(self, req_id: int, text: str, options: Any, cancel: threading.Event) -> None:
+    def translate(self, req_id: int, text: str, options: GenerationOptions, cancel: threading.Event) -> None:
         """Stream one request. Always ends with ``finished`` (or ``failed``) for ``req_id``."""
         if cancel.is_set():  # superseded while queued: skip without touching the engine
             self.finished.emit(req_id, None)
             return
-        if self._translator is None:
+        translator = self._translator
+        if translator is None:
             self.failed.emit(req_id, f"Cannot translate: {self._load_error}")
             return
-        self._run(req_id, lambda: self._stream(req_id, text, options, cancel), cancel)
+        self._run(req_id, lambda: self._stream(translator, req_id, text, options, cancel), cancel)
 
-    def _run(self, req_id: int, work: Callable[[], Any], cancel: threading.Event) -> None:
+    def _run(self, req_id: int, work: Callable[[], TranslationStats | None], cancel: threading.Event) -> None:
         """One translation request: ``started``, then ``work()`` (streaming its text), then
         ``finished`` with its stats (None when cancelled), or ``failed`` on an error. An error
         raised once the user pressed Stop is logged, not shown: the run ends as stopped."""
         self.started.emit(req_id)
+        stats: TranslationStats | None
         try:
             stats = work()
         except TranslationCancelled:
@@ -207,15 +205,15 @@ class TranslationWorker(QObject):
             log_exception("translation", exc)
             self.failed.emit(req_id, f"Translation failed ({type(exc).__name__}: {exc}). Details are in the log file.")
 
-    def _stream(self, req_id: int, text: str, options: Any, cancel: threading.Event) -> Any:
+    def _stream(
+        self, translator: TranslatorFace, req_id: int, text: str, options: GenerationOptions, cancel: threading.Event
+    ) -> TranslationStats | None:
         """Run ``translate_stream``, emitting batched deltas; returns the Finished stats."""
         buf: list[str] = []
         last_emit = 0.0  # 0 -> the first token goes out at once (time to first token)
-        stats = None
+        stats: TranslationStats | None = None
         tracker = SegmentTracker()  # where each sentence's translation sits (sentence alignment)
-        events = self._translator.translate_stream(
-            text, options=options, cancel=cancel, **_look_ahead(self._translator)
-        )
+        events = translator.translate_stream(text, options=options, cancel=cancel, look_ahead=True)
         try:
             for event in events:
                 span = tracker.feed(event)
@@ -246,23 +244,27 @@ class TranslationWorker(QObject):
 
     @Slot(int, str, object, object, object)
     def translate_plan(
-        self, req_id: int, text: str, plan: IncrementalPlan, options: Any, cancel: threading.Event
+        self, req_id: int, text: str, plan: IncrementalPlan, options: GenerationOptions, cancel: threading.Event
     ) -> None:
         """Sentence-level incremental translation of ``text`` (post-editing): ``plan.sentences``
         is ``tm.incremental.plan_update``'s list; a sentence whose translation is kept (the user's
         edit, an unchanged sentence) or comes from the memory is shown as it is, only the others
-        go to the model, one sentence at a time. The same signals as :meth:`translate`, one
-        ``segmentDone`` per planned sentence (its origin and edit mark with it)."""
+        go to the model (``translate_each``: the one at ``plan.cursor`` decoded alone, the others
+        in batches). The same signals as :meth:`translate`, one ``segmentDone`` per planned
+        sentence (its origin and edit mark with it), in order."""
         if cancel.is_set():
             self.finished.emit(req_id, None)
             return
         if self._translator is None and any(p.needs_model for p in plan.sentences):
             self.failed.emit(req_id, f"Cannot translate: {self._load_error}")
             return
-        self._run(req_id, lambda: _PlanStream(self, req_id, options, cancel).run(text, plan), cancel)
+        stream = _PlanStream(self, self._translator, req_id, options, cancel)
+        self._run(req_id, lambda: stream.run(text, plan), cancel)
 
     @Slot(int, str, str, object, object)
-    def complete(self, req_id: int, sentence: str, prefix: str, options: Any, cancel: threading.Event) -> None:
+    def complete(
+        self, req_id: int, sentence: str, prefix: str, options: GenerationOptions, cancel: threading.Event
+    ) -> None:
         """Stream the model's completion of ``sentence``'s translation from the typed ``prefix``
         (``prefix=``, engine.prefix). Always ends with ``completionDone``."""
         message = ""
@@ -272,7 +274,9 @@ class TranslationWorker(QObject):
             message = f"Cannot complete: {self._load_error}"
         else:
             try:
-                self._complete(req_id, sentence, prefix, options, cancel)
+                self._complete(
+                    self._translator.translate_stream(sentence, options, cancel, prefix=prefix), req_id, cancel
+                )
             except TranslationCancelled:
                 pass
             except (DesktopMTError, ValueError) as exc:  # ValueError: a sentence that is not translated
@@ -282,9 +286,8 @@ class TranslationWorker(QObject):
                 message = f"Completion failed ({type(exc).__name__}: {exc}). Details are in the log file."
         self.completionDone.emit(req_id, message)
 
-    def _complete(self, req_id: int, sentence: str, prefix: str, options: Any, cancel: threading.Event) -> None:
-        translator = translator_for_sentence(self._translator, sentence, options)
-        events = translator.translate_stream(sentence, options, cancel, prefix=prefix)
+    def _complete(self, events: Generator[StreamEvent, None, None], req_id: int, cancel: threading.Event) -> None:
+        """Emit a completion stream's text (the face routes ``prefix=`` to the sentence's direction)."""
         try:
             for event in events:
                 if cancel.is_set():
@@ -296,34 +299,34 @@ class TranslationWorker(QObject):
 
     @Slot(int, str, str, int, object, object)
     def alternatives_from(
-        self, req_id: int, sentence: str, prefix: str, n: int, options: Any, cancel: threading.Event
+        self, req_id: int, sentence: str, prefix: str, n: int, options: GenerationOptions, cancel: threading.Event
     ) -> None:
         """The ``n`` best continuations of ``sentence``'s translation after ``prefix`` (a clicked
         word: the text before it); ends with ``alternativesReady``."""
-
-        def run() -> list[Any]:
-            translator = translator_for_sentence(self._translator, sentence, options)
-            return list(translator.alternatives(sentence, n, options, cancel, prefix=prefix))
-
-        self._alternatives(req_id, cancel, run)
-
-    @Slot(int, str, int, object, object)
-    def alternatives(self, req_id: int, sentence: str, n: int, options: Any, cancel: threading.Event) -> None:
-        """The ``n`` best translations of one sentence (the Alternatives menu); always ends
-        with ``alternativesReady``."""
         self._alternatives(
-            req_id, cancel, lambda: list(self._translator.alternatives(sentence, n, options=options, cancel=cancel))
+            req_id, cancel, lambda translator: translator.alternatives(sentence, n, options, cancel, prefix=prefix)
         )
 
-    def _alternatives(self, req_id: int, cancel: threading.Event, run: Callable[[], list[Any]]) -> None:
-        result: Any = []
+    @Slot(int, str, int, object, object)
+    def alternatives(
+        self, req_id: int, sentence: str, n: int, options: GenerationOptions, cancel: threading.Event
+    ) -> None:
+        """The ``n`` best translations of one sentence (the Alternatives menu); always ends
+        with ``alternativesReady``."""
+        self._alternatives(req_id, cancel, lambda translator: translator.alternatives(sentence, n, options, cancel))
+
+    def _alternatives(
+        self, req_id: int, cancel: threading.Event, run: Callable[[TranslatorFace], list[Alternative]]
+    ) -> None:
+        """Emit ``alternativesReady`` with ``run``'s alternatives, [] when cancelled, or a message."""
+        result: list[Alternative] | str = []
         if cancel.is_set():
             pass
         elif self._translator is None:
             result = f"Cannot translate: {self._load_error}"
         else:
             try:
-                result = run()
+                result = list(run(self._translator))
             except TranslationCancelled:
                 result = []
             except (DesktopMTError, ValueError) as exc:
@@ -334,19 +337,19 @@ class TranslationWorker(QObject):
         self.alternativesReady.emit(req_id, result)
 
     @Slot(object)
-    def translate_file(self, job: Any) -> None:
-        """Run a batch file job (a ``FileJob``) with the owned Translator. Ends with
+    def translate_file(self, job: FileJob) -> None:
+        """Run a batch file job with the owned Translator. Ends with
         fileFinished, fileFailed or fileCancelled (whose journal keeps what was done)."""
         if self._translator is None:
             self.fileFailed.emit(f"Cannot translate the file: {self._load_error}")
             return
         progress = GatedProgress(job.gate, job.cancel, _ProgressRate(self.fileProgress.emit))
         on_resume = (lambda report: self.fileResumed.emit(str(report))) if job.resume else None
-        summaries: list[Any] = []
+        summaries: list[batch.JobSummary] = []
         try:
             out = batch.translate_file(
-                job.src,
-                job.dst,
+                Path(job.src),
+                Path(job.dst) if job.dst else None,
                 self._translator,
                 options=job.options,
                 progress=progress,
@@ -369,7 +372,7 @@ class TranslationWorker(QObject):
         self.fileFinished.emit(str(out), str(summaries[-1]) if summaries else "")
 
     @staticmethod
-    def _close(translator: Any) -> None:
+    def _close(translator: TranslatorFace | None) -> None:
         if translator is None:
             return
         try:
@@ -389,10 +392,13 @@ class TranslationWorker(QObject):
 class IncrementalPlan:
     """What :meth:`TranslationWorker.translate_plan` translates: ``tm.incremental.Planned``
     sentences, and the machine's translations of the edited ones kept (by ``tm.match_key`` of
-    their source), so the memory and the history can still compare them."""
+    their source), so the memory and the history can still compare them. ``cursor``: where the
+    source editor's cursor is in the text (characters), None when not known: the sentence there
+    is the one decoded alone (token by token) while the others go in batches."""
 
-    sentences: list[Any]
+    sentences: list[Planned]
     machine: dict[str, str] = dataclasses.field(default_factory=dict)
+    cursor: int | None = None
 
     @property
     def to_model(self) -> int:
@@ -402,10 +408,25 @@ class IncrementalPlan:
 
 class _PlanStream:
     """One incremental request (:meth:`TranslationWorker.translate_plan`): its output position,
-    batched deltas and the spans of its sentences."""
+    batched deltas and the spans of its sentences. The sentences that go to the model are one
+    ``translate_each`` (the sentence at the cursor decoded alone, the others in batches), each
+    stream read, in order, when its sentence's turn comes."""
 
-    def __init__(self, worker: TranslationWorker, req_id: int, options: Any, cancel: threading.Event) -> None:
-        self.worker, self.req_id, self.options, self.cancel = worker, req_id, options, cancel
+    def __init__(
+        self,
+        worker: TranslationWorker,
+        translator: TranslatorFace | None,
+        req_id: int,
+        options: GenerationOptions,
+        cancel: threading.Event,
+    ) -> None:
+        self.worker, self.translator, self.req_id, self.options, self.cancel = (
+            worker,
+            translator,
+            req_id,
+            options,
+            cancel,
+        )
         self.position = 0  # UTF-16 units written so far
         self.buf: list[str] = []
         self.last_emit = 0.0
@@ -430,9 +451,24 @@ class _PlanStream:
             self.worker.delta.emit(self.req_id, "".join(self.buf))
             self.buf.clear()
 
-    def run(self, text: str, incremental: IncrementalPlan) -> Any:
+    def run(self, text: str, incremental: IncrementalPlan) -> TranslationStats:
         plan = incremental.sentences
+        model = [p for p in plan if p.needs_model]
+        streams: Iterator[Generator[StreamEvent, None, None]] = iter(())
+        if model and self.translator is not None:
+            alone = cursor_sentence(text, plan, incremental.cursor)
+            streams = self.translator.translate_each([p.source for p in model], self.options, self.cancel, alone)
+        try:
+            return self._run(text, incremental, streams)
+        finally:
+            close = getattr(streams, "close", None)  # a generator: its batch stops at once
+            if close is not None:
+                close()
 
+    def _run(
+        self, text: str, incremental: IncrementalPlan, streams: Iterator[Generator[StreamEvent, None, None]]
+    ) -> TranslationStats:
+        plan = incremental.sentences
         self._write(text[: len(text) - len(text.lstrip())])  # the text's leading blank lines
         done, cancelled = 0, False
         for index, planned in enumerate(plan):
@@ -440,8 +476,8 @@ class _PlanStream:
                 cancelled = True
                 break
             start = self.position
-            if planned.needs_model:
-                translation = self._translate(planned.source)
+            if planned.translation is None:
+                translation = self._translate(next(streams))
                 if translation is None:
                     cancelled = True
                     break
@@ -469,11 +505,10 @@ class _PlanStream:
         self.flush()
         return TranslationStats(done, self.tokens, time.perf_counter() - self.started, self.first, cancelled)
 
-    def _translate(self, sentence: str) -> str | None:
+    def _translate(self, events: Generator[StreamEvent, None, None]) -> str | None:
         """Stream one sentence's translation; None when cancelled."""
         out: list[str] = []
         stats = None
-        events = self.worker._translator.translate_stream(sentence, options=self.options, cancel=self.cancel)
         try:
             for event in events:
                 if isinstance(event, TextDelta):
@@ -492,11 +527,21 @@ class _PlanStream:
         return "".join(out)
 
 
-def _look_ahead(translator: Any) -> dict[str, bool]:
-    """The engine's translators stream a text with look-ahead: its first sentence token by token,
-    the sentences after it decoded in batches and shown in order (``Translator.translate_stream``:
-    a long paste at about ``translate_batch``'s speed). A stand-in streams as it does."""
-    return {"look_ahead": True} if isinstance(translator, (Translator, TwoWayTranslator)) else {}
+def cursor_sentence(text: str, plan: list[Planned], cursor: int | None) -> int:
+    """Which of the plan's sentences that go to the model holds the source cursor (counted
+    among those sentences): the first when the cursor is elsewhere or not known. The plan's
+    sources and gaps follow one another after the text's leading blanks (``tm.incremental``)."""
+    if cursor is None:
+        return 0
+    at, model = len(text) - len(text.lstrip()), 0
+    for planned in plan:
+        end = at + len(planned.source) + len(planned.gap)
+        if planned.translation is None:
+            if at <= cursor <= end:
+                return model
+            model += 1
+        at = end
+    return 0
 
 
 def _stats_at_end(events: Iterator[object]) -> TranslationStats | None:
@@ -509,7 +554,7 @@ def _stats_at_end(events: Iterator[object]) -> TranslationStats | None:
     return stats
 
 
-def output_gap(source: str, gap: str, more: bool, options: Any) -> str:
+def output_gap(source: str, gap: str, more: bool, options: GenerationOptions | None) -> str:
     """What follows a sentence's translation: the source's line breaks (and the indentation of
     the next line) as they are; between sentences of a line, a space when the translation is
     English and nothing when it is Chinese (which writes no space between sentences)."""
@@ -517,7 +562,7 @@ def output_gap(source: str, gap: str, more: bool, options: Any) -> str:
         return gap
     if not more:
         return gap
-    target = getattr(options, "target", "auto")
+    target = options.target if options is not None else "auto"
     way = sentence_direction(source, target)
     if way is None:
         return gap
@@ -531,10 +576,10 @@ class FileJob:
 
     src: str
     dst: str | None
-    options: Any
+    options: GenerationOptions
     cancel: threading.Event
     resume: bool = False
-    gate: Any = None
+    gate: InteractiveGate | None = None
     bilingual: bool = False  # View > Bilingual: the source stays, its translation follows
 
 

@@ -67,9 +67,10 @@ class FakeTranslator(ScriptedTranslator):
         options: GenerationOptions | None = None,
         cancel: CancelToken | None = None,
         prefix: str | None = None,
+        look_ahead: bool = False,
     ) -> Generator[StreamEvent, None, None]:
         """Generator like the engine's: TextDelta..., SegmentDone, Finished(stats); with
-        ``prefix``, the scripted completion (``ScriptedTranslator``'s)."""
+        ``prefix``, the scripted completion (``ScriptedTranslator``'s); no batches to look ahead to."""
         if prefix is not None:
             yield from super().translate_stream(text, options, cancel, prefix)
             return

@@ -31,7 +31,7 @@ class SentenceFake(FakeTranslator):
         self.alternatives_started = threading.Event()
         self.alternatives_block: threading.Event | None = None
 
-    def translate_stream(self, text, options=None, cancel=None):
+    def translate_stream(self, text, options=None, cancel=None, prefix=None, look_ahead=False):
         self.calls.append({"text": text, "options": options, "thread": threading.get_ident()})
         count = 0
         for index, sentence in enumerate(sentences(text)):

@@ -17,7 +17,7 @@ TEXT = "Good morning.\n\nWhere is the station?\nThank you."
 class LineFake(FakeTranslator):
     """Keeps the engine's line structure: one output line per input line (blank stays blank)."""
 
-    def translate_stream(self, text, options=None, cancel=None):
+    def translate_stream(self, text, options=None, cancel=None, prefix=None, look_ahead=False):
         self.calls.append({"text": text, "options": options})
         lines = text.split("\n")
         for i, line in enumerate(lines):

@@ -57,7 +57,7 @@ def turning_factory(turn: UiTurn, at_token: int, **kwargs):
     thread (``midstream`` in their call record says whether it came)."""
 
     class Turning(FakeTranslator):
-        def translate_stream(self, text, options=None, cancel=None, prefix=None):
+        def translate_stream(self, text, options=None, cancel=None, prefix=None, look_ahead=False):
             for n, event in enumerate(super().translate_stream(text, options, cancel, prefix)):
                 if n == at_token:
                     self.calls[-1]["midstream"] = turn.take()

@@ -37,7 +37,7 @@ def test_auto_shows_what_it_decided_for_the_text(qtbot, make_controller):
 class _Flipping(FakeTranslator):
     """English comes out as Chinese and Chinese as English."""
 
-    def translate_stream(self, text, options=None, cancel=None):
+    def translate_stream(self, text, options=None, cancel=None, prefix=None, look_ahead=False):
         flipped = "你好世界" if text.isascii() else "Hello world"
         yield from super().translate_stream(flipped, options, cancel)
 
@@ -67,7 +67,7 @@ def test_swapped_flips_an_explicit_direction_and_keeps_auto():
 
 
 class _NoZhEn(FakeTranslator):
-    def translate_stream(self, text, options=None, cancel=None):
+    def translate_stream(self, text, options=None, cancel=None, prefix=None, look_ahead=False):
         if any("\u4e00" <= c <= "\u9fff" for c in text):
             raise DirectionUnavailableError("zh-en", model="opus-mt-zh-en")
         return super().translate_stream(text, options, cancel)

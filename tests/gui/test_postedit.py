@@ -33,6 +33,10 @@ class Counting(FakeModelTranslator):
             self.translated.append(text)
         return super().translate_stream(text, options, cancel, prefix, **how)
 
+    def translate_each(self, texts, options=None, cancel=None, alone=0):
+        self.translated.extend(texts)  # the sentences an edit touched, one look-ahead
+        return super().translate_each(texts, options, cancel, alone)
+
 
 @pytest.fixture
 def ready(qtbot, make_controller):

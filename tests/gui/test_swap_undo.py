@@ -22,7 +22,7 @@ class _Directional(FakeTranslator):
     copied through as it is (one literal, as ``TwoWayTranslator`` does); English comes out as
     ``<你好世界>``, Chinese as ``<Hello><world>``."""
 
-    def translate_stream(self, text, options=None, cancel=None):
+    def translate_stream(self, text, options=None, cancel=None, prefix=None, look_ahead=False):
         target = getattr(options, "target", "auto")
         copied = not direction.directions_needed(text, target)
         self.calls.append({"text": text, "options": options, "copied": copied})

@@ -22,7 +22,12 @@ class StopBetweenEvents(FakeTranslator):
     the worker, not the engine, was running (the case scheduling decides in the app)."""
 
     def translate_stream(
-        self, text: str, options: Any = None, cancel: Any = None, prefix: str | None = None
+        self,
+        text: str,
+        options: Any = None,
+        cancel: Any = None,
+        prefix: str | None = None,
+        look_ahead: bool = False,
     ) -> Generator[StreamEvent, None, None]:
         for n, event in enumerate(super().translate_stream(text, options, cancel, prefix)):
             if n == 2:
@@ -55,7 +60,12 @@ class FailsAfterStop(StopBetweenEvents):
         self.during_step = during_step
 
     def translate_stream(
-        self, text: str, options: Any = None, cancel: Any = None, prefix: str | None = None
+        self,
+        text: str,
+        options: Any = None,
+        cancel: Any = None,
+        prefix: str | None = None,
+        look_ahead: bool = False,
     ) -> Generator[StreamEvent, None, None]:
         for event in super().translate_stream(text, options, cancel, prefix):
             if cancel.is_set() and self.during_step:
@@ -87,7 +97,7 @@ def test_an_error_after_stop_is_logged_not_shown(caplog, during_step):
 
 def test_an_error_without_stop_is_still_shown():
     class Fails(FakeTranslator):
-        def translate_stream(self, text: str, options: Any = None, cancel: Any = None, prefix: str | None = None):
+        def translate_stream(self, text: str, options: Any = None, cancel: Any = None, prefix=None, look_ahead=False):
             yield from ()
             raise RuntimeError("broken")
 
