@@ -627,6 +627,40 @@ def test_a_cancellation_is_not_an_error() -> None:
         pass
 
 
+# --- one home per rule -------------------------------------------------------------------------
+
+# The engine's vocabulary, each defined once (engine/direction.py, engine/script.py,
+# engine/model_format.py): a module-level name elsewhere bound to one of these values, or to a
+# tuple of them, is a second home.
+VOCABULARY_HOMES = {
+    "en-zh": "desktop_mt.engine.direction",
+    "zh-en": "desktop_mt.engine.direction",
+    ("en-zh", "zh-en"): "desktop_mt.engine.direction",
+    ("auto", "en", "zh"): "desktop_mt.engine.direction",
+    ("int8", "fp32"): "desktop_mt.engine.model_format",
+    ("simplified", "traditional-tw", "traditional-hk", "traditional"): "desktop_mt.engine.script",
+}
+
+
+def _constant(node: ast.expr) -> object:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Tuple) and all(isinstance(e, ast.Constant) for e in node.elts):
+        return tuple(e.value for e in node.elts if isinstance(e, ast.Constant))
+    return None
+
+
+def test_the_engines_vocabulary_has_one_home() -> None:
+    wrong = []
+    for module, path in modules().items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None else None
+            home = VOCABULARY_HOMES.get(_constant(value)) if value is not None else None
+            if home is not None and module != home:
+                wrong.append(f"{path_of(module)}:{node.lineno} defines {_constant(value)!r}: import it from {home}")
+    assert not wrong, "\n".join(wrong)
+
+
 # issue 42 (one face): the front ends see one translator type, engine.protocols.TranslatorFace
 # (TwoWayTranslator, tm.apply.MemoryTranslator, the tests' ScriptedTranslator); the per-model
 # Translator is the engine's inside, and nothing asks a translator what it is.

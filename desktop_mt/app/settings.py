@@ -48,6 +48,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
+from ..engine import script
+from ..engine.direction import DIRECTIONS as DIRECTIONS  # re-exported: the GUI's settings import them from here
+from ..engine.direction import EN_ZH as EN_ZH
+from ..engine.direction import TARGETS as TARGETS
+from ..engine.model_format import VARIANTS as VARIANTS
 from ..engine.model_format import inspect_model_dir
 from ..errors import DesktopMTError, ModelFormatError, ModelNotFoundError
 from ..fsutil import atomic_write
@@ -62,13 +67,11 @@ MIGRATED_SUFFIX = ".migrated"
 # 3: one file: the model choice per direction and the mirror moved in from models.json, the
 #    window's model_path became the active model of its direction.
 SETTINGS_VERSION = 3
-EN_ZH, ZH_EN = "en-zh", "zh-en"
-DIRECTIONS = (EN_ZH, ZH_EN)
-VARIANTS = ("int8", "fp32")
-# Chinese output script: the model's Simplified, or Traditional converted by OpenCC.
-SCRIPTS = ("simplified", "traditional-tw", "traditional-hk")
-# The window's direction control: per paragraph (auto), into English, into Chinese.
-TARGETS = ("auto", "en", "zh")
+# The directions (EN_ZH, DIRECTIONS), the window's targets (TARGETS: per paragraph, into
+# English, into Chinese) and the model variants (VARIANTS) are the engine's, imported above.
+# Chinese output script: the model's Simplified, or Traditional for Taiwan or Hong Kong converted
+# by OpenCC (the engine's scripts but its generic "traditional", which Settings does not offer).
+SCRIPTS = tuple(s for s in script.SCRIPTS if s != "traditional")
 # The interface language (Settings > Language, applied at the next start): the system's
 # (desktop_mt.gui.i18n decides), English, or Simplified Chinese.
 LANGUAGES = ("system", "en", "zh_CN")

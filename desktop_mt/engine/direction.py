@@ -27,15 +27,27 @@ copied to the output anyway. Traditional Chinese is Chinese (Han): it is transla
 from __future__ import annotations
 
 import re
+from typing import Final, Literal, cast
 
 from ..errors import ModelNotFoundError
 from . import textproc
 from .segment import segment_sentences
 
-EN, ZH, JA, KO = "en", "zh", "ja", "ko"
-EN_ZH, ZH_EN = "en-zh", "zh-en"
+Language = Literal["en", "zh", "ja", "ko"]
+"""A sentence's language as :func:`language` names it (``""`` beside it: nothing to translate)."""
+Direction = Literal["en-zh", "zh-en"]
+"""The two directions desktop-mt translates in, by their one spelling."""
+Target = Literal["auto", "en", "zh"]
+"""Where text goes: each sentence into the other language, into English, into Chinese."""
+
+EN: Final = "en"
+ZH: Final = "zh"
+JA: Final = "ja"
+KO: Final = "ko"
+EN_ZH: Final = "en-zh"
+ZH_EN: Final = "zh-en"
 DIRECTIONS = (EN_ZH, ZH_EN)
-AUTO = "auto"
+AUTO: Final = "auto"
 TARGETS = (AUTO, EN, ZH)
 LANGUAGE_NAMES = {EN: "English", ZH: "Chinese", JA: "Japanese", KO: "Korean"}
 
@@ -116,11 +128,11 @@ def _translatable_text(sentence: str) -> str:
     return "".join(p for p in textproc.protect(sentence, numbers=False) if isinstance(p, str))
 
 
-def check_target(target: str) -> str:
+def check_target(target: str) -> Target:
     """``target`` if it is ``"auto"``, ``"en"`` or ``"zh"``; ValueError otherwise."""
     if target not in TARGETS:
         raise ValueError(f"target must be one of {', '.join(TARGETS)}, not {target!r}")
-    return target
+    return cast(Target, target)
 
 
 def direction_for(lang: str, target: str = AUTO) -> str | None:
@@ -233,7 +245,7 @@ def short_lang(lang: str) -> str:
     return {"cmn": ZH, "zho": ZH, "yue": ZH, "eng": EN}.get(lang, lang)
 
 
-def model_direction(source_lang: str, target_lang: str) -> str | None:
+def model_direction(source_lang: str, target_lang: str) -> Direction | None:
     """``"en-zh"`` / ``"zh-en"`` for a model's language pair, None for any other pair."""
     pair = f"{short_lang(source_lang)}-{short_lang(target_lang)}"
-    return pair if pair in DIRECTIONS else None
+    return EN_ZH if pair == EN_ZH else ZH_EN if pair == ZH_EN else None

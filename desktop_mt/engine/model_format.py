@@ -15,7 +15,7 @@ import dataclasses
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .. import paths
 from ..errors import ModelFormatError, ModelNotFoundError, UnsupportedModelError
@@ -35,7 +35,9 @@ FILE_NAMES = {
     "decoder_step": "decoder_step_model.onnx",
 }
 INT8_SUFFIXES = ("_quantized", "_int8")
-VARIANTS = ("int8", "fp32")
+Variant = Literal["int8", "fp32"]
+"""A model's files: quantized to int8 (the default), or full precision."""
+VARIANTS: tuple[Variant, ...] = ("int8", "fp32")
 SUPPORTED_ARCHITECTURES = ("marian", "m2m_100")
 # How a model's int8 files were quantized (manifest key "int8": {"kind": ...}). "dynamic": ORT's
 # quantize_dynamic, whose activation scales span the whole batch tensor, so a sentence's tokens can

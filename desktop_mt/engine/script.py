@@ -18,14 +18,17 @@ import dataclasses
 import functools
 import re
 from collections.abc import Callable, Generator
+from typing import Final, Literal
 
 from ..errors import DesktopMTError
 from .events import Finished, SegmentDone, TextDelta
 
 Event = TextDelta | SegmentDone | Finished
 
-SIMPLIFIED = "simplified"
-SCRIPTS = (SIMPLIFIED, "traditional-tw", "traditional-hk", "traditional")
+Script = Literal["simplified", "traditional-tw", "traditional-hk", "traditional"]
+"""Chinese output: the model's Simplified, or Traditional (Taiwan, Hong Kong, generic) by OpenCC."""
+SIMPLIFIED: Final = "simplified"
+SCRIPTS: tuple[Script, ...] = (SIMPLIFIED, "traditional-tw", "traditional-hk", "traditional")
 # OpenCC configurations: Taiwan with its phrases (s2twp), Hong Kong (s2hk), generic (s2t).
 OPENCC_CONFIGS = {"traditional-tw": "s2twp", "traditional-hk": "s2hk", "traditional": "s2t"}
 # OpenCC's segment separators (PhraseExtract.cpp; opencc-python-reimplemented splits on the same).
@@ -36,7 +39,8 @@ _SEPARATORS = re.compile(
 )
 
 
-def check_script(script: str) -> str:
+def check_script(script: str) -> Script:
+    """``script`` if it is one of :data:`SCRIPTS`; ValueError otherwise."""
     if script not in SCRIPTS:
         raise ValueError(f"script must be one of {', '.join(SCRIPTS)}, not {script!r}")
     return script
