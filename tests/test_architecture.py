@@ -661,6 +661,23 @@ def test_the_engines_vocabulary_has_one_home() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def test_each_api_has_its_routes_module() -> None:
+    """The app module registers only the server's own routes (/health, /metrics); each API it
+    speaks (LibreTranslate, DeepL, OpenAI) has its routes in a module of its own."""
+    app_module = modules()[f"{PACKAGE}.server.app"]
+    routes = [
+        ast.literal_eval(deco.args[0])
+        for node in ast.walk(ast.parse(app_module.read_text(encoding="utf-8")))
+        if isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef)
+        for deco in node.decorator_list
+        if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.args
+        if deco.func.attr in ("get", "post", "put", "delete") and isinstance(deco.args[0], ast.Constant)
+    ]
+    assert sorted(routes) == ["/health", "/metrics"], routes
+    for api in ("libretranslate_api", "deepl_api", "openai_api"):
+        assert f"{PACKAGE}.server.{api}" in modules()
+
+
 # issue 42 (one face): the front ends see one translator type, engine.protocols.TranslatorFace
 # (TwoWayTranslator, tm.apply.MemoryTranslator, the tests' ScriptedTranslator); the per-model
 # Translator is the engine's inside, and nothing asks a translator what it is.
