@@ -27,13 +27,33 @@ def validate(info: mf.ModelInfo, staging: Path, made: dict[str, dict[str, str]])
     """The converted graphs in ``staging`` (``made``: variant -> role -> file, with the
     ``fp32-check`` variant) against the downloaded fp32 model, on :data:`SAMPLES`; returns the
     figures for the manifest. The check graphs are removed unless ``made`` keeps an fp32 variant."""
-    from ...engine.runtime import Seq2SeqSessions  # onnxruntime: loaded when a model is checked
-
     check = {"encoder": info.files["fp32"]["encoder"], **{r: staging / n for r, n in made["fp32-check"].items()}}
     int8 = {r: staging / n for r, n in made["int8"].items()}
     view = dataclasses.replace(
         info, files={"fp32": dict(info.files["fp32"]), "check": check, "int8": int8}, manifest=None
     )
+    worst, same, same8 = _compare(info, view)
+    _drop_check_graphs(staging, made)
+    if worst > LOGIT_TOLERANCE:
+        raise ConversionRefused(
+            f"the step graphs built from {info.path.name}'s decoder do not reproduce it "
+            f"(relative logit difference {worst:.2g} > {LOGIT_TOLERANCE}); the model is used as downloaded"
+        )
+    return {
+        "reference": "the downloaded fp32 graphs",
+        "samples": len(SAMPLES),
+        "fp32_step_max_relative_logit_diff": float(f"{worst:.3g}"),
+        "fp32_step_greedy_same": f"{same}/{len(SAMPLES)}",
+        "int8_greedy_same": f"{same8}/{len(SAMPLES)}",
+    }
+
+
+def _compare(info: mf.ModelInfo, view: mf.ModelInfo) -> tuple[float, int, int]:
+    """Greedy tokens of ``view``'s ``fp32`` (the download) on :data:`SAMPLES` (``info``'s tokenizer
+    and decoding settings); the ``check`` variant's largest relative logit difference over them,
+    teacher-forced, and how many of its greedy outputs and of the ``int8`` variant's are the same."""
+    from ...engine.runtime import Seq2SeqSessions  # onnxruntime: loaded when a model is checked
+
     params = dataclasses.replace(decode_params(info), beams=1)
     tokenizer = SentencePieceTokenizer(info)
     samples = [tokenizer.encode(sample) for sample in SAMPLES]
@@ -54,20 +74,7 @@ def validate(info: mf.ModelInfo, staging: Path, made: dict[str, dict[str, str]])
     del converted
     quantized = Seq2SeqSessions(view, "int8")
     same8 = sum(_greedy(quantized, ids, params) == ref for ids, ref in zip(samples, refs, strict=True))
-    del quantized
-    _drop_check_graphs(staging, made)
-    if worst > LOGIT_TOLERANCE:
-        raise ConversionRefused(
-            f"the step graphs built from {info.path.name}'s decoder do not reproduce it "
-            f"(relative logit difference {worst:.2g} > {LOGIT_TOLERANCE}); the model is used as downloaded"
-        )
-    return {
-        "reference": "the downloaded fp32 graphs",
-        "samples": len(SAMPLES),
-        "fp32_step_max_relative_logit_diff": float(f"{worst:.3g}"),
-        "fp32_step_greedy_same": f"{same}/{len(SAMPLES)}",
-        "int8_greedy_same": f"{same8}/{len(SAMPLES)}",
-    }
+    return worst, same, same8
 
 
 def _drop_check_graphs(staging: Path, made: dict[str, dict[str, str]]) -> None:
