@@ -84,6 +84,11 @@ USER_DIR = "C:\\Users\\张三\\My Documents\\desktop-mt 测试"  # a path with C
 PREFIX_RECIPE = "3"
 # Files under packaging/ that only the stage reads: a change to them does not change the bundle.
 STAGE_ONLY = ("windows/wine_stage.py", "windows/gui_screenshot.py", "windows/installer.nsi")
+# Environment variables not passed on to Windows programs (prefixes).
+LINUX_ONLY_ENV = (
+    "QT_", "PYTHON", "VIRTUAL_ENV", "DISPLAY", "WAYLAND_DISPLAY", "DESKTOP_MT_", "OMP_", "HF_", "TRANSFORMERS_",
+    "PYTEST_",
+)  # fmt: skip
 # The stage's installer: zlib (seconds) instead of the shipped LZMA (minutes); installer.nsi.
 INSTALLER_COMPRESSOR = "zlib"
 COMPLETE = ".complete"
@@ -217,7 +222,10 @@ class Stage:
 
     # --- running things -----------------------------------------------------------------
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("QT_", "PYTHON", "VIRTUAL_ENV", "DISPLAY"))}
+        """The environment of a Windows program: Wine passes the Linux one on, so what the
+        checkout's tools set for Linux programs is left out (a test session's DESKTOP_MT_HOME, a
+        Linux path, would put the window's files where the stage does not look)."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(LINUX_ONLY_ENV)}
         env.update(
             WINEPREFIX=str(self.prefix),
             WINEARCH="win64",
@@ -562,8 +570,12 @@ class Stage:
         return text
 
     def translate_files(self, folder: Path) -> None:
+        """``translate`` of a .txt, .srt and .docx in the user's folder with Chinese characters
+        and spaces; the folder is emptied first (the prefix is reused: no earlier run's output
+        may pass for this one's)."""
         where = self.unix(USER_DIR)
-        where.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(where, ignore_errors=True)
+        where.mkdir(parents=True)
         (where / "note.txt").write_text("Good morning.\nThe weather is nice today.\n", encoding="utf-8")
         (where / "film.srt").write_text(
             "1\n00:00:01,000 --> 00:00:02,000\nWhere is the station?\n\n"

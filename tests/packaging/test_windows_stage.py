@@ -106,6 +106,18 @@ def test_cleanup_kills_what_the_stage_started_and_nothing_starts_after(stage):
         stage.spawn(_python("pass"), env=dict(os.environ))
 
 
+def test_windows_programs_get_no_linux_settings_of_the_checkouts_tools(stage, monkeypatch, tmp_path):
+    """A test session's DESKTOP_MT_HOME (a Linux path) once sent the window's log to Z:\\tmp
+    under pytest, and the stage waited for it in %LOCALAPPDATA%."""
+    for name in ("DESKTOP_MT_HOME", "QT_QPA_PLATFORM", "PYTHONPATH", "OMP_NUM_THREADS", "DISPLAY", "PYTEST_X"):
+        monkeypatch.setenv(name, str(tmp_path))
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    env = stage.env()
+    assert not [name for name in env if name.startswith(("DESKTOP_MT_", "QT_", "PYTHON", "OMP_", "PYTEST_"))]
+    assert "DISPLAY" not in env and env["LANG"] == "C.UTF-8"
+    assert env["WINEPREFIX"] == str(stage.prefix) and env["WINEDEBUG"] == "-all"
+
+
 def test_without_a_prefix_no_wineserver_is_asked_to_stop(stage):
     """A stage that failed before making its prefix must not create it by stopping Wine."""
     stage.stop_wine()
@@ -250,7 +262,8 @@ def test_the_windows_bundle_builds_installs_and_works_under_wine():
             out = proc.communicate()[0]
         pytest.fail(f"the Windows stage ran past {STAGE_TIMEOUT_S} s:\n{out.decode('utf-8', 'replace')[-8000:]}")
     text = out.decode("utf-8", "replace")
-    failure = text[text.find("Windows step ") :] if "Windows step " in text else text[-8000:]
+    progress = "\n".join(line for line in text.splitlines() if line.startswith("wine_stage: "))
+    failure = progress + "\n" + (text[text.find("Windows step ") :] if "Windows step " in text else text[-8000:])
     assert proc.returncode == 0, failure
     assert "wine_stage: passed " in text
     print(text.splitlines()[-1])  # the times, sizes and what came from the cache (pytest -s, -rP)
