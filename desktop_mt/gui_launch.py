@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 
+from .app.i18n import _
 from .gui.display_check import display_problem  # standard library only: asks before Qt is loaded
 
 EXIT_FAILED = 1
@@ -34,18 +35,20 @@ def run_gui(argv: list[str], share_threads: bool = False) -> int:
 
 def extra_hint(extra: str) -> str:
     """How to add an optional part: desktop-mt is installed from a checkout or a wheel."""
-    return (
-        f"pip install '.[{extra}]' in a checkout, or pip install 'desktop_mt-VERSION-py3-none-any.whl[{extra}]' "
-        f"with the wheel you installed"
-    )
+    return _(
+        "pip install '.[{extra}]' in a checkout, or pip install 'desktop_mt-VERSION-py3-none-any.whl[{extra}]' "
+        "with the wheel you installed"
+    ).format(extra=extra)
 
 
 def gui_unavailable(reason: str) -> int:
     """Say that the GUI cannot start and how to add it; returns the exit code (1)."""
     print(
-        f"desktop-mt: the GUI is not available ({reason}).\n"
-        f"Install the 'gui' extra: {extra_hint('gui')}\n"
-        f"(or translate from the command line: desktop-mt translate --help)",
+        _(
+            "desktop-mt: the GUI is not available ({reason}).\n"
+            "Install the 'gui' extra: {fix}\n"
+            "(or translate from the command line: desktop-mt translate --help)"
+        ).format(reason=reason, fix=extra_hint("gui")),
         file=sys.stderr,
     )
     return EXIT_FAILED

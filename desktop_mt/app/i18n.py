@@ -353,7 +353,16 @@ def mo_bytes(entries: list[Entry]) -> bytes:
 
 # -- keeping the catalogs up to date --------------------------------------------------------------
 
-CLI_MODULES = ("cli.py", "cli_models.py", "cli_ocr.py", "cli_show.py")  # the strings marked with _
+# the strings marked with _: the command line's modules, the launcher's and serve's messages and options
+CLI_MODULES = (
+    "cli.py",
+    "cli_models.py",
+    "cli_ocr.py",
+    "cli_show.py",
+    "gui_launch.py",
+    "server/config.py",
+    "server/run.py",
+)
 MARKERS = ("_", "N_")  # one message; ngettext: singular and plural
 
 

@@ -11,6 +11,7 @@ import ipaddress
 import json
 import os
 
+from ..app.i18n import _
 from ..errors import DesktopMTError
 
 API_KEY_ENV = "DESKTOP_MT_API_KEY"
@@ -161,19 +162,23 @@ def cors_origins(config: ServerConfig) -> list[str]:
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``serve`` options other than the model ones (the CLI adds --model/--variant/...)."""
     d = ServerConfig()
-    parser.add_argument("--host", default=d.host, help="address to bind (default 127.0.0.1; any other needs --api-key)")
-    parser.add_argument("--port", type=int, default=d.port, help="TCP port (default 5000)")
+    parser.add_argument(
+        "--host", default=d.host, help=_("address to bind (default 127.0.0.1; any other needs --api-key)")
+    )
+    parser.add_argument("--port", type=int, default=d.port, help=_("TCP port (default 5000)"))
     parser.add_argument(
         "--api-key",
         metavar="KEY",
-        help=f"require this key (api_key in the body, or 'Authorization: Bearer KEY'); default: ${API_KEY_ENV} if set",
+        help=_(
+            "require this key (api_key in the body, or 'Authorization: Bearer KEY'); default: ${variable} if set"
+        ).format(variable=API_KEY_ENV),
     )
     parser.add_argument(
         "--workers",
         type=int,
         default=d.workers,
         metavar="N",
-        help="worker processes, each with its own copy of the model (default 1)",
+        help=_("worker processes, each with its own copy of the model (default 1)"),
     )
     parser.add_argument(
         "--cors-origin",
@@ -181,57 +186,63 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="ORIGIN",
         dest="cors_origins",
-        help="allow browser pages from ORIGIN (repeatable; default none); "
-        "'pot' allows Pot's web view (tauri://localhost ...)",
+        help=_(
+            "allow browser pages from ORIGIN (repeatable; default none); "
+            "'pot' allows Pot's web view (tauri://localhost ...)"
+        ),
     )
     parser.add_argument(
         "--char-limit",
         type=int,
         default=d.char_limit,
         metavar="N",
-        help=f"most characters per text (default {d.char_limit})",
+        help=_("most characters per text (default {default})").format(default=d.char_limit),
     )
     parser.add_argument(
         "--batch-limit",
         type=int,
         default=d.batch_limit,
         metavar="N",
-        help=f"most texts per request (default {d.batch_limit})",
+        help=_("most texts per request (default {default})").format(default=d.batch_limit),
     )
     parser.add_argument(
         "--max-batch",
         type=int,
         default=d.max_batch,
         metavar="N",
-        help=f"most texts per engine call (default {d.max_batch})",
+        help=_("most texts per engine call (default {default})").format(default=d.max_batch),
     )
     parser.add_argument(
         "--batch-window-ms",
         type=float,
         default=d.batch_window_ms,
         metavar="MS",
-        help=f"how long to collect requests into a batch (default {d.batch_window_ms:g})",
+        help=_("how long to collect requests into a batch (default {default})").format(
+            default=f"{d.batch_window_ms:g}"
+        ),
     )
     parser.add_argument(
         "--queue-size",
         type=int,
         default=d.queue_size,
         metavar="N",
-        help=f"most waiting texts before answering 503 (default {d.queue_size})",
+        help=_("most waiting texts before answering 503 (default {default})").format(default=d.queue_size),
     )
     parser.add_argument(
         "--max-streams",
         type=int,
         default=d.max_streams,
         metavar="N",
-        help=f"most concurrent /translate/stream requests and alternatives searches (default {d.max_streams})",
+        help=_("most concurrent /translate/stream requests and alternatives searches (default {default})").format(
+            default=d.max_streams
+        ),
     )
     parser.add_argument(
         "--alternatives-limit",
         type=int,
         default=d.alternatives_limit,
         metavar="N",
-        help=f"most alternatives one text may ask for (default {d.alternatives_limit})",
+        help=_("most alternatives one text may ask for (default {default})").format(default=d.alternatives_limit),
     )
     parser.add_argument(
         "--header-timeout",
@@ -239,7 +250,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.header_timeout_s,
         metavar="S",
         dest="header_timeout_s",
-        help=f"seconds a connection may take to send its request line and headers (default {d.header_timeout_s:g})",
+        help=_("seconds a connection may take to send its request line and headers (default {default})").format(
+            default=f"{d.header_timeout_s:g}"
+        ),
     )
     parser.add_argument(
         "--body-timeout",
@@ -247,7 +260,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.body_timeout_s,
         metavar="S",
         dest="body_timeout_s",
-        help=f"seconds a request body may take to arrive (default {d.body_timeout_s:g}; then 408)",
+        help=_("seconds a request body may take to arrive (default {default}; then 408)").format(
+            default=f"{d.body_timeout_s:g}"
+        ),
     )
     parser.add_argument(
         "--drain-timeout",
@@ -255,8 +270,10 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.drain_s,
         metavar="S",
         dest="drain_s",
-        help=f"on SIGTERM/Ctrl+C, seconds running work gets to finish (default {d.drain_s:g}); "
-        "waiting requests get 503 at once",
+        help=_(
+            "on SIGTERM/Ctrl+C, seconds running work gets to finish (default {default}); "
+            "waiting requests get 503 at once"
+        ).format(default=f"{d.drain_s:g}"),
     )
     parser.add_argument(
         "--keep-alive",
@@ -264,17 +281,21 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.keep_alive_s,
         metavar="S",
         dest="keep_alive_s",
-        help=f"seconds an idle keep-alive connection stays open (default {d.keep_alive_s:g})",
+        help=_("seconds an idle keep-alive connection stays open (default {default})").format(
+            default=f"{d.keep_alive_s:g}"
+        ),
     )
     parser.add_argument(
         "--max-connections",
         type=int,
         default=d.max_connections,
         metavar="N",
-        help=f"open connections; more are answered 503 and closed (default {d.max_connections})",
+        help=_("open connections; more are answered 503 and closed (default {default})").format(
+            default=d.max_connections
+        ),
     )
     parser.add_argument(
-        "--no-batching", action="store_true", help="serve one text at a time (for comparison; --max-batch 1)"
+        "--no-batching", action="store_true", help=_("serve one text at a time (for comparison; --max-batch 1)")
     )
     parser.add_argument(
         "--tm",
@@ -282,9 +303,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         const="",
         default=None,
         metavar="FILE",
-        help="use a translation memory (default: none): its exact matches are the translation and "
-        "never sent to the model. Alone: your own memory (the window's); FILE: a TMX file or "
-        "another memory database",
+        help=_(
+            "use a translation memory (default: none): its exact matches are the translation and "
+            "never sent to the model. Alone: your own memory (the window's); FILE: a TMX file or "
+            "another memory database"
+        ),
     )
 
 

@@ -32,6 +32,7 @@ from fastapi import FastAPI
 from uvicorn.supervisors import Multiprocess
 
 from ..app.factory import model_folders
+from ..app.i18n import _
 from ..errors import DesktopMTError
 from .app import create_app
 from .config import CONFIG_ENV, ServeConfigError, ServerConfig, check_safe, config_from_args
@@ -47,7 +48,7 @@ def serve_from_args(args: argparse.Namespace) -> int:
         config = config_from_args(args)
         check_safe(config)
     except ServeConfigError as exc:
-        print(f"desktop-mt serve: error: {exc}", file=sys.stderr)
+        print(_("desktop-mt serve: error: {message}").format(message=exc), file=sys.stderr)
         return EXIT_USAGE
     return serve(config)
 
@@ -59,13 +60,14 @@ def serve(config: ServerConfig) -> int:
     try:
         sockets = bind_sockets(config.host, config.port)
     except OSError as exc:
-        print(f"desktop-mt serve: error: {port_problem(config.host, config.port, exc)}", file=sys.stderr)
+        message = port_problem(config.host, config.port, exc)
+        print(_("desktop-mt serve: error: {message}").format(message=message), file=sys.stderr)
         return EXIT_USAGE
     try:
         with _terminate_as_interrupt():
             _serve(config, sockets)
     except DesktopMTError as exc:
-        print(f"desktop-mt serve: error: {exc}", file=sys.stderr)
+        print(_("desktop-mt serve: error: {message}").format(message=exc), file=sys.stderr)
         return EXIT_FAILED
     except (KeyboardInterrupt, Terminated):  # Ctrl+C / SIGTERM before or after uvicorn's own stop
         pass
