@@ -6,13 +6,17 @@
    50 keystrokes: 10 FLORES dev sentences, 5 cut points each (the machine translation kept up
    to 1/6 ... 5/6 of its length, its rest deleted, then its next character typed). This is the
    whole path: the key event, the alignment update, the queued request to the worker thread,
-   the prefix-constrained decoding, the queued delta back to the UI thread.
+   the prefix-constrained decoding, the queued delta back to the UI thread. Split (issue 49) at
+   the request the pane sends (``Completion._completeRequested``, UI thread), the worker's call
+   of ``translate_stream(prefix=...)`` (worker thread) and its first ``completionDelta`` emit:
+   the UI's share (key event, alignment, request), the queue to the worker, the engine, and the
+   queue back with the hint's update.
 2. Model calls while typing 20 FLORES dev sentences: the source is set to what a typist has
    typed at each as-you-type pause (``tm.incremental.simulate_typing``'s pauses: 600 ms without
    a key, longer after a sentence end or a comma) and translated by the window; the window
    counts the sentences of each request and those sent to the model (``PostEditFeature.figures``).
 
-    QT_QPA_PLATFORM=offscreen python benchmarks/postedit_window.py [--data FLORES.tsv]
+    QT_QPA_PLATFORM=offscreen python benchmarks/postedit_window.py [--data FLORES.tsv] [--completion-only]
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ def typed_states(text: str, debounce_ms: int = 600, keystroke_ms: int = 200) -> 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--completion-only", action="store_true", help="part 1 only")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ.setdefault("DESKTOP_MT_HOME", tempfile.mkdtemp(prefix="desktop-mt-bench-"))
@@ -98,6 +103,19 @@ def main() -> int:
     shown_at: list[float] = []
     feature.completionFinished.connect(finished.add)
     feature.completionShown.connect(lambda _text: shown_at.append(time.perf_counter()))
+    marks: dict[str, float] = {}  # the keystroke's way: request sent, engine called, first delta emitted
+    direct = Qt.ConnectionType.DirectConnection  # run in the emitting thread, at the emit
+    feature.completion._completeRequested.connect(lambda *_a: marks.setdefault("request", time.perf_counter()), direct)
+    controller.worker.completionDelta.connect(lambda *_a: marks.setdefault("delta", time.perf_counter()), direct)
+    engine = controller.worker.translator
+    streaming = engine.translate_stream
+
+    def timed_stream(*args, **kwargs):  # the worker thread calls the face
+        marks.setdefault("engine", time.perf_counter())
+        return streaming(*args, **kwargs)
+
+    engine.translate_stream = timed_stream  # type: ignore[method-assign]
+    parts: list[tuple[float, float, float, float]] = []
 
     def until(predicate, timeout_s: float = 120.0) -> None:
         end = time.monotonic() + timeout_s
@@ -128,6 +146,7 @@ def main() -> int:
             pane.setTextCursor(cursor)
             settle()
             shown_at.clear()
+            marks.clear()
             started = time.perf_counter()
             # The keystroke: the next character, as a key event with its text (an input method's
             # Chinese character too), delivered to the pane as the keyboard delivers it.
@@ -136,6 +155,9 @@ def main() -> int:
             )
             until(lambda: bool(shown_at))
             times.append(shown_at[0] - started)
+            if {"request", "engine", "delta"} <= marks.keys():
+                request, called, delta = marks["request"], marks["engine"], marks["delta"]
+                parts.append((request - started, called - request, delta - called, shown_at[0] - delta))
             settle()
             feature.cancel()
             current = next(p for p in controller.alignment.view.alignment.pairs if p.segment == pair.segment)
@@ -153,6 +175,19 @@ def main() -> int:
         f"{len(ms)} keystrokes",
         flush=True,
     )
+    for k, label in enumerate(
+        (
+            "UI thread: key event, alignment update, the request sent",
+            "queued to the worker thread, until it calls the engine",
+            "engine: the call to the first completion text (encoder, the typed tokens, the first free one)",
+            "queued back to the UI thread, the hint shown",
+        )
+    ):
+        print(f"  {label}: median {statistics.median(p[k] for p in parts) * 1000:.1f} ms", flush=True)
+    if args.completion_only:
+        controller.shutdown()
+        app.quit()
+        return 0
 
     # 2. Typing 20 sentences: the window's requests at each pause.
     controller.clear()

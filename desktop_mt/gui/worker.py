@@ -189,6 +189,15 @@ class TranslationWorker(QObject):
                 return
             log_exception("a stopped translation, as it ended", exc)
             stats = None
+        if stats is not None:  # figures only, never text: a user's run can be timed from the log
+            log.info(
+                "request %d: %d segments in %.2f s, first text after %.0f ms%s",
+                req_id,
+                stats.segments,
+                stats.seconds,
+                (stats.first_token_seconds or 0.0) * 1000,
+                " (stopped)" if stats.cancelled else "",
+            )
         self.finished.emit(req_id, stats)
 
     def _failed(self, req_id: int, exc: Exception) -> None:
