@@ -183,3 +183,33 @@ def test_cancel_installs_nothing_and_says_so(qtbot, shown, stand_in_hub):
     assert list_installed() == [] and not (models_dir() / EN_ZH).exists()
     assert first.is_shown()  # the page stays: the user may try again
     assert controller.settings.model_path == ""
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_page_fits_a_480_px_window_in_both_languages(qtbot, qapp, make_controller, language):
+    from PySide6.QtWidgets import QLabel
+
+    from desktop_mt.gui import i18n
+
+    translators = i18n.install(qapp, language)  # as main() does, before the window is built
+    try:
+        window, controller = make_controller()
+        window.resize(480, 640)
+        window.show()
+        qtbot.waitExposed(window)
+        first = controller.first_start
+        assert first.show_if_due()
+        page = first.page
+        qtbot.waitUntil(lambda: page.body.width() > 0 and page.body.width() <= page.viewport().width())
+        assert page.body.minimumSizeHint().width() <= page.viewport().width()  # nothing cut sideways
+        cut = [
+            label.text()
+            for label in page.body.findChildren(QLabel)
+            if label.isVisibleTo(page) and label.wordWrap() and label.height() < label.heightForWidth(label.width())
+        ]
+        assert cut == []  # each wrapped text has the height it needs (the page scrolls when short)
+        assert window.source.height() > 0 and window.target.height() > 0  # the panes keep room
+        title = "欢迎使用 desktop-mt" if language == "zh_CN" else "Welcome to desktop-mt"
+        assert page.title.text() == title
+    finally:
+        i18n.uninstall(qapp, translators)
