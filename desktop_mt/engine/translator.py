@@ -95,7 +95,9 @@ class Translator:
         :meth:`translate_batch` cuts them (``engine.lookahead``), and each shows, in order, as
         soon as it and those before it are done: a long text costs about what
         :meth:`translate_batch` costs. The events and texts are the same as without it where
-        the model is :attr:`batch_invariant`. With a Traditional
+        the model is :attr:`batch_invariant`, except that a first sentence with protected spans,
+        in a text of more than one, is cut around them without the whole try, so that its text
+        shows after one decode step (``streaming.first_shown_at_once``). With a Traditional
         ``options.script`` the deltas are converted by OpenCC clause by clause
         (``engine.script.convert_events``): nothing shown is changed afterwards.
         """
