@@ -582,7 +582,7 @@ def _exception_classes() -> dict[str, tuple[str, list[str]]]:
 def _roots(qualified: str, classes: dict[str, tuple[str, list[str]]]) -> set[str]:
     """The desktop_mt roots (DesktopMTError, TranslationCancelled) or built-ins a class reaches."""
     name = qualified.rpartition(".")[2]
-    if name in (ERROR_ROOT, CANCELLED) and qualified.startswith(f"{PACKAGE}.errors."):
+    if name in (ERROR_ROOT, CANCELLED) and classes[qualified][1] == ["Exception"]:  # the roots (errors.py)
         return {name}
     found: set[str] = set()
     for base in classes[qualified][1]:
