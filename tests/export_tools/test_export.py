@@ -103,3 +103,41 @@ def test_validation_samples_are_in_the_models_source_language():
     assert default_samples(SimpleNamespace(source_lang="en")) == DEFAULT_SAMPLES
     assert default_samples(SimpleNamespace()) == DEFAULT_SAMPLES  # a tokenizer that does not say
     assert all(any("\u4e00" <= c <= "\u9fff" for c in s) for s in DEFAULT_SAMPLES_ZH)
+
+
+def test_the_step_graphs_are_the_converters(tiny_marian_hf, tiny_marian_step_dir, tmp_path):
+    """``export --layout step`` writes the graphs of ``desktop_mt.models.convert`` (the one
+    definition of the step layout's maths, which the app also builds at install): the exported
+    decoder step computes what the converter's, built from the checkpoint, does, bit for bit."""
+    from collections import Counter
+
+    import numpy as np
+    import onnx
+    import onnxruntime as ort
+
+    from desktop_mt.models.convert import build_decoder_step, find_checkpoint, read_dims
+
+    config = json.loads((tiny_marian_hf / "config.json").read_text(encoding="utf-8"))
+    _, weights = find_checkpoint.read_weights(find_checkpoint.StateDict(tiny_marian_hf), config)
+    dims = read_dims(config)
+    built = tmp_path / "decoder_step.onnx"
+    built.write_bytes(build_decoder_step(weights, dims, int8=False).SerializeToString())
+    rng = np.random.default_rng(0)
+    rows, items, src, capacity = 6, 2, 5, 4
+    feed = {
+        "input_ids": rng.integers(0, dims.vocab, (rows, 1)),
+        "encoder_attention_mask": np.array([[1] * src, [1] * (src - 2) + [0, 0]]),
+        "past_length": np.array(2),
+    }
+    for i in range(dims.layers):
+        for kv in ("key", "value"):
+            feed[f"past_key_values.{i}.decoder.{kv}"] = rng.standard_normal((rows, dims.heads, capacity, dims.head_dim))
+            feed[f"past_key_values.{i}.encoder.{kv}"] = rng.standard_normal((items, dims.heads, src, dims.head_dim))
+    feed = {k: v.astype(np.float32 if v.dtype.kind == "f" else np.int64) for k, v in feed.items()}
+    path = tiny_marian_step_dir / "decoder_step_model.onnx"
+    ops = [Counter(n.op_type for n in onnx.load(str(p)).graph.node) for p in (path, built)]
+    assert ops[0] - ops[1] == Counter(Transpose=1)  # the tied lm_head, stored once (retie_transposed_copies)
+    assert not ops[1] - ops[0]
+    exported = ort.InferenceSession(str(path)).run(None, feed)
+    for want, got in zip(exported, ort.InferenceSession(str(built)).run(None, feed), strict=True):
+        np.testing.assert_array_equal(want, got)
