@@ -30,7 +30,7 @@ FILE_NAMES = {
     "decoder": "decoder_model.onnx",
     "decoder_with_past": "decoder_with_past_model.onnx",
     "decoder_merged": "decoder_model_merged.onnx",
-    # Our decoder-step layout (export_tools.step_graphs): no Optimum equivalent.
+    # Our decoder-step layout (models.convert.graphs, also export --layout step): no Optimum equivalent.
     "cross_kv": "cross_kv_model.onnx",
     "decoder_step": "decoder_step_model.onnx",
 }

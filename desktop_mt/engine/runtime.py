@@ -511,9 +511,10 @@ class MergedDecoder:
 
 
 class StepDecoder:
-    """Our decoder-step layout (``export_tools.step_graphs``): ``cross_kv`` computes the cross
-    K/V once per input, ``decoder_step`` reads the first ``past_length`` positions of a
-    caller-owned ``KVBuffer`` and returns only the new position (no per-step cache copy)."""
+    """Our decoder-step layout (``models.convert.graphs``, which ``export --layout step`` writes too):
+    ``cross_kv`` computes the cross K/V once per input, ``decoder_step`` reads the first
+    ``past_length`` positions of a caller-owned ``KVBuffer`` and returns only the new position (no
+    per-step cache copy)."""
 
     name = "step"
     roles = frozenset({"decoder_step", "cross_kv"})
