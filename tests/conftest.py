@@ -21,6 +21,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # The machine has 2 cores: one intra-op thread per test process keeps parallel jobs from thrashing.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# The window and the command line speak the locale's language (issue 48): the tests read their
+# English words whatever the developer's locale (LANG=zh_CN...); a test of another language sets it.
+os.environ.setdefault("LANGUAGE", "en")
 # The user's real settings (e.g. an active model chosen with `desktop-mt models use`) and models
 # folder must not leak into tests, nor tests write there: one throwaway home for the session.
 if "DESKTOP_MT_HOME" not in os.environ:
