@@ -627,8 +627,10 @@ def run(check_only: bool) -> None:
             new = fix_architecture_test(new)
         if new != text or rel in paths:
             new_texts[new_rel] = new
+    created: list[str] = []
     for package, doc in NEW_PACKAGES.items():
         init = ROOT / PKG / package.replace(".", "/") / "__init__.py"
+        created.append(init.relative_to(ROOT).as_posix())
         if not init.exists():
             init.parent.mkdir(parents=True, exist_ok=True)
             init.write_text(f'"""{doc}\n"""\n', encoding="utf-8")
@@ -646,7 +648,7 @@ def run(check_only: bool) -> None:
     if (ROOT / NEW_DOC).exists():
         (ROOT / DOC).write_text(redraw_doc((ROOT / DOC).read_text(encoding="utf-8")), encoding="utf-8")
         subprocess.run(["git", "rm", "-q", NEW_DOC], cwd=ROOT, check=True)
-    changed = [rel for rel in new_texts if rel.endswith(".py")]
+    changed = [rel for rel in new_texts if rel.endswith(".py")] + created
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     if ruff and changed:
         subprocess.run([ruff, "check", "--fix", "--select", "I", "--quiet", *changed], cwd=ROOT, check=False)
