@@ -224,15 +224,20 @@ class FirstStart(QObject):
         return True
 
     def show_page(self) -> FirstStartPage:
-        """Show the page (built on first use); from the Models dialog also when put away."""
+        """Show the page (built on first use); from the Models dialog also when put away (the
+        dialog steps aside for it: a download running there goes on)."""
         page = self.page
         self._refresh_rows()
         page.show()
+        if self.hub.dialog is not None and self.hub.dialog.isVisible():
+            self.hub.dialog.hide()
+            self.window.raise_()
+            self.window.activateWindow()
         self.shownChanged.emit(True)
         return page
 
     def dismiss(self) -> None:
-        """ "Not now": hide the page and remember it (a running download goes on)."""
+        """The "Not now" button: hide the page and remember it (a running download goes on)."""
         if self._page is not None:
             self._page.hide()
         self.host.settings.first_start_dismissed = True

@@ -102,6 +102,7 @@ def test_not_now_is_remembered_and_the_models_dialog_brings_the_page_back(qtbot,
     with qtbot.waitSignal(again.first_start.shownChanged):
         dialog.first_start_button.click()
     assert again.first_start.is_shown()  # from the Models dialog, put away or not
+    assert not dialog.isVisible()  # the dialog steps aside for the page
 
 
 def test_a_settings_apply_does_not_undo_the_dismissal(make_controller):
