@@ -4,11 +4,10 @@ the inputs that made the old regular expressions backtrack quadratically (issue 
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from desktop_mt.server import prompts
+from tests.growth import best_cpu_seconds
 
 ADVERSARIAL = {
     "bob": lambda n: "translate from " + " to " * n + ":",
@@ -20,24 +19,16 @@ ADVERSARIAL = {
 }
 
 
-def _seconds(message: str) -> float:
-    """The fastest of a few parses (the least disturbed by other work on the machine)."""
-    best = float("inf")
-    for _ in range(5):
-        started = time.perf_counter()
-        prompts.extract(message)
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 @pytest.mark.parametrize("kind", sorted(ADVERSARIAL))
 def test_parsing_time_grows_linearly(kind):
     # Four times the input: a linear parser takes about 4x, the old quadratic one 16x (5,000
     # repeats took it 0.08 s, 20,000 1.3 s). A linear parse of 20,000 repeats takes well under
-    # a millisecond: the 50 ms allowance is 26 times below the quadratic parse and far above
-    # what a busy machine makes of the linear one (no bound that flakes under load).
-    make = ADVERSARIAL[kind]
-    small, large = _seconds(make(5_000)), _seconds(make(20_000))
+    # a millisecond: the 50 ms allowance is 26 times below the quadratic parse. Both are the
+    # CPU time of this thread (tests.growth), which other processes on the machine do not stretch.
+    small_message, large_message = ADVERSARIAL[kind](5_000), ADVERSARIAL[kind](20_000)
+    small, large = best_cpu_seconds(
+        lambda: prompts.extract(small_message), lambda: prompts.extract(large_message), bound=8, floor=0.050
+    )
     assert large < max(8 * small, 0.050), (small, large)
 
 
