@@ -499,11 +499,6 @@ ARCH_FIXUPS: tuple[tuple[str, str], ...] = (
         r"gui_uses_cli = _within\(a, GUI\) and b in CLI\n",
         "gui_uses_cli = _within(a, GUI) and any(_within(b, c) for c in CLI)\n",
     ),
-    (
-        r"        service, used = service_of\(a\), service_of\(b\)\n",
-        "        if a == TESTING:\n            continue  # the fakes fake what they must (a memory translator too)\n"
-        "        service, used = service_of(a), service_of(b)\n",
-    ),
 )
 NEW_GUARDS = '''
 
