@@ -138,6 +138,13 @@ def stage_model(model_dir: Path, stage: Path, variants: list[str] | None, clear:
     return dest
 
 
+def compile_translations() -> None:
+    """The interface's .qm from its .ts (desktop_mt.gui.i18n), so the bundle ships the .ts's
+    words even where the .ts was edited after the last ``compile`` (the frozen app has no
+    lrelease to compile it at start)."""
+    subprocess.run([sys.executable, "-m", "desktop_mt.gui.i18n", "compile"], check=True, cwd=ROOT)
+
+
 def run_pyinstaller(dist: Path, work: Path, stage: Path, strip: bool) -> None:
     cmd = [
         sys.executable,
@@ -644,6 +651,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"model: {model_dir} -> {staged.relative_to(work)} ({mb(sum(s for s, _ in files_by_size(staged)))})",
                 flush=True,
             )
+        compile_translations()
         run_pyinstaller(dist, work, work / "stage", args.strip)
         if sys.platform.startswith("linux"):
             add_linux_files(dist / "desktop-mt")

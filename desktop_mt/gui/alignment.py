@@ -28,6 +28,8 @@ from typing import Any
 from desktop_mt.engine.events import SegmentDone, TextDelta
 from desktop_mt.engine.textproc import split_marker
 
+from .i18n import translate
+
 MODEL, KEPT, MEMORY = "model", "kept", "memory"  # a pair's origin (as ``tm.incremental``'s)
 CONFIRMED = "confirmed"  # a pair's status once the user confirmed it (``postedit_confirm.SentenceStatus``)
 
@@ -520,7 +522,7 @@ class AlignmentView(QObject):
         fmt = QTextCharFormat()
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
         fmt.setUnderlineColor(memory_mark_color(palette))
-        fmt.setToolTip("From the translation memory")
+        fmt.setToolTip(translate("Alignment", "From the translation memory"))
         return [_selection(self.target, p.tgt, fmt) for p in self.memory_pairs() if p.tgt[0] < p.tgt[1]]
 
     def confirmed_pairs(self) -> list[Pair]:
@@ -535,7 +537,7 @@ class AlignmentView(QObject):
         fmt = QTextCharFormat()
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
         fmt.setUnderlineColor(QColor("#66bb6a") if dark else QColor("#2e7d32"))
-        fmt.setToolTip("Confirmed: in the translation memory as approved")
+        fmt.setToolTip(translate("Alignment", "Confirmed: in the translation memory as approved"))
         return [_selection(self.target, p.tgt, fmt) for p in self.confirmed_pairs() if p.tgt[0] < p.tgt[1]]
 
     def term_pairs(self) -> list[Pair]:
@@ -574,7 +576,7 @@ class AlignmentView(QObject):
 def missing_terms_text(terms: tuple[Any, ...]) -> str:
     """What the window says of a translation that lacks glossary terms."""
     listed = "; ".join(f"{t.source} → {t.target}" for t in terms)
-    return f"Glossary term missing from this translation: {listed}"
+    return translate("Alignment", "Glossary term missing from this translation: {terms}").format(terms=listed)
 
 
 def memory_mark_color(palette: QPalette) -> QColor:

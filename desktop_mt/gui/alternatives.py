@@ -38,6 +38,7 @@ from desktop_mt.engine.prefix import target_pieces
 from desktop_mt.engine.router import translator_for_sentence
 
 from .alignment import AlignmentView, Pair, utf16_len
+from .i18n import translate
 from .postedit_pane import document_slice
 
 SHORTCUT = "Ctrl+Shift+A"
@@ -148,6 +149,7 @@ class AlternativesFeature(QObject):
         super().__init__(controller)
         self.controller, self.view = controller, view
         self.window = window = controller.window
+        self.worker = controller.worker  # its translator (the one loaded now) gives the pieces
         target = window.target
         self.menu: QMenu | None = None
         self.popup = AlternativesPopup(target)
@@ -167,15 +169,21 @@ class AlternativesFeature(QObject):
         controller.requestStarted.connect(self._on_request_started)
         target.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         target.customContextMenuRequested.connect(self._context_menu)
-        self.action = QAction("Alternatives…", window)
-        self.action.setToolTip(f"Other translations of the sentence under the cursor ({SHORTCUT})")
+        self.action = QAction(translate("Alternatives", "Alternatives…"), window)
+        self.action.setToolTip(
+            translate("Alternatives", "Other translations of the sentence under the cursor ({keys})").format(
+                keys=SHORTCUT
+            )
+        )
         self.action.setShortcut(QKeySequence(SHORTCUT))
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.action.triggered.connect(lambda _c=False: self.request())
         window.addAction(self.action)
-        self.from_here_action = QAction("Alternatives from here", target)
+        self.from_here_action = QAction(translate("Alternatives", "Alternatives from here"), target)
         self.from_here_action.setToolTip(
-            f"Other continuations of the translation from the word at the cursor ({FROM_HERE_SHORTCUT})"
+            translate(
+                "Alternatives", "Other continuations of the translation from the word at the cursor ({keys})"
+            ).format(keys=FROM_HERE_SHORTCUT)
         )
         self.from_here_action.setShortcut(QKeySequence(FROM_HERE_SHORTCUT))
         self.from_here_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -189,13 +197,13 @@ class AlternativesFeature(QObject):
         pair = pair or self.view.pair_at_cursor()
         if pair is None:
             self.window.statusBar().showMessage(
-                "Place the cursor in a translated sentence to see its alternatives.", 4000
+                translate("Alternatives", "Place the cursor in a translated sentence to see its alternatives."), 4000
             )
             return None
         self.cancel()
         self._next_id += 1
         self._pending = Pending(self._next_id, threading.Event(), pair)
-        self.window.statusBar().showMessage("Finding alternatives…")
+        self.window.statusBar().showMessage(translate("Alternatives", "Finding alternatives…"))
         self._requested.emit(
             self._next_id, pair.source, COUNT, self.controller.generation_options(), self._pending.cancel
         )
@@ -211,7 +219,8 @@ class AlternativesFeature(QObject):
         if pair is None:
             if how == MENU:
                 self.window.statusBar().showMessage(
-                    "Place the cursor in a translated sentence to see its alternatives.", 4000
+                    translate("Alternatives", "Place the cursor in a translated sentence to see its alternatives."),
+                    4000,
                 )
             return None
         document = self.window.target.document()
@@ -223,7 +232,7 @@ class AlternativesFeature(QObject):
         cursor = self.window.target.textCursor().position()
         self._pending = Pending(self._next_id, threading.Event(), pair, start, how, revision, cursor)
         if how == MENU:
-            self.window.statusBar().showMessage("Finding alternatives from this word…", 4000)
+            self.window.statusBar().showMessage(translate("Alternatives", "Finding alternatives from this word…"), 4000)
         options = self.controller.window_options()
         self._fromRequested.emit(self._next_id, pair.source, prefix, COUNT, options, self._pending.cancel)
         return self._next_id
@@ -242,9 +251,7 @@ class AlternativesFeature(QObject):
         """Where the target tokenizer's pieces of ``translation`` start (indices); None when
         the engine has no SentencePiece target tokenizer (a test's fake) or it is not loaded."""
         try:
-            translator = translator_for_sentence(
-                self.controller.worker.translator, source, self.controller.window_options()
-            )
+            translator = translator_for_sentence(self.worker.translator, source, self.controller.window_options())
             pieces, _ids = target_pieces(translator.tokenizer, translation)
         except Exception:  # noqa: BLE001 - no tokenizer: characters and words are the boundaries
             return None
@@ -293,13 +300,13 @@ class AlternativesFeature(QObject):
         menu = QMenu(self.window)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.setToolTipsVisible(True)
-        header = menu.addAction(f"Alternatives for “{_short(pair.source)}”")
+        header = menu.addAction(translate("Alternatives", "Alternatives for “{text}”").format(text=_short(pair.source)))
         header.setEnabled(False)
         for alt in alternatives:
             action = menu.addAction(alt.text.replace("&", "&&"))
             action.setCheckable(True)
             action.setChecked(alt.text == pair.translation)
-            action.setToolTip(f"score {alt.score:.3f}")
+            action.setToolTip(translate("Alternatives", "score {score}").format(score=f"{alt.score:.3f}"))
             action.setData(alt.text)
             action.triggered.connect(lambda _c=False, p=pair, t=alt.text: self.choose(p, t))
         self.menu = menu
@@ -320,11 +327,11 @@ class AlternativesFeature(QObject):
             action = QAction(("…" if head.strip() else "") + alt.text.replace("&", "&&"), parent)
             action.setCheckable(True)
             action.setChecked(alt.text.strip() == tail.strip())
-            action.setToolTip(f"score {alt.score:.3f}")
+            action.setToolTip(translate("Alternatives", "score {score}").format(score=f"{alt.score:.3f}"))
             action.setData(alt.text)
             action.triggered.connect(lambda _c=False, p=pair, s=start, t=alt.text: self.choose_from(p, s, t))
             actions.append(action)
-        return f"Alternatives from “{_short(word, 20)}”", actions
+        return translate("Alternatives", "Alternatives from “{word}”").format(word=_short(word, 20)), actions
 
     def show_popup(self, pair: Pair, start: int, alternatives: list[Any]) -> AlternativesPopup:
         """A click's alternatives, offered under the sentence without taking the keyboard."""
@@ -396,10 +403,10 @@ class AlternativesFeature(QObject):
         at = target.cursorForPosition(pos).position()
         pair = self.view.pair_at("target", at)
         menu.addSeparator()
-        here = menu.addAction(f"Alternatives from here\t{FROM_HERE_SHORTCUT}")
+        here = menu.addAction(translate("Alternatives", "Alternatives from here") + f"\t{FROM_HERE_SHORTCUT}")
         here.setEnabled(pair is not None)
         here.triggered.connect(lambda _c=False, p=at: self.request_from(p))
-        action = menu.addAction(f"Alternatives…\t{SHORTCUT}")
+        action = menu.addAction(translate("Alternatives", "Alternatives…") + f"\t{SHORTCUT}")
         action.setEnabled(pair is not None)
         action.triggered.connect(lambda _c=False, p=pair: self.request(p))
         self.menu = menu

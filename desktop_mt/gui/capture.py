@@ -22,10 +22,13 @@ import numpy as np
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QGuiApplication, QImage, QPainter, QPixmap, QScreen
 
-WAYLAND_MESSAGE = (
+from .i18n import QT_TRANSLATE_NOOP, translate
+
+WAYLAND_MESSAGE = QT_TRANSLATE_NOOP(
+    "Capture",
     "This desktop (Wayland) does not let apps capture the screen. Take a screenshot of "
     "the region with your desktop's screenshot tool, copying it to the clipboard, then "
-    "paste it into desktop-mt with Ctrl+V (or drop an image file on the window)."
+    "paste it into desktop-mt with Ctrl+V (or drop an image file on the window).",
 )
 
 
@@ -58,9 +61,9 @@ def capture_problem(env: Mapping[str, str] | None = None, platform: str | None =
     env = os.environ if env is None else env
     platform = QGuiApplication.platformName() if platform is None else platform
     if platform.startswith("wayland") or (platform == "" and env.get("WAYLAND_DISPLAY")):
-        return WAYLAND_MESSAGE
+        return translate("Capture", WAYLAND_MESSAGE)
     if platform in ("offscreen", "minimal"):
-        return "There is no screen to capture in this session."
+        return translate("Capture", "There is no screen to capture in this session.")
     return None
 
 

@@ -36,6 +36,7 @@ from .glossary_editor import GlossaryStore
 from .history_dialog import HistoryFeature
 from .hotkey import GlobalHotkey
 from .hotkey_link import HotkeyLink
+from .i18n import translate
 from .local_api import LocalApiFeature
 from .models import StoreBackend
 from .models_dialog import ModelsHub
@@ -107,8 +108,8 @@ class Controller(QObject):
         self.postedit = PostEditFeature(self)  # editable translation, completion, memory, incremental
         self.popup = PopupFeature(self)  # the hotkey's popup at the mouse pointer (setting)
         self.ocr = OcrFeature(self)  # Translate screen region; pasted and dropped images (OCR)
-        self.local_api = LocalApiFeature(self)  # Settings > Local API: the HTTP server in the app
         self.glossary = GlossaryStore(on_error=self.window.show_warning)  # Settings > Glossary
+        self.local_api = LocalApiFeature(self)  # Settings > Local API: the HTTP server in the app
         self.drafts = drafts.DraftKeeper(self)  # the panes saved as they change, restored at start
         self.job_resume = job_resume.JobResumeOffer(self)  # an interrupted file job: continue?
         self.quit_guard = quitting.QuitGuard(self)  # quitting while work runs asks first
@@ -319,7 +320,12 @@ class Controller(QObject):
         (Ctrl+Alt+E, Ctrl+Alt+O... were missing from it)."""
         s = self.settings
         rows = [
-            (str(getattr(s, action.field)), f"{action.label}, from any application (Settings > Global shortcuts)")
+            (
+                str(getattr(s, action.field)),
+                translate("Controller", "{action}, from any application (Settings > Global shortcuts)").format(
+                    action=action.label
+                ),
+            )
             for action in SHORTCUT_ACTIONS
             if s.hotkey_enabled and str(getattr(s, action.field))
         ]
@@ -348,7 +354,7 @@ class Controller(QObject):
         try:
             settings_mod.save_settings(self.settings, self.settings_path)
         except OSError as exc:
-            self.window.show_warning(f"Could not save settings: {exc}")
+            self.window.show_warning(translate("Controller", "Could not save settings: {error}").format(error=exc))
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop the request, the worker thread and the hotkey; save settings (idempotent)."""

@@ -44,9 +44,11 @@ from PySide6.QtCore import QObject, QTimer, SignalInstance
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
+from ..app.session import Session
 from ..fsutil import atomic_write
 from . import paths, progress
 from .alignment import AlignmentView, Pair
+from .i18n import translate
 from .ports import DraftsHost, MessagesWindow, PanesWindow, qt_parent
 from .progress import STOP_MARK
 
@@ -71,7 +73,7 @@ class StreamingDraftsHost(DraftsHost, Protocol):
     def window(self) -> DraftsWindow: ...
 
     @property
-    def current(self) -> object | None: ...  # the running request (None when none runs)
+    def session(self) -> Session: ...  # the running request (its current)
 
     @property
     def requestFinished(self) -> SignalInstance: ...  # (int): a request ended
@@ -177,8 +179,14 @@ def incomplete_note(draft: Draft) -> str:
     """What the banner says about a restored translation that had not finished."""
     total = sum(1 for line in draft.source.splitlines() if line.strip())
     done = min(total, sum(1 for line in draft.translation.splitlines() if line.strip()))
-    how_far = f" ({done:,} of {total:,} lines translated)" if total > 1 else ""
-    return f"The translation restored from last time is incomplete{how_far}. Translate to finish it."
+    how_far = (
+        translate("Drafts", " ({done} of {total} lines translated)").format(done=f"{done:,}", total=f"{total:,}")
+        if total > 1
+        else ""
+    )
+    return translate(
+        "Drafts", "The translation restored from last time is incomplete{how_far}. Translate to finish it."
+    ).format(how_far=how_far)
 
 
 def mark_stopped(target: QPlainTextEdit) -> None:
@@ -266,6 +274,7 @@ class DraftKeeper(QObject):
     def __init__(self, controller: StreamingDraftsHost, path: Path | None = None) -> None:
         super().__init__(qt_parent(controller))
         self.controller = controller
+        self.session = controller.session  # the request that runs
         self.window = window = controller.window
         self.path = path or draft_path()
         self.restored = load_draft(self.path)
@@ -325,7 +334,7 @@ class DraftKeeper(QObject):
     def current(self) -> Draft:
         """The window's state now."""
         cursor = self.window.source.textCursor()
-        incomplete = self.controller.current is not None or self.window.target.toPlainText().endswith(STOP_MARK)
+        incomplete = self.session.busy or self.window.target.toPlainText().endswith(STOP_MARK)
         alignment = self.view.alignment if self.view is not None else None
         return Draft(
             self.window.source_text(),

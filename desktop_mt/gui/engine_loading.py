@@ -32,14 +32,17 @@ from desktop_mt.engine.model_format import ModelInfo, bundled_model_dir
 from desktop_mt.errors import ModelNotFoundError
 
 from .direction_bar import DESCRIBED
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .ports import EngineConfig, EngineHost, EngineWindow, LoadingWorker, Status, qt_parent
 from .worker import LoadedModels
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 
 ARROWS = {EN_ZH: "EN→ZH", ZH_EN: "ZH→EN"}  # the status bar's short names of the directions
-WAYS = {EN_ZH: "English → Chinese", ZH_EN: "Chinese → English"}
-TARGET_DIRECTIONS = {direction.ZH: EN_ZH, direction.EN: ZH_EN}  # the direction control's choice -> direction
+WAYS = {  # shown translated (_way)
+    EN_ZH: QT_TRANSLATE_NOOP("EngineLoading", "English → Chinese"),
+    ZH_EN: QT_TRANSLATE_NOOP("EngineLoading", "Chinese → English"),
+}
 
 
 class ModelLabelWindow(EngineWindow, Protocol):
@@ -50,6 +53,9 @@ class ModelLabelWindow(EngineWindow, Protocol):
 
     @property
     def directionShown(self) -> SignalInstance: ...  # (str)
+
+
+TARGET_DIRECTIONS = {direction.ZH: EN_ZH, direction.EN: ZH_EN}  # the direction control's choice -> direction
 
 
 class ModelLabelHost(EngineHost, Protocol):
@@ -74,8 +80,13 @@ def is_demo(path: Path | str) -> bool:
     return False
 
 
+def _way(way: str) -> str:
+    """A direction's name in the interface language ("English → Chinese")."""
+    return translate("EngineLoading", WAYS[way])
+
+
 def model_name(info: ModelInfo) -> str:
-    return str(getattr(info, "name", "") or "model")
+    return str(getattr(info, "name", "") or translate("EngineLoading", "model"))
 
 
 def label_text(models: LoadedModels, way: str | None) -> str:
@@ -86,14 +97,17 @@ def label_text(models: LoadedModels, way: str | None) -> str:
     if way is None:
         shown = models.directions
         if len(shown) != 1:
+            no_model = translate("EngineLoading", "{way}: no model")
             parts = [
-                f"{ARROWS[d]} {model_name(models.models[d])}" if d in models.models else f"{ARROWS[d]}: no model"
+                f"{ARROWS[d]} {model_name(models.models[d])}" if d in models.models else no_model.format(way=ARROWS[d])
                 for d in shown
             ]
             return " · ".join([*parts, models.variant])
         way = shown[0]
     info = models.models.get(way)
-    return f"{model_name(info)} · {models.variant}" if info is not None else f"{ARROWS[way]}: no model"
+    if info is None:
+        return translate("EngineLoading", "{way}: no model").format(way=ARROWS[way])
+    return f"{model_name(info)} · {models.variant}"
 
 
 def label_shorter(models: LoadedModels, way: str | None) -> list[str]:
@@ -105,11 +119,16 @@ def label_shorter(models: LoadedModels, way: str | None) -> list[str]:
     if way is None and len(models.directions) > 1:
         present = [d for d in models.directions if d in models.models]
         demo = all(is_demo(str(getattr(models.models[d], "path", "") or "")) for d in present)
-        kind = "demo models" if present and demo else "models"
+        kind = translate("EngineLoading", "demo models") if present and demo else translate("EngineLoading", "models")
         if len(present) == len(models.directions):
             forms += [f"{' + '.join(ARROWS[d] for d in present)} {kind}", f"EN⇄ZH {kind}"]
         else:
-            each = [f"{ARROWS[d]} model" if d in models.models else f"{ARROWS[d]}: none" for d in models.directions]
+            each = [
+                translate("EngineLoading", "{way} model").format(way=ARROWS[d])
+                if d in models.models
+                else translate("EngineLoading", "{way}: none").format(way=ARROWS[d])
+                for d in models.directions
+            ]
             forms.append(" · ".join(each))
     return forms
 
@@ -117,15 +136,19 @@ def label_shorter(models: LoadedModels, way: str | None) -> list[str]:
 def _get_one(models: LoadedModels, way: str) -> str:
     """Where a model for direction ``way`` comes from (the catalog's, when it has one)."""
     get = models.missing.get(way, "")
-    return f"File > Models… downloads {get}" if get else "File > Models… adds one"
+    if get:
+        return translate("EngineLoading", "File > Models… downloads {model}").format(model=get)
+    return translate("EngineLoading", "File > Models… adds one")
 
 
 def _model_line(models: LoadedModels, way: str) -> str:
     info = models.models.get(way)
     if info is None:
-        return f"{WAYS[way]}: no model installed ({_get_one(models, way)})"
-    demo = ", bundled demo model" if is_demo(str(getattr(info, "path", "") or "")) else ""
-    return f"{WAYS[way]}: {model_name(info)} ({models.variant}{demo})"
+        return translate("EngineLoading", "{way}: no model installed ({how})").format(
+            way=_way(way), how=_get_one(models, way)
+        )
+    demo = translate("EngineLoading", ", bundled demo model") if is_demo(str(getattr(info, "path", "") or "")) else ""
+    return f"{_way(way)}: {model_name(info)} ({models.variant}{demo})"
 
 
 def label_tooltip(models: LoadedModels) -> str:
@@ -137,8 +160,12 @@ def _licence_note(info: ModelInfo) -> str:
     path = Path(str(getattr(info, "path", "") or ""))
     notes = [p.name for p in (path / "README.md", path / "LICENSE", path / "LICENSE.txt") if p.is_file()]
     if notes:
-        return f"{model_name(info)}: its licence and data sources are in {', '.join(notes)} in {path}"
-    return f"{model_name(info)}: its folder ({path}) has no model card; check the licence where you got it"
+        return translate("EngineLoading", "{model}: its licence and data sources are in {files} in {folder}").format(
+            model=model_name(info), files=", ".join(notes), folder=path
+        )
+    return translate(
+        "EngineLoading", "{model}: its folder ({folder}) has no model card; check the licence where you got it"
+    ).format(model=model_name(info), folder=path)
 
 
 def about_text(models: LoadedModels | ModelInfo, variant: str = "") -> str:
@@ -151,22 +178,38 @@ def about_text(models: LoadedModels | ModelInfo, variant: str = "") -> str:
     for way in models.directions:
         info = models.models.get(way)
         if info is None:
-            lines.append(f"No {WAYS[way]} model: {_get_one(models, way)}.")
+            lines.append(
+                translate("EngineLoading", "No {way} model: {how}.").format(way=_way(way), how=_get_one(models, way))
+            )
         else:
-            lines.append(f"Model: {model_name(info)} ({models.variant}), {WAYS[way]}")
+            lines.append(
+                translate("EngineLoading", "Model: {model} ({variant}), {way}").format(
+                    model=model_name(info), variant=models.variant, way=_way(way)
+                )
+            )
     demos = [model_name(i) for i in models.models.values() if is_demo(str(getattr(i, "path", "") or ""))]
-    demo = (
-        f"\n{'These are the bundled demo models' if len(demos) > 1 else 'This is the bundled demo model'} "
-        f"({', '.join(demos)}): trained on short everyday sentences (Tatoeba pairs, CC-BY 2.0 FR) only, "
-        "not for real text. File > Models… downloads a real model.\n"
-        if demos
-        else ""
+    several = translate(
+        "EngineLoading",
+        "These are the bundled demo models ({models}): trained on short everyday sentences (Tatoeba pairs, "
+        "CC-BY 2.0 FR) only, not for real text. File > Models… downloads a real model.",
     )
+    one = translate(
+        "EngineLoading",
+        "This is the bundled demo model ({models}): trained on short everyday sentences (Tatoeba pairs, "
+        "CC-BY 2.0 FR) only, not for real text. File > Models… downloads a real model.",
+    )
+    demo = "\n" + (several if len(demos) > 1 else one).format(models=", ".join(demos)) + "\n" if demos else ""
     notes = "; ".join(_licence_note(i) for i in models.models.values())
     return (
-        f"desktop-mt {__version__}: offline English ⇄ Chinese translation on this machine.\n"
-        "Code: MIT licence. Nothing is sent over the network.\n\n" + "\n".join(lines) + f"\n{demo}"
-        f"The models are not part of the code licence: {notes}."
+        translate(
+            "EngineLoading",
+            "desktop-mt {version}: offline English ⇄ Chinese translation on this machine.\n"
+            "Code: MIT licence. Nothing is sent over the network.",
+        ).format(version=__version__)
+        + "\n\n"
+        + "\n".join(lines)
+        + f"\n{demo}"
+        + translate("EngineLoading", "The models are not part of the code licence: {notes}.").format(notes=notes)
     )
 
 
@@ -275,10 +318,10 @@ class EngineLoading(QObject):
             self._fall_back_to_bundled(failed, message)
             return
         self._loaded_key = None  # let the next Apply retry even with the same settings
-        self.host.requests.set_state(Status.ERROR, "model not loaded")
+        self.host.requests.set_state(Status.ERROR, translate("EngineLoading", "model not loaded"))
         if self.model_info is None:
-            self.host.window.set_model("No model")
-        self.host.window.show_error("Could not load the model", message)
+            self.host.window.set_model(translate("EngineLoading", "No model"))
+        self.host.window.show_error(translate("EngineLoading", "Could not load the model"), message)
 
     def reload_engine(self) -> None:
         """Ask the worker for a new Translator if model/variant/threads changed."""
@@ -311,8 +354,11 @@ class EngineLoading(QObject):
         come back, e.g. a network drive); Apply in the settings retries it."""
         self._loaded_key = None
         self.host.window.show_warning(
-            f"Could not load the chosen model {failed.describe()}: {message.splitlines()[0]} "
-            "Using the bundled model instead; choose another model in Settings."
+            translate(
+                "EngineLoading",
+                "Could not load the chosen model {model}: {why} "
+                "Using the bundled model instead; choose another model in Settings.",
+            ).format(model=failed.describe(), why=message.splitlines()[0])
         )
         self._request_load(dataclasses.replace(failed, model_dir=None))
 

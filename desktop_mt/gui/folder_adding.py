@@ -29,7 +29,9 @@ from PySide6.QtCore import QObject, Signal
 from desktop_mt.errors import DesktopMTError
 from desktop_mt.models.install import install_folder
 
+from .i18n import translate
 from .logsetup import log_exception
+from .messages import failure
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +107,9 @@ class FolderAdder(QObject):
         try:
             return True, str(self._installer(folder, target))
         except (DesktopMTError, OSError) as exc:  # a refused graph, a full disk, a vanished folder
-            return False, f"Could not add {folder.name}: {exc}"
+            return False, translate("FolderAdding", "Could not add {folder}: {error}").format(
+                folder=folder.name, error=exc
+            )
         except Exception as exc:  # noqa: BLE001 - a bug: the app stays up and the log has it
             log_exception("adding a model folder", exc)
-            return False, f"Could not add {folder.name} ({type(exc).__name__}: {exc}). Details are in the log file."
+            return False, failure(translate("FolderAdding", "Could not add {folder}").format(folder=folder.name), exc)

@@ -36,7 +36,7 @@ from .i18n import QT_TRANSLATE_NOOP, translate
 from .tm_dialog import remember_folder, start_folder
 
 GLOSSARY_FILE = "glossary.csv"
-FILE_FILTER = "Glossary (*.csv *.tsv *.txt);;All files (*)"
+FILE_FILTER = QT_TRANSLATE_NOOP("GlossaryEditor", "Glossary (*.csv *.tsv *.txt);;All files (*)")
 COLUMNS = (
     QT_TRANSLATE_NOOP("GlossaryEditor", "English"),
     QT_TRANSLATE_NOOP("GlossaryEditor", "Chinese"),
@@ -224,7 +224,10 @@ class GlossaryEditor(QWidget):
         the last file chosen this session, never the folder the app was started from); the
         folder chosen is remembered."""
         path, _filter = QFileDialog.getOpenFileName(
-            self, translate("GlossaryEditor", "Import a glossary"), str(start_folder()), FILE_FILTER
+            self,
+            translate("GlossaryEditor", "Import a glossary"),
+            str(start_folder()),
+            translate("GlossaryEditor", FILE_FILTER),
         )
         remember_folder(path)
         return path

@@ -559,9 +559,11 @@ class HistoryFeature(QObject):
             self.dialog = HistoryDialog(history, self.window)
             self.dialog.openRequested.connect(self._open_entry)
         if not self.controller.settings.keep_history:
-            self.dialog.setWindowTitle("History (off: new translations are not kept; see Settings)")
+            self.dialog.setWindowTitle(
+                translate("HistoryDialog", "History (off: new translations are not kept; see Settings)")
+            )
         else:
-            self.dialog.setWindowTitle("History")
+            self.dialog.setWindowTitle(translate("HistoryDialog", "History"))
         self.dialog.refresh()
         self.dialog.show()
         self.dialog.raise_()

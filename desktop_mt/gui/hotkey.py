@@ -20,6 +20,8 @@ from PySide6.QtCore import QObject, Signal
 
 from .hotkeys.chord import Chord, parse_chord
 from .hotkeys.hub import FALLBACK_HINT, HotkeyHub, display_problem, open_backend, shared_hub
+from .i18n import translate
+from .messages import hotkey_error, hotkey_reason
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +50,9 @@ class GlobalHotkey(QObject):
 
     def __init__(self, parent: QObject | None = None, action: str = "", hub: HotkeyHub | None = None) -> None:
         super().__init__(parent)
-        self.action = action or "another action of desktop-mt"
+        self.action = action or translate("GlobalHotkey", "another action of desktop-mt")
         self.hub = hub if hub is not None else shared_hub()
-        self.available, self.reason = self.hub.available, self.hub.reason
+        self.available, self.reason = self.hub.available, hotkey_reason(self.hub.reason)
         self.active_sequence: str | None = None
         self.message = ""  # what the last start() said
         self._chord: Chord | None = None
@@ -68,15 +70,17 @@ class GlobalHotkey(QObject):
         try:
             chord = parse_chord(sequence)
         except ValueError as exc:
-            return False, str(exc)
+            return False, hotkey_error(str(exc))
         # pynput calls back in its own thread: the emission is then queued to this object's.
         error = self.hub.register(chord, self._fire, self.action)
         if error is not None:
-            return False, error
+            return False, hotkey_error(error)
         self._chord = chord
         self.active_sequence = chord.text
         note = f" {self.reason}" if self.reason else ""
-        return True, f"Global hotkey {chord.text} is active.{note}"
+        return True, translate("GlobalHotkey", "Global hotkey {keys} is active.{note}").format(
+            keys=chord.text, note=note
+        )
 
     def desktop_trigger(self) -> str | None:
         """Where the desktop binds the keys (the Wayland portal): the keys it bound, "" while

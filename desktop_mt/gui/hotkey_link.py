@@ -12,7 +12,10 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QClipboard, QGuiApplication
 
 from .hotkey import FALLBACK_HINT
+from .i18n import translate
+from .messages import hotkey_reason
 from .ports import HotkeyHost, qt_parent
+from .shortcuts import ShortcutKind, ShortcutState
 
 
 class HotkeyLink(QObject):
@@ -54,7 +57,9 @@ class HotkeyLink(QObject):
         if not text.strip():
             if self.host.ocr.read_clipboard_image():  # a screenshot tool copied an image: read it
                 return None
-            self.host.window.statusBar().showMessage("The clipboard holds no text to translate.", 4000)
+            self.host.window.statusBar().showMessage(
+                translate("HotkeyLink", "The clipboard holds no text to translate."), 4000
+            )
             return None
         return self.host.translate(self.host.input.bring_in(text))  # joined when that is on
 
@@ -62,27 +67,40 @@ class HotkeyLink(QObject):
         """(Re)register the global hotkey from the settings; problems become a warning."""
         hotkey = self.host.hotkey
         if hotkey is None:
-            return False, "No hotkey layer."
+            return False, translate("HotkeyLink", "No hotkey layer.")
         if not self.host.settings.hotkey_enabled:
             hotkey.stop()
-            return False, "Global hotkey is off."
+            return False, translate("HotkeyLink", "Global hotkey is off.")
         ok, message = hotkey.start(self.host.settings.hotkey)
         self._hotkey_message = message
         if not ok and hotkey.available:  # unavailability is shown in Settings instead
             self.host.window.show_warning(message)
         return ok, message
 
-    def hotkey_state(self) -> str:
+    def hotkey_state(self) -> ShortcutState:
         """The global hotkey's real state, in words for the settings dialog: active, failed
         to register (why), off, or unavailable here (why: Wayland, no display, ...)."""
-        hk = self.host.hotkey
+        hk, kind = self.host.hotkey, ShortcutKind
         if hk is None:
-            return "Unavailable: this run has no global hotkey layer."
+            return ShortcutState(
+                kind.UNAVAILABLE, translate("HotkeyLink", "Unavailable: this run has no global hotkey layer.")
+            )
         if not hk.available:
-            return f"Unavailable: {hk.reason}"
+            return ShortcutState(kind.UNAVAILABLE, translate("HotkeyLink", "Unavailable: {why}").format(why=hk.reason))
         if not self.host.settings.hotkey_enabled:
-            return f"Off. {FALLBACK_HINT}"
+            return ShortcutState(
+                kind.OFF,
+                translate("HotkeyLink", "Off. {hint}").format(hint=hotkey_reason(FALLBACK_HINT)),
+            )
         if hk.active_sequence:
-            return f"Active: {hk.active_sequence} translates the clipboard from any application."
-        why = self._hotkey_message or "not registered yet"
-        return f"Failed to register {self.host.settings.hotkey}. {why}"
+            return ShortcutState(
+                kind.ACTIVE,
+                translate("HotkeyLink", "Active: {keys} translates the clipboard from any application.").format(
+                    keys=hk.active_sequence
+                ),
+            )
+        why = self._hotkey_message or translate("HotkeyLink", "not registered yet")
+        return ShortcutState(
+            kind.NOT_ACTIVE,
+            translate("HotkeyLink", "Failed to register {keys}. {why}").format(keys=self.host.settings.hotkey, why=why),
+        )

@@ -7,11 +7,16 @@ strings would miss) and extracted with ``pyside6-lupdate`` into
 (``python -m desktop_mt.gui.i18n update`` runs lupdate over the GUI). The ``.qm`` Qt loads is
 compiled from them by ``pyside6-lrelease``:
 
-- a build (wheel, bundle) runs ``python -m desktop_mt.gui.i18n compile`` first, which writes
-  ``desktop_mt_<lang>.qm`` next to each ``.ts``; those ship as package data;
-- a checkout has no ``.qm`` (they are not in git): the first start compiles the ``.ts`` into the
-  cache folder, named by the ``.ts``'s hash, so an edited ``.ts`` is recompiled and
-  ``python3 dev.py run`` needs no build step. A ``.qm`` older than its ``.ts`` is not used.
+- ``python -m desktop_mt.gui.i18n compile`` writes ``desktop_mt_<lang>.qm`` next to each
+  ``.ts``, with ``desktop_mt_<lang>.qm.source`` naming the ``.ts`` content it was made from
+  (a digest); both are committed, so the wheel (package data) and the PyInstaller bundle
+  (packaging/desktop-mt.spec) ship them, and the frozen app, which has no lrelease, loads
+  them as they are. ``packaging/build.py`` compiles again before a bundle;
+  tests/gui/test_i18n.py fails while the committed ``.qm`` is not the ``.ts``'s;
+- a ``.qm`` whose source digest is not its ``.ts``'s (a ``.ts`` edited, not compiled yet) is
+  not used: the start compiles the ``.ts`` into the cache folder, named by its digest, so
+  ``python3 dev.py run`` shows an edit at once (with no lrelease it falls back to the stale
+  ``.qm``, which beats English).
 
 Which language (:func:`interface_language`): the Settings' choice (``language``: "system",
 "en", "zh_CN"), read at start; "system" follows the system's UI languages (``LANGUAGE``,
@@ -26,8 +31,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import PySide6
@@ -47,8 +54,14 @@ QT_CATALOGS = ("qtbase",)  # Qt's own: standard dialogs, buttons, context menus
 
 def translate(context: str, text: str, disambiguation: str | None = None, n: int = -1) -> str:
     """``QCoreApplication.translate``: ``text`` in the interface language (lupdate finds the
-    calls by this name; ``n`` >= 0 picks a plural form for a ``%n`` in ``text``)."""
-    return QCoreApplication.translate(context, text, disambiguation, n)
+    calls by this name). ``n`` >= 0: the count for a ``%n`` in ``text``, a plural entry of the
+    catalog (``translate(ctx, "%n file(s)", None, n)``); where nothing translates it (English,
+    which has no catalog), the English "(s)" becomes "s" or nothing by the count: "1 file",
+    "2 files"."""
+    shown = QCoreApplication.translate(context, text, disambiguation, n)
+    if n >= 0 and shown == text.replace("%n", str(n)):  # untranslated: English's own plural
+        return shown.replace("(s)", "" if n == 1 else "s")
+    return shown
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
@@ -101,18 +114,30 @@ def compile_ts(ts: Path, qm: Path) -> None:
     os.replace(tmp, qm)
 
 
+def ts_digest(ts: Path) -> str:
+    """The digest of a .ts's content that its compiled .qm is named by (``.qm.source``)."""
+    return hashlib.sha256(ts.read_bytes()).hexdigest()[:16]
+
+
+def source_file(qm: Path) -> Path:
+    """The file beside ``qm`` holding the digest of the .ts it was compiled from."""
+    return qm.with_name(qm.name + ".source")
+
+
 def qm_path(language: str) -> Path | None:
-    """The compiled catalog of ``language``: the packaged .qm when it is as new as its .ts,
-    else the .ts compiled into the cache (once per .ts content); None when there is neither
-    (or lrelease is missing and nothing is compiled)."""
+    """The compiled catalog of ``language``: the packaged .qm when it was compiled from the
+    .ts beside it (or there is no .ts, as a bundle could have), else the .ts compiled into the
+    cache (once per .ts content), else the packaged .qm even if older (no lrelease); None when
+    there is nothing to load."""
     ts = i18n_dir() / f"{CATALOG}_{language}.ts"
     packaged = ts.with_suffix(".qm")
-    if packaged.exists() and (not ts.exists() or packaged.stat().st_mtime >= ts.stat().st_mtime):
+    source = source_file(packaged)
+    made_from = source.read_text(encoding="utf-8").strip() if source.exists() else ""
+    if packaged.exists() and (not ts.exists() or made_from == ts_digest(ts)):
         return packaged
     if not ts.exists():
         return None
-    digest = hashlib.sha256(ts.read_bytes()).hexdigest()[:16]
-    cached = paths.cache_dir() / "i18n" / f"{CATALOG}_{language}-{digest}.qm"
+    cached = paths.cache_dir() / "i18n" / f"{CATALOG}_{language}-{ts_digest(ts)}.qm"
     if cached.exists():
         return cached
     try:
@@ -120,7 +145,7 @@ def qm_path(language: str) -> Path | None:
         compile_ts(ts, cached)
     except (OSError, subprocess.CalledProcessError) as exc:
         log.warning("could not compile the %s interface translation: %s", language, exc)
-        return None
+        return packaged if packaged.exists() else None
     return cached
 
 
@@ -163,35 +188,92 @@ def gui_sources() -> list[Path]:
     return sorted(Path(__file__).parent.rglob("*.py"))
 
 
-def update_ts() -> None:
-    """Run pyside6-lupdate over the GUI into each .ts (new strings come in unfinished; strings
-    gone from the code are dropped: ``-no-obsolete``)."""
+def _plural_translations(ts: Path) -> dict[tuple[str, str], list[str]]:
+    """(context, source) -> the finished translation forms of each ``%n`` entry of ``ts``."""
+    found: dict[tuple[str, str], list[str]] = {}
+    if not ts.exists():
+        return found
+    for context in ET.parse(ts).getroot().iter("context"):
+        for message in context.iter("message"):
+            source, translation = message.findtext("source") or "", message.find("translation")
+            if "%n" in source and translation is not None and translation.get("type") is None:
+                forms = [f.text or "" for f in translation.findall("numerusform")] or [translation.text or ""]
+                found[(context.findtext("name") or "", source)] = forms
+    return found
+
+
+def _mark_plurals(ts: Path, before: dict[tuple[str, str], list[str]]) -> None:
+    """Make every ``%n`` entry of ``ts`` a plural (numerus) one, its translation from ``before``.
+
+    PySide6's lupdate marks a ``translate(ctx, text, None, n)`` call plural only when ``n`` is
+    a number literal, and turns a plural entry whose call it did not see so into an unfinished
+    singular one: this puts them back (Chinese has one form; English's "(s)" is
+    :func:`translate`'s)."""
+    tree = ET.parse(ts)
+    for context in tree.getroot().iter("context"):
+        for message in context.iter("message"):
+            source, translation = message.findtext("source") or "", message.find("translation")
+            if "%n" not in source or translation is None:
+                continue
+            key = (context.findtext("name") or "", source)
+            message.set("numerus", "yes")
+            forms = before.get(key) or [f.text or "" for f in translation.findall("numerusform")]
+            forms = forms or [translation.text or ""]
+            translation.text = None
+            for old in list(translation):
+                translation.remove(old)
+            for form in forms:
+                ET.SubElement(translation, "numerusform").text = form
+            if key in before:
+                translation.attrib.pop("type", None)
+    _write_ts(tree, ts)
+
+
+def _write_ts(tree: ET.ElementTree, ts: Path) -> None:
+    """Write ``tree`` as lupdate writes a .ts (contexts at the margin, four spaces a level,
+    quotes escaped in text), so an update after this one changes only what changed."""
+    ET.indent(tree, space="    ")
+    body = ET.tostring(tree.getroot(), encoding="unicode", short_empty_elements=False)
+    body = "\n".join(line[4:] if line.startswith("    ") else line for line in body.split("\n"))
+    body = re.sub(r">([^<]*)<", lambda m: ">" + m.group(1).replace('"', "&quot;").replace("'", "&apos;") + "<", body)
+    ts.write_text('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n", encoding="utf-8")
+
+
+def update_ts(targets: dict[str, Path] | None = None, quiet: bool = False) -> None:
+    """Run pyside6-lupdate over the GUI into each .ts (``targets``: language -> .ts, default
+    the package's): new strings come in unfinished, strings gone from the code are dropped
+    (``-no-obsolete``), and every ``%n`` string is a plural entry (:func:`_mark_plurals`)."""
     tool = Path(PySide6.__file__).parent / ("lupdate.exe" if sys.platform == "win32" else "lupdate")
     root = Path(__file__).parents[2]
-    for language in TRANSLATED:
-        ts = i18n_dir() / f"{CATALOG}_{language}.ts"
-        sources = [str(p.relative_to(root)) for p in gui_sources()]
+    sources = [str(p.relative_to(root)) for p in gui_sources()]
+    for language, ts in (targets or {lang: i18n_dir() / f"{CATALOG}_{lang}.ts" for lang in TRANSLATED}).items():
+        before = _plural_translations(ts)
         subprocess.run(
-            [str(tool), "-no-obsolete", "-locations", "none", *sources, "-target-language", language, "-ts", str(ts)],
+            [str(tool), *(["-silent"] if quiet else []), "-no-obsolete", "-locations", "none", *sources]
+            + ["-target-language", language, "-ts", str(ts)],
             check=True,
             cwd=root,
         )
+        _mark_plurals(ts, before)
 
 
 def compile_all() -> list[Path]:
-    """Compile every .ts into the .qm next to it (the build's step). Returns the .qm files."""
+    """Compile every .ts into the .qm next to it, with the .ts's digest beside it
+    (``.qm.source``). Returns the .qm files."""
     written = []
     for language in TRANSLATED:
         ts = i18n_dir() / f"{CATALOG}_{language}.ts"
-        compile_ts(ts, ts.with_suffix(".qm"))
-        written.append(ts.with_suffix(".qm"))
+        qm = ts.with_suffix(".qm")
+        compile_ts(ts, qm)
+        source_file(qm).write_text(ts_digest(ts) + "\n", encoding="utf-8")
+        written.append(qm)
     return written
 
 
 def main(argv: list[str]) -> int:
     """``python -m desktop_mt.gui.i18n update|compile``."""
     if argv[:1] == ["update"]:
-        update_ts()
+        update_ts()  # then translate the new entries, and compile
     elif argv[:1] == ["compile"]:
         for qm in compile_all():
             print(qm)

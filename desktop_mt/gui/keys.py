@@ -26,6 +26,8 @@ from typing import Protocol, runtime_checkable
 
 from desktop_mt.errors import DesktopMTError
 
+from .i18n import translate
+
 XDOTOOL_TIMEOUT_S = 5
 
 
@@ -108,11 +110,12 @@ def default_keys(env: Mapping[str, str] | None = None, platform: str | None = No
     platform = sys.platform if platform is None else platform
     if platform.startswith("linux") or "bsd" in platform:
         if env.get("WAYLAND_DISPLAY") or env.get("XDG_SESSION_TYPE", "").lower() == "wayland":
-            return None, (
-                "Translate and replace is unavailable on Wayland: apps cannot send key presses to other windows there."
+            return None, translate(
+                "Keys",
+                "Translate and replace is unavailable on Wayland: apps cannot send key presses to other windows there.",
             )
         if not env.get("DISPLAY"):
-            return None, "Translate and replace is unavailable: there is no X display."
+            return None, translate("Keys", "Translate and replace is unavailable: there is no X display.")
         xdotool = shutil.which("xdotool")
         if xdotool:
             return XdotoolKeys(xdotool, env), ""

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import QLabel
 from desktop_mt.server.config import ServerConfig
 
 from . import theme
+from .i18n import translate
 from .ports import EngineConfig, LocalApiHost, StrEnum, qt_parent
 from .settings_dialog import SettingsDialog
 from .worker import default_translator_factory
@@ -87,11 +88,12 @@ def missing_server_extra() -> str | None:
 
         import desktop_mt.server.app  # noqa: F401
     except ImportError as exc:
-        missing = exc.name or "a server package"
-        return (
-            f"The Local API needs the optional server packages ({missing} is not "
-            f"installed): {INSTALL_HINT}, then restart desktop-mt."
-        )
+        missing = exc.name or translate("LocalApi", "a server package")
+        return translate(
+            "LocalApi",
+            "The Local API needs the optional server packages ({package} is not installed): {command}, "
+            "then restart desktop-mt.",
+        ).format(package=missing, command=INSTALL_HINT)
     return None
 
 
@@ -114,16 +116,20 @@ def listen(port: int) -> socket.socket:
 def port_message(port: int, exc: OSError) -> str:
     """What to tell the user when ``port`` cannot be used."""
     if exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", None)):
-        return (
-            f"Local API: port {port} is in use (by another program, or another "
-            f"desktop-mt): choose another port in Settings > Local API port."
-        )
+        return translate(
+            "LocalApi",
+            "Local API: port {port} is in use (by another program, or another desktop-mt): "
+            "choose another port in Settings > Local API port.",
+        ).format(port=port)
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return (
-            f"Local API: this system does not allow listening on port {port}: choose a "
-            f"port above 1023 in Settings > Local API port."
-        )
-    return f"Local API: cannot listen on port {port} ({exc.strerror or exc}): choose another port."
+        return translate(
+            "LocalApi",
+            "Local API: this system does not allow listening on port {port}: choose a port above 1023 "
+            "in Settings > Local API port.",
+        ).format(port=port)
+    return translate("LocalApi", "Local API: cannot listen on port {port} ({why}): choose another port.").format(
+        port=port, why=exc.strerror or exc
+    )
 
 
 class _ServerRun:
@@ -168,14 +174,18 @@ class _ServerRun:
             translator = self._factory(self.launch.engine)
         except Exception as exc:  # noqa: BLE001 - DesktopMTError mostly; reported, not raised
             log.warning("local API: the model did not load (%s)", type(exc).__name__)
-            self._report(self, f"Local API: the model could not be loaded: {exc}")
+            self._report(
+                self, translate("LocalApi", "Local API: the model could not be loaded: {error}").format(error=exc)
+            )
             return
         try:
             server, app = self._make_server(translator)
         except Exception as exc:  # noqa: BLE001 - reported in the window, never a crash
             translator.close()
             log.warning("local API: the server could not be built (%s)", type(exc).__name__)
-            self._report(self, f"Local API: the server could not start: {exc}")
+            self._report(
+                self, translate("LocalApi", "Local API: the server could not start: {error}").format(error=exc)
+            )
             return
         with self._lock:
             if self._stopping:  # turned off while the model loaded: nobody wants it now
@@ -188,7 +198,10 @@ class _ServerRun:
             log.warning("local API: the server stopped (%s)", type(exc).__name__)
             with self._lock:
                 if not self._stopping:
-                    self._report(self, f"Local API: the server stopped unexpectedly: {exc}")
+                    self._report(
+                        self,
+                        translate("LocalApi", "Local API: the server stopped unexpectedly: {error}").format(error=exc),
+                    )
 
     def _make_server(self, translator: Any) -> tuple[uvicorn.Server, FastAPI]:
         """The uvicorn server of the app for ``translator`` (reports once it serves), and the app."""
@@ -240,7 +253,7 @@ class LocalApiFeature(QObject):
         self.window = controller.window
         self.translator_factory: Callable[[EngineConfig], Any] = default_translator_factory
         self.state = ApiState.OFF
-        self.status = "Off."
+        self.status = translate("LocalApi", "Off.")
         self._launch: Launch | None = None  # what runs, starts, or last failed
         self._run: _ServerRun | None = None
         self._warned: set[str] = set()  # banner lines of ours, taken off once it runs or is off
@@ -275,7 +288,7 @@ class LocalApiFeature(QObject):
         self._stop_run()
         self._launch = wanted
         if wanted is None:
-            self._set_state(ApiState.OFF, "Off.")
+            self._set_state(ApiState.OFF, translate("LocalApi", "Off."))
         else:
             self._start(wanted)
 
@@ -316,7 +329,10 @@ class LocalApiFeature(QObject):
         # The app's own memory: exact matches are answered from it, as with serve --tm.
         memory = getattr(self.controller, "translation_memory", None)
         self._run = _ServerRun(launch, sock, self.translator_factory, self._reported.emit, memory)
-        self._set_state(ApiState.STARTING, f"Local API starting on {launch.url} (loading the model)…")
+        self._set_state(
+            ApiState.STARTING,
+            translate("LocalApi", "Local API starting on {url} (loading the model)…").format(url=launch.url),
+        )
         self._run.start()
 
     def _on_reported(self, run: _ServerRun, error: str | None) -> None:
@@ -327,7 +343,7 @@ class LocalApiFeature(QObject):
             self._fail(error, "model or server")
             return
         log.info("local API serving on port %d", run.launch.port)
-        self._set_state(ApiState.RUNNING, f"Local API on {run.launch.url}")
+        self._set_state(ApiState.RUNNING, translate("LocalApi", "Local API on {url}").format(url=run.launch.url))
 
     def _fail(self, message: str, reason: str) -> None:
         log.warning("local API not started: %s", reason)
@@ -347,7 +363,7 @@ class LocalApiFeature(QObject):
                 self.window.clear_warning(message)
             self._warned.clear()
         self.state, self.status = state, status
-        self.label.setText("Local API: not running" if state is ApiState.FAILED else status)
+        self.label.setText(translate("LocalApi", "Local API: not running") if state is ApiState.FAILED else status)
         self.label.setToolTip(status)
         self.label.setVisible(state is not ApiState.OFF)
         theme.set_tone(self.label, self._tone())

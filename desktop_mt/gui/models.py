@@ -19,6 +19,7 @@ from desktop_mt.models import DownloadProgress
 from desktop_mt.models.installed import folder_size
 
 from . import paths
+from .i18n import translate
 
 log = logging.getLogger(__name__)
 
@@ -77,10 +78,11 @@ def bundled_choice() -> ModelChoice:
     """The bundled model (listed even if broken: loading it then explains the problem)."""
     try:
         info = inspect(bundled_model_dir())
-        return ModelChoice("", "Bundled: " + _label(info, "bundled model"), tuple(info.variants))
+        label = translate("Models", "Bundled: {model}").format(model=_label(info, translate("Models", "bundled model")))
+        return ModelChoice("", label, tuple(info.variants))
     except Exception as exc:  # noqa: BLE001 - engine not installed/model missing
         log.warning("bundled model unavailable: %s", type(exc).__name__)
-        return ModelChoice("", "Bundled model")
+        return ModelChoice("", translate("Models", "Bundled model"))
 
 
 def _user_folder_choices() -> list[ModelChoice]:

@@ -431,7 +431,12 @@ class ModelsHub(QObject):
             self.backend.set_active(model_path)
         except Exception as exc:  # noqa: BLE001 - DesktopMTError/OSError: said in the dialog
             if self.dialog is not None:
-                self.dialog.show_message(f"Could not use {Path(path).name}: {exc}", error=True)
+                self.dialog.show_message(
+                    translate("ModelsDialog", "Could not use {model}: {error}").format(
+                        model=Path(path).name, error=exc
+                    ),
+                    error=True,
+                )
             return
         settings = dataclasses.replace(
             self.controller.settings, model_path=model_path, variant=variant or self.controller.settings.variant

@@ -81,7 +81,7 @@ class OcrWorker(QObject):
             return
         except Exception as exc:  # noqa: BLE001 - a failed read must not take the app down
             log_exception("ocr", exc)
-            self.failed.emit(req_id, f"Reading the image failed: {exc}")
+            self.failed.emit(req_id, translate("OcrFeature", "Reading the image failed: {error}").format(error=exc))
             return
         self.done.emit(req_id, result)
 
@@ -98,6 +98,7 @@ class OcrFeature(QObject):
         super().__init__(qt_parent(controller))
         self.controller = controller
         self.window = controller.window
+        self.popup = controller.popup  # a reading from the hotkey shows in the popup (setting)
         # Not ``self.thread``: that would hide QObject.thread() (the thread this object lives in).
         self.ocr_thread = QThread()
         self.ocr_thread.setObjectName("ocr-worker")
@@ -118,7 +119,7 @@ class OcrFeature(QObject):
         self.window.source.installEventFilter(self)  # Ctrl+V with an image
         self.hotkey: GlobalHotkey | None = None
         if controller.hotkey is not None:  # the app's hotkey layer exists (not in unit tests)
-            self.hotkey = GlobalHotkey(self, action="Translate screen region")
+            self.hotkey = GlobalHotkey(self, action=translate("Shortcuts", "Translate screen region"))
             self.hotkey.activated.connect(lambda: self.start_region(via_hotkey=True))
             self.register_hotkey()
 
@@ -165,11 +166,11 @@ class OcrFeature(QObject):
         """Show the region overlay on every screen; False (with a message) where the screen
         cannot be captured."""
         problem = capture_problem()
-        if problem == WAYLAND_MESSAGE and self._request_portal_screenshot(via_hotkey):
+        if problem == translate("Capture", WAYLAND_MESSAGE) and self._request_portal_screenshot(via_hotkey):
             return True
         shots = grab_screens() if problem is None else []
         if problem is None and not shots:
-            problem = "The screen could not be captured."
+            problem = translate("OcrFeature", "The screen could not be captured.")
         if problem is not None:
             self.window.bring_forward()
             self._show_failure(problem)
@@ -192,7 +193,9 @@ class OcrFeature(QObject):
             self.portal = PortalScreenshot(self, self.portal_bus)
             self.portal.captured.connect(lambda path: self._submit(path, self._portal_to_popup, None))
             self.portal.cancelled.connect(lambda message: self.window.statusBar().showMessage(message, 4000))
-            self.portal.failed.connect(lambda message: self._show_failure(f"{message} {WAYLAND_MESSAGE}"))
+            self.portal.failed.connect(
+                lambda message: self._show_failure(f"{message} {translate('Capture', WAYLAND_MESSAGE)}")
+            )
         if not self.portal.available():
             return False
         self._portal_to_popup = via_hotkey and self._popup_in_use()
@@ -256,7 +259,7 @@ class OcrFeature(QObject):
             6000,
         )
         if to_popup:
-            self.controller.popup.show_for(result.text, near or QCursor.pos())
+            self.popup.show_for(result.text, near or QCursor.pos())
         else:
             self.window.bring_forward()
             self.window.set_source(result.text)

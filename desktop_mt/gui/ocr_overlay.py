@@ -13,8 +13,9 @@ from PySide6.QtGui import QColor, QCursor, QGuiApplication, QImage, QKeyEvent, Q
 from PySide6.QtWidgets import QWidget
 
 from .capture import ScreenShot
+from .i18n import QT_TRANSLATE_NOOP, translate
 
-HINT = "Drag over the text to translate  ·  Esc cancels"
+HINT = QT_TRANSLATE_NOOP("RegionOverlay", "Drag over the text to translate  ·  Esc cancels")
 MIN_SIZE = 4  # logical pixels: a smaller drag is a click
 
 
@@ -32,7 +33,7 @@ class RegionOverlay(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setCursor(Qt.CursorShape.CrossCursor)
         self.setMouseTracking(True)
-        self.setWindowTitle("desktop-mt: select a region")
+        self.setWindowTitle(translate("RegionOverlay", "desktop-mt: select a region"))
         self._origin: QPoint | None = None
         self.selection = QRect()
         self.setScreen(shot.screen)
@@ -49,7 +50,9 @@ class RegionOverlay(QWidget):
         else:
             painter.setPen(QColor("white"))
             painter.drawText(
-                self.rect().adjusted(0, 40, 0, 0), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, HINT
+                self.rect().adjusted(0, 40, 0, 0),
+                Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                translate("RegionOverlay", HINT),
             )
         painter.end()
 

@@ -29,10 +29,12 @@ from PySide6.QtWidgets import QPlainTextEdit
 from desktop_mt import pasted as paste_rules
 from desktop_mt.engine import direction
 
+from .i18n import QT_TRANSLATE_NOOP, translate
+
 log = logging.getLogger(__name__)
 
 QUICK_LOOK = 2000  # characters looked at first to see that a text is translated
-JOINED = "Joined the line breaks of the pasted text (Ctrl+Z: the text as pasted)."
+JOINED = QT_TRANSLATE_NOOP("Pasting", "Joined the line breaks of the pasted text (Ctrl+Z: the text as pasted).")
 
 
 class PasteEdit(QPlainTextEdit):
@@ -172,7 +174,7 @@ class InputHandling(QObject):
 
     def _on_joined(self, raw: str, joined: str) -> None:
         log.info("pasted text joined: %d lines -> %d", raw.count("\n") + 1, joined.count("\n") + 1)
-        self.window.statusBar().showMessage(JOINED, 8000)
+        self.window.statusBar().showMessage(translate("Pasting", JOINED), 8000)
 
     def _on_pasted(self) -> None:
         """A paste is translated at once, also with Translate as you type on (as DeepL does: the

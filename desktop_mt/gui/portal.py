@@ -14,6 +14,8 @@ import os
 from PySide6.QtCore import SLOT, QObject, QUrl, Signal, Slot
 from PySide6.QtDBus import QDBusConnection, QDBusMessage
 
+from .i18n import translate
+
 SERVICE = "org.freedesktop.portal.Desktop"
 PATH = "/org/freedesktop/portal/desktop"
 INTERFACE = "org.freedesktop.portal.Screenshot"
@@ -61,7 +63,11 @@ class PortalScreenshot(QObject):
         reply = self.bus.call(call)
         if reply.type() == QDBusMessage.MessageType.ErrorMessage:
             self._forget()
-            self.failed.emit(f"The desktop's screenshot portal failed: {reply.errorMessage()}")
+            self.failed.emit(
+                translate("Portal", "The desktop's screenshot portal failed: {error}").format(
+                    error=reply.errorMessage()
+                )
+            )
             return False
         return True
 
@@ -73,9 +79,9 @@ class PortalScreenshot(QObject):
         if path:
             self.captured.emit(path)
         elif code == 1:
-            self.cancelled.emit("The screenshot was cancelled.")
+            self.cancelled.emit(translate("Portal", "The screenshot was cancelled."))
         else:
-            self.failed.emit("The desktop's screenshot portal gave no image.")
+            self.failed.emit(translate("Portal", "The desktop's screenshot portal gave no image."))
 
     def _forget(self) -> None:
         if self._request_path:

@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
 
+from .i18n import translate
+
 if TYPE_CHECKING:  # annotations only: importing this module loads no Qt widgets
     from PySide6.QtCore import QPoint, SignalInstance
     from PySide6.QtGui import QAction
@@ -112,7 +114,11 @@ class EngineConfig:
 
     def describe(self) -> str:
         """Short text for the status bar while loading."""
-        name = self.model_dir.rstrip("/\\").rsplit("/", 1)[-1] if self.model_dir else "default models"
+        name = (
+            self.model_dir.rstrip("/\\").rsplit("/", 1)[-1]
+            if self.model_dir
+            else translate("EngineConfig", "default models")
+        )
         return f"{name} ({self.variant})"
 
 

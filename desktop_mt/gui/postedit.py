@@ -48,6 +48,7 @@ from desktop_mt.tm.incremental import Sentence, is_marker, plan_update
 from desktop_mt.tm.store import match_key
 
 from .alignment import MEMORY, MODEL, Pair, missing_terms_text, utf16_len
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .ports import StrEnum
 from .postedit_completion import Completion
 from .postedit_confirm import Confirmation, SentenceStatus
@@ -61,20 +62,23 @@ HISTORY_DELAY_MS = 800  # the history follows the user's edits after this pause
 
 
 class Said(StrEnum):
-    """What the status bar says about post-editing."""
+    """What the status bar says about post-editing (English; shown through :meth:`format_with`,
+    which translates; the counted ones are ``translate(..., n)`` calls where they are said)."""
 
-    KEPT = "{n} sentence{s} kept"
-    FROM_MEMORY = "{n} {sentence} from the translation memory (underlined)"
-    BY_MODEL = "{n} translated by the model"
-    NOTHING_TO_APPROVE = "Nothing to approve: translate a text first."
-    NO_MEMORY = "The translation memory is not available: {why}"
-    EDITED = "Your translation of this sentence (kept when the text is translated again); the machine's: {machine}"
-    REMEMBERED = "From the translation memory (not sent to the model)"
-    CONFIRMED = "Confirmed: in the translation memory as approved (used as it is when the sentence comes again)"
-    TERMS_MISSING = "{n} sentence{s} without a glossary term (wavy underline)"
+    NOTHING_TO_APPROVE = QT_TRANSLATE_NOOP("PostEdit", "Nothing to approve: translate a text first.")
+    NO_MEMORY = QT_TRANSLATE_NOOP("PostEdit", "The translation memory is not available: {why}")
+    EDITED = QT_TRANSLATE_NOOP(
+        "PostEdit",
+        "Your translation of this sentence (kept when the text is translated again); the machine's: {machine}",
+    )
+    REMEMBERED = QT_TRANSLATE_NOOP("PostEdit", "From the translation memory (not sent to the model)")
+    CONFIRMED = QT_TRANSLATE_NOOP(
+        "PostEdit", "Confirmed: in the translation memory as approved (used as it is when the sentence comes again)"
+    )
 
     def format_with(self, **values: object) -> str:
-        return self.value.format(**values)
+        """The message in the interface language, its ``{fields}`` filled."""
+        return translate("PostEdit", self.value).format(**values)
 
 
 @dataclasses.dataclass
@@ -147,13 +151,15 @@ class PostEditFeature(QObject):
         self.confirmation = Confirmation(self)  # Confirm sentence, Confirm all…, Undo confirm all
         self.match_actions = []
         for number in range(1, MAX_MATCHES + 1):  # memoQ's Ctrl+1..3: insert the match shown in that row
-            action = QAction(f"Insert memory match {number}", window)
+            action = QAction(translate("PostEdit", "Insert memory match {number}").format(number=number), window)
             action.setShortcut(QKeySequence(f"Ctrl+{number}"))
             action.triggered.connect(lambda _c=False, i=number - 1: self.use_suggestion(i))
             window.addAction(action)
             self.match_actions.append(action)
-        self.memory_action = QAction("Translation memory…", window)
-        self.memory_action.setToolTip("Search, edit, import and export the translation memory (TMX)")
+        self.memory_action = QAction(translate("PostEdit", "Translation memory…"), window)
+        self.memory_action.setToolTip(
+            translate("PostEdit", "Search, edit, import and export the translation memory (TMX)")
+        )
         self.memory_action.triggered.connect(lambda _c=False: self.open_memory())
         window.add_postedit_actions([*self.confirmation.actions, self.memory_action])
 
@@ -211,7 +217,7 @@ class PostEditFeature(QObject):
         """Confirm every sentence shown without asking (``Confirmation.confirm_all``; the menu's
         Confirm all asks first). Returns how many pairs were written as approved."""
         if self.view.alignment is None or not self.view.alignment.pairs:
-            self.window.statusBar().showMessage(Said.NOTHING_TO_APPROVE.value, 4000)
+            self.window.statusBar().showMessage(Said.NOTHING_TO_APPROVE.format_with(), 4000)
             return 0
         return self.confirmation.confirm_all(ask=False)
 
@@ -362,7 +368,9 @@ class PostEditFeature(QObject):
             self.window.clear_stats()  # nothing went to the model: no "0 tok/s" figures
         lost = len(self.view.term_pairs())
         if lost:  # said last: a term lost is what the translator must see
-            self._say(Said.TERMS_MISSING.format_with(n=lost, s="" if lost == 1 else "s"), 10000)
+            self._say(
+                translate("PostEdit", "%n sentence(s) without a glossary term (wavy underline)", None, lost), 10000
+            )
 
     def _say(self, message: str, ms: int) -> None:
         """Show ``message`` about the sentences shown (it goes when a new translation starts)."""
@@ -458,9 +466,9 @@ class PostEditFeature(QObject):
         elif pair is not None and pair.edited and pair.machine.strip() != pair.translation.strip():
             self._say(Said.EDITED.format_with(machine=pair.machine), 6000)
         elif pair is not None and pair.origin == MEMORY:
-            self._say(Said.REMEMBERED.value, 6000)
+            self._say(Said.REMEMBERED.format_with(), 6000)
         elif pair is not None and self.confirmation.status(pair) is SentenceStatus.CONFIRMED:
-            self._say(Said.CONFIRMED.value, 6000)
+            self._say(Said.CONFIRMED.format_with(), 6000)
         if pair is None:
             return  # the pointer left the panes (onto the panel, maybe): the panel stays
         bar = self.window.suggestion_bar
@@ -530,13 +538,14 @@ def planned_summary(kept: int, remembered: int, to_model: int) -> str:
     """What the status bar says of an incremental translation: "3 sentences kept, 1 from the
     translation memory (underlined)", "1 sentence from the translation memory (underlined), 2
     translated by the model"; the parts that are 0 are left out."""
-    parts = [Said.KEPT.format_with(n=kept, s="" if kept == 1 else "s")] if kept else []
-    if remembered:
-        noun = "sentence" if remembered == 1 and not parts else "sentences" if not parts else ""
-        parts.append(" ".join(Said.FROM_MEMORY.format_with(n=remembered, sentence=noun).split()))
+    parts = [translate("PostEdit", "%n sentence(s) kept", None, kept)] if kept else []
+    if remembered and parts:  # "3 sentences kept, 1 from the translation memory"
+        parts.append(translate("PostEdit", "%n from the translation memory (underlined)", None, remembered))
+    elif remembered:
+        parts.append(translate("PostEdit", "%n sentence(s) from the translation memory (underlined)", None, remembered))
     if to_model:
-        parts.append(Said.BY_MODEL.format_with(n=to_model))
-    return ", ".join(parts)
+        parts.append(translate("PostEdit", "%n translated by the model", None, to_model))
+    return translate("PostEdit", ", ").join(parts)
 
 
 def fingerprint(made_with: Any) -> str:

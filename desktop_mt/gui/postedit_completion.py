@@ -15,9 +15,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
 
 from .alignment import Pair
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .postedit_pane import document_slice
 
-COMPLETION_FAILED = "No completion: {why}"
+COMPLETION_FAILED = QT_TRANSLATE_NOOP("Completion", "No completion: {why}")
 
 
 class Completion(QObject):
@@ -97,7 +98,7 @@ class Completion(QObject):
         if self.pending is None or self.pending[0] != req_id:
             return
         if message:
-            self.window.statusBar().showMessage(COMPLETION_FAILED.format(why=message), 6000)
+            self.window.statusBar().showMessage(translate("Completion", COMPLETION_FAILED).format(why=message), 6000)
         self.finished.emit(req_id)
 
     def accept(self, completion: str) -> None:

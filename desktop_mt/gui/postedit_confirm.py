@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QMessageBox
 from desktop_mt.engine.direction import sentence_direction
 
 from .alignment import MEMORY, Pair
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .ports import StrEnum
 
 log = logging.getLogger(__name__)
@@ -43,14 +44,18 @@ class SentenceStatus(StrEnum):
 
 
 class Said(StrEnum):
-    """What the status bar says about confirmation."""
+    """What the status bar says about confirmation (English; shown through :meth:`shown`)."""
 
-    CONFIRMED = "Sentence confirmed ({done} of {total}): kept in the translation memory as approved"
-    ALREADY = "This sentence is confirmed already ({done} of {total})"
-    NO_SENTENCE = "Put the cursor in a translated sentence to confirm it."
-    ALL = "{n} sentence(s) confirmed; Edit > Undo confirm all takes them back"
-    UNDONE = "Confirm all undone: {n} sentence(s) back as they were in the translation memory"
-    NOTHING = "Nothing to confirm: every sentence shown is confirmed."
+    CONFIRMED = QT_TRANSLATE_NOOP(
+        "PostEditConfirm", "Sentence confirmed ({done} of {total}): kept in the translation memory as approved"
+    )
+    ALREADY = QT_TRANSLATE_NOOP("PostEditConfirm", "This sentence is confirmed already ({done} of {total})")
+    NO_SENTENCE = QT_TRANSLATE_NOOP("PostEditConfirm", "Put the cursor in a translated sentence to confirm it.")
+    NOTHING = QT_TRANSLATE_NOOP("PostEditConfirm", "Nothing to confirm: every sentence shown is confirmed.")
+
+    def shown(self, **values: object) -> str:
+        """The message in the interface language, its ``{fields}`` filled."""
+        return translate("PostEditConfirm", self.value).format(**values)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,17 +77,21 @@ class Confirmation(QObject):
         self._undo: list[_Before] = []
         self._status: dict[tuple[str, str], bool] = {}  # (source, translation) -> approved in the memory
         feature.memoryChanged.connect(self._status.clear)
-        self.confirm_action = QAction("Confirm sentence", self.window)
+        self.confirm_action = QAction(translate("PostEditConfirm", "Confirm sentence"), self.window)
         self.confirm_action.setShortcut(QKeySequence(CONFIRM_SHORTCUT))
         self.confirm_action.setToolTip(
-            "Keep the sentence at the cursor in the translation memory as approved, "
-            f"then go to the next ({CONFIRM_SHORTCUT})"
+            translate(
+                "PostEditConfirm",
+                "Keep the sentence at the cursor in the translation memory as approved, then go to the next ({keys})",
+            ).format(keys=CONFIRM_SHORTCUT)
         )
         self.confirm_action.triggered.connect(lambda _c=False: self.confirm_current())
-        self.confirm_all_action = QAction("Confirm all sentences…", self.window)
-        self.confirm_all_action.setToolTip("Confirm every sentence shown, after saying how many are unreviewed")
+        self.confirm_all_action = QAction(translate("PostEditConfirm", "Confirm all sentences…"), self.window)
+        self.confirm_all_action.setToolTip(
+            translate("PostEditConfirm", "Confirm every sentence shown, after saying how many are unreviewed")
+        )
         self.confirm_all_action.triggered.connect(lambda _c=False: self.confirm_all(ask=True))
-        self.undo_action = QAction("Undo confirm all", self.window)
+        self.undo_action = QAction(translate("PostEditConfirm", "Undo confirm all"), self.window)
         self.undo_action.setEnabled(False)
         self.undo_action.triggered.connect(lambda _c=False: self.undo_confirm_all())
         self.view.status_of = self.status
@@ -131,17 +140,17 @@ class Confirmation(QObject):
         move the translation pane's cursor to the next sentence not confirmed. Whether one was."""
         pair = self.view.pair_at_cursor() or self.view.pair
         if pair is None or not pair.translation.strip():
-            self._say(Said.NO_SENTENCE.value)
+            self._say(Said.NO_SENTENCE.shown())
             return False
         if self.status(pair) is SentenceStatus.CONFIRMED:
             done, total = self.counts()
-            self._say(Said.ALREADY.format(done=done, total=total))
+            self._say(Said.ALREADY.shown(done=done, total=total))
             self._next_after(pair)
             return False
         if self._write([pair]) is None:
             return False
         done, total = self.counts()
-        self._say(Said.CONFIRMED.format(done=done, total=total))
+        self._say(Said.CONFIRMED.shown(done=done, total=total))
         self._next_after(pair)
         return True
 
@@ -151,7 +160,7 @@ class Confirmation(QObject):
         Undo confirm all takes them back."""
         todo = [p for p in self._pairs() if self.status(p) not in (SentenceStatus.CONFIRMED, SentenceStatus.MEMORY)]
         if not todo:
-            self._say(Said.NOTHING.value)
+            self._say(Said.NOTHING.shown())
             return 0
         machine = sum(1 for p in todo if self.status(p) is SentenceStatus.MACHINE)
         if ask and not self._ask(len(todo), machine):
@@ -161,16 +170,31 @@ class Confirmation(QObject):
             return 0
         self._undo = before
         self.undo_action.setEnabled(bool(before))
-        self._say(Said.ALL.format(n=len(before)))
+        confirmed = len(before)
+        self._say(
+            translate(
+                "PostEditConfirm", "%n sentence(s) confirmed; Edit > Undo confirm all takes them back", None, confirmed
+            )
+        )
         return len(before)
 
     def _ask(self, count: int, machine: int) -> bool:
-        unreviewed = f"\n\n{machine} of them are the machine's translation, not reviewed." if machine else ""
+        unreviewed = (
+            translate("PostEditConfirm", "\n\n%n of them are the machine's translation, not reviewed.", None, machine)
+            if machine
+            else ""
+        )
         answer = QMessageBox.question(
             self.window,
-            "Confirm all sentences",
-            f"Confirm {count} sentence(s)? Each goes into the translation memory as approved, "
-            f"and is then used as it is wherever the sentence comes again.{unreviewed}",
+            translate("PostEditConfirm", "Confirm all sentences"),
+            translate(
+                "PostEditConfirm",
+                "Confirm %n sentence(s)? Each goes into the translation memory as approved, "
+                "and is then used as it is wherever the sentence comes again.",
+                None,
+                count,
+            )
+            + unreviewed,
         )
         return answer == QMessageBox.StandardButton.Yes
 
@@ -191,7 +215,15 @@ class Confirmation(QObject):
                 log.warning("confirmation not undone (%s)", type(exc).__name__)
         self.feature.memoryChanged.emit()
         self.view.refresh()
-        self._say(Said.UNDONE.format(n=len(undo)))
+        undone = len(undo)
+        self._say(
+            translate(
+                "PostEditConfirm",
+                "Confirm all undone: %n sentence(s) back as they were in the translation memory",
+                None,
+                undone,
+            )
+        )
         return len(undo)
 
     def _write(self, pairs: list[Pair]) -> list[_Before] | None:

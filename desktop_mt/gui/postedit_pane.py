@@ -24,7 +24,9 @@ from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, Signal
 from PySide6.QtGui import QColor, QInputMethodEvent, QKeyEvent, QMouseEvent, QPalette, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 
-HINT_KEYS = "Tab accepts · Esc dismisses"
+from .i18n import QT_TRANSLATE_NOOP, translate
+
+HINT_KEYS = QT_TRANSLATE_NOOP("CompletionHint", "Tab accepts · Esc dismisses")
 SHORT_KEYS = "⇥ Tab"  # after the completion on its line; HINT_KEYS in the tooltip
 MIN_INLINE = 120  # pixels of the line left after the cursor for the hint to go inline
 MIN_UNDER = 160  # the least width of the hint under the cursor's line (moved left to have it)
@@ -85,7 +87,12 @@ class CompletionHint(QLabel):
         metrics = self.fontMetrics()
         room = max(40, width - metrics.horizontalAdvance(keys) - 2 * self.margin() - 4)
         self.setText(metrics.elidedText(line, Qt.TextElideMode.ElideRight, room) + keys)
-        self.setToolTip(f"The model's completion of this sentence from what you typed ({HINT_KEYS}):\n{line}")
+        self.setToolTip(
+            translate("CompletionHint", "The model's completion of this sentence from what you typed ({keys}):").format(
+                keys=translate("CompletionHint", HINT_KEYS)
+            )
+            + f"\n{line}"
+        )
         self.setMaximumWidth(max(80, width))
         self.adjustSize()
         parent = self.parentWidget()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QPlainTextEdit
 from desktop_mt.engine.segment import segment_sentences
 from desktop_mt.engine.textproc import split_marker
 
+from .i18n import translate
 from .ports import ProgressHost, Status, qt_parent
 
 STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them
@@ -52,6 +53,7 @@ class ProgressFeature(QObject):
     def __init__(self, controller: ProgressHost) -> None:
         super().__init__(qt_parent(controller))
         self.controller = controller
+        self.session = controller.session  # the request that runs
         self.window = controller.window
         self.req_id = 0
         self.total = 0
@@ -69,16 +71,20 @@ class ProgressFeature(QObject):
         self._show(Status.TRANSLATING)
 
     def _on_sentence(self, req_id: int, _span: object) -> None:
-        if req_id == self.req_id and self.controller.current is not None:
+        if req_id == self.req_id and self.session.current is not None:
             self.done += 1
             self._show(Status.STOPPING if self.stop_asked else Status.TRANSLATING)
 
     def _show(self, state: Status) -> None:
-        if self.total > 1:
-            self.window.set_state(state, f"{min(self.done, self.total)} of {self.total} sentences")
+        total = self.total
+        if total > 1:
+            done = min(self.done, total)
+            self.window.set_state(
+                state, translate("Progress", "{done} of %n sentence(s)", None, total).format(done=done)
+            )
 
     def _on_stop(self) -> None:
-        current = self.controller.current
+        current = self.session.current
         if current is not None and current.req_id == self.req_id:
             self.stop_asked = True
 
@@ -88,7 +94,12 @@ class ProgressFeature(QObject):
         self.stop_asked = False
         self.mark_stopped()
         done = min(self.done, self.total)
-        what = f"{done} of {self.total} sentences translated" if self.total > 1 else "the translation is incomplete"
+        total = self.total
+        what = (
+            translate("Progress", "{done} of %n sentence(s) translated", None, total).format(done=done)
+            if total > 1
+            else translate("Progress", "the translation is incomplete")
+        )
         self.window.set_state(Status.STOPPED, what)
         self.controller.stateChanged.emit(Status.STOPPED.value)
 

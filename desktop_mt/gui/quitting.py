@@ -18,13 +18,15 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from . import folder_adding
+from .i18n import translate
 from .ports import QuitHost, qt_parent
 
 REFRESH_MS = 500  # how often an open question reads what runs again
 
 
 def _question(running: str) -> str:
-    return f"{running or 'Nothing runs any more.'}\n\nQuit anyway?"
+    running = running or translate("Quitting", "Nothing runs any more.")
+    return running + "\n\n" + translate("Quitting", "Quit anyway?")
 
 
 def ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = None) -> bool:
@@ -32,7 +34,7 @@ def ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = Non
     question is open (the work goes on behind it)."""
     box = QMessageBox(
         QMessageBox.Icon.Question,
-        "Quit desktop-mt?",
+        translate("Quitting", "Quit desktop-mt?"),
         _question(running),
         QMessageBox.StandardButton.NoButton,
         parent,
@@ -42,8 +44,8 @@ def ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = Non
         timer.setInterval(REFRESH_MS)
         timer.timeout.connect(lambda: box.setText(_question(live())))
         timer.start()
-    quit_button = box.addButton("Quit", QMessageBox.ButtonRole.DestructiveRole)
-    keep = box.addButton("Keep running", QMessageBox.ButtonRole.RejectRole)
+    quit_button = box.addButton(translate("Quitting", "Quit"), QMessageBox.ButtonRole.DestructiveRole)
+    keep = box.addButton(translate("Quitting", "Keep running"), QMessageBox.ButtonRole.RejectRole)
     box.setDefaultButton(keep)
     box.setEscapeButton(keep)
     box.exec()
@@ -57,22 +59,38 @@ class QuitGuard(QObject):
         super().__init__(qt_parent(controller))
         self.controller = controller
         self.ask: Callable[[QWidget, str], bool] = ask or self._ask_live
-        controller.window.may_quit = self.may_quit
+        self.window = controller.window
+        self.session = controller.session  # the request that runs
+        self.window.may_quit = self.may_quit
 
     def running(self) -> str:
         """What quitting would stop, in words ("" when nothing runs)."""
         c = self.controller
         parts = []
-        if c.current is not None:
-            parts.append("A translation is running; the part translated so far is kept.")
+        if self.session.current is not None:
+            parts.append(translate("Quitting", "A translation is running; the part translated so far is kept."))
         if c.file_job is not None:
-            done = f" ({c.file_progress[0]} of {c.file_progress[1]} segments done)" if c.file_progress else ""
+            done = (
+                translate("Quitting", " ({done} of {total} segments done)").format(
+                    done=c.file_progress[0], total=c.file_progress[1]
+                )
+                if c.file_progress
+                else ""
+            )
             parts.append(
-                f"{Path(c.file_job.src).name} is being translated{done}. What is done is "
-                "kept, and desktop-mt offers to continue it when it starts again."
+                translate(
+                    "Quitting",
+                    "{name} is being translated{done}. What is done is kept, and desktop-mt offers to "
+                    "continue it when it starts again.",
+                ).format(name=Path(c.file_job.src).name, done=done)
             )
         for name in folder_adding.adds_running():
-            parts.append(f"{name} is being added as a model; quitting stops that, and it can be added again later.")
+            parts.append(
+                translate(
+                    "Quitting",
+                    "{name} is being added as a model; quitting stops that, and it can be added again later.",
+                ).format(name=name)
+            )
         return "\n".join(parts)
 
     def _ask_live(self, parent: QWidget, running: str) -> bool:
@@ -82,4 +100,4 @@ class QuitGuard(QObject):
     def may_quit(self) -> bool:
         """True when nothing runs, or the user chose to quit anyway."""
         running = self.running()
-        return not running or self.ask(self.controller.window.window(), running)
+        return not running or self.ask(self.window.window(), running)

@@ -34,6 +34,7 @@ from PySide6.QtGui import QClipboard, QGuiApplication
 from desktop_mt.engine.direction import AUTO, describe, directions_needed
 
 from .hotkey import GlobalHotkey
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .keys import KeySimulationError, KeySimulator, default_keys
 from .ports import ReplaceHost, ReplaceWindow, StreamWorker, StrEnum, TrayPort
 
@@ -50,13 +51,14 @@ FETCH_TIMEOUT_MS = 3000  # X11: the restore waits this long at most for the targ
 AFTER_FETCH_MS = 300  # X11: ...and this long after the last request for the text
 # Request ids of this flow: negative (never the controller's) and far from the popup's -1, -2...
 FIRST_REQUEST_ID = -1_000_000_000
-NO_SELECTION = "Translate and replace: no text is selected. Select some text first."
+NO_SELECTION = QT_TRANSLATE_NOOP("Replace", "Translate and replace: no text is selected. Select some text first.")
 
 
 def left_as_it_is(text: str) -> str:
     """What the flow says about a selection with nothing to translate in it (Japanese,
     numbers only...): :func:`desktop_mt.engine.direction.describe`'s words."""
-    return f"Translate and replace: {describe(text) or 'nothing to translate; left as it is'}."
+    why = describe(text) or translate("Replace", "nothing to translate; left as it is")
+    return translate("Replace", "Translate and replace: {why}.").format(why=why)
 
 
 class ReplaceState(StrEnum):
@@ -254,14 +256,17 @@ class ReplaceFlow(QObject):
             self.cancel()
             return False
         if self.keys is None:
-            self._end(Outcome.FAILED, self.no_keys_reason or "Translate and replace is unavailable here.")
+            self._end(
+                Outcome.FAILED,
+                self.no_keys_reason or translate("Replace", "Translate and replace is unavailable here."),
+            )
             return False
         clipboard = self.clipboard()
         self._saved = snapshot(clipboard.mimeData(QClipboard.Mode.Clipboard))
         self._touched = False
         if clipboard.supportsSelection():  # X11: the PRIMARY selection is the selected text
             if self.primary_in_focus() is False:  # selected earlier in another application
-                self._end(Outcome.FAILED, NO_SELECTION)
+                self._end(Outcome.FAILED, translate("Replace", NO_SELECTION))
                 return False
             self._selected(clipboard.text(QClipboard.Mode.Selection))
             return self.state != ReplaceState.IDLE
@@ -274,7 +279,7 @@ class ReplaceFlow(QObject):
         try:
             self.keys.copy()
         except KeySimulationError as exc:
-            self._end(Outcome.FAILED, f"Translate and replace: {exc}")
+            self._end(Outcome.FAILED, translate("Replace", "Translate and replace: {error}").format(error=exc))
             return False
         return self.state != ReplaceState.IDLE
 
@@ -286,7 +291,7 @@ class ReplaceFlow(QObject):
 
     def _on_copy_timeout(self) -> None:
         if self.state == ReplaceState.COPYING:
-            self._end(Outcome.FAILED, NO_SELECTION)
+            self._end(Outcome.FAILED, translate("Replace", NO_SELECTION))
 
     def _poll_copied(self) -> None:
         saved = self._saved
@@ -304,7 +309,7 @@ class ReplaceFlow(QObject):
     def _selected(self, text: str) -> None:
         core = text.strip()
         if not core:
-            self._end(Outcome.FAILED, NO_SELECTION)
+            self._end(Outcome.FAILED, translate("Replace", NO_SELECTION))
             return
         if not directions_needed(core):  # Japanese, Korean, numbers only: nothing to translate
             self._end(Outcome.FAILED, left_as_it_is(core))
@@ -316,7 +321,7 @@ class ReplaceFlow(QObject):
         self._cancel = threading.Event()
         self._parts = []
         self.state = ReplaceState.TRANSLATING
-        self.report("Translating the selection…", False)
+        self.report(translate("Replace", "Translating the selection…"), False)
         log.info("translate and replace: translating %d characters", len(core))
         options = dataclasses.replace(self.options(), target=AUTO)  # each sentence into the other language
         self._translateRequested.emit(self._req_id, core, options, self._cancel)
@@ -330,21 +335,29 @@ class ReplaceFlow(QObject):
 
     def _on_failed(self, req_id: int, message: str) -> None:
         if self._mine(req_id):
-            self._end(Outcome.FAILED, f"Translate and replace: the translation failed. {message}")
+            self._end(
+                Outcome.FAILED,
+                translate("Replace", "Translate and replace: the translation failed. {error}").format(error=message),
+            )
 
     def _on_finished(self, req_id: int, stats: TranslationStats | None) -> None:
         if not self._mine(req_id):
             return
         if (self._cancel is not None and self._cancel.is_set()) or (stats is not None and stats.cancelled):
-            self._end(Outcome.CANCELLED, "Translate and replace was cancelled; nothing was pasted.")
+            self._end(
+                Outcome.CANCELLED, translate("Replace", "Translate and replace was cancelled; nothing was pasted.")
+            )
             return
         translation = "".join(self._parts).strip()
         if not translation:
-            self._end(Outcome.FAILED, "Translate and replace: the translation came out empty.")
+            self._end(Outcome.FAILED, translate("Replace", "Translate and replace: the translation came out empty."))
             return
         keys = self.keys
         if keys is None:  # trigger() does not start without keys; a test may take them away
-            self._end(Outcome.FAILED, self.no_keys_reason or "Translate and replace is unavailable here.")
+            self._end(
+                Outcome.FAILED,
+                self.no_keys_reason or translate("Replace", "Translate and replace is unavailable here."),
+            )
             return
         self.state = ReplaceState.PASTING
         self.clipboard().setText(self._frame[0] + translation + self._frame[1], QClipboard.Mode.Clipboard)
@@ -356,7 +369,7 @@ class ReplaceFlow(QObject):
         try:
             keys.paste()
         except KeySimulationError as exc:
-            self._end(Outcome.FAILED, f"Translate and replace: {exc}")
+            self._end(Outcome.FAILED, translate("Replace", "Translate and replace: {error}").format(error=exc))
             return
         self._restore_timer.start(FETCH_TIMEOUT_MS if self._watching else self.restore_delay_ms)
 
@@ -368,14 +381,18 @@ class ReplaceFlow(QObject):
         if self.state == ReplaceState.PASTING:
             self._end(
                 Outcome.REPLACED,
-                "Replaced the selection with its translation; the clipboard holds what it held before.",
+                translate(
+                    "Replace", "Replaced the selection with its translation; the clipboard holds what it held before."
+                ),
             )
 
     def cancel(self) -> None:
         """Stop a run: before the paste nothing is pasted and the clipboard is put back
         (once pasted, the restore that follows is not cut short)."""
         if self.state == ReplaceState.COPYING:
-            self._end(Outcome.CANCELLED, "Translate and replace was cancelled; nothing was pasted.")
+            self._end(
+                Outcome.CANCELLED, translate("Replace", "Translate and replace was cancelled; nothing was pasted.")
+            )
         elif self.state == ReplaceState.TRANSLATING and self._cancel is not None:
             self._cancel.set()  # the worker stops within a decode step and reports back
 
@@ -436,17 +453,17 @@ class TranslateReplace(QObject):
         """(Re)register the hotkey from the settings; a failure becomes a warning."""
         sequence = self.controller.settings.replace_hotkey.strip()
         if self.hotkey is None:
-            return False, "No hotkey layer."
+            return False, translate("Replace", "No hotkey layer.")
         if not sequence:
             self.hotkey.stop()
-            return False, "Translate and replace is off (no hotkey set)."
+            return False, translate("Replace", "Translate and replace is off (no hotkey set).")
         s = self.controller.settings
         if s.hotkey_enabled and sequence.lower() == s.hotkey.lower():
             self.hotkey.stop()
-            message = (
-                f"The translate-and-replace hotkey {sequence} is the clipboard hotkey too; "
-                "choose another one in Settings."
-            )
+            message = translate(
+                "Replace",
+                "The translate-and-replace hotkey {keys} is the clipboard hotkey too; choose another one in Settings.",
+            ).format(keys=sequence)
             self.window.show_warning(message)
             return False, message
         ok, message = self.hotkey.start(sequence)
@@ -466,6 +483,8 @@ class TranslateReplace(QObject):
 
 def install(controller: ReplaceHost, window: ReplaceWindow, tray: TrayPort | None = None) -> TranslateReplace:
     """Build the feature with a real global hotkey and register it from the settings."""
-    feature = TranslateReplace(controller, window, tray, GlobalHotkey(action="Translate and replace"))
+    feature = TranslateReplace(
+        controller, window, tray, GlobalHotkey(action=translate("Shortcuts", "Translate and replace"))
+    )
     feature.register()
     return feature

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject
 from desktop_mt.app.session import Session
 from desktop_mt.engine.events import TranslationStats
 
+from .i18n import translate
 from .ports import ResultsHost, Status, qt_parent
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
@@ -65,8 +66,8 @@ class RequestResults(QObject):
         if self.session.end(req_id) is None:
             return
         self.window.set_busy(False)
-        self.states.set_state(Status.ERROR, "translation failed")
-        self.window.show_error("Translation failed", message)
+        self.states.set_state(Status.ERROR, translate("RequestResults", "translation failed"))
+        self.window.show_error(translate("RequestResults", "Translation failed"), message)
         self.host.requestFinished.emit(req_id)
 
     def on_unavailable(self, req_id: int, message: str) -> None:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from . import theme
+from . import shortcuts, theme
 from .glossary_editor import GlossaryEditor
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .logsetup import log_file
@@ -47,6 +47,8 @@ def _hotkey_tone(status: str, available: bool) -> str | None:
     when registering failed, normal when it is active or simply off."""
     if not available:
         return "warning"
+    if isinstance(status, shortcuts.ShortcutState):  # its kind, whatever language its words are in
+        return None if status.kind.tone == "quiet" else status.kind.tone
     return "error" if status.lower().startswith(("failed", "could not")) else None
 
 

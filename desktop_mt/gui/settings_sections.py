@@ -216,7 +216,9 @@ class ModelSection:
         self.variant_combo.setCurrentIndex(max(i, 0))
 
     def _browse_model_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self.owner, "Choose an exported model folder")
+        folder = QFileDialog.getExistingDirectory(
+            self.owner, translate("SettingsSections", "Choose an exported model folder")
+        )
         if folder:
             self.add_model_folder(folder)
 
@@ -254,12 +256,20 @@ class ModelSection:
             refused = install.conversion_refused(earlier)
             if refused:
                 self._say(
-                    f"{folder.name} was added before, as {earlier.name} (selected), kept in its downloaded "
-                    f"layout (slower): the fast layout could not be built ({refused}).",
+                    translate(
+                        "SettingsSections",
+                        "{folder} was added before, as {model} (selected), kept in its downloaded "
+                        "layout (slower): the fast layout could not be built ({why}).",
+                    ).format(folder=folder.name, model=earlier.name, why=refused),
                     "warning",
                 )
             else:
-                self._say(f"{folder.name} was added before, as {earlier.name}: selected it.", "quiet")
+                self._say(
+                    translate("SettingsSections", "{folder} was added before, as {model}: selected it.").format(
+                        folder=folder.name, model=earlier.name
+                    ),
+                    "quiet",
+                )
             return True
         # One add at a time in the whole app: an add started from an earlier Settings dialog
         # outlives it, and a second add of the same folder would get the same target.
@@ -269,9 +279,12 @@ class ModelSection:
             return False
         self.add_model_button.setEnabled(False)
         self._say(
-            f"Adding {folder.name}: building its fast int8 layout from the fp32 weights (about a minute "
-            f"for a full-size model) into {root}. It is selected here when ready; if you close this "
-            "dialog meanwhile, it is listed the next time you open Settings.",
+            translate(
+                "SettingsSections",
+                "Adding {folder}: building its fast int8 layout from the fp32 weights (about a minute "
+                "for a full-size model) into {root}. It is selected here when ready; if you close this "
+                "dialog meanwhile, it is listed the next time you open Settings.",
+            ).format(folder=folder.name, root=root),
             "quiet",
         )
         return True
@@ -279,11 +292,12 @@ class ModelSection:
     @staticmethod
     def _still_adding(running: list[str]) -> str:
         """What the row says while another add runs (``running``: its folder names, if known)."""
-        what = ", ".join(running) or "The previous model folder"
-        return (
-            f"{what} is still being added. Add another folder when it is done; open Settings again "
-            "then to choose the model it makes (or to see why it could not be added)."
-        )
+        what = ", ".join(running) or translate("SettingsSections", "The previous model folder")
+        return translate(
+            "SettingsSections",
+            "{what} is still being added. Add another folder when it is done; open Settings again "
+            "then to choose the model it makes (or to see why it could not be added).",
+        ).format(what=what)
 
     def _on_folder_added(self, folder: str, installed: str) -> None:
         self.add_model_button.setEnabled(True)
@@ -296,17 +310,22 @@ class ModelSection:
         if refused:
             log.warning("model folder %s added as %s without conversion: %s", folder, installed, refused)
             self._say(
-                f"Added {Path(folder).name}, kept in its downloaded layout (slower): the fast layout "
-                f"could not be built ({refused}).",
+                translate(
+                    "SettingsSections",
+                    "Added {folder}, kept in its downloaded layout (slower): the fast layout "
+                    "could not be built ({why}).",
+                ).format(folder=Path(folder).name, why=refused),
                 "warning",
             )
         else:
             log.info("model folder %s added as %s", folder, installed)
         if not self.owner.isVisible():  # the dialog was closed meanwhile: the next one says it
-            slow = " (kept in its downloaded layout: slower)" if refused else ""
+            slow = translate("SettingsSections", " (kept in its downloaded layout: slower)") if refused else ""
             folder_adding.keep_unseen(
-                f"{Path(folder).name} was added as the model {Path(installed).name}{slow}: choose it in "
-                "its direction's row.",
+                translate(
+                    "SettingsSections",
+                    "{folder} was added as the model {model}{slow}: choose it in its direction's row.",
+                ).format(folder=Path(folder).name, model=Path(installed).name, slow=slow),
                 "warning" if refused else "quiet",
             )
 
@@ -363,7 +382,7 @@ def direction_choices(extra_dirs: list[str]) -> dict[str, list[models.ModelChoic
     offered for English -> Chinese, the one row there used to be (loading it says why)."""
     out: dict[str, list[models.ModelChoice]] = {way: [] for way in DIRECTIONS}
     listed = models.available_models(extra_dirs)
-    bundled = next((c for c in listed if not c.path), models.ModelChoice("", "Bundled model"))
+    bundled = next((c for c in listed if not c.path), models.ModelChoice("", translate("Models", "Bundled model")))
     try:
         demos = {item.direction: item for item in models.StoreBackend().installed() if item.demo}
     except Exception as exc:  # noqa: BLE001 - a broken models folder still lists the bundled model
@@ -374,9 +393,12 @@ def direction_choices(extra_dirs: list[str]) -> dict[str, list[models.ModelChoic
         if way == EN_ZH:
             out[way].append(bundled)
         elif demo is not None:
-            out[way].append(models.ModelChoice("", f"Bundled: {demo.name} ({demo.languages})", demo.variants))
+            label = translate("Models", "Bundled: {model}").format(model=f"{demo.name} ({demo.languages})")
+            out[way].append(models.ModelChoice("", label, demo.variants))
         else:
-            out[way].append(models.ModelChoice("", "None bundled (File > Models… downloads one)"))
+            out[way].append(
+                models.ModelChoice("", translate("SettingsSections", "None bundled (File > Models… downloads one)"))
+            )
     for choice in listed:
         if choice.path:
             way = app_settings.folder_direction(choice.path) or EN_ZH
@@ -451,7 +473,9 @@ class ShortcutSection(QObject):
             edit = QKeySequenceEdit(QKeySequence.fromString(getattr(settings, action.field)))
             edit.setMaximumSequenceLength(1)
             edit.setClearButtonEnabled(action.field != "hotkey")  # the clipboard one is always there
-            edit.setToolTip(action.tooltip + ("" if action.field == "hotkey" else " Empty: off."))
+            edit.setToolTip(
+                action.tooltip + ("" if action.field == "hotkey" else translate("SettingsSections", " Empty: off."))
+            )
             edit.setEnabled(available)
             edit.keySequenceChanged.connect(self._check_conflicts)
             status = QLabel(reason if not available else "")
@@ -463,12 +487,19 @@ class ShortcutSection(QObject):
             rows.setContentsMargins(0, 0, 0, 0)
             rows.addWidget(edit)
             rows.addWidget(status)
-            form.addRow(f"{action.label}:", box)
+            form.addRow(translate("SettingsSections", "{action}:").format(action=action.label), box)
             self.edits[action.field], self.states[action.field] = edit, status
         # Where the platform keeps no PRIMARY selection, "Translate selection" can copy it.
+        # A short label (the dialog must fit a small screen in either language); the how in its tooltip.
         self.copy_check = QCheckBox(
-            "Translate selection copies the selected text for you (presses Ctrl+C / Cmd+C in the "
-            "application in front, then puts your clipboard back; off: it translates the clipboard)"
+            translate("SettingsSections", "Translate selection copies the selected text for you")
+        )
+        self.copy_check.setToolTip(
+            translate(
+                "SettingsSections",
+                "Presses Ctrl+C / Cmd+C in the application in front, then puts your clipboard back; "
+                "off: Translate selection translates the clipboard.",
+            )
         )
         self.copy_check.setChecked(settings.selection_copy)
         no_primary = not QGuiApplication.clipboard().supportsSelection()
@@ -505,12 +536,4 @@ class ShortcutSection(QObject):
                 continue
             label.setText(text)
             label.setVisible(bool(text))
-            theme.set_tone(label, _state_tone(text))
-
-
-def _state_tone(text: str) -> str:
-    """A shortcut state's colour: a warning where none can work here, an error where this one
-    is set but not active, quiet otherwise."""
-    if text.startswith("Unavailable"):
-        return "warning"
-    return "error" if text.startswith(("Not active", "Failed")) else "quiet"
+            theme.set_tone(label, shortcuts.tone_of(text))  # by its kind: the words are translated

@@ -3,7 +3,9 @@
 - :data:`ACTIONS`: the actions (translate clipboard, translate selection, screen region, show
   the window, translate and replace) with the Settings field that holds each one's keys.
 - :func:`conflicts`: which fields hold the same keys (the settings dialog refuses them).
-- :func:`state`: one shortcut's real state in words (active, off, taken by another program...).
+- :func:`state`: one shortcut's real state in words (active, off, taken by another program...),
+  a :class:`ShortcutState`: the words in the interface language, the :class:`ShortcutKind` beside
+  them for the colour (nothing reads the translated words to pick it).
 - :class:`SelectionAndShow`: the two actions no other feature owns, "Translate selection" (the
   PRIMARY selection on X11; elsewhere the clipboard) and "Show the window"; registered from the
   settings and again after every Apply, so a change needs no restart.
@@ -16,8 +18,9 @@ and translate-and-replace with :mod:`.replace`; all of them go through the one
 from __future__ import annotations
 
 import dataclasses
+import enum
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint
@@ -26,6 +29,7 @@ from PySide6.QtGui import QCursor, QGuiApplication
 from .hotkey import GlobalHotkey
 from .hotkeys.chord import Chord, parse_chord
 from .hotkeys.hub import HotkeyHub
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .keys import KeySimulator, default_keys
 from .pasting import join_lines
 from .ports import DirectionPort, MessagesWindow, SettingsPort, qt_parent
@@ -36,33 +40,113 @@ log = logging.getLogger(__name__)
 
 @dataclasses.dataclass(frozen=True)
 class ShortcutAction:
-    """An action with a global shortcut: its Settings field and its name in the interface."""
+    """An action with a global shortcut: its Settings field and its name in the interface
+    (``source_label``/``source_tooltip`` are the English; ``label``/``tooltip`` translated)."""
 
     field: str
-    label: str
-    tooltip: str
+    source_label: str
+    source_tooltip: str
+
+    @property
+    def label(self) -> str:
+        """The action's name in the interface language."""
+        return translate("Shortcuts", self.source_label)
+
+    @property
+    def tooltip(self) -> str:
+        """What the action does, in the interface language."""
+        return translate("Shortcuts", self.source_tooltip)
 
 
 ACTIONS = (
-    ShortcutAction("hotkey", "Translate clipboard", "Translate the text on the clipboard, from any application."),
+    ShortcutAction(
+        "hotkey",
+        QT_TRANSLATE_NOOP("Shortcuts", "Translate clipboard"),
+        QT_TRANSLATE_NOOP("Shortcuts", "Translate the text on the clipboard, from any application."),
+    ),
     ShortcutAction(
         "selection_hotkey",
-        "Translate selection",
-        "Translate the text selected in any application (X11: the PRIMARY selection, the clipboard "
-        "untouched; elsewhere the clipboard).",
+        QT_TRANSLATE_NOOP("Shortcuts", "Translate selection"),
+        QT_TRANSLATE_NOOP(
+            "Shortcuts",
+            "Translate the text selected in any application (X11: the PRIMARY selection, the clipboard "
+            "untouched; elsewhere the clipboard).",
+        ),
     ),
     ShortcutAction(
-        "region_hotkey", "Translate screen region", "Select a part of the screen and translate the text in it."
+        "region_hotkey",
+        QT_TRANSLATE_NOOP("Shortcuts", "Translate screen region"),
+        QT_TRANSLATE_NOOP("Shortcuts", "Select a part of the screen and translate the text in it."),
     ),
-    ShortcutAction("show_hotkey", "Show the window", "Bring the desktop-mt window forward."),
+    ShortcutAction(
+        "show_hotkey",
+        QT_TRANSLATE_NOOP("Shortcuts", "Show the window"),
+        QT_TRANSLATE_NOOP("Shortcuts", "Bring the desktop-mt window forward."),
+    ),
     ShortcutAction(
         "replace_hotkey",
-        "Translate and replace",
-        "Select text in any application and press this: the text is replaced by its translation "
-        "(English into Chinese, Chinese into English).",
+        QT_TRANSLATE_NOOP("Shortcuts", "Translate and replace"),
+        QT_TRANSLATE_NOOP(
+            "Shortcuts",
+            "Select text in any application and press this: the text is replaced by its translation "
+            "(English into Chinese, Chinese into English).",
+        ),
     ),
 )
-LABELS = {action.field: action.label for action in ACTIONS}
+
+
+class _Labels(Mapping[str, str]):
+    """Field -> the action's name, translated when it is read (after the translator is in)."""
+
+    def __getitem__(self, field: str) -> str:
+        for action in ACTIONS:
+            if action.field == field:
+                return action.label
+        raise KeyError(field)
+
+    def __contains__(self, field: object) -> bool:
+        return any(a.field == field for a in ACTIONS)
+
+    def __iter__(self) -> Iterator[str]:
+        return (a.field for a in ACTIONS)
+
+    def __len__(self) -> int:
+        return len(ACTIONS)
+
+
+LABELS: Mapping[str, str] = _Labels()
+
+
+class ShortcutKind(enum.Enum):
+    """What a shortcut's state is, whatever language its words are in."""
+
+    UNAVAILABLE = "unavailable"  # no shortcut can work in this session (Wayland without portal...)
+    OFF = "off"
+    ACTIVE = "active"
+    NOT_ACTIVE = "not active"  # set, but not registered (taken, refused, not bound yet)
+
+    @property
+    def tone(self) -> str:
+        """The theme tone of its line: a warning, an error where a set shortcut fails, quiet."""
+        return {ShortcutKind.UNAVAILABLE: "warning", ShortcutKind.NOT_ACTIVE: "error"}.get(self, "quiet")
+
+
+class ShortcutState(str):
+    """A shortcut's state: its words (a ``str``, shown as it is, in the interface language)
+    and its :class:`ShortcutKind`, which picks the colour."""
+
+    kind: ShortcutKind
+
+    def __new__(cls, kind: ShortcutKind, text: str) -> ShortcutState:
+        made = super().__new__(cls, text)
+        made.kind = kind
+        return made
+
+
+def tone_of(text: str) -> str:
+    """The theme tone of a state line: its kind's where it is a :class:`ShortcutState`, quiet
+    for plain words (a note such as "Default: Ctrl+Alt+E")."""
+    return text.kind.tone if isinstance(text, ShortcutState) else "quiet"
 
 
 def conflicts(sequences: Mapping[str, str]) -> dict[str, str]:
@@ -79,33 +163,53 @@ def conflicts(sequences: Mapping[str, str]) -> dict[str, str]:
     found = {}
     for chord, fields in by_chord.items():
         if len(fields) > 1:
-            names = " and ".join(LABELS.get(f, f) for f in fields)
+            names = translate("Shortcuts", " and ").join(LABELS.get(f, f) for f in fields)
             for field in fields:
-                found[field] = f"{chord} is the shortcut of both {names}: choose another for one of them."
+                found[field] = translate(
+                    "Shortcuts", "{keys} is the shortcut of both {names}: choose another for one of them."
+                ).format(keys=chord, names=names)
     return found
 
 
-def state(key: GlobalHotkey | None, sequence: str, enabled: bool = True) -> str:
+def state(key: GlobalHotkey | None, sequence: str, enabled: bool = True) -> ShortcutState:
     """One shortcut's real state in words for Settings: unavailable here (why), off, active,
     or not registered (why: taken by another program, held by another action, malformed)."""
+    kind = ShortcutKind
     if key is None:
-        return "Unavailable: this run has no global shortcut layer."
+        return ShortcutState(
+            kind.UNAVAILABLE, translate("Shortcuts", "Unavailable: this run has no global shortcut layer.")
+        )
     if not key.available:
-        return f"Unavailable: {key.reason}"
+        return ShortcutState(kind.UNAVAILABLE, translate("Shortcuts", "Unavailable: {why}").format(why=key.reason))
     if not enabled or not sequence.strip():
-        return "Off."
+        return ShortcutState(kind.OFF, translate("Shortcuts", "Off."))
     if key.active_sequence:
         trigger = key.desktop_trigger()
         if trigger == "":
-            return (
-                f"Not active: the desktop has not bound {key.active_sequence} (confirm it in the desktop's "
-                "dialog; if it was refused, choose the keys in the desktop's shortcut settings)."
+            return ShortcutState(
+                kind.NOT_ACTIVE,
+                translate(
+                    "Shortcuts",
+                    "Not active: the desktop has not bound {keys} (confirm it in the desktop's "
+                    "dialog; if it was refused, choose the keys in the desktop's shortcut settings).",
+                ).format(keys=key.active_sequence),
             )
         if trigger:
-            return f"Active: the desktop bound it to {trigger}; it works from any application."
+            return ShortcutState(
+                kind.ACTIVE,
+                translate("Shortcuts", "Active: the desktop bound it to {keys}; it works from any application.").format(
+                    keys=trigger
+                ),
+            )
         note = f" {key.reason}" if key.reason else ""
-        return f"Active: {key.active_sequence} works from any application.{note}"
-    return f"Not active: {key.message or 'not registered yet.'}"
+        return ShortcutState(
+            kind.ACTIVE,
+            translate("Shortcuts", "Active: {keys} works from any application.{note}").format(
+                keys=key.active_sequence, note=note
+            ),
+        )
+    why = key.message or translate("Shortcuts", "not registered yet.")
+    return ShortcutState(kind.NOT_ACTIVE, translate("Shortcuts", "Not active: {why}").format(why=why))
 
 
 class _Popup(Protocol):
@@ -152,6 +256,7 @@ class SelectionAndShow(QObject):
     ) -> None:
         super().__init__(qt_parent(controller))
         self.controller = controller
+        self.window = controller.window  # the one window: its warnings, brought forward
         self._keys = keys
         self.copier: SelectionCopy | None = None
         self.selection = GlobalHotkey(self, action=LABELS["selection_hotkey"], hub=hub)
@@ -170,7 +275,7 @@ class SelectionAndShow(QObject):
                 continue  # unchanged: keep the grab (a re-grab could lose it to another program)
             ok, message = key.start(sequence)
             if not ok and key.available:
-                self.controller.window.show_warning(f"{key.action}: {message}")
+                self.window.show_warning(f"{key.action}: {message}")
 
     def translate_selection(self) -> None:
         """The selected text's translation, where the clipboard shortcut shows its own (the
@@ -189,7 +294,7 @@ class SelectionAndShow(QObject):
         if self.copier is None:
             keys, why = (self._keys, "") if self._keys is not None else default_keys()
             if keys is None:
-                self.controller.window.show_warning(f"Translate selection: {why}")
+                self.window.show_warning(translate("Shortcuts", "Translate selection: {why}").format(why=why))
                 return None
             self.copier = SelectionCopy(keys, self)
             self.copier.done.connect(self._show)
@@ -206,13 +311,15 @@ class SelectionAndShow(QObject):
         controller.direction.use_auto()
         controller.window.bring_forward()
         if not text.strip():
-            controller.window.statusBar().showMessage("No text was selected to translate.", 4000)
+            controller.window.statusBar().showMessage(
+                translate("Shortcuts", "No text was selected to translate."), 4000
+            )
             return
         controller.translate(controller.input.bring_in(text))
 
     def show_window(self) -> None:
         """Bring the window forward (from the tray too)."""
-        self.controller.window.bring_forward()
+        self.window.bring_forward()
 
     def shutdown(self) -> None:
         """Give both shortcuts back (idempotent)."""

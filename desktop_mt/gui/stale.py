@@ -15,10 +15,11 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QObject
 
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .ports import StaleHost, qt_parent
 
 REMEMBERED = 16  # finished translations kept for undo/redo (texts, in memory only)
-UNDONE = "Ctrl+Z brought back an earlier text; Ctrl+Enter translates it."
+UNDONE = QT_TRANSLATE_NOOP("Stale", "Ctrl+Z brought back an earlier text; Ctrl+Enter translates it.")
 
 
 class StaleGuard(QObject):
@@ -68,5 +69,5 @@ class StaleGuard(QObject):
         if known is not None:
             self.window.append_target(known)
         elif text.strip():
-            self.window.statusBar().showMessage(UNDONE, 8000)
+            self.window.statusBar().showMessage(translate("Stale", UNDONE), 8000)
             self.window.sourceEdited.emit(text)  # as-you-type (when on) translates it again

@@ -273,7 +273,9 @@ class TMDialog(QDialog):
     def choose_import_path(self) -> str:
         """Ask for a TMX file to import ("" when cancelled; tests replace this). The file
         dialog opens in :func:`start_folder`; the folder chosen is remembered."""
-        path, _filter = QFileDialog.getOpenFileName(self, "Import a TMX file", str(start_folder()), TMX_FILTER)
+        path, _filter = QFileDialog.getOpenFileName(
+            self, translate("TMDialog", "Import a TMX file"), str(start_folder()), translate("TMFiles", TMX_FILTER)
+        )
         remember_folder(path)
         return path
 
@@ -281,7 +283,9 @@ class TMDialog(QDialog):
         """Ask where to export ("" when cancelled; tests replace this): ``suggested`` (a file
         name) in :func:`start_folder`; the folder chosen is remembered."""
         start = str(start_folder() / suggested)
-        path, _filter = QFileDialog.getSaveFileName(self, "Export the translation memory", start, TMX_FILTER)
+        path, _filter = QFileDialog.getSaveFileName(
+            self, translate("TMDialog", "Export the translation memory"), start, translate("TMFiles", TMX_FILTER)
+        )
         remember_folder(path)
         return path
 

@@ -20,10 +20,18 @@ from PySide6.QtWidgets import QApplication
 from desktop_mt.tm import TranslationMemory
 from desktop_mt.tm.tmx import ImportReport, TMXError, export_tmx, import_tmx
 
-TMX_FILTER = "TMX files (*.tmx);;All files (*)"
-NEEDS_TMX = "TMX needs translate-toolkit (the 'tm' extra)"
-IMPORT_FAILED = "Cannot import the TMX file"
-EXPORT_FAILED = "Cannot export the translation memory"
+from .i18n import QT_TRANSLATE_NOOP, translate
+
+# English, marked for the catalog; shown through translate("TMFiles", ...)
+TMX_FILTER = QT_TRANSLATE_NOOP("TMFiles", "TMX files (*.tmx);;All files (*)")
+NEEDS_TMX = QT_TRANSLATE_NOOP("TMFiles", "TMX needs translate-toolkit (the 'tm' extra)")
+IMPORT_FAILED = QT_TRANSLATE_NOOP("TMFiles", "Cannot import the TMX file")
+EXPORT_FAILED = QT_TRANSLATE_NOOP("TMFiles", "Cannot export the translation memory")
+
+
+def _said(text: str) -> str:
+    """One of this module's messages in the interface language."""
+    return translate("TMFiles", text)
 
 
 @dataclass(frozen=True)
@@ -40,11 +48,14 @@ def import_into(memory: TranslationMemory, path: Path, direction: str) -> Import
     try:
         return import_tmx(memory, path, direction)
     except TMXError as exc:
-        return TMXFailure(IMPORT_FAILED, str(exc))
+        return TMXFailure(_said(IMPORT_FAILED), str(exc))
     except (ValueError, sqlite3.Error) as exc:
-        return TMXFailure(IMPORT_FAILED, f"{path}: {exc}. Nothing was imported.")
+        return TMXFailure(
+            _said(IMPORT_FAILED),
+            translate("TMFiles", "{file}: {error}. Nothing was imported.").format(file=path, error=exc),
+        )
     except ImportError as exc:
-        return TMXFailure(IMPORT_FAILED, f"{NEEDS_TMX}: {exc}")
+        return TMXFailure(_said(IMPORT_FAILED), f"{_said(NEEDS_TMX)}: {exc}")
     finally:
         QApplication.restoreOverrideCursor()
 
@@ -61,9 +72,9 @@ def export_from(memory: TranslationMemory, path: Path, direction: str) -> int | 
         return export_tmx(memory, path, direction)
     except (OSError, sqlite3.Error) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return TMXFailure(EXPORT_FAILED, f"{path}: {reason}")
+        return TMXFailure(_said(EXPORT_FAILED), f"{path}: {reason}")
     except ImportError as exc:
-        return TMXFailure(EXPORT_FAILED, f"{NEEDS_TMX}: {exc}")
+        return TMXFailure(_said(EXPORT_FAILED), f"{_said(NEEDS_TMX)}: {exc}")
 
 
 __all__ = ["NEEDS_TMX", "TMX_FILTER", "TMXFailure", "export_from", "import_into", "tmx_path"]

@@ -21,9 +21,15 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from .i18n import QT_TRANSLATE_NOOP, translate
+
 MAX_MATCHES = 3
 _TOKENS = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|\w+|\s+|[^\w\s]", re.UNICODE)
-_ORIGINS = {"approved": "approved", "imported": "imported", "edited": "your edit"}
+_ORIGINS = {  # shown translated
+    "approved": QT_TRANSLATE_NOOP("MatchPanel", "approved"),
+    "imported": QT_TRANSLATE_NOOP("MatchPanel", "imported"),
+    "edited": QT_TRANSLATE_NOOP("MatchPanel", "your edit"),
+}
 
 
 def tokens(text: str) -> list[str]:
@@ -83,9 +89,13 @@ class MatchPanel(QFrame):
             label.setWordWrap(True)
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            button = QPushButton(f"Use {index + 1}", self)
+            button = QPushButton(translate("MatchPanel", "Use {number}").format(number=index + 1), self)
             button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # Tab reaches it
-            button.setToolTip(f"Put this match's translation in place of the sentence's (Ctrl+{index + 1})")
+            button.setToolTip(
+                translate(
+                    "MatchPanel", "Put this match's translation in place of the sentence's (Ctrl+{number})"
+                ).format(number=index + 1)
+            )
             button.clicked.connect(lambda _c=False, i=index: self.useRequested.emit(i))
             row.addWidget(label, 1)
             row.addWidget(button)
@@ -120,8 +130,10 @@ def row_html(index: int, current: str, match: Any, dark: bool = False) -> str:
     """One row: "Ctrl+1 · Memory 94% (approved): <source, differences marked> → target"."""
     entry = match.entry
     unapproved = match.exact and entry.origin == "edited"
-    what = "your earlier edit, not approved" if unapproved else "Memory"
-    origin = _ORIGINS.get(entry.origin, entry.origin)
+    what = (
+        translate("MatchPanel", "your earlier edit, not approved") if unapproved else translate("MatchPanel", "Memory")
+    )
+    origin = translate("MatchPanel", _ORIGINS[entry.origin]) if entry.origin in _ORIGINS else entry.origin
     return (
         f"<b>Ctrl+{index + 1}</b> · {what} {match.score:.0f}% ({html.escape(origin)}): "
         f"“{diff_html(current, entry.source, dark)}” → {html.escape(entry.target)}"

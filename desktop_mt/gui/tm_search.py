@@ -76,7 +76,7 @@ class TMSearchBar(QWidget):
         row.addWidget(QLabel(translate("TMSearchBar", "Direction:"), self))
         row.addWidget(self.direction_box)
         row.addWidget(self.search, 1)
-        row.addWidget(QLabel("in", self))
+        row.addWidget(QLabel(translate("TMSearchBar", "in"), self))  # search ... in [source and translation]
         row.addWidget(self.field_box)
         row.addWidget(self.fuzzy_check)
 

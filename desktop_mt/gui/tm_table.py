@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from desktop_mt.gui.i18n import translate
+from desktop_mt.gui.i18n import QT_TRANSLATE_NOOP, translate
 from desktop_mt.tm import Entry
 from desktop_mt.tm.store import format_tmx_date
 
@@ -105,7 +105,7 @@ class EntryTable(QTableWidget):
                     item.setData(Qt.ItemDataRole.UserRole, entry)
                 self.setItem(row, col, item)
             changed = format_tmx_date(entry.changed or entry.created)
-            for col, text in ((ORIGIN_COL, entry.origin), (CHANGED_COL, changed)):
+            for col, text in ((ORIGIN_COL, origin_label(entry.origin)), (CHANGED_COL, changed)):
                 item = QTableWidgetItem(text)
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 item.setToolTip(tip)
@@ -132,6 +132,18 @@ class EntryTable(QTableWidget):
             return
         if item.text().strip() != getattr(self.entry(item.row()), field):
             self.textEdited.emit(item.row(), field, item.text())
+
+
+ORIGINS = {  # an entry's origin as the memory stores it -> its name in the interface
+    "approved": QT_TRANSLATE_NOOP("EntryTable", "approved"),
+    "imported": QT_TRANSLATE_NOOP("EntryTable", "imported"),
+    "edited": QT_TRANSLATE_NOOP("EntryTable", "edited"),
+}
+
+
+def origin_label(origin: str) -> str:
+    """An entry's origin in the interface language (an unknown one as the memory has it)."""
+    return translate("EntryTable", ORIGINS[origin]) if origin in ORIGINS else origin
 
 
 def entry_tooltip(entry: Entry) -> str:

@@ -49,6 +49,7 @@ from .window_chrome import (  # noqa: F401 - the window's names, imported from h
     WarningBanner,
     WindowChrome,
     dropped_file,
+    file_filter,
 )
 from .window_files import WindowFiles
 from .window_menus import WindowMenus
@@ -164,7 +165,7 @@ class MainWindow(QMainWindow):
         TM dialog's do (``tm_dialog.start_folder``: the folder of the last file chosen this
         session, else the user's home; never the folder the app was started from)."""
         path, _filter = QFileDialog.getOpenFileName(
-            self, translate("MainWindow", "Translate file"), str(start_folder()), FILE_FILTER
+            self, translate("MainWindow", "Translate file"), str(start_folder()), file_filter()
         )
         remember_folder(path)
         if path:

@@ -47,10 +47,22 @@ if TYPE_CHECKING:
 STATES = tuple(Status)  # the status bar's states (the stylesheet matches their values)
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
 REDO_SHORTCUT = "Ctrl+Y"  # redo besides the platform's own (Ctrl+Shift+Z here): Windows and DeepL users expect it
-FILE_FILTER = (
+FILE_FILTER = (  # English; file_filter() is what the dialog shows
     f"Documents ({' '.join('*' + suffix for suffix in DOCUMENT_SUFFIXES)});;Images: read and translate the text "
     "(*.png *.jpg *.jpeg *.webp *.bmp *.gif *.tif *.tiff);;All files (*)"
 )
+
+
+def file_filter() -> str:
+    """The Open file dialog's filter in the interface language."""
+    documents = " ".join("*" + suffix for suffix in DOCUMENT_SUFFIXES)
+    return translate(
+        "WindowChrome",
+        "Documents ({documents});;Images: read and translate the text "
+        "(*.png *.jpg *.jpeg *.webp *.bmp *.gif *.tif *.tiff);;All files (*)",
+    ).format(documents=documents)
+
+
 DEFAULT_FONT_SIZE = 13  # source pane; the translation pane is one point larger
 FONT_SIZES = (8, 40)  # View > Larger/Smaller stay within these
 MIN_WIDTH = 480  # the window must stay usable this narrow (small screens)
@@ -380,7 +392,7 @@ class WindowChrome:
         self.banner = WarningBanner(window)
         # A toolbar, not a button row: when the window is narrow the buttons that do not fit
         # move into its extension menu (») instead of forcing the window wider.
-        self.toolbar = QToolBar("Main", window)
+        self.toolbar = QToolBar(translate("WindowChrome", "Main toolbar"), window)
         self.toolbar.setObjectName("mainToolbar")
         self.toolbar.setMovable(False)
         self.toolbar.setFloatable(False)

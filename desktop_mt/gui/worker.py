@@ -39,7 +39,9 @@ from desktop_mt.tm.store import match_key
 
 from .alignment import SegmentSpan, SegmentTracker, utf16_len
 from .file_jobs import GatedProgress, InteractiveGate
+from .i18n import translate
 from .logsetup import log_exception
+from .messages import error_text, failure, job_summary
 from .ports import EngineConfig
 
 log = logging.getLogger(__name__)
@@ -128,7 +130,7 @@ class TranslationWorker(QObject):
         self._factory = factory or default_translator_factory
         self._batch_seconds = batch_seconds
         self._translator: TranslatorFace | None = None
-        self._load_error = "No model is loaded yet."
+        self._load_error = translate("Worker", "No model is loaded yet.")
 
     @property
     def translator(self) -> TranslatorFace | None:
@@ -146,9 +148,7 @@ class TranslationWorker(QObject):
             return
         except Exception as exc:  # noqa: BLE001 - the app must survive any engine bug
             log_exception("model load", exc)
-            self._report_load_failure(
-                f"Could not load the model ({type(exc).__name__}: {exc}). Details are in the log file."
-            )
+            self._report_load_failure(failure(translate("Worker", "Could not load the model"), exc))
             return
         old, self._translator = self._translator, new
         self._close(old)
@@ -156,7 +156,7 @@ class TranslationWorker(QObject):
 
     def _report_load_failure(self, message: str) -> None:
         if self._translator is not None:
-            message += "\n\nThe previously loaded model is still in use."
+            message += "\n\n" + translate("Worker", "The previously loaded model is still in use.")
         else:
             self._load_error = message
         self.loadFailed.emit(message)
@@ -169,7 +169,7 @@ class TranslationWorker(QObject):
             return
         translator = self._translator
         if translator is None:
-            self.failed.emit(req_id, f"Cannot translate: {self._load_error}")
+            self.failed.emit(req_id, translate("Worker", "Cannot translate: {why}").format(why=self._load_error))
             return
         self._run(req_id, lambda: self._stream(translator, req_id, text, options, cancel), cancel)
 
@@ -212,7 +212,7 @@ class TranslationWorker(QObject):
             self.failed.emit(req_id, str(exc))
         else:  # a bug: the app stays up and the log has it
             log_exception("translation", exc)
-            self.failed.emit(req_id, f"Translation failed ({type(exc).__name__}: {exc}). Details are in the log file.")
+            self.failed.emit(req_id, failure(translate("Worker", "Translation failed"), exc))
 
     def _stream(
         self, translator: TranslatorFace, req_id: int, text: str, options: GenerationOptions, cancel: threading.Event
@@ -265,7 +265,7 @@ class TranslationWorker(QObject):
             self.finished.emit(req_id, None)
             return
         if self._translator is None and any(p.needs_model for p in plan.sentences):
-            self.failed.emit(req_id, f"Cannot translate: {self._load_error}")
+            self.failed.emit(req_id, translate("Worker", "Cannot translate: {why}").format(why=self._load_error))
             return
         stream = _PlanStream(self, self._translator, req_id, options, cancel)
         self._run(req_id, lambda: stream.run(text, plan), cancel)
@@ -280,7 +280,7 @@ class TranslationWorker(QObject):
         if cancel.is_set():
             pass
         elif self._translator is None:
-            message = f"Cannot complete: {self._load_error}"
+            message = translate("Worker", "Cannot complete: {why}").format(why=self._load_error)
         else:
             try:
                 self._complete(
@@ -292,7 +292,7 @@ class TranslationWorker(QObject):
                 message = str(exc)
             except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
                 log_exception("completion", exc)
-                message = f"Completion failed ({type(exc).__name__}: {exc}). Details are in the log file."
+                message = failure(translate("Worker", "Completion failed"), exc)
         self.completionDone.emit(req_id, message)
 
     def _complete(self, events: Generator[StreamEvent, None, None], req_id: int, cancel: threading.Event) -> None:
@@ -332,7 +332,7 @@ class TranslationWorker(QObject):
         if cancel.is_set():
             pass
         elif self._translator is None:
-            result = f"Cannot translate: {self._load_error}"
+            result = translate("Worker", "Cannot translate: {why}").format(why=self._load_error)
         else:
             try:
                 result = list(run(self._translator))
@@ -342,7 +342,7 @@ class TranslationWorker(QObject):
                 result = str(exc)
             except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
                 log_exception("alternatives", exc)
-                result = f"Alternatives failed ({type(exc).__name__}: {exc}). Details are in the log file."
+                result = failure(translate("Worker", "Alternatives failed"), exc)
         self.alternativesReady.emit(req_id, result)
 
     @Slot(object)
@@ -350,7 +350,7 @@ class TranslationWorker(QObject):
         """Run a batch file job with the owned Translator. Ends with
         fileFinished, fileFailed or fileCancelled (whose journal keeps what was done)."""
         if self._translator is None:
-            self.fileFailed.emit(f"Cannot translate the file: {self._load_error}")
+            self.fileFailed.emit(translate("Worker", "Cannot translate the file: {why}").format(why=self._load_error))
             return
         progress = GatedProgress(job.gate, job.cancel, _ProgressRate(self.fileProgress.emit))
         on_resume = (lambda report: self.fileResumed.emit(str(report))) if job.resume else None
@@ -372,13 +372,13 @@ class TranslationWorker(QObject):
             self.fileCancelled.emit(str(journal_path(Path(job.dst))) if job.dst else "")
             return
         except (DesktopMTError, OSError) as exc:
-            self.fileFailed.emit(str(exc))
+            self.fileFailed.emit(error_text(exc))
             return
         except Exception as exc:  # noqa: BLE001 - never let a job exception kill the app
             log_exception("file translation", exc)
-            self.fileFailed.emit(f"File translation failed ({type(exc).__name__}: {exc}). Details are in the log file.")
+            self.fileFailed.emit(failure(translate("Worker", "File translation failed"), exc))
             return
-        self.fileFinished.emit(str(out), str(summaries[-1]) if summaries else "")
+        self.fileFinished.emit(str(out), job_summary(summaries[-1]) if summaries else "")
 
     @staticmethod
     def _close(translator: TranslatorFace | None) -> None:

@@ -60,7 +60,7 @@ def test_confirm_all_asks_with_a_count_and_can_be_undone(qtbot, make_controller,
 
     monkeypatch.setattr(QMessageBox, "question", question)
     controller.postedit.confirmation.confirm_all_action.trigger()
-    assert len(asked) == 1 and "Confirm 2 sentence(s)" in asked[0]
+    assert len(asked) == 1 and "Confirm 2 sentences?" in asked[0]
     assert "2 of them are the machine's translation, not reviewed" in asked[0]
     assert _statuses(controller) == ["confirmed"] * 3
     assert controller.postedit.confirmation.undo_action.isEnabled()

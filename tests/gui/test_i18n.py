@@ -95,24 +95,58 @@ def test_the_catalog_has_every_string_the_code_marks(tmp_path):
     ``python -m desktop_mt.gui.i18n update`` and translate the new entries)."""
     fresh = tmp_path / TS.name
     fresh.write_bytes(TS.read_bytes())
-    sources = [str(p.relative_to(ROOT)) for p in i18n.gui_sources()]
-    tool = Path(i18n.lrelease() or "").with_name("lupdate")
-    subprocess.run(
-        [str(tool), "-silent", "-no-obsolete", "-locations", "none", *sources, "-ts", str(fresh)],
-        cwd=ROOT,
-        check=True,
-    )
+    i18n.update_ts({"zh_CN": fresh}, quiet=True)
     untranslated = [(c, s) for c, s, t in messages(fresh) if t.get("type") == "unfinished"]
     assert untranslated == []
+    assert fresh.read_text(encoding="utf-8") == TS.read_text(encoding="utf-8")  # committed as update writes it
 
 
-def test_a_checkout_compiles_the_catalog_into_the_cache_once(app_home):
-    qm = i18n.qm_path("zh_CN")
-    assert qm is not None and qm.is_relative_to(app_home)  # no .qm in the checkout: compiled
+def test_the_committed_qm_is_compiled_from_the_committed_ts(tmp_path):
+    """The .qm the wheel and the bundle ship is the .ts's (run ``python -m desktop_mt.gui.i18n
+    compile`` after editing the .ts), byte for byte what lrelease makes of it."""
+    qm = TS.with_suffix(".qm")
+    assert i18n.source_file(qm).read_text(encoding="utf-8").strip() == i18n.ts_digest(TS)
+    again = tmp_path / "again.qm"
+    i18n.compile_ts(TS, again)
+    assert again.read_bytes() == qm.read_bytes()
+    assert i18n.qm_path("zh_CN") == qm
     translator = QTranslator()
     assert translator.load(str(qm))
     assert translator.translate("WindowMenus", "&File") == "文件(&F)"
+
+
+@pytest.fixture
+def catalog_copy(tmp_path, monkeypatch):
+    """The package's i18n folder copied, so a test can edit its .ts."""
+    folder = tmp_path / "i18n"
+    folder.mkdir()
+    for name in (TS.name, TS.with_suffix(".qm").name, TS.with_suffix(".qm").name + ".source"):
+        (folder / name).write_bytes((TS.parent / name).read_bytes())
+    monkeypatch.setattr(i18n, "i18n_dir", lambda: folder)
+    return folder / TS.name
+
+
+def test_an_edited_ts_is_compiled_into_the_cache_once(app_home, catalog_copy):
+    catalog_copy.write_text(
+        catalog_copy.read_text(encoding="utf-8").replace(
+            "<translation>文件(&amp;F)</translation>", "<translation>档案(&amp;F)</translation>"
+        ),
+        encoding="utf-8",
+    )
+    qm = i18n.qm_path("zh_CN")
+    assert qm is not None and qm.is_relative_to(app_home)  # the shipped .qm is not the .ts's now
+    translator = QTranslator()
+    assert translator.load(str(qm)) and translator.translate("WindowMenus", "&File") == "档案(&F)"
     assert i18n.qm_path("zh_CN") == qm  # the same .ts: not compiled again
+
+
+def test_a_bundle_without_lrelease_or_ts_loads_the_shipped_qm(app_home, catalog_copy, monkeypatch):
+    qm = catalog_copy.with_suffix(".qm")
+    catalog_copy.write_text(catalog_copy.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # stale
+    monkeypatch.setattr(i18n, "lrelease", lambda: None)
+    assert i18n.qm_path("zh_CN") == qm  # stale beats English when nothing can compile
+    catalog_copy.unlink()
+    assert i18n.qm_path("zh_CN") == qm
 
 
 def test_english_installs_nothing(qapp):
@@ -222,3 +256,330 @@ def test_the_memory_words_stay_english_without_a_translator():
     from desktop_mt.gui.tm_search import direction_label
 
     assert direction_label("zh-en") == "Chinese → English"
+
+
+# ---- plurals -------------------------------------------------------------------------------
+def test_every_counted_string_is_a_plural_entry():
+    """A ``%n`` string is a numerus entry (lupdate's Python parser would make it a plain one:
+    ``i18n.update_ts`` puts it back), so Qt picks the form by the count."""
+    root = ET.parse(TS).getroot()
+    counted = [(c.findtext("name"), m) for c in root.iter("context") for m in c.iter("message")]
+    counted = [(c, m) for c, m in counted if "%n" in (m.findtext("source") or "")]
+    assert len(counted) >= 10
+    for context, message in counted:
+        assert message.get("numerus") == "yes", (context, message.findtext("source"))
+        assert [f.text for f in message.find("translation").iter("numerusform")], message.findtext("source")
+
+
+def test_english_counts_read_as_english_without_a_catalog():
+    assert i18n.translate("PostEdit", "%n sentence(s) kept", None, 1) == "1 sentence kept"
+    assert i18n.translate("PostEdit", "%n sentence(s) kept", None, 3) == "3 sentences kept"
+    assert i18n.translate("Progress", "{done} of %n sentence(s)", None, 1).format(done=0) == "0 of 1 sentence"
+
+
+def test_counts_take_the_chinese_plural_form(chinese):
+    from desktop_mt.gui.postedit import planned_summary
+
+    assert i18n.translate("PostEdit", "%n sentence(s) kept", None, 3) == "保留了 3 个句子"
+    assert planned_summary(2, 1, 4) == "保留了 2 个句子，1 个来自翻译记忆库（带下划线），4 个由模型翻译"
+
+
+# ---- words of the Qt-free layers, at the GUI's edge ------------------------------------------
+def test_a_job_summary_is_worded_from_its_counts(chinese):
+    from desktop_mt.batch import JobSummary
+    from desktop_mt.gui.messages import job_summary
+
+    summary = JobSummary(Path("a.txt"), Path("a.zh.txt"), 120, 3, "already Chinese", (), 2)
+    assert job_summary(summary) == "120 个句段，3 个保持原样（already Chinese），2 个重复（只翻译一次）"
+
+
+def test_a_job_summary_reads_as_the_batch_words_it_in_english():
+    from desktop_mt.batch import JobSummary
+    from desktop_mt.gui.messages import job_summary
+
+    summary = JobSummary(Path("a.txt"), Path("b.txt"), 120, 3, "already Chinese", ("2 entries left",), 2)
+    assert job_summary(summary) == str(summary)
+    assert job_summary(JobSummary(Path("a.txt"), Path("b.txt"), 1, 1)) == "1 segment, 1 kept as they were"
+
+
+@pytest.mark.parametrize("code", [28, 13, 30, 2, 20, 21, 5])  # ENOSPC EACCES EROFS ENOENT ENOTDIR EISDIR EIO
+def test_an_output_error_is_worded_from_its_fields(tmp_path, code, qapp):
+    """In English the GUI's wording is the batch's own (same fields, same words); in Chinese
+    it names the same file."""
+    from desktop_mt.batch.errors import BatchOutputError
+    from desktop_mt.gui.messages import error_text
+
+    out = tmp_path / "out" / "a.zh.txt"
+    exc = BatchOutputError(OSError(code, os.strerror(code)), out, journal=tmp_path / "j.jsonl", kept=3, total=9)
+    assert error_text(exc) == str(exc)
+    installed = i18n.install(qapp, "zh_CN")
+    try:
+        said = error_text(exc)
+    finally:
+        i18n.uninstall(qapp, installed)
+    assert str(out) in said and "无法写入输出文件" in said and "3/9" in said
+
+
+# ---- shortcut states: the colour by kind, not by words ---------------------------------------
+def test_a_shortcut_state_keeps_its_kind_in_chinese(qtbot, chinese):
+    from desktop_mt.gui import shortcuts, theme
+
+    unavailable = shortcuts.state(None, "Ctrl+Alt+E")
+    assert unavailable.kind is shortcuts.ShortcutKind.UNAVAILABLE and unavailable.startswith("不可用")
+    dialog = SettingsDialog(Settings(), True, "")
+    qtbot.addWidget(dialog)
+    dialog.set_shortcut_states({"selection_hotkey": unavailable, "show_hotkey": shortcuts.state(None, "")})
+    label = dialog.shortcuts.states["selection_hotkey"]
+    assert label.text().startswith("不可用")
+    warning = theme.tone_color(dialog.palette(), "warning")
+    assert label.palette().color(label.foregroundRole()) == warning
+
+
+# ---- every visible string of each window, dialog and menu ---------------------------------
+CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
+ENGLISH = re.compile(r"\b[A-Za-z][a-z]{2,}\b[ ,;:]+\b[a-z]{2,}\b")  # two words of English prose
+# Not translated on purpose: product and model names, file names, the language's own name.
+KEEP = re.compile(r"^(desktop-mt|English|OK|int8|fp32|Pot, Easydict, Bob.*|tatoeba-.*|opus-mt-.*|Noto Sans.*|CC-BY.*)$")
+
+
+def shown_texts(root) -> list[tuple[str, str]]:
+    """(where, text) of every string a person can see in ``root``'s window: titles, labels,
+    buttons, tooltips, placeholders, combo items, tab and header texts, actions and menus."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QComboBox,
+        QGroupBox,
+        QLabel,
+        QLineEdit,
+        QMenu,
+        QPlainTextEdit,
+        QTableWidget,
+        QTabWidget,
+        QWidget,
+    )
+
+    found: list[tuple[str, str]] = [("title", root.windowTitle())]
+    widgets = [root, *root.findChildren(QWidget)]
+    for w in widgets:
+        name = f"{type(w).__name__}:{w.objectName()}"
+        found.append((name + " tooltip", w.toolTip()))
+        if isinstance(w, QLabel):
+            found.append((name, re.sub(r"<[^>]+>", " ", w.text())))
+        elif isinstance(w, QAbstractButton):
+            found.append((name, w.text()))
+        elif isinstance(w, (QLineEdit, QPlainTextEdit)):
+            found.append((name + " placeholder", w.placeholderText()))
+        elif isinstance(w, QGroupBox):
+            found.append((name, w.title()))
+        elif isinstance(w, QComboBox):
+            found += [(name + " item", w.itemText(i)) for i in range(w.count())]
+        elif isinstance(w, QTabWidget):
+            found += [(name + " tab", w.tabText(i)) for i in range(w.count())]
+        elif isinstance(w, QTableWidget):
+            headers = [w.horizontalHeaderItem(i) for i in range(w.columnCount())]
+            found += [(name + " header", h.text()) for h in headers if h is not None]
+        elif isinstance(w, QMenu):
+            found.append((name + " title", w.title()))
+    for action in {a for w in widgets for a in w.actions()} | set(root.findChildren(QAction)):
+        found += [("action", action.text()), ("action tooltip", action.toolTip())]
+    return [(where, text) for where, text in found if text and text.strip()]
+
+
+def english_left(root, allowed=()) -> list[tuple[str, str]]:
+    """The strings of ``root`` that still read as English prose (no Chinese in them)."""
+    lines = [
+        (where, line.strip())
+        for where, text in shown_texts(root)
+        for line in re.split(r"\n|<br>|</tr>", text)  # each line of a long text on its own
+        if line.strip()
+    ]
+    return [
+        (where, line)
+        for where, line in lines
+        if not CJK.search(line) and ENGLISH.search(line) and not KEEP.match(line) and line not in allowed
+    ]
+
+
+def test_the_walk_finds_english_where_no_catalog_is_loaded(qtbot):
+    """The check below is not vacuous: the same dialog in English has prose everywhere."""
+    dialog = SettingsDialog(Settings(), True, "")
+    qtbot.addWidget(dialog)
+    left = english_left(dialog)
+    assert len(left) > 20 and ("QCheckBox:", "Global shortcuts (from any application)") in left
+
+
+def test_the_main_window_menus_and_tray_are_chinese(qtbot, make_controller, chinese):
+    from desktop_mt.gui.tray import Tray
+
+    window, _controller = make_controller()
+    window.show()
+    qtbot.waitExposed(window)
+    assert english_left(window) == []
+    tray = Tray(window.windowIcon(), window)
+    assert english_left(tray.menu) == []
+    assert [a.text() for a in tray.menu.actions() if a.text()] == ["翻译剪贴板", "显示/隐藏窗口", "退出"]
+    for box in (window.show_about(), window.show_shortcuts()):  # Help > About, Help > Keyboard shortcuts
+        assert english_left(box) == []
+        box.close()
+
+
+def test_the_settings_dialog_is_chinese(qtbot, chinese):
+    dialog = SettingsDialog(Settings(local_api=True), True, "")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert english_left(dialog) == []
+
+
+def test_the_models_dialog_is_chinese(qtbot, tmp_path, chinese):
+    from desktop_mt.gui.models_dialog import ModelsDialog
+    from tests.gui.test_models_dialog import FakeBackend
+
+    dialog = ModelsDialog(FakeBackend(tmp_path / "models"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    try:
+        # the catalog's own words (licence, source) are data, not interface
+        assert english_left(dialog, allowed={"Helsinki-NLP opus-mt-en-zh (OPUS-MT)"}) == []
+    finally:
+        dialog.backend.release.set()
+        assert dialog.shutdown()
+
+
+def test_the_memory_and_history_dialogs_are_chinese(qtbot, tmp_path, chinese):
+    from desktop_mt.gui.history_dialog import HistoryDialog
+    from desktop_mt.gui.tm_dialog import TMDialog
+    from desktop_mt.history import History
+    from desktop_mt.tm import TranslationMemory
+
+    memory = TranslationMemory(":memory:")
+    memory.add("Good morning.", "早上好。", direction="en-zh", origin="approved")
+    tm = TMDialog(memory)
+    qtbot.addWidget(tm)
+    tm.show()
+    assert english_left(tm, allowed={"Good morning."}) == []
+    history = HistoryDialog(History(tmp_path / "history.sqlite"))
+    qtbot.addWidget(history)
+    history.show()
+    assert english_left(history) == []
+
+
+def test_the_status_messages_of_the_window_are_chinese(qtbot, make_controller, chinese):
+    """Messages said in the status bar and the banner come out translated too."""
+    window, controller = make_controller()
+    controller.alternatives.request()  # no translated sentence under the cursor
+    assert window.statusBar().currentMessage() == "请将光标置于已翻译的句子中以查看其备选译文。"
+    controller.postedit.confirmation.confirm_current()
+    assert window.statusBar().currentMessage() == "请将光标置于已翻译的句子中以确认它。"
+    assert controller.quit_guard.running() == ""
+
+
+# ---- layouts: nothing clipped in either language, at 480 px and at 2x ----------------------
+CLIPPED = r"""
+import json, sys
+from pathlib import Path
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QScrollArea
+from desktop_mt.gui import i18n
+app = QApplication([])
+i18n.install(app, sys.argv[1])
+from desktop_mt.gui.look import FitLabel
+from desktop_mt.gui.models_dialog import ModelsDialog
+from desktop_mt.gui.settings import Settings
+from desktop_mt.gui.settings_dialog import SettingsDialog
+from desktop_mt.gui.tm_dialog import TMDialog
+from desktop_mt.gui.window import MainWindow
+from desktop_mt.tm import TranslationMemory
+from tests.gui.test_models_dialog import FakeBackend
+
+window = MainWindow()
+window.resize(480, 600)
+backend = FakeBackend(Path(sys.argv[2]))
+shown = {"window": window, "settings": SettingsDialog(Settings(local_api=True), True, ""),
+         "models": ModelsDialog(backend), "memory": TMDialog(TranslationMemory(":memory:"))}
+for w in shown.values():
+    w.show()
+app.processEvents()
+
+
+def clipped(root):
+    # a label or button narrower than its text needs (FitLabel elides on purpose); a
+    # word-wrapped label lower than its lines; widgets inside a scroll area count as laid out
+    # at the width they get
+    out = []
+    for w in root.findChildren(QLabel) + root.findChildren(QAbstractButton):
+        if not w.isVisibleTo(root) or isinstance(w, FitLabel) or not getattr(w, "text", lambda: "")():
+            continue
+        area = next((a for a in root.findChildren(QScrollArea) if a.widget() and a.widget().isAncestorOf(w)), None)
+        if area is not None:  # a row wider than the scroll area's view is cut at its right edge
+            right = w.mapTo(area.widget(), w.rect().topRight()).x()
+            if right > area.viewport().width() + 1:
+                out.append([type(w).__name__, w.text()[:60], "beyond the view", right, area.viewport().width()])
+                continue
+        if isinstance(w, QLabel) and w.wordWrap():
+            if w.heightForWidth(w.width()) > w.height() + 1:
+                out.append([type(w).__name__, w.text()[:60], w.width(), w.height(), w.heightForWidth(w.width())])
+        elif w.sizeHint().width() > w.width() + 1:
+            out.append([type(w).__name__, w.text()[:60], w.width(), w.sizeHint().width()])
+    return out
+
+
+print("RESULT " + json.dumps({name: clipped(w) for name, w in shown.items()} | {"width": window.width()}))
+backend.release.set()
+shown["models"].shutdown()
+"""
+
+
+@pytest.mark.parametrize("scale", ["1", "2"])
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_no_label_or_button_is_clipped(tmp_path, language, scale):
+    """The main window at 480 px, Settings, Models and the memory, in English and Chinese at
+    1x and 2x (QT_SCALE_FACTOR on a 1600x1000 offscreen screen): every label and button is as
+    wide as its text needs (word-wrapped ones as high)."""
+    config = tmp_path / "screen.json"
+    screen = {"name": "s", "x": 0, "y": 0, "width": 1600, "height": 1000, "logicalDpi": 96, "logicalBaseDpi": 96}
+    config.write_text(json.dumps({"screens": [{**screen, "dpr": 1}]}))
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    env.update(
+        QT_QPA_PLATFORM=f"offscreen:configfile={config}",
+        QT_SCALE_FACTOR=scale,
+        DESKTOP_MT_HOME=str(tmp_path / "home"),
+        PYTHONPATH=str(ROOT),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", CLIPPED, language, str(tmp_path / "models")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert lines, f"rc={proc.returncode}\n{proc.stderr[-3000:]}"
+    got = json.loads(lines[-1][len("RESULT ") :])
+    assert got.pop("width") == 480
+    assert got == {"window": [], "settings": [], "models": [], "memory": []}
+
+
+def test_the_shortcut_layers_words_are_translated_at_the_edge(chinese):
+    """gui/hotkeys is Qt-free: its sentences and refusals are worded again by messages.py,
+    from templates that must stay the layer's own (checked here against its real output)."""
+    from desktop_mt.gui import messages
+    from desktop_mt.gui.hotkeys import hub
+    from desktop_mt.gui.hotkeys.base import ShortcutTaken
+    from desktop_mt.gui.hotkeys.chord import parse_chord
+
+    assert [english for english, marked in messages.HOTKEY_SENTENCES if english != marked] == []
+    _backend, reason = hub.open_backend({}, "linux")  # no DISPLAY: the layer's own reason
+    assert (
+        messages.hotkey_reason(reason)
+        == "全局快捷键不可用：没有 X 显示（未设置 DISPLAY）。请改用程序内快捷键 Ctrl+Shift+V 或托盘图标的“翻译剪贴板”。"
+    )
+    taken = str(ShortcutTaken(parse_chord("Ctrl+Alt+E")))
+    assert messages.hotkey_error(taken) == "Ctrl+Alt+E 已被其他程序占用。请在设置中另选快捷键。"
+    refusals = []
+    for wrong in ("Ctrl+", "Hyper+E", "Ctrl+Nope", "Shift+E"):
+        with pytest.raises(ValueError) as raised:
+            parse_chord(wrong)
+        refusals.append(messages.hotkey_error(str(raised.value)))
+    assert all(CJK.search(r) for r in refusals), refusals
+    assert messages.hotkey_error("X error 42") == "X error 42"  # unknown: as the layer said it

@@ -87,11 +87,17 @@ def test_conflicts_compare_keys_not_spelling():
 def test_settings_show_each_shortcut_s_state(qtbot):
     dialog = SettingsDialog(Settings(), hotkey_available=True, hotkey_reason="Active: Ctrl+Alt+E translates")
     qtbot.addWidget(dialog)
+    kind = shortcuts.ShortcutKind  # the colour follows the state's kind, never its (translated) words
     dialog.set_shortcut_states(
         {
-            "hotkey": "Active: Ctrl+Alt+E translates the clipboard from any application.",
-            "region_hotkey": "Not active: Ctrl+Alt+O is used by another program. Choose another shortcut in Settings.",
-            "show_hotkey": "Off.",
+            "hotkey": shortcuts.ShortcutState(
+                kind.ACTIVE, "Active: Ctrl+Alt+E translates the clipboard from any application."
+            ),
+            "region_hotkey": shortcuts.ShortcutState(
+                kind.NOT_ACTIVE,
+                "Not active: Ctrl+Alt+O is used by another program. Choose another shortcut in Settings.",
+            ),
+            "show_hotkey": shortcuts.ShortcutState(kind.OFF, "Off."),
         }
     )
     region = dialog.shortcuts.states["region_hotkey"]

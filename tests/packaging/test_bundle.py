@@ -106,7 +106,8 @@ def test_bundle_contents_and_size(bundle):
         "libqgtk3.so",
     ):
         assert unwanted not in names, unwanted
-    assert not any(p.suffix == ".qm" for p in folder.rglob("*")), "Qt translations were bundled"
+    # the interface's Chinese and Qt's own for it; none of Qt's other languages
+    assert sorted(p.name for p in folder.rglob("*.qm")) == ["desktop_mt_zh_CN.qm", "qtbase_zh_CN.qm"]
     for extra in ("desktop-mt.desktop", "desktop-mt.png", "install.sh"):
         assert (folder / extra).is_file(), extra
 
@@ -242,6 +243,28 @@ def test_gui_starts_from_the_bundle_on_x11(bundle, tmp_path):
     sysdeps.require("xvfb", "xauth", *sysdeps.group("app"))
     ok, why = build.gui_smoke(bundle["exe"], tmp_path, seconds=8, platform="xcb", xvfb=True)
     assert ok, why
+
+
+def test_gui_speaks_chinese_from_the_bundle(bundle, tmp_path):
+    """Under a Chinese locale the frozen app (no lrelease in it) loads the shipped .qm."""
+    env = {k: v for k, v in build.bundle_env(tmp_path).items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    ok, why = build.gui_smoke(bundle["exe"], tmp_path, seconds=8, env=dict(env, LANG="zh_CN.UTF-8"))
+    assert ok, why
+    log = (tmp_path / "logs" / "desktop-mt.log").read_text(encoding="utf-8")
+    assert "interface language: zh_CN" in log and "not loaded" not in log, log[-2000:]
+
+
+def test_cli_speaks_chinese_from_the_bundle(bundle, tmp_path):
+    """The command line's catalog (desktop_mt.po, compiled in memory: no msgfmt in the bundle)
+    travels with the bundle: --help and a usage error under a Chinese locale (issue 48)."""
+    env = {k: v for k, v in build.bundle_env(tmp_path).items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env["LANG"] = "zh_CN.UTF-8"
+    run = [str(bundle["exe"])]
+    helped = subprocess.run([*run, "--help"], env=env, capture_output=True, text=True, timeout=120)
+    assert helped.returncode == 0 and helped.stdout.startswith("用法：desktop-mt"), helped.stdout + helped.stderr
+    assert "显示此帮助信息并退出" in helped.stdout
+    wrong = subprocess.run([*run, "translate", "-o", "x.txt", "a", "b"], env=env, capture_output=True, text=True)
+    assert wrong.returncode == 2 and "-o 只接受一个输入文件" in wrong.stderr, wrong.stderr
 
 
 def test_installed_through_a_symlink(bundle, tmp_path):

@@ -74,6 +74,11 @@ def test_wheel_carries_model_icons_styles_license_and_py_typed(wheel):
     assert data - names == set(), "package data missing from the wheel"
     assert "desktop_mt/py.typed" in names
     assert "desktop_mt/resources/catalog.json" in names  # the model catalog of `desktop-mt models`
+    # the interface's Chinese, compiled (a wheel's user may have no lrelease either)
+    assert {
+        "desktop_mt/resources/i18n/desktop_mt_zh_CN.qm",
+        "desktop_mt/resources/i18n/desktop_mt_zh_CN.qm.source",
+    } <= names
     assert any(re.fullmatch(r"desktop_mt-[^/]+\.dist-info/(licenses/)?LICENSE", n) for n in names)
 
 

@@ -30,6 +30,7 @@ WAYLAND_PROBLEM = (
     "or newer): apps may not grab keys there. Without it, bind `desktop-mt show` or "
     "`desktop-mt --clipboard` to a shortcut in the desktop's keyboard settings. "
 )
+NO_X_DISPLAY = "Global shortcuts are unavailable: there is no X display (DISPLAY is not set). "
 
 
 def is_unix_desktop(platform: str) -> bool:
@@ -49,7 +50,7 @@ def display_problem(env: Mapping[str, str], platform: str) -> str | None:
     if is_wayland(env):
         return WAYLAND_PROBLEM
     if not env.get("DISPLAY"):
-        return "Global shortcuts are unavailable: there is no X display (DISPLAY is not set). "
+        return NO_X_DISPLAY
     return None
 
 

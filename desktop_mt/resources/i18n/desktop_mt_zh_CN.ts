@@ -2,6 +2,64 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Alignment</name>
+    <message>
+        <source>From the translation memory</source>
+        <translation>来自翻译记忆库</translation>
+    </message>
+    <message>
+        <source>Confirmed: in the translation memory as approved</source>
+        <translation>已确认：已作为已批准译文存入翻译记忆库</translation>
+    </message>
+    <message>
+        <source>Glossary term missing from this translation: {terms}</source>
+        <translation>此译文缺少术语表中的术语：{terms}</translation>
+    </message>
+</context>
+<context>
+    <name>Alternatives</name>
+    <message>
+        <source>Alternatives…</source>
+        <translation>备选译文…</translation>
+    </message>
+    <message>
+        <source>Other translations of the sentence under the cursor ({keys})</source>
+        <translation>光标所在句子的其他译法（{keys}）</translation>
+    </message>
+    <message>
+        <source>Alternatives from here</source>
+        <translation>从此处起的备选译文</translation>
+    </message>
+    <message>
+        <source>Other continuations of the translation from the word at the cursor ({keys})</source>
+        <translation>从光标处词语起译文的其他续写（{keys}）</translation>
+    </message>
+    <message>
+        <source>Place the cursor in a translated sentence to see its alternatives.</source>
+        <translation>请将光标置于已翻译的句子中以查看其备选译文。</translation>
+    </message>
+    <message>
+        <source>Finding alternatives…</source>
+        <translation>正在查找备选译文…</translation>
+    </message>
+    <message>
+        <source>Finding alternatives from this word…</source>
+        <translation>正在查找从此词起的备选译文…</translation>
+    </message>
+    <message>
+        <source>Alternatives for “{text}”</source>
+        <translation>“{text}”的备选译文</translation>
+    </message>
+    <message>
+        <source>score {score}</source>
+        <translation>得分 {score}</translation>
+    </message>
+    <message>
+        <source>Alternatives from “{word}”</source>
+        <translation>从“{word}”起的备选译文</translation>
+    </message>
+</context>
+<context>
     <name>App</name>
     <message>
         <source>desktop-mt is still running</source>
@@ -30,6 +88,46 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>No Chinese font found: install Noto Sans CJK SC (Debian/Ubuntu: fonts-noto-cjk) so the translation renders.</source>
         <translation>未找到中文字体：请安装 Noto Sans CJK SC（Debian/Ubuntu：fonts-noto-cjk），以便正常显示译文。</translation>
+    </message>
+</context>
+<context>
+    <name>Capture</name>
+    <message>
+        <source>This desktop (Wayland) does not let apps capture the screen. Take a screenshot of the region with your desktop&apos;s screenshot tool, copying it to the clipboard, then paste it into desktop-mt with Ctrl+V (or drop an image file on the window).</source>
+        <translation>此桌面环境（Wayland）不允许程序截取屏幕。请用桌面环境的截图工具截取该区域并复制到剪贴板，然后在 desktop-mt 中按 Ctrl+V 粘贴（或将图片文件拖到窗口上）。</translation>
+    </message>
+    <message>
+        <source>There is no screen to capture in this session.</source>
+        <translation>此会话中没有可截取的屏幕。</translation>
+    </message>
+</context>
+<context>
+    <name>Completion</name>
+    <message>
+        <source>No completion: {why}</source>
+        <translation>无补全：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>CompletionHint</name>
+    <message>
+        <source>Tab accepts · Esc dismisses</source>
+        <translation>Tab 接受 · Esc 忽略</translation>
+    </message>
+    <message>
+        <source>The model&apos;s completion of this sentence from what you typed ({keys}):</source>
+        <translation>模型根据您的输入对此句的补全（{keys}）：</translation>
+    </message>
+</context>
+<context>
+    <name>Controller</name>
+    <message>
+        <source>{action}, from any application (Settings &gt; Global shortcuts)</source>
+        <translation>{action}，在任何程序中有效（设置 &gt; 全局快捷键）</translation>
+    </message>
+    <message>
+        <source>Could not save settings: {error}</source>
+        <translation>无法保存设置：{error}</translation>
     </message>
 </context>
 <context>
@@ -162,6 +260,125 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>Drafts</name>
+    <message>
+        <source> ({done} of {total} lines translated)</source>
+        <translation>（已翻译 {done}/{total} 行）</translation>
+    </message>
+    <message>
+        <source>The translation restored from last time is incomplete{how_far}. Translate to finish it.</source>
+        <translation>从上次恢复的译文不完整{how_far}。请重新翻译以完成。</translation>
+    </message>
+</context>
+<context>
+    <name>EngineConfig</name>
+    <message>
+        <source>default models</source>
+        <translation>默认模型</translation>
+    </message>
+</context>
+<context>
+    <name>EngineLoading</name>
+    <message>
+        <source>English → Chinese</source>
+        <translation>英文 → 中文</translation>
+    </message>
+    <message>
+        <source>Chinese → English</source>
+        <translation>中文 → 英文</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>{way}: no model</source>
+        <translation>{way}：无模型</translation>
+    </message>
+    <message>
+        <source>demo models</source>
+        <translation>演示模型</translation>
+    </message>
+    <message>
+        <source>models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>{way} model</source>
+        <translation>{way} 模型</translation>
+    </message>
+    <message>
+        <source>{way}: none</source>
+        <translation>{way}：无</translation>
+    </message>
+    <message>
+        <source>File &gt; Models… downloads {model}</source>
+        <translation>可通过“文件 &gt; 模型…”下载 {model}</translation>
+    </message>
+    <message>
+        <source>File &gt; Models… adds one</source>
+        <translation>可通过“文件 &gt; 模型…”添加</translation>
+    </message>
+    <message>
+        <source>{way}: no model installed ({how})</source>
+        <translation>{way}：未安装模型（{how}）</translation>
+    </message>
+    <message>
+        <source>, bundled demo model</source>
+        <translation>，内置演示模型</translation>
+    </message>
+    <message>
+        <source>{model}: its licence and data sources are in {files} in {folder}</source>
+        <translation>{model}：其许可证和数据来源见 {folder} 中的 {files}</translation>
+    </message>
+    <message>
+        <source>{model}: its folder ({folder}) has no model card; check the licence where you got it</source>
+        <translation>{model}：其文件夹（{folder}）中没有模型说明；请在获取该模型的地方查看许可证</translation>
+    </message>
+    <message>
+        <source>No {way} model: {how}.</source>
+        <translation>没有 {way} 模型：{how}。</translation>
+    </message>
+    <message>
+        <source>Model: {model} ({variant}), {way}</source>
+        <translation>模型：{model}（{variant}），{way}</translation>
+    </message>
+    <message>
+        <source>These are the bundled demo models ({models}): trained on short everyday sentences (Tatoeba pairs, CC-BY 2.0 FR) only, not for real text. File &gt; Models… downloads a real model.</source>
+        <translation>这些是内置演示模型（{models}）：仅用简短的日常句子（Tatoeba 句对，CC-BY 2.0 FR）训练，不适合正式文本。可通过“文件 &gt; 模型…”下载正式模型。</translation>
+    </message>
+    <message>
+        <source>This is the bundled demo model ({models}): trained on short everyday sentences (Tatoeba pairs, CC-BY 2.0 FR) only, not for real text. File &gt; Models… downloads a real model.</source>
+        <translation>这是内置演示模型（{models}）：仅用简短的日常句子（Tatoeba 句对，CC-BY 2.0 FR）训练，不适合正式文本。可通过“文件 &gt; 模型…”下载正式模型。</translation>
+    </message>
+    <message>
+        <source>desktop-mt {version}: offline English ⇄ Chinese translation on this machine.
+Code: MIT licence. Nothing is sent over the network.</source>
+        <translation>desktop-mt {version}：在本机离线进行英文 ⇄ 中文翻译。
+代码：MIT 许可证。不会通过网络发送任何内容。</translation>
+    </message>
+    <message>
+        <source>The models are not part of the code licence: {notes}.</source>
+        <translation>模型不在代码许可证的范围内：{notes}。</translation>
+    </message>
+    <message>
+        <source>model not loaded</source>
+        <translation>模型未加载</translation>
+    </message>
+    <message>
+        <source>No model</source>
+        <translation>无模型</translation>
+    </message>
+    <message>
+        <source>Could not load the model</source>
+        <translation>无法加载模型</translation>
+    </message>
+    <message>
+        <source>Could not load the chosen model {model}: {why} Using the bundled model instead; choose another model in Settings.</source>
+        <translation>无法加载所选模型 {model}：{why} 已改用内置模型；请在设置中选择其他模型。</translation>
+    </message>
+</context>
+<context>
     <name>EntryTable</name>
     <message>
         <source>Source</source>
@@ -182,6 +399,18 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Match</source>
         <translation>匹配</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>已导入</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>已编辑</translation>
     </message>
     <message>
         <source>Machine translation: {text}</source>
@@ -363,7 +592,33 @@ Details (without your text) were written to {log}.</source>
     </message>
 </context>
 <context>
+    <name>FolderAdding</name>
+    <message>
+        <source>Could not add {folder}: {error}</source>
+        <translation>无法添加 {folder}：{error}</translation>
+    </message>
+    <message>
+        <source>Could not add {folder}</source>
+        <translation>无法添加 {folder}</translation>
+    </message>
+</context>
+<context>
+    <name>GlobalHotkey</name>
+    <message>
+        <source>another action of desktop-mt</source>
+        <translation>desktop-mt 的另一项操作</translation>
+    </message>
+    <message>
+        <source>Global hotkey {keys} is active.{note}</source>
+        <translation>全局快捷键 {keys} 已启用。{note}</translation>
+    </message>
+</context>
+<context>
     <name>GlossaryEditor</name>
+    <message>
+        <source>Glossary (*.csv *.tsv *.txt);;All files (*)</source>
+        <translation>术语表 (*.csv *.tsv *.txt);;所有文件 (*)</translation>
+    </message>
     <message>
         <source>English</source>
         <translation>英文</translation>
@@ -519,6 +774,49 @@ Details (without your text) were written to {log}.</source>
         <source>History is off (Settings: Keep a history of translations); nothing is kept.</source>
         <translation>历史记录已关闭（设置：保留翻译历史），不会保存任何内容。</translation>
     </message>
+    <message>
+        <source>History (off: new translations are not kept; see Settings)</source>
+        <translation>历史记录（已关闭：新的翻译不会保存；见设置）</translation>
+    </message>
+</context>
+<context>
+    <name>HotkeyLink</name>
+    <message>
+        <source>The clipboard holds no text to translate.</source>
+        <translation>剪贴板中没有可翻译的文本。</translation>
+    </message>
+    <message>
+        <source>No hotkey layer.</source>
+        <translation>没有全局快捷键层。</translation>
+    </message>
+    <message>
+        <source>Global hotkey is off.</source>
+        <translation>全局快捷键已关闭。</translation>
+    </message>
+    <message>
+        <source>Unavailable: this run has no global hotkey layer.</source>
+        <translation>不可用：本次运行没有全局快捷键层。</translation>
+    </message>
+    <message>
+        <source>Unavailable: {why}</source>
+        <translation>不可用：{why}</translation>
+    </message>
+    <message>
+        <source>Off. {hint}</source>
+        <translation>已关闭。{hint}</translation>
+    </message>
+    <message>
+        <source>Active: {keys} translates the clipboard from any application.</source>
+        <translation>已启用：在任何程序中按 {keys} 即可翻译剪贴板。</translation>
+    </message>
+    <message>
+        <source>not registered yet</source>
+        <translation>尚未注册</translation>
+    </message>
+    <message>
+        <source>Failed to register {keys}. {why}</source>
+        <translation>无法注册 {keys}。{why}</translation>
+    </message>
 </context>
 <context>
     <name>JobResume</name>
@@ -541,6 +839,68 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Could not delete the kept part: {error}</source>
         <translation>无法删除已保留的部分：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>Keys</name>
+    <message>
+        <source>Translate and replace is unavailable on Wayland: apps cannot send key presses to other windows there.</source>
+        <translation>翻译并替换在 Wayland 上不可用：程序无法向其他窗口发送按键。</translation>
+    </message>
+    <message>
+        <source>Translate and replace is unavailable: there is no X display.</source>
+        <translation>翻译并替换不可用：没有 X 显示。</translation>
+    </message>
+</context>
+<context>
+    <name>LocalApi</name>
+    <message>
+        <source>a server package</source>
+        <translation>某个服务器软件包</translation>
+    </message>
+    <message>
+        <source>The Local API needs the optional server packages ({package} is not installed): {command}, then restart desktop-mt.</source>
+        <translation>本地 API 需要可选的服务器软件包（未安装 {package}）：请运行 {command}，然后重新启动 desktop-mt。</translation>
+    </message>
+    <message>
+        <source>Local API: port {port} is in use (by another program, or another desktop-mt): choose another port in Settings &gt; Local API port.</source>
+        <translation>本地 API：端口 {port} 已被占用（被其他程序或另一个 desktop-mt 使用）：请在“设置 &gt; 本地 API 端口”中选择其他端口。</translation>
+    </message>
+    <message>
+        <source>Local API: this system does not allow listening on port {port}: choose a port above 1023 in Settings &gt; Local API port.</source>
+        <translation>本地 API：本系统不允许监听端口 {port}：请在“设置 &gt; 本地 API 端口”中选择大于 1023 的端口。</translation>
+    </message>
+    <message>
+        <source>Local API: cannot listen on port {port} ({why}): choose another port.</source>
+        <translation>本地 API：无法监听端口 {port}（{why}）：请选择其他端口。</translation>
+    </message>
+    <message>
+        <source>Local API: the model could not be loaded: {error}</source>
+        <translation>本地 API：无法加载模型：{error}</translation>
+    </message>
+    <message>
+        <source>Local API: the server could not start: {error}</source>
+        <translation>本地 API：服务器无法启动：{error}</translation>
+    </message>
+    <message>
+        <source>Local API: the server stopped unexpectedly: {error}</source>
+        <translation>本地 API：服务器意外停止：{error}</translation>
+    </message>
+    <message>
+        <source>Off.</source>
+        <translation>已关闭。</translation>
+    </message>
+    <message>
+        <source>Local API starting on {url} (loading the model)…</source>
+        <translation>本地 API 正在 {url} 上启动（正在加载模型）…</translation>
+    </message>
+    <message>
+        <source>Local API on {url}</source>
+        <translation>本地 API 运行于 {url}</translation>
+    </message>
+    <message>
+        <source>Local API: not running</source>
+        <translation>本地 API：未运行</translation>
     </message>
 </context>
 <context>
@@ -592,6 +952,182 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>MatchPanel</name>
+    <message>
+        <source>approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>已导入</translation>
+    </message>
+    <message>
+        <source>your edit</source>
+        <translation>您的编辑</translation>
+    </message>
+    <message>
+        <source>Use {number}</source>
+        <translation>使用 {number}</translation>
+    </message>
+    <message>
+        <source>Put this match&apos;s translation in place of the sentence&apos;s (Ctrl+{number})</source>
+        <translation>用此匹配的译文替换该句的译文（Ctrl+{number}）</translation>
+    </message>
+    <message>
+        <source>your earlier edit, not approved</source>
+        <translation>您之前的编辑，未批准</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆库</translation>
+    </message>
+</context>
+<context>
+    <name>Messages</name>
+    <message numerus="yes">
+        <source>%n segment(s)</source>
+        <translation>
+            <numerusform>%n 个句段</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kept as they were</source>
+        <translation>
+            <numerusform>%n 个保持原样</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> ({why})</source>
+        <translation>（{why}）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n repeated (translated once)</source>
+        <translation>
+            <numerusform>%n 个重复（只翻译一次）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>; {note}</source>
+        <translation>；{note}</translation>
+    </message>
+    <message>
+        <source>choose another output folder</source>
+        <translation>选择其他输出文件夹</translation>
+    </message>
+    <message>
+        <source>then translate the file again</source>
+        <translation>然后重新翻译该文件</translation>
+    </message>
+    <message>
+        <source>the disk is full</source>
+        <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <source>free space on {drive}, {then}</source>
+        <translation>请释放 {drive} 上的空间，{then}</translation>
+    </message>
+    <message>
+        <source>the disk quota is exceeded</source>
+        <translation>超出磁盘配额</translation>
+    </message>
+    <message>
+        <source>permission denied in the folder {folder}</source>
+        <translation>没有文件夹 {folder} 的写入权限</translation>
+    </message>
+    <message>
+        <source>{choose}, or make {folder} writable</source>
+        <translation>请{choose}，或使 {folder} 可写</translation>
+    </message>
+    <message>
+        <source>{folder} is on a read-only file system</source>
+        <translation>{folder} 位于只读文件系统上</translation>
+    </message>
+    <message>
+        <source>the folder {folder} does not exist</source>
+        <translation>文件夹 {folder} 不存在</translation>
+    </message>
+    <message>
+        <source>create it, or {choose}</source>
+        <translation>请创建该文件夹，或{choose}</translation>
+    </message>
+    <message>
+        <source>{path} is a file, not a folder</source>
+        <translation>{path} 是文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>a folder of that name is in the way</source>
+        <translation>已有同名文件夹</translation>
+    </message>
+    <message>
+        <source>remove or rename that folder, or {choose}</source>
+        <translation>请删除或重命名该文件夹，或{choose}</translation>
+    </message>
+    <message>
+        <source>check the disk, or {choose}</source>
+        <translation>请检查磁盘，或{choose}</translation>
+    </message>
+    <message>
+        <source>{journal}: cannot write the progress journal of {output}</source>
+        <translation>{journal}：无法写入 {output} 的进度日志</translation>
+    </message>
+    <message>
+        <source>{output}: cannot write the output</source>
+        <translation>{output}：无法写入输出文件</translation>
+    </message>
+    <message>
+        <source> ({kept} of {total} segments translated so far are saved in {journal})</source>
+        <translation>（目前已翻译的 {kept}/{total} 个句段已保存在 {journal} 中）</translation>
+    </message>
+    <message>
+        <source>{subject}: {reason}; {fix}{kept}</source>
+        <translation>{subject}：{reason}；{fix}{kept}</translation>
+    </message>
+    <message>
+        <source>{what} ({error}: {message}). Details are in the log file.</source>
+        <translation>{what}（{error}：{message}）。详细信息见日志文件。</translation>
+    </message>
+    <message>
+        <source>Global shortcuts need the desktop&apos;s GlobalShortcuts portal on Wayland (KDE Plasma 6, GNOME 48 or newer): apps may not grab keys there. Without it, bind `desktop-mt show` or `desktop-mt --clipboard` to a shortcut in the desktop&apos;s keyboard settings. </source>
+        <translation>在 Wayland 上，全局快捷键需要桌面环境的 GlobalShortcuts 门户（KDE Plasma 6、GNOME 48 或更新版本）：程序无法在那里直接抓取按键。如果没有该门户，请在桌面环境的键盘设置中为 `desktop-mt show` 或 `desktop-mt --clipboard` 绑定快捷键。</translation>
+    </message>
+    <message>
+        <source>Global shortcuts are unavailable: there is no X display (DISPLAY is not set). </source>
+        <translation>全局快捷键不可用：没有 X 显示（未设置 DISPLAY）。</translation>
+    </message>
+    <message>
+        <source>Use the in-app shortcut Ctrl+Shift+V or the tray icon&apos;s &quot;Translate clipboard&quot; instead.</source>
+        <translation>请改用程序内快捷键 Ctrl+Shift+V 或托盘图标的“翻译剪贴板”。</translation>
+    </message>
+    <message>
+        <source>{keys} is used by another program. Choose another shortcut in Settings.</source>
+        <translation>{keys} 已被其他程序占用。请在设置中另选快捷键。</translation>
+    </message>
+    <message>
+        <source>{keys} is already the shortcut for {action}.</source>
+        <translation>{keys} 已是“{action}”的快捷键。</translation>
+    </message>
+    <message>
+        <source>&apos;{keys}&apos; is not a key combination like Ctrl+Alt+E</source>
+        <translation>“{keys}”不是 Ctrl+Alt+E 这样的组合键</translation>
+    </message>
+    <message>
+        <source>&apos;{part}&apos; in &apos;{keys}&apos; is not a modifier (Ctrl, Alt, Shift, Meta)</source>
+        <translation>“{keys}”中的“{part}”不是修饰键（Ctrl、Alt、Shift、Meta）</translation>
+    </message>
+    <message>
+        <source>Unknown key &apos;{part}&apos; in &apos;{keys}&apos;</source>
+        <translation>“{keys}”中的按键“{part}”无法识别</translation>
+    </message>
+    <message>
+        <source>&apos;{keys}&apos; needs Ctrl, Alt or Meta (or a function key), or it would swallow normal typing</source>
+        <translation>“{keys}”需要包含 Ctrl、Alt 或 Meta（或使用功能键），否则会吞掉正常输入</translation>
     </message>
 </context>
 <context>
@@ -651,6 +1187,21 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Installed</source>
         <translation>已安装</translation>
+    </message>
+</context>
+<context>
+    <name>Models</name>
+    <message>
+        <source>Bundled: {model}</source>
+        <translation>内置：{model}</translation>
+    </message>
+    <message>
+        <source>bundled model</source>
+        <translation>内置模型</translation>
+    </message>
+    <message>
+        <source>Bundled model</source>
+        <translation>内置模型</translation>
     </message>
 </context>
 <context>
@@ -736,11 +1287,15 @@ Details (without your text) were written to {log}.</source>
         <translation>已删除 {name}。</translation>
     </message>
     <message>
+        <source>Could not use {model}: {error}</source>
+        <translation>无法使用 {model}：{error}</translation>
+    </message>
+    <message>
         <source>First start…</source>
         <translation>首次使用…</translation>
     </message>
     <message>
-        <source>The window's first-start page: both real models in one step, and offline help</source>
+        <source>The window&apos;s first-start page: both real models in one step, and offline help</source>
         <translation>窗口中的首次使用页面：一步下载两个方向的正式模型，以及离线安装说明</translation>
     </message>
 </context>
@@ -751,12 +1306,20 @@ Details (without your text) were written to {log}.</source>
         <translation>图像中未找到文字。</translation>
     </message>
     <message>
+        <source>Reading the image failed: {error}</source>
+        <translation>读取图片失败：{error}</translation>
+    </message>
+    <message>
         <source>Translate screen region</source>
         <translation>翻译屏幕区域</translation>
     </message>
     <message>
         <source>Select a part of the screen and translate the text in it (from any application: Settings &gt; Global shortcuts)</source>
         <translation>框选屏幕的一部分并翻译其中的文字（在任何程序中均可：设置 &gt; 全局快捷键）</translation>
+    </message>
+    <message>
+        <source>The screen could not be captured.</source>
+        <translation>无法截取屏幕。</translation>
     </message>
     <message>
         <source>Reading the text in the image…</source>
@@ -769,6 +1332,13 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Read {count} lines in {seconds} s</source>
         <translation>用 {seconds} 秒识别了 {count} 行</translation>
+    </message>
+</context>
+<context>
+    <name>Pasting</name>
+    <message>
+        <source>Joined the line breaks of the pasted text (Ctrl+Z: the text as pasted).</source>
+        <translation>已合并粘贴文本中的换行（Ctrl+Z：恢复为粘贴时的文本）。</translation>
     </message>
 </context>
 <context>
@@ -796,6 +1366,296 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Copied</source>
         <translation>已复制</translation>
+    </message>
+</context>
+<context>
+    <name>Portal</name>
+    <message>
+        <source>The desktop&apos;s screenshot portal failed: {error}</source>
+        <translation>桌面环境的截图门户出错：{error}</translation>
+    </message>
+    <message>
+        <source>The screenshot was cancelled.</source>
+        <translation>截图已取消。</translation>
+    </message>
+    <message>
+        <source>The desktop&apos;s screenshot portal gave no image.</source>
+        <translation>桌面环境的截图门户没有返回图片。</translation>
+    </message>
+</context>
+<context>
+    <name>PostEdit</name>
+    <message>
+        <source>Nothing to approve: translate a text first.</source>
+        <translation>没有可批准的内容：请先翻译文本。</translation>
+    </message>
+    <message>
+        <source>The translation memory is not available: {why}</source>
+        <translation>翻译记忆库不可用：{why}</translation>
+    </message>
+    <message>
+        <source>Your translation of this sentence (kept when the text is translated again); the machine&apos;s: {machine}</source>
+        <translation>您对此句的译文（重新翻译时保留）；机器译文：{machine}</translation>
+    </message>
+    <message>
+        <source>From the translation memory (not sent to the model)</source>
+        <translation>来自翻译记忆库（未发送给模型）</translation>
+    </message>
+    <message>
+        <source>Confirmed: in the translation memory as approved (used as it is when the sentence comes again)</source>
+        <translation>已确认：已作为已批准译文存入翻译记忆库（此句再次出现时直接使用）</translation>
+    </message>
+    <message>
+        <source>Insert memory match {number}</source>
+        <translation>插入记忆库匹配 {number}</translation>
+    </message>
+    <message>
+        <source>Translation memory…</source>
+        <translation>翻译记忆库…</translation>
+    </message>
+    <message>
+        <source>Search, edit, import and export the translation memory (TMX)</source>
+        <translation>搜索、编辑、导入和导出翻译记忆库（TMX）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sentence(s) without a glossary term (wavy underline)</source>
+        <translation>
+            <numerusform>%n 个句子缺少术语表术语（波浪下划线）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sentence(s) kept</source>
+        <translation>
+            <numerusform>保留了 %n 个句子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n from the translation memory (underlined)</source>
+        <translation>
+            <numerusform>%n 个来自翻译记忆库（带下划线）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sentence(s) from the translation memory (underlined)</source>
+        <translation>
+            <numerusform>%n 个句子来自翻译记忆库（带下划线）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n translated by the model</source>
+        <translation>
+            <numerusform>%n 个由模型翻译</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+</context>
+<context>
+    <name>PostEditConfirm</name>
+    <message>
+        <source>Sentence confirmed ({done} of {total}): kept in the translation memory as approved</source>
+        <translation>句子已确认（{done}/{total}）：已作为已批准译文存入翻译记忆库</translation>
+    </message>
+    <message>
+        <source>This sentence is confirmed already ({done} of {total})</source>
+        <translation>此句已确认（{done}/{total}）</translation>
+    </message>
+    <message>
+        <source>Put the cursor in a translated sentence to confirm it.</source>
+        <translation>请将光标置于已翻译的句子中以确认它。</translation>
+    </message>
+    <message>
+        <source>Nothing to confirm: every sentence shown is confirmed.</source>
+        <translation>没有需要确认的内容：显示的所有句子均已确认。</translation>
+    </message>
+    <message>
+        <source>Confirm sentence</source>
+        <translation>确认句子</translation>
+    </message>
+    <message>
+        <source>Keep the sentence at the cursor in the translation memory as approved, then go to the next ({keys})</source>
+        <translation>将光标所在句子作为已批准译文存入翻译记忆库，然后转到下一句（{keys}）</translation>
+    </message>
+    <message>
+        <source>Confirm all sentences…</source>
+        <translation>确认所有句子…</translation>
+    </message>
+    <message>
+        <source>Confirm every sentence shown, after saying how many are unreviewed</source>
+        <translation>确认显示的每个句子（先告知有多少句尚未审校）</translation>
+    </message>
+    <message>
+        <source>Undo confirm all</source>
+        <translation>撤销全部确认</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sentence(s) confirmed; Edit &gt; Undo confirm all takes them back</source>
+        <translation>
+            <numerusform>已确认 %n 个句子；“编辑 &gt; 撤销全部确认”可将其撤回</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>
+
+%n of them are the machine&apos;s translation, not reviewed.</source>
+        <translation>
+            <numerusform>
+
+其中 %n 句是未经审校的机器译文。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Confirm all sentences</source>
+        <translation>确认所有句子</translation>
+    </message>
+    <message numerus="yes">
+        <source>Confirm %n sentence(s)? Each goes into the translation memory as approved, and is then used as it is wherever the sentence comes again.</source>
+        <translation>
+            <numerusform>确认 %n 个句子？每句都将作为已批准译文存入翻译记忆库，此后该句再次出现时将直接使用。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Confirm all undone: %n sentence(s) back as they were in the translation memory</source>
+        <translation>
+            <numerusform>已撤销全部确认：%n 个句子在翻译记忆库中恢复原状</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Progress</name>
+    <message numerus="yes">
+        <source>{done} of %n sentence(s)</source>
+        <translation>
+            <numerusform>{done}/%n 个句子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>{done} of %n sentence(s) translated</source>
+        <translation>
+            <numerusform>已翻译 {done}/%n 个句子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the translation is incomplete</source>
+        <translation>译文不完整</translation>
+    </message>
+</context>
+<context>
+    <name>Quitting</name>
+    <message>
+        <source>Nothing runs any more.</source>
+        <translation>已没有正在运行的任务。</translation>
+    </message>
+    <message>
+        <source>Quit anyway?</source>
+        <translation>仍要退出吗？</translation>
+    </message>
+    <message>
+        <source>Quit desktop-mt?</source>
+        <translation>退出 desktop-mt？</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>A translation is running; the part translated so far is kept.</source>
+        <translation>正在翻译；已翻译的部分会保留。</translation>
+    </message>
+    <message>
+        <source> ({done} of {total} segments done)</source>
+        <translation>（已完成 {done}/{total} 个句段）</translation>
+    </message>
+    <message>
+        <source>{name} is being translated{done}. What is done is kept, and desktop-mt offers to continue it when it starts again.</source>
+        <translation>正在翻译 {name}{done}。已完成的部分会保留，desktop-mt 下次启动时会提示继续翻译。</translation>
+    </message>
+    <message>
+        <source>{name} is being added as a model; quitting stops that, and it can be added again later.</source>
+        <translation>正在将 {name} 添加为模型；退出会中止添加，之后可以重新添加。</translation>
+    </message>
+</context>
+<context>
+    <name>RegionOverlay</name>
+    <message>
+        <source>Drag over the text to translate  ·  Esc cancels</source>
+        <translation>拖动框选要翻译的文字  ·  Esc 取消</translation>
+    </message>
+    <message>
+        <source>desktop-mt: select a region</source>
+        <translation>desktop-mt：选择区域</translation>
+    </message>
+</context>
+<context>
+    <name>Replace</name>
+    <message>
+        <source>Translate and replace: no text is selected. Select some text first.</source>
+        <translation>翻译并替换：未选中任何文本。请先选中文本。</translation>
+    </message>
+    <message>
+        <source>nothing to translate; left as it is</source>
+        <translation>没有需要翻译的内容；保持原样</translation>
+    </message>
+    <message>
+        <source>Translate and replace: {why}.</source>
+        <translation>翻译并替换：{why}。</translation>
+    </message>
+    <message>
+        <source>Translate and replace is unavailable here.</source>
+        <translation>此处无法使用翻译并替换。</translation>
+    </message>
+    <message>
+        <source>Translate and replace: {error}</source>
+        <translation>翻译并替换：{error}</translation>
+    </message>
+    <message>
+        <source>Translating the selection…</source>
+        <translation>正在翻译选中的文本…</translation>
+    </message>
+    <message>
+        <source>Translate and replace: the translation failed. {error}</source>
+        <translation>翻译并替换：翻译失败。{error}</translation>
+    </message>
+    <message>
+        <source>Translate and replace was cancelled; nothing was pasted.</source>
+        <translation>翻译并替换已取消；未粘贴任何内容。</translation>
+    </message>
+    <message>
+        <source>Translate and replace: the translation came out empty.</source>
+        <translation>翻译并替换：译文为空。</translation>
+    </message>
+    <message>
+        <source>Replaced the selection with its translation; the clipboard holds what it held before.</source>
+        <translation>已用译文替换选中的文本；剪贴板内容保持不变。</translation>
+    </message>
+    <message>
+        <source>No hotkey layer.</source>
+        <translation>没有全局快捷键层。</translation>
+    </message>
+    <message>
+        <source>Translate and replace is off (no hotkey set).</source>
+        <translation>翻译并替换已关闭（未设置快捷键）。</translation>
+    </message>
+    <message>
+        <source>The translate-and-replace hotkey {keys} is the clipboard hotkey too; choose another one in Settings.</source>
+        <translation>翻译并替换的快捷键 {keys} 同时也是剪贴板快捷键；请在设置中另选一个。</translation>
+    </message>
+</context>
+<context>
+    <name>RequestResults</name>
+    <message>
+        <source>translation failed</source>
+        <translation>翻译失败</translation>
+    </message>
+    <message>
+        <source>Translation failed</source>
+        <translation>翻译失败</translation>
     </message>
 </context>
 <context>
@@ -1000,12 +1860,52 @@ Details (without your text) were written to {log}.</source>
         <translation>{name}（未找到）</translation>
     </message>
     <message>
+        <source>Choose an exported model folder</source>
+        <translation>选择导出的模型文件夹</translation>
+    </message>
+    <message>
         <source>Cannot use {folder}: {error}</source>
         <translation>无法使用 {folder}：{error}</translation>
     </message>
     <message>
+        <source>{folder} was added before, as {model} (selected), kept in its downloaded layout (slower): the fast layout could not be built ({why}).</source>
+        <translation>{folder} 之前已添加为 {model}（已选中），保留下载时的布局（较慢）：无法生成快速布局（{why}）。</translation>
+    </message>
+    <message>
+        <source>{folder} was added before, as {model}: selected it.</source>
+        <translation>{folder} 之前已添加为 {model}：已选中。</translation>
+    </message>
+    <message>
+        <source>Adding {folder}: building its fast int8 layout from the fp32 weights (about a minute for a full-size model) into {root}. It is selected here when ready; if you close this dialog meanwhile, it is listed the next time you open Settings.</source>
+        <translation>正在添加 {folder}：正在从 fp32 权重生成快速 int8 布局（完整模型约需一分钟），保存到 {root}。完成后会在此处选中；如果期间关闭此对话框，下次打开设置时会列出该模型。</translation>
+    </message>
+    <message>
+        <source>The previous model folder</source>
+        <translation>上一个模型文件夹</translation>
+    </message>
+    <message>
+        <source>{what} is still being added. Add another folder when it is done; open Settings again then to choose the model it makes (or to see why it could not be added).</source>
+        <translation>{what} 仍在添加中。请在完成后再添加其他文件夹；届时重新打开设置即可选择生成的模型（或查看无法添加的原因）。</translation>
+    </message>
+    <message>
+        <source>Added {folder}, kept in its downloaded layout (slower): the fast layout could not be built ({why}).</source>
+        <translation>已添加 {folder}，保留下载时的布局（较慢）：无法生成快速布局（{why}）。</translation>
+    </message>
+    <message>
+        <source> (kept in its downloaded layout: slower)</source>
+        <translation>（保留下载时的布局：较慢）</translation>
+    </message>
+    <message>
+        <source>{folder} was added as the model {model}{slow}: choose it in its direction&apos;s row.</source>
+        <translation>{folder} 已添加为模型 {model}{slow}：请在对应翻译方向的一行中选择它。</translation>
+    </message>
+    <message>
         <source>Cannot use {name} for {direction}: {error}</source>
         <translation>无法将 {name} 用于{direction}：{error}</translation>
+    </message>
+    <message>
+        <source>None bundled (File &gt; Models… downloads one)</source>
+        <translation>无内置模型（可通过“文件 &gt; 模型…”下载）</translation>
     </message>
     <message>
         <source>Local API (for Pot, Easydict, Bob, browser extensions...)</source>
@@ -1034,6 +1934,120 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>Global shortcuts (from any application)</source>
         <translation>全局快捷键（在任何程序中有效）</translation>
+    </message>
+    <message>
+        <source> Empty: off.</source>
+        <translation> 留空：关闭。</translation>
+    </message>
+    <message>
+        <source>{action}:</source>
+        <translation>{action}：</translation>
+    </message>
+    <message>
+        <source>Translate selection copies the selected text for you</source>
+        <translation>“翻译选中文本”时自动复制选中的文本</translation>
+    </message>
+    <message>
+        <source>Presses Ctrl+C / Cmd+C in the application in front, then puts your clipboard back; off: Translate selection translates the clipboard.</source>
+        <translation>在前台程序中按 Ctrl+C / Cmd+C，之后恢复您的剪贴板；关闭时“翻译选中文本”翻译剪贴板内容。</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <source>Translate and replace</source>
+        <translation>翻译并替换</translation>
+    </message>
+    <message>
+        <source>Translate clipboard</source>
+        <translation>翻译剪贴板</translation>
+    </message>
+    <message>
+        <source>Translate the text on the clipboard, from any application.</source>
+        <translation>在任何程序中翻译剪贴板中的文本。</translation>
+    </message>
+    <message>
+        <source>Translate selection</source>
+        <translation>翻译选中文本</translation>
+    </message>
+    <message>
+        <source>Translate the text selected in any application (X11: the PRIMARY selection, the clipboard untouched; elsewhere the clipboard).</source>
+        <translation>翻译在任何程序中选中的文本（X11：PRIMARY 选区，不改动剪贴板；其他平台：剪贴板）。</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>和</translation>
+    </message>
+    <message>
+        <source>{keys} is the shortcut of both {names}: choose another for one of them.</source>
+        <translation>{keys} 同时是{names}的快捷键：请为其中之一另选快捷键。</translation>
+    </message>
+    <message>
+        <source>Unavailable: this run has no global shortcut layer.</source>
+        <translation>不可用：本次运行没有全局快捷键层。</translation>
+    </message>
+    <message>
+        <source>Unavailable: {why}</source>
+        <translation>不可用：{why}</translation>
+    </message>
+    <message>
+        <source>Off.</source>
+        <translation>已关闭。</translation>
+    </message>
+    <message>
+        <source>Not active: the desktop has not bound {keys} (confirm it in the desktop&apos;s dialog; if it was refused, choose the keys in the desktop&apos;s shortcut settings).</source>
+        <translation>未启用：桌面环境尚未绑定 {keys}（请在桌面环境的对话框中确认；如果被拒绝，请在桌面环境的快捷键设置中选择按键）。</translation>
+    </message>
+    <message>
+        <source>Active: the desktop bound it to {keys}; it works from any application.</source>
+        <translation>已启用：桌面环境已将其绑定到 {keys}；在任何程序中均有效。</translation>
+    </message>
+    <message>
+        <source>Active: {keys} works from any application.{note}</source>
+        <translation>已启用：{keys} 在任何程序中均有效。{note}</translation>
+    </message>
+    <message>
+        <source>not registered yet.</source>
+        <translation>尚未注册。</translation>
+    </message>
+    <message>
+        <source>Not active: {why}</source>
+        <translation>未启用：{why}</translation>
+    </message>
+    <message>
+        <source>Translate selection: {why}</source>
+        <translation>翻译选中文本：{why}</translation>
+    </message>
+    <message>
+        <source>No text was selected to translate.</source>
+        <translation>未选中要翻译的文本。</translation>
+    </message>
+    <message>
+        <source>Translate screen region</source>
+        <translation>翻译屏幕区域</translation>
+    </message>
+    <message>
+        <source>Select a part of the screen and translate the text in it.</source>
+        <translation>选择屏幕上的一块区域并翻译其中的文字。</translation>
+    </message>
+    <message>
+        <source>Show the window</source>
+        <translation>显示窗口</translation>
+    </message>
+    <message>
+        <source>Bring the desktop-mt window forward.</source>
+        <translation>将 desktop-mt 窗口调到前台。</translation>
+    </message>
+    <message>
+        <source>Select text in any application and press this: the text is replaced by its translation (English into Chinese, Chinese into English).</source>
+        <translation>在任何程序中选中文本后按此快捷键：文本将被替换为译文（英文译为中文，中文译为英文）。</translation>
+    </message>
+</context>
+<context>
+    <name>Stale</name>
+    <message>
+        <source>Ctrl+Z brought back an earlier text; Ctrl+Enter translates it.</source>
+        <translation>Ctrl+Z 恢复了之前的文本；按 Ctrl+Enter 翻译。</translation>
     </message>
 </context>
 <context>
@@ -1099,6 +2113,14 @@ Details (without your text) were written to {log}.</source>
         <translation>无法删除：{error}</translation>
     </message>
     <message>
+        <source>Import a TMX file</source>
+        <translation>导入 TMX 文件</translation>
+    </message>
+    <message>
+        <source>Export the translation memory</source>
+        <translation>导出翻译记忆库</translation>
+    </message>
+    <message>
         <source>Imported {file} into {direction}: {report}.</source>
         <translation>已将 {file} 导入 {direction}：{report}。</translation>
     </message>
@@ -1133,6 +2155,29 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>No entries in {direction} yet ({other}). Edited and approved sentences come here; Import TMX adds a CAT tool&apos;s memory.</source>
         <translation>{direction} 中还没有条目（{other}）。编辑并确认的句子会存入这里；“导入 TMX”可添加 CAT 工具的翻译记忆库。</translation>
+    </message>
+</context>
+<context>
+    <name>TMFiles</name>
+    <message>
+        <source>TMX files (*.tmx);;All files (*)</source>
+        <translation>TMX 文件 (*.tmx);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>TMX needs translate-toolkit (the &apos;tm&apos; extra)</source>
+        <translation>TMX 需要 translate-toolkit（“tm”附加组件）</translation>
+    </message>
+    <message>
+        <source>Cannot import the TMX file</source>
+        <translation>无法导入 TMX 文件</translation>
+    </message>
+    <message>
+        <source>Cannot export the translation memory</source>
+        <translation>无法导出翻译记忆库</translation>
+    </message>
+    <message>
+        <source>{file}: {error}. Nothing was imported.</source>
+        <translation>{file}：{error}。未导入任何内容。</translation>
     </message>
 </context>
 <context>
@@ -1181,6 +2226,10 @@ Details (without your text) were written to {log}.</source>
         <source>Direction:</source>
         <translation>翻译方向：</translation>
     </message>
+    <message>
+        <source>in</source>
+        <translation>范围</translation>
+    </message>
 </context>
 <context>
     <name>Tray</name>
@@ -1199,6 +2248,10 @@ Details (without your text) were written to {log}.</source>
 </context>
 <context>
     <name>WindowChrome</name>
+    <message>
+        <source>Documents ({documents});;Images: read and translate the text (*.png *.jpg *.jpeg *.webp *.bmp *.gif *.tif *.tiff);;All files (*)</source>
+        <translation>文档 ({documents});;图片：识别并翻译其中的文字 (*.png *.jpg *.jpeg *.webp *.bmp *.gif *.tif *.tiff);;所有文件 (*)</translation>
+    </message>
     <message>
         <source>Translate the source text</source>
         <translation>翻译原文</translation>
@@ -1380,6 +2433,10 @@ Details (without your text) were written to {log}.</source>
         <translation>译文变为原文，翻译方向对调（{keys}）</translation>
     </message>
     <message>
+        <source>Main toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
         <source>No model</source>
         <translation>无模型</translation>
     </message>
@@ -1544,6 +2601,49 @@ Replace it, or keep it and save the new translation as {other}?</source>
     <message>
         <source>Model, licences and version</source>
         <translation>模型、许可证和版本</translation>
+    </message>
+</context>
+<context>
+    <name>Worker</name>
+    <message>
+        <source>No model is loaded yet.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <source>Could not load the model</source>
+        <translation>无法加载模型</translation>
+    </message>
+    <message>
+        <source>The previously loaded model is still in use.</source>
+        <translation>之前加载的模型仍在使用中。</translation>
+    </message>
+    <message>
+        <source>Cannot translate: {why}</source>
+        <translation>无法翻译：{why}</translation>
+    </message>
+    <message>
+        <source>Translation failed</source>
+        <translation>翻译失败</translation>
+    </message>
+    <message>
+        <source>Cannot complete: {why}</source>
+        <translation>无法补全：{why}</translation>
+    </message>
+    <message>
+        <source>Completion failed</source>
+        <translation>补全失败</translation>
+    </message>
+    <message>
+        <source>Alternatives failed</source>
+        <translation>查找备选译文失败</translation>
+    </message>
+    <message>
+        <source>Cannot translate the file: {why}</source>
+        <translation>无法翻译该文件：{why}</translation>
+    </message>
+    <message>
+        <source>File translation failed</source>
+        <translation>文件翻译失败</translation>
     </message>
 </context>
 </TS>
