@@ -66,10 +66,12 @@ class NoLookAhead:
 
     def __init__(self, translator: Translator) -> None:
         self.translator = translator
-        self.model_info, self.variant = translator.model_info, translator.variant
 
-    def translate_stream(self, text: str, options: Any = None, cancel: Any = None) -> Any:
-        return self.translator.translate_stream(text, options, cancel)
+    def __getattr__(self, name: str) -> Any:  # the rest of the face is the translator's
+        return getattr(self.translator, name)
+
+    def translate_stream(self, text: str, options: Any = None, cancel: Any = None, **_how: Any) -> Any:
+        return self.translator.translate_stream(text, options, cancel)  # look_ahead dropped
 
     def close(self) -> None:
         pass
@@ -309,12 +311,13 @@ def main() -> int:
     parser.add_argument("--arch", type=Path, help="the opus-mt architecture's export (benchmarks/arch_model.py)")
     parser.add_argument("--threads", type=int, default=0, help="intra-op threads (0: ORT's choice)")
     parser.add_argument("--json", type=Path, help="write the figures here too")
+    parser.add_argument("--arch-only", action="store_true", help="with --arch: that model alone")
     args = parser.parse_args()
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])  # noqa: F841 - the UI thread's loop
     rows = [line.split("\t")[0] for line in args.data.read_text(encoding="utf-8").splitlines()]
     sessions = SessionOptions(intra_op_threads=args.threads)
     results = []
-    models: list[tuple[str, Path | None, int]] = [("bundled en-zh", None, args.sentences)]
+    models: list[tuple[str, Path | None, int]] = [] if args.arch_only else [("bundled en-zh", None, args.sentences)]
     if args.arch:
         models.append(("opus-mt architecture (random weights)", args.arch, args.arch_sentences))
     for name, directory, count in models:
