@@ -574,6 +574,11 @@ def scanned_files() -> Iterator[Path]:
         yield path
 
 
+def old_of(rel: str, paths: dict[str, str]) -> str:
+    """The path a file had before the move (``rel`` is its new path)."""
+    return next((old for old, new in paths.items() if new == rel), rel)
+
+
 def module_of(rel: str) -> tuple[str | None, bool]:
     """The dotted module of a .py path under desktop_mt, and whether it is a package's __init__."""
     if not (rel.startswith(PKG + "/") and rel.endswith(".py")):
@@ -603,9 +608,13 @@ def run(check_only: bool) -> None:
     print(f"relayout: {len(module_moves)} modules move")
     if check_only:
         return
-    dirty = subprocess.run(["git", "status", "--porcelain", PKG], cwd=ROOT, capture_output=True, text=True).stdout
-    if dirty.strip():
-        raise LayoutError(f"tools/relayout.py: desktop_mt/ has uncommitted changes; commit them first:\n{dirty}")
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
+    dirty = {line[3:].split(" -> ")[-1] for line in status.splitlines()}
+    in_package = sorted(d for d in dirty if d.startswith(PKG + "/"))
+    if in_package:
+        raise LayoutError(
+            "tools/relayout.py: desktop_mt/ has uncommitted changes; commit them first:\n" + "\n".join(in_package)
+        )
     before = counts()
     rewriter = Rewriter(module_moves)
     paths = file_moves(module_moves)
@@ -623,6 +632,9 @@ def run(check_only: bool) -> None:
         if new != text or rel in paths:
             new_texts[new_rel] = new
     created: list[str] = []
+    touched = sorted(dirty & ({old for old, new in paths.items()} | {old_of(rel, paths) for rel in new_texts}))
+    if touched:  # their uncommitted work would go into the layout's commit
+        raise LayoutError("tools/relayout.py: files it rewrites have uncommitted changes:\n" + "\n".join(touched))
     for package, doc in NEW_PACKAGES.items():
         init = ROOT / PKG / package.replace(".", "/") / "__init__.py"
         created.append(init.relative_to(ROOT).as_posix())
