@@ -156,7 +156,7 @@ class Emissions:
 
 @contextlib.contextmanager
 def wait_emitted(
-    qtbot: Any, signal: Any, timeout: int = 5_000, check_params_cb: Callable[..., bool] | None = None
+    qtbot: Any, signal: Any, timeout: int = 10_000, check_params_cb: Callable[..., bool] | None = None
 ) -> Iterator[Emissions]:
     """``qtbot.waitSignal`` for a signal emitted in another thread (the translation worker's
     QThread, a folder adder's thread): records emissions from the start of the block, then waits

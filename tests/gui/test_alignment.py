@@ -236,7 +236,7 @@ def test_hover_highlights_and_leaving_returns_to_the_cursor(qtbot, make_controll
     cursor.setPosition(window.target_text().index("<are>"))
     point = target.cursorRect(cursor).center()
     qtbot.mouseMove(target.viewport(), point)
-    qtbot.waitUntil(lambda: _selection(window.source) == "How are you?", timeout=3000)
+    qtbot.waitUntil(lambda: _selection(window.source) == "How are you?", timeout=10_000)
     controller.alignment.view.hover(None, 0)  # the pointer left the panes
     assert _selection(window.source) == "Hello world."
 

@@ -18,7 +18,7 @@ from .fakes import fake_factory
 def built(qtbot):
     window, controller, tray = app_mod.build([], translator_factory=fake_factory())
     qtbot.addWidget(window)
-    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
+    with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):
         controller.start()
     window.show()
     qtbot.waitExposed(window)
@@ -30,7 +30,7 @@ def test_tray_translate_clipboard_brings_window_forward_and_streams(qtbot, built
     window, controller, tray = built
     window.showMinimized()
     QGuiApplication.clipboard().setText("from the tray")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         tray.translate_action.trigger()
     assert window.target_text() == "<from><the><tray>"
     assert window.isVisible() and not window.isMinimized()
@@ -42,7 +42,7 @@ def test_tray_show_hide_and_quit(qtbot, built):
     assert not window.isVisible()
     tray.toggle_action.trigger()
     assert window.isVisible()
-    with qtbot.waitSignal(window.closing, timeout=2_000):
+    with qtbot.waitSignal(window.closing, timeout=10_000):
         tray.quit_action.trigger()
     assert not window.isVisible()
     assert [a.text() for a in tray.menu.actions() if a.text()] == ["Translate clipboard", "Show/Hide window", "Quit"]
@@ -56,7 +56,7 @@ def test_unexpected_exception_logged_without_user_text_and_shown(qtbot, built):
         raise ValueError("cannot handle 'my secret sentence'")
     except ValueError as exc:
         reporter.hook(type(exc), exc, exc.__traceback__)
-    qtbot.waitUntil(lambda: len(window.error_dialogs) > 0, timeout=2_000)
+    qtbot.waitUntil(lambda: len(window.error_dialogs) > 0, timeout=10_000)
     assert "ValueError" in window.error_dialogs[-1].text()
     assert str(log_file()) in window.error_dialogs[-1].text()
     logged = log_file().read_text(encoding="utf-8")
@@ -74,7 +74,7 @@ def test_exception_in_a_background_thread_reaches_a_dialog(qtbot, built):
     t = threading.Thread(target=boom)
     t.start()
     t.join()
-    qtbot.waitUntil(lambda: any("RuntimeError" in d.text() for d in window.error_dialogs), timeout=2_000)
+    qtbot.waitUntil(lambda: any("RuntimeError" in d.text() for d in window.error_dialogs), timeout=10_000)
     assert window.isVisible()
 
 

@@ -41,7 +41,7 @@ def test_interleave_pairs_lines_and_keeps_a_stopped_rest():
 def test_bilingual_view_shows_and_copies_pairs_and_is_remembered(qtbot, make_controller, tmp_path):
     window, controller = make_controller(factory=line_factory)
     assert not window.bilingual_action.isChecked()
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate(TEXT)
     plain = "<Good><morning.>\n\n<Where><is><the><station?>\n<Thank><you.>"
     assert window.target_text() == plain
@@ -57,7 +57,7 @@ def test_bilingual_view_shows_and_copies_pairs_and_is_remembered(qtbot, make_con
     window.bilingual_action.trigger()  # and off again: the plain translation
     assert window.target_text() == plain
     window.bilingual_action.trigger()
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate("See you.")  # the next translation comes out paired too
     assert window.target_text() == "See you.\n<See><you.>"
 
@@ -65,7 +65,7 @@ def test_bilingual_view_shows_and_copies_pairs_and_is_remembered(qtbot, make_con
 def test_bilingual_from_the_settings_file_and_kept_by_the_dialog(qtbot, make_controller):
     window, controller = make_controller(Settings(bilingual=True), factory=line_factory)
     assert window.bilingual_action.isChecked()
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate("Hello there.")
     assert window.target_text() == "Hello there.\n<Hello><there.>"
     controller.apply_settings(Settings(bilingual=False))  # a dialog opened before the toggle
@@ -74,7 +74,7 @@ def test_bilingual_from_the_settings_file_and_kept_by_the_dialog(qtbot, make_con
 
 def test_toggling_after_clear_leaves_the_empty_pane(qtbot, make_controller):
     window, controller = make_controller(factory=line_factory)
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate("Hello there.")
     window.clearRequested.emit()
     window.bilingual_action.trigger()

@@ -18,7 +18,7 @@ def test_the_combo_box_chooses_the_target_of_every_request(qtbot, make_controlle
     assert bar.target() is Target.AUTO
     window.set_source("今天天气很好。")
     bar.combo.setCurrentIndex(bar.combo.findData("en"))
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         bar.combo.activated.emit(bar.combo.currentIndex())  # what a user's choice emits
     assert controller.direction.target is Target.ENGLISH
     assert controller.worker.translator.calls[-1]["options"].target == "en"
@@ -26,10 +26,10 @@ def test_the_combo_box_chooses_the_target_of_every_request(qtbot, make_controlle
 
 def test_auto_shows_what_it_decided_for_the_text(qtbot, make_controller):
     window, controller = make_controller()
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate("今天天气很好。")
     assert window.direction_bar.combo.itemText(0) == "Auto (Chinese → English)"
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate("The weather is nice today.")
     assert window.direction_bar.combo.itemText(0) == "Auto (English → Chinese)"
 
@@ -46,11 +46,11 @@ def test_swap_puts_the_translation_into_the_source_and_flips_the_direction(qtbot
     window, controller = make_controller(factory=lambda config: _Flipping(config))
     controller.direction.choose("zh")
     window.set_source("Hello world")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.translate_action.trigger()
     translation = window.target_text()
     assert translation == "<你好世界>"
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.swap_action.trigger()
     assert window.source_text() == translation
     assert window.direction_bar.target() is Target.ENGLISH
@@ -75,7 +75,7 @@ class _NoZhEn(FakeTranslator):
 
 def test_a_direction_without_a_model_names_the_model_to_download(qtbot, make_controller):
     window, controller = make_controller(factory=lambda config: _NoZhEn(config))
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate("今天天气很好。")
     assert any("opus-mt-zh-en" in line for line in window.banner.lines())
     assert window.error_dialogs == []  # a banner, not a modal error
@@ -108,7 +108,7 @@ def test_the_hotkey_translates_in_auto(qtbot, make_controller):
     window, controller = make_controller()
     controller.direction.choose("en")  # Chinese -> English chosen in the window
     QGuiApplication.clipboard().setText("Good morning.")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.hotkey_pressed()  # English text from another application
     assert window.direction_bar.target() is Target.AUTO
     assert controller.worker.translator.calls[-1]["options"].target == "auto"

@@ -34,7 +34,7 @@ def saved() -> dict:
 def test_typed_text_translation_and_cursor_come_back_after_a_quit(qtbot, make_controller):
     window, controller = make_controller()
     qtbot.keyClicks(window.source, "first line")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.translateRequested.emit(window.source_text())
     qtbot.keyClicks(window.source, " and more")  # typed after the translation: kept too
     cursor = window.source.textCursor()
@@ -56,7 +56,7 @@ def test_typed_text_translation_and_cursor_come_back_after_a_quit(qtbot, make_co
 def test_the_draft_is_saved_while_typing_not_only_at_quit(qtbot, make_controller):
     window, controller = make_controller()
     qtbot.keyClicks(window.source, "unsaved?")
-    qtbot.waitUntil(lambda: drafts.draft_path().exists() and saved()["source"] == "unsaved?", timeout=5_000)
+    qtbot.waitUntil(lambda: drafts.draft_path().exists() and saved()["source"] == "unsaved?", timeout=10_000)
     assert controller.drafts.writer._thread.name == "draft-writer"  # written off the UI thread
 
 
@@ -82,7 +82,7 @@ def test_the_writer_keeps_only_the_newest_state_and_flush_wins(tmp_path):
 def test_quit_while_a_translation_runs_asks_and_keep_running_keeps_it(qtbot, make_controller):
     window, controller = make_controller(delay=0.2)
     window.show()
-    with wait_emitted(qtbot, controller.worker.delta, timeout=5_000):
+    with wait_emitted(qtbot, controller.worker.delta, timeout=10_000):
         controller.translate("one two three four five six seven eight")
     answers: list[str] = []
 
@@ -97,7 +97,7 @@ def test_quit_while_a_translation_runs_asks_and_keep_running_keeps_it(qtbot, mak
     assert answers and "A translation is running" in answers[0]
     assert window.isVisible() and controller.current is not None
     QTimer.singleShot(0, lambda: answer("Quit"))
-    with qtbot.waitSignal(window.closing, timeout=5_000):
+    with qtbot.waitSignal(window.closing, timeout=10_000):
         window.quit_action.trigger()
     assert len(answers) == 2 and not window.isVisible()
 
@@ -107,7 +107,7 @@ def test_quit_when_nothing_runs_does_not_ask(qtbot, make_controller):
     asked: list[str] = []
     controller.quit_guard.ask = lambda parent, text: asked.append(text) or False
     window.show()
-    with qtbot.waitSignal(window.closing, timeout=5_000):
+    with qtbot.waitSignal(window.closing, timeout=10_000):
         window.quit()
     assert asked == []
 
@@ -126,7 +126,7 @@ def test_closing_the_window_without_a_tray_asks_while_a_file_job_runs(qtbot, mak
     assert not close.isAccepted()
     assert window.isVisible() and controller.file_job is not None
     assert "notes.txt is being translated" in asked[0] and "continue" in asked[0]
-    with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
         controller.cancel_file()
 
 
@@ -142,7 +142,7 @@ def interrupted_job(qtbot, make_controller, tmp_path, monkeypatch):
     controller.translate_file(str(src))
     qtbot.waitUntil(lambda: bool(done) and done[-1] >= 12, timeout=10_000)
     window.show()
-    with qtbot.waitSignal(window.closing, timeout=5_000):
+    with qtbot.waitSignal(window.closing, timeout=10_000):
         window.quit()
     controller.shutdown()
     assert journal_path(default_output_path(src)).exists()
@@ -209,7 +209,9 @@ def test_a_translation_cut_short_by_quitting_comes_back_marked_incomplete(qtbot,
         third.translate(third_window.source_text())
     assert not third_window.target.toPlainText().endswith(STOP_MARK)
     assert not any("incomplete" in line for line in third_window.banner.lines())
-    qtbot.waitUntil(lambda: saved()["incomplete"] is False and saved()["translation"] == third_window.target_text())
+    qtbot.waitUntil(
+        lambda: saved()["incomplete"] is False and saved()["translation"] == third_window.target_text(), timeout=10_000
+    )
 
 
 def test_a_finished_translation_is_saved_complete_and_restored_without_a_mark(qtbot, make_controller):
@@ -219,7 +221,9 @@ def test_a_finished_translation_is_saved_complete_and_restored_without_a_mark(qt
     window.set_source("Good morning")
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate("Good morning")
-    qtbot.waitUntil(lambda: drafts.draft_path().exists() and saved()["translation"] == "<Good><morning>")
+    qtbot.waitUntil(
+        lambda: drafts.draft_path().exists() and saved()["translation"] == "<Good><morning>", timeout=10_000
+    )
     assert saved()["incomplete"] is False
     controller.shutdown()
     again, _second = make_controller()
@@ -234,7 +238,7 @@ def test_a_stopped_translation_is_saved_incomplete(qtbot, make_controller):
     qtbot.waitUntil(lambda: window.target_text().count("<") >= 3, timeout=10_000)
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.stopRequested.emit()
-    qtbot.waitUntil(lambda: drafts.draft_path().exists() and saved()["incomplete"] is True, timeout=5_000)
+    qtbot.waitUntil(lambda: drafts.draft_path().exists() and saved()["incomplete"] is True, timeout=10_000)
     assert saved()["translation"] == window.target_text()
 
 

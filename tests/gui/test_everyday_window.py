@@ -91,8 +91,8 @@ def test_recent_files_menu_retranslates(qtbot, make_controller, tmp_path, monkey
 def test_status_bar_is_current_after_stop_and_clear(qtbot, make_controller):
     window, controller = make_controller(delay=0.01)
     controller.translate(" ".join(f"w{i}" for i in range(500)))
-    qtbot.waitUntil(lambda: len(window.target_text()) > 0, timeout=5_000)
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    qtbot.waitUntil(lambda: len(window.target_text()) > 0, timeout=10_000)
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.stopRequested.emit()
     assert window.state() == "stopped" and "tok/s" in window.stats_label.text()
     window.clearRequested.emit()
@@ -112,7 +112,7 @@ def test_missing_chosen_model_falls_back_to_the_bundled_one(qtbot, make_controll
     assert window.model_label.text().startswith("fake-en-zh") and window.state() == "idle"
     assert controller.loaded_config.model_dir is None
     assert controller.settings.model_path == missing  # kept: the folder may come back
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate("still works")
     assert window.target_text() == "<still><works>"
 
@@ -125,12 +125,12 @@ def test_close_hides_to_tray_and_quit_really_closes(qtbot, make_controller):
     qtbot.waitExposed(window)
     closed: list[bool] = []
     window.closing.connect(lambda: closed.append(True))
-    with qtbot.waitSignal(window.hiddenToTray, timeout=1_000):
+    with qtbot.waitSignal(window.hiddenToTray, timeout=10_000):
         window.close()
     assert not window.isVisible() and closed == []
     window.bring_forward()  # what the hotkey and the tray do
     assert window.isVisible()
-    with qtbot.waitSignal(window.closing, timeout=1_000):
+    with qtbot.waitSignal(window.closing, timeout=10_000):
         window.quit_action.trigger()
     assert not window.isVisible()
 
@@ -139,12 +139,12 @@ def test_close_quits_when_the_setting_is_off_or_there_is_no_tray(qtbot, make_con
     window, controller = make_controller(settings=Settings(close_to_tray=False))
     controller.set_tray_available(True)
     window.show()
-    with qtbot.waitSignal(window.closing, timeout=1_000):
+    with qtbot.waitSignal(window.closing, timeout=10_000):
         window.close()
     window2, controller2 = make_controller()
     controller2.set_tray_available(False)
     window2.show()
-    with qtbot.waitSignal(window2.closing, timeout=1_000):
+    with qtbot.waitSignal(window2.closing, timeout=10_000):
         window2.close()
 
 
@@ -195,7 +195,7 @@ def test_remote_command_line_translates_clipboard_and_files(qtbot, make_controll
     window, controller = make_controller(factory=batch_factory())
     window.hide()
     QGuiApplication.clipboard().setText("sent from a second launch")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         app_mod.on_remote_message({"version": 1, "argv": ["--clipboard"], "cwd": str(tmp_path)}, window, controller)
     assert window.isVisible() and window.target_text() == "<sent><from><a><second><launch>"
     # --selection (desktop-mt show --selection): the primary selection, or the clipboard
@@ -205,7 +205,7 @@ def test_remote_command_line_translates_clipboard_and_files(qtbot, make_controll
     clipboard.setText("copied words")
     if clipboard.supportsSelection():
         clipboard.setText("selected words", clipboard.Mode.Selection)
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         app_mod.on_remote_message({"version": 1, "argv": ["--selection"], "cwd": str(tmp_path)}, window, controller)
     assert window.source_text() == expected
     (tmp_path / "doc.txt").write_text("hello\n", encoding="utf-8")
@@ -219,7 +219,7 @@ def test_window_works_480_px_wide(qtbot, make_controller):
     window, controller = make_controller()
     window.show()
     window.resize(MIN_WIDTH, 500)
-    qtbot.waitUntil(lambda: window.width() == MIN_WIDTH, timeout=2_000)
+    qtbot.waitUntil(lambda: window.width() == MIN_WIDTH, timeout=10_000)
     assert window.minimumSizeHint().width() <= MIN_WIDTH
     # The toolbar keeps the first commands and moves the rest into its » menu.
     assert window.translate_button.isVisible()

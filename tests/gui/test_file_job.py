@@ -97,8 +97,8 @@ def test_cancel_stops_job_and_writes_no_output(qtbot, make_controller, tmp_path)
     assert not window.file_job.isHidden()
     assert not window.file_button.isEnabled()
     # the panel follows the worker's signal through the controller's queued slot
-    qtbot.waitUntil(lambda: "seg/s" in window.file_job.rate_label.text(), timeout=5_000)
-    with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000) as ended:
+    qtbot.waitUntil(lambda: "seg/s" in window.file_job.rate_label.text(), timeout=10_000)
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000) as ended:
         window.file_job.cancel_button.click()
     assert ended.args == ["cancelled"]
     # One chunk holds all 50 lines and it never finished: the message must not claim more.
@@ -116,7 +116,7 @@ def test_typing_runs_beside_the_job_and_pauses_it(qtbot, make_controller, tmp_pa
     qtbot.waitUntil(lambda: bool(done) and done[-1] >= 2, timeout=10_000)
     assert controller.translate_file(str(src)) is False  # one job at a time
     # the status bar says so (its label follows the signal through the controller's queued slot)
-    qtbot.waitUntil(lambda: "file job: notes.txt 2/20" in window.job_label.text(), timeout=5_000)
+    qtbot.waitUntil(lambda: "file job: notes.txt 2/20" in window.job_label.text(), timeout=10_000)
     # The job is blocked inside its batch; the typed request still finishes: its own engine.
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate("hello world")
@@ -124,7 +124,7 @@ def test_typing_runs_beside_the_job_and_pauses_it(qtbot, make_controller, tmp_pa
     assert window.state() == "idle"
     engines = {id(t) for t in FakeTranslator.instances}
     assert len(engines) >= 2
-    with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
         controller.cancel_file()
     assert window.job_label.text() == ""
 
@@ -136,7 +136,7 @@ def test_typing_pauses_the_job_at_its_next_batch_boundary(qtbot, make_controller
     done = progress_log(controller)
     controller.translate_file(str(src))
     qtbot.waitUntil(lambda: bool(done), timeout=10_000)
-    qtbot.waitUntil(lambda: controller.gate.pauses >= 1, timeout=5_000)
+    qtbot.waitUntil(lambda: controller.gate.pauses >= 1, timeout=10_000)
     assert not default_output_path(src).exists()  # held at the boundary
     with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000) as ended:
         controller.gate.set_busy(False)
@@ -184,7 +184,7 @@ def test_cancel_tells_what_the_journal_kept_and_the_job_resumes(qtbot, make_cont
     controller.translate_file(str(src))
     qtbot.waitUntil(lambda: bool(done) and done[-1] >= 2, timeout=10_000)
     # Chunks of 4 lines: the first chunk blocks after 2 lines, so nothing is journaled yet.
-    with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
         controller.cancel_file()
     assert "nothing was saved" in window.statusBar().currentMessage()
     # A fake that finishes 3 chunks (12 lines) before blocking: 12 are kept.
@@ -194,7 +194,7 @@ def test_cancel_tells_what_the_journal_kept_and_the_job_resumes(qtbot, make_cont
     done = progress_log(controller)
     controller.translate_file(str(src))
     qtbot.waitUntil(lambda: bool(done) and done[-1] >= 12, timeout=10_000)
-    with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000):
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
         controller.cancel_file()
     message = window.statusBar().currentMessage()
     assert "12 of 20 segments kept" in message and "nothing was saved" not in message
@@ -279,7 +279,7 @@ def test_cancel_drops_the_queued_files_and_says_so(qtbot, make_controller, tmp_p
     done = progress_log(controller)
     controller.translate_files([str(first), str(second)])
     qtbot.waitUntil(lambda: bool(done) and done[-1] >= 3, timeout=10_000)
-    with qtbot.waitSignal(controller.fileJobEnded, timeout=5_000) as ended:
+    with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000) as ended:
         window.file_job.cancel_button.click()
     assert ended.args == ["cancelled"]
     assert window.statusBar().currentMessage().startswith("1 queued file(s) not started. ")
@@ -315,6 +315,6 @@ def test_the_job_label_waits_for_a_status_message(qtbot, make_controller):
     window.set_job_status("file job: talk.srt 16/800")
     assert not window.job_label.isVisible()
     window.statusBar().clearMessage()
-    qtbot.waitUntil(window.job_label.isVisible, timeout=2_000)
+    qtbot.waitUntil(window.job_label.isVisible, timeout=10_000)
     window.set_job_status("")
     assert not window.job_label.isVisible()

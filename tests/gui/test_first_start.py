@@ -99,7 +99,7 @@ def test_not_now_is_remembered_and_the_models_dialog_brings_the_page_back(qtbot,
     assert not again.first_start.due() and not again.first_start.show_if_due()  # the next start: no page
 
     dialog = again.models_hub.open()
-    with qtbot.waitSignal(again.first_start.shownChanged):
+    with qtbot.waitSignal(again.first_start.shownChanged, timeout=10_000):
         dialog.first_start_button.click()
     assert again.first_start.is_shown()  # from the Models dialog, put away or not
     assert not dialog.isVisible()  # the dialog steps aside for the page
@@ -201,7 +201,7 @@ def test_the_page_fits_a_480_px_window_in_both_languages(qtbot, qapp, make_contr
         first = controller.first_start
         assert first.show_if_due()
         page = first.page
-        qtbot.waitUntil(lambda: page.body.width() > 0 and page.body.width() <= page.viewport().width())
+        qtbot.waitUntil(lambda: page.body.width() > 0 and page.body.width() <= page.viewport().width(), timeout=10_000)
         assert page.body.minimumSizeHint().width() <= page.viewport().width()  # nothing cut sideways
         cut = [
             label.text()

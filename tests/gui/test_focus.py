@@ -17,7 +17,7 @@ def window(qtbot):
     qtbot.waitExposed(w)
     w.activateWindow()
     w.source.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is w.source)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is w.source, timeout=10_000)
     yield w
     # A simulated key with Ctrl leaves Qt's modifier state at Ctrl until a key event without
     # it comes; later tests (a table's selectRow) would act as if Ctrl were held.

@@ -82,7 +82,7 @@ def test_settings_dialog_saves_the_glossary_on_apply_and_keeps_open_on_a_bad_row
     editor = dialog.glossary_editor
     editor.add_button.click()
     _fill(editor, 0, "train station", "火车站")
-    with qtbot.waitSignal(dialog.applied, timeout=2000):
+    with qtbot.waitSignal(dialog.applied, timeout=10_000):
         dialog.apply()
     assert Glossary.load(glossary_path()).terms == (Term("train station", "火车站"),)
     editor.add_button.click()

@@ -149,7 +149,7 @@ def test_an_edit_updates_the_entry_just_kept_and_the_dialog_compares(qtbot, make
         window.set_source("Good morning")
         controller.translate("Good morning")
     entry_id = added.args[0]
-    with qtbot.waitSignal(controller.history.entryEdited) as edited:
+    with qtbot.waitSignal(controller.history.entryEdited, timeout=10_000) as edited:
         assert controller.history.translation_edited("Good morning", "<Good> <morning>!") == entry_id
     assert edited.args == [entry_id]
     history = controller.history.history()
@@ -259,7 +259,7 @@ def test_a_long_chinese_row_is_elided_by_width_not_by_characters(qtbot, make_con
     assert QFontMetricsF(dialog.list.font()).horizontalAdvance(first) <= width
     assert second == "→ I will be late for school tomorrow."
     dialog.resize(dialog.width() + 400, dialog.height())
-    qtbot.waitUntil(lambda: len(dialog.row_lines(0)[0]) > len(first))  # a wider list shows more
+    qtbot.waitUntil(lambda: len(dialog.row_lines(0)[0]) > len(first), timeout=10_000)  # a wider list shows more
 
 
 def test_a_retranslation_that_keeps_an_edited_sentence_is_kept_as_edited(qtbot, make_controller):

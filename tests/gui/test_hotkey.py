@@ -81,7 +81,7 @@ def test_hotkey_press_translates_clipboard(qtbot, fake_pynput, make_controller):
     assert ok and FakeGlobalHotKeys.last.started
     assert list(FakeGlobalHotKeys.last.mapping) == ["<ctrl>+<alt>+e"]
     QGuiApplication.clipboard().setText("pressed from anywhere")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         FakeGlobalHotKeys.last.press("<ctrl>+<alt>+e")
     assert window.target_text() == "<pressed><from><anywhere>"
     first = FakeGlobalHotKeys.last

@@ -98,7 +98,7 @@ def test_windows_hotkey_reaches_the_app_through_globalhotkey(qtbot):
     backend = windows.WindowsBackend(user32=user32, last_error=user32.last_error, install=False)
     key = GlobalHotkey(action="Translate clipboard", hub=HotkeyHub(backend))
     assert key.start("Ctrl+Alt+E") == (True, "Global hotkey Ctrl+Alt+E is active.")
-    with qtbot.waitSignal(key.activated, timeout=1000):
+    with qtbot.waitSignal(key.activated, timeout=10_000):
         _filter(backend, windows.WM_HOTKEY, user32.calls[-1][2])
 
 
@@ -219,7 +219,7 @@ def test_macos_hotkey_reaches_the_app_through_globalhotkey(qtbot):
     key = GlobalHotkey(action="Show window", hub=HotkeyHub(macos.CarbonBackend(carbon)))
     assert key.start("Ctrl+Shift+Space")[0]
     carbon.events = {0x60: (macos.fourcc("DMTk"), 1)}
-    with qtbot.waitSignal(key.activated, timeout=1000):
+    with qtbot.waitSignal(key.activated, timeout=10_000):
         assert carbon.handler(None, 0x60, None) == 0
 
 

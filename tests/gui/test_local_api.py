@@ -214,7 +214,7 @@ def test_the_dialog_edits_the_setting(qtbot):
     dialog.local_api_check.setChecked(True)
     dialog.local_api_port_spin.setValue(5077)
     dialog.local_api_key_edit.setText("  key  ")
-    with qtbot.waitSignal(dialog.applied) as applied:
+    with qtbot.waitSignal(dialog.applied, timeout=10_000) as applied:
         dialog.apply()
     new = applied.args[0]
     assert (new.local_api, new.local_api_port, new.local_api_key) == (True, 5077, "key")

@@ -36,7 +36,7 @@ def two_way(make_controller):
 
 
 def translate(qtbot, controller, text):
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate(text)
 
 
@@ -67,17 +67,17 @@ def test_auto_names_the_model_of_the_latest_requests_direction(qtbot, two_way):
 def test_an_explicit_direction_names_its_model_whatever_the_text(qtbot, two_way):
     window, controller = two_way
     window.set_source("今天天气很好。")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.translate_action.trigger()
     assert window.model_label.text() == f"{ZH_EN_MODEL} · int8"
     bar = window.direction_bar
     bar.combo.setCurrentIndex(bar.combo.findData("zh"))  # English -> Chinese, as a user's choice
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         bar.combo.activated.emit(bar.combo.currentIndex())
     assert controller.direction.target is Target.CHINESE
     assert window.model_label.text() == f"{EN_ZH_MODEL} · int8"
     controller.direction.swap()  # the translation becomes the source; Chinese -> English now
-    qtbot.waitUntil(lambda: window.model_label.text() == f"{ZH_EN_MODEL} · int8", timeout=5_000)
+    qtbot.waitUntil(lambda: window.model_label.text() == f"{ZH_EN_MODEL} · int8", timeout=10_000)
     assert controller.direction.target is Target.ENGLISH
 
 
@@ -125,6 +125,6 @@ def test_a_reload_keeps_following_the_direction(qtbot, two_way):
     window, controller = two_way
     controller.direction.choose("en")
     controller.settings.variant = "fp32"
-    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
+    with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):
         controller.reload_engine()
     assert window.model_label.text() == f"{ZH_EN_MODEL} · fp32"

@@ -19,17 +19,17 @@ def test_undoing_a_swap_under_auto_names_the_restored_directions_model(qtbot, tw
     window.set_source("The weather is nice today.")
     translate(qtbot, controller, window.source_text())
     assert window.model_label.text() == f"{EN_ZH_MODEL} · int8"
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.swap_action.trigger()
     assert window.direction_bar.target() is Target.AUTO  # Auto stays Auto
     assert window.model_label.text() == f"{ZH_EN_MODEL} · int8"
     window.source.setFocus()
     qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.source_text() == "The weather is nice today."
-    qtbot.waitUntil(lambda: "English → Chinese" in window.direction_bar.detected(), timeout=5_000)
-    qtbot.waitUntil(lambda: window.model_label.text() == f"{EN_ZH_MODEL} · int8", timeout=5_000)
+    qtbot.waitUntil(lambda: "English → Chinese" in window.direction_bar.detected(), timeout=10_000)
+    qtbot.waitUntil(lambda: window.model_label.text() == f"{EN_ZH_MODEL} · int8", timeout=10_000)
     qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    qtbot.waitUntil(lambda: window.model_label.text() == f"{ZH_EN_MODEL} · int8", timeout=5_000)
+    qtbot.waitUntil(lambda: window.model_label.text() == f"{ZH_EN_MODEL} · int8", timeout=10_000)
 
 
 @pytest.mark.parametrize("width", [120, 160, 200, 260, 320, 400])

@@ -125,7 +125,7 @@ def start_and_wait_progress(qtbot, dialog, name=REAL, variant="int8"):
     dialog.select(name)
     dialog.variant_combo.setCurrentIndex(dialog.variant_combo.findData(variant))
     with qtbot.waitSignal(
-        dialog.progressShown, timeout=5_000, check_params_cb=lambda report: report.phase == "downloading"
+        dialog.progressShown, timeout=10_000, check_params_cb=lambda report: report.phase == "downloading"
     ):
         assert dialog.start_download()
 
@@ -173,7 +173,7 @@ def test_models_are_grouped_by_direction(dialog):
 def test_the_active_model_is_chosen_per_direction(qtbot, dialog, backend):
     for name in (REAL, REAL_ZH_EN):
         start_and_wait_progress(qtbot, dialog, name=name)
-        with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+        with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000):
             backend.release.set()
         backend.release.clear()
     dialog.select(REAL_ZH_EN)
@@ -214,7 +214,7 @@ def test_download_shows_progress_and_speed_then_installs(qtbot, dialog, backend)
     assert dialog.progress_label.text() == "20.0 MB of 80.0 MB · 4.0 MB/s · 15 s left"
     assert not dialog.download_button.isEnabled()
     assert backend.thread_ids[0] != threading.get_ident()  # off the UI thread
-    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000) as ended:
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000) as ended:
         backend.release.set()
     assert ended.args == ["installed"] and dialog.state() == "installed"
     assert backend.calls == [(REAL, "fp32")]
@@ -226,7 +226,7 @@ def test_download_shows_progress_and_speed_then_installs(qtbot, dialog, backend)
 
 def test_cancel_stops_the_download_and_returns_to_not_installed(qtbot, dialog, backend):
     start_and_wait_progress(qtbot, dialog)
-    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000) as ended:
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000) as ended:
         dialog.cancel_button.click()
         assert dialog.state() == "cancelling" and dialog.progress_label.text() == "Cancelling…"
         assert not dialog.cancel_button.isEnabled()
@@ -237,7 +237,7 @@ def test_cancel_stops_the_download_and_returns_to_not_installed(qtbot, dialog, b
     dialog.select(REAL)
     assert dialog.download_button.isEnabled()  # can start again
     start_and_wait_progress(qtbot, dialog)
-    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000) as ended:
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000) as ended:
         backend.release.set()
     assert ended.args == ["installed"] and len(backend.calls) == 2
 
@@ -245,7 +245,7 @@ def test_cancel_stops_the_download_and_returns_to_not_installed(qtbot, dialog, b
 def test_failure_shows_the_backend_message(qtbot, dialog, backend):
     backend.fail_with = OSError("Cannot reach https://hub.example: set a download mirror")
     dialog.select(REAL)
-    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000) as ended:
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000) as ended:
         dialog.start_download()
     assert ended.args == ["failed"] and dialog.state() == "failed"
     assert "Cannot reach https://hub.example" in dialog.message.text()
@@ -258,7 +258,7 @@ def test_a_stalled_download_is_worded_for_the_dialog(qtbot, dialog, backend):
 
     backend.fail_with = DownloadStalledError("stalled (--endpoint, HF_ENDPOINT)", "https://slow.example", 60.0, 16384)
     dialog.select(REAL)
-    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000) as ended:
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000) as ended:
         dialog.start_download()
     text = dialog.message.text()
     assert ended.args == ["failed"] and "https://slow.example sent less than 16 KiB in 60 s" in text
@@ -269,17 +269,17 @@ def test_a_stalled_download_is_worded_for_the_dialog(qtbot, dialog, backend):
 def test_unexpected_exception_becomes_a_message_not_a_crash(qtbot, dialog, backend):
     backend.fail_with = KeyError("siblings")
     dialog.select(REAL)
-    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000):
         dialog.start_download()
     assert "KeyError" in dialog.message.text() and "log file" in dialog.message.text()
 
 
 def test_use_this_model_asks_for_the_installed_folder(qtbot, dialog, backend):
     start_and_wait_progress(qtbot, dialog)
-    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000):
         backend.release.set()
     dialog.select(REAL)
-    with qtbot.waitSignal(dialog.activateRequested) as asked:
+    with qtbot.waitSignal(dialog.activateRequested, timeout=10_000) as asked:
         dialog.use_button.click()
     assert asked.args == [str(backend.root / REAL), "int8"]
     dialog.set_active_path(asked.args[0])
@@ -289,9 +289,9 @@ def test_use_this_model_asks_for_the_installed_folder(qtbot, dialog, backend):
 
 def test_remove_deletes_and_relists(qtbot, dialog, backend):
     start_and_wait_progress(qtbot, dialog)
-    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000):
         backend.release.set()
-    with qtbot.waitSignal(dialog.modelsChanged):
+    with qtbot.waitSignal(dialog.modelsChanged, timeout=10_000):
         assert dialog.remove(REAL)
     assert backend.removed == [REAL] and dialog.status_text(REAL) == "Not installed"
     assert not dialog.remove(DEMO)
@@ -303,7 +303,7 @@ def test_closing_the_dialog_keeps_the_download_running(qtbot, dialog, backend):
     start_and_wait_progress(qtbot, dialog)
     dialog.close()
     assert dialog.runner.running and dialog.state() == "downloading"
-    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000):
         backend.release.set()
     assert dialog.status_text(REAL) == "Installed (int8)"
 
@@ -350,7 +350,7 @@ def test_demo_notice_shows_for_the_bundled_model_and_opens_the_dialog(qtbot, app
     assert window.demo_notice.isVisibleTo(window)
     assert "Demo model" in window.demo_notice.label.text()
     assert en_zh_label(window) == f"{DEMO} · int8"  # the status bar names the model
-    with qtbot.waitSignal(window.modelsRequested):
+    with qtbot.waitSignal(window.modelsRequested, timeout=10_000):
         window.demo_notice.button.click()
     dialog = controller.models_hub.dialog
     assert dialog is not None and dialog.isVisible()
@@ -363,10 +363,10 @@ def test_use_this_model_switches_the_app_and_hides_the_demo_notice(qtbot, app_wi
     window, controller = app_with_fake_models
     dialog = controller.models_hub.open()
     start_and_wait_progress(qtbot, dialog)
-    with qtbot.waitSignal(dialog.downloadEnded, timeout=5_000):
+    with qtbot.waitSignal(dialog.downloadEnded, timeout=10_000):
         backend.release.set()
     dialog.select(REAL)
-    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
+    with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):
         dialog.use_button.click()
     folder = str(backend.root / REAL)
     assert controller.settings.model_path == folder and backend.active["en-zh"] == folder
@@ -377,7 +377,7 @@ def test_use_this_model_switches_the_app_and_hides_the_demo_notice(qtbot, app_wi
 
     assert load_settings(tmp_path / "s.json").settings.model_path == folder  # saved
     dialog.select(DEMO)  # and back to the demo: the bundled model is model_path ""
-    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
+    with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):
         dialog.use_button.click()
     assert controller.settings.model_path == "" and backend.active["en-zh"] == ""
     assert window.demo_notice.isVisibleTo(window)
@@ -452,7 +452,7 @@ def test_settings_dialog_edits_beams_default_and_script(qtbot):
     assert dialog.script_combo.currentData() == "traditional-tw"
     dialog.script_combo.setCurrentIndex(dialog.script_combo.findData("traditional-hk"))
     dialog.quality_combo.setCurrentIndex(dialog.quality_combo.findData(1))  # faster
-    with qtbot.waitSignal(dialog.applied) as applied:
+    with qtbot.waitSignal(dialog.applied, timeout=10_000) as applied:
         dialog.apply()
     assert (applied.args[0].script, applied.args[0].beams) == ("traditional-hk", 1)
 
@@ -597,10 +597,10 @@ def test_app_and_command_line_share_the_active_model(qtbot, make_app_controller,
     assert controller.settings.model_path == str(folder)  # one store: nothing to adopt
     assert en_zh_label(window) == "tiny-local · int8" and not window.demo_notice.isVisibleTo(window)
 
-    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):  # Settings dialog: back to bundled
+    with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):  # Settings dialog: back to bundled
         controller.apply_settings(dataclasses.replace(controller.settings, model_path=""))
     assert get_active() == "" and window.demo_notice.isVisibleTo(window)
-    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):  # and to the folder again
+    with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):  # and to the folder again
         controller.apply_settings(dataclasses.replace(controller.settings, model_path=str(folder)))
     assert get_active() == "tiny-local"  # recorded by name, as `desktop-mt models list` shows it
     assert Settings().model_path == ""
@@ -693,7 +693,7 @@ def test_add_model_folder_still_switches_the_app(qtbot, make_app_controller, tin
     qtbot.addWidget(dialog)
     dialog.applied.connect(controller.apply_settings)
     assert dialog.add_model_folder(str(tiny_marian_dir))
-    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
+    with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):
         dialog.apply()
     assert controller.settings.model_path == str(tiny_marian_dir)
     assert en_zh_label(window) == f"{tiny_marian_dir.name} · int8"

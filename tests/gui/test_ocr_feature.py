@@ -136,7 +136,7 @@ def test_region_capture_where_the_screen_cannot_be_read_points_to_the_clipboard(
 
     # no session bus here, so no screenshot portal (tests/gui/test_ocr_portal.py has one)
     controller.ocr.portal_bus = QDBusConnection.connectToBus("unix:path=/nonexistent/bus", "no-bus")
-    with qtbot.waitSignal(controller.ocr.readFailed) as blocker:
+    with qtbot.waitSignal(controller.ocr.readFailed, timeout=10_000) as blocker:
         assert controller.ocr.start_region() is False
     assert "Ctrl+V" in blocker.args[0] and controller.ocr.picker is None
 

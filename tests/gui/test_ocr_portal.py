@@ -88,6 +88,6 @@ def test_a_cancelled_portal_screenshot_changes_nothing(wayland, qtbot):
 
 def test_without_a_portal_the_clipboard_path_is_offered(wayland, qtbot):
     window, controller, _address = wayland  # nothing serves the portal on this bus
-    with qtbot.waitSignal(controller.ocr.readFailed) as blocker:
+    with qtbot.waitSignal(controller.ocr.readFailed, timeout=10_000) as blocker:
         assert controller.ocr.start_region() is False
     assert "Ctrl+V" in blocker.args[0]

@@ -67,7 +67,7 @@ def test_pdf_samples_are_joined_on_ctrl_v_and_one_undo_gives_the_paste_back(qtbo
     window, controller = make_controller()
     qtbot.keyClicks(window.source, "draft ")
     QGuiApplication.clipboard().setText(before)
-    with qtbot.waitSignal(window.source.pasteTransformed, timeout=2_000):
+    with qtbot.waitSignal(window.source.pasteTransformed, timeout=10_000):
         paste_with_keys(qtbot, window)
     assert window.source_text() == "draft " + after.rstrip("\n")
     assert window.statusBar().currentMessage() == pasting.JOINED
@@ -82,7 +82,7 @@ def test_context_menu_paste_and_text_drops_are_joined_too(qtbot, make_controller
     before, after = sample("two_column")
     window, controller = make_controller()
     QGuiApplication.clipboard().setText(before)
-    with qtbot.waitSignal(window.source.pasteTransformed, timeout=2_000):
+    with qtbot.waitSignal(window.source.pasteTransformed, timeout=10_000):
         paste(qtbot, window)
     assert window.source_text() == after.rstrip("\n")
     window.source.undo()
@@ -128,7 +128,7 @@ def test_translate_clipboard_translates_the_joined_text_and_undo_gives_the_raw_c
     window, controller = make_controller()
     qtbot.keyClicks(window.source, "my draft")
     QGuiApplication.clipboard().setText(before)
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate_clipboard()
     assert window.source_text() == after.rstrip("\n") == join_lines(before)
     assert controller.worker.translator.calls[-1]["text"] == join_lines(before)
@@ -142,7 +142,7 @@ def test_translate_clipboard_with_joining_off_translates_the_copy_as_it_is(qtbot
     before, _after = sample("two_column")
     window, controller = make_controller(Settings(join_lines=False))
     QGuiApplication.clipboard().setText(before)
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate_clipboard()
     assert window.source_text() == before
     assert controller.worker.translator.calls[-1]["text"] == before
@@ -157,7 +157,7 @@ def test_japanese_and_korean_text_is_left_as_it_is(qtbot, make_controller, text,
 
     window, controller = make_controller(factory=lambda config: _Directional(config))
     window.set_source(text)
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.translate_action.trigger()
     assert window.statusBar().currentMessage() == said
     assert window.source_text() == text and window.target_text() == text  # shown as it is
@@ -168,7 +168,7 @@ def test_japanese_and_korean_text_is_left_as_it_is(qtbot, make_controller, text,
 def test_chinese_text_goes_to_the_model_into_english(qtbot, make_controller):
     window, controller = make_controller()
     text = "这是一段中文的文字。我们需要翻译它。"
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.set_source(text)
         window.translate_action.trigger()
     call = controller.worker.translator.calls[-1]
@@ -182,7 +182,7 @@ def test_chinese_with_english_chosen_as_target_is_left_as_it_is(qtbot, make_cont
     window, controller = make_controller(factory=lambda config: _Directional(config))
     controller.direction.choose("zh")  # English -> Chinese
     window.set_source("我爱你。")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.translate_action.trigger()
     assert window.statusBar().currentMessage() == "Chinese: already Chinese, left as it is."
     assert window.target_text() == "我爱你。"
@@ -192,7 +192,7 @@ def test_chinese_with_english_chosen_as_target_is_left_as_it_is(qtbot, make_cont
 def test_mixed_text_is_translated_by_the_engine(qtbot, make_controller):
     window, controller = make_controller()
     text = "这是中文。This sentence is English and much longer than the Chinese one."
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate(text)
     assert controller.worker.translator.calls[-1]["text"] == text
     assert controller.worker.translator.calls[-1]["options"].keep_cjk
@@ -201,7 +201,7 @@ def test_mixed_text_is_translated_by_the_engine(qtbot, make_controller):
 def test_chinese_on_the_clipboard_is_shown_and_translated(qtbot, make_controller):
     window, controller = make_controller()
     QGuiApplication.clipboard().setText("我爱你。")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         assert controller.translate_clipboard() is not None
     assert window.source_text() == "我爱你。"
     assert controller.worker.translator.calls[-1]["text"] == "我爱你。"

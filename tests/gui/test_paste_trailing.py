@@ -16,7 +16,7 @@ def test_a_list_with_a_trailing_newline_is_pasted_as_it_is_without_a_notice(qtbo
     assert controller.settings.join_lines
     QGuiApplication.clipboard().setText(LIST)
     window.source.setFocus()
-    with qtbot.waitSignal(window.source.pasted, timeout=2_000), qtbot.assertNotEmitted(window.source.pasteTransformed):
+    with qtbot.waitSignal(window.source.pasted, timeout=10_000), qtbot.assertNotEmitted(window.source.pasteTransformed):
         qtbot.keyClick(window.source, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     assert window.source_text() == LIST
     assert window.statusBar().currentMessage() != pasting.JOINED

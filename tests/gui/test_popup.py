@@ -92,7 +92,7 @@ def test_open_while_streaming_translates_in_the_window(qtbot, make_controller):
     feature = controller.popup
     with wait_emitted(qtbot, controller.worker.delta, timeout=10_000):
         feature.show_for("One. Two.", QPoint(50, 50))
-    qtbot.waitUntil(lambda: feature.popup.translation() == "<One.>", timeout=5000)
+    qtbot.waitUntil(lambda: feature.popup.translation() == "<One.>", timeout=10_000)
     assert not feature.done
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         feature.popup.open_button.click()
@@ -115,7 +115,7 @@ def test_click_elsewhere_closes_and_cancels(qtbot, make_controller):
         feature.show_for("One. Two.", QPoint(50, 50))
     popup = feature.popup
     assert popup.isVisible()
-    with qtbot.waitSignal(popup.closed, timeout=5000):
+    with qtbot.waitSignal(popup.closed, timeout=10_000):
         # Through the window (the platform's event path), where Qt's popup handling sees it.
         QTest.mouseClick(
             other.windowHandle(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(20, 20)

@@ -140,7 +140,7 @@ def test_the_completion_hint_is_placed_from_the_cursor_when_the_chinese_wraps(qt
         _put_cursor(window, pos)
         with qtbot.waitSignal(controller.postedit.completionFinished, timeout=10_000):
             qtbot.keyClick(pane, Qt.Key.Key_Backspace)
-        qtbot.waitUntil(pane.hint.isVisible)
+        qtbot.waitUntil(pane.hint.isVisible, timeout=10_000)
         rect, hint = pane.cursorRect(), pane.hint.geometry()
         inline = hint.top() == rect.top() and hint.left() > rect.left()  # after the cursor, on its line
         under = hint.top() > rect.top() and hint.left() <= rect.left() <= hint.right()  # under the cursor

@@ -24,10 +24,10 @@ def test_sentences_are_counted_as_the_engine_splits_them():
 def test_a_long_text_shows_progress_and_a_stop_leaves_a_mark(qtbot, make_controller):
     gate = threading.Event()  # every sentence after the first waits for it: never set here
     window, controller = make_controller(factory=sentence_factory(gate=gate))
-    with wait_emitted(qtbot, controller.worker.segmentDone, timeout=5_000):
+    with wait_emitted(qtbot, controller.worker.segmentDone, timeout=10_000):
         controller.translate(TEXT)
-    qtbot.waitUntil(lambda: window.state_label.text() == "translating: 1 of 4 sentences", timeout=5_000)
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    qtbot.waitUntil(lambda: window.state_label.text() == "translating: 1 of 4 sentences", timeout=10_000)
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.stop_action.trigger()  # Esc
     assert window.state() == "stopped"
     assert window.state_label.text().startswith("stopped: 1 of 4 sentences translated")
@@ -36,7 +36,7 @@ def test_a_long_text_shows_progress_and_a_stop_leaves_a_mark(qtbot, make_control
     window.copy_result()
     assert QGuiApplication.clipboard().text() == "<One><apple.> "
     gate.set()
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate(TEXT)
     assert STOP_MARK not in window.target.toPlainText() and window.state() == "idle"
 
@@ -44,10 +44,10 @@ def test_a_long_text_shows_progress_and_a_stop_leaves_a_mark(qtbot, make_control
 def test_the_last_runs_figures_go_when_a_new_run_starts(qtbot, make_controller):
     gate = threading.Event()  # the second text waits after its first sentence until set
     window, controller = make_controller(factory=sentence_factory(gate=gate))
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate("Short one.")
     assert "tok/s" in window.stats_label.text()
-    with wait_emitted(qtbot, controller.worker.segmentDone, timeout=5_000):
+    with wait_emitted(qtbot, controller.worker.segmentDone, timeout=10_000):
         controller.translate(TEXT)
     assert window.stats_label.text() == ""  # not the figures of "Short one."
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):

@@ -148,7 +148,7 @@ def test_cancelling_during_the_translation_pastes_nothing(qtbot, feature):
     keys = ScriptedKeys("one two three four five six seven eight")
     window, controller, made = feature(keys, delay=0.5)
     QGuiApplication.clipboard().setText("keep me")
-    with wait_emitted(qtbot, controller.worker.started, timeout=5_000):
+    with wait_emitted(qtbot, controller.worker.started, timeout=10_000):
         made.flow.trigger()
     assert made.flow.state == "translating"
     outcome, _message = run(qtbot, made.flow, made.flow.cancel)
@@ -191,7 +191,7 @@ def test_a_second_press_while_translating_cancels(qtbot, feature):
     keys = ScriptedKeys("one two three four five six seven eight")
     window, controller, made = feature(keys, delay=0.5)
     QGuiApplication.clipboard().setText("keep me")
-    with wait_emitted(qtbot, controller.worker.started, timeout=5_000):
+    with wait_emitted(qtbot, controller.worker.started, timeout=10_000):
         assert made.flow.trigger()
     outcome, message = run(qtbot, made.flow, lambda: made.flow.trigger())
     assert outcome == "cancelled" and window.statusBar().currentMessage() == message

@@ -173,7 +173,7 @@ def test_dialog_reflects_and_edits_settings(qtbot):
     dialog.quality_combo.setCurrentIndex(dialog.quality_combo.findData(1))
     dialog.max_length_spin.setValue(128)
     dialog.intra_spin.setValue(0)
-    with qtbot.waitSignal(dialog.applied) as blocker:
+    with qtbot.waitSignal(dialog.applied, timeout=10_000) as blocker:
         dialog.apply()
     new = blocker.args[0]
     assert (new.beams, new.max_output_length, new.intra_op_threads) == (1, 128, 0)
@@ -203,7 +203,7 @@ def test_dialog_applies_to_controller_and_persists(qtbot, make_controller, tmp_p
     qtbot.addWidget(dialog)
     dialog.applied.connect(controller.apply_settings)
     dialog.variant_combo.setCurrentIndex(dialog.variant_combo.findData("fp32"))
-    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
+    with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):
         dialog.apply()
     assert FakeTranslator.instances[-1].config.variant == "fp32"
     assert load_settings(tmp_path / "s.json").settings.variant == "fp32"

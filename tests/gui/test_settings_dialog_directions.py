@@ -65,7 +65,7 @@ def test_the_chinese_to_english_choice_is_saved_to_its_direction(qtbot, zh_en_in
     combo = dialog.models.model_combos["zh-en"]
     assert combo.currentData() == ""  # the active one (bundled) is shown
     combo.setCurrentIndex(combo.findData(str(zh_en_installed)))
-    with qtbot.waitSignal(dialog.applied, timeout=5_000) as applied:
+    with qtbot.waitSignal(dialog.applied, timeout=10_000) as applied:
         dialog.apply()
     assert dialog.models_saved
     assert applied.args[0].model_path == ""  # the English -> Chinese row: unchanged

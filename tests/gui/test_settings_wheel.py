@@ -48,7 +48,7 @@ def test_a_focused_combo_box_still_takes_the_wheel(qtbot):
     combo = dialog.script_combo
     dialog.activateWindow()
     combo.setFocus()
-    qtbot.waitUntil(combo.hasFocus, timeout=5_000)
+    qtbot.waitUntil(combo.hasFocus, timeout=10_000)
     before = combo.currentIndex()
     _wheel(combo)
     assert combo.currentIndex() != before

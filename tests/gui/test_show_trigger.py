@@ -62,7 +62,7 @@ def running(qtbot, home):
     """The assembled window (scripted translator) listening as the running instance."""
     window, controller, tray = app_mod.build([], translator_factory=fake_factory())
     qtbot.addWidget(window)
-    with qtbot.waitSignal(controller.modelLoaded, timeout=5_000):
+    with qtbot.waitSignal(controller.modelLoaded, timeout=10_000):
         controller.start()
     instance = SingleInstance()
     assert instance.listen()

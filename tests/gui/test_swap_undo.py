@@ -46,7 +46,7 @@ def _make(make_controller):
 
 
 def _translate(qtbot, window, controller):
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.translate_action.trigger()
 
 
@@ -56,7 +56,7 @@ def _swapped_once(qtbot, make_controller):
     window.set_source("Hello world")
     _translate(qtbot, window, controller)
     assert window.target_text() == "<你好世界>"
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.swap_action.trigger()
     assert window.source_text() == "<你好世界>"
     assert window.direction_bar.target() is Target.ENGLISH
@@ -119,7 +119,7 @@ def test_an_edit_after_undoing_a_swap_leaves_the_direction_alone(qtbot, make_con
 
 def test_undoing_two_swaps_goes_back_through_both_directions(qtbot, make_controller):
     window, controller = _swapped_once(qtbot, make_controller)
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.swap_action.trigger()  # back into English, English -> Chinese again
     assert window.source_text() == "<Hello><world>"
     assert window.direction_bar.target() is Target.CHINESE

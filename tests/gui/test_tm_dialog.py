@@ -43,40 +43,40 @@ def test_lists_the_direction_with_counts_and_switches(qtbot, dialog):
     assert sources(dialog) == ["A cat sleeps on the sofa.", "Where is the station?", "The train station is near."]
     assert "3 entries" in dialog.note.text() and "Chinese → English: 1" in dialog.note.text()
     assert dialog.direction_box.itemText(0) == "English → Chinese (3)"
-    with qtbot.waitSignal(dialog.refreshed):
+    with qtbot.waitSignal(dialog.refreshed, timeout=10_000):
         dialog.set_direction("zh-en")
     assert sources(dialog) == ["早上好。"]
     assert [e.target for e in dialog.entries()] == ["Good morning."]
 
 
 def test_substring_search_in_source_target_or_both(qtbot, dialog):
-    with qtbot.waitSignal(dialog.refreshed):
+    with qtbot.waitSignal(dialog.refreshed, timeout=10_000):
         dialog.search.setText("station")
     assert sources(dialog) == ["Where is the station?", "The train station is near."]
     assert dialog.note.text().startswith("2 of 3 entries with “station”")
-    with qtbot.waitSignal(dialog.refreshed):
+    with qtbot.waitSignal(dialog.refreshed, timeout=10_000):
         dialog.search.setText("车站")
     assert sources(dialog) == ["Where is the station?", "The train station is near."]
-    with qtbot.waitSignal(dialog.refreshed):
+    with qtbot.waitSignal(dialog.refreshed, timeout=10_000):
         dialog.set_field(SOURCE)
     assert sources(dialog) == []
     assert "No entry with" in dialog.note.text()
-    with qtbot.waitSignal(dialog.refreshed):
+    with qtbot.waitSignal(dialog.refreshed, timeout=10_000):
         dialog.set_field(TARGET)
     assert len(dialog.entries()) == 2
 
 
 def test_fuzzy_search_finds_a_typo_best_first_with_scores(qtbot, dialog):
-    with qtbot.waitSignal(dialog.refreshed):
+    with qtbot.waitSignal(dialog.refreshed, timeout=10_000):
         dialog.fuzzy_check.setChecked(True)
-    with qtbot.waitSignal(dialog.refreshed):
+    with qtbot.waitSignal(dialog.refreshed, timeout=10_000):
         dialog.search.setText("staton")  # a typo: no substring matches it
     found = sources(dialog)
     assert set(found) == {"Where is the station?", "The train station is near."}
     scores = dialog.scores()
     assert all(s is not None and s >= 75 for s in scores) and scores == sorted(scores, reverse=True)
     assert not dialog.table.isColumnHidden(4)
-    with qtbot.waitSignal(dialog.refreshed):
+    with qtbot.waitSignal(dialog.refreshed, timeout=10_000):
         dialog.fuzzy_check.setChecked(False)
     assert sources(dialog) == [] and dialog.table.isColumnHidden(4)
 
@@ -84,12 +84,15 @@ def test_fuzzy_search_finds_a_typo_best_first_with_scores(qtbot, dialog):
 def test_inline_edit_writes_the_memory_and_an_empty_cell_is_refused(qtbot, dialog, memory):
     row = sources(dialog).index("Where is the station?")
     entry_id = dialog.entries()[row].id
-    with qtbot.waitSignal(dialog.entryEdited) as edited, qtbot.waitSignal(dialog.memoryChanged):
+    with (
+        qtbot.waitSignal(dialog.entryEdited, timeout=10_000) as edited,
+        qtbot.waitSignal(dialog.memoryChanged, timeout=10_000),
+    ):
         dialog.edit_cell(row, TARGET_COL, "火车站在哪里？")
     assert edited.args == [entry_id]
     assert memory.get(entry_id).target == "火车站在哪里？"
     assert memory.exact("Where is the station?", "en-zh").entry.target == "火车站在哪里？"
-    with qtbot.waitSignal(dialog.entryEdited):
+    with qtbot.waitSignal(dialog.entryEdited, timeout=10_000):
         dialog.edit_cell(row, SOURCE_COL, "Where is the train station?")
     assert memory.exact("Where is the train station?", "en-zh").entry.id == entry_id
     assert memory.exact("Where is the station?", "en-zh") is None
@@ -108,7 +111,7 @@ def test_delete_selected_entries_after_asking(qtbot, dialog, memory):
     assert dialog.delete_button.isEnabled()
     assert dialog.delete_selected() == 0 and memory.count("en-zh") == 3  # cancelled
     dialog.confirm_delete = lambda n: asked.append(n) or True
-    with qtbot.waitSignal(dialog.memoryChanged):
+    with qtbot.waitSignal(dialog.memoryChanged, timeout=10_000):
         dialog.delete_button.click()
     assert asked == [1, 1]
     assert memory.count("en-zh") == 2 and "A cat sleeps on the sofa." not in sources(dialog)
@@ -117,7 +120,10 @@ def test_delete_selected_entries_after_asking(qtbot, dialog, memory):
 
 def test_import_a_cat_tool_tmx_keeps_every_unit(qtbot, dialog, memory):
     dialog.choose_import_path = lambda: str(CAT_TOOL_TMX)
-    with qtbot.waitSignal(dialog.imported) as imported, qtbot.waitSignal(dialog.memoryChanged):
+    with (
+        qtbot.waitSignal(dialog.imported, timeout=10_000) as imported,
+        qtbot.waitSignal(dialog.memoryChanged, timeout=10_000),
+    ):
         dialog.import_button.click()
     report = imported.args[0]
     assert report.added == 5 and not report.skipped
@@ -149,7 +155,7 @@ def test_export_then_import_into_a_fresh_memory_is_equal(qtbot, dialog, memory, 
     dialog.import_file(CAT_TOOL_TMX)
     out = tmp_path / "out" / "mine"
     dialog.choose_export_path = lambda suggested: (suggested == "translation-memory-en-zh.tmx" or None) and str(out)
-    with qtbot.waitSignal(dialog.exported) as exported:
+    with qtbot.waitSignal(dialog.exported, timeout=10_000) as exported:
         dialog.export_button.click()
     assert exported.args == [8]
     written = out.with_suffix(".tmx")
@@ -186,10 +192,10 @@ def test_without_the_tm_extra_the_dialog_says_what_is_missing(qtbot, dialog, mem
     for name in ("translate", "translate.storage", "translate.storage.tmx"):
         monkeypatch.setitem(sys.modules, name, None)
     dialog.fuzzy_check.setChecked(True)
-    with qtbot.waitSignal(dialog.refreshed):
+    with qtbot.waitSignal(dialog.refreshed, timeout=10_000):
         dialog.search.setText("station")
     assert dialog.entries() == [] and "rapidfuzz" in dialog.message.text()
-    with qtbot.waitSignal(dialog.refreshed):
+    with qtbot.waitSignal(dialog.refreshed, timeout=10_000):
         dialog.fuzzy_check.setChecked(False)
     assert len(dialog.entries()) == 2  # substring search needs nothing more
     assert dialog.import_file(CAT_TOOL_TMX) is None and "translate-toolkit" in dialog.error_box.text()

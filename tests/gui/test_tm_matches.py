@@ -67,7 +67,7 @@ def test_ctrl_2_inserts_the_second_match_and_tab_reaches_use(qtbot, make_control
     bar = window.suggestion_bar
     window.activateWindow()
     window.target.setFocus()
-    qtbot.waitUntil(window.target.hasFocus, timeout=5_000)
+    qtbot.waitUntil(window.target.hasFocus, timeout=10_000)
     qtbot.keyClick(window.target, Qt.Key.Key_Tab)
     assert bar.buttons[0].hasFocus()
     second = bar_target(controller, 1)

@@ -11,7 +11,7 @@ def test_clipboard_translate_can_be_undone_to_the_draft(qtbot, make_controller):
     window, controller = make_controller()
     qtbot.keyClicks(window.source, "my draft")
     QGuiApplication.clipboard().setText("from the clipboard")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate_clipboard()
     assert window.source_text() == "from the clipboard"
     window.source.setFocus()
@@ -69,14 +69,14 @@ def test_no_stale_translation_beside_a_draft_brought_back_by_undo(qtbot, make_co
     window, controller = make_controller()
     qtbot.keyClicks(window.source, "my draft")
     QGuiApplication.clipboard().setText("from the clipboard")
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         controller.translate_clipboard()
     assert window.target_text() == "<from><the><clipboard>"
     window.source.setFocus()
     qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.source_text() == "my draft"
     assert window.target_text() == ""  # not the clipboard text's translation
-    with qtbot.waitSignal(controller.requestFinished, timeout=5_000):
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         window.translateRequested.emit(window.source_text())
     qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert window.source_text() == "from the clipboard"

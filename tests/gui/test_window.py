@@ -36,7 +36,7 @@ def test_clear_button_emits_intent_and_clear_all_empties(qtbot):
     window = make(qtbot)
     window.set_source("src")
     window.append_target("tgt")
-    with qtbot.waitSignal(window.clearRequested, timeout=1_000):
+    with qtbot.waitSignal(window.clearRequested, timeout=10_000):
         window.clear_button.click()
     window.clear_all()
     assert window.source_text() == "" and window.target_text() == ""
@@ -101,9 +101,9 @@ def test_status_messages_have_the_bar_and_the_stats_come_back(qtbot):
     bar.showMessage(message, 10_000)
     assert bar.currentMessage() == message
     labels = (window.model_label, window.state_label, window.job_label, window.stats_label)
-    qtbot.waitUntil(lambda: not any(label.isVisible() for label in labels))
+    qtbot.waitUntil(lambda: not any(label.isVisible() for label in labels), timeout=10_000)
     bar.clearMessage()
-    qtbot.waitUntil(window.stats_label.isVisible)
+    qtbot.waitUntil(window.stats_label.isVisible, timeout=10_000)
     bar.layout().activate()  # the relayout the labels asked for, now
     label = window.stats_label
     assert label.width() >= label.fontMetrics().horizontalAdvance(label.text())
@@ -128,7 +128,7 @@ def test_translate_file_dialog_opens_in_home_then_in_the_last_folder_chosen(
         return answers.pop(0), _filter
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(open_name))
-    with qtbot.waitSignal(window.translateFileRequested, timeout=1_000) as blocker:
+    with qtbot.waitSignal(window.translateFileRequested, timeout=10_000) as blocker:
         window.choose_file()
     assert blocker.args == [str(chosen)] and asked == [str(home)]
     window.choose_file()  # cancelled: nothing is asked for, the folder stays

@@ -24,13 +24,13 @@ def test_the_overflow_button_shows_the_hidden_commands_in_a_menu(qtbot, make_con
     assert window.settings_button.isHidden() and not window.translate_button.isHidden()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     menu = window.overflow.menu
-    qtbot.waitUntil(menu.isVisible, timeout=5_000)
+    qtbot.waitUntil(menu.isVisible, timeout=10_000)
     entries = [a.text() for a in menu.actions() if not a.isSeparator()]
     assert "Settings…" in entries and "Translate file…" in entries
     assert "Translate" not in entries  # shown in the toolbar already
     assert all(window.toolbar.widgetForAction(a).isHidden() for a in menu.actions() if not a.isSeparator())
     settings = next(a for a in menu.actions() if a.text() == "Settings…")
-    with qtbot.waitSignal(window.settingsRequested, timeout=5_000):
+    with qtbot.waitSignal(window.settingsRequested, timeout=10_000):
         settings.trigger()
 
 
@@ -39,7 +39,7 @@ def test_the_overflow_menu_follows_the_width(qtbot, make_controller):
     window.overflow.fill()
     narrow_entries = len(window.overflow.menu.actions())
     window.resize(1600, 560)
-    qtbot.waitUntil(lambda: not window.settings_button.isHidden(), timeout=5_000)
+    qtbot.waitUntil(lambda: not window.settings_button.isHidden(), timeout=10_000)
     window.overflow.fill()
     assert len(window.overflow.menu.actions()) < narrow_entries
     assert "Settings…" not in [a.text() for a in window.overflow.menu.actions()]
