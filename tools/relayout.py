@@ -545,6 +545,41 @@ def fix_architecture_test(text: str) -> str:
 NEW_DOC = "tools/relayout_architecture.md"
 DOC = "docs/ARCHITECTURE.md"
 
+# Prose that lists the old layout, redrawn for the new one: {path: ((pattern, replacement), ...)},
+# applied after the names are rewritten; each pattern must match once.
+NEW_README_LAYOUT = """desktop_mt/base/     errors, user folders, atomic files, the version, UTF-8 streams, package data
+desktop_mt/engine/   model format, ORT sessions (runtime.py is the only onnxruntime import),
+                     tokenizer, generation, segmentation, Translator; pasted.py: joining pasted lines
+desktop_mt/batch/    txt / srt / docx ... jobs with journal and resume
+desktop_mt/models/   model manager: catalog, downloads from the Hub or a mirror, installed models
+desktop_mt/tm/       the translation memory (store, fuzzy search, TMX)
+desktop_mt/ocr/      offline OCR of images (PP-OCRv4 on ONNX Runtime, numpy, Pillow): lines, boxes, paragraphs
+desktop_mt/app/      settings, the translator factory, the interactive session, file jobs, history
+desktop_mt/server/   desktop-mt serve: LibreTranslate, DeepL(X) and OpenAI-shaped local API
+desktop_mt/cli/      the desktop-mt command (main.py) and its subcommands (models.py, show.py, ocr.py)
+desktop_mt/gui/      PySide6 app: app.py, controller, ports and settings at its top; window/ (the main
+                     window's parts, popup, tray), features/ (pasting, post-editing, replace, file
+                     jobs...), dialogs/, workers/ (translation and download threads), platform/
+                     (global hotkeys, key presses, screen capture, single instance)
+"""
+TEXT_FIXUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "README.md": (
+        (
+            r"(?ms)^desktop_mt/engine/   model format.*?^desktop_mt/cli/main\.py +the desktop-mt command[^\n]*\n",
+            NEW_README_LAYOUT,
+        ),
+    ),
+}
+
+
+def fix_text(rel: str, text: str) -> str:
+    for pattern, replacement in TEXT_FIXUPS.get(rel, ()):
+        text, count = re.subn(pattern, lambda _m, r=replacement: r, text, count=1)
+        if count != 1:
+            raise LayoutError(f"tools/relayout.py: {rel} no longer has what {pattern!r} matches; fix TEXT_FIXUPS")
+    return text
+
+
 PATHS_HEADING, CHECK_HEADING = "## Three paths through it", "## Checking it"
 
 
@@ -629,6 +664,7 @@ def run(check_only: bool) -> None:
         new = rewriter.rewrite(text, old_module, new_module, is_package, path.suffix == ".py" or path.suffix == ".spec")
         if rel == ARCH_TEST:
             new = fix_architecture_test(new)
+        new = fix_text(rel, new)
         if new != text or rel in paths:
             new_texts[new_rel] = new
     created: list[str] = []
