@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from safetensors import safe_open
@@ -37,40 +37,44 @@ WEIGHTS = "model.safetensors"
 INDEX = "model.safetensors.index.json"
 
 
-class Tensors(Protocol):
-    """Named float32 arrays (``model.``-prefixed or not)."""
+class Tensors:
+    """Named arrays read as float32 by transformers' names, ``model.``-prefixed or not."""
+
+    source = "the state dict"  # for a refusal: "{source} has no {name}"
+
+    def read(self, key: str) -> np.ndarray | None:
+        """The array stored under exactly ``key``, or None."""
+        raise NotImplementedError
 
     def get(self, *names: str) -> np.ndarray | None:
         """The first of ``names`` present, as float32."""
-
-    def need(self, *names: str) -> np.ndarray:
-        """As :meth:`get`, ConversionRefused naming ``names[0]`` when none is present."""
-
-
-class ArrayDict:
-    """:class:`Tensors` over a mapping of names to arrays (a torch model's state dict as numpy)."""
-
-    source = "the state dict"
-
-    def __init__(self, arrays: Mapping[str, np.ndarray]):
-        self._arrays = arrays
-
-    def get(self, *names: str) -> np.ndarray | None:
         for name in names:
             for key in (name, name.removeprefix("model.")):
-                if key in self._arrays:
-                    return np.ascontiguousarray(self._arrays[key], dtype=np.float32)
+                value = self.read(key)
+                if value is not None:
+                    return np.ascontiguousarray(value, dtype=np.float32)
         return None
 
     def need(self, *names: str) -> np.ndarray:
+        """As :meth:`get`, ConversionRefused naming ``names[0]`` when none is present."""
         value = self.get(*names)
         if value is None:
             raise ConversionRefused(f"{self.source} has no {names[0]}")
         return value
 
 
-class StateDict(ArrayDict):
-    """The tensors of ``model.safetensors`` (or its shards) as float32 numpy arrays, read one at a time."""
+class ArrayDict(Tensors):
+    """A mapping of names to arrays (``export_tools``: a torch model's state dict as numpy)."""
+
+    def __init__(self, arrays: Mapping[str, np.ndarray]):
+        self._arrays = arrays
+
+    def read(self, key: str) -> np.ndarray | None:
+        return self._arrays.get(key)
+
+
+class StateDict(Tensors):
+    """The tensors of ``model.safetensors`` (or its shards), read one at a time."""
 
     source = WEIGHTS
 
@@ -79,23 +83,15 @@ class StateDict(ArrayDict):
         shards = sorted(set(mf.read_json(index).get("weight_map", {}).values())) if index.is_file() else [WEIGHTS]
         self._handles = [safe_open(str(Path(folder) / shard), framework="np") for shard in shards]
         self._where = {key: h for h in self._handles for key in h.keys()}  # type: ignore[no-untyped-call]  # noqa: SIM118
-        super().__init__({})
 
-    def keys(self) -> set[str]:
-        return set(self._where)
-
-    def get(self, *names: str) -> np.ndarray | None:
-        for name in names:
-            for key in (name, name.removeprefix("model.")):
-                handle = self._where.get(key)
-                if handle is None:
-                    continue
-                try:
-                    value = handle.get_tensor(key)  # type: ignore[no-untyped-call]
-                except (TypeError, ValueError) as exc:  # numpy has no bfloat16
-                    raise ConversionRefused(f"{key} is stored in a dtype numpy cannot read ({exc})") from exc
-                return np.ascontiguousarray(value, dtype=np.float32)
-        return None
+    def read(self, key: str) -> np.ndarray | None:
+        handle = self._where.get(key)
+        if handle is None:
+            return None
+        try:
+            return np.asarray(handle.get_tensor(key))  # type: ignore[no-untyped-call]
+        except (TypeError, ValueError) as exc:  # numpy has no bfloat16
+            raise ConversionRefused(f"{key} is stored in a dtype numpy cannot read ({exc})") from exc
 
 
 def check_config(config: dict[str, Any]) -> None:
