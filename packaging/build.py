@@ -23,6 +23,7 @@ onnx / export_tools / tests, prints the size and the largest ten files, and with
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -141,8 +142,18 @@ def stage_model(model_dir: Path, stage: Path, variants: list[str] | None, clear:
 def compile_translations() -> None:
     """The interface's .qm from its .ts (desktop_mt.gui.i18n), so the bundle ships the .ts's
     words even where the .ts was edited after the last ``compile`` (the frozen app has no
-    lrelease to compile it at start)."""
-    subprocess.run([sys.executable, "-m", "desktop_mt.gui.i18n", "compile"], check=True, cwd=ROOT)
+    lrelease to compile it at start). The committed .qm names the digest of the .ts it was made
+    from (``.qm.source``): when that is this .ts, it is used as it is (no lrelease run)."""
+    folder = ROOT / "desktop_mt" / "resources" / "i18n"
+    stale = [
+        ts.name
+        for ts in sorted(folder.glob("*.ts"))
+        if not (source := ts.with_suffix(".qm.source")).is_file()
+        or source.read_text(encoding="utf-8").strip() != hashlib.sha256(ts.read_bytes()).hexdigest()[:16]
+    ]
+    if stale:
+        print(f"compiling the interface translations ({', '.join(stale)})", flush=True)
+        subprocess.run([sys.executable, "-m", "desktop_mt.gui.i18n", "compile"], check=True, cwd=ROOT)
 
 
 def run_pyinstaller(dist: Path, work: Path, stage: Path, strip: bool) -> None:

@@ -73,7 +73,7 @@ SHORTCUTS = (
     (CLIPBOARD_SHORTCUT, QT_TRANSLATE_NOOP("WindowChrome", "Translate the clipboard")),
     ("Ctrl+O", QT_TRANSLATE_NOOP("WindowChrome", "Translate a file")),
     (
-        f"Ctrl+Z / Ctrl+Shift+Z or {REDO_SHORTCUT}",
+        QT_TRANSLATE_NOOP("WindowChrome", "Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y"),  # Ctrl+Y: REDO_SHORTCUT
         QT_TRANSLATE_NOOP(
             "WindowChrome",
             "Undo / redo in the source text (also after Clear, a clipboard "

@@ -419,6 +419,9 @@ def test_the_main_window_menus_and_tray_are_chinese(qtbot, make_controller, chin
     tray = Tray(window.windowIcon(), window)
     assert english_left(tray.menu) == []
     assert [a.text() for a in tray.menu.actions() if a.text()] == ["翻译剪贴板", "显示/隐藏窗口", "退出"]
+    from desktop_mt.gui import window_chrome
+
+    assert window_chrome.REDO_SHORTCUT in window_chrome.SHORTCUTS[4][0]  # the redo row names the real key
     for box in (window.show_about(), window.show_shortcuts()):  # Help > About, Help > Keyboard shortcuts
         assert english_left(box) == []
         box.close()

@@ -2269,6 +2269,10 @@ Code: MIT licence. Nothing is sent over the network.</source>
         <translation>翻译文件</translation>
     </message>
     <message>
+        <source>Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y</source>
+        <translation>Ctrl+Z / Ctrl+Shift+Z 或 Ctrl+Y</translation>
+    </message>
+    <message>
         <source>Undo / redo in the source text (also after Clear, a clipboard translation or joined lines: the text as pasted)</source>
         <translation>在原文中撤销/重做（清空、翻译剪贴板或合并行之后也可以：恢复粘贴时的文本）</translation>
     </message>
