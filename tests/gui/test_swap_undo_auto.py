@@ -12,7 +12,7 @@ from desktop_mt.gui.settings import Settings
 
 from .test_swap_undo import CTRL, _Directional
 
-WAIT_MS = 5_000
+WAIT_MS = 10_000  # event-based: a long bound costs nothing and holds on a busy machine
 
 
 def _swapped(qtbot, make_controller, live: bool, text: str, translation: str, swapped: str):
