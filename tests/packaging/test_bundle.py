@@ -106,7 +106,8 @@ def test_bundle_contents_and_size(bundle):
         "libqgtk3.so",
     ):
         assert unwanted not in names, unwanted
-    assert not any(p.suffix == ".qm" for p in folder.rglob("*")), "Qt translations were bundled"
+    # the interface's Chinese and Qt's own for it; none of Qt's other languages
+    assert sorted(p.name for p in folder.rglob("*.qm")) == ["desktop_mt_zh_CN.qm", "qtbase_zh_CN.qm"]
     for extra in ("desktop-mt.desktop", "desktop-mt.png", "install.sh"):
         assert (folder / extra).is_file(), extra
 
@@ -242,6 +243,15 @@ def test_gui_starts_from_the_bundle_on_x11(bundle, tmp_path):
     sysdeps.require("xvfb", "xauth", *sysdeps.group("app"))
     ok, why = build.gui_smoke(bundle["exe"], tmp_path, seconds=8, platform="xcb", xvfb=True)
     assert ok, why
+
+
+def test_gui_speaks_chinese_from_the_bundle(bundle, tmp_path):
+    """Under a Chinese locale the frozen app (no lrelease in it) loads the shipped .qm."""
+    env = {k: v for k, v in build.bundle_env(tmp_path).items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    ok, why = build.gui_smoke(bundle["exe"], tmp_path, seconds=8, env=dict(env, LANG="zh_CN.UTF-8"))
+    assert ok, why
+    log = (tmp_path / "logs" / "desktop-mt.log").read_text(encoding="utf-8")
+    assert "interface language: zh_CN" in log and "not loaded" not in log, log[-2000:]
 
 
 def test_cli_speaks_chinese_from_the_bundle(bundle, tmp_path):
