@@ -107,13 +107,15 @@ class LookAhead:
         cancel: CancelToken | None,
         rows: int,
         alone: Sequence[str] | None = None,
+        more: Callable[[], Sequence[object]] | None = None,
     ) -> None:
         self.core, self.opts, self.cancel, self.rows = core, opts, cancel, rows
+        self.more = more  # the plan of the text's later lines, made when first needed
         texts = plan_texts(items)
         # Decoded alone, never held in a batch: the first text (its tokens show at once), or the
         # caller's (the sentence at the window's cursor).
-        solo = set(texts[:1] if alone is None else alone)
-        self.ahead = [text for text in texts if text not in solo]
+        self.solo = set(texts[:1] if alone is None else alone)
+        self.ahead = [text for text in texts if text not in self.solo]
         self.wholes = {w.text: w for w in _tried_whole(items)}
         self.done: dict[str, list[int]] = {}
         self.decided: dict[str, bool] = {}  # a sentence tried whole -> cut
@@ -161,6 +163,8 @@ class LookAhead:
         self._finish_running()
         if text in self.done or self._cancelled():  # the running batch had it, or was cancelled
             return None
+        if text in self.solo:  # decoded alone (the later lines are not planned yet: no need)
+            return None
         pending = self._pending()
         if text not in pending:
             return None
@@ -171,6 +175,11 @@ class LookAhead:
     def _pending(self) -> list[str]:
         """What is known to need decoding and is not decoded: the texts ahead, and the pieces of
         the sentences tried whole and cut so far (as ``engine.streaming`` decides them)."""
+        if self.more is not None:  # the later lines join the pending texts
+            later = self.more()
+            self.more = None
+            self.ahead += plan_texts(later)
+            self.wholes.update({w.text: w for w in _tried_whole(later)})
         pieces = [t for whole in self.wholes.values() if self._cut(whole) for t in plan_texts(whole.fallback)]
         return [t for t in dict.fromkeys(self.ahead + pieces) if t not in self.done]
 

@@ -7,12 +7,14 @@ a :class:`~desktop_mt.engine.core.TranslatorCore`)."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import re
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, cast
 
 from . import generation as gen
-from . import spans
+from . import spans, textproc
 from .events import Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from .lookahead import LookAhead, Search, plan_texts, single_search
 from .model_text import Kept, PlanPiece, decide
@@ -57,6 +59,7 @@ class StreamState:
         self.cancelled = False
 
 
+_LINE_BREAK = re.compile(r"(\r\n|\n|\r)")  # as segment.walk_lines splits a text
 FIRST_SHOWN = "shown at once"
 """The cut reason of a look-ahead stream's first sentence with spans (see :func:`stream_text`)."""
 
@@ -71,16 +74,48 @@ def stream_text(
     sentence's decode); the other events are the same."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    plan = core.text.plan(text, opts)
     if rows <= 1:
+        plan = core.text.plan(text, opts)
         yield from _stream_plan(core, plan, opts, cancel, single_search(core, opts, cancel))
         return
-    plan = first_shown_at_once(plan)
-    ahead = LookAhead(core, plan, opts, cancel, rows)
+    first, rest = _first_line(core, text, opts)
+    first = first_shown_at_once(first, more=rest is not None)
+    ahead = LookAhead(core, first, opts, cancel, rows, more=rest)
+    items = first if rest is None else itertools.chain(first, _later(rest))
     try:
-        yield from _stream_plan(core, plan, opts, cancel, ahead.search)
+        yield from _stream_plan(core, items, opts, cancel, ahead.search)
     finally:
         ahead.close()
+
+
+class _Rest:
+    """The plan of a text's lines after its first, made when first asked for (by the look-ahead
+    once the first text is decoded, or by the stream when it gets there): planning a long paste
+    whole (~60 ms for 3,000 words) would come before its first text."""
+
+    def __init__(self, core: TranslatorCore, text: str, opts: GenerationOptions, newline: str) -> None:
+        self.core, self.text, self.opts, self.newline = core, text, opts, newline
+        self.items: list[PlanPiece] | None = None
+
+    def __call__(self) -> list[PlanPiece]:
+        if self.items is None:
+            self.items = [self.newline, *self.core.text.plan(self.text, self.opts)]
+        return self.items
+
+
+def _first_line(core: TranslatorCore, text: str, opts: GenerationOptions) -> tuple[list[PlanPiece], _Rest | None]:
+    """``text``'s first line planned, and the rest to plan later (None: one line, or a first line
+    that opens a code block, which changes how the lines after it are planned). A line's plan
+    does not depend on the other lines (``segment.walk_lines``), so the two together are the
+    whole text's plan."""
+    parts = _LINE_BREAK.split(text, maxsplit=1)
+    if len(parts) < 3 or not parts[2].strip() or textproc.is_fence(parts[0]):
+        return core.text.plan(text, opts), None
+    return core.text.plan(parts[0], opts), _Rest(core, parts[2], opts, parts[1])
+
+
+def _later(rest: _Rest) -> Iterator[PlanPiece]:
+    yield from rest()
 
 
 def stream_each(
@@ -106,15 +141,16 @@ def stream_each(
         ahead.close()
 
 
-def first_shown_at_once(plan: list[PlanPiece]) -> list[PlanPiece]:
+def first_shown_at_once(plan: list[PlanPiece], more: bool = False) -> list[PlanPiece]:
     """``plan`` with its first model text, when it is a sentence with protected spans to be tried
     whole and more texts follow it (a paste), cut around its spans without trying (reason
     :data:`FIRST_SHOWN`). A sentence tried whole shows nothing until its whole decode is done and
     checked (docs/ENGINE_API.md), which as the first of a paste is the first text's wait: 150 ms
     on the demo model, about ten times that on an opus-mt model; cut, its first piece streams at
     once. The sentences after it keep the whole try (look-ahead decodes them while the first is
-    shown), and so does a text of one sentence (the sentence is all the user waits for)."""
-    if len(plan_texts(plan)) <= 1:
+    shown), and so does a text of one sentence (the sentence is all the user waits for).
+    ``more``: lines not planned yet follow ``plan``."""
+    if not more and len(plan_texts(plan)) <= 1:
         return plan
     for k, item in enumerate(plan):
         if isinstance(item, spans.Whole):
@@ -128,7 +164,7 @@ def first_shown_at_once(plan: list[PlanPiece]) -> list[PlanPiece]:
 
 def _stream_plan(
     core: TranslatorCore,
-    plan: Sequence[PlanPiece],
+    plan: Iterable[PlanPiece],
     opts: GenerationOptions,
     cancel: CancelToken | None,
     search: Search,
@@ -146,7 +182,7 @@ def _stream_plan(
 
 def _stream_items(
     core: TranslatorCore,
-    items: Sequence[PlanPiece],
+    items: Iterable[PlanPiece],
     opts: GenerationOptions,
     cancel: CancelToken | None,
     state: StreamState,

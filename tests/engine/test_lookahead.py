@@ -205,3 +205,19 @@ def test_a_two_way_translator_shares_each_direction_s_look_ahead(upper):
     assert sorted(upper.decoder.batches) == [1, 4, 4]  # the 8 English ones and the cursor's (index 5 of them)
     shown = ["".join(e.text for e in events if isinstance(e, TextDelta)) for events in got]
     assert shown == [two_way.translate(text) for text in texts]
+
+
+def test_a_long_paste_shows_its_first_text_before_its_later_lines_are_planned(upper):
+    """Planning a long paste whole comes before its first text (~60 ms for 3,000 words): the
+    first line is planned alone, the rest once the first text is out; the events are the same."""
+    upper.batch_size = 16
+    planned: list[str] = []
+    plan = upper.text.plan
+    upper.text.plan = lambda text, opts: (planned.append(text), plan(text, opts))[1]  # type: ignore[method-assign]
+    stream = upper.translate_stream(PASTE, look_ahead=True)
+    first = next(e for e in stream if isinstance(e, TextDelta))
+    assert first.segment == 0 and planned == [PASTE.split("\n")[0]]
+    rest = [first, *stream]
+    assert len(planned) == 2 and PASTE.endswith(planned[1])
+    upper.text.plan = plan  # type: ignore[method-assign]
+    assert rest[:-1] == events(upper, PASTE, False)[0]
