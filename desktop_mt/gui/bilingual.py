@@ -38,6 +38,7 @@ class BilingualView(QObject):
     def __init__(self, controller: BilingualHost) -> None:
         super().__init__(qt_parent(controller))
         self.controller = controller
+        self.session = controller.session  # the request that runs
         self.window = window = controller.window
         self._source = ""  # the source text of the request that runs / ran last
         self._plain: str | None = None  # its translation as the engine wrote it (after it ended)
@@ -58,7 +59,7 @@ class BilingualView(QObject):
         self.window.bilingual_action.setChecked(bool(on))
         self.controller.save()
         # Only the pane this view rendered (not one Clear or History replaced since).
-        if self._plain is not None and self.controller.current is None and self.window.target_text() == self._shown:
+        if self._plain is not None and self.session.current is None and self.window.target_text() == self._shown:
             self._show()
 
     def _on_started(self, _req_id: int, text: str) -> None:

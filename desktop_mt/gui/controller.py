@@ -94,6 +94,7 @@ class Controller(QObject):
         self.engine = EngineLoading(self, self.worker, real_engine)  # model loads, About, fallback
         self._connect_window()
         self._update_shortcut_help()
+        self.glossary = GlossaryStore(on_error=self.window.show_warning)  # Settings > Glossary
         self.hotkey_link = HotkeyLink(self)  # the clipboard and the global hotkey
         self.input = pasting.InputHandling(self)  # join lines on paste, text left as it is
         self.direction = DirectionFeature(self)  # Auto / English -> Chinese / Chinese -> English, swap
@@ -108,7 +109,6 @@ class Controller(QObject):
         self.postedit = PostEditFeature(self)  # editable translation, completion, memory, incremental
         self.popup = PopupFeature(self)  # the hotkey's popup at the mouse pointer (setting)
         self.ocr = OcrFeature(self)  # Translate screen region; pasted and dropped images (OCR)
-        self.glossary = GlossaryStore(on_error=self.window.show_warning)  # Settings > Glossary
         self.local_api = LocalApiFeature(self)  # Settings > Local API: the HTTP server in the app
         self.drafts = drafts.DraftKeeper(self)  # the panes saved as they change, restored at start
         self.job_resume = job_resume.JobResumeOffer(self)  # an interrupted file job: continue?

@@ -49,7 +49,7 @@ from ..fsutil import atomic_write
 from . import paths, progress
 from .alignment import AlignmentView, Pair
 from .i18n import translate
-from .ports import DraftsHost, MessagesWindow, PanesWindow, qt_parent
+from .ports import DraftsHost, WindowPort, qt_parent
 from .progress import STOP_MARK
 
 log = logging.getLogger(__name__)
@@ -60,17 +60,11 @@ SAVE_DELAY_MS = 300  # after the last change
 MAX_WAIT_MS = 2000  # a stream of changes is still saved this often
 
 
-class DraftsWindow(PanesWindow, MessagesWindow, Protocol):
-    """The panes, and the banner that tells a restored translation is incomplete."""
-
-    def clear_warning(self, text: str) -> None: ...
-
-
 class StreamingDraftsHost(DraftsHost, Protocol):
     """:class:`ports.DraftsHost`, and whether the window's translation still streams."""
 
     @property
-    def window(self) -> DraftsWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def session(self) -> Session: ...  # the running request (its current)

@@ -33,7 +33,7 @@ from desktop_mt.errors import ModelNotFoundError
 
 from .direction_bar import DESCRIBED
 from .i18n import QT_TRANSLATE_NOOP, translate
-from .ports import EngineConfig, EngineHost, EngineWindow, LoadingWorker, Status, qt_parent
+from .ports import EngineConfig, EngineHost, Status, WindowPort, WorkerPort, qt_parent
 from .worker import LoadedModels
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
@@ -43,18 +43,6 @@ WAYS = {  # shown translated (_way)
     EN_ZH: QT_TRANSLATE_NOOP("EngineLoading", "English → Chinese"),
     ZH_EN: QT_TRANSLATE_NOOP("EngineLoading", "Chinese → English"),
 }
-
-
-class ModelLabelWindow(EngineWindow, Protocol):
-    """The window as the model label follows the direction: the label with its tooltip, and
-    the direction control's changes (a ``direction_bar.Target`` value, however it changed)."""
-
-    def set_model(self, text: str, tooltip: str = "", shorter: list[str] | None = None) -> None: ...
-
-    @property
-    def directionShown(self) -> SignalInstance: ...  # (str)
-
-
 TARGET_DIRECTIONS = {direction.ZH: EN_ZH, direction.EN: ZH_EN}  # the direction control's choice -> direction
 
 
@@ -63,7 +51,7 @@ class ModelLabelHost(EngineHost, Protocol):
     model label the requests as they start."""
 
     @property
-    def window(self) -> ModelLabelWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def requestStarted(self) -> SignalInstance: ...  # (int, str)
@@ -232,7 +220,7 @@ class EngineLoading(QObject):
 
     _loadRequested = Signal(object)  # EngineConfig, queued into the worker's thread
 
-    def __init__(self, host: ModelLabelHost, worker: LoadingWorker, real_engine: bool) -> None:
+    def __init__(self, host: ModelLabelHost, worker: WorkerPort, real_engine: bool) -> None:
         super().__init__(qt_parent(host))
         self.host = host
         self.loaded_config: EngineConfig | None = None  # what the engine runs (after a fallback too)

@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QPlainTextEdit, QToolButton, QWidget
 
-from .ports import PanesAndToolbar
+from .ports import WindowPort
 
 _TABS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
 
@@ -21,7 +21,7 @@ _TABS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
 class TabFocus(QObject):
     """Installed on the window's panes (see the module docstring)."""
 
-    def __init__(self, window: PanesAndToolbar) -> None:
+    def __init__(self, window: WindowPort) -> None:
         super().__init__(window.window())
         self.window = window
         for editor in (window.source, window.target):

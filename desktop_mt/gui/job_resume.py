@@ -50,7 +50,7 @@ class JobResumeOffer(QObject):
         super().__init__(qt_parent(controller))
         self.controller = controller
         self.drafts = controller.drafts
-        window = controller.window
+        self.window = window = controller.window
         self.notice = ResumeNotice(window.window())
         central = window.centralWidget()
         layout = central.layout() if central is not None else None
@@ -100,7 +100,7 @@ class JobResumeOffer(QObject):
         try:
             file_jobs.journal_path(Path(self.job[1])).unlink(missing_ok=True)
         except OSError as exc:
-            self.controller.window.show_warning(
+            self.window.show_warning(
                 translate("JobResume", "Could not delete the kept part: {error}").format(error=exc)
             )
             return

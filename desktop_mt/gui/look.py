@@ -21,7 +21,7 @@ from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPaintEvent, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QLabel, QToolButton, QWidget
 
-from .ports import PanesAndToolbar
+from .ports import WindowPort
 from .theme import contrast_ratio
 
 PANE_CONTRAST = 1.15  # the translation pane's background against the source pane's
@@ -122,7 +122,7 @@ class FitLabel(QLabel):
 class WindowLook(QObject):
     """Applies the module's rules to a ``MainWindow``, now and on every palette change."""
 
-    def __init__(self, window: PanesAndToolbar) -> None:
+    def __init__(self, window: WindowPort) -> None:
         self.widget = window.window()  # the window's own QWidget: its palette, its events
         super().__init__(self.widget)
         self.window = window

@@ -156,6 +156,7 @@ class PopupFeature(QObject):
     def __init__(self, controller: PopupHost) -> None:
         super().__init__(qt_parent(controller))
         self.controller = controller
+        self.input = controller.input  # Edit > Join lines on paste applies to the popup's text too
         self.popup = TranslationPopup()
         self.popup.copyRequested.connect(self.copy)
         self.popup.openRequested.connect(self.open_in_window)
@@ -174,7 +175,7 @@ class PopupFeature(QObject):
         """Open the popup near the pointer and stream the clipboard's translation (its PDF line
         breaks joined when Edit > Join lines on paste is on, as in the main window)."""
         text = self.controller.read_clipboard()
-        if self.controller.input.joining:
+        if self.input.joining:
             text = join_lines(text)
         return self.show_for(text, QCursor.pos() if pointer is None else pointer)
 

@@ -41,62 +41,44 @@ if TYPE_CHECKING:  # annotations only: importing this module loads no Qt widgets
     from PySide6.QtGui import QAction
     from PySide6.QtWidgets import QPlainTextEdit, QStatusBar, QToolBar, QWidget
 
+    from desktop_mt.app.session import Request, Session
     from desktop_mt.engine.options import GenerationOptions
 
     from .settings import Settings
 
 __all__ = [
     "BilingualHost",
-    "BilingualWindow",
-    "ClipboardImages",
-    "ClipboardPopup",
+    "WindowPort",
+    "OcrPort",
+    "PopupPort",
     "DirectionPort",
     "DraftsHost",
     "EngineConfig",
     "EngineHost",
     "EngineSource",
-    "EngineWindow",
     "FileJobsHost",
-    "FileJobsWindow",
     "HotkeyHost",
     "HotkeyLayer",
-    "ImageFiles",
     "InputPort",
     "JobRecord",
     "JobResumeHost",
-    "LoadingWorker",
+    "WorkerPort",
     "LocalApiHost",
-    "LocalApiWindow",
-    "MessagesWindow",
     "ModelsHubHost",
-    "ModelsWindow",
     "OcrHost",
-    "OcrWindow",
-    "PanesAndToolbar",
-    "PanesWindow",
     "PopupHost",
-    "PopupShower",
     "PostEditPort",
     "ProgressHost",
-    "ProgressWindow",
     "qt_parent",
     "QuitHost",
-    "QuitWindow",
     "ReplaceHost",
-    "ReplaceWindow",
     "RequestControl",
     "RequestHost",
-    "RequestLike",
-    "RequestWindow",
     "ResultsHost",
-    "ResultsWindow",
-    "ResultsWorker",
     "RunningFileJob",
     "SettingsPort",
     "StaleHost",
-    "StaleWindow",
     "Status",
-    "StreamWorker",
     "StrEnum",
     "TrayPort",
 ]
@@ -153,13 +135,6 @@ class SettingsPort(Protocol):
     def save(self) -> None: ...
 
 
-class RequestLike(Protocol):
-    """The interactive request that runs (only its id is read)."""
-
-    @property
-    def req_id(self) -> int: ...
-
-
 class RunningFileJob(Protocol):
     """The file job that runs (only its source path is read)."""
 
@@ -167,12 +142,14 @@ class RunningFileJob(Protocol):
     def src(self) -> str: ...
 
 
-class StreamWorker(Protocol):
-    """The interactive worker (:class:`~desktop_mt.gui.worker.TranslationWorker`): its
-    ``translate`` slot (connect a queued signal to it; it runs in the worker's thread) and what
-    it reports, each tagged with the request id."""
+class WorkerPort(Protocol):
+    """The interactive worker (:class:`~desktop_mt.gui.worker.TranslationWorker`): its slots
+    (connect a queued signal to them; they run in the worker's thread) and what it reports,
+    each request's output tagged with the request id."""
 
     def translate(self, req_id: int, text: str, options: GenerationOptions, cancel: threading.Event) -> None: ...
+
+    def load(self, config: EngineConfig) -> None: ...
 
     @property
     def delta(self) -> SignalInstance: ...  # (int, str): request id, streamed text
@@ -184,23 +161,40 @@ class StreamWorker(Protocol):
     def failed(self) -> SignalInstance: ...  # (int, str): request id, message
 
     @property
+    def unavailable(self) -> SignalInstance: ...  # (int, str): no model for the direction
+
+    @property
     def segmentDone(self) -> SignalInstance: ...  # (int, SegmentSpan): a sentence finished
 
+    @property
+    def loadStarted(self) -> SignalInstance: ...  # (str): what loads
 
-class MessagesWindow(Protocol):
-    """The window's status bar, banner and presence."""
+    @property
+    def loaded(self) -> SignalInstance: ...  # (LoadedModels): each direction's model, the variant
 
+    @property
+    def loadFailed(self) -> SignalInstance: ...  # (str): why
+
+
+class WindowPort(Protocol):
+    """The main window as the features see it (:class:`~desktop_mt.gui.window.MainWindow`, a
+    passive window): its panes, its messages and status bar, what it asks, and the intent
+    signals by which it says what the user wants. One port for the one window: a feature uses
+    the part of it it needs (a test may hand it a fake with only that part)."""
+
+    about_text: str  # Help > About's text (the engine's loading fills it in)
+    may_quit: Callable[[], bool]  # the window asks it before quitting; the quit guard sets it
+
+    # ---- its own QWidget, its panes and its widgets ----------------------------------------
     def window(self) -> QWidget: ...  # the window's own QWidget (parent, dialog owner)
 
     def statusBar(self) -> QStatusBar: ...
 
-    def show_warning(self, text: str) -> None: ...
+    def centralWidget(self) -> QWidget | None: ...
 
-    def bring_forward(self) -> None: ...
+    def isVisible(self) -> bool: ...
 
-
-class PanesWindow(Protocol):
-    """The source and translation panes."""
+    def isMinimized(self) -> bool: ...
 
     @property
     def source(self) -> QPlainTextEdit: ...
@@ -208,9 +202,86 @@ class PanesWindow(Protocol):
     @property
     def target(self) -> QPlainTextEdit: ...
 
+    @property
+    def toolbar(self) -> QToolBar: ...
+
+    @property
+    def clipboard_action(self) -> QAction: ...
+
+    @property
+    def bilingual_action(self) -> QAction: ...
+
+    # ---- intents (signals) -----------------------------------------------------------------
+    @property
+    def sourceEdited(self) -> SignalInstance: ...  # (str): a user edit
+
+    @property
+    def stopRequested(self) -> SignalInstance: ...
+
+    @property
+    def bilingualToggled(self) -> SignalInstance: ...  # (bool)
+
+    @property
+    def settingsRequested(self) -> SignalInstance: ...
+
+    @property
+    def modelsRequested(self) -> SignalInstance: ...  # File > Models…, the demo notice's button
+
+    @property
+    def directionShown(self) -> SignalInstance: ...  # (str): the direction control shows this Target
+
+    # ---- the panes -------------------------------------------------------------------------
     def source_text(self) -> str: ...
 
     def target_text(self) -> str: ...
+
+    def set_source(self, text: str) -> None: ...
+
+    def clear_target(self) -> None: ...
+
+    def append_target(self, text: str) -> None: ...
+
+    def clear_all(self) -> None: ...
+
+    # ---- status, figures and messages ------------------------------------------------------
+    def set_busy(self, busy: bool) -> None: ...
+
+    def set_state(self, state: Status | str, detail: str = "") -> None: ...
+
+    def state(self) -> str: ...
+
+    def set_stats(self, first_token_s: float | None, tokens_per_s: float, tokens: int) -> None: ...
+
+    def clear_stats(self) -> None: ...
+
+    def set_model(self, text: str, tooltip: str = "", shorter: list[str] | None = None) -> None: ...
+
+    def set_demo_notice(self, shown: bool) -> None: ...
+
+    def show_warning(self, text: str) -> None: ...
+
+    def clear_warning(self, text: str) -> None: ...
+
+    def show_error(self, title: str, message: str) -> object: ...
+
+    def bring_forward(self) -> None: ...
+
+    # ---- the file jobs' face ---------------------------------------------------------------
+    def ask_output_exists(self, path: str, keep_both_name: str) -> str: ...  # a file_jobs.OutputAnswer
+
+    def ask_resume(self, name: str, kept: int, total: int) -> str: ...  # a file_jobs.ResumeAnswer
+
+    def show_file_job(self, name: str) -> None: ...
+
+    def set_file_progress(self, done: int, total: int, rate: float) -> None: ...
+
+    def set_file_job_text(self, text: str) -> None: ...
+
+    def end_file_job(self, message: str) -> None: ...
+
+    def set_job_status(self, text: str) -> None: ...
+
+    def set_recent_files(self, files: list[str]) -> None: ...
 
 
 class TrayPort(Protocol):
@@ -231,49 +302,30 @@ class JobRecord(Protocol):
     def forget_job(self) -> None: ...
 
 
-class PopupShower(Protocol):
+class PopupPort(Protocol):
     """The hotkey's popup (:class:`~desktop_mt.gui.popup.PopupFeature`)."""
 
     def show_for(self, text: str, pointer: QPoint) -> int | None: ...
 
+    def show_for_clipboard(self) -> int | None: ...
+
+
+class OcrPort(Protocol):
+    """Reading text from pictures (:class:`~desktop_mt.gui.ocr_feature.OcrFeature`)."""
+
+    def read_file(self, path: str) -> None: ...  # a dropped or chosen picture
+
+    def read_clipboard_image(self) -> bool: ...  # an image on the clipboard: read it (OCR)
+
 
 # ---- Tab focus (focus.py) and the window's look (look.py) -----------------------------------
-class PanesAndToolbar(Protocol):
-    """The panes and the toolbar (the main window as it is built: its ``__init__`` makes these)."""
-
-    @property
-    def source(self) -> QPlainTextEdit: ...
-
-    @property
-    def target(self) -> QPlainTextEdit: ...
-
-    @property
-    def toolbar(self) -> QToolBar: ...
-
-    def window(self) -> QWidget: ...
-
-
 # ---- View > Bilingual (bilingual.py) ------------------------------------------------------
-class BilingualWindow(Protocol):
-    @property
-    def bilingual_action(self) -> QAction: ...
-
-    @property
-    def bilingualToggled(self) -> SignalInstance: ...  # (bool)
-
-    def target_text(self) -> str: ...
-
-    def clear_target(self) -> None: ...
-
-    def append_target(self, text: str) -> None: ...
-
-
 class BilingualHost(SettingsPort, Protocol):
     @property
-    def window(self) -> BilingualWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
-    def current(self) -> RequestLike | None: ...
+    def session(self) -> Session: ...  # the running request (its current)
 
     @property
     def requestStarted(self) -> SignalInstance: ...  # (int, str): id, source text
@@ -285,7 +337,7 @@ class BilingualHost(SettingsPort, Protocol):
 # ---- drafts (drafts.py) -------------------------------------------------------------------
 class DraftsHost(Protocol):
     @property
-    def window(self) -> PanesWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def fileJobStarted(self) -> SignalInstance: ...  # (str, str): source, output
@@ -295,13 +347,9 @@ class DraftsHost(Protocol):
 
 
 # ---- the interrupted job's offer (job_resume.py) ------------------------------------------
-class JobResumeWindow(MessagesWindow, Protocol):
-    def centralWidget(self) -> QWidget | None: ...
-
-
 class JobResumeHost(Protocol):
     @property
-    def window(self) -> JobResumeWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def drafts(self) -> JobRecord: ...
@@ -310,18 +358,12 @@ class JobResumeHost(Protocol):
 
 
 # ---- the quit question (quitting.py) ------------------------------------------------------
-class QuitWindow(Protocol):
-    may_quit: Callable[[], bool]  # the window asks it before quitting; the guard sets it
-
-    def window(self) -> QWidget: ...
-
-
 class QuitHost(Protocol):
     @property
-    def window(self) -> QuitWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
-    def current(self) -> RequestLike | None: ...
+    def session(self) -> Session: ...  # the running request (its current)
 
     @property
     def file_job(self) -> RunningFileJob | None: ...
@@ -331,20 +373,9 @@ class QuitHost(Protocol):
 
 
 # ---- undo's stale translation guard (stale.py) --------------------------------------------
-class StaleWindow(PanesWindow, Protocol):
-    @property
-    def sourceEdited(self) -> SignalInstance: ...  # (str): a user edit
-
-    def statusBar(self) -> QStatusBar: ...
-
-    def append_target(self, text: str) -> None: ...
-
-    def clear_stats(self) -> None: ...
-
-
 class StaleHost(Protocol):
     @property
-    def window(self) -> StaleWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def translationCompleted(self) -> SignalInstance: ...  # (str, str)
@@ -353,29 +384,15 @@ class StaleHost(Protocol):
 
 
 # ---- sentence progress and the stop mark (progress.py) ------------------------------------
-class ProgressWindow(Protocol):
-    @property
-    def target(self) -> QPlainTextEdit: ...
-
-    @property
-    def stopRequested(self) -> SignalInstance: ...
-
-    def set_state(self, state: str, detail: str = "") -> None: ...
-
-    def state(self) -> str: ...
-
-    def clear_stats(self) -> None: ...
-
-
 class ProgressHost(Protocol):
     @property
-    def window(self) -> ProgressWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
-    def worker(self) -> StreamWorker: ...
+    def worker(self) -> WorkerPort: ...
 
     @property
-    def current(self) -> RequestLike | None: ...
+    def session(self) -> Session: ...  # the running request (its current)
 
     @property
     def requestStarted(self) -> SignalInstance: ...
@@ -388,12 +405,6 @@ class ProgressHost(Protocol):
 
 
 # ---- the hotkey's popup (popup.py) ---------------------------------------------------------
-class PopupWindow(Protocol):
-    def set_source(self, text: str) -> None: ...
-
-    def bring_forward(self) -> None: ...
-
-
 class JoiningPort(Protocol):
     @property
     def joining(self) -> bool: ...  # Edit > Join lines on paste
@@ -401,10 +412,10 @@ class JoiningPort(Protocol):
 
 class PopupHost(Protocol):
     @property
-    def window(self) -> PopupWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
-    def worker(self) -> StreamWorker: ...
+    def worker(self) -> WorkerPort: ...
 
     @property
     def input(self) -> JoiningPort: ...
@@ -422,22 +433,9 @@ class PopupHost(Protocol):
 
 
 # ---- OCR (ocr_feature.py) -------------------------------------------------------------------
-class OcrWindow(MessagesWindow, Protocol):
-    @property
-    def source(self) -> QPlainTextEdit: ...
-
-    @property
-    def clipboard_action(self) -> QAction: ...
-
-    @property
-    def toolbar(self) -> QToolBar: ...
-
-    def set_source(self, text: str) -> None: ...
-
-
 class OcrHost(Protocol):
     @property
-    def window(self) -> OcrWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def settings(self) -> Settings: ...
@@ -446,22 +444,15 @@ class OcrHost(Protocol):
     def hotkey(self) -> object | None: ...  # the app's hotkey layer (None: none, e.g. unit tests)
 
     @property
-    def popup(self) -> PopupShower: ...
+    def popup(self) -> PopupPort: ...
 
     def translate(self, text: str) -> int | None: ...
 
 
 # ---- Settings > Local API (local_api.py) -----------------------------------------------------
-class LocalApiWindow(MessagesWindow, Protocol):
-    @property
-    def settingsRequested(self) -> SignalInstance: ...
-
-    def clear_warning(self, text: str) -> None: ...
-
-
 class LocalApiHost(Protocol):
     @property
-    def window(self) -> LocalApiWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def settings(self) -> Settings: ...
@@ -476,18 +467,12 @@ class LocalApiHost(Protocol):
 
 
 # ---- translate and replace (replace.py) ------------------------------------------------------
-class ReplaceWindow(MessagesWindow, Protocol):
-    def isVisible(self) -> bool: ...
-
-    def isMinimized(self) -> bool: ...
-
-
 class ReplaceHost(Protocol):
     @property
     def settings(self) -> Settings: ...
 
     @property
-    def worker(self) -> StreamWorker: ...
+    def worker(self) -> WorkerPort: ...
 
     def generation_options(self) -> GenerationOptions: ...
 
@@ -499,29 +484,9 @@ class RequestControl(Protocol):
     one that runs, stopping it, and the status bar's state."""
 
     @property
-    def current(self) -> RequestLike | None: ...
+    def current(self) -> Request | None: ...
 
     def cancel_current(self) -> None: ...
-
-    def set_state(self, state: Status, detail: str = "") -> None: ...
-
-
-class RequestWindow(Protocol):
-    """The panes and the status as a request starts, ends or is cleared."""
-
-    def source_text(self) -> str: ...
-
-    def set_source(self, text: str) -> None: ...
-
-    def clear_target(self) -> None: ...
-
-    def append_target(self, text: str) -> None: ...
-
-    def clear_all(self) -> None: ...
-
-    def clear_stats(self) -> None: ...
-
-    def set_busy(self, busy: bool) -> None: ...
 
     def set_state(self, state: Status, detail: str = "") -> None: ...
 
@@ -555,7 +520,7 @@ class RequestHost(SettingsPort, Protocol):
     """What :class:`~desktop_mt.gui.requests.RequestFlow` uses of the controller."""
 
     @property
-    def window(self) -> RequestWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def postedit(self) -> PostEditPort: ...
@@ -570,40 +535,11 @@ class RequestHost(SettingsPort, Protocol):
     def stateChanged(self) -> SignalInstance: ...  # (str)
 
 
-class LoadingWorker(Protocol):
-    """The worker's engine loads: its ``load`` slot (queued) and what it reports."""
-
-    def load(self, config: EngineConfig) -> None: ...
-
-    @property
-    def loadStarted(self) -> SignalInstance: ...  # (str): what loads
-
-    @property
-    def loaded(self) -> SignalInstance: ...  # (ModelInfo, str): the model, its variant
-
-    @property
-    def loadFailed(self) -> SignalInstance: ...  # (str): why
-
-
-class EngineWindow(Protocol):
-    """What the window shows of the engine: the model's name, About's text, load problems."""
-
-    about_text: str
-
-    def set_model(self, text: str) -> None: ...
-
-    def set_busy(self, busy: bool) -> None: ...
-
-    def show_warning(self, text: str) -> None: ...
-
-    def show_error(self, title: str, message: str) -> object: ...
-
-
 class EngineHost(SettingsPort, Protocol):
     """What :class:`~desktop_mt.gui.engine_loading.EngineLoading` uses of the controller."""
 
     @property
-    def window(self) -> EngineWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def model_override(self) -> str | None: ...  # --model for this run
@@ -626,45 +562,17 @@ class EngineSource(Protocol):
     def preload_engine(self) -> None: ...
 
 
-class FileJobsWindow(MessagesWindow, Protocol):
-    """The window's file-job face: the questions before a job, its strip, File > Recent files."""
-
-    def ask_output_exists(self, path: str, keep_both_name: str) -> str: ...  # a file_jobs.OutputAnswer
-
-    def ask_resume(self, name: str, kept: int, total: int) -> str: ...  # a file_jobs.ResumeAnswer
-
-    def show_file_job(self, name: str) -> None: ...
-
-    def set_file_progress(self, done: int, total: int, rate: float) -> None: ...
-
-    def set_file_job_text(self, text: str) -> None: ...
-
-    def end_file_job(self, message: str) -> None: ...
-
-    def set_job_status(self, text: str) -> None: ...
-
-    def set_recent_files(self, files: list[str]) -> None: ...
-
-    def show_error(self, title: str, message: str) -> object: ...
-
-
-class ImageFiles(Protocol):
-    """OCR of a dropped or chosen picture (:class:`~desktop_mt.gui.ocr_feature.OcrFeature`)."""
-
-    def read_file(self, path: str) -> None: ...
-
-
 class FileJobsHost(SettingsPort, Protocol):
     """What :class:`~desktop_mt.gui.file_queue.FileJobs` uses of the controller."""
 
     @property
-    def window(self) -> FileJobsWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def engine(self) -> EngineSource: ...
 
     @property
-    def ocr(self) -> ImageFiles: ...
+    def ocr(self) -> OcrPort: ...
 
     @property
     def fileJobStarted(self) -> SignalInstance: ...  # (str, str): source, output
@@ -695,31 +603,23 @@ class HotkeyLayer(Protocol):
     def stop(self) -> None: ...
 
 
-class ClipboardPopup(Protocol):
-    def show_for_clipboard(self) -> int | None: ...
-
-
-class ClipboardImages(Protocol):
-    def read_clipboard_image(self) -> bool: ...  # an image on the clipboard: read it (OCR)
-
-
 class HotkeyHost(SettingsPort, Protocol):
     """What :class:`~desktop_mt.gui.hotkey_link.HotkeyLink` uses of the controller."""
 
     @property
-    def window(self) -> MessagesWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def hotkey(self) -> HotkeyLayer | None: ...
 
     @property
-    def popup(self) -> ClipboardPopup: ...
+    def popup(self) -> PopupPort: ...
 
     @property
     def direction(self) -> DirectionPort: ...
 
     @property
-    def ocr(self) -> ClipboardImages: ...
+    def ocr(self) -> OcrPort: ...
 
     @property
     def input(self) -> InputPort: ...
@@ -728,20 +628,11 @@ class HotkeyHost(SettingsPort, Protocol):
 
 
 # ---- the Models dialog's hub (models_dialog.py) ---------------------------------------------
-class ModelsWindow(Protocol):
-    @property
-    def modelsRequested(self) -> SignalInstance: ...  # File > Models…, the demo notice's button
-
-    def set_demo_notice(self, shown: bool) -> None: ...
-
-    def window(self) -> QWidget: ...
-
-
 class ModelsHubHost(SettingsPort, Protocol):
     """What :class:`~desktop_mt.gui.models_dialog.ModelsHub` uses of the controller."""
 
     @property
-    def window(self) -> ModelsWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def modelLoaded(self) -> SignalInstance: ...  # (ModelInfo)
@@ -750,44 +641,14 @@ class ModelsHubHost(SettingsPort, Protocol):
 
 
 # ---- the request results (request_results.py) ------------------------------------------------
-class ResultsWindow(Protocol):
-    def append_target(self, text: str) -> None: ...
-
-    def target_text(self) -> str: ...
-
-    def set_busy(self, busy: bool) -> None: ...
-
-    def set_stats(self, first_token_s: float | None, tokens_per_s: float, tokens: int) -> None: ...
-
-    def show_warning(self, text: str) -> None: ...
-
-    def show_error(self, title: str, message: str) -> object: ...
-
-
-class ResultsWorker(Protocol):
-    """What the interactive worker reports, each tagged with the request id."""
-
-    @property
-    def delta(self) -> SignalInstance: ...
-
-    @property
-    def finished(self) -> SignalInstance: ...
-
-    @property
-    def failed(self) -> SignalInstance: ...
-
-    @property
-    def unavailable(self) -> SignalInstance: ...  # (int, str): no model for the direction
-
-
 class ResultsHost(Protocol):
     """What :class:`~desktop_mt.gui.request_results.RequestResults` uses of the controller."""
 
     @property
-    def window(self) -> ResultsWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
-    def worker(self) -> ResultsWorker: ...
+    def worker(self) -> WorkerPort: ...
 
     @property
     def requests(self) -> RequestControl: ...  # the status bar's state

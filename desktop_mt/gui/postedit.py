@@ -106,6 +106,9 @@ class PostEditFeature(QObject):
         super().__init__(controller)
         self.controller = controller
         self.window = window = controller.window
+        self.direction = controller.direction  # the window's direction control (Auto, EN->ZH, ZH->EN)
+        self.history = controller.history  # edited translations go into their history entries
+        self.glossary = controller.glossary  # the terms in force (a changed glossary: retranslate)
         self.pane = window.target
         self.view = controller.alignment.view
         self.figures = Figures()
@@ -188,7 +191,7 @@ class PostEditFeature(QObject):
         memory = self.memory
         if alignment is None or memory is None:
             return 0
-        target = self.controller.direction.target.value
+        target = self.direction.target.value
         written = 0
         for pair in alignment.pairs:
             final = pair.translation.strip()
@@ -269,7 +272,7 @@ class PostEditFeature(QObject):
         if not pairs and memory is None:
             return None  # counted as the model translates it (_on_span)
         previous = [Sentence(p.source, p.translation, p.edited, p.suggestion) for p in pairs]
-        planned = plan_update(previous, text, memory, self.controller.direction.target.value)
+        planned = plan_update(previous, text, memory, self.direction.target.value)
         # A fuzzy match stays offered while its source sentence is unchanged (kept or translated again).
         self._suggestions = {match_key(p.source): p.suggestion for p in planned if p.suggestion is not None}
         # The sentence at the source's cursor (the one being typed) streams alone, the others batch.
@@ -307,7 +310,7 @@ class PostEditFeature(QObject):
         (old, old_model), (new, new_model) = self._made_with, made_with
         if old_model != new_model or dataclasses.replace(old, glossary=new.glossary) != new:
             return False
-        way = sentence_direction(pair.source, self.controller.direction.target.value)
+        way = sentence_direction(pair.source, self.direction.target.value)
         source_lang = way.split("-")[0] if way else ""
         return bool(way) and _renders(old.glossary, pair.source, source_lang) == _renders(
             new.glossary, pair.source, source_lang
@@ -316,7 +319,7 @@ class PostEditFeature(QObject):
     def _memory_differs(self, pair: Pair, memory: Any) -> bool:
         """Whether the memory now has another translation for ``pair``'s sentence than the one
         shown (an entry approved, edited or deleted since it was shown)."""
-        way = sentence_direction(pair.source, self.controller.direction.target.value)
+        way = sentence_direction(pair.source, self.direction.target.value)
         if way is None:
             return False
         confirmed = memory.confirmed(pair.source, way)
@@ -345,7 +348,7 @@ class PostEditFeature(QObject):
     def glossary_applied(self) -> int | None:
         """Settings applied: when the glossary is not the one the text shown was translated
         with, translate again the sentences whose terms it changes (:meth:`refresh_changed`)."""
-        if self._made_with is None or self._made_with[0].glossary == self.controller.glossary.get():
+        if self._made_with is None or self._made_with[0].glossary == self.glossary.get():
             return None
         return self.refresh_changed()
 
@@ -397,12 +400,12 @@ class PostEditFeature(QObject):
         (``Glossary.missing``, oriented for the sentence's language). The model's output always
         has them (the engine protects them); a kept edit or a memory entry may not: the view
         marks such a sentence. Remembered per sentence and glossary (asked at every repaint)."""
-        glossary = self.controller.glossary.get()
+        glossary = self.glossary.get()
         if glossary is None or not pair.translation.strip():
             return ()
         key = (pair.source, pair.translation, glossary)
         if key not in self._term_checks:
-            way = sentence_direction(pair.source, self.controller.direction.target.value)
+            way = sentence_direction(pair.source, self.direction.target.value)
             lost = () if way is None else glossary.oriented(way.split("-")[0]).missing(pair.source, pair.translation)
             if len(self._term_checks) > 4096:
                 self._term_checks.clear()
@@ -432,7 +435,7 @@ class PostEditFeature(QObject):
         alignment = self.view.alignment
         source = self._source or (alignment.source_text if alignment is not None else "")  # a restored draft's
         if final.strip():
-            self.controller.history.translation_edited(source, final, self.machine_text())
+            self.history.translation_edited(source, final, self.machine_text())
 
     # ---- completion ----------------------------------------------------------------------------
     def _on_pairs_edited(self, _pairs: list[Pair]) -> None:
@@ -487,7 +490,7 @@ class PostEditFeature(QObject):
             return []
         found = [pair.suggestion]
         memory = self.memory
-        way = sentence_direction(pair.source, self.controller.direction.target.value)
+        way = sentence_direction(pair.source, self.direction.target.value)
         if memory is not None and way is not None:
             try:
                 more = memory.fuzzy(pair.source, way, limit=MAX_MATCHES)

@@ -36,7 +36,7 @@ from desktop_mt.engine.direction import AUTO, describe, directions_needed
 from .hotkey import GlobalHotkey
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .keys import KeySimulationError, KeySimulator, default_keys
-from .ports import ReplaceHost, ReplaceWindow, StreamWorker, StrEnum, TrayPort
+from .ports import ReplaceHost, StrEnum, TrayPort, WindowPort, WorkerPort
 
 if TYPE_CHECKING:
     from desktop_mt.engine.events import TranslationStats
@@ -200,7 +200,7 @@ class ReplaceFlow(QObject):
 
     def __init__(
         self,
-        worker: StreamWorker,
+        worker: WorkerPort,
         options: Callable[[], GenerationOptions],
         keys: KeySimulator | None,
         no_keys_reason: str = "",
@@ -427,7 +427,7 @@ class TranslateReplace(QObject):
     def __init__(
         self,
         controller: ReplaceHost,
-        window: ReplaceWindow,
+        window: WindowPort,
         tray: TrayPort | None = None,
         hotkey: GlobalHotkey | None = None,
         keys: tuple[KeySimulator | None, str] | None = None,
@@ -481,7 +481,7 @@ class TranslateReplace(QObject):
             self.hotkey.stop()
 
 
-def install(controller: ReplaceHost, window: ReplaceWindow, tray: TrayPort | None = None) -> TranslateReplace:
+def install(controller: ReplaceHost, window: WindowPort, tray: TrayPort | None = None) -> TranslateReplace:
     """Build the feature with a real global hotkey and register it from the settings."""
     feature = TranslateReplace(
         controller, window, tray, GlobalHotkey(action=translate("Shortcuts", "Translate and replace"))

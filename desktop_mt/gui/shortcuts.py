@@ -32,7 +32,7 @@ from .hotkeys.hub import HotkeyHub
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .keys import KeySimulator, default_keys
 from .pasting import join_lines
-from .ports import DirectionPort, MessagesWindow, SettingsPort, qt_parent
+from .ports import DirectionPort, SettingsPort, WindowPort, qt_parent
 from .selection_copy import SelectionCopy
 
 log = logging.getLogger(__name__)
@@ -227,7 +227,7 @@ class ShortcutHost(SettingsPort, Protocol):
     """What :class:`SelectionAndShow` uses of the controller."""
 
     @property
-    def window(self) -> MessagesWindow: ...
+    def window(self) -> WindowPort: ...
 
     @property
     def popup(self) -> _Popup: ...

@@ -22,6 +22,7 @@ from desktop_mt.gui.window import MainWindow
 
 def hosts_fit(c: Controller) -> list[object]:
     """The controller as each feature's host (and its parts as theirs)."""
+    hosts: list[object] = []
     bilingual: ports.BilingualHost = c
     drafts: ports.DraftsHost = c
     job_resume: ports.JobResumeHost = c
@@ -33,75 +34,30 @@ def hosts_fit(c: Controller) -> list[object]:
     local_api: ports.LocalApiHost = c
     replace: ports.ReplaceHost = c
     settings: ports.SettingsPort = c
-    worker: ports.StreamWorker = c.worker
-    record: ports.JobRecord = c.drafts
-    shower: ports.PopupShower = c.popup
+    hosts += [bilingual, drafts, job_resume, quitting, stale, progress, popup, ocr, local_api, replace, settings]
     # the controller's own collaborators (requests, engine loading, file jobs, hotkey, models, results)
-    own: list[object] = []
     for_requests: ports.RequestHost = c
     for_engine: ports.EngineHost = c
     for_files: ports.FileJobsHost = c
     for_hotkey: ports.HotkeyHost = c
     for_models: ports.ModelsHubHost = c
     for_results: ports.ResultsHost = c
+    hosts += [for_requests, for_engine, for_files, for_hotkey, for_models, for_results]
+    # the collaborators the features reach by a port of their own
+    worker: ports.WorkerPort = c.worker
+    record: ports.JobRecord = c.drafts
+    shower: ports.PopupPort = c.popup
+    reader: ports.OcrPort = c.ocr
     request_control: ports.RequestControl = c.requests
-    loading: ports.LoadingWorker = c.worker
     engine: ports.EngineSource = c.engine
-    own += [for_requests, for_engine, for_files, for_hotkey, for_models, for_results, request_control, loading, engine]
-    return own + [
-        bilingual,
-        drafts,
-        job_resume,
-        quitting,
-        stale,
-        progress,
-        popup,
-        ocr,
-        local_api,
-        replace,
-        settings,
-        worker,
-        record,
-        shower,
-    ]
+    return hosts + [worker, record, shower, reader, request_control, engine]
 
 
 def windows_fit(w: MainWindow, tray: Tray) -> list[object]:
-    """The main window as each feature's window (the controller's ``window`` is the MainWindow)."""
-    parts: list[object] = []
-    for_bilingual: ports.BilingualWindow = w
-    for_drafts: ports.PanesWindow = w
-    for_resume: ports.JobResumeWindow = w
-    for_quit: ports.QuitWindow = w
-    for_stale: ports.StaleWindow = w
-    for_progress: ports.ProgressWindow = w
-    for_popup: ports.PopupWindow = w
-    for_ocr: ports.OcrWindow = w
-    for_api: ports.LocalApiWindow = w
-    for_replace: ports.ReplaceWindow = w
-    for_focus_and_look: ports.PanesAndToolbar = w
+    """The main window as the features' window (the controller's ``window`` is the MainWindow)."""
+    window: ports.WindowPort = w
     the_tray: ports.TrayPort = tray
-    for_requests: ports.RequestWindow = w
-    for_engine: ports.EngineWindow = w
-    for_files: ports.FileJobsWindow = w
-    for_models: ports.ModelsWindow = w
-    for_results: ports.ResultsWindow = w
-    parts += [for_requests, for_engine, for_files, for_models, for_results]
-    parts += [
-        for_bilingual,
-        for_drafts,
-        for_resume,
-        for_quit,
-        for_stale,
-        for_progress,
-        for_popup,
-        for_ocr,
-        for_api,
-        for_replace,
-        for_focus_and_look,
-        the_tray,
-    ]
-    return parts
+    return [window, the_tray]
 
 
 @pytest.mark.slow  # about 20 s of CPU with a cold mypy cache (a fresh clone), 2 s warm

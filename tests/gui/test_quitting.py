@@ -7,6 +7,7 @@ import dataclasses
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
+from desktop_mt.app.session import Session
 from desktop_mt.gui.quitting import QuitGuard
 
 
@@ -26,7 +27,7 @@ class Host:
     """The controller as the guard sees it: a file job at 113 of 193 segments."""
 
     window: Window
-    current: object = None
+    session: Session = dataclasses.field(default_factory=Session)  # nothing runs
     file_job: Job | None = dataclasses.field(default_factory=lambda: Job("/data/film.srt"))
     file_progress: tuple[int, int] | None = (113, 193)
 
