@@ -362,3 +362,25 @@ def test_ctrl_enter_and_escape_shortcuts(qtbot, make_controller):
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         qtbot.keyClick(window.source, Qt.Key.Key_Escape)
     assert FakeTranslator.instances[-1].calls[-1]["yielded"] < 500  # stopped (who saw the cancel first varies)
+
+
+def test_the_session_is_the_one_owner_of_the_current_request(qtbot, make_controller):
+    """Controller.current, the request flow and the results all read the session (issue 42): a
+    new request cancels the one it supersedes, and its end leaves no current request and the
+    figures in the session."""
+    window, controller = make_controller(delay=0.005)
+    session = controller.session
+    controller.translate(words(2000, tag="old"))
+    old = session.current
+    assert old is not None and controller.current is old and controller.requests.current is old
+    assert old.options is not None  # the window's options, taken at the start
+    new_text = words(5, tag="new")
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000) as finished:
+        new_id = controller.translate(new_text)
+        assert old.cancel.is_set() and session.current is not None and session.current.req_id == new_id
+    assert finished.args == [new_id]
+    assert session.current is None and controller.current is None
+    assert session.last_stats is not None and controller.last_stats is session.last_stats
+    assert session.first_text_ms > 0 and window.target_text() == "".join(fake_output(new_text, 10_000))
+    controller.clear()
+    assert session.last_stats is None
