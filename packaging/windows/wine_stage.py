@@ -216,7 +216,10 @@ class Stage:
     def prefix_key(self) -> str:
         """What the prefix is made from: Wine's version, the interpreter, the wheels, the
         bcryptprimitives stand-in, the recipe."""
-        version = subprocess.run(["wine", "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+        try:
+            version = subprocess.run(["wine", "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired) as exc:  # the prefix step then says what is wrong
+            version = f"unknown: {exc}"
         stand_in = (HERE / "bcryptprimitives.c").read_bytes()
         return digest(version, EMBED, wheels_key(), stand_in, PREFIX_RECIPE)
 
