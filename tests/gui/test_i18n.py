@@ -419,6 +419,8 @@ def test_the_main_window_menus_and_tray_are_chinese(qtbot, make_controller, chin
     tray = Tray(window.windowIcon(), window)
     assert english_left(tray.menu) == []
     assert [a.text() for a in tray.menu.actions() if a.text()] == ["翻译剪贴板", "显示/隐藏窗口", "退出"]
+    page = _controller.first_start.page  # the first-start page (built on first use)
+    assert english_left(page, allowed={"Hugging Face Hub"}) == []
     from desktop_mt.gui import window_chrome
 
     assert window_chrome.REDO_SHORTCUT in window_chrome.SHORTCUTS[4][0]  # the redo row names the real key

@@ -250,7 +250,7 @@ def test_gui_speaks_chinese_from_the_bundle(bundle, tmp_path):
     env = {k: v for k, v in build.bundle_env(tmp_path).items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     ok, why = build.gui_smoke(bundle["exe"], tmp_path, seconds=8, env=dict(env, LANG="zh_CN.UTF-8"))
     assert ok, why
-    log = (tmp_path / "logs" / "desktop-mt.log").read_text(encoding="utf-8")
+    log = (Path(env["DESKTOP_MT_HOME"]) / "logs" / "desktop-mt.log").read_text(encoding="utf-8")
     assert "interface language: zh_CN" in log and "not loaded" not in log, log[-2000:]
 
 
