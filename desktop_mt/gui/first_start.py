@@ -16,12 +16,17 @@ fetched one after the other. Pause is a cancel that keeps what arrived (the down
 staged files and continues a half-fetched file with a Range request), Resume starts the same
 model again. When both are installed they become the active models of their directions, as
 "Use this model" would make them, and the page goes away.
+
+``DESKTOP_MT_FIRST_START=off`` in the environment keeps the page from showing at start (an
+administrator who installs the models for everyone; the X11 tests, which drive the window by
+where its panes are); the Models dialog still opens it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 from pathlib import Path
 from typing import Protocol
 
@@ -56,6 +61,7 @@ from .models_dialog import ModelsHub
 log = logging.getLogger(__name__)
 
 VARIANT = "int8"  # what the page downloads: the variant the app runs by default
+FIRST_START_ENV, OFF = "DESKTOP_MT_FIRST_START", ("off", "0", "no", "false")  # not at start
 DIRECTION_NAMES = {
     "en-zh": QT_TRANSLATE_NOOP("FirstStart", "English → Chinese"),
     "zh-en": QT_TRANSLATE_NOOP("FirstStart", "Chinese → English"),
@@ -208,7 +214,7 @@ class FirstStart(QObject):
     def due(self) -> bool:
         """Whether the page is due at start: not put away before, and every installed model
         is a bundled demo (a real model installed, in either direction, and it is not)."""
-        if self.host.settings.first_start_dismissed:
+        if self.host.settings.first_start_dismissed or os.environ.get(FIRST_START_ENV, "").lower() in OFF:
             return False
         try:
             return all(item.demo for item in self.hub.backend.installed())

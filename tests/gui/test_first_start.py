@@ -73,6 +73,14 @@ def test_shown_only_while_the_demo_models_are_all_there_is(qtbot, make_controlle
     assert not first.due()
 
 
+def test_an_administrator_can_keep_it_from_showing_at_start(make_controller, monkeypatch):
+    window, controller = make_controller()
+    monkeypatch.setenv("DESKTOP_MT_FIRST_START", "off")
+    assert not controller.first_start.show_if_due() and not controller.first_start.is_shown()
+    controller.first_start.show_page()  # the Models dialog's button still opens it
+    assert controller.first_start.is_shown()
+
+
 def test_the_page_offers_both_directions_with_size_licence_source_and_offline_help(shown, stand_in_hub):
     window, controller, first = shown
     page = first.page

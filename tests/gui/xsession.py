@@ -44,6 +44,7 @@ class XSession:
             "DISPLAY": self.display,
             "QT_QPA_PLATFORM": "xcb",
             "DESKTOP_MT_HOME": str(tmp / "home"),
+            "DESKTOP_MT_FIRST_START": "off",  # the tests click where the panes are: no first-start page above them
             "PYTHONPATH": str(ROOT),
         }
         for var in ("WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "QT_SCALE_FACTOR"):
