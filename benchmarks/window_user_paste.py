@@ -7,7 +7,9 @@ text on screen (``first translated text shown ... ms after the request``) and th
 the request (``request N: M segments in S s``, figures only). The same paragraphs go through
 ``translate_batch`` on the bundled model in this process (the file job's path) just before the
 app starts and just after it ends (the app is not running then): the ratio is taken against
-each, as the machine's load moves. Needs an X display:
+each, as the machine's load moves. The script's sessions share one ONNX Runtime thread pool,
+as the app's do when started as ``desktop-mt`` or ``python -m desktop_mt`` (``cli.entry``;
+``--own-pools``: a pool per session, the library's default). Needs an X display:
 
     xvfb-run -a -s "-screen 0 1280x800x24" python benchmarks/window_user_paste.py [--words 3000]
 """
@@ -63,6 +65,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--words", type=int, default=3000)
+    parser.add_argument("--own-pools", action="store_true", help="translate_batch with a pool per session")
     args = parser.parse_args()
     if not os.environ.get("DISPLAY"):
         sys.exit("needs an X display: run it under xvfb-run -a")
@@ -73,6 +76,10 @@ def main() -> int:
     log = home / "logs" / "desktop-mt.log"
     sys.path.insert(0, str(ROOT))
     from desktop_mt import Translator
+    from desktop_mt.engine.runtime import share_thread_pool
+
+    if not args.own_pools:
+        share_thread_pool(0)  # as the app started as a user starts it
 
     translator = Translator()
     translator.translate_batch(paragraphs[:2])  # warm up
