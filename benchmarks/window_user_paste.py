@@ -65,7 +65,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--words", type=int, default=3000)
-    parser.add_argument("--own-pools", action="store_true", help="translate_batch with a pool per session")
+    parser.add_argument(
+        "--own-pools", action="store_true", help="a pool per session, in the app (run_gui) and for translate_batch"
+    )
     args = parser.parse_args()
     if not os.environ.get("DISPLAY"):
         sys.exit("needs an X display: run it under xvfb-run -a")
@@ -90,7 +92,12 @@ def main() -> int:
         return time.perf_counter() - began
 
     before = batch_seconds()
-    app = subprocess.Popen([sys.executable, "-m", "desktop_mt", "gui"], env=env, cwd=ROOT)
+    start = (
+        ["-c", "import sys; from desktop_mt.gui_launch import run_gui; sys.exit(run_gui([]))"]
+        if args.own_pools
+        else ["-m", "desktop_mt", "gui"]
+    )
+    app = subprocess.Popen([sys.executable, *start], env=env, cwd=ROOT)
     clip = None
     try:
         wait_for_line(log, r"models loaded", 0, 120)
