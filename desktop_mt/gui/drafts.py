@@ -13,7 +13,7 @@ written to ``draft.json`` in the data folder, after a quit, a crash or ``kill -9
   is lost either. A draft file that cannot be read is kept aside (``draft.corrupt-*.json``).
 
 A translation that had not finished when the draft was written (the app quit while it
-streamed, or it was stopped: the pane ends with ``progress.STOP_MARK``) is saved with
+streamed, or it was stopped: the pane ends with the stop mark, ``progress.has_mark``) is saved with
 ``incomplete``; on restore the pane ends with the same quiet "— stopped here —" line and the
 banner says how far it got ("605 of 2,000 lines") until the next translation or Clear.
 
@@ -50,7 +50,7 @@ from . import paths, progress
 from .alignment import AlignmentView, Pair
 from .i18n import translate
 from .ports import DraftsHost, WindowPort, qt_parent
-from .progress import STOP_MARK
+from .progress import has_mark
 
 log = logging.getLogger(__name__)
 
@@ -328,7 +328,7 @@ class DraftKeeper(QObject):
     def current(self) -> Draft:
         """The window's state now."""
         cursor = self.window.source.textCursor()
-        incomplete = self.session.busy or self.window.target.toPlainText().endswith(STOP_MARK)
+        incomplete = self.session.busy or has_mark(self.window.target.toPlainText())
         alignment = self.view.alignment if self.view is not None else None
         return Draft(
             self.window.source_text(),
@@ -349,7 +349,7 @@ class DraftKeeper(QObject):
         """Something changed: save after a short pause, or now and then during a stream."""
         if self._closed:
             return  # quitting: the last state is written; the window may be gone
-        if self.note and not self.window.target.toPlainText().endswith(STOP_MARK):
+        if self.note and not has_mark(self.window.target.toPlainText()):
             self.window.clear_warning(self.note)  # translated again, or cleared: no longer true
             self.note = ""
         now = time.monotonic()

@@ -22,18 +22,29 @@ from desktop_mt.engine.textproc import split_marker
 from .i18n import translate
 from .ports import ProgressHost, Status, qt_parent
 
-STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them
+STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them (English; stop_mark() is shown)
+
+
+def stop_mark() -> str:
+    """The "stopped here" line in the interface language (:data:`STOP_MARK` in English)."""
+    return "\n" + translate("Progress", "— stopped here —")
+
+
+def has_mark(text: str) -> bool:
+    """Whether the translation pane's ``text`` ends with the stop mark, in the language shown
+    now or in English (a draft saved under the other interface language)."""
+    return text.endswith(stop_mark()) or text.endswith(STOP_MARK)
 
 
 def mark_stopped(target: QPlainTextEdit) -> None:
-    """End ``target`` with the quiet "stopped here" line (:data:`STOP_MARK`, italic, in the
+    """End ``target`` with the quiet "stopped here" line (:func:`stop_mark`, italic, in the
     palette's placeholder colour)."""
     fmt = QTextCharFormat()
     fmt.setForeground(target.palette().color(QPalette.ColorRole.PlaceholderText))
     fmt.setFontItalic(True)
     cursor = QTextCursor(target.document())
     cursor.movePosition(QTextCursor.MoveOperation.End)
-    cursor.insertText(STOP_MARK, fmt)
+    cursor.insertText(stop_mark(), fmt)
 
 
 def count_sentences(text: str) -> int:
@@ -43,8 +54,11 @@ def count_sentences(text: str) -> int:
 
 
 def without_mark(text: str) -> str:
-    """The translation pane's text without the stop mark."""
-    return text[: -len(STOP_MARK)] if text.endswith(STOP_MARK) else text
+    """The translation pane's text without the stop mark (either language's)."""
+    for mark in (stop_mark(), STOP_MARK):
+        if text.endswith(mark):
+            return text[: -len(mark)]
+    return text
 
 
 class ProgressFeature(QObject):

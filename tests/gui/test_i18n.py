@@ -588,3 +588,12 @@ def test_the_shortcut_layers_words_are_translated_at_the_edge(chinese):
         refusals.append(messages.hotkey_error(str(raised.value)))
     assert all(CJK.search(r) for r in refusals), refusals
     assert messages.hotkey_error("X error 42") == "X error 42"  # unknown: as the layer said it
+
+
+def test_the_stop_mark_is_shown_in_chinese_and_read_in_either_language(chinese):
+    from desktop_mt.gui import progress
+
+    assert progress.stop_mark() == "\n— 已在此处停止 —"
+    assert progress.without_mark("好。" + progress.stop_mark()) == "好。"
+    assert progress.has_mark("好。" + progress.STOP_MARK)  # a draft saved under the English interface
+    assert progress.without_mark("好。" + progress.STOP_MARK) == "好。"

@@ -1525,6 +1525,10 @@ Code: MIT licence. Nothing is sent over the network.</source>
 </context>
 <context>
     <name>Progress</name>
+    <message>
+        <source>— stopped here —</source>
+        <translation>— 已在此处停止 —</translation>
+    </message>
     <message numerus="yes">
         <source>{done} of %n sentence(s)</source>
         <translation>
