@@ -226,14 +226,15 @@ def _mark_plurals(ts: Path, before: dict[tuple[str, str], list[str]]) -> None:
                 ET.SubElement(translation, "numerusform").text = form
             if key in before:
                 translation.attrib.pop("type", None)
-    _write_ts(tree, ts)
+    _write_ts(tree.getroot(), ts)
 
 
-def _write_ts(tree: ET.ElementTree, ts: Path) -> None:
-    """Write ``tree`` as lupdate writes a .ts (contexts at the margin, four spaces a level,
-    quotes escaped in text), so an update after this one changes only what changed."""
-    ET.indent(tree, space="    ")
-    body = ET.tostring(tree.getroot(), encoding="unicode", short_empty_elements=False)
+def _write_ts(root: ET.Element, ts: Path) -> None:
+    """Write the .ts whose root is ``root`` as lupdate writes one (contexts at the margin, four
+    spaces a level, quotes escaped in text), so an update after this one changes only what
+    changed."""
+    ET.indent(root, space="    ")
+    body = ET.tostring(root, encoding="unicode", short_empty_elements=False)
     body = "\n".join(line[4:] if line.startswith("    ") else line for line in body.split("\n"))
     body = re.sub(r">([^<]*)<", lambda m: ">" + m.group(1).replace('"', "&quot;").replace("'", "&apos;") + "<", body)
     ts.write_text('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n", encoding="utf-8")
