@@ -3,6 +3,7 @@ home, in the locale's language, from the first-start page to downloaded models.
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python tools/first_start_run.py docs/i18n --lang zh_CN.UTF-8
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python tools/first_start_run.py docs/i18n --lang en_US.UTF-8
+    QT_SCALE_FACTOR=2 xvfb-run -a -s "-screen 0 2560x1600x24" .venv/bin/python tools/first_start_run.py docs/i18n
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python tools/first_start_run.py docs/i18n \\
         --lang zh_CN.UTF-8 --download
 
@@ -88,7 +89,8 @@ class Run:
         from PySide6.QtWidgets import QApplication
 
         QApplication.processEvents()
-        path = self.out / f"{name}-{self.lang}.png"
+        scale = os.environ.get("QT_SCALE_FACTOR")  # QT_SCALE_FACTOR=2: first-start-zh-CN-scale2.png
+        path = self.out / f"{name}-{self.lang}{f'-scale{scale}' if scale else ''}.png"
         self.window().grab().save(str(path))
         print(f"wrote {path}")
 
