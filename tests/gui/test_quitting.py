@@ -46,10 +46,10 @@ def test_the_quit_question_reads_the_job_count_again_while_it_is_open(qtbot):
         seen.append(box.text())
         try:
             host.file_progress = (185, 193)  # the job goes on behind the question
-            qtbot.waitUntil(lambda: "185 of 193" in box.text(), timeout=5_000)
+            qtbot.waitUntil(lambda: "185 of 193" in box.text(), timeout=10_000)
             seen.append(box.text())
             host.file_job, host.file_progress = None, None  # and ends
-            qtbot.waitUntil(lambda: "Nothing runs" in box.text(), timeout=5_000)
+            qtbot.waitUntil(lambda: "Nothing runs" in box.text(), timeout=10_000)
             seen.append(box.text())
         finally:  # answered even when a wait fails, so the test ends
             next(b for b in box.buttons() if b.text() == "Keep running").click()
