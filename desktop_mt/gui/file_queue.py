@@ -75,11 +75,12 @@ class FileJobs(QObject):
             return
         self.queue.add(paths)
         self._start_next_file()  # one the user declines (an output exists) is skipped
-        if self.queue:
+        waiting = len(self.queue)  # a plain name: lupdate reads a count only so
+        if waiting:
             self.window.statusBar().showMessage(
-                translate("FileQueue", "{count} more file(s) will be translated after this one: {names}").format(
-                    count=len(self.queue), names=", ".join(Path(p).name for p in self.queue.waiting)
-                ),
+                translate(
+                    "FileQueue", "%n more file(s) will be translated after this one: {names}", None, waiting
+                ).format(names=", ".join(Path(p).name for p in self.queue.waiting)),
                 10_000,
             )
 
@@ -168,8 +169,9 @@ class FileJobs(QObject):
         self.progress = None
         self._fileReleaseRequested.emit()
         if outcome is file_jobs.JobOutcome.CANCELLED and self.queue:  # said first: long messages are cut
-            message = translate("FileQueue", "{count} queued file(s) not started. {message}").format(
-                count=self.queue.clear(), message=message
+            dropped = self.queue.clear()
+            message = translate("FileQueue", "%n queued file(s) not started. {message}", None, dropped).format(
+                message=message
             )
         self.window.end_file_job(message)
         self.refresh_state()

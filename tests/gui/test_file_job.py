@@ -282,7 +282,7 @@ def test_cancel_drops_the_queued_files_and_says_so(qtbot, make_controller, tmp_p
     with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000) as ended:
         window.file_job.cancel_button.click()
     assert ended.args == ["cancelled"]
-    assert window.statusBar().currentMessage().startswith("1 queued file(s) not started. ")
+    assert window.statusBar().currentMessage().startswith("1 queued file not started. ")
     assert controller.file_queue == [] and controller.file_job is None
     assert not default_output_path(second).exists()
 

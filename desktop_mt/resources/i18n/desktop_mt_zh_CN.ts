@@ -432,10 +432,6 @@ Code: MIT licence. Nothing is sent over the network.</source>
 <context>
     <name>FileQueue</name>
     <message>
-        <source>{count} more file(s) will be translated after this one: {names}</source>
-        <translation>此文件之后还将翻译 {count} 个文件：{names}</translation>
-    </message>
-    <message>
         <source>A file is already being translated.</source>
         <translation>已有文件正在翻译。</translation>
     </message>
@@ -443,9 +439,17 @@ Code: MIT licence. Nothing is sent over the network.</source>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
-    <message>
-        <source>{count} queued file(s) not started. {message}</source>
-        <translation>{count} 个排队中的文件未开始。{message}</translation>
+    <message numerus="yes">
+        <source>%n more file(s) will be translated after this one: {names}</source>
+        <translation>
+            <numerusform>此文件之后还将翻译 %n 个文件：{names}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n queued file(s) not started. {message}</source>
+        <translation>
+            <numerusform>%n 个排队中的文件未开始。{message}</numerusform>
+        </translation>
     </message>
     <message>
         <source> ({summary}, {seconds} s)</source>
