@@ -15,11 +15,24 @@ import re
 from typing import Any
 
 from desktop_mt.batch.errors import FOLDER_ERRNOS, BatchOutputError, _first_non_folder, mount_point
+from desktop_mt.engine.direction import EN_ZH, DirectionUnavailableError
 
 from .hotkeys.hub import FALLBACK_HINT, NO_X_DISPLAY, WAYLAND_PROBLEM
 from .i18n import QT_TRANSLATE_NOOP, translate
 
-__all__ = ["FOLDER_ERRNOS", "error_text", "failure", "hotkey_error", "hotkey_reason", "job_summary", "output_error"]
+CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef）」』]")
+
+__all__ = [
+    "FOLDER_ERRNOS",
+    "direction_unavailable",
+    "error_text",
+    "failure",
+    "hotkey_error",
+    "hotkey_reason",
+    "job_summary",
+    "output_error",
+    "sentence",
+]
 
 
 def job_summary(summary: Any) -> str:
@@ -94,12 +107,43 @@ def output_error(exc: BatchOutputError) -> str:
     )
 
 
+def direction_unavailable(exc: DirectionUnavailableError) -> str:
+    """Text that needs a direction no loaded model translates: which, and the model to get
+    (the engine's English where it added a detail this wording would lose)."""
+    if str(exc) != str(DirectionUnavailableError(exc.direction, model=exc.model)):
+        return str(exc)
+    way = (
+        translate("Messages", "English → Chinese")
+        if exc.direction == EN_ZH
+        else translate("Messages", "Chinese → English")
+    )
+    if exc.model:
+        return translate(
+            "Messages",
+            "no {way} model is available; download {model} in File > Models… "
+            "(or with `desktop-mt models download {model}`)",
+        ).format(way=way, model=exc.model)
+    return translate("Messages", "no {way} model is available; install one and choose it in File > Models…").format(
+        way=way
+    )
+
+
 def error_text(exc: BaseException) -> str:
     """An error of a Qt-free layer in the interface language where its type is known here;
     else its own (English) message, which names the file and the fix."""
     if isinstance(exc, BatchOutputError):
         return output_error(exc)
+    if isinstance(exc, DirectionUnavailableError):
+        return direction_unavailable(exc)
     return str(exc)
+
+
+def sentence(message: str) -> str:
+    """``message`` as a sentence for a banner: capitalised, ending in a full stop (a Chinese
+    one ends as it is)."""
+    if not message or message.endswith((".", "。", "!", "！", "?", "？")):
+        return message[:1].upper() + message[1:]
+    return message[:1].upper() + message[1:] + ("。" if CJK.search(message[-1]) else ".")
 
 
 def failure(what: str, exc: BaseException) -> str:

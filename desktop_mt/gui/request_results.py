@@ -15,6 +15,7 @@ from desktop_mt.app.session import Session
 from desktop_mt.engine.events import TranslationStats
 
 from .i18n import translate
+from .messages import sentence
 from .ports import ResultsHost, Status, qt_parent
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
@@ -77,5 +78,5 @@ class RequestResults(QObject):
             return
         self.window.set_busy(False)
         self.states.set_state(Status.IDLE)
-        self.window.show_warning(message[:1].upper() + message[1:] + ".")
+        self.window.show_warning(sentence(message))
         self.host.requestFinished.emit(req_id)

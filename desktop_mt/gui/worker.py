@@ -206,8 +206,8 @@ class TranslationWorker(QObject):
         if isinstance(exc, DirectionUnavailableError):
             # First the specific signal (the window's banner ends its request there), then
             # failed as for any error (the popup and translate-and-replace show it).
-            self.unavailable.emit(req_id, str(exc))
-            self.failed.emit(req_id, str(exc))
+            self.unavailable.emit(req_id, error_text(exc))
+            self.failed.emit(req_id, error_text(exc))
         elif isinstance(exc, DesktopMTError):
             self.failed.emit(req_id, str(exc))
         else:  # a bug: the app stays up and the log has it

@@ -597,3 +597,21 @@ def test_the_stop_mark_is_shown_in_chinese_and_read_in_either_language(chinese):
     assert progress.without_mark("好。" + progress.stop_mark()) == "好。"
     assert progress.has_mark("好。" + progress.STOP_MARK)  # a draft saved under the English interface
     assert progress.without_mark("好。" + progress.STOP_MARK) == "好。"
+
+
+def test_a_missing_direction_is_said_in_chinese_with_the_model_to_get(chinese):
+    from desktop_mt.engine.direction import DirectionUnavailableError
+    from desktop_mt.gui.messages import error_text, sentence
+
+    said = sentence(error_text(DirectionUnavailableError("zh-en", model="opus-mt-zh-en")))
+    assert said.startswith("没有可用的中文 → 英文模型") and "opus-mt-zh-en" in said and said.endswith("。")
+    detailed = DirectionUnavailableError("zh-en", "the folder is gone", model="opus-mt-zh-en")
+    assert error_text(detailed) == str(detailed)  # a detail this wording would lose: the engine's words
+
+
+def test_a_banner_sentence_ends_as_its_language_does():
+    from desktop_mt.gui.messages import sentence
+
+    assert sentence("no model here") == "No model here."
+    assert sentence("没有模型") == "没有模型。"
+    assert sentence("Done.") == "Done."

@@ -1094,6 +1094,22 @@ Code: MIT licence. Nothing is sent over the network.</source>
         <translation>{subject}：{reason}；{fix}{kept}</translation>
     </message>
     <message>
+        <source>English → Chinese</source>
+        <translation>英文 → 中文</translation>
+    </message>
+    <message>
+        <source>Chinese → English</source>
+        <translation>中文 → 英文</translation>
+    </message>
+    <message>
+        <source>no {way} model is available; download {model} in File &gt; Models… (or with `desktop-mt models download {model}`)</source>
+        <translation>没有可用的{way}模型；请在“文件 &gt; 模型…”中下载 {model}（或运行 `desktop-mt models download {model}`）</translation>
+    </message>
+    <message>
+        <source>no {way} model is available; install one and choose it in File &gt; Models…</source>
+        <translation>没有可用的{way}模型；请安装一个，并在“文件 &gt; 模型…”中选择它</translation>
+    </message>
+    <message>
         <source>{what} ({error}: {message}). Details are in the log file.</source>
         <translation>{what}（{error}：{message}）。详细信息见日志文件。</translation>
     </message>
