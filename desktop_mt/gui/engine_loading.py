@@ -38,7 +38,10 @@ from .worker import LoadedModels
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 
-ARROWS = {EN_ZH: "EN→ZH", ZH_EN: "ZH→EN"}  # the status bar's short names of the directions
+ARROWS = {  # the status bar's short names of the directions (shown translated: _arrow)
+    EN_ZH: QT_TRANSLATE_NOOP("EngineLoading", "EN→ZH"),
+    ZH_EN: QT_TRANSLATE_NOOP("EngineLoading", "ZH→EN"),
+}
 WAYS = {  # shown translated (_way)
     EN_ZH: QT_TRANSLATE_NOOP("EngineLoading", "English → Chinese"),
     ZH_EN: QT_TRANSLATE_NOOP("EngineLoading", "Chinese → English"),
@@ -68,6 +71,11 @@ def is_demo(path: Path | str) -> bool:
     return False
 
 
+def _arrow(way: str) -> str:
+    """A direction's short name in the interface language ("EN→ZH", "英→中")."""
+    return translate("EngineLoading", ARROWS[way])
+
+
 def _way(way: str) -> str:
     """A direction's name in the interface language ("English → Chinese")."""
     return translate("EngineLoading", WAYS[way])
@@ -87,14 +95,14 @@ def label_text(models: LoadedModels, way: str | None) -> str:
         if len(shown) != 1:
             no_model = translate("EngineLoading", "{way}: no model")
             parts = [
-                f"{ARROWS[d]} {model_name(models.models[d])}" if d in models.models else no_model.format(way=ARROWS[d])
+                f"{_arrow(d)} {model_name(models.models[d])}" if d in models.models else no_model.format(way=_arrow(d))
                 for d in shown
             ]
             return " · ".join([*parts, models.variant])
         way = shown[0]
     info = models.models.get(way)
     if info is None:
-        return translate("EngineLoading", "{way}: no model").format(way=ARROWS[way])
+        return translate("EngineLoading", "{way}: no model").format(way=_arrow(way))
     return f"{model_name(info)} · {models.variant}"
 
 
@@ -109,12 +117,13 @@ def label_shorter(models: LoadedModels, way: str | None) -> list[str]:
         demo = all(is_demo(str(getattr(models.models[d], "path", "") or "")) for d in present)
         kind = translate("EngineLoading", "demo models") if present and demo else translate("EngineLoading", "models")
         if len(present) == len(models.directions):
-            forms += [f"{' + '.join(ARROWS[d] for d in present)} {kind}", f"EN⇄ZH {kind}"]
+            both = translate("EngineLoading", "EN⇄ZH")
+            forms += [f"{' + '.join(_arrow(d) for d in present)} {kind}", f"{both} {kind}"]
         else:
             each = [
-                translate("EngineLoading", "{way} model").format(way=ARROWS[d])
+                translate("EngineLoading", "{way} model").format(way=_arrow(d))
                 if d in models.models
-                else translate("EngineLoading", "{way}: none").format(way=ARROWS[d])
+                else translate("EngineLoading", "{way}: none").format(way=_arrow(d))
                 for d in models.directions
             ]
             forms.append(" · ".join(each))

@@ -615,3 +615,13 @@ def test_a_banner_sentence_ends_as_its_language_does():
     assert sentence("no model here") == "No model here."
     assert sentence("没有模型") == "没有模型。"
     assert sentence("Done.") == "Done."
+
+
+def test_the_model_label_names_directions_in_chinese(chinese):
+    from desktop_mt.engine.model_format import bundled_model_dir, inspect_model_dir
+    from desktop_mt.gui.engine_loading import label_shorter, label_text
+    from desktop_mt.gui.worker import LoadedModels
+
+    models = LoadedModels({"en-zh": inspect_model_dir(bundled_model_dir("en-zh"))}, "int8", {"zh-en": "opus-mt-zh-en"})
+    assert label_text(models, "zh-en") == "中→英：无模型"
+    assert "英→中 模型 · 中→英：无" in label_shorter(models, None)

@@ -280,6 +280,14 @@ Details (without your text) were written to {log}.</source>
 <context>
     <name>EngineLoading</name>
     <message>
+        <source>EN→ZH</source>
+        <translation>英→中</translation>
+    </message>
+    <message>
+        <source>ZH→EN</source>
+        <translation>中→英</translation>
+    </message>
+    <message>
         <source>English → Chinese</source>
         <translation>英文 → 中文</translation>
     </message>
@@ -302,6 +310,10 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>models</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <source>EN⇄ZH</source>
+        <translation>中英</translation>
     </message>
     <message>
         <source>{way} model</source>
