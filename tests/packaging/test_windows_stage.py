@@ -28,7 +28,7 @@ _spec.loader.exec_module(wine_stage)
 # What the stage needs from the system (packaging/system-packages.txt [test]).
 STAGE_PACKAGES = ("wine", "wine64", "fonts-wine", "gcc-mingw-w64-x86-64-win32", "nsis", "gcc")
 RUN_LOCALLY = "DESKTOP_MT_WINDOWS_STAGE"
-STAGE_TIMEOUT_S = 3600  # uncached under load took about 25 minutes; each step has its own timeout
+STAGE_TIMEOUT_S = 3600  # uncached at load average 11-16: 15 minutes; each step has its own timeout
 
 
 @pytest.fixture
@@ -245,7 +245,7 @@ def test_the_windows_bundle_builds_installs_and_works_under_wine():
     failed step fails this test with the step's name and output; elsewhere it runs with
     DESKTOP_MT_WINDOWS_STAGE=1 (it takes minutes), and skips naming what is missing."""
     if not sysdeps.in_ci() and os.environ.get(RUN_LOCALLY, "") in ("", "0"):
-        pytest.skip(f"the Windows stage runs under CI=true or {RUN_LOCALLY}=1 (3-25 minutes)")
+        pytest.skip(f"the Windows stage runs under CI=true or {RUN_LOCALLY}=1 (2-15 minutes)")
     sysdeps.require(*STAGE_PACKAGES)
     proc = subprocess.Popen(
         [sys.executable, str(STAGE)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
