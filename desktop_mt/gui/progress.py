@@ -1,8 +1,9 @@
 """How far a translation got: progress by sentence, and where a stopped one stopped.
 
 - While a text of several sentences streams, the status bar counts the finished sentences
-  ("translating: 3 of 12 sentences"); the figures of the previous run go at once when a new
-  run starts (they described another text).
+  ("translating: 3 of 12 sentences"), in order as they fill in (a long paste's look-ahead
+  batches included), and says when all are done ("idle: all 12 sentences translated"); the
+  figures of the previous run go at once when a new run starts (they described another text).
 - Esc (Stop) leaves the part translated so far and marks its end in the translation pane with
   a quiet "stopped here" line (:data:`STOP_MARK`, in the palette's placeholder colour); the
   status bar says "stopped" and how far it got, not "idle". The mark is not part of the
@@ -16,6 +17,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
+from desktop_mt.app.session import Ended
 from desktop_mt.engine.segment import segment_sentences
 from desktop_mt.engine.textproc import split_marker
 
@@ -73,13 +75,15 @@ class ProgressFeature(QObject):
         self.total = 0
         self.done = 0
         self.stop_asked = False
+        self.completed = False  # the request ``req_id`` ran to its end (session's ``ended``)
+        self.session.ended.subscribe(self._on_ended)
         controller.requestStarted.connect(self._on_started)
         controller.worker.segmentDone.connect(self._on_sentence)
         controller.requestFinished.connect(self._on_finished)
         self.window.stopRequested.connect(self._on_stop)
 
     def _on_started(self, req_id: int, text: str) -> None:
-        self.req_id, self.done, self.stop_asked = req_id, 0, False
+        self.req_id, self.done, self.stop_asked, self.completed = req_id, 0, False, False
         self.total = count_sentences(text)
         self.window.clear_stats()  # the last run's figures would pass for this one's
         self._show(Status.TRANSLATING)
@@ -102,9 +106,16 @@ class ProgressFeature(QObject):
         if current is not None and current.req_id == self.req_id:
             self.stop_asked = True
 
+    def _on_ended(self, ended: Ended) -> None:
+        if ended.request.req_id == self.req_id:
+            self.completed = ended.completed
+
     def _on_finished(self, req_id: int) -> None:
-        if req_id != self.req_id or not self.stop_asked or self.window.state() != Status.IDLE:
-            return  # ran to its end, was superseded, or failed (the error says so)
+        if req_id != self.req_id or self.window.state() != Status.IDLE:
+            return  # superseded, or failed (the error says so)
+        if not self.stop_asked:
+            self._say_all_done()
+            return
         self.stop_asked = False
         self.mark_stopped()
         done = min(self.done, self.total)
@@ -116,6 +127,12 @@ class ProgressFeature(QObject):
         )
         self.window.set_state(Status.STOPPED, what)
         self.controller.stateChanged.emit(Status.STOPPED.value)
+
+    def _say_all_done(self) -> None:
+        """A text of several sentences ran to its end: the status bar says all are translated
+        (not for one interrupted by an edit: a new request follows and counts again)."""
+        if self.completed and self.total > 1:
+            self.window.set_state(Status.IDLE, translate("Progress", "all %n sentence(s) translated", None, self.total))
 
     def mark_stopped(self) -> None:
         """Put the quiet "stopped here" line at the end of the translation pane."""
