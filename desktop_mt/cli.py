@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None, *, share_threads: bool = False) -> i
         return command(args)
     except UsageError as exc:
         parser.print_usage(sys.stderr)
-        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=i18n.describe(exc)), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `desktop-mt translate < big.txt | head`: the reader left
         _silence_stdout()
@@ -415,7 +415,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
     except UsageError:
         raise  # main() prints the usage (exit 2)
     except (DesktopMTError, ValueError) as exc:
-        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=i18n.describe(exc)), file=sys.stderr)
         return EXIT_FAILED
     with_memory = MemoryTranslator(translator, memory) if memory is not None else None
     translator = with_memory or translator
@@ -431,7 +431,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
         _print_memory_counts(args, with_memory)
         return status
     except DesktopMTError as exc:  # e.g. stdin needs a direction without a model (named in the message)
-        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=i18n.describe(exc)), file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         print(
@@ -543,7 +543,7 @@ def _translate_files(
                 continue
             except (DesktopMTError, OSError) as exc:
                 bar.close()
-                print(_("desktop-mt: error: {message}").format(message=f"{src}: {exc}"), file=sys.stderr)
+                print(_("desktop-mt: error: {message}").format(message=f"{src}: {i18n.describe(exc)}"), file=sys.stderr)
                 status = EXIT_FAILED
                 continue
         seconds = time.perf_counter() - started
@@ -575,7 +575,7 @@ def _file_error_message(
             resume_hint=resume or _("then rerun the same command with --resume"),
             choose_folder_hint=choose or _("choose another output folder with -o or --out-dir"),
         )
-    return str(exc)
+    return i18n.describe(exc)
 
 
 def _translate_stdin(args: argparse.Namespace, translator: BatchTranslator) -> int:
@@ -591,7 +591,7 @@ def _translate_file_to_stdout(args: argparse.Namespace, translator: BatchTransla
         fmt = detect_format(src, args.format)
         data = read_input(src)
     except BatchInputError as exc:
-        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=i18n.describe(exc)), file=sys.stderr)
         return EXIT_FAILED
     return _translate_data(args, translator, data, str(src), fmt)
 
@@ -609,7 +609,7 @@ def _translate_data(args: argparse.Namespace, translator: BatchTranslator, data:
             overwrite_machine=args.overwrite_mt,
         )
     except BatchInputError as exc:
-        print(_("desktop-mt: error: {message}").format(message=exc), file=sys.stderr)
+        print(_("desktop-mt: error: {message}").format(message=i18n.describe(exc)), file=sys.stderr)
         return EXIT_FAILED
     options = document_options(document, translator, None)  # an XLIFF's or PO's own languages
     with _ProgressBar(Path(name).name if name != "<stdin>" else "stdin", args.progress) as bar:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .app.i18n import N_, _
+from .app.i18n import N_, _, describe
 from .app.settings import (
     active_models,
     get_endpoint_setting,
@@ -112,7 +112,7 @@ def _reports_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[a
             _settings_warnings()
             return command(args)
         except DesktopMTError as exc:
-            print(f"desktop-mt: {exc}", file=sys.stderr)
+            print(_("desktop-mt: {message}").format(message=describe(exc)), file=sys.stderr)
             return EXIT_FAILED
 
     return run
@@ -270,7 +270,7 @@ def cmd_download(args: argparse.Namespace) -> int:
         _settings_warnings()
         entry = catalog_entry(args.name)  # an unknown name is said before any download line
     except DesktopMTError as exc:
-        print(f"desktop-mt: {exc}", file=sys.stderr)
+        print(_("desktop-mt: {message}").format(message=describe(exc)), file=sys.stderr)
         return EXIT_FAILED
     endpoint = resolve_endpoint(args.endpoint)
     print(
@@ -291,7 +291,7 @@ def cmd_download(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     except DesktopMTError as exc:
         progress.close()
-        print(f"desktop-mt: {exc}", file=sys.stderr)
+        print(_("desktop-mt: {message}").format(message=describe(exc)), file=sys.stderr)
         return EXIT_FAILED
     progress.close()
     print(_("installed {name} ({variant}) in {folder}").format(name=args.name, variant=args.variant, folder=path))

@@ -9,9 +9,48 @@ plain ``except DesktopMTError`` must never swallow it (``tests/test_architecture
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TypeVar
+
+_E = TypeVar("_E", bound="DesktopMTError")
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's conventional name (the catalog's scan finds it)
+    """Mark ``message`` for the interface's catalog (``desktop_mt.po``) without translating it:
+    the lower layers word their errors in English; the front ends translate them
+    (:func:`desktop_mt.app.i18n.describe`)."""
+    return message
+
+
+class Phrase(str):
+    """A field of an error's template that is itself a marked message (a fix, a language name):
+    translated along with the template; other fields (paths, numbers, the OS's words) are not."""
+
 
 class DesktopMTError(Exception):
-    """Base class of every error desktop-mt raises on purpose."""
+    """Base class of every error desktop-mt raises on purpose.
+
+    ``str(exc)`` is the English message. An error that a user commonly meets also carries its
+    message as ``template`` (English with ``{name}`` fields, marked with :func:`N_`) and
+    ``fields``, set with :meth:`worded`, so a front end can say it in the interface's language
+    with the same file names and fix; ``template`` is None for the others.
+    """
+
+    template: str | None = None
+    fields: Mapping[str, object] = MappingProxyType({})
+
+    def worded(self: _E, template: str, **fields: object) -> _E:
+        """Attach the translatable form of this error's message (``template.format(**fields)``
+        reads as ``str(self)``); returns the error, for ``raise Error(...).worded(...)``."""
+        self.template, self.fields = template, dict(fields)
+        return self
+
+    @classmethod
+    def of(cls: type[_E], template: str, /, **fields: object) -> _E:
+        """An error whose message is ``template`` filled with ``fields``, translatable (see
+        :meth:`worded`)."""
+        return cls(template.format(**fields)).worded(template, **fields)
 
 
 class ModelNotFoundError(DesktopMTError):

@@ -385,3 +385,90 @@ def f(parser, exc, sub):
         "EPILOG",
         "plain words",
     ]
+
+
+# -- the lower layers' errors, said in the interface's language ---------------------------------
+
+
+def test_a_missing_input_file_is_named_in_chinese_and_english(home, monkeypatch, capsys):
+    missing = home / "nope.txt"
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    code, _out, err = run(["translate", str(missing)], capsys)
+    assert code == 1
+    assert f"desktop-mt：错误：{missing}：文件不存在" in err
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    code, _out, err = run(["translate", str(missing)], capsys)
+    assert code == 1
+    assert f"desktop-mt: error: {missing}: no such file" in err
+
+
+def test_an_unsupported_format_says_the_fix_in_chinese(home, monkeypatch, capsys):
+    doc = home / "report.doc"
+    doc.write_bytes(b"\xd0\xcf\x11\xe0")
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    code, _out, err = run(["translate", str(doc)], capsys)
+    assert code == 1
+    assert f"desktop-mt：错误：{doc}：不支持 .doc 文件；请先另存为 .docx" in err
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    code, _out, err = run(["translate", str(doc)], capsys)
+    assert f"desktop-mt: error: {doc}: .doc files are not supported; save it as .docx first" in err
+
+
+def test_a_corrupt_model_file_is_named_with_the_fix_in_chinese(home, monkeypatch, capsys):
+    model = home / "model"
+    model.mkdir()
+    (model / "config.json").write_text("{not json", encoding="utf-8")
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("hello\n"))
+    code, _out, err = run(["translate", "--model", str(model)], capsys)
+    assert code == 1
+    assert f"desktop-mt：错误：{model / 'config.json'} 不是有效的 JSON（" in err
+    assert "请用 `python -m export_tools export SRC DIR` 重新导出" in err
+
+
+def test_switched_off_downloads_are_said_in_chinese_with_the_fix(home, monkeypatch, capsys):
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    code, _out, err = run(["models", "download", "opus-mt-en-zh", "--endpoint", "http://127.0.0.1:9"], capsys)
+    assert code == 1
+    assert "desktop-mt：下载已关闭：环境中设置了 HF_HUB_OFFLINE（或 TRANSFORMERS_OFFLINE）" in err
+    assert "请取消该设置，才能从 http://127.0.0.1:9 下载" in err
+
+
+def download_space_error(folder: Path) -> Exception:
+    """The error of a download that does not fit on the disk, as download._check_space raises it."""
+    from desktop_mt.models import download
+
+    staging = folder / ".staging" / "x"
+    staging.mkdir(parents=True)
+    big = download.RemoteFile(path="model.onnx", size=10**15, sha256="0" * 64, repo="r", revision="0" * 40)
+    with pytest.raises(download.NotEnoughSpaceError) as caught:
+        download._check_space(staging, [big])
+    return caught.value
+
+
+def test_describe_says_each_common_error_in_the_chosen_language(tmp_path, monkeypatch):
+    from desktop_mt.engine import model_format
+    from desktop_mt.engine.direction import DirectionUnavailableError
+    from desktop_mt.models import hub
+
+    missing = tmp_path / "config.json"
+    with pytest.raises(Exception) as not_found:
+        model_format.read_json(missing)
+    errors = [
+        DirectionUnavailableError("en-zh", model="opus-mt-en-zh"),
+        not_found.value,
+        hub.unreachable_error("https://huggingface.co", "ConnectError: timed out"),
+        download_space_error(tmp_path),
+    ]
+    i18n.activate("zh_CN")
+    said = [i18n.describe(e) for e in errors]
+    assert said[0] == (
+        "没有可用的英文 → 中文模型；请用 `desktop-mt models download opus-mt-en-zh` 下载（或在“模型”对话框中下载）"
+    )
+    assert said[1] == f"缺少 {missing}；请用 `python -m export_tools export SRC DIR` 重新导出"
+    assert "HF_ENDPOINT=https://hf-mirror.com" in said[2] and said[2].startswith("无法连接 https://huggingface.co")
+    assert said[3].startswith(f"下载需要 {tmp_path} 中有 1,000,000,000.0 MB 空间，但只剩 ")
+    assert said[3].endswith(" MB；请腾出空间后再运行一次")
+    i18n.activate("en")
+    assert [i18n.describe(e) for e in errors] == [str(e) for e in errors]

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import DesktopMTError, Phrase
 from ..resources_path import resource_path
 from .settings import LANGUAGES, settings_path
 
@@ -76,6 +77,23 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's conventional name (xgette
     """Mark ``message`` for the catalog where it cannot be translated yet (a module constant):
     it is returned unchanged; the code that shows it passes it through :func:`_`."""
     return message
+
+
+def describe(error: BaseException) -> str:
+    """``error``'s message in the interface's language: a :class:`~desktop_mt.errors.DesktopMTError`
+    worded with a template (:meth:`~desktop_mt.errors.DesktopMTError.worded`) has it translated
+    and filled with the same fields (the file, the endpoint, the numbers; its
+    :class:`~desktop_mt.errors.Phrase` fields, such as the fix, translated too); any other error
+    says ``str(error)``, in English. The command line and the window show errors of the lower
+    layers through this, so their translations live in one catalog."""
+    template = getattr(error, "template", None)
+    if not isinstance(error, DesktopMTError) or template is None:
+        return str(error)
+    fields = {k: _(v) if isinstance(v, Phrase) else v for k, v in error.fields.items()}
+    try:
+        return _(template).format(**fields)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a field: the English
+        return str(error)
 
 
 def _current() -> gettext.NullTranslations:
@@ -363,6 +381,14 @@ CLI_MODULES = (
     "server/config.py",
     "server/run.py",
 )
+# the lower layers' errors worded with a translatable template (errors.N_; describe() shows them)
+ERROR_MODULES = (
+    "batch/__init__.py",
+    "engine/direction.py",
+    "engine/model_format.py",
+    "models/download.py",
+    "models/hub.py",
+)
 MARKERS = ("_", "N_")  # one message; ngettext: singular and plural
 
 
@@ -370,6 +396,12 @@ def cli_sources() -> list[Path]:
     """The command line's modules, whose marked strings the catalogs translate."""
     package = Path(__file__).resolve().parents[1]
     return [package / name for name in CLI_MODULES]
+
+
+def error_sources() -> list[Path]:
+    """The lower layers' modules whose errors carry a template marked with ``N_``."""
+    package = Path(__file__).resolve().parents[1]
+    return [package / name for name in ERROR_MODULES]
 
 
 def extract(source: str) -> list[tuple[str, str | None]]:
@@ -394,10 +426,11 @@ def _position(source: str, text: str) -> int:
 
 
 def catalog_messages() -> list[tuple[str, str | None]]:
-    """Every message a catalog translates: the command line's, then argparse's own (its help
-    and error words, read from the argparse module this Python runs)."""
+    """Every message a catalog translates: the command line's, the lower layers' error
+    templates, then argparse's own (its help and error words, read from the argparse module
+    this Python runs)."""
     found: dict[tuple[str, str | None], None] = {}
-    for path in [*cli_sources(), Path(argparse.__file__)]:
+    for path in [*cli_sources(), *error_sources(), Path(argparse.__file__)]:
         for message in extract(path.read_text(encoding="utf-8")):
             found.setdefault(message, None)
     for heading in ARGPARSE_OTHER_VERSIONS:

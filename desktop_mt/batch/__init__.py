@@ -84,7 +84,7 @@ from typing import Any
 
 from ..engine import direction
 from ..engine.options import GenerationOptions
-from ..errors import TranslationCancelled
+from ..errors import N_, Phrase, TranslationCancelled
 from . import docx_format, html, markdown, ooxml, pdf, po, srt, txt, xliff
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write
@@ -158,11 +158,11 @@ _OUTPUT_SUFFIXES = {".pot": ".po", ".pdf": ".docx"}  # a translated template is 
 # Formats whose documents may re-translate their machine-filled entries (``overwrite_machine``).
 _MACHINE_AWARE = ("xliff", "po")
 _UNSUPPORTED = {
-    ".doc": "save it as .docx first",
-    ".rtf": "save it as .docx or .txt first",
-    ".odt": "save it as .docx first",
-    ".ppt": "save it as .pptx first",
-    ".xls": "save it as .xlsx first",
+    ".doc": N_("save it as .docx first"),
+    ".rtf": N_("save it as .docx or .txt first"),
+    ".odt": N_("save it as .docx first"),
+    ".ppt": N_("save it as .pptx first"),
+    ".xls": N_("save it as .xlsx first"),
 }
 # Bump when parsing/rendering changes the meaning of segment ids (2: segments are sentences, and
 # SRT/docx add one per formatting span).
@@ -248,7 +248,14 @@ def detect_format(path: Path, fmt: str = "auto") -> str:
         return fmt
     suffix = path.suffix.lower()
     if suffix in _UNSUPPORTED:
-        raise BatchInputError(f"{path}: {suffix} files are not supported; {_UNSUPPORTED[suffix]}", filename=str(path))
+        raise BatchInputError(
+            f"{path}: {suffix} files are not supported; {_UNSUPPORTED[suffix]}", filename=str(path)
+        ).worded(
+            N_("{file}: {suffix} files are not supported; {fix}"),
+            file=path,
+            suffix=suffix,
+            fix=Phrase(_UNSUPPORTED[suffix]),
+        )
     return _SUFFIX_FORMATS.get(suffix, "txt")
 
 
@@ -427,11 +434,17 @@ def read_input(src: Path) -> bytes:
     try:
         return src.read_bytes()
     except FileNotFoundError:
-        raise BatchInputError(f"{src}: no such file", filename=str(src)) from None
+        raise BatchInputError(f"{src}: no such file", filename=str(src)).worded(
+            N_("{file}: no such file"), file=src
+        ) from None
     except IsADirectoryError:
-        raise BatchInputError(f"{src}: is a folder, not a file", filename=str(src)) from None
+        raise BatchInputError(f"{src}: is a folder, not a file", filename=str(src)).worded(
+            N_("{file}: is a folder, not a file"), file=src
+        ) from None
     except PermissionError:
-        raise BatchInputError(f"{src}: permission denied", filename=str(src)) from None
+        raise BatchInputError(f"{src}: permission denied", filename=str(src)).worded(
+            N_("{file}: permission denied"), file=src
+        ) from None
     except OSError as exc:  # e.g. EIO from a failing disk or a dropped network share
         raise BatchInputError(f"{src}: cannot be read ({exc.strerror or exc})", filename=str(src)) from None
 

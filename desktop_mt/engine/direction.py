@@ -30,7 +30,7 @@ import functools
 import re
 from typing import Final, Literal, cast
 
-from ..errors import ModelNotFoundError
+from ..errors import N_, ModelNotFoundError, Phrase
 from . import textproc
 from .segment import segment_sentences
 
@@ -50,7 +50,7 @@ ZH_EN: Final = "zh-en"
 DIRECTIONS = (EN_ZH, ZH_EN)
 AUTO: Final = "auto"
 TARGETS = (AUTO, EN, ZH)
-LANGUAGE_NAMES = {EN: "English", ZH: "Chinese", JA: "Japanese", KO: "Korean"}
+LANGUAGE_NAMES = {EN: N_("English"), ZH: N_("Chinese"), JA: N_("Japanese"), KO: N_("Korean")}
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f\u3005-\u3007"
 _KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
@@ -79,13 +79,24 @@ class DirectionUnavailableError(ModelNotFoundError):
     def __init__(self, direction: str, detail: str = "", model: str = "") -> None:
         self.direction, self.model = direction, model
         source, _, target = direction.partition("-")
-        names = f"{LANGUAGE_NAMES.get(source, source)}->{LANGUAGE_NAMES.get(target, target)}"
-        hint = (
-            f"download one with `desktop-mt models download {model}` (or in the Models dialog)"
-            if model
-            else "install one and choose it with `desktop-mt models use NAME`"
-        )
-        super().__init__(f"no {names} model is available{f' ({detail})' if detail else ''}; {hint}")
+        if model:
+            template = N_(
+                "no {source}->{target} model is available{detail}; download one with "
+                "`desktop-mt models download {model}` (or in the Models dialog)"
+            )
+        else:
+            template = N_(
+                "no {source}->{target} model is available{detail}; install one and choose it "
+                "with `desktop-mt models use NAME`"
+            )
+        fields = {
+            "source": Phrase(LANGUAGE_NAMES.get(source, source)),
+            "target": Phrase(LANGUAGE_NAMES.get(target, target)),
+            "detail": f" ({detail})" if detail else "",
+            "model": model,
+        }
+        super().__init__(template.format(**fields))
+        self.worded(template, **fields)
 
 
 def language(sentence: str) -> str:

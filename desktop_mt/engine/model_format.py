@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .. import paths
-from ..errors import ModelFormatError, ModelNotFoundError, UnsupportedModelError
+from ..errors import N_, ModelFormatError, ModelNotFoundError, Phrase, UnsupportedModelError
 from ..fsutil import atomic_write
 from ..resources_path import resource_path
 from .direction import model_direction
@@ -48,7 +48,7 @@ INT8_DYNAMIC = "dynamic"
 INT8_WEIGHT_ONLY = "weight-only-matmulnbits-8bit"
 INT8_PER_ROW = "dynamic-per-row"
 BATCH_INVARIANT_INT8_KINDS = frozenset({INT8_WEIGHT_ONLY, INT8_PER_ROW})
-FIX = "re-export it with `python -m export_tools export SRC DIR`"
+FIX = N_("re-export it with `python -m export_tools export SRC DIR`")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,13 +118,15 @@ def sha256_file(path: Path) -> str:
 def read_json(path: Path) -> dict[str, Any]:
     """Read a JSON object, turning every failure into an error that names the file."""
     if not path.is_file():
-        raise ModelNotFoundError(f"{path} is missing; {FIX}")
+        raise ModelNotFoundError.of(N_("{file} is missing; {fix}"), file=path, fix=Phrase(FIX))
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelFormatError(f"{path} is not valid JSON ({exc}); {FIX}") from exc
+        raise ModelFormatError.of(
+            N_("{file} is not valid JSON ({error}); {fix}"), file=path, error=exc, fix=Phrase(FIX)
+        ) from exc
     if not isinstance(data, dict):
-        raise ModelFormatError(f"{path} must hold a JSON object; {FIX}")
+        raise ModelFormatError.of(N_("{file} must hold a JSON object; {fix}"), file=path, fix=Phrase(FIX))
     return data
 
 

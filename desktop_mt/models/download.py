@@ -42,11 +42,13 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from ..errors import (
+    N_,
     DownloadCancelled,
     DownloadVerificationError,
     ModelDownloadError,
     ModelNotFoundError,
     NotEnoughSpaceError,
+    Phrase,
 )
 from ..version import __version__
 from .catalog import CatalogEntry, catalog_entry
@@ -151,15 +153,20 @@ class _Reporter:
             self._marks.popleft()
         since, done_then = self._marks[0]
         if since <= horizon and self.done - done_then < self.stall_bytes:
-            raise DownloadStalledError(
-                f"the download from {self.endpoint} stalled: less than {self.stall_bytes // 1024} KiB arrived in "
-                f"{self.stall_seconds:g} s (at {self.file or 'the file list'}). What arrived is kept: run the "
-                f"download again to resume, or choose another mirror (--endpoint URL, `desktop-mt models "
-                f"mirror URL`, HF_ENDPOINT, or “Download from” in the Models dialog)",
-                self.endpoint,
-                self.stall_seconds,
-                self.stall_bytes,
+            template = N_(
+                "the download from {endpoint} stalled: less than {kib} KiB arrived in {seconds} s (at {file}). "
+                "What arrived is kept: run the download again to resume, or choose another mirror (--endpoint "
+                "URL, `desktop-mt models mirror URL`, HF_ENDPOINT, or “Download from” in the Models dialog)"
             )
+            fields: dict[str, object] = {
+                "endpoint": self.endpoint,
+                "kib": self.stall_bytes // 1024,
+                "seconds": f"{self.stall_seconds:g}",
+                "file": self.file or Phrase(N_("the file list")),
+            }
+            raise DownloadStalledError(
+                template.format(**fields), self.endpoint, self.stall_seconds, self.stall_bytes
+            ).worded(template, **fields)
 
     def emit(self, phase: str | None = None) -> None:
         self.phase = phase or self.phase
@@ -321,9 +328,14 @@ def _check_space(staging: Path, files: list[RemoteFile]) -> None:
     needed = sum(max(f.size - _local_bytes(f, staging), 0) for f in files)
     free = shutil.disk_usage(staging).free
     if needed + SPACE_MARGIN > free:
-        raise NotEnoughSpaceError(
-            f"the download needs {_mb(needed)} MB in {staging.parent.parent} but only "
-            f"{_mb(free)} MB are free; free some space and run it again"
+        raise NotEnoughSpaceError.of(
+            N_(
+                "the download needs {needed} MB in {folder} but only {free} MB are free; "
+                "free some space and run it again"
+            ),
+            needed=_mb(needed),
+            folder=staging.parent.parent,
+            free=_mb(free),
         )
 
 

@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import HubUnreachableError, ModelDownloadError
+from ..errors import N_, HubUnreachableError, ModelDownloadError
 from ..version import __version__
 from .installed import MIRROR_HINT
 
@@ -71,6 +71,22 @@ def unreachable_message(endpoint: str, detail: str) -> str:
     return f"cannot reach the model hub at {endpoint} ({detail}); {hint}"
 
 
+def unreachable_error(endpoint: str, detail: str) -> HubUnreachableError:
+    """:class:`HubUnreachableError` with :func:`unreachable_message`, translatable."""
+    if endpoint.rstrip("/") != "https://huggingface.co":
+        template = N_(
+            "cannot reach the model hub at {endpoint} ({detail}); check the connection and that "
+            "{endpoint} is a Hub mirror (HF_ENDPOINT / --endpoint / the app's mirror setting)"
+        )
+    else:
+        template = N_(
+            "cannot reach the model hub at {endpoint} ({detail}); check the connection, or use a mirror: "
+            "`--endpoint {mirror}` or the environment variable HF_ENDPOINT={mirror}"
+        )
+    error = HubUnreachableError(unreachable_message(endpoint, detail))
+    return error.worded(template, endpoint=endpoint, detail=detail, mirror=MIRROR_HINT)
+
+
 @contextlib.contextmanager
 def hub_errors(endpoint: str, what: str) -> Iterator[None]:
     """Turn network and Hub HTTP errors into :class:`ModelDownloadError` s naming ``endpoint``."""
@@ -80,12 +96,15 @@ def hub_errors(endpoint: str, what: str) -> Iterator[None]:
     try:
         yield
     except hf.OfflineModeIsEnabled as exc:
-        raise HubUnreachableError(
-            f"downloads are switched off: HF_HUB_OFFLINE (or TRANSFORMERS_OFFLINE) is set "
-            f"in the environment; unset it to download from {endpoint}"
+        raise HubUnreachableError.of(
+            N_(
+                "downloads are switched off: HF_HUB_OFFLINE (or TRANSFORMERS_OFFLINE) is set "
+                "in the environment; unset it to download from {endpoint}"
+            ),
+            endpoint=endpoint,
         ) from exc
     except httpx2.TransportError as exc:
-        raise HubUnreachableError(unreachable_message(endpoint, f"{type(exc).__name__}: {exc}")) from exc
+        raise unreachable_error(endpoint, f"{type(exc).__name__}: {exc}") from exc
     except (hf.RepositoryNotFoundError, hf.RevisionNotFoundError, hf.RemoteEntryNotFoundError) as exc:
         raise ModelDownloadError(
             f"{what} was not found at {endpoint} ({type(exc).__name__}); a mirror may not "
