@@ -2362,7 +2362,7 @@ Code: MIT licence. Nothing is sent over the network.</source>
     </message>
     <message>
         <source>Confirm the sentence at the cursor: it goes into the translation memory as approved; the cursor moves to the next sentence (Edit &gt; Confirm all sentences… asks first and can be undone)</source>
-        <translation>确认光标所在句子：作为已审核译文存入翻译记忆库，光标移到下一句（“编辑 &gt; 确认所有句子…”会先询问，且可撤销）</translation>
+        <translation>确认光标所在句子：作为已批准译文存入翻译记忆库，光标移到下一句（“编辑 &gt; 确认所有句子…”会先询问，且可撤销）</translation>
     </message>
     <message>
         <source>Quit (closing the window keeps the app in the tray)</source>
