@@ -31,6 +31,7 @@ from desktop_mt.engine.textproc import split_marker
 from .i18n import translate
 
 MODEL, KEPT, MEMORY = "model", "kept", "memory"  # a pair's origin (as ``tm.incremental``'s)
+MARKS_PAINT_MS = 50  # while a text streams, its sentences' new marks are painted together
 CONFIRMED = "confirmed"  # a pair's status once the user confirmed it (``postedit_confirm.SentenceStatus``)
 
 
@@ -348,7 +349,7 @@ class Alignment:
 
 
 # ---- Qt ------------------------------------------------------------------------------------
-from PySide6.QtCore import QEvent, QObject, Qt, Signal  # noqa: E402
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal  # noqa: E402
 from PySide6.QtGui import QColor, QMouseEvent, QPalette, QTextCharFormat, QTextCursor  # noqa: E402
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit  # noqa: E402
 
@@ -371,6 +372,16 @@ class AlignmentView(QObject):
         self._side = "source"
         self._follow_cursor = True  # the cursor's sentence is shown when the pointer is on none
         self._revealed: Pair | None = None  # the last pair whose counterpart was scrolled to
+        # The translation pane's marks (memory, confirmed, missing terms) of every pair, as last
+        # painted: a streamed sentence adds its own (``add``), so a long paste's UI work per
+        # sentence does not grow with the sentences before it; ``refresh`` builds them anew.
+        self._marks: list[QTextEdit.ExtraSelection] = []
+        # New marks of streamed sentences are painted together, at most every MARKS_PAINT_MS
+        # (each paint hands Qt every mark), and at the request's end (``flush_marks``).
+        self._marks_timer = QTimer(self)
+        self._marks_timer.setSingleShot(True)
+        self._marks_timer.setInterval(MARKS_PAINT_MS)
+        self._marks_timer.timeout.connect(self.flush_marks)
         # The glossary terms a pair's translation lacks (set by post-editing; none by default):
         # such a sentence is marked, never left to look right.
         self.missing_terms: Callable[[Pair], tuple[Any, ...]] = lambda _pair: ()
@@ -399,9 +410,19 @@ class AlignmentView(QObject):
         """A segment finished streaming: align it (and highlight it if the cursor is there)."""
         if self.alignment is not None:
             pair = self.alignment.add(span)
-            # Repaint only when the highlight moves, or for a new memory or missing-term
-            # underline: not every pair at every sentence of a long text.
-            self.refresh(force=span.origin == MEMORY or bool(self.missing_terms(pair)))
+            # Only the new sentence's marks are made (the others' are kept), and the pane is
+            # repainted only when the highlight moves or the sentence has a mark: a sentence of
+            # a long paste costs the same whatever came before it.
+            marks = self._marks_of([pair])
+            self._marks.extend(marks)
+            self.refresh(force=False, whole=False)
+            if marks and not self._marks_timer.isActive():
+                self._marks_timer.start()
+
+    def flush_marks(self) -> None:
+        """Paint the marks of the sentences streamed since the last paint (the highlight stays)."""
+        self._marks_timer.stop()
+        self._paint(self.target, self.pair.tgt if self.pair else None, self._marks)
 
     def restore(self, source_text: str, pairs: list[Pair]) -> None:
         """The alignment of a translation shown before (a restored draft): ``pairs``, their
@@ -493,9 +514,10 @@ class AlignmentView(QObject):
         self.refresh(force=False)
 
     # ---- drawing ------------------------------------------------------------------------
-    def refresh(self, force: bool = True) -> None:
+    def refresh(self, force: bool = True, whole: bool = True) -> None:
         """Highlight the pair under the pointer, else under the cursor (``force`` False: only
-        when that pair changed; the mouse moves call it that way)."""
+        when that pair changed; the mouse moves call it that way). The marks of every pair are
+        made anew (``whole`` False: those kept, for a sentence that ``add`` just marked)."""
         if self._hover is not None:
             pair = self.pair_at(*self._hover)
             if pair is None and self._hover[0] is not None:  # between sentences: the cursor's
@@ -505,10 +527,16 @@ class AlignmentView(QObject):
         if pair is self.pair and not force:
             return
         self.pair = pair
+        self._marks_timer.stop()  # painted now, with every mark
         self._paint(self.source, pair.src if pair else None)
-        marks = self._memory_marks() + self._confirmed_marks() + self._term_marks()
-        self._paint(self.target, pair.tgt if pair else None, marks)
+        if whole:
+            self._marks = self._marks_of(self.alignment.pairs if self.alignment is not None else [])
+        self._paint(self.target, pair.tgt if pair else None, self._marks)
         self.highlighted.emit(pair)
+
+    def _marks_of(self, pairs: list[Pair]) -> list[QTextEdit.ExtraSelection]:
+        """The translation pane's marks of ``pairs``: memory, confirmed, missing terms."""
+        return self._memory_marks(pairs) + self._confirmed_marks(pairs) + self._term_marks(pairs)
 
     def memory_pairs(self) -> list[Pair]:
         """The sentences whose translation is the memory's exact match (not edited since)."""
@@ -516,14 +544,17 @@ class AlignmentView(QObject):
             return []
         return [p for p in self.alignment.pairs if p.origin == MEMORY and not p.edited]
 
-    def _memory_marks(self) -> list[QTextEdit.ExtraSelection]:
+    def _memory_marks(self, pairs: list[Pair]) -> list[QTextEdit.ExtraSelection]:
         """A dotted underline in the palette's link colour under each translation from memory."""
+        memory = [p for p in pairs if p.origin == MEMORY and not p.edited and p.tgt[0] < p.tgt[1]]
+        if not memory:
+            return []
         palette = self.target.palette()
         fmt = QTextCharFormat()
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
         fmt.setUnderlineColor(memory_mark_color(palette))
         fmt.setToolTip(translate("Alignment", "From the translation memory"))
-        return [_selection(self.target, p.tgt, fmt) for p in self.memory_pairs() if p.tgt[0] < p.tgt[1]]
+        return [_selection(self.target, p.tgt, fmt) for p in memory]
 
     def confirmed_pairs(self) -> list[Pair]:
         """The sentences the user confirmed (post-editing's status "confirmed")."""
@@ -531,14 +562,17 @@ class AlignmentView(QObject):
             return []
         return [p for p in self.alignment.pairs if self.status_of(p) == CONFIRMED]
 
-    def _confirmed_marks(self) -> list[QTextEdit.ExtraSelection]:
+    def _confirmed_marks(self, pairs: list[Pair]) -> list[QTextEdit.ExtraSelection]:
         """A solid underline in a green that reads on the palette's base under each confirmed sentence."""
+        confirmed = [p for p in pairs if p.tgt[0] < p.tgt[1] and self.status_of(p) == CONFIRMED]
+        if not confirmed:
+            return []
         dark = self.target.palette().color(QPalette.ColorRole.Base).lightness() < 128
         fmt = QTextCharFormat()
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
         fmt.setUnderlineColor(QColor("#66bb6a") if dark else QColor("#2e7d32"))
         fmt.setToolTip(translate("Alignment", "Confirmed: in the translation memory as approved"))
-        return [_selection(self.target, p.tgt, fmt) for p in self.confirmed_pairs() if p.tgt[0] < p.tgt[1]]
+        return [_selection(self.target, p.tgt, fmt) for p in confirmed]
 
     def term_pairs(self) -> list[Pair]:
         """The sentences whose translation lacks a glossary term their source holds."""
@@ -546,12 +580,12 @@ class AlignmentView(QObject):
             return []
         return [p for p in self.alignment.pairs if self.missing_terms(p)]
 
-    def _term_marks(self) -> list[QTextEdit.ExtraSelection]:
+    def _term_marks(self, pairs: list[Pair]) -> list[QTextEdit.ExtraSelection]:
         """A wavy underline (the spell checker's) in the palette's red under each translation
         that lacks a glossary term, with the terms in its tooltip."""
         marks = []
-        for pair in self.term_pairs():
-            if pair.tgt[0] >= pair.tgt[1]:
+        for pair in pairs:
+            if pair.tgt[0] >= pair.tgt[1] or not self.missing_terms(pair):
                 continue
             fmt = QTextCharFormat()
             fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
@@ -631,6 +665,7 @@ class AlignmentFeature(QObject):
         self.req_id: int | None = None
         controller.requestStarted.connect(self._on_started)
         controller.worker.segmentDone.connect(self._on_span)
+        controller.requestFinished.connect(lambda _req_id: self.view.flush_marks())
 
     def _on_started(self, req_id: int, text: str) -> None:
         self.req_id = req_id
