@@ -121,7 +121,7 @@ def _reports_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[a
 def _settings_warnings() -> None:
     """Say what reading the settings found (a broken file kept aside, a migration conflict)."""
     for warning in load_settings().warnings:
-        print(f"desktop-mt: {warning}", file=sys.stderr)
+        print(_("desktop-mt: {message}").format(message=describe(warning)), file=sys.stderr)
 
 
 def _mb(n: int) -> str:

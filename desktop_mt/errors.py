@@ -28,6 +28,21 @@ class Phrase(str):
     translated along with the template; other fields (paths, numbers, the OS's words) are not."""
 
 
+class WordedText(str):
+    """An English message that is not an exception (a warning read from the settings) with its
+    translatable template and fields, as :meth:`DesktopMTError.worded` gives an error: it reads
+    as ``template.format(**fields)``; :func:`desktop_mt.app.i18n.describe` translates it. As a
+    field of another template it is translated too."""
+
+    template: str
+    fields: Mapping[str, object]
+
+    def __new__(cls, template: str, /, **fields: object) -> WordedText:
+        text = super().__new__(cls, template.format(**fields))
+        text.template, text.fields = template, dict(fields)
+        return text
+
+
 class DesktopMTError(Exception):
     """Base class of every error desktop-mt raises on purpose.
 

@@ -472,3 +472,37 @@ def test_describe_says_each_common_error_in_the_chosen_language(tmp_path, monkey
     assert said[3].endswith(" MB；请腾出空间后再运行一次")
     i18n.activate("en")
     assert [i18n.describe(e) for e in errors] == [str(e) for e in errors]
+
+
+def test_a_broken_settings_file_is_said_in_chinese_with_where_it_was_kept(home, monkeypatch, capsys):
+    config = paths.config_dir()
+    config.mkdir(parents=True)
+    settings = config / "settings.json"
+    settings.write_text("{not json", encoding="utf-8")
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    code, _out, err = run(["models", "list"], capsys)
+    assert code == 0
+    backup = next(config.glob("settings.corrupt-*.json"))
+    assert (
+        f"desktop-mt：设置文件 {settings} 无法读取（第 1 行的 JSON 无效）。它已另存为 {backup.name}，现使用默认设置。"
+        in err
+    )
+
+
+def test_a_broken_settings_file_is_said_in_english_as_before(home, monkeypatch):
+    from desktop_mt.app.settings import load_settings
+
+    config = paths.config_dir()
+    config.mkdir(parents=True)
+    (config / "settings.json").write_bytes(b"\xff\xfe not utf-8")
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    (warning,) = load_settings().warnings
+    backup = next(config.glob("settings.corrupt-*.json"))
+    expected = (
+        f"Settings file {config / 'settings.json'} was unreadable (not UTF-8 text). "
+        f"It was saved as {backup.name} and the default settings are in use."
+    )
+    assert warning == expected
+    assert i18n.describe(warning) == expected
+    i18n.activate("zh_CN")
+    assert i18n.describe(warning).startswith(f"设置文件 {config / 'settings.json'} 无法读取（不是 UTF-8 文本）")

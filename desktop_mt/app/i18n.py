@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import DesktopMTError, Phrase
+from ..errors import DesktopMTError, Phrase, WordedText
 from ..resources_path import resource_path
 from .settings import LANGUAGES, settings_path
 
@@ -79,21 +79,29 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's conventional name (xgette
     return message
 
 
-def describe(error: BaseException) -> str:
+def describe(error: BaseException | str) -> str:
     """``error``'s message in the interface's language: a :class:`~desktop_mt.errors.DesktopMTError`
     worded with a template (:meth:`~desktop_mt.errors.DesktopMTError.worded`) has it translated
     and filled with the same fields (the file, the endpoint, the numbers; its
     :class:`~desktop_mt.errors.Phrase` fields, such as the fix, translated too); any other error
-    says ``str(error)``, in English. The command line and the window show errors of the lower
+    says ``str(error)``, in English. A :class:`~desktop_mt.errors.WordedText` (a settings
+    warning) is translated the same way. The command line and the window show errors of the lower
     layers through this, so their translations live in one catalog."""
     template = getattr(error, "template", None)
-    if not isinstance(error, DesktopMTError) or template is None:
+    if not isinstance(error, (DesktopMTError, WordedText)) or template is None:
         return str(error)
-    fields = {k: _(v) if isinstance(v, Phrase) else v for k, v in error.fields.items()}
+    fields = {k: _field(v) for k, v in error.fields.items()}
     try:
         return _(template).format(**fields)
     except (KeyError, IndexError, ValueError):  # a translation that lost a field: the English
         return str(error)
+
+
+def _field(value: object) -> object:
+    """A template's field as :func:`describe` fills it in: marked words translated."""
+    if isinstance(value, WordedText):
+        return describe(value)
+    return _(value) if isinstance(value, Phrase) else value
 
 
 def _current() -> gettext.NullTranslations:
@@ -388,6 +396,7 @@ ERROR_MODULES = (
     "engine/model_format.py",
     "models/download.py",
     "models/hub.py",
+    "app/settings.py",
 )
 MARKERS = ("_", "N_")  # one message; ngettext: singular and plural
 

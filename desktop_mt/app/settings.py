@@ -54,7 +54,7 @@ from ..engine.direction import EN_ZH as EN_ZH
 from ..engine.direction import TARGETS as TARGETS
 from ..engine.model_format import VARIANTS as VARIANTS
 from ..engine.model_format import inspect_model_dir
-from ..errors import DesktopMTError, ModelFormatError, ModelNotFoundError
+from ..errors import N_, DesktopMTError, ModelFormatError, ModelNotFoundError, Phrase, WordedText
 from ..fsutil import atomic_write
 from ..models.installed import MIRROR_HINT, default_endpoint, delete_model, resolve_model
 
@@ -350,15 +350,15 @@ def _read_object(path: Path, what: str) -> _Read:
     except FileNotFoundError:
         return _Read(None, [])
     except UnicodeDecodeError:
-        return _set_aside(path, what, "not UTF-8 text")
+        return _set_aside(path, what, Phrase(N_("not UTF-8 text")))
     except OSError as exc:
         return _Read(None, [f"Cannot read {what} {path}: {exc}. Using defaults."])
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        return _set_aside(path, what, f"invalid JSON at line {exc.lineno}")
+        return _set_aside(path, what, WordedText(N_("invalid JSON at line {line}"), line=exc.lineno))
     if not isinstance(data, dict):
-        return _set_aside(path, what, "not a JSON object")
+        return _set_aside(path, what, Phrase(N_("not a JSON object")))
     return _Read(data, [])
 
 
@@ -368,11 +368,18 @@ def _set_aside(path: Path, what: str, reason: str) -> _Read:
     except OSError as exc:
         return _Read(None, [f"{what.capitalize()} {path} is unreadable ({reason}) and could not be moved: {exc}."])
     log.warning("%s corrupt (%s); kept as %s", what, reason, backup)
-    msg = (
-        f"{what.capitalize()} {path} was unreadable ({reason}). It was saved as {backup.name} "
-        f"and the default settings are in use."
+    msg = WordedText(
+        N_("{what} {file} was unreadable ({reason}). It was saved as {backup} and the default settings are in use."),
+        what=Phrase(_CAPITALIZED[what]),
+        file=path,
+        reason=reason,
+        backup=backup.name,
     )
     return _Read(None, [msg], backup)
+
+
+# the sentence-initial form of each file's name (translated with the warning it starts)
+_CAPITALIZED = {"settings file": N_("Settings file"), "model settings file": N_("Model settings file")}
 
 
 def load_settings(path: Path | None = None) -> LoadResult:
