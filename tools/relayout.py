@@ -393,21 +393,22 @@ class Rewriter:
         return groups
 
     def quoted_import_edits(self, text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-        """Absolute one-line ``from desktop_mt... import a, b`` the parser did not see: code in a
-        string (a script a test writes and runs)."""
+        """Absolute ``from desktop_mt... import a, b`` the parser did not see: code in a string (a
+        script a test writes and runs, a ``python -c`` line with ``;`` between statements)."""
         edits: list[tuple[int, int, str]] = []
-        for match in re.finditer(rf"(?m)^([ \t]*)from ({PKG}(?:\.\w+)*) import ([\w, ]+?)[ \t]*$", text):
+        pattern = rf"(?m)(?<![\w.])from ({PKG}(?:\.\w+)*) import ([\w ]+(?:, *[\w ]+)*?)(?=[ \t]*(?:;|$|[\"'\\]))"
+        for match in re.finditer(pattern, text):
             if any(match.start() < e and match.end() > s for s, e in taken):
                 continue
             aliases: list[tuple[str, str | None]] = []
-            for part in match.group(3).split(","):
+            for part in match.group(2).split(","):
                 words = part.split()
                 aliases.append((words[0], words[2] if len(words) == 3 and words[1] == "as" else None))
-            groups = self._groups(match.group(2), aliases)
-            statements = [
-                f"{match.group(1)}from {parent} import {', '.join(names)}" for parent, names in groups.items()
-            ]
-            new = "\n".join(statements)
+            groups = self._groups(match.group(1), aliases)
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            before = text[line_start : match.start()]
+            joint = "\n" + before if not before.strip() else "; "  # its own line, or inline after a ";"
+            new = joint.join(f"from {parent} import {', '.join(names)}" for parent, names in groups.items())
             if new != match.group(0):
                 edits.append((match.start(), match.end(), new))
         return edits
@@ -563,6 +564,20 @@ desktop_mt/gui/      PySide6 app: app.py, controller, ports and settings at its 
                      (global hotkeys, key presses, screen capture, single instance)
 """
 TEXT_FIXUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    # file names relative to desktop_mt/ or gui/, which no dotted name or desktop_mt/ path spells
+    "desktop_mt/app/i18n.py": (
+        (
+            r'"cli\.py",\n    "cli_models\.py",\n    "cli_ocr\.py",\n    "cli_show\.py",\n    "gui_launch\.py",\n',
+            '"cli/main.py",\n    "cli/models.py",\n    "cli/ocr.py",\n    "cli/show.py",\n    "cli/gui_launch.py",\n',
+        ),
+    ),
+    ARCH_TEST: (
+        (
+            r'\("window", "window_chrome", "window_menus", "window_files"\)',
+            '("window/main", "window/chrome", "window/menus", "window/files")',
+        ),
+        (r'\(GUI_DIR / "window\.py"\)', '(GUI_DIR / "window" / "main.py")'),
+    ),
     "README.md": (
         (
             r"(?ms)^desktop_mt/engine/   model format.*?^desktop_mt/cli/main\.py +the desktop-mt command[^\n]*\n",
