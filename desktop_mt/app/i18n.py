@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import ast
 import ctypes
+import functools
 import gettext
 import io
 import json
@@ -79,29 +80,39 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's conventional name (xgette
     return message
 
 
-def describe(error: BaseException | str) -> str:
-    """``error``'s message in the interface's language: a :class:`~desktop_mt.errors.DesktopMTError`
-    worded with a template (:meth:`~desktop_mt.errors.DesktopMTError.worded`) has it translated
-    and filled with the same fields (the file, the endpoint, the numbers; its
-    :class:`~desktop_mt.errors.Phrase` fields, such as the fix, translated too); any other error
-    says ``str(error)``, in English. A :class:`~desktop_mt.errors.WordedText` (a settings
-    warning) is translated the same way. The command line and the window show errors of the lower
-    layers through this, so their translations live in one catalog."""
+def describe(error: BaseException | str, language: str | None = None) -> str:
+    """``error``'s message in the interface's language (default: the command line's,
+    :func:`cli_language`; the window passes the one it speaks): a
+    :class:`~desktop_mt.errors.DesktopMTError` worded with a template
+    (:meth:`~desktop_mt.errors.DesktopMTError.worded`) has it translated and filled with the
+    same fields (the file, the endpoint, the numbers; its :class:`~desktop_mt.errors.Phrase`
+    fields, such as the fix, translated too); any other error says ``str(error)``, in English.
+    A :class:`~desktop_mt.errors.WordedText` (a settings warning) is translated the same way.
+    The command line and the window show errors of the lower layers through this, so their
+    translations live in one catalog."""
+    catalog = _current() if language is None else _catalog(language)
     template = getattr(error, "template", None)
     if not isinstance(error, (DesktopMTError, WordedText)) or template is None:
         return str(error)
-    fields = {k: _field(v) for k, v in error.fields.items()}
     try:
-        return _(template).format(**fields)
+        fields = {k: _field(v, catalog) for k, v in error.fields.items()}
+        return catalog.gettext(template).format(**fields)
     except (KeyError, IndexError, ValueError):  # a translation that lost a field: the English
         return str(error)
 
 
-def _field(value: object) -> object:
+def _field(value: object, catalog: gettext.NullTranslations) -> object:
     """A template's field as :func:`describe` fills it in: marked words translated."""
     if isinstance(value, WordedText):
-        return describe(value)
-    return _(value) if isinstance(value, Phrase) else value
+        template = catalog.gettext(value.template)
+        return template.format(**{k: _field(v, catalog) for k, v in value.fields.items()})
+    return catalog.gettext(value) if isinstance(value, Phrase) else value
+
+
+@functools.cache
+def _catalog(language: str) -> gettext.NullTranslations:
+    """:func:`translations`, read once per process (the window asks for each error it shows)."""
+    return translations(language)
 
 
 def _current() -> gettext.NullTranslations:

@@ -4,8 +4,9 @@ The engine, the batch translator and the app core never import Qt: their message
 English. Where the GUI shows one, it words it here from the object's type and fields (a
 :class:`~desktop_mt.batch.JobSummary`'s counts, a
 :class:`~desktop_mt.batch.errors.BatchOutputError`'s errno and paths), so the words are in
-the catalog with the rest of the interface; anything this module does not know keeps the
-layer's own English message (:func:`error_text`).
+the catalog with the rest of the interface; an error this module does not know is said from
+the command line's gettext catalog where it carries a translatable template
+(:func:`desktop_mt.app.i18n.describe`), else in the layer's own English (:func:`error_text`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import errno
 import re
 from typing import Any
 
+from desktop_mt.app.i18n import ENGLISH, SIMPLIFIED, describe
 from desktop_mt.batch.errors import FOLDER_ERRNOS, BatchOutputError, _first_non_folder, mount_point
 from desktop_mt.engine.direction import EN_ZH, DirectionUnavailableError
 
@@ -129,13 +131,23 @@ def direction_unavailable(exc: DirectionUnavailableError) -> str:
 
 
 def error_text(exc: BaseException) -> str:
-    """An error of a Qt-free layer in the interface language where its type is known here;
-    else its own (English) message, which names the file and the fix."""
+    """An error of a Qt-free layer in the interface language: worded here where its type is
+    known, else from the gettext catalog the command line shares (app.i18n.describe: the
+    common errors carry a translatable template), else its own English message, which names
+    the file and the fix."""
     if isinstance(exc, BatchOutputError):
         return output_error(exc)
     if isinstance(exc, DirectionUnavailableError):
         return direction_unavailable(exc)
-    return str(exc)
+    return describe(exc, interface_language())
+
+
+def interface_language() -> str:
+    """ "zh_CN" while the window's Chinese translators are installed, else "en": the language
+    the window speaks now, told by whether a sentence of this module is translated (the
+    Settings' "system" choice was resolved by Qt's locale, which gettext cannot read)."""
+    probe = "English → Chinese"
+    return SIMPLIFIED if translate("Messages", probe) != probe else ENGLISH
 
 
 def sentence(message: str) -> str:
