@@ -447,6 +447,20 @@ def download_space_error(folder: Path) -> Exception:
     return caught.value
 
 
+def stalled_download_error() -> Exception:
+    """The error of a download that stalled, as the download's reporter raises it (the clock given)."""
+    import time
+
+    from desktop_mt.models import download
+
+    reporter = download._Reporter(None, None, 100, endpoint="https://hf-mirror.com", stall_seconds=30)
+    reporter.file = "model.onnx"
+    reporter.restart_clock()
+    with pytest.raises(download.DownloadStalledError) as caught:
+        reporter.check_stall(time.monotonic() + 31)
+    return caught.value
+
+
 def test_describe_says_each_common_error_in_the_chosen_language(tmp_path, monkeypatch):
     from desktop_mt.engine import model_format
     from desktop_mt.engine.direction import DirectionUnavailableError
@@ -460,6 +474,7 @@ def test_describe_says_each_common_error_in_the_chosen_language(tmp_path, monkey
         not_found.value,
         hub.unreachable_error("https://huggingface.co", "ConnectError: timed out"),
         download_space_error(tmp_path),
+        stalled_download_error(),
     ]
     i18n.activate("zh_CN")
     said = [i18n.describe(e) for e in errors]
@@ -470,8 +485,16 @@ def test_describe_says_each_common_error_in_the_chosen_language(tmp_path, monkey
     assert "HF_ENDPOINT=https://hf-mirror.com" in said[2] and said[2].startswith("无法连接 https://huggingface.co")
     assert said[3].startswith(f"下载需要 {tmp_path} 中有 1,000,000,000.0 MB 空间，但只剩 ")
     assert said[3].endswith(" MB；请腾出空间后再运行一次")
+    assert said[4] == (
+        "从 https://hf-mirror.com 的下载停滞了：30 秒内收到的数据不足 16 KiB（在 model.onnx）。已收到的部分会保留："
+        "再次运行下载即可续传，或换一个镜像（--endpoint URL、`desktop-mt models mirror URL`、HF_ENDPOINT，"
+        "或“模型”对话框中的“下载来源”）"
+    )
     i18n.activate("en")
     assert [i18n.describe(e) for e in errors] == [str(e) for e in errors]
+    assert str(errors[4]).startswith(
+        "the download from https://hf-mirror.com stalled: less than 16 KiB arrived in 30 s"
+    )
 
 
 def test_a_broken_settings_file_is_said_in_chinese_with_where_it_was_kept(home, monkeypatch, capsys):

@@ -126,7 +126,7 @@ class _Reporter:
 
     def check_cancel(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
-            raise DownloadCancelled("download cancelled; run it again to resume where it stopped")
+            raise DownloadCancelled.of(N_("download cancelled; run it again to resume where it stopped"))
 
     def add(self, n: int) -> None:
         """Count ``n`` bytes written (checked for a cancel first, so a cancel lands between pieces)."""
@@ -362,11 +362,22 @@ def _fetch(remote: RemoteFile, staging: Path, endpoint: str, reporter: _Reporter
     actual, size = file_digest(part, remote), part.stat().st_size
     if size != remote.size or actual != remote.expected_digest:
         part.unlink()  # a corrupt file must not be resumed either
-        raise DownloadVerificationError(
-            f"{remote.path} from {endpoint} ({remote.repo}@{remote.revision[:12]}) does not match the Hub's "
-            f"metadata ({remote.digest_name} {actual}, {size} bytes; expected {remote.expected_digest}, "
-            f"{remote.size} bytes); nothing was installed and the file was discarded. Run the download again; "
-            f"if it fails again, the endpoint serves a corrupted copy: try another endpoint"
+        raise DownloadVerificationError.of(
+            N_(
+                "{file} from {endpoint} ({repo}@{revision}) does not match the Hub's metadata ({digest_name} "
+                "{actual}, {size} bytes; expected {expected}, {expected_size} bytes); nothing was installed and "
+                "the file was discarded. Run the download again; if it fails again, the endpoint serves a "
+                "corrupted copy: try another endpoint"
+            ),
+            file=remote.path,
+            endpoint=endpoint,
+            repo=remote.repo,
+            revision=remote.revision[:12],
+            digest_name=remote.digest_name,
+            actual=actual,
+            size=size,
+            expected=remote.expected_digest,
+            expected_size=remote.size,
         )
     os.replace(part, final)
     reporter.restart_clock()
