@@ -353,6 +353,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal  # noqa: E402
 from PySide6.QtGui import QColor, QMouseEvent, QPalette, QTextCharFormat, QTextCursor  # noqa: E402
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit  # noqa: E402
 
+Mark = tuple[Pair, QTextCharFormat]  # a sentence's mark in the translation pane, and its look
+
 from .look import highlight_color  # noqa: E402 - the palette's highlight, as opaque as it must be
 
 
@@ -375,7 +377,11 @@ class AlignmentView(QObject):
         # The translation pane's marks (memory, confirmed, missing terms) of every pair, as last
         # painted: a streamed sentence adds its own (``add``), so a long paste's UI work per
         # sentence does not grow with the sentences before it; ``refresh`` builds them anew.
-        self._marks: list[QTextEdit.ExtraSelection] = []
+        # Kept as (pair, format) by kind; the selections are made at each paint from the pairs'
+        # ranges as they are then (a selection made at the end of the pane would grow with the
+        # text streamed after it).
+        self._marks: tuple[list[Mark], ...] = ([], [], [])
+        self._formats: dict[str, QTextCharFormat] = {}  # one format per kind of mark (Qt paints them as one)
         # New marks of streamed sentences are painted together, at most every MARKS_PAINT_MS
         # (each paint hands Qt every mark), and at the request's end (``flush_marks``).
         self._marks_timer = QTimer(self)
@@ -414,15 +420,16 @@ class AlignmentView(QObject):
             # repainted only when the highlight moves or the sentence has a mark: a sentence of
             # a long paste costs the same whatever came before it.
             marks = self._marks_of([pair])
-            self._marks.extend(marks)
+            for kept, new in zip(self._marks, marks, strict=True):
+                kept.extend(new)
             self.refresh(force=False, whole=False)
-            if marks and not self._marks_timer.isActive():
+            if any(marks) and not self._marks_timer.isActive():
                 self._marks_timer.start()
 
     def flush_marks(self) -> None:
         """Paint the marks of the sentences streamed since the last paint (the highlight stays)."""
         self._marks_timer.stop()
-        self._paint(self.target, self.pair.tgt if self.pair else None, self._marks)
+        self._paint(self.target, self.pair.tgt if self.pair else None, self._selections())
 
     def restore(self, source_text: str, pairs: list[Pair]) -> None:
         """The alignment of a translation shown before (a restored draft): ``pairs``, their
@@ -530,13 +537,18 @@ class AlignmentView(QObject):
         self._marks_timer.stop()  # painted now, with every mark
         self._paint(self.source, pair.src if pair else None)
         if whole:
+            self._formats.clear()  # the palette may have changed
             self._marks = self._marks_of(self.alignment.pairs if self.alignment is not None else [])
-        self._paint(self.target, pair.tgt if pair else None, self._marks)
+        self._paint(self.target, pair.tgt if pair else None, self._selections())
         self.highlighted.emit(pair)
 
-    def _marks_of(self, pairs: list[Pair]) -> list[QTextEdit.ExtraSelection]:
+    def _marks_of(self, pairs: list[Pair]) -> tuple[list[Mark], ...]:
         """The translation pane's marks of ``pairs``: memory, confirmed, missing terms."""
-        return self._memory_marks(pairs) + self._confirmed_marks(pairs) + self._term_marks(pairs)
+        return self._memory_marks(pairs), self._confirmed_marks(pairs), self._term_marks(pairs)
+
+    def _selections(self) -> list[QTextEdit.ExtraSelection]:
+        """The marks kept, as the translation pane's selections (each kind together)."""
+        return [_selection(self.target, pair.tgt, fmt) for kind in self._marks for pair, fmt in kind]
 
     def memory_pairs(self) -> list[Pair]:
         """The sentences whose translation is the memory's exact match (not edited since)."""
@@ -544,17 +556,18 @@ class AlignmentView(QObject):
             return []
         return [p for p in self.alignment.pairs if p.origin == MEMORY and not p.edited]
 
-    def _memory_marks(self, pairs: list[Pair]) -> list[QTextEdit.ExtraSelection]:
+    def _memory_marks(self, pairs: list[Pair]) -> list[Mark]:
         """A dotted underline in the palette's link colour under each translation from memory."""
         memory = [p for p in pairs if p.origin == MEMORY and not p.edited and p.tgt[0] < p.tgt[1]]
         if not memory:
             return []
-        palette = self.target.palette()
-        fmt = QTextCharFormat()
-        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
-        fmt.setUnderlineColor(memory_mark_color(palette))
-        fmt.setToolTip(translate("Alignment", "From the translation memory"))
-        return [_selection(self.target, p.tgt, fmt) for p in memory]
+        fmt = self._formats.get(MEMORY)
+        if fmt is None:
+            fmt = self._formats[MEMORY] = QTextCharFormat()
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+            fmt.setUnderlineColor(memory_mark_color(self.target.palette()))
+            fmt.setToolTip(translate("Alignment", "From the translation memory"))
+        return [(p, fmt) for p in memory]
 
     def confirmed_pairs(self) -> list[Pair]:
         """The sentences the user confirmed (post-editing's status "confirmed")."""
@@ -562,17 +575,19 @@ class AlignmentView(QObject):
             return []
         return [p for p in self.alignment.pairs if self.status_of(p) == CONFIRMED]
 
-    def _confirmed_marks(self, pairs: list[Pair]) -> list[QTextEdit.ExtraSelection]:
+    def _confirmed_marks(self, pairs: list[Pair]) -> list[Mark]:
         """A solid underline in a green that reads on the palette's base under each confirmed sentence."""
         confirmed = [p for p in pairs if p.tgt[0] < p.tgt[1] and self.status_of(p) == CONFIRMED]
         if not confirmed:
             return []
-        dark = self.target.palette().color(QPalette.ColorRole.Base).lightness() < 128
-        fmt = QTextCharFormat()
-        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-        fmt.setUnderlineColor(QColor("#66bb6a") if dark else QColor("#2e7d32"))
-        fmt.setToolTip(translate("Alignment", "Confirmed: in the translation memory as approved"))
-        return [_selection(self.target, p.tgt, fmt) for p in confirmed]
+        fmt = self._formats.get(CONFIRMED)
+        if fmt is None:
+            dark = self.target.palette().color(QPalette.ColorRole.Base).lightness() < 128
+            fmt = self._formats[CONFIRMED] = QTextCharFormat()
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+            fmt.setUnderlineColor(QColor("#66bb6a") if dark else QColor("#2e7d32"))
+            fmt.setToolTip(translate("Alignment", "Confirmed: in the translation memory as approved"))
+        return [(p, fmt) for p in confirmed]
 
     def term_pairs(self) -> list[Pair]:
         """The sentences whose translation lacks a glossary term their source holds."""
@@ -580,7 +595,7 @@ class AlignmentView(QObject):
             return []
         return [p for p in self.alignment.pairs if self.missing_terms(p)]
 
-    def _term_marks(self, pairs: list[Pair]) -> list[QTextEdit.ExtraSelection]:
+    def _term_marks(self, pairs: list[Pair]) -> list[Mark]:
         """A wavy underline (the spell checker's) in the palette's red under each translation
         that lacks a glossary term, with the terms in its tooltip."""
         marks = []
@@ -591,7 +606,7 @@ class AlignmentView(QObject):
             fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
             fmt.setUnderlineColor(term_warning_color(self.target.palette()))
             fmt.setToolTip(missing_terms_text(self.missing_terms(pair)))
-            marks.append(_selection(self.target, pair.tgt, fmt))
+            marks.append((pair, fmt))
         return marks
 
     def _paint(

@@ -32,4 +32,6 @@ def test_the_marks_of_a_long_paste_are_made_once_per_sentence(qtbot, make_contro
     # sentence before it at each new sentence (N * N / 2 = 1,800 times).
     assert len(asked) <= 6 * N
     waves = [s for s in window.target.extraSelections() if "阿尔法" in s.format.toolTip()]
-    assert len(waves) == N  # every sentence's mark is painted by the end
+    assert len(waves) == N  # every sentence's mark is painted by the end, under its own sentence
+    painted = sorted((s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in waves)
+    assert painted == [pair.tgt for pair in view.alignment.pairs]
