@@ -789,6 +789,46 @@ def test_the_main_window_is_composed_not_inherited() -> None:
     """MainWindow derives from QMainWindow itself and owns its parts (chrome, menus, file actions);
     no class of the window modules derives from another of them."""
     classes: dict[str, list[str]] = {}
+
+
+# The worker/session seams: the signals that carry requests to the worker thread and results back.
+SIGNAL_SEAMS = (
+    "worker",
+    "requests",
+    "postedit_completion",
+    "alternatives",
+    "replace",
+    "popup",
+    "ocr_feature",
+    "engine_loading",
+    "file_queue",
+    "controller",
+)
+
+
+def _object_signals(path: Path) -> list[tuple[int, str]]:
+    """(line, source) of each ``Signal(...)`` in ``path`` with ``object`` among its payload types."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Signal":
+            if any(isinstance(arg, ast.Name) and arg.id == "object" for arg in node.args):
+                found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_seam_signals_carry_their_types_not_object() -> None:
+    """A signal on the worker/session seams names its payload's class (Qt passes Python classes
+    through queued connections unchanged); ``object`` stays only for a payload of two kinds, with
+    a ``# object:`` comment on the line above saying which."""
+    unexplained = []
+    for name in SIGNAL_SEAMS:
+        path = GUI_DIR / f"{name}.py"
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for lineno, source in _object_signals(path):
+            if not lines[lineno - 2].strip().startswith("# object:"):
+                unexplained.append(f"{name}.py:{lineno}: {source}")
+    assert not unexplained, "\n".join(unexplained)
+    assert _object_signals(GUI_DIR / "worker.py"), "the search finds nothing: the guard would pass on anything"
     for name in ("window", "window_chrome", "window_menus", "window_files"):
         tree = ast.parse((GUI_DIR / f"{name}.py").read_text(encoding="utf-8"))
         for node in tree.body:

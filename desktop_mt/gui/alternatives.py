@@ -34,6 +34,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeyEvent, QKeySequence, QPalette, QTextCursor
 from PySide6.QtWidgets import QApplication, QFrame, QLabel, QMenu, QPlainTextEdit, QToolButton, QVBoxLayout
 
+from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.engine.prefix import target_pieces
 from desktop_mt.engine.router import translator_for_sentence
 
@@ -138,10 +139,11 @@ class AlternativesPopup(QFrame):
 class AlternativesFeature(QObject):
     """The controller's side of the Alternatives command (see the module docstring)."""
 
-    _requested = Signal(int, str, int, object, object)  # queued into the worker's thread
-    _fromRequested = Signal(int, str, str, int, object, object)  # id, sentence, prefix, n, options, cancel
-    menuShown = Signal(object)  # the QMenu of alternatives (tests, screenshots)
-    popupShown = Signal(object)  # the AlternativesPopup a click's alternatives are offered in
+    _requested = Signal(int, str, int, GenerationOptions, threading.Event)  # queued into the worker's thread
+    # id, sentence, prefix, n, options, cancel
+    _fromRequested = Signal(int, str, str, int, GenerationOptions, threading.Event)
+    menuShown = Signal(QMenu)  # the QMenu of alternatives (tests, screenshots)
+    popupShown = Signal(AlternativesPopup)  # the AlternativesPopup a click's alternatives are offered in
     translationReplaced = Signal(str, str)  # source, whole translation after a choice or its undo
     failed = Signal(str)
 

@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from desktop_mt.app.session import Session
 from desktop_mt.engine.events import TranslationStats
+from desktop_mt.engine.model_format import ModelInfo
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.tm.apply import memory_factory
 
@@ -64,7 +65,7 @@ class Controller(QObject):
     requestFinished = Signal(int)  # emitted after a request's result was shown (tests)
     requestStarted = Signal(int, str)  # request id, source text (sentence alignment)
     translationCompleted = Signal(str, str)  # source, translation: ran to its end (history)
-    modelLoaded = Signal(object)
+    modelLoaded = Signal(ModelInfo)  # the primary model (LoadedModels.primary)
     stateChanged = Signal(str)
 
     def __init__(

@@ -227,7 +227,7 @@ def active_elsewhere() -> tuple[str, ...]:
 class EngineLoading(QObject):
     """The controller's engine loads (see the module docstring)."""
 
-    _loadRequested = Signal(object)  # EngineConfig, queued into the worker's thread
+    _loadRequested = Signal(EngineConfig)  # EngineConfig, queued into the worker's thread
 
     def __init__(self, host: ModelLabelHost, worker: WorkerPort, real_engine: bool) -> None:
         super().__init__(qt_parent(host))

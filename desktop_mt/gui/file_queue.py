@@ -33,8 +33,8 @@ RECENT_FILES = 8  # File > Recent files keeps this many
 class FileJobs(QObject):
     """The controller's file jobs (see the module docstring)."""
 
-    _fileLoadRequested = Signal(object)  # EngineConfig for the file-job worker
-    _fileRequested = Signal(object)  # FileJob
+    _fileLoadRequested = Signal(EngineConfig)  # EngineConfig for the file-job worker
+    _fileRequested = Signal(FileJob)  # FileJob
     _fileReleaseRequested = Signal()  # the job ended: free the job engine's memory
 
     def __init__(self, host: FileJobsHost, factory: Callable[[EngineConfig], Any] | None) -> None:

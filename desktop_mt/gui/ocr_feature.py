@@ -56,7 +56,7 @@ class OcrReader(Protocol):
 class OcrWorker(QObject):
     """Reads images in the OCR thread; the engine is made on the first image."""
 
-    done = Signal(int, object)  # request id, desktop_mt.ocr.OcrResult
+    done = Signal(int, OcrResult)  # request id, desktop_mt.ocr.OcrResult
     failed = Signal(int, str)
 
     def __init__(self, engine_factory: Callable[[], OcrReader] | None = None) -> None:
@@ -89,10 +89,11 @@ class OcrWorker(QObject):
 class OcrFeature(QObject):
     """The window's OCR commands (see the module docstring)."""
 
+    # object: a file path (str) or an RGB image (numpy array), told apart by OcrWorker.read
     _readRequested = Signal(int, object)
     textRead = Signal(str)  # the recognised text was handed on ("" when there was none)
     readFailed = Signal(str)  # the message shown
-    pickerShown = Signal(object)  # the RegionPicker (tests drive it)
+    pickerShown = Signal(RegionPicker)  # the RegionPicker (tests drive it)
 
     def __init__(self, controller: OcrHost, engine_factory: Callable[[], OcrReader] | None = None) -> None:
         super().__init__(qt_parent(controller))

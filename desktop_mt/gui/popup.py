@@ -23,6 +23,7 @@ from PySide6.QtGui import QCloseEvent, QCursor, QGuiApplication, QKeyEvent, QTex
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from desktop_mt.engine.direction import AUTO, describe
+from desktop_mt.engine.options import GenerationOptions
 
 from . import fonts, theme
 from .i18n import translate
@@ -150,7 +151,7 @@ class TranslationPopup(QFrame):
 class PopupFeature(QObject):
     """Runs the popup's translations on the controller's worker (see the module docstring)."""
 
-    _translateRequested = Signal(int, str, object, object)
+    _translateRequested = Signal(int, str, GenerationOptions, threading.Event)
     finished = Signal(int)  # request id, after its end was shown (tests)
 
     def __init__(self, controller: PopupHost) -> None:

@@ -14,6 +14,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
 
+from desktop_mt.engine.options import GenerationOptions
+
 from .alignment import Pair
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .postedit_pane import document_slice
@@ -24,7 +26,7 @@ COMPLETION_FAILED = QT_TRANSLATE_NOOP("Completion", "No completion: {why}")
 class Completion(QObject):
     """The completion requests of the translation pane (see the module docstring)."""
 
-    _completeRequested = Signal(int, str, str, object, object)  # queued into the worker's thread
+    _completeRequested = Signal(int, str, str, GenerationOptions, threading.Event)  # queued into the worker's thread
     shown = Signal(str)  # the completion offered so far
     finished = Signal(int)  # request id: the model's completion is all there
 

@@ -32,6 +32,7 @@ from PySide6.QtCore import QAbstractNativeEventFilter, QCoreApplication, QMimeDa
 from PySide6.QtGui import QClipboard, QGuiApplication
 
 from desktop_mt.engine.direction import AUTO, describe, directions_needed
+from desktop_mt.engine.options import GenerationOptions
 
 from .hotkey import GlobalHotkey
 from .i18n import QT_TRANSLATE_NOOP, translate
@@ -196,7 +197,7 @@ class ReplaceFlow(QObject):
     """One translate-and-replace at a time (see the module docstring)."""
 
     finished = Signal(str, str)  # Outcome's value ("replaced", "failed", "cancelled"), message
-    _translateRequested = Signal(int, str, object, object)
+    _translateRequested = Signal(int, str, GenerationOptions, threading.Event)
 
     def __init__(
         self,

@@ -11,11 +11,15 @@ The controller's collaborator (:class:`RequestFlow`); the controller keeps ``tra
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from desktop_mt.app.session import Request, Session
+from desktop_mt.engine.options import GenerationOptions
 
 from .ports import RequestHost, Status
+from .worker import IncrementalPlan
 
 __all__ = ["AS_YOU_TYPE_DELAY_MS", "Request", "RequestFlow"]
 
@@ -26,8 +30,9 @@ class RequestFlow(QObject):
     """Starts, stops and clears the window's requests in the session (see the module docstring)."""
 
     # The controller connects these to the worker's slots (queued: the worker has its thread).
-    translateRequested = Signal(int, str, object, object)  # id, text, options, cancel Event
-    planRequested = Signal(int, str, object, object, object)  # incremental: worker.translate_plan
+    translateRequested = Signal(int, str, GenerationOptions, threading.Event)  # id, text, options, cancel Event
+    # incremental: worker.translate_plan
+    planRequested = Signal(int, str, IncrementalPlan, GenerationOptions, threading.Event)
 
     def __init__(self, host: RequestHost, session: Session, parent: QObject | None = None) -> None:
         super().__init__(parent)

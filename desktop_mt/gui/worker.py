@@ -106,10 +106,11 @@ class TranslationWorker(QObject):
     """Owns the Translator; runs loads and translations one at a time in its thread."""
 
     loadStarted = Signal(str)  # description
-    loaded = Signal(object)  # LoadedModels: each direction's model, the missing ones, the variant
+    loaded = Signal(LoadedModels)  # each direction's model, the missing ones, the variant
     loadFailed = Signal(str)  # actionable message
     started = Signal(int)  # request id
     delta = Signal(int, str)  # request id, batched text
+    # object: TranslationStats, or None when skipped/failed (a typed payload would claim None away)
     finished = Signal(int, object)  # request id, TranslationStats or None (skipped/failed)
     failed = Signal(int, str)  # request id, actionable message
     unavailable = Signal(int, str)  # id, DirectionUnavailableError's message (which model to get); failed follows
@@ -118,7 +119,8 @@ class TranslationWorker(QObject):
     fileFailed = Signal(str)  # actionable message
     fileCancelled = Signal(str)  # stopped by its Event; no output written; the journal path
     fileResumed = Signal(str)  # ResumeReport text: segments recovered, or why it starts over
-    segmentDone = Signal(int, object)  # request id, alignment.SegmentSpan (after its text's delta)
+    segmentDone = Signal(int, SegmentSpan)  # request id, alignment.SegmentSpan (after its text's delta)
+    # object: a list[Alternative] or a message (str); a Qt list type would convert the elements
     alternativesReady = Signal(int, object)  # id, list[Alternative] ([]: cancelled) or a message (str)
     completionDelta = Signal(int, str)  # completion request id, more of the completion's text
     completionDone = Signal(int, str)  # completion request id, "" (complete or cancelled) or a message
