@@ -150,7 +150,7 @@ class DownloadWorker(QObject):
 class DownloadRunner(QObject):
     """Owns the download thread and the cancel flag of the running download."""
 
-    _start = Signal(str, str, object)
+    _start = Signal(str, str, threading.Event)
 
     def __init__(self, downloader: Downloader, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -166,7 +166,7 @@ def _utf16(text: str, index: int) -> int:
 class HistoryDialog(QDialog):
     """Search box, list of entries, the chosen entry in full, and its commands."""
 
-    openRequested = Signal(object)  # Entry: put it back into the editors
+    openRequested = Signal(Entry)  # Entry: put it back into the editors
 
     def __init__(self, history: History, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -55,7 +55,7 @@ def _hotkey_tone(status: str, available: bool) -> str | None:
 class SettingsDialog(QDialog):
     """Model, variant, threads, decoding and hotkey settings."""
 
-    applied = Signal(object)  # Settings
+    applied = Signal(Settings)  # Settings
 
     def __init__(
         self, settings: Settings, hotkey_available: bool, hotkey_reason: str, parent: QWidget | None = None

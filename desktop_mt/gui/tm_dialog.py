@@ -81,7 +81,7 @@ class TMDialog(QDialog):
     memoryChanged = Signal()  # the memory was changed here (edit, delete, import)
     refreshed = Signal()  # the table was filled again (tests wait on it)
     entryEdited = Signal(int)  # entry id: an inline edit was written
-    imported = Signal(object)  # ImportReport
+    imported = Signal(ImportReport)  # ImportReport
     exported = Signal(int)  # how many entries were written
 
     def __init__(self, memory: TranslationMemory, parent: QWidget | None = None, direction: str = EN_ZH) -> None:
