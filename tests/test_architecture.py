@@ -789,6 +789,16 @@ def test_the_main_window_is_composed_not_inherited() -> None:
     """MainWindow derives from QMainWindow itself and owns its parts (chrome, menus, file actions);
     no class of the window modules derives from another of them."""
     classes: dict[str, list[str]] = {}
+    for name in ("window", "window_chrome", "window_menus", "window_files"):
+        tree = ast.parse((GUI_DIR / f"{name}.py").read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                classes[node.name] = [ast.unparse(base) for base in node.bases]
+    assert classes["MainWindow"] == ["QMainWindow"]
+    assert not [(cls, bases) for cls, bases in classes.items() if set(bases) & set(classes)]
+    window = (GUI_DIR / "window.py").read_text(encoding="utf-8")
+    for part in ("WindowChrome(self)", "WindowMenus(self, self.chrome)", "WindowFiles(self, self.chrome, self.menus)"):
+        assert part in window, part
 
 
 # The worker/session seams: the signals that carry requests to the worker thread and results back.
@@ -808,12 +818,14 @@ SIGNAL_SEAMS = (
 
 def _object_signals(path: Path) -> list[tuple[int, str]]:
     """(line, source) of each ``Signal(...)`` in ``path`` with ``object`` among its payload types."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Signal":
-            if any(isinstance(arg, ast.Name) and arg.id == "object" for arg in node.args):
-                found.append((node.lineno, ast.unparse(node)))
-    return found
+    return [
+        (node.lineno, ast.unparse(node))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "Signal"
+        and any(isinstance(arg, ast.Name) and arg.id == "object" for arg in node.args)
+    ]
 
 
 def test_seam_signals_carry_their_types_not_object() -> None:
@@ -829,13 +841,3 @@ def test_seam_signals_carry_their_types_not_object() -> None:
                 unexplained.append(f"{name}.py:{lineno}: {source}")
     assert not unexplained, "\n".join(unexplained)
     assert _object_signals(GUI_DIR / "worker.py"), "the search finds nothing: the guard would pass on anything"
-    for name in ("window", "window_chrome", "window_menus", "window_files"):
-        tree = ast.parse((GUI_DIR / f"{name}.py").read_text(encoding="utf-8"))
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef):
-                classes[node.name] = [ast.unparse(base) for base in node.bases]
-    assert classes["MainWindow"] == ["QMainWindow"]
-    assert not [(cls, bases) for cls, bases in classes.items() if set(bases) & set(classes)]
-    window = (GUI_DIR / "window.py").read_text(encoding="utf-8")
-    for part in ("WindowChrome(self)", "WindowMenus(self, self.chrome)", "WindowFiles(self, self.chrome, self.menus)"):
-        assert part in window, part
