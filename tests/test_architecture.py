@@ -710,6 +710,20 @@ def test_front_ends_see_one_translator_face() -> None:
     assert all(list(_face_breaches(m)) for m in ONE_FACE_TO_GO), "ONE_FACE_TO_GO names a module already done"
 
 
+def test_the_window_s_worker_has_no_any() -> None:
+    """The GUI worker's seams are typed (issue 42): its translator is the face, its requests'
+    options ``GenerationOptions``, its plans ``tm.incremental.Planned``; no ``Any`` anywhere in it."""
+    tree = ast.parse(modules()[f"{PACKAGE}.gui.worker"].read_text(encoding="utf-8"))
+    found = [
+        node.lineno
+        for node in ast.walk(tree)
+        if (isinstance(node, ast.Name) and node.id == "Any")
+        or (isinstance(node, ast.Attribute) and node.attr == "Any")
+        or (isinstance(node, ast.alias) and node.name == "Any")
+    ]
+    assert not found, f"gui/worker.py uses Any on lines {found}"
+
+
 def test_every_translator_face_has_every_member() -> None:
     from desktop_mt.engine.protocols import TranslatorFace
     from desktop_mt.engine.router import TwoWayTranslator
@@ -727,18 +741,6 @@ def test_every_translator_face_has_every_member() -> None:
     faces = (scripted, two_way, MemoryTranslator(two_way, TranslationMemory(":memory:")))
     for face in faces:
         assert not [m for m in members if not hasattr(face, m)], type(face).__name__
-def test_the_window_s_worker_has_no_any() -> None:
-    """The GUI worker's seams are typed (issue 42): its translator is the face, its requests'
-    options ``GenerationOptions``, its plans ``tm.incremental.Planned``; no ``Any`` anywhere in it."""
-    tree = ast.parse(modules()[f"{PACKAGE}.gui.worker"].read_text(encoding="utf-8"))
-    found = [
-        node.lineno
-        for node in ast.walk(tree)
-        if (isinstance(node, ast.Name) and node.id == "Any")
-        or (isinstance(node, ast.Attribute) and node.attr == "Any")
-        or (isinstance(node, ast.alias) and node.name == "Any")
-    ]
-    assert not found, f"gui/worker.py uses Any on lines {found}"
 
 
 # ---- the GUI's seams (issue 42, point 2) -------------------------------------------------------
