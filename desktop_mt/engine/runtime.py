@@ -127,7 +127,11 @@ def share_thread_pool(threads: int = 0) -> int | None:
     after each run (~30 ms, then sleeps; ORT's default for its shared pool) removes both costs.
     Measured on 2 cores, opus-mt's architecture, against a pool per session: batch-1 latency
     0.72-0.76x, batch-32 throughput 1.19-1.22x greedy and 1.10-1.14x beam 4, the same tokens
-    (docs/BENCHMARKS.md, the ``ort-int8-own-pools`` lever).
+    (docs/BENCHMARKS.md, the ``ort-int8-own-pools`` lever). The cost: with another process
+    busy on one of the cores, a pool of a thread per core waits for the thread the OS took off
+    it, 2.2x slower than a pool per session on 2 cores; a pool of one thread fewer avoids it
+    but is 24% slower on a quiet machine, and ORT cannot stop the shared pool's spinning from
+    Python, so ``threads`` stays the caller's choice (``benchmarks/pool_batch.py``, issue 49).
 
     Process-wide, so only the owner of the process calls it (the ``desktop-mt`` command and
     the window do; a program that embeds the engine may): once ORT has the shared pool it
