@@ -563,7 +563,7 @@ desktop_mt/gui/      PySide6 app: app.py, controller, ports and settings at its 
                      jobs...), dialogs/, workers/ (translation and download threads), platform/
                      (global hotkeys, key presses, screen capture, single instance)
 """
-TEXT_FIXUPS: dict[str, tuple[tuple[str, str], ...]] = {
+TEXT_FIXUPS: dict[str, tuple[tuple[str, str | None], ...]] = {
     # file names relative to desktop_mt/ or gui/, which no dotted name or desktop_mt/ path spells
     "desktop_mt/app/i18n.py": (
         (
@@ -577,6 +577,8 @@ TEXT_FIXUPS: dict[str, tuple[tuple[str, str], ...]] = {
             '("window/main", "window/chrome", "window/menus", "window/files")',
         ),
         (r'\(GUI_DIR / "window\.py"\)', '(GUI_DIR / "window" / "main.py")'),
+        (r'\(GUI_DIR / "worker\.py"\)', '(GUI_DIR / "workers" / "translation.py")'),
+        (r"(?ms)^SIGNAL_SEAMS = \(\n.*?^\)\n", None),  # None: each gui module name -> its new path
     ),
     "README.md": (
         (
@@ -587,9 +589,17 @@ TEXT_FIXUPS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
+def _gui_paths(match: re.Match[str]) -> str:
+    """A tuple of gui module names (``"worker"``) as paths relative to gui/ (``"workers/translation"``)."""
+    return re.sub(
+        r'"(\w+)"', lambda m: '"' + (GUI.get(m.group(1)) or m.group(1)).replace(".", "/") + '"', match.group(0)
+    )
+
+
 def fix_text(rel: str, text: str) -> str:
     for pattern, replacement in TEXT_FIXUPS.get(rel, ()):
-        text, count = re.subn(pattern, lambda _m, r=replacement: r, text, count=1)
+        convert = _gui_paths if replacement is None else (lambda _m, r=replacement: r)
+        text, count = re.subn(pattern, convert, text, count=1)
         if count != 1:
             raise LayoutError(f"tools/relayout.py: {rel} no longer has what {pattern!r} matches; fix TEXT_FIXUPS")
     return text
