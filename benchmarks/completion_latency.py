@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 from desktop_mt import GenerationOptions, Translator  # noqa: E402
 from desktop_mt.engine import prefix as prefix_mod  # noqa: E402
 from desktop_mt.engine.events import TextDelta  # noqa: E402
-from desktop_mt.testing import CountingSessions  # noqa: E402
+from desktop_mt.engine.testing import CountingSessions  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "flores200-dev.en-zh.tsv"
 

@@ -452,7 +452,7 @@ def environment(threads: int) -> dict:
 
 def bundled_models_folder() -> Path:
     """desktop_mt/resources/models, through the package's own resolver."""
-    from desktop_mt.resources_path import resource_path
+    from desktop_mt.base.resources_path import resource_path
 
     return resource_path("models")
 

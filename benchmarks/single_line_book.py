@@ -8,7 +8,7 @@ the same text one sentence per line, side by side in one run.
 The text: ``--distinct`` distinct English Tatoeba sentences (a fixed sample) repeated in a
 fixed shuffled order up to each size, written (a) as ONE line, as a book exported without
 line breaks, and (b) one sentence per line. Each file is translated by the CLI's own code
-(``desktop_mt.cli.main(["translate", ...])``) in a fresh process with the bundled model, so
+(``desktop_mt.cli.main.main(["translate", ...])``) in a fresh process with the bundled model, so
 the figures include model load, decoding, segmentation, planning, de-duplication, the
 journal and the output; the model translates each distinct sentence once, which keeps a
 50 MB run within minutes on a laptop while every other stage sees the full size. Peak RSS
@@ -68,7 +68,7 @@ def child(mode: str, src: Path, out: Path) -> dict:
         seconds = time.perf_counter() - loaded
         extra = {"plan_items": len(plan)}
     else:
-        from desktop_mt import cli
+        from desktop_mt.cli import main as cli
 
         code = cli.main(["translate", str(src), "-o", str(out)])
         if code:

@@ -76,8 +76,8 @@ def main() -> int:
     from desktop_mt.gui import qtcompat
     from desktop_mt.gui.controller import Controller
     from desktop_mt.gui.settings import Settings
-    from desktop_mt.gui.window import MainWindow
-    from desktop_mt.gui.worker import default_translator_factory
+    from desktop_mt.gui.window.main import MainWindow
+    from desktop_mt.gui.workers.translation import default_translator_factory
 
     rows = [line.split("\t")[0] for line in args.data.read_text(encoding="utf-8").splitlines()]
     text = ""

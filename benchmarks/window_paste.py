@@ -52,10 +52,10 @@ from PySide6.QtCore import (  # noqa: E402
 )
 
 from desktop_mt.engine.options import GenerationOptions, SessionOptions  # noqa: E402
+from desktop_mt.engine.testing import CountingSessions  # noqa: E402
 from desktop_mt.engine.translator import Translator  # noqa: E402
 from desktop_mt.gui.ports import EngineConfig  # noqa: E402
-from desktop_mt.gui.worker import TranslationWorker  # noqa: E402
-from desktop_mt.testing import CountingSessions  # noqa: E402
+from desktop_mt.gui.workers.translation import TranslationWorker  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "flores200-dev.en-zh.tsv"
 NUMBER = re.compile(r"\d")

@@ -72,9 +72,9 @@ def main() -> None:
 
     from desktop_mt.engine.glossary import Glossary, Term
     from desktop_mt.gui.controller import Controller
-    from desktop_mt.gui.glossary_editor import glossary_path, save_glossary
+    from desktop_mt.gui.dialogs.glossary_editor import glossary_path, save_glossary
     from desktop_mt.gui.settings import Settings
-    from desktop_mt.gui.window import MainWindow
+    from desktop_mt.gui.window.main import MainWindow
     from desktop_mt.tm.incremental import split_text
     from tests.gui.sentence_fake import sentence_factory
 

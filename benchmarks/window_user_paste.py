@@ -93,7 +93,7 @@ def main() -> int:
 
     before = batch_seconds()
     start = (
-        ["-c", "import sys; from desktop_mt.gui_launch import run_gui; sys.exit(run_gui([]))"]
+        ["-c", "import sys; from desktop_mt.cli.gui_launch import run_gui; sys.exit(run_gui([]))"]
         if args.own_pools
         else ["-m", "desktop_mt", "gui"]
     )

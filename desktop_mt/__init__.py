@@ -29,14 +29,7 @@ from . import engine  # noqa: F401 - first: switches ONNX Runtime's telemetry of
 
 if TYPE_CHECKING:
     from .app.factory import build_translator
-    from .engine.direction import DirectionUnavailableError
-    from .engine.events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
-    from .engine.glossary import Glossary, GlossaryError, Term
-    from .engine.langcheck import is_mostly_cjk
-    from .engine.options import GenerationOptions, SessionOptions
-    from .engine.router import TwoWayTranslator
-    from .engine.translator import Translator
-    from .errors import (
+    from .base.errors import (
         DesktopMTError,
         ModelFormatError,
         ModelNotFoundError,
@@ -44,12 +37,19 @@ if TYPE_CHECKING:
         TranslationCancelled,
         UnsupportedModelError,
     )
-    from .pasted import join_lines
-    from .version import __version__
+    from .base.version import __version__
+    from .engine.direction import DirectionUnavailableError
+    from .engine.events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
+    from .engine.glossary import Glossary, GlossaryError, Term
+    from .engine.langcheck import is_mostly_cjk
+    from .engine.options import GenerationOptions, SessionOptions
+    from .engine.pasted import join_lines
+    from .engine.router import TwoWayTranslator
+    from .engine.translator import Translator
 
 # Each public name and the module that defines it (absolute names: tools/relayout.py rewrites them).
 _HOMES: dict[str, str] = {
-    "__version__": "desktop_mt.version",
+    "__version__": "desktop_mt.base.version",
     "build_translator": "desktop_mt.app.factory",
     "TwoWayTranslator": "desktop_mt.engine.router",
     "Translator": "desktop_mt.engine.translator",
@@ -63,14 +63,14 @@ _HOMES: dict[str, str] = {
     "Glossary": "desktop_mt.engine.glossary",
     "Term": "desktop_mt.engine.glossary",
     "GlossaryError": "desktop_mt.engine.glossary",
-    "DesktopMTError": "desktop_mt.errors",
-    "ModelNotFoundError": "desktop_mt.errors",
+    "DesktopMTError": "desktop_mt.base.errors",
+    "ModelNotFoundError": "desktop_mt.base.errors",
     "DirectionUnavailableError": "desktop_mt.engine.direction",
-    "ModelFormatError": "desktop_mt.errors",
-    "UnsupportedModelError": "desktop_mt.errors",
-    "ProviderUnavailableError": "desktop_mt.errors",
-    "TranslationCancelled": "desktop_mt.errors",
-    "join_lines": "desktop_mt.pasted",
+    "ModelFormatError": "desktop_mt.base.errors",
+    "UnsupportedModelError": "desktop_mt.base.errors",
+    "ProviderUnavailableError": "desktop_mt.base.errors",
+    "TranslationCancelled": "desktop_mt.base.errors",
+    "join_lines": "desktop_mt.engine.pasted",
     "is_mostly_cjk": "desktop_mt.engine.langcheck",
 }
 

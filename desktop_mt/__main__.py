@@ -2,6 +2,6 @@
 
 import sys
 
-from .cli import entry
+from .cli.main import entry
 
 sys.exit(entry())

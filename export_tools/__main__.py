@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_export(args) -> int:
     from pathlib import Path
 
-    from desktop_mt.errors import DesktopMTError
+    from desktop_mt.base.errors import DesktopMTError
 
     from .export import export, print_summary
 

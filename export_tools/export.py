@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from desktop_mt.base.errors import UnsupportedModelError
 from desktop_mt.engine import model_format as mf
-from desktop_mt.errors import UnsupportedModelError
 
 from .graphs import DecoderGraph, DecoderWithPastGraph, EncoderGraph, past_names
 from .quantize import quantize_file

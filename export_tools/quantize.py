@@ -26,8 +26,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from desktop_mt.base.errors import ModelFormatError
 from desktop_mt.engine import model_format as mf
-from desktop_mt.errors import ModelFormatError
 from desktop_mt.models.convert.builder import WEIGHT_MAX, column_quantized, row_quantized_table
 from desktop_mt.models.convert.onnx_graph import all_graphs  # graph and every subgraph (also used by tests)
 

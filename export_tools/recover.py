@@ -26,8 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from desktop_mt.base.errors import UnsupportedModelError
 from desktop_mt.engine import model_format as mf
-from desktop_mt.errors import UnsupportedModelError
 
 COPY_FILES = ("generation_config.json",)
 
@@ -225,7 +225,7 @@ def _add_step_decoder(values: dict, tensors: dict, reference, src: Path, roles: 
     import numpy as np
     import onnx
 
-    from desktop_mt.errors import ModelFormatError
+    from desktop_mt.base.errors import ModelFormatError
     from desktop_mt.models.convert.find_graph import find_step_weights
     from desktop_mt.models.convert.onnx_graph import GraphConstants
     from desktop_mt.models.convert.spec import read_dims

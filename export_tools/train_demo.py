@@ -21,7 +21,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from desktop_mt.fsutil import atomic_path
+from desktop_mt.base.fsutil import atomic_path
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tatoeba-cmn-eng.tsv"
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
+from desktop_mt.base.errors import ModelFormatError
 from desktop_mt.engine import generation
 from desktop_mt.engine.model_format import inspect_model_dir
 from desktop_mt.engine.runtime import Seq2SeqSessions
 from desktop_mt.engine.translator import decode_params
-from desktop_mt.errors import ModelFormatError
 
 
 class ParityError(ModelFormatError):

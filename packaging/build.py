@@ -258,7 +258,7 @@ def check_bundle(folder: Path) -> list[str]:
         if name in tops:
             problems.append(f"the bundle contains the module {name!r}")
     for name in (
-        "desktop_mt.cli",
+        "desktop_mt.cli.main",
         "desktop_mt.gui.app",
         "desktop_mt.engine.translator",
         "onnxruntime",
@@ -270,9 +270,9 @@ def check_bundle(folder: Path) -> list[str]:
         "uvicorn.loops.auto",
         "uvicorn.protocols.http.auto",
         "desktop_mt.ocr",
-        "desktop_mt.cli_ocr",
-        "desktop_mt.gui.ocr_feature",
-        "desktop_mt.gui.portal",
+        "desktop_mt.cli.ocr",
+        "desktop_mt.gui.features.ocr",
+        "desktop_mt.gui.platform.portal",
         "PIL.Image",
         "PIL.PngImagePlugin",
         "PIL.JpegImagePlugin",
@@ -334,7 +334,7 @@ def unresolved_libraries(folder: Path) -> list[str]:
         missing = [m for m in missing if m not in system]
         if missing:
             problems.append(f"{path.relative_to(folder)} links to missing {', '.join(missing)}")
-    from desktop_mt.gui.display_check import DEBIAN_PACKAGES  # the names the app's message uses
+    from desktop_mt.gui.platform.display_check import DEBIAN_PACKAGES  # the names the app's message uses
 
     for name, users in sorted(from_system.items()):
         package = f" (Debian/Ubuntu: {DEBIAN_PACKAGES[name]})" if name in DEBIAN_PACKAGES else ""

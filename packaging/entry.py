@@ -5,7 +5,7 @@ PyInstaller runs this file as ``__main__``; it is exactly ``python -m desktop_mt
 
 import sys
 
-from desktop_mt.cli import entry
+from desktop_mt.cli.main import entry
 
 if __name__ == "__main__":
     sys.exit(entry())

@@ -10,10 +10,10 @@ heavy or optional package, see ``DEFERRED``). It needs no dependency beyond the 
 
 Layers, highest first; a module imports its own layer or a lower one, never a higher one::
 
-    front ends   desktop_mt.gui, desktop_mt.cli*, desktop_mt.server, desktop_mt.__main__
+    front ends   desktop_mt.gui, desktop_mt.cli, desktop_mt.server, desktop_mt.__main__
     app          desktop_mt.app, and the package face desktop_mt (desktop_mt/__init__.py)
-    services     desktop_mt.engine, .batch, .models, .tm, .ocr, .history, .instance_client, .pasted
-    base         desktop_mt.errors, .paths, .fsutil, .resources_path, .version
+    services     desktop_mt.engine, .batch, .models, .tm, .ocr
+    base         desktop_mt.base
 
 Inside a layer: the GUI is imported only by itself and the launcher; the server imports neither
 GUI nor CLI; each service imports only the services named in ``SERVICE_USES`` (the engine none).
@@ -40,51 +40,23 @@ PACKAGE = "desktop_mt"
 FACE = PACKAGE  # desktop_mt/__init__.py: the library's public names
 
 LAYERS: dict[str, tuple[str, ...]] = {  # highest first; a name covers the module and its submodules
-    "front ends": (
-        "desktop_mt.gui",
-        "desktop_mt.gui_launch",
-        "desktop_mt.cli",
-        "desktop_mt.cli_models",
-        "desktop_mt.cli_ocr",
-        "desktop_mt.cli_show",
-        "desktop_mt.server",
-        "desktop_mt.__main__",
-    ),
-    "app": ("desktop_mt.app", FACE),
-    "services": (
-        "desktop_mt.engine",
-        "desktop_mt.batch",
-        "desktop_mt.models",
-        "desktop_mt.tm",
-        "desktop_mt.ocr",
-        "desktop_mt.history",
-        "desktop_mt.instance_client",
-        "desktop_mt.pasted",  # pasted-text heuristics: the window, batch .txt and OCR join lines with it
-    ),
-    "base": (
-        "desktop_mt.errors",
-        "desktop_mt.paths",
-        "desktop_mt.fsutil",
-        "desktop_mt.resources_path",
-        "desktop_mt.version",
-        "desktop_mt.stdio",  # UTF-8 standard streams: the entry points set them first
-    ),
+    "front ends": ("desktop_mt.gui", "desktop_mt.cli", "desktop_mt.server", "desktop_mt.__main__"),
+    "app": ("desktop_mt.app", FACE),  # with the window's history and the running-window client
+    "services": ("desktop_mt.engine", "desktop_mt.batch", "desktop_mt.models", "desktop_mt.tm", "desktop_mt.ocr"),
+    "base": ("desktop_mt.base",),  # errors, paths, fsutil, version, stdio, resources_path
 }
-TESTING = "desktop_mt.testing"  # the typed fakes: imports what it fakes; nothing in desktop_mt imports it
+TESTING = "desktop_mt.engine.testing"  # the typed fakes: imports what it fakes; nothing in desktop_mt imports it
 GUI = "desktop_mt.gui"
-LAUNCHERS = ("desktop_mt.gui_launch",)  # the module that starts the window
-CLI = ("desktop_mt.cli", "desktop_mt.cli_models", "desktop_mt.cli_ocr", "desktop_mt.cli_show", "desktop_mt.gui_launch")
+LAUNCHERS = ("desktop_mt.cli.gui_launch",)  # the module that starts the window
+CLI = ("desktop_mt.cli",)
 SERVER = "desktop_mt.server"
 # Which other services each service may import (the engine translates and needs none of them).
 SERVICE_USES: dict[str, tuple[str, ...]] = {
-    "desktop_mt.engine": (),
+    "desktop_mt.engine": (),  # engine/pasted.py joins pasted lines: the window, batch .txt and OCR use it
     "desktop_mt.tm": ("desktop_mt.engine",),
-    "desktop_mt.pasted": ("desktop_mt.engine",),
-    "desktop_mt.batch": ("desktop_mt.engine", "desktop_mt.tm", "desktop_mt.pasted"),
+    "desktop_mt.batch": ("desktop_mt.engine", "desktop_mt.tm"),
     "desktop_mt.models": ("desktop_mt.engine",),
-    "desktop_mt.ocr": ("desktop_mt.engine", "desktop_mt.pasted"),
-    "desktop_mt.history": (),
-    "desktop_mt.instance_client": (),
+    "desktop_mt.ocr": ("desktop_mt.engine",),
 }
 # Third-party packages with one home: (package, the modules that may import it).
 HOMES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -94,7 +66,10 @@ HOMES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pynput", (GUI,)),
     ("fastapi", (SERVER,)),
     ("starlette", (SERVER,)),
-    ("uvicorn", (SERVER, "desktop_mt.gui.local_api")),  # the window serves the local API on a thread of its own
+    (
+        "uvicorn",
+        (SERVER, "desktop_mt.gui.features.local_api"),
+    ),  # the window serves the local API on a thread of its own
     ("prometheus_client", (SERVER,)),
 )
 # Never in desktop_mt: the app runs on ONNX Runtime and SentencePiece alone (tests and export_tools use these).
@@ -361,7 +336,7 @@ def test_the_reader_sees_every_kind_of_import() -> None:
     assert ("desktop_mt.engine.glossary", "desktop_mt.engine.direction", False, False) in found
     assert ("desktop_mt.engine.runtime", "onnxruntime", False, False) in found
     assert ("desktop_mt.ocr", "desktop_mt.engine.runtime", True, False) in found  # sessions when an image comes
-    assert ("desktop_mt.testing", "desktop_mt.engine.runtime", False, True) in found
+    assert ("desktop_mt.engine.testing", "desktop_mt.engine.runtime", False, True) in found
     assert cycles({("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("d", "e")}) == [["a", "b", "c"]]
 
 
@@ -397,7 +372,7 @@ def test_lower_layers_never_import_higher_ones() -> None:
 
 def test_nothing_imports_the_testing_fakes() -> None:
     users = [str(imp) for (a, b), imps in internal_edges().items() if b == TESTING for imp in imps]
-    assert not users, "desktop_mt.testing is for tests only:\n" + "\n".join(users)
+    assert not users, "desktop_mt.engine.testing is for tests only:\n" + "\n".join(users)
 
 
 def test_front_ends_keep_to_their_own() -> None:
@@ -406,8 +381,8 @@ def test_front_ends_keep_to_their_own() -> None:
         if (a, b) in LAYER_EDGES_TO_GO:
             continue
         gui_from_outside = _within(b, GUI) and not _within(a, GUI) and a not in LAUNCHERS
-        server_upward = _within(a, SERVER) and (_within(b, GUI) or b in CLI)
-        gui_uses_cli = _within(a, GUI) and b in CLI
+        server_upward = _within(a, SERVER) and (_within(b, GUI) or any(_within(b, c) for c in CLI))
+        gui_uses_cli = _within(a, GUI) and any(_within(b, c) for c in CLI)
         if gui_from_outside or server_upward or gui_uses_cli:
             wrong.extend(str(imp) for imp in imps)
     assert not wrong, (
@@ -609,13 +584,13 @@ def test_every_exception_is_a_desktop_mt_error_or_a_cancellation() -> None:
         if not roots & {ERROR_ROOT, CANCELLED} or {ERROR_ROOT, CANCELLED} <= roots:
             wrong.append(f"{qualified} ({path_of(classes[qualified][0])}): reaches {sorted(roots)}")
     assert not wrong, (
-        f"derive these from desktop_mt.errors.{ERROR_ROOT} (a built-in callers catch stays a second base), "
+        f"derive these from desktop_mt.base.errors.{ERROR_ROOT} (a built-in callers catch stays a second base), "
         f"or from {CANCELLED} for a cancellation:\n" + "\n".join(wrong)
     )
 
 
 def test_a_cancellation_is_not_an_error() -> None:
-    from desktop_mt.errors import DesktopMTError, TranslationCancelled
+    from desktop_mt.base.errors import DesktopMTError, TranslationCancelled
 
     assert not issubclass(TranslationCancelled, DesktopMTError)
     try:
@@ -683,9 +658,9 @@ def test_each_api_has_its_routes_module() -> None:
 # Translator is the engine's inside, and nothing asks a translator what it is.
 PER_MODEL_NAMES = {"Translator", "directions_of", "translator_for_sentence", "unwrap"}
 TRANSLATOR_TYPES = {"Translator", "TwoWayTranslator", "MemoryTranslator"}
-FACE_USERS = ("desktop_mt.gui", "desktop_mt.cli", "desktop_mt.server", "desktop_mt.batch", "desktop_mt.tm")
+FACE_USERS = ("desktop_mt.gui", "desktop_mt.cli.main", "desktop_mt.server", "desktop_mt.batch", "desktop_mt.tm")
 # alternatives.py asks for the per-model tokenizer (the worker is typed against the face: issue 49).
-ONE_FACE_TO_GO = {"desktop_mt.gui.alternatives"}
+ONE_FACE_TO_GO = {"desktop_mt.gui.features.alternatives"}
 
 
 def _face_breaches(module: str) -> Iterator[str]:
@@ -704,7 +679,7 @@ def _face_breaches(module: str) -> Iterator[str]:
 
 def test_front_ends_see_one_translator_face() -> None:
     users = [m for m in modules() if any(m == p or m.startswith(p + ".") or m.startswith(p + "_") for p in FACE_USERS)]
-    assert "desktop_mt.server.service" in users and "desktop_mt.cli" in users and "desktop_mt.tm.apply" in users
+    assert "desktop_mt.server.service" in users and "desktop_mt.cli.main" in users and "desktop_mt.tm.apply" in users
     breaches = [b for m in users if m not in ONE_FACE_TO_GO for b in _face_breaches(m)]
     assert not breaches, "type these against engine.protocols.TranslatorFace:\n" + "\n".join(breaches)
     assert all(list(_face_breaches(m)) for m in ONE_FACE_TO_GO), "ONE_FACE_TO_GO names a module already done"
@@ -713,7 +688,7 @@ def test_front_ends_see_one_translator_face() -> None:
 def test_the_window_s_worker_has_no_any() -> None:
     """The GUI worker's seams are typed (issue 42): its translator is the face, its requests'
     options ``GenerationOptions``, its plans ``tm.incremental.Planned``; no ``Any`` anywhere in it."""
-    tree = ast.parse(modules()[f"{PACKAGE}.gui.worker"].read_text(encoding="utf-8"))
+    tree = ast.parse(modules()[f"{PACKAGE}.gui.workers.translation"].read_text(encoding="utf-8"))
     found = [
         node.lineno
         for node in ast.walk(tree)
@@ -727,7 +702,7 @@ def test_the_window_s_worker_has_no_any() -> None:
 def test_every_translator_face_has_every_member() -> None:
     from desktop_mt.engine.protocols import TranslatorFace
     from desktop_mt.engine.router import TwoWayTranslator
-    from desktop_mt.testing import ScriptedTranslator
+    from desktop_mt.engine.testing import ScriptedTranslator
     from desktop_mt.tm.apply import MemoryTranslator
 
     members = {name for name in vars(TranslatorFace) if not name.startswith("_") and name not in ("copy_with",)} | set(
@@ -791,29 +766,29 @@ def test_the_main_window_is_composed_not_inherited() -> None:
     """MainWindow derives from QMainWindow itself and owns its parts (chrome, menus, file actions);
     no class of the window modules derives from another of them."""
     classes: dict[str, list[str]] = {}
-    for name in ("window", "window_chrome", "window_menus", "window_files"):
+    for name in ("window/main", "window/chrome", "window/menus", "window/files"):
         tree = ast.parse((GUI_DIR / f"{name}.py").read_text(encoding="utf-8"))
         for node in tree.body:
             if isinstance(node, ast.ClassDef):
                 classes[node.name] = [ast.unparse(base) for base in node.bases]
     assert classes["MainWindow"] == ["QMainWindow"]
     assert not [(cls, bases) for cls, bases in classes.items() if set(bases) & set(classes)]
-    window = (GUI_DIR / "window.py").read_text(encoding="utf-8")
+    window = (GUI_DIR / "window" / "main.py").read_text(encoding="utf-8")
     for part in ("WindowChrome(self)", "WindowMenus(self, self.chrome)", "WindowFiles(self, self.chrome, self.menus)"):
         assert part in window, part
 
 
 # The worker/session seams: the signals that carry requests to the worker thread and results back.
 SIGNAL_SEAMS = (
-    "worker",
+    "workers/translation",
     "requests",
-    "postedit_completion",
-    "alternatives",
-    "replace",
-    "popup",
-    "ocr_feature",
-    "engine_loading",
-    "file_queue",
+    "features/postedit_completion",
+    "features/alternatives",
+    "features/replace",
+    "window/popup",
+    "features/ocr",
+    "features/engine_loading",
+    "features/file_queue",
     "controller",
 )
 
@@ -842,4 +817,45 @@ def test_seam_signals_carry_their_types_not_object() -> None:
             if not lines[lineno - 2].strip().startswith("# object:"):
                 unexplained.append(f"{name}.py:{lineno}: {source}")
     assert not unexplained, "\n".join(unexplained)
-    assert _object_signals(GUI_DIR / "worker.py"), "the search finds nothing: the guard would pass on anything"
+    assert _object_signals(GUI_DIR / "workers" / "translation.py"), (
+        "the search finds nothing: the guard would pass on anything"
+    )
+
+
+# --- folders by layer (issue 42: tools/relayout.py made them) -----------------------------------
+
+GUI_WIRING = {
+    "__init__",
+    "app",
+    "controller",
+    "i18n",
+    "logsetup",
+    "messages",
+    "paths",
+    "ports",
+    "qtcompat",
+    "request_results",
+    "requests",
+    "settings",
+}  # what stays at gui's top: the entry point, controller, ports, settings
+
+
+def test_the_top_level_holds_only_the_package_face() -> None:
+    """Every module sits in a package of its layer; the top level is the face and ``python -m``."""
+    top = sorted(p.name for p in (ROOT / PACKAGE).glob("*.py"))
+    assert top == ["__init__.py", "__main__.py"], f"move these into the package of their layer: {top}"
+
+
+def test_gui_modules_sit_in_folders_that_say_what_they_hold() -> None:
+    loose = sorted({p.stem for p in (ROOT / PACKAGE / "gui").glob("*.py")} - GUI_WIRING)
+    assert not loose, f"put these in gui/window, features, dialogs, workers or platform: {loose}"
+
+
+def test_base_imports_nothing_above_it() -> None:
+    wrong = [
+        str(imp)
+        for (a, b), imps in internal_edges().items()
+        if _within(a, "desktop_mt.base") and not _within(b, "desktop_mt.base")
+        for imp in imps
+    ]
+    assert not wrong, "the base layer imports only itself:\n" + "\n".join(wrong)

@@ -20,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt import batch, cli, cli_show
+from desktop_mt import batch
+from desktop_mt.cli import main as cli
+from desktop_mt.cli import show as cli_show
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -196,7 +198,9 @@ def test_gui_missing_is_a_clear_message(monkeypatch, capsys):
 
 
 def test_cli_never_imports_pyside6(tmp_path):
-    code = "import sys, desktop_mt.cli as c; c.build_parser();assert 'PySide6' not in sys.modules, 'PySide6 imported'"
+    code = (
+        "import sys, desktop_mt.cli.main as c; c.build_parser();assert 'PySide6' not in sys.modules, 'PySide6 imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120, env=subprocess_env(), cwd=tmp_path)
 
 
@@ -208,7 +212,7 @@ FAKE_MAIN = textwrap.dedent("""
     sys.path.insert(0, {tests_dir!r})
     from fake_translator import FakeTranslator
     from pausing import pausing
-    from desktop_mt import cli
+    from desktop_mt.cli import main as cli
     translator = FakeTranslator()
     cli.make_translator = lambda args, variant=None: pausing(translator)
     code = cli.main(sys.argv[1:])
@@ -220,7 +224,7 @@ REAL_MAIN = textwrap.dedent("""
     import sys
     sys.path.insert(0, {tests_dir!r})
     from pausing import pausing
-    from desktop_mt import cli
+    from desktop_mt.cli import main as cli
     real = cli.make_translator
     cli.make_translator = lambda args, variant=None: pausing(real(args, variant))
     sys.exit(cli.main(sys.argv[1:]))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_mt import Translator, cli
+from desktop_mt import Translator
+from desktop_mt.cli import main as cli
 from tests.test_cli_spans import _run as run_lines
 
 ENGLISH = "Where is the train station?"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt import cli
+from desktop_mt.cli import main as cli
 from tests.batch.fake_translator import FakeTranslator, fake_translation
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x06\x00\x00\x00" + bytes(range(256))
@@ -96,7 +96,7 @@ def test_gui_without_pyside6_says_pyside6_is_missing_before_the_display(monkeypa
     missing PySide6 is what the user must fix first."""
     import importlib.util
 
-    import desktop_mt.gui.display_check as display_check
+    import desktop_mt.gui.platform.display_check as display_check
 
     real_find_spec = importlib.util.find_spec
     monkeypatch.setattr(
@@ -173,7 +173,7 @@ def test_an_xliff_to_stdout_follows_its_languages(fake, tmp_path, monkeypatch):
 
 
 def _options_seen(translator: FakeTranslator) -> list:
-    from desktop_mt.testing import ScriptedTranslator
+    from desktop_mt.engine.testing import ScriptedTranslator
 
     return [call.options for call in ScriptedTranslator.calls.fget(translator)]
 

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt import cli, paths
 from desktop_mt.app import i18n
+from desktop_mt.base import paths
+from desktop_mt.cli import main as cli
 
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 

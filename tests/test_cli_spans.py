@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from desktop_mt import cli
+from desktop_mt.cli import main as cli
 from desktop_mt.engine.options import RAW
 
 # Lines the text handling would change: numbers, a URL, a code, punctuation, Chinese, a repeat.

@@ -1,5 +1,5 @@
 """``desktop-mt translate --tm FILE.tmx``: the memory's exact matches are used for stdin and
-files and never sent to the model (counted with desktop_mt.testing.FakeModelTranslator)."""
+files and never sent to the model (counted with desktop_mt.engine.testing.FakeModelTranslator)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt import cli
-from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.cli import main as cli
+from desktop_mt.engine.testing import FakeModelTranslator
 
 CAT_FILE = Path(__file__).parent / "tm" / "cat_tool.tmx"
 

@@ -1,4 +1,4 @@
-"""desktop_mt.fsutil: the one atomic file write."""
+"""desktop_mt.base.fsutil: the one atomic file write."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from desktop_mt import fsutil
-from desktop_mt.fsutil import atomic_path, atomic_write
+from desktop_mt.base import fsutil
+from desktop_mt.base.fsutil import atomic_path, atomic_write
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")
 

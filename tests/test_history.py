@@ -1,4 +1,4 @@
-"""The translation history database (desktop_mt.history): no Qt."""
+"""The translation history database (desktop_mt.app.history): no Qt."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from desktop_mt.history import History, history_path
+from desktop_mt.app.history import History, history_path
 
 
 @pytest.fixture
@@ -177,7 +177,7 @@ def test_schema_1_database_is_migrated_and_keeps_every_entry(tmp_path):
 
 
 def test_compare_marks_words_in_english_and_characters_in_chinese():
-    from desktop_mt.history import compare
+    from desktop_mt.app.history import compare
 
     machine, final = "The cat is sleeping on sofa.", "The cat sleeps on the sofa."
     removed, added = compare(machine, final)

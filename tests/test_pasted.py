@@ -1,4 +1,4 @@
-"""join_lines: text copied from PDFs and web pages, joined into sentences (desktop_mt.pasted)."""
+"""join_lines: text copied from PDFs and web pages, joined into sentences (desktop_mt.engine.pasted)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from desktop_mt import join_lines
-from desktop_mt.pasted import is_table_row
+from desktop_mt.engine.pasted import is_table_row
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "pdf_paste"
 NAMES = sorted(p.name[: -len("_before.txt")] for p in SAMPLES.glob("*_before.txt"))

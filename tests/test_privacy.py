@@ -97,7 +97,13 @@ print(json.dumps({"seen": seen, "final": os.environ.get("ORT_DISABLE_TELEMETRY")
 
 @pytest.mark.parametrize(
     "entry",
-    ["desktop_mt", "desktop_mt.cli", "desktop_mt.gui.app", "desktop_mt.server.run", "desktop_mt.engine.translator"],
+    [
+        "desktop_mt",
+        "desktop_mt.cli.main",
+        "desktop_mt.gui.app",
+        "desktop_mt.server.run",
+        "desktop_mt.engine.translator",
+    ],
 )
 def test_every_entry_point_switches_telemetry_off_before_onnxruntime_loads(entry, tmp_path):
     """Library, CLI, GUI and local server: the variable is 1 when onnxruntime is first looked up."""

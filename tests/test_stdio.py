@@ -1,4 +1,4 @@
-"""desktop_mt.stdio: UTF-8 standard streams at every entry point (Windows' redirected output
+"""desktop_mt.base.stdio: UTF-8 standard streams at every entry point (Windows' redirected output
 was cp1252, and the first Chinese line ended ``self-test > out.txt`` with UnicodeEncodeError)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from desktop_mt import cli
-from desktop_mt.stdio import use_utf8_streams
+from desktop_mt.base.stdio import use_utf8_streams
+from desktop_mt.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""The typed fakes of desktop_mt.testing behave as the engine's protocols say: the real searches
+"""The typed fakes of desktop_mt.engine.testing behave as the engine's protocols say: the real searches
 follow a ScriptedDecoder's script, CancelAfter stops them at an exact step, and a
 ScriptedTranslator streams, completes, batches and cancels like a Translator."""
 
@@ -8,10 +8,10 @@ import threading
 
 import pytest
 
+from desktop_mt.base.errors import TranslationCancelled
 from desktop_mt.engine import generation as gen
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta
-from desktop_mt.errors import TranslationCancelled
-from desktop_mt.testing import CancelAfter, ScriptedDecoder, ScriptedTranslator
+from desktop_mt.engine.testing import CancelAfter, ScriptedDecoder, ScriptedTranslator
 
 START, EOS, PAD, VOCAB = 0, 1, 2, 16
 PARAMS = gen.DecodeParams(decoder_start=START, eos=EOS, pad=PAD)

@@ -75,12 +75,12 @@ class Run:
     def window(self):
         from PySide6.QtWidgets import QApplication
 
-        from desktop_mt.gui.window import MainWindow
+        from desktop_mt.gui.window.main import MainWindow
 
         return next((w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()), None)
 
     def page(self):
-        from desktop_mt.gui.first_start import FirstStartPage
+        from desktop_mt.gui.features.first_start import FirstStartPage
 
         window = self.window()
         return window.findChild(FirstStartPage) if window is not None else None

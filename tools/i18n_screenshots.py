@@ -37,10 +37,11 @@ def shoot(out_dir: Path, language: str) -> int:
     from PySide6.QtWidgets import QApplication, QWidget
 
     from desktop_mt.gui import app as app_mod
-    from desktop_mt.gui import fonts, i18n, qtcompat
-    from desktop_mt.gui.models import StoreBackend
-    from desktop_mt.gui.models_dialog import ModelsDialog
-    from desktop_mt.gui.tm_dialog import TMDialog
+    from desktop_mt.gui import i18n, qtcompat
+    from desktop_mt.gui.dialogs.models_dialog import ModelsDialog
+    from desktop_mt.gui.dialogs.tm_dialog import TMDialog
+    from desktop_mt.gui.features.models import StoreBackend
+    from desktop_mt.gui.window import fonts
     from desktop_mt.tm import TranslationMemory
 
     app = QApplication(sys.argv[:1])

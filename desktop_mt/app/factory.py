@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from ..base.errors import ModelFormatError, ModelNotFoundError
 from ..engine.direction import DIRECTIONS, EN_ZH, model_direction
 from ..engine.model_format import bundled_model_dir, inspect_model_dir
 from ..engine.options import GenerationOptions, SessionOptions
 from ..engine.router import TwoWayTranslator
 from ..engine.translator import DEFAULT_BATCH_SIZE, Translator
-from ..errors import ModelFormatError, ModelNotFoundError
 from ..models.catalog import load_catalog
 from ..models.installed import resolve_model
 from .settings import active_model_dir

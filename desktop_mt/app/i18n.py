@@ -49,8 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import DesktopMTError, Phrase, WordedText
-from ..resources_path import resource_path
+from ..base.errors import DesktopMTError, Phrase, WordedText
+from ..base.resources_path import resource_path
 from .settings import LANGUAGES, settings_path
 
 DOMAIN = "desktop_mt"  # desktop_mt.po / desktop_mt.mo
@@ -83,11 +83,11 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's conventional name (xgette
 def describe(error: BaseException | str, language: str | None = None) -> str:
     """``error``'s message in the interface's language (default: the command line's,
     :func:`cli_language`; the window passes the one it speaks): a
-    :class:`~desktop_mt.errors.DesktopMTError` worded with a template
-    (:meth:`~desktop_mt.errors.DesktopMTError.worded`) has it translated and filled with the
-    same fields (the file, the endpoint, the numbers; its :class:`~desktop_mt.errors.Phrase`
+    :class:`~desktop_mt.base.errors.DesktopMTError` worded with a template
+    (:meth:`~desktop_mt.base.errors.DesktopMTError.worded`) has it translated and filled with the
+    same fields (the file, the endpoint, the numbers; its :class:`~desktop_mt.base.errors.Phrase`
     fields, such as the fix, translated too); any other error says ``str(error)``, in English.
-    A :class:`~desktop_mt.errors.WordedText` (a settings warning) is translated the same way.
+    A :class:`~desktop_mt.base.errors.WordedText` (a settings warning) is translated the same way.
     The command line and the window show errors of the lower layers through this, so their
     translations live in one catalog."""
     catalog = _current() if language is None else _catalog(language)
@@ -392,11 +392,11 @@ def mo_bytes(entries: list[Entry]) -> bytes:
 
 # the strings marked with _: the command line's modules, the launcher's and serve's messages and options
 CLI_MODULES = (
-    "cli.py",
-    "cli_models.py",
-    "cli_ocr.py",
-    "cli_show.py",
-    "gui_launch.py",
+    "cli/main.py",
+    "cli/models.py",
+    "cli/ocr.py",
+    "cli/show.py",
+    "cli/gui_launch.py",
     "server/config.py",
     "server/run.py",
 )

@@ -1,6 +1,6 @@
 """File jobs as the front ends see them, before the batch layer runs one: the queue of files
 waiting, where a job's output goes, and what an interrupted job left behind (no Qt here; the
-window asks its questions with these answers' inputs, ``desktop_mt/gui/file_queue.py``).
+window asks its questions with these answers' inputs, ``desktop_mt/gui/features/file_queue.py``).
 
 The default output is named as the command line names it, by the batch layer's one rule
 (``desktop_mt.batch.planned_output``: ``NAME.zh.EXT``, or ``NAME.en.EXT`` for a document

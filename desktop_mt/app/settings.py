@@ -1,7 +1,7 @@
 """The one settings store of desktop-mt: the window's settings, the active model of each
 direction and the download mirror, in one file with one schema and a version number.
 
-The file is ``settings.json`` in the config folder (:func:`desktop_mt.paths.config_dir`)::
+The file is ``settings.json`` in the config folder (:func:`desktop_mt.base.paths.config_dir`)::
 
     {
       "settings_version": 3,
@@ -29,7 +29,7 @@ Reading is forgiving: a missing key takes its default, a value of the wrong type
 falls back to its default with a warning, an unknown key is ignored with a warning. A file that
 is not a JSON object (or not UTF-8) is moved aside as ``settings.corrupt-<time>.json``, never
 deleted, and the message says where it went; defaults are written in its place. Writes are
-atomic (:func:`desktop_mt.fsutil.atomic_write`): a crash mid-write never leaves half a file. The
+atomic (:func:`desktop_mt.base.fsutil.atomic_write`): a crash mid-write never leaves half a file. The
 window's save writes its fields and keeps the ``models`` section as it is on disk at that moment,
 so a model chosen with ``desktop-mt models use`` while the app runs is not undone when it quits.
 
@@ -47,15 +47,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import paths
+from ..base import paths
+from ..base.errors import N_, DesktopMTError, ModelFormatError, ModelNotFoundError, Phrase, WordedText
+from ..base.fsutil import atomic_write
 from ..engine import script
 from ..engine.direction import DIRECTIONS as DIRECTIONS  # re-exported: the GUI's settings import them from here
 from ..engine.direction import EN_ZH as EN_ZH
 from ..engine.direction import TARGETS as TARGETS
 from ..engine.model_format import VARIANTS as VARIANTS
 from ..engine.model_format import inspect_model_dir
-from ..errors import N_, DesktopMTError, ModelFormatError, ModelNotFoundError, Phrase, WordedText
-from ..fsutil import atomic_write
 from ..models.installed import MIRROR_HINT, default_endpoint, delete_model, resolve_model
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,7 @@ class Settings:
     hotkey: str = DEFAULT_HOTKEY
     use_primary_selection: bool = False
     hotkey_opens: str = "window"  # the global hotkey shows the translation in: HOTKEY_TARGETS
-    keep_history: bool = True  # finished translations go to the history (desktop_mt.history)
+    keep_history: bool = True  # finished translations go to the history (desktop_mt.app.history)
     history_limit: int = 10_000  # the history keeps this many newest entries
     window_geometry: str = ""
     splitter_state: str = ""
@@ -129,14 +129,14 @@ class Settings:
     bilingual: bool = False  # View > Bilingual: source paragraph, then its translation
     replace_hotkey: str = ""  # global "translate and replace the selection"; "" = off
     # The other global shortcuts (Settings > Global shortcuts; "" = off). ``hotkey`` above is
-    # "translate clipboard"; all follow ``hotkey_enabled`` (desktop_mt/gui/shortcuts.py).
+    # "translate clipboard"; all follow ``hotkey_enabled`` (desktop_mt/gui/features/shortcuts.py).
     selection_hotkey: str = DEFAULT_SELECTION_HOTKEY  # translate the selected text
     region_hotkey: str = DEFAULT_REGION_HOTKEY  # translate a screen region (OCR)
     show_hotkey: str = ""  # bring the window forward
     # Translate selection where there is no PRIMARY selection (Windows, macOS): press copy in
     # the application in front, then put the clipboard back. Opt-in: it presses keys there.
     selection_copy: bool = False
-    # The Local API (desktop_mt.gui.local_api): the HTTP server of `desktop-mt serve` inside the
+    # The Local API (desktop_mt.gui.features.local_api): the HTTP server of `desktop-mt serve` inside the
     # app, on 127.0.0.1:local_api_port; local_api_key "" = no key required.
     local_api: bool = False
     local_api_port: int = DEFAULT_LOCAL_API_PORT

@@ -82,9 +82,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..base.errors import N_, Phrase, TranslationCancelled
 from ..engine import direction
 from ..engine.options import GenerationOptions
-from ..errors import N_, Phrase, TranslationCancelled
 from . import docx_format, html, markdown, ooxml, pdf, po, srt, txt, xliff
 from .errors import BatchInputError, BatchOutputError
 from .files import atomic_write

@@ -6,7 +6,7 @@ import errno
 import os
 from pathlib import Path
 
-from ..errors import DesktopMTError
+from ..base.errors import DesktopMTError
 
 # Where a failed write points at the output's folder rather than at one file: the output would
 # fail the same way as the journal, so the message names the output the user asked for.

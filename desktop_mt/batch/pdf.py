@@ -2,7 +2,7 @@
 
 The text of each page is read with pypdf (BSD licence, pure Python) in the order the page
 draws it (a two-column paper draws its columns one after the other), and its lines are
-rebuilt into paragraphs as text pasted from a PDF is (:func:`desktop_mt.pasted.join_lines`:
+rebuilt into paragraphs as text pasted from a PDF is (:func:`desktop_mt.engine.pasted.join_lines`:
 lines inside a sentence joined, a word hyphenated at the margin rejoined, list items,
 headings and blank-line paragraphs kept). The output is a .docx: one Word paragraph per
 paragraph, a page break where the PDF's page ended; ``bilingual`` writes each page as a
@@ -20,7 +20,7 @@ import io
 from collections.abc import Sequence
 from typing import Any, BinaryIO
 
-from ..pasted import join_lines
+from ..engine.pasted import join_lines
 from .errors import BatchInputError
 from .textio import SegmentCollector, Template, clean_segment, render
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from ..base.errors import TranslationCancelled
 from ..engine.options import GenerationOptions
 from ..engine.protocols import CancelToken, TranslatorFace
-from ..errors import TranslationCancelled
 from .journal import Journal
 from .textio import clean_translation
 

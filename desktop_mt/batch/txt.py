@@ -21,8 +21,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import BinaryIO
 
+from ..engine.pasted import join_lines as join_pasted_lines
 from ..engine.textproc import is_fence
-from ..pasted import join_lines as join_pasted_lines
 from .textio import DecodedText, SegmentCollector, Template, decode_text, dominant_newline, render, split_lines
 
 

@@ -30,7 +30,7 @@ import functools
 import re
 from typing import Final, Literal, cast
 
-from ..errors import N_, ModelNotFoundError, Phrase
+from ..base.errors import N_, ModelNotFoundError, Phrase
 from . import textproc
 from .segment import segment_sentences
 

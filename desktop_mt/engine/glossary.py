@@ -28,7 +28,7 @@ import io
 import re
 from pathlib import Path
 
-from ..errors import DesktopMTError
+from ..base.errors import DesktopMTError
 from .direction import language
 from .script import to_simplified
 

@@ -17,10 +17,10 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from .. import paths
-from ..errors import N_, ModelFormatError, ModelNotFoundError, Phrase, UnsupportedModelError
-from ..fsutil import atomic_write
-from ..resources_path import resource_path
+from ..base import paths
+from ..base.errors import N_, ModelFormatError, ModelNotFoundError, Phrase, UnsupportedModelError
+from ..base.fsutil import atomic_write
+from ..base.resources_path import resource_path
 from .direction import model_direction
 
 MANIFEST = "desktop_mt.json"
@@ -132,7 +132,7 @@ def read_json(path: Path) -> dict[str, Any]:
 
 def bundled_model_dir(direction: str | None = None) -> Path:
     """A model shipped as package data in ``desktop_mt/resources/models/`` (a folder with a
-    manifest), wherever the package runs from (see :mod:`desktop_mt.resources_path`): the first one, or with
+    manifest), wherever the package runs from (see :mod:`desktop_mt.base.resources_path`): the first one, or with
     ``direction`` (``"en-zh"``, ``"zh-en"``) the first whose manifest has that language pair."""
     models = resource_path("models")
     found = sorted(p for p in models.glob("*") if (p / MANIFEST).is_file()) if models.is_dir() else []

@@ -22,7 +22,7 @@ from collections.abc import Generator, Iterator
 
 import numpy as np
 
-from ..errors import TranslationCancelled
+from ..base.errors import TranslationCancelled
 from . import generation as gen
 from . import script
 from .core import TranslatorCore

@@ -1,7 +1,7 @@
 """The engine's seams as ``typing.Protocol``s: what each side may call on the other.
 
 - :class:`DecoderRunner`: what the searches in ``generation`` call on a model's sessions
-  (``runtime.Seq2SeqSessions``; ``desktop_mt.testing.CountingSessions`` wraps one).
+  (``runtime.Seq2SeqSessions``; ``desktop_mt.engine.testing.CountingSessions`` wraps one).
 - :class:`KVCache`: what the searches do with the cache ``decode_first`` returns
   (``kv_cache.ConcatKVCache``, ``kv_cache.KVBuffer``).
 - :class:`DecoderLayout`: one decoder layout family's sessions, which ``Seq2SeqSessions``
@@ -121,7 +121,7 @@ class TranslatorFace(Protocol):
     """The one translator type the front ends (GUI worker, server, batch runner, CLI) see:
     ``engine.router.TwoWayTranslator`` (both directions), ``tm.apply.MemoryTranslator`` (a face
     that answers the memory's exact matches and asks another face for the rest) and the tests'
-    stand-ins (``desktop_mt.testing.ScriptedTranslator``). The per-model ``Translator`` is the
+    stand-ins (``desktop_mt.engine.testing.ScriptedTranslator``). The per-model ``Translator`` is the
     engine's inside; the face routes each sentence to it. Nothing asks a face what it is.
 
     Stream (``translate_stream``, ``look_ahead`` and post-editing's ``prefix`` included),

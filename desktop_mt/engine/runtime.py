@@ -19,7 +19,7 @@ from typing import Any, cast
 import numpy as np
 import onnxruntime as ort  # the package __init__ has set ORT_DISABLE_TELEMETRY before this
 
-from ..errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableError
+from ..base.errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableError
 from . import telemetry_disabled
 from .kv_cache import ConcatKVCache, KVBuffer
 from .model_format import FIX, ModelInfo

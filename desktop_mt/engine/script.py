@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Generator
 from typing import Final, Literal
 
-from ..errors import DesktopMTError
+from ..base.errors import DesktopMTError
 from .events import Finished, SegmentDone, TextDelta
 
 Event = TextDelta | SegmentDone | Finished

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..errors import ModelFormatError
+from ..base.errors import ModelFormatError
 from .model_format import FIX, ModelInfo
 from .native import NATIVE_CALLS
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import ModelFormatError, TranslationCancelled
+from ..base.errors import ModelFormatError, TranslationCancelled
 from . import generation as gen
 from . import script, spans
 from .alternatives import best_alternatives

@@ -16,17 +16,19 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication
 
-from ..resources_path import resource_path
-from . import fonts, i18n, paths, qtcompat, replace, shortcuts
+from ..base.resources_path import resource_path
+from . import i18n, paths, qtcompat
 from .controller import Controller
-from .hotkey import GlobalHotkey
+from .dialogs.settings_dialog import SettingsDialog
+from .features import replace, shortcuts
 from .logsetup import log_file, safe_traceback, setup_logging
+from .platform.hotkey import GlobalHotkey
+from .platform.single_instance import SingleInstance, send_to_running
 from .ports import EngineConfig
 from .settings import load_settings, settings_path
-from .settings_dialog import SettingsDialog
-from .single_instance import SingleInstance, send_to_running
-from .tray import Tray
-from .window import MainWindow
+from .window import fonts
+from .window.main import MainWindow
+from .window.tray import Tray
 
 log = logging.getLogger(__name__)
 

@@ -3,9 +3,9 @@
 It builds the window's features and its own collaborators, each on a port of
 :mod:`~desktop_mt.gui.ports` (none imports this module): the interactive requests
 (:mod:`~desktop_mt.gui.requests`: ids, cancelling, typing's pause) and their results
-(:mod:`~desktop_mt.gui.request_results`), the engine loads (:mod:`~desktop_mt.gui.engine_loading`),
-the file jobs (:mod:`~desktop_mt.gui.file_queue`), the clipboard and the global hotkey
-(:mod:`~desktop_mt.gui.hotkey_link`). It keeps the settings and the public names the
+(:mod:`~desktop_mt.gui.request_results`), the engine loads (:mod:`~desktop_mt.gui.features.engine_loading`),
+the file jobs (:mod:`~desktop_mt.gui.features.file_queue`), the clipboard and the global hotkey
+(:mod:`~desktop_mt.gui.features.hotkey_link`). It keeps the settings and the public names the
 features and the tests use.
 """
 
@@ -25,34 +25,35 @@ from desktop_mt.engine.model_format import ModelInfo
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.tm.apply import memory_factory
 
-from . import bilingual, drafts, file_jobs, job_resume, pasting, progress, quitting, stale
 from . import settings as settings_mod
-from .alignment import AlignmentFeature
-from .alternatives import AlternativesFeature
-from .direction_bar import DirectionFeature
-from .engine_loading import EngineLoading, about_text  # noqa: F401 - about_text: its old home (tests import it)
-from .file_queue import FileJobs
-from .first_start import FirstStart
-from .glossary_editor import GlossaryStore
-from .history_dialog import HistoryFeature
-from .hotkey import GlobalHotkey
-from .hotkey_link import HotkeyLink
+from .dialogs.glossary_editor import GlossaryStore
+from .dialogs.history_dialog import HistoryFeature
+from .dialogs.models_dialog import ModelsHub
+from .features import bilingual, drafts, file_jobs, job_resume, pasting, quitting, stale
+from .features.alignment import AlignmentFeature
+from .features.alternatives import AlternativesFeature
+from .features.engine_loading import EngineLoading, about_text  # noqa: F401 - about_text: its old home (tests import it)
+from .features.file_queue import FileJobs
+from .features.first_start import FirstStart
+from .features.hotkey_link import HotkeyLink
+from .features.local_api import LocalApiFeature
+from .features.models import StoreBackend
+from .features.ocr import OcrFeature
+from .features.postedit import PostEditFeature
+from .features.shortcuts import ACTIONS as SHORTCUT_ACTIONS
 from .i18n import translate
-from .local_api import LocalApiFeature
-from .models import StoreBackend
-from .models_dialog import ModelsHub
-from .ocr_feature import OcrFeature
-from .popup import PopupFeature
+from .platform.hotkey import GlobalHotkey
 from .ports import EngineConfig
-from .postedit import PostEditFeature
 from .request_results import RequestResults
 from .requests import Request, RequestFlow
 from .settings import Settings
-from .shortcuts import ACTIONS as SHORTCUT_ACTIONS
-from .worker import FileJob, TranslationWorker, default_translator_factory
+from .window import progress
+from .window.direction_bar import DirectionFeature
+from .window.popup import PopupFeature
+from .workers.translation import FileJob, TranslationWorker, default_translator_factory
 
 if TYPE_CHECKING:
-    from .window import MainWindow
+    from .window.main import MainWindow
 
 log = logging.getLogger(__name__)
 

@@ -40,9 +40,9 @@ from pathlib import Path
 import PySide6
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-from .. import paths
 from ..app.settings import LANGUAGES
-from ..resources_path import resource_path
+from ..base import paths
+from ..base.resources_path import resource_path
 
 log = logging.getLogger(__name__)
 

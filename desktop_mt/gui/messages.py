@@ -19,8 +19,8 @@ from desktop_mt.app.i18n import ENGLISH, SIMPLIFIED, describe
 from desktop_mt.batch.errors import FOLDER_ERRNOS, BatchOutputError, _first_non_folder, mount_point
 from desktop_mt.engine.direction import EN_ZH, DirectionUnavailableError
 
-from .hotkeys.hub import FALLBACK_HINT, NO_X_DISPLAY, WAYLAND_PROBLEM
 from .i18n import QT_TRANSLATE_NOOP, translate
+from .platform.hotkeys.hub import FALLBACK_HINT, NO_X_DISPLAY, WAYLAND_PROBLEM
 
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef）」』]")
 

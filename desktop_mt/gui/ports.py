@@ -5,7 +5,7 @@ guard, sentence progress, the popup, OCR, the Local API, translate-and-replace) 
 the whole controller (``Any``) and reach into it. Each now takes the Protocol below that names
 exactly what it uses: the controller's settings, its request signals, the interactive worker,
 the window's panes and messages. They are structural: :class:`~desktop_mt.gui.controller.Controller`
-and :class:`~desktop_mt.gui.window.MainWindow` satisfy them as they are (no base class, no
+and :class:`~desktop_mt.gui.window.main.MainWindow` satisfy them as they are (no base class, no
 registration), which ``tests/gui/test_ports.py`` has mypy check; a test may hand a feature a
 small fake instead.
 
@@ -143,7 +143,7 @@ class RunningFileJob(Protocol):
 
 
 class WorkerPort(Protocol):
-    """The interactive worker (:class:`~desktop_mt.gui.worker.TranslationWorker`): its slots
+    """The interactive worker (:class:`~desktop_mt.gui.workers.translation.TranslationWorker`): its slots
     (connect a queued signal to them; they run in the worker's thread) and what it reports,
     each request's output tagged with the request id."""
 
@@ -177,7 +177,7 @@ class WorkerPort(Protocol):
 
 
 class WindowPort(Protocol):
-    """The main window as the features see it (:class:`~desktop_mt.gui.window.MainWindow`, a
+    """The main window as the features see it (:class:`~desktop_mt.gui.window.main.MainWindow`, a
     passive window): its panes, its messages and status bar, what it asks, and the intent
     signals by which it says what the user wants. One port for the one window: a feature uses
     the part of it it needs (a test may hand it a fake with only that part)."""
@@ -303,7 +303,7 @@ class JobRecord(Protocol):
 
 
 class PopupPort(Protocol):
-    """The hotkey's popup (:class:`~desktop_mt.gui.popup.PopupFeature`)."""
+    """The hotkey's popup (:class:`~desktop_mt.gui.window.popup.PopupFeature`)."""
 
     def show_for(self, text: str, pointer: QPoint) -> int | None: ...
 
@@ -311,7 +311,7 @@ class PopupPort(Protocol):
 
 
 class OcrPort(Protocol):
-    """Reading text from pictures (:class:`~desktop_mt.gui.ocr_feature.OcrFeature`)."""
+    """Reading text from pictures (:class:`~desktop_mt.gui.features.ocr.OcrFeature`)."""
 
     def read_file(self, path: str) -> None: ...  # a dropped or chosen picture
 
@@ -500,7 +500,7 @@ class PostEditPort(Protocol):
 
 
 class InputPort(Protocol):
-    """What the input handling decides about a text (:class:`~desktop_mt.gui.pasting.InputHandling`)."""
+    """What the input handling decides about a text (:class:`~desktop_mt.gui.features.pasting.InputHandling`)."""
 
     def bring_in(self, text: str) -> str: ...  # joined when Join lines on paste is on
 
@@ -536,7 +536,7 @@ class RequestHost(SettingsPort, Protocol):
 
 
 class EngineHost(SettingsPort, Protocol):
-    """What :class:`~desktop_mt.gui.engine_loading.EngineLoading` uses of the controller."""
+    """What :class:`~desktop_mt.gui.features.engine_loading.EngineLoading` uses of the controller."""
 
     @property
     def window(self) -> WindowPort: ...
@@ -552,7 +552,7 @@ class EngineHost(SettingsPort, Protocol):
 
 
 class EngineSource(Protocol):
-    """The window's engine as a file job starts (:class:`~desktop_mt.gui.engine_loading.EngineLoading`)."""
+    """The window's engine as a file job starts (:class:`~desktop_mt.gui.features.engine_loading.EngineLoading`)."""
 
     @property
     def loaded_config(self) -> EngineConfig | None: ...
@@ -563,7 +563,7 @@ class EngineSource(Protocol):
 
 
 class FileJobsHost(SettingsPort, Protocol):
-    """What :class:`~desktop_mt.gui.file_queue.FileJobs` uses of the controller."""
+    """What :class:`~desktop_mt.gui.features.file_queue.FileJobs` uses of the controller."""
 
     @property
     def window(self) -> WindowPort: ...
@@ -584,7 +584,7 @@ class FileJobsHost(SettingsPort, Protocol):
 
 
 class HotkeyLayer(Protocol):
-    """The global hotkey (:class:`~desktop_mt.gui.hotkey.GlobalHotkey`)."""
+    """The global hotkey (:class:`~desktop_mt.gui.platform.hotkey.GlobalHotkey`)."""
 
     @property
     def available(self) -> bool: ...
@@ -604,7 +604,7 @@ class HotkeyLayer(Protocol):
 
 
 class HotkeyHost(SettingsPort, Protocol):
-    """What :class:`~desktop_mt.gui.hotkey_link.HotkeyLink` uses of the controller."""
+    """What :class:`~desktop_mt.gui.features.hotkey_link.HotkeyLink` uses of the controller."""
 
     @property
     def window(self) -> WindowPort: ...
@@ -629,7 +629,7 @@ class HotkeyHost(SettingsPort, Protocol):
 
 # ---- the Models dialog's hub (models_dialog.py) ---------------------------------------------
 class ModelsHubHost(SettingsPort, Protocol):
-    """What :class:`~desktop_mt.gui.models_dialog.ModelsHub` uses of the controller."""
+    """What :class:`~desktop_mt.gui.dialogs.models_dialog.ModelsHub` uses of the controller."""
 
     @property
     def window(self) -> WindowPort: ...

@@ -19,7 +19,7 @@ from desktop_mt.app.session import Request, Session
 from desktop_mt.engine.options import GenerationOptions
 
 from .ports import RequestHost, Status
-from .worker import IncrementalPlan
+from .workers.translation import IncrementalPlan
 
 __all__ = ["AS_YOU_TYPE_DELAY_MS", "Request", "RequestFlow"]
 

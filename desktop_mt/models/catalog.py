@@ -16,8 +16,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..errors import ModelFormatError, ModelNotFoundError
-from ..resources_path import resource_path
+from ..base.errors import ModelFormatError, ModelNotFoundError
+from ..base.resources_path import resource_path
 
 CATALOG_ENV = "DESKTOP_MT_CATALOG"
 

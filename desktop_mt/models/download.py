@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from ..errors import (
+from ..base.errors import (
     N_,
     DownloadCancelled,
     DownloadVerificationError,
@@ -50,7 +50,7 @@ from ..errors import (
     NotEnoughSpaceError,
     Phrase,
 )
-from ..version import __version__
+from ..base.version import __version__
 from .catalog import CatalogEntry, catalog_entry
 from .hub import RemoteFile, file_digest, hub_errors, list_revision
 from .install import install_staged, reuse_installed

@@ -13,8 +13,8 @@ import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import N_, HubUnreachableError, ModelDownloadError
-from ..version import __version__
+from ..base.errors import N_, HubUnreachableError, ModelDownloadError
+from ..base.version import __version__
 from .installed import MIRROR_HINT
 
 

@@ -10,6 +10,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from ..base.errors import ModelDownloadError, ModelFormatError, ModelNotFoundError
 from ..engine.model_format import (
     FORMAT_VERSION,
     MANIFEST,
@@ -20,7 +21,6 @@ from ..engine.model_format import (
     write_manifest,
 )
 from ..engine.tokenizer import vocab_target_tokens
-from ..errors import ModelDownloadError, ModelFormatError, ModelNotFoundError
 from . import convert
 from .catalog import CatalogEntry
 from .convert import checkpoint

@@ -1,4 +1,4 @@
-"""Installed models: folders in :func:`desktop_mt.paths.user_models_dir` (one per name), what
+"""Installed models: folders in :func:`desktop_mt.base.paths.user_models_dir` (one per name), what
 ``--model`` names (:func:`resolve_model`), and the Hub endpoint's defaults.
 
 Which model is active per direction, and the Hub mirror chosen in the app, are the application's
@@ -13,11 +13,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from .. import paths
+from ..base import paths
+from ..base.errors import ModelFormatError, ModelNotFoundError
 from ..engine.direction import DIRECTIONS
 from ..engine.model_format import MANIFEST, ModelInfo, inspect_model_dir
 from ..engine.tokenizer import target_tokens
-from ..errors import ModelFormatError, ModelNotFoundError
 from .catalog import load_catalog
 
 DEFAULT_ENDPOINT = "https://huggingface.co"

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..base.errors import DesktopMTError
+from ..base.resources_path import resource_path
 from ..engine.options import SessionOptions
-from ..errors import DesktopMTError
-from ..resources_path import resource_path
 from . import image
 from .detect import Box, boxes_from_map, det_input
 from .image import ImageError, is_image_path, load_image

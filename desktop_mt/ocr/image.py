@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import DesktopMTError
+from ..base.errors import DesktopMTError
 
 # Decoded pixels we accept (RGBA: 4 bytes each, so ~256 MB at most). A JPEG beyond it is decoded
 # at a reduced scale by libjpeg (draft mode) without ever holding the full image; other formats

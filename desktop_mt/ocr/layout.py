@@ -5,9 +5,9 @@ left to right. Groups of a line that are close together are merged into one box 
 recognition: recognising them apart loses the spaces between them and, because detected boxes
 are grown past the ink, puts a neighbour's edge letter into each crop ("Themeeting", "ghas").
 Groups far apart on a line (table cells, columns) stay separate and are joined by a tab,
-which the pasted-text rules (``desktop_mt.pasted``) keep as a table row. Lines whose spacing is
+which the pasted-text rules (``desktop_mt.engine.pasted``) keep as a table row. Lines whose spacing is
 wider than the region's usual line pitch start a new paragraph; inside a paragraph the lines are
-joined by :func:`desktop_mt.pasted.join_lines` (hyphenation, Chinese lines without spaces).
+joined by :func:`desktop_mt.engine.pasted.join_lines` (hyphenation, Chinese lines without spaces).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
-from ..pasted import join_lines
+from ..engine.pasted import join_lines
 from .detect import Box
 
 SAME_LINE_OVERLAP = 0.5  # share of the smaller box's height two boxes of one line overlap by

@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 
-from ..errors import DesktopMTError
+from ..base.errors import DesktopMTError
 
 log = logging.getLogger("desktop_mt.server")
 

@@ -10,9 +10,9 @@ import logging
 
 from starlette.concurrency import run_in_threadpool
 
+from ..base.errors import DesktopMTError, TranslationCancelled
 from ..batch.errors import BatchInputError
 from ..engine.direction import DirectionUnavailableError
-from ..errors import DesktopMTError, TranslationCancelled
 from .batching import BatcherClosed, QueueFull
 from .errors import ApiError
 from .htmltext import HtmlDocument

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 
-from ..errors import DesktopMTError
+from ..base.errors import DesktopMTError
 from .languages import NAMES, Target, canonical, detect_each
 from .service import TranslationService
 

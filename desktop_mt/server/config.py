@@ -12,7 +12,7 @@ import json
 import os
 
 from ..app.i18n import _
-from ..errors import DesktopMTError
+from ..base.errors import DesktopMTError
 
 API_KEY_ENV = "DESKTOP_MT_API_KEY"
 CONFIG_ENV = "DESKTOP_MT_SERVE_CONFIG"  # the config handed to --workers processes

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from starlette.responses import JSONResponse
 
-from ..errors import DesktopMTError
+from ..base.errors import DesktopMTError
 
 
 class ApiError(DesktopMTError):

@@ -28,7 +28,7 @@ import contextlib
 import threading
 from collections.abc import Iterator
 
-from ..errors import TranslationCancelled
+from ..base.errors import TranslationCancelled
 
 
 class TurnCancelled(TranslationCancelled):

@@ -23,10 +23,10 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 
+from ..base.errors import DesktopMTError
 from ..engine import direction
 from ..engine.direction import EN_ZH, ZH_EN, DirectionUnavailableError
 from ..engine.script import converter
-from ..errors import DesktopMTError
 
 NAMES = {
     "en": "English",

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..base.errors import DesktopMTError
 from ..engine.direction import DIRECTIONS
-from ..errors import DesktopMTError
 from ..tm.store import TranslationMemory, memory_path
 from ..tm.tmx import import_tmx
 

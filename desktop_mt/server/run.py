@@ -33,7 +33,7 @@ from uvicorn.supervisors import Multiprocess
 
 from ..app.factory import model_folders
 from ..app.i18n import _
-from ..errors import DesktopMTError
+from ..base.errors import DesktopMTError
 from .app import create_app
 from .config import CONFIG_ENV, ServeConfigError, ServerConfig, check_safe, config_from_args
 from .connections import uvicorn_options

@@ -20,11 +20,11 @@ import threading
 import time
 from collections.abc import AsyncIterator, Generator, Hashable
 
+from ..base.errors import DesktopMTError
 from ..engine import script
 from ..engine.events import Finished, StreamEvent, TextDelta
 from ..engine.options import GenerationOptions
 from ..engine.protocols import Translation, TranslatorFace
-from ..errors import DesktopMTError
 from ..tm.apply import MemoryTranslator
 from ..tm.store import TranslationMemory
 from .batching import Batcher, BatchReport

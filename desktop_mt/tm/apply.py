@@ -277,5 +277,5 @@ def memory_factory(
 
 def _memory_translator_is_a_face(memory: MemoryTranslator) -> TranslatorFace:
     """Never called: mypy --strict checks that MemoryTranslator has everything the face lists
-    (here rather than in desktop_mt.testing, whose fakes of the engine import nothing of tm)."""
+    (here rather than in desktop_mt.engine.testing, whose fakes of the engine import nothing of tm)."""
     return memory

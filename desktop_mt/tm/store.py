@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import paths
+from ..base import paths
 from ..engine.direction import DIRECTIONS, EN, ZH
 from .fuzzy import FuzzyIndex
 

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from ..base.errors import DesktopMTError
+from ..base.version import __version__
 from ..engine.direction import EN_ZH, ZH, ZH_EN
-from ..errors import DesktopMTError
-from ..version import __version__
 from .store import DEFAULT_LANGS, IMPORTED, ORIGINS, Entry, TranslationMemory, check_direction, tmx_now
 
 CODES = {"bpt", "ept", "ph", "it", "ut"}  # inline codes: their content is the original format's markup

@@ -22,9 +22,10 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from desktop_mt.engine.model_format import bundled_model_dir
-from desktop_mt.gui import fonts, qtcompat
-from desktop_mt.gui.models import StoreBackend
-from desktop_mt.gui.models_dialog import ModelsDialog
+from desktop_mt.gui import qtcompat
+from desktop_mt.gui.dialogs.models_dialog import ModelsDialog
+from desktop_mt.gui.features.models import StoreBackend
+from desktop_mt.gui.window import fonts
 from desktop_mt.models import DownloadProgress, catalog_entry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -829,10 +829,10 @@ def win_path(path: Path | str) -> str:
 
 
 def _version() -> str:
-    text = (ROOT / "desktop_mt" / "version.py").read_text(encoding="utf-8")
+    text = (ROOT / "desktop_mt" / "base" / "version.py").read_text(encoding="utf-8")
     found = re.search(r'^__version__ = "([^"]+)"', text, re.M)
     if found is None:
-        raise StepFailed("installer", "no __version__ in desktop_mt/version.py")
+        raise StepFailed("installer", "no __version__ in desktop_mt/base/version.py")
     return found.group(1)
 
 

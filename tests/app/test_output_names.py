@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt import GenerationOptions, cli
+from desktop_mt import GenerationOptions
 from desktop_mt.app import jobs
+from desktop_mt.cli import main as cli
 from tests.batch.fake_translator import FakeTranslator
 
 ENGLISH = ["Where is the train station?", "It rained again today."]

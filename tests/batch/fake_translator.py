@@ -1,5 +1,5 @@
 """A deterministic stand-in for ``desktop_mt.Translator`` for structural tests of the batch
-code (formats, journal, resume): :class:`desktop_mt.testing.ScriptedTranslator` (the typed fake
+code (formats, journal, resume): :class:`desktop_mt.engine.testing.ScriptedTranslator` (the typed fake
 of the engine's protocols) with :func:`fake_translation` as its model. It follows the
 ``translate_batch`` contract: one output per input line, "" for blank lines, progress per
 line, cancel checked per line."""
@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from desktop_mt import GenerationOptions
 from desktop_mt.engine.protocols import CancelToken
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
 
 
 def fake_translation(line: str) -> str:

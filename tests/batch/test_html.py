@@ -12,7 +12,7 @@ from lxml import html as lxml_html
 from desktop_mt import GenerationOptions
 from desktop_mt.batch import translate_file
 from desktop_mt.batch.html import HtmlDocument
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
 
 from .fake_translator import fake_translation
 

@@ -11,7 +11,7 @@ from markdown_it import MarkdownIt
 
 from desktop_mt.batch import default_output_path, load_document, translate_file
 from desktop_mt.batch.markdown import _inline
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
 
 from .fake_translator import fake_translation
 

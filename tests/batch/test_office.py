@@ -16,7 +16,7 @@ from pptx import Presentation
 from pptx.util import Inches
 
 from desktop_mt.batch import BatchInputError, translate_file
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
 
 from .fake_translator import fake_translation
 

@@ -12,7 +12,7 @@ from docx.oxml.ns import qn
 from pypdf import PdfReader, PdfWriter
 
 from desktop_mt.batch import BatchInputError, default_output_path, translate_file
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
 
 from .fake_translator import fake_translation
 from .pdf_maker import column, make_pdf

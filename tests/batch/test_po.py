@@ -15,7 +15,7 @@ from desktop_mt import GenerationOptions
 from desktop_mt.batch import BatchInputError, default_output_path, load_document, translate_file
 from desktop_mt.batch.journal import journal_path
 from desktop_mt.batch.po import MACHINE_COMMENT
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
 from tests import sysdeps
 
 from .fake_translator import fake_translation

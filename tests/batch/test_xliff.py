@@ -17,7 +17,7 @@ from desktop_mt import GenerationOptions, TranslationCancelled
 from desktop_mt.batch import BatchInputError, load_document, translate_file
 from desktop_mt.batch.journal import journal_path
 from desktop_mt.batch.xliff import MACHINE_SUBSTATE, NS2, NS12, SDL, language_of
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
 from desktop_mt.tm import TranslationMemory
 from desktop_mt.tm.apply import MemoryTranslator
 

@@ -1,5 +1,5 @@
 """A real ``Translator`` (planning, spans, streaming, look-ahead, the greedy and beam searches)
-on a scripted decoder (``desktop_mt.testing.ScriptedDecoder``) that records each batch it is given:
+on a scripted decoder (``desktop_mt.engine.testing.ScriptedDecoder``) that records each batch it is given:
 the look-ahead tests' engine. Its "model" is a Python function of the source text; the tokenizer
 has one id per character, so any output goes through exactly."""
 
@@ -13,8 +13,8 @@ import numpy as np
 from desktop_mt.engine.model_text import ModelText
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.engine.protocols import KVCache
+from desktop_mt.engine.testing import CharTokenizer, ScriptedDecoder
 from desktop_mt.engine.translator import Translator
-from desktop_mt.testing import CharTokenizer, ScriptedDecoder
 
 
 class SmallCharTokenizer(CharTokenizer):

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from desktop_mt import GenerationOptions, SegmentDone, TextDelta, Translator
-from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.engine.testing import FakeModelTranslator
 
 ASCII_NEXT_TO_CJK = re.compile(r"[\u4e00-\u9fff][,?!;:]|[,?!;:][\u4e00-\u9fff]|[\u4e00-\u9fff]\.(?!\d)")
 

@@ -4,7 +4,7 @@ and the spacing around them in both directions.
 A user test found "会议在 11:00 (UTC+1) 开始" came out as "…11:00 (UTC+ 1We're…" and "The meeting
 starts at 11:00 (UTC+1)." as "…木制造成冷饮料1": "UTC+" went to the model and only the digit was
 protected, and the ")" that opened the next piece was dropped by the model. Models here are
-Python functions (``desktop_mt.testing.FakeModelTranslator``) on the bundled models' information;
+Python functions (``desktop_mt.engine.testing.FakeModelTranslator``) on the bundled models' information;
 the last tests run the bundled models themselves.
 """
 
@@ -15,8 +15,8 @@ import pytest
 from desktop_mt import GenerationOptions, SegmentDone, TextDelta, Translator
 from desktop_mt.engine import spans
 from desktop_mt.engine.model_format import bundled_model_dir
+from desktop_mt.engine.testing import FakeModelTranslator
 from desktop_mt.engine.textproc import Span, is_code, protect
-from desktop_mt.testing import FakeModelTranslator
 
 
 @pytest.fixture(scope="module")

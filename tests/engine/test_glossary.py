@@ -13,8 +13,8 @@ from desktop_mt import GenerationOptions, SegmentDone, TextDelta, Translator
 from desktop_mt.engine.glossary import Glossary, GlossaryError, Term
 from desktop_mt.engine.model_format import bundled_model_dir
 from desktop_mt.engine.segment import Segment, plan_text
+from desktop_mt.engine.testing import FakeModelTranslator
 from desktop_mt.engine.textproc import Span, protect
-from desktop_mt.testing import FakeModelTranslator
 
 TERMS = Glossary((Term("train station", "火车站"), Term("manual", "使用手册"), Term("Python", "Python语言", True)))
 
@@ -233,7 +233,7 @@ def test_file_job_with_glossary_and_its_resume_key(bundled, tmp_path):
 
 
 def test_cli_glossary(tmp_path, capsys, monkeypatch):
-    from desktop_mt import cli
+    from desktop_mt.cli import main as cli
 
     glossary = write(tmp_path, "terms.tsv", "train station\t火车站\nmanual\t使用手册\n", bom=True)
     src = tmp_path / "in.txt"

@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
+from desktop_mt.base.errors import ModelFormatError
 from desktop_mt.engine import model_format as mf
 from desktop_mt.engine.translator import Translator
-from desktop_mt.errors import ModelFormatError
 
 
 @pytest.fixture()

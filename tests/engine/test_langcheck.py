@@ -6,7 +6,7 @@ import pytest
 
 from desktop_mt import Finished, GenerationOptions, SegmentDone, TextDelta, Translator, is_mostly_cjk
 from desktop_mt.engine.langcheck import already_cjk, cjk_share, keep_verbatim, needs_translation, split_cjk_sentences
-from desktop_mt.testing import CountingSessions
+from desktop_mt.engine.testing import CountingSessions
 
 
 @pytest.mark.parametrize(

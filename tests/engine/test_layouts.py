@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from desktop_mt import GenerationOptions, SessionOptions, Translator
+from desktop_mt.base.errors import ModelFormatError
 from desktop_mt.engine import model_format as mf
 from desktop_mt.engine.kv_cache import ConcatKVCache, KVBuffer
 from desktop_mt.engine.runtime import (
@@ -23,7 +24,6 @@ from desktop_mt.engine.runtime import (
     layout_of,
     ort_session_options,
 )
-from desktop_mt.errors import ModelFormatError
 
 SENTENCES = [
     "I love you.",

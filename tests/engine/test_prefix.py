@@ -20,7 +20,7 @@ from desktop_mt.engine import generation as gen
 from desktop_mt.engine import prefix as px
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta
 from desktop_mt.engine.router import translator_for_sentence
-from desktop_mt.testing import CountingSessions
+from desktop_mt.engine.testing import CountingSessions
 
 NO_BOUND = dict(max_length_ratio=0, repetition_guard=False, chinese_punctuation=False)
 SENTENCES = ["I love you.", "Where is the train station?", "Tom said that he would come back tomorrow."]
@@ -244,7 +244,7 @@ def test_the_two_way_face_completes_a_prefix_in_the_sentences_direction(tiny_mar
 
 
 def test_the_fake_model_completes_from_a_prefix_for_front_end_tests(tiny_marian_dir):
-    from desktop_mt.testing import FakeModelTranslator
+    from desktop_mt.engine.testing import FakeModelTranslator
 
     fake = FakeModelTranslator(lambda s: "我喜欢茶。", tiny_marian_dir)
     events = list(fake.translate_stream("I like tea.", prefix="我喜"))

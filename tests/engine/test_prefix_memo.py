@@ -7,7 +7,7 @@ import numpy as np
 
 from desktop_mt import GenerationOptions, TextDelta, Translator
 from desktop_mt.engine.prefix import EncoderMemo
-from desktop_mt.testing import CountingSessions
+from desktop_mt.engine.testing import CountingSessions
 
 
 class EncodeCounting(CountingSessions):

@@ -15,8 +15,8 @@ from desktop_mt import Finished, GenerationOptions, SegmentDone, TextDelta
 from desktop_mt.engine import spans
 from desktop_mt.engine.glossary import Glossary, Term
 from desktop_mt.engine.segment import plan_text
+from desktop_mt.engine.testing import FakeModelTranslator
 from desktop_mt.engine.textproc import Span, protect
-from desktop_mt.testing import FakeModelTranslator
 
 MEETING = "The meeting is on 12/25/2024 at 10:30, in room 4B."
 PRICE = "It costs $19.99 and ends on 12/25/2024."

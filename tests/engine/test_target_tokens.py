@@ -8,9 +8,9 @@ import shutil
 import pytest
 
 from desktop_mt import GenerationOptions, Translator
+from desktop_mt.base.errors import ModelFormatError
 from desktop_mt.engine.model_format import inspect_model_dir
 from desktop_mt.engine.tokenizer import default_target_token, target_tokens
-from desktop_mt.errors import ModelFormatError
 from tests.conftest import load_torch
 from tests.engine.test_parity import NO_BOUND, SENTENCES, hf_generate
 
@@ -90,7 +90,7 @@ def test_single_target_models_get_no_token(tiny_marian_dir):
 
 
 def test_models_list_shows_the_target_tokens(multi_dir, tmp_path, monkeypatch, capsys):
-    from desktop_mt.cli import main
+    from desktop_mt.cli.main import main
 
     monkeypatch.setenv("DESKTOP_MT_HOME", str(tmp_path / "home"))
     shutil.copytree(multi_dir, tmp_path / "home" / "models" / "multi")

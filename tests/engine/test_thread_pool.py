@@ -12,10 +12,10 @@ import textwrap
 import onnxruntime as ort
 import pytest
 
-from desktop_mt import cli
+from desktop_mt.base.errors import ModelNotFoundError
+from desktop_mt.cli import main as cli
 from desktop_mt.engine import runtime
 from desktop_mt.engine.options import SessionOptions
-from desktop_mt.errors import ModelNotFoundError
 
 # Translates with the bundled model, greedy and beam 4 (the search's small sessions too), and
 # prints the tokens and the process's OS threads once every session exists.

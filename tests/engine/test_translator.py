@@ -24,7 +24,7 @@ from desktop_mt import (
     UnsupportedModelError,
 )
 from desktop_mt.engine.model_format import MANIFEST, inspect_model_dir
-from desktop_mt.testing import CountingSessions
+from desktop_mt.engine.testing import CountingSessions
 
 TEXT = "I love you. Where is the train station?\n\nTom is here.\n  It's raining.  "
 
@@ -227,7 +227,7 @@ def test_unsupported_architecture_and_provider(tiny_marian_dir, tmp_path):
 
 def test_engine_imports_neither_torch_nor_qt(tiny_marian_dir):
     code = (
-        "import sys, desktop_mt, desktop_mt.cli\n"
+        "import sys, desktop_mt, desktop_mt.cli.main\n"
         f"t = desktop_mt.Translator({str(tiny_marian_dir)!r})\n"
         "assert t.translate('I love you.')\n"
         "bad = [m for m in ('torch', 'PySide6', 'transformers') if m in sys.modules]\n"

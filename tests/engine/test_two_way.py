@@ -1,17 +1,17 @@
 """The two-way translator (engine.router): routing by the direction rule, Chinese-source text
 handling (sentence ends, spans, English punctuation, glossary both ways) and the missing-model
-error, with models that are Python functions (desktop_mt.testing.FakeModelTranslator)."""
+error, with models that are Python functions (desktop_mt.engine.testing.FakeModelTranslator)."""
 
 from __future__ import annotations
 
 import pytest
 
 from desktop_mt import Finished, GenerationOptions, SegmentDone, TextDelta
+from desktop_mt.base.errors import ModelNotFoundError
 from desktop_mt.engine.direction import DirectionUnavailableError
 from desktop_mt.engine.glossary import Glossary, Term
 from desktop_mt.engine.router import TwoWayTranslator, directions_of
-from desktop_mt.errors import ModelNotFoundError
-from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.engine.testing import FakeModelTranslator
 
 ZH_EN = {
     "今天天气很好。": "The weather is nice today.",

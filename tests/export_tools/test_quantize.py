@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
+from desktop_mt.base.errors import ModelFormatError
 from desktop_mt.engine import model_format as mf
-from desktop_mt.errors import ModelFormatError
 from export_tools.quantize import main, quantize_file
 
 

@@ -47,7 +47,7 @@ def test_a_changed_weight_fails_the_reexport_check(tiny_marian_dir, tmp_path):
     import onnx
     from onnx import numpy_helper
 
-    from desktop_mt.errors import UnsupportedModelError
+    from desktop_mt.base.errors import UnsupportedModelError
     from export_tools.recover import recover, verify_reexport
 
     recover(tiny_marian_dir, tmp_path / "hf", verify=False)

@@ -46,7 +46,7 @@ def _clipboard_emptied_after():
 def _no_unseen_add_outcome(monkeypatch):
     """No model-folder add's outcome waits for the next Settings dialog from another test (a
     dialog a test never shows counts as closed, so its adds' outcomes are kept as unseen)."""
-    from desktop_mt.gui import folder_adding
+    from desktop_mt.gui.dialogs import folder_adding
 
     monkeypatch.setattr(folder_adding, "_UNSEEN", [])
 
@@ -69,7 +69,7 @@ def app_home(tmp_path, monkeypatch):
 def fresh_folders(tmp_path, monkeypatch):
     """A new HOME, no folder remembered by the file dialogs yet (``tm_dialog.start_folder``),
     and a working folder the dialogs must never offer; returns the HOME."""
-    from desktop_mt.gui import tm_dialog
+    from desktop_mt.gui.dialogs import tm_dialog
 
     home = tmp_path / "home-dir"
     home.mkdir()
@@ -85,7 +85,7 @@ def fresh_folders(tmp_path, monkeypatch):
 def make_controller(qtbot, tmp_path):
     """Build window + controller on a fake engine; shuts the worker down afterwards."""
     from desktop_mt.gui.controller import Controller
-    from desktop_mt.gui.window import MainWindow
+    from desktop_mt.gui.window.main import MainWindow
 
     made = []
 
@@ -115,7 +115,7 @@ def fake_pynput(monkeypatch):
     shortcuts' backend forced to it (``DESKTOP_MT_HOTKEYS=pynput``, a hub of this test's own)."""
     import types
 
-    from desktop_mt.gui.hotkeys import hub
+    from desktop_mt.gui.platform.hotkeys import hub
 
     monkeypatch.setattr(hub, "_HUBS", {})
     monkeypatch.setenv(hub.BACKEND_VARIABLE, "pynput")

@@ -1,5 +1,5 @@
 """A scripted stand-in for ``desktop_mt.Translator`` (same ``translate_stream`` contract), on
-:class:`desktop_mt.testing.ScriptedTranslator`."""
+:class:`desktop_mt.engine.testing.ScriptedTranslator`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 from desktop_mt.engine.events import Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.engine.protocols import CancelToken
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
 
 
 def fake_output(text: str, max_tokens: int) -> list[str]:
@@ -26,7 +26,7 @@ class FakeTranslator(ScriptedTranslator):
     CPU per token to hold the GIL like tokenisation/search code does. Checks
     ``cancel.is_set()`` before every token and records what happened for assertions
     (``calls``: one dict per stream). The rest (batches, alternatives, ``close``) is
-    :class:`desktop_mt.testing.ScriptedTranslator`'s, with :func:`fake_output` as its model."""
+    :class:`desktop_mt.engine.testing.ScriptedTranslator`'s, with :func:`fake_output` as its model."""
 
     instances: list[FakeTranslator] = []
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 import threading
 
+from desktop_mt.base.errors import TranslationCancelled
 from desktop_mt.engine.events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
-from desktop_mt.errors import TranslationCancelled
 
 from .fakes import FakeTranslator
 

@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
-from desktop_mt.gui.alignment import Alignment, SegmentSpan, SegmentTracker, utf16_len
-from desktop_mt.gui.look import highlight_color
+from desktop_mt.gui.features.alignment import Alignment, SegmentSpan, SegmentTracker, utf16_len
+from desktop_mt.gui.window.look import highlight_color
 
 from .sentence_fake import sentence_factory
 

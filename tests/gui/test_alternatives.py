@@ -140,7 +140,7 @@ def test_engine_error_is_shown_not_raised(qtbot, make_controller):
 def _bundled_translation(qtbot, make_controller, text: str):
     """The window on the real engine and bundled model, ``text`` translated."""
     from desktop_mt.gui.settings import Settings
-    from desktop_mt.gui.worker import default_translator_factory
+    from desktop_mt.gui.workers.translation import default_translator_factory
 
     from .test_real_engine import _bundled_dir
 

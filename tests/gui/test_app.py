@@ -85,7 +85,7 @@ import json, sys
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from desktop_mt.gui import app as app_mod
-import desktop_mt.gui.worker as worker_mod
+import desktop_mt.gui.workers.translation as worker_mod
 if sys.argv[1] == "fake":
     from tests.gui.fakes import fake_factory
     worker_mod.default_translator_factory = fake_factory()

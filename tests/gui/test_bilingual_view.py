@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtGui import QGuiApplication
 
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
-from desktop_mt.gui.bilingual import interleave
+from desktop_mt.gui.features.bilingual import interleave
 from desktop_mt.gui.settings import Settings, load_settings
 
 from .fakes import FakeTranslator

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_mt.gui.postedit_confirm import SentenceStatus
+from desktop_mt.gui.features.postedit_confirm import SentenceStatus
 
 from .test_postedit import OUT, _put_cursor, _type_over, make_ready
 
@@ -82,7 +82,7 @@ def test_confirm_all_answered_no_writes_nothing(qtbot, make_controller, monkeypa
 
 
 def test_help_lists_the_confirm_shortcut():
-    from desktop_mt.gui.window_chrome import SHORTCUTS
+    from desktop_mt.gui.window.chrome import SHORTCUTS
 
     described = dict(SHORTCUTS)
     assert "Confirm the sentence at the cursor" in described["Ctrl+Shift+Enter"]

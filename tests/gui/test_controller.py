@@ -8,7 +8,7 @@ import time
 import pytest
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from desktop_mt.errors import ModelNotFoundError
+from desktop_mt.base.errors import ModelNotFoundError
 from desktop_mt.gui.settings import Settings
 
 from .fakes import FakeTranslator, fake_factory, fake_output, wait_emitted
@@ -148,7 +148,7 @@ def test_queued_requests_are_skipped_when_superseded(qtbot, make_controller):
 
 def test_worker_skips_a_request_cancelled_while_queued(qtbot):
     from desktop_mt.gui.ports import EngineConfig
-    from desktop_mt.gui.worker import TranslationWorker
+    from desktop_mt.gui.workers.translation import TranslationWorker
 
     worker = TranslationWorker(fake_factory())
     worker.load(EngineConfig())  # called directly: same thread, deterministic

@@ -5,9 +5,9 @@ the source pane (undoable) and flips the direction; a direction without a model 
 from __future__ import annotations
 
 from desktop_mt.engine.direction import DirectionUnavailableError
-from desktop_mt.gui.direction_bar import Target, swapped
 from desktop_mt.gui.ports import EngineConfig
-from desktop_mt.gui.worker import chosen_models
+from desktop_mt.gui.window.direction_bar import Target, swapped
+from desktop_mt.gui.workers.translation import chosen_models
 
 from .fakes import FakeTranslator
 
@@ -84,7 +84,7 @@ def test_a_direction_without_a_model_names_the_model_to_download(qtbot, make_con
 
 def test_the_default_factory_builds_a_two_way_translator():
     from desktop_mt.engine.router import TwoWayTranslator
-    from desktop_mt.gui.worker import default_translator_factory
+    from desktop_mt.gui.workers.translation import default_translator_factory
 
     translator = default_translator_factory(EngineConfig(intra_op_threads=1))
     try:

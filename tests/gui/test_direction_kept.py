@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 
 from desktop_mt.gui import settings as settings_mod
-from desktop_mt.gui.direction_bar import LABELS, Target
-from desktop_mt.gui.worker import default_translator_factory
+from desktop_mt.gui.window.direction_bar import LABELS, Target
+from desktop_mt.gui.workers.translation import default_translator_factory
 
 from .test_swap_undo import _Directional
 

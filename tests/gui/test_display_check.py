@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt.gui import display_check
-from desktop_mt.gui.display_check import display_problem
+from desktop_mt.gui.platform import display_check
+from desktop_mt.gui.platform.display_check import display_problem
 from tests import sysdeps
 from tests.fake_ldd import XCB_PLUGIN_REPORT, fake_ldd_path
 

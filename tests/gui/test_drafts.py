@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from desktop_mt import batch
 from desktop_mt.batch import default_output_path
 from desktop_mt.batch.journal import journal_path
-from desktop_mt.gui import drafts
+from desktop_mt.gui.features import drafts
 
 from .fakes import progress_log, wait_emitted
 from .test_file_job import FakeBatchTranslator, _blocking_after_calls, _counting_batch, batch_factory, write_input
@@ -181,7 +181,7 @@ LINES = "\n".join(f"Line number {n} of the text." for n in range(1, 21))
 
 
 def test_a_translation_cut_short_by_quitting_comes_back_marked_incomplete(qtbot, make_controller):
-    from desktop_mt.gui.progress import STOP_MARK
+    from desktop_mt.gui.window.progress import STOP_MARK
 
     window, controller = make_controller(delay=0.2)
     window.set_source(LINES)
@@ -215,7 +215,7 @@ def test_a_translation_cut_short_by_quitting_comes_back_marked_incomplete(qtbot,
 
 
 def test_a_finished_translation_is_saved_complete_and_restored_without_a_mark(qtbot, make_controller):
-    from desktop_mt.gui.progress import STOP_MARK
+    from desktop_mt.gui.window.progress import STOP_MARK
 
     window, controller = make_controller()
     window.set_source("Good morning")

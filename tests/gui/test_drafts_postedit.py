@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from desktop_mt.gui import drafts
-from desktop_mt.gui.alignment import Pair
+from desktop_mt.gui.features import drafts
+from desktop_mt.gui.features.alignment import Pair
 from desktop_mt.tm import TranslationMemory
 
 from .test_postedit import OUT, TEXT, Counting, _type_over, make_ready

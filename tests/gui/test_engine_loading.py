@@ -9,9 +9,9 @@ from pathlib import Path
 
 from desktop_mt.engine.model_format import bundled_model_dir, inspect_model_dir
 from desktop_mt.engine.router import TwoWayTranslator
-from desktop_mt.gui.engine_loading import about_text, is_demo, label_text, label_tooltip
-from desktop_mt.gui.worker import LoadedModels
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
+from desktop_mt.gui.features.engine_loading import about_text, is_demo, label_text, label_tooltip
+from desktop_mt.gui.workers.translation import LoadedModels
 
 
 def bundled() -> LoadedModels:

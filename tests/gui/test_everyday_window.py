@@ -14,12 +14,13 @@ import pytest
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-from desktop_mt.errors import ModelNotFoundError
+from desktop_mt.base.errors import ModelNotFoundError
+from desktop_mt.base.resources_path import resource_path
 from desktop_mt.gui import app as app_mod
-from desktop_mt.gui import fonts, single_instance, theme
+from desktop_mt.gui.platform import single_instance
 from desktop_mt.gui.settings import Settings, load_settings
-from desktop_mt.gui.window import MIN_WIDTH, MainWindow
-from desktop_mt.resources_path import resource_path
+from desktop_mt.gui.window import fonts, theme
+from desktop_mt.gui.window.main import MIN_WIDTH, MainWindow
 
 from .fakes import FakeTranslator
 
@@ -149,7 +150,7 @@ def test_close_quits_when_the_setting_is_off_or_there_is_no_tray(qtbot, make_con
 
 
 def test_first_hide_to_tray_says_the_app_keeps_running_once(qtbot, make_controller, tmp_path):
-    from desktop_mt.gui.tray import Tray
+    from desktop_mt.gui.window.tray import Tray
 
     window, controller = make_controller()
     tray = Tray(window.windowIcon(), window)
@@ -170,7 +171,7 @@ def test_second_launch_hands_its_command_line_to_the_first(qtbot):
     # The second launch is another process (as in real life: its blocking socket calls hold
     # the GIL, so a thread of this process could not let the server answer).
     code = (
-        "import sys; from desktop_mt.gui import single_instance as s; "
+        "import sys; from desktop_mt.gui.platform import single_instance as s; "
         "sys.exit(0 if s.send_to_running(['notes.txt', '--clipboard'], '/home/me', sys.argv[1]) else 3)"
     )
     with qtbot.waitSignal(first.messageReceived, timeout=10_000) as got:
@@ -283,7 +284,7 @@ def test_tones_follow_the_palette(qtbot):
 def test_settings_use_a_translators_words_with_tooltips(qtbot):
     from PySide6.QtWidgets import QLabel
 
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(Settings(), True, "Active: Ctrl+Alt+E translates the clipboard.")
     qtbot.addWidget(dialog)

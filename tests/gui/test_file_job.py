@@ -8,9 +8,9 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from desktop_mt import batch
+from desktop_mt.base.errors import TranslationCancelled
 from desktop_mt.batch import default_output_path
 from desktop_mt.batch.journal import journal_path
-from desktop_mt.errors import TranslationCancelled
 
 from .fakes import FakeTranslator, progress_log
 
@@ -167,7 +167,7 @@ def test_existing_output_is_never_overwritten_silently(qtbot, make_controller, t
 
 
 def test_keep_both_skips_taken_names_and_their_journals(tmp_path):
-    from desktop_mt.gui.file_jobs import journal_path, keep_both_path
+    from desktop_mt.gui.features.file_jobs import journal_path, keep_both_path
 
     out = tmp_path / "notes.zh.txt"
     (tmp_path / "notes.zh (2).txt").write_text("x")

@@ -5,7 +5,7 @@ edited, docs/POSTEDIT.md)."""
 
 from __future__ import annotations
 
-from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.engine.testing import FakeModelTranslator
 from desktop_mt.tm import TranslationMemory
 
 

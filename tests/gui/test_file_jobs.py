@@ -3,7 +3,7 @@ strings the window returns (the journal's progress is app.jobs', tests/app/test_
 
 from __future__ import annotations
 
-from desktop_mt.gui.file_jobs import OutputAnswer, ResumeAnswer
+from desktop_mt.gui.features.file_jobs import OutputAnswer, ResumeAnswer
 
 
 def test_answers_compare_equal_to_the_window_strings():

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from desktop_mt.gui.models import InstalledItem
+from desktop_mt.gui.features.models import InstalledItem
 from desktop_mt.gui.settings import Settings, load_settings
 
 from .test_models_dialog import FakeBackend

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from desktop_mt.gui.window import MainWindow
+from desktop_mt.gui.window.main import MainWindow
 
 
 @pytest.fixture

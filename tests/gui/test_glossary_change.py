@@ -9,8 +9,8 @@ import re
 import pytest
 
 from desktop_mt.engine.glossary import Glossary, Term
-from desktop_mt.gui.glossary_editor import glossary_path, save_glossary
-from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.engine.testing import FakeModelTranslator
+from desktop_mt.gui.dialogs.glossary_editor import glossary_path, save_glossary
 from desktop_mt.tm import TranslationMemory
 
 TEXT = "I go to Beijing. Train station is near. Hello there."

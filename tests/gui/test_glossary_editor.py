@@ -7,9 +7,9 @@ import os
 from PySide6.QtCore import Qt
 
 from desktop_mt.engine.glossary import Glossary, Term
-from desktop_mt.gui.glossary_editor import GlossaryEditor, GlossaryStore, glossary_path
+from desktop_mt.gui.dialogs.glossary_editor import GlossaryEditor, GlossaryStore, glossary_path
+from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 from desktop_mt.gui.settings import Settings
-from desktop_mt.gui.settings_dialog import SettingsDialog
 
 
 def _fill(editor, row, source, target, case=False):
@@ -133,7 +133,7 @@ def test_the_import_dialog_opens_in_home_then_in_the_last_folder_chosen(qtbot, t
     remembered folder the glossary's import shares."""
     from PySide6.QtWidgets import QFileDialog
 
-    from desktop_mt.gui import tm_dialog
+    from desktop_mt.gui.dialogs import tm_dialog
 
     home = fresh_folders
     terms = tmp_path / "terms" / "glossary.tsv"

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from desktop_mt.engine.glossary import Glossary, Term
 from desktop_mt.engine.model_format import bundled_model_dir
 from desktop_mt.engine.options import GenerationOptions
+from desktop_mt.engine.testing import FakeModelTranslator
 from desktop_mt.gui.ports import EngineConfig
-from desktop_mt.gui.worker import IncrementalPlan, TranslationWorker
-from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.gui.workers.translation import IncrementalPlan, TranslationWorker
 from desktop_mt.tm.incremental import Sentence, plan_update
 
 TERMS = (Term("train station", "火车站"), Term("Beijing", "北京"), Term("manual", "手册"), Term("tomorrow", "明天"))

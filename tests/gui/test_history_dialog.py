@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
+from desktop_mt.app.history import History, history_path
 from desktop_mt.gui.settings import Settings
-from desktop_mt.history import History, history_path
 
 
 def _translate(qtbot, controller, window, text):
@@ -130,7 +130,7 @@ def test_corrupt_database_moved_aside_with_a_banner(qtbot, make_controller):
 
 
 def test_settings_dialog_history_and_hotkey_target(qtbot):
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(Settings(keep_history=False, hotkey_opens="popup"), True, "")
     qtbot.addWidget(dialog)
@@ -222,7 +222,7 @@ def test_a_chinese_to_english_row_shows_its_translation_whole(qtbot, make_contro
     taller than a Latin one): the "→ translation" line is drawn, not elided away."""
     from PySide6.QtWidgets import QStyleOptionViewItem
 
-    from desktop_mt.gui.history_dialog import ROW_PADDING, _line_height
+    from desktop_mt.gui.dialogs.history_dialog import ROW_PADDING, _line_height
 
     window, controller = make_controller()
     history = controller.history.history()
@@ -267,7 +267,7 @@ def test_a_retranslation_that_keeps_an_edited_sentence_is_kept_as_edited(qtbot, 
     new translation writes holds the user's text and is marked edited, the machine's kept."""
     from PySide6.QtGui import QTextCursor
 
-    from desktop_mt.testing import FakeModelTranslator
+    from desktop_mt.engine.testing import FakeModelTranslator
     from desktop_mt.tm import TranslationMemory
 
     window, controller = make_controller(factory=lambda _config: FakeModelTranslator(lambda s: s.upper()))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QStyleOptionViewItem
 
-from desktop_mt.gui.history_dialog import ROW_PADDING, _line_height
+from desktop_mt.gui.dialogs.history_dialog import ROW_PADDING, _line_height
 
 from .test_swap_undo import _Directional
 

@@ -7,9 +7,9 @@ import warnings
 
 import pytest
 
-from desktop_mt.gui import hotkey as hk
-from desktop_mt.gui.hotkeys.chord import parse_chord
-from desktop_mt.gui.hotkeys.pynput_backend import pynput_combo
+from desktop_mt.gui.platform import hotkey as hk
+from desktop_mt.gui.platform.hotkeys.chord import parse_chord
+from desktop_mt.gui.platform.hotkeys.pynput_backend import pynput_combo
 from desktop_mt.gui.settings import Settings
 
 from .fakes import FakeGlobalHotKeys
@@ -100,7 +100,7 @@ def test_invalid_hotkey_becomes_a_visible_warning(qtbot, fake_pynput, make_contr
 
 
 def test_settings_dialog_says_why_hotkey_is_unavailable(qtbot):
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     key = hk.GlobalHotkey()
     dialog = SettingsDialog(Settings(), key.available, key.reason)

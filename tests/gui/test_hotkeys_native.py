@@ -10,11 +10,11 @@ import ctypes
 import pytest
 from PySide6.QtCore import QByteArray
 
-from desktop_mt.gui.hotkey import GlobalHotkey
-from desktop_mt.gui.hotkeys import macos, windows
-from desktop_mt.gui.hotkeys.base import HotkeyError, ShortcutTaken
-from desktop_mt.gui.hotkeys.chord import parse_chord
-from desktop_mt.gui.hotkeys.hub import HotkeyHub
+from desktop_mt.gui.platform.hotkey import GlobalHotkey
+from desktop_mt.gui.platform.hotkeys import macos, windows
+from desktop_mt.gui.platform.hotkeys.base import HotkeyError, ShortcutTaken
+from desktop_mt.gui.platform.hotkeys.chord import parse_chord
+from desktop_mt.gui.platform.hotkeys.hub import HotkeyHub
 
 # ---- Windows ------------------------------------------------------------------------------
 

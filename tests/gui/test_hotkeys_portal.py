@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt.gui import shortcuts
-from desktop_mt.gui.hotkey import GlobalHotkey
-from desktop_mt.gui.hotkeys.hub import HotkeyHub, open_backend
+from desktop_mt.gui.features import shortcuts
+from desktop_mt.gui.platform.hotkey import GlobalHotkey
+from desktop_mt.gui.platform.hotkeys.hub import HotkeyHub, open_backend
 
 TOOL = Path(__file__).parent / "tools" / "fake_shortcuts_portal.py"
 WAYLAND = {"WAYLAND_DISPLAY": "wayland-0", "XDG_SESSION_TYPE": "wayland"}

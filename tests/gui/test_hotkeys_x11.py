@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt.gui.hotkey import GlobalHotkey
-from desktop_mt.gui.hotkeys.hub import HotkeyHub
+from desktop_mt.gui.platform.hotkey import GlobalHotkey
+from desktop_mt.gui.platform.hotkeys.hub import HotkeyHub
 from desktop_mt.gui.settings import Settings
 
 from .xsession import wait_for
@@ -106,7 +106,7 @@ def logger(xdisplay: Display) -> Iterator[KeyLogger]:
 
 @pytest.fixture
 def hub(xdisplay: Display) -> Iterator[HotkeyHub]:
-    from desktop_mt.gui.hotkeys.x11 import X11Backend
+    from desktop_mt.gui.platform.hotkeys.x11 import X11Backend
 
     made = HotkeyHub(X11Backend(xdisplay.name))
     yield made

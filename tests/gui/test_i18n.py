@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from desktop_mt.app.settings import load_settings, save_settings
 from desktop_mt.gui import i18n
+from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 from desktop_mt.gui.settings import Settings
-from desktop_mt.gui.settings_dialog import SettingsDialog
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "desktop_mt" / "resources" / "i18n" / "desktop_mt_zh_CN.ts"
@@ -209,7 +209,7 @@ import json, sys
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from desktop_mt.gui import app as app_mod
-import desktop_mt.gui.worker as worker_mod
+import desktop_mt.gui.workers.translation as worker_mod
 from tests.gui.fakes import fake_factory
 worker_mod.default_translator_factory = fake_factory()
 app = QApplication([])
@@ -245,15 +245,15 @@ def test_the_app_started_under_a_locale_speaks_it(app_home, lang, file_menu, qui
 
 
 def test_the_models_and_memory_words_follow_the_language(chinese):
-    from desktop_mt.gui.model_table import use_label
-    from desktop_mt.gui.tm_search import direction_label
+    from desktop_mt.gui.dialogs.model_table import use_label
+    from desktop_mt.gui.dialogs.tm_search import direction_label
 
     assert use_label(None) == "使用此模型"
     assert direction_label("en-zh") == "英文 → 中文"
 
 
 def test_the_memory_words_stay_english_without_a_translator():
-    from desktop_mt.gui.tm_search import direction_label
+    from desktop_mt.gui.dialogs.tm_search import direction_label
 
     assert direction_label("zh-en") == "Chinese → English"
 
@@ -278,7 +278,7 @@ def test_english_counts_read_as_english_without_a_catalog():
 
 
 def test_counts_take_the_chinese_plural_form(chinese):
-    from desktop_mt.gui.postedit import planned_summary
+    from desktop_mt.gui.features.postedit import planned_summary
 
     assert i18n.translate("PostEdit", "%n sentence(s) kept", None, 3) == "保留了 3 个句子"
     assert planned_summary(2, 1, 4) == "保留了 2 个句子，1 个来自翻译记忆库（带下划线），4 个由模型翻译"
@@ -322,7 +322,8 @@ def test_an_output_error_is_worded_from_its_fields(tmp_path, code, qapp):
 
 # ---- shortcut states: the colour by kind, not by words ---------------------------------------
 def test_a_shortcut_state_keeps_its_kind_in_chinese(qtbot, chinese):
-    from desktop_mt.gui import shortcuts, theme
+    from desktop_mt.gui.features import shortcuts
+    from desktop_mt.gui.window import theme
 
     unavailable = shortcuts.state(None, "Ctrl+Alt+E")
     assert unavailable.kind is shortcuts.ShortcutKind.UNAVAILABLE and unavailable.startswith("不可用")
@@ -410,7 +411,7 @@ def test_the_walk_finds_english_where_no_catalog_is_loaded(qtbot):
 
 
 def test_the_main_window_menus_and_tray_are_chinese(qtbot, make_controller, chinese):
-    from desktop_mt.gui.tray import Tray
+    from desktop_mt.gui.window.tray import Tray
 
     window, _controller = make_controller()
     window.show()
@@ -421,7 +422,7 @@ def test_the_main_window_menus_and_tray_are_chinese(qtbot, make_controller, chin
     assert [a.text() for a in tray.menu.actions() if a.text()] == ["翻译剪贴板", "显示/隐藏窗口", "退出"]
     page = _controller.first_start.page  # the first-start page (built on first use)
     assert english_left(page, allowed={"Hugging Face Hub"}) == []
-    from desktop_mt.gui import window_chrome
+    from desktop_mt.gui.window import chrome as window_chrome
 
     assert window_chrome.REDO_SHORTCUT in window_chrome.SHORTCUTS[4][0]  # the redo row names the real key
     for box in (window.show_about(), window.show_shortcuts()):  # Help > About, Help > Keyboard shortcuts
@@ -437,7 +438,7 @@ def test_the_settings_dialog_is_chinese(qtbot, chinese):
 
 
 def test_the_models_dialog_is_chinese(qtbot, tmp_path, chinese):
-    from desktop_mt.gui.models_dialog import ModelsDialog
+    from desktop_mt.gui.dialogs.models_dialog import ModelsDialog
     from tests.gui.test_models_dialog import FakeBackend
 
     dialog = ModelsDialog(FakeBackend(tmp_path / "models"))
@@ -452,9 +453,9 @@ def test_the_models_dialog_is_chinese(qtbot, tmp_path, chinese):
 
 
 def test_the_memory_and_history_dialogs_are_chinese(qtbot, tmp_path, chinese):
-    from desktop_mt.gui.history_dialog import HistoryDialog
-    from desktop_mt.gui.tm_dialog import TMDialog
-    from desktop_mt.history import History
+    from desktop_mt.app.history import History
+    from desktop_mt.gui.dialogs.history_dialog import HistoryDialog
+    from desktop_mt.gui.dialogs.tm_dialog import TMDialog
     from desktop_mt.tm import TranslationMemory
 
     memory = TranslationMemory(":memory:")
@@ -487,12 +488,12 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QScrollArea
 from desktop_mt.gui import i18n
 app = QApplication([])
 i18n.install(app, sys.argv[1])
-from desktop_mt.gui.look import FitLabel
-from desktop_mt.gui.models_dialog import ModelsDialog
+from desktop_mt.gui.window.look import FitLabel
+from desktop_mt.gui.dialogs.models_dialog import ModelsDialog
 from desktop_mt.gui.settings import Settings
-from desktop_mt.gui.settings_dialog import SettingsDialog
-from desktop_mt.gui.tm_dialog import TMDialog
-from desktop_mt.gui.window import MainWindow
+from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
+from desktop_mt.gui.dialogs.tm_dialog import TMDialog
+from desktop_mt.gui.window.main import MainWindow
 from desktop_mt.tm import TranslationMemory
 from tests.gui.test_models_dialog import FakeBackend
 
@@ -569,9 +570,9 @@ def test_the_shortcut_layers_words_are_translated_at_the_edge(chinese):
     """gui/hotkeys is Qt-free: its sentences and refusals are worded again by messages.py,
     from templates that must stay the layer's own (checked here against its real output)."""
     from desktop_mt.gui import messages
-    from desktop_mt.gui.hotkeys import hub
-    from desktop_mt.gui.hotkeys.base import ShortcutTaken
-    from desktop_mt.gui.hotkeys.chord import parse_chord
+    from desktop_mt.gui.platform.hotkeys import hub
+    from desktop_mt.gui.platform.hotkeys.base import ShortcutTaken
+    from desktop_mt.gui.platform.hotkeys.chord import parse_chord
 
     assert [english for english, marked in messages.HOTKEY_SENTENCES if english != marked] == []
     _backend, reason = hub.open_backend({}, "linux")  # no DISPLAY: the layer's own reason
@@ -591,7 +592,7 @@ def test_the_shortcut_layers_words_are_translated_at_the_edge(chinese):
 
 
 def test_the_stop_mark_is_shown_in_chinese_and_read_in_either_language(chinese):
-    from desktop_mt.gui import progress
+    from desktop_mt.gui.window import progress
 
     assert progress.stop_mark() == "\n— 已在此处停止 —"
     assert progress.without_mark("好。" + progress.stop_mark()) == "好。"
@@ -619,8 +620,8 @@ def test_a_banner_sentence_ends_as_its_language_does():
 
 def test_the_model_label_names_directions_in_chinese(chinese):
     from desktop_mt.engine.model_format import bundled_model_dir, inspect_model_dir
-    from desktop_mt.gui.engine_loading import label_shorter, label_text
-    from desktop_mt.gui.worker import LoadedModels
+    from desktop_mt.gui.features.engine_loading import label_shorter, label_text
+    from desktop_mt.gui.workers.translation import LoadedModels
 
     models = LoadedModels({"en-zh": inspect_model_dir(bundled_model_dir("en-zh"))}, "int8", {"zh-en": "opus-mt-zh-en"})
     assert label_text(models, "zh-en") == "中→英：无模型"

@@ -1,4 +1,4 @@
-"""Settings > Local API: the app's HTTP server (desktop_mt.gui.local_api), for real: uvicorn on
+"""Settings > Local API: the app's HTTP server (desktop_mt.gui.features.local_api), for real: uvicorn on
 a free loopback port with the bundled model, called with httpx; the window's engine is the
 fake (make_controller), the server's is the real one."""
 
@@ -15,9 +15,9 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-from desktop_mt.gui import local_api  # noqa: E402
+from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog  # noqa: E402
+from desktop_mt.gui.features import local_api  # noqa: E402
 from desktop_mt.gui.settings import Settings, load_settings, save_settings  # noqa: E402
-from desktop_mt.gui.settings_dialog import SettingsDialog  # noqa: E402
 
 WAIT_MS = 30_000
 TEXT = "Where is the train station?"
@@ -183,7 +183,7 @@ def test_without_the_server_extra_the_message_names_the_fix(make_controller, qtb
 
 
 def test_a_model_that_does_not_load_is_explained_and_frees_the_port(make_controller, qtbot):
-    from desktop_mt.errors import ModelNotFoundError
+    from desktop_mt.base.errors import ModelNotFoundError
 
     def broken(_config):
         raise ModelNotFoundError("no model files in /nowhere")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QColor, QPalette
 
-from desktop_mt.gui import fonts, theme
-from desktop_mt.gui.look import HIGHLIGHT_CONTRAST, TEXT_CONTRAST, highlight_color, mix
-from desktop_mt.gui.window import MainWindow
+from desktop_mt.gui.window import fonts, theme
+from desktop_mt.gui.window.look import HIGHLIGHT_CONTRAST, TEXT_CONTRAST, highlight_color, mix
+from desktop_mt.gui.window.main import MainWindow
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor, QPalette
 
-from desktop_mt.gui.alignment import memory_mark_color, term_warning_color
+from desktop_mt.gui.features.alignment import memory_mark_color, term_warning_color
 
 
 def _palette(base: str, link: str) -> QPalette:

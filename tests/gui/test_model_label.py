@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from desktop_mt.engine.router import TwoWayTranslator
-from desktop_mt.gui.direction_bar import Target
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
+from desktop_mt.gui.window.direction_bar import Target
 
 EN_ZH_MODEL = "tatoeba-en-zh-small"
 ZH_EN_MODEL = "tatoeba-zh-en-small"

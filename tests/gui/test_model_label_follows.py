@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from desktop_mt.gui.direction_bar import Target
+from desktop_mt.gui.window.direction_bar import Target
 
 from .test_model_label import BOTH, EN_ZH_MODEL, ZH_EN_MODEL, translate, two_way  # noqa: F401 - the fixture
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from desktop_mt.base.errors import DesktopMTError, DownloadCancelled
 from desktop_mt.engine.model_format import bundled_model_dir
-from desktop_mt.errors import DesktopMTError, DownloadCancelled
-from desktop_mt.gui.downloads import format_bytes, progress_text
-from desktop_mt.gui.models import CatalogItem, InstalledItem
-from desktop_mt.gui.models_dialog import ModelsDialog, merge_rows
+from desktop_mt.gui.dialogs.models_dialog import ModelsDialog, merge_rows
+from desktop_mt.gui.features.models import CatalogItem, InstalledItem
+from desktop_mt.gui.workers.downloads import format_bytes, progress_text
 from desktop_mt.models import DownloadProgress
 
 MB = 1_000_000
@@ -322,7 +322,7 @@ def test_mirror_field_saves_valid_urls_and_explains_bad_ones(dialog, backend):
 def bundled_aware_factory(fail_paths=(), **kwargs):
     """Fake engines whose model_info.path is the folder asked for (the bundled one for None);
     a folder in ``fail_paths`` fails to load as a missing model does."""
-    from desktop_mt.errors import ModelNotFoundError
+    from desktop_mt.base.errors import ModelNotFoundError
 
     from .fakes import FakeTranslator
 
@@ -394,7 +394,7 @@ def test_shutdown_cancels_a_running_download(qtbot, app_with_fake_models, backen
 
 # ---- the app's backend on the real model manager -----------------------------------------------
 def test_store_backend_lists_catalog_bundled_demo_and_mirror(app_home):
-    from desktop_mt.gui.models import StoreBackend, is_bundled
+    from desktop_mt.gui.features.models import StoreBackend, is_bundled
 
     backend = StoreBackend()
     real = next(c for c in backend.catalog() if c.name == REAL)
@@ -443,8 +443,8 @@ def test_controller_uses_the_models_generation_config_unless_chosen(qtbot, make_
 
 
 def test_settings_dialog_edits_beams_default_and_script(qtbot):
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
     from desktop_mt.gui.settings import Settings
-    from desktop_mt.gui.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(Settings(script="traditional-tw"), True, "")
     qtbot.addWidget(dialog)
@@ -463,7 +463,7 @@ class GatedStoreBackend:
     until the test lets it go: the Cancel click then lands mid-download, deterministically."""
 
     def __init__(self) -> None:
-        from desktop_mt.gui.models import StoreBackend
+        from desktop_mt.gui.features.models import StoreBackend
 
         self._store = StoreBackend()
         self.hold = threading.Event()  # set: hold the next download at its first bytes
@@ -503,8 +503,8 @@ def fake_hub(tiny_marian_dir, tmp_path, monkeypatch):
 
 def test_real_download_cancel_install_and_switch(qtbot, make_controller, fake_hub, app_home):
     from desktop_mt.app.settings import get_active
-    from desktop_mt.gui.models import available_models
-    from desktop_mt.gui.worker import default_translator_factory
+    from desktop_mt.gui.features.models import available_models
+    from desktop_mt.gui.workers.translation import default_translator_factory
     from desktop_mt.models import list_installed, models_dir
 
     window, controller = make_controller(factory=default_translator_factory)
@@ -544,7 +544,7 @@ def test_real_download_cancel_install_and_switch(qtbot, make_controller, fake_hu
 
 def test_traditional_script_setting_reaches_the_engine(qtbot, make_controller):
     from desktop_mt.gui.settings import Settings
-    from desktop_mt.gui.worker import default_translator_factory
+    from desktop_mt.gui.workers.translation import default_translator_factory
 
     window, controller = make_controller(Settings(beams=1), factory=default_translator_factory)
     with qtbot.waitSignal(controller.requestFinished, timeout=30_000):
@@ -563,7 +563,7 @@ def make_app_controller(qtbot):
     settings store (``desktop_mt.app.settings``) that the command line's model choice is in."""
     from desktop_mt.gui.controller import Controller
     from desktop_mt.gui.settings import load_settings, settings_path
-    from desktop_mt.gui.window import MainWindow
+    from desktop_mt.gui.window.main import MainWindow
 
     made = []
 
@@ -637,7 +637,7 @@ def test_unreachable_hub_names_the_endpoint_and_the_mirror(qtbot, app_home, monk
 
     import huggingface_hub.constants as hf_constants
 
-    from desktop_mt.gui.models import StoreBackend
+    from desktop_mt.gui.features.models import StoreBackend
 
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
@@ -666,7 +666,7 @@ def test_an_unresolvable_hub_name_is_worded_for_the_dialog(qtbot, app_home, monk
     command line's view) reads as the dialog's words too."""
     import huggingface_hub.constants as hf_constants
 
-    from desktop_mt.gui.models import StoreBackend
+    from desktop_mt.gui.features.models import StoreBackend
 
     monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", False)
     backend = StoreBackend()
@@ -686,7 +686,7 @@ def test_an_unresolvable_hub_name_is_worded_for_the_dialog(qtbot, app_home, monk
 
 def test_add_model_folder_still_switches_the_app(qtbot, make_app_controller, tiny_marian_dir):
     from desktop_mt.app.settings import get_active
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     window, controller = make_app_controller(bundled_aware_factory())
     dialog = SettingsDialog(controller.settings, True, "")

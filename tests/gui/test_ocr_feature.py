@@ -11,7 +11,8 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QGuiApplication, QImage
 
-from desktop_mt.gui import capture, ocr_feature
+from desktop_mt.gui.features import ocr as ocr_feature
+from desktop_mt.gui.platform import capture
 from tests.ocr.texts import CHINESE, ENGLISH, render, save
 
 TEXT = ENGLISH[:2]
@@ -162,7 +163,7 @@ def test_qimage_to_rgb_keeps_pixels_and_flattens_alpha():
 
 
 def test_file_open_offers_images_and_reads_one(ocr_window, qtbot, tmp_path, monkeypatch):
-    from desktop_mt.gui import window as window_mod
+    from desktop_mt.gui.window import main as window_mod
 
     window, controller = ocr_window
     path = save(render(TEXT), tmp_path / "page.jpg", quality=92)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtDBus import QDBusConnection
 
-from desktop_mt.gui import capture, ocr_feature
+from desktop_mt.gui.features import ocr as ocr_feature
+from desktop_mt.gui.platform import capture
 from tests import sysdeps
 from tests.ocr.texts import ENGLISH, render, save
 

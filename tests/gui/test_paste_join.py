@@ -16,9 +16,9 @@ from PySide6.QtCore import QMimeData, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from desktop_mt.gui import pasting
+from desktop_mt.engine.pasted import join_lines
+from desktop_mt.gui.features import pasting
 from desktop_mt.gui.settings import Settings, load_settings
-from desktop_mt.pasted import join_lines
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "pdf_paste"
 NAMES = ("two_column", "hyphenation", "numbered_list", "table", "heading")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
-from desktop_mt.gui import pasting
+from desktop_mt.gui.features import pasting
 
 LIST = "- apples\n- pears\n- plums\n"
 

@@ -11,8 +11,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
 from desktop_mt.engine.options import GenerationOptions
-from desktop_mt.gui.popup import OFFSET, direction_title, place_near
 from desktop_mt.gui.settings import Settings
+from desktop_mt.gui.window.popup import OFFSET, direction_title, place_near
 
 from .fakes import wait_emitted
 from .sentence_fake import sentence_factory

@@ -16,8 +16,8 @@ import pytest
 
 from desktop_mt.gui import ports
 from desktop_mt.gui.controller import Controller
-from desktop_mt.gui.tray import Tray
-from desktop_mt.gui.window import MainWindow
+from desktop_mt.gui.window.main import MainWindow
+from desktop_mt.gui.window.tray import Tray
 
 
 def hosts_fit(c: Controller) -> list[object]:

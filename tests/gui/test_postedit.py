@@ -2,7 +2,7 @@
 incremental translation that keeps the user's edits, the model's completion of a corrected
 sentence (Tab / Esc), alternatives from a clicked word, and the translation memory.
 
-The engine is ``desktop_mt.testing.FakeModelTranslator``: the real engine around a "model" that
+The engine is ``desktop_mt.engine.testing.FakeModelTranslator``: the real engine around a "model" that
 upper-cases its sentence, so every text the model is given is counted (``received``) and a
 completion is the model's output after what was typed."""
 
@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette, QTextCursor
 
-from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.engine.testing import FakeModelTranslator
 from desktop_mt.tm import TranslationMemory
 
 from .fakes import wait_emitted

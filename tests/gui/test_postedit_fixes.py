@@ -13,7 +13,7 @@ from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu
 
-from desktop_mt.gui.alternatives import AlternativesPopup, clean_start, piece_starts
+from desktop_mt.gui.features.alternatives import AlternativesPopup, clean_start, piece_starts
 from desktop_mt.tm.incremental import plan_update, split_text
 
 from .fakes import wait_emitted
@@ -207,7 +207,7 @@ def test_a_completion_request_reads_its_sentence_not_the_whole_pane(qtbot, ready
 
 
 def test_the_machine_text_is_one_pass_over_the_text(qtbot, ready, monkeypatch):
-    from desktop_mt.gui import alignment, postedit
+    from desktop_mt.gui.features import alignment, postedit
 
     window, controller, _fake = ready
     start = OUT.index("HOW")

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
-from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.engine.testing import FakeModelTranslator
 from desktop_mt.tm import TranslationMemory
 
 from .test_postedit import OUT, TEXT, _put_cursor, _retranslate, make_ready
@@ -76,7 +76,7 @@ def test_no_model_figures_when_nothing_went_to_the_model(qtbot, ready):
 
 
 def test_the_summary_reads_naturally():
-    from desktop_mt.gui.postedit import planned_summary
+    from desktop_mt.gui.features.postedit import planned_summary
 
     assert planned_summary(1, 0, 0) == "1 sentence kept"
     assert planned_summary(0, 1, 2) == "1 sentence from the translation memory (underlined), 2 translated by the model"

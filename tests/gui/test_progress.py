@@ -7,7 +7,7 @@ import threading
 
 from PySide6.QtGui import QGuiApplication
 
-from desktop_mt.gui.progress import STOP_MARK, count_sentences
+from desktop_mt.gui.window.progress import STOP_MARK, count_sentences
 
 from .fakes import wait_emitted
 from .sentence_fake import sentence_factory

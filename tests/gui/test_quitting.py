@@ -8,7 +8,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from desktop_mt.app.session import Session
-from desktop_mt.gui.quitting import QuitGuard
+from desktop_mt.gui.features.quitting import QuitGuard
 
 
 @dataclasses.dataclass

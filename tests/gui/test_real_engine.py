@@ -10,7 +10,7 @@ import time
 import pytest
 
 from desktop_mt.gui.settings import Settings
-from desktop_mt.gui.worker import default_translator_factory
+from desktop_mt.gui.workers.translation import default_translator_factory
 
 from .test_controller import Heartbeat
 
@@ -140,7 +140,7 @@ def test_real_engine_bad_inputs_keep_window_responsive(qtbot, make_controller, m
 def test_models_folder_and_add_model_folder_with_a_real_export(qtbot, app_home, tiny_marian_dir, make_controller):
     import shutil
 
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     user_models = app_home / "models"
     user_models.mkdir(parents=True)

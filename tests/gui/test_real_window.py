@@ -29,7 +29,9 @@ def launch(session: XSession, output: Path, *args: str) -> subprocess.Popen:
     """``desktop-mt gui ARGS`` on the session's display, as the command runs it (owning its process:
     one ONNX Runtime thread pool); its output goes to ``output`` (a file, not a pipe nobody reads,
     which would block a chatty app)."""
-    code = "import sys; from desktop_mt.cli import main; sys.exit(main(['gui', *sys.argv[1:]], share_threads=True))"
+    code = (
+        "import sys; from desktop_mt.cli.main import main; sys.exit(main(['gui', *sys.argv[1:]], share_threads=True))"
+    )
     with open(output, "w", encoding="utf-8") as out:
         return subprocess.Popen(
             [sys.executable, "-c", code, *args], env=session.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT

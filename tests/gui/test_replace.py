@@ -15,9 +15,9 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint
 from PySide6.QtGui import QGuiApplication
 
-from desktop_mt.gui import hotkey as hk
-from desktop_mt.gui import replace
-from desktop_mt.gui.keys import KeySimulationError, KeySimulator, PynputKeys, XdotoolKeys, default_keys
+from desktop_mt.gui.features import replace
+from desktop_mt.gui.platform import hotkey as hk
+from desktop_mt.gui.platform.keys import KeySimulationError, KeySimulator, PynputKeys, XdotoolKeys, default_keys
 from desktop_mt.gui.settings import Settings
 
 from .fakes import FakeGlobalHotKeys, wait_emitted
@@ -254,7 +254,7 @@ def test_the_hotkey_is_off_until_set_and_a_press_replaces(qtbot, fake_pynput, ma
 def test_settings_dialog_sets_and_clears_the_replace_hotkey(qtbot):
     from PySide6.QtGui import QKeySequence
 
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(Settings(), True, "")
     qtbot.addWidget(dialog)

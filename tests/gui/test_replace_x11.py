@@ -31,7 +31,7 @@ def log_text(session: XSession) -> str:
 
 def test_hotkey_replaces_the_selection_in_another_app_and_restores_the_clipboard(session, tmp_path):
     save_settings(Settings(replace_hotkey="Ctrl+Alt+R"), settings_path())
-    code = "import sys; from desktop_mt.cli import main; sys.exit(main(['gui']))"
+    code = "import sys; from desktop_mt.cli.main import main; sys.exit(main(['gui']))"
     with open(tmp_path / "app.out", "w", encoding="utf-8") as out:
         app = subprocess.Popen(
             [sys.executable, "-c", code], env=session.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT

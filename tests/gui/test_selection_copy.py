@@ -8,8 +8,8 @@ from __future__ import annotations
 from PySide6.QtCore import QByteArray, QMimeData
 from PySide6.QtGui import QClipboard, QColor, QGuiApplication, QImage
 
-from desktop_mt.gui import shortcuts
-from desktop_mt.gui.keys import KeySimulationError
+from desktop_mt.gui.features import shortcuts
+from desktop_mt.gui.platform.keys import KeySimulationError
 from desktop_mt.gui.settings import Settings
 
 CUSTOM = "application/x-desktop-mt-test"
@@ -100,7 +100,7 @@ def test_not_opted_in_the_clipboard_is_translated_and_no_key_pressed(qtbot, make
 
 
 def test_the_settings_offer_the_copy_where_there_is_no_primary_selection(qtbot):
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(Settings(), hotkey_available=True, hotkey_reason="")
     qtbot.addWidget(dialog)

@@ -34,7 +34,7 @@ def xclip_set(session: XSession, selection: str, text: str) -> None:
 
 def launch(session: XSession, tmp_path: Path) -> subprocess.Popen:
     """``desktop-mt gui`` on the session's display (its output into app.out)."""
-    code = "import sys; from desktop_mt.cli import main; sys.exit(main(['gui']))"
+    code = "import sys; from desktop_mt.cli.main import main; sys.exit(main(['gui']))"
     with open(tmp_path / "app.out", "w", encoding="utf-8") as out:
         return subprocess.Popen(
             [sys.executable, "-c", code], env=session.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT

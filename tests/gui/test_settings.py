@@ -150,7 +150,7 @@ def test_geometry_and_splitter_are_saved_on_shutdown(qtbot, make_controller, tmp
     controller.shutdown()
     saved = load_settings(tmp_path / "s.json").settings
     assert saved.window_geometry and saved.splitter_state
-    from desktop_mt.gui.window import MainWindow
+    from desktop_mt.gui.window.main import MainWindow
 
     other = MainWindow()
     qtbot.addWidget(other)
@@ -162,7 +162,7 @@ def test_geometry_and_splitter_are_saved_on_shutdown(qtbot, make_controller, tmp
 
 
 def test_dialog_reflects_and_edits_settings(qtbot):
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(
         Settings(beams=3, intra_op_threads=2, translate_as_you_type=True), hotkey_available=True, hotkey_reason=""
@@ -185,7 +185,7 @@ def test_dialog_reflects_and_edits_settings(qtbot):
 def test_the_cores_row_says_when_a_change_takes_effect(qtbot, monkeypatch, shared):
     """The ``desktop-mt`` window runs every session on one thread pool sized at start."""
     from desktop_mt.engine import runtime
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     monkeypatch.setattr(runtime, "shared_thread_pool", lambda: shared)
     dialog = SettingsDialog(Settings(intra_op_threads=2), hotkey_available=True, hotkey_reason="")
@@ -194,7 +194,7 @@ def test_the_cores_row_says_when_a_change_takes_effect(qtbot, monkeypatch, share
 
 
 def test_dialog_applies_to_controller_and_persists(qtbot, make_controller, tmp_path):
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     from .fakes import FakeTranslator
 
@@ -210,7 +210,7 @@ def test_dialog_applies_to_controller_and_persists(qtbot, make_controller, tmp_p
 
 
 def test_add_model_folder_rejects_incomplete_folder_with_engine_message(qtbot, tmp_path):
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 
     bad = tmp_path / "half-export"
     bad.mkdir()
@@ -227,8 +227,8 @@ def test_add_model_folder_rejects_incomplete_folder_with_engine_message(qtbot, t
 
 
 def test_dialog_lists_models_from_user_models_folder(qtbot, app_home, monkeypatch):
-    from desktop_mt.gui import models
-    from desktop_mt.gui.settings_dialog import SettingsDialog
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
+    from desktop_mt.gui.features import models
 
     fake = models.ModelChoice("/m/user-model", "user-model (en→zh)", ("fp32",))
     monkeypatch.setattr(models, "_user_folder_choices", lambda: [fake])

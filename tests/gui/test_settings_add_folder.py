@@ -12,12 +12,12 @@ from pathlib import Path
 import shiboken6
 from PySide6.QtWidgets import QWidget
 
+from desktop_mt.base.errors import ModelFormatError
 from desktop_mt.engine.model_format import inspect_model_dir, verify_files
-from desktop_mt.errors import ModelFormatError
-from desktop_mt.gui import folder_adding
-from desktop_mt.gui.folder_adding import FolderAdder, adds_running
+from desktop_mt.gui.dialogs import folder_adding
+from desktop_mt.gui.dialogs.folder_adding import FolderAdder, adds_running
+from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 from desktop_mt.gui.settings import Settings
-from desktop_mt.gui.settings_dialog import SettingsDialog
 from tests.models.test_convert import merged_repo, tiny_merged_export  # noqa: F401 - fixture used by name
 
 from .fakes import wait_emitted

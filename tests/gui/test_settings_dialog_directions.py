@@ -11,8 +11,8 @@ import pytest
 
 from desktop_mt.app import settings as app_settings
 from desktop_mt.engine.model_format import bundled_model_dir
+from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 from desktop_mt.gui.settings import Settings
-from desktop_mt.gui.settings_dialog import SettingsDialog
 
 
 def linked_copy(source: Path, folder: Path) -> Path:

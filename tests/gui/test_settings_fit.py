@@ -20,7 +20,7 @@ import json, sys
 from PySide6.QtWidgets import QApplication
 from PySide6.QtGui import QGuiApplication
 from desktop_mt.gui.settings import Settings
-from desktop_mt.gui.settings_dialog import SettingsDialog
+from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 app = QApplication([])
 dialog = SettingsDialog(Settings(local_api=True), True, "")
 dialog.show()
@@ -87,8 +87,8 @@ def test_settings_fit_a_1600x1000_screen_and_scroll(tmp_path, scale):
 def test_settings_speak_a_translators_words(qtbot):
     from PySide6.QtWidgets import QLabel
 
+    from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
     from desktop_mt.gui.settings import Settings
-    from desktop_mt.gui.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(Settings(intra_op_threads=4, inter_op_threads=2, beams=3), True, "")
     qtbot.addWidget(dialog)

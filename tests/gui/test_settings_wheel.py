@@ -7,8 +7,8 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
 
+from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 from desktop_mt.gui.settings import Settings
-from desktop_mt.gui.settings_dialog import SettingsDialog
 
 
 def _wheel(widget, steps: int = -3) -> None:

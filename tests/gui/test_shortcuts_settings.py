@@ -10,11 +10,12 @@ from PySide6.QtGui import QKeySequence, QPalette
 from PySide6.QtWidgets import QDialogButtonBox
 
 from desktop_mt.app.settings import load_settings, save_settings
-from desktop_mt.gui import shortcuts, theme
-from desktop_mt.gui.hotkey import GlobalHotkey
-from desktop_mt.gui.hotkeys.hub import HotkeyHub
+from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
+from desktop_mt.gui.features import shortcuts
+from desktop_mt.gui.platform.hotkey import GlobalHotkey
+from desktop_mt.gui.platform.hotkeys.hub import HotkeyHub
 from desktop_mt.gui.settings import Settings
-from desktop_mt.gui.settings_dialog import SettingsDialog
+from desktop_mt.gui.window import theme
 
 from .test_hotkeys_x11 import Display, _grab
 
@@ -130,7 +131,7 @@ def xdisplay() -> Iterator[Display]:
 
 @pytest.fixture
 def hub(xdisplay: Display) -> Iterator[HotkeyHub]:
-    from desktop_mt.gui.hotkeys.x11 import X11Backend
+    from desktop_mt.gui.platform.hotkeys.x11 import X11Backend
 
     made = HotkeyHub(X11Backend(xdisplay.name))
     yield made

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QGuiApplication
 
-from desktop_mt import instance_client
+from desktop_mt.app import instance_client
 from desktop_mt.gui import app as app_mod
-from desktop_mt.gui.single_instance import SingleInstance
+from desktop_mt.gui.platform.single_instance import SingleInstance
 from tests import sysdeps
 
 from .fakes import fake_factory
@@ -33,7 +33,7 @@ from .xsession import XSession, wait_for
 ROOT = Path(__file__).resolve().parents[2]
 # The sender as a desktop shortcut runs it; it reports whether anything imported PySide6.
 SHOW = (
-    "import sys; from desktop_mt.cli import main; rc = main(sys.argv[1:]); "
+    "import sys; from desktop_mt.cli.main import main; rc = main(sys.argv[1:]); "
     "print('qt-loaded' if any(m.startswith('PySide6') for m in sys.modules) else 'no-qt'); "
     "sys.exit(rc)"
 )
@@ -145,7 +145,7 @@ def xsession(tmp_path):
 
 def _name(env: dict) -> str:
     """The instance name the app in ``env`` uses (it depends on DESKTOP_MT_HOME)."""
-    code = "from desktop_mt.instance_client import server_name; print(server_name())"
+    code = "from desktop_mt.app.instance_client import server_name; print(server_name())"
     return subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=30
     ).stdout.strip()
@@ -156,7 +156,7 @@ def test_real_app_under_xvfb_pastes_on_show(xsession, flag, selection):
     """The app (bundled model) is triggered by ``show``: xclip owns the X selection and exits
     after serving one paste, which only the app's reaction to ``show`` asks for (a ``show``
     without a flag leaves it waiting)."""
-    code = "import sys; from desktop_mt.cli import main; sys.exit(main(['gui']))"
+    code = "import sys; from desktop_mt.cli.main import main; sys.exit(main(['gui']))"
     app = subprocess.Popen(
         [sys.executable, "-c", code], env=xsession, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )

@@ -10,8 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 
-from desktop_mt.gui.direction_bar import Target
-from desktop_mt.gui.window_chrome import SHORTCUTS
+from desktop_mt.gui.window.chrome import SHORTCUTS
+from desktop_mt.gui.window.direction_bar import Target
 
 from .test_swap_undo import CTRL, _swapped_once, _translate
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from desktop_mt.engine import direction
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, TranslationStats
 from desktop_mt.gui import settings as settings_mod
-from desktop_mt.gui.direction_bar import Target
+from desktop_mt.gui.window.direction_bar import Target
 
 from .fakes import FakeTranslator
 

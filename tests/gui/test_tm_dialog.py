@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from desktop_mt.gui.tm_dialog import SOURCE_COL, TARGET_COL, TMDialog, open_tm_dialog
+from desktop_mt.gui.dialogs.tm_dialog import SOURCE_COL, TARGET_COL, TMDialog, open_tm_dialog
 from desktop_mt.tm import APPROVED, EDITED, SOURCE, TARGET, TranslationMemory
 from desktop_mt.tm.tmx import read_tmx
 
@@ -207,7 +207,7 @@ def test_the_tmx_file_dialogs_open_in_home_then_in_the_last_folder_chosen(
 ):
     from PySide6.QtWidgets import QFileDialog
 
-    from desktop_mt.gui import tm_dialog
+    from desktop_mt.gui.dialogs import tm_dialog
 
     home = fresh_folders
     chosen = tmp_path / "exports" / "memory.tmx"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from desktop_mt.gui.tm_matches import diff_ops, tokens
-from desktop_mt.gui.window_chrome import SHORTCUTS
+from desktop_mt.gui.features.tm_matches import diff_ops, tokens
+from desktop_mt.gui.window.chrome import SHORTCUTS
 
 from .test_postedit import _put_cursor, _retranslate, make_ready
 

@@ -33,7 +33,7 @@ def test_clear_of_a_long_text_is_one_undo_step(qtbot, make_controller):
 
 
 def test_undo_after_app_edit_is_not_swallowed_by_the_user_history(qtbot):
-    from desktop_mt.gui.window import MainWindow
+    from desktop_mt.gui.window.main import MainWindow
 
     window = MainWindow()
     qtbot.addWidget(window)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtGui import QGuiApplication
 
-from desktop_mt.gui import fonts
-from desktop_mt.gui.window import MainWindow
+from desktop_mt.gui.window import fonts
+from desktop_mt.gui.window.main import MainWindow
 
 
 def make(qtbot) -> MainWindow:
@@ -114,7 +114,7 @@ def test_translate_file_dialog_opens_in_home_then_in_the_last_folder_chosen(
 ):
     from PySide6.QtWidgets import QFileDialog
 
-    from desktop_mt.gui import tm_dialog
+    from desktop_mt.gui.dialogs import tm_dialog
 
     window = make(qtbot)
     home = fresh_folders

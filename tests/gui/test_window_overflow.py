@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from desktop_mt.gui.direction_bar import Target
+from desktop_mt.gui.window.direction_bar import Target
 
 
 def narrow(qtbot, make_controller):

@@ -14,10 +14,10 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from desktop_mt.engine.options import GenerationOptions, SessionOptions
 from desktop_mt.engine.router import TwoWayTranslator
+from desktop_mt.engine.testing import CountingSessions
 from desktop_mt.engine.translator import Translator
 from desktop_mt.gui.ports import EngineConfig
-from desktop_mt.gui.worker import IncrementalPlan, TranslationWorker, cursor_sentence
-from desktop_mt.testing import CountingSessions
+from desktop_mt.gui.workers.translation import IncrementalPlan, TranslationWorker, cursor_sentence
 from desktop_mt.tm.incremental import Sentence, plan_update
 from tests.engine.scripted_model import ScriptedModelTranslator
 from tests.engine.test_lookahead import PASTE, SENTENCES

@@ -7,9 +7,9 @@ from __future__ import annotations
 import threading
 
 from desktop_mt.engine.options import GenerationOptions
+from desktop_mt.engine.testing import FakeModelTranslator
 from desktop_mt.gui.ports import EngineConfig
-from desktop_mt.gui.worker import IncrementalPlan, TranslationWorker, output_gap
-from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.gui.workers.translation import IncrementalPlan, TranslationWorker, output_gap
 from desktop_mt.tm import TranslationMemory
 from desktop_mt.tm.incremental import Sentence, plan_update
 from desktop_mt.tm.store import match_key

@@ -12,7 +12,7 @@ import pytest
 from desktop_mt.engine.events import StreamEvent, TranslationStats
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.gui.ports import EngineConfig
-from desktop_mt.gui.worker import TranslationWorker
+from desktop_mt.gui.workers.translation import TranslationWorker
 
 from .fakes import FakeTranslator
 

@@ -10,8 +10,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QColor, QIcon, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QLabel
 
-from desktop_mt.gui import fonts
-from desktop_mt.gui.tray import Tray, notice_windows
+from desktop_mt.gui.window import fonts
+from desktop_mt.gui.window.tray import Tray, notice_windows
 
 DARK = {
     QPalette.ColorRole.Window: "#2b2b2b",

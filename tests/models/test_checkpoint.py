@@ -187,7 +187,7 @@ def checkpoint_entry() -> dict:
 def test_a_catalog_checkpoint_is_downloaded_and_built_without_torch(tiny_marian_hf, home, tmp_path, capsys):
     """The catalog's checkpoint entry: the state dict downloaded (verified by the Hub's hash), the
     step layout built at install; `models list` shows the entry's scores and the installed layout."""
-    from desktop_mt.cli import main
+    from desktop_mt.cli.main import main
     from desktop_mt.models import download_model
     from tests.models.conftest import CHECKPOINT_COMMIT, CHECKPOINT_REPO
     from tests.models.fake_hub import FakeHub

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_mt import cli
 from desktop_mt.app.settings import remove_model
-from desktop_mt.errors import ModelNotFoundError
+from desktop_mt.base.errors import ModelNotFoundError
+from desktop_mt.cli import main as cli
 
 
 def test_download_of_an_unknown_name_says_so_before_any_download_line(home, capsys):

@@ -150,7 +150,7 @@ def test_an_fp32_split_download_is_installed_in_the_step_layout(hub, home, tiny_
 def test_an_fp32_merged_download_is_installed_in_the_step_layout(served, home, capsys, request):
     """Also when the graph is named as transformers.js / Optimum 2.x name it (the issue-44 case:
     ``model.shared.weight_merged_0``, ``node_Gather_2``): ``models list`` says ``layout step``."""
-    from desktop_mt.cli import main
+    from desktop_mt.cli.main import main
 
     server = request.getfixturevalue(served)
     path = download_model("tiny-merged", "fp32", endpoint=server.url)
@@ -288,7 +288,7 @@ def test_published_dynamic_int8_weights_are_read_back(tiny_dynamic_export):
 
 def test_the_converted_weights_are_verified_by_hash(tiny_marian_dir, tmp_path):
     """Most converted bytes are in external data files: a damaged one is refused by name, like a graph file."""
-    from desktop_mt.errors import ModelFormatError
+    from desktop_mt.base.errors import ModelFormatError
 
     folder = tmp_path / "model"
     shutil.copytree(tiny_marian_dir, folder)

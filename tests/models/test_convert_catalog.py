@@ -45,7 +45,7 @@ def test_the_shipped_catalog_builds_int8_from_the_fp32_files():
 
 @pytest.mark.parametrize("layout", ["split", "merged"])
 def test_a_catalog_int8_download_ends_in_the_step_layout(layout, home, capsys, request):
-    from desktop_mt.gui.models import StoreBackend
+    from desktop_mt.gui.features.models import StoreBackend
 
     server = request.getfixturevalue("hub" if layout == "split" else "merged_hub")
     entry = built_entry(catalog_entry() if layout == "split" else merged_entry())

@@ -16,8 +16,8 @@ from desktop_mt.app.settings import (
     set_active,
     settings_path,
 )
+from desktop_mt.base.errors import ModelFormatError, ModelNotFoundError
 from desktop_mt.engine.model_format import bundled_model_dir, inspect_model_dir
-from desktop_mt.errors import ModelFormatError, ModelNotFoundError
 from desktop_mt.models import models_dir
 
 

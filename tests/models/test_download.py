@@ -23,7 +23,7 @@ from desktop_mt.app.settings import (
     set_active,
     set_endpoint_setting,
 )
-from desktop_mt.errors import (
+from desktop_mt.base.errors import (
     DownloadCancelled,
     DownloadVerificationError,
     HubUnreachableError,
@@ -242,7 +242,7 @@ def test_serve_takes_an_installed_name_or_the_active_model(home, tiny_marian_dir
     import shutil
 
     from desktop_mt.app.factory import model_folders
-    from desktop_mt.cli import build_parser
+    from desktop_mt.cli.main import build_parser
     from desktop_mt.server.config import config_from_args
 
     shutil.copytree(tiny_marian_dir, home / "models" / "tiny")
@@ -258,7 +258,7 @@ def test_serve_takes_an_installed_name_or_the_active_model(home, tiny_marian_dir
 def test_a_second_download_of_the_same_model_is_refused_while_one_runs(hub, home):
     from filelock import FileLock
 
-    from desktop_mt.errors import ModelDownloadError
+    from desktop_mt.base.errors import ModelDownloadError
 
     lock = FileLock(str(home / "models" / ".downloads" / "tiny.lock"))
     (home / "models" / ".downloads").mkdir(parents=True)

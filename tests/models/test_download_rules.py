@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from desktop_mt.app.settings import get_active, set_active
-from desktop_mt.errors import ModelDownloadError
+from desktop_mt.base.errors import ModelDownloadError
 from desktop_mt.models import DownloadProgress, download_model, list_installed, load_catalog
 from tests.models.conftest import COMMIT, REPO, catalog_entry
 
@@ -70,7 +70,7 @@ def test_a_download_makes_only_the_listed_requests_and_no_telemetry(hub, home, t
 
 
 def test_progress_reports_speed_and_time_left_and_the_cli_shows_them(capsys):
-    from desktop_mt.cli_models import _Progress
+    from desktop_mt.cli.models import _Progress
 
     report = DownloadProgress("downloading", 20_000_000, 80_000_000, "onnx/encoder.onnx", 4_000_000.0)
     assert report.eta == 15.0 and DownloadProgress("downloading", 1, 2).eta is None
@@ -106,7 +106,7 @@ def models_cli(*args: str) -> int:
     """``desktop-mt models ARGS`` through its own parser (what cli.main dispatches to)."""
     import argparse
 
-    from desktop_mt.cli_models import add_models_parser
+    from desktop_mt.cli.models import add_models_parser
 
     parser = argparse.ArgumentParser(prog="desktop-mt")
     add_models_parser(parser.add_subparsers(dest="command"))
@@ -133,7 +133,7 @@ def test_a_zh_en_catalog_model_downloads_and_is_listed_and_chosen_per_direction(
 
 def test_a_download_the_converter_rebuilds_shows_the_step_layout(hub, home, capsys):
     """The fastest layout, built at install by models.convert, is what the list and the dialog show."""
-    from desktop_mt.gui.models import StoreBackend
+    from desktop_mt.gui.features.models import StoreBackend
 
     download_model("tiny", "fp32", endpoint=hub.url)
     (model,) = list_installed()

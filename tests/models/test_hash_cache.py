@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from desktop_mt import Translator
-from desktop_mt.errors import ModelFormatError
+from desktop_mt.base.errors import ModelFormatError
 
 
 def test_flipped_bytes_with_the_mtime_restored_are_refused(tiny_marian_dir, tmp_path, monkeypatch):

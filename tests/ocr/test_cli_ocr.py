@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from desktop_mt import cli
-from desktop_mt.cli_ocr import OUTPUT_SEPARATOR
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.cli import main as cli
+from desktop_mt.cli.ocr import OUTPUT_SEPARATOR
+from desktop_mt.engine.testing import ScriptedTranslator
 from tests.ocr.texts import CHINESE, ENGLISH, render, save
 
 

@@ -22,8 +22,8 @@ from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
-from desktop_mt.gui.capture import grab_screens, qimage_to_rgb
-from desktop_mt.gui.ocr_overlay import RegionPicker
+from desktop_mt.gui.dialogs.ocr_overlay import RegionPicker
+from desktop_mt.gui.platform.capture import grab_screens, qimage_to_rgb
 from desktop_mt.ocr import OcrEngine
 from tests.ocr.texts import CHINESE, ENGLISH, edit_distance
 

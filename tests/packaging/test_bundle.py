@@ -172,7 +172,7 @@ def test_every_executable_runs_in_utf8_mode(bundle):
 
 def test_self_test_output_in_a_non_utf8_encoding_is_utf8(bundle, tmp_path):
     """``self-test > out.txt`` where the streams' encoding would be cp1252 (Windows' ANSI code
-    page; PYTHONIOENCODING stands in for it here): UTF-8 all the same (desktop_mt/stdio.py)."""
+    page; PYTHONIOENCODING stands in for it here): UTF-8 all the same (desktop_mt/base/stdio.py)."""
     env = dict(build.bundle_env(tmp_path), PYTHONIOENCODING="cp1252")
     proc = subprocess.run([str(bundle["exe"]), "self-test"], env=env, capture_output=True, timeout=300)
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")

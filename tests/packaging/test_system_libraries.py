@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from desktop_mt.gui.display_check import platform_plugin
+from desktop_mt.gui.platform.display_check import platform_plugin
 from tests.fake_ldd import XCB_PLUGIN_REPORT, fake_ldd_path
 from tests.packaging.build_script import build
 

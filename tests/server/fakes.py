@@ -1,7 +1,7 @@
 """A fake Translator for the server tests that exercise the HTTP layer (attacks, errors,
 cancellation, connections, fuzzing): instant, deterministic, and controllable with events.
 
-:class:`FakeTranslator` (a :class:`desktop_mt.testing.ScriptedTranslator`) is a translator
+:class:`FakeTranslator` (a :class:`desktop_mt.engine.testing.ScriptedTranslator`) is a translator
 face as the server sees one (``desktop_mt.engine.protocols.TranslatorFace``: ``model_info``,
 ``variant``, ``options``, ``directions``, ``missing``, ``count_tokens``, ``translate_batch``,
 ``translate_items``, ``translate_stream``, ``alternatives``, ``close``...). Its engine calls
@@ -17,11 +17,11 @@ import threading
 from collections.abc import Generator, Sequence
 from typing import Any
 
+from desktop_mt.base.errors import TranslationCancelled
 from desktop_mt.engine.events import Alternative, Finished, StreamEvent, TextDelta, TranslationStats
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.engine.protocols import CancelToken
-from desktop_mt.errors import TranslationCancelled
-from desktop_mt.testing import ScriptedTranslator
+from desktop_mt.engine.testing import ScriptedTranslator
 from desktop_mt.tm.store import TranslationMemory
 
 WAIT = 30.0

@@ -220,7 +220,7 @@ def test_busy_is_429_in_deepls_shape_and_503_in_deeplxs():
 
 
 def test_serve_takes_a_model_per_direction_and_the_memory_flag():
-    from desktop_mt.cli import build_parser
+    from desktop_mt.cli.main import build_parser
     from desktop_mt.server.config import config_from_args
 
     args = build_parser().parse_args(["serve", "--model", "opus-mt-zh-en", "--model", "/models/en-zh", "--tm"])

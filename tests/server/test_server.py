@@ -406,7 +406,7 @@ def test_stream_slots_are_bounded(keyed):
 
 
 def test_serve_refuses_a_network_host_without_a_key(capsys):
-    from desktop_mt.cli import main
+    from desktop_mt.cli.main import main
 
     assert main(["serve", "--host", "0.0.0.0", "--port", "1"]) == 2
     err = capsys.readouterr().err
@@ -415,7 +415,7 @@ def test_serve_refuses_a_network_host_without_a_key(capsys):
 
 def test_translate_command_never_imports_the_server_stack():
     code = (
-        "import sys; from desktop_mt.cli import build_parser; "
+        "import sys; from desktop_mt.cli.main import build_parser; "
         "build_parser().parse_args(['translate', 'x.txt']); "
         "print(sorted(m for m in ('fastapi', 'uvicorn', 'starlette') if m in sys.modules))"
     )

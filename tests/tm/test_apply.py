@@ -1,11 +1,11 @@
 """A batch translator with a memory: exact matches never reach the model (counted with the
-engine's fake model, desktop_mt.testing.FakeModelTranslator)."""
+engine's fake model, desktop_mt.engine.testing.FakeModelTranslator)."""
 
 from __future__ import annotations
 
 import pytest
 
-from desktop_mt.testing import FakeModelTranslator
+from desktop_mt.engine.testing import FakeModelTranslator
 from desktop_mt.tm import TranslationMemory
 from desktop_mt.tm.apply import MemoryTranslator
 

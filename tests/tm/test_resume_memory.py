@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from desktop_mt.base.errors import TranslationCancelled
 from desktop_mt.batch import journal_path, translate_file
 from desktop_mt.engine.glossary import Glossary, Term
 from desktop_mt.engine.options import GenerationOptions
-from desktop_mt.errors import TranslationCancelled
 from desktop_mt.tm import APPROVED, TranslationMemory
 from desktop_mt.tm.apply import MemoryTranslator, memory_factory
 

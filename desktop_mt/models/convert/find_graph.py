@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import DesktopMTError
+from ...base.errors import DesktopMTError
 from .graph_scope import BETWEEN, DEPTH, PASS, Found, Scope, scopes
 from .onnx_graph import GraphConstants
 from .spec import Attention, ConversionRefused, DecoderLayer, Dims, FeedForward, Linear, MarianDecoderWeights, Norm

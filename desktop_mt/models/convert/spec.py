@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import ModelFormatError
+from ...base.errors import ModelFormatError
 
 ACTIVATIONS = ("swish", "silu", "relu", "gelu")
 

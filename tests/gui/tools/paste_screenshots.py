@@ -39,7 +39,8 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from desktop_mt.gui import app as app_mod
-    from desktop_mt.gui import fonts, qtcompat
+    from desktop_mt.gui import qtcompat
+    from desktop_mt.gui.window import fonts
 
     app = QApplication(sys.argv[:1])
     qtcompat.install_none_refcount_guard()

@@ -56,7 +56,8 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from desktop_mt.gui import app as app_mod
-    from desktop_mt.gui import fonts, i18n, qtcompat, theme
+    from desktop_mt.gui import i18n, qtcompat
+    from desktop_mt.gui.window import fonts, theme
 
     app = QApplication(sys.argv[:1])
     qtcompat.install_none_refcount_guard()

@@ -47,7 +47,8 @@ class Checklist:
         from PySide6.QtWidgets import QApplication
 
         from desktop_mt.gui import app as app_mod
-        from desktop_mt.gui import fonts, qtcompat
+        from desktop_mt.gui import qtcompat
+        from desktop_mt.gui.window import fonts
 
         self.out_dir, self.phase = out_dir, phase
         self.app = QApplication(sys.argv[:1])
@@ -150,7 +151,7 @@ class Checklist:
         self.check("type", "train station" in shown.lower(), f"the term at a sentence start kept in {shown!r}")
         self.record("2-type")
         from desktop_mt.engine.glossary import Glossary, Term
-        from desktop_mt.gui.glossary_editor import save_glossary
+        from desktop_mt.gui.dialogs.glossary_editor import save_glossary
 
         save_glossary(Glossary((Term(*TERMS[0]),)))  # "Beijing,北京" removed in Settings' editor
         self.after(self.controller.requestFinished, self.glossary_changed)
@@ -244,7 +245,7 @@ def main() -> int:
     from PySide6.QtCore import QTimer
 
     from desktop_mt.engine.glossary import Glossary, Term
-    from desktop_mt.gui.glossary_editor import save_glossary
+    from desktop_mt.gui.dialogs.glossary_editor import save_glossary
 
     if phase == "first":
         save_glossary(Glossary(tuple(Term(*t) for t in TERMS)))

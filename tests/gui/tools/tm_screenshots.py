@@ -52,10 +52,11 @@ def main() -> int:
     from PySide6.QtGui import QImage
     from PySide6.QtWidgets import QApplication
 
-    from desktop_mt.gui import fonts, qtcompat
-    from desktop_mt.gui.history_dialog import HistoryDialog
-    from desktop_mt.gui.tm_dialog import open_tm_dialog
-    from desktop_mt.history import History
+    from desktop_mt.app.history import History
+    from desktop_mt.gui import qtcompat
+    from desktop_mt.gui.dialogs.history_dialog import HistoryDialog
+    from desktop_mt.gui.dialogs.tm_dialog import open_tm_dialog
+    from desktop_mt.gui.window import fonts
     from desktop_mt.tm import APPROVED, EDITED, TranslationMemory
     from desktop_mt.tm.tmx import import_tmx
 

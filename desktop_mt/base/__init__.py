@@ -1,0 +1,3 @@
+"""The base layer: errors, user folders, atomic files, the version, UTF-8 standard streams and
+package data. Everything in desktop_mt may import it; it imports nothing of desktop_mt above it.
+"""

@@ -1,0 +1,3 @@
+"""The dialogs the window opens: Settings (with the glossary editor), Models, History, the
+translation memory and the screen-region picker.
+"""

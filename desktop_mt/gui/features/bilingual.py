@@ -1,0 +1,78 @@
+"""View > Bilingual (issue 19): each source paragraph followed by its translation, in the
+window (shown and copied that way) and in file jobs (``bilingual=True`` for txt, docx, srt).
+
+The translation streams in as usual; when it has finished (or was stopped) the translation
+pane is rebuilt with the source lines interleaved. The engine keeps the line structure (one
+output line per input line), so line ``i`` of the translation belongs to line ``i`` of the
+source. Toggling the option re-renders the translation on screen at once.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+
+from ..ports import BilingualHost, qt_parent
+
+
+def interleave(source: str, translation: str) -> str:
+    """Each non-blank source line followed by its translation line, the pairs separated by a
+    blank line. A stopped translation has fewer lines: the rest of the source follows alone.
+    When the two do not line up (more translated lines than source lines), the source comes
+    first and the translation after it."""
+    src = source.strip("\n").split("\n")
+    tgt = translation.strip("\n").split("\n") if translation.strip() else []
+    if len(tgt) > len(src):
+        return f"{source.strip()}\n\n{translation.strip()}"
+    blocks = []
+    for i, line in enumerate(src):
+        if not line.strip():
+            continue
+        done = tgt[i] if i < len(tgt) else ""
+        blocks.append(f"{line}\n{done}" if done.strip() else line)
+    return "\n\n".join(blocks)
+
+
+class BilingualView(QObject):
+    """The controller's helper for the View > Bilingual toggle (remembered in the settings)."""
+
+    def __init__(self, controller: BilingualHost) -> None:
+        super().__init__(qt_parent(controller))
+        self.controller = controller
+        self.session = controller.session  # the request that runs
+        self.window = window = controller.window
+        self._source = ""  # the source text of the request that runs / ran last
+        self._plain: str | None = None  # its translation as the engine wrote it (after it ended)
+        self._shown = ""  # what this view last put in the pane
+        window.bilingual_action.setChecked(controller.settings.bilingual)
+        window.bilingualToggled.connect(self.set_bilingual)
+        controller.requestStarted.connect(self._on_started)
+        controller.requestFinished.connect(self._on_finished)
+
+    @property
+    def on(self) -> bool:
+        """Whether translations are shown (and saved by file jobs) bilingually."""
+        return bool(self.controller.settings.bilingual)
+
+    def set_bilingual(self, on: bool) -> None:
+        """View > Bilingual: remember it and show the translation on screen that way."""
+        self.controller.settings.bilingual = bool(on)
+        self.window.bilingual_action.setChecked(bool(on))
+        self.controller.save()
+        # Only the pane this view rendered (not one Clear or History replaced since).
+        if self._plain is not None and self.session.current is None and self.window.target_text() == self._shown:
+            self._show()
+
+    def _on_started(self, _req_id: int, text: str) -> None:
+        self._source, self._plain = text, None  # a new request: the pane streams plain text
+
+    def _on_finished(self, _req_id: int) -> None:
+        self._plain = self._shown = self.window.target_text()
+        if self.on:
+            self._show()
+
+    def _show(self) -> None:
+        text = interleave(self._source, self._plain or "") if self.on else (self._plain or "")
+        if text != self.window.target_text():
+            self.window.clear_target()
+            self.window.append_target(text)
+        self._shown = self.window.target_text()

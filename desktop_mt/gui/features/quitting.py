@@ -1,0 +1,103 @@
+"""Quitting while work runs asks first.
+
+Ctrl+Q, File > Quit, the tray's Quit and a window close that quits (no tray) all go through
+``MainWindow.may_quit``. While a translation, a file job or the add of a model folder runs,
+:class:`QuitGuard` asks whether to quit now; the default answer keeps the app running. The text
+is safe either way (:mod:`drafts` keeps it), a file job stopped by the quit is offered on the
+next start (:mod:`job_resume`), and a stopped add must be started again, which the question says.
+The question stays true while it is open: a file job goes on meanwhile, so its count is read
+again every half second (it said "113 of 193" while the job was at 185).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from ..dialogs import folder_adding
+from ..i18n import translate
+from ..ports import QuitHost, qt_parent
+
+REFRESH_MS = 500  # how often an open question reads what runs again
+
+
+def _question(running: str) -> str:
+    running = running or translate("Quitting", "Nothing runs any more.")
+    return running + "\n\n" + translate("Quitting", "Quit anyway?")
+
+
+def ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = None) -> bool:
+    """The question (modal); True to quit. ``live``: what runs now, read again while the
+    question is open (the work goes on behind it)."""
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        translate("Quitting", "Quit desktop-mt?"),
+        _question(running),
+        QMessageBox.StandardButton.NoButton,
+        parent,
+    )
+    if live is not None:
+        timer = QTimer(box)
+        timer.setInterval(REFRESH_MS)
+        timer.timeout.connect(lambda: box.setText(_question(live())))
+        timer.start()
+    quit_button = box.addButton(translate("Quitting", "Quit"), QMessageBox.ButtonRole.DestructiveRole)
+    keep = box.addButton(translate("Quitting", "Keep running"), QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(keep)
+    box.setEscapeButton(keep)
+    box.exec()
+    return box.clickedButton() is quit_button
+
+
+class QuitGuard(QObject):
+    """Answers the window's ``may_quit`` from what the controller runs."""
+
+    def __init__(self, controller: QuitHost, ask: Callable[[QWidget, str], bool] | None = None) -> None:
+        super().__init__(qt_parent(controller))
+        self.controller = controller
+        self.ask: Callable[[QWidget, str], bool] = ask or self._ask_live
+        self.window = controller.window
+        self.session = controller.session  # the request that runs
+        self.window.may_quit = self.may_quit
+
+    def running(self) -> str:
+        """What quitting would stop, in words ("" when nothing runs)."""
+        c = self.controller
+        parts = []
+        if self.session.current is not None:
+            parts.append(translate("Quitting", "A translation is running; the part translated so far is kept."))
+        if c.file_job is not None:
+            done = (
+                translate("Quitting", " ({done} of {total} segments done)").format(
+                    done=c.file_progress[0], total=c.file_progress[1]
+                )
+                if c.file_progress
+                else ""
+            )
+            parts.append(
+                translate(
+                    "Quitting",
+                    "{name} is being translated{done}. What is done is kept, and desktop-mt offers to "
+                    "continue it when it starts again.",
+                ).format(name=Path(c.file_job.src).name, done=done)
+            )
+        for name in folder_adding.adds_running():
+            parts.append(
+                translate(
+                    "Quitting",
+                    "{name} is being added as a model; quitting stops that, and it can be added again later.",
+                ).format(name=name)
+            )
+        return "\n".join(parts)
+
+    def _ask_live(self, parent: QWidget, running: str) -> bool:
+        """:func:`ask_quit`, its text kept up to date from :meth:`running`."""
+        return ask_quit(parent, running, self.running)
+
+    def may_quit(self) -> bool:
+        """True when nothing runs, or the user chose to quit anyway."""
+        running = self.running()
+        return not running or self.ask(self.window.window(), running)

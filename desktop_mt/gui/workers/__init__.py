@@ -1,0 +1,1 @@
+"""QObjects that run on threads of their own: the translation worker and the model downloads."""
