@@ -723,7 +723,9 @@ def test_every_translator_face_has_every_member() -> None:
 # gui/ports.py, 48 reaches ``self.controller.<x>.<y>``, the window a chain of four classes.
 GUI_DIR = ROOT / PACKAGE / "gui"
 PORTS_AT_MOST = 31  # Protocols in gui/ports.py
-GUI_PROTOCOLS_AT_MOST = 45  # Protocols anywhere in gui/ (no port moves out of ports.py to hide)
+# Protocols anywhere in gui/ (no port moves out of ports.py to hide); one more than the ports
+# work left: window/shell.WindowShell, which the window parts name instead of MainWindow (no circle).
+GUI_PROTOCOLS_AT_MOST = 46
 REACHES_AT_MOST = 14  # ``self.controller.<x>.<y>``: a feature that reaches through the controller
 REACH = re.compile(r"self\.controller\.[a-z_]+\.[a-z_]+")
 

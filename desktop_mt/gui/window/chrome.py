@@ -6,7 +6,7 @@ the window's constants, the warning banner and the file-job strip."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from PySide6.QtCore import QMimeData, QObject, Qt
 from PySide6.QtGui import (
@@ -40,9 +40,7 @@ from ..ports import Status, StrEnum
 from .direction_bar import SWAP_SHORTCUT, DirectionBar
 from .look import FitLabel
 from .postedit_pane import PostEditPane
-
-if TYPE_CHECKING:
-    from .main import MainWindow
+from .shell import WindowShell
 
 STATES = tuple(Status)  # the status bar's states (the stylesheet matches their values)
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
@@ -290,8 +288,9 @@ class WindowChrome:
     window (a part it owns: ``MainWindow.chrome``); the actions say what the user wants by the
     window's intent signals or call its behaviour (``emit_translate``, ``copy_result``...)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    def __init__(self, window: WindowShell) -> None:
+        self.shell = window
+        self.window = window.qt_window()
         self._build_editors()
         self._build_actions()
         self._build_layout()
@@ -309,7 +308,7 @@ class WindowChrome:
                 "Type or paste English or Chinese text (输入英文或中文). Ctrl+Enter translates, Esc stops.",
             )
         )
-        self.source.textChanged.connect(window.on_source_changed)
+        self.source.textChanged.connect(self.shell.on_source_changed)
         self.target = PostEditPane(window)  # editable: post-editing (issue 28)
         self.target.setObjectName("target")
         self.target.setPlaceholderText(
@@ -333,34 +332,36 @@ class WindowChrome:
 
     def _build_actions(self) -> None:
         # One QAction per command, shared by the toolbar and the menus.
-        window, action = self.window, self.action
+        action = self.action
         self.translate_action = action(
             translate("WindowChrome", "Translate"),
             translate("WindowChrome", "Translate (Ctrl+Enter)"),
-            window.emit_translate,
+            self.shell.emit_translate,
         )
         self.stop_action = action(
-            translate("WindowChrome", "Stop"), translate("WindowChrome", "Stop (Esc)"), window.stopRequested.emit
+            translate("WindowChrome", "Stop"), translate("WindowChrome", "Stop (Esc)"), self.shell.stopRequested.emit
         )
         self.copy_action = action(
             translate("WindowChrome", "Copy translation"),
             translate("WindowChrome", "Copy the translation (Ctrl+Shift+C)"),
-            window.copy_result,
+            self.shell.copy_result,
             "Ctrl+Shift+C",
         )
         self.clear_action = action(
             translate("WindowChrome", "Clear"),
             translate("WindowChrome", "Clear both panes (Ctrl+Z brings the text back)"),
-            window.clearRequested.emit,
+            self.shell.clearRequested.emit,
             "Ctrl+Shift+Backspace",
         )
         self.clipboard_action = action(
             translate("WindowChrome", "Translate clipboard"),
             translate("WindowChrome", "Translate the clipboard ({keys})").format(keys=CLIPBOARD_SHORTCUT),
-            window.clipboardTranslateRequested.emit,
+            self.shell.clipboardTranslateRequested.emit,
         )
         self.settings_action = action(
-            translate("WindowChrome", "Settings…"), translate("WindowChrome", "Settings"), window.settingsRequested.emit
+            translate("WindowChrome", "Settings…"),
+            translate("WindowChrome", "Settings"),
+            self.shell.settingsRequested.emit,
         )
         self.file_action = action(
             translate("WindowChrome", "Translate file…"),
@@ -369,13 +370,13 @@ class WindowChrome:
                 "Translate a document: text, subtitles, Word, PowerPoint, Excel, PDF, XLIFF, PO,"
                 " Markdown or HTML (or drop one on the window)",
             ),
-            window.choose_file,
+            self.shell.choose_file,
             "Ctrl+O",
         )
         self.quit_action = action(
             translate("WindowChrome", "Quit"),
             translate("WindowChrome", "Quit desktop-mt (Ctrl+Q)"),
-            window.quit,
+            self.shell.quit,
             "Ctrl+Q",
         )
         self.swap_action = action(
@@ -383,7 +384,7 @@ class WindowChrome:
             translate("WindowChrome", "The translation becomes the source and the direction flips ({keys})").format(
                 keys=SWAP_SHORTCUT
             ),
-            window.swapRequested.emit,
+            self.shell.swapRequested.emit,
             SWAP_SHORTCUT,
         )
 
@@ -398,7 +399,7 @@ class WindowChrome:
         self.toolbar.setFloatable(False)
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.direction_bar = DirectionBar(window)  # Auto / English -> Chinese / Chinese -> English, swap
-        self.direction_bar.swapRequested.connect(window.swapRequested.emit)
+        self.direction_bar.swapRequested.connect(self.shell.swapRequested.emit)
         self.toolbar.addWidget(self.direction_bar)
         self.toolbar.addSeparator()
         for action in (
@@ -420,12 +421,12 @@ class WindowChrome:
         self.clipboard_button = button(self.clipboard_action)
         self.settings_button, self.file_button = button(self.settings_action), button(self.file_action)
         self.file_job = FileJobPanel(window)
-        self.file_job.cancel_button.clicked.connect(window.fileCancelRequested.emit)
+        self.file_job.cancel_button.clicked.connect(self.shell.fileCancelRequested.emit)
         central = QWidget(window)
         layout = QVBoxLayout(central)
         layout.addWidget(self.banner)
         self.demo_notice = DemoModelNotice(window)
-        self.demo_notice.button.clicked.connect(window.modelsRequested.emit)
+        self.demo_notice.button.clicked.connect(self.shell.modelsRequested.emit)
         layout.addWidget(self.demo_notice)
         layout.addWidget(self.file_job)
         layout.addWidget(self.splitter, 1)
@@ -459,9 +460,11 @@ class WindowChrome:
         # insert a newline, and Esc must stop wherever the focus is.
         window = self.window
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), window).activated.connect(window.emit_translate)
-        QShortcut(QKeySequence("Esc"), window).activated.connect(window.stopRequested.emit)
-        QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), window).activated.connect(window.clipboardTranslateRequested.emit)
+            QShortcut(QKeySequence(keys), window).activated.connect(self.shell.emit_translate)
+        QShortcut(QKeySequence("Esc"), window).activated.connect(self.shell.stopRequested.emit)
+        QShortcut(QKeySequence(CLIPBOARD_SHORTCUT), window).activated.connect(
+            self.shell.clipboardTranslateRequested.emit
+        )
         # Ctrl+Y redoes in either pane (the editors know only the platform's redo keys); the
         # pane's own redo, so a swap's redo brings its direction back as Ctrl+Shift+Z does.
         for pane in (self.source, self.target):

@@ -7,7 +7,6 @@ shows and asks, and says what the user wants by the window's signals (``translat
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QDragMoveEvent, QDropEvent
@@ -17,23 +16,22 @@ from ..features.file_jobs import OutputAnswer, ResumeAnswer
 from ..i18n import translate
 from .chrome import AnswerT, WindowChrome, dropped_file
 from .menus import WindowMenus
-
-if TYPE_CHECKING:
-    from .main import MainWindow
+from .shell import WindowShell
 
 
 class WindowFiles(QObject):
     """File drops, the file-job strip, Recent files and the job's questions (see the module
     docstring). A QObject: it filters the drag events of the window's panes."""
 
-    def __init__(self, window: MainWindow, chrome: WindowChrome, menus: WindowMenus) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, window: WindowShell, chrome: WindowChrome, menus: WindowMenus) -> None:
+        super().__init__(window.qt_window())
+        self.shell = window
+        self.window = window.qt_window()
         self.chrome = chrome
         self.recent_menu = menus.recent_menu
         self.set_recent_files([])
         # The editors take drops themselves (text); file drops on them go to the job too.
-        window.setAcceptDrops(True)  # the window's own drag events come here by MainWindow's handlers
+        self.window.setAcceptDrops(True)  # the window's own drag events come here by MainWindow's handlers
         for editor in (chrome.source, chrome.target):
             editor.viewport().installEventFilter(self)
 
@@ -52,7 +50,7 @@ class WindowFiles(QObject):
         if not path:
             return False
         event.acceptProposedAction()
-        self.window.translateFileRequested.emit(path)
+        self.shell.translateFileRequested.emit(path)
         return True
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
@@ -97,7 +95,7 @@ class WindowFiles(QObject):
             action = self.recent_menu.addAction(Path(path).name)
             action.setToolTip(path)
             action.setData(path)
-            action.triggered.connect(lambda _c=False, p=path: self.window.translateFileRequested.emit(p))
+            action.triggered.connect(lambda _c=False, p=path: self.shell.translateFileRequested.emit(p))
         if not files:
             self.recent_menu.addAction(translate("WindowFiles", "(none yet)")).setEnabled(False)
 

@@ -142,6 +142,10 @@ class MainWindow(QMainWindow):
         self.history_action, self.shortcuts_action = menus.history_action, menus.shortcuts_action
         self.about_action = menus.about_action
 
+    def qt_window(self) -> QMainWindow:
+        """The window itself, as its parts' Qt parent (``shell.WindowShell``)."""
+        return self
+
     # ---- intents ------------------------------------------------------------------------
     def emit_translate(self) -> None:
         """Translate (the button, Ctrl+Enter): ``translateRequested`` with the source text."""

@@ -5,23 +5,20 @@ the main window owns (``MainWindow.menus``), built after its chrome."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence
 
 from ..i18n import translate
 from .chrome import DEFAULT_FONT_SIZE, REDO_SHORTCUT, SHORTCUTS, WindowChrome
-
-if TYPE_CHECKING:
-    from .main import MainWindow
+from .shell import WindowShell
 
 
 class WindowMenus:
     """The menus of the main window; see the module docstring."""
 
-    def __init__(self, window: MainWindow, chrome: WindowChrome) -> None:
-        self.window = window
+    def __init__(self, window: WindowShell, chrome: WindowChrome) -> None:
+        self.shell = window
+        self.window = window.qt_window()
         self.chrome = chrome
         self.global_shortcuts: tuple[tuple[str, str], ...] = ()  # (keys, what) of the global shortcuts on
         self._build_file_menu()
@@ -39,7 +36,7 @@ class WindowMenus:
         self.models_action = chrome.action(
             translate("WindowMenus", "Models…"),
             translate("WindowMenus", "Download, remove and choose translation models"),
-            window.modelsRequested.emit,
+            self.shell.modelsRequested.emit,
         )
         menu.addAction(self.models_action)
         menu.addAction(chrome.settings_action)
@@ -95,7 +92,7 @@ class WindowMenus:
                 "Join the line breaks of text copied from PDFs when it is pasted "
                 "(Ctrl+Z brings back the text as pasted)",
             ),
-            window.joinLinesToggled,
+            self.shell.joinLinesToggled,
         )
         entry: QAction | None
         for entry in (
@@ -131,19 +128,19 @@ class WindowMenus:
         self.larger_action = chrome.action(
             translate("WindowMenus", "Larger text"),
             translate("WindowMenus", "Larger text (Ctrl++)"),
-            lambda: window.set_font_size(window.font_size + 1, emit=True),
+            lambda: self.shell.set_font_size(self.shell.font_size + 1, emit=True),
             QKeySequence.StandardKey.ZoomIn,
         )
         self.smaller_action = chrome.action(
             translate("WindowMenus", "Smaller text"),
             translate("WindowMenus", "Smaller text (Ctrl+-)"),
-            lambda: window.set_font_size(window.font_size - 1, emit=True),
+            lambda: self.shell.set_font_size(self.shell.font_size - 1, emit=True),
             QKeySequence.StandardKey.ZoomOut,
         )
         self.reset_font_action = chrome.action(
             translate("WindowMenus", "Default text size"),
             translate("WindowMenus", "Default text size (Ctrl+0)"),
-            lambda: window.set_font_size(DEFAULT_FONT_SIZE, emit=True),
+            lambda: self.shell.set_font_size(DEFAULT_FONT_SIZE, emit=True),
             "Ctrl+0",
         )
         for action in (self.larger_action, self.smaller_action, self.reset_font_action):
@@ -154,7 +151,7 @@ class WindowMenus:
                 "WindowMenus",
                 "Show, copy and save translations bilingually: each source paragraph followed by its translation",
             ),
-            window.bilingualToggled,
+            self.shell.bilingualToggled,
         )
         menu.addSeparator()
         menu.addAction(self.bilingual_action)
@@ -162,7 +159,7 @@ class WindowMenus:
         self.history_action = chrome.action(
             translate("WindowMenus", "History…"),
             translate("WindowMenus", "Past translations: search, open, copy (Ctrl+H)"),
-            window.historyRequested.emit,
+            self.shell.historyRequested.emit,
             "Ctrl+H",
         )
         menu.addAction(self.history_action)
@@ -183,13 +180,13 @@ class WindowMenus:
         self.shortcuts_action = chrome.action(
             translate("WindowMenus", "Keyboard shortcuts"),
             translate("WindowMenus", "Keyboard shortcuts"),
-            window.show_shortcuts,
+            self.shell.show_shortcuts,
             QKeySequence.StandardKey.HelpContents,
         )
         self.about_action = chrome.action(
             translate("WindowMenus", "About desktop-mt"),
             translate("WindowMenus", "Model, licences and version"),
-            window.show_about,
+            self.shell.show_about,
         )
         menu.addAction(self.shortcuts_action)
         menu.addAction(self.about_action)
