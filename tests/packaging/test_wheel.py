@@ -141,4 +141,6 @@ def test_installed_wheel_translates_with_only_runtime_dependencies(wheel, tmp_pa
 def importlib_absent(python: Path, module: str, cwd: Path) -> bool:
     """Whether ``module`` cannot be imported by ``python`` run in ``cwd``."""
     code = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({module!r}) is not None)"
-    return subprocess.run([str(python), "-c", code], cwd=cwd, capture_output=True).returncode == 0
+    # Without PYTHONPATH: a checkout on it (a run from a clone) is not what the wheel installed.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([str(python), "-c", code], cwd=cwd, env=env, capture_output=True).returncode == 0
