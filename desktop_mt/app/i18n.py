@@ -44,7 +44,7 @@ import re
 import struct
 import sys
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -168,7 +168,17 @@ def cli_language(choice: str | None = None, environ: Mapping[str, str] | None = 
     choice = language_setting() if choice is None else choice
     if choice in (ENGLISH, SIMPLIFIED):
         return choice
-    for tag in system_languages(environ):
+    return language_for(choice, system_languages(environ))
+
+
+def language_for(choice: str, tags: Iterable[str]) -> str:
+    """ "en" or "zh_CN" for the Settings' ``choice``, the one rule of the CLI and the window:
+    "system" takes the first Chinese or English one of the user's language ``tags`` (in their
+    order of preference, BCP 47 or POSIX form: zh-Hans-CN, zh_TW.UTF-8, C): any Chinese is
+    Simplified Chinese (zh_TW/zh_HK too, for now); none of either, English."""
+    if choice in (ENGLISH, SIMPLIFIED):
+        return choice
+    for tag in tags:
         primary = tag.replace("-", "_").split(".")[0].split("@")[0].split("_")[0].lower()
         if primary == "zh":
             return SIMPLIFIED

@@ -40,6 +40,7 @@ from pathlib import Path
 import PySide6
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
+from ..app.i18n import ENGLISH, SIMPLIFIED, language_for
 from ..app.settings import LANGUAGES
 from ..base import paths
 from ..base.resources_path import resource_path
@@ -47,7 +48,6 @@ from ..base.resources_path import resource_path
 log = logging.getLogger(__name__)
 
 CATALOG = "desktop_mt"  # desktop_mt_<lang>.ts / .qm
-ENGLISH, SIMPLIFIED = "en", "zh_CN"
 TRANSLATED = (SIMPLIFIED,)  # the languages with a .ts (English is the source text)
 QT_CATALOGS = ("qtbase",)  # Qt's own: standard dialogs, buttons, context menus
 
@@ -84,13 +84,7 @@ def interface_language(choice: str, ui_languages: list[str] | None = None) -> st
     (zh-CN, zh-SG, zh-TW, zh-HK, zh-Hans...) is Simplified Chinese; none of either: English."""
     if choice in LANGUAGES and choice != "system":
         return choice
-    for tag in QLocale.system().uiLanguages() if ui_languages is None else ui_languages:
-        primary = tag.replace("_", "-").split("-")[0].lower()
-        if primary == "zh":
-            return SIMPLIFIED
-        if primary == "en":
-            return ENGLISH
-    return ENGLISH
+    return language_for(choice, QLocale.system().uiLanguages() if ui_languages is None else ui_languages)
 
 
 def lrelease() -> Path | None:
