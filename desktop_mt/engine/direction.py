@@ -30,7 +30,7 @@ import functools
 import re
 from typing import Final, Literal, cast
 
-from ..base.errors import N_, ModelNotFoundError, Phrase
+from ..base.errors import N_, DesktopMTError, ModelNotFoundError, Phrase
 from . import textproc
 from .segment import segment_sentences
 
@@ -97,6 +97,18 @@ class DirectionUnavailableError(ModelNotFoundError):
         }
         super().__init__(template.format(**fields))
         self.worded(template, **fields)
+
+
+class NotTranslatedError(DesktopMTError):
+    """A sentence that no direction translates (Japanese, Korean, nothing but numbers, or
+    already in the target language) was given where one direction must be chosen for it:
+    completing a typed prefix (``TwoWayTranslator.sentence_direction``). Not a failure of the
+    engine: the front end says it in the user's language (``template`` is set)."""
+
+    def __init__(self) -> None:
+        template = N_("this sentence is not translated (no English or Chinese to translate)")
+        super().__init__(template)
+        self.worded(template)
 
 
 def language(sentence: str) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Generator, Iterator
 
 import numpy as np
 
-from ..base.errors import TranslationCancelled
+from ..base.errors import DesktopMTError, TranslationCancelled
 from . import generation as gen
 from . import script
 from .core import TranslatorCore
@@ -160,7 +160,7 @@ def _search(
     forced = len(typed.prefix.forced)
     limit = translator.max_total_length(len(src[0]), opts) + forced
     if forced + 2 > translator.model_info.max_positions:
-        raise ValueError(
+        raise DesktopMTError(
             f"the prefix is {forced} tokens long: the model takes at most {translator.model_info.max_positions - 2}"
         )
     limit = min(limit, translator.model_info.max_positions)

@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 
 from . import direction, spans, textproc
-from .direction import AUTO, EN_ZH, ZH_EN, DirectionUnavailableError
+from .direction import AUTO, EN_ZH, ZH_EN, DirectionUnavailableError, NotTranslatedError
 from .events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from .model_format import ModelInfo
 from .options import GenerationOptions
@@ -304,11 +304,11 @@ class TwoWayTranslator:
 
     def sentence_direction(self, sentence: str, options: GenerationOptions | None = None) -> str:
         """The direction whose translator completes ``sentence`` after a typed prefix
-        (``engine.prefix``): :class:`DirectionUnavailableError` when it has no model; ValueError
-        for a sentence with nothing to translate (e.g. Japanese)."""
+        (``engine.prefix``): :class:`DirectionUnavailableError` when it has no model;
+        :class:`NotTranslatedError` for a sentence with nothing to translate (e.g. Japanese)."""
         name = direction.sentence_direction(sentence, (options or self.options).target)
         if name is None:
-            raise ValueError("this sentence is not translated (no English or Chinese to translate)")
+            raise NotTranslatedError()
         self.translator_for(name)
         return name
 
@@ -459,8 +459,8 @@ def translator_for_sentence(
 ) -> Translator:
     """The one-direction ``Translator`` that completes ``sentence`` after a typed prefix: its
     ``for_sentence`` (a ``Translator`` itself; a ``TwoWayTranslator``'s of the sentence's
-    direction, ``DirectionUnavailableError`` when that has no model, ValueError for a sentence
-    with nothing to translate, e.g. Japanese). The GUI's, for the target tokenizer's word
+    direction, ``DirectionUnavailableError`` when that has no model, ``NotTranslatedError`` for
+    a sentence with nothing to translate, e.g. Japanese). The GUI's, for the target tokenizer's word
     boundaries; completing needs no such step: the face's ``translate_stream`` and
     ``alternatives`` take ``prefix=`` and route it themselves."""
     return engine.for_sentence(sentence, options)

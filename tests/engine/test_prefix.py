@@ -18,6 +18,7 @@ import torch
 from desktop_mt import GenerationOptions, Translator
 from desktop_mt.engine import generation as gen
 from desktop_mt.engine import prefix as px
+from desktop_mt.engine.direction import NotTranslatedError
 from desktop_mt.engine.events import Finished, SegmentDone, TextDelta
 from desktop_mt.engine.router import translator_for_sentence
 from desktop_mt.engine.testing import CountingSessions
@@ -215,8 +216,20 @@ def test_a_two_way_translator_gives_the_sentences_direction(tiny_marian_dir, tin
     engine = TwoWayTranslator({"en-zh": en_zh, "zh-en": zh_en})
     assert translator_for_sentence(engine, "I love you.") is en_zh
     assert translator_for_sentence(engine, "我爱你。") is zh_en
-    with pytest.raises(ValueError, match="not translated"):
+    with pytest.raises(NotTranslatedError, match="not translated"):
         translator_for_sentence(engine, "こんにちは。")
+
+
+def test_a_sentence_that_is_not_translated_is_a_worded_desktop_mt_error():
+    """Completing a Japanese sentence is refused with an error of the one tree (a front end's
+    ``except DesktopMTError`` says it), worded in the interface's language."""
+    from desktop_mt.app.i18n import describe
+    from desktop_mt.base.errors import DesktopMTError
+
+    error = NotTranslatedError()
+    assert isinstance(error, DesktopMTError) and not isinstance(error, ValueError)
+    assert describe(error, "en") == str(error) == "this sentence is not translated (no English or Chinese to translate)"
+    assert describe(error, "zh_CN") == "这个句子不翻译（其中没有要翻译的英文或中文）"
 
 
 def test_the_two_way_face_completes_a_prefix_in_the_sentences_direction(tiny_marian_dir, tiny_zh_en_dir):
@@ -239,7 +252,7 @@ def test_the_two_way_face_completes_a_prefix_in_the_sentences_direction(tiny_mar
         assert engine.alternatives(sentence, 2, opts, prefix=prefix) == own.alternatives(
             sentence, 2, opts, prefix=prefix
         )
-    with pytest.raises(ValueError, match="not translated"):
+    with pytest.raises(NotTranslatedError, match="not translated"):
         engine.translate_stream("こんにちは。", opts, prefix="x")
 
 

@@ -290,8 +290,8 @@ class TranslationWorker(QObject):
                 )
             except TranslationCancelled:
                 pass
-            except (DesktopMTError, ValueError) as exc:  # ValueError: a sentence that is not translated
-                message = str(exc)
+            except DesktopMTError as exc:  # engine.direction.NotTranslatedError: e.g. a Japanese sentence
+                message = error_text(exc)
             except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
                 log_exception("completion", exc)
                 message = failure(translate("Worker", "Completion failed"), exc)
@@ -340,8 +340,8 @@ class TranslationWorker(QObject):
                 result = list(run(self._translator))
             except TranslationCancelled:
                 result = []
-            except (DesktopMTError, ValueError) as exc:
-                result = str(exc)
+            except DesktopMTError as exc:
+                result = error_text(exc)
             except Exception as exc:  # noqa: BLE001 - never let a worker exception kill the app
                 log_exception("alternatives", exc)
                 result = failure(translate("Worker", "Alternatives failed"), exc)
