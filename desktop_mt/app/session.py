@@ -8,10 +8,14 @@ step), the options it was started with, and the figures of the last one that end
 (:attr:`Session.last_stats`, :attr:`Session.first_text_ms`).
 
 Parts follow it by subscribing plain callbacks to its topics (:class:`Topic`): :attr:`Session.changed`
-(the current request set or cleared: the file job's gate), :attr:`Session.started` and
-:attr:`Session.ended`. The GUI adapts them to Qt signals where a feature wants one
-(``Controller.requestStarted``); nothing here imports Qt, so the rules are tested without a
-display (``tests/app/test_session.py``) and ``tests/test_architecture.py`` keeps it so.
+(the current request set or cleared: the file job's gate), :attr:`Session.started`,
+:attr:`Session.ended` (the request is over: the session's state), :attr:`Session.shown` (its end
+is on screen: what the window's features follow) and :attr:`Session.completed` (a translation ran
+to its end: the history and undo's memory keep it). The window's features subscribe to these
+directly; the controller adapts a few to Qt signals for tests and scripts
+(``Controller.requestStarted``, ``requestFinished``, ``translationCompleted``). Nothing here
+imports Qt, so the rules are tested without a display (``tests/app/test_session.py``) and
+``tests/test_architecture.py`` keeps it so.
 
 Every call is made from one thread (the GUI's); the worker only reads a request's Event.
 """
@@ -27,7 +31,7 @@ from typing import Generic, TypeVar
 from desktop_mt.engine.events import TranslationStats
 from desktop_mt.engine.options import GenerationOptions
 
-__all__ = ["Ended", "Request", "Session", "Topic"]
+__all__ = ["Completed", "Ended", "Request", "Session", "Topic"]
 
 T = TypeVar("T")
 
@@ -74,6 +78,15 @@ class Ended:
         return self.stats is not None and not self.stats.cancelled
 
 
+@dataclasses.dataclass(frozen=True)
+class Completed:
+    """A translation that ran to its end, as the user sees it: its source and translation
+    (the window's request, or the hotkey's popup)."""
+
+    source: str
+    translation: str
+
+
 class Session:
     """The interactive requests of one front end (see the module docstring)."""
 
@@ -86,6 +99,8 @@ class Session:
         self.changed: Topic[Request | None] = Topic()  # the current request was set or cleared
         self.started: Topic[Request] = Topic()  # a request started (after ``changed``)
         self.ended: Topic[Ended] = Topic()  # the current request ended (finished, failed, unavailable)
+        self.shown: Topic[Ended] = Topic()  # ...and its end is on screen (after ``ended``)
+        self.completed: Topic[Completed] = Topic()  # a translation ran to its end (source, translation)
 
     @property
     def current(self) -> Request | None:
@@ -142,6 +157,18 @@ class Session:
         ended = Ended(request, stats)
         self.ended.publish(ended)
         return ended
+
+    def show_end(self, ended: Ended) -> None:
+        """The front end has shown ``ended`` (its text, figures or message): announce it on
+        :attr:`shown`. Features that read the translation pane follow this, not :attr:`ended`."""
+        self.shown.publish(ended)
+
+    def complete(self, source: str, translation: str) -> Completed:
+        """``translation`` of ``source`` ran to its end and is on screen: announce it on
+        :attr:`completed` (the history and undo's memory keep it)."""
+        completed = Completed(source, translation)
+        self.completed.publish(completed)
+        return completed
 
     def first_text(self, req_id: int) -> float | None:
         """The current request's first translated text is on screen: ms since it started, the

@@ -25,7 +25,6 @@ from desktop_mt.engine.model_format import ModelInfo
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.tm.apply import memory_factory
 
-from . import settings as settings_mod
 from .dialogs.glossary_editor import GlossaryStore
 from .dialogs.history_dialog import HistoryFeature
 from .dialogs.models_dialog import ModelsHub
@@ -46,6 +45,7 @@ from .platform.hotkey import GlobalHotkey
 from .ports import EngineConfig
 from .request_results import RequestResults
 from .requests import Request, RequestFlow
+from .services import Events, Services
 from .settings import Settings
 from .window import progress
 from .window.direction_bar import DirectionFeature
@@ -81,17 +81,25 @@ class Controller(QObject):
     ) -> None:
         super().__init__()
         self.window = window
-        self.settings = settings
-        self.settings_path = settings_path
         self.model_override = model_override  # --model for this run; cleared by Apply
         self.tray_available = False  # set by the app; with the setting, closing hides to it
         self.hotkey = hotkey
         self._shut_down = False
         # The one owner of the current request (Qt-free); its start is adapted to requestStarted.
         self.session = Session(options=self.window_options)
-        self.session.started.subscribe(lambda request: self.requestStarted.emit(request.req_id, request.text))
-        self.requests = RequestFlow(self, self.session, self)  # starts, stops and clears requests
+        events = Events()  # the app's other topics (status bar state, file jobs, model, settings)
+        self.requests = RequestFlow(self, self.session, events, self)  # starts, stops and clears requests
         self._start_worker(translator_factory)
+        # What every feature gets instead of this controller (gui/services.py).
+        self.services = Services(
+            window, self.session, self.worker, settings, settings_path=settings_path, hotkey=hotkey, events=events
+        )
+        self.services.bind(
+            translate=self.translate,
+            show_entry=self.show_entry,
+            options=self.generation_options,
+            target=self._window_target,
+        )
         real_engine = translator_factory in (None, default_translator_factory)
         self.engine = EngineLoading(self, self.worker, real_engine)  # model loads, About, fallback
         self._connect_window()
@@ -118,6 +126,23 @@ class Controller(QObject):
         self.progress = progress.ProgressFeature(self)  # sentences done; a stop's mark and state
         restored = self.drafts.restored
         self.stale = stale.StaleGuard(self, (restored.source, restored.translation))  # undo: no stale
+        self._adapt_topics()  # last: a test waiting on a signal sees every feature's work done
+
+    def _window_target(self) -> str:
+        """The window's direction as a request's target (the direction control's)."""
+        return self.direction.target.value
+
+    def _adapt_topics(self) -> None:
+        """The session's and the app's Qt-free topics as this controller's Qt signals, for tests
+        and scripts that wait on them (the features subscribe to the topics themselves)."""
+        session, events = self.session, self.services.events
+        session.started.subscribe(lambda request: self.requestStarted.emit(request.req_id, request.text))
+        session.shown.subscribe(lambda ended: self.requestFinished.emit(ended.request.req_id))
+        session.completed.subscribe(lambda done: self.translationCompleted.emit(done.source, done.translation))
+        events.state.subscribe(lambda state: self.stateChanged.emit(state.value))
+        events.file_started.subscribe(lambda job: self.fileJobStarted.emit(job.src, job.dst))
+        events.file_ended.subscribe(self.fileJobEnded.emit)
+        events.model_loaded.subscribe(self.modelLoaded.emit)
 
     # ---- wiring -------------------------------------------------------------------------
     def _start_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:
@@ -266,6 +291,20 @@ class Controller(QObject):
     def file_worker(self) -> TranslationWorker:
         return self.files.worker
 
+    @property
+    def settings(self) -> Settings:
+        """The settings in force (the services'; replaced on Apply)."""
+        return self.services.settings
+
+    @settings.setter
+    def settings(self, new: Settings) -> None:
+        self.services.settings = new
+
+    @property
+    def settings_path(self) -> Path | None:
+        """Where the settings are saved (None: the default file)."""
+        return self.services.settings_path
+
     def _on_font_size_changed(self, size: int) -> None:
         self.settings.font_size = size
         self.save()
@@ -316,6 +355,7 @@ class Controller(QObject):
         if (new.hotkey_enabled, new.hotkey, new.region_hotkey) != old_hotkey:
             self.register_hotkey()
             self.ocr.register_hotkey()
+        self.services.events.settings_applied.publish(new)
 
     def _update_shortcut_help(self) -> None:
         """Help > Keyboard shortcuts lists the global shortcuts as the settings have them
@@ -350,13 +390,8 @@ class Controller(QObject):
         return self.hotkey_link.hotkey_state()
 
     def save(self) -> None:
-        """Write the settings (with the current window layout) to disk."""
-        geometry, splitter = self.window.save_layout()
-        self.settings.window_geometry, self.settings.splitter_state = geometry, splitter
-        try:
-            settings_mod.save_settings(self.settings, self.settings_path)
-        except OSError as exc:
-            self.window.show_warning(translate("Controller", "Could not save settings: {error}").format(error=exc))
+        """Write the settings (with the current window layout) to disk (the services')."""
+        self.services.save()
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop the request, the worker thread and the hotkey; save settings (idempotent)."""

@@ -283,6 +283,8 @@ class WindowPort(Protocol):
 
     def set_recent_files(self, files: list[str]) -> None: ...
 
+    def save_layout(self) -> tuple[str, str]: ...  # geometry and splitter state (the settings file)
+
 
 class TrayPort(Protocol):
     """The tray icon: whether the desktop has a tray, and its notifications."""

@@ -60,23 +60,25 @@ class RequestResults(QObject):
             self.window.set_stats(stats.first_token_seconds, stats.tokens_per_second, stats.tokens)
         self.states.set_state(Status.IDLE)
         if ended.completed:
-            self.host.translationCompleted.emit(ended.request.text, self.window.target_text())
-        self.host.requestFinished.emit(req_id)
+            self.session.complete(ended.request.text, self.window.target_text())
+        self.session.show_end(ended)
 
     def on_failed(self, req_id: int, message: str) -> None:
-        if self.session.end(req_id) is None:
+        ended = self.session.end(req_id)
+        if ended is None:
             return
         self.window.set_busy(False)
         self.states.set_state(Status.ERROR, translate("RequestResults", "translation failed"))
         self.window.show_error(translate("RequestResults", "Translation failed"), message)
-        self.host.requestFinished.emit(req_id)
+        self.session.show_end(ended)
 
     def on_unavailable(self, req_id: int, message: str) -> None:
         """The text needs a direction no installed model translates: the banner says which
         model to download (not a modal error: typing goes on)."""
-        if self.session.end(req_id) is None:
+        ended = self.session.end(req_id)
+        if ended is None:
             return
         self.window.set_busy(False)
         self.states.set_state(Status.IDLE)
         self.window.show_warning(sentence(message))
-        self.host.requestFinished.emit(req_id)
+        self.session.show_end(ended)

@@ -19,6 +19,7 @@ from desktop_mt.app.session import Request, Session
 from desktop_mt.engine.options import GenerationOptions
 
 from .ports import RequestHost, Status
+from .services import Events
 from .workers.translation import IncrementalPlan
 
 __all__ = ["AS_YOU_TYPE_DELAY_MS", "Request", "RequestFlow"]
@@ -34,10 +35,11 @@ class RequestFlow(QObject):
     # incremental: worker.translate_plan
     planRequested = Signal(int, str, IncrementalPlan, GenerationOptions, threading.Event)
 
-    def __init__(self, host: RequestHost, session: Session, parent: QObject | None = None) -> None:
+    def __init__(self, host: RequestHost, session: Session, events: Events, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.host = host
         self.session = session
+        self.events = events
         self.debounce = QTimer(self)  # translate-as-you-type waits for a pause
         self.debounce.setSingleShot(True)
         self.debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
@@ -124,6 +126,6 @@ class RequestFlow(QObject):
         self.debounce.start()
 
     def set_state(self, state: Status, detail: str = "") -> None:
-        """The status bar's state, and ``stateChanged`` for the features that follow it."""
+        """The status bar's state, and ``Events.state`` for the features that follow it."""
         self.host.window.set_state(state, detail)
-        self.host.stateChanged.emit(state.value)
+        self.events.state.publish(state)
