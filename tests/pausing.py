@@ -1,4 +1,4 @@
-"""A translator wrapper for the resume-after-SIGKILL tests (tests/test_cli.py): with
+"""A translator wrapper for the resume-after-SIGKILL tests (tests/cli/test_main.py): with
 ``PAUSE_AFTER_CALLS=N`` in the environment, its ``translate_batch`` stands still from the
 (N+1)th call on, so exactly N chunks are journaled when the test kills the process. The
 batch code calls ``translate_batch`` once per chunk and journals the chunk when it returns."""

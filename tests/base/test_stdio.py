@@ -12,7 +12,7 @@ from pathlib import Path
 from desktop_mt.base.stdio import use_utf8_streams
 from desktop_mt.cli import main as cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _wrapper(encoding: str, data: bytes = b"") -> io.TextIOWrapper:

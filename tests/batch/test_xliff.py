@@ -294,7 +294,7 @@ def test_a_cancelled_xliff_job_resumes_without_translating_anything_twice(tmp_pa
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX only")
 def test_kill_9_and_resume_on_a_large_xliff_loses_nothing(tmp_path):
-    from tests.test_cli import fake_main, kill_then_resume
+    from tests.cli.test_main import fake_main, kill_then_resume
 
     src, dst = tmp_path / "big.xlf", tmp_path / "big.zh.xlf"
     _big_xliff(src, 400)  # 400 sentences + 400 formatted stretches: 800 distinct segments

@@ -6,7 +6,7 @@ import pytest
 
 from desktop_mt import Translator
 from desktop_mt.cli import main as cli
-from tests.test_cli_spans import _run as run_lines
+from tests.cli.test_spans import _run as run_lines
 
 ENGLISH = "Where is the train station?"
 CHINESE = "我爱你。"

@@ -121,7 +121,7 @@ def test_progress_counts_the_sentences_of_a_one_line_book(fake, tmp_path, capsys
 
 # --- the files translators are handed (issue 47) ------------------------------------------
 
-XLIFF_DATA = Path(__file__).resolve().parent / "data" / "xliff"
+XLIFF_DATA = Path(__file__).resolve().parents[1] / "data" / "xliff"
 
 
 def test_an_xliff_is_translated_next_to_itself_by_its_suffix(fake, tmp_path, capsys):

@@ -24,8 +24,8 @@ from desktop_mt import batch
 from desktop_mt.cli import main as cli
 from desktop_mt.cli import show as cli_show
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+TESTS = Path(__file__).resolve().parents[1]
+ROOT = TESTS.parent
 
 
 def subprocess_env(**extra: str) -> dict:
@@ -34,7 +34,7 @@ def subprocess_env(**extra: str) -> dict:
     return dict(os.environ, PYTHONPATH=path, **extra)
 
 
-_spec = importlib.util.spec_from_file_location("fake_translator", HERE / "batch" / "fake_translator.py")
+_spec = importlib.util.spec_from_file_location("fake_translator", TESTS / "batch" / "fake_translator.py")
 fake_module = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fake_module)
 FakeTranslator, fake_translation = fake_module.FakeTranslator, fake_module.fake_translation
@@ -234,7 +234,7 @@ REAL_MAIN = textwrap.dedent("""
 def fake_main(tmp_path: Path, template: str = FAKE_MAIN) -> Path:
     """A script that runs ``desktop-mt`` with the translator of ``template``."""
     script = tmp_path / "main.py"
-    script.write_text(template.format(batch_dir=str(HERE / "batch"), tests_dir=str(HERE)), "utf-8")
+    script.write_text(template.format(batch_dir=str(TESTS / "batch"), tests_dir=str(TESTS)), "utf-8")
     return script
 
 
@@ -530,7 +530,7 @@ def _twenty_lines(tmp_path) -> Path:
 def test_disk_full_names_the_journal_then_resume_says_what_it_recovered(monkeypatch, tmp_path, capsys):
     from desktop_mt.batch.errors import mount_point
 
-    from .batch.failing_disk import FailingDisk
+    from ..batch.failing_disk import FailingDisk
 
     monkeypatch.setattr(batch, "default_chunk_size", lambda batch_size: 5)  # chunks of 5 lines
     src, dst = _twenty_lines(tmp_path), tmp_path / "out" / "in.zh.txt"
@@ -559,7 +559,7 @@ def test_disk_full_names_the_journal_then_resume_says_what_it_recovered(monkeypa
 
 
 def test_permission_denied_names_the_output_and_the_fix(monkeypatch, fake, tmp_path, capsys):
-    from .batch.failing_disk import FailingDisk
+    from ..batch.failing_disk import FailingDisk
 
     src, folder = _twenty_lines(tmp_path), tmp_path / "locked"
     folder.mkdir()
@@ -585,7 +585,7 @@ def test_an_output_folder_that_is_a_file_is_named(fake, tmp_path, capsys):
 def test_stdin_to_a_full_disk_names_the_output(monkeypatch, fake, tmp_path, capsys):
     from desktop_mt.batch.errors import mount_point
 
-    from .batch.failing_disk import FailingDisk
+    from ..batch.failing_disk import FailingDisk
 
     dst = tmp_path / "out.txt"
     _stdio(monkeypatch, b"Hello.\n")
@@ -598,7 +598,7 @@ def test_stdin_to_a_full_disk_names_the_output(monkeypatch, fake, tmp_path, caps
 
 
 def test_resume_says_why_it_starts_over(monkeypatch, tmp_path, capsys):
-    from .batch.failing_disk import FailingDisk
+    from ..batch.failing_disk import FailingDisk
 
     def dynamic_int8(args, variant=None):  # a model whose output depends on the batch
         return FakeTranslator(batch_invariant=False, batch_size=args.batch_size or 16)
@@ -757,7 +757,7 @@ BILINGUAL_SRT = (
 
 def test_bilingual_srt_on_the_bundled_model(tmp_path, capsys):
     """Into Chinese (--to zh): each cue keeps its English line(s) above the Chinese; the Chinese
-    cue is written once (--to auto would put it into English: tests/test_cli_direction.py)."""
+    cue is written once (--to auto would put it into English: tests/cli/test_direction.py)."""
     src = tmp_path / "talk.srt"
     src.write_text(BILINGUAL_SRT, "utf-8")
     assert cli.main(["translate", "--bilingual", "--to", "zh", str(src)]) == 0

@@ -12,7 +12,7 @@ import pytest
 from desktop_mt.cli import main as cli
 from desktop_mt.engine.testing import FakeModelTranslator
 
-CAT_FILE = Path(__file__).parent / "tm" / "cat_tool.tmx"
+CAT_FILE = Path(__file__).resolve().parents[1] / "tm" / "cat_tool.tmx"
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from desktop_mt import join_lines
 from desktop_mt.engine.pasted import is_table_row
 
-SAMPLES = Path(__file__).resolve().parent / "data" / "pdf_paste"
+SAMPLES = Path(__file__).resolve().parents[1] / "data" / "pdf_paste"
 NAMES = sorted(p.name[: -len("_before.txt")] for p in SAMPLES.glob("*_before.txt"))
 
 
