@@ -523,7 +523,7 @@ def test_the_package_face_is_lazy_and_complete() -> None:
 # --- one exception tree ---------------------------------------------------------------------
 
 ERROR_ROOT = "DesktopMTError"
-CANCELLED = "TranslationCancelled"  # not an error: outside the tree, so `except DesktopMTError` never swallows it
+CANCELLED = "Cancelled"  # not an error: outside the tree, so `except DesktopMTError` never swallows it
 _BUILTIN_EXCEPTIONS = {
     name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
 }
@@ -555,7 +555,7 @@ def _exception_classes() -> dict[str, tuple[str, list[str]]]:
 
 
 def _roots(qualified: str, classes: dict[str, tuple[str, list[str]]]) -> set[str]:
-    """The desktop_mt roots (DesktopMTError, TranslationCancelled) or built-ins a class reaches."""
+    """The desktop_mt roots (DesktopMTError, Cancelled) or built-ins a class reaches."""
     name = qualified.rpartition(".")[2]
     if name in (ERROR_ROOT, CANCELLED) and classes[qualified][1] == ["Exception"]:  # the roots (errors.py)
         return {name}
@@ -572,10 +572,11 @@ def _roots(qualified: str, classes: dict[str, tuple[str, list[str]]]) -> set[str
 
 def test_every_exception_is_a_desktop_mt_error_or_a_cancellation() -> None:
     """One exception tree: ``except DesktopMTError`` catches every error desktop_mt raises on
-    purpose; a cancellation (TranslationCancelled and its kinds) stays outside it; a class
+    purpose; a cancellation (errors.Cancelled and its kinds) stays outside it; a class
     that only derives from BaseException (a signal turned into an exception) or a Warning is no error."""
     classes = _exception_classes()
     assert f"{PACKAGE}.server.gate.TurnCancelled" in classes and len(classes) > 30  # the reader sees them
+    assert _roots(f"{PACKAGE}.base.errors.DownloadCancelled", classes) == {CANCELLED}  # a user's cancel
     wrong = []
     for qualified in classes:
         roots = _roots(qualified, classes)
@@ -589,16 +590,18 @@ def test_every_exception_is_a_desktop_mt_error_or_a_cancellation() -> None:
     )
 
 
-def test_a_cancellation_is_not_an_error() -> None:
-    from desktop_mt.base.errors import DesktopMTError, TranslationCancelled
+@pytest.mark.parametrize("kind", ["TranslationCancelled", "DownloadCancelled"])
+def test_a_cancellation_is_not_an_error(kind: str) -> None:
+    from desktop_mt.base import errors
 
-    assert not issubclass(TranslationCancelled, DesktopMTError)
+    cancelled = getattr(errors, kind)
+    assert issubclass(cancelled, errors.Cancelled) and not issubclass(cancelled, errors.DesktopMTError)
     try:
         try:
-            raise TranslationCancelled("cancelled")
-        except DesktopMTError:  # what a front end's error handler catches
+            raise cancelled("cancelled")
+        except errors.DesktopMTError:  # what a front end's error handler catches
             pytest.fail("except DesktopMTError swallowed a cancellation")
-    except TranslationCancelled:
+    except cancelled:
         pass
 
 

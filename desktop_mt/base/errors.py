@@ -3,8 +3,10 @@
 Every exception class of desktop_mt derives from :class:`DesktopMTError` (a class that callers
 also catch as ``ValueError``, ``PermissionError``... keeps that built-in as its second base), so
 ``except DesktopMTError`` is the one way to catch what desktop-mt raises on purpose.
-:class:`TranslationCancelled` is the exception: a cancelled translation is not an error, and a
-plain ``except DesktopMTError`` must never swallow it (``tests/test_architecture.py`` holds both).
+A cancellation is the exception: the user asked for it, it is not an error, and a plain
+``except DesktopMTError`` must never swallow it. :class:`Cancelled` is the root of the
+cancellations (:class:`TranslationCancelled`, :class:`DownloadCancelled`), beside the error
+tree (``tests/test_architecture.py`` holds both).
 """
 
 from __future__ import annotations
@@ -84,9 +86,14 @@ class ProviderUnavailableError(DesktopMTError):
     """An execution provider was asked for but the installed onnxruntime does not offer it."""
 
 
-class TranslationCancelled(Exception):
-    """Raised by :meth:`Translator.translate` when its cancel flag was set. Outside the
-    :class:`DesktopMTError` tree on purpose: the caller asked for it, it is not a failure."""
+class Cancelled(Exception):
+    """Something stopped because the user (or the program quitting) asked it to. Outside the
+    :class:`DesktopMTError` tree on purpose: it is not a failure, and an error handler's
+    ``except DesktopMTError`` lets it through to the code that asked for it."""
+
+
+class TranslationCancelled(Cancelled):
+    """Raised by :meth:`Translator.translate` when its cancel flag was set."""
 
 
 class ModelDownloadError(DesktopMTError):
@@ -105,5 +112,6 @@ class NotEnoughSpaceError(ModelDownloadError):
     """The models folder's disk has too little free space for the download."""
 
 
-class DownloadCancelled(ModelDownloadError):
-    """The download was cancelled; finished and partial files stay staged so a rerun resumes."""
+class DownloadCancelled(Cancelled):
+    """A model download was cancelled (its cancel flag set); finished and partial files stay
+    staged so a rerun resumes. Not a :class:`ModelDownloadError`: nothing failed."""

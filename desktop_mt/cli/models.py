@@ -31,7 +31,7 @@ from ..app.settings import (
     set_active,
     set_endpoint_setting,
 )
-from ..base.errors import DesktopMTError
+from ..base.errors import DesktopMTError, DownloadCancelled
 from ..engine.model_format import ModelInfo, bundled_model_dir, inspect_model_dir
 from ..engine.tokenizer import default_target_token
 from ..models import (
@@ -282,7 +282,7 @@ def cmd_download(args: argparse.Namespace) -> int:
     progress = _Progress()
     try:
         path = download_model(entry, args.variant, endpoint=endpoint, progress=progress, cancel=threading.Event())
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, DownloadCancelled):  # Ctrl-C; a cancel is not a failure (no DesktopMTError)
         progress.close()
         print(
             _("desktop-mt: interrupted; nothing was installed. Run the same command again to resume."),

@@ -126,7 +126,7 @@ class _Reporter:
 
     def check_cancel(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
-            raise DownloadCancelled.of(N_("download cancelled; run it again to resume where it stopped"))
+            raise DownloadCancelled("download cancelled; run it again to resume where it stopped")
 
     def add(self, n: int) -> None:
         """Count ``n`` bytes written (checked for a cancel first, so a cancel lands between pieces)."""
@@ -241,8 +241,9 @@ def download_model(
     :class:`DownloadProgress` reports (from the calling thread); ``cancel`` is anything with
     ``is_set()`` (a ``threading.Event``), checked between chunks. Already installed: returns at
     once. Raises :class:`ModelDownloadError` subclasses (``HubUnreachableError``,
-    ``DownloadVerificationError``, ``NotEnoughSpaceError``, ``DownloadCancelled``, and a stall:
-    see the module docstring); none leaves a model folder that the app would load half-written.
+    ``DownloadVerificationError``, ``NotEnoughSpaceError``, and a stall: see the module
+    docstring), or :class:`DownloadCancelled` (a cancellation, outside the error tree) once
+    ``cancel`` is set; none leaves a model folder that the app would load half-written.
     """
     quiet_hub()
     entry = catalog_entry(name) if isinstance(name, str) else name
