@@ -12,6 +12,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 
+__all__ = [
+    "Rows",
+    "FuzzyIndex",
+]
+
 # One direction's rows for the searches: (id, key, source, target).
 Rows = Callable[[str], Iterable[tuple[int, str, str, str]]]
 

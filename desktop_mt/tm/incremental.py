@@ -18,6 +18,19 @@ from ..engine.direction import AUTO, sentence_direction, split_sentences
 from ..engine.textproc import split_marker
 from .store import Match, TranslationMemory, match_key
 
+__all__ = [
+    "KEPT",
+    "MEMORY",
+    "MODEL",
+    "Sentence",
+    "Planned",
+    "split_text",
+    "is_marker",
+    "plan_update",
+    "TypingFigures",
+    "simulate_typing",
+]
+
 KEPT, MEMORY, MODEL = "kept", "memory", "model"  # where a planned sentence's translation comes from
 
 

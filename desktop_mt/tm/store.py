@@ -27,7 +27,28 @@ from ..base import paths
 from ..engine.direction import DIRECTIONS, EN, ZH
 from .fuzzy import FuzzyIndex
 
-MEMORY_FILE = "tm.sqlite3"
+__all__ = [
+    "FUZZY_THRESHOLD",
+    "EDITED",
+    "APPROVED",
+    "IMPORTED",
+    "ORIGINS",
+    "SOURCE",
+    "TARGET",
+    "BOTH",
+    "FIELDS",
+    "DEFAULT_LANGS",
+    "Entry",
+    "Match",
+    "memory_path",
+    "match_key",
+    "tmx_now",
+    "format_tmx_date",
+    "check_direction",
+    "TranslationMemory",
+]
+
+_MEMORY_FILE = "tm.sqlite3"
 FUZZY_THRESHOLD = 75.0
 # How an entry got into the memory: the user changed the machine's sentence, accepted it as
 # it was, or it came from a TMX file.
@@ -104,7 +125,7 @@ class Match:
 
 def memory_path() -> Path:
     """The memory database in the (possibly redirected) data folder."""
-    return paths.data_dir() / MEMORY_FILE
+    return paths.data_dir() / _MEMORY_FILE
 
 
 def match_key(text: str) -> str:

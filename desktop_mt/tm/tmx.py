@@ -26,7 +26,15 @@ from ..base.version import __version__
 from ..engine.direction import EN_ZH, ZH, ZH_EN
 from .store import DEFAULT_LANGS, IMPORTED, ORIGINS, Entry, TranslationMemory, check_direction, tmx_now
 
-CODES = {"bpt", "ept", "ph", "it", "ut"}  # inline codes: their content is the original format's markup
+__all__ = [
+    "TMXError",
+    "ImportReport",
+    "read_tmx",
+    "import_tmx",
+    "export_tmx",
+]
+
+_CODES = {"bpt", "ept", "ph", "it", "ut"}  # inline codes: their content is the original format's markup
 _ORIGIN_PROP, _MACHINE_PROP = "x-desktop-mt-origin", "x-desktop-mt-machine"
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _ATTRS = ("creationdate", "changedate", "creationid")  # kept in their own fields
@@ -59,7 +67,7 @@ class ImportReport:
         return text
 
 
-def languages(direction: str) -> tuple[str, str]:
+def _languages(direction: str) -> tuple[str, str]:
     """Source and target language of a direction: ``"en-zh"`` -> ``("en", "zh")``."""
     source, target = check_direction(direction).split("-")
     return source, target
@@ -95,7 +103,7 @@ def read_tmx(path: str | Path, direction: str | None = None) -> tuple[list[Entry
         raise TMXError(f"{path}: not a TMX file (its root element is not <tmx>)", path)
     if direction is None:
         direction = ZH_EN if _primary(store.sourcelanguage) == ZH else EN_ZH
-    src_lang, tgt_lang = languages(direction)
+    src_lang, tgt_lang = _languages(direction)
     entries, skipped = [], []
     for number, unit in enumerate(store.units, start=1):
         entry = _unit_entry(unit, direction, src_lang, tgt_lang)
@@ -173,7 +181,7 @@ def _plain(element: Any) -> str:
         if not isinstance(child.tag, str):  # a comment or processing instruction
             parts.append(child.tail or "")
             continue
-        if etree.QName(child).localname not in CODES:
+        if etree.QName(child).localname not in _CODES:
             parts.append(_plain(child))
         parts.append(child.tail or "")
     return "".join(parts)
@@ -187,11 +195,11 @@ def import_tmx(memory: TranslationMemory, path: str | Path, direction: str | Non
     return ImportReport(added, duplicates, skipped)
 
 
-def write_tmx(entries: list[Entry], path: str | Path, direction: str) -> int:
+def _write_tmx(entries: list[Entry], path: str | Path, direction: str) -> int:
     """Write entries of one direction as a TMX 1.4b file (atomically); returns how many."""
     from translate.storage import tmx
 
-    src_lang, tgt_lang = languages(direction)
+    src_lang, tgt_lang = _languages(direction)
     store: Any = tmx.tmxfile(sourcelanguage=DEFAULT_LANGS[src_lang], targetlanguage=DEFAULT_LANGS[tgt_lang])
     header = store.document.getroot().find(store.namespaced("header"))
     for key, value in (
@@ -256,7 +264,7 @@ def _add_unit(store: Any, entry: Entry, src_default: str, tgt_default: str) -> N
 
 def export_tmx(memory: TranslationMemory, path: str | Path, direction: str = EN_ZH) -> int:
     """Write every entry of one direction of ``memory`` to a TMX file; returns how many."""
-    return write_tmx(memory.search(direction=direction, limit=None)[::-1], path, direction)
+    return _write_tmx(memory.search(direction=direction, limit=None)[::-1], path, direction)
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
