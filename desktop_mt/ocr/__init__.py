@@ -120,7 +120,7 @@ class OcrEngine:
         runs: dict[str, Run] = {}
         for key, (name, size, sha) in MODEL_FILES.items():
             path = self.model_dir / name
-            check_model_file(path, size, sha)
+            _check_model_file(path, size, sha)
             session = make_session(path, options, resolve_provider("cpu"))
             if key == "rec":
                 self._charset = session.get_modelmeta().custom_metadata_map["character"].splitlines()
@@ -173,13 +173,13 @@ def _pil(rgb: np.ndarray):  # type: ignore[no-untyped-def]
     return Image.fromarray(rgb)
 
 
-CROP_MARGIN = 0.1  # of a line's height, around its box: without it the recogniser drops word spaces
+_CROP_MARGIN = 0.1  # of a line's height, around its box: without it the recogniser drops word spaces
 
 
 def _crop(rgb: np.ndarray, box: Box) -> np.ndarray:
     """A line's pixels with a margin (measured on rendered English at 12-28 px: 0.1 of the
     height took errors from 4-10% of characters to under 1%, mostly lost spaces)."""
-    m = int(round(CROP_MARGIN * box.height))
+    m = int(round(_CROP_MARGIN * box.height))
     return rgb[max(0, box.y0 - m) : box.y1 + m, max(0, box.x0 - m) : box.x1 + m]
 
 
@@ -194,7 +194,7 @@ def _letterbox(rgb: np.ndarray) -> tuple[np.ndarray, int]:
     return np.pad(rgb, ((pad, pad), (0, 0), (0, 0)), mode="edge"), pad
 
 
-def check_model_file(path: Path, size: int, sha256: str) -> None:
+def _check_model_file(path: Path, size: int, sha256: str) -> None:
     """Raise OcrError unless ``path`` exists with the expected size and sha256."""
     if not path.is_file():
         raise OcrError(f"OCR model {path} is missing; reinstall desktop-mt (the OCR models ship with it)")

@@ -1,9 +1,9 @@
 """Text detection: PP-OCRv4's DB (differentiable binarization) model and its post-processing,
 in numpy instead of OpenCV.
 
-The model gives a text probability per pixel; pixels above ``THRESH`` form regions, each region's
+The model gives a text probability per pixel; pixels above ``_THRESH`` form regions, each region's
 bounding rectangle (axis-aligned: screen text is horizontal) is kept when its mean probability
-reaches ``BOX_THRESH``, and grown by DB's unclip distance (area * ratio / perimeter), as
+reaches ``_BOX_THRESH``, and grown by DB's unclip distance (area * ratio / perimeter), as
 RapidOCR/PaddleOCR do with pyclipper. Rotated text is read within its bounding rectangle only.
 """
 
@@ -13,16 +13,22 @@ import dataclasses
 
 import numpy as np
 
+__all__ = [
+    "Box",
+    "det_input",
+    "boxes_from_map",
+]
+
 # RapidOCR 1.4.4's settings for this model (config.yaml: Det).
-THRESH = 0.3
-BOX_THRESH = 0.5
-UNCLIP_RATIO = 1.6
-MIN_SIZE = 3
-LIMIT_SIDE = 736  # the shorter side is scaled up to at least this for the model
-MAX_UPSCALE = 2.0  # but by at most this: a small screen region needs no more (on 12-28 px
+_THRESH = 0.3
+_BOX_THRESH = 0.5
+_UNCLIP_RATIO = 1.6
+_MIN_SIZE = 3
+_LIMIT_SIDE = 736  # the shorter side is scaled up to at least this for the model
+_MAX_UPSCALE = 2.0  # but by at most this: a small screen region needs no more (on 12-28 px
 # rendered text the same lines were read at 2x as at 736, in 0.6-0.9 of the time)
-MAX_DET_SIDE = 2400  # and the longer side down to at most this (bounded time and memory)
-MEAN = STD = 0.5
+_MAX_DET_SIDE = 2400  # and the longer side down to at most this (bounded time and memory)
+_MEAN = _STD = 0.5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,31 +55,31 @@ def det_input(rgb: np.ndarray) -> tuple[np.ndarray, float, float]:
     from PIL import Image
 
     h, w = rgb.shape[:2]
-    ratio = min(max(1.0, LIMIT_SIDE / min(h, w)), MAX_UPSCALE)
-    ratio = min(ratio, MAX_DET_SIDE / max(h, w))
+    ratio = min(max(1.0, _LIMIT_SIDE / min(h, w)), _MAX_UPSCALE)
+    ratio = min(ratio, _MAX_DET_SIDE / max(h, w))
     rh, rw = max(32, int(round(h * ratio / 32)) * 32), max(32, int(round(w * ratio / 32)) * 32)
     resized = np.asarray(Image.fromarray(rgb).resize((rw, rh), Image.Resampling.BILINEAR), dtype=np.float32)
-    x = (resized[:, :, ::-1] / 255.0 - MEAN) / STD
+    x = (resized[:, :, ::-1] / 255.0 - _MEAN) / _STD
     return x.transpose(2, 0, 1)[None].astype(np.float32), rh / h, rw / w
 
 
 def boxes_from_map(prob: np.ndarray, scale_y: float, scale_x: float, size: tuple[int, int]) -> list[Box]:
     """Text boxes in image pixels from the model's probability map ``prob`` (H x W)."""
-    mask = prob > THRESH
+    mask = prob > _THRESH
     # RapidOCR dilates with a 2x2 kernel: joins characters one pixel apart.
     mask[:-1, :] |= mask[1:, :]
     mask[:, :-1] |= mask[:, 1:]
     height, width = size
     boxes = []
-    for y0, y1, x0, x1 in components(mask):
-        if min(y1 - y0, x1 - x0) < MIN_SIZE:
+    for y0, y1, x0, x1 in _components(mask):
+        if min(y1 - y0, x1 - x0) < _MIN_SIZE:
             continue
-        if float(prob[y0:y1, x0:x1].mean()) < BOX_THRESH:
+        if float(prob[y0:y1, x0:x1].mean()) < _BOX_THRESH:
             continue
         w, h = x1 - x0, y1 - y0
-        d = w * h * UNCLIP_RATIO / (2 * (w + h))
+        d = w * h * _UNCLIP_RATIO / (2 * (w + h))
         fx0, fy0, fx1, fy1 = x0 - d, y0 - d, x1 + d, y1 + d
-        if min(fx1 - fx0, fy1 - fy0) < MIN_SIZE + 2:
+        if min(fx1 - fx0, fy1 - fy0) < _MIN_SIZE + 2:
             continue
         boxes.append(
             Box(
@@ -86,7 +92,7 @@ def boxes_from_map(prob: np.ndarray, scale_y: float, scale_x: float, size: tuple
     return [b for b in boxes if b.width > 1 and b.height > 1]
 
 
-def components(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+def _components(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Bounding rectangles ``(y0, y1, x0, x1)`` (ends exclusive) of the 8-connected regions of
     ``mask``. Works on runs of set pixels (a few thousand on a screenshot), not on pixels."""
     padded = np.zeros((mask.shape[0], mask.shape[1] + 2), dtype=np.int8)

@@ -16,6 +16,15 @@ import numpy as np
 
 from ..base.errors import DesktopMTError
 
+__all__ = [
+    "MAX_DECODED_PIXELS",
+    "MAX_SIDE",
+    "ImageError",
+    "load_image",
+    "to_rgb_array",
+    "is_image_path",
+]
+
 # Decoded pixels we accept (RGBA: 4 bytes each, so ~256 MB at most). A JPEG beyond it is decoded
 # at a reduced scale by libjpeg (draft mode) without ever holding the full image; other formats
 # must be decoded whole, so they are refused with a message instead.
@@ -23,7 +32,7 @@ MAX_DECODED_PIXELS = 64_000_000
 # The longest side OCR works on: larger images are downscaled (text in them stays readable
 # down to ~10 px high; screenshots of 4K screens are 3840 wide).
 MAX_SIDE = 4096
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif", ".tif", ".tiff")
+_IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif", ".tif", ".tiff")
 
 
 class ImageError(DesktopMTError):
@@ -98,4 +107,4 @@ def to_rgb_array(img) -> np.ndarray:  # type: ignore[no-untyped-def]
 
 def is_image_path(path: str | Path) -> bool:
     """Whether ``path``'s suffix is one of the image formats OCR reads."""
-    return Path(path).suffix.lower() in IMAGE_SUFFIXES
+    return Path(path).suffix.lower() in _IMAGE_SUFFIXES

@@ -18,9 +18,15 @@ from collections.abc import Sequence
 from ..engine.pasted import join_lines
 from .detect import Box
 
-SAME_LINE_OVERLAP = 0.5  # share of the smaller box's height two boxes of one line overlap by
-MERGE_GAP = 0.6  # boxes of a line closer than this times the line height are one box
-PARAGRAPH_PITCH = 1.45  # a line pitch this much above the region's usual one starts a paragraph
+__all__ = [
+    "group_lines",
+    "merge_line",
+    "assemble",
+]
+
+_SAME_LINE_OVERLAP = 0.5  # share of the smaller box's height two boxes of one line overlap by
+_MERGE_GAP = 0.6  # boxes of a line closer than this times the line height are one box
+_PARAGRAPH_PITCH = 1.45  # a line pitch this much above the region's usual one starts a paragraph
 
 
 def _overlap(a: Box, b: Box) -> float:
@@ -32,7 +38,7 @@ def group_lines(boxes: Sequence[Box]) -> list[list[Box]]:
     lines: list[list[Box]] = []
     for box in sorted(boxes, key=lambda b: (b.y0 + b.y1) / 2):
         for line in reversed(lines[-3:]):  # a box belongs to one of the last few lines or a new one
-            if any(_overlap(b, box) >= SAME_LINE_OVERLAP for b in line):
+            if any(_overlap(b, box) >= _SAME_LINE_OVERLAP for b in line):
                 line.append(box)
                 break
         else:
@@ -46,14 +52,14 @@ def merge_line(line: Sequence[Box]) -> list[Box]:
     for box in line[1:]:
         last = out[-1]
         height = max(last.height, box.height)
-        if box.x0 - last.x1 < MERGE_GAP * height:
+        if box.x0 - last.x1 < _MERGE_GAP * height:
             out[-1] = Box(last.x0, min(last.y0, box.y0), max(last.x1, box.x1), max(last.y1, box.y1))
         else:
             out.append(box)
     return out
 
 
-def paragraph_starts(lines: Sequence[Box]) -> list[bool]:
+def _paragraph_starts(lines: Sequence[Box]) -> list[bool]:
     """For each line (its bounding box, top to bottom) whether it starts a paragraph: its
     distance from the line above is wider than the region's closest line pitch (or, with only
     two lines, than a double-spaced pitch) by ``PARAGRAPH_PITCH``."""
@@ -64,7 +70,7 @@ def paragraph_starts(lines: Sequence[Box]) -> list[bool]:
     height = statistics.median(b.height for b in lines)
     usual = max(min(pitches), height) if len(pitches) > 1 else 1.5 * height
     for i, pitch in enumerate(pitches, start=1):
-        starts[i] = pitch > PARAGRAPH_PITCH * usual
+        starts[i] = pitch > _PARAGRAPH_PITCH * usual
     return starts
 
 
@@ -81,7 +87,7 @@ def assemble(lines: Sequence[Sequence[tuple[Box, str]]]) -> tuple[list[str], str
         for segs in lines
     ]
     kept = [(t, b) for t, b in zip(texts, bounds) if t]
-    starts = paragraph_starts([b for _, b in kept])
+    starts = _paragraph_starts([b for _, b in kept])
     raw = ""
     for (text, _), start in zip(kept, starts):
         raw += ("\n\n" if start and raw else "\n" if raw else "") + text

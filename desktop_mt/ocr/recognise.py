@@ -13,16 +13,22 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-REC_HEIGHT = 48
-REC_MIN_WIDTH = 320  # PaddleOCR pads every batch to at least 320 pixels (48x320 training shape)
-REC_BATCH = 6
-CLS_SHAPE = (48, 192)
-CLS_THRESH = 0.9
+__all__ = [
+    "Run",
+    "upside_down",
+    "recognise",
+]
+
+_REC_HEIGHT = 48
+_REC_MIN_WIDTH = 320  # PaddleOCR pads every batch to at least 320 pixels (48x320 training shape)
+_REC_BATCH = 6
+_CLS_SHAPE = (48, 192)
+_CLS_THRESH = 0.9
 
 Run = Callable[[np.ndarray], np.ndarray]  # one ONNX session's single input -> its first output
 
 
-def line_tensor(rgb: np.ndarray, height: int, width: int) -> np.ndarray:
+def _line_tensor(rgb: np.ndarray, height: int, width: int) -> np.ndarray:
     """``rgb`` scaled to ``height`` (at most ``width`` wide), as 3 x height x width BGR floats in
     [-1, 1], padded with zeros on the right."""
     from PIL import Image
@@ -38,10 +44,10 @@ def line_tensor(rgb: np.ndarray, height: int, width: int) -> np.ndarray:
 def upside_down(run: Run, crops: Sequence[np.ndarray]) -> list[bool]:
     """Which crops the direction classifier reads as rotated by 180 degrees (confidently)."""
     flags: list[bool] = []
-    for start in range(0, len(crops), REC_BATCH):
-        batch = np.stack([line_tensor(c, *CLS_SHAPE) for c in crops[start : start + REC_BATCH]])
+    for start in range(0, len(crops), _REC_BATCH):
+        batch = np.stack([_line_tensor(c, *_CLS_SHAPE) for c in crops[start : start + _REC_BATCH]])
         probs = run(batch)
-        flags += [bool(p.argmax() == 1 and p[1] > CLS_THRESH) for p in probs]
+        flags += [bool(p.argmax() == 1 and p[1] > _CLS_THRESH) for p in probs]
     return flags
 
 
@@ -52,21 +58,21 @@ def recognise(run: Run, charset: Sequence[str], crops: Sequence[np.ndarray]) -> 
     """
     order = sorted(range(len(crops)), key=lambda i: crops[i].shape[1] / crops[i].shape[0])
     out: list[tuple[str, float]] = [("", 0.0)] * len(crops)
-    for start in range(0, len(order), REC_BATCH):
-        idx = order[start : start + REC_BATCH]
-        width = max(REC_MIN_WIDTH, *(math.ceil(REC_HEIGHT * crops[i].shape[1] / crops[i].shape[0]) for i in idx))
-        batch = np.stack([line_tensor(crops[i], REC_HEIGHT, width) for i in idx])
+    for start in range(0, len(order), _REC_BATCH):
+        idx = order[start : start + _REC_BATCH]
+        width = max(_REC_MIN_WIDTH, *(math.ceil(_REC_HEIGHT * crops[i].shape[1] / crops[i].shape[0]) for i in idx))
+        batch = np.stack([_line_tensor(crops[i], _REC_HEIGHT, width) for i in idx])
         probs = run(batch)
         for i, row in zip(idx, probs):
-            chars, steps, conf = ctc_decode(row, charset)
+            chars, steps, conf = _ctc_decode(row, charset)
             crop = crops[i]
-            scale = min(width, math.ceil(REC_HEIGHT * crop.shape[1] / crop.shape[0])) / crop.shape[1]
+            scale = min(width, math.ceil(_REC_HEIGHT * crop.shape[1] / crop.shape[0])) / crop.shape[1]
             centres = [(s + 0.5) * width / len(row) / scale for s in steps]
-            out[i] = (restore_spaces(chars, centres, crop), conf)
+            out[i] = (_restore_spaces(chars, centres, crop), conf)
     return out
 
 
-def ctc_decode(probs: np.ndarray, charset: Sequence[str]) -> tuple[list[str], list[int], float]:
+def _ctc_decode(probs: np.ndarray, charset: Sequence[str]) -> tuple[list[str], list[int], float]:
     """Greedy CTC decoding of one line's (steps x classes) probabilities: the characters, the
     step each was read at, the mean confidence. Class 0 is the blank, classes 1..n the
     characters of ``charset``, class n+1 a space (PaddleOCR's layout)."""
@@ -82,11 +88,11 @@ def ctc_decode(probs: np.ndarray, charset: Sequence[str]) -> tuple[list[str], li
     return chars, np.flatnonzero(keep).tolist(), conf
 
 
-WORD_GAP = 0.22  # an empty column run this wide (times the line's height) between letters is a space
-INK_CONTRAST = 60  # grey levels from the background that count as ink
+_WORD_GAP = 0.22  # an empty column run this wide (times the line's height) between letters is a space
+_INK_CONTRAST = 60  # grey levels from the background that count as ink
 
 
-def restore_spaces(chars: Sequence[str], centres: Sequence[float], crop: np.ndarray) -> str:
+def _restore_spaces(chars: Sequence[str], centres: Sequence[float], crop: np.ndarray) -> str:
     """``chars`` as text, with a space put back between two non-CJK characters that the image
     shows apart by a word gap. The recogniser drops word spaces on small or JPEG-blurred text
     (about one in forty on 20 px English); the gap in the pixels is still there."""
@@ -94,8 +100,8 @@ def restore_spaces(chars: Sequence[str], centres: Sequence[float], crop: np.ndar
         return ""
     grey = crop.mean(axis=2)
     background = float(np.median(grey))
-    empty = ~(np.abs(grey - background) > INK_CONTRAST).any(axis=0)
-    min_gap = WORD_GAP * crop.shape[0]
+    empty = ~(np.abs(grey - background) > _INK_CONTRAST).any(axis=0)
+    min_gap = _WORD_GAP * crop.shape[0]
     text = [chars[0]]
     for prev, (char, left, right) in zip(chars, zip(chars[1:], centres, centres[1:])):
         if (
