@@ -19,10 +19,17 @@ from typing import Any
 from ..base.errors import ModelFormatError, ModelNotFoundError
 from ..base.resources_path import resource_path
 
-CATALOG_ENV = "DESKTOP_MT_CATALOG"
+__all__ = [
+    "VariantSpec",
+    "CatalogEntry",
+    "load_catalog",
+    "catalog_entry",
+]
+
+_CATALOG_ENV = "DESKTOP_MT_CATALOG"
 
 
-CHECKPOINT_ROLE = "checkpoint"  # a variant built at install from a Marian state dict (model.safetensors)
+_CHECKPOINT_ROLE = "checkpoint"  # a variant built at install from a Marian state dict (model.safetensors)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,7 +78,7 @@ class CatalogEntry:
     @property
     def is_checkpoint(self) -> bool:
         """The repository holds a Marian checkpoint (safetensors), built into ONNX at install."""
-        return any(CHECKPOINT_ROLE in v.files for v in self.variants.values())
+        return any(_CHECKPOINT_ROLE in v.files for v in self.variants.values())
 
 
 def _entry(data: dict[str, Any], source: Path) -> CatalogEntry:
@@ -97,22 +104,22 @@ def _read(path: Path) -> list[CatalogEntry]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelFormatError(
-            f"{path} is not a readable model catalog ({exc}); fix it or unset {CATALOG_ENV}"
+            f"{path} is not a readable model catalog ({exc}); fix it or unset {_CATALOG_ENV}"
         ) from exc
     if not isinstance(data, dict) or not isinstance(data.get("models"), list):
-        raise ModelFormatError(f'{path} must hold {{"models": [...]}}; fix it or unset {CATALOG_ENV}')
+        raise ModelFormatError(f'{path} must hold {{"models": [...]}}; fix it or unset {_CATALOG_ENV}')
     return [_entry(item, path) for item in data["models"]]
 
 
-def catalog_file() -> Path:
+def _catalog_file() -> Path:
     """The shipped catalog, ``desktop_mt/resources/catalog.json`` (found like the bundled model)."""
     return resource_path("catalog.json")
 
 
 def load_catalog() -> list[CatalogEntry]:
     """The shipped catalog plus the entries of ``$DESKTOP_MT_CATALOG`` (same name: replaced)."""
-    entries = {e.name: e for e in _read(catalog_file())}
-    extra = os.environ.get(CATALOG_ENV)
+    entries = {e.name: e for e in _read(_catalog_file())}
+    extra = os.environ.get(_CATALOG_ENV)
     if extra:
         entries.update({e.name: e for e in _read(Path(extra))})
     return list(entries.values())

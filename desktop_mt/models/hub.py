@@ -17,6 +17,15 @@ from ..base.errors import N_, HubUnreachableError, ModelDownloadError
 from ..base.version import __version__
 from .installed import MIRROR_HINT
 
+__all__ = [
+    "RemoteFile",
+    "file_digest",
+    "unreachable_message",
+    "unreachable_error",
+    "hub_errors",
+    "list_revision",
+]
+
 
 @dataclasses.dataclass(frozen=True)
 class RemoteFile:

@@ -26,6 +26,18 @@ from .catalog import CatalogEntry
 from .convert import checkpoint
 from .hub import RemoteFile
 
+__all__ = [
+    "install_staged",
+    "needs_install",
+    "added_before",
+    "conversion_refused",
+    "free_target",
+    "STALE_STAGING_S",
+    "remove_stale_staging",
+    "install_folder",
+    "reuse_installed",
+]
+
 
 def install_staged(
     entry: CatalogEntry, variant: str, files: list[RemoteFile], staging: Path, target: Path, endpoint: str
@@ -38,7 +50,7 @@ def install_staged(
     old = reuse_installed(entry, target, staging)
     if entry.is_checkpoint:
         return _install_downloaded_checkpoint(entry, files, staging, target, endpoint)
-    manifest = build_download_manifest(entry, variant, files, staging, endpoint, old)
+    manifest = _build_download_manifest(entry, variant, files, staging, endpoint, old)
     (staging / "source.json").unlink(missing_ok=True)
     write_manifest(staging, manifest)
     try:
@@ -48,7 +60,7 @@ def install_staged(
         raise ModelDownloadError(
             f"the downloaded files of {entry.name} do not form a usable model ({exc}); nothing was installed"
         ) from exc
-    convert_staged(staging)
+    _convert_staged(staging)
     built_from = entry.variants[variant].built_from
     if built_from:
         _ensure_variant(staging, variant, built_from)
@@ -100,7 +112,7 @@ def _ensure_variant(folder: Path, variant: str, source: str) -> None:
     write_manifest(folder, manifest)
 
 
-def convert_staged(folder: Path) -> dict[str, Any]:
+def _convert_staged(folder: Path) -> dict[str, Any]:
     """Build the fastest layout and int8 kind from the downloaded files (``models.convert``: the
     decoder-step layout with per-row int8, from the fp32 files) and return the manifest's
     ``converted`` record. A model the converter does not apply to is left as it is; one it refuses
@@ -223,7 +235,7 @@ def install_folder(folder: Path, target: Path) -> Path:
         }
         write_manifest(staging, manifest)
         inspect_model_dir(staging)
-        convert_staged(staging)
+        _convert_staged(staging)
         _ensure_variant(staging, "int8", "fp32")
         _swap_into_place(staging, target)
     except BaseException:
@@ -290,7 +302,7 @@ def _carry_over(old: dict[str, Any], target: Path, staging: Path) -> None:
             shutil.copy2(src, dst)
 
 
-def build_download_manifest(
+def _build_download_manifest(
     entry: CatalogEntry, variant: str, files: list[RemoteFile], staging: Path, endpoint: str, old: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The ``desktop_mt.json`` of a downloaded model: files with the Hub's hashes, tokenizer
@@ -388,7 +400,7 @@ def _swap_into_place(staging: Path, target: Path) -> None:
     shutil.rmtree(aside, ignore_errors=True)
 
 
-def describe_manifest(path: Path) -> str:
+def _describe_manifest(path: Path) -> str:
     """One line about where an installed model came from (for ``models list``)."""
     try:
         source = json.loads((path / MANIFEST).read_text(encoding="utf-8")).get("download", {})

@@ -20,10 +20,25 @@ from ..engine.model_format import MANIFEST, ModelInfo, inspect_model_dir
 from ..engine.tokenizer import target_tokens
 from .catalog import load_catalog
 
+__all__ = [
+    "DEFAULT_ENDPOINT",
+    "MIRROR_HINT",
+    "InstalledModel",
+    "decoder_layout",
+    "models_dir",
+    "staging_root",
+    "folder_size",
+    "list_installed",
+    "installed",
+    "resolve_model",
+    "delete_model",
+    "default_endpoint",
+]
+
 DEFAULT_ENDPOINT = "https://huggingface.co"
 MIRROR_HINT = "https://hf-mirror.com"
-BUNDLED = "bundled"  # the name of the model shipped inside the app (`models use bundled`)
-STAGING_DIR = ".downloads"  # partial downloads, never offered as a model (no config.json in it)
+_BUNDLED = "bundled"  # the name of the model shipped inside the app (`models use bundled`)
+_STAGING_DIR = ".downloads"  # partial downloads, never offered as a model (no config.json in it)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,7 +108,7 @@ def models_dir() -> Path:
 
 
 def staging_root() -> Path:
-    return models_dir() / STAGING_DIR
+    return models_dir() / _STAGING_DIR
 
 
 def folder_size(path: Path) -> int:
@@ -144,7 +159,7 @@ def delete_model(name: str) -> Path:
     if not name or name.startswith(".") or Path(name).name != name:
         raise ModelNotFoundError(f"{name!r} is not a model name (`desktop-mt models list` shows them)")
     target, staged = models_dir() / name, staging_root() / name
-    if name == BUNDLED and not target.is_dir() and not staged.is_dir():
+    if name == _BUNDLED and not target.is_dir() and not staged.is_dir():
         raise ModelNotFoundError(
             "the bundled model ships with the app and cannot be removed; to stop using "
             "it, make another model the default: `desktop-mt models use NAME`"
@@ -157,7 +172,7 @@ def delete_model(name: str) -> Path:
     return target
 
 
-def check_direction(direction: str) -> str:
+def _check_direction(direction: str) -> str:
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
     return direction
@@ -172,5 +187,5 @@ def default_endpoint(explicit: str | None = None) -> str:
     return DEFAULT_ENDPOINT
 
 
-def manifest_path(name: str) -> Path:
+def _manifest_path(name: str) -> Path:
     return models_dir() / name / MANIFEST
