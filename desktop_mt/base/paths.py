@@ -12,6 +12,16 @@ from pathlib import Path
 
 import platformdirs
 
+__all__ = [
+    "APP_NAME",
+    "HOME_ENV",
+    "config_dir",
+    "log_dir",
+    "user_models_dir",
+    "data_dir",
+    "cache_dir",
+]
+
 APP_NAME = "desktop-mt"
 # Environment override: one folder holding config/, logs/ and models/ (tests, portable use).
 HOME_ENV = "DESKTOP_MT_HOME"

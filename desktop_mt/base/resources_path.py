@@ -13,17 +13,21 @@ from pathlib import Path
 
 from .errors import ModelNotFoundError
 
-PACKAGE = "desktop_mt"
-FOLDER = "resources"
+__all__ = [
+    "resource_path",
+]
+
+_PACKAGE = "desktop_mt"
+_FOLDER = "resources"
 
 
-def resources_dir() -> Path:
+def _resources_dir() -> Path:
     """``desktop_mt/resources/`` as a real folder (subfolders ``models``, ``icons``, ``styles``).
 
     onnxruntime and SentencePiece open files by path, so a package imported from a zip archive
     (where the data has no path of its own) is refused with the fix rather than extracted.
     """
-    root = resources.files(PACKAGE) / FOLDER
+    root = resources.files(_PACKAGE) / _FOLDER
     if not isinstance(root, Path):
         raise ModelNotFoundError(
             f"desktop_mt's data ({root}) is inside an archive, not a folder; "
@@ -37,4 +41,4 @@ def resource_path(*parts: str) -> Path:
 
     The path may not exist (callers fall back, e.g. to Qt's default look); it is not checked here.
     """
-    return resources_dir().joinpath(*parts)
+    return _resources_dir().joinpath(*parts)
