@@ -88,18 +88,20 @@ def dummy_inputs(model, batch: int = 2, src_len: int = 5, past_len: int = 3):
 
 
 def export_graphs(model, out: Path, opset: int, layout: str = "split") -> dict[str, Path]:
-    """Trace the encoder and the decoder graphs of ``layout`` to fp32 ONNX files in ``out``.
+    """Write the fp32 ONNX graphs of ``layout`` to ``out``; returns role -> path.
 
-    ``split`` (and ``merged``, merged later): Optimum's decoder + decoder_with_past;
-    ``step``: cross_kv + decoder_step (``export_tools.step_graphs``).
+    ``split`` (and ``merged``, merged later): Optimum's encoder, decoder and decoder_with_past,
+    traced from torch (any supported family); ``step`` (Marian): encoder, cross_kv and
+    decoder_step built from ``desktop_mt.models.convert``'s blocks, nothing traced
+    (``export_tools.step_graphs``); ``encoder-only``: the traced encoder alone, as step exports
+    made before their encoder was built from blocks have it (``export_tools.recover`` reads those).
     """
     import torch
 
     if layout == "step":
         from .step_graphs import export_step_graphs
 
-        paths = export_graphs(model, out, opset, "encoder-only")
-        return {**paths, **export_step_graphs(model, out, opset, mf.FILE_NAMES)}
+        return export_step_graphs(model, out, opset, mf.FILE_NAMES)
 
     n = model.config.decoder_layers
     ids, mask, past = dummy_inputs(model)

@@ -12,7 +12,10 @@ transposed), and the same graph position in MODEL_DIR's files gives that paramet
 value. The step layout's decoder graphs (``cross_kv``, ``decoder_step``) are read by structure
 instead (``desktop_mt.models.convert.find_graph.find_step_weights``), so a step export of any
 version of the exporter is recovered (before the step graphs were built by
-``desktop_mt.models.convert`` they were traced from torch). Finally the recovered checkpoint is
+``desktop_mt.models.convert`` they were traced from torch). A step export's encoder is matched
+by position against the reference's encoder made the way the file's was: built from the
+converter's blocks (its ``producer_name``), or traced from torch as step exports made before that
+were (the bundled demo models'). Finally the recovered checkpoint is
 exported once more and every initializer of that export must equal MODEL_DIR's, bit for bit,
 else it raises (a model exported by another version of the exporter: ``verify=False``).
 """
@@ -50,12 +53,14 @@ def _fp32_roles(model_dir: Path) -> dict[str, str]:
     return roles
 
 
-def export_like(model, out: Path, layout: str) -> dict[str, Path]:
-    """The fp32 graphs of ``model`` in ``layout``, exactly as ``export_tools.export`` writes them."""
-    from .export import export_graphs, retie_transposed_copies
+def export_like(model, out: Path, layout: str, traced_encoder: bool = False) -> dict[str, Path]:
+    """The fp32 graphs of ``model`` in ``layout`` (``encoder``: a step export's encoder alone),
+    exactly as ``export_tools.export`` writes them. ``traced_encoder``: a step export's encoder
+    traced from torch, as the exporter made it before building it from the converter's blocks."""
+    from .export import retie_transposed_copies
     from .merge import merge_decoders
 
-    paths = export_graphs(model, out, 17, layout if layout in ("step", "encoder-only") else "split")
+    paths = _graphs_like(model, out, layout, traced_encoder)
     if layout == "merged":
         merged = out / mf.FILE_NAMES["decoder_merged"]
         merge_decoders(paths.pop("decoder"), paths.pop("decoder_with_past"), merged)
@@ -63,6 +68,27 @@ def export_like(model, out: Path, layout: str) -> dict[str, Path]:
     for path in paths.values():
         retie_transposed_copies(path)
     return paths
+
+
+def _graphs_like(model, out: Path, layout: str, traced_encoder: bool) -> dict[str, Path]:
+    from .export import export_graphs
+    from .step_graphs import STEP_ROLES, export_step_graphs
+
+    if layout not in ("step", "encoder"):
+        return export_graphs(model, out, 17, "split")
+    paths = export_graphs(model, out, 17, "encoder-only") if traced_encoder else {}
+    built = tuple(role for role in (STEP_ROLES if layout == "step" else ("encoder",)) if role not in paths)
+    return paths | (export_step_graphs(model, out, 17, mf.FILE_NAMES, built) if built else {})
+
+
+def traced_encoder(path: Path) -> bool:
+    """Whether an encoder file was traced from torch (any split or merged export; a step export
+    made before the exporter built its encoder from blocks, such as the bundled demo models')."""
+    import onnx
+
+    from desktop_mt.models.convert.builder import PRODUCER
+
+    return onnx.load(str(path), load_external_data=False).producer_name != PRODUCER
 
 
 def _uses(model) -> dict[tuple, str]:
@@ -155,12 +181,13 @@ def recover(model_dir: str | Path, out_dir: str | Path, verify: bool = True) -> 
         raise UnsupportedModelError(f"{src}: recovery is written for Marian models, not {config.model_type!r}")
     roles = _fp32_roles(src)
     layout = _layout(roles)
+    traced = traced_encoder(src / roles["encoder"])
     reference = random_reference(config)
     tensors = {}  # data_ptr -> (name, tensor)
     for name, tensor in list(reference.named_parameters()) + list(reference.named_buffers()):
         if tensor.is_floating_point():
             tensors.setdefault(tensor.data_ptr(), (name, tensor))
-    values, constants = _values_by_position(reference, tensors, src, roles, layout)
+    values, constants = _values_by_position(reference, tensors, src, roles, layout, traced)
     if layout == "step":
         _add_step_decoder(values, tensors, reference, src, roles)
     missing = [name for ptr, (name, _) in tensors.items() if ptr not in values]
@@ -176,15 +203,24 @@ def recover(model_dir: str | Path, out_dir: str | Path, verify: bool = True) -> 
         if (src / name).exists():
             shutil.copy2(src / name, out / name)
             copied.append(name)
-    report = {"layout": layout, "tensors": len(values), "graph_constants": constants, "copied": copied}
+    report = {
+        "layout": layout,
+        "encoder": "traced" if traced else "blocks",
+        "tensors": len(values),
+        "graph_constants": constants,
+        "copied": copied,
+    }
     if verify:
-        report["verified_initializers"] = verify_reexport(out, src, roles, layout)
+        report["verified_initializers"] = verify_reexport(out, src, roles, layout, traced)
     return report
 
 
-def _values_by_position(reference, tensors: dict, src: Path, roles: dict[str, str], layout: str) -> tuple[dict, int]:
+def _values_by_position(
+    reference, tensors: dict, src: Path, roles: dict[str, str], layout: str, traced: bool
+) -> tuple[dict, int]:
     """data_ptr -> trained value of every parameter found by graph position (the step layout:
-    in the encoder only), and how many graph constants were checked equal."""
+    in the encoder only, ``traced`` or built from blocks), and how many graph constants were
+    checked equal."""
     import numpy as np
 
     by_value = {}
@@ -196,7 +232,7 @@ def _values_by_position(reference, tensors: dict, src: Path, roles: dict[str, st
     values: dict[int, np.ndarray] = {}
     constants = 0
     with tempfile.TemporaryDirectory(prefix="recover-") as tmp:
-        ref_paths = export_like(reference, Path(tmp), "encoder-only" if layout == "step" else layout)
+        ref_paths = export_like(reference, Path(tmp), "encoder" if layout == "step" else layout, traced)
         for role, ref_path in ref_paths.items():
             for ref_array, array, where in _paired(ref_path, src / roles[role]):
                 hit = by_value.get(_key(ref_array))
@@ -275,8 +311,9 @@ def _tokenizer_files() -> tuple[str, ...]:
     return TOKENIZER_FILES
 
 
-def verify_reexport(hf_dir: Path, model_dir: Path, roles: dict[str, str], layout: str) -> int:
-    """Export ``hf_dir`` again in ``layout``: every initializer must equal ``model_dir``'s. Returns the count."""
+def verify_reexport(hf_dir: Path, model_dir: Path, roles: dict[str, str], layout: str, traced: bool = False) -> int:
+    """Export ``hf_dir`` again in ``layout`` (a step export's encoder ``traced`` or built from
+    blocks, as ``model_dir``'s): every initializer must equal ``model_dir``'s. Returns the count."""
     import numpy as np
 
     from .export import load_checkpoint
@@ -284,7 +321,7 @@ def verify_reexport(hf_dir: Path, model_dir: Path, roles: dict[str, str], layout
     model, _ = load_checkpoint(str(hf_dir))
     count = 0
     with tempfile.TemporaryDirectory(prefix="recover-verify-") as tmp:
-        for role, path in export_like(model, Path(tmp), layout).items():
+        for role, path in export_like(model, Path(tmp), layout, traced).items():
             for mine, theirs, where in _paired(path, model_dir / roles[role]):
                 if mine.shape != theirs.shape or not np.array_equal(mine, theirs):
                     raise UnsupportedModelError(f"{where}: the recovered checkpoint exports another value")

@@ -16,12 +16,14 @@ The first step runs the same graph with ``past_length`` 0. Cross-attention keys/
 from ``cross_kv_model.onnx`` (encoder hidden states -> ``present.{i}.encoder.{key,value}``),
 once per input. Every weight is in exactly one graph, so it is loaded once.
 
-The graphs are not traced from torch: the model's weights are read from its state dict by
-transformers' names and the graphs written by ``desktop_mt.models.convert`` (``blocks``,
-``graphs``), the one definition of this layout's maths, which the app also uses for downloaded
-models and checkpoints. Written for Marian (post-layer-norm, sinusoidal positions,
-``final_logits_bias``); the maths is transformers' eager attention, so outputs match
-``generate()`` (validated on export against the torch model).
+None of the three graphs (the encoder included) is traced from torch: the model's weights are
+read from its state dict by transformers' names and the graphs written by
+``desktop_mt.models.convert`` (``blocks``, ``graphs``), the one definition of this layout's
+maths, which the app also uses for downloaded models and checkpoints. Written for Marian
+(post-layer-norm, sinusoidal positions, ``final_logits_bias``); the maths is transformers' eager
+attention, so outputs match ``generate()`` (validated on export against the torch model). Step
+exports made before the encoder was built here have a traced encoder (the bundled demo models):
+``export_tools.recover`` still reads those.
 """
 
 from __future__ import annotations
@@ -40,22 +42,33 @@ def step_supported(model) -> bool:
     return model.config.model_type == "marian"
 
 
-def decoder_weights(model) -> tuple[spec.MarianDecoderWeights, spec.Dims]:
-    """The decoder's weights of a torch Marian, as numpy (``ConversionRefused`` for a
+STEP_ROLES = ("encoder", "cross_kv", "decoder_step")
+
+
+def model_weights(model) -> tuple[spec.MarianEncoderWeights, spec.MarianDecoderWeights]:
+    """The encoder's and decoder's weights of a torch Marian, as numpy (``ConversionRefused`` for a
     configuration the step graphs do not compute: pre-norm, separate vocabularies...)."""
     config = model.config.to_dict()
     find_checkpoint.check_config(config)
     state = find_checkpoint.ArrayDict({k: v.detach().cpu().float().numpy() for k, v in model.state_dict().items()})
-    _, decoder = find_checkpoint.read_weights(state, config)
-    return decoder, spec.read_dims(config)
+    return find_checkpoint.read_weights(state, config)
 
 
-def export_step_graphs(model, out: Path, opset: int, file_names: dict) -> dict:
-    """Write ``cross_kv`` and ``decoder_step`` as fp32 ONNX files in ``out``; returns role -> path."""
+def export_step_graphs(model, out: Path, opset: int, file_names: dict, roles: tuple[str, ...] = STEP_ROLES) -> dict:
+    """Write ``roles`` of the step layout (by default all three: encoder, cross_kv, decoder_step)
+    as fp32 ONNX files in ``out``; returns role -> path."""
     if opset < MIN_OPSET:
         raise ValueError(f"the step layout needs opset {MIN_OPSET} or later (LayerNormalization), not {opset}")
-    weights, dims = decoder_weights(model)
-    paths = {"cross_kv": out / file_names["cross_kv"], "decoder_step": out / file_names["decoder_step"]}
-    onnx.save(graphs.build_cross_kv(weights, dims, int8=False, opset=opset), str(paths["cross_kv"]))
-    onnx.save(graphs.build_decoder_step(weights, dims, int8=False, opset=opset), str(paths["decoder_step"]))
+    encoder, decoder = model_weights(model)
+    config = model.config.to_dict()
+    enc_dims, dec_dims = spec.encoder_dims(config), spec.read_dims(config)
+    build = {
+        "encoder": lambda: graphs.build_encoder(encoder, enc_dims, int8=False, opset=opset),
+        "cross_kv": lambda: graphs.build_cross_kv(decoder, dec_dims, int8=False, opset=opset),
+        "decoder_step": lambda: graphs.build_decoder_step(decoder, dec_dims, int8=False, opset=opset),
+    }
+    paths = {}
+    for role in roles:  # one graph at a time: the peak is the weights once plus one graph
+        paths[role] = out / file_names[role]
+        onnx.save(build[role](), str(paths[role]))
     return paths

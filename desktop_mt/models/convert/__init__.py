@@ -14,7 +14,8 @@ batch neighbours), written with ``onnx`` and numpy only, in five steps, one modu
    :mod:`.builder`'s fp32 or per-row int8 linear layers): the one definition of the maths,
    transformers' eager attention.
 3. **Assemble** the encoder, cross-K/V and decoder-step graphs from the blocks (:mod:`.graphs`);
-   ``export_tools.step_graphs`` writes its step layout with the same functions.
+   ``export_tools.step_graphs`` writes its step layout, encoder included, with the same functions
+   (nothing of it is traced from torch).
 4. **Quantize** what is not rebuilt (:mod:`.quantize`: the downloaded encoder per row; ORT's
    dynamic int8 back to float for re-quantizing).
 5. **Validate** (:mod:`.validate`): the fp32 step graph's teacher-forced logits must agree with

@@ -28,6 +28,7 @@ OPSET = 17
 # the exact int32 products (the same tokens everywhere, and batch-independent).
 WEIGHT_MAX = 63
 FLOOR = float(np.finfo(np.float32).min)  # transformers' mask value
+PRODUCER = "desktop-mt convert"  # the producer_name of every graph built here (recover tells them by it)
 _SHARED = (  # constants every graph may read, by name
     ("c_tiny", np.float32(1e-12)),
     ("c_127", np.float32(127.0)),
@@ -141,7 +142,7 @@ class GraphBuilder:
         opsets = [helper.make_opsetid("", self.opset)]
         if self.int8:
             opsets.append(helper.make_opsetid("com.microsoft", 1))
-        model = helper.make_model(graph, opset_imports=opsets, producer_name="desktop-mt convert")
+        model = helper.make_model(graph, opset_imports=opsets, producer_name=PRODUCER)
         model.ir_version = 8
         built: onnx.ModelProto = model
         return built
