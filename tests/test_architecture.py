@@ -520,6 +520,133 @@ def test_the_package_face_is_lazy_and_complete() -> None:
     assert done.stdout.split() == ["[]", "True"]
 
 
+# --- public faces: ``__all__`` names a module's public API, a leading underscore its insides ----
+
+# The packages (with their subpackages) whose every module names its face in ``__all__`` (issue 42);
+# the others follow as they are done, so the tuple only grows and FACES_TO_DO only shrinks.
+FACES_DONE = ("desktop_mt.tm", "desktop_mt.ocr", "desktop_mt.models", "desktop_mt.base")
+# Modules (and subpackages) of those still being reworked by other work of issue 42.
+FACES_TO_DO = (
+    "desktop_mt.tm.apply",
+    "desktop_mt.models.download",
+    "desktop_mt.models.convert",
+    "desktop_mt.base.errors",
+)
+
+
+def _faced(module: str) -> bool:
+    """Whether ``module`` is held to name its face in ``__all__``."""
+    return any(_within(module, p) for p in FACES_DONE) and not any(_within(module, p) for p in FACES_TO_DO)
+
+
+@functools.cache
+def _face_of(module: str) -> tuple[str, ...] | None:
+    """The names a module's ``__all__`` lists (a literal list or tuple of strings), None without one."""
+    for node in ast.parse(modules()[module].read_text(encoding="utf-8")).body:
+        target = (
+            node.targets[0]
+            if isinstance(node, ast.Assign)
+            else node.target
+            if isinstance(node, ast.AnnAssign)
+            else None
+        )
+        if isinstance(target, ast.Name) and target.id == "__all__":
+            value = node.value
+            assert isinstance(value, ast.List | ast.Tuple), f"{path_of(module)}: __all__ is not a literal"
+            return tuple(e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+    return None
+
+
+def _top_level_names(body: list[ast.stmt]) -> set[str]:
+    """Every name a module binds at its top level (also under ``if`` and ``try``)."""
+    names: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.If | ast.Try):
+            handlers = [h.body for h in node.handlers] if isinstance(node, ast.Try) else []
+            for block in [node.body, node.orelse, *handlers]:
+                names |= _top_level_names(block)
+    return names
+
+
+def _public_definitions(module: str) -> list[str]:
+    """The functions and classes a module defines at its top level without a leading underscore."""
+    body = ast.parse(modules()[module].read_text(encoding="utf-8")).body
+    return [
+        node.name
+        for node in body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and not node.name.startswith("_")
+    ]
+
+
+def test_faced_modules_name_their_public_api_in_all() -> None:
+    """Every module of a done package has ``__all__``; it lists each public function and class the
+    module defines (a helper used only inside is ``_private``) and nothing the module lacks."""
+    faced = [m for m in modules() if _faced(m)]
+    assert faced, "FACES_DONE names no module"
+    wrong = []
+    for module in faced:
+        face = _face_of(module)
+        if face is None:
+            wrong.append(f"{path_of(module)}: no __all__")
+            continue
+        unlisted = [n for n in _public_definitions(module) if n not in face]
+        if unlisted:
+            wrong.append(f"{path_of(module)}: public but not in __all__ (list it, or mark it _private): {unlisted}")
+        bound = _top_level_names(ast.parse(modules()[module].read_text(encoding="utf-8")).body)
+        absent = [n for n in face if n not in bound and f"{module}.{n}" not in modules()]
+        if absent:
+            wrong.append(f"{path_of(module)}: __all__ names what the module lacks: {absent}")
+    assert not wrong, "\n".join(wrong)
+
+
+def _package_of(module: str) -> str:
+    return module if modules()[module].name == "__init__.py" else module.rpartition(".")[0]
+
+
+def _names_imported_from(module: str) -> Iterator[tuple[str, str, int]]:
+    """(source module, name, line) for each ``from X import name`` of a desktop_mt module, at module
+    level, in functions and under TYPE_CHECKING alike; submodules imported that way are left out."""
+    path = modules()[module]
+    package = _package_of(module).split(".")
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+        base = base if node.level else node.module or ""
+        if base not in modules():
+            continue
+        for alias in node.names:
+            if f"{base}.{alias.name}" not in modules():
+                yield base, alias.name, node.lineno
+
+
+def test_imports_across_packages_take_only_public_names() -> None:
+    """A module imports from another package's module only the names that module's ``__all__``
+    lists: what is not listed is that package's inside and may change without notice."""
+    wrong = [
+        f"{path_of(module)}:{line}: {name} from {source}"
+        for module in modules()
+        for source, name, line in _names_imported_from(module)
+        if _faced(source) and _package_of(source) != _package_of(module) and name not in (_face_of(source) or ())
+    ]
+    assert not wrong, "these names are not in their module's __all__ (list them there, or import the face):\n" + (
+        "\n".join(wrong)
+    )
+
+
+def test_faces_to_do_are_current() -> None:
+    """Each entry of FACES_TO_DO still exists and still lacks ``__all__`` somewhere: strike it when done."""
+    stale = [p for p in FACES_TO_DO if not [m for m in modules() if _within(m, p) and _face_of(m) is None]]
+    assert not stale, f"these have __all__ in every module now: strike them from FACES_TO_DO: {stale}"
+
+
 # --- one exception tree ---------------------------------------------------------------------
 
 ERROR_ROOT = "DesktopMTError"
