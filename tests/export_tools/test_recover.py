@@ -40,6 +40,29 @@ def test_recovered_weights_equal_the_originals(layout, tiny_marian_hf, tiny_mari
     assert tok("I love you.").input_ids == AutoTokenizer.from_pretrained(str(tiny_marian_hf))("I love you.").input_ids
 
 
+def test_a_step_export_with_a_traced_encoder_is_recovered_and_verified(tiny_marian_hf, tiny_marian_step_dir, tmp_path):
+    """Step exports made before the exporter built the encoder from blocks (the bundled demo
+    models) have a traced encoder: recovery reads it against a traced reference, and the
+    re-export check traces it again."""
+    import shutil
+
+    from export_tools.export import load_checkpoint
+    from export_tools.recover import export_like, recover, traced_encoder
+
+    old = tmp_path / "old"
+    shutil.copytree(tiny_marian_step_dir, old)
+    assert not traced_encoder(old / "encoder_model.onnx")
+    model, _ = load_checkpoint(str(tiny_marian_hf))
+    (tmp_path / "traced").mkdir()
+    traced = export_like(model, tmp_path / "traced", "step", traced_encoder=True)["encoder"]
+    shutil.copy2(traced, old / "encoder_model.onnx")
+    assert traced_encoder(old / "encoder_model.onnx")
+    report = recover(old, tmp_path / "hf")
+    assert (report["layout"], report["encoder"]) == ("step", "traced") and report["verified_initializers"] > 0
+    _assert_same_weights(tiny_marian_hf, tmp_path / "hf")
+    assert recover(tiny_marian_step_dir, tmp_path / "hf-new", verify=False)["encoder"] == "blocks"
+
+
 def test_a_changed_weight_fails_the_reexport_check(tiny_marian_dir, tmp_path):
     import shutil
 
