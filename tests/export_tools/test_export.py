@@ -141,3 +141,15 @@ def test_the_step_graphs_are_the_converters(tiny_marian_hf, tiny_marian_step_dir
     exported = ort.InferenceSession(str(path)).run(None, feed)
     for want, got in zip(exported, ort.InferenceSession(str(built)).run(None, feed), strict=True):
         np.testing.assert_array_equal(want, got)
+
+
+def test_the_step_encoder_is_the_converters(tiny_marian_hf, tiny_marian_step_dir):
+    """The step export's encoder is the converter's, built from the checkpoint: the same file,
+    byte for byte (tests/export_tools/test_step_encoder.py: it computes what the traced one did)."""
+    from desktop_mt.models.convert import build_encoder, find_checkpoint
+    from desktop_mt.models.convert.spec import encoder_dims
+
+    config = json.loads((tiny_marian_hf / "config.json").read_text(encoding="utf-8"))
+    weights, _ = find_checkpoint.read_weights(find_checkpoint.StateDict(tiny_marian_hf), config)
+    built = build_encoder(weights, encoder_dims(config), int8=False).SerializeToString()
+    assert (tiny_marian_step_dir / "encoder_model.onnx").read_bytes() == built
