@@ -32,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
         choices=("split", "merged", "step"),
         default=None,
         help="decoder files: split (Optimum's decoder + decoder_with_past, default), merged (same as "
-        "--merge) or step (Marian only: cross_kv + decoder_step over a KV buffer, fastest on CPU)",
+        "--merge), traced from torch, or step (Marian only: cross_kv + decoder_step over a KV buffer, fastest "
+        "on CPU; the encoder and both built from the converter's blocks, not traced)",
     )
     e.add_argument("--no-validate", action="store_true", help="skip the PyTorch parity check (not recommended)")
     e.add_argument("--tolerance", type=float, default=1e-3, help="max |logit difference| allowed for fp32")
