@@ -37,7 +37,7 @@ def _resources_dir() -> Path:
 
 
 def resource_path(*parts: str) -> Path:
-    """A file or folder under :func:`resources_dir`, e.g. ``resource_path("icons", "desktop-mt.svg")``.
+    """A file or folder under :func:`_resources_dir`, e.g. ``resource_path("icons", "desktop-mt.svg")``.
 
     The path may not exist (callers fall back, e.g. to Qt's default look); it is not checked here.
     """

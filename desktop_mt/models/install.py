@@ -197,7 +197,7 @@ def install_folder(folder: Path, target: Path) -> Path:
     """A model folder the user adds (Optimum or transformers.js layout, fp32 Marian, no manifest)
     installed as a catalog download is: its files linked (or copied) into ``target``, a manifest
     with their sha256, then ``models.convert`` (the step layout with per-row int8, as
-    :func:`convert_staged`). A Marian checkpoint (``config.json`` + ``model.safetensors`` +
+    :func:`_convert_staged`). A Marian checkpoint (``config.json`` + ``model.safetensors`` +
     tokenizer) is built into the step layout, fp32 and per-row int8, without torch
     (``models.convert.checkpoint``). Returns ``target``; a folder that is ours already (a manifest) or
     that the converter does not apply to is returned unchanged, to be used in place."""

@@ -62,7 +62,7 @@ def merge_line(line: Sequence[Box]) -> list[Box]:
 def _paragraph_starts(lines: Sequence[Box]) -> list[bool]:
     """For each line (its bounding box, top to bottom) whether it starts a paragraph: its
     distance from the line above is wider than the region's closest line pitch (or, with only
-    two lines, than a double-spaced pitch) by ``PARAGRAPH_PITCH``."""
+    two lines, than a double-spaced pitch) by ``_PARAGRAPH_PITCH``."""
     starts = [True] * len(lines)
     if len(lines) < 2:
         return starts
