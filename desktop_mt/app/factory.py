@@ -24,8 +24,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..base.errors import ModelFormatError, ModelNotFoundError
-from ..engine.direction import DIRECTIONS, EN_ZH, model_direction
-from ..engine.model_format import bundled_model_dir, inspect_model_dir
+from ..engine.direction import DIRECTIONS, EN_ZH, Direction, check_direction, model_direction
+from ..engine.model_format import Variant, bundled_model_dir, inspect_model_dir
 from ..engine.options import GenerationOptions, SessionOptions
 from ..engine.router import TwoWayTranslator
 from ..engine.translator import DEFAULT_BATCH_SIZE, Translator
@@ -40,7 +40,7 @@ Models = Iterable[ModelChoice] | Mapping[str, ModelChoice | None] | None
 def build_translator(
     models: Models = None,
     *,
-    variant: str = "int8",
+    variant: Variant = "int8",
     session_options: SessionOptions = SessionOptions(),
     options: GenerationOptions = GenerationOptions(),
     batch_size: int = DEFAULT_BATCH_SIZE,
@@ -55,7 +55,7 @@ def build_translator(
     that is not English<->Chinese, and what ``Translator`` raises for a broken one.
     """
     folders = model_folders(models)
-    translators: dict[str, Translator | None] = {}
+    translators: dict[Direction, Translator | None] = {}
     for name in DIRECTIONS:
         folder = folders.get(name)
         translators[name] = (
@@ -74,11 +74,11 @@ def build_translator(
     return TwoWayTranslator(translators, missing, options)
 
 
-def model_folders(models: Models = None) -> dict[str, Path | None]:
+def model_folders(models: Models = None) -> dict[Direction, Path | None]:
     """The model folder of each direction for ``models`` (None: no model for it)."""
     chosen = _chosen(models)
     only_chosen = models is not None and not isinstance(models, Mapping)
-    folders: dict[str, Path | None] = {}
+    folders: dict[Direction, Path | None] = {}
     for name in DIRECTIONS:
         folders[name] = chosen.get(name) or (None if only_chosen else active_model_dir(name) or _bundled(name))
     if not any(folders.values()):
@@ -89,19 +89,17 @@ def model_folders(models: Models = None) -> dict[str, Path | None]:
     return folders
 
 
-def _chosen(models: Models) -> dict[str, Path]:
+def _chosen(models: Models) -> dict[Direction, Path]:
     """The explicitly chosen folders by direction."""
+    out: dict[Direction, Path] = {}
     if models is None:
-        return {}
-    if isinstance(models, Mapping):
-        out = {}
-        for name, value in models.items():
-            if name not in DIRECTIONS:
-                raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, not {name!r}")
-            if value:
-                out[name] = _folder_for(value, name)
         return out
-    out = {}
+    if isinstance(models, Mapping):
+        for name, value in models.items():
+            direction = check_direction(name)
+            if value:
+                out[direction] = _folder_for(value, direction)
+        return out
     for value in models:
         folder = _folder_for(value, None)
         own = inspect_model_dir(folder).direction
@@ -112,7 +110,7 @@ def _chosen(models: Models) -> dict[str, Path]:
     return out
 
 
-def _folder_for(value: ModelChoice, direction: str | None) -> Path:
+def _folder_for(value: ModelChoice, direction: Direction | None) -> Path:
     """A folder (or installed name) checked to translate English<->Chinese (in ``direction`` if given)."""
     folder = resolve_model(str(value))
     info = inspect_model_dir(folder)
@@ -127,7 +125,7 @@ def _folder_for(value: ModelChoice, direction: str | None) -> Path:
     return folder
 
 
-def _bundled(name: str) -> Path | None:
+def _bundled(name: Direction) -> Path | None:
     try:
         return bundled_model_dir(name)
     except ModelNotFoundError:

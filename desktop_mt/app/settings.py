@@ -54,8 +54,9 @@ from ..engine import script
 from ..engine.direction import DIRECTIONS as DIRECTIONS  # re-exported: the GUI's settings import them from here
 from ..engine.direction import EN_ZH as EN_ZH
 from ..engine.direction import TARGETS as TARGETS
+from ..engine.direction import Direction, Target, check_direction
 from ..engine.model_format import VARIANTS as VARIANTS
-from ..engine.model_format import inspect_model_dir
+from ..engine.model_format import Variant, inspect_model_dir
 from ..models.installed import MIRROR_HINT, default_endpoint, delete_model, resolve_model
 
 log = logging.getLogger(__name__)
@@ -102,10 +103,10 @@ class Settings:
 
     intra_op_threads: int = 0
     inter_op_threads: int = 1
-    variant: str = "int8"
+    variant: Variant = "int8"
     max_output_length: int = 0
     beams: int = 0
-    script: str = SCRIPTS[0]
+    script: script.Script = SCRIPTS[0]
     settings_version: int = SETTINGS_VERSION
     model_path: str = ""
     extra_model_dirs: list[str] = dataclasses.field(default_factory=list)
@@ -141,7 +142,7 @@ class Settings:
     local_api: bool = False
     local_api_port: int = DEFAULT_LOCAL_API_PORT
     local_api_key: str = ""
-    direction: str = "auto"  # the window's direction control: TARGETS
+    direction: Target = "auto"  # the window's direction control: TARGETS
     language: str = LANGUAGES[0]  # the interface language: LANGUAGES (read at start)
     model_path_saved: str = dataclasses.field(default="", repr=False, compare=False)
 
@@ -150,7 +151,7 @@ class Settings:
 class ModelSettings:
     """The ``models`` section: the active model per direction and the download mirror."""
 
-    active: dict[str, str] = dataclasses.field(default_factory=lambda: dict.fromkeys(DIRECTIONS, ""))
+    active: dict[Direction, str] = dataclasses.field(default_factory=lambda: dict.fromkeys(DIRECTIONS, ""))
     endpoint: str = ""
 
     def to_dict(self) -> dict[str, Any]:
@@ -311,7 +312,7 @@ def model_value(folder: str) -> str:
     return folder
 
 
-def folder_direction(folder: str) -> str | None:
+def folder_direction(folder: str) -> Direction | None:
     """The direction a model folder translates (None: unknown, missing or another pair)."""
     if not folder:
         return EN_ZH  # the bundled model the window used before both directions
@@ -526,7 +527,7 @@ def update_models(change: Callable[[ModelSettings], None], path: Path | None = N
 # -- the model choice and the mirror, for the front ends -----------------------------------------
 
 
-def active_models() -> dict[str, str]:
+def active_models() -> dict[Direction, str]:
     """The active model of each direction (``{"en-zh": ..., "zh-en": ...}``): "" (bundled), an
     installed model's name, or a folder path (older files are migrated when read)."""
     active = load_models().active
@@ -535,10 +536,10 @@ def active_models() -> dict[str, str]:
 
 def get_active(direction: str = EN_ZH) -> str:
     """The active model of ``direction``: "" (bundled), an installed model's name, or a folder path."""
-    return active_models()[_check_direction(direction)]
+    return active_models()[check_direction(direction)]
 
 
-def set_active(name_or_path: str, direction: str | None = None) -> str:
+def set_active(name_or_path: str, direction: str | None = None) -> Direction:
     """Make a model the active one of its direction ("" = the bundled one); returns the direction.
 
     ``direction`` None takes the model's own (its language pair; English->Chinese for "").
@@ -552,12 +553,12 @@ def set_active(name_or_path: str, direction: str | None = None) -> str:
                 f"{name_or_path!r} translates {info.source_lang}->{info.target_lang}; "
                 f"desktop-mt needs an English->Chinese or Chinese->English model"
             )
-        if direction is not None and _check_direction(direction) != own:
+        if direction is not None and check_direction(direction) != own:
             raise ModelFormatError(f"{name_or_path!r} translates {own}, not {direction}")
         direction = own
         if "/" in name_or_path or "\\" in name_or_path:
             name_or_path = model_value(name_or_path)
-    chosen = _check_direction(direction or EN_ZH)
+    chosen = check_direction(direction or EN_ZH)
 
     def change(models: ModelSettings) -> None:
         models.active[chosen] = name_or_path
@@ -589,12 +590,6 @@ def remove_model(name: str) -> Path:
         if active in (name, str(target)):
             set_active("", direction)
     return target
-
-
-def _check_direction(direction: str) -> str:
-    if direction not in DIRECTIONS:
-        raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
-    return direction
 
 
 def get_endpoint_setting() -> str:

@@ -56,12 +56,13 @@ from ..batch import (
     translate_segments,
 )
 from ..batch import txt as text_format
-from ..engine.direction import DIRECTIONS, EN_ZH, ZH_EN
+from ..engine.direction import AUTO, DIRECTIONS, EN_ZH, TARGETS, ZH_EN, check_target
 from ..engine.glossary import Glossary
-from ..engine.model_format import inspect_model_dir
-from ..engine.options import RAW, GenerationOptions, SessionOptions
+from ..engine.model_format import VARIANTS, Variant, check_variant, inspect_model_dir
+from ..engine.options import RAW, SPANS, GenerationOptions, SessionOptions
 from ..engine.protocols import TranslatorFace
 from ..engine.router import TwoWayTranslator
+from ..engine.script import SCRIPTS, SIMPLIFIED, check_script
 from ..engine.translator import DEFAULT_BATCH_SIZE
 from ..server.config import add_serve_arguments  # argparse only: no FastAPI import here
 from ..tm import TranslationMemory
@@ -187,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_arguments(tr, _("model variant (default int8)"), per_direction=True)
     tr.add_argument(
         "--to",
-        choices=("auto", "en", "zh"),
+        choices=TARGETS,
         default="auto",
         help=_(
             "the language to translate into: 'auto' (default) translates each sentence "
@@ -200,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--batch-size", type=_positive, metavar="N", help=_("sentences per batch"))
     tr.add_argument(
         "--script",
-        choices=("simplified", "traditional-tw", "traditional-hk", "traditional"),
+        choices=SCRIPTS,
         default="simplified",
         help=_(
             "Chinese output: Simplified (default), or Traditional converted "
@@ -306,7 +307,7 @@ def _add_model_arguments(parser: argparse.ArgumentParser, variant_help: str, per
         metavar=">>ID<<",
         help=_("target-language token of a multi-target model (default: the model's, e.g. >>cmn_Hans<<)"),
     )
-    parser.add_argument("--variant", choices=("int8", "fp32"), default=None, help=variant_help)
+    parser.add_argument("--variant", choices=VARIANTS, default=None, help=variant_help)
     parser.add_argument(
         "--threads", type=_non_negative, metavar="N", help=_("CPU threads (0 = let ONNX Runtime choose)")
     )
@@ -320,7 +321,7 @@ def _add_text_handling_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(_("text handling (default: all on)"))
     group.add_argument(
         "--spans",
-        choices=("whole", "cut", "off"),
+        choices=SPANS,
         default=None,
         help=_(
             "sentences with numbers, URLs, codes or glossary terms: 'whole' (default) "
@@ -375,23 +376,24 @@ def _non_negative(text: str) -> int:
 # --- translate ---------------------------------------------------------------------------
 
 
-def make_translator(args: argparse.Namespace, variant: str | None = None) -> TwoWayTranslator:
+def make_translator(args: argparse.Namespace, variant: Variant | None = None) -> TwoWayTranslator:
     """A two-way translator (``app.factory.build_translator``) from the command-line options:
     ``--model`` (a folder or name, or a list of them: one per direction), ``--to`` and the
-    decoding options (raises DesktopMTError / ValueError)."""
+    decoding options (raises DesktopMTError / ValueError). argparse's ``choices`` said a bad
+    ``--to``/``--script``/``--variant`` already; the checks here give them their types."""
     options = GenerationOptions(
         beams=getattr(args, "beams", None),
         max_length=getattr(args, "max_length", None),
-        script=getattr(args, "script", None) or "simplified",
+        script=check_script(getattr(args, "script", None) or SIMPLIFIED),
         glossary=_glossary_of(args),
-        target=getattr(args, "to", None) or "auto",
+        target=check_target(getattr(args, "to", None) or AUTO),
         **_text_handling_of(args),
     )
     session = SessionOptions(intra_op_threads=args.threads or 0, provider=args.provider)
     models = [args.model] if isinstance(args.model, str) else args.model
     return build_translator(
         models or None,
-        variant=variant or args.variant or "int8",
+        variant=variant or check_variant(args.variant or "int8"),
         session_options=session,
         options=options,
         target_token=getattr(args, "target_token", None),
@@ -746,7 +748,7 @@ def cmd_self_test(args: argparse.Namespace) -> int:
                 variants=", ".join(info.variants),
             )
         )
-        for variant in [args.variant] if args.variant else list(info.variants):
+        for variant in [check_variant(args.variant)] if args.variant else list(info.variants):
             problem = _self_test_variant(args, name, info.path, variant)
             if problem:
                 failures.append(f"{name} {variant}: {problem}")
@@ -769,7 +771,7 @@ def cmd_self_test(args: argparse.Namespace) -> int:
 SELF_TEST_SENTENCES = {EN_ZH: SELF_TEST_SENTENCE, ZH_EN: "今天天气很好，我们去公园散步吧。"}
 
 
-def _self_test_variant(args: argparse.Namespace, name: str, model_dir: Path, variant: str) -> str | None:
+def _self_test_variant(args: argparse.Namespace, name: str, model_dir: Path, variant: Variant) -> str | None:
     """Translate the direction's fixed sentence with one variant; returns a problem, or None if fine."""
     args = argparse.Namespace(**{**vars(args), "model": [str(model_dir)]})
     try:

@@ -32,7 +32,8 @@ from ..app.settings import (
     set_endpoint_setting,
 )
 from ..base.errors import DesktopMTError, DownloadCancelled
-from ..engine.model_format import ModelInfo, bundled_model_dir, inspect_model_dir
+from ..engine.direction import DIRECTION_TITLES, DIRECTIONS, Direction
+from ..engine.model_format import VARIANTS, ModelInfo, bundled_model_dir, inspect_model_dir
 from ..engine.tokenizer import default_target_token
 from ..models import (
     DownloadProgress,
@@ -64,7 +65,7 @@ def add_models_parser(sub: Any) -> None:
     msub.add_parser("list", help=_("the catalog and the installed models (* = active)")).set_defaults(func=cmd_list)
     dl = msub.add_parser("download", help=_("download and install a catalog model (resumes an interrupted one)"))
     dl.add_argument("name", metavar="NAME")
-    dl.add_argument("--variant", choices=("int8", "fp32"), default="int8", help=_("which files (default int8)"))
+    dl.add_argument("--variant", choices=VARIANTS, default="int8", help=_("which files (default int8)"))
     dl.add_argument(
         "--endpoint",
         metavar="URL",
@@ -93,7 +94,7 @@ def add_models_parser(sub: Any) -> None:
     use.add_argument("name", metavar="NAME|DIR|bundled")
     use.add_argument(
         "--direction",
-        choices=("en-zh", "zh-en"),
+        choices=DIRECTIONS,
         help=_("the direction (default: the model's own; en-zh for 'bundled')"),
     )
     use.set_defaults(func=cmd_use)
@@ -126,10 +127,6 @@ def _settings_warnings() -> None:
 
 def _mb(n: int) -> str:
     return _("{megabytes} MB").format(megabytes=f"{n / 1e6:,.1f}")
-
-
-# Translated where printed (the language is chosen when the command runs, after this import).
-DIRECTION_TITLES = {"en-zh": N_("English -> Chinese"), "zh-en": N_("Chinese -> English")}
 
 
 @_reports_errors
@@ -184,7 +181,7 @@ def _print_installed(m: InstalledModel, active: bool) -> None:
     print(f"  {'':<18} " + _("target tokens: {tokens}").format(tokens=_tokens_line(m.info, m.target_tokens)))
 
 
-def _bundled_line(direction: str) -> str:
+def _bundled_line(direction: Direction) -> str:
     try:
         info = inspect_model_dir(bundled_model_dir(direction))
     except DesktopMTError as exc:

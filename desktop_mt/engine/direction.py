@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Final, Literal, cast
+from typing import Final, Literal
 
 from ..base.errors import N_, DesktopMTError, ModelNotFoundError, Phrase
 from . import textproc
@@ -47,10 +47,13 @@ JA: Final = "ja"
 KO: Final = "ko"
 EN_ZH: Final = "en-zh"
 ZH_EN: Final = "zh-en"
-DIRECTIONS = (EN_ZH, ZH_EN)
+DIRECTIONS: tuple[Direction, ...] = (EN_ZH, ZH_EN)
 AUTO: Final = "auto"
-TARGETS = (AUTO, EN, ZH)
+TARGETS: tuple[Target, ...] = (AUTO, EN, ZH)
 LANGUAGE_NAMES = {EN: N_("English"), ZH: N_("Chinese"), JA: N_("Japanese"), KO: N_("Korean")}
+# Each direction's title, in English and marked for the catalogs: a front end says it through
+# its own translation layer (the command line's gettext: ``_(DIRECTION_TITLES[d])``).
+DIRECTION_TITLES: dict[Direction, str] = {EN_ZH: N_("English -> Chinese"), ZH_EN: N_("Chinese -> English")}
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f\u3005-\u3007"
 _KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
@@ -76,7 +79,7 @@ class DirectionUnavailableError(ModelNotFoundError):
     ``direction`` names it; ``model`` is the catalog model to download for it (``""`` when the
     catalog has none). The message says what to do."""
 
-    def __init__(self, direction: str, detail: str = "", model: str = "") -> None:
+    def __init__(self, direction: Direction, detail: str = "", model: str = "") -> None:
         self.direction, self.model = direction, model
         source, _, target = direction.partition("-")
         if model:
@@ -153,13 +156,21 @@ def _translatable_text(sentence: str) -> str:
 
 
 def check_target(target: str) -> Target:
-    """``target`` if it is ``"auto"``, ``"en"`` or ``"zh"``; ValueError otherwise."""
+    """``target`` if it is ``"auto"``, ``"en"`` or ``"zh"``; ValueError otherwise (the edges
+    narrow a setting, an argument or a request's field with it)."""
     if target not in TARGETS:
         raise ValueError(f"target must be one of {', '.join(TARGETS)}, not {target!r}")
-    return cast(Target, target)
+    return target
 
 
-def direction_for(lang: str, target: str = AUTO) -> str | None:
+def check_direction(name: str) -> Direction:
+    """``name`` if it is ``"en-zh"`` or ``"zh-en"``; ValueError otherwise."""
+    if name not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, not {name!r}")
+    return name
+
+
+def direction_for(lang: str, target: Target = AUTO) -> Direction | None:
     """The direction a sentence in ``lang`` is translated in for ``target``: ``"en-zh"``,
     ``"zh-en"``, or None when it stays as it is (Japanese, Korean, nothing to translate, or
     already in the target language)."""
@@ -170,7 +181,7 @@ def direction_for(lang: str, target: str = AUTO) -> str | None:
     return None
 
 
-def sentence_direction(sentence: str, target: str = AUTO) -> str | None:
+def sentence_direction(sentence: str, target: str = AUTO) -> Direction | None:
     """:func:`direction_for` of the sentence's :func:`language`."""
     return direction_for(language(sentence), check_target(target))
 
@@ -216,14 +227,13 @@ def paragraph_language(text: str) -> str:
     return max(weights, key=lambda k: weights[k]) if weights else ""
 
 
-def directions_needed(text: str, target: str = AUTO) -> set[str]:
+def directions_needed(text: str, target: str = AUTO) -> set[Direction]:
     """The directions ``text`` needs models for (empty: nothing in it is translated)."""
-    check_target(target)
-    return set(_directions_needed(text, target))
+    return set(_directions_needed(text, check_target(target)))
 
 
 @functools.lru_cache(maxsize=4)
-def _directions_needed(text: str, target: str) -> frozenset[str]:
+def _directions_needed(text: str, target: Target) -> frozenset[Direction]:
     # Kept for the last few texts: a two-way stream asks three times about the same text before
     # its first token (availability, routing), ~45 ms each for a 3,000-word paste (issue 49).
     if not any(r.search(text) for r in (_HAN_RE, _KANA_RE, _HANGUL_RE)):
@@ -234,7 +244,7 @@ def _directions_needed(text: str, target: str) -> frozenset[str]:
     return frozenset(d for d in (direction_for(language(s), target) for s in sentences(text)) if d)
 
 
-def untranslated(text: str, target: str = AUTO, available: tuple[str, ...] = DIRECTIONS) -> bool:
+def untranslated(text: str, target: str = AUTO, available: tuple[Direction, ...] = DIRECTIONS) -> bool:
     """Whether all of ``text`` stays as it is for ``target`` although it has words: every
     sentence is Japanese, Korean, already in the target language, without anything to
     translate, or (with ``available``, the directions a translator has) one a single-direction

@@ -21,7 +21,7 @@ from ..base import paths
 from ..base.errors import N_, ModelFormatError, ModelNotFoundError, Phrase, UnsupportedModelError
 from ..base.fsutil import atomic_write
 from ..base.resources_path import resource_path
-from .direction import model_direction
+from .direction import Direction, model_direction
 
 MANIFEST = "desktop_mt.json"
 FORMAT_VERSION = 1
@@ -38,6 +38,16 @@ INT8_SUFFIXES = ("_quantized", "_int8")
 Variant = Literal["int8", "fp32"]
 """A model's files: quantized to int8 (the default), or full precision."""
 VARIANTS: tuple[Variant, ...] = ("int8", "fp32")
+
+
+def check_variant(variant: str) -> Variant:
+    """``variant`` if it is ``"int8"`` or ``"fp32"``; ValueError otherwise (the edges narrow an
+    argument, a setting or a config field with it)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    return variant
+
+
 SUPPORTED_ARCHITECTURES = ("marian", "m2m_100")
 # How a model's int8 files were quantized (manifest key "int8": {"kind": ...}). "dynamic": ORT's
 # quantize_dynamic, whose activation scales span the whole batch tensor, so a sentence's tokens can
@@ -79,7 +89,7 @@ class ModelInfo:
     manifest: dict[str, Any] | None = None
 
     @property
-    def variants(self) -> tuple[str, ...]:
+    def variants(self) -> tuple[Variant, ...]:
         return tuple(v for v in VARIANTS if v in self.files)
 
     @property
@@ -93,7 +103,7 @@ class ModelInfo:
         return str(entry.get("kind", INT8_DYNAMIC)) if isinstance(entry, dict) else INT8_DYNAMIC
 
     @property
-    def direction(self) -> str | None:
+    def direction(self) -> Direction | None:
         """``"en-zh"`` or ``"zh-en"`` (None for any other language pair): what the models
         manager groups by and the two-way translator routes by."""
         return model_direction(self.source_lang, self.target_lang)
@@ -130,7 +140,7 @@ def read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def bundled_model_dir(direction: str | None = None) -> Path:
+def bundled_model_dir(direction: Direction | None = None) -> Path:
     """A model shipped as package data in ``desktop_mt/resources/models/`` (a folder with a
     manifest), wherever the package runs from (see :mod:`desktop_mt.base.resources_path`): the first one, or with
     ``direction`` (``"en-zh"``, ``"zh-en"``) the first whose manifest has that language pair."""

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Literal
 
-from .direction import check_target
+from .direction import Target, check_target
 from .glossary import Glossary
-from .script import check_script  # OpenCC loads only when a Traditional script is used
+from .script import Script, check_script  # OpenCC loads only when a Traditional script is used
+
+Spans = Literal["whole", "cut", "off"]
+"""How sentences with protected spans reach the model (``GenerationOptions.spans``)."""
+SPANS: tuple[Spans, ...] = ("whole", "cut", "off")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,11 +100,11 @@ class GenerationOptions:
     repetition_guard: bool = True
     protect_numbers: bool = True
     chinese_punctuation: bool = True
-    script: str = "simplified"
+    script: Script = "simplified"
     glossary: Glossary | None = None
     keep_cjk: bool = True
-    spans: str = "whole"
-    target: str = "auto"
+    spans: Spans = "whole"
+    target: Target = "auto"
     simplify_source: bool = True
 
     def __post_init__(self) -> None:

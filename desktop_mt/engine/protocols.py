@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 if TYPE_CHECKING:
+    from .direction import Direction
     from .events import Alternative, Finished, SegmentDone, TextDelta
     from .options import GenerationOptions
     from .spans import SpanCounts
@@ -155,11 +156,11 @@ class TranslatorFace(Protocol):
         """Each loaded direction's model information (``{"en-zh": ..., "zh-en": ...}``)."""
 
     @property
-    def directions(self) -> tuple[str, ...]:
+    def directions(self) -> tuple[Direction, ...]:
         """The directions translated, ``"en-zh"`` first."""
 
     @property
-    def missing(self) -> Mapping[str, str]:
+    def missing(self) -> Mapping[Direction, str]:
         """For a direction without a model, the catalog model that would translate it."""
 
     @property

@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 
 from . import direction, spans, textproc
-from .direction import AUTO, EN_ZH, ZH_EN, DirectionUnavailableError, NotTranslatedError
+from .direction import AUTO, EN_ZH, ZH_EN, Direction, DirectionUnavailableError, NotTranslatedError, Target
 from .events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
 from .model_format import ModelInfo
 from .options import GenerationOptions
@@ -48,7 +48,7 @@ _NO_SPACE_OUTPUT = {direction.ZH, direction.JA}  # languages written without spa
 class Run:
     """Consecutive text of one line that one direction translates."""
 
-    direction: str
+    direction: Direction
     text: str
 
 
@@ -73,15 +73,15 @@ class TwoWayTranslator:
 
     def __init__(
         self,
-        translators: Mapping[str, Translator | None],
-        missing: Mapping[str, str] | None = None,
+        translators: Mapping[Direction, Translator | None],
+        missing: Mapping[Direction, str] | None = None,
         options: GenerationOptions | None = None,
     ) -> None:
         self.translators = {d: t for d, t in translators.items() if t is not None}
         unknown = set(self.translators) - set(direction.DIRECTIONS)
         if unknown or not self.translators:
             raise ValueError(f"translators must map 'en-zh' / 'zh-en' to at least one Translator, not {translators!r}")
-        self.missing = dict(missing or {})
+        self.missing: dict[Direction, str] = dict(missing or {})
         self.primary = self.translators.get(EN_ZH) or self.translators[ZH_EN]
         self.options = options if options is not None else self.primary.options
         self.variant = self.primary.variant
@@ -101,7 +101,7 @@ class TwoWayTranslator:
         return {d: self.translators[d].model_info for d in self.directions}
 
     @property
-    def directions(self) -> tuple[str, ...]:
+    def directions(self) -> tuple[Direction, ...]:
         """The directions this translator has a model for, ``"en-zh"`` first."""
         return tuple(d for d in direction.DIRECTIONS if d in self.translators)
 
@@ -117,7 +117,7 @@ class TwoWayTranslator:
             total.merge(t.span_counts)
         return total
 
-    def translator_for(self, name: str) -> Translator:
+    def translator_for(self, name: Direction) -> Translator:
         """The translator of direction ``name``; :class:`DirectionUnavailableError` names the
         model to download when there is none."""
         found = self.translators.get(name)
@@ -166,7 +166,7 @@ class TwoWayTranslator:
         opts = options or self.options
         pieces = [self._pieces(text, opts) for text in texts]  # DirectionUnavailableError first
         runs = {k: p[0] for k, p in enumerate(pieces) if len(p) == 1 and isinstance(p[0], Run)}
-        groups: dict[str, list[int]] = {}
+        groups: dict[Direction, list[int]] = {}
         for k, one in runs.items():
             groups.setdefault(one.direction, []).append(k)
         streams = {
@@ -302,7 +302,7 @@ class TwoWayTranslator:
         """:meth:`translate_batch`'s translations, each the model's (no memory here)."""
         return [Translation(text) for text in self.translate_batch(lines, options, cancel, progress)]
 
-    def sentence_direction(self, sentence: str, options: GenerationOptions | None = None) -> str:
+    def sentence_direction(self, sentence: str, options: GenerationOptions | None = None) -> Direction:
         """The direction whose translator completes ``sentence`` after a typed prefix
         (``engine.prefix``): :class:`DirectionUnavailableError` when it has no model;
         :class:`NotTranslatedError` for a sentence with nothing to translate (e.g. Japanese)."""
@@ -338,7 +338,7 @@ class TwoWayTranslator:
 
     # -- routing --------------------------------------------------------------------------------
 
-    def _fallback_direction(self, opts: GenerationOptions) -> str:
+    def _fallback_direction(self, opts: GenerationOptions) -> Direction:
         """The translator for text that needs none: the target's model if loaded, else any."""
         preferred = ZH_EN if opts.target == direction.EN else EN_ZH
         return preferred if preferred in self.translators else self.directions[0]
@@ -376,7 +376,7 @@ class TwoWayTranslator:
         return [p for p in pieces if p != ""]
 
 
-def _line_pieces(line: str, target: str, available: tuple[str, ...]) -> list[Piece]:
+def _line_pieces(line: str, target: Target, available: tuple[Direction, ...]) -> list[Piece]:
     """One line: whole to one direction when it needs one, else its marker, then runs of
     sentences of one direction and copied sentences (those of a direction not ``available``
     too), with the output's sentence gap between."""
@@ -385,7 +385,7 @@ def _line_pieces(line: str, target: str, available: tuple[str, ...]) -> list[Pie
         return [Run(needed.pop(), line)] if needed else [line]
     prefix, body = textproc.split_marker(line)
     core = body.strip()
-    groups: list[tuple[str | None, str, list[str]]] = []  # (direction, language, sentences with gaps)
+    groups: list[tuple[Direction | None, str, list[str]]] = []  # (direction, language, sentences with gaps)
     for sentence, gap in direction.split_sentences(core):
         lang = direction.language(sentence)
         name = direction.direction_for(lang, target)
@@ -407,7 +407,7 @@ def _line_pieces(line: str, target: str, available: tuple[str, ...]) -> list[Pie
     return pieces
 
 
-def _raw_direction(text: str, target: str, available: tuple[str, ...]) -> str:
+def _raw_direction(text: str, target: Target, available: tuple[Direction, ...]) -> Direction:
     """With nothing kept, the one direction for all of ``text``: the target's, else the only
     model's, else by its language."""
     if target != AUTO:
@@ -417,13 +417,13 @@ def _raw_direction(text: str, target: str, available: tuple[str, ...]) -> str:
     return ZH_EN if direction.paragraph_language(text) == direction.ZH else EN_ZH
 
 
-def directions_of(translator: TranslatorFace) -> tuple[str, ...]:
+def directions_of(translator: TranslatorFace) -> tuple[Direction, ...]:
     """The directions ``translator`` translates: its ``directions`` (the GUI worker's helper
     until it reads the face itself)."""
     return translator.directions
 
 
-def _options_for(name: str, opts: GenerationOptions) -> GenerationOptions:
+def _options_for(name: Direction, opts: GenerationOptions) -> GenerationOptions:
     """The options a direction's translator gets: its own target; English output has no script."""
     changes: dict[str, object] = {"target": AUTO}
     if name == ZH_EN:

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..base.errors import TranslationCancelled
 from .core import TranslatorCore
+from .direction import Direction
 from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .generation import DecodeParams, ItemDone, SearchEvent, TokensStep
 from .model_text import ModelText
@@ -240,11 +241,11 @@ class ScriptedTranslator:
         options: GenerationOptions | None = None,
         batch_size: int = 16,
         batch_invariant: bool = True,
-        direction: str = "en-zh",
+        direction: Direction = "en-zh",
     ) -> None:
         self.model, self.hold, self.fail_on = model, hold, fail_on
-        self.directions: tuple[str, ...] = (direction,)
-        self.missing: dict[str, str] = {}
+        self.directions: tuple[Direction, ...] = (direction,)
+        self.missing: dict[Direction, str] = {}
         self.memory_identity = ""
         self.span_counts = SpanCounts()  # a script protects no spans
         self.model_info = types.SimpleNamespace(name=name, variant=variant, variants=(variant,), path=name, manifest={})

@@ -11,10 +11,11 @@ from ..base.errors import ModelFormatError, TranslationCancelled
 from . import generation as gen
 from . import script, spans
 from .alternatives import best_alternatives
+from .direction import EN_ZH, Direction
 from .events import Alternative, Finished, TextDelta
 from .events import StreamEvent as StreamEvent  # re-exported: the stream type of translate_stream
 from .lookahead import TOKEN_BUDGET, batches
-from .model_format import ModelInfo, bundled_model_dir, inspect_model_dir, verify_files
+from .model_format import ModelInfo, Variant, bundled_model_dir, inspect_model_dir, verify_files
 from .model_text import Kept as Kept  # re-exported: a plan item copied as it is
 from .model_text import ModelText, PlanPiece, decide, piece_output
 from .options import GenerationOptions, SessionOptions
@@ -39,7 +40,7 @@ class Translator:
     def __init__(
         self,
         model_dir: str | Path | None = None,
-        variant: str = "int8",
+        variant: Variant = "int8",
         session_options: SessionOptions = SessionOptions(),
         options: GenerationOptions = GenerationOptions(),
         target_token: str | None = None,
@@ -201,9 +202,9 @@ class Translator:
     # -- the front ends' face (protocols.TranslatorFace) of one direction ----------------------
 
     @property
-    def directions(self) -> tuple[str, ...]:
+    def directions(self) -> tuple[Direction, ...]:
         """The one direction this model translates (English->Chinese where the model does not say)."""
-        return (self.model_info.direction or "en-zh",)
+        return (self.model_info.direction or EN_ZH,)
 
     @property
     def model_infos(self) -> dict[str, ModelInfo]:

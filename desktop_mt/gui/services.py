@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from desktop_mt.app.session import Session, Topic
+from desktop_mt.engine.direction import check_target
 from desktop_mt.engine.options import GenerationOptions
 
 from . import settings as settings_mod
@@ -120,7 +121,7 @@ class Services:
 
     def window_options(self) -> GenerationOptions:
         """:meth:`generation_options` with the window's direction as the target."""
-        return dataclasses.replace(self._options(), target=self._target())
+        return dataclasses.replace(self._options(), target=check_target(self._target()))
 
     def save(self) -> None:
         """Write the settings (with the current window layout) to disk; a failure is a warning."""

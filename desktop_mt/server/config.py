@@ -13,6 +13,7 @@ import os
 
 from ..app.i18n import _
 from ..base.errors import DesktopMTError
+from ..engine.model_format import VARIANTS, Variant
 
 API_KEY_ENV = "DESKTOP_MT_API_KEY"
 CONFIG_ENV = "DESKTOP_MT_SERVE_CONFIG"  # the config handed to --workers processes
@@ -58,7 +59,7 @@ class ServerConfig:
     model: str | None = None
     models: tuple[str, ...] = ()
     tm: str | None = None
-    variant: str = "int8"
+    variant: Variant = "int8"
     threads: int = 0
     provider: str = "cpu"
     api_key: str | None = None
@@ -102,6 +103,8 @@ class ServerConfig:
             raise ServeConfigError("--batch-window-ms must be >= 0")
         if not 0 <= self.port <= 65535:
             raise ServeConfigError(f"--port must be 0-65535, not {self.port}")
+        if self.variant not in VARIANTS:  # a config passed as JSON (from_json) is not argparse-checked
+            raise ServeConfigError(f"--variant must be one of {', '.join(VARIANTS)}, not {self.variant!r}")
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -319,7 +322,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         port=args.port,
         models=tuple([args.model] if isinstance(args.model, str) else args.model or ()),
         tm=getattr(args, "tm", None),
-        variant=args.variant or "int8",
+        variant=args.variant or VARIANTS[0],
         threads=args.threads or 0,
         provider=args.provider,
         api_key=args.api_key or os.environ.get(API_KEY_ENV) or None,

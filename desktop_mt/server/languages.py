@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..base.errors import DesktopMTError
 from ..engine import direction
-from ..engine.direction import EN_ZH, ZH_EN, DirectionUnavailableError
-from ..engine.script import converter
+from ..engine.direction import EN_ZH, ZH_EN, Direction, DirectionUnavailableError
+from ..engine.script import Script, converter
 
 NAMES = {
     "en": "English",
@@ -89,17 +89,17 @@ class Target:
     code: str
 
     @property
-    def language(self) -> str:
+    def language(self) -> direction.Target:
         """``en`` or ``zh``: the engine's ``GenerationOptions.target``."""
-        return language_of(self.code)
+        return direction.EN if self.code == ENGLISH else direction.ZH
 
     @property
-    def script(self) -> str:
+    def script(self) -> Script:
         """The engine's ``GenerationOptions.script``: Traditional for ``zh-Hant``."""
         return "traditional" if self.code == TRADITIONAL else "simplified"
 
     @property
-    def direction(self) -> str:
+    def direction(self) -> Direction:
         """The direction text is translated in to reach this target."""
         return ZH_EN if self.code == ENGLISH else EN_ZH
 
@@ -109,12 +109,14 @@ class LanguageTable:
     """The directions the loaded models translate, and for each missing one the catalog model
     to download (``missing``); Traditional is offered when OpenCC is installed."""
 
-    directions: tuple[str, ...]
+    directions: tuple[Direction, ...]
     traditional: bool = False
-    missing: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    missing: Mapping[Direction, str] = dataclasses.field(default_factory=dict)
 
     @classmethod
-    def for_directions(cls, directions: Sequence[str], missing: Mapping[str, str] | None = None) -> LanguageTable:
+    def for_directions(
+        cls, directions: Sequence[Direction], missing: Mapping[Direction, str] | None = None
+    ) -> LanguageTable:
         return cls(tuple(directions), traditional_converter() is not None, dict(missing or {}))
 
     @property

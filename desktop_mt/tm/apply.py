@@ -18,6 +18,7 @@ from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..engine import direction as dirs
+from ..engine.direction import Direction
 from ..engine.events import Alternative, StreamEvent
 from ..engine.options import GenerationOptions
 from ..engine.protocols import CancelToken, Translation, TranslatorFace
@@ -94,11 +95,11 @@ class MemoryTranslator:
         return self.inner.model_infos
 
     @property
-    def directions(self) -> tuple[str, ...]:
+    def directions(self) -> tuple[Direction, ...]:
         return self.inner.directions
 
     @property
-    def missing(self) -> Mapping[str, str]:
+    def missing(self) -> Mapping[Direction, str]:
         return self.inner.missing
 
     @property

@@ -34,6 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mt.engine.model_format import check_variant
+
 from ..features import models
 from ..features.models import CatalogItem, InstalledItem
 from ..i18n import QT_TRANSLATE_NOOP, translate
@@ -440,7 +442,9 @@ class ModelsHub(QObject):
                 )
             return
         settings = dataclasses.replace(
-            self.controller.settings, model_path=model_path, variant=variant or self.controller.settings.variant
+            self.controller.settings,
+            model_path=model_path,
+            variant=check_variant(variant) if variant else self.controller.settings.variant,
         )
         self.controller.apply_settings(settings)
         if self.dialog is not None:

@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop_mt.engine.script import check_script
+
 from ..features import shortcuts
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..logsetup import log_file
@@ -288,7 +290,7 @@ class SettingsDialog(QDialog):
             intra_op_threads=self.intra_spin.value(),
             max_output_length=self.max_length_spin.value(),
             beams=int(self.quality_combo.currentData()),
-            script=str(self.script_combo.currentData() or SCRIPTS[0]),
+            script=check_script(str(self.script_combo.currentData() or SCRIPTS[0])),
             language=str(self.language_combo.currentData() or LANGUAGES[0]),
             translate_as_you_type=self.as_you_type_check.isChecked(),
             hotkey_enabled=self.hotkey_check.isChecked(),

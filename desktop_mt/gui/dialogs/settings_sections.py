@@ -30,7 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mt.app import settings as app_settings
-from desktop_mt.engine.direction import DIRECTIONS, EN_ZH
+from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, Direction
+from desktop_mt.engine.model_format import Variant, check_variant
 from desktop_mt.models import install
 
 from .. import paths
@@ -118,7 +119,7 @@ class ModelSection:
         self.choices: dict[str, list[models.ModelChoice]] = {d: [] for d in DIRECTIONS}
         self.model_combos = {d: QComboBox() for d in DIRECTIONS}
         self.model_combo = self.model_combos[EN_ZH]  # the window's model (``model_path``)
-        self._initial: dict[str, str] = {}  # each direction's model when the dialog opened
+        self._initial: dict[Direction, str] = {}  # each direction's model when the dialog opened
         for combo in self.model_combos.values():
             combo.currentIndexChanged.connect(lambda _i: self._on_model_changed())
         self.add_model_button = QPushButton(translate("SettingsSections", "Add model folder…"))
@@ -194,7 +195,7 @@ class ModelSection:
             combo.blockSignals(False)
         self._on_model_changed()
 
-    def _active_folders(self) -> dict[str, str]:
+    def _active_folders(self) -> dict[Direction, str]:
         """Each direction's model as the dialog opens: the window's for English -> Chinese (set
         by :meth:`reload`), the saved active model for the others ("" = bundled)."""
         try:
@@ -344,7 +345,7 @@ class ModelSection:
         theme.set_tone(self.model_error, tone)
         self.model_error.show()
 
-    def model_for(self, way: str) -> str:
+    def model_for(self, way: Direction) -> str:
         """The model chosen for direction ``way`` ("" = bundled)."""
         return str(self.model_combos[way].currentData() or "")
 
@@ -373,9 +374,9 @@ class ModelSection:
             self._initial[way] = chosen
         return True
 
-    def variant(self) -> str:
+    def variant(self) -> Variant:
         """The chosen precision."""
-        return str(self.variant_combo.currentData() or "int8")
+        return check_variant(str(self.variant_combo.currentData() or VARIANTS[0]))
 
 
 def direction_choices(extra_dirs: list[str]) -> dict[str, list[models.ModelChoice]]:

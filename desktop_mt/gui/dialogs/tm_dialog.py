@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mt.engine.direction import DIRECTIONS, EN_ZH
+from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, Direction, check_direction
 from desktop_mt.tm import Entry, TranslationMemory
 from desktop_mt.tm.tmx import ImportReport
 
@@ -205,7 +205,7 @@ class TMDialog(QDialog):
         self.search_bar.set_counts(counts)
         self.table.fill(found[:SHOWN], scores[:SHOWN])
         self.table.setColumnHidden(SCORE_COL, not (query and fuzzy))
-        self.note.setText(_note(direction, query, fuzzy, len(found), counts))
+        self.note.setText(_note(check_direction(direction), query, fuzzy, len(found), counts))
         theme.set_tone(self.note, "quiet")
         self._update_buttons()
         self.refreshed.emit()
@@ -354,7 +354,7 @@ class TMDialog(QDialog):
         self.error_box = box
 
 
-def _note(direction: str, query: str, fuzzy: bool, found: int, counts: dict[str, int]) -> str:
+def _note(direction: Direction, query: str, fuzzy: bool, found: int, counts: dict[Direction, int]) -> str:
     """The line under the table: how many entries are listed of how many, and the other counts."""
     more = (
         translate("TMDialog", " (the first {shown} shown; type to narrow)").format(shown=SHOWN) if found > SHOWN else ""

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
-from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, LANGUAGE_NAMES
+from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, LANGUAGE_NAMES, Direction
 from desktop_mt.gui.i18n import QT_TRANSLATE_NOOP, translate
 from desktop_mt.tm import BOTH, FUZZY_THRESHOLD, SOURCE, TARGET
 
@@ -110,7 +110,7 @@ class TMSearchBar(QWidget):
     def fuzzy(self) -> bool:
         return self.fuzzy_check.isChecked()
 
-    def set_counts(self, counts: Mapping[str, int]) -> None:
+    def set_counts(self, counts: Mapping[Direction, int]) -> None:
         """Show each direction's number of entries beside its name."""
         for d in DIRECTIONS:
             self.direction_box.setItemText(self.direction_box.findData(d), f"{direction_label(d)} ({counts[d]})")

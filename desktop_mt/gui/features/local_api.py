@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
+from desktop_mt.engine.model_format import check_variant
 from desktop_mt.server.config import ServerConfig
 
 from ..dialogs.settings_dialog import SettingsDialog
@@ -218,7 +219,7 @@ class _ServerRun:
             port=self.launch.port,
             api_key=self.launch.api_key or None,
             model=engine.model_dir,
-            variant=engine.variant,
+            variant=check_variant(engine.variant),
             threads=engine.intra_op_threads,
             cors_origins=("pot",),
             drain_s=DRAIN_S,

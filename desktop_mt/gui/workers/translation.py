@@ -30,7 +30,7 @@ from desktop_mt.base.errors import DesktopMTError, TranslationCancelled
 from desktop_mt.batch.journal import journal_path
 from desktop_mt.engine.direction import DIRECTIONS, ZH_EN, DirectionUnavailableError, sentence_direction
 from desktop_mt.engine.events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
-from desktop_mt.engine.model_format import ModelInfo, inspect_model_dir
+from desktop_mt.engine.model_format import ModelInfo, check_variant, inspect_model_dir
 from desktop_mt.engine.options import GenerationOptions, SessionOptions
 from desktop_mt.engine.protocols import TranslatorFace
 from desktop_mt.models.installed import resolve_model
@@ -57,7 +57,7 @@ def default_translator_factory(config: EngineConfig) -> TranslatorFace:
     fake never load it."""
     return build_translator(
         chosen_models(config.model_dir),
-        variant=config.variant,
+        variant=check_variant(config.variant),
         session_options=SessionOptions(
             intra_op_threads=config.intra_op_threads, inter_op_threads=config.inter_op_threads
         ),
@@ -88,7 +88,8 @@ class LoadedModels:
     @classmethod
     def of(cls, translator: TranslatorFace) -> LoadedModels:
         """A translator's models by direction (a stand-in: its one model, of its direction)."""
-        return cls(dict(translator.model_infos), str(translator.variant), dict(translator.missing))
+        missing: dict[str, str] = {way: model for way, model in translator.missing.items()}
+        return cls(dict(translator.model_infos), str(translator.variant), missing)
 
     @property
     def directions(self) -> tuple[str, ...]:
@@ -369,6 +370,7 @@ class TranslationWorker(QObject):
                 on_resume=on_resume,
                 bilingual=job.bilingual,
                 on_summary=summaries.append,
+                opened=job.opened,
             )
         except TranslationCancelled:
             self.fileCancelled.emit(str(journal_path(Path(job.dst))) if job.dst else "")
@@ -583,7 +585,9 @@ def output_gap(source: str, gap: str, more: bool, options: GenerationOptions | N
 @dataclasses.dataclass
 class FileJob:
     """One "Translate file" request: ``dst`` None is the batch layer's default name;
-    ``resume`` continues from its journal; ``gate`` lets typing pre-empt the job."""
+    ``resume`` continues from its journal; ``gate`` lets typing pre-empt the job; ``opened``:
+    the file as it was parsed to name the output (``app.jobs.plan_output``), translated
+    without parsing it again (None: the job reads and parses it)."""
 
     src: str
     dst: str | None
@@ -592,6 +596,7 @@ class FileJob:
     resume: bool = False
     gate: InteractiveGate | None = None
     bilingual: bool = False  # View > Bilingual: the source stays, its translation follows
+    opened: batch.OpenedFile | None = None
 
 
 class _ProgressRate:
