@@ -7,7 +7,9 @@ The default output is named as the command line names it, by the batch layer's o
 translated into English). What differs is replacing it: the command line overwrites ``-o`` or the
 default output, as a command line tool asked to do so; the window never replaces one silently.
 :func:`plan_output` says whether the default output exists and, if so, the free "keep both" name
-beside it (``notes.zh (2).txt``, then ``(3)``...). A journal an interrupted job left is offered
+beside it (``notes.zh (2).txt``, then ``(3)``...), and the file as it parsed it to name the output
+(``OutputPlan.opened``), which the job then translates without parsing it again (the window
+parses a file once, as the command line does). A journal an interrupted job left is offered
 for resuming; :func:`resumable` says how far it got (:func:`journal_progress`).
 
 The journal's format is the batch layer's (``desktop_mt/batch/journal.py``); it is read here
@@ -22,7 +24,7 @@ import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from desktop_mt.batch import default_output_path, planned_output
+from desktop_mt.batch import OpenedFile, default_output_path, plan_file
 from desktop_mt.batch.journal import MAGIC, VERSION, journal_path
 
 __all__ = [
@@ -79,22 +81,26 @@ class JobQueue:
 @dataclasses.dataclass(frozen=True)
 class OutputPlan:
     """Where a job on a source would write: ``output``, the default path; ``keep_both``, the
-    free name beside it when ``output`` exists (None when it does not: nothing to ask)."""
+    free name beside it when ``output`` exists (None when it does not: nothing to ask);
+    ``opened``, the source as it was parsed to name ``output``, for the job to translate
+    (``batch.translate_file(..., opened=...)``; None when it could not be read: the job says why)."""
 
     output: Path
     keep_both: Path | None
+    opened: OpenedFile | None = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def exists(self) -> bool:
         return self.keep_both is not None
 
 
-def plan_output(src: Path, target: str = "auto") -> OutputPlan:
+def plan_output(src: Path, target: str = "auto", *, bilingual: bool = False) -> OutputPlan:
     """The default output of ``src`` for ``target`` (``notes.txt`` -> ``notes.zh.txt``, a mostly
-    Chinese one -> ``notes.en.txt``: ``desktop_mt.batch.planned_output``, what the command line
-    writes) and, when it exists, the "keep both" alternative (:func:`keep_both_path`)."""
-    output = planned_output(src, target=target)
-    return OutputPlan(output, keep_both_path(output) if output.exists() else None)
+    Chinese one -> ``notes.en.txt``: ``desktop_mt.batch.plan_file``, what the command line
+    writes), when it exists the "keep both" alternative (:func:`keep_both_path`), and the parsed
+    source for the job (``bilingual``: parsed for a bilingual job, as the job will write it)."""
+    output, opened = plan_file(src, target=target, bilingual=bilingual)
+    return OutputPlan(output, keep_both_path(output) if output.exists() else None, opened)
 
 
 def keep_both_path(output: Path) -> Path:

@@ -19,6 +19,9 @@ join_lines=False, on_summary=None, on_chunk=None, overwrite_machine=False) -> Pa
   target, else the options' ``target``, else, for ``"auto"``, English when most of the text is
   Chinese); :func:`planned_output` gives a front end the same name before the job. An output that
   resolves to the input itself is refused (:class:`BatchInputError`).
+- ``opened``: the file as :func:`open_file` read and parsed it (:func:`plan_file` hands a front
+  end the name and the parsed file), translated without reading or parsing it again: a front end
+  that names the output before the job parses the file once, as the CLI does.
 - ``translator`` is a :class:`desktop_mt.Translator`, or anything with what
   :class:`BatchTranslator` lists (``translate_batch``, ``batch_invariant``); ``options`` (a
   :class:`desktop_mt.GenerationOptions`) is passed on to each call.
@@ -105,6 +108,9 @@ __all__ = [
     "default_output_path",
     "output_language",
     "planned_output",
+    "plan_file",
+    "open_file",
+    "OpenedFile",
     "document_options",
     "load_document",
     "translate_segments",
@@ -279,17 +285,67 @@ def output_language(document: Document, target: str = direction.AUTO) -> str:
     return direction.EN if chinese else direction.ZH
 
 
-def planned_output(src: Path, fmt: str = "auto", target: str = direction.AUTO, encoding: str | None = None) -> Path:
+@dataclasses.dataclass(eq=False)
+class OpenedFile:
+    """An input file read and parsed once (:func:`open_file`): what names its output
+    (:meth:`output`) and what ``translate_file(..., opened=...)`` translates. ``data`` is let go
+    once the job has keyed it (a large input is not held through the translation): an opened
+    file is translated once."""
+
+    src: Path
+    fmt: str
+    encoding: str | None
+    data: bytes | None  # the input's bytes, for the journal key (None once a job took them)
+    document: Document
+    bilingual: bool = False
+    join_lines: bool = False
+    overwrite_machine: bool = False
+
+    def output(self, target: str = direction.AUTO) -> Path:
+        """The default output for ``target``: :func:`default_output_path` in the language
+        :func:`output_language` reads from the parsed document."""
+        return default_output_path(self.src, self.fmt, output_language(self.document, target))
+
+
+def open_file(
+    src: Path,
+    fmt: str = "auto",
+    encoding: str | None = None,
+    *,
+    bilingual: bool = False,
+    join_lines: bool = False,
+    overwrite_machine: bool = False,
+) -> OpenedFile:
+    """Read and parse ``src`` once (the arguments as :func:`translate_file` takes them); raises
+    as :func:`translate_file` does for an unreadable or malformed input."""
+    src = Path(src)
+    fmt = detect_format(src, fmt)
+    data = read_input(src)
+    overwrite_machine = overwrite_machine and fmt in _MACHINE_AWARE
+    document = load_document(
+        data, str(src), fmt, encoding, bilingual=bilingual, join_lines=join_lines, overwrite_machine=overwrite_machine
+    )
+    return OpenedFile(src, fmt, encoding, data, document, bilingual, join_lines, overwrite_machine)
+
+
+def plan_file(
+    src: Path, fmt: str = "auto", target: str = direction.AUTO, encoding: str | None = None, *, bilingual: bool = False
+) -> tuple[Path, OpenedFile | None]:
     """Where :func:`translate_file` with ``dst=None`` writes ``src`` for ``target``, read from
     the parsed file by :func:`output_language` (a front end asks before the job whether it may
-    replace it); the ``.zh`` default when the file cannot be read (the job then says why)."""
+    replace it), and that parsed file for the job (``opened=``); the ``.zh`` default and None
+    when the file cannot be read or parsed (the job then says why)."""
     src = Path(src)
     try:
-        fmt = detect_format(src, fmt)
-        document = load_document(read_input(src), str(src), fmt, encoding)
+        opened = open_file(src, fmt, encoding, bilingual=bilingual)
     except (BatchInputError, OSError, ValueError):
-        return default_output_path(src, fmt)
-    return default_output_path(src, fmt, output_language(document, target))
+        return default_output_path(src, fmt), None
+    return opened.output(target), opened
+
+
+def planned_output(src: Path, fmt: str = "auto", target: str = direction.AUTO, encoding: str | None = None) -> Path:
+    """The output :func:`plan_file` names (without keeping the parsed file)."""
+    return plan_file(src, fmt, target, encoding)[0]
 
 
 def load_document(
@@ -355,17 +411,22 @@ def translate_file(
     on_summary: Callable[[JobSummary], None] | None = None,
     on_chunk: ChunkListener | None = None,
     overwrite_machine: bool = False,
+    opened: OpenedFile | None = None,
 ) -> Path:
     """Translate the file ``src`` into ``dst`` (see the module docstring); returns ``dst``."""
     src = Path(src)
-    fmt = detect_format(src, fmt)
     if dst is not None:
         _refuse_overwriting_input(src, Path(dst))
-    data = read_input(src)
-    overwrite_machine = overwrite_machine and fmt in _MACHINE_AWARE
-    document = load_document(
-        data, str(src), fmt, encoding, bilingual=bilingual, join_lines=join_lines, overwrite_machine=overwrite_machine
-    )
+    if opened is None:
+        opened = open_file(
+            src, fmt, encoding, bilingual=bilingual, join_lines=join_lines, overwrite_machine=overwrite_machine
+        )
+    data = opened.data
+    if opened.src != src or data is None:
+        raise ValueError(f"{src}: the opened file is another one, or was translated already")
+    opened.data = None  # keyed below, then let go
+    fmt, encoding, document = opened.fmt, opened.encoding, opened.document
+    bilingual, join_lines, overwrite_machine = opened.bilingual, opened.join_lines, opened.overwrite_machine
     options = document_options(document, translator, options)
     if dst is None:  # named by the language the document is translated into: the one parse decides
         target = (options if options is not None else translator.options).target
