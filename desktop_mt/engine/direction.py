@@ -51,9 +51,10 @@ DIRECTIONS: tuple[Direction, ...] = (EN_ZH, ZH_EN)
 AUTO: Final = "auto"
 TARGETS: tuple[Target, ...] = (AUTO, EN, ZH)
 LANGUAGE_NAMES = {EN: N_("English"), ZH: N_("Chinese"), JA: N_("Japanese"), KO: N_("Korean")}
-# Each direction's title, in English and marked for the catalogs: a front end says it through
-# its own translation layer (the command line's gettext: ``_(DIRECTION_TITLES[d])``).
-DIRECTION_TITLES: dict[Direction, str] = {EN_ZH: N_("English -> Chinese"), ZH_EN: N_("Chinese -> English")}
+# Each direction's title, the one table of them: English, marked for the catalogs; a front end
+# says it through its own translation layer (the command line's gettext, ``_(title)``; the
+# window's Qt catalog, ``gui.messages.direction_title``).
+DIRECTION_TITLES: dict[Direction, str] = {EN_ZH: N_("English → Chinese"), ZH_EN: N_("Chinese → English")}
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f\u3005-\u3007"
 _KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"

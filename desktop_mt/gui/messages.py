@@ -17,7 +17,7 @@ from typing import Any
 
 from desktop_mt.app.i18n import ENGLISH, SIMPLIFIED, describe
 from desktop_mt.batch.errors import FOLDER_ERRNOS, BatchOutputError, _first_non_folder, mount_point
-from desktop_mt.engine.direction import EN_ZH, DirectionUnavailableError
+from desktop_mt.engine.direction import DIRECTION_TITLES, Direction, DirectionUnavailableError
 
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .platform.hotkeys.hub import FALLBACK_HINT, NO_X_DISPLAY, WAYLAND_PROBLEM
@@ -26,6 +26,7 @@ CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef）」』]")
 
 __all__ = [
     "FOLDER_ERRNOS",
+    "direction_title",
     "direction_unavailable",
     "error_text",
     "failure",
@@ -109,16 +110,26 @@ def output_error(exc: BatchOutputError) -> str:
     )
 
 
+# engine.direction.DIRECTION_TITLES (the one table of the directions' titles) marked for lupdate,
+# which reads only literal strings: every window part says a title in this context through
+# direction_title; a test checks these are the engine's titles, in its order.
+MARKED_DIRECTION_TITLES = (
+    QT_TRANSLATE_NOOP("Messages", "English → Chinese"),
+    QT_TRANSLATE_NOOP("Messages", "Chinese → English"),
+)
+
+
+def direction_title(way: Direction) -> str:
+    """A direction's title in the interface language ("English → Chinese", "英文 → 中文")."""
+    return translate("Messages", DIRECTION_TITLES[way])
+
+
 def direction_unavailable(exc: DirectionUnavailableError) -> str:
     """Text that needs a direction no loaded model translates: which, and the model to get
     (the engine's English where it added a detail this wording would lose)."""
     if str(exc) != str(DirectionUnavailableError(exc.direction, model=exc.model)):
         return str(exc)
-    way = (
-        translate("Messages", "English → Chinese")
-        if exc.direction == EN_ZH
-        else translate("Messages", "Chinese → English")
-    )
+    way = direction_title(exc.direction)
     if exc.model:
         return translate(
             "Messages",
@@ -146,7 +157,7 @@ def interface_language() -> str:
     """ "zh_CN" while the window's Chinese translators are installed, else "en": the language
     the window speaks now, told by whether a sentence of this module is translated (the
     Settings' "system" choice was resolved by Qt's locale, which gettext cannot read)."""
-    probe = "English → Chinese"
+    probe = MARKED_DIRECTION_TITLES[0]
     return SIMPLIFIED if translate("Messages", probe) != probe else ENGLISH
 
 

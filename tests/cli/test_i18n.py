@@ -126,7 +126,7 @@ def test_models_list_speaks_chinese(home, monkeypatch, capsys):
     code, out, _err = run(["models", "list"], capsys)
     assert code == 0
     assert "模型目录（desktop-mt models download NAME [--variant int8|fp32]）：" in out
-    assert "英文 -> 中文（en-zh）：" in out and "中文 -> 英文（zh-en）：" in out
+    assert "英文 → 中文（en-zh）：" in out and "中文 → 英文（zh-en）：" in out
     assert "许可证" in out and "随应用附带的小型演示模型" in out
 
 

@@ -122,7 +122,7 @@ def test_a_zh_en_catalog_model_downloads_and_is_listed_and_chosen_per_direction(
     assert get_active("zh-en") == "tiny-zh-en" and get_active("en-zh") == ""
     assert models_cli("list") == 0
     out = capsys.readouterr().out
-    en_zh, zh_en = out.index("English -> Chinese (en-zh):"), out.index("Chinese -> English (zh-en):")
+    en_zh, zh_en = out.index("English → Chinese (en-zh):"), out.index("Chinese → English (zh-en):")
     assert en_zh < out.index("  tiny ", en_zh) < zh_en < out.index("* tiny-zh-en", zh_en)
     bundled_en_zh = out[en_zh:zh_en].splitlines()[1]
     assert bundled_en_zh.startswith("* bundled")  # the demo is still the active en-zh model

@@ -12,8 +12,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
+from desktop_mt.engine.direction import DIRECTIONS
+
 from ..features.models import CatalogItem, InstalledItem
 from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import direction_title
 from ..workers.downloads import format_bytes
 
 COLUMNS = (
@@ -23,11 +26,8 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("ModelTable", "Licence"),
     QT_TRANSLATE_NOOP("ModelTable", "Status"),
 )  # keys; shown translated
-# The list's groups, in this order; models of another language pair go last.
-DIRECTION_TITLES = {
-    "en-zh": QT_TRANSLATE_NOOP("ModelTable", "English → Chinese"),
-    "zh-en": QT_TRANSLATE_NOOP("ModelTable", "Chinese → English"),
-}
+# The list's groups: the directions (engine.direction.DIRECTIONS, each with its title); models of
+# another language pair go last.
 OTHER_PAIRS = QT_TRANSLATE_NOOP("ModelTable", "Other language pairs")
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 1  # set on group rows (their direction, "" for others)
 
@@ -61,8 +61,8 @@ def group_rows(rows: list[Row]) -> list[tuple[str | None, list[Row]]]:
     """The rows by direction: English->Chinese, Chinese->English, then other pairs (a group
     only when it has rows), each in the order given."""
     groups: list[tuple[str | None, list[Row]]] = []
-    for direction in (*DIRECTION_TITLES, None):
-        members = [r for r in rows if (r.direction if r.direction in DIRECTION_TITLES else None) == direction]
+    for direction in (*DIRECTIONS, None):
+        members = [r for r in rows if (r.direction if r.direction in DIRECTIONS else None) == direction]
         if members:
             groups.append((direction, members))
     return groups
@@ -70,12 +70,10 @@ def group_rows(rows: list[Row]) -> list[tuple[str | None, list[Row]]]:
 
 def use_label(row: Row | None) -> str:
     """The Use button's words for ``row``: "Use for <direction>", or "Use this model"."""
-    title = DIRECTION_TITLES.get(row.direction or "") if row is not None else None
-    return (
-        translate("ModelTable", "Use for {direction}").format(direction=translate("ModelTable", title))
-        if title
-        else translate("ModelTable", "Use this model")
-    )
+    way = row.direction if row is not None else None
+    if way in DIRECTIONS:
+        return translate("ModelTable", "Use for {direction}").format(direction=direction_title(way))
+    return translate("ModelTable", "Use this model")
 
 
 def _approx_size(n: int) -> str:
@@ -109,7 +107,8 @@ class ModelTable(QTreeWidget):
         self.rows, self.active = rows, dict(active)
         self.clear()
         for direction, members in group_rows(rows):
-            group = QTreeWidgetItem([translate("ModelTable", DIRECTION_TITLES.get(direction or "", OTHER_PAIRS))])
+            title = direction_title(direction) if direction in DIRECTIONS else translate("ModelTable", OTHER_PAIRS)
+            group = QTreeWidgetItem([title])
             group.setData(0, GROUP_ROLE, direction or "")
             group.setFlags(Qt.ItemFlag.ItemIsEnabled)  # a heading: not selectable
             font = group.font(0)

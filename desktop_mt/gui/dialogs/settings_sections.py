@@ -37,17 +37,13 @@ from desktop_mt.models import install
 from .. import paths
 from ..features import models, shortcuts
 from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import direction_title
 from ..settings import VARIANTS, Settings
 from ..window import theme
 from . import folder_adding
 from .folder_adding import FolderAdder
 
 log = logging.getLogger(__name__)
-WAYS = {
-    "en-zh": QT_TRANSLATE_NOOP("SettingsSections", "English → Chinese"),
-    "zh-en": QT_TRANSLATE_NOOP("SettingsSections", "Chinese → English"),
-}  # the rows' names
-
 # The precision choice in a translator's words; the data of each entry stays the variant name.
 VARIANT_LABELS = {
     "int8": QT_TRANSLATE_NOOP("SettingsSections", "faster (int8)"),
@@ -133,9 +129,7 @@ class ModelSection:
             if way == EN_ZH:
                 row.addWidget(self.add_model_button)
             form.addRow(
-                translate("SettingsSections", "{direction}:").format(
-                    direction=translate("SettingsSections", WAYS[way])
-                ),
+                translate("SettingsSections", "{direction}:").format(direction=direction_title(way)),
                 row,
             )
         self.model_error = QLabel("")
@@ -366,7 +360,7 @@ class ModelSection:
             except Exception as exc:  # noqa: BLE001 - DesktopMTError/OSError: said in the dialog
                 self._say(
                     translate("SettingsSections", "Cannot use {name} for {direction}: {error}").format(
-                        name=Path(chosen).name, direction=translate("SettingsSections", WAYS[way]), error=exc
+                        name=Path(chosen).name, direction=direction_title(way), error=exc
                     ),
                     "error",
                 )

@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
-from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, LANGUAGE_NAMES, Direction
+from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, Direction, check_direction
 from desktop_mt.gui.i18n import QT_TRANSLATE_NOOP, translate
+from desktop_mt.gui.messages import direction_title
 from desktop_mt.tm import BOTH, FUZZY_THRESHOLD, SOURCE, TARGET
 
 FUZZY_DELAY_MS = 250  # a fuzzy search runs this long after the last key (it scores every entry)
@@ -24,20 +25,11 @@ FIELDS = (
     (SOURCE, QT_TRANSLATE_NOOP("TMSearchBar", "Source")),
     (TARGET, QT_TRANSLATE_NOOP("TMSearchBar", "Translation")),
 )
-# LANGUAGE_NAMES' values, marked for lupdate (direction_label shows them translated)
-_LANGUAGES = (
-    QT_TRANSLATE_NOOP("TMSearchBar", "English"),
-    QT_TRANSLATE_NOOP("TMSearchBar", "Chinese"),
-    QT_TRANSLATE_NOOP("TMSearchBar", "Japanese"),
-    QT_TRANSLATE_NOOP("TMSearchBar", "Korean"),
-)
 
 
 def direction_label(direction: str) -> str:
-    """``"en-zh"`` -> ``"English → Chinese"``."""
-    source, target = direction.split("-")
-    names = [translate("TMSearchBar", LANGUAGE_NAMES[code]) for code in (source, target)]
-    return " → ".join(names)
+    """``"en-zh"`` -> ``"English → Chinese"`` (the engine's title, in the interface language)."""
+    return direction_title(check_direction(direction))
 
 
 class TMSearchBar(QWidget):

@@ -28,10 +28,11 @@ from desktop_mt import __version__
 from desktop_mt.app import settings as app_settings
 from desktop_mt.base.errors import ModelNotFoundError
 from desktop_mt.engine import direction
-from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, ZH_EN
+from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, ZH_EN, check_direction
 from desktop_mt.engine.model_format import ModelInfo, bundled_model_dir
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import direction_title
 from ..ports import EngineConfig, EngineHost, Status, WindowPort, WorkerPort, qt_parent
 from ..window.direction_bar import DESCRIBED
 from ..workers.translation import LoadedModels
@@ -41,10 +42,6 @@ log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their
 ARROWS = {  # the status bar's short names of the directions (shown translated: _arrow)
     EN_ZH: QT_TRANSLATE_NOOP("EngineLoading", "EN→ZH"),
     ZH_EN: QT_TRANSLATE_NOOP("EngineLoading", "ZH→EN"),
-}
-WAYS = {  # shown translated (_way)
-    EN_ZH: QT_TRANSLATE_NOOP("EngineLoading", "English → Chinese"),
-    ZH_EN: QT_TRANSLATE_NOOP("EngineLoading", "Chinese → English"),
 }
 TARGET_DIRECTIONS = {direction.ZH: EN_ZH, direction.EN: ZH_EN}  # the direction control's choice -> direction
 
@@ -78,7 +75,7 @@ def _arrow(way: str) -> str:
 
 def _way(way: str) -> str:
     """A direction's name in the interface language ("English → Chinese")."""
-    return translate("EngineLoading", WAYS[way])
+    return direction_title(check_direction(way))
 
 
 def model_name(info: ModelInfo) -> str:

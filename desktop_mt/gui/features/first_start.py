@@ -54,7 +54,8 @@ from desktop_mt.models.installed import MIRROR_HINT
 from .. import paths
 from ..dialogs.model_downloads import DownloadArea
 from ..dialogs.models_dialog import ModelsHub
-from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..i18n import translate
+from ..messages import direction_title
 from ..window import theme
 from ..workers.downloads import Progress, format_bytes
 from .models import CatalogItem
@@ -63,10 +64,6 @@ log = logging.getLogger(__name__)
 
 VARIANT = "int8"  # what the page downloads: the variant the app runs by default
 FIRST_START_ENV, OFF = "DESKTOP_MT_FIRST_START", ("off", "0", "no", "false")  # not at start
-DIRECTION_NAMES = {
-    "en-zh": QT_TRANSLATE_NOOP("FirstStart", "English → Chinese"),
-    "zh-en": QT_TRANSLATE_NOOP("FirstStart", "Chinese → English"),
-}
 
 
 class FirstStartHost(Protocol):
@@ -319,7 +316,7 @@ class FirstStart(QObject):
                 continue
             size = item.sizes.get(VARIANT) or next(iter(item.sizes.values()), 0)
             text = translate("FirstStart", "{direction}: {title}, {size}, licence {licence}").format(
-                direction=translate("FirstStart", DIRECTION_NAMES[direction]),
+                direction=direction_title(direction),
                 title=item.title or item.name,
                 size=format_bytes(size),
                 licence=item.licence,

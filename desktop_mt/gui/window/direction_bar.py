@@ -29,6 +29,7 @@ from desktop_mt.engine import direction
 
 from ..features.pasting import end_undo_step
 from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import direction_title
 from ..ports import StrEnum
 
 SWAP_SHORTCUT = "Ctrl+Shift+S"
@@ -46,10 +47,11 @@ class Target(StrEnum):
     ENGLISH = direction.EN  # Chinese -> English
 
 
-LABELS = {  # shown translated (translate("DirectionBar", ...))
-    Target.AUTO: QT_TRANSLATE_NOOP("DirectionBar", "Auto"),
-    Target.CHINESE: QT_TRANSLATE_NOOP("DirectionBar", "English → Chinese"),
-    Target.ENGLISH: QT_TRANSLATE_NOOP("DirectionBar", "Chinese → English"),
+LABELS = {Target.AUTO: QT_TRANSLATE_NOOP("DirectionBar", "Auto")}  # shown translated (translate("DirectionBar", ...))
+# The explicit choices are shown by their direction's title (engine.direction.DIRECTION_TITLES).
+TARGET_DIRECTIONS: dict[Target, direction.Direction] = {
+    Target.CHINESE: direction.EN_ZH,
+    Target.ENGLISH: direction.ZH_EN,
 }
 # engine.direction.describe's short words, shown in "Auto (...)"; others (a language kept) stay as
 # they are: marked here for lupdate.
@@ -58,6 +60,12 @@ DETECTED = (
     QT_TRANSLATE_NOOP("DirectionBar", "Japanese: kept"),
     QT_TRANSLATE_NOOP("DirectionBar", "Korean: kept"),
 )
+
+
+def choice_label(target: Target) -> str:
+    """A choice's words in the interface language: "Auto", or its direction's title."""
+    way = TARGET_DIRECTIONS.get(target)
+    return direction_title(way) if way is not None else translate("DirectionBar", LABELS[target])
 
 
 def swapped(target: Target) -> Target:
@@ -87,8 +95,8 @@ class DirectionBar(QWidget):
         self.combo.setToolTip(
             translate("DirectionBar", "Translation direction: Auto translates each sentence into the other language")
         )
-        for target, label in LABELS.items():
-            self.combo.addItem(translate("DirectionBar", label), target.value)
+        for target in Target:
+            self.combo.addItem(choice_label(target), target.value)
         self.swap_button = QToolButton(self)
         self.swap_button.setObjectName("swap")
         self.swap_button.setText("⇄")
@@ -119,9 +127,11 @@ class DirectionBar(QWidget):
         short words ("Auto (Chinese → English)", "Auto (mixed)", "Auto (Japanese: kept)"); ""
         shows plain "Auto"."""
         short = description.replace(" -> ", " → ")
+        titles = {direction.DIRECTION_TITLES[way]: way for way in TARGET_DIRECTIONS.values()}
+        detected = direction_title(titles[short]) if short in titles else translate("DirectionBar", short)
         index = self.combo.findData(Target.AUTO.value)
         shown = (
-            translate("DirectionBar", "Auto ({detected})").format(detected=translate("DirectionBar", short))
+            translate("DirectionBar", "Auto ({detected})").format(detected=detected)
             if short
             else translate("DirectionBar", LABELS[Target.AUTO])
         )

@@ -137,14 +137,6 @@ Details (without your text) were written to {log}.</source>
         <translation>自动</translation>
     </message>
     <message>
-        <source>English → Chinese</source>
-        <translation>英文 → 中文</translation>
-    </message>
-    <message>
-        <source>Chinese → English</source>
-        <translation>中文 → 英文</translation>
-    </message>
-    <message>
         <source>mixed</source>
         <translation>混合</translation>
     </message>
@@ -286,14 +278,6 @@ Details (without your text) were written to {log}.</source>
     <message>
         <source>ZH→EN</source>
         <translation>中→英</translation>
-    </message>
-    <message>
-        <source>English → Chinese</source>
-        <translation>英文 → 中文</translation>
-    </message>
-    <message>
-        <source>Chinese → English</source>
-        <translation>中文 → 英文</translation>
     </message>
     <message>
         <source>model</source>
@@ -490,14 +474,6 @@ Code: MIT licence. Nothing is sent over the network.</source>
 </context>
 <context>
     <name>FirstStart</name>
-    <message>
-        <source>English → Chinese</source>
-        <translation>英文 → 中文</translation>
-    </message>
-    <message>
-        <source>Chinese → English</source>
-        <translation>中文 → 英文</translation>
-    </message>
     <message>
         <source>Welcome to desktop-mt</source>
         <translation>欢迎使用 desktop-mt</translation>
@@ -1185,14 +1161,6 @@ Code: MIT licence. Nothing is sent over the network.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <source>English → Chinese</source>
-        <translation>英文 → 中文</translation>
-    </message>
-    <message>
-        <source>Chinese → English</source>
-        <translation>中文 → 英文</translation>
-    </message>
-    <message>
         <source>Other language pairs</source>
         <translation>其他语言对</translation>
     </message>
@@ -1856,14 +1824,6 @@ Code: MIT licence. Nothing is sent over the network.</source>
 <context>
     <name>SettingsSections</name>
     <message>
-        <source>English → Chinese</source>
-        <translation>英文 → 中文</translation>
-    </message>
-    <message>
-        <source>Chinese → English</source>
-        <translation>中文 → 英文</translation>
-    </message>
-    <message>
         <source>faster (int8)</source>
         <translation>更快（int8）</translation>
     </message>
@@ -2229,22 +2189,6 @@ Code: MIT licence. Nothing is sent over the network.</source>
     <message>
         <source>Translation</source>
         <translation>译文</translation>
-    </message>
-    <message>
-        <source>English</source>
-        <translation>英文</translation>
-    </message>
-    <message>
-        <source>Chinese</source>
-        <translation>中文</translation>
-    </message>
-    <message>
-        <source>Japanese</source>
-        <translation>日文</translation>
-    </message>
-    <message>
-        <source>Korean</source>
-        <translation>韩文</translation>
     </message>
     <message>
         <source>Search the memory…</source>
