@@ -26,6 +26,7 @@ from pathlib import Path
 
 from desktop_mt.batch import OpenedFile, default_output_path, plan_file
 from desktop_mt.batch.journal import MAGIC, VERSION, journal_path
+from desktop_mt.engine.direction import Target
 
 __all__ = [
     "JobQueue",
@@ -94,7 +95,7 @@ class OutputPlan:
         return self.keep_both is not None
 
 
-def plan_output(src: Path, target: str = "auto", *, bilingual: bool = False) -> OutputPlan:
+def plan_output(src: Path, target: Target = "auto", *, bilingual: bool = False) -> OutputPlan:
     """The default output of ``src`` for ``target`` (``notes.txt`` -> ``notes.zh.txt``, a mostly
     Chinese one -> ``notes.en.txt``: ``desktop_mt.batch.plan_file``, what the command line
     writes), when it exists the "keep both" alternative (:func:`keep_both_path`), and the parsed

@@ -272,7 +272,7 @@ def default_output_path(src: Path, fmt: str = "auto", language: str = direction.
     return src.with_name(f"{src.stem}.{language}{suffix}" if src.suffix else f"{src.name}.{language}")
 
 
-def output_language(document: Document, target: str = direction.AUTO) -> str:
+def output_language(document: Document, target: direction.Target = direction.AUTO) -> str:
     """The language ``document`` is translated into, which names its output (the one rule of the
     window and the command line): the target the file declares (XLIFF, PO), else ``target``
     (``"en"`` / ``"zh"``), else (``"auto"``) English when most of its text is Chinese, Chinese
@@ -301,7 +301,7 @@ class OpenedFile:
     join_lines: bool = False
     overwrite_machine: bool = False
 
-    def output(self, target: str = direction.AUTO) -> Path:
+    def output(self, target: direction.Target = direction.AUTO) -> Path:
         """The default output for ``target``: :func:`default_output_path` in the language
         :func:`output_language` reads from the parsed document."""
         return default_output_path(self.src, self.fmt, output_language(self.document, target))
@@ -329,7 +329,12 @@ def open_file(
 
 
 def plan_file(
-    src: Path, fmt: str = "auto", target: str = direction.AUTO, encoding: str | None = None, *, bilingual: bool = False
+    src: Path,
+    fmt: str = "auto",
+    target: direction.Target = direction.AUTO,
+    encoding: str | None = None,
+    *,
+    bilingual: bool = False,
 ) -> tuple[Path, OpenedFile | None]:
     """Where :func:`translate_file` with ``dst=None`` writes ``src`` for ``target``, read from
     the parsed file by :func:`output_language` (a front end asks before the job whether it may
@@ -343,7 +348,9 @@ def plan_file(
     return opened.output(target), opened
 
 
-def planned_output(src: Path, fmt: str = "auto", target: str = direction.AUTO, encoding: str | None = None) -> Path:
+def planned_output(
+    src: Path, fmt: str = "auto", target: direction.Target = direction.AUTO, encoding: str | None = None
+) -> Path:
     """The output :func:`plan_file` names (without keeping the parsed file)."""
     return plan_file(src, fmt, target, encoding)[0]
 
@@ -582,7 +589,7 @@ def _glossary_key(opts: dict[str, Any], options: GenerationOptions) -> None:
         opts["glossary"] = f"{len(glossary.terms)} terms, {hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
-def _models_identity(translator: BatchTranslator, target: str, segments: Sequence[str]) -> dict[str, Any]:
+def _models_identity(translator: BatchTranslator, target: direction.Target, segments: Sequence[str]) -> dict[str, Any]:
     """The ``model`` (and ``models``) entries of a job key: the English->Chinese model (or
     the translator's only one) as ``model``, as before both directions; the Chinese->English
     model as ``models["zh-en"]`` when the document has text for it."""

@@ -47,7 +47,7 @@ def check_script(script: str) -> Script:
 
 
 @functools.cache
-def converter(script: str) -> Callable[[str], str] | None:
+def converter(script: Script) -> Callable[[str], str] | None:
     """The conversion function for ``script`` (None for Simplified: nothing to do)."""
     if check_script(script) == SIMPLIFIED:
         return None
@@ -90,7 +90,7 @@ def to_simplified(text: str) -> str:
     return text if fn is None else fn(text)
 
 
-def convert(text: str, script: str) -> str:
+def convert(text: str, script: Script) -> str:
     """``text`` (Simplified Chinese) in ``script``."""
     fn = converter(script)
     return text if fn is None else fn(text)
@@ -102,7 +102,7 @@ class StreamConverter:
     ``"".join(push(d) for d in deltas) + finish() == convert("".join(deltas), script)``.
     """
 
-    def __init__(self, script: str) -> None:
+    def __init__(self, script: Script) -> None:
         self._fn = converter(script)
         self._pending = ""
 
@@ -125,7 +125,7 @@ class StreamConverter:
         return self._fn(rest) if self._fn is not None and rest else rest
 
 
-def convert_events(source: Generator[Event, None, None], script: str) -> Generator[Event, None, None]:
+def convert_events(source: Generator[Event, None, None], script: Script) -> Generator[Event, None, None]:
     """Translator events with their text in ``script``: deltas go through a
     :class:`StreamConverter` per segment, whose held-back tail comes out before ``SegmentDone``
     and before any separator, glossary term or span (segment -1) that follows it, so the order

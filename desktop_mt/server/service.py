@@ -52,7 +52,7 @@ class Answer(str):
     to_model: bool
 
     @classmethod
-    def of(cls, item: Translation, script_name: str) -> Answer:
+    def of(cls, item: Translation, script_name: script.Script) -> Answer:
         """``item``'s text in ``script_name``, with its memory facts."""
         answer = cls(script.convert(item.text, script_name))
         answer.from_memory, answer.to_model = item.from_memory, item.to_model
