@@ -22,6 +22,7 @@ from ..base.errors import DesktopMTError
 from ..batch import BatchTranslator, translate_segments
 from ..batch import txt as text_format
 from ..engine import direction
+from ..engine.direction import Target
 from ..ocr import OcrEngine, OcrResult, is_image_path
 
 OUTPUT_SEPARATOR = "\n\n---\n\n"  # between the recognised text and its translation in NAME.zh.txt
@@ -150,7 +151,7 @@ def _render(text: str, translator: BatchTranslator, bilingual: bool) -> str:
     return body.rstrip("\n") + "\n"
 
 
-def _output_path(src: Path, dst: Path | None, text: str, target: str) -> Path:
+def _output_path(src: Path, dst: Path | None, text: str, target: Target) -> Path:
     """``dst`` (``-o`` or ``--out-dir``: the image's name with ``.txt`` added there), else
     ``NAME.zh.txt`` next to the image (``NAME.en.txt`` for Chinese text translated into English)."""
     if dst is not None:

@@ -171,6 +171,12 @@ def check_direction(name: str) -> Direction:
     return name
 
 
+def direction_into(target: Target) -> Direction | None:
+    """The direction that writes ``target``'s language: ``"zh"`` -> ``"en-zh"``, ``"en"`` ->
+    ``"zh-en"``; None for ``"auto"`` (each sentence into the other language)."""
+    return EN_ZH if target == ZH else ZH_EN if target == EN else None
+
+
 def direction_for(lang: str, target: Target = AUTO) -> Direction | None:
     """The direction a sentence in ``lang`` is translated in for ``target``: ``"en-zh"``,
     ``"zh-en"``, or None when it stays as it is (Japanese, Korean, nothing to translate, or

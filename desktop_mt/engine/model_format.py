@@ -108,7 +108,7 @@ class ModelInfo:
         manager groups by and the two-way translator routes by."""
         return model_direction(self.source_lang, self.target_lang)
 
-    def batch_invariant(self, variant: str) -> bool:
+    def batch_invariant(self, variant: Variant) -> bool:
         """True when a sentence's output cannot depend on the rest of its batch for ``variant``."""
         return variant != "int8" or self.int8_kind in BATCH_INVARIANT_INT8_KINDS
 
@@ -293,7 +293,7 @@ def inspect_model_dir(path: Path | str) -> ModelInfo:
     )
 
 
-def verify_files(info: ModelInfo, variant: str) -> None:
+def verify_files(info: ModelInfo, variant: Variant) -> None:
     """Compare a variant's files against the manifest's byte counts and sha256, so a truncated
     download or a damaged file is refused by name instead of translating garbage. Hashes are
     remembered per (path, size, mtime, inode, ctime) in the user's cache folder (:func:`cached_sha256`), so a

@@ -340,7 +340,7 @@ class TwoWayTranslator:
 
     def _fallback_direction(self, opts: GenerationOptions) -> Direction:
         """The translator for text that needs none: the target's model if loaded, else any."""
-        preferred = ZH_EN if opts.target == direction.EN else EN_ZH
+        preferred = direction.direction_into(opts.target) or EN_ZH
         return preferred if preferred in self.translators else self.directions[0]
 
     def _check_available(self, texts: Sequence[str], opts: GenerationOptions) -> None:
@@ -410,8 +410,9 @@ def _line_pieces(line: str, target: Target, available: tuple[Direction, ...]) ->
 def _raw_direction(text: str, target: Target, available: tuple[Direction, ...]) -> Direction:
     """With nothing kept, the one direction for all of ``text``: the target's, else the only
     model's, else by its language."""
-    if target != AUTO:
-        return ZH_EN if target == direction.EN else EN_ZH
+    into = direction.direction_into(target)
+    if into is not None:
+        return into
     if len(available) == 1:
         return available[0]
     return ZH_EN if direction.paragraph_language(text) == direction.ZH else EN_ZH

@@ -40,6 +40,7 @@ from .core import TranslatorCore
 from .direction import Direction
 from .events import Alternative, Finished, SegmentDone, TextDelta, TranslationStats
 from .generation import DecodeParams, ItemDone, SearchEvent, TokensStep
+from .model_format import Variant
 from .model_text import ModelText
 from .options import GenerationOptions
 from .protocols import CancelToken, DecoderLayout, DecoderRunner, KVCache, Translation, TranslatorFace
@@ -234,7 +235,7 @@ class ScriptedTranslator:
         self,
         model: Callable[[str], str] = lambda text: f"<{text}>",
         *,
-        variant: str = "int8",
+        variant: Variant = "int8",
         hold: threading.Event | None = None,
         fail_on: str | None = None,
         name: str = "scripted",

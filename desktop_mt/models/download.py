@@ -51,6 +51,7 @@ from ..base.errors import (
     Phrase,
 )
 from ..base.version import __version__
+from ..engine.model_format import Variant
 from .catalog import CatalogEntry, catalog_entry
 from .hub import RemoteFile, file_digest, hub_errors, list_revision
 from .install import install_staged, reuse_installed
@@ -181,7 +182,7 @@ class _Reporter:
         return (b1 - b0) / (t1 - t0)
 
 
-def plan_files(entry: CatalogEntry, variant: str, endpoint: str) -> list[RemoteFile]:
+def plan_files(entry: CatalogEntry, variant: Variant, endpoint: str) -> list[RemoteFile]:
     """The files to fetch for ``variant``, from the Hub's listing of the pinned revision.
 
     Tokenizer files missing from the repo come from ``entry.tokenizer_fallback`` (the
@@ -226,7 +227,7 @@ def quiet_hub() -> None:
 
 def download_model(
     name: str | CatalogEntry,
-    variant: str = "int8",
+    variant: Variant = "int8",
     *,
     endpoint: str | None = None,
     progress: ProgressCallback | None = None,
@@ -289,7 +290,7 @@ def _exclusive(name: str) -> Iterator[None]:
         lock.release()
 
 
-def _already_installed(target: Path, entry: CatalogEntry, variant: str, files: list[RemoteFile]) -> bool:
+def _already_installed(target: Path, entry: CatalogEntry, variant: Variant, files: list[RemoteFile]) -> bool:
     try:
         manifest = json.loads((target / "desktop_mt.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):

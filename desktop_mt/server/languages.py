@@ -101,7 +101,7 @@ class Target:
     @property
     def direction(self) -> Direction:
         """The direction text is translated in to reach this target."""
-        return ZH_EN if self.code == ENGLISH else EN_ZH
+        return direction.direction_into(self.language) or EN_ZH  # its language is never auto
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,7 +14,7 @@ import desktop_mt.models as model_manager
 from desktop_mt.app import settings as app_settings
 from desktop_mt.base.errors import DesktopMTError, ModelNotFoundError
 from desktop_mt.engine.direction import DIRECTIONS, model_direction
-from desktop_mt.engine.model_format import ModelInfo, bundled_model_dir, find_models, inspect_model_dir
+from desktop_mt.engine.model_format import ModelInfo, bundled_model_dir, check_variant, find_models, inspect_model_dir
 from desktop_mt.models import DownloadProgress
 from desktop_mt.models.installed import folder_size
 
@@ -172,7 +172,7 @@ class StoreBackend:
     ) -> Path:
         """Blocking download + atomic install (the dialog runs it in its thread)."""
         return model_manager.download_model(
-            name, variant, progress=progress, cancel=cancel, endpoint=app_settings.resolve_endpoint()
+            name, check_variant(variant), progress=progress, cancel=cancel, endpoint=app_settings.resolve_endpoint()
         )
 
     def remove(self, name: str) -> None:

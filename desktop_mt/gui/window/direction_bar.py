@@ -48,11 +48,6 @@ class Target(StrEnum):
 
 
 LABELS = {Target.AUTO: QT_TRANSLATE_NOOP("DirectionBar", "Auto")}  # shown translated (translate("DirectionBar", ...))
-# The explicit choices are shown by their direction's title (engine.direction.DIRECTION_TITLES).
-TARGET_DIRECTIONS: dict[Target, direction.Direction] = {
-    Target.CHINESE: direction.EN_ZH,
-    Target.ENGLISH: direction.ZH_EN,
-}
 # engine.direction.describe's short words, shown in "Auto (...)"; others (a language kept) stay as
 # they are: marked here for lupdate.
 DETECTED = (
@@ -63,8 +58,9 @@ DETECTED = (
 
 
 def choice_label(target: Target) -> str:
-    """A choice's words in the interface language: "Auto", or its direction's title."""
-    way = TARGET_DIRECTIONS.get(target)
+    """A choice's words in the interface language: "Auto", or its direction's title
+    (engine.direction.DIRECTION_TITLES)."""
+    way = direction.direction_into(direction.check_target(target.value))
     return direction_title(way) if way is not None else translate("DirectionBar", LABELS[target])
 
 
@@ -127,7 +123,7 @@ class DirectionBar(QWidget):
         short words ("Auto (Chinese → English)", "Auto (mixed)", "Auto (Japanese: kept)"); ""
         shows plain "Auto"."""
         short = description.replace(" -> ", " → ")
-        titles = {direction.DIRECTION_TITLES[way]: way for way in TARGET_DIRECTIONS.values()}
+        titles = {title: way for way, title in direction.DIRECTION_TITLES.items()}
         detected = direction_title(titles[short]) if short in titles else translate("DirectionBar", short)
         index = self.combo.findData(Target.AUTO.value)
         shown = (
