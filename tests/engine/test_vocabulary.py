@@ -9,7 +9,7 @@ import json
 import pytest
 
 from desktop_mt.cli.main import build_parser
-from desktop_mt.engine.direction import DIRECTIONS, TARGETS, check_direction, check_target
+from desktop_mt.engine.direction import DIRECTIONS, TARGETS, check_direction, check_target, direction_into
 from desktop_mt.engine.model_format import VARIANTS, check_variant
 from desktop_mt.engine.options import SPANS, GenerationOptions
 from desktop_mt.engine.script import SCRIPTS, check_script
@@ -66,3 +66,7 @@ def test_a_server_config_with_a_bad_variant_is_refused():
     assert ServerConfig.from_json(good.to_json()).variant == "fp32"
     with pytest.raises(ServeConfigError, match="--variant must be one of int8, fp32, not 'int4'"):
         ServerConfig.from_json(json.dumps({**json.loads(good.to_json()), "variant": "int4"}))
+
+
+def test_one_rule_names_the_direction_that_writes_a_target():
+    assert [direction_into(t) for t in TARGETS] == [None, "zh-en", "en-zh"]
