@@ -70,3 +70,16 @@ def test_a_server_config_with_a_bad_variant_is_refused():
 
 def test_one_rule_names_the_direction_that_writes_a_target():
     assert [direction_into(t) for t in TARGETS] == [None, "zh-en", "en-zh"]
+
+
+def test_a_settings_file_with_bad_words_falls_back_and_says_which(tmp_path):
+    from desktop_mt.app.settings import SETTINGS_VERSION, load_settings
+
+    path = tmp_path / "settings.json"
+    bad = {"variant": "int4", "script": "traditional-mo", "direction": "fr"}
+    path.write_text(json.dumps({"settings_version": SETTINGS_VERSION, **bad}), encoding="utf-8")
+    loaded = load_settings(path)
+    settings = loaded.settings
+    assert (settings.variant, settings.script, settings.direction) == ("int8", "simplified", "auto")
+    said = " ".join(loaded.warnings)
+    assert all(f"Setting '{key}' had an invalid value '{value}'" in said for key, value in bad.items())
