@@ -596,7 +596,7 @@ def _models_identity(translator: BatchTranslator, target: direction.Target, segm
     per_direction = translator.model_infos
     if len(per_direction) < 2:
         return {"model": _model_identity(translator.model_info, translator.variant)}
-    primary = direction.EN_ZH
+    primary: direction.Direction = direction.EN_ZH
     out: dict[str, Any] = {"model": _model_identity(per_direction[primary], translator.variant)}
     needed = set().union(*(direction.directions_needed(s, target) for s in segments)) if segments else set()
     others = {

@@ -152,7 +152,7 @@ class TranslatorFace(Protocol):
         ``variant``, ``manifest``."""
 
     @property
-    def model_infos(self) -> Mapping[str, Any]:
+    def model_infos(self) -> Mapping[Direction, Any]:
         """Each loaded direction's model information (``{"en-zh": ..., "zh-en": ...}``)."""
 
     @property

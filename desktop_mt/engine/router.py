@@ -95,7 +95,7 @@ class TwoWayTranslator:
         return self.primary.model_info
 
     @property
-    def model_infos(self) -> dict[str, ModelInfo]:
+    def model_infos(self) -> dict[Direction, ModelInfo]:
         """Each loaded direction's model information (``{"en-zh": ..., "zh-en": ...}``, "en-zh"
         first; a direction without a model is absent, and named in ``missing``). A new dict."""
         return {d: self.translators[d].model_info for d in self.directions}

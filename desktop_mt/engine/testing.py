@@ -267,7 +267,7 @@ class ScriptedTranslator:
         self.model_info.variant = value
 
     @property
-    def model_infos(self) -> dict[str, Any]:
+    def model_infos(self) -> dict[Direction, Any]:
         """``model_info`` for each of ``directions``."""
         return {name: self.model_info for name in self.directions}
 

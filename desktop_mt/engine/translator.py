@@ -207,7 +207,7 @@ class Translator:
         return (self.model_info.direction or EN_ZH,)
 
     @property
-    def model_infos(self) -> dict[str, ModelInfo]:
+    def model_infos(self) -> dict[Direction, ModelInfo]:
         """``{direction: model_info}`` (a new dict)."""
         return {self.directions[0]: self.model_info}
 

@@ -91,7 +91,7 @@ class MemoryTranslator:
         return self.inner.model_info
 
     @property
-    def model_infos(self) -> Mapping[str, Any]:
+    def model_infos(self) -> Mapping[Direction, Any]:
         return self.inner.model_infos
 
     @property

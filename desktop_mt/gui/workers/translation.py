@@ -88,8 +88,10 @@ class LoadedModels:
     @classmethod
     def of(cls, translator: TranslatorFace) -> LoadedModels:
         """A translator's models by direction (a stand-in: its one model, of its direction)."""
+        # Keyed by the direction's str: the window's parts index these with the strings they hold.
+        models: dict[str, ModelInfo] = {way: info for way, info in translator.model_infos.items()}
         missing: dict[str, str] = {way: model for way, model in translator.missing.items()}
-        return cls(dict(translator.model_infos), str(translator.variant), missing)
+        return cls(models, str(translator.variant), missing)
 
     @property
     def directions(self) -> tuple[str, ...]:
