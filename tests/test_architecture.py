@@ -991,3 +991,29 @@ def test_base_imports_nothing_above_it() -> None:
         for imp in imps
     ]
     assert not wrong, "the base layer imports only itself:\n" + "\n".join(wrong)
+
+
+# The tests mirror the package (issue 42): a test module sits in the folder of the module it tests
+# (tests/cli/ for desktop_mt/cli/, tests/gui/window/ for desktop_mt/gui/window/...); tests/ itself
+# holds only the tests of the whole project, and the shared fixtures and helpers.
+WHOLE_PROJECT_TESTS = {"test_architecture.py", "test_dev.py", "test_privacy.py"}
+OUTSIDE_THE_PACKAGE = ("benchmarks", "export_tools", "packaging")  # the repository's other folders
+
+
+def _tested_folder(folder: Path) -> Path:
+    """The folder that the tests in ``tests/<folder>`` are about."""
+    return ROOT / folder if folder.parts[0] in OUTSIDE_THE_PACKAGE else ROOT / PACKAGE / folder
+
+
+def test_tests_sit_in_the_folder_of_what_they_test() -> None:
+    tests = ROOT / "tests"
+    stray = sorted({p.name for p in tests.glob("test_*.py")} - WHOLE_PROJECT_TESTS)
+    assert not stray, f"move these to tests/<package>/, beside the tests of the module they test: {stray}"
+    unmatched = []
+    for module in sorted(tests.glob("*/**/test_*.py")):
+        folder = module.parent.relative_to(tests)
+        home = _tested_folder(folder)
+        is_home = home.is_dir() if folder.parts[0] in OUTSIDE_THE_PACKAGE else (home / "__init__.py").is_file()
+        if not is_home:
+            unmatched.append(f"{module.relative_to(ROOT)}: there is no {home.relative_to(ROOT)}/")
+    assert not unmatched, "a test folder mirrors a package folder:\n" + "\n".join(unmatched)

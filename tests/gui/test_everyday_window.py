@@ -74,7 +74,7 @@ def test_text_size_is_saved_and_restored(qtbot, make_controller, tmp_path):
 
 
 def test_recent_files_menu_retranslates(qtbot, make_controller, tmp_path, monkeypatch):
-    from .test_file_job import batch_factory
+    from .features.test_file_job import batch_factory
 
     src = tmp_path / "talk.txt"
     src.write_text("one\n", encoding="utf-8")
@@ -191,7 +191,7 @@ def test_single_instance_message_format_is_checked():
 
 
 def test_remote_command_line_translates_clipboard_and_files(qtbot, make_controller, tmp_path):
-    from .test_file_job import batch_factory
+    from .features.test_file_job import batch_factory
 
     window, controller = make_controller(factory=batch_factory())
     window.hide()

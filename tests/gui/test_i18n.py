@@ -439,7 +439,7 @@ def test_the_settings_dialog_is_chinese(qtbot, chinese):
 
 def test_the_models_dialog_is_chinese(qtbot, tmp_path, chinese):
     from desktop_mt.gui.dialogs.models_dialog import ModelsDialog
-    from tests.gui.test_models_dialog import FakeBackend
+    from tests.gui.dialogs.test_models_dialog import FakeBackend
 
     dialog = ModelsDialog(FakeBackend(tmp_path / "models"))
     qtbot.addWidget(dialog)
@@ -495,7 +495,7 @@ from desktop_mt.gui.dialogs.settings_dialog import SettingsDialog
 from desktop_mt.gui.dialogs.tm_dialog import TMDialog
 from desktop_mt.gui.window.main import MainWindow
 from desktop_mt.tm import TranslationMemory
-from tests.gui.test_models_dialog import FakeBackend
+from tests.gui.dialogs.test_models_dialog import FakeBackend
 
 window = MainWindow()
 window.resize(480, 600)

@@ -1,4 +1,4 @@
-"""Run under a real X server (Xvfb) by tests/gui/test_ocr_x11.py, at QT_SCALE_FACTOR 1 or 2:
+"""Run under a real X server (Xvfb) by tests/gui/platform/test_ocr_x11.py, at QT_SCALE_FACTOR 1 or 2:
 
 1. shows known English and Chinese sentences in a real window, captures the window's region
    through the app's own capture code (``gui.capture``) and OCRs it;
