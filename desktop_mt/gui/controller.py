@@ -42,7 +42,7 @@ from .features.postedit import PostEditFeature
 from .features.shortcuts import ACTIONS as SHORTCUT_ACTIONS
 from .i18n import translate
 from .platform.hotkey import GlobalHotkey
-from .ports import EngineConfig
+from .ports import EngineConfig, HotkeyLayer
 from .request_results import RequestResults
 from .requests import Request, RequestFlow
 from .services import Events, Services
@@ -81,18 +81,22 @@ class Controller(QObject):
     ) -> None:
         super().__init__()
         self.window = window
-        self.model_override = model_override  # --model for this run; cleared by Apply
         self.tray_available = False  # set by the app; with the setting, closing hides to it
-        self.hotkey = hotkey
         self._shut_down = False
         # The one owner of the current request (Qt-free); its start is adapted to requestStarted.
         self.session = Session(options=self.window_options)
         events = Events()  # the app's other topics (status bar state, file jobs, model, settings)
-        self.requests = RequestFlow(self, self.session, events, self)  # starts, stops and clears requests
         self._start_worker(translator_factory)
         # What every feature gets instead of this controller (gui/services.py).
         self.services = Services(
-            window, self.session, self.worker, settings, settings_path=settings_path, hotkey=hotkey, events=events
+            window,
+            self.session,
+            self.worker,
+            settings,
+            settings_path=settings_path,
+            hotkey=hotkey,
+            events=events,
+            owner=self,
         )
         self.services.bind(
             translate=self.translate,
@@ -100,32 +104,44 @@ class Controller(QObject):
             options=self.generation_options,
             target=self._window_target,
         )
+        self.input = pasting.InputHandling(self.services)  # join lines on paste, text left as it is
+        self.direction = DirectionFeature(self.services, window.direction_bar)  # Auto / EN->ZH / ZH->EN, swap
+        self.requests = RequestFlow(self.services, self.input, self.direction)  # starts, stops, clears requests
+        self.requests.translateRequested.connect(self.worker.translate)
+        self.requests.planRequested.connect(self.worker.translate_plan)
+        self.results = RequestResults(self.services, self.requests)  # the worker's output of the request, shown
         real_engine = translator_factory in (None, default_translator_factory)
-        self.engine = EngineLoading(self, self.worker, real_engine)  # model loads, About, fallback
+        self.engine = EngineLoading(self.services, self.requests, real_engine, model_override)  # loads, About, fallback
+        self.direction.textShown.connect(self.engine.on_text_shown)  # the model label agrees with Auto's entry
+        self.engine.on_direction_shown(self.direction.target.value)  # the saved direction, shown before it was built
         self._connect_window()
         self._update_shortcut_help()
         self.glossary = GlossaryStore(on_error=self.window.show_warning)  # Settings > Glossary
-        self.hotkey_link = HotkeyLink(self)  # the clipboard and the global hotkey
-        self.input = pasting.InputHandling(self)  # join lines on paste, text left as it is
-        self.direction = DirectionFeature(self)  # Auto / English -> Chinese / Chinese -> English, swap
-        self.direction.textShown.connect(self.engine.on_text_shown)  # the model label agrees with Auto's entry
-        self.bilingual = bilingual.BilingualView(self)  # View > Bilingual
-        self.models_hub = ModelsHub(self, StoreBackend)  # the Models dialog and the demo notice
-        self.first_start = FirstStart(self.models_hub, self, window)  # demo models only: the real ones
-        self.history = HistoryFeature(self)  # View > History; entries of finished translations
-        self.alignment = AlignmentFeature(self)  # highlights a sentence's counterpart
-        self.alternatives = AlternativesFeature(self, self.alignment.view)  # n-best of a sentence
+        self.bilingual = bilingual.BilingualView(self.services)  # View > Bilingual
+        self.models_hub = ModelsHub(self.services, self.apply_settings, StoreBackend)  # Models dialog, demo notice
+        self.first_start = FirstStart(self.services, self.models_hub)  # demo models only: the real ones
+        self.alignment = AlignmentFeature(self.services)  # highlights a sentence's counterpart
+        view = self.alignment.view
+        self.alternatives = AlternativesFeature(self.services, view)  # n-best of a sentence
+        # The editable translation: completion, memory, incremental translation (the request flow plans with it).
+        self.postedit = PostEditFeature(self.services, view, self.direction, self.glossary, self.engine)
+        self.requests.use_postedit(self.postedit)
+        self.history = HistoryFeature(self.services, self.postedit)  # View > History; finished translations
         self.alternatives.translationReplaced.connect(self.history.translation_replaced)
-        self.postedit = PostEditFeature(self)  # editable translation, completion, memory, incremental
-        self.popup = PopupFeature(self)  # the hotkey's popup at the mouse pointer (setting)
-        self.ocr = OcrFeature(self)  # Translate screen region; pasted and dropped images (OCR)
-        self.local_api = LocalApiFeature(self)  # Settings > Local API: the HTTP server in the app
-        self.drafts = drafts.DraftKeeper(self)  # the panes saved as they change, restored at start
-        self.job_resume = job_resume.JobResumeOffer(self)  # an interrupted file job: continue?
-        self.quit_guard = quitting.QuitGuard(self)  # quitting while work runs asks first
-        self.progress = progress.ProgressFeature(self)  # sentences done; a stop's mark and state
+        self.popup = PopupFeature(self.services, self.input)  # the hotkey's popup at the mouse pointer (setting)
+        self.ocr = OcrFeature(self.services, self.popup)  # Translate screen region; pasted and dropped images
+        self.hotkey_link = HotkeyLink(self.services, self.popup, self.ocr, self.direction, self.input)  # the hotkey
+        # The file queue and the running job, in its own thread; its jobs take the user's memory's
+        # exact matches as ``translate --tm`` does (approved beats edited: tm.apply).
+        memory_jobs = memory_factory(translator_factory or default_translator_factory, self._file_memory)
+        self.files = FileJobs(self.services, self.engine, self.ocr, memory_jobs)
+        self.local_api = LocalApiFeature(self.services, self.engine, lambda: self.postedit.memory)  # Local API
+        self.drafts = drafts.DraftKeeper(self.services, view, self.postedit)  # the panes saved, restored at start
+        self.job_resume = job_resume.JobResumeOffer(self.services, self.drafts, self.files)  # continue a job?
+        self.quit_guard = quitting.QuitGuard(self.services, self.files)  # quitting while work runs asks first
+        self.progress = progress.ProgressFeature(self.services)  # sentences done; a stop's mark and state
         restored = self.drafts.restored
-        self.stale = stale.StaleGuard(self, (restored.source, restored.translation))  # undo: no stale
+        self.stale = stale.StaleGuard(self.services, (restored.source, restored.translation))  # undo: no stale
         self._adapt_topics()  # last: a test waiting on a signal sees every feature's work done
 
     def _window_target(self) -> str:
@@ -150,14 +166,6 @@ class Controller(QObject):
         self.worker_thread.setObjectName("translation-worker")
         self.worker = TranslationWorker(factory)
         self.worker.moveToThread(self.worker_thread)
-        self.requests.translateRequested.connect(self.worker.translate)
-        self.requests.planRequested.connect(self.worker.translate_plan)
-        self.results = RequestResults(self, self.session)  # the worker's output of the current request, shown
-        # The file queue and the running job, in its own thread; its jobs take the user's memory's
-        # exact matches as ``translate --tm`` does (approved beats edited: tm.apply).
-        self.files = FileJobs(self, memory_factory(factory or default_translator_factory, self._file_memory))
-        # Typing pauses the file job between batches while an interactive request runs.
-        self.session.changed.subscribe(lambda request: self.files.gate.set_busy(request is not None))
 
     def _file_memory(self) -> Any:
         """The memory file jobs use: the window's (None until post-editing is built or when it
@@ -301,6 +309,15 @@ class Controller(QObject):
         self.services.settings = new
 
     @property
+    def hotkey(self) -> HotkeyLayer | None:
+        """The app's global hotkey layer (the services'; None: none, e.g. unit tests)."""
+        return self.services.hotkey
+
+    @hotkey.setter
+    def hotkey(self, layer: HotkeyLayer | None) -> None:
+        self.services.hotkey = layer
+
+    @property
     def settings_path(self) -> Path | None:
         """Where the settings are saved (None: the default file)."""
         return self.services.settings_path
@@ -332,9 +349,6 @@ class Controller(QObject):
         """Adopt ``new``: persist, reload the engine in the worker if needed, re-register
         the hotkey. The window's text is left alone, but for the sentences a changed glossary
         renders differently: those are translated again at once."""
-        if new.model_path != self.settings.model_path:
-            self.model_override = None
-        old_hotkey = (self.settings.hotkey_enabled, self.settings.hotkey, self.settings.region_hotkey)
         # What the window changed while the dialog was open is not the dialog's to undo.
         new = dataclasses.replace(
             new,
@@ -350,12 +364,8 @@ class Controller(QObject):
         self.save()
         self._update_close_to_tray()
         self.reload_engine()
-        self.postedit.glossary_applied()  # a changed glossary: the sentences it touches, translated again
         self._update_shortcut_help()
-        if (new.hotkey_enabled, new.hotkey, new.region_hotkey) != old_hotkey:
-            self.register_hotkey()
-            self.ocr.register_hotkey()
-        self.services.events.settings_applied.publish(new)
+        self.services.events.settings_applied.publish(new)  # the hotkeys, the Local API follow
 
     def _update_shortcut_help(self) -> None:
         """Help > Keyboard shortcuts lists the global shortcuts as the settings have them

@@ -1,13 +1,19 @@
-r"""What each window feature needs from the rest of the GUI, as small structural Protocols.
+r"""The few structural Protocols the window's parts meet on, and the words that cross them.
 
-The features (View > Bilingual, drafts, the resume offer, the quit question, undo's stale
-guard, sentence progress, the popup, OCR, the Local API, translate-and-replace) used to take
-the whole controller (``Any``) and reach into it. Each now takes the Protocol below that names
-exactly what it uses: the controller's settings, its request signals, the interactive worker,
-the window's panes and messages. They are structural: :class:`~desktop_mt.gui.controller.Controller`
-and :class:`~desktop_mt.gui.window.main.MainWindow` satisfy them as they are (no base class, no
-registration), which ``tests/gui/test_ports.py`` has mypy check; a test may hand a feature a
-small fake instead.
+A window feature is built as ``Feature(services, <the features it uses>)``: the window's
+:class:`~desktop_mt.gui.services.Services` (window, worker, session, settings, events, the
+window's verbs) and its collaborators named and typed by their classes. What is left here is
+what a class cannot stand for:
+
+* the main window (:class:`WindowPort`), the interactive worker (:class:`WorkerPort`), the tray
+  (:class:`TrayPort`) and the global hotkey layer (:class:`HotkeyLayer`): each has a fake in the
+  tests, and the real ones live in modules that import the features;
+* a collaborator whose class would make an import circle: post-editing for the request flow
+  (:class:`PostEditPort`: post-editing needs the engine's loading, which needs the request flow).
+
+They are structural: :class:`~desktop_mt.gui.window.main.MainWindow`,
+:class:`~desktop_mt.gui.workers.translation.TranslationWorker` and the rest satisfy them as
+they are (no base class, no registration), which ``tests/gui/test_ports.py`` has mypy check.
 
 Attributes are read-only properties here (a Protocol's plain attribute would be invariant and
 settable); signals are :class:`~PySide6.QtCore.SignalInstance` properties, which a ``Signal``
@@ -20,7 +26,7 @@ dialogs' answers and the features' states beside the features (``file_jobs.Outpu
 ``local_api.ApiState``...). They are :class:`StrEnum`\ s, so code that compares with the old
 strings, or keys a dictionary by them, keeps working.
 
-At run time the module imports only QtCore (the Protocols' annotations are for type checkers).
+At run time the module imports no Qt (the Protocols' annotations are for type checkers).
 """
 
 from __future__ import annotations
@@ -29,58 +35,30 @@ import dataclasses
 import enum
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
-
-from PySide6.QtCore import QObject
 
 from .i18n import translate
 
 if TYPE_CHECKING:  # annotations only: importing this module loads no Qt widgets
-    from PySide6.QtCore import QPoint, SignalInstance
+    from PySide6.QtCore import SignalInstance
     from PySide6.QtGui import QAction
     from PySide6.QtWidgets import QPlainTextEdit, QStatusBar, QToolBar, QWidget
 
-    from desktop_mt.app.session import Request, Session
     from desktop_mt.engine.options import GenerationOptions
+    from desktop_mt.engine.protocols import TranslatorFace
 
-    from .settings import Settings
+    from .features.tm_matches import MatchPanel
+    from .window.postedit_pane import PostEditPane
 
 __all__ = [
-    "BilingualHost",
-    "WindowPort",
-    "OcrPort",
-    "PopupPort",
-    "DirectionPort",
-    "DraftsHost",
     "EngineConfig",
-    "EngineHost",
-    "EngineSource",
-    "FileJobsHost",
-    "HotkeyHost",
     "HotkeyLayer",
-    "InputPort",
-    "JobRecord",
-    "JobResumeHost",
-    "WorkerPort",
-    "LocalApiHost",
-    "ModelsHubHost",
-    "OcrHost",
-    "PopupHost",
     "PostEditPort",
-    "ProgressHost",
-    "qt_parent",
-    "QuitHost",
-    "ReplaceHost",
-    "RequestControl",
-    "RequestHost",
-    "ResultsHost",
-    "RunningFileJob",
-    "SettingsPort",
-    "StaleHost",
     "Status",
     "StrEnum",
     "TrayPort",
+    "WindowPort",
+    "WorkerPort",
 ]
 
 
@@ -124,24 +102,7 @@ class Status(StrEnum):
     STOPPED = "stopped"  # a stopped translation: the part done stays, marked
 
 
-# ---- pieces -------------------------------------------------------------------------------
-class SettingsPort(Protocol):
-    """The settings in force (the controller replaces the object on Apply: read it each time)
-    and ``save()``, which writes them with the window's layout."""
-
-    @property
-    def settings(self) -> Settings: ...
-
-    def save(self) -> None: ...
-
-
-class RunningFileJob(Protocol):
-    """The file job that runs (only its source path is read)."""
-
-    @property
-    def src(self) -> str: ...
-
-
+# ---- the parts a class cannot stand for (a test fakes them) -------------------------------------
 class WorkerPort(Protocol):
     """The interactive worker (:class:`~desktop_mt.gui.workers.translation.TranslationWorker`): its slots
     (connect a queued signal to them; they run in the worker's thread) and what it reports,
@@ -175,6 +136,31 @@ class WorkerPort(Protocol):
     @property
     def loadFailed(self) -> SignalInstance: ...  # (str): why
 
+    # post-editing's completion and the Alternatives command (their own request ids)
+    @property
+    def translator(self) -> TranslatorFace | None: ...  # the one loaded now (its tokenizer: word starts)
+
+    def complete(
+        self, req_id: int, sentence: str, prefix: str, options: GenerationOptions, cancel: threading.Event
+    ) -> None: ...
+
+    def alternatives(
+        self, req_id: int, sentence: str, n: int, options: GenerationOptions, cancel: threading.Event
+    ) -> None: ...
+
+    def alternatives_from(
+        self, req_id: int, sentence: str, prefix: str, n: int, options: GenerationOptions, cancel: threading.Event
+    ) -> None: ...
+
+    @property
+    def completionDelta(self) -> SignalInstance: ...  # (int, str): id, more of the completion
+
+    @property
+    def completionDone(self) -> SignalInstance: ...  # (int, str): id, "" or why it failed
+
+    @property
+    def alternativesReady(self) -> SignalInstance: ...  # (int, list[Alternative] | str)
+
 
 class WindowPort(Protocol):
     """The main window as the features see it (:class:`~desktop_mt.gui.window.main.MainWindow`, a
@@ -200,7 +186,10 @@ class WindowPort(Protocol):
     def source(self) -> QPlainTextEdit: ...
 
     @property
-    def target(self) -> QPlainTextEdit: ...
+    def target(self) -> PostEditPane: ...  # the editable translation pane
+
+    @property
+    def suggestion_bar(self) -> MatchPanel: ...  # the memory's matches under the panes
 
     @property
     def toolbar(self) -> QToolBar: ...
@@ -211,6 +200,13 @@ class WindowPort(Protocol):
     @property
     def bilingual_action(self) -> QAction: ...
 
+    def addAction(self, action: QAction) -> None: ...  # a window-wide shortcut
+
+    def add_postedit_actions(self, actions: list[QAction]) -> None: ...  # the Edit menu's post-editing part
+
+    @property
+    def join_lines_action(self) -> QAction: ...  # Edit > Join lines on paste
+
     # ---- intents (signals) -----------------------------------------------------------------
     @property
     def sourceEdited(self) -> SignalInstance: ...  # (str): a user edit
@@ -220,6 +216,15 @@ class WindowPort(Protocol):
 
     @property
     def bilingualToggled(self) -> SignalInstance: ...  # (bool)
+
+    @property
+    def swapRequested(self) -> SignalInstance: ...  # the translation becomes the source
+
+    @property
+    def historyRequested(self) -> SignalInstance: ...  # View > History
+
+    @property
+    def joinLinesToggled(self) -> SignalInstance: ...  # (bool): Edit > Join lines on paste
 
     @property
     def settingsRequested(self) -> SignalInstance: ...
@@ -295,296 +300,6 @@ class TrayPort(Protocol):
     def notify(self, title: str, text: str) -> None: ...
 
 
-class JobRecord(Protocol):
-    """The draft's record of the file job that ran when the app ended (:mod:`drafts`)."""
-
-    @property
-    def file_job(self) -> dict[str, str] | None: ...
-
-    def forget_job(self) -> None: ...
-
-
-class PopupPort(Protocol):
-    """The hotkey's popup (:class:`~desktop_mt.gui.window.popup.PopupFeature`)."""
-
-    def show_for(self, text: str, pointer: QPoint) -> int | None: ...
-
-    def show_for_clipboard(self) -> int | None: ...
-
-
-class OcrPort(Protocol):
-    """Reading text from pictures (:class:`~desktop_mt.gui.features.ocr.OcrFeature`)."""
-
-    def read_file(self, path: str) -> None: ...  # a dropped or chosen picture
-
-    def read_clipboard_image(self) -> bool: ...  # an image on the clipboard: read it (OCR)
-
-
-# ---- Tab focus (focus.py) and the window's look (look.py) -----------------------------------
-# ---- View > Bilingual (bilingual.py) ------------------------------------------------------
-class BilingualHost(SettingsPort, Protocol):
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def session(self) -> Session: ...  # the running request (its current)
-
-    @property
-    def requestStarted(self) -> SignalInstance: ...  # (int, str): id, source text
-
-    @property
-    def requestFinished(self) -> SignalInstance: ...  # (int): id, after its end was shown
-
-
-# ---- drafts (drafts.py) -------------------------------------------------------------------
-class DraftsHost(Protocol):
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def fileJobStarted(self) -> SignalInstance: ...  # (str, str): source, output
-
-    @property
-    def fileJobEnded(self) -> SignalInstance: ...  # (str): outcome
-
-
-# ---- the interrupted job's offer (job_resume.py) ------------------------------------------
-class JobResumeHost(Protocol):
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def drafts(self) -> JobRecord: ...
-
-    def translate_file(self, path: str, dst: Path | None = None, resume: bool | None = None) -> bool: ...
-
-
-# ---- the quit question (quitting.py) ------------------------------------------------------
-class QuitHost(Protocol):
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def session(self) -> Session: ...  # the running request (its current)
-
-    @property
-    def file_job(self) -> RunningFileJob | None: ...
-
-    @property
-    def file_progress(self) -> tuple[int, int] | None: ...
-
-
-# ---- undo's stale translation guard (stale.py) --------------------------------------------
-class StaleHost(Protocol):
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def translationCompleted(self) -> SignalInstance: ...  # (str, str)
-
-    def translate(self, text: str) -> int | None: ...
-
-
-# ---- sentence progress and the stop mark (progress.py) ------------------------------------
-class ProgressHost(Protocol):
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def worker(self) -> WorkerPort: ...
-
-    @property
-    def session(self) -> Session: ...  # the running request (its current)
-
-    @property
-    def requestStarted(self) -> SignalInstance: ...
-
-    @property
-    def requestFinished(self) -> SignalInstance: ...
-
-    @property
-    def stateChanged(self) -> SignalInstance: ...  # (str)
-
-
-# ---- the hotkey's popup (popup.py) ---------------------------------------------------------
-class JoiningPort(Protocol):
-    @property
-    def joining(self) -> bool: ...  # Edit > Join lines on paste
-
-
-class PopupHost(Protocol):
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def worker(self) -> WorkerPort: ...
-
-    @property
-    def input(self) -> JoiningPort: ...
-
-    @property
-    def translationCompleted(self) -> SignalInstance: ...
-
-    def read_clipboard(self, selection: bool = False) -> str: ...
-
-    def generation_options(self) -> GenerationOptions: ...
-
-    def show_entry(self, source: str, translation: str) -> None: ...
-
-    def translate(self, text: str) -> int | None: ...
-
-
-# ---- OCR (ocr_feature.py) -------------------------------------------------------------------
-class OcrHost(Protocol):
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def settings(self) -> Settings: ...
-
-    @property
-    def hotkey(self) -> object | None: ...  # the app's hotkey layer (None: none, e.g. unit tests)
-
-    @property
-    def popup(self) -> PopupPort: ...
-
-    def translate(self, text: str) -> int | None: ...
-
-
-# ---- Settings > Local API (local_api.py) -----------------------------------------------------
-class LocalApiHost(Protocol):
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def settings(self) -> Settings: ...
-
-    @property
-    def loaded_config(self) -> EngineConfig | None: ...  # what the window's engine runs
-
-    @property
-    def modelLoaded(self) -> SignalInstance: ...  # (ModelInfo)
-
-    def engine_config(self) -> EngineConfig: ...
-
-
-# ---- translate and replace (replace.py) ------------------------------------------------------
-class ReplaceHost(Protocol):
-    @property
-    def settings(self) -> Settings: ...
-
-    @property
-    def worker(self) -> WorkerPort: ...
-
-    def generation_options(self) -> GenerationOptions: ...
-
-
-# ---- the controller's own collaborators -----------------------------------------------------
-# Each takes its host (the controller) through one of these, so none imports the controller.
-class RequestControl(Protocol):
-    """The window's interactive request (:class:`~desktop_mt.gui.requests.RequestFlow`): the
-    one that runs, stopping it, and the status bar's state."""
-
-    @property
-    def current(self) -> Request | None: ...
-
-    def cancel_current(self) -> None: ...
-
-    def set_state(self, state: Status, detail: str = "") -> None: ...
-
-
-class PostEditPort(Protocol):
-    """Post-editing as a request starts: the user's edits kept, the sentences to retranslate."""
-
-    def before_new_text(self) -> None: ...
-
-    def plan(self, text: str) -> object | None: ...  # an IncrementalPlan, None: the whole text
-
-
-class InputPort(Protocol):
-    """What the input handling decides about a text (:class:`~desktop_mt.gui.features.pasting.InputHandling`)."""
-
-    def bring_in(self, text: str) -> str: ...  # joined when Join lines on paste is on
-
-    def left_as_is(self, text: str, target: str) -> bool: ...  # nothing to translate (said so)
-
-
-class DirectionPort(Protocol):
-    """The window's direction control (Auto / English -> Chinese / Chinese -> English)."""
-
-    @property
-    def target(self) -> StrEnum: ...
-
-    def use_auto(self) -> None: ...
-
-
-class RequestHost(SettingsPort, Protocol):
-    """What :class:`~desktop_mt.gui.requests.RequestFlow` uses of the controller."""
-
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def postedit(self) -> PostEditPort: ...
-
-    @property
-    def input(self) -> InputPort: ...
-
-    @property
-    def direction(self) -> DirectionPort: ...
-
-    @property
-    def stateChanged(self) -> SignalInstance: ...  # (str)
-
-
-class EngineHost(SettingsPort, Protocol):
-    """What :class:`~desktop_mt.gui.features.engine_loading.EngineLoading` uses of the controller."""
-
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def model_override(self) -> str | None: ...  # --model for this run
-
-    @property
-    def requests(self) -> RequestControl: ...
-
-    @property
-    def modelLoaded(self) -> SignalInstance: ...  # (ModelInfo)
-
-
-class EngineSource(Protocol):
-    """The window's engine as a file job starts (:class:`~desktop_mt.gui.features.engine_loading.EngineLoading`)."""
-
-    @property
-    def loaded_config(self) -> EngineConfig | None: ...
-
-    def engine_config(self) -> EngineConfig: ...
-
-    def preload_engine(self) -> None: ...
-
-
-class FileJobsHost(SettingsPort, Protocol):
-    """What :class:`~desktop_mt.gui.features.file_queue.FileJobs` uses of the controller."""
-
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def engine(self) -> EngineSource: ...
-
-    @property
-    def ocr(self) -> OcrPort: ...
-
-    @property
-    def fileJobStarted(self) -> SignalInstance: ...  # (str, str): source, output
-
-    @property
-    def fileJobEnded(self) -> SignalInstance: ...  # (str): a file_jobs.JobOutcome
-
-    def generation_options(self) -> GenerationOptions: ...
-
-
 class HotkeyLayer(Protocol):
     """The global hotkey (:class:`~desktop_mt.gui.platform.hotkey.GlobalHotkey`)."""
 
@@ -605,67 +320,12 @@ class HotkeyLayer(Protocol):
     def stop(self) -> None: ...
 
 
-class HotkeyHost(SettingsPort, Protocol):
-    """What :class:`~desktop_mt.gui.features.hotkey_link.HotkeyLink` uses of the controller."""
+# ---- collaborators whose class would make an import circle ------------------------------------
+class PostEditPort(Protocol):
+    """Post-editing as the request flow starts a request (:class:`~desktop_mt.gui.features.postedit.PostEditFeature`:
+    it imports the engine's loading, which imports the request flow): the user's edits kept, the
+    sentences to translate again."""
 
-    @property
-    def window(self) -> WindowPort: ...
+    def before_new_text(self) -> None: ...
 
-    @property
-    def hotkey(self) -> HotkeyLayer | None: ...
-
-    @property
-    def popup(self) -> PopupPort: ...
-
-    @property
-    def direction(self) -> DirectionPort: ...
-
-    @property
-    def ocr(self) -> OcrPort: ...
-
-    @property
-    def input(self) -> InputPort: ...
-
-    def translate(self, text: str) -> int | None: ...
-
-
-# ---- the Models dialog's hub (models_dialog.py) ---------------------------------------------
-class ModelsHubHost(SettingsPort, Protocol):
-    """What :class:`~desktop_mt.gui.dialogs.models_dialog.ModelsHub` uses of the controller."""
-
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def modelLoaded(self) -> SignalInstance: ...  # (ModelInfo)
-
-    def apply_settings(self, new: Settings) -> None: ...
-
-
-# ---- the request results (request_results.py) ------------------------------------------------
-class ResultsHost(Protocol):
-    """What :class:`~desktop_mt.gui.request_results.RequestResults` uses of the controller."""
-
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def worker(self) -> WorkerPort: ...
-
-    @property
-    def requests(self) -> RequestControl: ...  # the status bar's state
-
-    @property
-    def file_job(self) -> RunningFileJob | None: ...
-
-    @property
-    def translationCompleted(self) -> SignalInstance: ...  # (str, str)
-
-    @property
-    def requestFinished(self) -> SignalInstance: ...  # (int)
-
-
-def qt_parent(host: object) -> QObject | None:
-    """``host`` as the Qt parent of a feature it owns (the feature then lives as long as the
-    controller); None for a host that is no QObject (a test's fake)."""
-    return host if isinstance(host, QObject) else None
+    def plan(self, text: str) -> object | None: ...  # an IncrementalPlan, None: the whole text

@@ -1,8 +1,9 @@
 """The worker's output of the window's current request, on the UI thread: streamed text into
 the translation pane (output of a superseded request is dropped by its id: the session's
 :meth:`~desktop_mt.app.session.Session.request`), the end with its figures, a failure, or a
-direction without a model (the banner names the model to download). The controller's
-collaborator (:class:`RequestResults`, on its port ``ports.ResultsHost`` and the session).
+direction without a model (the banner names the model to download). It ends the request in
+the session and, once its end is on screen, announces it there (``shown``; ``completed`` for a
+translation that ran to its end), which the window's features follow.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ import logging
 
 from PySide6.QtCore import QObject
 
-from desktop_mt.app.session import Session
 from desktop_mt.engine.events import TranslationStats
 
 from .i18n import translate
 from .messages import sentence
-from .ports import ResultsHost, Status, qt_parent
+from .ports import Status
+from .requests import RequestFlow
+from .services import FileJobStart, Services
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 
@@ -25,13 +27,15 @@ class RequestResults(QObject):
     """Shows what the worker sends for the current request (see the module docstring). A
     QObject of the UI thread, so the worker's signals reach it queued, in this thread."""
 
-    def __init__(self, host: ResultsHost, session: Session) -> None:
-        super().__init__(qt_parent(host))
-        self.host = host
-        self.session = session
-        self.window = host.window
-        self.states = host.requests  # the status bar's state (and stateChanged)
-        worker = host.worker
+    def __init__(self, services: Services, requests: RequestFlow) -> None:
+        super().__init__(services.owner)
+        self.session = services.session
+        self.window = services.window
+        self.states = requests  # the status bar's state (and events.state)
+        self._file_job = False  # a file job runs (the first text's log line says so)
+        services.events.file_started.subscribe(self._on_file_started)
+        services.events.file_ended.subscribe(self._on_file_ended)
+        worker = services.worker
         worker.delta.connect(self.on_delta)
         worker.finished.connect(self.on_finished)
         worker.failed.connect(self.on_failed)
@@ -48,8 +52,14 @@ class RequestResults(QObject):
             log.info(
                 "first translated text shown %.0f ms after the request (file job running: %s)",
                 first_ms,
-                "yes" if self.host.file_job is not None else "no",
+                "yes" if self._file_job else "no",
             )
+
+    def _on_file_started(self, _job: FileJobStart) -> None:
+        self._file_job = True
+
+    def _on_file_ended(self, _outcome: str) -> None:
+        self._file_job = False
 
     def on_finished(self, req_id: int, stats: TranslationStats | None) -> None:
         ended = self.session.end(req_id, stats)

@@ -5,8 +5,10 @@ engine loop stops within one decode step; output tagged with an old id is droppe
 (:mod:`~desktop_mt.gui.request_results`). Typing (Translate as you type, on by default)
 cancels the running request at the keystroke and starts a new one after a pause
 (``AS_YOU_TYPE_DELAY_MS``), which translates only the changed sentences (``PostEditPort.plan``).
-The controller's collaborator (:class:`RequestFlow`); the controller keeps ``translate``,
-``stop``, ``clear``, ``show_entry`` and ``current`` (the session's).
+:class:`RequestFlow` is the window's request core, built on the window's
+:class:`~desktop_mt.gui.services.Services` with the input handling and the direction control;
+post-editing joins it once built (:meth:`RequestFlow.use_postedit`: post-editing needs the
+engine's loading, which needs this flow). The services' ``translate`` and ``show_entry`` are its.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from desktop_mt.app.session import Request, Session
 from desktop_mt.engine.options import GenerationOptions
 
-from .ports import RequestHost, Status
-from .services import Events
+from .features.pasting import InputHandling
+from .ports import PostEditPort, Status
+from .services import Services
+from .window.direction_bar import DirectionFeature
 from .workers.translation import IncrementalPlan
 
 __all__ = ["AS_YOU_TYPE_DELAY_MS", "Request", "RequestFlow"]
@@ -35,15 +39,24 @@ class RequestFlow(QObject):
     # incremental: worker.translate_plan
     planRequested = Signal(int, str, IncrementalPlan, GenerationOptions, threading.Event)
 
-    def __init__(self, host: RequestHost, session: Session, events: Events, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.host = host
-        self.session = session
-        self.events = events
+    def __init__(self, services: Services, input_handling: InputHandling, direction: DirectionFeature) -> None:
+        super().__init__(services.owner)
+        self.services = services
+        self.window = services.window
+        self.session: Session = services.session
+        self.events = services.events
+        self.input = input_handling  # text left as it is (said in the status bar)
+        self.direction = direction  # the window's direction: a request's target
+        self.postedit: PostEditPort | None = None  # the user's edits kept; the sentences to translate
         self.debounce = QTimer(self)  # translate-as-you-type waits for a pause
         self.debounce.setSingleShot(True)
         self.debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
-        self.debounce.timeout.connect(lambda: self.translate(self.host.window.source_text()))
+        self.debounce.timeout.connect(lambda: self.translate(self.window.source_text()))
+
+    def use_postedit(self, postedit: PostEditPort) -> None:
+        """Post-editing, once built: it keeps the user's edits before new text and plans which
+        sentences go to the model."""
+        self.postedit = postedit
 
     @property
     def current(self) -> Request | None:
@@ -52,7 +65,7 @@ class RequestFlow(QObject):
 
     def translate(self, text: str) -> int | None:
         """Start translating ``text``, superseding any running request. Returns its id."""
-        host, window = self.host, self.host.window
+        window = self.window
         self._stop_all()
         if not text.strip():  # nothing to do (what ran before is cancelled)
             window.clear_target()
@@ -61,12 +74,13 @@ class RequestFlow(QObject):
             return None
         # Japanese, Korean and text already in the chosen language are left as they are: the
         # status bar says why, and the engine copies them through into the translation pane.
-        host.input.left_as_is(text, host.direction.target.value)
-        plan = host.postedit.plan(text)  # before the pane empties: it reads the sentences shown
+        self.input.left_as_is(text, self.direction.target.value)
+        # Before the pane empties: post-editing reads the sentences shown.
+        plan = self.postedit.plan(text) if self.postedit is not None else None
         window.clear_target()
         window.set_busy(True)
         self.set_state(Status.TRANSLATING)
-        request = self.session.start(text)  # announced: the features follow it (requestStarted)
+        request = self.session.start(text)  # announced: the features follow it (session.started)
         if plan is None:
             self.translateRequested.emit(request.req_id, text, request.options, request.cancel)
         else:  # only the sentences whose source changed go to the model
@@ -78,13 +92,14 @@ class RequestFlow(QObject):
         edits into the memory and the history."""
         self.debounce.stop()
         self.session.cancel_current()
-        self.host.postedit.before_new_text()
+        if self.postedit is not None:
+            self.postedit.before_new_text()
 
     def show_entry(self, source: str, translation: str) -> None:
         """Put a kept translation (History > Open) into the panes; the source replaces the
         draft as one undoable step."""
         self._stop_all()
-        window = self.host.window
+        window = self.window
         window.set_source(source)
         window.clear_target()
         window.append_target(translation)
@@ -106,7 +121,7 @@ class RequestFlow(QObject):
         """Stop and empty both panes (and the figures of a run whose text is gone)."""
         self._stop_all()
         self.session.clear_stats()
-        window = self.host.window
+        window = self.window
         window.clear_all()
         window.set_busy(False)
         window.clear_stats()
@@ -118,7 +133,7 @@ class RequestFlow(QObject):
         decode step) and the text is translated after a pause (``AS_YOU_TYPE_DELAY_MS``); the
         post-edit plan then sends only the sentences whose source changed to the model, the one
         being typed, and keeps the others' translations (those the cancelled run finished too)."""
-        if not self.host.settings.translate_as_you_type:
+        if not self.services.settings.translate_as_you_type:
             return
         # Interrupted, not cancelled: the request stays current, so its end (stats marked
         # cancelled) clears the busy state as a Stop does, without "Stopping..." shown.
@@ -127,5 +142,5 @@ class RequestFlow(QObject):
 
     def set_state(self, state: Status, detail: str = "") -> None:
         """The status bar's state, and ``Events.state`` for the features that follow it."""
-        self.host.window.set_state(state, detail)
+        self.window.set_state(state, detail)
         self.events.state.publish(state)

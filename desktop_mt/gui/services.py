@@ -27,6 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject
+
 from desktop_mt.app.session import Session, Topic
 from desktop_mt.engine.direction import check_target
 from desktop_mt.engine.options import GenerationOptions
@@ -75,8 +77,10 @@ class Services:
         settings_path: Path | None = None,
         hotkey: HotkeyLayer | None = None,
         events: Events | None = None,
+        owner: QObject | None = None,
     ) -> None:
         self.window = window
+        self.owner = owner  # the features' Qt parent: they live as long as it (None: a test's)
         self.session = session
         self.worker = worker
         self.settings = settings  # replaced on Apply (read it each time)

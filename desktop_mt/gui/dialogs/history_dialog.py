@@ -2,12 +2,12 @@
 
 :class:`HistoryDialog` is passive like the main window: it lists entries (search as you type,
 newest first), shows the chosen one in full, and emits ``openRequested`` for "Open" (the
-controller puts the entry back into the editors, undoably). An entry whose translation the user
+request flow puts the entry back into the editors, undoably). An entry whose translation the user
 edited (issue 28) is marked "edited" in the list and above its text; "Compare with the
 machine's translation" shows the machine's text beside the final one, the words (Chinese:
 characters) that differ highlighted in both (:func:`desktop_mt.app.history.compare`). :class:`HistoryFeature` wires it
-up: it adds an entry when a translation runs to its end (the controller's
-``translationCompleted``; not when it was stopped or superseded, nor for text kept as it
+up: it adds an entry when a translation runs to its end (the session's ``completed``:
+the window's requests and the hotkey's popup; not when it was stopped or superseded, nor for text kept as it
 is), writes nothing while the
 "Keep history" setting is off, and shows a banner when a corrupt database was moved aside. A
 translation that keeps sentences the user edited before (a re-translation carries them over)
@@ -58,8 +58,12 @@ from PySide6.QtWidgets import (
 )
 
 from desktop_mt.app.history import Entry, History, compare, history_path
+from desktop_mt.app.session import Completed
+from desktop_mt.engine.model_format import ModelInfo
 
+from ..features.postedit import PostEditFeature
 from ..i18n import translate
+from ..services import Services
 from ..window import theme
 
 log = logging.getLogger(__name__)
@@ -410,28 +414,34 @@ class HistoryDialog(QDialog):
 
 
 class HistoryFeature(QObject):
-    """The controller's side of the history (see the module docstring)."""
+    """The window's side of the history (see the module docstring): it keeps what the
+    session completes and what post-editing (``postedit``) says the user edited."""
 
     entryAdded = Signal(int)  # entry id (tests)
     entryEdited = Signal(int)  # entry id: the user's edit was written (translation_edited)
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
-        self.controller = controller
-        self.window = controller.window
+    def __init__(self, services: Services, postedit: PostEditFeature | None = None) -> None:
+        super().__init__(services.owner)
+        self.services = services
+        self.postedit = postedit  # the window's post-editing: the machine's text of an edited translation
+        self.window = services.window
         self._history: History | None = None
         self.dialog: HistoryDialog | None = None
         self._last: tuple[int, str] | None = None  # the newest entry written: (id, source)
-        controller.translationCompleted.connect(self._on_completed)
+        self._model = ""  # the loaded model's name (an entry says which model made it)
+        services.session.completed.subscribe(self._on_completed)
+        services.events.model_loaded.subscribe(self._on_model_loaded)
+        if postedit is not None:
+            postedit.translationEdited.connect(self.translation_edited)
         self.window.historyRequested.connect(self.show_dialog)
-        if controller.settings.keep_history:
+        if services.settings.keep_history:
             self.history()  # open now, so a damaged database is reported at start
 
     def history(self) -> History | None:
         """The database, opened on first use (None when it cannot be opened at all)."""
         if self._history is None:
             try:
-                self._history = History(limit=self.controller.settings.history_limit)
+                self._history = History(limit=self.services.settings.history_limit)
             except (OSError, sqlite3.Error) as exc:
                 self.window.show_warning(
                     translate("HistoryDialog", "The translation history cannot be opened: {error}").format(error=exc)
@@ -447,24 +457,27 @@ class HistoryFeature(QObject):
                 )
         return self._history
 
-    def _on_completed(self, source: str, translation: str) -> None:
-        self.record(source, translation, self.machine_text_of(translation))
+    def _on_completed(self, done: Completed) -> None:
+        self.record(done.source, done.translation, self.machine_text_of(done.translation))
+
+    def _on_model_loaded(self, info: ModelInfo) -> None:
+        self._model = str(info.name or "")
 
     def machine_text_of(self, translation: str) -> str | None:
         """The machine's text of a finished ``translation`` when it is the window's and keeps
         sentences the user edited earlier (a re-translation carries an edited sentence over
-        until its own source changes): the window's post-editing (``controller.postedit``)
-        puts each edited sentence's machine translation back. None when the text is all the
-        machine's, or is not the window's (the hotkey's popup)."""
-        postedit = getattr(self.controller, "postedit", None)
+        until its own source changes): the window's post-editing (``postedit``) puts each
+        edited sentence's machine translation back. None when the text is all the machine's,
+        or is not the window's (the hotkey's popup)."""
+        postedit = self.postedit
         if postedit is None or translation != self.window.target_text():
             return None
         machine = str(postedit.machine_text())
         return machine if machine != translation else None
 
     def record(self, source: str, translation: str, machine_text: str | None = None) -> int | None:
-        """A translation ran to its end: keep it as a new entry (the controller's
-        ``translationCompleted`` calls this, with :meth:`machine_text_of`). ``translation`` is
+        """A translation ran to its end: keep it as a new entry (the session's ``completed``
+        calls this, with :meth:`machine_text_of`). ``translation`` is
         the final text; ``machine_text`` the machine's when ``translation`` holds sentences the
         user edited (None, or the same text: it is all the machine's); an entry whose machine
         text differs is marked edited. Returns the entry id, None when nothing was
@@ -472,7 +485,7 @@ class HistoryFeature(QObject):
 
         Text the engine kept as it is (Japanese, Korean, Chinese under English -> Chinese: the
         translation is the source itself) is not an entry: nothing was translated."""
-        settings = self.controller.settings
+        settings = self.services.settings
         if not settings.keep_history or not source.strip() or not translation.strip():
             return None
         if translation.strip() == source.strip():
@@ -480,7 +493,7 @@ class HistoryFeature(QObject):
         history = self.history()
         if history is None:
             return None
-        model = str(getattr(self.controller.model_info, "name", "") or "")
+        model = self._model
         try:
             if history.limit != settings.history_limit:
                 history.set_limit(settings.history_limit)
@@ -517,7 +530,7 @@ class HistoryFeature(QObject):
         Otherwise (none written yet, or another source since) a new entry is added with
         ``machine_text`` as the machine's text (None: unknown, ``final`` is kept as is). Returns the entry id, None
         when nothing was written (history off, empty text, database error)."""
-        settings = self.controller.settings
+        settings = self.services.settings
         if not settings.keep_history or not source.strip() or not final.strip():
             return None
         history = self.history()
@@ -530,7 +543,7 @@ class HistoryFeature(QObject):
             if entry is not None:
                 entry_id = entry.id
             else:
-                model = str(getattr(self.controller.model_info, "name", "") or "")
+                model = self._model
                 entry_id = history.add(source, final, model, machine_text=machine_text)
                 self._last = (entry_id, source)
         except sqlite3.Error as exc:
@@ -544,7 +557,7 @@ class HistoryFeature(QObject):
     def show_dialog(self) -> HistoryDialog | None:
         """Open (or raise) the History dialog (with history off and none kept before, only a
         status message: opening would create the database, and off means nothing is written)."""
-        if not self.controller.settings.keep_history and self._history is None and not history_path().exists():
+        if not self.services.settings.keep_history and self._history is None and not history_path().exists():
             self.window.statusBar().showMessage(
                 translate(
                     "HistoryDialog", "History is off (Settings: Keep a history of translations); nothing is kept."
@@ -556,9 +569,9 @@ class HistoryFeature(QObject):
         if history is None:
             return None
         if self.dialog is None:
-            self.dialog = HistoryDialog(history, self.window)
+            self.dialog = HistoryDialog(history, self.window.window())
             self.dialog.openRequested.connect(self._open_entry)
-        if not self.controller.settings.keep_history:
+        if not self.services.settings.keep_history:
             self.dialog.setWindowTitle(
                 translate("HistoryDialog", "History (off: new translations are not kept; see Settings)")
             )
@@ -572,7 +585,7 @@ class HistoryFeature(QObject):
         return self.dialog
 
     def _open_entry(self, entry: Entry) -> None:
-        self.controller.show_entry(entry.source, entry.translation)
+        self.services.show_entry(entry.source, entry.translation)
         self.window.bring_forward()
 
     def close(self) -> None:

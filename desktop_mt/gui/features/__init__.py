@@ -1,3 +1,3 @@
-"""What the window does, one module a feature, each built on the ports (``desktop_mt.gui.ports``)
-rather than on the controller.
+"""What the window does, one module a feature, each built as ``Feature(services, <the features
+it uses>)`` on the window's :class:`~desktop_mt.gui.services.Services` (never on the controller).
 """

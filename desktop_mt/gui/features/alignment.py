@@ -14,7 +14,7 @@ character outside the BMP is two), so they can be used with ``QTextCursor`` dire
   was edited loses its source range) and replacements of a translation (an alternative).
 - :class:`AlignmentView` (Qt) highlights, in both panes, the pair under the cursor or under the
   mouse pointer, in the palette's highlight colour with alpha (``look.highlight_color``); :class:`AlignmentFeature`
-  connects it to the controller's requests and the worker's spans.
+  connects it to the session's requests and the worker's spans.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from desktop_mt.app.session import Request
 from desktop_mt.engine.events import SegmentDone, TextDelta
 from desktop_mt.engine.textproc import split_marker
 
@@ -353,17 +354,18 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal  # noqa: E402
 from PySide6.QtGui import QColor, QMouseEvent, QPalette, QTextCharFormat, QTextCursor  # noqa: E402
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit  # noqa: E402
 
-Mark = tuple[Pair, QTextCharFormat]  # a sentence's mark in the translation pane, and its look
-
+from ..services import Services  # noqa: E402 - what the feature follows (the session, the worker)
 from ..window.look import highlight_color  # noqa: E402 - the palette's highlight, as opaque as it must be
+
+Mark = tuple[Pair, QTextCharFormat]  # a sentence's mark in the translation pane, and its look
 
 
 class AlignmentView(QObject):
     """Highlights the pair under the mouse pointer, else under the cursor of the pane that has
     the focus, in both panes (``QPlainTextEdit`` extra selections)."""
 
-    highlighted = Signal(object)  # the Pair now highlighted, or None
-    pairsEdited = Signal(object)  # list[Pair]: the user changed their translations (post-editing)
+    highlighted = Signal(Pair)  # the Pair now highlighted, or None (a Python-object payload: None passes)
+    pairsEdited = Signal(list)  # list[Pair]: the user changed their translations (post-editing)
 
     def __init__(self, source: QPlainTextEdit, target: QPlainTextEdit, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -670,21 +672,21 @@ def _reveal(editor: QPlainTextEdit, pos: int) -> None:
 
 
 class AlignmentFeature(QObject):
-    """Feeds the window's :class:`AlignmentView` from the controller's requests and the
-    worker's segment spans (those of the current request only)."""
+    """Feeds the window's :class:`AlignmentView` from the session's requests and the worker's
+    segment spans (those of the current request only)."""
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
-        window = controller.window
+    def __init__(self, services: Services) -> None:
+        super().__init__(services.owner)
+        window = services.window
         self.view = AlignmentView(window.source, window.target, self)
         self.req_id: int | None = None
-        controller.requestStarted.connect(self._on_started)
-        controller.worker.segmentDone.connect(self._on_span)
-        controller.requestFinished.connect(lambda _req_id: self.view.flush_marks())
+        services.session.started.subscribe(self._on_started)
+        services.worker.segmentDone.connect(self._on_span)
+        services.session.shown.subscribe(lambda _ended: self.view.flush_marks())
 
-    def _on_started(self, req_id: int, text: str) -> None:
-        self.req_id = req_id
-        self.view.start(text)
+    def _on_started(self, request: Request) -> None:
+        self.req_id = request.req_id
+        self.view.start(request.text)
 
     def _on_span(self, req_id: int, span: SegmentSpan) -> None:
         if req_id == self.req_id:

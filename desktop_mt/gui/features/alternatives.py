@@ -34,11 +34,14 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeyEvent, QKeySequence, QPalette, QTextCursor
 from PySide6.QtWidgets import QApplication, QFrame, QLabel, QMenu, QPlainTextEdit, QToolButton, QVBoxLayout
 
+from desktop_mt.app.session import Request
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.engine.prefix import target_pieces
-from desktop_mt.engine.router import translator_for_sentence
+from desktop_mt.engine.router import TwoWayTranslator, translator_for_sentence
+from desktop_mt.engine.translator import Translator
 
 from ..i18n import translate
+from ..services import Services
 from ..window.postedit_pane import document_slice
 from .alignment import AlignmentView, Pair, utf16_len
 
@@ -137,7 +140,7 @@ class AlternativesPopup(QFrame):
 
 
 class AlternativesFeature(QObject):
-    """The controller's side of the Alternatives command (see the module docstring)."""
+    """The window's side of the Alternatives command (see the module docstring)."""
 
     _requested = Signal(int, str, int, GenerationOptions, threading.Event)  # queued into the worker's thread
     # id, sentence, prefix, n, options, cancel
@@ -147,11 +150,11 @@ class AlternativesFeature(QObject):
     translationReplaced = Signal(str, str)  # source, whole translation after a choice or its undo
     failed = Signal(str)
 
-    def __init__(self, controller: Any, view: AlignmentView) -> None:
-        super().__init__(controller)
-        self.controller, self.view = controller, view
-        self.window = window = controller.window
-        self.worker = controller.worker  # its translator (the one loaded now) gives the pieces
+    def __init__(self, services: Services, view: AlignmentView) -> None:
+        super().__init__(services.owner)
+        self.services, self.view = services, view
+        self.window = window = services.window
+        self.worker = worker = services.worker  # its translator (the one loaded now) gives the pieces
         target = window.target
         self.menu: QMenu | None = None
         self.popup = AlternativesPopup(target)
@@ -162,16 +165,16 @@ class AlternativesFeature(QObject):
         target.verticalScrollBar().valueChanged.connect(lambda _v: self.popup.dismiss())
         self._next_id = 0
         self._pending: Pending | None = None
-        self._requested.connect(controller.worker.alternatives)
-        self._fromRequested.connect(controller.worker.alternatives_from)
+        self._requested.connect(worker.alternatives)
+        self._fromRequested.connect(worker.alternatives_from)
         word_clicks = getattr(target, "wordClicked", None)
         if word_clicks is not None:
             word_clicks.connect(lambda pos: self.request_from(pos, CLICK))
-        controller.worker.alternativesReady.connect(self._on_ready)
-        controller.requestStarted.connect(self._on_request_started)
+        worker.alternativesReady.connect(self._on_ready)
+        services.session.started.subscribe(self._on_request_started)
         target.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         target.customContextMenuRequested.connect(self._context_menu)
-        self.action = QAction(translate("Alternatives", "Alternatives…"), window)
+        self.action = QAction(translate("Alternatives", "Alternatives…"), window.window())
         self.action.setToolTip(
             translate("Alternatives", "Other translations of the sentence under the cursor ({keys})").format(
                 keys=SHORTCUT
@@ -207,7 +210,7 @@ class AlternativesFeature(QObject):
         self._pending = Pending(self._next_id, threading.Event(), pair)
         self.window.statusBar().showMessage(translate("Alternatives", "Finding alternatives…"))
         self._requested.emit(
-            self._next_id, pair.source, COUNT, self.controller.generation_options(), self._pending.cancel
+            self._next_id, pair.source, COUNT, self.services.generation_options(), self._pending.cancel
         )
         return self._next_id
 
@@ -235,7 +238,7 @@ class AlternativesFeature(QObject):
         self._pending = Pending(self._next_id, threading.Event(), pair, start, how, revision, cursor)
         if how == MENU:
             self.window.statusBar().showMessage(translate("Alternatives", "Finding alternatives from this word…"), 4000)
-        options = self.controller.window_options()
+        options = self.services.window_options()
         self._fromRequested.emit(self._next_id, pair.source, prefix, COUNT, options, self._pending.cancel)
         return self._next_id
 
@@ -252,8 +255,11 @@ class AlternativesFeature(QObject):
     def _piece_starts(self, source: str, translation: str) -> set[int] | None:
         """Where the target tokenizer's pieces of ``translation`` start (indices); None when
         the engine has no SentencePiece target tokenizer (a test's fake) or it is not loaded."""
+        engine = self.worker.translator
+        if not isinstance(engine, (Translator, TwoWayTranslator)):
+            return None  # none loaded yet, or a test's stand-in: characters and words are the boundaries
         try:
-            translator = translator_for_sentence(self.worker.translator, source, self.controller.window_options())
+            translator = translator_for_sentence(engine, source, self.services.window_options())
             pieces, _ids = target_pieces(translator.tokenizer, translation)
         except Exception:  # noqa: BLE001 - no tokenizer: characters and words are the boundaries
             return None
@@ -265,7 +271,7 @@ class AlternativesFeature(QObject):
             self._pending.cancel.set()
             self._pending = None
 
-    def _on_request_started(self, _req_id: int, _text: str) -> None:
+    def _on_request_started(self, _request: Request) -> None:
         self.cancel()
         self.popup.dismiss()
 
@@ -299,7 +305,7 @@ class AlternativesFeature(QObject):
     # ---- menus --------------------------------------------------------------------------
     def show_menu(self, pair: Pair, alternatives: list[Any]) -> QMenu:
         """The menu of ``alternatives`` for ``pair``, below the sentence in the translation pane."""
-        menu = QMenu(self.window)
+        menu = QMenu(self.window.window())
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.setToolTipsVisible(True)
         header = menu.addAction(translate("Alternatives", "Alternatives for “{text}”").format(text=_short(pair.source)))
@@ -348,7 +354,7 @@ class AlternativesFeature(QObject):
 
     def show_menu_from(self, pair: Pair, start: int, alternatives: list[Any]) -> QMenu:
         """The keyboard menu of continuations of ``pair``'s translation from position ``start``."""
-        menu = QMenu(self.window)
+        menu = QMenu(self.window.window())
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.setToolTipsVisible(True)
         title, actions = self._from_actions(pair, start, alternatives, menu)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from ..ports import BilingualHost, qt_parent
+from desktop_mt.app.session import Ended, Request
+
+from ..services import Services
 
 
 def interleave(source: str, translation: str) -> str:
@@ -33,39 +35,39 @@ def interleave(source: str, translation: str) -> str:
 
 
 class BilingualView(QObject):
-    """The controller's helper for the View > Bilingual toggle (remembered in the settings)."""
+    """View > Bilingual: the toggle (remembered in the settings) and the pane it renders."""
 
-    def __init__(self, controller: BilingualHost) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        self.session = controller.session  # the request that runs
-        self.window = window = controller.window
+    def __init__(self, services: Services) -> None:
+        super().__init__(services.owner)
+        self.services = services
+        self.session = services.session  # the request that runs
+        self.window = window = services.window
         self._source = ""  # the source text of the request that runs / ran last
         self._plain: str | None = None  # its translation as the engine wrote it (after it ended)
         self._shown = ""  # what this view last put in the pane
-        window.bilingual_action.setChecked(controller.settings.bilingual)
+        window.bilingual_action.setChecked(services.settings.bilingual)
         window.bilingualToggled.connect(self.set_bilingual)
-        controller.requestStarted.connect(self._on_started)
-        controller.requestFinished.connect(self._on_finished)
+        self.session.started.subscribe(self._on_started)
+        self.session.shown.subscribe(self._on_shown)
 
     @property
     def on(self) -> bool:
         """Whether translations are shown (and saved by file jobs) bilingually."""
-        return bool(self.controller.settings.bilingual)
+        return bool(self.services.settings.bilingual)
 
     def set_bilingual(self, on: bool) -> None:
         """View > Bilingual: remember it and show the translation on screen that way."""
-        self.controller.settings.bilingual = bool(on)
+        self.services.settings.bilingual = bool(on)
         self.window.bilingual_action.setChecked(bool(on))
-        self.controller.save()
+        self.services.save()
         # Only the pane this view rendered (not one Clear or History replaced since).
         if self._plain is not None and self.session.current is None and self.window.target_text() == self._shown:
             self._show()
 
-    def _on_started(self, _req_id: int, text: str) -> None:
-        self._source, self._plain = text, None  # a new request: the pane streams plain text
+    def _on_started(self, request: Request) -> None:
+        self._source, self._plain = request.text, None  # a new request: the pane streams plain text
 
-    def _on_finished(self, _req_id: int) -> None:
+    def _on_shown(self, _ended: Ended) -> None:
         self._plain = self._shown = self.window.target_text()
         if self.on:
             self._show()

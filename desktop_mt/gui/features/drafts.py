@@ -38,20 +38,20 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Protocol
 
-from PySide6.QtCore import QObject, QTimer, SignalInstance
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
-from ...app.session import Session
+from ...app.session import Ended
 from ...base.fsutil import atomic_write
 from .. import paths
 from ..i18n import translate
-from ..ports import DraftsHost, WindowPort, qt_parent
+from ..services import FileJobStart, Services
 from ..window import progress
 from ..window.progress import has_mark
 from .alignment import AlignmentView, Pair
+from .postedit import PostEditFeature
 
 log = logging.getLogger(__name__)
 
@@ -59,19 +59,6 @@ DRAFT_FILE = "draft.json"
 DRAFT_VERSION = 1
 SAVE_DELAY_MS = 300  # after the last change
 MAX_WAIT_MS = 2000  # a stream of changes is still saved this often
-
-
-class StreamingDraftsHost(DraftsHost, Protocol):
-    """:class:`ports.DraftsHost`, and whether the window's translation still streams."""
-
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def session(self) -> Session: ...  # the running request (its current)
-
-    @property
-    def requestFinished(self) -> SignalInstance: ...  # (int): a request ended
 
 
 def draft_path() -> Path:
@@ -263,20 +250,27 @@ class DraftWriter:
 
 
 class DraftKeeper(QObject):
-    """The controller's side: restores the draft into the window at start, saves it as it
-    changes (see the module docstring), and records the running file job."""
+    """Restores the draft into the window at start, saves it as it changes (see the module
+    docstring), and records the running file job. ``view``: the sentences of the panes (their
+    edits are kept); ``postedit``: what the translation was made with (only changes go to the
+    model after a restart)."""
 
-    def __init__(self, controller: StreamingDraftsHost, path: Path | None = None) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        self.session = controller.session  # the request that runs
-        self.window = window = controller.window
+    def __init__(
+        self,
+        services: Services,
+        view: AlignmentView | None = None,
+        postedit: PostEditFeature | None = None,
+        path: Path | None = None,
+    ) -> None:
+        super().__init__(services.owner)
+        self.session = services.session  # the request that runs
+        self.window = window = services.window
+        self.postedit = postedit
         self.path = path or draft_path()
         self.restored = load_draft(self.path)
         self.file_job: dict[str, str] | None = self.restored.file_job  # until offered (job_resume)
         self.note = ""  # the banner's note that the restored translation is incomplete (while shown)
-        feature = getattr(controller, "alignment", None)  # the controller's AlignmentFeature
-        self.view: AlignmentView | None = getattr(feature, "view", None)
+        self.view = view
         self._restore(self.restored)
         self.writer = DraftWriter(self.path)
         self._timer = QTimer(self)
@@ -291,9 +285,12 @@ class DraftKeeper(QObject):
             window.source.selectionChanged,
         ):
             signal.connect(self.changed)
-        controller.requestFinished.connect(self._request_finished)
-        controller.fileJobStarted.connect(self._job_started)
-        controller.fileJobEnded.connect(self._job_ended)
+        events = services.events
+        self._unsubscribe = [
+            self.session.shown.subscribe(self._request_shown),
+            events.file_started.subscribe(self._job_started),
+            events.file_ended.subscribe(self._job_ended),
+        ]
 
     def _restore(self, draft: Draft) -> None:
         """Put ``draft`` into the panes as their starting state (no undo step, no translation:
@@ -315,9 +312,8 @@ class DraftKeeper(QObject):
         pairs = restored_pairs(draft)
         if pairs and self.view is not None:
             self.view.restore(draft.source, pairs)  # the user's edits stay theirs
-            postedit = getattr(self.controller, "postedit", None)
-            if postedit is not None:  # made with the same settings and model: only changes go to the model
-                postedit.restored_with = draft.made_with
+            if self.postedit is not None:  # made with the same settings and model: only changes go to the model
+                self.postedit.restored_with = draft.made_with
         if draft.incomplete and draft.translation:
             mark_stopped(self.window.target)
             self.note = incomplete_note(draft)
@@ -343,8 +339,7 @@ class DraftKeeper(QObject):
         )
 
     def _made_with(self) -> str:
-        postedit = getattr(self.controller, "postedit", None)
-        return str(postedit.translated_with()) if postedit is not None else ""
+        return self.postedit.translated_with() if self.postedit is not None else ""
 
     def changed(self) -> None:
         """Something changed: save after a short pause, or now and then during a stream."""
@@ -364,13 +359,13 @@ class DraftKeeper(QObject):
         # The timer fired: hand the state to the writer thread.
         self.writer.submit(self.current().to_json())
 
-    def _request_finished(self, _req_id: int) -> None:
+    def _request_shown(self, _ended: Ended) -> None:
         # The stream ended: the draft must say whether it ran to its end (the pane may not
         # change again; a stop's mark comes after this and is saved as a change).
         self.changed()
 
-    def _job_started(self, src: str, dst: str) -> None:
-        self.file_job = {"src": src, "dst": dst}
+    def _job_started(self, job: FileJobStart) -> None:
+        self.file_job = {"src": job.src, "dst": job.dst}
         self.changed()
 
     def _job_ended(self, outcome: str) -> None:
@@ -383,7 +378,9 @@ class DraftKeeper(QObject):
         self.changed()
 
     def close(self) -> None:
-        """Write the last state now (quit)."""
+        """Write the last state now (quit); the session's and the app's events no longer reach it."""
         self._closed = True
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
         self._timer.stop()
         self.writer.flush(self.current().to_json())

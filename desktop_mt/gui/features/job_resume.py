@@ -16,8 +16,10 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from ..i18n import translate
-from ..ports import JobResumeHost, qt_parent
+from ..services import Services
 from . import file_jobs
+from .drafts import DraftKeeper
+from .file_queue import FileJobs
 
 log = logging.getLogger(__name__)
 
@@ -43,14 +45,14 @@ class ResumeNotice(QFrame):
 
 
 class JobResumeOffer(QObject):
-    """Offers the job the draft recorded, if its journal is still there (see the module
-    docstring); the controller owns it."""
+    """Offers the job the draft (``drafts``) recorded, if its journal is still there (see the
+    module docstring); Continue starts it in the file jobs (``files``)."""
 
-    def __init__(self, controller: JobResumeHost) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        self.drafts = controller.drafts
-        self.window = window = controller.window
+    def __init__(self, services: Services, drafts: DraftKeeper, files: FileJobs) -> None:
+        super().__init__(services.owner)
+        self.drafts = drafts
+        self.files = files
+        self.window = window = services.window
         self.notice = ResumeNotice(window.window())
         central = window.centralWidget()
         layout = central.layout() if central is not None else None
@@ -88,7 +90,7 @@ class JobResumeOffer(QObject):
             return False
         src, dst = self.job[0], Path(self.job[1])
         # An output that appeared meanwhile is never replaced silently: the usual question.
-        started = self.controller.translate_file(src, dst=None if dst.exists() else dst, resume=True)
+        started = self.files.translate_file(src, dst=None if dst.exists() else dst, resume=True)
         if started:
             self._done()
         return started

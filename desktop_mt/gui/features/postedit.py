@@ -1,4 +1,4 @@
-"""Post-editing in the window (issue 28): the controller's side of the editable translation pane.
+"""Post-editing in the window (issue 28): the window's side of the editable translation pane.
 
 - **Incremental translation.** When the source changes, :meth:`PostEditFeature.plan` asks
   ``tm.incremental.plan_update`` which sentences changed: only those go to the model (the
@@ -42,16 +42,21 @@ from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QWidget
 
+from desktop_mt.app.session import Ended, Request
 from desktop_mt.engine.direction import sentence_direction
 from desktop_mt.tm import TranslationMemory
 from desktop_mt.tm.incremental import Sentence, is_marker, plan_update
 from desktop_mt.tm.store import match_key
 
+from ..dialogs.glossary_editor import GlossaryStore
 from ..dialogs.tm_dialog import open_tm_dialog
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..ports import StrEnum
+from ..services import Services
+from ..window.direction_bar import DirectionFeature
 from ..workers.translation import IncrementalPlan
-from .alignment import MEMORY, MODEL, Pair, missing_terms_text, utf16_len
+from .alignment import MEMORY, MODEL, AlignmentView, Pair, missing_terms_text, utf16_len
+from .engine_loading import EngineLoading
 from .postedit_completion import Completion
 from .postedit_confirm import Confirmation, SentenceStatus
 from .tm_matches import MAX_MATCHES, MatchPanel
@@ -98,21 +103,31 @@ SuggestionBar = MatchPanel  # its old name (the window builds it under the panes
 
 
 class PostEditFeature(QObject):
-    """The controller's side of post-editing (see the module docstring)."""
+    """The window's side of post-editing (see the module docstring)."""
 
     memoryChanged = Signal()
+    # source, final text, the machine's text: the user edited the translation shown (the history
+    # keeps the final text and the machine's, HistoryFeature.translation_edited)
+    translationEdited = Signal(str, str, str)
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
-        self.controller = controller
-        self.window = window = controller.window
-        self.direction = controller.direction  # the window's direction control (Auto, EN->ZH, ZH->EN)
-        self.history = controller.history  # edited translations go into their history entries
-        self.glossary = controller.glossary  # the terms in force (a changed glossary: retranslate)
+    def __init__(
+        self,
+        services: Services,
+        view: AlignmentView,
+        direction: DirectionFeature,
+        glossary: GlossaryStore,
+        engine: EngineLoading,
+    ) -> None:
+        super().__init__(services.owner)
+        self.services = services
+        self.window = window = services.window
+        self.direction = direction  # the window's direction control (Auto, EN->ZH, ZH->EN)
+        self.glossary = glossary  # the terms in force (a changed glossary: retranslate)
+        self.engine = engine  # the model config in force (what a translation was made with)
         self.pane = window.target
-        self.view = controller.alignment.view
+        self.view = view
         self.figures = Figures()
-        self.completion = Completion(controller)  # the model's completion of the sentence being typed
+        self.completion = Completion(services, view, self)  # the model's completion of the sentence being typed
         self._memory: Any = None
         self._memory_error = ""
         self._committed: set[tuple[str, str, str]] = set()
@@ -128,9 +143,11 @@ class PostEditFeature(QObject):
         self._announced = False  # the status bar says what this request kept or took from the memory
         self._model_ran = True  # the current request sent something to the model (its figures mean something)
         self._said = ""  # the status message about the sentences shown (memory, edits), shown last
-        controller.requestStarted.connect(self._on_request_started)
-        controller.requestFinished.connect(self._on_request_finished)
-        controller.worker.segmentDone.connect(self._on_span)
+        services.session.started.subscribe(self._on_request_started)
+        services.session.shown.subscribe(self._on_request_shown)
+        services.events.settings_applied.subscribe(lambda _settings: self.glossary_applied())
+        services.worker.segmentDone.connect(self._on_span)
+        direction.swapping.connect(self.before_new_text)  # the edits shown are kept before a swap replaces them
         self.view.pairsEdited.connect(self._on_pairs_edited)
         self.view.highlighted.connect(self._on_highlighted)
         self._memory_changed = False  # the memory changed since the translation shown was planned
@@ -154,12 +171,14 @@ class PostEditFeature(QObject):
         self.confirmation = Confirmation(self)  # Confirm sentence, Confirm all…, Undo confirm all
         self.match_actions = []
         for number in range(1, MAX_MATCHES + 1):  # memoQ's Ctrl+1..3: insert the match shown in that row
-            action = QAction(translate("PostEdit", "Insert memory match {number}").format(number=number), window)
+            action = QAction(
+                translate("PostEdit", "Insert memory match {number}").format(number=number), window.window()
+            )
             action.setShortcut(QKeySequence(f"Ctrl+{number}"))
             action.triggered.connect(lambda _c=False, i=number - 1: self.use_suggestion(i))
             window.addAction(action)
             self.match_actions.append(action)
-        self.memory_action = QAction(translate("PostEdit", "Translation memory…"), window)
+        self.memory_action = QAction(translate("PostEdit", "Translation memory…"), window.window())
         self.memory_action.setToolTip(
             translate("PostEdit", "Search, edit, import and export the translation memory (TMX)")
         )
@@ -238,7 +257,7 @@ class PostEditFeature(QObject):
             self.tm_dialog.raise_()
             return self.tm_dialog
         self.commit()
-        self.tm_dialog = open_tm_dialog(self.window, memory)
+        self.tm_dialog = open_tm_dialog(self.window.window(), memory)
         changed = getattr(self.tm_dialog, "memoryChanged", None)
         if changed is not None:  # an entry edited, deleted or imported: the sentences it touches again
             changed.connect(self._on_memory_edited)
@@ -262,7 +281,7 @@ class PostEditFeature(QObject):
         memory = self.memory
         if memory is not None and memory.count() == 0:
             memory = None
-        made_with = (self.controller.window_options(), self.controller.loaded_config)
+        made_with = (self.services.window_options(), self.engine.loaded_config)
         if made_with != self._made_with and not self._restored_with_these(made_with):
             pairs = [p for p in pairs if p.edited or self._untouched(p, made_with)]
         self.restored_with = ""
@@ -335,7 +354,7 @@ class PostEditFeature(QObject):
         source = self.window.source_text()
         if alignment is None or not alignment.pairs or not source.strip():
             return None
-        request_id: int | None = self.controller.translate(source)
+        request_id: int | None = self.services.translate(source)
         return request_id
 
     def _on_memory_changed(self) -> None:
@@ -352,8 +371,8 @@ class PostEditFeature(QObject):
             return None
         return self.refresh_changed()
 
-    def _on_request_started(self, req_id: int, text: str) -> None:
-        self._source, self._req_id = text, req_id
+    def _on_request_started(self, request: Request) -> None:
+        self._source, self._req_id = request.text, request.req_id
         self._whole = not self._planned
         self._model_ran = self._whole or self._to_model > 0
         self._planned = False
@@ -364,8 +383,8 @@ class PostEditFeature(QObject):
             status.clearMessage()  # the status bar speaks of this translation, not the one before
         self._remembered, self._announced = 0, False
 
-    def _on_request_finished(self, req_id: int) -> None:
-        if req_id != self._req_id:
+    def _on_request_shown(self, ended: Ended) -> None:
+        if ended.request.req_id != self._req_id:
             return
         if not self._model_ran:
             self.window.clear_stats()  # nothing went to the model: no "0 tok/s" figures
@@ -435,7 +454,7 @@ class PostEditFeature(QObject):
         alignment = self.view.alignment
         source = self._source or (alignment.source_text if alignment is not None else "")  # a restored draft's
         if final.strip():
-            self.history.translation_edited(source, final, self.machine_text())
+            self.translationEdited.emit(source, final, self.machine_text())
 
     # ---- completion ----------------------------------------------------------------------------
     def _on_pairs_edited(self, _pairs: list[Pair]) -> None:

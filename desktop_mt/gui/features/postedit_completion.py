@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
@@ -17,8 +16,9 @@ from PySide6.QtGui import QTextCursor
 from desktop_mt.engine.options import GenerationOptions
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..services import Services
 from ..window.postedit_pane import document_slice
-from .alignment import Pair
+from .alignment import AlignmentView, Pair
 
 COMPLETION_FAILED = QT_TRANSLATE_NOOP("Completion", "No completion: {why}")
 
@@ -30,20 +30,21 @@ class Completion(QObject):
     shown = Signal(str)  # the completion offered so far
     finished = Signal(int)  # request id: the model's completion is all there
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
-        self.controller = controller
-        self.window = controller.window
-        self.pane = controller.window.target
-        self.view = controller.alignment.view
+    def __init__(self, services: Services, view: AlignmentView, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.window = services.window
+        self.pane = services.window.target
+        self.view = view  # the sentences of the panes
         self._next_id = 0
         self.pending: tuple[int, threading.Event] | None = None
         self._completion = ""
         self._pair: Pair | None = None  # the sentence being completed
         self.accepting = False  # an accepted completion goes in: no new request for it
-        self._completeRequested.connect(controller.worker.complete)
-        controller.worker.completionDelta.connect(self._on_delta)
-        controller.worker.completionDone.connect(self._on_done)
+        worker = services.worker
+        self._completeRequested.connect(worker.complete)
+        worker.completionDelta.connect(self._on_delta)
+        worker.completionDone.connect(self._on_done)
         self.pane.completionAccepted.connect(self.accept)
         self.pane.completionDismissed.connect(self.cancel)
 
@@ -76,7 +77,7 @@ class Completion(QObject):
         self._pair = pair
         self._completion = ""
         # Greedy: a completion while typing must come at once (Settings' beams are for translations).
-        options = dataclasses.replace(self.controller.window_options(), beams=1)
+        options = dataclasses.replace(self.services.window_options(), beams=1)
         self._completeRequested.emit(self._next_id, pair.source, prefix, options, cancel)
         return self._next_id
 

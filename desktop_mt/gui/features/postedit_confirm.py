@@ -77,7 +77,7 @@ class Confirmation(QObject):
         self._undo: list[_Before] = []
         self._status: dict[tuple[str, str], bool] = {}  # (source, translation) -> approved in the memory
         feature.memoryChanged.connect(self._status.clear)
-        self.confirm_action = QAction(translate("PostEditConfirm", "Confirm sentence"), self.window)
+        self.confirm_action = QAction(translate("PostEditConfirm", "Confirm sentence"), self.window.window())
         self.confirm_action.setShortcut(QKeySequence(CONFIRM_SHORTCUT))
         self.confirm_action.setToolTip(
             translate(
@@ -86,12 +86,12 @@ class Confirmation(QObject):
             ).format(keys=CONFIRM_SHORTCUT)
         )
         self.confirm_action.triggered.connect(lambda _c=False: self.confirm_current())
-        self.confirm_all_action = QAction(translate("PostEditConfirm", "Confirm all sentences…"), self.window)
+        self.confirm_all_action = QAction(translate("PostEditConfirm", "Confirm all sentences…"), self.window.window())
         self.confirm_all_action.setToolTip(
             translate("PostEditConfirm", "Confirm every sentence shown, after saying how many are unreviewed")
         )
         self.confirm_all_action.triggered.connect(lambda _c=False: self.confirm_all(ask=True))
-        self.undo_action = QAction(translate("PostEditConfirm", "Undo confirm all"), self.window)
+        self.undo_action = QAction(translate("PostEditConfirm", "Undo confirm all"), self.window.window())
         self.undo_action.setEnabled(False)
         self.undo_action.triggered.connect(lambda _c=False: self.undo_confirm_all())
         self.view.status_of = self.status
@@ -120,7 +120,7 @@ class Confirmation(QObject):
         return self._status[key]
 
     def _direction(self, pair: Pair) -> str | None:
-        return sentence_direction(pair.source, self.feature.controller.direction.target.value)
+        return sentence_direction(pair.source, self.feature.direction.target.value)
 
     def counts(self) -> tuple[int, int]:
         """Sentences confirmed (or the memory's) and sentences shown."""

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from ..dialogs import folder_adding
 from ..i18n import translate
-from ..ports import QuitHost, qt_parent
+from ..services import Services
+from .file_queue import FileJobs
 
 REFRESH_MS = 500  # how often an open question reads what runs again
 
@@ -53,28 +54,27 @@ def ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = Non
 
 
 class QuitGuard(QObject):
-    """Answers the window's ``may_quit`` from what the controller runs."""
+    """Answers the window's ``may_quit`` from what runs: the session's request, the file job
+    (``files``), a model folder being added."""
 
-    def __init__(self, controller: QuitHost, ask: Callable[[QWidget, str], bool] | None = None) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
+    def __init__(self, services: Services, files: FileJobs, ask: Callable[[QWidget, str], bool] | None = None) -> None:
+        super().__init__(services.owner)
+        self.files = files
         self.ask: Callable[[QWidget, str], bool] = ask or self._ask_live
-        self.window = controller.window
-        self.session = controller.session  # the request that runs
+        self.window = services.window
+        self.session = services.session  # the request that runs
         self.window.may_quit = self.may_quit
 
     def running(self) -> str:
         """What quitting would stop, in words ("" when nothing runs)."""
-        c = self.controller
+        job, progress = self.files.job, self.files.progress
         parts = []
         if self.session.current is not None:
             parts.append(translate("Quitting", "A translation is running; the part translated so far is kept."))
-        if c.file_job is not None:
+        if job is not None:
             done = (
-                translate("Quitting", " ({done} of {total} segments done)").format(
-                    done=c.file_progress[0], total=c.file_progress[1]
-                )
-                if c.file_progress
+                translate("Quitting", " ({done} of {total} segments done)").format(done=progress[0], total=progress[1])
+                if progress
                 else ""
             )
             parts.append(
@@ -82,7 +82,7 @@ class QuitGuard(QObject):
                     "Quitting",
                     "{name} is being translated{done}. What is done is kept, and desktop-mt offers to "
                     "continue it when it starts again.",
-                ).format(name=Path(c.file_job.src).name, done=done)
+                ).format(name=Path(job.src).name, done=done)
             )
         for name in folder_adding.adds_running():
             parts.append(

@@ -37,7 +37,8 @@ from desktop_mt.engine.options import GenerationOptions
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..platform.hotkey import GlobalHotkey
 from ..platform.keys import KeySimulationError, KeySimulator, default_keys
-from ..ports import ReplaceHost, StrEnum, TrayPort, WindowPort, WorkerPort
+from ..ports import StrEnum, TrayPort, WorkerPort
+from ..services import Services
 
 if TYPE_CHECKING:
     from desktop_mt.engine.events import TranslationStats
@@ -50,7 +51,7 @@ RESTORE_DELAY_MS = 800  # time the target gets to fetch the pasted text before t
 POLL_MS = 50  # how often the clipboard is looked at while waiting for Ctrl+C
 FETCH_TIMEOUT_MS = 3000  # X11: the restore waits this long at most for the target's request
 AFTER_FETCH_MS = 300  # X11: ...and this long after the last request for the text
-# Request ids of this flow: negative (never the controller's) and far from the popup's -1, -2...
+# Request ids of this flow: negative (never the session's) and far from the popup's -1, -2...
 FIRST_REQUEST_ID = -1_000_000_000
 NO_SELECTION = QT_TRANSLATE_NOOP("Replace", "Translate and replace: no text is selected. Select some text first.")
 
@@ -423,25 +424,26 @@ class ReplaceFlow(QObject):
 
 class TranslateReplace(QObject):
     """The feature as the app wires it: the flow, its global hotkey (the setting
-    ``replace_hotkey``, off while empty) and where its messages go."""
+    ``replace_hotkey``, off while empty, registered again when settings are applied) and where
+    its messages go."""
 
     def __init__(
         self,
-        controller: ReplaceHost,
-        window: WindowPort,
+        services: Services,
         tray: TrayPort | None = None,
         hotkey: GlobalHotkey | None = None,
         keys: tuple[KeySimulator | None, str] | None = None,
     ) -> None:
-        super().__init__(window.window())
-        self.controller, self.window, self.tray = controller, window, tray
+        super().__init__(services.window.window())
+        self.services, self.window, self.tray = services, services.window, tray
         simulator, reason = keys if keys is not None else default_keys()
         self.flow = ReplaceFlow(
-            controller.worker, controller.generation_options, simulator, reason, self.show_message, self
+            services.worker, services.generation_options, simulator, reason, self.show_message, self
         )
         self.hotkey = hotkey
         if hotkey is not None:
             hotkey.activated.connect(self.flow.trigger)
+            services.events.settings_applied.subscribe(lambda _settings: self.register())
 
     def show_message(self, message: str, problem: bool) -> None:
         """The status bar always; the tray too for a problem while the window is hidden."""
@@ -452,13 +454,13 @@ class TranslateReplace(QObject):
 
     def register(self) -> tuple[bool, str]:
         """(Re)register the hotkey from the settings; a failure becomes a warning."""
-        sequence = self.controller.settings.replace_hotkey.strip()
+        sequence = self.services.settings.replace_hotkey.strip()
         if self.hotkey is None:
             return False, translate("Replace", "No hotkey layer.")
         if not sequence:
             self.hotkey.stop()
             return False, translate("Replace", "Translate and replace is off (no hotkey set).")
-        s = self.controller.settings
+        s = self.services.settings
         if s.hotkey_enabled and sequence.lower() == s.hotkey.lower():
             self.hotkey.stop()
             message = translate(
@@ -482,10 +484,8 @@ class TranslateReplace(QObject):
             self.hotkey.stop()
 
 
-def install(controller: ReplaceHost, window: WindowPort, tray: TrayPort | None = None) -> TranslateReplace:
+def install(services: Services, tray: TrayPort | None = None) -> TranslateReplace:
     """Build the feature with a real global hotkey and register it from the settings."""
-    feature = TranslateReplace(
-        controller, window, tray, GlobalHotkey(action=translate("Shortcuts", "Translate and replace"))
-    )
+    feature = TranslateReplace(services, tray, GlobalHotkey(action=translate("Shortcuts", "Translate and replace")))
     feature.register()
     return feature

@@ -15,20 +15,22 @@ from collections import OrderedDict
 
 from PySide6.QtCore import QObject
 
+from desktop_mt.app.session import Completed
+
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from ..ports import StaleHost, qt_parent
+from ..services import Services
 
 REMEMBERED = 16  # finished translations kept for undo/redo (texts, in memory only)
 UNDONE = QT_TRANSLATE_NOOP("Stale", "Ctrl+Z brought back an earlier text; Ctrl+Enter translates it.")
 
 
 class StaleGuard(QObject):
-    """See the module docstring; the controller owns it."""
+    """See the module docstring; ``restored``: the draft's source and translation."""
 
-    def __init__(self, controller: StaleHost, restored: tuple[str, str] | None = None) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        self.window = controller.window
+    def __init__(self, services: Services, restored: tuple[str, str] | None = None) -> None:
+        super().__init__(services.owner)
+        self.services = services
+        self.window = services.window
         self.known: OrderedDict[str, str] = OrderedDict()
         if restored and restored[0] and restored[1]:
             self.remember(*restored)
@@ -37,7 +39,7 @@ class StaleGuard(QObject):
         self._added = False
         document.undoCommandAdded.connect(self._on_command_added)
         document.contentsChanged.connect(self._on_changed)
-        controller.translationCompleted.connect(self.remember)
+        services.session.completed.subscribe(self._on_completed)
 
     def remember(self, source: str, translation: str) -> None:
         """``translation`` belongs to ``source`` (a finished translation)."""
@@ -45,6 +47,9 @@ class StaleGuard(QObject):
         self.known.move_to_end(source)
         while len(self.known) > REMEMBERED:
             self.known.popitem(last=False)
+
+    def _on_completed(self, done: Completed) -> None:
+        self.remember(done.source, done.translation)
 
     def _on_command_added(self) -> None:
         self._added = True
@@ -64,7 +69,7 @@ class StaleGuard(QObject):
         known = self.known.get(text)
         if known is not None and self.window.target_text() == known:
             return
-        self.controller.translate("")  # stops a running translation, empties the pane
+        self.services.translate("")  # stops a running translation, empties the pane
         self.window.clear_stats()
         if known is not None:
             self.window.append_target(known)

@@ -3,7 +3,7 @@ and the swap button.
 
 - :class:`DirectionBar` is the toolbar's control: a combo box and a swap button. Passive: it
   emits what the user chose.
-- :class:`DirectionFeature` (the controller's helper) keeps the choice (``Settings.direction``
+- :class:`DirectionFeature` (on the window's services) keeps the choice (``Settings.direction``
   where the settings have that field), passes it to every request as
   ``GenerationOptions.target``, shows in the Auto entry what Auto decided for the text
   (``engine.direction.describe``: the one rule, for every front end; it follows the source
@@ -20,17 +20,18 @@ default options (``GenerationOptions.target`` is ``"auto"``), whatever the windo
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QToolButton, QWidget
 
+from desktop_mt.app.session import Request
 from desktop_mt.engine import direction
 
 from ..features.pasting import end_undo_step
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import direction_title
 from ..ports import StrEnum
+from ..services import Services
 
 SWAP_SHORTCUT = "Ctrl+Shift+S"
 DESCRIBED = 2000  # characters of the text the Auto entry describes
@@ -151,25 +152,26 @@ class _Swap:
 
 
 class DirectionFeature(QObject):
-    """The controller's side of the direction control (see the module docstring)."""
+    """The window's side of the direction control (see the module docstring)."""
 
     changed = Signal(str)  # the Target value now in use
     textShown = Signal(str)  # under Auto: the text whose directions the Auto entry now shows
+    swapping = Signal()  # the translation is about to become the source (post-editing keeps the edits first)
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
-        self.controller = controller
-        self.window = window = controller.window
-        saved = str(getattr(controller.settings, "direction", Target.AUTO.value))
+    def __init__(self, services: Services, bar: DirectionBar) -> None:
+        super().__init__(services.owner)
+        self.services = services
+        self.window = window = services.window
+        saved = str(getattr(services.settings, "direction", Target.AUTO.value))
         self.target: Target = Target(saved) if saved in {t.value for t in Target} else Target.AUTO
-        self.bar: DirectionBar = window.direction_bar
+        self.bar = bar  # the toolbar's control (the window's)
         self.bar.set_target(self.target)
         self.bar.targetChosen.connect(self.choose)
         window.swapRequested.connect(self.swap)
-        controller.requestStarted.connect(self._on_request_started)
+        services.session.started.subscribe(self._on_request_started)
         # The Auto entry follows the source pane's text (typing, a paste, Japanese text that is
         # kept and so never starts a request), a moment after it changes.
-        self._label_timer = QTimer(window)  # goes with the window (no label to update after it)
+        self._label_timer = QTimer(window.window())  # goes with the window (no label to update after it)
         self._label_timer.setSingleShot(True)
         self._label_timer.setInterval(LABEL_DELAY_MS)
         self._label_timer.timeout.connect(lambda: self.update_label(self.window.source_text()))
@@ -187,7 +189,7 @@ class DirectionFeature(QObject):
         self._set(Target(value))
         source = self.window.source_text()
         if source.strip():
-            self.controller.translate(source)
+            self.services.translate(source)
 
     def use_auto(self) -> None:
         """Auto from now on (the global hotkey: text from anywhere, in either language)."""
@@ -197,9 +199,9 @@ class DirectionFeature(QObject):
     def _set(self, target: Target) -> None:
         self.target = target
         self.bar.set_target(target)
-        if hasattr(self.controller.settings, "direction"):
-            self.controller.settings.direction = target.value
-            self.controller.save()
+        if hasattr(self.services.settings, "direction"):
+            self.services.settings.direction = target.value
+            self.services.save()
         self.update_label(self.window.source_text())
         self.changed.emit(target.value)
 
@@ -213,7 +215,7 @@ class DirectionFeature(QObject):
         if not translation:
             self._set(swapped(old))
             return
-        self.controller.postedit.before_new_text()
+        self.swapping.emit()
         document = self.window.source.document()
         before = document.availableUndoSteps()
         self._set(swapped(old))
@@ -221,7 +223,7 @@ class DirectionFeature(QObject):
         end_undo_step(self.window.source)  # typing after the swap is an undo step of its own
         self._swaps.append(_Swap(before, document.availableUndoSteps(), old, self.target))
         del self._swaps[:-SWAPS_KEPT]
-        self.controller.translate(translation)
+        self.services.translate(translation)
 
     # ---- undo and redo of a swap --------------------------------------------------------------
     def _on_command_added(self) -> None:
@@ -263,5 +265,5 @@ class DirectionFeature(QObject):
         if auto:  # the model label follows it (an undone swap's text, typing, a request)
             self.textShown.emit(text)
 
-    def _on_request_started(self, _req_id: int, text: str) -> None:
-        self.update_label(text)
+    def _on_request_started(self, request: Request) -> None:
+        self.update_label(request.text)

@@ -5,7 +5,7 @@ selection where that option is on), with Copy and "Open in main window". Esc, a 
 elsewhere or the focus leaving it close it.
 
 The popup's requests go to the same worker as the main window's, with ids of their own
-(negative, so the controller ignores their output) and their own cancel flag; a translation
+(negative, so the window's request flow ignores their output) and their own cancel flag; a translation
 that runs to its end is kept in the history like any other. The popup translates in the Auto
 direction (English into Chinese, Chinese into English, sentence by sentence:
 :mod:`desktop_mt.engine.direction`) whatever the window's direction control says, and its
@@ -25,9 +25,9 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPush
 from desktop_mt.engine.direction import AUTO, describe
 from desktop_mt.engine.options import GenerationOptions
 
-from ..features.pasting import join_lines
+from ..features.pasting import InputHandling, clipboard_text, join_lines
 from ..i18n import translate
-from ..ports import PopupHost, qt_parent
+from ..services import Services
 from . import fonts, theme
 
 if TYPE_CHECKING:
@@ -149,15 +149,15 @@ class TranslationPopup(QFrame):
 
 
 class PopupFeature(QObject):
-    """Runs the popup's translations on the controller's worker (see the module docstring)."""
+    """Runs the popup's translations on the window's worker (see the module docstring)."""
 
     _translateRequested = Signal(int, str, GenerationOptions, threading.Event)
     finished = Signal(int)  # request id, after its end was shown (tests)
 
-    def __init__(self, controller: PopupHost) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        self.input = controller.input  # Edit > Join lines on paste applies to the popup's text too
+    def __init__(self, services: Services, input_handling: InputHandling) -> None:
+        super().__init__(services.owner)
+        self.services = services
+        self.input = input_handling  # Edit > Join lines on paste applies to the popup's text too
         self.popup = TranslationPopup()
         self.popup.copyRequested.connect(self.copy)
         self.popup.openRequested.connect(self.open_in_window)
@@ -166,7 +166,7 @@ class PopupFeature(QObject):
         self._current: tuple[int, threading.Event] | None = None
         self.source = ""
         self.done = False
-        worker = controller.worker
+        worker = services.worker
         self._translateRequested.connect(worker.translate)
         worker.delta.connect(self._on_delta)
         worker.finished.connect(self._on_finished)
@@ -175,7 +175,7 @@ class PopupFeature(QObject):
     def show_for_clipboard(self, pointer: QPoint | None = None) -> int | None:
         """Open the popup near the pointer and stream the clipboard's translation (its PDF line
         breaks joined when Edit > Join lines on paste is on, as in the main window)."""
-        text = self.controller.read_clipboard()
+        text = clipboard_text(self.services.settings)
         if self.input.joining:
             text = join_lines(text)
         return self.show_for(text, QCursor.pos() if pointer is None else pointer)
@@ -190,10 +190,10 @@ class PopupFeature(QObject):
             self.popup.set_status(translate("Popup", "The clipboard holds no text to translate."), "warning")
             self.done = True
             return None
-        self._next_id -= 1  # negative: never one of the controller's ids
+        self._next_id -= 1  # negative: never one of the session's ids
         cancel = threading.Event()
         self._current = (self._next_id, cancel)
-        options = dataclasses.replace(self.controller.generation_options(), target=AUTO)
+        options = dataclasses.replace(self.services.generation_options(), target=AUTO)
         self._translateRequested.emit(self._next_id, text, options, cancel)
         return self._next_id
 
@@ -217,7 +217,7 @@ class PopupFeature(QObject):
         self.done = True
         self.popup.set_status("")
         if stats is not None and not stats.cancelled:
-            self.controller.translationCompleted.emit(self.source, self.popup.translation())
+            self.services.session.complete(self.source, self.popup.translation())  # the history keeps it
         self.finished.emit(req_id)
 
     def _on_failed(self, req_id: int, message: str) -> None:
@@ -238,12 +238,12 @@ class PopupFeature(QObject):
         undoable step), or a fresh translation there when it was still streaming."""
         source, translation, done = self.source, self.popup.translation(), self.done
         self.popup.close()  # cancels a running translation
-        window = self.controller.window
+        window = self.services.window
         if done and translation:
-            self.controller.show_entry(source, translation)
+            self.services.show_entry(source, translation)
         elif source.strip():
             window.set_source(source)
-            self.controller.translate(source)
+            self.services.translate(source)
         window.bring_forward()
 
     def close(self) -> None:

@@ -17,12 +17,14 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
-from desktop_mt.app.session import Ended
+from desktop_mt.app.session import Ended, Request
 from desktop_mt.engine.segment import segment_sentences
 from desktop_mt.engine.textproc import split_marker
 
+from ..features.alignment import SegmentSpan
 from ..i18n import translate
-from ..ports import ProgressHost, Status, qt_parent
+from ..ports import Status
+from ..services import Services
 
 STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them (English; stop_mark() is shown)
 
@@ -64,31 +66,31 @@ def without_mark(text: str) -> str:
 
 
 class ProgressFeature(QObject):
-    """Follows the controller's requests and the worker's finished sentences (module docstring)."""
+    """Follows the session's requests and the worker's finished sentences (module docstring)."""
 
-    def __init__(self, controller: ProgressHost) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        self.session = controller.session  # the request that runs
-        self.window = controller.window
+    def __init__(self, services: Services) -> None:
+        super().__init__(services.owner)
+        self.events = services.events  # the status bar's state (a stop's)
+        self.session = services.session  # the request that runs
+        self.window = services.window
         self.req_id = 0
         self.total = 0
         self.done = 0
         self.stop_asked = False
         self.completed = False  # the request ``req_id`` ran to its end (session's ``ended``)
         self.session.ended.subscribe(self._on_ended)
-        controller.requestStarted.connect(self._on_started)
-        controller.worker.segmentDone.connect(self._on_sentence)
-        controller.requestFinished.connect(self._on_finished)
+        self.session.started.subscribe(self._on_started)
+        services.worker.segmentDone.connect(self._on_sentence)
+        self.session.shown.subscribe(self._on_shown)
         self.window.stopRequested.connect(self._on_stop)
 
-    def _on_started(self, req_id: int, text: str) -> None:
-        self.req_id, self.done, self.stop_asked, self.completed = req_id, 0, False, False
-        self.total = count_sentences(text)
+    def _on_started(self, request: Request) -> None:
+        self.req_id, self.done, self.stop_asked, self.completed = request.req_id, 0, False, False
+        self.total = count_sentences(request.text)
         self.window.clear_stats()  # the last run's figures would pass for this one's
         self._show(Status.TRANSLATING)
 
-    def _on_sentence(self, req_id: int, _span: object) -> None:
+    def _on_sentence(self, req_id: int, _span: SegmentSpan) -> None:
         if req_id == self.req_id and self.session.current is not None:
             self.done += 1
             self._show(Status.STOPPING if self.stop_asked else Status.TRANSLATING)
@@ -110,8 +112,8 @@ class ProgressFeature(QObject):
         if ended.request.req_id == self.req_id:
             self.completed = ended.completed
 
-    def _on_finished(self, req_id: int) -> None:
-        if req_id != self.req_id or self.window.state() != Status.IDLE:
+    def _on_shown(self, ended: Ended) -> None:
+        if ended.request.req_id != self.req_id or self.window.state() != Status.IDLE:
             return  # superseded, or failed (the error says so)
         if not self.stop_asked:
             self._say_all_done()
@@ -126,7 +128,7 @@ class ProgressFeature(QObject):
             else translate("Progress", "the translation is incomplete")
         )
         self.window.set_state(Status.STOPPED, what)
-        self.controller.stateChanged.emit(Status.STOPPED.value)
+        self.events.state.publish(Status.STOPPED)
 
     def _say_all_done(self) -> None:
         """A text of several sentences ran to its end: the status bar says all are translated
