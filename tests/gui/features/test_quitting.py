@@ -23,20 +23,27 @@ class Window(QWidget):
 
 
 @dataclasses.dataclass
-class Host:
-    """The controller as the guard sees it: a file job at 113 of 193 segments."""
+class Services:
+    """The window's services as the guard uses them: the window, its session (nothing runs)."""
 
     window: Window
-    session: Session = dataclasses.field(default_factory=Session)  # nothing runs
-    file_job: Job | None = dataclasses.field(default_factory=lambda: Job("/data/film.srt"))
-    file_progress: tuple[int, int] | None = (113, 193)
+    session: Session = dataclasses.field(default_factory=Session)
+    owner: None = None
+
+
+@dataclasses.dataclass
+class Files:
+    """The file jobs as the guard sees them: a job at 113 of 193 segments."""
+
+    job: Job | None = dataclasses.field(default_factory=lambda: Job("/data/film.srt"))
+    progress: tuple[int, int] | None = (113, 193)
 
 
 def test_the_quit_question_reads_the_job_count_again_while_it_is_open(qtbot):
     window = Window()
     qtbot.addWidget(window)
-    host = Host(window)
-    guard = QuitGuard(host)
+    files = Files()
+    guard = QuitGuard(Services(window), files)
     assert window.may_quit == guard.may_quit
     seen: list[str] = []
 
@@ -45,10 +52,10 @@ def test_the_quit_question_reads_the_job_count_again_while_it_is_open(qtbot):
         assert isinstance(box, QMessageBox)
         seen.append(box.text())
         try:
-            host.file_progress = (185, 193)  # the job goes on behind the question
+            files.progress = (185, 193)  # the job goes on behind the question
             qtbot.waitUntil(lambda: "185 of 193" in box.text(), timeout=10_000)
             seen.append(box.text())
-            host.file_job, host.file_progress = None, None  # and ends
+            files.job, files.progress = None, None  # and ends
             qtbot.waitUntil(lambda: "Nothing runs" in box.text(), timeout=10_000)
             seen.append(box.text())
         finally:  # answered even when a wait fails, so the test ends

@@ -47,7 +47,7 @@ class ScriptedKeys:
 def feature(make_controller):
     def make(keys: ScriptedKeys | None, reason: str = "", **fake):
         window, controller = make_controller(**fake)
-        made = replace.TranslateReplace(controller, window, None, None, keys=(keys, reason))
+        made = replace.TranslateReplace(controller.services, None, None, keys=(keys, reason))
         made.flow.restore_delay_ms = 50
         made.flow.copy_timeout_ms = 300
         return window, controller, made
@@ -233,7 +233,7 @@ def test_default_keys_per_platform(monkeypatch):
 def test_the_hotkey_is_off_until_set_and_a_press_replaces(qtbot, fake_pynput, make_controller):
     window, controller = make_controller()
     keys = ScriptedKeys("Thank you")
-    made = replace.TranslateReplace(controller, window, None, hk.GlobalHotkey(), keys=(keys, ""))
+    made = replace.TranslateReplace(controller.services, None, hk.GlobalHotkey(), keys=(keys, ""))
     made.flow.restore_delay_ms = 50
     assert made.register() == (False, "Translate and replace is off (no hotkey set).")
     assert Settings().replace_hotkey == ""
@@ -249,6 +249,19 @@ def test_the_hotkey_is_off_until_set_and_a_press_replaces(qtbot, fake_pynput, ma
     assert not made.register()[0] and "clipboard hotkey too" in window.banner.label.text()
     made.shutdown()
     assert FakeGlobalHotKeys.last.stopped
+
+
+def test_settings_applied_register_the_replace_hotkey_again(qtbot, fake_pynput, make_controller):
+    """Apply in Settings: the feature follows the app's settings_applied (no one calls it)."""
+    window, controller = make_controller()
+    made = replace.TranslateReplace(controller.services, None, hk.GlobalHotkey(), keys=(ScriptedKeys("Hi"), ""))
+    assert made.hotkey is not None and made.hotkey.active_sequence is None
+    controller.apply_settings(dataclasses.replace(controller.settings, replace_hotkey="Ctrl+Alt+T"))
+    assert made.hotkey.active_sequence == "Ctrl+Alt+T"
+    assert list(FakeGlobalHotKeys.last.mapping) == ["<ctrl>+<alt>+t"]
+    controller.apply_settings(dataclasses.replace(controller.settings, replace_hotkey=""))
+    assert made.hotkey.active_sequence is None and FakeGlobalHotKeys.last.stopped
+    made.shutdown()
 
 
 def test_settings_dialog_sets_and_clears_the_replace_hotkey(qtbot):
