@@ -29,7 +29,7 @@ def chinese(qapp):
 
 def test_the_window_marks_the_engines_titles_in_its_order():
     assert tuple(DIRECTION_TITLES) == DIRECTIONS
-    assert MARKED_DIRECTION_TITLES == tuple(DIRECTION_TITLES.values())
+    assert tuple(DIRECTION_TITLES.values()) == MARKED_DIRECTION_TITLES
 
 
 def test_no_other_module_writes_a_direction_title():
