@@ -149,8 +149,8 @@ def open_settings(
     replacer: replace.TranslateReplace | None = None,
     extra: shortcuts.SelectionAndShow | None = None,
 ) -> SettingsDialog:
-    """Show the settings dialog; Apply/OK go to the controller (and re-register the
-    translate-and-replace, selection and show-window shortcuts)."""
+    """Show the settings dialog; Apply/OK go to the controller (the shortcuts of translate and
+    replace, translate selection and show the window follow its settings_applied)."""
     hk = controller.hotkey
     dialog = SettingsDialog(controller.settings, bool(hk and hk.available), controller.hotkey_state(), window)
     keys = {
@@ -161,15 +161,17 @@ def open_settings(
     if extra is not None:
         keys.update(selection_hotkey=extra.selection, show_hotkey=extra.show)
     dialog.applied.connect(lambda new: shortcuts.release_changed(keys, new))  # first: keys may swap
-    dialog.applied.connect(controller.apply_settings)
-    if replacer is not None:
-        dialog.applied.connect(lambda _s: replacer.register())
-    if extra is not None:
-        dialog.applied.connect(lambda _s: extra.register())
+    dialog.applied.connect(controller.apply_settings)  # the other shortcuts follow settings_applied
 
     def show_states() -> None:  # what registering really did (active / taken by ... / off)
         dialog.set_shortcut_states(
-            shortcuts.states(controller, controller.ocr.hotkey, extra, replacer.hotkey if replacer else None)
+            shortcuts.states(
+                controller.settings,
+                controller.hotkey_state(),
+                controller.ocr.hotkey,
+                extra,
+                replacer.hotkey if replacer else None,
+            )
         )
 
     show_states()
@@ -203,9 +205,10 @@ def build(
     controller.set_tray_available(tray.available)
     log.info("system tray available: %s", "yes" if tray.available else "no")
     window.hiddenToTray.connect(lambda: on_hidden_to_tray(controller, tray))
-    replacer = replace.install(controller, window, tray)
+    replacer = replace.install(controller.services, tray)  # registered again on Apply (settings_applied)
     window.closing.connect(replacer.shutdown)
-    extra = shortcuts.SelectionAndShow(controller)  # translate selection, show the window
+    # Translate selection, show the window (registered again on Apply: settings_applied).
+    extra = shortcuts.SelectionAndShow(controller.services, controller.popup, controller.input, controller.direction)
     extra.register()
     window.closing.connect(extra.shutdown)
     window.settingsRequested.connect(lambda: open_settings(controller, window, replacer, extra))

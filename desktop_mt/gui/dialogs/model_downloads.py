@@ -41,7 +41,7 @@ class DownloadArea(QObject):
 
     changed = Signal()  # the state changed: the dialog updates its buttons and Status column
     ended = Signal(str, str, bool)  # state ("installed" / "failed" / "cancelled"), message, error
-    progressShown = Signal(object)  # a progress report is on screen
+    progressShown = Signal(Progress)  # a progress report is on screen
     messageRequested = Signal(str, bool)  # a message for the dialog's line (text, error)
 
     def __init__(self, backend: DownloadBackend, owner: QWidget, use_label: Callable[[str], str]) -> None:

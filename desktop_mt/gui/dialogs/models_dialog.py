@@ -4,7 +4,7 @@ remove, and "Use for <direction>": the user chooses the active model of each dir
 
 The dialog knows models only through :class:`ModelsBackend` (the app's implementation wraps
 the engine's catalog, downloader and installer; tests use a fake). It does not load models:
-"Use this model" emits :attr:`ModelsDialog.activateRequested` and the controller switches.
+"Use this model" emits :attr:`ModelsDialog.activateRequested` and :class:`ModelsHub` applies it.
 Downloads run in a :class:`~desktop_mt.gui.workers.downloads.DownloadRunner` thread owned by the
 dialog (``model_downloads.DownloadArea``), so closing the dialog only hides it and a download
 goes on; reopening shows it. The list is ``model_table.ModelTable``.
@@ -18,7 +18,7 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
@@ -39,11 +39,16 @@ from desktop_mt.engine.model_format import check_variant
 from ..features import models
 from ..features.models import CatalogItem, InstalledItem
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from ..ports import ModelsHubHost, qt_parent
 from ..window import theme
 from ..workers.downloads import Progress
 from .model_downloads import DownloadArea
 from .model_table import ModelTable, Row, merge_rows, use_label
+
+if TYPE_CHECKING:
+    from desktop_mt.engine.model_format import ModelInfo
+
+    from ..services import Services
+    from ..settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +138,7 @@ class ModelsDialog(QDialog):
     downloadEnded = Signal(str)  # "installed" / "failed" / "cancelled" (tests, controller)
     modelsChanged = Signal()  # a model was installed or removed
     firstStartRequested = Signal()  # "First start…": the window's first-start page again
-    progressShown = Signal(object)  # a progress report is on screen (tests)
+    progressShown = Signal(Progress)  # a progress report is on screen (tests)
 
     def __init__(self, backend: ModelsBackend, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -313,7 +318,7 @@ class ModelsDialog(QDialog):
         self.downloads.cancel()
 
     def use_selected(self) -> None:
-        """Ask the controller to switch to the selected installed model."""
+        """Ask for the selected installed model as the app's (ModelsHub applies it)."""
         row = self.table.row(self.selected_name())
         if row is not None and row.installed is not None:
             self.activateRequested.emit(row.installed.path, self.variant_combo.currentData() or "")
@@ -384,24 +389,30 @@ class ModelsHub(QObject):
     """Wires the Models dialog into the app: the window's "Models…" and demo-notice button
     open it, "Use this model" records the model as the active one of its direction (the one
     settings store, :mod:`desktop_mt.app.settings`, shared with ``desktop-mt models use``) and
-    goes through the controller's settings (so the engine reloads in its worker), and every
-    loaded model updates the demo notice and the dialog's "Active" mark.
+    goes through ``apply`` (the window's Apply of new settings: the engine reloads in its worker),
+    and every loaded model (``Events.model_loaded``) updates the demo notice and the dialog's
+    "Active" mark.
 
     Nothing is reconciled: the window's model is read from the same store the command line
     writes. ``backend_factory`` is called once, when the backend is first needed."""
 
     firstStartRequested = Signal()  # the dialog's "First start…" (gui/first_start.py shows the page)
 
-    def __init__(self, controller: ModelsHubHost, backend_factory: Callable[[], ModelsBackend]) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        self.window = controller.window
+    def __init__(
+        self,
+        services: Services,
+        apply: Callable[[Settings], None],
+        backend_factory: Callable[[], ModelsBackend],
+    ) -> None:
+        super().__init__(services.owner)
+        self.services, self._apply = services, apply
+        self.window = services.window
         self.backend_factory = backend_factory
         self._backend: ModelsBackend | None = None
         self.dialog: ModelsDialog | None = None
         self._loaded_path: str | None = None
         self.window.modelsRequested.connect(self.open)
-        controller.modelLoaded.connect(self._on_model_loaded)
+        services.events.model_loaded.subscribe(self._on_model_loaded)
 
     @property
     def backend(self) -> ModelsBackend:
@@ -441,16 +452,13 @@ class ModelsHub(QObject):
                     error=True,
                 )
             return
-        settings = dataclasses.replace(
-            self.controller.settings,
-            model_path=model_path,
-            variant=check_variant(variant) if variant else self.controller.settings.variant,
-        )
-        self.controller.apply_settings(settings)
+        current = self.services.settings
+        chosen = check_variant(variant) if variant else current.variant  # the combo's data: a str
+        self._apply(dataclasses.replace(current, model_path=model_path, variant=chosen))
         if self.dialog is not None:
             self.dialog.refresh()
 
-    def _on_model_loaded(self, info: Any) -> None:
+    def _on_model_loaded(self, info: ModelInfo) -> None:
         path = getattr(info, "path", None)
         self._loaded_path = str(path) if path else None
         self.window.set_demo_notice(models.is_bundled(self._loaded_path))

@@ -272,8 +272,9 @@ class SettingsDialog(QDialog):
         form.addRow("", self.history_check)
 
     def set_local_api_status(self, text: str, tone: str | None = "quiet") -> None:
-        """Show the Local API's state ("Local API on http://127.0.0.1:5000", or why not)."""
-        self.local_api_rows.set_status(text, tone)
+        """Show the Local API's state ("Local API on http://127.0.0.1:5000", or why not) in
+        ``tone`` (a theme tone; None or "": the normal text colour)."""
+        self.local_api_rows.set_status(text, tone or None)
 
     def add_model_folder(self, folder: str) -> bool:
         """Validate ``folder`` and select it; on failure show the engine's message."""

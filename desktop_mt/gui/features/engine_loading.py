@@ -1,9 +1,10 @@
 """Loading the engine for the window: which model the settings ask for, asking the worker for
 it (the worker builds it in its thread), what the window shows while and after it loads, and
-falling back to the bundled model when the chosen one cannot be loaded. The controller's
-collaborator (:class:`EngineLoading`, on its port ``ports.EngineHost`` with what the model label
-needs, :class:`ModelLabelHost`); the controller keeps ``engine_config``, ``reload_engine``,
-``loaded_config`` and ``model_info``.
+falling back to the bundled model when the chosen one cannot be loaded. :class:`EngineLoading`
+is built on the window's :class:`~desktop_mt.gui.services.Services` and the request flow (the
+status bar's state, the request a model change interrupts); it publishes ``Events.model_loaded``
+and keeps ``--model`` (``model_override``) until Apply chooses another model. The controller
+keeps ``engine_config``, ``reload_engine``, ``loaded_config`` and ``model_info``.
 
 The engine has a model per direction (``engine.router``; the worker's ``loaded`` carries them,
 ``worker.LoadedModels``). The status bar's model label names the model of the direction in use:
@@ -20,9 +21,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal, SignalInstance
+from PySide6.QtCore import QObject, Signal
 
 from desktop_mt import __version__
 from desktop_mt.app import settings as app_settings
@@ -33,9 +34,15 @@ from desktop_mt.engine.model_format import ModelInfo, bundled_model_dir
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import direction_title
-from ..ports import EngineConfig, EngineHost, Status, WindowPort, WorkerPort, qt_parent
+from ..ports import EngineConfig, Status
 from ..window.direction_bar import DESCRIBED
 from ..workers.translation import LoadedModels
+
+if TYPE_CHECKING:
+    from desktop_mt.app.session import Request
+
+    from ..requests import RequestFlow
+    from ..services import Services
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 
@@ -44,17 +51,6 @@ ARROWS = {  # the status bar's short names of the directions (shown translated: 
     ZH_EN: QT_TRANSLATE_NOOP("EngineLoading", "ZH→EN"),
 }
 TARGET_DIRECTIONS = {direction.ZH: EN_ZH, direction.EN: ZH_EN}  # the direction control's choice -> direction
-
-
-class ModelLabelHost(EngineHost, Protocol):
-    """What :class:`EngineLoading` uses of the controller: ``ports.EngineHost``, and for the
-    model label the requests as they start."""
-
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def requestStarted(self) -> SignalInstance: ...  # (int, str)
 
 
 def is_demo(path: Path | str) -> bool:
@@ -222,13 +218,17 @@ def active_elsewhere() -> tuple[str, ...]:
 
 
 class EngineLoading(QObject):
-    """The controller's engine loads (see the module docstring)."""
+    """The window's engine loads (see the module docstring)."""
 
     _loadRequested = Signal(EngineConfig)  # EngineConfig, queued into the worker's thread
 
-    def __init__(self, host: ModelLabelHost, worker: WorkerPort, real_engine: bool) -> None:
-        super().__init__(qt_parent(host))
-        self.host = host
+    def __init__(
+        self, services: Services, requests: RequestFlow, real_engine: bool, model_override: str | None = None
+    ) -> None:
+        super().__init__(services.owner)
+        self.services, self.requests, self.window = services, requests, services.window
+        self.model_override = model_override  # --model for this run; dropped when Apply chooses another
+        self._model_path = services.settings.model_path  # the setting --model stands in for
         self.loaded_config: EngineConfig | None = None  # what the engine runs (after a fallback too)
         self._requested_configs: list[EngineConfig] = []  # loads in flight, in worker order
         self.models: LoadedModels | None = None  # each direction's model (None before the first load)
@@ -238,24 +238,27 @@ class EngineLoading(QObject):
         self._real_engine = real_engine
         self._target = direction.AUTO  # the direction control's choice
         self._latest: str | None = None  # under Auto: the direction of the latest request (None: both)
+        worker = services.worker
         self._loadRequested.connect(worker.load)
         worker.loadStarted.connect(self.on_load_started)
         worker.loaded.connect(self.on_loaded)
         worker.loadFailed.connect(self.on_load_failed)
-        host.window.directionShown.connect(self.on_direction_shown)
-        host.requestStarted.connect(self.on_request_started)
+        self.window.directionShown.connect(self.on_direction_shown)
+        services.session.started.subscribe(self.on_request_started)
 
     def engine_config(self) -> EngineConfig:
         """What the worker should build from the current settings."""
-        s = self.host.settings
-        model = self.host.model_override or s.model_path or None
+        s = self.services.settings
+        if s.model_path != self._model_path:  # Apply chose another model: --model gives way
+            self.model_override, self._model_path = None, s.model_path
+        model = self.model_override or s.model_path or None
         pool = _shared_pool_size()
         if pool is not None:  # sized at start (desktop-mt): a changed setting applies at the next start
             return EngineConfig(model, s.variant, pool, 1)
         return EngineConfig(model, s.variant, s.intra_op_threads, s.inter_op_threads)
 
     def on_load_started(self, description: str) -> None:
-        self.host.requests.set_state(Status.LOADING, description)
+        self.requests.set_state(Status.LOADING, description)
 
     def on_loaded(self, models: LoadedModels) -> None:
         if self._requested_configs:
@@ -264,14 +267,14 @@ class EngineLoading(QObject):
         self.model_info = models.primary
         self._tooltip = label_tooltip(models)
         self.show_model()
-        self.host.window.about_text = about_text(models)
+        self.window.about_text = about_text(models)
         log.info(
             "models loaded: %s (%s)",
             ", ".join(f"{d} {model_name(i)}" for d, i in models.models.items()),
             models.variant,
         )
-        self.host.requests.set_state(Status.TRANSLATING if self.host.requests.current else Status.IDLE)
-        self.host.modelLoaded.emit(models.primary)
+        self.requests.set_state(Status.TRANSLATING if self.requests.current else Status.IDLE)
+        self.services.events.model_loaded.publish(models.primary)
 
     # ---- the model label: the model of the direction in use ----------------------------------
     def shown_direction(self) -> str | None:
@@ -283,7 +286,7 @@ class EngineLoading(QObject):
         """Name the model of :meth:`shown_direction` in the status bar (the tooltip: all of them)."""
         if self.models is not None:
             way = self.shown_direction()
-            self.host.window.set_model(label_text(self.models, way), self._tooltip, label_shorter(self.models, way))
+            self.window.set_model(label_text(self.models, way), self._tooltip, label_shorter(self.models, way))
 
     def on_direction_shown(self, target: str) -> None:
         """The direction control changed (the user, a swap, the hotkey's Auto, the saved choice)."""
@@ -291,9 +294,9 @@ class EngineLoading(QObject):
         self._latest = None
         self.show_model()
 
-    def on_request_started(self, _req_id: int, text: str) -> None:
+    def on_request_started(self, request: Request) -> None:
         """Under Auto the label follows the request's text (:meth:`on_text_shown`)."""
-        self.on_text_shown(text)
+        self.on_text_shown(request.text)
 
     def on_text_shown(self, text: str) -> None:
         """Under Auto the label follows the text of a request, or the one the Auto entry
@@ -312,10 +315,10 @@ class EngineLoading(QObject):
             self._fall_back_to_bundled(failed, message)
             return
         self._loaded_key = None  # let the next Apply retry even with the same settings
-        self.host.requests.set_state(Status.ERROR, translate("EngineLoading", "model not loaded"))
+        self.requests.set_state(Status.ERROR, translate("EngineLoading", "model not loaded"))
         if self.model_info is None:
-            self.host.window.set_model(translate("EngineLoading", "No model"))
-        self.host.window.show_error(translate("EngineLoading", "Could not load the model"), message)
+            self.window.set_model(translate("EngineLoading", "No model"))
+        self.window.show_error(translate("EngineLoading", "Could not load the model"), message)
 
     def reload_engine(self) -> None:
         """Ask the worker for a new Translator if model/variant/threads changed."""
@@ -324,9 +327,9 @@ class EngineLoading(QObject):
         if key == self._loaded_key:
             return
         self._loaded_key = key
-        self.host.requests.cancel_current()  # a model change interrupts the running job
-        self.host.window.set_busy(False)
-        self.host.requests.set_state(Status.LOADING, config.describe())
+        self.requests.cancel_current()  # a model change interrupts the running job
+        self.window.set_busy(False)
+        self.requests.set_state(Status.LOADING, config.describe())
         self._request_load(config)
 
     def _request_load(self, config: EngineConfig) -> None:
@@ -347,7 +350,7 @@ class EngineLoading(QObject):
         bundled model, so the app keeps translating. The setting is kept (the folder may
         come back, e.g. a network drive); Apply in the settings retries it."""
         self._loaded_key = None
-        self.host.window.show_warning(
+        self.window.show_warning(
             translate(
                 "EngineLoading",
                 "Could not load the chosen model {model}: {why} "

@@ -57,7 +57,7 @@ class ResumeAnswer(StrEnum):
 
 
 class JobOutcome(StrEnum):
-    """How a file job ended (the controller's ``fileJobEnded``; compares equal to its value)."""
+    """How a file job ended (``Events.file_ended`` carries its value; compares equal to it)."""
 
     FINISHED = "finished"
     FAILED = "failed"
@@ -73,7 +73,8 @@ class InteractiveGate:
         self.pauses = 0  # how often a job actually waited (for tests and the log)
 
     def set_busy(self, busy: bool) -> None:
-        """Called by the controller (UI thread) when a request starts / ends."""
+        """Called on the UI thread as the session's current request is set or cleared
+        (``FileJobs`` follows ``Session.changed``)."""
         if busy:
             self._idle.clear()
         else:

@@ -2,7 +2,12 @@
 running job in its own worker thread and engine (typing pre-empts it between batches:
 ``file_jobs.InteractiveGate``), the questions before a job (an existing output, an interrupted
 job's journal: what to ask comes from :mod:`desktop_mt.app.jobs`), its progress and its end.
-The controller's collaborator (:class:`FileJobs`, on its port ``ports.FileJobsHost``); the
+The file is parsed once: the parse that names the output (``app.jobs.plan_output``: a mostly
+Chinese file -> ``NAME.en.EXT``) travels with the job (``FileJob.opened``) and is what the job
+translates, as the command line's one parse is.
+:class:`FileJobs` is built on the window's :class:`~desktop_mt.gui.services.Services` with the
+engine's loads (its model, for the job's own engine) and OCR (a dropped picture is read, not
+translated as a file); it publishes ``Events.file_started`` and ``Events.file_ended``. The
 controller keeps the public names (``translate_files``, ``translate_file``, ``cancel_file``,
 ``file_job``, ``file_queue``...).
 """
@@ -14,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
@@ -22,25 +27,37 @@ from desktop_mt.app import jobs
 from desktop_mt.ocr import is_image_path
 
 from ..i18n import translate
-from ..ports import EngineConfig, FileJobsHost, qt_parent
+from ..ports import EngineConfig
+from ..services import FileJobStart
 from ..workers.translation import FileJob, TranslationWorker
 from . import file_jobs
+
+if TYPE_CHECKING:
+    from ..services import Services
+    from .engine_loading import EngineLoading
+    from .ocr import OcrFeature
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 RECENT_FILES = 8  # File > Recent files keeps this many
 
 
 class FileJobs(QObject):
-    """The controller's file jobs (see the module docstring)."""
+    """The window's file jobs (see the module docstring)."""
 
     _fileLoadRequested = Signal(EngineConfig)  # EngineConfig for the file-job worker
     _fileRequested = Signal(FileJob)  # FileJob
     _fileReleaseRequested = Signal()  # the job ended: free the job engine's memory
 
-    def __init__(self, host: FileJobsHost, factory: Callable[[EngineConfig], Any] | None) -> None:
-        super().__init__(qt_parent(host))
-        self.host = host
-        self.window = host.window
+    def __init__(
+        self,
+        services: Services,
+        engine: EngineLoading,
+        ocr: OcrFeature,
+        factory: Callable[[EngineConfig], Any] | None,
+    ) -> None:
+        super().__init__(services.owner)
+        self.services, self.engine, self.ocr = services, engine, ocr
+        self.window = services.window
         self.cancel: threading.Event | None = None  # set while a file job runs
         self.job: FileJob | None = None
         self.gate = file_jobs.InteractiveGate()  # typing pauses the file job between batches
@@ -48,6 +65,8 @@ class FileJobs(QObject):
         self.queue = jobs.JobQueue()  # files waiting for the running job (translate_files)
         self._started = 0.0  # when the running file job started (its summary's time)
         self._start_worker(factory)
+        # Typing pauses the file job between batches while an interactive request runs.
+        self._unsubscribe = services.session.changed.subscribe(lambda request: self.gate.set_busy(request is not None))
 
     def _start_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:
         # File jobs get their own thread and engine, so typing never queues behind a job.
@@ -69,7 +88,7 @@ class FileJobs(QObject):
         the first starts now, or after the running job; the others wait in the queue, and
         Cancel on a job also drops the files still waiting (the status bar names them)."""
         for path in (p for p in paths if is_image_path(p)):  # a dropped picture: OCR, then translate
-            self.host.ocr.read_file(path)
+            self.ocr.read_file(path)
         paths = [p for p in paths if not is_image_path(p)]
         if not paths:
             return
@@ -98,7 +117,10 @@ class FileJobs(QObject):
         if self.job is not None:
             self.window.statusBar().showMessage(translate("FileQueue", "A file is already being translated."), 4000)
             return False
-        dst = dst or self._choose_output(Path(path))
+        plan = None
+        if dst is None:  # the file, parsed once: it names the output and the job translates it
+            plan = self._plan(Path(path))
+            dst = self._choose_output(plan)
         if dst is None:
             return False
         resume = self._ask_resume(Path(path), dst) if resume is None else resume
@@ -109,26 +131,31 @@ class FileJobs(QObject):
         self.job = FileJob(
             path,
             str(dst),
-            self.host.generation_options(),
+            self.services.generation_options(),
             self.cancel,
             resume=resume,
             gate=self.gate,
-            bilingual=self.host.settings.bilingual,
+            bilingual=self.services.settings.bilingual,
+            opened=plan.opened if plan is not None else None,
         )
         self.window.show_file_job(Path(path).name)
         self._remember_recent(path)
-        self.host.engine.preload_engine()
-        self._fileLoadRequested.emit(self.host.engine.loaded_config or self.host.engine.engine_config())
+        self.engine.preload_engine()
+        self._fileLoadRequested.emit(self.engine.loaded_config or self.engine.engine_config())
         self._fileRequested.emit(self.job)
-        self.host.fileJobStarted.emit(str(Path(path).absolute()), str(dst.absolute()))
+        self.services.events.file_started.publish(FileJobStart(str(Path(path).absolute()), str(dst.absolute())))
         self.refresh_state()
         log.info("file job started (resume: %s)", resume)
         return True
 
-    def _choose_output(self, src: Path) -> Path | None:
-        """The output path: the default one (named as the command line names it), or after
-        asking when it exists."""
-        plan = jobs.plan_output(src, self.host.generation_options().target)
+    def _plan(self, src: Path) -> jobs.OutputPlan:
+        """The default output of ``src`` (named as the command line names it) and ``src`` parsed
+        for the job (with the job's bilingual layout)."""
+        target = self.services.generation_options().target
+        return jobs.plan_output(src, target, bilingual=self.services.settings.bilingual)
+
+    def _choose_output(self, plan: jobs.OutputPlan) -> Path | None:
+        """The output path: the default one, or after asking when it exists."""
         if plan.keep_both is None:
             return plan.output
         answer = file_jobs.OutputAnswer(self.window.ask_output_exists(str(plan.output), plan.keep_both.name))
@@ -145,10 +172,10 @@ class FileJobs(QObject):
 
     def _remember_recent(self, path: str) -> None:
         path = str(Path(path).absolute())
-        recent = [path] + [p for p in self.host.settings.recent_files if p != path]
-        self.host.settings.recent_files = recent[:RECENT_FILES]
-        self.window.set_recent_files(self.host.settings.recent_files)
-        self.host.save()
+        recent = [path] + [p for p in self.services.settings.recent_files if p != path]
+        self.services.settings.recent_files = recent[:RECENT_FILES]
+        self.window.set_recent_files(self.services.settings.recent_files)
+        self.services.save()
 
     def cancel_file(self) -> None:
         """Stop the file job (set directly: the worker is busy in its loop)."""
@@ -175,8 +202,8 @@ class FileJobs(QObject):
             )
         self.window.end_file_job(message)
         self.refresh_state()
-        self.host.fileJobEnded.emit(outcome.value)
-        if self.queue:  # after the signal: a listener sees each job end before the next
+        self.services.events.file_ended.publish(outcome.value)
+        if self.queue:  # after the topic: a listener sees each job end before the next
             QTimer.singleShot(0, self._start_next_file)
 
     def _on_file_finished(self, out_path: str, summary: str) -> None:

@@ -28,7 +28,7 @@ import dataclasses
 import logging
 import os
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QMainWindow,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -48,7 +47,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop_mt.app.settings import DIRECTIONS, Settings
+from desktop_mt.app.settings import DIRECTIONS
 from desktop_mt.models.installed import MIRROR_HINT
 
 from .. import paths
@@ -60,19 +59,13 @@ from ..window import theme
 from ..workers.downloads import Progress, format_bytes
 from .models import CatalogItem
 
+if TYPE_CHECKING:
+    from ..services import Services
+
 log = logging.getLogger(__name__)
 
 VARIANT = "int8"  # what the page downloads: the variant the app runs by default
 FIRST_START_ENV, OFF = "DESKTOP_MT_FIRST_START", ("off", "0", "no", "false")  # not at start
-
-
-class FirstStartHost(Protocol):
-    """What the first-start page uses of the controller: its settings, and saving them."""
-
-    @property
-    def settings(self) -> Settings: ...
-
-    def save(self) -> None: ...
 
 
 @dataclasses.dataclass
@@ -197,9 +190,9 @@ class FirstStart(QObject):
     shownChanged = Signal(bool)
     finished = Signal()  # both models installed and made active
 
-    def __init__(self, hub: ModelsHub, host: FirstStartHost, window: QMainWindow) -> None:
+    def __init__(self, services: Services, hub: ModelsHub) -> None:
         super().__init__(hub)
-        self.hub, self.host, self.window = hub, host, window
+        self.hub, self.services, self.window = hub, services, services.window.window()
         self._page: FirstStartPage | None = None
         self._area: DownloadArea | None = None
         self.rows: dict[str, ModelRow] = {}  # by model name, in direction order
@@ -212,7 +205,7 @@ class FirstStart(QObject):
     def due(self) -> bool:
         """Whether the page is due at start: not put away before, and every installed model
         is a bundled demo (a real model installed, in either direction, and it is not)."""
-        if self.host.settings.first_start_dismissed or os.environ.get(FIRST_START_ENV, "").lower() in OFF:
+        if self.services.settings.first_start_dismissed or os.environ.get(FIRST_START_ENV, "").lower() in OFF:
             return False
         try:
             return all(item.demo for item in self.hub.backend.installed())
@@ -244,8 +237,8 @@ class FirstStart(QObject):
         """The "Not now" button: hide the page and remember it (a running download goes on)."""
         if self._page is not None:
             self._page.hide()
-        self.host.settings.first_start_dismissed = True
-        self.host.save()
+        self.services.settings.first_start_dismissed = True
+        self.services.save()
         self.shownChanged.emit(False)
 
     def is_shown(self) -> bool:
@@ -293,7 +286,7 @@ class FirstStart(QObject):
 
     def _place(self, page: FirstStartPage) -> None:
         """Into the window's column: under the demo-model line, above the panes."""
-        central = self.window.centralWidget()
+        central = self.services.window.centralWidget()
         layout = central.layout() if central is not None else None
         if not isinstance(layout, QBoxLayout):  # a window without the usual column: on top
             log.warning("first start: no column layout in the window; the page is a separate panel")

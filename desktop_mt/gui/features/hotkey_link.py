@@ -1,93 +1,114 @@
 """The clipboard and the global hotkey for the window: reading the clipboard (or the primary
 selection), translating it in the window or showing it in the popup, and (re)registering the
-hotkey with its state in words for the settings dialog. The controller's collaborator
-(:class:`HotkeyLink`, on its port ``ports.HotkeyHost``); the controller keeps
-``translate_clipboard``, ``hotkey_pressed``, ``read_clipboard``, ``register_hotkey`` and
-``hotkey_state``.
+hotkey with its state in words for the settings dialog. :class:`HotkeyLink` is built on the
+window's :class:`~desktop_mt.gui.services.Services` with the features it hands text to (the
+popup, OCR for a copied image, the direction control, the input handling) and follows
+``Events.settings_applied``; the controller keeps ``translate_clipboard``, ``hotkey_pressed``,
+``read_clipboard``, ``register_hotkey`` and ``hotkey_state``.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QClipboard, QGuiApplication
 
 from ..i18n import translate
 from ..messages import hotkey_reason
 from ..platform.hotkey import FALLBACK_HINT
-from ..ports import HotkeyHost, qt_parent
+from .pasting import clipboard_text
 from .shortcuts import ShortcutKind, ShortcutState
+
+if TYPE_CHECKING:
+    from ..services import Services
+    from ..settings import Settings
+    from ..window.direction_bar import DirectionFeature
+    from ..window.popup import PopupFeature
+    from .ocr import OcrFeature
+    from .pasting import InputHandling
 
 
 class HotkeyLink(QObject):
-    """The controller's clipboard and hotkey side (see the module docstring)."""
+    """The window's clipboard and hotkey side (see the module docstring)."""
 
-    def __init__(self, host: HotkeyHost) -> None:
-        super().__init__(qt_parent(host))
-        self.host = host
+    def __init__(
+        self,
+        services: Services,
+        popup: PopupFeature,
+        ocr: OcrFeature,
+        direction: DirectionFeature,
+        input_handling: InputHandling,
+    ) -> None:
+        super().__init__(services.owner)
+        self.services, self.window = services, services.window
+        self.popup, self.ocr, self.direction, self.input = popup, ocr, direction, input_handling
         self._hotkey_message = ""  # what the last registration attempt said
-        if host.hotkey is not None:
-            host.hotkey.activated.connect(self.hotkey_pressed)
+        self._registered: tuple[bool, str] | None = None  # the settings the hotkey follows
+        if services.hotkey is not None:
+            services.hotkey.activated.connect(self.hotkey_pressed)
+        self._unsubscribe = services.events.settings_applied.subscribe(self._on_settings_applied)
 
     def read_clipboard(self, selection: bool = False) -> str:
-        """Clipboard text; the PRIMARY selection (the text selected last) first when
-        ``selection`` is asked for or that option is on, where the platform has one."""
-        clipboard = QGuiApplication.clipboard()
-        if (selection or self.host.settings.use_primary_selection) and clipboard.supportsSelection():
-            text = clipboard.text(QClipboard.Mode.Selection)
-            if text.strip():
-                return text
-        return clipboard.text(QClipboard.Mode.Clipboard)
+        """Clipboard text (:func:`~.pasting.clipboard_text` with the settings in force)."""
+        return clipboard_text(self.services.settings, selection)
 
     def hotkey_pressed(self) -> None:
         """The global hotkey: the clipboard's translation in the main window, or in the popup
         at the mouse pointer (Settings: "The hotkey shows the translation in"). Either way in the
         Auto direction (each sentence into the other language): the window's control is set to
         Auto first, where it shows."""
-        if self.host.settings.hotkey_opens == "popup":
-            self.host.popup.show_for_clipboard()
+        if self.services.settings.hotkey_opens == "popup":
+            self.popup.show_for_clipboard()
         else:
-            self.host.direction.use_auto()
+            self.direction.use_auto()
             self.translate_clipboard()
 
     def translate_clipboard(self, selection: bool = False) -> int | None:
         """Bring the window forward and stream the clipboard's translation (``selection``:
         the primary selection's, falling back to the clipboard where there is none)."""
         text = self.read_clipboard(selection)
-        self.host.window.bring_forward()
+        self.window.bring_forward()
         if not text.strip():
-            if self.host.ocr.read_clipboard_image():  # a screenshot tool copied an image: read it
+            if self.ocr.read_clipboard_image():  # a screenshot tool copied an image: read it
                 return None
-            self.host.window.statusBar().showMessage(
+            self.window.statusBar().showMessage(
                 translate("HotkeyLink", "The clipboard holds no text to translate."), 4000
             )
             return None
-        return self.host.translate(self.host.input.bring_in(text))  # joined when that is on
+        return self.services.translate(self.input.bring_in(text))  # joined when that is on
 
     def register_hotkey(self) -> tuple[bool, str]:
         """(Re)register the global hotkey from the settings; problems become a warning."""
-        hotkey = self.host.hotkey
+        hotkey, settings = self.services.hotkey, self.services.settings
         if hotkey is None:
             return False, translate("HotkeyLink", "No hotkey layer.")
-        if not self.host.settings.hotkey_enabled:
+        self._registered = (settings.hotkey_enabled, settings.hotkey)
+        if not settings.hotkey_enabled:
             hotkey.stop()
             return False, translate("HotkeyLink", "Global hotkey is off.")
-        ok, message = hotkey.start(self.host.settings.hotkey)
+        ok, message = hotkey.start(settings.hotkey)
         self._hotkey_message = message
         if not ok and hotkey.available:  # unavailability is shown in Settings instead
-            self.host.window.show_warning(message)
+            self.window.show_warning(message)
         return ok, message
+
+    def _on_settings_applied(self, new: Settings) -> None:
+        """Apply in the Settings dialog: register the hotkey again when its keys or the global
+        shortcuts switch changed."""
+        if (new.hotkey_enabled, new.hotkey) != self._registered:
+            self.register_hotkey()
 
     def hotkey_state(self) -> ShortcutState:
         """The global hotkey's real state, in words for the settings dialog: active, failed
         to register (why), off, or unavailable here (why: Wayland, no display, ...)."""
-        hk, kind = self.host.hotkey, ShortcutKind
+        hk, kind = self.services.hotkey, ShortcutKind
         if hk is None:
             return ShortcutState(
                 kind.UNAVAILABLE, translate("HotkeyLink", "Unavailable: this run has no global hotkey layer.")
             )
         if not hk.available:
             return ShortcutState(kind.UNAVAILABLE, translate("HotkeyLink", "Unavailable: {why}").format(why=hk.reason))
-        if not self.host.settings.hotkey_enabled:
+        if not self.services.settings.hotkey_enabled:
             return ShortcutState(
                 kind.OFF,
                 translate("HotkeyLink", "Off. {hint}").format(hint=hotkey_reason(FALLBACK_HINT)),
@@ -100,7 +121,7 @@ class HotkeyLink(QObject):
                 ),
             )
         why = self._hotkey_message or translate("HotkeyLink", "not registered yet")
+        keys = self.services.settings.hotkey
         return ShortcutState(
-            kind.NOT_ACTIVE,
-            translate("HotkeyLink", "Failed to register {keys}. {why}").format(keys=self.host.settings.hotkey, why=why),
+            kind.NOT_ACTIVE, translate("HotkeyLink", "Failed to register {keys}. {why}").format(keys=keys, why=why)
         )

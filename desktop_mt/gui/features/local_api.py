@@ -13,7 +13,7 @@ key is needed to keep it private; an optional key keeps other local programs out
 - The server has its own Translator for the model the window uses (``loaded_config``: after a
   fallback to the bundled model too); a session of the window's worker could be closed by a
   model change while a request still uses it. It restarts when that model, the port or the key
-  changes (the controller's ``modelLoaded``; Apply in the Settings dialog), stops when the
+  changes (``Events.model_loaded``; Apply: ``Events.settings_applied``), stops when the
   setting is turned off and when the app quits (``close``, from the controller's shutdown).
 - What goes wrong (the ``server`` extra is not installed, the port is taken, the model does not
   load) is a banner naming the fix and a line in the status bar; the setting stays on, and Apply
@@ -39,13 +39,19 @@ from desktop_mt.server.config import ServerConfig
 
 from ..dialogs.settings_dialog import SettingsDialog
 from ..i18n import translate
-from ..ports import EngineConfig, LocalApiHost, StrEnum, qt_parent
+from ..ports import EngineConfig, StrEnum
 from ..window import theme
 from ..workers.translation import default_translator_factory
 
 if TYPE_CHECKING:
     import uvicorn
     from fastapi import FastAPI
+
+    from desktop_mt.engine.model_format import ModelInfo
+
+    from ..services import Services
+    from ..settings import Settings
+    from .engine_loading import EngineLoading
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +88,7 @@ class Launch:
 def missing_server_extra() -> str | None:
     """None when FastAPI and uvicorn import, else the message naming the fix.
 
-    Imported here, on the UI thread, as the controller does for the engine: a first import
+    Imported here, on the UI thread, as the engine's loading does for the engine: a first import
     of a C extension on a worker thread while the main thread collects garbage crashed."""
     try:
         import uvicorn  # noqa: F401
@@ -241,17 +247,27 @@ class _ServerRun:
         return server, app
 
 
+@dataclasses.dataclass(frozen=True)
+class _Report:
+    """What a server thread reports once: its run, and the error (None: it serves)."""
+
+    run: _ServerRun
+    error: str | None
+
+
 class LocalApiFeature(QObject):
-    """The controller's side of the Local API setting (see the module docstring)."""
+    """The window's side of the Local API setting (see the module docstring). ``memory``: the
+    window's translation memory (``tm.TranslationMemory``, None when it cannot be opened), read
+    when a server starts."""
 
     stateChanged = Signal(str)  # an ApiState's value
-    statusChanged = Signal(str, object)  # the line to show, its tone (theme; None = normal)
-    _reported = Signal(object, object)  # from a server thread: _ServerRun, error or None
+    statusChanged = Signal(str, str)  # the line to show, its tone (theme; "" = normal)
+    _reported = Signal(_Report)  # from a server thread
 
-    def __init__(self, controller: LocalApiHost) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        self.window = controller.window
+    def __init__(self, services: Services, engine: EngineLoading, memory: Callable[[], Any] | None = None) -> None:
+        super().__init__(services.owner)
+        self.services, self.engine, self._memory = services, engine, memory
+        self.window = services.window
         self.translator_factory: Callable[[EngineConfig], Any] = default_translator_factory
         self.state = ApiState.OFF
         self.status = translate("LocalApi", "Off.")
@@ -262,7 +278,11 @@ class LocalApiFeature(QObject):
         self.label.hide()
         self.window.statusBar().addPermanentWidget(self.label, 0)
         self._reported.connect(self._on_reported, Qt.ConnectionType.QueuedConnection)
-        controller.modelLoaded.connect(self._on_model_loaded)
+        events = services.events
+        self._unsubscribe = [
+            events.model_loaded.subscribe(self._on_model_loaded),
+            events.settings_applied.subscribe(self._on_applied),
+        ]
         # The dialog is made after the signal (by the app); attach once the event loop runs.
         self.window.settingsRequested.connect(lambda: QTimer.singleShot(0, self.attach_dialogs))
 
@@ -274,10 +294,10 @@ class LocalApiFeature(QObject):
     # ---- what is wanted -----------------------------------------------------------------
     def wanted(self) -> Launch | None:
         """What the settings and the window's model ask for (None: the setting is off)."""
-        s = self.controller.settings
+        s = self.services.settings
         if not s.local_api:
             return None
-        engine = self.controller.loaded_config or self.controller.engine_config()
+        engine = self.engine.loaded_config or self.engine.engine_config()
         return Launch(s.local_api_port, s.local_api_key, engine)
 
     def sync(self, retry: bool = False) -> None:
@@ -293,7 +313,7 @@ class LocalApiFeature(QObject):
         else:
             self._start(wanted)
 
-    def _on_model_loaded(self, _info: object) -> None:
+    def _on_model_loaded(self, _info: ModelInfo) -> None:
         self.sync()
 
     # ---- the Settings dialog ------------------------------------------------------------
@@ -304,14 +324,13 @@ class LocalApiFeature(QObject):
                 self.attach(dialog)
 
     def attach(self, dialog: SettingsDialog) -> None:
-        """Show the state in ``dialog`` and follow its Apply. Queued: the controller adopts
-        the new settings first (its slot may be connected after this one)."""
+        """Show the state in ``dialog`` (its Apply reaches :meth:`_on_applied` as
+        ``Events.settings_applied``, once the new settings are in force)."""
         dialog.setProperty(_ATTACHED, True)
         dialog.set_local_api_status(self.status, self._tone())
         self.statusChanged.connect(dialog.set_local_api_status)
-        dialog.applied.connect(self._on_applied, Qt.ConnectionType.QueuedConnection)
 
-    def _on_applied(self, _settings: object) -> None:
+    def _on_applied(self, _settings: Settings) -> None:
         self.sync(retry=True)
 
     # ---- running ------------------------------------------------------------------------
@@ -328,15 +347,18 @@ class LocalApiFeature(QObject):
             self._fail(port_message(launch.port, exc), f"port {launch.port} unavailable")
             return
         # The app's own memory: exact matches are answered from it, as with serve --tm.
-        memory = getattr(self.controller, "translation_memory", None)
-        self._run = _ServerRun(launch, sock, self.translator_factory, self._reported.emit, memory)
+        memory = self._memory() if self._memory is not None else None
+        self._run = _ServerRun(
+            launch, sock, self.translator_factory, lambda run, error: self._reported.emit(_Report(run, error)), memory
+        )
         self._set_state(
             ApiState.STARTING,
             translate("LocalApi", "Local API starting on {url} (loading the model)…").format(url=launch.url),
         )
         self._run.start()
 
-    def _on_reported(self, run: _ServerRun, error: str | None) -> None:
+    def _on_reported(self, report: _Report) -> None:
+        run, error = report.run, report.error
         if run is not self._run:  # a server stopped since: its news is stale
             return
         if error is not None:
@@ -368,7 +390,7 @@ class LocalApiFeature(QObject):
         self.label.setToolTip(status)
         self.label.setVisible(state is not ApiState.OFF)
         theme.set_tone(self.label, self._tone())
-        self.statusChanged.emit(status, self._tone())
+        self.statusChanged.emit(status, self._tone() or "")
         self.stateChanged.emit(state.value)
 
     def _tone(self) -> str | None:
@@ -376,6 +398,8 @@ class LocalApiFeature(QObject):
 
     def close(self) -> None:
         """Stop the server (app shutdown); the setting is left as it is."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
         self._stop_run()
         self._launch = None
         self.state = ApiState.OFF

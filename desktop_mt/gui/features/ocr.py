@@ -12,6 +12,9 @@
 
 OCR runs in its own thread (``OcrWorker``); the models load on first use (about a second).
 A newer image supersedes one still being read: only the latest result is used.
+
+:class:`OcrFeature` is built on the window's :class:`~desktop_mt.gui.services.Services` and the
+hotkey's popup; it follows ``Events.settings_applied`` for its region shortcut.
 """
 
 from __future__ import annotations
@@ -33,12 +36,14 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..logsetup import log_exception
 from ..platform.capture import WAYLAND_MESSAGE, capture_problem, grab_screens, qimage_to_rgb
 from ..platform.hotkey import GlobalHotkey
-from ..ports import OcrHost, qt_parent
 
 if TYPE_CHECKING:
     from PySide6.QtDBus import QDBusConnection
 
     from ..platform.portal import PortalScreenshot
+    from ..services import Services
+    from ..settings import Settings
+    from ..window.popup import PopupFeature
 
 log = logging.getLogger(__name__)
 
@@ -95,11 +100,13 @@ class OcrFeature(QObject):
     readFailed = Signal(str)  # the message shown
     pickerShown = Signal(RegionPicker)  # the RegionPicker (tests drive it)
 
-    def __init__(self, controller: OcrHost, engine_factory: Callable[[], OcrReader] | None = None) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        self.window = controller.window
-        self.popup = controller.popup  # a reading from the hotkey shows in the popup (setting)
+    def __init__(
+        self, services: Services, popup: PopupFeature, engine_factory: Callable[[], OcrReader] | None = None
+    ) -> None:
+        super().__init__(services.owner)
+        self.services = services
+        self.window = services.window
+        self.popup = popup  # a reading from the hotkey shows in the popup (setting)
         # Not ``self.thread``: that would hide QObject.thread() (the thread this object lives in).
         self.ocr_thread = QThread()
         self.ocr_thread.setObjectName("ocr-worker")
@@ -119,10 +126,12 @@ class OcrFeature(QObject):
         self.action = self._add_action()
         self.window.source.installEventFilter(self)  # Ctrl+V with an image
         self.hotkey: GlobalHotkey | None = None
-        if controller.hotkey is not None:  # the app's hotkey layer exists (not in unit tests)
+        self._registered: tuple[bool, str] | None = None  # the settings the region hotkey follows
+        if services.hotkey is not None:  # the app's hotkey layer exists (not in unit tests)
             self.hotkey = GlobalHotkey(self, action=translate("Shortcuts", "Translate screen region"))
             self.hotkey.activated.connect(lambda: self.start_region(via_hotkey=True))
             self.register_hotkey()
+        self._unsubscribe = services.events.settings_applied.subscribe(self._on_settings_applied)
 
     def _add_action(self) -> QAction:
         """ "Translate screen region" next to "Translate clipboard" (toolbar and File menu)."""
@@ -154,13 +163,21 @@ class OcrFeature(QObject):
         shortcuts setting (on/off)."""
         if self.hotkey is None:
             return
-        sequence = self.controller.settings.region_hotkey.strip()
-        if not self.controller.settings.hotkey_enabled or not sequence:
+        settings = self.services.settings
+        self._registered = (settings.hotkey_enabled, settings.region_hotkey)
+        sequence = settings.region_hotkey.strip()
+        if not settings.hotkey_enabled or not sequence:
             self.hotkey.stop()
             return
         ok, message = self.hotkey.start(sequence)
         if not ok and self.hotkey.available:
             log.warning("region hotkey: %s", message)
+
+    def _on_settings_applied(self, new: Settings) -> None:
+        """Apply in the Settings dialog: register the region hotkey again when its keys or the
+        global shortcuts switch changed."""
+        if (new.hotkey_enabled, new.region_hotkey) != self._registered:
+            self.register_hotkey()
 
     # ---- where images come from ---------------------------------------------------------
     def start_region(self, via_hotkey: bool = False) -> bool:
@@ -238,7 +255,7 @@ class OcrFeature(QObject):
         return self._next_id
 
     def _popup_in_use(self) -> bool:
-        return self.controller.settings.hotkey_opens == "popup"
+        return self.services.settings.hotkey_opens == "popup"
 
     # ---- results ------------------------------------------------------------------------
     def _on_done(self, req_id: int, result: OcrResult) -> None:
@@ -264,7 +281,7 @@ class OcrFeature(QObject):
         else:
             self.window.bring_forward()
             self.window.set_source(result.text)
-            self.controller.translate(result.text)
+            self.services.translate(result.text)
         self.textRead.emit(result.text)
 
     def _on_failed(self, req_id: int, message: str) -> None:
@@ -291,6 +308,7 @@ class OcrFeature(QObject):
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop the hotkey, close an open overlay and the OCR thread (idempotent)."""
+        self._unsubscribe()
         if self.hotkey is not None:
             self.hotkey.stop()
         if self.picker is not None:

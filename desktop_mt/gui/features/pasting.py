@@ -8,28 +8,34 @@ text that is left as it is (issues 19 and 26).
   undo step of its own, never merged with the typing after it (:func:`end_undo_step`).
 - A paste or a text drop is translated at once (``PasteEdit.pasted``), also while Translate as
   you type is off: the text is all there, nothing is left to wait for (as DeepL does).
-- :class:`InputHandling` (the controller's helper) keeps that toggle in the settings, does the
+- :class:`InputHandling` (a feature on the window's ``Services``) keeps that toggle in the settings, does the
   same for clipboard text brought in by "Translate clipboard" and the hotkey, and stops text
   that nothing would be done to before it reaches the model, with one line in the status bar:
   Japanese or Korean text, and text already in the chosen language (Chinese with English ->
   Chinese chosen). The rule is the engine's, ``engine.direction`` (``directions_needed``,
   ``describe``); Chinese text is translated into English like English into Chinese.
+- :func:`clipboard_text` reads the clipboard (or the PRIMARY selection) as the settings say: the
+  hotkey, the popup and "Translate selection" all bring text in through it.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QMimeData, QObject, Signal
-from PySide6.QtGui import QDropEvent, QTextCursor
+from PySide6.QtGui import QClipboard, QDropEvent, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
 from desktop_mt.engine import direction
 from desktop_mt.engine import pasted as paste_rules
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
+
+if TYPE_CHECKING:
+    from ..services import Services
+    from ..settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -141,36 +147,47 @@ def left_as_is_message(text: str, target: str) -> str:
     return f"{said}." if said else ""
 
 
+def clipboard_text(settings: Settings, selection: bool = False) -> str:
+    """Clipboard text; the PRIMARY selection (the text selected last) first when ``selection``
+    is asked for or ``settings.use_primary_selection`` is on, where the platform has one."""
+    clipboard = QGuiApplication.clipboard()
+    if (selection or settings.use_primary_selection) and clipboard.supportsSelection():
+        text = clipboard.text(QClipboard.Mode.Selection)
+        if text.strip():
+            return text
+    return clipboard.text(QClipboard.Mode.Clipboard)
+
+
 class InputHandling(QObject):
-    """The controller's side of the above: the Edit menu toggle (remembered), clipboard text,
+    """The window's side of the above: the Edit menu toggle (remembered), clipboard text,
     and the check for text that is left as it is."""
 
-    def __init__(self, controller: Any) -> None:
-        super().__init__(controller)
-        self.controller = controller
-        self.window = window = controller.window
-        window.join_lines_action.setChecked(controller.settings.join_lines)
+    def __init__(self, services: Services) -> None:
+        super().__init__(services.owner)
+        self.services = services
+        self.window = window = services.window
+        window.join_lines_action.setChecked(services.settings.join_lines)
         window.joinLinesToggled.connect(self.set_join_lines)
-        window.source.pasteTransformed.connect(self._on_joined)
-        pasted = getattr(window.source, "pasted", None)
-        if pasted is not None:
-            pasted.connect(self._on_pasted)
+        if isinstance(window.source, PasteEdit):  # the app's editor (a test's plain one pastes as is)
+            window.source.pasteTransformed.connect(self._on_joined)
+            window.source.pasted.connect(self._on_pasted)
         self._apply()
 
     @property
     def joining(self) -> bool:
         """Whether pasted and clipboard text is joined (the setting)."""
-        return bool(self.controller.settings.join_lines)
+        return bool(self.services.settings.join_lines)
 
     def set_join_lines(self, on: bool) -> None:
         """Edit > Join lines on paste: remember it and use it from the next paste on."""
-        self.controller.settings.join_lines = bool(on)
+        self.services.settings.join_lines = bool(on)
         self.window.join_lines_action.setChecked(bool(on))
         self._apply()
-        self.controller.save()
+        self.services.save()
 
     def _apply(self) -> None:
-        self.window.source.transform = join_lines if self.joining else None
+        if isinstance(self.window.source, PasteEdit):
+            self.window.source.transform = join_lines if self.joining else None
 
     def _on_joined(self, raw: str, joined: str) -> None:
         log.info("pasted text joined: %d lines -> %d", raw.count("\n") + 1, joined.count("\n") + 1)
@@ -181,7 +198,7 @@ class InputHandling(QObject):
         typing pause is for typing; the translation stops the pause the paste's edit started)."""
         text = self.window.source_text()
         if text.strip():
-            self.controller.translate(text)
+            self.services.translate(text)
 
     def bring_in(self, text: str) -> str:
         """Put clipboard ``text`` into the source pane (one undoable step) and, when joining is

@@ -21,9 +21,9 @@ import dataclasses
 import enum
 import logging
 from collections.abc import Iterator, Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QPoint
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QCursor, QGuiApplication
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
@@ -31,9 +31,16 @@ from ..platform.hotkey import GlobalHotkey
 from ..platform.hotkeys.chord import Chord, parse_chord
 from ..platform.hotkeys.hub import HotkeyHub
 from ..platform.keys import KeySimulator, default_keys
-from ..ports import DirectionPort, SettingsPort, WindowPort, qt_parent
-from .pasting import join_lines
+from .pasting import clipboard_text, join_lines
 from .selection_copy import SelectionCopy
+
+if TYPE_CHECKING:
+    from ..ports import HotkeyLayer
+    from ..services import Services
+    from ..settings import Settings
+    from ..window.direction_bar import DirectionFeature
+    from ..window.popup import PopupFeature
+    from .pasting import InputHandling
 
 log = logging.getLogger(__name__)
 
@@ -212,61 +219,38 @@ def state(key: GlobalHotkey | None, sequence: str, enabled: bool = True) -> Shor
     return ShortcutState(kind.NOT_ACTIVE, translate("Shortcuts", "Not active: {why}").format(why=why))
 
 
-class _Popup(Protocol):
-    def show_for(self, text: str, pointer: QPoint) -> int | None: ...
-
-
-class _Joining(Protocol):
-    @property
-    def joining(self) -> bool: ...
-
-    def bring_in(self, text: str) -> str: ...
-
-
-class ShortcutHost(SettingsPort, Protocol):
-    """What :class:`SelectionAndShow` uses of the controller."""
-
-    @property
-    def window(self) -> WindowPort: ...
-
-    @property
-    def popup(self) -> _Popup: ...
-
-    @property
-    def input(self) -> _Joining: ...
-
-    @property
-    def direction(self) -> DirectionPort: ...
-
-    def read_clipboard(self, selection: bool = False) -> str: ...
-
-    def translate(self, text: str) -> int | None: ...
-
-
 class SelectionAndShow(QObject):
     """The "Translate selection" and "Show the window" shortcuts (see the module docstring).
 
-    ``controller``: the app's controller (settings, clipboard, popup, window); ``hub``: the
-    registry (the session's shared one by default); ``keys``: what presses copy where the
-    platform has no PRIMARY selection and the user opted in (``selection_copy``; by default the
-    platform's, made on first use)."""
+    Built on the window's ``services`` with the features it hands the text to (the popup, the
+    input handling, the direction control); registered again on Apply (``Events.settings_applied``).
+    ``hub``: the registry (the session's shared one by default); ``keys``: what presses copy where
+    the platform has no PRIMARY selection and the user opted in (``selection_copy``; by default
+    the platform's, made on first use)."""
 
     def __init__(
-        self, controller: ShortcutHost, hub: HotkeyHub | None = None, keys: KeySimulator | None = None
+        self,
+        services: Services,
+        popup: PopupFeature,
+        input_handling: InputHandling,
+        direction: DirectionFeature,
+        hub: HotkeyHub | None = None,
+        keys: KeySimulator | None = None,
     ) -> None:
-        super().__init__(qt_parent(controller))
-        self.controller = controller
-        self.window = controller.window  # the one window: its warnings, brought forward
+        super().__init__(services.owner)
+        self.services, self.popup, self.input, self.direction = services, popup, input_handling, direction
+        self.window = services.window  # the one window: its warnings, brought forward
         self._keys = keys
         self.copier: SelectionCopy | None = None
         self.selection = GlobalHotkey(self, action=LABELS["selection_hotkey"], hub=hub)
         self.show = GlobalHotkey(self, action=LABELS["show_hotkey"], hub=hub)
         self.selection.activated.connect(self.translate_selection)
         self.show.activated.connect(self.show_window)
+        self._unsubscribe = services.events.settings_applied.subscribe(self._on_settings_applied)
 
     def register(self) -> None:
         """(Re)register both from the settings; a failure becomes the window's warning."""
-        settings = self.controller.settings
+        settings = self.services.settings
         for key, sequence in ((self.selection, settings.selection_hotkey), (self.show, settings.show_hotkey)):
             if not settings.hotkey_enabled or not sequence.strip():
                 key.stop()
@@ -277,18 +261,21 @@ class SelectionAndShow(QObject):
             if not ok and key.available:
                 self.window.show_warning(f"{key.action}: {message}")
 
+    def _on_settings_applied(self, _new: Settings) -> None:
+        self.register()
+
     def translate_selection(self) -> None:
         """The selected text's translation, where the clipboard shortcut shows its own (the
         window or the popup at the pointer). X11: the PRIMARY selection, the clipboard only
         read. Elsewhere, opted in: a simulated copy, the clipboard put back after
         (:class:`~.selection_copy.SelectionCopy`); not opted in: the clipboard."""
-        controller = self.controller
-        if controller.settings.selection_copy and not QGuiApplication.clipboard().supportsSelection():
+        settings = self.services.settings
+        if settings.selection_copy and not QGuiApplication.clipboard().supportsSelection():
             copier = self._copier()
             if copier is not None:
                 copier.start()
                 return
-        self._show(controller.read_clipboard(selection=True))
+        self._show(clipboard_text(settings, selection=True))
 
     def _copier(self) -> SelectionCopy | None:
         if self.copier is None:
@@ -303,19 +290,16 @@ class SelectionAndShow(QObject):
     def _show(self, text: str) -> None:
         """``text`` translated in the popup or the window (Auto: each sentence into the other
         language)."""
-        controller = self.controller
         log.info("translate selection: %d characters", len(text))  # never the text itself
-        if controller.settings.hotkey_opens == "popup":
-            controller.popup.show_for(join_lines(text) if controller.input.joining else text, QCursor.pos())
+        if self.services.settings.hotkey_opens == "popup":
+            self.popup.show_for(join_lines(text) if self.input.joining else text, QCursor.pos())
             return
-        controller.direction.use_auto()
-        controller.window.bring_forward()
+        self.direction.use_auto()
+        self.window.bring_forward()
         if not text.strip():
-            controller.window.statusBar().showMessage(
-                translate("Shortcuts", "No text was selected to translate."), 4000
-            )
+            self.window.statusBar().showMessage(translate("Shortcuts", "No text was selected to translate."), 4000)
             return
-        controller.translate(controller.input.bring_in(text))
+        self.services.translate(self.input.bring_in(text))
 
     def show_window(self) -> None:
         """Bring the window forward (from the tray too)."""
@@ -323,11 +307,12 @@ class SelectionAndShow(QObject):
 
     def shutdown(self) -> None:
         """Give both shortcuts back (idempotent)."""
+        self._unsubscribe()
         self.selection.stop()
         self.show.stop()
 
 
-def release_changed(keys: Mapping[str, GlobalHotkey | None], new: object) -> None:
+def release_changed(keys: Mapping[str, HotkeyLayer | None], new: object) -> None:
     """Before new settings are applied: give back every shortcut (field -> its key) whose keys
     change, so that two actions may swap keys in one Apply (registered one after the other,
     the first would find its new keys still held by the second)."""
@@ -343,23 +328,21 @@ def release_changed(keys: Mapping[str, GlobalHotkey | None], new: object) -> Non
             key.stop()
 
 
-class _ClipboardShortcut(SettingsPort, Protocol):
-    def hotkey_state(self) -> str: ...
-
-
 def states(
-    controller: _ClipboardShortcut,
+    settings: Settings,
+    clipboard: str,
     region: GlobalHotkey | None,
     extra: SelectionAndShow | None,
     replace: GlobalHotkey | None,
 ) -> dict[str, str]:
-    """Field -> the state of each action's shortcut, for the settings dialog. The clipboard one
-    in the controller's words; ``region`` the OCR feature's key, ``extra`` the selection and
-    show-window keys, ``replace`` translate-and-replace's (independent of the on/off switch)."""
-    s = controller.settings
+    """Field -> the state of each action's shortcut under ``settings``, for the settings dialog.
+    ``clipboard``: the clipboard shortcut's, in words (``HotkeyLink.hotkey_state``); ``region``
+    the OCR feature's key, ``extra`` the selection and show-window keys, ``replace``
+    translate-and-replace's (independent of the on/off switch)."""
+    s = settings
     on = s.hotkey_enabled
     return {
-        "hotkey": controller.hotkey_state(),
+        "hotkey": clipboard,
         "selection_hotkey": state(extra.selection if extra else None, s.selection_hotkey, on),
         "region_hotkey": state(region, s.region_hotkey, on),
         "show_hotkey": state(extra.show if extra else None, s.show_hotkey, on),

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from desktop_mt.base.errors import DesktopMTError, DownloadCancelled, HubUnreachableError
-from desktop_mt.models.download import DownloadStalledError
+from desktop_mt.models.download import DownloadProgress, DownloadStalledError
 
 from ..i18n import translate
 from ..logsetup import log_exception
@@ -50,22 +50,8 @@ def unreachable_text(endpoint: str) -> str:
     ).format(endpoint=endpoint, mirror=MIRROR_EXAMPLE)
 
 
-class Progress(Protocol):
-    """A progress report (``desktop_mt.models.DownloadProgress``): ``phase`` is listing /
-    downloading / verifying / installing / done; bytes of the whole download; ``speed``
-    bytes/s over the last seconds or None."""
-
-    # read-only properties: the report is a frozen dataclass
-    @property
-    def phase(self) -> str: ...
-    @property
-    def done(self) -> int: ...
-    @property
-    def total(self) -> int: ...
-    @property
-    def file(self) -> str: ...
-    @property
-    def speed(self) -> float | None: ...
+Progress = DownloadProgress  # a progress report: phase (listing / downloading / verifying /
+# installing / done), bytes done and total of the whole download, the file, speed (bytes/s or None)
 
 
 class Downloader(Protocol):
@@ -108,7 +94,7 @@ class DownloadWorker(QObject):
     """Runs one download at a time in its thread; always ends with exactly one of
     ``finished``, ``failed`` or ``cancelled``."""
 
-    progress = Signal(object)  # a Progress report
+    progress = Signal(Progress)  # a report from the download thread
     finished = Signal(str, str)  # name, installed folder
     failed = Signal(str, str)  # name, actionable message
     cancelled = Signal(str)  # name

@@ -55,7 +55,9 @@ def test_opted_in_the_selection_is_copied_translated_and_the_clipboard_put_back(
     assert not QGuiApplication.clipboard().supportsSelection()  # as on Windows and macOS
     window, controller = make_controller(Settings(selection_copy=True))
     keys = CopyKeys("Selected words.")
-    extra = shortcuts.SelectionAndShow(controller, keys=keys)
+    extra = shortcuts.SelectionAndShow(
+        controller.services, controller.popup, controller.input, controller.direction, keys=keys
+    )
     _users_clipboard()
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         extra.translate_selection()
@@ -66,7 +68,9 @@ def test_opted_in_the_selection_is_copied_translated_and_the_clipboard_put_back(
 
 def test_nothing_selected_leaves_the_clipboard_alone_and_says_so(qtbot, make_controller):
     window, controller = make_controller(Settings(selection_copy=True))
-    extra = shortcuts.SelectionAndShow(controller, keys=CopyKeys(None))
+    extra = shortcuts.SelectionAndShow(
+        controller.services, controller.popup, controller.input, controller.direction, keys=CopyKeys(None)
+    )
     _users_clipboard()
     extra.translate_selection()
     with qtbot.waitSignal(extra.copier.done, timeout=10_000) as done:  # the copy's deadline passes
@@ -80,7 +84,9 @@ def test_nothing_selected_leaves_the_clipboard_alone_and_says_so(qtbot, make_con
 def test_keys_that_cannot_be_sent_end_the_copy_at_once(qtbot, make_controller):
     window, controller = make_controller(Settings(selection_copy=True))
     keys = CopyKeys("x", fail=True)
-    extra = shortcuts.SelectionAndShow(controller, keys=keys)
+    extra = shortcuts.SelectionAndShow(
+        controller.services, controller.popup, controller.input, controller.direction, keys=keys
+    )
     _users_clipboard()
     extra.translate_selection()
     assert keys.copies == 1 and not extra.copier.busy
@@ -92,7 +98,9 @@ def test_not_opted_in_the_clipboard_is_translated_and_no_key_pressed(qtbot, make
     window, controller = make_controller()
     assert Settings().selection_copy is False
     keys = CopyKeys("Selected words.")
-    extra = shortcuts.SelectionAndShow(controller, keys=keys)
+    extra = shortcuts.SelectionAndShow(
+        controller.services, controller.popup, controller.input, controller.direction, keys=keys
+    )
     QGuiApplication.clipboard().setText("Copied words.")
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         extra.translate_selection()

@@ -142,7 +142,9 @@ def test_show_window_shortcut_is_applied_and_changed_without_a_restart(qtbot, xd
     from Xlib import X
 
     window, controller = make_controller(Settings(show_hotkey="Ctrl+Alt+W"))
-    extra = shortcuts.SelectionAndShow(controller, hub=hub)
+    extra = shortcuts.SelectionAndShow(
+        controller.services, controller.popup, controller.input, controller.direction, hub=hub
+    )
     extra.register()
     assert extra.show.active_sequence == "Ctrl+Alt+W"
     window.hide()
@@ -161,14 +163,14 @@ def test_show_window_shortcut_is_applied_and_changed_without_a_restart(qtbot, xd
     with qtbot.waitSignal(extra.show.activated, timeout=10_000):
         xdisplay.key("ctrl+alt+k")
     assert window.isVisible()
-    state = shortcuts.states(controller, None, extra, None)
+    state = shortcuts.states(controller.settings, controller.hotkey_state(), None, extra, None)
     assert state["show_hotkey"] == "Active: Ctrl+Alt+K works from any application."
     assert state["selection_hotkey"] == "Active: Ctrl+Alt+D works from any application."
 
     controller.apply_settings(Settings(hotkey_enabled=False, show_hotkey="Ctrl+Alt+K"))
     extra.register()
     assert extra.show.active_sequence is None and extra.selection.active_sequence is None
-    assert shortcuts.states(controller, None, extra, None)["show_hotkey"] == "Off."
+    assert shortcuts.states(controller.settings, controller.hotkey_state(), None, extra, None)["show_hotkey"] == "Off."
     extra.shutdown()
 
 
@@ -178,10 +180,12 @@ def test_a_taken_shortcut_is_said_in_the_window_and_in_settings(qtbot, xdisplay,
     other, error = _grab(xdisplay.name, "d", X.ControlMask | X.Mod1Mask)
     assert error is None
     window, controller = make_controller()
-    extra = shortcuts.SelectionAndShow(controller, hub=hub)
+    extra = shortcuts.SelectionAndShow(
+        controller.services, controller.popup, controller.input, controller.direction, hub=hub
+    )
     extra.register()
     assert "Translate selection: Ctrl+Alt+D is used by another program" in window.banner.label.text()
-    assert shortcuts.states(controller, None, extra, None)["selection_hotkey"] == (
+    assert shortcuts.states(controller.settings, controller.hotkey_state(), None, extra, None)["selection_hotkey"] == (
         "Not active: Ctrl+Alt+D is used by another program. Choose another shortcut in Settings."
     )
     other.close()
@@ -190,10 +194,12 @@ def test_a_taken_shortcut_is_said_in_the_window_and_in_settings(qtbot, xdisplay,
 
 def test_the_selection_shortcut_translates_the_selection(qtbot, xdisplay, hub, make_controller, monkeypatch):
     window, controller = make_controller()
-    extra = shortcuts.SelectionAndShow(controller, hub=hub)
+    extra = shortcuts.SelectionAndShow(
+        controller.services, controller.popup, controller.input, controller.direction, hub=hub
+    )
     asked: list[bool] = []
     monkeypatch.setattr(
-        controller.hotkey_link, "read_clipboard", lambda selection=False: asked.append(selection) or "Hello."
+        shortcuts, "clipboard_text", lambda settings, selection=False: asked.append(selection) or "Hello."
     )
     extra.register()
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
@@ -217,7 +223,9 @@ def test_two_actions_swap_their_keys_in_one_apply(qtbot, xdisplay, hub, make_con
     window, controller = make_controller(Settings(hotkey="Ctrl+Alt+E", selection_hotkey="Ctrl+Alt+D"))
     controller.hotkey = GlobalHotkey(action="Translate clipboard", hub=hub)
     assert controller.register_hotkey()[0]
-    extra = shortcuts.SelectionAndShow(controller, hub=hub)
+    extra = shortcuts.SelectionAndShow(
+        controller.services, controller.popup, controller.input, controller.direction, hub=hub
+    )
     extra.register()
     dialog = open_settings(controller, window, None, extra)
     qtbot.addWidget(dialog)

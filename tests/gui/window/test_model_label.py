@@ -117,7 +117,7 @@ def test_a_direction_without_a_model_says_so(qtbot, make_controller):
 def test_japanese_text_under_auto_leaves_the_label_as_it_is(qtbot, two_way):
     window, controller = two_way
     translate(qtbot, controller, "今天天气很好。")
-    controller.engine.on_request_started(0, "こんにちは。")  # kept text: no model runs
+    controller.engine.on_text_shown("こんにちは。")  # a request's kept text: no model runs
     assert window.model_label.text() == f"{ZH_EN_MODEL} · int8"
 
 
