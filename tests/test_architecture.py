@@ -1003,6 +1003,7 @@ def test_seam_signals_carry_their_types_not_object() -> None:
 GUI_WIRING = {
     "__init__",
     "app",
+    "compose",
     "controller",
     "i18n",
     "logsetup",
@@ -1014,7 +1015,7 @@ GUI_WIRING = {
     "requests",
     "services",
     "settings",
-}  # what stays at gui's top: the entry point, controller, ports, services, settings
+}  # what stays at gui's top: the entry point, controller, composition, ports, services, settings
 
 
 def test_the_top_level_holds_only_the_package_face() -> None:

@@ -1,12 +1,14 @@
 """The controller: wires the passive window to the worker thread, settings, hotkey, tray.
 
-It builds the window's features and its own collaborators, each on a port of
-:mod:`~desktop_mt.gui.ports` (none imports this module): the interactive requests
-(:mod:`~desktop_mt.gui.requests`: ids, cancelling, typing's pause) and their results
-(:mod:`~desktop_mt.gui.request_results`), the engine loads (:mod:`~desktop_mt.gui.features.engine_loading`),
-the file jobs (:mod:`~desktop_mt.gui.features.file_queue`), the clipboard and the global hotkey
-(:mod:`~desktop_mt.gui.features.hotkey_link`). It keeps the settings and the public names the
-features and the tests use.
+It owns the Qt-free session (:mod:`desktop_mt.app.session`: the current request), the
+interactive worker's thread and the window's :class:`~desktop_mt.gui.services.Services`, and
+has :func:`~desktop_mt.gui.compose.compose` build every part of the window on them (the request
+flow and its results, the engine's loading, the features, the dialogs' hubs); no part gets the
+controller. It connects the request flow to the worker, adapts the session's and the app's
+topics to its Qt signals (``requestStarted``, ``requestFinished``, ``translationCompleted``...)
+for tests and scripts, applies and saves the settings (``Events.settings_applied``: the parts
+that follow them react), shuts everything down in order, and keeps the public names its callers
+and the tests use, each delegating to the part that does the work.
 """
 
 from __future__ import annotations
@@ -23,33 +25,17 @@ from desktop_mt.app.session import Session
 from desktop_mt.engine.events import TranslationStats
 from desktop_mt.engine.model_format import ModelInfo
 from desktop_mt.engine.options import GenerationOptions
-from desktop_mt.tm.apply import memory_factory
 
-from .dialogs.glossary_editor import GlossaryStore
-from .dialogs.history_dialog import HistoryFeature
-from .dialogs.models_dialog import ModelsHub
-from .features import bilingual, drafts, file_jobs, job_resume, pasting, quitting, stale
-from .features.alignment import AlignmentFeature
-from .features.alternatives import AlternativesFeature
-from .features.engine_loading import EngineLoading, about_text  # noqa: F401 - about_text: its old home (tests import it)
-from .features.file_queue import FileJobs
-from .features.first_start import FirstStart
-from .features.hotkey_link import HotkeyLink
-from .features.local_api import LocalApiFeature
-from .features.models import StoreBackend
-from .features.ocr import OcrFeature
-from .features.postedit import PostEditFeature
+from .compose import WindowParts, compose
+from .features import file_jobs
+from .features.engine_loading import about_text  # noqa: F401 - its old home (tests import it)
 from .features.shortcuts import ACTIONS as SHORTCUT_ACTIONS
 from .i18n import translate
 from .platform.hotkey import GlobalHotkey
 from .ports import EngineConfig, HotkeyLayer
-from .request_results import RequestResults
-from .requests import Request, RequestFlow
+from .requests import Request
 from .services import Events, Services
 from .settings import Settings
-from .window import progress
-from .window.direction_bar import DirectionFeature
-from .window.popup import PopupFeature
 from .workers.translation import FileJob, TranslationWorker, default_translator_factory
 
 if TYPE_CHECKING:
@@ -59,7 +45,7 @@ log = logging.getLogger(__name__)
 
 
 class Controller(QObject):
-    """Owns the worker thread and the request state; see the module docstring."""
+    """Owns the session, the worker thread and the services; see the module docstring."""
 
     fileJobStarted = Signal(str, str)  # source, output (the draft records the running job)
     fileJobEnded = Signal(str)  # "finished" / "failed" / "cancelled" (tests)
@@ -104,44 +90,29 @@ class Controller(QObject):
             options=self.generation_options,
             target=self._window_target,
         )
-        self.input = pasting.InputHandling(self.services)  # join lines on paste, text left as it is
-        self.direction = DirectionFeature(self.services, window.direction_bar)  # Auto / EN->ZH / ZH->EN, swap
-        self.requests = RequestFlow(self.services, self.input, self.direction)  # starts, stops, clears requests
-        self.requests.translateRequested.connect(self.worker.translate)
-        self.requests.planRequested.connect(self.worker.translate_plan)
-        self.results = RequestResults(self.services, self.requests)  # the worker's output of the request, shown
-        real_engine = translator_factory in (None, default_translator_factory)
-        self.engine = EngineLoading(self.services, self.requests, real_engine, model_override)  # loads, About, fallback
-        self.direction.textShown.connect(self.engine.on_text_shown)  # the model label agrees with Auto's entry
-        self.engine.on_direction_shown(self.direction.target.value)  # the saved direction, shown before it was built
         self._connect_window()
         self._update_shortcut_help()
-        self.glossary = GlossaryStore(on_error=self.window.show_warning)  # Settings > Glossary
-        self.bilingual = bilingual.BilingualView(self.services)  # View > Bilingual
-        self.models_hub = ModelsHub(self.services, self.apply_settings, StoreBackend)  # Models dialog, demo notice
-        self.first_start = FirstStart(self.services, self.models_hub)  # demo models only: the real ones
-        self.alignment = AlignmentFeature(self.services)  # highlights a sentence's counterpart
-        view = self.alignment.view
-        self.alternatives = AlternativesFeature(self.services, view)  # n-best of a sentence
-        # The editable translation: completion, memory, incremental translation (the request flow plans with it).
-        self.postedit = PostEditFeature(self.services, view, self.direction, self.glossary, self.engine)
-        self.requests.use_postedit(self.postedit)
-        self.history = HistoryFeature(self.services, self.postedit)  # View > History; finished translations
-        self.alternatives.translationReplaced.connect(self.history.translation_replaced)
-        self.popup = PopupFeature(self.services, self.input)  # the hotkey's popup at the mouse pointer (setting)
-        self.ocr = OcrFeature(self.services, self.popup)  # Translate screen region; pasted and dropped images
-        self.hotkey_link = HotkeyLink(self.services, self.popup, self.ocr, self.direction, self.input)  # the hotkey
-        # The file queue and the running job, in its own thread; its jobs take the user's memory's
-        # exact matches as ``translate --tm`` does (approved beats edited: tm.apply).
-        memory_jobs = memory_factory(translator_factory or default_translator_factory, self._file_memory)
-        self.files = FileJobs(self.services, self.engine, self.ocr, memory_jobs)
-        self.local_api = LocalApiFeature(self.services, self.engine, lambda: self.postedit.memory)  # Local API
-        self.drafts = drafts.DraftKeeper(self.services, view, self.postedit)  # the panes saved, restored at start
-        self.job_resume = job_resume.JobResumeOffer(self.services, self.drafts, self.files)  # continue a job?
-        self.quit_guard = quitting.QuitGuard(self.services, self.files)  # quitting while work runs asks first
-        self.progress = progress.ProgressFeature(self.services)  # sentences done; a stop's mark and state
-        restored = self.drafts.restored
-        self.stale = stale.StaleGuard(self.services, (restored.source, restored.translation))  # undo: no stale
+        # Every part of the window, built on the services (gui/compose.py); the controller keeps
+        # their names (its callers and the tests use them) and wires the request core to the worker.
+        parts: WindowParts = compose(
+            self.services,
+            window.direction_bar,
+            translator_factory=translator_factory or default_translator_factory,
+            real_engine=translator_factory in (None, default_translator_factory),
+            model_override=model_override,
+            apply_settings=self.apply_settings,
+        )
+        self.parts = parts
+        self.input, self.direction, self.glossary = parts.input, parts.direction, parts.glossary
+        self.requests, self.results, self.engine = parts.requests, parts.results, parts.engine
+        self.requests.translateRequested.connect(self.worker.translate)
+        self.requests.planRequested.connect(self.worker.translate_plan)
+        self.bilingual, self.models_hub, self.first_start = parts.bilingual, parts.models_hub, parts.first_start
+        self.alignment, self.alternatives, self.postedit = parts.alignment, parts.alternatives, parts.postedit
+        self.history, self.popup, self.ocr = parts.history, parts.popup, parts.ocr
+        self.hotkey_link, self.files, self.local_api = parts.hotkey_link, parts.files, parts.local_api
+        self.drafts, self.job_resume, self.quit_guard = parts.drafts, parts.job_resume, parts.quit_guard
+        self.progress, self.stale = parts.progress, parts.stale
         self._adapt_topics()  # last: a test waiting on a signal sees every feature's work done
 
     def _window_target(self) -> str:
@@ -166,12 +137,6 @@ class Controller(QObject):
         self.worker_thread.setObjectName("translation-worker")
         self.worker = TranslationWorker(factory)
         self.worker.moveToThread(self.worker_thread)
-
-    def _file_memory(self) -> Any:
-        """The memory file jobs use: the window's (None until post-editing is built or when it
-        cannot be opened)."""
-        postedit = getattr(self, "postedit", None)  # built after the workers
-        return postedit.memory if postedit is not None else None
 
     @property
     def translation_memory(self) -> Any:
