@@ -233,7 +233,8 @@ class Controller(QObject):
         self.files.translate_files(paths)
 
     def translate_file(self, path: str, dst: Path | None = None, resume: bool | None = None) -> bool:
-        """Start a batch job for ``path`` (``FileJobs.translate_file``); whether it started."""
+        """Start a batch job for ``path`` (``FileJobs.translate_file``: the file is named and
+        parsed in the job's thread first); whether the file was taken."""
         return self.files.translate_file(path, dst, resume)
 
     def cancel_file(self) -> None:

@@ -2,9 +2,11 @@
 running job in its own worker thread and engine (typing pre-empts it between batches:
 ``file_jobs.InteractiveGate``), the questions before a job (an existing output, an interrupted
 job's journal: what to ask comes from :mod:`desktop_mt.app.jobs`), its progress and its end.
-The file is parsed once: the parse that names the output (``app.jobs.plan_output``: a mostly
-Chinese file -> ``NAME.en.EXT``) travels with the job (``FileJob.opened``) and is what the job
-translates, as the command line's one parse is.
+The file is parsed once, and not on the UI thread (a large document would freeze the window):
+the job's thread plans it (:class:`_Planner`: ``app.jobs.plan_output`` names the output, a mostly
+Chinese file -> ``NAME.en.EXT``), the window asks its questions with the plan, and the parsed
+document travels with the job (``FileJob.opened``) as what it translates, as the command line's
+one parse is.
 :class:`FileJobs` is built on the window's :class:`~desktop_mt.gui.services.Services` with the
 engine's loads (its model, for the job's own engine) and OCR (a dropped picture is read, not
 translated as a file); it publishes ``Events.file_started`` and ``Events.file_ended``. The
@@ -14,6 +16,7 @@ controller keeps the public names (``translate_files``, ``translate_file``, ``ca
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -21,8 +24,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
+from desktop_mt import batch
 from desktop_mt.app import jobs
 from desktop_mt.ocr import is_image_path
 
@@ -33,6 +37,8 @@ from ..workers.translation import FileJob, TranslationWorker
 from . import file_jobs
 
 if TYPE_CHECKING:
+    from desktop_mt.engine.direction import Target
+
     from ..services import Services
     from .engine_loading import EngineLoading
     from .ocr import OcrFeature
@@ -41,9 +47,40 @@ log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their
 RECENT_FILES = 8  # File > Recent files keeps this many
 
 
+@dataclasses.dataclass(frozen=True)
+class PlanRequest:
+    """A file to plan in the job's thread before its job: what the job was asked with."""
+
+    ticket: int  # which request a plan answers (a cancelled one's plan is dropped)
+    src: Path
+    target: Target
+    bilingual: bool
+    resume: bool | None
+
+
+@dataclasses.dataclass(frozen=True)
+class Planned:
+    """A :class:`PlanRequest`'s answer: the output plan and the parsed file in it."""
+
+    request: PlanRequest
+    plan: jobs.OutputPlan
+
+
+class _Planner(QObject):
+    """Plans a file job in the job's thread: reads and parses the file to name its output."""
+
+    planned = Signal(Planned)
+
+    @Slot(PlanRequest)
+    def plan(self, request: PlanRequest) -> None:
+        plan = jobs.plan_output(request.src, request.target, bilingual=request.bilingual)
+        self.planned.emit(Planned(request, plan))
+
+
 class FileJobs(QObject):
     """The window's file jobs (see the module docstring)."""
 
+    _planRequested = Signal(PlanRequest)  # to the job's thread: name the output, parse the file
     _fileLoadRequested = Signal(EngineConfig)  # EngineConfig for the file-job worker
     _fileRequested = Signal(FileJob)  # FileJob
     _fileReleaseRequested = Signal()  # the job ended: free the job engine's memory
@@ -64,6 +101,8 @@ class FileJobs(QObject):
         self.progress: tuple[int, int] | None = None
         self.queue = jobs.JobQueue()  # files waiting for the running job (translate_files)
         self._started = 0.0  # when the running file job started (its summary's time)
+        self.planning: PlanRequest | None = None  # a file being planned in the job's thread
+        self._tickets = 0
         self._start_worker(factory)
         # Typing pauses the file job between batches while an interactive request runs.
         self._unsubscribe = services.session.changed.subscribe(lambda request: self.gate.set_busy(request is not None))
@@ -82,6 +121,15 @@ class FileJobs(QObject):
         fw.fileFailed.connect(self._on_file_failed)
         fw.fileCancelled.connect(self._on_file_cancelled)
         fw.fileResumed.connect(self._on_file_resumed)
+        self.planner = _Planner()  # in the job's thread: the UI thread never parses a file
+        self.planner.moveToThread(self.worker_thread)
+        self._planRequested.connect(self.planner.plan)
+        self.planner.planned.connect(self._on_planned)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a file job runs or a file is being planned for one."""
+        return self.job is not None or self.planning is not None
 
     def translate_files(self, paths: list[str]) -> None:
         """Translate these files one after another (a command line or a drop of several):
@@ -106,23 +154,51 @@ class FileJobs(QObject):
     def _start_next_file(self) -> None:
         """After a job ends: the next queued file whose job starts (one the user declines,
         e.g. an existing output they do not replace, is skipped)."""
-        while self.job is None and (path := self.queue.take()) is not None:
+        while not self.busy and (path := self.queue.take()) is not None:
             self.translate_file(path)
 
     def translate_file(self, path: str, dst: Path | None = None, resume: bool | None = None) -> bool:
         """Start a batch job for ``path``, output next to it (or ``dst``). One job at a time;
         it runs in its own worker, and typing pre-empts it between batches (see ``file_jobs``).
         An existing output is never replaced without asking; an interrupted job's journal is
-        offered for resuming (``resume`` given: not asked). Returns whether a job started."""
-        if self.job is not None:
+        offered for resuming (``resume`` given: not asked). Without ``dst`` the file is first
+        planned in the job's thread (its output named, the file parsed once) and the questions
+        follow the plan. Returns whether the file was taken (False: a job runs, or with ``dst``
+        the user declined)."""
+        if self.busy:
             self.window.statusBar().showMessage(translate("FileQueue", "A file is already being translated."), 4000)
             return False
-        plan = None
-        if dst is None:  # the file, parsed once: it names the output and the job translates it
-            plan = self._plan(Path(path))
-            dst = self._choose_output(plan)
-        if dst is None:
-            return False
+        if dst is not None:
+            return self._start(path, dst, resume)
+        self._tickets += 1
+        settings = self.services.settings
+        target = self.services.generation_options().target
+        self.planning = PlanRequest(self._tickets, Path(path), target, settings.bilingual, resume)
+        self._planRequested.emit(self.planning)
+        return True
+
+    def _on_planned(self, planned: Planned) -> None:
+        """The job's thread named the output and parsed the file: ask, then start the job (a
+        declined file: the next queued one)."""
+        request = planned.request
+        if request != self.planning:  # cancelled (or superseded) meanwhile
+            return
+        self.planning = None
+        dst = self._choose_output(planned.plan)
+        opened = planned.plan.opened  # parsed with the layout the job asked for
+        if dst is None or not self._start(str(request.src), dst, request.resume, opened, request.bilingual):
+            self._start_next_file()
+
+    def _start(
+        self,
+        path: str,
+        dst: Path,
+        resume: bool | None,
+        opened: batch.OpenedFile | None = None,
+        bilingual: bool | None = None,
+    ) -> bool:
+        """Ask about an interrupted job's journal (``resume`` None), then start the job (on the
+        parsed file ``opened`` when planned; ``bilingual`` None: the setting's)."""
         resume = self._ask_resume(Path(path), dst) if resume is None else resume
         if resume is None:
             return False
@@ -135,8 +211,8 @@ class FileJobs(QObject):
             self.cancel,
             resume=resume,
             gate=self.gate,
-            bilingual=self.services.settings.bilingual,
-            opened=plan.opened if plan is not None else None,
+            bilingual=self.services.settings.bilingual if bilingual is None else bilingual,
+            opened=opened,
         )
         self.window.show_file_job(Path(path).name)
         self._remember_recent(path)
@@ -147,12 +223,6 @@ class FileJobs(QObject):
         self.refresh_state()
         log.info("file job started (resume: %s)", resume)
         return True
-
-    def _plan(self, src: Path) -> jobs.OutputPlan:
-        """The default output of ``src`` (named as the command line names it) and ``src`` parsed
-        for the job (with the job's bilingual layout)."""
-        target = self.services.generation_options().target
-        return jobs.plan_output(src, target, bilingual=self.services.settings.bilingual)
 
     def _choose_output(self, plan: jobs.OutputPlan) -> Path | None:
         """The output path: the default one, or after asking when it exists."""
@@ -178,7 +248,9 @@ class FileJobs(QObject):
         self.services.save()
 
     def cancel_file(self) -> None:
-        """Stop the file job (set directly: the worker is busy in its loop)."""
+        """Stop the file job (set directly: the worker is busy in its loop); a file still being
+        planned is dropped (its plan is ignored when it comes)."""
+        self.planning = None
         if self.cancel is not None:
             self.cancel.set()
             self.window.set_file_job_text(translate("FileQueue", "Cancelling…"))

@@ -121,9 +121,11 @@ def test_requests_and_file_jobs_carry_the_glossary(qtbot, make_controller, tmp_p
     assert fake.calls[-1]["options"].glossary.terms == (Term("train station", "火车站"),)
     doc = tmp_path / "notes.txt"
     doc.write_text("Hello.\n", encoding="utf-8")
+    jobs: list[object] = []
+    controller.fileJobStarted.connect(lambda _src, _dst: jobs.append(controller.file_job))
     with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
         assert controller.translate_file(str(doc))
-        assert controller.file_job.options.glossary.terms == (Term("train station", "火车站"),)
+    assert [job.options.glossary.terms for job in jobs] == [(Term("train station", "火车站"),)]
     glossary_path().unlink()
     assert controller.generation_options().glossary is None
 

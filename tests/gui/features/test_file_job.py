@@ -150,8 +150,9 @@ def test_existing_output_is_never_overwritten_silently(qtbot, make_controller, t
     window, controller = make_controller(factory=batch_factory())
     asked: list[str] = []
     monkeypatch.setattr(window, "ask_output_exists", lambda path, keep: asked.append(keep) or "cancel")
-    assert controller.translate_file(str(src)) is False
-    assert asked == ["notes.zh (2).txt"]
+    assert controller.translate_file(str(src))  # taken: named in the job's thread, then asked
+    qtbot.waitUntil(lambda: not controller.files.busy, timeout=10_000)
+    assert asked == ["notes.zh (2).txt"] and controller.file_job is None
     monkeypatch.setattr(window, "ask_output_exists", lambda path, keep: "keep")
     with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
         assert controller.translate_file(str(src))
