@@ -33,6 +33,14 @@ from ..models.catalog import load_catalog
 from ..models.installed import resolve_model
 from .settings import active_model_dir
 
+__all__ = [
+    "ModelChoice",
+    "Models",
+    "build_translator",
+    "model_folders",
+    "catalog_model_for",
+]
+
 ModelChoice = str | Path
 Models = Iterable[ModelChoice] | Mapping[str, ModelChoice | None] | None
 

@@ -11,7 +11,7 @@ with; when the user edited the machine's translation, ``machine`` keeps the mach
 comparison) and ``edited`` when the last edit was made. ``machine`` is NULL when the final text
 is the machine's. A database written before these columns existed (schema 1) is migrated in
 place when opened (``ALTER TABLE ... ADD COLUMN``; every old entry reads as not edited);
-``PRAGMA user_version`` records the schema (:data:`SCHEMA_VERSION`).
+``PRAGMA user_version`` records the schema (:data:`_SCHEMA_VERSION`).
 """
 
 from __future__ import annotations
@@ -30,13 +30,20 @@ from typing import Any, TypeVar
 
 from ..base import paths
 
+__all__ = [
+    "Entry",
+    "history_path",
+    "History",
+    "compare",
+]
+
 _T = TypeVar("_T")
 
-log = logging.getLogger(__name__)
+_log = logging.getLogger(__name__)
 
-HISTORY_FILE = "history.sqlite3"
-DEFAULT_LIMIT = 10_000
-SCHEMA_VERSION = 2  # 1: id, source, translation, model, time; 2: + machine, edited
+_HISTORY_FILE = "history.sqlite3"
+_DEFAULT_LIMIT = 10_000
+_SCHEMA_VERSION = 2  # 1: id, source, translation, model, time; 2: + machine, edited
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -81,7 +88,7 @@ class Entry:
 
 def history_path() -> Path:
     """The history database in the (possibly redirected) data folder."""
-    return paths.data_dir() / HISTORY_FILE
+    return paths.data_dir() / _HISTORY_FILE
 
 
 def _like_pattern(query: str) -> str:
@@ -93,7 +100,7 @@ class History:
     """The history database. Every method may raise ``sqlite3.Error`` only when the disk
     itself fails; a corrupt file found while opening (or later) is moved aside and replaced."""
 
-    def __init__(self, path: Path | None = None, limit: int = DEFAULT_LIMIT) -> None:
+    def __init__(self, path: Path | None = None, limit: int = _DEFAULT_LIMIT) -> None:
         self.path = Path(path) if path is not None else history_path()
         self.limit = max(1, int(limit))
         self.recovered: Path | None = None  # where a corrupt database was moved, if one was
@@ -139,7 +146,7 @@ class History:
             extra = Path(str(self.path) + suffix)
             if extra.exists():
                 os.replace(extra, Path(str(backup) + suffix))
-        log.warning("history database unreadable (%s); moved aside as %s", type(exc).__name__, backup.name)
+        _log.warning("history database unreadable (%s); moved aside as %s", type(exc).__name__, backup.name)
         self.recovered = backup
         self._open()
 
@@ -335,14 +342,14 @@ def _join(ranges: list[tuple[int, int]], new: tuple[int, int]) -> None:
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
-    """Bring a database written by an older version up to :data:`SCHEMA_VERSION`: add the
+    """Bring a database written by an older version up to :data:`_SCHEMA_VERSION`: add the
     columns it lacks (old entries read as not edited)."""
     have = {str(row[1]) for row in conn.execute("PRAGMA table_info(entries)")}
     for name, sql_type in _ADDED_COLUMNS:
         if name not in have:
             conn.execute(f"ALTER TABLE entries ADD COLUMN {name} {sql_type}")
-    if int(conn.execute("PRAGMA user_version").fetchone()[0]) < SCHEMA_VERSION:
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    if int(conn.execute("PRAGMA user_version").fetchone()[0]) < _SCHEMA_VERSION:
+        conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
 
 
 def _entry(row: tuple[Any, ...]) -> Entry:

@@ -53,10 +53,41 @@ from ..base.errors import DesktopMTError, Phrase, WordedText
 from ..base.resources_path import resource_path
 from .settings import LANGUAGES, settings_path
 
-DOMAIN = "desktop_mt"  # desktop_mt.po / desktop_mt.mo
+__all__ = [
+    "_",
+    "ENGLISH",
+    "SIMPLIFIED",
+    "ngettext",
+    "N_",
+    "describe",
+    "reset",
+    "language_setting",
+    "cli_language",
+    "language_for",
+    "activate",
+    "display_width",
+    "HelpFormatter",
+    "RawDescriptionHelpFormatter",
+    "ArgumentParser",
+    "locale_dir",
+    "po_path",
+    "translations",
+    "Entry",
+    "read_po",
+    "mo_bytes",
+    "cli_sources",
+    "extract",
+    "catalog_messages",
+    "write_po",
+    "HEADER",
+    "compile_all",
+    "main",
+]
+
+_DOMAIN = "desktop_mt"  # desktop_mt.po / desktop_mt.mo
 ENGLISH, SIMPLIFIED = "en", "zh_CN"
-TRANSLATED = (SIMPLIFIED,)  # the languages with a catalog (English is the source text)
-ENV_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order
+_TRANSLATED = (SIMPLIFIED,)  # the languages with a catalog (English is the source text)
+_ENV_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order
 
 _active: gettext.NullTranslations | None = None  # the catalog in use; None: not chosen yet
 
@@ -146,12 +177,12 @@ def language_setting(path: Path | None = None) -> str:
     return value if isinstance(value, str) and value in LANGUAGES else LANGUAGES[0]
 
 
-def system_languages(environ: Mapping[str, str] | None = None) -> list[str]:
+def _system_languages(environ: Mapping[str, str] | None = None) -> list[str]:
     """The user's languages as gettext finds them: the first of ``LANGUAGE`` (split at ``:``),
     ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set; on Windows, where none usually is, the
     user's UI language."""
     env = os.environ if environ is None else environ
-    for name in ENV_VARS:
+    for name in _ENV_VARS:
         value = env.get(name)
         if value:
             return [tag for tag in value.split(":") if tag] if name == "LANGUAGE" else [value]
@@ -164,11 +195,11 @@ def system_languages(environ: Mapping[str, str] | None = None) -> list[str]:
 
 def cli_language(choice: str | None = None, environ: Mapping[str, str] | None = None) -> str:
     """ "en" or "zh_CN" for the Settings' ``choice`` (default: read from the settings file);
-    "system" looks at :func:`system_languages` (see the module docstring)."""
+    "system" looks at :func:`_system_languages` (see the module docstring)."""
     choice = language_setting() if choice is None else choice
     if choice in (ENGLISH, SIMPLIFIED):
         return choice
-    return language_for(choice, system_languages(environ))
+    return language_for(choice, _system_languages(environ))
 
 
 def language_for(choice: str, tags: Iterable[str]) -> str:
@@ -215,7 +246,7 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def wrap(text: str, width: int) -> list[str]:
+def _wrap(text: str, width: int) -> list[str]:
     """``textwrap.wrap`` by terminal columns, breaking Chinese between characters too."""
     tokens: list[str] = []
     for token in _TOKEN.findall(" ".join(text.split())):
@@ -242,10 +273,10 @@ class HelpFormatter(argparse.HelpFormatter):
     """argparse's help, wrapped by terminal columns (a Chinese help line is not twice too long)."""
 
     def _split_lines(self, text: str, width: int) -> list[str]:
-        return wrap(text, width)
+        return _wrap(text, width)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return "\n".join(indent + line for line in wrap(text, width - len(indent)))
+        return "\n".join(indent + line for line in _wrap(text, width - len(indent)))
 
 
 class RawDescriptionHelpFormatter(HelpFormatter):
@@ -261,7 +292,7 @@ class RawDescriptionHelpFormatter(HelpFormatter):
             if display_width(margin + body) <= width or not body:
                 lines.append(margin + body)
             else:
-                lines += [margin + part for part in wrap(body, width - len(margin))]
+                lines += [margin + part for part in _wrap(body, width - len(margin))]
         return "\n".join(lines)
 
 
@@ -284,7 +315,7 @@ def locale_dir() -> Path:
 
 def po_path(language: str) -> Path:
     """The catalog source of ``language``."""
-    return locale_dir() / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return locale_dir() / language / "LC_MESSAGES" / f"{_DOMAIN}.po"
 
 
 def translations(language: str) -> gettext.NullTranslations:
@@ -401,7 +432,7 @@ def mo_bytes(entries: list[Entry]) -> bytes:
 # -- keeping the catalogs up to date --------------------------------------------------------------
 
 # the strings marked with _: the command line's modules, the launcher's and serve's messages and options
-CLI_MODULES = (
+_CLI_MODULES = (
     "cli/main.py",
     "cli/models.py",
     "cli/ocr.py",
@@ -411,7 +442,7 @@ CLI_MODULES = (
     "server/run.py",
 )
 # the lower layers' errors worded with a translatable template (errors.N_; describe() shows them)
-ERROR_MODULES = (
+_ERROR_MODULES = (
     "batch/__init__.py",
     "engine/direction.py",
     "engine/model_format.py",
@@ -419,19 +450,19 @@ ERROR_MODULES = (
     "models/hub.py",
     "app/settings.py",
 )
-MARKERS = ("_", "N_")  # one message; ngettext: singular and plural
+_MARKERS = ("_", "N_")  # one message; ngettext: singular and plural
 
 
 def cli_sources() -> list[Path]:
     """The command line's modules, whose marked strings the catalogs translate."""
     package = Path(__file__).resolve().parents[1]
-    return [package / name for name in CLI_MODULES]
+    return [package / name for name in _CLI_MODULES]
 
 
-def error_sources() -> list[Path]:
+def _error_sources() -> list[Path]:
     """The lower layers' modules whose errors carry a template marked with ``N_``."""
     package = Path(__file__).resolve().parents[1]
-    return [package / name for name in ERROR_MODULES]
+    return [package / name for name in _ERROR_MODULES]
 
 
 def extract(source: str) -> list[tuple[str, str | None]]:
@@ -443,7 +474,7 @@ def extract(source: str) -> list[tuple[str, str | None]]:
             continue
         name = node.func.id if isinstance(node.func, ast.Name) else ""
         texts = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-        if name in MARKERS and texts:
+        if name in _MARKERS and texts:
             found[(texts[0], None)] = None
         elif name == "ngettext" and len(texts) >= 2:
             found[(texts[0], texts[1])] = None
@@ -460,16 +491,16 @@ def catalog_messages() -> list[tuple[str, str | None]]:
     templates, then argparse's own (its help and error words, read from the argparse module
     this Python runs)."""
     found: dict[tuple[str, str | None], None] = {}
-    for path in [*cli_sources(), *error_sources(), Path(argparse.__file__)]:
+    for path in [*cli_sources(), *_error_sources(), Path(argparse.__file__)]:
         for message in extract(path.read_text(encoding="utf-8")):
             found.setdefault(message, None)
-    for heading in ARGPARSE_OTHER_VERSIONS:
+    for heading in _ARGPARSE_OTHER_VERSIONS:
         found.setdefault((heading, None), None)
     return list(found)
 
 
 # argparse words of the other Pythons desktop-mt runs on (3.10's heading for options).
-ARGPARSE_OTHER_VERSIONS = ("optional arguments",)
+_ARGPARSE_OTHER_VERSIONS = ("optional arguments",)
 
 
 def write_po(entries: list[Entry]) -> str:
@@ -504,7 +535,7 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
 
 
-def update_po(language: str) -> list[Entry]:
+def _update_po(language: str) -> list[Entry]:
     """Bring ``language``'s ``.po`` in line with :func:`catalog_messages`: new messages come in
     untranslated, messages gone from the code are dropped, translations are kept. Returns the
     entries still untranslated."""
@@ -533,7 +564,7 @@ HEADER = (
 def compile_all() -> list[Path]:
     """Write each catalog's ``.mo`` next to its ``.po`` (the build's step). Returns the files."""
     written = []
-    for language in TRANSLATED:
+    for language in _TRANSLATED:
         po = po_path(language)
         mo = po.with_suffix(".mo")
         tmp = mo.with_name(mo.name + ".tmp")
@@ -547,8 +578,8 @@ def main(argv: list[str]) -> int:
     """``python -m desktop_mt.app.i18n update|compile``: refresh the ``.po`` from the code (and
     list what is left to translate), or write the ``.mo`` (the build)."""
     if argv[:1] == ["update"]:
-        for language in TRANSLATED:
-            for e in update_po(language):
+        for language in _TRANSLATED:
+            for e in _update_po(language):
                 print(f"{language}: untranslated: {e.msgid!r}")
     elif argv[:1] == ["compile"]:
         for mo in compile_all():

@@ -30,10 +30,19 @@ from typing import Any
 from ..base.errors import DesktopMTError
 from ..base.paths import APP_NAME, config_dir
 
+__all__ = [
+    "VERSION",
+    "NotRunning",
+    "server_name",
+    "encode",
+    "address",
+    "send",
+]
+
 VERSION = 1
-CONNECT_TIMEOUT_S = 0.5  # a live window accepts at once
-ANSWER_TIMEOUT_S = 3.0  # it answers from its event loop (busy for a moment at most)
-MAX_ANSWER = 64 * 1024
+_CONNECT_TIMEOUT_S = 0.5  # a live window accepts at once
+_ANSWER_TIMEOUT_S = 3.0  # it answers from its event loop (busy for a moment at most)
+_MAX_ANSWER = 64 * 1024
 
 
 class NotRunning(DesktopMTError):
@@ -82,15 +91,15 @@ def send(argv: list[str], cwd: str | None = None, name: str | None = None) -> di
 
 def _exchange_unix(path: str, message: bytes) -> bytes:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(CONNECT_TIMEOUT_S)
+        sock.settimeout(_CONNECT_TIMEOUT_S)
         try:
             sock.connect(path)
         except (TimeoutError, FileNotFoundError, ConnectionRefusedError):
             raise NotRunning(path) from None  # a socket file left by a crash refuses too
-        sock.settimeout(ANSWER_TIMEOUT_S)
+        sock.settimeout(_ANSWER_TIMEOUT_S)
         sock.sendall(message)
         answer = b""
-        while b"\n" not in answer and len(answer) < MAX_ANSWER:
+        while b"\n" not in answer and len(answer) < _MAX_ANSWER:
             chunk = sock.recv(4096)
             if not chunk:  # the window answers, then disconnects
                 break
@@ -106,7 +115,7 @@ def _exchange_pipe(path: str, message: bytes) -> bytes:
     with pipe:
         pipe.write(message)
         answer = b""
-        while b"\n" not in answer and len(answer) < MAX_ANSWER:
+        while b"\n" not in answer and len(answer) < _MAX_ANSWER:
             chunk = pipe.read(4096)
             if not chunk:
                 break

@@ -59,11 +59,45 @@ from ..engine.model_format import VARIANTS as VARIANTS
 from ..engine.model_format import Variant, inspect_model_dir
 from ..models.installed import MIRROR_HINT, default_endpoint, delete_model, resolve_model
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "DIRECTIONS",  # the engine's, re-exported for the GUI's settings
+    "EN_ZH",
+    "TARGETS",
+    "VARIANTS",
+    "SETTINGS_FILE",
+    "SETTINGS_VERSION",
+    "SCRIPTS",
+    "LANGUAGES",
+    "HOTKEY_TARGETS",
+    "DEFAULT_HOTKEY",
+    "DEFAULT_LOCAL_API_PORT",
+    "Settings",
+    "ModelSettings",
+    "LoadResult",
+    "settings_path",
+    "from_dict",
+    "to_dict",
+    "model_folder",
+    "folder_direction",
+    "load_settings",
+    "save_settings",
+    "load_models",
+    "update_models",
+    "active_models",
+    "get_active",
+    "set_active",
+    "active_model_dir",
+    "remove_model",
+    "get_endpoint_setting",
+    "set_endpoint_setting",
+    "resolve_endpoint",
+]
+
+_log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
-LEGACY_MODELS_FILE = "models.json"  # the model manager's file before version 3
-MIGRATED_SUFFIX = ".migrated"
+_LEGACY_MODELS_FILE = "models.json"  # the model manager's file before version 3
+_MIGRATED_SUFFIX = ".migrated"
 # 2: beams 0 means the model's generation_config (version 1 saved greedy, 1, as the default).
 # 3: one file: the model choice per direction and the mirror moved in from models.json, the
 #    window's model_path became the active model of its direction.
@@ -78,10 +112,10 @@ SCRIPTS = tuple(s for s in script.SCRIPTS if s != "traditional")
 LANGUAGES = ("system", "en", "zh_CN")
 HOTKEY_TARGETS = ("window", "popup")  # the main window, or the small popup at the pointer
 DEFAULT_HOTKEY = "Ctrl+Alt+E"  # Crow Translate's "translate selection" default: familiar.
-DEFAULT_SELECTION_HOTKEY = "Ctrl+Alt+D"  # Easydict's and Bob's "select and translate" key, D
-DEFAULT_REGION_HOTKEY = "Ctrl+Alt+O"  # O for OCR
+_DEFAULT_SELECTION_HOTKEY = "Ctrl+Alt+D"  # Easydict's and Bob's "select and translate" key, D
+_DEFAULT_REGION_HOTKEY = "Ctrl+Alt+O"  # O for OCR
 DEFAULT_LOCAL_API_PORT = 5000  # LibreTranslate's, what Pot/Easydict/Bob users type first
-MODELS_KEY = "models"
+_MODELS_KEY = "models"
 # Fields of Settings that are not written as such: model_path lives in "models".
 _NOT_SAVED = ("model_path", "model_path_saved")
 
@@ -131,8 +165,8 @@ class Settings:
     replace_hotkey: str = ""  # global "translate and replace the selection"; "" = off
     # The other global shortcuts (Settings > Global shortcuts; "" = off). ``hotkey`` above is
     # "translate clipboard"; all follow ``hotkey_enabled`` (desktop_mt/gui/features/shortcuts.py).
-    selection_hotkey: str = DEFAULT_SELECTION_HOTKEY  # translate the selected text
-    region_hotkey: str = DEFAULT_REGION_HOTKEY  # translate a screen region (OCR)
+    selection_hotkey: str = _DEFAULT_SELECTION_HOTKEY  # translate the selected text
+    region_hotkey: str = _DEFAULT_REGION_HOTKEY  # translate a screen region (OCR)
     show_hotkey: str = ""  # bring the window forward
     # Translate selection where there is no PRIMARY selection (Windows, macOS): press copy in
     # the application in front, then put the clipboard back. Opt-in: it presses keys there.
@@ -242,7 +276,7 @@ def from_dict(data: dict[str, Any]) -> tuple[Settings, list[str]]:
     values: dict[str, Any] = {}
     warnings: list[str] = []
     for key, value in data.items():
-        if key == MODELS_KEY:
+        if key == _MODELS_KEY:
             continue
         check = _is_str if key == "model_path" else _VALIDATORS.get(key)
         if check is None:
@@ -267,7 +301,7 @@ def to_dict(settings: Settings) -> dict[str, Any]:
 # -- the models section -------------------------------------------------------------------------
 
 
-def models_from_dict(section: Any) -> tuple[ModelSettings, list[str]]:
+def _models_from_dict(section: Any) -> tuple[ModelSettings, list[str]]:
     """The ``models`` section, checked like the window's fields."""
     models, warnings = ModelSettings(), list[str]()
     if section is None:
@@ -300,7 +334,7 @@ def model_folder(value: str) -> str:
     return str(paths.user_models_dir() / value)
 
 
-def model_value(folder: str) -> str:
+def _model_value(folder: str) -> str:
     """What the file records for a model folder: its name when it is in the models folder."""
     if not folder:
         return ""
@@ -368,7 +402,7 @@ def _set_aside(path: Path, what: str, reason: str) -> _Read:
         backup = _backup_aside(path)
     except OSError as exc:
         return _Read(None, [f"{what.capitalize()} {path} is unreadable ({reason}) and could not be moved: {exc}."])
-    log.warning("%s corrupt (%s); kept as %s", what, reason, backup)
+    _log.warning("%s corrupt (%s); kept as %s", what, reason, backup)
     msg = WordedText(
         N_("{what} {file} was unreadable ({reason}). It was saved as {backup} and the default settings are in use."),
         what=Phrase(_CAPITALIZED[what]),
@@ -404,25 +438,25 @@ def load_settings(path: Path | None = None) -> LoadResult:
             _retire(legacy)
     data = data or {}
     settings, field_warnings = from_dict(data)
-    models, model_warnings = models_from_dict(data.get(MODELS_KEY))
+    models, model_warnings = _models_from_dict(data.get(_MODELS_KEY))
     warnings += field_warnings + model_warnings
     settings.model_path = settings.model_path_saved = model_folder(models.active[EN_ZH])
     for w in field_warnings + model_warnings:
-        log.warning("settings: %s", w)
+        _log.warning("settings: %s", w)
     return LoadResult(settings, warnings, read.backup, models)
 
 
 def _legacy_models_file(path: Path) -> Path:
-    return path.with_name(LEGACY_MODELS_FILE)
+    return path.with_name(_LEGACY_MODELS_FILE)
 
 
 def _retire(legacy: Path) -> None:
     """Rename the migrated ``models.json`` so nothing reads it again (its content is kept)."""
     if legacy.exists():
         try:
-            os.replace(legacy, legacy.with_name(legacy.name + MIGRATED_SUFFIX))
+            os.replace(legacy, legacy.with_name(legacy.name + _MIGRATED_SUFFIX))
         except OSError as exc:
-            log.warning("could not rename the migrated %s: %s", legacy, exc)
+            _log.warning("could not rename the migrated %s: %s", legacy, exc)
 
 
 def _migrate(old: dict[str, Any], legacy: Path) -> tuple[dict[str, Any], list[str]]:
@@ -430,7 +464,7 @@ def _migrate(old: dict[str, Any], legacy: Path) -> tuple[dict[str, Any], list[st
     read = _read_object(legacy, "model settings file")
     warnings = list(read.warnings)
     manager = read.data or {}
-    data = {k: v for k, v in old.items() if k not in ("model_path", MODELS_KEY)}
+    data = {k: v for k, v in old.items() if k not in ("model_path", _MODELS_KEY)}
     if data.get("settings_version", 1) < 2 and data.get("beams") == 1:
         data["beams"] = 0  # see SETTINGS_VERSION
     data["settings_version"] = SETTINGS_VERSION
@@ -443,18 +477,18 @@ def _migrate(old: dict[str, Any], legacy: Path) -> tuple[dict[str, Any], list[st
         direction = folder_direction(window_model) or EN_ZH
         chosen = model_folder(active[direction])
         if not active[direction]:
-            active[direction] = model_value(window_model)
+            active[direction] = _model_value(window_model)
         elif not _same_folder(chosen, window_model):
             found = data.get("extra_model_dirs")
             extra: list[str] = list(found) if isinstance(found, list) and _is_str_list(found) else []
-            if window_model not in extra and model_value(window_model) == window_model:
+            if window_model not in extra and _model_value(window_model) == window_model:
                 data["extra_model_dirs"] = [*extra, window_model]
             warnings.append(
                 f"The window's model {window_model} and the command line's {active[direction]} "
                 f"differed; {active[direction]} is the {direction} model now (choose in Models)."
             )
     endpoint = manager.get("endpoint", "")
-    data[MODELS_KEY] = ModelSettings(active, endpoint if isinstance(endpoint, str) else "").to_dict()
+    data[_MODELS_KEY] = ModelSettings(active, endpoint if isinstance(endpoint, str) else "").to_dict()
     return {**to_dict(Settings()), **data}, warnings  # every field written, defaults where missing
 
 
@@ -499,12 +533,12 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     ``model_path`` changed since it was read becomes the active model of its direction."""
     path = path or settings_path()
     current = _current(path) if path.exists() or _legacy_models_file(path).exists() else {}
-    models, _ = models_from_dict(current.get(MODELS_KEY))
+    models, _ = _models_from_dict(current.get(_MODELS_KEY))
     if settings.model_path != settings.model_path_saved:
         direction = folder_direction(settings.model_path) or EN_ZH
-        models.active[direction] = model_value(settings.model_path)
+        models.active[direction] = _model_value(settings.model_path)
         settings.model_path_saved = settings.model_path
-    _write(path, {**to_dict(settings), MODELS_KEY: models.to_dict()})
+    _write(path, {**to_dict(settings), _MODELS_KEY: models.to_dict()})
     return path
 
 
@@ -518,9 +552,9 @@ def update_models(change: Callable[[ModelSettings], None], path: Path | None = N
     and write it, leaving every other setting as the file has it."""
     path = path or settings_path()
     current = _current(path)
-    models, _ = models_from_dict(current.get(MODELS_KEY))
+    models, _ = _models_from_dict(current.get(_MODELS_KEY))
     change(models)
-    _write(path, {**current, "settings_version": SETTINGS_VERSION, MODELS_KEY: models.to_dict()})
+    _write(path, {**current, "settings_version": SETTINGS_VERSION, _MODELS_KEY: models.to_dict()})
     return models
 
 
@@ -557,7 +591,7 @@ def set_active(name_or_path: str, direction: str | None = None) -> Direction:
             raise ModelFormatError(f"{name_or_path!r} translates {own}, not {direction}")
         direction = own
         if "/" in name_or_path or "\\" in name_or_path:
-            name_or_path = model_value(name_or_path)
+            name_or_path = _model_value(name_or_path)
     chosen = check_direction(direction or EN_ZH)
 
     def change(models: ModelSettings) -> None:

@@ -279,7 +279,7 @@ def test_the_mo_writer_round_trips_through_gettext():
 def test_the_po_reader_and_writer_keep_every_entry():
     text = i18n.po_path("zh_CN").read_text(encoding="utf-8")
     entries = i18n.read_po(text)
-    assert i18n.write_po(entries) == text  # the file is as update_po writes it
+    assert i18n.write_po(entries) == text  # the file is as _update_po writes it
     again = i18n.read_po(i18n.write_po(entries))
     assert [(e.msgid, e.msgid_plural, e.msgstr) for e in again] == [
         (e.msgid, e.msgid_plural, e.msgstr) for e in entries
