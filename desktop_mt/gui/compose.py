@@ -42,6 +42,7 @@ from .features.pasting import InputHandling
 from .features.postedit import PostEditFeature
 from .features.quitting import QuitGuard
 from .features.stale import StaleGuard
+from .features.user_memory import UserMemory
 from .ports import EngineConfig
 from .request_results import RequestResults
 from .requests import RequestFlow
@@ -69,6 +70,7 @@ class WindowParts:
     first_start: FirstStart  # demo models only: the real ones offered
     alignment: AlignmentFeature  # highlights a sentence's counterpart
     alternatives: AlternativesFeature  # n-best of a sentence
+    memory: UserMemory  # the user's translation memory: post-editing, file jobs, the Local API
     postedit: PostEditFeature  # the editable translation: completion, memory, incremental
     history: HistoryFeature  # View > History; entries of finished translations
     popup: PopupFeature  # the hotkey's popup at the mouse pointer (setting)
@@ -111,15 +113,16 @@ def compose(
     first_start = FirstStart(services, models_hub)
     alignment = AlignmentFeature(services)
     alternatives = AlternativesFeature(services, alignment.view)
-    postedit = PostEditFeature(services, alignment.view, direction, glossary, engine)
+    memory = UserMemory(window, services.owner)  # opened when first needed; shared by the three below
+    postedit = PostEditFeature(services, alignment.view, direction, glossary, engine, memory)
     requests.use_postedit(postedit)  # post-editing plans which sentences go to the model
     history = HistoryFeature(services, postedit)
     alternatives.translationReplaced.connect(history.translation_replaced)
     popup = PopupFeature(services, input_handling)
     ocr = OcrFeature(services, popup)
     hotkey_link = HotkeyLink(services, popup, ocr, direction, input_handling)
-    files = FileJobs(services, engine, ocr, memory_factory(translator_factory, lambda: postedit.memory))
-    local_api = LocalApiFeature(services, engine, lambda: postedit.memory)
+    files = FileJobs(services, engine, ocr, memory_factory(translator_factory, lambda: memory.memory))
+    local_api = LocalApiFeature(services, engine, lambda: memory.memory)
     drafts = DraftKeeper(services, alignment.view, postedit)
     job_resume = JobResumeOffer(services, drafts, files)
     quit_guard = QuitGuard(services, files)
@@ -138,6 +141,7 @@ def compose(
         first_start=first_start,
         alignment=alignment,
         alternatives=alternatives,
+        memory=memory,
         postedit=postedit,
         history=history,
         popup=popup,

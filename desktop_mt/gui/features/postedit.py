@@ -60,6 +60,7 @@ from .engine_loading import EngineLoading
 from .postedit_completion import Completion
 from .postedit_confirm import Confirmation, SentenceStatus
 from .tm_matches import MAX_MATCHES, MatchPanel
+from .user_memory import UserMemory
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,6 @@ class Said(StrEnum):
     which translates; the counted ones are ``translate(..., n)`` calls where they are said)."""
 
     NOTHING_TO_APPROVE = QT_TRANSLATE_NOOP("PostEdit", "Nothing to approve: translate a text first.")
-    NO_MEMORY = QT_TRANSLATE_NOOP("PostEdit", "The translation memory is not available: {why}")
     EDITED = QT_TRANSLATE_NOOP(
         "PostEdit",
         "Your translation of this sentence (kept when the text is translated again); the machine's: {machine}",
@@ -105,7 +105,6 @@ SuggestionBar = MatchPanel  # its old name (the window builds it under the panes
 class PostEditFeature(QObject):
     """The window's side of post-editing (see the module docstring)."""
 
-    memoryChanged = Signal()
     # source, final text, the machine's text: the user edited the translation shown (the history
     # keeps the final text and the machine's, HistoryFeature.translation_edited)
     translationEdited = Signal(str, str, str)
@@ -117,6 +116,7 @@ class PostEditFeature(QObject):
         direction: DirectionFeature,
         glossary: GlossaryStore,
         engine: EngineLoading,
+        memory: UserMemory,
     ) -> None:
         super().__init__(services.owner)
         self.services = services
@@ -128,8 +128,7 @@ class PostEditFeature(QObject):
         self.view = view
         self.figures = Figures()
         self.completion = Completion(services, view, self)  # the model's completion of the sentence being typed
-        self._memory: Any = None
-        self._memory_error = ""
+        self.user_memory = memory  # the user's translation memory (shared with the file jobs and the Local API)
         self._committed: set[tuple[str, str, str]] = set()
         self._source = ""  # the source text the translation shown was made from
         self._made_with: Any = None  # the options and model the translation shown was made with
@@ -151,7 +150,7 @@ class PostEditFeature(QObject):
         self.view.pairsEdited.connect(self._on_pairs_edited)
         self.view.highlighted.connect(self._on_highlighted)
         self._memory_changed = False  # the memory changed since the translation shown was planned
-        self.memoryChanged.connect(self._on_memory_changed)
+        memory.changed.connect(self._on_memory_changed)
         self._term_checks: dict[tuple[str, str, Any], tuple[Any, ...]] = {}  # (source, translation, glossary)
         self.view.missing_terms = self.missing_terms
         window.suggestion_bar.useRequested.connect(self.use_suggestion)
@@ -168,7 +167,8 @@ class PostEditFeature(QObject):
 
     def _build_actions(self) -> None:
         window = self.window
-        self.confirmation = Confirmation(self)  # Confirm sentence, Confirm all…, Undo confirm all
+        # Confirm sentence, Confirm all…, Undo confirm all
+        self.confirmation = Confirmation(window, self.view, self.direction, self.user_memory, self)
         self.match_actions = []
         for number in range(1, MAX_MATCHES + 1):  # memoQ's Ctrl+1..3: insert the match shown in that row
             action = QAction(
@@ -187,19 +187,13 @@ class PostEditFeature(QObject):
 
     # ---- the memory ------------------------------------------------------------------------
     @property
-    def memory(self) -> Any:
+    def memory(self) -> TranslationMemory | None:
         """The translation memory (opened when first needed), or None when it cannot be opened."""
-        if self._memory is None and not self._memory_error:
-            try:
-                self._memory = TranslationMemory()
-            except (ImportError, OSError, sqlite3.Error) as exc:
-                self._memory_error = f"{type(exc).__name__}: {exc}"
-                log.warning("translation memory not available (%s)", type(exc).__name__)
-        return self._memory
+        return self.user_memory.memory
 
-    def use_memory(self, memory: Any) -> None:
-        """Use ``memory`` (a ``TranslationMemory``; tests give one in ``:memory:``)."""
-        self._memory, self._memory_error = memory, ""
+    def use_memory(self, memory: TranslationMemory) -> None:
+        """Use ``memory`` (tests give one in ``:memory:``)."""
+        self.user_memory.use(memory)
 
     def commit(self, origin: str = "edited") -> int:
         """Put the sentences the user edited (``origin`` "approved": every sentence) into the
@@ -232,7 +226,7 @@ class PostEditFeature(QObject):
             self._committed.add(key)
             written += entry.origin == origin  # an approved entry is not replaced by an edit
         if written:
-            self.memoryChanged.emit()
+            self.user_memory.changed.emit()
         return written
 
     def approve(self) -> int:
@@ -243,15 +237,11 @@ class PostEditFeature(QObject):
             return 0
         return self.confirmation.confirm_all(ask=False)
 
-    def memory_unavailable(self) -> None:
-        """Say that the memory cannot be opened, and why."""
-        self.window.statusBar().showMessage(Said.NO_MEMORY.format_with(why=self._memory_error), 8000)
-
     def open_memory(self) -> Any:
         """Edit > Translation memory…: the memory dialog (search, edit, delete, TMX)."""
         memory = self.memory
         if memory is None:
-            self.window.statusBar().showMessage(Said.NO_MEMORY.format_with(why=self._memory_error), 8000)
+            self.user_memory.say_unavailable()
             return None
         if self.tm_dialog is not None and self.tm_dialog.isVisible():
             self.tm_dialog.raise_()
@@ -361,7 +351,7 @@ class PostEditFeature(QObject):
         self._memory_changed = True
 
     def _on_memory_edited(self) -> None:
-        self.memoryChanged.emit()  # the sentences' statuses are read again; the next plan checks the memory
+        self.user_memory.changed.emit()  # the sentences' statuses are read again; the next plan checks the memory
         self.refresh_changed()
 
     def glossary_applied(self) -> int | None:
@@ -542,9 +532,7 @@ class PostEditFeature(QObject):
     def close(self) -> None:
         """Quitting: keep the edits in the memory and the history, then close the memory."""
         self.before_new_text()
-        if self._memory is not None:
-            self._memory.close()
-            self._memory = None
+        self.user_memory.close()
 
 
 def index16_table(text: str) -> Callable[[int], int]:

@@ -17,17 +17,19 @@ from __future__ import annotations
 import dataclasses
 import logging
 import sqlite3
-from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QMessageBox
 
 from desktop_mt.engine.direction import sentence_direction
+from desktop_mt.tm.store import Entry
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from ..ports import StrEnum
-from .alignment import MEMORY, Pair
+from ..ports import StrEnum, WindowPort
+from ..window.direction_bar import DirectionFeature
+from .alignment import MEMORY, AlignmentView, Pair
+from .user_memory import UserMemory
 
 log = logging.getLogger(__name__)
 
@@ -63,20 +65,28 @@ class _Before:
     """A memory entry as it was before a confirmation wrote over it (None: there was none)."""
 
     written_id: int
-    previous: Any  # tm.store.Entry | None
+    previous: Entry | None
 
 
 class Confirmation(QObject):
     """The confirm actions and the sentences' status (see the module docstring)."""
 
-    def __init__(self, feature: Any) -> None:
-        super().__init__(feature)
-        self.feature = feature
-        self.window = feature.window
-        self.view = feature.view
+    def __init__(
+        self,
+        window: WindowPort,
+        view: AlignmentView,
+        direction: DirectionFeature,
+        memory: UserMemory,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.window = window
+        self.view = view  # the sentences shown
+        self.direction = direction  # the window's direction: each sentence's way into the memory
+        self.user_memory = memory
         self._undo: list[_Before] = []
         self._status: dict[tuple[str, str], bool] = {}  # (source, translation) -> approved in the memory
-        feature.memoryChanged.connect(self._status.clear)
+        memory.changed.connect(self._status.clear)
         self.confirm_action = QAction(translate("PostEditConfirm", "Confirm sentence"), self.window.window())
         self.confirm_action.setShortcut(QKeySequence(CONFIRM_SHORTCUT))
         self.confirm_action.setToolTip(
@@ -112,7 +122,7 @@ class Confirmation(QObject):
     def _approved(self, pair: Pair) -> bool:
         key = (pair.source, pair.translation.strip())
         if key not in self._status:
-            memory, way = self.feature.memory, self._direction(pair)
+            memory, way = self.user_memory.memory, self._direction(pair)
             match = memory.exact(pair.source, way) if memory is not None and way is not None else None
             self._status[key] = bool(
                 match is not None and match.entry.origin == "approved" and match.entry.target == key[1]
@@ -120,7 +130,7 @@ class Confirmation(QObject):
         return self._status[key]
 
     def _direction(self, pair: Pair) -> str | None:
-        return sentence_direction(pair.source, self.feature.direction.target.value)
+        return sentence_direction(pair.source, self.direction.target.value)
 
     def counts(self) -> tuple[int, int]:
         """Sentences confirmed (or the memory's) and sentences shown."""
@@ -185,7 +195,7 @@ class Confirmation(QObject):
             else ""
         )
         answer = QMessageBox.question(
-            self.window,
+            self.window.window(),
             translate("PostEditConfirm", "Confirm all sentences"),
             translate(
                 "PostEditConfirm",
@@ -200,7 +210,7 @@ class Confirmation(QObject):
 
     def undo_confirm_all(self) -> int:
         """Put the memory entries the last Confirm all wrote back as they were."""
-        memory, undo, self._undo = self.feature.memory, self._undo, []
+        memory, undo, self._undo = self.user_memory.memory, self._undo, []
         self.undo_action.setEnabled(False)
         if memory is None or not undo:
             return 0
@@ -213,7 +223,7 @@ class Confirmation(QObject):
                     memory.update(before.written_id, target=old.target, origin=old.origin, machine=old.machine)
             except (KeyError, ValueError, sqlite3.Error) as exc:
                 log.warning("confirmation not undone (%s)", type(exc).__name__)
-        self.feature.memoryChanged.emit()
+        self.user_memory.changed.emit()
         self.view.refresh()
         undone = len(undo)
         self._say(
@@ -228,9 +238,9 @@ class Confirmation(QObject):
 
     def _write(self, pairs: list[Pair]) -> list[_Before] | None:
         """Write ``pairs`` as approved; what each entry was before (None: no memory)."""
-        memory = self.feature.memory
+        memory = self.user_memory.memory
         if memory is None:
-            self.feature.memory_unavailable()
+            self.user_memory.say_unavailable()
             return None
         written: list[_Before] = []
         for pair in pairs:
@@ -245,7 +255,7 @@ class Confirmation(QObject):
                 continue
             written.append(_Before(entry.id, previous.entry if previous is not None else None))
         if written:
-            self.feature.memoryChanged.emit()
+            self.user_memory.changed.emit()
             self.view.refresh()
         return written
 
