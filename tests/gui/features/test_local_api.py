@@ -162,15 +162,19 @@ def test_a_port_in_use_is_explained_and_the_app_keeps_working(make_controller, q
             controller.translate("Hello.")
         assert window.target_text()
         dialog = open_dialog(qtbot, window, controller)
+        statuses: list[tuple[str, str]] = []  # the line and its tone ("" = normal), typed (issue 42)
+        feature.statusChanged.connect(lambda text, tone: statuses.append((text, tone)))
         dialog.apply()  # still taken: the same warning, shown once (it was listed twice)
         wait_state(qtbot, feature, "failed")
         assert window.banner.label.text().count(f"port {port} is in use") == 1
+        assert statuses and statuses[-1][1] == "warning" and f"port {port} is in use" in statuses[-1][0]
     finally:
         taken.close()
     assert f"port {port} is in use" in dialog.local_api_status.text()
     dialog.apply()  # the port is free now: the same settings start it
     wait_state(qtbot, feature, "running")
     assert f"port {port} is in use" not in window.banner.label.text()  # its cause is gone
+    assert statuses[-1] == (f"Local API on http://127.0.0.1:{port}", "")
 
 
 def test_without_the_server_extra_the_message_names_the_fix(make_controller, qtbot, monkeypatch):
