@@ -524,7 +524,14 @@ def test_the_package_face_is_lazy_and_complete() -> None:
 
 # The packages (with their subpackages) whose every module names its face in ``__all__`` (issue 42);
 # the others follow as they are done, so the tuple only grows and FACES_TO_DO only shrinks.
-FACES_DONE = ("desktop_mt.tm", "desktop_mt.ocr", "desktop_mt.models", "desktop_mt.base", "desktop_mt.app")
+FACES_DONE = (
+    "desktop_mt.tm",
+    "desktop_mt.ocr",
+    "desktop_mt.models",
+    "desktop_mt.base",
+    "desktop_mt.app",
+    "desktop_mt.cli",
+)
 # Modules (and subpackages) of those still being reworked by other work of issue 42.
 FACES_TO_DO = (
     "desktop_mt.tm.apply",

@@ -13,7 +13,12 @@ import sys
 from ..app.i18n import _
 from ..gui.platform.display_check import display_problem  # standard library only: asks before Qt is loaded
 
-EXIT_FAILED = 1
+__all__ = [
+    "run_gui",
+    "extra_hint",
+]
+
+_EXIT_FAILED = 1
 
 
 def run_gui(argv: list[str], share_threads: bool = False) -> int:
@@ -21,15 +26,15 @@ def run_gui(argv: list[str], share_threads: bool = False) -> int:
     what is missing (the gui extra, a display). ``share_threads``: the window owns the process
     (``desktop-mt``), its ONNX Runtime sessions share one thread pool (``gui.app.main``)."""
     if importlib.util.find_spec("PySide6") is None:  # a missing Qt first: a display would not help
-        return gui_unavailable("No module named 'PySide6'")
+        return _gui_unavailable("No module named 'PySide6'")
     problem = None if {"-h", "--help"} & set(argv) else display_problem()
     if problem:
         print(problem, file=sys.stderr)
-        return EXIT_FAILED
+        return _EXIT_FAILED
     try:
         from ..gui.app import main as gui_main  # PySide6: only when the window starts
     except ImportError as exc:
-        return gui_unavailable(str(exc))
+        return _gui_unavailable(str(exc))
     return int(gui_main(argv, share_threads=share_threads) or 0)
 
 
@@ -41,7 +46,7 @@ def extra_hint(extra: str) -> str:
     ).format(extra=extra)
 
 
-def gui_unavailable(reason: str) -> int:
+def _gui_unavailable(reason: str) -> int:
     """Say that the GUI cannot start and how to add it; returns the exit code (1)."""
     print(
         _(
@@ -51,4 +56,4 @@ def gui_unavailable(reason: str) -> int:
         ).format(reason=reason, fix=extra_hint("gui")),
         file=sys.stderr,
     )
-    return EXIT_FAILED
+    return _EXIT_FAILED

@@ -76,13 +76,25 @@ from .show import add_show_parser
 if TYPE_CHECKING:
     from tqdm import tqdm
 
+__all__ = [
+    "EXIT_OK",
+    "EXIT_FAILED",
+    "EXIT_USAGE",
+    "EXIT_INTERRUPTED",
+    "UsageError",
+    "entry",
+    "main",
+    "build_parser",
+    "make_translator",
+]
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-STDOUT = Path("-")  # ``-o -``: write the translation to standard output
+_STDOUT = Path("-")  # ``-o -``: write the translation to standard output
 
-SELF_TEST_SENTENCE = "The weather is nice today, so let's go for a walk in the park."
+_SELF_TEST_SENTENCE = "The weather is nice today, so let's go for a walk in the park."
 
 
-TRANSLATE_EPILOG = N_("""\
+_TRANSLATE_EPILOG = N_("""\
 outputs:
   Each FILE is written next to it as NAME.zh.EXT (talk.srt -> talk.zh.srt; NAME.en.EXT
   when it is translated into English: --to en, or a mostly Chinese file), or into
@@ -164,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
         "translate",
         help=_("translate files, or stdin to stdout"),
         description=_("Translate text, subtitle (SRT), Word (DOCX), XLIFF and PO files, or stdin to stdout."),
-        epilog=_(TRANSLATE_EPILOG),
+        epilog=_(_TRANSLATE_EPILOG),
         formatter_class=i18n.RawDescriptionHelpFormatter,
     )
     tr.add_argument("files", nargs="*", metavar="FILE", help=_("input files; none or '-' for stdin"))
@@ -251,11 +263,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tr.add_argument("--progress", action="store_true", help=_("show progress even when stderr is not a terminal"))
     tr.add_argument("--encoding", metavar="ENC", help=_("encoding of text input without a BOM (default utf-8)"))
-    tr.set_defaults(func=cmd_translate)
+    tr.set_defaults(func=_cmd_translate)
 
     st = sub.add_parser("self-test", help=_("load the model of each direction headless, translate, print timings"))
     _add_model_arguments(st, _("test only this variant (default: every variant)"), per_direction=True)
-    st.set_defaults(func=cmd_self_test)
+    st.set_defaults(func=_cmd_self_test)
 
     sv = sub.add_parser(
         "serve",
@@ -269,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_model_arguments(sv, _("model variant (default int8)"), per_direction=True)
     add_serve_arguments(sv)
-    sv.set_defaults(func=cmd_serve)
+    sv.set_defaults(func=_cmd_serve)
 
     add_models_parser(sub)
     add_show_parser(sub)  # no Qt: talks to the running window over a socket
@@ -407,7 +419,7 @@ def _glossary_of(args: argparse.Namespace) -> Glossary | None:
     return Glossary.load(path) if path else None
 
 
-def cmd_translate(args: argparse.Namespace) -> int:
+def _cmd_translate(args: argparse.Namespace) -> int:
     """``desktop-mt translate``."""
     jobs = _plan_jobs(args)  # usage errors before the (slow) model load
     translator: TranslatorFace
@@ -515,7 +527,7 @@ def _translate_files(
 ) -> int:
     status = EXIT_OK
     for src, dst in jobs:
-        if dst == STDOUT:
+        if dst == _STDOUT:
             return _translate_file_to_stdout(args, translator, src)
         started = time.perf_counter()
         with _ProgressBar(src.name, args.progress) as bar:
@@ -709,7 +721,7 @@ class _ProgressBar:
 # --- serve -------------------------------------------------------------------------------
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def _cmd_serve(args: argparse.Namespace) -> int:
     """``desktop-mt serve``: FastAPI and uvicorn are imported only here (the 'server' extra)."""
     try:
         from ..server.run import serve_from_args  # the server extra (FastAPI, uvicorn): only for serve
@@ -727,7 +739,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 # --- self-test ---------------------------------------------------------------------------
 
 
-def cmd_self_test(args: argparse.Namespace) -> int:
+def _cmd_self_test(args: argparse.Namespace) -> int:
     """``desktop-mt self-test``: load the model of each direction headless (every variant, or
     ``--variant``) and translate a fixed sentence of its source language."""
     models = [args.model] if isinstance(args.model, str) else args.model
@@ -768,7 +780,7 @@ def cmd_self_test(args: argparse.Namespace) -> int:
 
 
 # A sentence per direction, and the script its translation must be written in.
-SELF_TEST_SENTENCES = {EN_ZH: SELF_TEST_SENTENCE, ZH_EN: "今天天气很好，我们去公园散步吧。"}
+_SELF_TEST_SENTENCES = {EN_ZH: _SELF_TEST_SENTENCE, ZH_EN: "今天天气很好，我们去公园散步吧。"}
 
 
 def _self_test_variant(args: argparse.Namespace, name: str, model_dir: Path, variant: Variant) -> str | None:
@@ -778,7 +790,7 @@ def _self_test_variant(args: argparse.Namespace, name: str, model_dir: Path, var
         started = time.perf_counter()
         translator = make_translator(args, variant)
         loaded = time.perf_counter()
-        result = translator.translate(SELF_TEST_SENTENCES[name])
+        result = translator.translate(_SELF_TEST_SENTENCES[name])
         done = time.perf_counter()
         translator.close()
     except (DesktopMTError, OSError, ValueError) as exc:

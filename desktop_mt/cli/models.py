@@ -47,8 +47,12 @@ from ..models import (
 from ..models.install import install_folder
 from ..models.installed import decoder_layout
 
-EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
-BUNDLED = "bundled"  # the name `models use` takes for the demo model (a keyword: not translated)
+__all__ = [
+    "add_models_parser",
+]
+
+_EXIT_OK, _EXIT_FAILED, _EXIT_INTERRUPTED = 0, 1, 130
+_BUNDLED = "bundled"  # the name `models use` takes for the demo model (a keyword: not translated)
 
 
 def add_models_parser(sub: Any) -> None:
@@ -62,7 +66,7 @@ def add_models_parser(sub: Any) -> None:
         ),
     )
     msub = mp.add_subparsers(dest="models_command", metavar="{list,download,remove,use,mirror}")
-    msub.add_parser("list", help=_("the catalog and the installed models (* = active)")).set_defaults(func=cmd_list)
+    msub.add_parser("list", help=_("the catalog and the installed models (* = active)")).set_defaults(func=_cmd_list)
     dl = msub.add_parser("download", help=_("download and install a catalog model (resumes an interrupted one)"))
     dl.add_argument("name", metavar="NAME")
     dl.add_argument("--variant", choices=VARIANTS, default="int8", help=_("which files (default int8)"))
@@ -74,7 +78,7 @@ def add_models_parser(sub: Any) -> None:
             "https://huggingface.co)"
         ),
     )
-    dl.set_defaults(func=cmd_download)
+    dl.set_defaults(func=_cmd_download)
     add = msub.add_parser(
         "add",
         help=_(
@@ -84,10 +88,10 @@ def add_models_parser(sub: Any) -> None:
     )
     add.add_argument("folder", metavar="FOLDER")
     add.add_argument("--name", help=_("the installed model's name (default: the folder's name)"))
-    add.set_defaults(func=cmd_add)
+    add.set_defaults(func=_cmd_add)
     rm = msub.add_parser("remove", help=_("delete an installed model"))
     rm.add_argument("name", metavar="NAME")
-    rm.set_defaults(func=cmd_remove)
+    rm.set_defaults(func=_cmd_remove)
     use = msub.add_parser(
         "use", help=_("make a model the default of its direction, in the app and the CLI ('bundled': the demo)")
     )
@@ -97,11 +101,11 @@ def add_models_parser(sub: Any) -> None:
         choices=DIRECTIONS,
         help=_("the direction (default: the model's own; en-zh for 'bundled')"),
     )
-    use.set_defaults(func=cmd_use)
+    use.set_defaults(func=_cmd_use)
     mirror = msub.add_parser("mirror", help=_("show or set the download mirror ('none' to clear)"))
     mirror.add_argument("url", nargs="?", metavar="URL|none")
-    mirror.set_defaults(func=cmd_mirror)
-    mp.set_defaults(func=cmd_list)
+    mirror.set_defaults(func=_cmd_mirror)
+    mp.set_defaults(func=_cmd_list)
 
 
 def _reports_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -114,7 +118,7 @@ def _reports_errors(command: Callable[[argparse.Namespace], int]) -> Callable[[a
             return command(args)
         except DesktopMTError as exc:
             print(_("desktop-mt: {message}").format(message=describe(exc)), file=sys.stderr)
-            return EXIT_FAILED
+            return _EXIT_FAILED
 
     return run
 
@@ -130,7 +134,7 @@ def _mb(n: int) -> str:
 
 
 @_reports_errors
-def cmd_list(args: argparse.Namespace) -> int:
+def _cmd_list(args: argparse.Namespace) -> int:
     """``models list``: catalog entries, then the installed models of each direction (the
     bundled one included) with sizes, decoder layout and target tokens; ``*`` marks the active
     model of each direction."""
@@ -159,7 +163,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for direction, title in DIRECTION_TITLES.items():
         chosen = active.get(direction, "")
         print(_("{title} ({direction}):").format(title=_(title), direction=direction))
-        print(f"{'*' if not chosen else ' '} {BUNDLED:<18} {_bundled_line(direction)}")
+        print(f"{'*' if not chosen else ' '} {_BUNDLED:<18} {_bundled_line(direction)}")
         members = [m for m in found if m.direction == direction]
         for m in members:
             _print_installed(m, chosen in (m.name, str(m.path)))
@@ -170,7 +174,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(_("Other language pairs (not used by desktop-mt's two directions):"))
         for m in others:
             _print_installed(m, False)
-    return EXIT_OK
+    return _EXIT_OK
 
 
 def _print_installed(m: InstalledModel, active: bool) -> None:
@@ -201,20 +205,20 @@ def _tokens_line(info: ModelInfo, tokens: tuple[str, ...]) -> str:
     return ", ".join(shown) + more
 
 
-def time_left(seconds: float) -> str:
+def _time_left(seconds: float) -> str:
     """``15 s left`` / ``4 min left`` (as the Models dialog words it)."""
     if seconds < 120:
         return _("{seconds} s left").format(seconds=f"{seconds:.0f}")
     return _("{minutes} min left").format(minutes=f"{seconds / 60:.0f}")
 
 
-def rate_text(p: DownloadProgress) -> str:
+def _rate_text(p: DownloadProgress) -> str:
     """``4.0 MB/s, 15 s left`` (empty until the speed is measured)."""
     if not p.speed:
         return ""
     eta = p.eta
     speed = _("{megabytes} MB/s").format(megabytes=f"{p.speed / 1e6:.1f}")
-    return speed + (f", {time_left(eta)}" if eta is not None else "")
+    return speed + (f", {_time_left(eta)}" if eta is not None else "")
 
 
 class _Progress:
@@ -226,7 +230,7 @@ class _Progress:
         self.file = ""
 
     def __call__(self, p: DownloadProgress) -> None:
-        rate = rate_text(p)
+        rate = _rate_text(p)
         if p.phase == "downloading" and p.file != self.file and p.file:
             self.file = p.file
             if not self.tty:
@@ -248,7 +252,7 @@ class _Progress:
 
 
 # The downloader's phases (DownloadProgress.phase) as the progress line words them.
-PHASES = {
+_PHASES = {
     "listing": N_("listing"),
     "downloading": N_("downloading"),
     "verifying": N_("verifying"),
@@ -258,17 +262,17 @@ PHASES = {
 
 
 def _phase(phase: str) -> str:
-    return _(PHASES[phase]) if phase in PHASES else phase
+    return _(_PHASES[phase]) if phase in _PHASES else phase
 
 
-def cmd_download(args: argparse.Namespace) -> int:
+def _cmd_download(args: argparse.Namespace) -> int:
     """``models download NAME``: fetch, verify and install; exit 130 on Ctrl-C (rerun resumes)."""
     try:
         _settings_warnings()
         entry = catalog_entry(args.name)  # an unknown name is said before any download line
     except DesktopMTError as exc:
         print(_("desktop-mt: {message}").format(message=describe(exc)), file=sys.stderr)
-        return EXIT_FAILED
+        return _EXIT_FAILED
     endpoint = resolve_endpoint(args.endpoint)
     print(
         _("downloading {name} ({variant}) from {endpoint}").format(
@@ -285,15 +289,15 @@ def cmd_download(args: argparse.Namespace) -> int:
             _("desktop-mt: interrupted; nothing was installed. Run the same command again to resume."),
             file=sys.stderr,
         )
-        return EXIT_INTERRUPTED
+        return _EXIT_INTERRUPTED
     except DesktopMTError as exc:
         progress.close()
         print(_("desktop-mt: {message}").format(message=describe(exc)), file=sys.stderr)
-        return EXIT_FAILED
+        return _EXIT_FAILED
     progress.close()
     print(_("installed {name} ({variant}) in {folder}").format(name=args.name, variant=args.variant, folder=path))
     _print_how_to_use(args.name)
-    return EXIT_OK
+    return _EXIT_OK
 
 
 def _print_how_to_use(name: str) -> None:
@@ -305,7 +309,7 @@ def _print_how_to_use(name: str) -> None:
 
 
 @_reports_errors
-def cmd_add(args: argparse.Namespace) -> int:
+def _cmd_add(args: argparse.Namespace) -> int:
     """``models add FOLDER``: install a model folder like a catalog download (hashes, then the
     step layout with per-row int8), or build one from a Marian checkpoint (config.json +
     model.safetensors, no torch needed); a folder the converter does not apply to is used in place."""
@@ -318,7 +322,7 @@ def cmd_add(args: argparse.Namespace) -> int:
             ).format(folder=folder),
             file=sys.stderr,
         )
-        return EXIT_FAILED
+        return _EXIT_FAILED
     name = args.name or folder.resolve().name
     target = models_dir() / name
     if target.exists():
@@ -326,7 +330,7 @@ def cmd_add(args: argparse.Namespace) -> int:
             _("desktop-mt: a model named {name} is installed already; choose another with --name").format(name=name),
             file=sys.stderr,
         )
-        return EXIT_FAILED
+        return _EXIT_FAILED
     print(
         _("adding {folder} as {name} (building the int8 step layout; this takes a minute)").format(
             folder=folder, name=name
@@ -341,20 +345,20 @@ def cmd_add(args: argparse.Namespace) -> int:
             )
         )
         print(_("make it the default: desktop-mt models use {folder}").format(folder=folder))
-        return EXIT_OK
+        return _EXIT_OK
     print(_("installed {name} in {folder}").format(name=name, folder=path))
     _print_how_to_use(name)
-    return EXIT_OK
+    return _EXIT_OK
 
 
 @_reports_errors
-def cmd_remove(args: argparse.Namespace) -> int:
+def _cmd_remove(args: argparse.Namespace) -> int:
     print(_("removed {name} ({folder})").format(name=args.name, folder=remove_model(args.name)))
-    return EXIT_OK
+    return _EXIT_OK
 
 
 @_reports_errors
-def cmd_use(args: argparse.Namespace) -> int:
+def _cmd_use(args: argparse.Namespace) -> int:
     """``models use NAME|DIR``: the active model of the model's own direction; ``bundled``
     (with ``--direction``, default en-zh) goes back to the bundled model of that direction."""
     if args.name == "bundled":
@@ -362,11 +366,11 @@ def cmd_use(args: argparse.Namespace) -> int:
     else:
         direction = set_active(args.name, args.direction)
     print(_("active {direction} model: {name}").format(direction=direction, name=args.name))
-    return EXIT_OK
+    return _EXIT_OK
 
 
 @_reports_errors
-def cmd_mirror(args: argparse.Namespace) -> int:
+def _cmd_mirror(args: argparse.Namespace) -> int:
     if args.url is not None:
         set_endpoint_setting("" if args.url == "none" else args.url)
     print(
@@ -374,4 +378,4 @@ def cmd_mirror(args: argparse.Namespace) -> int:
             mirror=get_endpoint_setting() or _("none"), endpoint=resolve_endpoint()
         )
     )
-    return EXIT_OK
+    return _EXIT_OK

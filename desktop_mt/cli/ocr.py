@@ -25,6 +25,13 @@ from ..engine import direction
 from ..engine.direction import Target
 from ..ocr import OcrEngine, OcrResult, is_image_path
 
+__all__ = [
+    "OUTPUT_SEPARATOR",
+    "add_ocr_parser",
+    "is_image_file",
+    "translate_images",
+]
+
 OUTPUT_SEPARATOR = "\n\n---\n\n"  # between the recognised text and its translation in NAME.zh.txt
 
 
@@ -47,7 +54,7 @@ def add_ocr_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         help=_("JSON per image: text, lines with their boxes [x0, y0, x1, y1] and confidence"),
     )
     ocr.add_argument("--threads", type=int, default=0, metavar="N", help=_("ONNX Runtime threads (0: automatic)"))
-    ocr.set_defaults(func=cmd_ocr)
+    ocr.set_defaults(func=_cmd_ocr)
 
 
 def is_image_file(path: Path, fmt: str = "auto") -> bool:
@@ -55,7 +62,7 @@ def is_image_file(path: Path, fmt: str = "auto") -> bool:
     return fmt == "auto" and is_image_path(path)
 
 
-def cmd_ocr(args: argparse.Namespace) -> int:
+def _cmd_ocr(args: argparse.Namespace) -> int:
     """``desktop-mt ocr``: print the text of each image."""
     engine = OcrEngine(threads=args.threads)
     status = 0

@@ -16,7 +16,11 @@ from ..app import i18n, instance_client
 from ..app.i18n import N_, _
 from .gui_launch import run_gui  # loads Qt when it starts the window: only when none runs
 
-SHOW_EPILOG = N_("""\
+__all__ = [
+    "add_show_parser",
+]
+
+_SHOW_EPILOG = N_("""\
 desktop shortcuts (Wayland has no global hotkeys for apps):
   GNOME: Settings > Keyboard > View and Customise Shortcuts > Custom Shortcuts > +,
          command: desktop-mt show --selection
@@ -41,7 +45,7 @@ def add_show_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "Bring the running desktop-mt window forward and, with --clipboard or "
             "--selection, translate that text in it. Starts the app when none runs."
         ),
-        epilog=_(SHOW_EPILOG),
+        epilog=_(_SHOW_EPILOG),
         formatter_class=i18n.RawDescriptionHelpFormatter,
     )
     what = parser.add_mutually_exclusive_group()
@@ -60,18 +64,18 @@ def add_show_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--no-start", action="store_true", help=_("do not start the app when none runs (exit 1 instead)")
     )
-    parser.set_defaults(func=cmd_show)
+    parser.set_defaults(func=_cmd_show)
 
 
-def gui_argv(args: argparse.Namespace) -> list[str]:
+def _gui_argv(args: argparse.Namespace) -> list[str]:
     """The window's own command line for this request."""
     flag = ["--clipboard"] if args.clipboard else ["--selection"] if args.selection else []
     return flag + ["--", *args.files] if args.files else flag
 
 
-def cmd_show(args: argparse.Namespace) -> int:
+def _cmd_show(args: argparse.Namespace) -> int:
     """Send the request to the running window; start one when none runs."""
-    argv = gui_argv(args)
+    argv = _gui_argv(args)
     try:
         reply = instance_client.send(argv)
     except instance_client.NotRunning:
