@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
 
+from desktop_mt.engine.protocols import TranslatorFace
 from desktop_mt.tm.apply import memory_factory
 
 from .dialogs.glossary_editor import GlossaryStore
@@ -89,7 +89,7 @@ def compose(
     services: Services,
     bar: DirectionBar,
     *,
-    translator_factory: Callable[[EngineConfig], Any],
+    translator_factory: Callable[[EngineConfig], TranslatorFace],
     real_engine: bool,
     model_override: str | None,
     apply_settings: Callable[[Settings], None],

@@ -17,7 +17,7 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QThread, Signal
 
@@ -25,6 +25,8 @@ from desktop_mt.app.session import Session
 from desktop_mt.engine.events import TranslationStats
 from desktop_mt.engine.model_format import ModelInfo
 from desktop_mt.engine.options import GenerationOptions
+from desktop_mt.engine.protocols import TranslatorFace
+from desktop_mt.tm import TranslationMemory
 
 from .compose import WindowParts, compose
 from .features import file_jobs
@@ -61,7 +63,7 @@ class Controller(QObject):
         settings: Settings,
         *,
         settings_path: Path | None = None,
-        translator_factory: Callable[[EngineConfig], Any] | None = None,
+        translator_factory: Callable[[EngineConfig], TranslatorFace] | None = None,
         hotkey: GlobalHotkey | None = None,
         model_override: str | None = None,
     ) -> None:
@@ -132,14 +134,14 @@ class Controller(QObject):
         events.model_loaded.subscribe(self.modelLoaded.emit)
 
     # ---- wiring -------------------------------------------------------------------------
-    def _start_worker(self, factory: Callable[[EngineConfig], Any] | None) -> None:
+    def _start_worker(self, factory: Callable[[EngineConfig], TranslatorFace] | None) -> None:
         self.worker_thread = QThread()
         self.worker_thread.setObjectName("translation-worker")
         self.worker = TranslationWorker(factory)
         self.worker.moveToThread(self.worker_thread)
 
     @property
-    def translation_memory(self) -> Any:
+    def translation_memory(self) -> TranslationMemory | None:
         """The user's translation memory (``tm.TranslationMemory``, opened when first needed;
         None when it cannot be opened): post-editing, file jobs and the Local API share it."""
         return self.postedit.memory
@@ -307,7 +309,7 @@ class Controller(QObject):
         return self.engine.loaded_config
 
     @property
-    def model_info(self) -> Any:
+    def model_info(self) -> ModelInfo | None:
         """The loaded translator's model information (None before the first load)."""
         return self.engine.model_info
 

@@ -28,13 +28,13 @@ import contextlib
 import dataclasses
 import threading
 import unicodedata
-from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeyEvent, QKeySequence, QPalette, QTextCursor
 from PySide6.QtWidgets import QApplication, QFrame, QLabel, QMenu, QPlainTextEdit, QToolButton, QVBoxLayout
 
 from desktop_mt.app.session import Request
+from desktop_mt.engine.events import Alternative
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.engine.prefix import target_pieces
 from desktop_mt.engine.router import TwoWayTranslator, translator_for_sentence
@@ -275,7 +275,7 @@ class AlternativesFeature(QObject):
         self.cancel()
         self.popup.dismiss()
 
-    def _on_ready(self, req_id: int, result: Any) -> None:
+    def _on_ready(self, req_id: int, result: list[Alternative] | str) -> None:
         pending = self._pending
         if pending is None or pending.req_id != req_id:
             return  # superseded or cancelled
@@ -303,7 +303,7 @@ class AlternativesFeature(QObject):
             self.show_menu_from(pending.pair, pending.start, result)
 
     # ---- menus --------------------------------------------------------------------------
-    def show_menu(self, pair: Pair, alternatives: list[Any]) -> QMenu:
+    def show_menu(self, pair: Pair, alternatives: list[Alternative]) -> QMenu:
         """The menu of ``alternatives`` for ``pair``, below the sentence in the translation pane."""
         menu = QMenu(self.window.window())
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -323,7 +323,7 @@ class AlternativesFeature(QObject):
         return menu
 
     def _from_actions(
-        self, pair: Pair, start: int, alternatives: list[Any], parent: QObject
+        self, pair: Pair, start: int, alternatives: list[Alternative], parent: QObject
     ) -> tuple[str, list[QAction]]:
         """The title and the actions of the alternatives of ``pair`` from ``start``."""
         document = self.window.target.document()
@@ -341,7 +341,7 @@ class AlternativesFeature(QObject):
             actions.append(action)
         return translate("Alternatives", "Alternatives from “{word}”").format(word=_short(word, 20)), actions
 
-    def show_popup(self, pair: Pair, start: int, alternatives: list[Any]) -> AlternativesPopup:
+    def show_popup(self, pair: Pair, start: int, alternatives: list[Alternative]) -> AlternativesPopup:
         """A click's alternatives, offered under the sentence without taking the keyboard."""
         title, actions = self._from_actions(pair, start, alternatives, self.popup)
         target: QPlainTextEdit = self.window.target
@@ -352,7 +352,7 @@ class AlternativesFeature(QObject):
         self.popupShown.emit(self.popup)
         return self.popup
 
-    def show_menu_from(self, pair: Pair, start: int, alternatives: list[Any]) -> QMenu:
+    def show_menu_from(self, pair: Pair, start: int, alternatives: list[Alternative]) -> QMenu:
         """The keyboard menu of continuations of ``pair``'s translation from position ``start``."""
         menu = QMenu(self.window.window())
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -40,22 +40,23 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDialog, QWidget
 
 from desktop_mt.app.session import Ended, Request
 from desktop_mt.engine.direction import sentence_direction
+from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.tm import TranslationMemory
 from desktop_mt.tm.incremental import Sentence, is_marker, plan_update
-from desktop_mt.tm.store import match_key
+from desktop_mt.tm.store import Match, match_key
 
 from ..dialogs.glossary_editor import GlossaryStore
 from ..dialogs.tm_dialog import open_tm_dialog
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from ..ports import StrEnum
+from ..ports import EngineConfig, StrEnum
 from ..services import Services
 from ..window.direction_bar import DirectionFeature
 from ..workers.translation import IncrementalPlan
-from .alignment import MEMORY, MODEL, AlignmentView, Pair, missing_terms_text, utf16_len
+from .alignment import MEMORY, MODEL, AlignmentView, Pair, SegmentSpan, missing_terms_text, utf16_len
 from .engine_loading import EngineLoading
 from .postedit_completion import Completion
 from .postedit_confirm import Confirmation, SentenceStatus
@@ -100,6 +101,7 @@ class Figures:
 
 
 SuggestionBar = MatchPanel  # its old name (the window builds it under the panes)
+MadeWith = tuple[GenerationOptions, EngineConfig | None]  # the options and the model config a translation was made with
 
 
 class PostEditFeature(QObject):
@@ -131,13 +133,13 @@ class PostEditFeature(QObject):
         self.user_memory = memory  # the user's translation memory (shared with the file jobs and the Local API)
         self._committed: set[tuple[str, str, str]] = set()
         self._source = ""  # the source text the translation shown was made from
-        self._made_with: Any = None  # the options and model the translation shown was made with
+        self._made_with: MadeWith | None = None  # the options and model the translation shown was made with
         self.restored_with = ""  # a restored draft's translated_with(), until the next translation
         self._planned = False  # the current request is incremental (else the model has all of it)
         self._to_model = 0  # the sentences of the planned request that go to the model
-        self.tm_dialog: Any = None
+        self.tm_dialog: QDialog | None = None
         self._req_id, self._whole = 0, True
-        self._suggestions: dict[str, Any] = {}  # match key -> the memory's fuzzy match, this request's
+        self._suggestions: dict[str, Match] = {}  # match key -> the memory's fuzzy match, this request's
         self._remembered = 0  # sentences of this request from the memory (the status bar says so)
         self._announced = False  # the status bar says what this request kept or took from the memory
         self._model_ran = True  # the current request sent something to the model (its figures mean something)
@@ -154,7 +156,7 @@ class PostEditFeature(QObject):
         self._term_checks: dict[tuple[str, str, Any], tuple[Any, ...]] = {}  # (source, translation, glossary)
         self.view.missing_terms = self.missing_terms
         window.suggestion_bar.useRequested.connect(self.use_suggestion)
-        self._shown: tuple[Pair, list[Any]] | None = None  # the sentence the match panel shows matches for
+        self._shown: tuple[Pair, list[Match]] | None = None  # the sentence the match panel shows matches for
         bar = window.suggestion_bar
         QWidget.setTabOrder(window.target, bar.buttons[0])  # Tab from the translation reaches Use 1..3
         for first, second in itertools.pairwise(bar.buttons):
@@ -237,7 +239,7 @@ class PostEditFeature(QObject):
             return 0
         return self.confirmation.confirm_all(ask=False)
 
-    def open_memory(self) -> Any:
+    def open_memory(self) -> QDialog | None:
         """Edit > Translation memory…: the memory dialog (search, edit, delete, TMX)."""
         memory = self.memory
         if memory is None:
@@ -305,12 +307,12 @@ class PostEditFeature(QObject):
         draft keeps it, so that after a restart only changed sentences go to the model)."""
         return fingerprint(self._made_with) if self._made_with is not None else self.restored_with
 
-    def _restored_with_these(self, made_with: tuple[Any, Any]) -> bool:
+    def _restored_with_these(self, made_with: MadeWith) -> bool:
         """Whether the translation shown is a restored draft's, made with these settings and this
         model (its sentences are then kept as a translation of this session's would be)."""
         return self._made_with is None and bool(self.restored_with) and self.restored_with == fingerprint(made_with)
 
-    def _untouched(self, pair: Pair, made_with: tuple[Any, Any]) -> bool:
+    def _untouched(self, pair: Pair, made_with: MadeWith) -> bool:
         """Whether a sentence translated with ``self._made_with`` is still right with
         ``made_with``: only the glossary changed (same model, same other options) and it renders
         the same terms in this sentence as before. Any other change: translate it again."""
@@ -325,7 +327,7 @@ class PostEditFeature(QObject):
             new.glossary, pair.source, source_lang
         )
 
-    def _memory_differs(self, pair: Pair, memory: Any) -> bool:
+    def _memory_differs(self, pair: Pair, memory: TranslationMemory) -> bool:
         """Whether the memory now has another translation for ``pair``'s sentence than the one
         shown (an entry approved, edited or deleted since it was shown)."""
         way = sentence_direction(pair.source, self.direction.target.value)
@@ -389,7 +391,7 @@ class PostEditFeature(QObject):
         self._said = message
         self.window.statusBar().showMessage(message, ms)
 
-    def _on_span(self, req_id: int, span: Any) -> None:
+    def _on_span(self, req_id: int, span: SegmentSpan) -> None:
         if req_id != self._req_id:
             return
         if self._whole:  # a sentence of a text the model has whole
@@ -491,7 +493,7 @@ class PostEditFeature(QObject):
             return
         bar.show_matches(pair.source, matches)
 
-    def matches_for(self, pair: Pair) -> list[Any]:
+    def matches_for(self, pair: Pair) -> list[Match]:
         """The memory's matches to offer for ``pair`` (a sentence the model translated, not
         edited): its suggestion first (an unapproved edit's exact match, or the best fuzzy
         one), then the next best fuzzy ones, up to three."""
@@ -558,7 +560,7 @@ def planned_summary(kept: int, remembered: int, to_model: int) -> str:
     return translate("PostEdit", ", ").join(parts)
 
 
-def fingerprint(made_with: Any) -> str:
+def fingerprint(made_with: MadeWith) -> str:
     """A short digest of ``(options, model config)`` that is the same in every run (frozen
     dataclasses' reprs): what a draft keeps of how its translation was made."""
     return hashlib.sha256(repr(made_with).encode("utf-8")).hexdigest()[:16]
