@@ -13,11 +13,14 @@ it never sees the controller. :class:`Services` holds
 * :class:`Events`, the app's other Qt-free topics (the status bar's state, file jobs, the loaded
   model, applied settings),
 * the window's few verbs a feature may call: :meth:`translate`, :meth:`show_entry`, and the
-  options of a request (:meth:`generation_options`, :meth:`window_options`).
+  options of a request (:meth:`generation_options`, :meth:`window_options`),
+* the features' Qt parent (:attr:`Services.owner`: they live as long as it).
 
-The verbs are bound once by the composition (:meth:`Services.bind`), since the request flow
-and the direction control are built on these services themselves. A test builds a
-:class:`Services` on a fake window and worker and gets the same code paths as the app.
+The verbs are bound once by the controller (:meth:`Services.bind`), since the request flow
+and the direction control are built on these services themselves
+(:func:`~desktop_mt.gui.compose.compose` builds every part). A test builds a :class:`Services`
+on a fake window and worker and gets the same code paths as the app
+(``tests/gui/test_services.py``).
 """
 
 from __future__ import annotations
