@@ -39,7 +39,7 @@ __all__ = [
 
 _T = TypeVar("_T")
 
-_log = logging.getLogger(__name__)
+_logger = logging.getLogger(__name__)
 
 _HISTORY_FILE = "history.sqlite3"
 _DEFAULT_LIMIT = 10_000
@@ -146,7 +146,7 @@ class History:
             extra = Path(str(self.path) + suffix)
             if extra.exists():
                 os.replace(extra, Path(str(backup) + suffix))
-        _log.warning("history database unreadable (%s); moved aside as %s", type(exc).__name__, backup.name)
+        _logger.warning("history database unreadable (%s); moved aside as %s", type(exc).__name__, backup.name)
         self.recovered = backup
         self._open()
 

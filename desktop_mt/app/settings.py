@@ -93,7 +93,7 @@ __all__ = [
     "resolve_endpoint",
 ]
 
-_log = logging.getLogger(__name__)
+_logger = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
 _LEGACY_MODELS_FILE = "models.json"  # the model manager's file before version 3
@@ -402,7 +402,7 @@ def _set_aside(path: Path, what: str, reason: str) -> _Read:
         backup = _backup_aside(path)
     except OSError as exc:
         return _Read(None, [f"{what.capitalize()} {path} is unreadable ({reason}) and could not be moved: {exc}."])
-    _log.warning("%s corrupt (%s); kept as %s", what, reason, backup)
+    _logger.warning("%s corrupt (%s); kept as %s", what, reason, backup)
     msg = WordedText(
         N_("{what} {file} was unreadable ({reason}). It was saved as {backup} and the default settings are in use."),
         what=Phrase(_CAPITALIZED[what]),
@@ -442,7 +442,7 @@ def load_settings(path: Path | None = None) -> LoadResult:
     warnings += field_warnings + model_warnings
     settings.model_path = settings.model_path_saved = model_folder(models.active[EN_ZH])
     for w in field_warnings + model_warnings:
-        _log.warning("settings: %s", w)
+        _logger.warning("settings: %s", w)
     return LoadResult(settings, warnings, read.backup, models)
 
 
@@ -456,7 +456,7 @@ def _retire(legacy: Path) -> None:
         try:
             os.replace(legacy, legacy.with_name(legacy.name + _MIGRATED_SUFFIX))
         except OSError as exc:
-            _log.warning("could not rename the migrated %s: %s", legacy, exc)
+            _logger.warning("could not rename the migrated %s: %s", legacy, exc)
 
 
 def _migrate(old: dict[str, Any], legacy: Path) -> tuple[dict[str, Any], list[str]]:

@@ -9,3 +9,5 @@ LibreTranslate's shapes, plus ``POST /translate/stream`` (Server-Sent Events of 
 Importing this package does not import FastAPI: only :mod:`desktop_mt.server.app` and
 :mod:`desktop_mt.server.run` need the optional ``server`` extra.
 """
+
+__all__: list[str] = []

@@ -40,8 +40,12 @@ from .openapi import describe
 from .requests import check_key, query_params
 from .service import ServedTranslator, TranslationService
 
-log = logging.getLogger("desktop_mt.server")
-ENDPOINTS = (
+__all__ = [
+    "create_app",
+]
+
+_logger = logging.getLogger("desktop_mt.server")
+_ENDPOINTS = (
     "/translate",
     "/translate/stream",
     "/detect",
@@ -73,7 +77,7 @@ def create_app(
     if memory is None and config.tm is not None:
         memory = open_memory(config.tm)
     if translator is None:
-        translator = load_translator(config)
+        translator = _load_translator(config)
     service = TranslationService(translator, config, memory, confirmed_only)
 
     @contextlib.asynccontextmanager
@@ -103,7 +107,7 @@ def create_app(
     return app
 
 
-def load_translator(config: ServerConfig) -> ServedTranslator:
+def _load_translator(config: ServerConfig) -> ServedTranslator:
     """The two-way translator the config names (raises DesktopMTError with a message naming the fix)."""
     return build_translator(
         list(config.model_choices) or None,
@@ -125,7 +129,7 @@ def _add_middleware(app: FastAPI, config: ServerConfig, service: TranslationServ
     if service.memory_enabled:  # X-Desktop-MT-Memory: what of each answer the memory gave
         app.add_middleware(MemoryHeader)
     # Outermost (added last): the Host check, the last word on errors, the log line.
-    app.add_middleware(Guard, metrics=service.metrics, endpoints=ENDPOINTS, check_host=is_loopback(config.host))
+    app.add_middleware(Guard, metrics=service.metrics, endpoints=_ENDPOINTS, check_host=is_loopback(config.host))
 
 
 def _add_error_handlers(app: FastAPI) -> None:
@@ -139,11 +143,11 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:  # 404, 405, multipart
         headers = dict(exc.headers or {})
         if exc.status_code == 405:  # Starlette names the methods of the first route of the path only
-            headers["Allow"] = ", ".join(allowed_methods(app, request.url.path))
+            headers["Allow"] = ", ".join(_allowed_methods(app, request.url.path))
         return error_response(ApiError(exc.status_code, str(exc.detail), headers), request.url.path)
 
 
-def allowed_methods(app: FastAPI, path: str) -> list[str]:
+def _allowed_methods(app: FastAPI, path: str) -> list[str]:
     """The methods the routes of ``path`` answer (a 405's ``Allow``), as /openapi.json lists
     them (HEAD, which Starlette adds to each GET route, is not an operation of the API)."""
     methods = {

@@ -37,7 +37,16 @@ from collections.abc import Callable, Hashable, Sequence
 
 from ..base.errors import DesktopMTError
 
-log = logging.getLogger("desktop_mt.server")
+__all__ = [
+    "TranslateBatch",
+    "QueueFull",
+    "BatcherClosed",
+    "Ticket",
+    "BatchReport",
+    "Batcher",
+]
+
+_logger = logging.getLogger("desktop_mt.server")
 
 TranslateBatch = Callable[[list[str], threading.Event, Hashable], list[str]]
 """``translate(texts, cancel, key)``: the engine call for ``texts``, all submitted with ``key``."""
@@ -275,4 +284,4 @@ class Batcher:
                 )
             )
         except Exception:
-            log.exception("batch report failed")
+            _logger.exception("batch report failed")

@@ -19,16 +19,23 @@ from .htmltext import HtmlDocument
 from .languages import Target
 from .service import SHUTTING_DOWN, Stream, TooManyStreams, TranslationService
 
-log = logging.getLogger("desktop_mt.server")
-OFFLOAD_CHARS = 64 * 1024  # more HTML than this is split into tags and text off the event loop
+__all__ = [
+    "translate_texts",
+    "translate_nbest",
+    "open_stream",
+    "translate_html",
+]
+
+_logger = logging.getLogger("desktop_mt.server")
+_OFFLOAD_CHARS = 64 * 1024  # more HTML than this is split into tags and text off the event loop
 
 
-def busy(message: str, service: TranslationService) -> ApiError:
+def _busy(message: str, service: TranslationService) -> ApiError:
     """503 with ``Retry-After`` (each API's shape maps it; DeepL's is 429)."""
     return ApiError(503, message, headers={"Retry-After": str(service.config.retry_after_s)})
 
 
-def unavailable(exc: DirectionUnavailableError) -> ApiError:
+def _unavailable(exc: DirectionUnavailableError) -> ApiError:
     """400 for text that needs a direction without a model (the message names the one to download)."""
     return ApiError(400, str(exc))
 
@@ -38,16 +45,16 @@ async def translate_texts(service: TranslationService, texts: list[str], target:
     try:
         return await service.translate(texts, target)
     except DirectionUnavailableError as exc:
-        raise unavailable(exc) from None
+        raise _unavailable(exc) from None
     except QueueFull as exc:
         service.metrics.rejected.labels("queue_full").inc()
-        raise busy(f"Server busy: {exc}; retry later", service) from None
+        raise _busy(f"Server busy: {exc}; retry later", service) from None
     except BatcherClosed as exc:
-        raise busy(f"Server busy: {exc}", service) from None
+        raise _busy(f"Server busy: {exc}", service) from None
     except TranslationCancelled:  # only the shutdown cancels a batch a client waits for
-        raise busy(f"Server busy: {SHUTTING_DOWN}; retry later", service) from None
+        raise _busy(f"Server busy: {SHUTTING_DOWN}; retry later", service) from None
     except DesktopMTError as exc:  # anything else is a bug: the guard answers 500 and logs where
-        log.error("translation failed: %s", type(exc).__name__)
+        _logger.error("translation failed: %s", type(exc).__name__)
         raise ApiError(500, f"Cannot translate text: {exc}") from None
 
 
@@ -60,14 +67,14 @@ async def translate_nbest(
     try:
         found = await service.nbest(texts, others + 1, target)
     except DirectionUnavailableError as exc:
-        raise unavailable(exc) from None
+        raise _unavailable(exc) from None
     except TooManyStreams as exc:
         service.metrics.rejected.labels("nbest").inc()
-        raise busy(f"Server busy: {exc}; retry later", service) from None
+        raise _busy(f"Server busy: {exc}; retry later", service) from None
     except TranslationCancelled:  # a gate's TurnCancelled too: only the shutdown cancels a search a client waits for
-        raise busy(f"Server busy: {SHUTTING_DOWN}; retry later", service) from None
+        raise _busy(f"Server busy: {SHUTTING_DOWN}; retry later", service) from None
     except DesktopMTError as exc:
-        log.error("n-best search failed: %s", type(exc).__name__)
+        _logger.error("n-best search failed: %s", type(exc).__name__)
         raise ApiError(500, f"Cannot translate text: {exc}") from None
     firsts = [texts[0] if texts else "" for texts in found]
     return firsts, [[t for t in texts[1:] if t != first][:others] for texts, first in zip(found, firsts)]
@@ -79,13 +86,13 @@ def open_stream(service: TranslationService, text: str, target: Target) -> Strea
         return service.open_stream(text, target)
     except TooManyStreams as exc:
         service.metrics.rejected.labels("streams").inc()
-        raise busy(f"Server busy: {exc}; retry later", service) from None
+        raise _busy(f"Server busy: {exc}; retry later", service) from None
 
 
 async def translate_html(service: TranslationService, texts: list[str], target: Target) -> list[str]:
     """HTML documents translated run by run (tags kept; see :mod:`.htmltext`), one engine call."""
     try:
-        if sum(map(len, texts)) > OFFLOAD_CHARS:  # up to 128 x 5000 characters to scan
+        if sum(map(len, texts)) > _OFFLOAD_CHARS:  # up to 128 x 5000 characters to scan
             documents = await run_in_threadpool(lambda: [HtmlDocument(text) for text in texts])
         else:
             documents = [HtmlDocument(text) for text in texts]
@@ -101,4 +108,4 @@ async def translate_html(service: TranslationService, texts: list[str], target: 
             position += len(document.texts)
         return outputs
 
-    return await run_in_threadpool(render) if sum(map(len, texts)) > OFFLOAD_CHARS else render()
+    return await run_in_threadpool(render) if sum(map(len, texts)) > _OFFLOAD_CHARS else render()

@@ -25,7 +25,16 @@ from ..base.errors import DesktopMTError
 from .languages import NAMES, Target, canonical, detect_each
 from .service import TranslationService
 
-ENGLISH, CHINESE = "en", "zh"
+__all__ = [
+    "Translate",
+    "UnsupportedLanguage",
+    "Job",
+    "source_code",
+    "plan",
+    "run",
+]
+
+_ENGLISH, _CHINESE = "en", "zh"
 Translate = Callable[[TranslationService, list[str], Target], Awaitable[list[str]]]
 
 
@@ -59,24 +68,24 @@ def source_code(value: str | None) -> str | None:
     if not code or code.lower() in ("auto", "detect", "auto-detect"):
         return None
     language = canonical(code).split("-")[0].lower()
-    if language in (ENGLISH, CHINESE, "zt"):
-        return CHINESE if language == "zt" else language
+    if language in (_ENGLISH, _CHINESE, "zt"):
+        return _CHINESE if language == "zt" else language
     raise UnsupportedLanguage(f"source language {code} is not supported: this server translates English and Chinese")
 
 
-def text_languages(texts: Sequence[str]) -> list[str]:
+def _text_languages(texts: Sequence[str]) -> list[str]:
     """Each text's ``en``, ``zh`` or the detected code of another script (see the module
     docstring; a text without letters counts as English). The detection reads a bounded
     number of characters in all (``languages.detect_each``)."""
-    return [str(best["language"]) if float(str(best["confidence"])) > 0 else ENGLISH for best in detect_each(texts)]
+    return [str(best["language"]) if float(str(best["confidence"])) > 0 else _ENGLISH for best in detect_each(texts)]
 
 
 def plan(texts: Sequence[str], source: str | None, target: Target) -> Job:
     """The job for ``texts``: each text's language, checked (raises UnsupportedLanguage)."""
     sources = []
-    found = [CHINESE] * len(texts) if source == CHINESE else text_languages(texts)
+    found = [_CHINESE] * len(texts) if source == _CHINESE else _text_languages(texts)
     for number, language in enumerate(found, 1):
-        if language not in (ENGLISH, CHINESE):
+        if language not in (_ENGLISH, _CHINESE):
             which = f"text {number}" if len(texts) > 1 else "the text"
             raise UnsupportedLanguage(
                 f"{which} looks {NAMES.get(language, language)} ({language}); this server "

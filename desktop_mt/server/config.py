@@ -15,13 +15,25 @@ from ..app.i18n import _
 from ..base.errors import DesktopMTError
 from ..engine.model_format import VARIANTS, Variant
 
-API_KEY_ENV = "DESKTOP_MT_API_KEY"
+__all__ = [
+    "CONFIG_ENV",
+    "CORS_HEADERS",
+    "ServeConfigError",
+    "ServerConfig",
+    "is_loopback",
+    "check_safe",
+    "cors_origins",
+    "add_serve_arguments",
+    "config_from_args",
+]
+
+_API_KEY_ENV = "DESKTOP_MT_API_KEY"
 CONFIG_ENV = "DESKTOP_MT_SERVE_CONFIG"  # the config handed to --workers processes
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+_LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 # --cors-origin presets: the origins of desktop apps whose web views call the server. Pot is a
 # Tauri app: its web view's origin is tauri://localhost (macOS, Linux) or
 # http(s)://tauri.localhost (Windows), and it streams OpenAI answers with fetch() from there.
-CORS_PRESETS = {"pot": ("tauri://localhost", "https://tauri.localhost", "http://tauri.localhost")}
+_CORS_PRESETS = {"pot": ("tauri://localhost", "https://tauri.localhost", "http://tauri.localhost")}
 CORS_HEADERS = ("Content-Type", "Authorization", "api-key")  # api-key: Pot's Azure option
 
 
@@ -45,7 +57,7 @@ class ServerConfig:
     beyond ``max_connections`` open connections a new one is answered 503 and closed.
     Shutdown (SIGTERM, Ctrl+C, the app's quit): work already running gets ``drain_s`` seconds
     to finish (:meth:`.service.TranslationService.drain`).
-    ``cors_origins`` may name presets (:data:`CORS_PRESETS`, e.g. ``pot``).
+    ``cors_origins`` may name presets (:data:`_CORS_PRESETS`, e.g. ``pot``).
 
     Models: ``models`` the ``--model`` values (folders or installed names, at most one per
     direction, resolved by ``app.factory.build_translator``; none: the active, else the
@@ -124,7 +136,7 @@ class ServerConfig:
 
 def is_loopback(host: str) -> bool:
     """Whether ``host`` only accepts connections from this machine."""
-    if host.strip("[]").lower() in LOOPBACK_NAMES:
+    if host.strip("[]").lower() in _LOOPBACK_NAMES:
         return True
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
@@ -137,7 +149,7 @@ def check_safe(config: ServerConfig) -> None:
     if not is_loopback(config.host) and not config.api_key:
         raise ServeConfigError(
             f"refusing to listen on {config.host} without an API key: anyone who can reach this "
-            f"machine could use the translator. Give --api-key KEY (or set {API_KEY_ENV}), or "
+            f"machine could use the translator. Give --api-key KEY (or set {_API_KEY_ENV}), or "
             f"bind to 127.0.0.1 (the default)."
         )
     for origin in config.cors_origins:
@@ -147,10 +159,10 @@ def check_safe(config: ServerConfig) -> None:
                 "list the origins that may (e.g. --cors-origin "
                 "https://example.org)"
             )
-        if "://" not in origin and origin not in CORS_PRESETS:
+        if "://" not in origin and origin not in _CORS_PRESETS:
             raise ServeConfigError(
                 f"--cors-origin {origin}: give an origin such as "
-                f"https://example.org, or a preset: {', '.join(CORS_PRESETS)}"
+                f"https://example.org, or a preset: {', '.join(_CORS_PRESETS)}"
             )
 
 
@@ -158,7 +170,7 @@ def cors_origins(config: ServerConfig) -> list[str]:
     """The allowed browser origins, presets expanded."""
     origins: list[str] = []
     for origin in config.cors_origins:
-        origins += CORS_PRESETS.get(origin, (origin,))
+        origins += _CORS_PRESETS.get(origin, (origin,))
     return list(dict.fromkeys(origins))
 
 
@@ -174,7 +186,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY",
         help=_(
             "require this key (api_key in the body, or 'Authorization: Bearer KEY'); default: ${variable} if set"
-        ).format(variable=API_KEY_ENV),
+        ).format(variable=_API_KEY_ENV),
     )
     parser.add_argument(
         "--workers",
@@ -325,7 +337,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         variant=args.variant or VARIANTS[0],
         threads=args.threads or 0,
         provider=args.provider,
-        api_key=args.api_key or os.environ.get(API_KEY_ENV) or None,
+        api_key=args.api_key or os.environ.get(_API_KEY_ENV) or None,
         workers=args.workers,
         cors_origins=tuple(args.cors_origins),
         char_limit=args.char_limit,

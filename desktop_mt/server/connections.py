@@ -4,7 +4,7 @@ on open connections.
 uvicorn closes an idle keep-alive connection after ``timeout_keep_alive``, but a connection
 that never sends a complete request (nothing at all, or headers a byte at a time) is held
 forever, and once the process runs out of file descriptors ``accept()`` fails for everyone.
-:func:`protocol_class` returns uvicorn's h11 protocol with these additions:
+:func:`_protocol_class` returns uvicorn's h11 protocol with these additions:
 
 - the request line and headers must arrive within ``header_timeout_s`` of the connection
   (or of the previous answer, on a kept-alive connection); then the client gets 408 and the
@@ -25,12 +25,12 @@ forever, and once the process runs out of file descriptors ``accept()`` fails fo
   uvicorn's text/plain;
 - a connection closed while the client is still sending its request body (the app answered
   before reading it: 413 for a declared length over the limit, 408 for a body too slow) is
-  closed *lingering* (:class:`LingeringTransport`): the answer and a FIN go out at once, what
+  closed *lingering* (:class:`_LingeringTransport`): the answer and a FIN go out at once, what
   the client still sends is read and dropped for up to ``linger_s`` (5 s), then the socket
   closes. Closed at once with unread data, the kernel resets the connection and a client
   still writing a 10 MB body saw "connection reset" instead of the 413.
 
-The body's own deadline is the app's (:func:`.requests.read_body`, 408 in the endpoint's
+The body's own deadline is the app's (:func:`.requests._read_body`, 408 in the endpoint's
 shape).
 
 Graceful shutdown: uvicorn calls each open connection's ``shutdown()`` when it starts to shut
@@ -38,7 +38,7 @@ down (SIGTERM, Ctrl+C, ``should_exit``); the protocol first calls the app's drai
 the app's lifespan puts in the lifespan state (:data:`DRAIN_STATE`): the service answers
 waiting requests 503 and gives running work ``drain_s`` seconds
 (:meth:`.service.TranslationService.drain`). uvicorn waits for the connections to finish for
-``drain_s`` + :data:`ANSWER_MARGIN_S` (the interrupted work's answers and error events must
+``drain_s`` + :data:`_ANSWER_MARGIN_S` (the interrupted work's answers and error events must
 get out before it cancels what is left).
 """
 
@@ -58,8 +58,16 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .config import CONFIG_ENV, ServerConfig
 
+__all__ = [
+    "DRAIN_STATE",
+    "INVALID_HTTP",
+    "GuardedH11Protocol",
+    "WorkerProtocol",
+    "uvicorn_options",
+]
+
 DRAIN_STATE = "desktop_mt.drain"  # the lifespan state's key of the app's drain hook
-ANSWER_MARGIN_S = 3.0  # after the drain time: for the interrupted work's answers to be sent
+_ANSWER_MARGIN_S = 3.0  # after the drain time: for the interrupted work's answers to be sent
 _SEQUENCE = itertools.count()  # orders the connections' waits (oldest first), whatever the clock
 INVALID_HTTP = "Invalid HTTP request: the request line, headers or body framing are malformed"
 
@@ -74,7 +82,7 @@ def _raw_response(status: str, message: str, extra: str = "") -> bytes:
 
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with a header deadline and a connection bound (class attributes
-    set by :func:`protocol_class`)."""
+    set by :func:`_protocol_class`)."""
 
     header_timeout_s = 10.0
     pressure_header_s = 1.0  # the header deadline while the table is three quarters full
@@ -90,7 +98,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's own (h11_impl), narrower than BaseProtocol's
         _no_delay(transport)
-        super().connection_made(LingeringTransport(transport, self))
+        super().connection_made(_LingeringTransport(transport, self))
         self._waiting_since = next(_SEQUENCE)
         if len(self.connections) > self.max_connections and not self._evict_oldest_waiting():
             transport.write(
@@ -106,7 +114,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self._lingering:
-            return  # the rest of a body nobody will read (see LingeringTransport)
+            return  # the rest of a body nobody will read (see _LingeringTransport)
         cycle = self.cycle
         super().data_received(data)
         if self.cycle is not cycle:  # a request's headers are complete
@@ -165,7 +173,7 @@ class GuardedH11Protocol(H11Protocol):
         return self.conn.their_state is h11.SEND_BODY
 
     def linger(self, raw: asyncio.Transport) -> None:
-        """Close ``raw`` lingering (see :class:`LingeringTransport`)."""
+        """Close ``raw`` lingering (see :class:`_LingeringTransport`)."""
         self._lingering = True
         self._disarm()
         raw.write_eof()  # after the answer still buffered: the client reads it, then EOF
@@ -211,7 +219,7 @@ class GuardedH11Protocol(H11Protocol):
         self.transport.close()
 
 
-class LingeringTransport(asyncio.Transport):
+class _LingeringTransport(asyncio.Transport):
     """The connection's transport as uvicorn sees it, with one change: :meth:`close` while the
     client is still sending a request body the app did not read closes lingering
     (:meth:`GuardedH11Protocol.linger`: the answer and a FIN now, the rest of the body read
@@ -289,7 +297,7 @@ def _no_delay(transport: asyncio.BaseTransport) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
-def protocol_class(config: ServerConfig) -> type[GuardedH11Protocol]:
+def _protocol_class(config: ServerConfig) -> type[GuardedH11Protocol]:
     """The protocol for ``config``'s limits (uvicorn's ``http=`` setting)."""
     return type("DesktopMTProtocol", (GuardedH11Protocol,), _limits(config))
 
@@ -318,11 +326,11 @@ def uvicorn_options(config: ServerConfig, workers: bool = False) -> dict[str, An
     """uvicorn.Config keywords for ``config``: the protocol above (for ``--workers``, by
     import string), the idle keep-alive timeout, the shutdown's wait (the drain time and the
     margin for the last answers), no access log (it could carry query strings)."""
-    http = "desktop_mt.server.connections:WorkerProtocol" if workers else protocol_class(config)
+    http = "desktop_mt.server.connections:WorkerProtocol" if workers else _protocol_class(config)
     return dict(
         http=http,
         timeout_keep_alive=config.keep_alive_s,
-        timeout_graceful_shutdown=config.drain_s + ANSWER_MARGIN_S,
+        timeout_graceful_shutdown=config.drain_s + _ANSWER_MARGIN_S,
         access_log=False,
         log_config=None,
     )

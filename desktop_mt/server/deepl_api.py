@@ -34,7 +34,13 @@ from .languages import ENGLISH, Target
 from .requests import Params, credentials, key_matches, off_loop, read_params, string_field, unless_disconnected
 from .service import TranslationService
 
-DEEPLX_ALTERNATIVES = 3  # other translations in a DeepLX answer (DeepL's usual count)
+__all__ = [
+    "is_deeplx",
+    "deeplx_answer",
+    "add_routes",
+]
+
+_DEEPLX_ALTERNATIVES = 3  # other translations in a DeepLX answer (DeepL's usual count)
 _KEY_MESSAGE = "Authorization failed. Please supply a valid auth_key parameter."
 
 
@@ -127,7 +133,7 @@ def _translator_for(params: Params) -> compat.Translate:
     return translate_html if tags == "html" else translate_texts
 
 
-async def deepl_translate(request: Request, service: TranslationService) -> JSONResponse:
+async def _deepl_translate(request: Request, service: TranslationService) -> JSONResponse:
     """``POST /v2/translate``: DeepL's request and response."""
     config = service.config
     params = await read_params(request, config, repeated=("text",))
@@ -185,7 +191,7 @@ async def _deeplx_output(service: TranslationService, job: compat.Job) -> tuple[
     if not job.translated(0):
         return job.texts[0], []
     try:
-        firsts, others = await translate_nbest(service, job.texts, job.target, DEEPLX_ALTERNATIVES)
+        firsts, others = await translate_nbest(service, job.texts, job.target, _DEEPLX_ALTERNATIVES)
     except ApiError as exc:
         if exc.status != 503:
             raise
@@ -216,7 +222,7 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
 
     @app.post("/v2/translate")
     async def v2_translate(request: Request) -> Response:
-        return await deepl_translate(request, service)
+        return await _deepl_translate(request, service)
 
     @app.get("/v2/usage")  # a route per method: distinct operations in /openapi.json
     @app.post("/v2/usage")

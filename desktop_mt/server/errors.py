@@ -21,6 +21,19 @@ from starlette.responses import JSONResponse
 
 from ..base.errors import DesktopMTError
 
+__all__ = [
+    "ApiError",
+    "ClientGone",
+    "Body",
+    "Shape",
+    "libre_shape",
+    "deepl_shape",
+    "deeplx_shape",
+    "openai_shape",
+    "shape_for",
+    "error_response",
+]
+
 
 class ApiError(DesktopMTError):
     """An error answered with ``status`` in the endpoint's shape."""
@@ -40,7 +53,7 @@ class ClientGone(DesktopMTError):
 
 Body = dict[str, object]
 Shape = Callable[[ApiError], "tuple[int, Body]"]
-DEEPL_BUSY = 429  # DeepL's "too many requests" (its clients retry it); we say 503 elsewhere
+_DEEPL_BUSY = 429  # DeepL's "too many requests" (its clients retry it); we say 503 elsewhere
 _OPENAI_TYPES = {401: "invalid_request_error", 503: "server_error", 500: "server_error"}
 _OPENAI_CODES = {401: "invalid_api_key", 408: "timeout", 413: "context_length_exceeded", 503: "overloaded"}
 
@@ -52,7 +65,7 @@ def libre_shape(exc: ApiError) -> tuple[int, Body]:
 
 def deepl_shape(exc: ApiError) -> tuple[int, Body]:
     """DeepL's ``{"message": ...}``; busy is 429."""
-    return (DEEPL_BUSY if exc.status == 503 else exc.status), {"message": exc.message}
+    return (_DEEPL_BUSY if exc.status == 503 else exc.status), {"message": exc.message}
 
 
 def deeplx_shape(exc: ApiError) -> tuple[int, Body]:

@@ -30,6 +30,11 @@ from collections.abc import Iterator
 
 from ..base.errors import TranslationCancelled
 
+__all__ = [
+    "TurnCancelled",
+    "FairGate",
+]
+
 
 class TurnCancelled(TranslationCancelled):
     """The cancel flag was set while waiting for a turn."""

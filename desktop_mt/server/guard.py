@@ -30,12 +30,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .errors import ApiError, ClientGone, error_response
 from .metrics import Metrics
 
-log = logging.getLogger("desktop_mt.server")
-GONE = 499  # the client closed the connection before the answer (nginx's convention)
-ALLOWED_HOSTS = frozenset(("localhost", "127.0.0.1", "[::1]", "::1"))
+__all__ = [
+    "Guard",
+    "JsonCORSMiddleware",
+]
+
+_logger = logging.getLogger("desktop_mt.server")
+_GONE = 499  # the client closed the connection before the answer (nginx's convention)
+_ALLOWED_HOSTS = frozenset(("localhost", "127.0.0.1", "[::1]", "::1"))
 
 
-def host_name(header: str) -> str:
+def _host_name(header: str) -> str:
     """The host of a Host header, without the port (``[::1]:5000`` -> ``[::1]``)."""
     header = header.strip().lower()
     if header.startswith("["):
@@ -55,7 +60,7 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        started, status, responded = time.perf_counter(), GONE, False
+        started, status, responded = time.perf_counter(), _GONE, False
 
         async def observe_send(message: Message) -> None:
             nonlocal status, responded
@@ -68,7 +73,7 @@ class Guard:
         except (ClientGone, ClientDisconnect):
             pass  # nothing to answer: nobody listens
         except Exception as exc:  # noqa: BLE001 - a bug: answered as 500 and logged without its message
-            log.error("unexpected error on %s: %s", _endpoint(scope["path"], self.endpoints), where(exc))
+            _logger.error("unexpected error on %s: %s", _endpoint(scope["path"], self.endpoints), _where(exc))
             if not responded:
                 await error_response(ApiError(500, f"Internal server error ({type(exc).__name__})"), scope["path"])(
                     scope, receive, observe_send
@@ -79,8 +84,8 @@ class Guard:
     async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.check_host:
             headers = dict(scope["headers"])
-            host = host_name(headers.get(b"host", b"").decode("latin-1"))
-            if host not in ALLOWED_HOSTS:
+            host = _host_name(headers.get(b"host", b"").decode("latin-1"))
+            if host not in _ALLOWED_HOSTS:
                 refused = ApiError(
                     400, "Invalid host header: this server answers requests for localhost, 127.0.0.1 and [::1] only"
                 )
@@ -93,7 +98,9 @@ class Guard:
         self.metrics.requests.labels(endpoint, str(status)).inc()
         self.metrics.latency.labels(endpoint).observe(seconds)
         sizes = scope.get("state", {}).get("sizes", "")
-        log.info("%s %s %d %s%.1f ms", scope["method"], endpoint, status, f"{sizes} " if sizes else "", seconds * 1000)
+        _logger.info(
+            "%s %s %d %s%.1f ms", scope["method"], endpoint, status, f"{sizes} " if sizes else "", seconds * 1000
+        )
 
 
 def _endpoint(path: str, endpoints: tuple[str, ...]) -> str:
@@ -101,7 +108,7 @@ def _endpoint(path: str, endpoints: tuple[str, ...]) -> str:
     return path if path in endpoints else "other"
 
 
-def where(exc: BaseException) -> str:
+def _where(exc: BaseException) -> str:
     """An exception's type and its traceback's frames (file:line in function), innermost
     last, without its message or any source line: both may hold a request's text."""
     frames = traceback.extract_tb(exc.__traceback__)

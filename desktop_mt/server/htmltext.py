@@ -13,6 +13,10 @@ from collections.abc import Sequence
 
 from ..batch.html import HtmlDocument as _Page
 
+__all__ = [
+    "HtmlDocument",
+]
+
 
 class HtmlDocument:
     """One HTML input: ``texts`` to translate, then :meth:`render` with their translations."""

@@ -28,6 +28,20 @@ from ..engine import direction
 from ..engine.direction import EN_ZH, ZH_EN, Direction, DirectionUnavailableError
 from ..engine.script import Script, converter
 
+__all__ = [
+    "NAMES",
+    "ENGLISH",
+    "SIMPLIFIED",
+    "TRADITIONAL",
+    "canonical",
+    "language_of",
+    "traditional_converter",
+    "Target",
+    "LanguageTable",
+    "detect",
+    "detect_each",
+]
+
 NAMES = {
     "en": "English",
     "zh": "Chinese",
@@ -162,8 +176,8 @@ class LanguageTable:
 
 # --- detection ---------------------------------------------------------------------------
 
-DETECT_CHARS = 8_000  # characters the detection reads per request, at most
-DETECT_MIN_CHARS = 60
+_DETECT_CHARS = 8_000  # characters the detection reads per request, at most
+_DETECT_MIN_CHARS = 60
 
 # The most frequent English words (function words mostly); a share of them marks English.
 _ENGLISH_WORDS = frozenset(
@@ -291,11 +305,11 @@ def detect(texts: Sequence[str], chars: int = 0) -> list[dict[str, object]]:
     translator decides by), when it names one. Text without letters gives
     ``[{"language": "en", "confidence": 0.0}]`` (as LibreTranslate).
 
-    The rule reads at most ``chars`` (default :data:`DETECT_CHARS`) characters, shared by the
+    The rule reads at most ``chars`` (default :data:`_DETECT_CHARS`) characters, shared by the
     texts (each text's beginning): a language shows in a few sentences, and a request of 128
     texts at the character limit is answered in milliseconds.
     """
-    text = "\n".join(_sample(texts, chars or DETECT_CHARS))
+    text = "\n".join(_sample(texts, chars or _DETECT_CHARS))
     weights: dict[str, int] = {}
     for sentence in direction.sentences(text):
         lang = direction.language(sentence) or _script_majority(sentence)
@@ -315,16 +329,16 @@ def detect(texts: Sequence[str], chars: int = 0) -> list[dict[str, object]]:
 
 
 def detect_each(texts: Sequence[str]) -> list[dict[str, object]]:
-    """The best guess of :func:`detect` for each text on its own, :data:`DETECT_CHARS`
+    """The best guess of :func:`detect` for each text on its own, :data:`_DETECT_CHARS`
     characters read in all."""
-    chars = max(DETECT_MIN_CHARS, DETECT_CHARS // max(1, len(texts)))
+    chars = max(_DETECT_MIN_CHARS, _DETECT_CHARS // max(1, len(texts)))
     return [detect([text], chars)[0] for text in texts]
 
 
 def _sample(texts: Sequence[str], chars: int) -> list[str]:
     """The beginnings of ``texts``, ``chars`` characters in all (at least
-    :data:`DETECT_MIN_CHARS` of each text while the budget lasts), cut at a space where one is near."""
-    share = max(DETECT_MIN_CHARS, chars // max(1, len(texts)))
+    :data:`_DETECT_MIN_CHARS` of each text while the budget lasts), cut at a space where one is near."""
+    share = max(_DETECT_MIN_CHARS, chars // max(1, len(texts)))
     out, left = [], chars
     for text in texts:
         if left <= 0:

@@ -27,6 +27,11 @@ from .memory import whole_from_memory
 from .requests import Params, check_key, off_loop, read_params, string_field, unless_disconnected
 from .service import Stream, TranslationService
 
+__all__ = [
+    "add_routes",
+    "TranslateRequest",
+]
+
 
 def add_routes(app: FastAPI, service: TranslationService) -> None:
     """LibreTranslate's endpoints on ``app``."""

@@ -28,7 +28,16 @@ from ..engine.direction import DIRECTIONS
 from ..tm.store import TranslationMemory, memory_path
 from ..tm.tmx import import_tmx
 
-USER_MEMORY = ""  # ServerConfig.tm for the user's own memory
+__all__ = [
+    "MemoryFileError",
+    "open_memory",
+    "HEADER",
+    "whole_from_memory",
+    "record_answers",
+    "MemoryHeader",
+]
+
+_USER_MEMORY = ""  # ServerConfig.tm for the user's own memory
 
 
 class MemoryFileError(DesktopMTError):
@@ -37,7 +46,7 @@ class MemoryFileError(DesktopMTError):
 
 def open_memory(where: str) -> TranslationMemory:
     """The memory ``ServerConfig.tm`` names (see the module docstring)."""
-    if where == USER_MEMORY:
+    if where == _USER_MEMORY:
         return TranslationMemory(memory_path())
     path = Path(where).expanduser()
     if not path.is_file():
@@ -57,7 +66,7 @@ HEADER = "X-Desktop-MT-Memory"
 
 
 @dataclasses.dataclass
-class MemoryFlags:
+class _MemoryFlags:
     """One request's batched texts and what of them the memory gave (``record``)."""
 
     texts: int = 0
@@ -68,7 +77,7 @@ class MemoryFlags:
     def record(self, answers: Sequence[str]) -> None:
         """Add ``answers`` (``server.service.Answer``s, or plain strings: the model's)."""
         for answer in answers:
-            from_memory, to_model = sentences_from_memory(answer)
+            from_memory, to_model = _sentences_from_memory(answer)
             self.texts += 1
             self.sentences += from_memory
             self.whole += bool(from_memory and not to_model)
@@ -78,10 +87,10 @@ class MemoryFlags:
         return f"texts={self.texts}; whole={self.whole}; partial={self.partial}; sentences={self.sentences}"
 
 
-_CURRENT: contextvars.ContextVar[MemoryFlags | None] = contextvars.ContextVar("desktop_mt_memory", default=None)
+_CURRENT: contextvars.ContextVar[_MemoryFlags | None] = contextvars.ContextVar("desktop_mt_memory", default=None)
 
 
-def sentences_from_memory(answer: str) -> tuple[int, bool]:
+def _sentences_from_memory(answer: str) -> tuple[int, bool]:
     """``(sentences the memory gave, whether the model gave any of it)`` of one batched answer
     (``server.service.Answer`` carries them; any other string is the model's alone)."""
     return getattr(answer, "from_memory", 0), getattr(answer, "to_model", True)
@@ -89,7 +98,7 @@ def sentences_from_memory(answer: str) -> tuple[int, bool]:
 
 def whole_from_memory(answer: str) -> bool:
     """The whole answer came from the memory."""
-    from_memory, to_model = sentences_from_memory(answer)
+    from_memory, to_model = _sentences_from_memory(answer)
     return from_memory > 0 and not to_model
 
 
@@ -103,7 +112,7 @@ def record_answers(answers: Sequence[str]) -> None:
 class MemoryHeader:
     """ASGI middleware: a request whose batched texts went through the memory gets the
     :data:`HEADER` (see the module docstring). Pure ASGI, so the route runs in this call's
-    context and ``record_answers`` reaches this request's :class:`MemoryFlags`."""
+    context and ``record_answers`` reaches this request's :class:`_MemoryFlags`."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -112,7 +121,7 @@ class MemoryHeader:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        flags = MemoryFlags()
+        flags = _MemoryFlags()
         token = _CURRENT.set(flags)
 
         async def flagged(message: Message) -> None:

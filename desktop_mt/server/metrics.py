@@ -21,6 +21,11 @@ from prometheus_client import (
 
 from .batching import BatchReport
 
+__all__ = [
+    "CONTENT_TYPE",
+    "Metrics",
+]
+
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
 _BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128)

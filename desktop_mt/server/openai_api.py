@@ -44,8 +44,22 @@ from .requests import (
 )
 from .service import Stream, TranslationService
 
+__all__ = [
+    "MODEL",
+    "bad_request",
+    "check_openai_key",
+    "ROLES",
+    "check_messages",
+    "text_parts",
+    "TranslationRequest",
+    "ChatRequest",
+    "engine_events",
+    "add_routes",
+    "answer",
+]
+
 MODEL = "desktop-mt"
-TRADITIONAL_MODEL = "desktop-mt-hant"
+_TRADITIONAL_MODEL = "desktop-mt-hant"
 
 
 def bad_request(message: str, param: str) -> ApiError:
@@ -280,7 +294,7 @@ async def _stream_body(chat: ChatRequest, stream: Stream | None, service: Transl
 
 
 def _models(service: TranslationService) -> dict[str, object]:
-    names = [MODEL] + ([TRADITIONAL_MODEL] if TRADITIONAL in service.languages.targets else [])
+    names = [MODEL] + ([_TRADITIONAL_MODEL] if TRADITIONAL in service.languages.targets else [])
     return {
         "object": "list",
         "data": [{"id": name, "object": "model", "created": 0, "owned_by": "desktop-mt"} for name in names],
@@ -303,15 +317,15 @@ def add_routes(app: FastAPI, service: TranslationService) -> None:
         )
 
 
-R = TypeVar("R", bound=TranslationRequest)
+_R = TypeVar("_R", bound=TranslationRequest)
 
 
 async def answer(
     request: Request,
     service: TranslationService,
-    parse: Callable[[Params, TranslationService], R],
-    stream_body: Callable[[R, Stream | None], AsyncIterator[str]],
-    body: Callable[[R, str], dict[str, object]],
+    parse: Callable[[Params, TranslationService], _R],
+    stream_body: Callable[[_R, Stream | None], AsyncIterator[str]],
+    body: Callable[[_R, str], dict[str, object]],
 ) -> Response:
     """The common path of the OpenAI-shaped endpoints: read and check the request
     (``parse(params, service)`` -> a TranslationRequest), then stream ``stream_body(req,

@@ -38,6 +38,11 @@ from .openai_api import (
 from .requests import Params, string_field
 from .service import Stream, TranslationService
 
+__all__ = [
+    "ResponsesRequest",
+    "add_routes",
+]
+
 
 def _input_text(value: object) -> str:
     """The text of ``input``: a string, or the last user item of a list (its content a

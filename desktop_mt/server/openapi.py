@@ -16,6 +16,12 @@ from fastapi import FastAPI
 from .errors import Shape, deepl_shape, deeplx_shape, libre_shape, openai_shape, shape_for
 from .openai_api import ROLES
 
+__all__ = [
+    "ERRORS",
+    "error_schema",
+    "describe",
+]
+
 _STR, _BOOL, _INT = {"type": "string"}, {"type": "boolean"}, {"type": "integer"}
 _STRS = {"type": "array", "items": _STR}
 # A text to translate: 1 to --char-limit's default characters; lists up to --batch-limit's.
@@ -37,26 +43,26 @@ _MESSAGE = {
     "properties": {"role": {"enum": list(ROLES)}, "content": {"anyOf": [_STR, _PARTS]}},
 }
 
-Schema = dict[str, Any]
-FORM = "application/x-www-form-urlencoded"
+_Schema = dict[str, Any]
+_FORM = "application/x-www-form-urlencoded"
 # Language codes per API, as docs/SERVER.md lists them (LibreTranslate's codes and aliases;
 # DeepL's upper-case codes; the server also takes other region tags, not listed here).
-LIBRE_CHINESE = ["zh", "zh-Hans", "zh-Hant", "zt", "zh-CN", "zh-TW"]
-LIBRE_SOURCES = ["auto", "en", *LIBRE_CHINESE]
-LIBRE_TARGETS = ["en", *LIBRE_CHINESE]
-DEEPL_TARGETS = ["ZH", "ZH-HANS", "ZH-HANT", "EN", "EN-US", "EN-GB"]
-DEEPL_SOURCES = ["EN", "ZH"]
-DEEPLX_SOURCES = ["auto", *DEEPL_SOURCES]
-_LIBRE_PROPERTIES: Schema = {
+_LIBRE_CHINESE = ["zh", "zh-Hans", "zh-Hant", "zt", "zh-CN", "zh-TW"]
+_LIBRE_SOURCES = ["auto", "en", *_LIBRE_CHINESE]
+_LIBRE_TARGETS = ["en", *_LIBRE_CHINESE]
+_DEEPL_TARGETS = ["ZH", "ZH-HANS", "ZH-HANT", "EN", "EN-US", "EN-GB"]
+_DEEPL_SOURCES = ["EN", "ZH"]
+_DEEPLX_SOURCES = ["auto", *_DEEPL_SOURCES]
+_LIBRE_PROPERTIES: _Schema = {
     "q": _TEXTS,
-    "source": {"enum": LIBRE_SOURCES},
-    "target": {"enum": LIBRE_TARGETS},
+    "source": {"enum": _LIBRE_SOURCES},
+    "target": {"enum": _LIBRE_TARGETS},
     "format": {"enum": ["text", "html"]},
     "alternatives": {**_INT, "minimum": 0, "maximum": 5},
     "api_key": _STR,
 }
-_LIBRE_TRANSLATE: Schema = {"type": "object", "required": ["q", "source", "target"], "properties": _LIBRE_PROPERTIES}
-BODIES: dict[str, Schema] = {
+_LIBRE_TRANSLATE: _Schema = {"type": "object", "required": ["q", "source", "target"], "properties": _LIBRE_PROPERTIES}
+_BODIES: dict[str, _Schema] = {
     "/translate": _LIBRE_TRANSLATE,
     "/translate/stream": {
         **_LIBRE_TRANSLATE,
@@ -68,8 +74,8 @@ BODIES: dict[str, Schema] = {
         "required": ["text", "target_lang"],
         "properties": {
             "text": _TEXT,
-            "source_lang": {"enum": DEEPLX_SOURCES},
-            "target_lang": {"enum": DEEPL_TARGETS},
+            "source_lang": {"enum": _DEEPLX_SOURCES},
+            "target_lang": {"enum": _DEEPL_TARGETS},
         },
     },
     "/v2/translate": {
@@ -77,8 +83,8 @@ BODIES: dict[str, Schema] = {
         "required": ["text", "target_lang"],
         "properties": {
             "text": {"anyOf": [_ITEM, _ITEMS]},
-            "source_lang": {"enum": DEEPL_SOURCES},
-            "target_lang": {"enum": DEEPL_TARGETS},
+            "source_lang": {"enum": _DEEPL_SOURCES},
+            "target_lang": {"enum": _DEEPL_TARGETS},
             "tag_handling": {"enum": ["html"]},
             "show_billed_characters": {"anyOf": [_BOOL, {"enum": ["0", "1", "true", "false"]}]},
             "auth_key": _STR,
@@ -110,7 +116,7 @@ BODIES: dict[str, Schema] = {
 }
 
 
-def _nullable(body: Schema) -> Schema:
+def _nullable(body: _Schema) -> _Schema:
     """``body`` with each optional field also admitting null: the server reads a null as the
     field left out (:func:`.requests.string_field`, :func:`.requests.strict_bool`), as
     OpenAI's API does (its schema marks these fields nullable) and as JSON clients need (they
@@ -123,15 +129,15 @@ def _nullable(body: Schema) -> Schema:
     return {**body, "properties": properties}
 
 
-BODIES = {path: _nullable(body) for path, body in BODIES.items()}
-JSON_ONLY = ("/v1/",)  # OpenAI's clients send JSON only: no form body documented
-STREAMS = {
+_BODIES = {path: _nullable(body) for path, body in _BODIES.items()}
+_JSON_ONLY = ("/v1/",)  # OpenAI's clients send JSON only: no form body documented
+_STREAMS = {
     "/translate/stream": ("text/event-stream",),
     "/v1/chat/completions": ("application/json", "text/event-stream"),
 }
-STREAMS["/v1/responses"] = STREAMS["/v1/chat/completions"]
+_STREAMS["/v1/responses"] = _STREAMS["/v1/chat/completions"]
 
-ERRORS: dict[str, Schema] = {
+ERRORS: dict[str, _Schema] = {
     "LibreTranslateError": {
         "type": "object",
         "required": ["error"],
@@ -201,10 +207,10 @@ def describe(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema
 
 
-def _operation(path: str, method: str, operation: Schema) -> None:
-    body = BODIES.get(path)
+def _operation(path: str, method: str, operation: _Schema) -> None:
+    body = _BODIES.get(path)
     if body is not None and method == "post":
-        kinds = ("application/json",) if path.startswith(JSON_ONLY) else ("application/json", FORM)
+        kinds = ("application/json",) if path.startswith(_JSON_ONLY) else ("application/json", _FORM)
         operation["requestBody"] = {
             "required": bool(body.get("required")),  # a body of optional fields may be left out
             "content": {kind: {"schema": body} for kind in kinds},
@@ -212,8 +218,8 @@ def _operation(path: str, method: str, operation: Schema) -> None:
     ok = operation.setdefault("responses", {}).setdefault("200", {"description": "Successful Response"})
     if path == "/metrics":
         ok["content"] = {"text/plain": {"schema": _STR}}  # Prometheus' text format
-    elif path in STREAMS and method == "post":
-        ok["content"] = {kind: {"schema": {}} for kind in STREAMS[path]}  # SSE: each API's events
+    elif path in _STREAMS and method == "post":
+        ok["content"] = {kind: {"schema": {}} for kind in _STREAMS[path]}  # SSE: each API's events
     error = {
         "description": "an error in the endpoint's shape",
         "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{error_schema(path)}"}}},

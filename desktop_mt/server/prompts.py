@@ -24,6 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 
+__all__ = [
+    "Extracted",
+    "extract",
+    "target_of",
+    "source_of",
+]
+
 _QUOTES = '"""'
 _POT, _EASYDICT, _BOB = "Translate into ", "Translate the following ", "translate from "
 

@@ -9,7 +9,7 @@ Every limit is checked before the work it bounds: the declared ``Content-Length`
 byte is read, the body size while it is read, the body time while it arrives, and the
 parameters' sizes (by the route modules) before any text is looked at. JSON and form parsing
 are linear in the body (the C JSON decoder, :func:`urllib.parse.parse_qsl`); a body above
-:data:`OFFLOAD_BYTES` is parsed on a worker thread so the event loop keeps answering others.
+:data:`_OFFLOAD_BYTES` is parsed on a worker thread so the event loop keeps answering others.
 """
 
 from __future__ import annotations
@@ -33,18 +33,33 @@ from starlette.requests import Request
 from .config import ServerConfig
 from .errors import ApiError, ClientGone
 
-OFFLOAD_BYTES = 64 * 1024  # bigger bodies are parsed (and their texts checked) off the loop
-FORM_SETTINGS = 64  # form fields allowed besides --batch-limit texts (source, target, key...)
-UTF8_ESCAPED = 12  # bytes of one character at most in a form: 4 UTF-8 bytes, each as %XX
+__all__ = [
+    "PROMPT_ROOM",
+    "Params",
+    "read_params",
+    "query_params",
+    "string_field",
+    "header_text",
+    "credentials",
+    "off_loop",
+    "strict_bool",
+    "key_matches",
+    "check_key",
+    "unless_disconnected",
+]
+
+_OFFLOAD_BYTES = 64 * 1024  # bigger bodies are parsed (and their texts checked) off the loop
+_FORM_SETTINGS = 64  # form fields allowed besides --batch-limit texts (source, target, key...)
+_UTF8_ESCAPED = 12  # bytes of one character at most in a form: 4 UTF-8 bytes, each as %XX
 PROMPT_ROOM = 1000  # characters of a translation prompt around the text (Pot's, Bob's...)
-YIELD_BYTES = 32 * 1024
-T = TypeVar("T")
+_YIELD_BYTES = 32 * 1024
+_T = TypeVar("_T")
 # The answers sent before the body is read (408, 413) close the connection: what follows on it
 # is the rest of that body, not a next request (the protocol reads and drops it, lingering).
-CLOSE = {"Connection": "close"}
+_CLOSE = {"Connection": "close"}
 Params = dict[str, Any]
 """A request's parameters as the body (JSON, form) gave them: checked to hold only valid
-Unicode text (:func:`check_text`); each value's type is checked where it is used
+Unicode text (:func:`_check_text`); each value's type is checked where it is used
 (:func:`string_field`, :func:`strict_bool`)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -59,15 +74,15 @@ async def read_params(request: Request, config: ServerConfig, repeated: tuple[st
     text that is not Unicode in any channel (invalid UTF-8 in the query, form or multipart
     fields; a lone surrogate escape such as ``"\\ud800"`` in JSON): refused, never turned into
     U+FFFD or passed on to fail later."""
-    body = await read_body(request, config.max_body_bytes, config.body_timeout_s)
+    body = await _read_body(request, config.max_body_bytes, config.body_timeout_s)
     params = query_params(request)
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "multipart/form-data":
         params.update(await _multipart(request, body, repeated))
     elif body:
-        limits = FormLimits(config.batch_limit + FORM_SETTINGS, UTF8_ESCAPED * (config.char_limit + PROMPT_ROOM))
+        limits = _FormLimits(config.batch_limit + _FORM_SETTINGS, _UTF8_ESCAPED * (config.char_limit + PROMPT_ROOM))
         params.update(await off_loop(request, _parse_body, body, kind, repeated, limits))
-    await off_loop(request, check_text, params)
+    await off_loop(request, _check_text, params)
     return params
 
 
@@ -84,7 +99,7 @@ def query_params(request: Request) -> Params:
     return dict(pairs)
 
 
-def check_text(params: Params) -> None:
+def _check_text(params: Params) -> None:
     """400 when a name or string anywhere in ``params`` holds a lone surrogate (JSON's
     ``"\\ud800"`` escape decodes to one): it is no character, cannot be written as UTF-8, and
     would fail wherever the text is encoded (an answer echoing it, the engine's tokenizer).
@@ -157,12 +172,12 @@ def credentials(request: Request, scheme: str) -> str | None:
     return rest.strip() if given.lower() == scheme.lower() else None
 
 
-async def read_body(request: Request, limit: int, timeout: float) -> bytes:
+async def _read_body(request: Request, limit: int, timeout: float) -> bytes:
     """The whole body: at most ``limit`` bytes, within ``timeout`` seconds (a client that
     trickles its body cannot hold a connection and its buffer for long)."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise too_large(limit)
+        raise _too_large(limit)
     body = bytearray()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -173,29 +188,29 @@ async def read_body(request: Request, limit: int, timeout: float) -> bytes:
         except StopAsyncIteration:
             break
         except asyncio.TimeoutError:
-            raise ApiError(408, f"Request body not received within {timeout:g} s", CLOSE) from None
+            raise ApiError(408, f"Request body not received within {timeout:g} s", _CLOSE) from None
         body += chunk
         if len(body) > limit:
-            raise too_large(limit)
+            raise _too_large(limit)
     request.state.body_bytes = len(body)
     return bytes(body)
 
 
-def too_large(limit: int) -> ApiError:
+def _too_large(limit: int) -> ApiError:
     return ApiError(
-        413, f"Request body too large: the limit is {limit} bytes; send fewer or shorter texts per request", CLOSE
+        413, f"Request body too large: the limit is {limit} bytes; send fewer or shorter texts per request", _CLOSE
     )
 
 
-async def off_loop(request: Request, work: Callable[..., T], *args: Any) -> T:
+async def off_loop(request: Request, work: Callable[..., _T], *args: Any) -> _T:
     """``work(*args)``, on a worker thread when the request's body is large (parsing and the
     per-text checks of a 2 MB body take tens of milliseconds the event loop owes to others)."""
-    if getattr(request.state, "body_bytes", 0) > OFFLOAD_BYTES:
+    if getattr(request.state, "body_bytes", 0) > _OFFLOAD_BYTES:
         return await run_in_threadpool(work, *args)
     return work(*args)
 
 
-class FormLimits(NamedTuple):
+class _FormLimits(NamedTuple):
     """What a form may hold: ``fields`` fields of at most ``field_bytes`` bytes each (the
     longest text a request may send, percent-escaped), checked before anything is decoded."""
 
@@ -203,7 +218,7 @@ class FormLimits(NamedTuple):
     field_bytes: int
 
 
-def _parse_body(body: bytes, kind: str, repeated: tuple[str, ...], limits: FormLimits) -> Params:
+def _parse_body(body: bytes, kind: str, repeated: tuple[str, ...], limits: _FormLimits) -> Params:
     if kind == "application/json" or kind.endswith("+json"):
         return _json_object(body)
     if body.count(b"&") >= limits.fields:
@@ -238,7 +253,7 @@ def _form(text: str, repeated: tuple[str, ...], field_bytes: int) -> Params:
 
     Decoding escapes is a Python loop that holds the GIL; on this worker thread it would
     starve the event loop of a 2 MB form for ~0.1 s, so the interpreter is handed over
-    after every :data:`YIELD_BYTES` decoded (``time.sleep(0)`` releases the GIL)."""
+    after every :data:`_YIELD_BYTES` decoded (``time.sleep(0)`` releases the GIL)."""
     params: Params = {}
     decoded = 0
     for pair in text.split("&"):
@@ -254,7 +269,7 @@ def _form(text: str, repeated: tuple[str, ...], field_bytes: int) -> Params:
         key = urllib.parse.unquote_plus(name, errors="strict")
         value = urllib.parse.unquote_plus(raw, errors="strict")
         decoded += len(pair)
-        if decoded > YIELD_BYTES:
+        if decoded > _YIELD_BYTES:
             decoded = 0
             time.sleep(0)
         if key in repeated and key in params:
@@ -265,7 +280,7 @@ def _form(text: str, repeated: tuple[str, ...], field_bytes: int) -> Params:
     return params
 
 
-class StrictMultiPartParser(MultiPartParser):
+class _StrictMultiPartParser(MultiPartParser):
     """Starlette's multipart parser with each field's name and value decoded strictly in the
     part's charset (Starlette falls back to Latin-1: invalid UTF-8 became other characters)."""
 
@@ -292,7 +307,7 @@ async def _multipart(request: Request, body: bytes, repeated: tuple[str, ...]) -
 
     # Starlette's parser bounds parts (1 MB) and fields (1000).
     try:
-        form = await StrictMultiPartParser(Headers(scope=request.scope), replay()).parse()
+        form = await _StrictMultiPartParser(Headers(scope=request.scope), replay()).parse()
     except MultiPartException as exc:
         raise ApiError(400, f"Invalid request: {exc.message}") from None
     params: Params = {key: value for key, value in form.items() if isinstance(value, str)}
@@ -335,7 +350,7 @@ def check_key(request: Request, params: Params, expected: str | None) -> None:
         raise ApiError(403, "Invalid API key")
 
 
-async def unless_disconnected(request: Request, work: Awaitable[T]) -> T:
+async def unless_disconnected(request: Request, work: Awaitable[_T]) -> _T:
     """The result of ``work`` (queued or running engine work), or ClientGone once the client
     disconnects first: ``work`` is then cancelled, which takes its texts out of the queue and
     stops the engine call they are in (see :mod:`.batching`)."""

@@ -38,7 +38,18 @@ from .app import create_app
 from .config import CONFIG_ENV, ServeConfigError, ServerConfig, check_safe, config_from_args
 from .connections import uvicorn_options
 
-log = logging.getLogger("desktop_mt.server")
+__all__ = [
+    "EXIT_OK",
+    "EXIT_FAILED",
+    "EXIT_USAGE",
+    "serve_from_args",
+    "serve",
+    "bind_sockets",
+    "app_from_environment",
+    "ServerThread",
+]
+
+_logger = logging.getLogger("desktop_mt.server")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -60,7 +71,7 @@ def serve(config: ServerConfig) -> int:
     try:
         sockets = bind_sockets(config.host, config.port)
     except OSError as exc:
-        message = port_problem(config.host, config.port, exc)
+        message = _port_problem(config.host, config.port, exc)
         print(_("desktop-mt serve: error: {message}").format(message=message), file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -69,7 +80,7 @@ def serve(config: ServerConfig) -> int:
     except DesktopMTError as exc:
         print(_("desktop-mt serve: error: {message}").format(message=exc), file=sys.stderr)
         return EXIT_FAILED
-    except (KeyboardInterrupt, Terminated):  # Ctrl+C / SIGTERM before or after uvicorn's own stop
+    except (KeyboardInterrupt, _Terminated):  # Ctrl+C / SIGTERM before or after uvicorn's own stop
         pass
     finally:
         for sock in sockets:
@@ -77,13 +88,13 @@ def serve(config: ServerConfig) -> int:
     return EXIT_OK
 
 
-class Terminated(BaseException):
+class _Terminated(BaseException):
     """SIGTERM, raised where the process was (as Ctrl+C raises KeyboardInterrupt)."""
 
 
 @contextlib.contextmanager
 def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM raises :class:`Terminated` while the server starts and after it has stopped.
+    """SIGTERM raises :class:`_Terminated` while the server starts and after it has stopped.
 
     uvicorn handles SIGTERM while it serves (the graceful shutdown) and then raises the
     signal again for the handler that was there before it: with the default action the
@@ -94,7 +105,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
         return
 
     def terminated(_signum: int, _frame: FrameType | None) -> None:
-        raise Terminated()
+        raise _Terminated()
 
     previous = signal.signal(signal.SIGTERM, terminated)
     try:
@@ -107,12 +118,14 @@ def _serve(config: ServerConfig, sockets: list[socket.socket]) -> None:
     if config.workers == 1:
         app = create_app(config)  # loads the model; the port is already ours
         server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options(config)))
-        log.info("listening on %s (Ctrl+C to stop)", " and ".join(map(_url, sockets)))
+        _logger.info("listening on %s (Ctrl+C to stop)", " and ".join(map(_url, sockets)))
         server.run(sockets=sockets)
     else:
         model_folders(list(config.model_choices) or None)  # fail here, not N times
         os.environ[CONFIG_ENV] = config.to_json()
-        log.info("listening on %s with %d workers (Ctrl+C to stop)", " and ".join(map(_url, sockets)), config.workers)
+        _logger.info(
+            "listening on %s with %d workers (Ctrl+C to stop)", " and ".join(map(_url, sockets)), config.workers
+        )
         Multiprocess(
             uvicorn.Config(
                 "desktop_mt.server.run:app_from_environment",
@@ -168,7 +181,7 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def port_problem(host: str, port: int, exc: OSError) -> str:
+def _port_problem(host: str, port: int, exc: OSError) -> str:
     """The message for a host/port that cannot be used, naming the flag to change."""
     if exc.errno == errno.EADDRINUSE:
         return f"port {port} is in use on {host} (another server, or another desktop-mt): choose another with --port"

@@ -34,7 +34,16 @@ from .languages import LanguageTable, Target
 from .memory import record_answers
 from .metrics import Metrics
 
-log = logging.getLogger("desktop_mt.server")
+__all__ = [
+    "SHUTTING_DOWN",
+    "ServedTranslator",
+    "Answer",
+    "TooManyStreams",
+    "TranslationService",
+    "Stream",
+]
+
+_logger = logging.getLogger("desktop_mt.server")
 SHUTTING_DOWN = "the server is shutting down"
 
 
@@ -107,7 +116,7 @@ class TranslationService:
             return
         self.draining = True
         self.batcher.drain()
-        log.info("shutting down: running work has %g s to finish", self.config.drain_s)
+        _logger.info("shutting down: running work has %g s to finish", self.config.drain_s)
         self._interrupt_timer = asyncio.get_running_loop().call_later(self.config.drain_s, self.interrupt)
 
     def interrupt(self) -> None:
@@ -216,7 +225,7 @@ class TranslationService:
         self._batch_share_s = report.seconds / max(1, batched_clients)
         self.metrics.record_batch(report)
         self.metrics.queue_texts.set(self.batcher.queued_texts)
-        log.info("batch: %d texts from %d requests in %.3f s", report.texts, report.requests, report.seconds)
+        _logger.info("batch: %d texts from %d requests in %.3f s", report.texts, report.requests, report.seconds)
 
     # -- n-best (alternatives) -----------------------------------------------------------
 
@@ -358,7 +367,7 @@ class Stream:
         try:
             outcome, last = self._generate(metrics)
         except Exception as exc:  # noqa: BLE001 - reported to the client as an SSE error
-            log.warning("stream failed: %s", type(exc).__name__)
+            _logger.warning("stream failed: %s", type(exc).__name__)
             last = ("error", f"Cannot translate text: {exc}")
         finally:
             if self._reason is not None:
