@@ -152,8 +152,7 @@ def test_show_window_shortcut_is_applied_and_changed_without_a_restart(qtbot, xd
         xdisplay.key("ctrl+alt+w")
     assert window.isVisible()
 
-    controller.apply_settings(Settings(show_hotkey="Ctrl+Alt+K"))
-    extra.register()  # what the dialog's Apply does
+    controller.apply_settings(Settings(show_hotkey="Ctrl+Alt+K"))  # registered again: settings_applied
     assert extra.show.active_sequence == "Ctrl+Alt+K"
     # The old keys are given back: another program can take them now.
     other, error = _grab(xdisplay.name, "w", X.ControlMask | X.Mod1Mask)
@@ -168,7 +167,6 @@ def test_show_window_shortcut_is_applied_and_changed_without_a_restart(qtbot, xd
     assert state["selection_hotkey"] == "Active: Ctrl+Alt+D works from any application."
 
     controller.apply_settings(Settings(hotkey_enabled=False, show_hotkey="Ctrl+Alt+K"))
-    extra.register()
     assert extra.show.active_sequence is None and extra.selection.active_sequence is None
     assert shortcuts.states(controller.settings, controller.hotkey_state(), None, extra, None)["show_hotkey"] == "Off."
     extra.shutdown()
