@@ -128,6 +128,7 @@ __all__ = [
     "JobSummary",
     "count_kept",
     "read_input",
+    "job_key",
 ]
 
 FORMATS = ("txt", "srt", "docx", "xliff", "po", "md", "html", "pptx", "xlsx", "pdf")

@@ -48,6 +48,11 @@ from .errors import BatchInputError
 from .tags import ProjectedText, Projection, Span
 from .textio import SegmentCollector
 
+__all__ = [
+    "WordDocument",
+    "load",
+]
+
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 
@@ -111,9 +116,9 @@ _FLDCHAR = _w("fldChar")
 _FLDCHAR_TYPE = _w("fldCharType")
 
 # An lxml element (w:p, w:r, w:t...): lxml ships no type information (pyproject: mypy overrides).
-Element = Any
-Unit = list[Element]  # a unit's w:t elements and note references, in order
-Format = tuple[Element, Element | None]  # (a run, the hyperlink holding it or None)
+_Element = Any
+_Unit = list[_Element]  # a unit's w:t elements and note references, in order
+_Format = tuple[_Element, _Element | None]  # (a run, the hyperlink holding it or None)
 
 _CT_FOOTNOTES = "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"
 _CT_ENDNOTES = "application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml"
@@ -133,9 +138,9 @@ class WordDocument:
             raise BatchInputError(f"{filename}: not a valid .docx file ({exc})", filename=filename) from exc
         collector = SegmentCollector()
         self._bilingual = bilingual
-        self._units: list[tuple[Unit, ProjectedText]] = []  # (w:t elements and note references, text)
-        self._paragraphs: list[tuple[Element, list[int]]] = []  # (w:p, indices into _units)
-        self._blob_parts: list[tuple[Any, Element]] = []  # (python-docx part, parsed root) to write back
+        self._units: list[tuple[_Unit, ProjectedText]] = []  # (w:t elements and note references, text)
+        self._paragraphs: list[tuple[_Element, list[int]]] = []  # (w:p, indices into _units)
+        self._blob_parts: list[tuple[Any, _Element]] = []  # (python-docx part, parsed root) to write back
         for root in self._roots():
             for paragraph in root.iter(_P):
                 first = len(self._units)
@@ -150,7 +155,7 @@ class WordDocument:
         """Each text unit with its formatting spans, in document order."""
         return [text for _items, text in self._units]
 
-    def _roots(self) -> Iterator[Element]:
+    def _roots(self) -> Iterator[_Element]:
         """The XML roots of the document, every header/footer part, footnotes and endnotes."""
         seen: set[int] = set()
         parts = [self._doc.part] + [rel.target_part for rel in self._doc.part.rels.values() if not rel.is_external]
@@ -194,12 +199,12 @@ class WordDocument:
             paragraph.addnext(clone)
 
 
-def _joined(items: Unit) -> str:
+def _joined(items: _Unit) -> str:
     """A unit's text: its ``w:t`` texts one after another."""
     return "".join(t.text or "" for t in items if t.tag == _T)
 
 
-def _projected(items: Unit, collector: SegmentCollector) -> ProjectedText:
+def _projected(items: _Unit, collector: SegmentCollector) -> ProjectedText:
     """A unit as sentence segments, with its differently formatted runs as spans (marks:
     indices into :func:`_formats`) and its note references as anchors (marks: the item)."""
     formats, index_of = _formats(items)
@@ -223,11 +228,11 @@ def _projected(items: Unit, collector: SegmentCollector) -> ProjectedText:
     return ProjectedText(_joined(items), spans, collector, anchors)
 
 
-def _formats(items: Unit) -> tuple[list[Format], dict[int, int]]:
+def _formats(items: _Unit) -> tuple[list[_Format], dict[int, int]]:
     """The unit's distinct formats as ``(run, hyperlink or None)`` (the first run seen with
     each), and for each ``w:t`` (by ``id``) the index of its format."""
     keys: dict[tuple[bytes, int | None], int] = {}
-    formats: list[Format] = []
+    formats: list[_Format] = []
     index_of: dict[int, int] = {}
     for item in items:
         if item.tag != _T:
@@ -242,7 +247,7 @@ def _formats(items: Unit) -> tuple[list[Format], dict[int, int]]:
     return formats, index_of
 
 
-def _base(items: Unit, formats: list[Format], index_of: dict[int, int]) -> int:
+def _base(items: _Unit, formats: list[_Format], index_of: dict[int, int]) -> int:
     """The unit's base format, the one its spans stand out from: the plainest (outside any
     link, fewest run properties) of the formats its visible text has, then the most used."""
     chars: dict[int, int] = {}
@@ -252,7 +257,7 @@ def _base(items: Unit, formats: list[Format], index_of: dict[int, int]) -> int:
     return min(chars, key=lambda k: (formats[k][1] is not None, len(_format_key(formats[k][0])), -chars[k], k))
 
 
-def _format_key(run: Element) -> bytes:
+def _format_key(run: _Element) -> bytes:
     """A run's visible formatting, comparable: its ``w:rPr`` less what a reader cannot see."""
     from lxml import etree  # .docx files only (loaded already by WordDocument)
 
@@ -265,7 +270,7 @@ def _format_key(run: Element) -> bytes:
     return bytes(etree.tostring(rpr, method="c14n"))
 
 
-def _hyperlink_of(run: Element) -> Element | None:
+def _hyperlink_of(run: _Element) -> _Element | None:
     """The ``w:hyperlink`` holding ``run`` (through content controls and such), else None."""
     element = run.getparent()
     while element is not None and element.tag != _P:
@@ -275,12 +280,12 @@ def _hyperlink_of(run: Element) -> Element | None:
     return None
 
 
-def _text_units(paragraph: Element) -> list[Unit]:
+def _text_units(paragraph: _Element) -> list[_Unit]:
     """The units of ``paragraph`` that hold text (what becomes segments), in order."""
     return [texts for texts in _units(paragraph) if _joined(texts).strip()]
 
 
-def _strip_for_copy(clone: Element) -> None:
+def _strip_for_copy(clone: _Element) -> None:
     """Take out of a bilingual copy what must appear once: bookmarks, comment marks, note
     references, and pictures and text boxes (their paragraphs get their own copies)."""
     doomed = [e for e in clone.iter() if e is not clone and e.tag in _UNIQUE]
@@ -298,7 +303,7 @@ def _is_header_footer(part: object) -> bool:
     return isinstance(part, (HeaderPart, FooterPart))
 
 
-def _fill_unit(items: Unit, projection: Projection) -> None:
+def _fill_unit(items: _Unit, projection: Projection) -> None:
     """Put a unit's translation in (the run rule of the module docstring)."""
     texts = [t for t in items if t.tag == _T]
     if not projection.spans and not projection.anchors:
@@ -320,7 +325,7 @@ def _fill_unit(items: Unit, projection: Projection) -> None:
     _remove_empty_runs(old_runs)
 
 
-def _run_from(t: Element) -> Element:
+def _run_from(t: _Element) -> _Element:
     """The run of ``t``, split first where other content (a tab, a break, the text of the
     unit before) comes before ``t`` in it, so that what is inserted before the returned run
     lands after that content."""
@@ -337,7 +342,7 @@ def _run_from(t: Element) -> Element:
     return rest
 
 
-def _new_runs(projection: Projection, formats: list[Format], base: int, items: Unit) -> list[Element]:
+def _new_runs(projection: Projection, formats: list[_Format], base: int, items: _Unit) -> list[_Element]:
     """The translation as runs (and hyperlinks holding runs), in order, with the note
     references moved to their places."""
     text = projection.text
@@ -347,7 +352,7 @@ def _new_runs(projection: Projection, formats: list[Format], base: int, items: U
         | {p.end for p in projection.spans}
         | {pos for pos, _ in projection.anchors}
     )
-    pieces: list[tuple[Element, int, Element | None]] = []  # (run, format index or -1, hyperlink)
+    pieces: list[tuple[_Element, int, _Element | None]] = []  # (run, format index or -1, hyperlink)
     for a, b in zip(cuts, cuts[1:]):
         for pos, index in projection.anchors:
             if pos == a:
@@ -359,7 +364,7 @@ def _new_runs(projection: Projection, formats: list[Format], base: int, items: U
     for pos, index in projection.anchors:
         if pos >= len(text) or not text:
             pieces.append(_anchor_run(items[_index(index)]))
-    out: list[Element] = []
+    out: list[_Element] = []
     open_link, holder = None, None
     for run, _mark, link in pieces:
         if link is None:
@@ -381,7 +386,7 @@ def _index(mark: Hashable) -> int:
     return mark
 
 
-def _anchor_run(reference: Element) -> tuple[Element, int, Element | None]:
+def _anchor_run(reference: _Element) -> tuple[_Element, int, _Element | None]:
     """A note reference moved into a run of its own (its run's formatting: superscript)."""
     run = _shallow_copy(reference.getparent())
     _copy_properties(reference.getparent(), run)
@@ -390,7 +395,7 @@ def _anchor_run(reference: Element) -> tuple[Element, int, Element | None]:
     return run, -1, None
 
 
-def _text_run(run: Element, text: str) -> Element:
+def _text_run(run: _Element, text: str) -> _Element:
     """A new run with ``run``'s formatting holding ``text``."""
     new = _shallow_copy(run)
     _copy_properties(run, new)
@@ -401,7 +406,7 @@ def _text_run(run: Element, text: str) -> Element:
     return new
 
 
-def _copy_properties(run: Element, new: Element) -> None:
+def _copy_properties(run: _Element, new: _Element) -> None:
     """Give ``new`` a copy of ``run``'s ``w:rPr`` (without the source's whitespace after it)."""
     rpr = run.find(_RPR)
     if rpr is not None:
@@ -410,12 +415,12 @@ def _copy_properties(run: Element, new: Element) -> None:
         new.append(properties)
 
 
-def _shallow_copy(element: Element) -> Element:
+def _shallow_copy(element: _Element) -> _Element:
     """``element`` with its attributes, without its children."""
     return element.makeelement(element.tag, dict(element.attrib))
 
 
-def _remove_empty_runs(runs: list[Element]) -> None:
+def _remove_empty_runs(runs: list[_Element]) -> None:
     """Remove runs left with nothing but properties and empty text, and hyperlinks left empty."""
     for run in runs:
         parent = run.getparent()
@@ -426,16 +431,16 @@ def _remove_empty_runs(runs: list[Element]) -> None:
             parent.getparent().remove(parent)
 
 
-def _units(paragraph: Element) -> list[Unit]:
+def _units(paragraph: _Element) -> list[_Unit]:
     """The paragraph's ``w:t`` elements grouped into units (split at non-text content)."""
-    units: list[Unit] = [[]]
+    units: list[_Unit] = [[]]
     field_depth = 0
 
     def split() -> None:
         if units[-1]:
             units.append([])
 
-    def walk(element: Element) -> None:
+    def walk(element: _Element) -> None:
         nonlocal field_depth
         for child in element:
             tag = child.tag

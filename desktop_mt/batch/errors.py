@@ -8,13 +8,21 @@ from pathlib import Path
 
 from ..base.errors import DesktopMTError
 
+__all__ = [
+    "FOLDER_ERRNOS",
+    "BatchInputError",
+    "BatchOutputError",
+    "mount_point",
+    "first_non_folder",
+]
+
 # Where a failed write points at the output's folder rather than at one file: the output would
 # fail the same way as the journal, so the message names the output the user asked for.
 FOLDER_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT, errno.ENOTDIR})
 _SPACE_ERRNOS = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
 
-RESUME_HINT = "then translate the file again"  # the GUI starts over; the CLI says --resume
-CHOOSE_FOLDER_HINT = "choose another output folder"
+_RESUME_HINT = "then translate the file again"  # the GUI starts over; the CLI says --resume
+_CHOOSE_FOLDER_HINT = "choose another output folder"
 
 
 class BatchInputError(DesktopMTError):
@@ -58,7 +66,7 @@ class BatchOutputError(DesktopMTError):
         self.kept, self.total = kept, total
         super().__init__(self.describe())
 
-    def describe(self, resume_hint: str = RESUME_HINT, choose_folder_hint: str = CHOOSE_FOLDER_HINT) -> str:
+    def describe(self, resume_hint: str = _RESUME_HINT, choose_folder_hint: str = _CHOOSE_FOLDER_HINT) -> str:
         """The message, with the front end's words for resuming and for choosing the output."""
         if self.journal_failed:
             subject = f"{self.journal}: cannot write the progress journal of {self.output}"
@@ -83,7 +91,7 @@ class BatchOutputError(DesktopMTError):
         if code == errno.ENOENT:
             return f"the folder {folder} does not exist", f"create it, or {choose}"
         if code in (errno.ENOTDIR, errno.EEXIST):  # EEXIST: mkdir found a file in the way
-            return f"{_first_non_folder(folder)} is a file, not a folder", choose
+            return f"{first_non_folder(folder)} is a file, not a folder", choose
         if code == errno.EISDIR:
             return ("a folder of that name is in the way", f"remove or rename that folder, or {choose}")
         return self.strerror, f"check the disk, or {choose}"
@@ -97,7 +105,7 @@ def mount_point(folder: Path) -> Path:
     return path
 
 
-def _first_non_folder(folder: Path) -> Path:
+def first_non_folder(folder: Path) -> Path:
     """The part of ``folder``'s path that exists but is not a folder (the cause of ENOTDIR)."""
     for part in reversed((folder, *folder.parents)):
         if part.exists() and not part.is_dir():

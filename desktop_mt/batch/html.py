@@ -31,7 +31,14 @@ from .errors import BatchInputError
 from .tags import ProjectedText, Span, edge_anchors, markup_with_anchors
 from .textio import DecodedText, SegmentCollector, Template, decode_text, render
 
-INLINE = frozenset(
+__all__ = [
+    "MAX_UNCLOSED_TAGS",
+    "HtmlDocument",
+    "HtmlFile",
+    "load",
+]
+
+_INLINE = frozenset(
     [
         "a",
         "abbr",
@@ -63,17 +70,19 @@ INLINE = frozenset(
         "var",
     ]
 )
-VOID = frozenset(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"])
-ATOMIC_INLINE = frozenset({"br", "img", "input", "wbr"})  # inside a flow: anchors
-SKIP = frozenset(["script", "style", "code", "pre", "kbd", "samp", "textarea", "svg", "math", "template", "noscript"])
-MAX_CODES = 40  # inline tags in one flow beyond which it is translated run by run (see _run_by_run)
-ATTRIBUTES = ("alt", "title", "placeholder", "aria-label")
+_VOID = frozenset(
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]
+)
+_ATOMIC_INLINE = frozenset({"br", "img", "input", "wbr"})  # inside a flow: anchors
+_SKIP = frozenset(["script", "style", "code", "pre", "kbd", "samp", "textarea", "svg", "math", "template", "noscript"])
+_MAX_CODES = 40  # inline tags in one flow beyond which it is translated run by run (see _run_by_run)
+_ATTRIBUTES = ("alt", "title", "placeholder", "aria-label")
 # The standard library's tokenizer scans from each '<' + letter that never ends a tag (an
 # unterminated quote, a lone "a<b") to the end of the input: quadratic in their number (1.0 s
 # for 10,000 characters of "<a " on CPython 3.11.7). Past this many the page is refused, so a
 # page costs at most this many scans of itself (the local API's format=html takes untrusted text).
 MAX_UNCLOSED_TAGS = 64
-UNCLOSED_TAGS = (
+_UNCLOSED_TAGS = (
     f"over {MAX_UNCLOSED_TAGS} '<' that never end a tag (an unterminated quote?); write a literal '<' in text as &lt;"
 )
 _ATTR = re.compile(r"""(?P<before>\s(?P<name>[\w:-]+)\s*=\s*)(?P<value>"[^"]*"|'[^']*'|[^\s"'=<>`]+)""", re.IGNORECASE)
@@ -99,7 +108,7 @@ class _Tokenizer(HTMLParser):
         if end < 0 and self._closing:  # feed() stops at the first one; close() takes each
             self._unclosed += 1
             if self._unclosed > MAX_UNCLOSED_TAGS:
-                raise BatchInputError(f"HTML with {UNCLOSED_TAGS}")
+                raise BatchInputError(f"HTML with {_UNCLOSED_TAGS}")
         return end
 
     def close(self) -> None:
@@ -205,15 +214,15 @@ class HtmlDocument:
                 continue
             if kind == "text":
                 flow.append(("text", "", raw))
-            elif kind in ("start", "void") and _skipped(tag, attrs) and kind == "start" and tag not in VOID:
+            elif kind in ("start", "void") and _skipped(tag, attrs) and kind == "start" and tag not in _VOID:
                 skip, held = (tag, 1), [raw]
             elif kind in ("start", "void") and _skipped(tag, attrs):
                 flow.append(("atom", tag, raw))
-            elif kind == "start" and tag in INLINE:
+            elif kind == "start" and tag in _INLINE:
                 flow.append(("open", tag, self._tag(raw, tag)))
-            elif kind == "end" and tag in INLINE:
+            elif kind == "end" and tag in _INLINE:
                 flow.append(("close", tag, raw))
-            elif kind in ("start", "void") and tag in ATOMIC_INLINE:
+            elif kind in ("start", "void") and tag in _ATOMIC_INLINE:
                 flow.append(("atom", tag, self._tag(raw, tag)))
             else:  # a block boundary: the flow ends, the tag is written as it was
                 self._flush(flow)
@@ -249,7 +258,7 @@ class HtmlDocument:
             quote = value[0] if value[0] in "\"'" else '"'
             inner = value[1:-1] if value[0] in "\"'" else value
             span = match.start("value"), match.end("value")
-            if name in ATTRIBUTES and any(c.isalpha() for c in inner):
+            if name in _ATTRIBUTES and any(c.isalpha() for c in inner):
                 attributes.append((*span, quote, self._collector.add_text(html.unescape(inner).strip())))
             elif name in ("lang", "xml:lang") and tag == "html":
                 lang.append((*span, quote))
@@ -266,7 +275,7 @@ class HtmlDocument:
         core = flow[start:end]
         if not any(c.isalpha() for kind, _, piece in core if kind == "text" for c in _text(piece)):
             self._items += [piece for _, _, piece in core]
-        elif sum(kind != "text" for kind, _, _ in core) > MAX_CODES:
+        elif sum(kind != "text" for kind, _, _ in core) > _MAX_CODES:
             self._run_by_run(core)
         elif core:
             self._items.append(self._projected(core))
@@ -384,7 +393,7 @@ def _piece(piece: _Piece, translations: Sequence[str], language: str) -> str:
 def _skipped(tag: str, attrs: dict[str, str | None]) -> bool:
     """An element copied whole: code-like content, or marked not to be translated."""
     classes = (attrs.get("class") or "").split()
-    return tag in SKIP or (attrs.get("translate") or "").lower() == "no" or "notranslate" in classes
+    return tag in _SKIP or (attrs.get("translate") or "").lower() == "no" or "notranslate" in classes
 
 
 def load(

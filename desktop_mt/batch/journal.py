@@ -33,6 +33,17 @@ from typing import Any
 from .errors import FOLDER_ERRNOS, BatchOutputError
 from .files import replace_file, write_all
 
+__all__ = [
+    "MAGIC",
+    "VERSION",
+    "JobKey",
+    "Recovered",
+    "ResumeReport",
+    "journal_path",
+    "read_journal",
+    "Journal",
+]
+
 MAGIC = "desktop-mt"
 VERSION = 2  # 2: the header also holds the input hash and the settings, to say what changed
 
@@ -112,7 +123,7 @@ def journal_path(output: Path) -> Path:
     return output.with_name(output.name + ".journal.jsonl")
 
 
-def source_hash(text: str) -> str:
+def _source_hash(text: str) -> str:
     """A short hash of a segment's source text, checked again on resume."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -216,7 +227,7 @@ def _valid_item(item: object, sources: Sequence[str]) -> bool:
         and isinstance(item[0], int)
         and 0 <= item[0] < len(sources)
         and isinstance(item[2], str)
-        and item[1] == source_hash(sources[item[0]])
+        and item[1] == _source_hash(sources[item[0]])
     )
 
 
@@ -267,7 +278,7 @@ class Journal:
         )
 
     def _line(self, items: Mapping[int, str]) -> str:
-        done = [[i, source_hash(self._sources[i]), t] for i, t in items.items()]
+        done = [[i, _source_hash(self._sources[i]), t] for i, t in items.items()]
         return json.dumps({"done": done}, ensure_ascii=False) + "\n"
 
     def append(self, items: Mapping[int, str]) -> None:

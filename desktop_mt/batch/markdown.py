@@ -28,6 +28,11 @@ from typing import Any, BinaryIO
 from .tags import ProjectedText, Span, edge_anchors, markup_with_anchors
 from .textio import DecodedText, SegmentCollector, decode_text, is_wide, split_lines
 
+__all__ = [
+    "MarkdownDocument",
+    "load",
+]
+
 # Inline markup, in the order tried at a position.
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+).+?(?P=ticks))"

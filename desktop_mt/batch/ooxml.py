@@ -32,11 +32,17 @@ from .errors import BatchInputError
 from .tags import ProjectedText, Span, closing_point, edge_anchors
 from .textio import SegmentCollector, render
 
-Element = Any  # lxml's elements
+__all__ = [
+    "OfficeDocument",
+    "load_pptx",
+    "load_xlsx",
+]
 
-A = "http://schemas.openxmlformats.org/drawingml/2006/main"
-S = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+_Element = Any  # lxml's elements
+
+_A = "http://schemas.openxmlformats.org/drawingml/2006/main"
+_S = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 
 _SLIDE_PARTS = re.compile(r"^ppt/(slides/slide|notesSlides/notesSlide)\d+\.xml$")
 _SHEET_PARTS = re.compile(r"^xl/(sharedStrings\.xml|worksheets/sheet\d+\.xml)$")
@@ -54,18 +60,18 @@ class _Kind:
     anchors: frozenset[str]  # children copied whole at their place (line breaks, fields)
 
 
-_DRAWING = _Kind(f"{{{A}}}p", f"{{{A}}}r", f"{{{A}}}rPr", f"{{{A}}}t", frozenset({f"{{{A}}}br", f"{{{A}}}fld"}))
-_SHEET = _Kind(f"{{{S}}}si", f"{{{S}}}r", f"{{{S}}}rPr", f"{{{S}}}t", frozenset())
+_DRAWING = _Kind(f"{{{_A}}}p", f"{{{_A}}}r", f"{{{_A}}}rPr", f"{{{_A}}}t", frozenset({f"{{{_A}}}br", f"{{{_A}}}fld"}))
+_SHEET = _Kind(f"{{{_S}}}si", f"{{{_S}}}r", f"{{{_S}}}rPr", f"{{{_S}}}t", frozenset())
 
 
 @dataclasses.dataclass
 class _Unit:
     """One paragraph (or string item) and its projected text."""
 
-    element: Element
+    element: _Element
     kind: _Kind
-    items: list[Element]  # its runs and anchors, in order
-    formats: list[Element]  # a run of each distinct format (marks index this)
+    items: list[_Element]  # its runs and anchors, in order
+    formats: list[_Element]  # a run of each distinct format (marks index this)
     base: int
     projected: ProjectedText
     lead: list[Hashable]
@@ -84,7 +90,7 @@ class OfficeDocument:
         try:
             self._zip = zipfile.ZipFile(io.BytesIO(data))
             names = self._zip.namelist()
-            self._roots: dict[str, Element] = {}
+            self._roots: dict[str, _Element] = {}
             for name in names:
                 if parts.match(name):
                     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
@@ -100,7 +106,7 @@ class OfficeDocument:
             raise BatchInputError(f"{filename}: not a .xlsx file (no xl/ parts)", filename=filename)
         self._collector = SegmentCollector()
         self._units: list[_Unit] = []
-        self._plain: list[tuple[Element, list[str | int]]] = []  # (<t> of a string without runs, its template)
+        self._plain: list[tuple[_Element, list[str | int]]] = []  # (<t> of a string without runs, its template)
         self._touched: set[str] = set()  # the parts with text to translate (the rest are copied)
         for name, root in self._roots.items():
             before = len(self._units) + len(self._plain)
@@ -108,13 +114,13 @@ class OfficeDocument:
                 for paragraph in root.iter(_DRAWING.paragraph):
                     self._add(paragraph, _DRAWING)
             else:
-                for item in [*root.iter(_SHEET.paragraph), *root.iter(f"{{{S}}}is")]:
+                for item in [*root.iter(_SHEET.paragraph), *root.iter(f"{{{_S}}}is")]:
                     self._add(item, _SHEET)
             if len(self._units) + len(self._plain) > before:
                 self._touched.add(name)
         self.segments = self._collector.segments
 
-    def _add(self, paragraph: Element, kind: _Kind) -> None:
+    def _add(self, paragraph: _Element, kind: _Kind) -> None:
         items = [c for c in paragraph if c.tag == kind.run or c.tag in kind.anchors]
         plain_t = [c for c in paragraph if c.tag == kind.text]  # a string item without runs: <si><t>
         if plain_t and not items:
@@ -137,7 +143,7 @@ class OfficeDocument:
         for item in items:
             if item.tag != kind.run:
                 anchors.append((pos, items.index(item)))
-                if item.tag == f"{{{A}}}br" and plain and not plain.endswith(" "):
+                if item.tag == f"{{{_A}}}br" and plain and not plain.endswith(" "):
                     plain += " "  # a line break between two words: two words, not one
                     pos += 1
                 continue
@@ -163,7 +169,7 @@ class OfficeDocument:
             translated = render(template, translations)
             t.text = translated
             if translated != translated.strip():
-                t.set(XML_SPACE, "preserve")
+                t.set(_XML_SPACE, "preserve")
         with zipfile.ZipFile(fileobj, "w") as out:
             for info in self._zip.infolist():
                 if info.filename in self._touched:
@@ -175,7 +181,7 @@ class OfficeDocument:
                     out.writestr(info, self._zip.read(info.filename), compress_type=info.compress_type)
 
 
-def _format_key(run: Element, kind: _Kind) -> bytes:
+def _format_key(run: _Element, kind: _Kind) -> bytes:
     """A run's visible formatting: its properties less language and proofing marks."""
     from lxml import etree
 
@@ -188,9 +194,9 @@ def _format_key(run: Element, kind: _Kind) -> bytes:
     return bytes(etree.tostring(properties, method="c14n"))
 
 
-def _formats(runs: list[Element], kind: _Kind) -> tuple[list[Element], dict[int, int]]:
+def _formats(runs: list[_Element], kind: _Kind) -> tuple[list[_Element], dict[int, int]]:
     keys: dict[bytes, int] = {}
-    formats: list[Element] = []
+    formats: list[_Element] = []
     index_of: dict[int, int] = {}
     for run in runs:
         key = _format_key(run, kind)
@@ -201,7 +207,7 @@ def _formats(runs: list[Element], kind: _Kind) -> tuple[list[Element], dict[int,
     return formats, index_of
 
 
-def _new_run(template: Element, text: str, kind: _Kind) -> Element:
+def _new_run(template: _Element, text: str, kind: _Kind) -> _Element:
     """A run with ``template``'s properties holding ``text``."""
     run = template.makeelement(kind.run, {})
     properties = template.find(kind.properties)
@@ -212,7 +218,7 @@ def _new_run(template: Element, text: str, kind: _Kind) -> Element:
     t = run.makeelement(kind.text, {})
     t.text = text
     if kind is _SHEET and text != text.strip():
-        t.set(XML_SPACE, "preserve")
+        t.set(_XML_SPACE, "preserve")
     run.append(t)
     return run
 
@@ -229,7 +235,7 @@ def _fill(unit: _Unit, translations: Sequence[str]) -> None:
         floor = max(floor, min(pos, len(text)))
         at.setdefault(floor, []).append(mark)
     cuts = sorted({0, len(text)} | {p.start for p in projection.spans} | {p.end for p in projection.spans} | set(at))
-    new: list[Element] = [_anchor(unit, m) for m in unit.lead]
+    new: list[_Element] = [_anchor(unit, m) for m in unit.lead]
     for a, b in zip(cuts, cuts[1:]):
         new += [_anchor(unit, m) for m in at.pop(a, [])]
         covering = [p for p in projection.spans if p.start <= a and b <= p.end]
@@ -246,7 +252,7 @@ def _fill(unit: _Unit, translations: Sequence[str]) -> None:
         unit.element.remove(item)
 
 
-def _anchor(unit: _Unit, mark: Hashable) -> Element:
+def _anchor(unit: _Unit, mark: Hashable) -> _Element:
     assert isinstance(mark, int)
     element = copy.deepcopy(unit.items[mark])
     element.tail = None

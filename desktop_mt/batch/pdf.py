@@ -24,6 +24,11 @@ from ..engine.pasted import join_lines
 from .errors import BatchInputError
 from .textio import SegmentCollector, Template, clean_segment, render
 
+__all__ = [
+    "PdfDocument",
+    "load",
+]
+
 
 class PdfDocument:
     """A parsed PDF: ``segments`` (sentences of its paragraphs); ``write`` makes the .docx."""

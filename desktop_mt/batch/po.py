@@ -39,6 +39,12 @@ from .errors import BatchInputError
 from .textio import SegmentCollector, Template, render
 from .xliff import language_options
 
+__all__ = [
+    "MACHINE_COMMENT",
+    "PoDocument",
+    "load",
+]
+
 MACHINE_COMMENT = "desktop-mt: machine translation, not reviewed"
 
 # Placeholders: printf (C, Python %-format, positional %1$s), Qt's %1, Python/C# braces, markup.

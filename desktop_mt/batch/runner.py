@@ -23,6 +23,16 @@ from ..engine.protocols import CancelToken, TranslatorFace
 from .journal import Journal
 from .textio import clean_translation
 
+__all__ = [
+    "ProgressFn",
+    "ChunkListener",
+    "BatchTranslator",
+    "default_chunk_size",
+    "distinct_segments",
+    "translate_distinct",
+    "translate_segments",
+]
+
 ProgressFn = Callable[[int, int], None]
 
 
@@ -33,7 +43,7 @@ class ChunkListener(Protocol):
     def __call__(self, chunks: int, done: int, total: int) -> None: ...
 
 
-MIN_CHUNK = 64  # segments; small enough that a kill loses little, big enough to bucket well
+_MIN_CHUNK = 64  # segments; small enough that a kill loses little, big enough to bucket well
 
 
 BatchTranslator = TranslatorFace
@@ -46,7 +56,7 @@ output depends on it (``batch_invariant`` False: dynamic int8)."""
 
 def default_chunk_size(batch_size: int) -> int:
     """Segments per translate_batch call: a few engine batches, so bucketing has choice."""
-    return max(MIN_CHUNK, 4 * batch_size)
+    return max(_MIN_CHUNK, 4 * batch_size)
 
 
 def distinct_segments(segments: Sequence[str]) -> tuple[list[str], list[int]]:
@@ -69,7 +79,7 @@ def translate_distinct(
     done: dict[int, str],
     journal: Journal | None = None,
     options: GenerationOptions | None = None,
-    chunk_size: int = MIN_CHUNK,
+    chunk_size: int = _MIN_CHUNK,
     progress: ProgressFn | None = None,
     cancel: CancelToken | None = None,
     on_chunk: ChunkListener | None = None,

@@ -37,6 +37,14 @@ from .errors import BatchInputError
 from .tags import ProjectedText, Projection, Span, clip, markup
 from .textio import DecodedText, SegmentCollector, clean_segment, decode_text, dominant_newline, split_lines
 
+__all__ = [
+    "MAX_LINE_WIDTH",
+    "SubtitleDocument",
+    "text_width",
+    "wrap_chinese",
+    "load",
+]
+
 MAX_LINE_WIDTH = 16  # a common limit for simplified-Chinese subtitles (characters per line)
 
 _TIMING_RE = re.compile(r"^\s*\d{1,3}:\d{1,2}:\d{1,2}[,.:]\d{1,3}\s*-->\s*\d{1,3}:\d{1,2}:\d{1,2}[,.:]\d{1,3}")
@@ -162,12 +170,12 @@ def _after_dash(line: str) -> str:
 
 def _projected(collector: SegmentCollector, text: str) -> ProjectedText:
     """A cue's text (tags in it) as sentence segments with its tags as spans."""
-    plain, spans = parse_tags(text)
+    plain, spans = _parse_tags(text)
     plain, spans = _collapse_spaces(plain, spans)
     return ProjectedText(plain, spans, collector)
 
 
-def parse_tags(text: str) -> tuple[str, list[Span]]:
+def _parse_tags(text: str) -> tuple[str, list[Span]]:
     """``text`` without its formatting tags, and the tags as spans of it; a span's mark is the
     pair ``(opening tag, closing tag)``. A closing tag closes its latest opening tag (and the
     tags opened inside it); a stray one is dropped; an unclosed one runs to the end."""
@@ -224,7 +232,7 @@ def _render_cue(cue: _Cue, translations: Sequence[str]) -> str:
     else:
         projection = cue.lines[0][1].project(translations)
         text = projection.text
-        lines = [_tagged(Projection(text[a:b], clip(projection.spans, a, b), [])) for a, b in wrap_ranges(text)]
+        lines = [_tagged(Projection(text[a:b], clip(projection.spans, a, b), [])) for a, b in _wrap_ranges(text)]
     lines[0] = cue.lead + lines[0]
     return cue.newline.join(lines) + cue.end
 
@@ -251,10 +259,10 @@ def text_width(text: str) -> float:
 
 def wrap_chinese(text: str, max_width: float = MAX_LINE_WIDTH) -> list[str]:
     """One line if ``text`` fits in ``max_width``, else two lines split near the middle."""
-    return [text[a:b] for a, b in wrap_ranges(text, max_width)]
+    return [text[a:b] for a, b in _wrap_ranges(text, max_width)]
 
 
-def wrap_ranges(text: str, max_width: float = MAX_LINE_WIDTH) -> list[tuple[int, int]]:
+def _wrap_ranges(text: str, max_width: float = MAX_LINE_WIDTH) -> list[tuple[int, int]]:
     """:func:`wrap_chinese` as ``[start, end)`` ranges of ``text`` (outer spaces left out)."""
     start, end = len(text) - len(text.lstrip()), len(text.rstrip())
     core = text[start:end]

@@ -11,7 +11,7 @@ handling, with the alignment made from the engine's public API:
 2. A span that covers whole sentences wraps their translations exactly.
 3. A span inside one sentence is translated alone too (one more segment), and placed on the
    window of the sentence's translation that best matches that translation, by character
-   overlap (Dice coefficient of the distinct letters and digits; at least :data:`MIN_MATCH`). This is a
+   overlap (Dice coefficient of the distinct letters and digits; at least :data:`_MIN_MATCH`). This is a
    word aligner for the case at hand: spans are words or phrases, and the same model
    translates them the same way in and out of context often enough. Where it does not (no
    window matches well enough), the span falls back to wrapping its whole sentence.
@@ -20,7 +20,7 @@ handling, with the alignment made from the engine's public API:
    markup built from a projection is always balanced.
 5. An anchor (a note reference) at a sentence's end goes to the end of its translation; one
    inside a sentence goes after the aligned translation of the words just before it (the
-   last :data:`ANCHOR_WORDS`, translated alone), or to the sentence's end where they do not
+   last :data:`_ANCHOR_WORDS`, translated alone), or to the sentence's end where they do not
    align.
 
 ``ProjectedText(text, spans, collector)`` registers the segments; ``project(translations)``
@@ -38,15 +38,28 @@ from collections.abc import Callable, Hashable, Sequence
 
 from .textio import SegmentCollector, clean_segment, is_wide, sentence_ranges
 
-MIN_MATCH = 0.5  # Dice overlap a window must reach to count as the span's aligned words
+__all__ = [
+    "Span",
+    "Placed",
+    "Projection",
+    "ProjectedText",
+    "best_window",
+    "markup_with_anchors",
+    "closing_point",
+    "edge_anchors",
+    "clip",
+    "markup",
+]
+
+_MIN_MATCH = 0.5  # Dice overlap a window must reach to count as the span's aligned words
 # Windows of the best score compared in order (difflib); repetitive text ("word word word ...")
 # ties thousands of windows, and comparing them all made one sentence take minutes.
-MAX_TIES = 32
+_MAX_TIES = 32
 # A sentence's translation longer than this is not searched for a span's words (the span wraps
 # the sentence): the search is linear in it per span, and such a "sentence" is a run-on list or
 # an attack on the local API, not prose.
-MAX_ALIGNED = 1000
-ANCHOR_WORDS = 2  # words before a mid-sentence anchor (a note reference) aligned to place it
+_MAX_ALIGNED = 1000
+_ANCHOR_WORDS = 2  # words before a mid-sentence anchor (a note reference) aligned to place it
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,7 +158,7 @@ class ProjectedText:
         self, pos: int, mark: Hashable, clean: str, collector: SegmentCollector
     ) -> tuple[int, Hashable, _SpanPlan | None]:
         """An anchor as ``(sentence, mark, words before it)``: inside a sentence, the (up to
-        :data:`ANCHOR_WORDS`) words just before it, to be aligned like a span so that the
+        :data:`_ANCHOR_WORDS`) words just before it, to be aligned like a span so that the
         anchor follows their translation; at a sentence's end, None (it ends the sentence)."""
         k = self._sentence_at(pos)
         if not self._sentences:
@@ -153,7 +166,7 @@ class ProjectedText:
         sentence = self._sentences[k]
         if not any(c.isalnum() for c in clean[pos : sentence.end]):
             return k, mark, None
-        words = clean[sentence.start : pos].split()[-ANCHOR_WORDS:]
+        words = clean[sentence.start : pos].split()[-_ANCHOR_WORDS:]
         if not words:
             return k, mark, None
         start = clean.rindex(words[0], sentence.start, pos)
@@ -259,7 +272,7 @@ def _to_edges(target: str, found: tuple[int, int], at_start: bool, at_end: bool,
 
 
 def best_window(
-    target: str, query: str, with_mark: bool = True, min_match: float = MIN_MATCH
+    target: str, query: str, with_mark: bool = True, min_match: float = _MIN_MATCH
 ) -> tuple[int, int] | None:
     """The ``[start, end)`` of ``target`` whose letters and digits best match ``query``'s
     (Dice coefficient of the two sets of distinct characters, at least ``min_match``); None when no
@@ -268,7 +281,7 @@ def best_window(
     it when ``query`` ends with that mark."""
     want = _letters(query)
     size = len(want)
-    if not size or len(target) > MAX_ALIGNED:
+    if not size or len(target) > _MAX_ALIGNED:
         return None
     lowered = target.lower()
     best_score, windows = 0.0, []  # the windows of the best score
@@ -290,7 +303,7 @@ def best_window(
             score = 2 * common / (size + len(seen))
             if score > best_score + 1e-9:
                 best_score, windows = score, [(a, b + 1)]
-            elif score > best_score - 1e-9 and len(windows) < MAX_TIES:
+            elif score > best_score - 1e-9 and len(windows) < _MAX_TIES:
                 windows.append((a, b + 1))
     if best_score < min_match:
         return None

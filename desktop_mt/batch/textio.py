@@ -20,6 +20,22 @@ from ..engine.segment import segment_sentences
 from ..engine.textproc import split_marker
 from .errors import BatchInputError
 
+__all__ = [
+    "Template",
+    "Document",
+    "DecodedText",
+    "decode_text",
+    "split_lines",
+    "dominant_newline",
+    "clean_segment",
+    "clean_translation",
+    "Gap",
+    "SegmentCollector",
+    "sentence_ranges",
+    "render",
+    "is_wide",
+]
+
 # A document unit as literal text and slots. A slot is a position in the document's list of
 # segments, not the engine's ``Segment`` (``engine.segment.PlanItem``): the journal, the
 # runner's de-duplication and ``write(translations)`` all address segments by position, and

@@ -25,6 +25,11 @@ from ..engine.pasted import join_lines as join_pasted_lines
 from ..engine.textproc import is_fence
 from .textio import DecodedText, SegmentCollector, Template, decode_text, dominant_newline, render, split_lines
 
+__all__ = [
+    "TextDocument",
+    "load",
+]
+
 
 class TextDocument:
     """A parsed text file: ``segments`` to translate and, per line, the template to rebuild it."""
@@ -66,7 +71,7 @@ def _changed(template: Template, translations: Sequence[str], segments: Sequence
     return any(translations[i] != segments[i] for i in template if isinstance(i, int))
 
 
-def joined(decoded: DecodedText) -> DecodedText:
+def _joined(decoded: DecodedText) -> DecodedText:
     """``decoded`` with its PDF line breaks joined, in the file's newline style, with the
     final newline it had."""
     newline = dominant_newline(decoded.text)
@@ -81,4 +86,4 @@ def load(
 ) -> TextDocument:
     """Parse a text file's bytes (strict decoding, see :func:`textio.decode_text`)."""
     decoded = decode_text(data, filename, encoding)
-    return TextDocument(joined(decoded) if join_lines else decoded, bilingual)
+    return TextDocument(_joined(decoded) if join_lines else decoded, bilingual)

@@ -51,12 +51,23 @@ from .errors import BatchInputError
 from .tags import ProjectedText, Projection, Span, closing_point, edge_anchors
 from .textio import SegmentCollector
 
-Element = Any  # lxml's elements (lxml ships no type information)
+__all__ = [
+    "NS12",
+    "NS2",
+    "SDL",
+    "MACHINE_SUBSTATE",
+    "language_of",
+    "language_options",
+    "XliffDocument",
+    "load",
+]
+
+_Element = Any  # lxml's elements (lxml ships no type information)
 
 NS12 = "urn:oasis:names:tc:xliff:document:1.2"
 NS2 = "urn:oasis:names:tc:xliff:document:2.0"  # XLIFF 2.1 and 2.2 keep the 2.0 namespace
 SDL = "http://sdl.com/FileTypes/SdlXliff/1.0"
-XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 MACHINE_SUBSTATE = "desktop-mt:mt"  # 2.x: what a segment this app filled says
 _MACHINE_QUALIFIERS = frozenset({"mt-suggestion", "leveraged-mt"})  # 1.2 state-qualifier values
@@ -124,20 +135,20 @@ class _Inline:
     text: str
     spans: list[Span]
     anchors: list[tuple[int, int]]
-    codes: list[Element]
+    codes: list[_Element]
 
 
 @dataclasses.dataclass
 class _Slot:
     """One source container and the target container its translation goes into."""
 
-    source: Element
+    source: _Element
     inline: _Inline
     projected: ProjectedText | None  # None: nothing to translate (the source is copied)
     lead: list[Hashable]  # anchors before the source's first letter
     before_end: list[Hashable]  # anchors after its last one, with punctuation after them
     trail: list[Hashable]  # anchors at its very end
-    target: Element  # made on write where absent (see _Unit)
+    target: _Element  # made on write where absent (see _Unit)
     mark: Any  # how to say it was machine translated: a callable on write
 
 
@@ -180,7 +191,7 @@ class XliffDocument:
 
     # -- languages -----------------------------------------------------------------------
 
-    def _languages(self, root: Element) -> dict[str, str]:
+    def _languages(self, root: _Element) -> dict[str, str]:
         if self._ns == NS2:
             return language_options(root.get("srcLang"), root.get("trgLang"), self._filename, "XLIFF file")
         found: dict[tuple[str, str], dict[str, str]] = {}
@@ -207,7 +218,7 @@ class XliffDocument:
 
     # -- XLIFF 1.2 -----------------------------------------------------------------------
 
-    def _read_12(self, root: Element) -> None:
+    def _read_12(self, root: _Element) -> None:
         q = _q(NS12)
         for unit in root.iter(q("trans-unit")):
             if _inherited(unit, "translate") == "no" or unit.get("approved") == "yes":
@@ -232,7 +243,7 @@ class XliffDocument:
                 _insert_after(source, target)
             self._add(source, target, _mark_12)
 
-    def _replaceable_12(self, target: Element) -> bool:
+    def _replaceable_12(self, target: _Element) -> bool:
         """An empty target; with overwrite_machine, also an unconfirmed machine one."""
         if _empty(target):
             return True
@@ -242,7 +253,7 @@ class XliffDocument:
             and target.get("state") not in _CONFIRMED_12
         )
 
-    def _read_segmented_12(self, unit: Element, seg_source: Element, segs: list[Element]) -> None:
+    def _read_segmented_12(self, unit: _Element, seg_source: _Element, segs: list[_Element]) -> None:
         """A unit cut into ``<mrk mtype="seg">`` segments (Trados, Okapi)."""
         q = _q(NS12)
         target = unit.find(q("target"))
@@ -275,7 +286,7 @@ class XliffDocument:
 
     # -- XLIFF 2.x -----------------------------------------------------------------------
 
-    def _read_2(self, root: Element) -> None:
+    def _read_2(self, root: _Element) -> None:
         q = _q(NS2)
         for unit in root.iter(q("unit")):
             if _inherited(unit, "translate") == "no":
@@ -301,7 +312,7 @@ class XliffDocument:
 
     # -- both ----------------------------------------------------------------------------
 
-    def _add(self, source: Element, target: Element, mark: Any) -> None:
+    def _add(self, source: _Element, target: _Element, mark: Any) -> None:
         inline = _inline(source, self._ns)
         if not any(c.isalpha() for c in inline.text):  # numbers and codes alone are copied
             self._slots.append(_Slot(source, inline, None, [], [], [], target, mark))
@@ -344,7 +355,7 @@ def _q(ns: str) -> Any:
     return lambda name: f"{{{ns}}}{name}"
 
 
-def _inherited(element: Element, name: str) -> str | None:
+def _inherited(element: _Element, name: str) -> str | None:
     """An attribute as inherited: the nearest of ``element`` and its ancestors that has it."""
     while element is not None:
         value = element.get(name)
@@ -354,18 +365,18 @@ def _inherited(element: Element, name: str) -> str | None:
     return None
 
 
-def _empty(element: Element) -> bool:
+def _empty(element: _Element) -> bool:
     """No text and no inline code: an untranslated target."""
     return not len(element) and not (element.text or "").strip()
 
 
-def _clear(element: Element) -> None:
+def _clear(element: _Element) -> None:
     element.text = None
     for child in list(element):
         element.remove(child)
 
 
-def _insert_after(anchor: Element, new: Element) -> None:
+def _insert_after(anchor: _Element, new: _Element) -> None:
     """Put ``new`` right after ``anchor``, with the whitespace that followed ``anchor``."""
     new.tail = anchor.tail
     before = anchor.getprevious()
@@ -375,12 +386,12 @@ def _insert_after(anchor: Element, new: Element) -> None:
     anchor.addnext(new)
 
 
-def _mark_12(target: Element) -> None:
+def _mark_12(target: _Element) -> None:
     target.set("state", "needs-review-translation")
     target.set("state-qualifier", "mt-suggestion")
 
 
-def _mark_2(target: Element) -> None:
+def _mark_2(target: _Element) -> None:
     segment = target.getparent()
     segment.set("state", "translated")
     segment.set("subState", MACHINE_SUBSTATE)
@@ -391,10 +402,10 @@ class _SdlMark:
     """A segmented 1.2 unit: Trados' segment definition says Draft, from MT; a unit without
     one gets the target's state (as :func:`_mark_12`)."""
 
-    seg: Element | None
-    target: Element
+    seg: _Element | None
+    target: _Element
 
-    def __call__(self, _twin: Element) -> None:
+    def __call__(self, _twin: _Element) -> None:
         if self.seg is None:
             _mark_12(self.target)
             return
@@ -405,7 +416,7 @@ class _SdlMark:
             self.seg.attrib.pop(name, None)
 
 
-def _is_code_only(element: Element, ns: str) -> bool:
+def _is_code_only(element: _Element, ns: str) -> bool:
     """A code copied whole: standalone codes, protected text, comments, paired codes around
     no words (an empty ``<g/>``, a ``<pc>`` around a picture)."""
     if not isinstance(element.tag, str):
@@ -418,7 +429,7 @@ def _is_code_only(element: Element, ns: str) -> bool:
     return not any(c.isalnum() for c in "".join(_texts(element, ns)))
 
 
-def _texts(element: Element, ns: str) -> Iterator[str]:
+def _texts(element: _Element, ns: str) -> Iterator[str]:
     """The translatable text inside ``element`` (not the native code inside standalone codes)."""
     yield element.text or ""
     for child in element:
@@ -427,12 +438,12 @@ def _texts(element: Element, ns: str) -> Iterator[str]:
         yield child.tail or ""
 
 
-def _inline(container: Element, ns: str) -> _Inline:
+def _inline(container: _Element, ns: str) -> _Inline:
     """A source (or segment) as plain text with its codes as spans and anchors."""
     parts: list[str] = []
     spans: list[Span] = []
     anchors: list[tuple[int, int]] = []
-    codes: list[Element] = []
+    codes: list[_Element] = []
     size = 0
 
     def add(text: str | None) -> None:
@@ -441,7 +452,7 @@ def _inline(container: Element, ns: str) -> _Inline:
             parts.append(text)
             size += len(text)
 
-    def walk(element: Element) -> None:
+    def walk(element: _Element) -> None:
         add(element.text)
         for child in element:
             codes.append(child)
@@ -482,7 +493,7 @@ def _tidy(
     return "".join(out), [s for s in moved if s.start < s.end], [(at[p], m) for p, m in anchors]
 
 
-def _copy_content(source: Element, target: Element) -> None:
+def _copy_content(source: _Element, target: _Element) -> None:
     """A source without words (numbers, codes only): the target is a copy of it."""
     _clear(target)
     target.text = source.text
@@ -490,22 +501,22 @@ def _copy_content(source: Element, target: Element) -> None:
         target.append(copy.deepcopy(child))
 
 
-def _standalone(code: Element) -> Element:
+def _standalone(code: _Element) -> _Element:
     """A copy of a standalone code (without the source text after it)."""
     new = copy.deepcopy(code)
     new.tail = None
     return new
 
 
-def _shell(code: Element) -> Element:
+def _shell(code: _Element) -> _Element:
     """A paired code's element with its attributes, without its content."""
     return code.makeelement(code.tag, dict(code.attrib))
 
 
 def _render(
-    target: Element,
+    target: _Element,
     projection: Projection,
-    codes: list[Element],
+    codes: list[_Element],
     spans: frozenset[int],
     edges: tuple[list[Hashable], list[Hashable], list[Hashable]],
 ) -> None:

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from desktop_mt.app.i18n import ENGLISH, SIMPLIFIED, describe
-from desktop_mt.batch.errors import FOLDER_ERRNOS, BatchOutputError, _first_non_folder, mount_point
+from desktop_mt.batch.errors import FOLDER_ERRNOS, BatchOutputError, first_non_folder, mount_point
 from desktop_mt.engine.direction import DIRECTION_TITLES, Direction, DirectionUnavailableError
 
 from .i18n import QT_TRANSLATE_NOOP, translate
@@ -81,7 +81,7 @@ def _reason_and_fix(exc: BatchOutputError) -> tuple[str, str]:
             translate("Messages", "create it, or {choose}").format(choose=choose),
         )
     if code in (errno.ENOTDIR, errno.EEXIST):
-        return translate("Messages", "{path} is a file, not a folder").format(path=_first_non_folder(folder)), choose
+        return translate("Messages", "{path} is a file, not a folder").format(path=first_non_folder(folder)), choose
     if code == errno.EISDIR:
         return (
             translate("Messages", "a folder of that name is in the way"),

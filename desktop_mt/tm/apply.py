@@ -25,6 +25,13 @@ from ..engine.protocols import CancelToken, Translation, TranslatorFace
 from ..engine.spans import SpanCounts
 from .store import EDITED, TranslationMemory
 
+__all__ = [
+    "ProgressFn",
+    "MemoryCounts",
+    "MemoryTranslator",
+    "memory_factory",
+]
+
 ProgressFn = Callable[[int, int], None]
 
 
@@ -114,7 +121,7 @@ class MemoryTranslator:
     def memory_identity(self) -> str:
         """The memory's size, rule and a digest of the pairs it may answer with, so a batch
         journal made with another memory (or none, or the other rule) is not resumed."""
-        return memory_identity(self.memory, self.confirmed_only)
+        return _memory_identity(self.memory, self.confirmed_only)
 
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
@@ -246,7 +253,7 @@ def _cjk_end(text: str) -> bool:
     return bool(text) and bool(dirs.CJK.match(text[-1]) or text[-1] in "。！？；…”」』）")
 
 
-def memory_identity(memory: TranslationMemory, confirmed_only: bool = False) -> str:
+def _memory_identity(memory: TranslationMemory, confirmed_only: bool = False) -> str:
     """What a batch job's key adds for a memory: the number of pairs it may answer with, a
     digest of them (direction, source, target) and, with ``confirmed_only``, that rule; so a
     journal made with another memory, or none, is not resumed (an approved pair added or
