@@ -16,6 +16,12 @@ import os
 import sys
 import warnings
 
+__all__ = [
+    "TELEMETRY_SWITCH",
+    "TelemetryWarning",
+    "telemetry_disabled",
+]
+
 TELEMETRY_SWITCH = "ORT_DISABLE_TELEMETRY"
 # The values ONNX Runtime reads as "off", after trimming whitespace and lowering case
 # (IsTelemetryDisabledByEnvironment in onnxruntime/core/platform/telemetry_environment.h).

@@ -17,7 +17,11 @@ if TYPE_CHECKING:
     from .core import TranslatorCore
     from .protocols import CancelToken
 
-Hypotheses = list[tuple[list[int], float]]  # a segment's finished beam hypotheses (ids, score), best first
+__all__ = [
+    "best_alternatives",
+]
+
+_Hypotheses = list[tuple[list[int], float]]  # a segment's finished beam hypotheses (ids, score), best first
 
 
 def best_alternatives(
@@ -51,7 +55,7 @@ def best_alternatives(
 
 def _alternatives_plan(
     core: TranslatorCore, sentence: str, params: gen.DecodeParams, opts: GenerationOptions, cancel: CancelToken | None
-) -> tuple[list[PlanPiece], dict[str, Hypotheses]]:
+) -> tuple[list[PlanPiece], dict[str, _Hypotheses]]:
     """The plan of ``sentence`` for :meth:`alternatives` and the hypotheses already known.
 
     A sentence with spans is one segment when the best whole-sentence hypothesis holds every
@@ -59,7 +63,7 @@ def _alternatives_plan(
     hypotheses that hold them all. Otherwise it is cut, as :meth:`translate` cuts it.
     """
     plan: list[PlanPiece] = []
-    known: dict[str, Hypotheses] = {}
+    known: dict[str, _Hypotheses] = {}
     for item in core.text.plan(sentence, opts):
         if not isinstance(item, spans.Whole):
             plan.append(item)

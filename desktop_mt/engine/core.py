@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from .spans import SpanCounts
     from .tokenizer import SentencePieceTokenizer
 
+__all__ = [
+    "TranslatorCore",
+]
+
 
 class TranslatorCore(Protocol):
     """One model's translator as the engine's helpers see it (``engine.streaming``,

@@ -34,6 +34,43 @@ from ..base.errors import N_, DesktopMTError, ModelNotFoundError, Phrase
 from . import textproc
 from .segment import segment_sentences
 
+__all__ = [
+    "Language",
+    "Direction",
+    "Target",
+    "EN",
+    "ZH",
+    "JA",
+    "KO",
+    "EN_ZH",
+    "ZH_EN",
+    "DIRECTIONS",
+    "AUTO",
+    "TARGETS",
+    "LANGUAGE_NAMES",
+    "DIRECTION_TITLES",
+    "CJK",
+    "DirectionUnavailableError",
+    "NotTranslatedError",
+    "language",
+    "has_latin",
+    "check_target",
+    "check_direction",
+    "direction_into",
+    "direction_for",
+    "sentence_direction",
+    "split_sentences",
+    "split_cjk_sentences",
+    "sentences",
+    "paragraph_language",
+    "directions_needed",
+    "untranslated",
+    "describe",
+    "keep_for_model",
+    "short_lang",
+    "model_direction",
+]
+
 Language = Literal["en", "zh", "ja", "ko"]
 """A sentence's language as :func:`language` names it (``""`` beside it: nothing to translate)."""
 Direction = Literal["en-zh", "zh-en"]

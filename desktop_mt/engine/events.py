@@ -9,6 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 
+__all__ = [
+    "TextDelta",
+    "SegmentDone",
+    "TranslationStats",
+    "Finished",
+    "Alternative",
+    "StreamEvent",
+]
+
 
 @dataclasses.dataclass(frozen=True)
 class TextDelta:

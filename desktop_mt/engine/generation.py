@@ -25,7 +25,30 @@ import numpy as np
 
 from .protocols import CancelToken, DecoderRunner, KVCache
 
-NEG = np.float32(-1.0e9)
+__all__ = [
+    "TokensStep",
+    "ItemDone",
+    "NBest",
+    "SearchEvent",
+    "DecodeParams",
+    "PieceTable",
+    "PieceConstraint",
+    "Prefix",
+    "process_scores",
+    "source_repeats",
+    "loop_allowance",
+    "guard_loops",
+    "ban_repeated_ngrams",
+    "ban_bad_word",
+    "log_softmax",
+    "top_stable",
+    "greedy",
+    "beam_search",
+    "column_bans",
+    "best_combinations",
+]
+
+_NEG = np.float32(-1.0e9)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -160,7 +183,7 @@ class Prefix:
         return 1 + len(self.forced)
 
 
-def prompt_length(p: DecodeParams) -> int:
+def _prompt_length(p: DecodeParams) -> int:
     """generate()'s ``decoder_prompt_len``: 1 (the start token) plus the forced prefix."""
     return 1 if p.prefix is None else p.prefix.length
 
@@ -191,20 +214,20 @@ def process_scores(scores: np.ndarray, seqs: np.ndarray, max_lens: np.ndarray, p
     return scores
 
 
-# Repetition guard: a unit of up to LOOP_UNIT tokens may repeat back to back LOOP_REPEATS[n]
+# Repetition guard: a unit of up to _LOOP_UNIT tokens may repeat back to back _LOOP_REPEATS[n]
 # times (more if the source itself repeats); the token that would start one more repeat is
 # replaced by end-of-sentence, so a degenerate loop ("的的的的...") ends where it starts.
-LOOP_UNIT = 6
-LOOP_REPEATS = {1: 3}  # one token three times in a row; longer units twice
-LOOP_REPEATS_DEFAULT = 2
+_LOOP_UNIT = 6
+_LOOP_REPEATS = {1: 3}  # one token three times in a row; longer units twice
+_LOOP_REPEATS_DEFAULT = 2
 
 
 def source_repeats(src: Sequence[int]) -> int:
-    """How many times the source's most repeated unit (up to LOOP_UNIT tokens) occurs back to
+    """How many times the source's most repeated unit (up to _LOOP_UNIT tokens) occurs back to
     back ("very very very" -> 3; 1 when nothing repeats): the extra repeats a target may have."""
     a = np.asarray(src)
     best = 1
-    for n in range(1, min(LOOP_UNIT, len(a) // 2) + 1):
+    for n in range(1, min(_LOOP_UNIT, len(a) // 2) + 1):
         same = np.concatenate([[False], a[n:] == a[:-n], [False]])
         edges = np.flatnonzero(np.diff(same.astype(np.int8)))
         if len(edges):
@@ -232,10 +255,10 @@ def guard_loops(scores: np.ndarray, seqs: np.ndarray, extra: np.ndarray, p: Deco
 
 def _loop_token(row: list[int], extra: int) -> int | None:
     """The first token of the unit ``row`` ends repeating at its limit, or None."""
-    for n in range(1, LOOP_UNIT + 1):
+    for n in range(1, _LOOP_UNIT + 1):
         if len(row) < 2 * n or row[-1] != row[-1 - n]:  # cheap test first: no repeat of length n ends here
             continue
-        times = LOOP_REPEATS.get(n, LOOP_REPEATS_DEFAULT) + extra
+        times = _LOOP_REPEATS.get(n, _LOOP_REPEATS_DEFAULT) + extra
         if len(row) >= n * times and row[-n * times :] == row[-n:] * times:
             return row[-n]
     return None
@@ -315,7 +338,7 @@ def _top_row(row: np.ndarray, n: int) -> np.ndarray:
     return np.concatenate([finite, np.flatnonzero(row == -np.inf)[: n - len(finite)]])
 
 
-def pad_batch(src_ids: Sequence[Sequence[int]], pad: int) -> tuple[np.ndarray, np.ndarray]:
+def _pad_batch(src_ids: Sequence[Sequence[int]], pad: int) -> tuple[np.ndarray, np.ndarray]:
     width = max(len(s) for s in src_ids)
     ids = np.full((len(src_ids), width), pad, dtype=np.int64)
     mask = np.zeros((len(src_ids), width), dtype=np.int64)
@@ -351,7 +374,7 @@ def greedy(
     cancel: CancelToken | None = None,
 ) -> Iterator[SearchEvent]:
     """Greedy search; ``max_lens[i]`` is the total length (start token included) for input i."""
-    ids, mask = pad_batch(src_ids, p.pad)
+    ids, mask = _pad_batch(src_ids, p.pad)
     hidden = sessions.encode(ids, mask)
     rows = np.arange(len(src_ids))  # which input each running row belongs to
     limits = np.asarray(max_lens, dtype=np.int64)
@@ -407,12 +430,12 @@ def _new_beam_state(n: int, k: int, length: int, p: DecodeParams) -> _BeamState:
     if p.prefix is not None:
         running[:, :, 1 : p.prefix.length] = p.prefix.forced
     scores = np.zeros((n, k), dtype=np.float32)
-    scores[:, 1:] = NEG
+    scores[:, 1:] = _NEG
     return _BeamState(
         running,
         scores,
         running.copy(),
-        np.full((n, k), NEG, dtype=np.float32),
+        np.full((n, k), _NEG, dtype=np.float32),
         np.zeros((n, k), dtype=bool),
         np.ones(n, dtype=bool),
         [0] * n,
@@ -436,7 +459,7 @@ def beam_search(
     each input's finished hypotheses (:class:`NBest` events; the search itself is unchanged).
     """
     k = p.beams
-    ids, mask = pad_batch(src_ids, p.pad)
+    ids, mask = _pad_batch(src_ids, p.pad)
     hidden = sessions.encode(ids, mask)
     items = np.arange(len(src_ids))
     limits = np.asarray(max_lens, dtype=np.int64)
@@ -445,7 +468,7 @@ def beam_search(
     # The prompt (start token and forced prefix) once per input, before the beams split.
     logits, cache, _ = _first_steps(sessions, len(src_ids), mask, hidden, int(limits.max()) - 1, p)
     cache.expand(k)  # every beam of an input starts from its first step (the logits: see _candidates)
-    cur_len = prompt_length(p)
+    cur_len = _prompt_length(p)
     while True:
         if _cancelled(cancel):
             return
@@ -568,16 +591,16 @@ def _beam_step(
     cand[:, :, cur_len] = tokens
     hits = (tokens == p.eos) | (cur_len + 1 >= limits)[:, None]
     # Running beams for the next step: the best K candidates that did not stop.
-    run_scores = top_scores + hits.astype(np.float32) * NEG
+    run_scores = top_scores + hits.astype(np.float32) * _NEG
     nxt = np.argsort(-run_scores, axis=1, kind="stable")[:, :k]
     s.running = np.take_along_axis(cand, nxt[:, :, None], axis=1)
     s.running_scores = np.take_along_axis(run_scores, nxt, axis=1)
     # Finished hypotheses: only the top K candidates may enter, with the length penalty.
     just = hits & (np.arange(2 * k) < k)[None, :]
-    fin = top_scores / np.float32((cur_len + 1 - prompt_length(p)) ** p.length_penalty)
+    fin = top_scores / np.float32((cur_len + 1 - _prompt_length(p)) ** p.length_penalty)
     if p.early_stopping is True:
-        fin = fin + (s.is_finished.all(axis=1, keepdims=True)).astype(np.float32) * NEG
-    fin = fin + (~s.unsatisfied[:, None]).astype(np.float32) * NEG + (~just).astype(np.float32) * NEG
+        fin = fin + (s.is_finished.all(axis=1, keepdims=True)).astype(np.float32) * _NEG
+    fin = fin + (~s.unsatisfied[:, None]).astype(np.float32) * _NEG + (~just).astype(np.float32) * _NEG
     merged_seqs = np.concatenate([s.finished, cand], axis=1)
     merged_scores = np.concatenate([s.finished_scores, fin], axis=1)
     merged_done = np.concatenate([s.is_finished, just], axis=1)
@@ -591,11 +614,11 @@ def _beam_step(
 def _update_heuristic(s: _BeamState, cur_len: int, limits: np.ndarray, p: DecodeParams) -> None:
     """generate()'s early-stopping check: can a running beam still beat the worst finished one?"""
     if p.early_stopping == "never" and p.length_penalty > 0.0:
-        length = (limits - prompt_length(p)).astype(np.float32)
+        length = (limits - _prompt_length(p)).astype(np.float32)
     else:
-        length = np.full(len(limits), cur_len - prompt_length(p), dtype=np.float32)
+        length = np.full(len(limits), cur_len - _prompt_length(p), dtype=np.float32)
     best_possible = s.running_scores[:, 0] / length ** np.float32(p.length_penalty)
-    worst = np.where(s.is_finished, s.finished_scores.min(axis=1, keepdims=True), NEG)
+    worst = np.where(s.is_finished, s.finished_scores.min(axis=1, keepdims=True), _NEG)
     still = (best_possible[:, None] > worst).any(axis=1)
     if p.early_stopping is True:
         still &= ~s.is_finished.all(axis=1)

@@ -13,7 +13,7 @@ is a header. Blank lines and lines starting with ``#`` are skipped.
 
 Matching is blind to Chinese script and to character width: a term written in Simplified
 characters matches the same word in Traditional ones (OpenCC t2s, character by character)
-and full-width Latin letters match half-width ones (``:func:`fold```). :meth:`Glossary.missing`
+and full-width Latin letters match half-width ones (``:func:`_fold```). :meth:`Glossary.missing`
 is the one rule every front end checks a translation by: a sentence whose source holds a term
 must have that term's target in its translation, else the front end marks it (the window) or
 counts it (the CLI's summary, the server's /metrics).
@@ -31,6 +31,13 @@ from pathlib import Path
 from ..base.errors import DesktopMTError
 from .direction import language
 from .script import to_simplified
+
+__all__ = [
+    "GlossaryError",
+    "Term",
+    "Match",
+    "Glossary",
+]
 
 _HEADER_SOURCE = {"source", "src", "term", "english", "en", "en-us", "from"}
 _HEADER_TARGET = {"target", "tgt", "translation", "chinese", "zh", "zh-cn", "cmn", "to"}
@@ -87,7 +94,7 @@ class Glossary:
         except OSError as exc:
             raise GlossaryError(f"{path}: cannot read the glossary: {exc.strerror or exc}") from exc
         except UnicodeDecodeError as exc:
-            line = text_line_of(exc.object, exc.start)
+            line = _text_line_of(exc.object, exc.start)
             raise GlossaryError(f"{path}, line {line}: not UTF-8 text; save the glossary as UTF-8") from exc
         return cls(tuple(_parse(text, path)))
 
@@ -105,10 +112,10 @@ class Glossary:
     def find(self, text: str) -> list[Match]:
         """Every term occurrence in ``text``, by position, without overlaps. Where occurrences
         overlap, the longest wins (then the leftmost): "New York City" before "New York".
-        Script and width do not matter (:func:`fold`); ``Match.text`` is the text as written."""
+        Script and width do not matter (:func:`_fold`); ``Match.text`` is the text as written."""
         if not self.terms:
             return []
-        folded = fold(text)
+        folded = _fold(text)
         found = [
             dataclasses.replace(m, text=text[m.start : m.end])
             for term in self.terms
@@ -125,11 +132,11 @@ class Glossary:
         """The terms found in ``source`` whose target is not in ``translation`` (script, width
         and, for a term that ignores case, case aside), each once. The glossary must be
         oriented for ``source`` (:meth:`oriented`); an empty tuple when every term is there."""
-        have = fold(translation)
+        have = _fold(translation)
         lost: list[Term] = []
         for match in self.find(source):
             term = match.term
-            want = fold(term.target)
+            want = _fold(term.target)
             there = want in have if term.case_sensitive else want.casefold() in have.casefold()
             if not there and term not in lost:
                 lost.append(term)
@@ -164,7 +171,7 @@ _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WIDE = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}  # full-width ASCII, ideographic space
 
 
-def fold(text: str) -> str:
+def _fold(text: str) -> str:
     """``text`` as the glossary compares it, of the same length (positions still point into
     ``text``): full-width Latin letters, digits and signs as half-width ones, Traditional
     Chinese characters as Simplified (OpenCC t2s; as they are without OpenCC). OpenCC converts
@@ -184,7 +191,7 @@ def _simplified_char(char: str) -> str:
     return out if len(out) == 1 else char
 
 
-def text_line_of(data: bytes, offset: int) -> int:
+def _text_line_of(data: bytes, offset: int) -> int:
     """The 1-based line number of byte ``offset`` in ``data``."""
     return data.count(b"\n", 0, offset) + 1
 
@@ -200,8 +207,8 @@ def _term_pattern(source: str, case_sensitive: bool, whole_word: bool) -> re.Pat
     """A regex for one term: any run of whitespace where the term has a space; word edges
     only where the term itself starts/ends with a word character ("C++" ends with none).
     A lookahead group, so overlapping occurrences are all found. It matches folded text
-    (:func:`fold`), so it is built from the folded term."""
-    source = fold(source)
+    (:func:`_fold`), so it is built from the folded term."""
+    source = _fold(source)
     body = r"\s+".join(re.escape(word) for word in source.split())
     if whole_word:  # Chinese has no word edges: a term starting or ending with a CJK character has none
         body = (r"(?<!\w)" if _WORD_EDGE.match(source.strip()) else "") + body

@@ -20,6 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = [
+    "FIRST_CAPACITY",
+    "ConcatKVCache",
+    "KVBuffer",
+]
+
 FIRST_CAPACITY = 16  # at most this many positions before the first growth (attention reads them all)
 
 

@@ -17,6 +17,16 @@ from . import direction, textproc
 from .direction import CJK as _CJK
 from .direction import split_cjk_sentences  # noqa: F401 - part of this module's API
 
+__all__ = [
+    "sentences",
+    "cjk_share",
+    "needs_translation",
+    "keep_verbatim",
+    "is_mostly_cjk",
+    "already_cjk",
+    "plainly_latin",
+]
+
 sentences = direction.sentences
 
 

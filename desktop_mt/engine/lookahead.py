@@ -33,6 +33,15 @@ if TYPE_CHECKING:
     from .options import GenerationOptions
     from .protocols import CancelToken
 
+__all__ = [
+    "TOKEN_BUDGET",
+    "Search",
+    "batches",
+    "plan_texts",
+    "single_search",
+    "LookAhead",
+]
+
 TOKEN_BUDGET = 4096  # source tokens x rows per batch (translate_batch, look-ahead)
 
 Search = Callable[[str], Iterator[gen.SearchEvent]]

@@ -23,6 +23,35 @@ from ..base.fsutil import atomic_write
 from ..base.resources_path import resource_path
 from .direction import Direction, model_direction
 
+__all__ = [
+    "MANIFEST",
+    "FORMAT_VERSION",
+    "FILE_NAMES",
+    "Variant",
+    "VARIANTS",
+    "check_variant",
+    "SUPPORTED_ARCHITECTURES",
+    "INT8_DYNAMIC",
+    "INT8_WEIGHT_ONLY",
+    "INT8_PER_ROW",
+    "BATCH_INVARIANT_INT8_KINDS",
+    "FIX",
+    "TokenizerSpec",
+    "ModelInfo",
+    "quantized_name",
+    "sha256_file",
+    "read_json",
+    "bundled_model_dir",
+    "language_pair",
+    "find_models",
+    "inspect_model_dir",
+    "verify_files",
+    "cached_sha256",
+    "build_manifest",
+    "marian_tokenizer_spec",
+    "write_manifest",
+]
+
 MANIFEST = "desktop_mt.json"
 FORMAT_VERSION = 1
 FILE_NAMES = {
@@ -34,7 +63,7 @@ FILE_NAMES = {
     "cross_kv": "cross_kv_model.onnx",
     "decoder_step": "decoder_step_model.onnx",
 }
-INT8_SUFFIXES = ("_quantized", "_int8")
+_INT8_SUFFIXES = ("_quantized", "_int8")
 Variant = Literal["int8", "fp32"]
 """A model's files: quantized to int8 (the default), or full precision."""
 VARIANTS: tuple[Variant, ...] = ("int8", "fp32")
@@ -202,7 +231,7 @@ def _variant_files(root: Path) -> dict[str, dict[str, Path]]:
     for folder in (root, root / "onnx"):
         for role, name in FILE_NAMES.items():
             stem = name[: -len(".onnx")]
-            candidates = {"fp32": [folder / name], "int8": [folder / f"{stem}{s}.onnx" for s in INT8_SUFFIXES]}
+            candidates = {"fp32": [folder / name], "int8": [folder / f"{stem}{s}.onnx" for s in _INT8_SUFFIXES]}
             for variant, files in candidates.items():
                 hit = next((p for p in files if p.is_file()), None)
                 if hit is not None:
@@ -369,7 +398,7 @@ def build_manifest(
 ) -> dict[str, Any]:
     """The manifest the exporter writes: files with sha256, tokenizer facts, validation figures."""
     from_tok = getattr(tokenizer, "src_lang", None) or getattr(tokenizer, "source_lang", None)
-    spec = tokenizer_spec_for(config, tokenizer)
+    spec = _tokenizer_spec_for(config, tokenizer)
     # Multi-target Marian: its >>id<< tokens (MarianTokenizer.supported_language_codes), by id.
     codes = sorted(getattr(tokenizer, "supported_language_codes", None) or [], key=tokenizer.convert_tokens_to_ids)
     return {
@@ -415,7 +444,7 @@ def marian_tokenizer_spec(eos_token_id: int) -> dict[str, Any]:
     }
 
 
-def tokenizer_spec_for(config: Any, tokenizer: Any) -> dict[str, Any]:
+def _tokenizer_spec_for(config: Any, tokenizer: Any) -> dict[str, Any]:
     """Tokenizer facts for the manifest, resolved with the checkpoint's own tokenizer."""
     eos = int(config.eos_token_id)
     if config.model_type == "marian":

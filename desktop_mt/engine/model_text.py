@@ -19,6 +19,14 @@ from .options import GenerationOptions
 from .segment import Segment
 from .tokenizer import SentencePieceTokenizer
 
+__all__ = [
+    "PlanPiece",
+    "Kept",
+    "ModelText",
+    "decide",
+    "piece_output",
+]
+
 # Languages written without spaces between sentences.
 _NO_SPACE_LANGS = {"zh", "ja", "cmn", "yue"}
 # Languages whose punctuation is full-width (GenerationOptions.chinese_punctuation).

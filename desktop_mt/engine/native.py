@@ -20,7 +20,7 @@ from types import TracebackType
 
 __all__ = ["NATIVE_CALLS", "NativeCalls"]
 
-log = logging.getLogger(__name__)
+_logger = logging.getLogger(__name__)
 
 
 class NativeCalls:
@@ -69,7 +69,7 @@ class NativeCalls:
             self._closing = True
             done = self._cond.wait_for(lambda: self._active == 0, timeout)
         if not done:
-            log.warning("exiting while %d native calls are still going", self.active)
+            _logger.warning("exiting while %d native calls are still going", self.active)
         return done
 
 

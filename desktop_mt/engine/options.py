@@ -9,6 +9,14 @@ from .direction import Target, check_target
 from .glossary import Glossary
 from .script import Script, check_script  # OpenCC loads only when a Traditional script is used
 
+__all__ = [
+    "Spans",
+    "SPANS",
+    "SessionOptions",
+    "GenerationOptions",
+    "RAW",
+]
+
 Spans = Literal["whole", "cut", "off"]
 """How sentences with protected spans reach the model (``GenerationOptions.spans``)."""
 SPANS: tuple[Spans, ...] = ("whole", "cut", "off")

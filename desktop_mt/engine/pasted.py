@@ -53,6 +53,11 @@ import re
 
 from . import textproc
 
+__all__ = [
+    "join_lines",
+    "is_table_row",
+]
+
 _BLANK_LINE = re.compile(r"\n[ \t\f\v]*\n(?:[ \t\f\v]*\n)*")
 _SPACES = re.compile(r"[ \u00a0\u3000]{2,}")
 _TABLE_GAPS = re.compile(r"\S(?: {2,}|\u3000+)(?=\S)")
@@ -235,14 +240,14 @@ def _classify(lines: list[str]) -> list[str]:
             kinds.append("table")
         elif _is_heading(line, prev, nxt, width):
             kinds.append("heading")
-        elif has_marker(line):
+        elif _has_marker(line):
             kinds.append("item")
         else:
             kinds.append("text")
     return kinds
 
 
-def has_marker(line: str) -> bool:
+def _has_marker(line: str) -> bool:
     """Whether ``line`` starts with a list, outline, quote or heading marker
     (``1.``, ``(iv)``, ``•``, ``>``, ``#``...)."""
     prefix, _body = textproc.split_marker(line)
@@ -266,14 +271,14 @@ def _is_heading(line: str, prev: str | None, nxt: str | None, width: int) -> boo
         return False
     if nxt is not None and not _first_letter_is_upper(nxt):
         return False
-    return _title_like(words if has_marker(line) else line.split()) or len(line.strip()) < _HEADING_LINE * width
+    return _title_like(words if _has_marker(line) else line.split()) or len(line.strip()) < _HEADING_LINE * width
 
 
 def _first_letter_is_upper(line: str) -> bool:
     """Whether the text of ``line`` (after any marker) starts with a capital letter or a digit."""
     _prefix, body = textproc.split_marker(line)
     first = body.strip()[:1]
-    return first.isupper() or first.isdigit() or has_marker(line)
+    return first.isupper() or first.isdigit() or _has_marker(line)
 
 
 def _title_like(words: list[str]) -> bool:

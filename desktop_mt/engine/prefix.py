@@ -33,6 +33,18 @@ from .segment import Segment
 from .streaming import Clock, new_ids
 from .tokenizer import IncrementalDecoder, SentencePieceTokenizer
 
+__all__ = [
+    "SPACE",
+    "EncoderKept",
+    "EncoderMemo",
+    "TypedPrefix",
+    "target_pieces",
+    "plan_prefix",
+    "complete_stream",
+    "complete_alternatives",
+    "prefix_ids",
+]
+
 SPACE = "\u2581"  # SentencePiece's space
 
 _TABLES: weakref.WeakKeyDictionary[SentencePieceTokenizer, gen.PieceTable] = weakref.WeakKeyDictionary()
@@ -110,7 +122,7 @@ class TypedPrefix:
     ids: tuple[int, ...]
 
 
-def piece_table(tokenizer: SentencePieceTokenizer) -> gen.PieceTable:
+def _piece_table(tokenizer: SentencePieceTokenizer) -> gen.PieceTable:
     """The tokenizer's target pieces (special tokens left out), built once per tokenizer."""
     table = _TABLES.get(tokenizer)
     if table is None:
@@ -142,7 +154,7 @@ def plan_prefix(tokenizer: SentencePieceTokenizer, typed: str, spaced: bool = Tr
             cut -= 1
     if tokenizer.unk_id in ids[cut:]:
         return TypedPrefix(typed, gen.Prefix(tuple(ids)), tuple(ids))
-    partial = gen.PieceConstraint("".join(pieces[cut:]), piece_table(tokenizer))
+    partial = gen.PieceConstraint("".join(pieces[cut:]), _piece_table(tokenizer))
     return TypedPrefix(typed, gen.Prefix(tuple(ids[:cut]), partial), tuple(ids))
 
 

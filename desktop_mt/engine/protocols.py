@@ -24,6 +24,16 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+__all__ = [
+    "StreamEvent",
+    "CancelToken",
+    "KVCache",
+    "DecoderRunner",
+    "DecoderLayout",
+    "Translation",
+    "TranslatorFace",
+]
+
 if TYPE_CHECKING:
     from .direction import Direction
     from .events import Alternative, Finished, SegmentDone, TextDelta

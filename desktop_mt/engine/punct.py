@@ -20,6 +20,15 @@ import re
 
 from . import textproc
 
+__all__ = [
+    "fullwidth_marks",
+    "to_fullwidth",
+    "settled",
+    "stable_length",
+    "to_ascii",
+    "settled_ascii",
+]
+
 _SIMPLE = {",": "，", "?": "？", "!": "！", ":": "：", ";": "；", ".": "。"}
 _PAIRS = {"(": ("（", "）"), '"': ("“", "”")}
 _CLOSERS = {")": "("}
@@ -34,7 +43,7 @@ def fullwidth_marks(text: str) -> str:
     return "".join(_SIMPLE.get(char, char) for char in text if not char.isspace())
 
 
-def is_cjk(char: str | None) -> bool:
+def _is_cjk(char: str | None) -> bool:
     """Whether ``char`` is a Chinese/Japanese character or full-width punctuation."""
     return char is not None and _CJK.match(char) is not None
 
@@ -72,13 +81,15 @@ def _convert_simple(before: str | None, after: str | None, dotted: bool, char: s
     """Whether a mark (, . ? ! : ;) between ``before`` and ``after`` touches Chinese and is not
     inside Latin text or a number. ``dotted``: part of "..." or "e.g.", which keep their dots."""
     if char == ".":  # "3.5" and "..." keep their dots; only a full stop after Chinese changes
-        return is_cjk(before) and not dotted and not (after is not None and after.isascii() and after.isalnum())
-    return is_cjk(before) or (is_cjk(after) and not (before is not None and before.isascii() and before.isalnum()))
+        return _is_cjk(before) and not dotted and not (after is not None and after.isascii() and after.isalnum())
+    return _is_cjk(before) or (_is_cjk(after) and not (before is not None and before.isascii() and before.isalnum()))
 
 
 def _convert_pair(text: str, i: int, j: int) -> bool:
     """Whether the pair at ``i`` < ``j`` touches or holds Chinese."""
-    return is_cjk(_neighbour(text, i, -1)) or is_cjk(_neighbour(text, j, 1)) or any(is_cjk(c) for c in text[i + 1 : j])
+    return (
+        _is_cjk(_neighbour(text, i, -1)) or _is_cjk(_neighbour(text, j, 1)) or any(_is_cjk(c) for c in text[i + 1 : j])
+    )
 
 
 def _code_pair(text: str, i: int, j: int) -> bool:

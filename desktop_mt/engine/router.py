@@ -40,12 +40,18 @@ from .options import GenerationOptions
 from .protocols import CancelToken, Translation, TranslatorFace
 from .translator import Translator, joined_text
 
+__all__ = [
+    "TwoWayTranslator",
+    "directions_of",
+    "translator_for_sentence",
+]
+
 _LINE = re.compile(r"(\r\n|\n|\r)")
 _NO_SPACE_OUTPUT = {direction.ZH, direction.JA}  # languages written without spaces between sentences
 
 
 @dataclasses.dataclass(frozen=True)
-class Run:
+class _Run:
     """Consecutive text of one line that one direction translates."""
 
     direction: Direction
@@ -53,14 +59,14 @@ class Run:
 
 
 @dataclasses.dataclass(frozen=True)
-class Copied:
+class _Copied:
     """A sentence left as it is (Japanese, Korean, already in the target language); ``lang`` its language."""
 
     text: str
     lang: str
 
 
-Piece = str | Run | Copied  # a literal (line break, indentation, marker, gap), a run, a copied sentence
+_Piece = str | _Run | _Copied  # a literal (line break, indentation, marker, gap), a run, a copied sentence
 
 
 class TwoWayTranslator:
@@ -165,7 +171,7 @@ class TwoWayTranslator:
         text decoded alone), a text needing both directions or none is streamed on its own."""
         opts = options or self.options
         pieces = [self._pieces(text, opts) for text in texts]  # DirectionUnavailableError first
-        runs = {k: p[0] for k, p in enumerate(pieces) if len(p) == 1 and isinstance(p[0], Run)}
+        runs = {k: p[0] for k, p in enumerate(pieces) if len(p) == 1 and isinstance(p[0], _Run)}
         groups: dict[Direction, list[int]] = {}
         for k, one in runs.items():
             groups.setdefault(one.direction, []).append(k)
@@ -182,7 +188,7 @@ class TwoWayTranslator:
             )
 
     def _stream_pieces(
-        self, pieces: list[Piece], opts: GenerationOptions, cancel: CancelToken | None, look_ahead: bool
+        self, pieces: list[_Piece], opts: GenerationOptions, cancel: CancelToken | None, look_ahead: bool
     ) -> Generator[StreamEvent, None, None]:
         started, first = time.perf_counter(), None
         index = tokens = whole = cut = 0
@@ -190,7 +196,7 @@ class TwoWayTranslator:
         for piece in pieces:
             if isinstance(piece, str):
                 yield TextDelta(piece, -1)
-            elif isinstance(piece, Copied):
+            elif isinstance(piece, _Copied):
                 first = first if first is not None else time.perf_counter() - started
                 yield TextDelta(piece.text, index)
                 yield SegmentDone(index, piece.text, piece.text, 0)
@@ -234,7 +240,7 @@ class TwoWayTranslator:
         opts = options or self.options
         self._check_available([line for line in lines], opts)
         plans = [self._pieces(line, opts, checked=True) for line in lines]
-        needed = {p.direction for plan in plans for p in plan if isinstance(p, Run)}
+        needed = {p.direction for plan in plans for p in plan if isinstance(p, _Run)}
         if len(needed) <= 1:  # every line is whole to that direction, or has nothing to translate
             name = needed.pop() if needed else self._fallback_direction(opts)
             return self.translators[name].translate_batch(lines, _options_for(name, opts), cancel, progress, batch_size)
@@ -242,17 +248,17 @@ class TwoWayTranslator:
 
     def _batch_mixed(
         self,
-        plans: list[list[Piece]],
+        plans: list[list[_Piece]],
         opts: GenerationOptions,
         cancel: CancelToken | None,
         progress: Callable[[int, int], None] | None,
         batch_size: int | None,
     ) -> list[str]:
-        tracker = _Lines([{p.direction for p in plan if isinstance(p, Run)} for plan in plans], progress)
+        tracker = _Lines([{p.direction for p in plan if isinstance(p, _Run)} for plan in plans], progress)
         done: dict[tuple[str, str], str] = {}
         for name in direction.DIRECTIONS:
             texts = list(
-                dict.fromkeys(p.text for plan in plans for p in plan if isinstance(p, Run) and p.direction == name)
+                dict.fromkeys(p.text for plan in plans for p in plan if isinstance(p, _Run) and p.direction == name)
             )
             if not texts:
                 continue
@@ -261,7 +267,7 @@ class TwoWayTranslator:
             tracker.finished(name)
         return [
             "".join(
-                p if isinstance(p, str) else p.text if isinstance(p, Copied) else done[(p.direction, p.text)]
+                p if isinstance(p, str) else p.text if isinstance(p, _Copied) else done[(p.direction, p.text)]
                 for p in plan
             ).strip()
             for plan in plans
@@ -355,17 +361,17 @@ class TwoWayTranslator:
         if missing and (opts.target != AUTO or not needed & set(self.translators)):
             self.translator_for(missing[0])
 
-    def _pieces(self, text: str, opts: GenerationOptions, checked: bool = False) -> list[Piece]:
+    def _pieces(self, text: str, opts: GenerationOptions, checked: bool = False) -> list[_Piece]:
         """``text`` as literals, runs and copied sentences (see the module docstring)."""
         if not checked:
             self._check_available([text], opts)
         if not opts.keep_cjk:  # nothing kept: every sentence goes to one model (--raw)
             name = _raw_direction(text, opts.target, self.directions)
-            return [Run(name, text)] if textproc.has_words(text) else [text]
+            return [_Run(name, text)] if textproc.has_words(text) else [text]
         needed = direction.directions_needed(text, opts.target) & set(self.translators)
         if len(needed) <= 1 and direction.directions_needed(text, opts.target) <= set(self.translators):
-            return [Run(needed.pop(), text)] if needed else [text]
-        pieces: list[Piece] = []
+            return [_Run(needed.pop(), text)] if needed else [text]
+        pieces: list[_Piece] = []
         in_code = False
         for part in _LINE.split(text):
             if _LINE.fullmatch(part) or in_code or textproc.is_fence(part):
@@ -376,13 +382,13 @@ class TwoWayTranslator:
         return [p for p in pieces if p != ""]
 
 
-def _line_pieces(line: str, target: Target, available: tuple[Direction, ...]) -> list[Piece]:
+def _line_pieces(line: str, target: Target, available: tuple[Direction, ...]) -> list[_Piece]:
     """One line: whole to one direction when it needs one, else its marker, then runs of
     sentences of one direction and copied sentences (those of a direction not ``available``
     too), with the output's sentence gap between."""
     needed = direction.directions_needed(line, target)
     if len(needed) <= 1 and needed <= set(available):
-        return [Run(needed.pop(), line)] if needed else [line]
+        return [_Run(needed.pop(), line)] if needed else [line]
     prefix, body = textproc.split_marker(line)
     core = body.strip()
     groups: list[tuple[Direction | None, str, list[str]]] = []  # (direction, language, sentences with gaps)
@@ -394,14 +400,14 @@ def _line_pieces(line: str, target: Target, available: tuple[Direction, ...]) ->
             groups[-1][2].extend((sentence, gap))  # a sentence without words stays with the one before
         else:
             groups.append((name, lang, [sentence, gap]))
-    pieces: list[Piece] = [prefix + body[: len(body) - len(body.lstrip())]]
+    pieces: list[_Piece] = [prefix + body[: len(body) - len(body.lstrip())]]
     last_lang = ""
     for k, (name, lang, parts) in enumerate(groups):
         out_lang = name.split("-")[1] if name else lang
         if k:
             pieces.append("" if last_lang in _NO_SPACE_OUTPUT and out_lang in _NO_SPACE_OUTPUT else " ")
         text = "".join(parts).strip()
-        pieces.append(Run(name, text) if name else Copied(text, lang))
+        pieces.append(_Run(name, text) if name else _Copied(text, lang))
         last_lang = out_lang
     pieces.append(body[len(body.rstrip()) :])
     return pieces

@@ -27,6 +27,29 @@ from .native import NATIVE_CALLS
 from .options import SessionOptions
 from .protocols import DecoderLayout, KVCache
 
+__all__ = [
+    "apply_telemetry_switch",
+    "available_providers",
+    "resolve_provider",
+    "ort_session_options",
+    "share_thread_pool",
+    "shared_thread_pool",
+    "GuardedSession",
+    "make_session",
+    "ROW_TOP_ONNX",
+    "ROW_TOP_FLOATS",
+    "Seq2SeqSessions",
+    "ZeroArrays",
+    "DecoderIO",
+    "SessionOpener",
+    "SplitDecoder",
+    "MergedDecoder",
+    "StepDecoder",
+    "LayoutClass",
+    "layout_for",
+    "layout_of",
+]
+
 
 def apply_telemetry_switch(runtime: Any = ort) -> bool:
     """Switch ONNX Runtime's telemetry events off in this process when ORT_DISABLE_TELEMETRY
@@ -45,7 +68,7 @@ def apply_telemetry_switch(runtime: Any = ort) -> bool:
 
 apply_telemetry_switch()
 
-PROVIDER_ALIASES = {
+_PROVIDER_ALIASES = {
     "cpu": "CPUExecutionProvider",
     "cuda": "CUDAExecutionProvider",
     "tensorrt": "TensorrtExecutionProvider",
@@ -61,7 +84,7 @@ PROVIDER_ALIASES = {
 # serialized with onnx.helper so that the runtime needs no onnx package. Beam search normalizes
 # 4 x batch x vocab scores every step: ORT's kernel is ~4x faster than numpy's exp/sum/log and
 # rounds like torch.log_softmax (98% bit-identical on random logits, numpy: 23%).
-LOG_SOFTMAX_ONNX = (
+_LOG_SOFTMAX_ONNX = (
     b'\x08\x07\x12\ndesktop-mt:s\n(\n\x01x\x12\x01y"\nLogSoftmax*\x14\n\x04axis\x18\xff\xff\xff\xff\xff\xff'
     b"\xff\xff\xff\x01\xa0\x01\x02\x12\x0blog_softmaxZ\x1c\n\x01x\x12\x17\n\x15\x08\x01\x12\x11\n\x06\x12\x04rows"
     b"\n\x07\x12\x05vocabb\x1c\n\x01y\x12\x17\n\x15\x08\x01\x12\x11\n\x06\x12\x04rows\n\x07\x12\x05vocabB\x04\n"
@@ -71,12 +94,12 @@ LOG_SOFTMAX_ONNX = (
 
 def available_providers() -> list[str]:
     """Short names of the execution providers this onnxruntime build offers."""
-    reverse = {v: k for k, v in PROVIDER_ALIASES.items() if k != "directml"}
+    reverse = {v: k for k, v in _PROVIDER_ALIASES.items() if k != "directml"}
     return [reverse.get(p, p) for p in ort.get_available_providers()]
 
 
 def resolve_provider(name: str) -> list[str]:
-    full = PROVIDER_ALIASES.get(name.lower(), name)
+    full = _PROVIDER_ALIASES.get(name.lower(), name)
     offered = ort.get_available_providers()
     if full not in offered:
         raise ProviderUnavailableError(
@@ -228,7 +251,7 @@ ROW_TOP_ONNX = (
 # thread pool 4.7 ms in chunks of 8 rows (2 MB, in a core's L2 cache), 5.3 ms of 32, 8.9 ms in one
 # call; with a pool per session 6.4 / 5.8 / 8.8 ms. The same values and ids either way.
 ROW_TOP_FLOATS = 1 << 21  # 8 MB: a pool per session
-ROW_TOP_FLOATS_SHARED = 1 << 19  # 2 MB: the shared pool (share_thread_pool)
+_ROW_TOP_FLOATS_SHARED = 1 << 19  # 2 MB: the shared pool (share_thread_pool)
 
 
 class Seq2SeqSessions:
@@ -278,7 +301,7 @@ class Seq2SeqSessions:
 
     def log_softmax(self, scores: np.ndarray) -> np.ndarray:
         """Row-wise log-softmax of a [rows, vocab] float32 array (a tiny CPU ORT session)."""
-        session = self._small_session("log_softmax", LOG_SOFTMAX_ONNX)
+        session = self._small_session("log_softmax", _LOG_SOFTMAX_ONNX)
         out: np.ndarray = session.run(None, {"x": np.ascontiguousarray(scores, dtype=np.float32)})[0]
         return out
 
@@ -289,7 +312,7 @@ class Seq2SeqSessions:
         k = np.array([n], dtype=np.int64)
         # A few rows at a time: the log-softmax lives in ORT's arena, which keeps its largest
         # block for good (33 MB at 128 rows x 65k vocabulary, 2-8 MB in chunks); rows are independent.
-        floats = ROW_TOP_FLOATS if shared_thread_pool() is None else ROW_TOP_FLOATS_SHARED
+        floats = ROW_TOP_FLOATS if shared_thread_pool() is None else _ROW_TOP_FLOATS_SHARED
         step = max(1, floats // logits.shape[-1])
         if logits.shape[0] <= step:
             values, ids = session.run(None, {"logits": logits, "k": k})
@@ -356,12 +379,12 @@ class DecoderIO:
     @classmethod
     def read(cls, first: ort.InferenceSession, later: ort.InferenceSession, info: ModelInfo) -> DecoderIO:
         """From the first-step and later-step sessions (the same one where the layout has one)."""
-        kv_shape = cache_shape(later, info)
-        next_inputs = input_names(later)
+        kv_shape = _cache_shape(later, info)
+        next_inputs = _input_names(later)
         if "past_key_values.0.decoder.key" not in next_inputs:
             raise ModelFormatError(f"the decoder has no past_key_values inputs (exported without cache?); {FIX}")
         names = [
-            cache_names(kind, side, kv_shape[0])
+            _cache_names(kind, side, kv_shape[0])
             for kind, side in (
                 ("past_key_values", "decoder"),
                 ("past_key_values", "encoder"),
@@ -370,19 +393,19 @@ class DecoderIO:
                 ("new", "decoder"),
             )
         ]
-        return cls(kv_shape, input_names(first), next_inputs, *names)
+        return cls(kv_shape, _input_names(first), next_inputs, *names)
 
 
-def input_names(session: ort.InferenceSession) -> frozenset[str]:
+def _input_names(session: ort.InferenceSession) -> frozenset[str]:
     return frozenset(i.name for i in session.get_inputs())
 
 
-def cache_names(kind: str, side: str, layers: int) -> list[str]:
+def _cache_names(kind: str, side: str, layers: int) -> list[str]:
     """``{kind}.{layer}.{side}.{key,value}`` in layer order, e.g. past_key_values.0.decoder.key."""
     return [f"{kind}.{i}.{side}.{kv}" for i in range(layers) for kv in ("key", "value")]
 
 
-def cache_shape(decoder: ort.InferenceSession, info: ModelInfo) -> tuple[int, int, int]:
+def _cache_shape(decoder: ort.InferenceSession, info: ModelInfo) -> tuple[int, int, int]:
     """(layers, heads, head_dim) of the decoder's self-attention cache, read from the graph.
 
     The layer count is the number of ``past_key_values.N.decoder.key`` inputs; heads and head
@@ -567,18 +590,18 @@ LayoutClass = type[StepDecoder] | type[SplitDecoder] | type[MergedDecoder]
 
 # Tried in this order: a folder holding both split and merged files decodes with the split
 # ones (as it always has); the step files are ours and win over Optimum's.
-LAYOUTS: tuple[LayoutClass, ...] = (StepDecoder, SplitDecoder, MergedDecoder)
+_LAYOUTS: tuple[LayoutClass, ...] = (StepDecoder, SplitDecoder, MergedDecoder)
 
 
 def layout_for(files: dict[str, Path], folder: Path | None = None) -> LayoutClass:
     """The layout class whose files ``files`` (role -> path) has; ModelFormatError naming
     ``folder`` (default: the files' folder) when none matches."""
-    for layout in LAYOUTS:
+    for layout in _LAYOUTS:
         if layout.roles <= files.keys():
             return layout
     if folder is None:
         folder = Path(os.path.commonpath([p.parent for p in files.values()])) if files else Path(".")
-    wanted = "; ".join(f"{layout.name}: {' + '.join(sorted(layout.roles))}" for layout in LAYOUTS)
+    wanted = "; ".join(f"{layout.name}: {' + '.join(sorted(layout.roles))}" for layout in _LAYOUTS)
     raise ModelFormatError(
         f"{folder}: the files ({', '.join(sorted(files)) or 'none'}) form no decoder layout "
         f"(wanted, besides the encoder: {wanted}); {FIX}"

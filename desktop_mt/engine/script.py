@@ -23,6 +23,19 @@ from typing import Final, Literal
 from ..base.errors import DesktopMTError
 from .events import Finished, SegmentDone, TextDelta
 
+__all__ = [
+    "Event",
+    "Script",
+    "SIMPLIFIED",
+    "SCRIPTS",
+    "check_script",
+    "converter",
+    "to_simplified",
+    "convert",
+    "StreamConverter",
+    "convert_events",
+]
+
 Event = TextDelta | SegmentDone | Finished
 
 Script = Literal["simplified", "traditional-tw", "traditional-hk", "traditional"]
@@ -30,7 +43,7 @@ Script = Literal["simplified", "traditional-tw", "traditional-hk", "traditional"
 SIMPLIFIED: Final = "simplified"
 SCRIPTS: tuple[Script, ...] = (SIMPLIFIED, "traditional-tw", "traditional-hk", "traditional")
 # OpenCC configurations: Taiwan with its phrases (s2twp), Hong Kong (s2hk), generic (s2t).
-OPENCC_CONFIGS = {"traditional-tw": "s2twp", "traditional-hk": "s2hk", "traditional": "s2t"}
+_OPENCC_CONFIGS = {"traditional-tw": "s2twp", "traditional-hk": "s2hk", "traditional": "s2t"}
 # OpenCC's segment separators (PhraseExtract.cpp; opencc-python-reimplemented splits on the same).
 _SEPARATORS = re.compile(
     r"(\s+|-|,|\.|\?|!|\*|　|，|。|、|；|：|？|！|…|“|”|‘|’|『|』|「|」|﹁|﹂|—|－|（|）|《|》"
@@ -57,7 +70,7 @@ def converter(script: Script) -> Callable[[str], str] | None:
         raise DesktopMTError(
             "Traditional Chinese output needs OpenCC: pip install opencc-python-reimplemented"
         ) from exc
-    config = OPENCC_CONFIGS[script]
+    config = _OPENCC_CONFIGS[script]
     for name in (config, config + ".json"):  # opencc-python-reimplemented / the official binding
         try:
             convert: Callable[[str], str] = opencc.OpenCC(name).convert

@@ -15,6 +15,15 @@ from typing import TypeVar, cast
 
 from . import textproc
 
+__all__ = [
+    "Segment",
+    "PlanItem",
+    "segment_sentences",
+    "split_long",
+    "plan_text",
+    "walk_lines",
+]
+
 _ABBREVIATIONS = {
     "mr",
     "mrs",
@@ -59,7 +68,7 @@ _ABBREVIATIONS = {
 # A sentence ends at . ! ? (or CJK 。！？), optionally followed by closing quotes/brackets.
 _END = re.compile(r"""([.!?。！？…]+["'”’)\]]*)(\s+)""")
 _LINE = re.compile(r"(\r\n|\n|\r)")
-T = TypeVar("T")  # a plan item of walk_lines's caller
+_T = TypeVar("_T")  # a plan item of walk_lines's caller
 _SOFT_BREAK = re.compile(r"(?<=[,;:，；：])\s+")
 _LEADING_MARKS = re.compile(r"[ \t]*[,;:，；：、]+[ \t]*")
 _WORD_WINDOW = 64  # characters looked at before a sentence end (the longest abbreviation is 6)
@@ -159,11 +168,11 @@ def plan_text(
     return walk_lines(text, lambda line: _plan_line(line, count, limit, sentence_gap, numbers, glossary))
 
 
-def walk_lines(text: str, plan_line: Callable[[str], list[T]]) -> list[str | T]:
+def walk_lines(text: str, plan_line: Callable[[str], list[_T]]) -> list[str | _T]:
     """The plan of ``text`` line by line: line breaks and fenced code blocks as literals, every
     other line planned by ``plan_line``; empty literals dropped. Shared by :func:`plan_text`
     and ``engine.spans.plan_sentences`` so both see the same lines."""
-    plan: list[str | T] = []
+    plan: list[str | _T] = []
     in_code = False
     for piece in _LINE.split(text):
         if _LINE.fullmatch(piece):

@@ -31,8 +31,21 @@ from collections.abc import Callable, Sequence
 from . import direction, segment, textproc
 from .segment import PlanItem, Segment, segment_sentences
 
+__all__ = [
+    "WHOLE",
+    "CUT",
+    "OFF",
+    "Whole",
+    "Decision",
+    "SentencePlanItem",
+    "plan_sentences",
+    "expand",
+    "check",
+    "SpanCounts",
+]
+
 WHOLE, CUT, OFF = "whole", "cut", "off"
-MODES = (WHOLE, CUT, OFF)
+_MODES = (WHOLE, CUT, OFF)
 # A number as a model writes it: digits with inner separators ("12/25/2024", "9:30", "1,000").
 _NUMBER_TOKEN = re.compile(r"(?<![\d.,])\d+(?:[.,:/\-]\d+)*")
 _THOUSANDS = re.compile(r",(?=\d{3}(?!\d))")
@@ -180,17 +193,17 @@ def check(output: str, spans: Sequence[textproc.Span]) -> str:
     named: dict[str, str] = {}
     for span in spans:
         if span.kind == "number":
-            for token in number_tokens(span.text):
+            for token in _number_tokens(span.text):
                 wanted[token] += 1
                 named.setdefault(token, span.text)
-    seen = collections.Counter(number_tokens(unicodedata.normalize("NFKC", rest)))
+    seen = collections.Counter(_number_tokens(unicodedata.normalize("NFKC", rest)))
     for token, n in wanted.items():
         if seen[token] != n:
             return f"{'lost' if seen[token] < n else 'repeated'}: {named[token]}"
     return ""
 
 
-def number_tokens(text: str) -> list[str]:
+def _number_tokens(text: str) -> list[str]:
     """The numbers of ``text`` in one written form: "$1,000" -> ["1000"], "+1 (555) 123-4567"
     -> ["1", "555", "123-4567"]; a comma that is no thousands separator ("5,6") splits."""
     out: list[str] = []

@@ -26,6 +26,15 @@ if TYPE_CHECKING:
     from .core import TranslatorCore
     from .protocols import CancelToken
 
+__all__ = [
+    "new_ids",
+    "Clock",
+    "FIRST_SHOWN",
+    "stream_text",
+    "stream_each",
+    "first_shown_at_once",
+]
+
 
 def new_ids(event: gen.SearchEvent, count: int) -> list[int]:
     """The ids a search event adds to a stream that has shown ``count`` of them."""
@@ -50,7 +59,7 @@ class Clock:
         return time.perf_counter() - self.started
 
 
-class StreamState:
+class _StreamState:
     """What a stream has done so far: segments shown, tokens, the paths of its sentences with spans."""
 
     def __init__(self) -> None:
@@ -170,7 +179,7 @@ def _stream_plan(
     search: Search,
 ) -> Generator[StreamEvent, None, None]:
     """A planned text's events through ``search``, ending with its ``Finished``."""
-    state = StreamState()
+    state = _StreamState()
     yield from _stream_items(core, plan, opts, cancel, state, search)
     clock = state.clock
     yield Finished(
@@ -185,7 +194,7 @@ def _stream_items(
     items: Iterable[PlanPiece],
     opts: GenerationOptions,
     cancel: CancelToken | None,
-    state: StreamState,
+    state: _StreamState,
     search: Search,
     decision: spans.Decision | None = None,
 ) -> Generator[StreamEvent, None, None]:
@@ -232,7 +241,7 @@ def _stream_whole(
     item: spans.Whole,
     opts: GenerationOptions,
     cancel: CancelToken | None,
-    state: StreamState,
+    state: _StreamState,
     search: Search,
 ) -> Generator[StreamEvent, None, None]:
     """A sentence with protected spans: decoded whole first (nothing shown meanwhile), shown

@@ -53,6 +53,18 @@ if TYPE_CHECKING:  # no onnxruntime import at run time
     from .router import TwoWayTranslator
     from .runtime import MergedDecoder, Seq2SeqSessions, SplitDecoder, StepDecoder
 
+__all__ = [
+    "CountingSessions",
+    "CancelAfter",
+    "NextToken",
+    "ScriptedCache",
+    "ScriptedDecoder",
+    "ScriptedCall",
+    "ScriptedTranslator",
+    "CharTokenizer",
+    "FakeModelTranslator",
+]
+
 
 class CountingSessions:
     """A ``DecoderRunner`` that delegates to ``inner`` and counts decoder steps (the first

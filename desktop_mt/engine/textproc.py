@@ -22,6 +22,19 @@ import re
 from collections.abc import Sequence
 from typing import Protocol, cast
 
+__all__ = [
+    "Span",
+    "Piece",
+    "TermMatch",
+    "Terms",
+    "split_marker",
+    "protect",
+    "is_code",
+    "has_words",
+    "is_fence",
+    "drop_full_stop",
+]
+
 # Indentation, quote marks, then at most one heading / checkbox / list / outline marker. A
 # marker needs whitespace after it, so "3.5 kg" or "-5 degrees" stay text.
 _ROMAN = r"(?:[ivxlcdm]{1,6}|[IVXLCDM]{1,6})"
@@ -201,10 +214,10 @@ def protect(text: str, numbers: bool = True, glossary: Terms | None = None) -> l
 
     Joining the pieces (``Span.text`` for spans) gives ``text`` back. Numbers (with currency,
     unit, date, time, percent and phone forms) are spans when ``numbers`` is true. Terms of
-    ``glossary`` are ``term`` spans rendered as their target (see :func:`protect_terms`).
+    ``glossary`` are ``term`` spans rendered as their target (see :func:`_protect_terms`).
     """
     if glossary is not None and len(glossary):
-        return protect_terms(text, numbers, glossary)
+        return _protect_terms(text, numbers, glossary)
     pieces: list[Piece] = []
     pos = 0
     for match in (_SPANS_NUMBERS if numbers else _SPANS).finditer(text):
@@ -235,7 +248,7 @@ def is_code(text: str) -> bool:
     return _CODE.fullmatch(text) is not None
 
 
-def protect_terms(text: str, numbers: bool, glossary: Terms) -> list[Piece]:
+def _protect_terms(text: str, numbers: bool, glossary: Terms) -> list[Piece]:
     """:func:`protect` with glossary terms: a term is a span whose output is its target.
 
     Terms win over numbers, handles and emoji ("COVID-19" stays one term) but not over code,

@@ -18,6 +18,14 @@ from ..base.errors import ModelFormatError
 from .model_format import FIX, ModelInfo
 from .native import NATIVE_CALLS
 
+__all__ = [
+    "vocab_target_tokens",
+    "target_tokens",
+    "default_target_token",
+    "SentencePieceTokenizer",
+    "IncrementalDecoder",
+]
+
 # Characters that SentencePiece models rarely know and that only confuse a translation model.
 _DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn"}
 # Default target-language token of multi-target Marian models, by the model's target language:
@@ -25,7 +33,7 @@ _DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn"}
 _PREFERRED_TARGET_TOKENS = {"zh": (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<")}
 
 
-def is_target_token(piece: str) -> bool:
+def _is_target_token(piece: str) -> bool:
     """A Marian target-language token such as ``>>cmn_Hans<<`` (MarianTokenizer's ``>>.+<<``)."""
     return len(piece) > 4 and piece.startswith(">>") and piece.endswith("<<")
 
@@ -33,7 +41,7 @@ def is_target_token(piece: str) -> bool:
 def vocab_target_tokens(vocab_path: Path) -> tuple[str, ...]:
     """The ``>>id<<`` tokens of a vocabulary file, in id order (empty for single-target models)."""
     vocab = SentencePieceTokenizer._load_vocab(vocab_path)
-    return tuple(sorted((p for p in vocab if is_target_token(p)), key=vocab.__getitem__))
+    return tuple(sorted((p for p in vocab if _is_target_token(p)), key=vocab.__getitem__))
 
 
 def target_tokens(info: ModelInfo) -> tuple[str, ...]:
@@ -63,7 +71,7 @@ def default_target_token(info: ModelInfo, tokens: tuple[str, ...] | None = None)
     return next((t for t in tokens if t[2:-2].lower().split("_")[0] == lang), None)
 
 
-def clean_text(text: str) -> str:
+def _clean_text(text: str) -> str:
     """Normalize what reaches the tokenizer: NFKC, control/format characters become spaces."""
     text = unicodedata.normalize("NFKC", text)
     return "".join(" " if unicodedata.category(ch) in _DROP_CATEGORIES and ch not in "\t\n" else ch for ch in text)
@@ -87,7 +95,7 @@ class SentencePieceTokenizer:
         self.prefix = list(spec.source_prefix_ids)
         self.suffix = list(spec.source_suffix_ids)
         # Multi-target Marian: the chosen >>id<< goes first, as MarianTokenizer puts it (set_target_token).
-        self.target_tokens = tuple(sorted((p for p in self.vocab if is_target_token(p)), key=self.vocab.__getitem__))
+        self.target_tokens = tuple(sorted((p for p in self.vocab if _is_target_token(p)), key=self.vocab.__getitem__))
         self.target_token: str | None = None
         self._target_prefix: list[int] = []
         # Special tokens are never shown: </s>, <pad>, <unk>, <s>, language tags like __zh__ or >>cmn_Hans<<.
@@ -96,7 +104,7 @@ class SentencePieceTokenizer:
             for p, i in target_vocab.items()
             if (p.startswith("<") and p.endswith(">"))
             or (p.startswith("__") and p.endswith("__"))
-            or is_target_token(p)
+            or _is_target_token(p)
         }
 
     def set_target_token(self, token: str | None) -> None:
@@ -132,19 +140,19 @@ class SentencePieceTokenizer:
         """Source ids including the model's prefix (language tag), the target-language token
         (multi-target Marian) and the suffix (``</s>``)."""
         with NATIVE_CALLS:  # SentencePiece releases the GIL: see engine.native
-            pieces = self._source.encode(clean_text(text), out_type=str)
+            pieces = self._source.encode(_clean_text(text), out_type=str)
         return self.prefix + self._target_prefix + [self.vocab.get(p, self.unk_id) for p in pieces] + self.suffix
 
     def target_pieces(self, text: str) -> list[str]:
         """``text`` cut into the target model's pieces (a typed prefix of the translation)."""
         with NATIVE_CALLS:
-            pieces: list[str] = self._target.encode(clean_text(text), out_type=str)
+            pieces: list[str] = self._target.encode(_clean_text(text), out_type=str)
         return pieces
 
     def count(self, text: str) -> int:
         extra = len(self.prefix) + len(self._target_prefix) + len(self.suffix)
         with NATIVE_CALLS:
-            pieces = self._source.encode(clean_text(text), out_type=str)
+            pieces = self._source.encode(_clean_text(text), out_type=str)
         return len(pieces) + extra
 
     def pieces(self, ids: Iterable[int]) -> list[str]:

@@ -25,6 +25,13 @@ from .segment import Segment
 from .streaming import stream_each, stream_text
 from .tokenizer import SentencePieceTokenizer, default_target_token
 
+__all__ = [
+    "DEFAULT_BATCH_SIZE",
+    "Translator",
+    "joined_text",
+    "decode_params",
+]
+
 DEFAULT_BATCH_SIZE = 16  # rows per batch in translate_batch
 
 
