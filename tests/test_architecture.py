@@ -536,11 +536,7 @@ FACES_DONE = (
     "desktop_mt.engine",
 )
 # Modules (and subpackages) of those still being reworked by other work of issue 42.
-FACES_TO_DO = (
-    "desktop_mt.models.download",
-    "desktop_mt.models.convert",
-    "desktop_mt.base.errors",
-)
+FACES_TO_DO = ("desktop_mt.models.convert",)
 
 
 def _faced(module: str) -> bool:

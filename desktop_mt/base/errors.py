@@ -15,6 +15,24 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TypeVar
 
+__all__ = [
+    "N_",
+    "Phrase",
+    "WordedText",
+    "DesktopMTError",
+    "ModelNotFoundError",
+    "ModelFormatError",
+    "UnsupportedModelError",
+    "ProviderUnavailableError",
+    "Cancelled",
+    "TranslationCancelled",
+    "ModelDownloadError",
+    "HubUnreachableError",
+    "DownloadVerificationError",
+    "NotEnoughSpaceError",
+    "DownloadCancelled",
+]
+
 _E = TypeVar("_E", bound="DesktopMTError")
 
 

@@ -18,7 +18,7 @@ Requests a download makes (nothing else; README "Privacy"): ``GET {endpoint}/api
 revision/{rev}`` (the file list with sizes and hashes; once more for the checkpoint repository
 when the tokenizer files come from there), then per file ``HEAD`` and ``GET {endpoint}/{repo}/
 resolve/{rev}/{path}`` (following a redirect to the Hub's file storage). No token, cookie or
-telemetry: :func:`quiet_hub` turns off huggingface_hub's telemetry, which would otherwise fetch
+telemetry: :func:`_quiet_hub` turns off huggingface_hub's telemetry, which would otherwise fetch
 ``{HF_ENDPOINT or huggingface.co}/api/agent-harnesses`` once a day to name an AI agent in the
 User-Agent and add the torch version to it. The User-Agent sent is ``desktop-mt/VERSION;
 hf_hub/VERSION; python/VERSION``.
@@ -57,12 +57,21 @@ from .hub import RemoteFile, file_digest, hub_errors, list_revision
 from .install import install_staged, reuse_installed
 from .installed import default_endpoint, models_dir, staging_root
 
-SPACE_MARGIN = 32 << 20  # leave this much free after the download
-SOURCE_FILE = "source.json"  # in the staging folder: which repo/revision its files belong to
-STALL_SECONDS = 60.0  # the stall rule: fewer than STALL_BYTES in this many seconds fails
-STALL_BYTES = 16 << 10
-PIECE_BYTES = 1 << 20  # written and reported in pieces of at most this much
-MAX_RESUMES = 5  # reconnections in a row that bring no new byte before giving up
+__all__ = [
+    "DownloadStalledError",
+    "CancelFlag",
+    "DownloadProgress",
+    "ProgressCallback",
+    "plan_files",
+    "download_model",
+]
+
+_SPACE_MARGIN = 32 << 20  # leave this much free after the download
+_SOURCE_FILE = "source.json"  # in the staging folder: which repo/revision its files belong to
+_STALL_SECONDS = 60.0  # the stall rule: fewer than _STALL_BYTES in this many seconds fails
+_STALL_BYTES = 16 << 10
+_PIECE_BYTES = 1 << 20  # written and reported in pieces of at most this much
+_MAX_RESUMES = 5  # reconnections in a row that bring no new byte before giving up
 
 
 class DownloadStalledError(ModelDownloadError):
@@ -115,8 +124,8 @@ class _Reporter:
         cancel: CancelFlag | None,
         total: int,
         endpoint: str = "",
-        stall_seconds: float = STALL_SECONDS,
-        stall_bytes: int = STALL_BYTES,
+        stall_seconds: float = _STALL_SECONDS,
+        stall_bytes: int = _STALL_BYTES,
     ) -> None:
         self.progress, self.cancel, self.total, self.endpoint = progress, cancel, total, endpoint
         self.stall_seconds, self.stall_bytes = stall_seconds, stall_bytes
@@ -215,7 +224,7 @@ def plan_files(entry: CatalogEntry, variant: Variant, endpoint: str) -> list[Rem
     return files
 
 
-def quiet_hub() -> None:
+def _quiet_hub() -> None:
     """Turn off what huggingface_hub sends on its own: its telemetry (the torch version and an
     AI-agent guess in the User-Agent, and the daily ``/api/agent-harnesses`` fetch behind that
     guess). Process-wide, like the environment variable ``HF_HUB_DISABLE_TELEMETRY=1``."""
@@ -232,8 +241,8 @@ def download_model(
     endpoint: str | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelFlag | None = None,
-    stall_seconds: float = STALL_SECONDS,
-    stall_bytes: int = STALL_BYTES,
+    stall_seconds: float = _STALL_SECONDS,
+    stall_bytes: int = _STALL_BYTES,
 ) -> Path:
     """Download and install a catalog model's ``variant``; returns the installed folder.
 
@@ -246,7 +255,7 @@ def download_model(
     docstring), or :class:`DownloadCancelled` (a cancellation, outside the error tree) once
     ``cancel`` is set; none leaves a model folder that the app would load half-written.
     """
-    quiet_hub()
+    _quiet_hub()
     entry = catalog_entry(name) if isinstance(name, str) else name
     endpoint = default_endpoint(endpoint)
     if progress is not None:
@@ -309,13 +318,13 @@ def _prepare_staging(entry: CatalogEntry) -> Path:
     staging = staging_root() / entry.name
     source = {"repo": entry.repo, "revision": entry.revision}
     try:
-        current = json.loads((staging / SOURCE_FILE).read_text(encoding="utf-8"))
+        current = json.loads((staging / _SOURCE_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         current = None
     if current != source and staging.exists():
         shutil.rmtree(staging)
     staging.mkdir(parents=True, exist_ok=True)
-    (staging / SOURCE_FILE).write_text(json.dumps(source), encoding="utf-8")
+    (staging / _SOURCE_FILE).write_text(json.dumps(source), encoding="utf-8")
     return staging
 
 
@@ -329,7 +338,7 @@ def _local_bytes(remote: RemoteFile, staging: Path) -> int:
 def _check_space(staging: Path, files: list[RemoteFile]) -> None:
     needed = sum(max(f.size - _local_bytes(f, staging), 0) for f in files)
     free = shutil.disk_usage(staging).free
-    if needed + SPACE_MARGIN > free:
+    if needed + _SPACE_MARGIN > free:
         raise NotEnoughSpaceError.of(
             N_(
                 "the download needs {needed} MB in {folder} but only {free} MB are free; "
@@ -405,12 +414,12 @@ def _http_fetch(remote: RemoteFile, part: Path, resume: int, endpoint: str, repo
 def _stream(url: str, f: BinaryIO, have: int, headers: dict[str, str], remote: RemoteFile, reporter: _Reporter) -> None:
     """GET ``url`` from byte ``have`` into ``f`` until the file is complete. A read that times
     out or a connection that drops continues with a Range request (the stall rule and
-    MAX_RESUMES bound it); every piece is counted by ``reporter`` (cancel, stall)."""
+    _MAX_RESUMES bound it); every piece is counted by ``reporter`` (cancel, stall)."""
     import httpx2
     import huggingface_hub.constants as hf_constants
     from huggingface_hub import get_session, hf_raise_for_status
 
-    piece = max(1, min(PIECE_BYTES, int(hf_constants.DOWNLOAD_CHUNK_SIZE)))
+    piece = max(1, min(_PIECE_BYTES, int(hf_constants.DOWNLOAD_CHUNK_SIZE)))
     # Short enough that a silent server meets the stall rule twice per window.
     read_timeout = max(0.05, min(float(hf_constants.HF_HUB_DOWNLOAD_TIMEOUT), reporter.stall_seconds / 2))
     timeout = httpx2.Timeout(float(hf_constants.HF_HUB_DOWNLOAD_TIMEOUT), read=read_timeout)
@@ -443,7 +452,7 @@ def _stream(url: str, f: BinaryIO, have: int, headers: dict[str, str], remote: R
         f.flush()
         reporter.check_stall()
         fruitless = 0 if have > before else fruitless + 1
-        if have < remote.size and fruitless > MAX_RESUMES:
+        if have < remote.size and fruitless > _MAX_RESUMES:
             raise ModelDownloadError(
                 f"{remote.path} from {reporter.endpoint} keeps breaking off at byte {have} of {remote.size}; "
                 f"what arrived is kept: run the download again to resume, or try another mirror"
