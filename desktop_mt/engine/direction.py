@@ -12,7 +12,7 @@ hotkey popup, command line, files, local API) and the engine itself decide with 
   with an English sentence, or the reverse) has every sentence translated.
 * :func:`split_sentences` cuts a line into sentences the way the engine does, Chinese sentence
   ends included (。！？；… and closing quotes with no space after them).
-* :func:`paragraph_language` / :func:`describe` are what a front end shows ("Chinese ->
+* :func:`paragraph_language` / :func:`describe` are what a front end shows ("Chinese →
   English", "Japanese: left as it is"; in short, for the window's Auto entry, "Japanese: kept").
 
 Han vs Latin: a Chinese character carries about as much as a 3-5 letter English word, so
@@ -225,9 +225,9 @@ def direction_for(lang: str, target: Target = AUTO) -> Direction | None:
     return None
 
 
-def sentence_direction(sentence: str, target: str = AUTO) -> Direction | None:
+def sentence_direction(sentence: str, target: Target = AUTO) -> Direction | None:
     """:func:`direction_for` of the sentence's :func:`language`."""
-    return direction_for(language(sentence), check_target(target))
+    return direction_for(language(sentence), target)
 
 
 def split_sentences(line: str) -> list[tuple[str, str]]:
@@ -271,9 +271,9 @@ def paragraph_language(text: str) -> str:
     return max(weights, key=lambda k: weights[k]) if weights else ""
 
 
-def directions_needed(text: str, target: str = AUTO) -> set[Direction]:
+def directions_needed(text: str, target: Target = AUTO) -> set[Direction]:
     """The directions ``text`` needs models for (empty: nothing in it is translated)."""
-    return set(_directions_needed(text, check_target(target)))
+    return set(_directions_needed(text, target))
 
 
 @functools.lru_cache(maxsize=4)
@@ -288,7 +288,7 @@ def _directions_needed(text: str, target: Target) -> frozenset[Direction]:
     return frozenset(d for d in (direction_for(language(s), target) for s in sentences(text)) if d)
 
 
-def untranslated(text: str, target: str = AUTO, available: tuple[Direction, ...] = DIRECTIONS) -> bool:
+def untranslated(text: str, target: Target = AUTO, available: tuple[Direction, ...] = DIRECTIONS) -> bool:
     """Whether all of ``text`` stays as it is for ``target`` although it has words: every
     sentence is Japanese, Korean, already in the target language, without anything to
     translate, or (with ``available``, the directions a translator has) one a single-direction
@@ -296,20 +296,19 @@ def untranslated(text: str, target: str = AUTO, available: tuple[Direction, ...]
     return textproc.has_words(text) and not directions_needed(text, target) & set(available)
 
 
-def describe(text: str, target: str = AUTO, *, short: bool = False) -> str:
-    """A front end's one-line description of what happens to ``text``: ``"Chinese -> English"``,
-    ``"English -> Chinese"``, ``"Japanese: left as it is"``, ``"Chinese: already Chinese, left
+def describe(text: str, target: Target = AUTO, *, short: bool = False) -> str:
+    """A front end's one-line description of what happens to ``text``: a direction's title
+    (:data:`DIRECTION_TITLES`, the one spelling the front ends show: ``"Chinese → English"``,
+    ``"English → Chinese"``), ``"Japanese: left as it is"``, ``"Chinese: already Chinese, left
     as it is"``, ``"mixed: each sentence into the other language"`` or ``""`` (nothing to do).
     ``short``: the same decision in the words a narrow label has room for (the window's Auto
-    entry): ``"Chinese -> English"``, ``"English -> Chinese"``, ``"mixed"``, ``"Japanese: kept"``,
-    ``"Korean: kept"``, ``"Chinese: kept"`` (already in the target language) or ``""``."""
-    check_target(target)
+    entry): a direction's title, ``"mixed"``, ``"Japanese: kept"``, ``"Korean: kept"``,
+    ``"Chinese: kept"`` (already in the target language) or ``""``."""
     needed = directions_needed(text, target)
     if len(needed) > 1:
         return "mixed" if short else "mixed: each sentence into the other language"
     if needed:
-        source, goal = needed.pop().split("-")
-        return f"{LANGUAGE_NAMES[source]} -> {LANGUAGE_NAMES[goal]}"
+        return DIRECTION_TITLES[needed.pop()]
     lang = paragraph_language(text)
     if not lang:
         return ""

@@ -106,7 +106,7 @@ def compose(
     results = RequestResults(services, requests)
     engine = EngineLoading(services, requests, real_engine, model_override)
     direction.textShown.connect(engine.on_text_shown)  # the model label agrees with Auto's entry
-    engine.on_direction_shown(direction.target.value)  # the saved direction, shown before the engine was built
+    engine.on_direction_shown(direction.target)  # the saved direction, shown before the engine was built
     glossary = GlossaryStore(on_error=window.show_warning)
     bilingual = BilingualView(services)
     models_hub = ModelsHub(services, apply_settings, StoreBackend)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QThread, Signal
 
 from desktop_mt.app.session import Session
+from desktop_mt.engine.direction import Target
 from desktop_mt.engine.events import TranslationStats
 from desktop_mt.engine.model_format import ModelInfo
 from desktop_mt.engine.options import GenerationOptions
@@ -117,9 +118,9 @@ class Controller(QObject):
         self.progress, self.stale = parts.progress, parts.stale
         self._adapt_topics()  # last: a test waiting on a signal sees every feature's work done
 
-    def _window_target(self) -> str:
+    def _window_target(self) -> Target:
         """The window's direction as a request's target (the direction control's)."""
-        return self.direction.target.value
+        return self.direction.target
 
     def _adapt_topics(self) -> None:
         """The session's and the app's Qt-free topics as this controller's Qt signals, for tests
@@ -183,7 +184,7 @@ class Controller(QObject):
     def window_options(self) -> GenerationOptions:
         """:meth:`generation_options` with the window's direction (Auto, English -> Chinese,
         Chinese -> English) as the target."""
-        return dataclasses.replace(self.generation_options(), target=self.direction.target.value)
+        return dataclasses.replace(self.generation_options(), target=self.direction.target)
 
     # ---- requests (the session; RequestFlow) -------------------------------------------
     @property

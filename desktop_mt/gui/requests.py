@@ -74,7 +74,7 @@ class RequestFlow(QObject):
             return None
         # Japanese, Korean and text already in the chosen language are left as they are: the
         # status bar says why, and the engine copies them through into the translation pane.
-        self.input.left_as_is(text, self.direction.target.value)
+        self.input.left_as_is(text, self.direction.target)
         # Before the pane empties: post-editing reads the sentences shown.
         plan = self.postedit.plan(text) if self.postedit is not None else None
         window.clear_target()

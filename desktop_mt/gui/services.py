@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 
 from desktop_mt.app.session import Session, Topic
-from desktop_mt.engine.direction import check_target
+from desktop_mt.engine.direction import AUTO, Target
 from desktop_mt.engine.options import GenerationOptions
 
 from . import settings as settings_mod
@@ -93,7 +93,7 @@ class Services:
         self._translate: Callable[[str], int | None] | None = None
         self._show_entry: Callable[[str, str], None] | None = None
         self._options: Callable[[], GenerationOptions] = GenerationOptions
-        self._target: Callable[[], str] = lambda: "auto"
+        self._target: Callable[[], Target] = lambda: AUTO
 
     def bind(
         self,
@@ -101,7 +101,7 @@ class Services:
         translate: Callable[[str], int | None],
         show_entry: Callable[[str, str], None],
         options: Callable[[], GenerationOptions],
-        target: Callable[[], str],
+        target: Callable[[], Target],
     ) -> None:
         """The verbs, once their owners exist: the request flow's translate and show_entry, the
         options of a request (settings and glossary) and the window's direction (a Target)."""
@@ -128,7 +128,7 @@ class Services:
 
     def window_options(self) -> GenerationOptions:
         """:meth:`generation_options` with the window's direction as the target."""
-        return dataclasses.replace(self._options(), target=check_target(self._target()))
+        return dataclasses.replace(self._options(), target=self._target())
 
     def save(self) -> None:
         """Write the settings (with the current window layout) to disk; a failure is a warning."""

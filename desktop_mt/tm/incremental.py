@@ -14,7 +14,7 @@ import dataclasses
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 
-from ..engine.direction import AUTO, sentence_direction, split_sentences
+from ..engine.direction import AUTO, Target, sentence_direction, split_sentences
 from ..engine.textproc import split_marker
 from .store import Match, TranslationMemory, match_key
 
@@ -101,7 +101,7 @@ def is_marker(source: str) -> bool:
 
 
 def plan_update(
-    previous: Iterable[Sentence], new_text: str, memory: TranslationMemory | None = None, target: str = AUTO
+    previous: Iterable[Sentence], new_text: str, memory: TranslationMemory | None = None, target: Target = AUTO
 ) -> list[Planned]:
     """The sentences of ``new_text``, each with the translation it keeps or None (to translate).
 
@@ -129,7 +129,7 @@ def plan_update(
     return out
 
 
-def _from_memory(source: str, gap: str, memory: TranslationMemory | None, target: str) -> Planned:
+def _from_memory(source: str, gap: str, memory: TranslationMemory | None, target: Target) -> Planned:
     """A sentence not kept: the memory's exact match, else one for the model (with a suggestion)."""
     direction = sentence_direction(source, target) if memory is not None else None
     if memory is None or direction is None:

@@ -95,9 +95,11 @@ def test_target_decides_what_is_translated(target, lang, expected):
     assert direction.direction_for(lang, target) == expected
 
 
-def test_unknown_target_is_refused():
+def test_unknown_target_is_refused_at_the_edge():
+    # The helpers take a typed Target; a setting, argument or request field is narrowed first.
     with pytest.raises(ValueError, match="target must be one of"):
-        direction.sentence_direction("Hello.", "fr")
+        direction.check_target("fr")
+    assert direction.check_target("zh") == "zh"
 
 
 @pytest.mark.parametrize(
@@ -122,8 +124,8 @@ def test_split_sentences(line, parts):
 @pytest.mark.parametrize(
     "text, target, said",
     [
-        ("今天天气很好。", "auto", "Chinese -> English"),
-        ("The weather is nice.", "auto", "English -> Chinese"),
+        ("今天天气很好。", "auto", "Chinese → English"),
+        ("The weather is nice.", "auto", "English → Chinese"),
         ("東京は日本の首都です。", "auto", "Japanese: left as it is"),
         ("今天天气很好。", "zh", "Chinese: already Chinese, left as it is"),
         ("今天天气很好。It is sunny.", "auto", "mixed: each sentence into the other language"),
@@ -137,8 +139,8 @@ def test_describe_for_front_ends(text, target, said):
 @pytest.mark.parametrize(
     "text, target, said",
     [
-        ("今天天气很好。", "auto", "Chinese -> English"),
-        ("The weather is nice.", "auto", "English -> Chinese"),
+        ("今天天气很好。", "auto", "Chinese → English"),
+        ("The weather is nice.", "auto", "English → Chinese"),
         ("東京は日本の首都です。", "auto", "Japanese: kept"),
         ("안녕하세요.", "auto", "Korean: kept"),
         ("今天天气很好。", "zh", "Chinese: kept"),

@@ -137,7 +137,7 @@ def transformed(transform: Callable[[str], str] | None, raw: str) -> str:
     return raw if result.strip() == raw.strip() else result
 
 
-def left_as_is_message(text: str, target: str) -> str:
+def left_as_is_message(text: str, target: direction.Target) -> str:
     """What the status bar says when ``text`` has nothing to translate towards ``target``
     ("Japanese: left as it is."), or "" when some of it is translated (``engine.direction``)."""
     # The start of a long text nearly always decides it (and the UI thread stays quick).
@@ -212,7 +212,7 @@ class InputHandling(QObject):
             self._on_joined(text, joined)
         return joined
 
-    def left_as_is(self, text: str, target: str) -> bool:
+    def left_as_is(self, text: str, target: direction.Target) -> bool:
         """True (and the status bar says why) when nothing in ``text`` is translated towards
         ``target`` ("auto", "en", "zh"): Japanese, Korean, already in that language."""
         message = left_as_is_message(text, target)

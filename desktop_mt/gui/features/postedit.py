@@ -206,7 +206,7 @@ class PostEditFeature(QObject):
         memory = self.memory
         if alignment is None or memory is None:
             return 0
-        target = self.direction.target.value
+        target = self.direction.target
         written = 0
         for pair in alignment.pairs:
             final = pair.translation.strip()
@@ -283,7 +283,7 @@ class PostEditFeature(QObject):
         if not pairs and memory is None:
             return None  # counted as the model translates it (_on_span)
         previous = [Sentence(p.source, p.translation, p.edited, p.suggestion) for p in pairs]
-        planned = plan_update(previous, text, memory, self.direction.target.value)
+        planned = plan_update(previous, text, memory, self.direction.target)
         # A fuzzy match stays offered while its source sentence is unchanged (kept or translated again).
         self._suggestions = {match_key(p.source): p.suggestion for p in planned if p.suggestion is not None}
         # The sentence at the source's cursor (the one being typed) streams alone, the others batch.
@@ -321,7 +321,7 @@ class PostEditFeature(QObject):
         (old, old_model), (new, new_model) = self._made_with, made_with
         if old_model != new_model or dataclasses.replace(old, glossary=new.glossary) != new:
             return False
-        way = sentence_direction(pair.source, self.direction.target.value)
+        way = sentence_direction(pair.source, self.direction.target)
         source_lang = way.split("-")[0] if way else ""
         return bool(way) and _renders(old.glossary, pair.source, source_lang) == _renders(
             new.glossary, pair.source, source_lang
@@ -330,7 +330,7 @@ class PostEditFeature(QObject):
     def _memory_differs(self, pair: Pair, memory: TranslationMemory) -> bool:
         """Whether the memory now has another translation for ``pair``'s sentence than the one
         shown (an entry approved, edited or deleted since it was shown)."""
-        way = sentence_direction(pair.source, self.direction.target.value)
+        way = sentence_direction(pair.source, self.direction.target)
         if way is None:
             return False
         confirmed = memory.confirmed(pair.source, way)
@@ -416,7 +416,7 @@ class PostEditFeature(QObject):
             return ()
         key = (pair.source, pair.translation, glossary)
         if key not in self._term_checks:
-            way = sentence_direction(pair.source, self.direction.target.value)
+            way = sentence_direction(pair.source, self.direction.target)
             lost = () if way is None else glossary.oriented(way.split("-")[0]).missing(pair.source, pair.translation)
             if len(self._term_checks) > 4096:
                 self._term_checks.clear()
@@ -501,7 +501,7 @@ class PostEditFeature(QObject):
             return []
         found = [pair.suggestion]
         memory = self.memory
-        way = sentence_direction(pair.source, self.direction.target.value)
+        way = sentence_direction(pair.source, self.direction.target)
         if memory is not None and way is not None:
             try:
                 more = memory.fuzzy(pair.source, way, limit=MAX_MATCHES)

@@ -130,7 +130,7 @@ class Confirmation(QObject):
         return self._status[key]
 
     def _direction(self, pair: Pair) -> str | None:
-        return sentence_direction(pair.source, self.direction.target.value)
+        return sentence_direction(pair.source, self.direction.target)
 
     def counts(self) -> tuple[int, int]:
         """Sentences confirmed (or the memory's) and sentences shown."""

@@ -26,11 +26,11 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QToolButton, QWidget
 
 from desktop_mt.app.session import Request
 from desktop_mt.engine import direction
+from desktop_mt.engine.direction import AUTO, EN, TARGETS, ZH, Target, check_target
 
 from ..features.pasting import end_undo_step
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import direction_title
-from ..ports import StrEnum
 from ..services import Services
 
 SWAP_SHORTCUT = "Ctrl+Shift+S"
@@ -40,15 +40,9 @@ LABEL_DELAY_MS = 150  # the Auto entry follows the source pane's text this long 
 SWAPS_KEPT = 32  # swaps whose undo and redo bring their direction back
 
 
-class Target(StrEnum):
-    """The window's direction choice, as ``GenerationOptions.target`` takes it."""
-
-    AUTO = direction.AUTO
-    CHINESE = direction.ZH  # English -> Chinese
-    ENGLISH = direction.EN  # Chinese -> English
-
-
-LABELS = {Target.AUTO: QT_TRANSLATE_NOOP("DirectionBar", "Auto")}  # shown translated (translate("DirectionBar", ...))
+# The window's direction choice is the engine's Target ("auto", "zh": English -> Chinese, "en":
+# Chinese -> English), as ``GenerationOptions.target`` takes it; the combo box lists TARGETS.
+LABELS: dict[Target, str] = {AUTO: QT_TRANSLATE_NOOP("DirectionBar", "Auto")}  # shown translated
 # engine.direction.describe's short words, shown in "Auto (...)"; others (a language kept) stay as
 # they are: marked here for lupdate.
 DETECTED = (
@@ -61,18 +55,17 @@ DETECTED = (
 def choice_label(target: Target) -> str:
     """A choice's words in the interface language: "Auto", or its direction's title
     (engine.direction.DIRECTION_TITLES)."""
-    way = direction.direction_into(direction.check_target(target.value))
+    way = direction.direction_into(target)
     return direction_title(way) if way is not None else translate("DirectionBar", LABELS[target])
+
+
+_SWAPPED: dict[Target, Target] = {ZH: EN, EN: ZH, AUTO: AUTO}
 
 
 def swapped(target: Target) -> Target:
     """The choice after a swap: an explicit direction flips; Auto stays Auto (it translates
     the former translation back into the other language anyway)."""
-    if target is Target.CHINESE:
-        return Target.ENGLISH
-    if target is Target.ENGLISH:
-        return Target.CHINESE
-    return Target.AUTO
+    return _SWAPPED[target]
 
 
 class DirectionBar(QWidget):
@@ -92,8 +85,8 @@ class DirectionBar(QWidget):
         self.combo.setToolTip(
             translate("DirectionBar", "Translation direction: Auto translates each sentence into the other language")
         )
-        for target in Target:
-            self.combo.addItem(choice_label(target), target.value)
+        for target in TARGETS:
+            self.combo.addItem(choice_label(target), target)
         self.swap_button = QToolButton(self)
         self.swap_button.setObjectName("swap")
         self.swap_button.setText("⇄")
@@ -113,30 +106,29 @@ class DirectionBar(QWidget):
 
     def target(self) -> Target:
         """The direction shown."""
-        return Target(str(self.combo.currentData()))
+        return check_target(str(self.combo.currentData()))
 
     def set_target(self, target: Target) -> None:
         """Show ``target`` (no signal: the program set it)."""
-        self.combo.setCurrentIndex(self.combo.findData(target.value))
+        self.combo.setCurrentIndex(self.combo.findData(target))
 
-    def set_detected(self, description: str) -> None:
+    def set_detected(self, short: str) -> None:
         """The Auto entry's text: what Auto does with the text now, in ``engine.direction.describe``'s
         short words ("Auto (Chinese → English)", "Auto (mixed)", "Auto (Japanese: kept)"); ""
         shows plain "Auto"."""
-        short = description.replace(" -> ", " → ")
         titles = {title: way for way, title in direction.DIRECTION_TITLES.items()}
         detected = direction_title(titles[short]) if short in titles else translate("DirectionBar", short)
-        index = self.combo.findData(Target.AUTO.value)
+        index = self.combo.findData(AUTO)
         shown = (
             translate("DirectionBar", "Auto ({detected})").format(detected=detected)
             if short
-            else translate("DirectionBar", LABELS[Target.AUTO])
+            else translate("DirectionBar", LABELS[AUTO])
         )
         self.combo.setItemText(index, shown)
 
     def detected(self) -> str:
         """The Auto entry's text as shown (tests)."""
-        return self.combo.itemText(self.combo.findData(Target.AUTO.value))
+        return self.combo.itemText(self.combo.findData(AUTO))
 
 
 @dataclasses.dataclass
@@ -154,7 +146,7 @@ class _Swap:
 class DirectionFeature(QObject):
     """The window's side of the direction control (see the module docstring)."""
 
-    changed = Signal(str)  # the Target value now in use
+    changed = Signal(str)  # the Target now in use
     textShown = Signal(str)  # under Auto: the text whose directions the Auto entry now shows
     swapping = Signal()  # the translation is about to become the source (post-editing keeps the edits first)
 
@@ -162,8 +154,8 @@ class DirectionFeature(QObject):
         super().__init__(services.owner)
         self.services = services
         self.window = window = services.window
-        saved = str(getattr(services.settings, "direction", Target.AUTO.value))
-        self.target: Target = Target(saved) if saved in {t.value for t in Target} else Target.AUTO
+        saved = str(getattr(services.settings, "direction", AUTO))
+        self.target: Target = check_target(saved) if saved in TARGETS else AUTO
         self.bar = bar  # the toolbar's control (the window's)
         self.bar.set_target(self.target)
         self.bar.targetChosen.connect(self.choose)
@@ -186,24 +178,24 @@ class DirectionFeature(QObject):
 
     def choose(self, value: str) -> None:
         """The user chose a direction: keep it and translate the source again with it."""
-        self._set(Target(value))
+        self._set(check_target(value))
         source = self.window.source_text()
         if source.strip():
             self.services.translate(source)
 
     def use_auto(self) -> None:
         """Auto from now on (the global hotkey: text from anywhere, in either language)."""
-        if self.target is not Target.AUTO:
-            self._set(Target.AUTO)
+        if self.target != AUTO:
+            self._set(AUTO)
 
     def _set(self, target: Target) -> None:
         self.target = target
         self.bar.set_target(target)
         if hasattr(self.services.settings, "direction"):
-            self.services.settings.direction = target.value
+            self.services.settings.direction = target
             self.services.save()
         self.update_label(self.window.source_text())
-        self.changed.emit(target.value)
+        self.changed.emit(target)
 
     def swap(self) -> None:
         """Put the translation into the source pane (one undoable step), flip the direction
@@ -252,7 +244,7 @@ class DirectionFeature(QObject):
                     self._follow_swap(record.new)
 
     def _follow_swap(self, target: Target) -> None:
-        if target is not self.target:
+        if target != self.target:
             self._set(target)
 
     # ---- the Auto entry -----------------------------------------------------------------------
@@ -260,7 +252,7 @@ class DirectionFeature(QObject):
         """Show in the Auto entry what Auto does with ``text`` (its start: a label, quick on a
         long text); plain "Auto" while another direction is chosen."""
         self._label_timer.stop()
-        auto = self.target is Target.AUTO
+        auto = self.target == AUTO
         self.bar.set_detected(direction.describe(text[:DESCRIBED], short=True) if auto else "")
         if auto:  # the model label follows it (an undone swap's text, typing, a request)
             self.textShown.emit(text)

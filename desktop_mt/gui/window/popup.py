@@ -41,7 +41,7 @@ OFFSET = QPoint(14, 18)  # below and right of the pointer, so it does not cover 
 def direction_title(text: str) -> str:
     """The popup's title for ``text``: which way it is translated ("Chinese → English"), or
     why it is left as it is ("Japanese: left as it is")."""
-    return describe(text).replace(" -> ", " → ") or BOTH_WAYS
+    return describe(text) or BOTH_WAYS
 
 
 def place_near(pointer: QPoint, size: QSize, area: QRect, offset: QPoint = OFFSET) -> QPoint:
