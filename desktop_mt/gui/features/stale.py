@@ -59,8 +59,10 @@ class StaleGuard(QObject):
         before_undo, before_redo = self._counts
         self._counts = undo, redo = document.availableUndoSteps(), document.availableRedoSteps()
         added, self._added = self._added, False
-        undone = redo > before_redo
-        redone = before_redo > 0 and redo < before_redo and undo > before_undo and not added
+        # Undoing a pure removal (Clear) leaves Qt's redo count at 0, so an undo step is also
+        # the undo count falling with no command added; a redo, the count rising with none.
+        undone = redo > before_redo or (undo < before_undo and not added)
+        redone = undo > before_undo and not added
         if undone or redone:
             self._follow(self.window.source_text())
 

@@ -85,3 +85,21 @@ def test_no_stale_translation_beside_a_draft_brought_back_by_undo(qtbot, make_co
     assert window.target_text() == "<my><draft>"
     qtbot.keyClicks(window.source, " edited")  # typing is no undo: the translation stays
     assert window.target_text() == "<my><draft>"
+
+
+def test_undo_of_clear_brings_back_the_text_and_its_translation(qtbot, make_controller):
+    """Clear empties both panes; Ctrl+Z brings back the text with the translation it had (a
+    removal's undo leaves Qt's redo count at 0: the guard must see the undo step anyway), and
+    Ctrl+Shift+Z empties the translation again."""
+    window, controller = make_controller()
+    window.set_source("Alpha beta. Gamma delta.")
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        window.translateRequested.emit(window.source_text())
+    translation = window.target_text()
+    window.clearRequested.emit()
+    assert (window.source_text(), window.target_text()) == ("", "")
+    window.source.setFocus()
+    qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert (window.source_text(), window.target_text()) == ("Alpha beta. Gamma delta.", translation)
+    qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert (window.source_text(), window.target_text()) == ("", "")
