@@ -37,6 +37,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from desktop_mt.engine.model_format import Variant
+
 from .i18n import translate
 
 if TYPE_CHECKING:  # annotations only: importing this module loads no Qt widgets
@@ -68,7 +70,7 @@ class EngineConfig:
     """What a Translator is built from. ``model_dir`` None is the bundled model."""
 
     model_dir: str | None = None
-    variant: str = "int8"
+    variant: Variant = "int8"
     intra_op_threads: int = 0
     inter_op_threads: int = 1
 

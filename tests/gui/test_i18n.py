@@ -173,7 +173,7 @@ def test_the_window_menus_speak_chinese_without_accelerator_clashes(qtbot, make_
     assert ("Ctrl+Enter", "翻译原文") in window.shortcut_rows()
     combo = window.direction_bar.combo
     assert [combo.itemText(i) for i in range(combo.count())] == ["自动", "英文 → 中文", "中文 → 英文"]
-    window.direction_bar.set_detected("Chinese -> English")
+    window.direction_bar.set_detected("Chinese → English")  # describe()'s words: the title
     assert combo.itemText(0) == "自动（中文 → 英文）"
 
 

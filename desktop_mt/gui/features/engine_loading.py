@@ -29,7 +29,7 @@ from desktop_mt import __version__
 from desktop_mt.app import settings as app_settings
 from desktop_mt.base.errors import ModelNotFoundError
 from desktop_mt.engine import direction
-from desktop_mt.engine.direction import DIRECTIONS, EN_ZH, ZH_EN, check_direction
+from desktop_mt.engine.direction import AUTO, DIRECTIONS, EN_ZH, ZH_EN, Direction, Target, check_target, direction_into
 from desktop_mt.engine.model_format import ModelInfo, bundled_model_dir
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
@@ -46,11 +46,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 
-ARROWS = {  # the status bar's short names of the directions (shown translated: _arrow)
+ARROWS: dict[Direction, str] = {  # the status bar's short names of the directions (shown translated: _arrow)
     EN_ZH: QT_TRANSLATE_NOOP("EngineLoading", "EN→ZH"),
     ZH_EN: QT_TRANSLATE_NOOP("EngineLoading", "ZH→EN"),
 }
-TARGET_DIRECTIONS = {direction.ZH: EN_ZH, direction.EN: ZH_EN}  # the direction control's choice -> direction
 
 
 def is_demo(path: Path | str) -> bool:
@@ -64,21 +63,21 @@ def is_demo(path: Path | str) -> bool:
     return False
 
 
-def _arrow(way: str) -> str:
+def _arrow(way: Direction) -> str:
     """A direction's short name in the interface language ("EN→ZH", "英→中")."""
     return translate("EngineLoading", ARROWS[way])
 
 
-def _way(way: str) -> str:
+def _way(way: Direction) -> str:
     """A direction's name in the interface language ("English → Chinese")."""
-    return direction_title(check_direction(way))
+    return direction_title(way)
 
 
 def model_name(info: ModelInfo) -> str:
     return str(getattr(info, "name", "") or translate("EngineLoading", "model"))
 
 
-def label_text(models: LoadedModels, way: str | None) -> str:
+def label_text(models: LoadedModels, way: Direction | None) -> str:
     """The status bar's model label: the model of direction ``way`` and the variant ("ZH→EN: no
     model" when it has none); ``way`` None (Auto before any text): every direction, compactly
     ("EN→ZH tatoeba-en-zh-small · ZH→EN tatoeba-zh-en-small · int8"), or the one model alone
@@ -99,7 +98,7 @@ def label_text(models: LoadedModels, way: str | None) -> str:
     return f"{model_name(info)} · {models.variant}"
 
 
-def label_shorter(models: LoadedModels, way: str | None) -> list[str]:
+def label_shorter(models: LoadedModels, way: Direction | None) -> list[str]:
     """Shorter forms of :func:`label_text`, longest first, for a narrow status bar (the label's
     tooltip keeps every model in full): without the variant; every direction's model in one
     ("EN→ZH + ZH→EN demo models"); the fewest words ("EN⇄ZH demo models")."""
@@ -123,7 +122,7 @@ def label_shorter(models: LoadedModels, way: str | None) -> list[str]:
     return forms
 
 
-def _get_one(models: LoadedModels, way: str) -> str:
+def _get_one(models: LoadedModels, way: Direction) -> str:
     """Where a model for direction ``way`` comes from (the catalog's, when it has one)."""
     get = models.missing.get(way, "")
     if get:
@@ -131,7 +130,7 @@ def _get_one(models: LoadedModels, way: str) -> str:
     return translate("EngineLoading", "File > Models… adds one")
 
 
-def _model_line(models: LoadedModels, way: str) -> str:
+def _model_line(models: LoadedModels, way: Direction) -> str:
     info = models.models.get(way)
     if info is None:
         return translate("EngineLoading", "{way}: no model installed ({how})").format(
@@ -163,7 +162,7 @@ def about_text(models: LoadedModels | ModelInfo, variant: str = "") -> str:
     the demo, the catalog model to download for a direction without one) and where each model's
     licence is. A lone ``ModelInfo`` (and its ``variant``) is shown as an English->Chinese model."""
     if not isinstance(models, LoadedModels):
-        models = LoadedModels({str(getattr(models, "direction", None) or EN_ZH): models}, variant)
+        models = LoadedModels({models.direction or EN_ZH: models}, variant)
     lines = []
     for way in models.directions:
         info = models.models.get(way)
@@ -236,8 +235,8 @@ class EngineLoading(QObject):
         self._tooltip = ""  # the model label's: every direction's model
         self._loaded_key: tuple[object, ...] | None = None
         self._real_engine = real_engine
-        self._target = direction.AUTO  # the direction control's choice
-        self._latest: str | None = None  # under Auto: the direction of the latest request (None: both)
+        self._target: Target = AUTO  # the direction control's choice
+        self._latest: Direction | None = None  # under Auto: the direction of the latest request (None: both)
         worker = services.worker
         self._loadRequested.connect(worker.load)
         worker.loadStarted.connect(self.on_load_started)
@@ -277,10 +276,10 @@ class EngineLoading(QObject):
         self.services.events.model_loaded.publish(models.primary)
 
     # ---- the model label: the model of the direction in use ----------------------------------
-    def shown_direction(self) -> str | None:
+    def shown_direction(self) -> Direction | None:
         """The direction whose model the label names: the direction control's, under Auto the
         latest request's (None: Auto without text yet, or text that needs both: every model)."""
-        return TARGET_DIRECTIONS.get(self._target, self._latest)
+        return direction_into(self._target) or self._latest
 
     def show_model(self) -> None:
         """Name the model of :meth:`shown_direction` in the status bar (the tooltip: all of them)."""
@@ -289,8 +288,9 @@ class EngineLoading(QObject):
             self.window.set_model(label_text(self.models, way), self._tooltip, label_shorter(self.models, way))
 
     def on_direction_shown(self, target: str) -> None:
-        """The direction control changed (the user, a swap, the hotkey's Auto, the saved choice)."""
-        self._target = target
+        """The direction control changed (the user, a swap, the hotkey's Auto, the saved choice):
+        ``target`` is the Target its signal carries."""
+        self._target = check_target(target)
         self._latest = None
         self.show_model()
 
@@ -302,7 +302,7 @@ class EngineLoading(QObject):
         """Under Auto the label follows the text of a request, or the one the Auto entry
         describes (typing, an undone swap's text): one direction's model, or all of them for
         text that needs both; text with nothing to translate leaves the label as it is."""
-        if self._target != direction.AUTO:
+        if self._target != AUTO:
             return
         needed = direction.directions_needed(text[:DESCRIBED])
         if needed:

@@ -41,7 +41,9 @@ SWAPS_KEPT = 32  # swaps whose undo and redo bring their direction back
 
 
 # The window's direction choice is the engine's Target ("auto", "zh": English -> Chinese, "en":
-# Chinese -> English), as ``GenerationOptions.target`` takes it; the combo box lists TARGETS.
+# Chinese -> English), as ``GenerationOptions.target`` takes it. The combo box lists the engine's
+# TARGETS in the window's order: Auto, English -> Chinese, Chinese -> English (as DIRECTIONS).
+CHOICES: tuple[Target, ...] = (AUTO, ZH, EN)
 LABELS: dict[Target, str] = {AUTO: QT_TRANSLATE_NOOP("DirectionBar", "Auto")}  # shown translated
 # engine.direction.describe's short words, shown in "Auto (...)"; others (a language kept) stay as
 # they are: marked here for lupdate.
@@ -85,7 +87,7 @@ class DirectionBar(QWidget):
         self.combo.setToolTip(
             translate("DirectionBar", "Translation direction: Auto translates each sentence into the other language")
         )
-        for target in TARGETS:
+        for target in CHOICES:
             self.combo.addItem(choice_label(target), target)
         self.swap_button = QToolButton(self)
         self.swap_button.setObjectName("swap")

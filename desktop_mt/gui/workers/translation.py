@@ -28,9 +28,9 @@ from desktop_mt import batch
 from desktop_mt.app.factory import build_translator
 from desktop_mt.base.errors import DesktopMTError, TranslationCancelled
 from desktop_mt.batch.journal import journal_path
-from desktop_mt.engine.direction import DIRECTIONS, ZH_EN, DirectionUnavailableError, sentence_direction
+from desktop_mt.engine.direction import DIRECTIONS, ZH_EN, Direction, DirectionUnavailableError, sentence_direction
 from desktop_mt.engine.events import Alternative, Finished, SegmentDone, StreamEvent, TextDelta, TranslationStats
-from desktop_mt.engine.model_format import ModelInfo, check_variant, inspect_model_dir
+from desktop_mt.engine.model_format import ModelInfo, inspect_model_dir
 from desktop_mt.engine.options import GenerationOptions, SessionOptions
 from desktop_mt.engine.protocols import TranslatorFace
 from desktop_mt.models.installed import resolve_model
@@ -57,7 +57,7 @@ def default_translator_factory(config: EngineConfig) -> TranslatorFace:
     fake never load it."""
     return build_translator(
         chosen_models(config.model_dir),
-        variant=check_variant(config.variant),
+        variant=config.variant,
         session_options=SessionOptions(
             intra_op_threads=config.intra_op_threads, inter_op_threads=config.inter_op_threads
         ),
@@ -81,20 +81,17 @@ class LoadedModels:
     it has none for with the catalog model that would translate them (``missing``: "" when the
     catalog has none) and the variant both run."""
 
-    models: dict[str, ModelInfo]
+    models: dict[Direction, ModelInfo]
     variant: str
-    missing: dict[str, str] = dataclasses.field(default_factory=dict)
+    missing: dict[Direction, str] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def of(cls, translator: TranslatorFace) -> LoadedModels:
         """A translator's models by direction (a stand-in: its one model, of its direction)."""
-        # Keyed by the direction's str: the window's parts index these with the strings they hold.
-        models: dict[str, ModelInfo] = {way: info for way, info in translator.model_infos.items()}
-        missing: dict[str, str] = {way: model for way, model in translator.missing.items()}
-        return cls(models, str(translator.variant), missing)
+        return cls(dict(translator.model_infos), str(translator.variant), dict(translator.missing))
 
     @property
-    def directions(self) -> tuple[str, ...]:
+    def directions(self) -> tuple[Direction, ...]:
         """The directions to show: those with a model and those named missing, "en-zh" first."""
         return tuple(d for d in DIRECTIONS if d in self.models or d in self.missing)
 

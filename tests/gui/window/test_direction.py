@@ -4,9 +4,9 @@ the source pane (undoable) and flips the direction; a direction without a model 
 
 from __future__ import annotations
 
-from desktop_mt.engine.direction import DirectionUnavailableError
+from desktop_mt.engine.direction import TARGETS, DirectionUnavailableError
 from desktop_mt.gui.ports import EngineConfig
-from desktop_mt.gui.window.direction_bar import swapped
+from desktop_mt.gui.window.direction_bar import CHOICES, swapped
 from desktop_mt.gui.workers.translation import chosen_models
 
 from ..fakes import FakeTranslator
@@ -64,6 +64,10 @@ def test_swapped_flips_an_explicit_direction_and_keeps_auto():
     assert swapped("zh") == "en"
     assert swapped("en") == "zh"
     assert swapped("auto") == "auto"
+
+
+def test_the_combo_lists_the_engine_s_targets_once_each():
+    assert sorted(CHOICES) == sorted(TARGETS) and len(CHOICES) == len(TARGETS)
 
 
 class _NoZhEn(FakeTranslator):

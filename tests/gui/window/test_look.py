@@ -100,12 +100,13 @@ def test_the_alignment_highlight_stands_out_and_keeps_the_text_readable(highligh
 
 
 def test_about_says_when_the_model_is_the_demo(tmp_path):
-    from types import SimpleNamespace
+    import dataclasses
 
-    from desktop_mt.engine.model_format import bundled_model_dir
+    from desktop_mt.engine.model_format import bundled_model_dir, inspect_model_dir
     from desktop_mt.gui.controller import about_text
 
-    demo = about_text(SimpleNamespace(name="tatoeba-en-zh-small", path=bundled_model_dir()), "int8")
+    bundled = inspect_model_dir(bundled_model_dir())
+    demo = about_text(bundled, "int8")
     assert "bundled demo model" in demo and "not for real text" in demo
-    real = about_text(SimpleNamespace(name="opus-mt-en-zh", path=tmp_path), "int8")
+    real = about_text(dataclasses.replace(bundled, name="opus-mt-en-zh", path=tmp_path), "int8")
     assert "demo" not in real and "Model: opus-mt-en-zh (int8)" in real
