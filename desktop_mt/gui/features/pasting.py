@@ -166,6 +166,7 @@ class InputHandling(QObject):
         super().__init__(services.owner)
         self.services = services
         self.window = window = services.window
+        self._left_note = ""  # the last "left as it is" note shown
         window.join_lines_action.setChecked(services.settings.join_lines)
         window.joinLinesToggled.connect(self.set_join_lines)
         if isinstance(window.source, PasteEdit):  # the app's editor (a test's plain one pastes as is)
@@ -216,7 +217,11 @@ class InputHandling(QObject):
         """True (and the status bar says why) when nothing in ``text`` is translated towards
         ``target`` ("auto", "en", "zh"): Japanese, Korean, already in that language."""
         message = left_as_is_message(text, target)
+        bar = self.window.statusBar()
         if not message:
+            if bar.currentMessage() == self._left_note:  # translated now: the note would be wrong
+                bar.clearMessage()
             return False
-        self.window.statusBar().showMessage(message, 10_000)
+        self._left_note = message
+        bar.showMessage(message, 10_000)
         return True

@@ -189,6 +189,23 @@ def test_chinese_with_english_chosen_as_target_is_left_as_it_is(qtbot, make_cont
     assert controller.worker.translator.calls[-1]["copied"]
 
 
+def test_the_left_as_is_note_goes_when_the_text_is_translated_after_all(qtbot, make_controller):
+    """Chinese kept with English -> Chinese chosen, then swapped to Chinese -> English: it is
+    translated now, so the status bar no longer says it was left as it is (seen in the real
+    window: the note stayed 10 s over the model's name beside the English translation)."""
+    from ..window.test_swap_undo import _Directional
+
+    window, controller = make_controller(factory=lambda config: _Directional(config))
+    controller.direction.choose("zh")
+    window.set_source("我爱你。")
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        window.translate_action.trigger()
+    assert window.statusBar().currentMessage() == "Chinese: already Chinese, left as it is."
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        controller.direction.choose("en")  # Chinese -> English: re-translated
+    assert window.statusBar().currentMessage() == ""
+
+
 def test_mixed_text_is_translated_by_the_engine(qtbot, make_controller):
     window, controller = make_controller()
     text = "这是中文。This sentence is English and much longer than the Chinese one."
