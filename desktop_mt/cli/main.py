@@ -391,7 +391,7 @@ def _non_negative(text: str) -> int:
 def make_translator(args: argparse.Namespace, variant: Variant | None = None) -> TwoWayTranslator:
     """A two-way translator (``app.factory.build_translator``) from the command-line options:
     ``--model`` (a folder or name, or a list of them: one per direction), ``--to`` and the
-    decoding options (raises DesktopMTError / ValueError). argparse's ``choices`` said a bad
+    decoding options (raises DesktopMTError). argparse's ``choices`` said a bad
     ``--to``/``--script``/``--variant`` already; the checks here give them their types."""
     options = GenerationOptions(
         beams=getattr(args, "beams", None),
@@ -428,7 +428,7 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         translator = make_translator(args)
     except UsageError:
         raise  # main() prints the usage (exit 2)
-    except (DesktopMTError, ValueError) as exc:
+    except DesktopMTError as exc:  # a missing model, a bad glossary or TMX file (tm.tmx.TMXError), no tm extra
         print(_("desktop-mt: error: {message}").format(message=i18n.describe(exc)), file=sys.stderr)
         return EXIT_FAILED
     with_memory = MemoryTranslator(translator, memory) if memory is not None else None
@@ -461,7 +461,8 @@ def _cmd_translate(args: argparse.Namespace) -> int:
 
 def _memory_of(args: argparse.Namespace) -> TranslationMemory | None:
     """``--tm FILE.tmx`` read into an in-memory translation memory (both directions), else None;
-    the user's own memory is not touched. A file that cannot be read raises ValueError naming it."""
+    the user's own memory is not touched. A file that cannot be read raises ``tm.tmx.TMXError``
+    naming it; without the tm extra, a DesktopMTError saying how to install it."""
     path = getattr(args, "tm", None)
     if not path:
         return None
@@ -469,7 +470,7 @@ def _memory_of(args: argparse.Namespace) -> TranslationMemory | None:
         import rapidfuzz  # noqa: F401
         import translate.storage.tmx  # noqa: F401
     except ImportError as exc:
-        raise ValueError(
+        raise DesktopMTError(
             _("--tm needs the translation-memory part ({module} is missing): {fix}").format(
                 module=exc.name, fix=extra_hint("tm")
             )

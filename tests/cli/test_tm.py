@@ -59,3 +59,12 @@ def test_a_bad_memory_file_is_named_before_the_model_loads(monkeypatch, tmp_path
     assert cli.main(["translate", "--tm", str(bad), str(tmp_path / "x.txt")]) == cli.EXIT_FAILED
     err = capsys.readouterr().err
     assert "broken.tmx" in err and "not a TMX file" in err
+
+
+def test_a_memory_without_the_tm_extra_says_how_to_install_it(monkeypatch, tmp_path, capsys):
+    # The CLI's own error is a DesktopMTError (no bare ValueError around the model load).
+    monkeypatch.setattr(cli, "make_translator", lambda args: pytest.fail("the model was loaded"))
+    monkeypatch.setitem(sys.modules, "rapidfuzz", None)  # importing it raises ImportError
+    assert cli.main(["translate", "--tm", str(CAT_FILE), str(tmp_path / "x.txt")]) == cli.EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "--tm needs the translation-memory part (rapidfuzz is missing)" in err
