@@ -137,7 +137,7 @@ class TranslatorFace(Protocol):
 
     Stream (``translate_stream``, ``look_ahead`` and post-editing's ``prefix`` included),
     batch (``translate_batch``, ``translate_items`` with the memory's per-text facts),
-    alternatives (n-best, ``prefix`` too), what the models are (``model_info``, ``model_infos``,
+    alternatives (n-best, ``prefix`` too, ``target_pieces``), what the models are (``model_info``, ``model_infos``,
     ``directions``, ``missing``), what identifies the output for a journal (``options``,
     ``variant``, ``batch_size``, ``batch_invariant``, ``memory_identity``)."""
 
@@ -184,6 +184,14 @@ class TranslatorFace(Protocol):
 
     def count_tokens(self, text: str) -> int:
         """Source tokens of ``text`` by the tokenizer of the model that reads most of it."""
+
+    def target_pieces(
+        self, sentence: str, translation: str, options: GenerationOptions | None = None
+    ) -> list[str] | None:
+        """``translation`` cut into the target pieces of the model that translates ``sentence``
+        (its direction for ``options``' target): where the window may start a word of an
+        alternative. None where there are none to tell: a stand-in without a SentencePiece
+        tokenizer, a sentence with nothing to translate or of a direction without a model."""
 
     def translate(self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None) -> str:
         """The whole translation of ``text``, layout kept."""

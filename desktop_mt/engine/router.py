@@ -322,6 +322,17 @@ class TwoWayTranslator:
         """The translator of ``sentence``'s direction (:meth:`sentence_direction`'s errors)."""
         return self.translators[self.sentence_direction(sentence, options)]
 
+    def target_pieces(
+        self, sentence: str, translation: str, options: GenerationOptions | None = None
+    ) -> list[str] | None:
+        """``translation`` in the target pieces of ``sentence``'s direction's model (None: a
+        sentence with nothing to translate, or of a direction without a model)."""
+        try:
+            model = self.for_sentence(sentence, options)
+        except (DirectionUnavailableError, NotTranslatedError):
+            return None
+        return model.target_pieces(sentence, translation, options)
+
     def count_tokens(self, text: str) -> int:
         """Source tokens of ``text`` by the tokenizer of the model that reads most of it:
         Chinese->English when a fifth or more of its characters are CJK (a quick estimate, not

@@ -287,6 +287,12 @@ class ScriptedTranslator:
         """Words of ``text`` (a script has no tokenizer)."""
         return len(text.split())
 
+    def target_pieces(
+        self, sentence: str, translation: str, options: GenerationOptions | None = None
+    ) -> list[str] | None:
+        """None: a script has no tokenizer (characters and words are the boundaries)."""
+        return None
+
     def translate(self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None) -> str:
         """The stream's text, joined."""
         return "".join(e.text for e in self.translate_stream(text, options, cancel) if isinstance(e, TextDelta))
@@ -446,6 +452,13 @@ class FakeModelTranslator(Translator):
         source = self.tokenizer.decode(src)
         self.received.append(source)
         return self.tokenizer.encode(self.model(source))  # ends with end-of-sentence
+
+    def target_pieces(
+        self, sentence: str, translation: str, options: GenerationOptions | None = None
+    ) -> list[str] | None:
+        """None: the character tokenizer has no SentencePiece pieces (characters and words are
+        the boundaries, as with a script)."""
+        return None
 
     def search(
         self, src_ids: list[list[int]], opts: GenerationOptions, cancel: CancelToken | None

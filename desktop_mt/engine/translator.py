@@ -242,6 +242,12 @@ class Translator:
         """:meth:`translate_batch`'s translations, each the model's (no memory here)."""
         return [Translation(text) for text in self.translate_batch(lines, options, cancel, progress)]
 
+    def target_pieces(
+        self, sentence: str, translation: str, options: GenerationOptions | None = None
+    ) -> list[str] | None:
+        """``translation`` in this model's target pieces (its one direction, whatever ``sentence``)."""
+        return self.tokenizer.target_pieces(translation)
+
     def for_sentence(self, sentence: str, options: GenerationOptions | None = None) -> Translator:
         """The translator that completes ``sentence`` after a typed prefix: this one (its one
         direction; ``TwoWayTranslator.for_sentence`` picks by the sentence's)."""

@@ -126,6 +126,11 @@ class MemoryTranslator:
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
 
+    def target_pieces(
+        self, sentence: str, translation: str, options: GenerationOptions | None = None
+    ) -> list[str] | None:
+        return self.inner.target_pieces(sentence, translation, options)
+
     def translate(self, text: str, options: GenerationOptions | None = None, cancel: CancelToken | None = None) -> str:
         """A single line takes the memory's matches (as a batch of one); more lines are ``inner``'s."""
         if "\n" in text:

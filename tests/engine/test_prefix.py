@@ -220,6 +220,27 @@ def test_a_two_way_translator_gives_the_sentences_direction(tiny_marian_dir, tin
         translator_for_sentence(engine, "こんにちは。")
 
 
+def test_the_face_cuts_a_translation_into_the_sentences_model_pieces(tiny_marian_dir, tiny_zh_en_dir):
+    """``TranslatorFace.target_pieces``: the window's word starts for an alternative, asked of
+    the face (the per-model tokenizer stays inside); None where no model's pieces tell."""
+    from desktop_mt.engine.router import TwoWayTranslator
+    from desktop_mt.engine.testing import ScriptedTranslator
+    from desktop_mt.tm.apply import MemoryTranslator
+    from desktop_mt.tm.store import TranslationMemory
+
+    en_zh, zh_en = Translator(tiny_marian_dir, variant="fp32"), Translator(tiny_zh_en_dir, variant="fp32")
+    engine = TwoWayTranslator({"en-zh": en_zh, "zh-en": zh_en})
+    chinese, english = "我爱你。", "I love you."
+    assert engine.target_pieces("I love you.", chinese) == en_zh.tokenizer.target_pieces(chinese)
+    assert engine.target_pieces("我爱你。", english) == zh_en.tokenizer.target_pieces(english)
+    assert "".join(engine.target_pieces("我爱你。", english) or []).replace("\u2581", " ").strip() == english
+    assert engine.target_pieces("こんにちは。", english) is None  # nothing to translate
+    assert TwoWayTranslator({"en-zh": en_zh}).target_pieces("我爱你。", english) is None  # no model for it
+    with_memory = MemoryTranslator(engine, TranslationMemory(":memory:"))
+    assert with_memory.target_pieces("I love you.", chinese) == engine.target_pieces("I love you.", chinese)
+    assert ScriptedTranslator().target_pieces("I love you.", chinese) is None
+
+
 def test_a_sentence_that_is_not_translated_is_a_worded_desktop_mt_error():
     """Completing a Japanese sentence is refused with an error of the one tree (a front end's
     ``except DesktopMTError`` says it), worded in the interface's language."""

@@ -36,9 +36,6 @@ from PySide6.QtWidgets import QApplication, QFrame, QLabel, QMenu, QPlainTextEdi
 from desktop_mt.app.session import Request
 from desktop_mt.engine.events import Alternative
 from desktop_mt.engine.options import GenerationOptions
-from desktop_mt.engine.prefix import target_pieces
-from desktop_mt.engine.router import TwoWayTranslator, translator_for_sentence
-from desktop_mt.engine.translator import Translator
 
 from ..i18n import translate
 from ..services import Services
@@ -253,17 +250,14 @@ class AlternativesFeature(QObject):
         return pair.tgt[0] + utf16_len(sentence[:index])
 
     def _piece_starts(self, source: str, translation: str) -> set[int] | None:
-        """Where the target tokenizer's pieces of ``translation`` start (indices); None when
-        the engine has no SentencePiece target tokenizer (a test's fake) or it is not loaded."""
+        """Where the target tokenizer's pieces of ``translation`` start (indices); None when the
+        engine has no pieces to tell (none loaded yet, a test's stand-in, a sentence without a
+        model): characters and words are the boundaries then."""
         engine = self.worker.translator
-        if not isinstance(engine, (Translator, TwoWayTranslator)):
-            return None  # none loaded yet, or a test's stand-in: characters and words are the boundaries
-        try:
-            translator = translator_for_sentence(engine, source, self.services.window_options())
-            pieces, _ids = target_pieces(translator.tokenizer, translation)
-        except Exception:  # noqa: BLE001 - no tokenizer: characters and words are the boundaries
+        if engine is None:
             return None
-        return piece_starts(translation, pieces)
+        pieces = engine.target_pieces(source, translation, self.services.window_options())
+        return piece_starts(translation, pieces) if pieces is not None else None
 
     def cancel(self) -> None:
         """Drop a pending request (its flag stops the search within one decode step)."""
