@@ -95,6 +95,10 @@ class Controller(QObject):
         )
         self._connect_window()
         self._update_shortcut_help()
+        # Apply: the close button and Help > Keyboard shortcuts follow the new settings, as the
+        # features do (subscribed before them: in the order Apply did these before the topic).
+        events.settings_applied.subscribe(lambda _new: self._update_close_to_tray())
+        events.settings_applied.subscribe(lambda _new: self._update_shortcut_help())
         # Every part of the window, built on the services (gui/compose.py); the controller keeps
         # their names (its callers and the tests use them) and wires the request core to the worker.
         parts: WindowParts = compose(
@@ -315,9 +319,10 @@ class Controller(QObject):
         return self.engine.model_info
 
     def apply_settings(self, new: Settings) -> None:
-        """Adopt ``new``: persist, reload the engine in the worker if needed, re-register
-        the hotkey. The window's text is left alone, but for the sentences a changed glossary
-        renders differently: those are translated again at once."""
+        """Adopt ``new``: persist, reload the engine in the worker if needed, then publish
+        ``Events.settings_applied`` (the close button, the shortcut help, the hotkeys, the Local
+        API, post-editing's glossary follow it). The window's text is left alone, but for the
+        sentences a changed glossary renders differently: those are translated again at once."""
         # What the window changed while the dialog was open is not the dialog's to undo.
         new = dataclasses.replace(
             new,
@@ -331,10 +336,12 @@ class Controller(QObject):
         )
         self.settings = new
         self.save()
-        self._update_close_to_tray()
+        # A direct call, before the topic: the load it queues must reach the worker ahead of the
+        # re-translation post-editing's glossary_applied queues on settings_applied, so those
+        # sentences are translated by the new model (a subscriber's place in the order is not
+        # something the composition should have to keep right).
         self.reload_engine()
-        self._update_shortcut_help()
-        self.services.events.settings_applied.publish(new)  # the hotkeys, the Local API follow
+        self.services.events.settings_applied.publish(new)
 
     def _update_shortcut_help(self) -> None:
         """Help > Keyboard shortcuts lists the global shortcuts as the settings have them

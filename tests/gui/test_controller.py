@@ -294,6 +294,19 @@ def test_apply_with_same_engine_settings_does_not_reload(qtbot, make_controller)
     assert len(FakeTranslator.instances) == n and window.state() == "idle"
 
 
+def test_the_close_button_and_the_shortcut_help_follow_settings_applied(qtbot, make_controller):
+    """Apply publishes Events.settings_applied; the close-to-tray switch and Help > Keyboard
+    shortcuts follow the topic as the features do (publishing it alone updates them)."""
+    window, controller = make_controller(Settings(close_to_tray=False))
+    controller.set_tray_available(True)
+    assert not window.close_to_tray and "Ctrl+Alt+E" in dict(window.shortcut_rows())
+    controller.settings = Settings(close_to_tray=True, hotkey_enabled=False)
+    controller.services.events.settings_applied.publish(controller.settings)
+    assert window.close_to_tray and "Ctrl+Alt+E" not in dict(window.shortcut_rows())
+    controller.apply_settings(Settings(close_to_tray=False))
+    assert not window.close_to_tray and "Ctrl+Alt+E" in dict(window.shortcut_rows())
+
+
 def test_a_thread_count_change_does_not_reload_on_a_shared_pool(qtbot, make_controller, monkeypatch):
     """The desktop-mt window sizes its one ONNX Runtime pool at start: a new thread count cannot
     take effect before the next start, so it must not cancel the running job for a reload."""
