@@ -271,6 +271,27 @@ def test_every_counted_string_is_a_plural_entry():
         assert [f.text for f in message.find("translation").iter("numerusform")], message.findtext("source")
 
 
+def test_every_count_is_a_plain_name_that_lupdate_reads():
+    """lupdate's Python parser skips a ``translate(ctx, text, None, n)`` whose count is not a
+    plain name (``self.total``, ``len(x)``): the string never reaches the catalog and stays
+    English in the Chinese window (seen: "就绪: all 2 sentences translated")."""
+    import ast
+
+    skipped = []
+    for path in i18n.gui_sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or len(node.args) < 4:
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if name == "translate" and not isinstance(node.args[3], ast.Name):
+                skipped.append(f"{path.name}:{node.lineno}")
+    assert skipped == []
+
+
+def test_the_all_done_count_is_chinese(chinese):
+    assert i18n.translate("Progress", "all %n sentence(s) translated", None, 2) == "已翻译全部 2 个句子"
+
+
 def test_english_counts_read_as_english_without_a_catalog():
     assert i18n.translate("PostEdit", "%n sentence(s) kept", None, 1) == "1 sentence kept"
     assert i18n.translate("PostEdit", "%n sentence(s) kept", None, 3) == "3 sentences kept"

@@ -1545,6 +1545,12 @@ Code: MIT licence. Nothing is sent over the network.</source>
         <source>the translation is incomplete</source>
         <translation>译文不完整</translation>
     </message>
+    <message numerus="yes">
+        <source>all %n sentence(s) translated</source>
+        <translation>
+            <numerusform>已翻译全部 %n 个句子</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Quitting</name>
