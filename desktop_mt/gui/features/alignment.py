@@ -23,13 +23,17 @@ import bisect
 import dataclasses
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from desktop_mt.app.session import Request
-from desktop_mt.engine.events import SegmentDone, TextDelta
+from desktop_mt.engine.events import SegmentDone, StreamEvent, TextDelta
 from desktop_mt.engine.textproc import split_marker
 
 from ..i18n import translate
+
+if TYPE_CHECKING:
+    from desktop_mt.engine.glossary import Term
+    from desktop_mt.tm.store import Match
 
 MODEL, KEPT, MEMORY = "model", "kept", "memory"  # a pair's origin (as ``tm.incremental``'s)
 MARKS_PAINT_MS = 50  # while a text streams, its sentences' new marks are painted together
@@ -58,7 +62,7 @@ class SegmentSpan:
     origin: str = MODEL  # where the translation came from: the model, kept from before, the memory
     edited: bool = False  # the user's (post-edited) translation, kept through re-translation
     machine: str = ""  # the machine's translation (for the memory and the history); "" = translation
-    suggestion: Any = None  # the memory's best fuzzy match (``tm.Match``) for a sentence the model translated
+    suggestion: Match | None = None  # the memory's best fuzzy match for a sentence the model translated
 
 
 class SegmentTracker:
@@ -77,7 +81,7 @@ class SegmentTracker:
         self._done: list[SegmentDone] = []  # its finished segments
         self._before: list[tuple[int, str]] = []  # separators since the last sentence: (position, text)
 
-    def feed(self, event: Any) -> SegmentSpan | None:
+    def feed(self, event: StreamEvent) -> SegmentSpan | None:
         if isinstance(event, TextDelta):
             if event.segment >= 0 and self._start is None:
                 self._start = self.position
@@ -139,7 +143,7 @@ class Pair:
     origin: str = MODEL
     edited: bool = False  # the user changed its translation: it is theirs until its source changes
     machine: str = ""  # the machine's translation before the user's edits
-    suggestion: Any = None  # the memory's fuzzy match (``tm.Match``), shown as a suggestion
+    suggestion: Match | None = None  # the memory's fuzzy match, shown as a suggestion
 
     def __post_init__(self) -> None:
         if not self.machine:
@@ -392,7 +396,7 @@ class AlignmentView(QObject):
         self._marks_timer.timeout.connect(self.flush_marks)
         # The glossary terms a pair's translation lacks (set by post-editing; none by default):
         # such a sentence is marked, never left to look right.
-        self.missing_terms: Callable[[Pair], tuple[Any, ...]] = lambda _pair: ()
+        self.missing_terms: Callable[[Pair], tuple[Term, ...]] = lambda _pair: ()
         self.status_of: Callable[[Pair], str] = lambda _pair: ""  # post-editing's SentenceStatus
         source.cursorPositionChanged.connect(lambda: self._cursor_moved("source"))
         target.cursorPositionChanged.connect(lambda: self._cursor_moved("target"))
@@ -624,7 +628,7 @@ class AlignmentView(QObject):
         editor.setExtraSelections([_selection(editor, span, fmt), *marks])
 
 
-def missing_terms_text(terms: tuple[Any, ...]) -> str:
+def missing_terms_text(terms: tuple[Term, ...]) -> str:
     """What the window says of a translation that lacks glossary terms."""
     listed = "; ".join(f"{t.source} → {t.target}" for t in terms)
     return translate("Alignment", "Glossary term missing from this translation: {terms}").format(terms=listed)

@@ -36,7 +36,6 @@ import itertools
 import logging
 import sqlite3
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
@@ -44,6 +43,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 
 from desktop_mt.app.session import Ended, Request
 from desktop_mt.engine.direction import sentence_direction
+from desktop_mt.engine.glossary import Glossary, Term
 from desktop_mt.engine.options import GenerationOptions
 from desktop_mt.tm import TranslationMemory
 from desktop_mt.tm.incremental import Sentence, is_marker, plan_update
@@ -153,7 +153,7 @@ class PostEditFeature(QObject):
         self.view.highlighted.connect(self._on_highlighted)
         self._memory_changed = False  # the memory changed since the translation shown was planned
         memory.changed.connect(self._on_memory_changed)
-        self._term_checks: dict[tuple[str, str, Any], tuple[Any, ...]] = {}  # (source, translation, glossary)
+        self._term_checks: dict[tuple[str, str, Glossary], tuple[Term, ...]] = {}  # (source, translation, glossary)
         self.view.missing_terms = self.missing_terms
         window.suggestion_bar.useRequested.connect(self.use_suggestion)
         self._shown: tuple[Pair, list[Match]] | None = None  # the sentence the match panel shows matches for
@@ -406,7 +406,7 @@ class PostEditFeature(QObject):
                     self._on_highlighted(pair)
 
     # ---- the glossary's guarantee ------------------------------------------------------------
-    def missing_terms(self, pair: Pair) -> tuple[Any, ...]:
+    def missing_terms(self, pair: Pair) -> tuple[Term, ...]:
         """The glossary terms ``pair``'s source holds whose target its translation lacks
         (``Glossary.missing``, oriented for the sentence's language). The model's output always
         has them (the engine protects them); a kept edit or a memory entry may not: the view
@@ -566,7 +566,7 @@ def fingerprint(made_with: MadeWith) -> str:
     return hashlib.sha256(repr(made_with).encode("utf-8")).hexdigest()[:16]
 
 
-def _renders(glossary: Any, source: str, source_lang: str) -> list[tuple[int, int, str]]:
+def _renders(glossary: Glossary | None, source: str, source_lang: str) -> list[tuple[int, int, str]]:
     """What ``glossary`` makes of the terms in ``source``: where each is and its target."""
     if not glossary:
         return []

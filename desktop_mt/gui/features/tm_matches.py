@@ -15,13 +15,16 @@ from __future__ import annotations
 import difflib
 import html
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
+
+if TYPE_CHECKING:
+    from desktop_mt.tm.store import Match
 
 MAX_MATCHES = 3
 _TOKENS = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|\w+|\s+|[^\w\s]", re.UNICODE)
@@ -114,8 +117,8 @@ class MatchPanel(QFrame):
         """The best match's Use button."""
         return self.buttons[0]
 
-    def show_matches(self, current: str, matches: list[Any]) -> None:
-        """Show ``matches`` (``tm.Match``, best first; at most three) for the sentence ``current``."""
+    def show_matches(self, current: str, matches: list[Match]) -> None:
+        """Show ``matches`` (the memory's, best first; at most three) for the sentence ``current``."""
         dark = self.palette().color(QPalette.ColorRole.Window).lightness() < 128
         for index, (label, button) in enumerate(zip(self.labels, self.buttons)):
             match = matches[index] if index < len(matches) else None
@@ -126,7 +129,7 @@ class MatchPanel(QFrame):
         self.setVisible(bool(matches))
 
 
-def row_html(index: int, current: str, match: Any, dark: bool = False) -> str:
+def row_html(index: int, current: str, match: Match, dark: bool = False) -> str:
     """One row: "Ctrl+1 · Memory 94% (approved): <source, differences marked> → target"."""
     entry = match.entry
     unapproved = match.exact and entry.origin == "edited"
