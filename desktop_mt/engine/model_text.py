@@ -118,10 +118,10 @@ class ModelText:
             "",
         )
 
-    def check_target(self, target: str) -> None:
+    def check_target(self, target: direction.Target) -> None:
         """A single model translates into its own target language only (``GenerationOptions.target``)."""
         if target not in (direction.AUTO, self.target_lang):
-            wanted = direction.direction_into(direction.check_target(target)) or direction.EN_ZH
+            wanted = direction.direction_into(target) or direction.EN_ZH
             raise direction.DirectionUnavailableError(
                 wanted, f"{self.model_info.name} translates {self.source_lang}->{self.target_lang} only"
             )

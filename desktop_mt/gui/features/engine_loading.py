@@ -74,7 +74,7 @@ def _way(way: Direction) -> str:
 
 
 def model_name(info: ModelInfo) -> str:
-    return str(getattr(info, "name", "") or translate("EngineLoading", "model"))
+    return info.name or translate("EngineLoading", "model")
 
 
 def label_text(models: LoadedModels, way: Direction | None) -> str:
@@ -106,7 +106,7 @@ def label_shorter(models: LoadedModels, way: Direction | None) -> list[str]:
     forms = [full.rsplit(" · ", 1)[0]] if " · " in full else []
     if way is None and len(models.directions) > 1:
         present = [d for d in models.directions if d in models.models]
-        demo = all(is_demo(str(getattr(models.models[d], "path", "") or "")) for d in present)
+        demo = all(is_demo(models.models[d].path) for d in present)
         kind = translate("EngineLoading", "demo models") if present and demo else translate("EngineLoading", "models")
         if len(present) == len(models.directions):
             both = translate("EngineLoading", "EN⇄ZH")
@@ -136,7 +136,7 @@ def _model_line(models: LoadedModels, way: Direction) -> str:
         return translate("EngineLoading", "{way}: no model installed ({how})").format(
             way=_way(way), how=_get_one(models, way)
         )
-    demo = translate("EngineLoading", ", bundled demo model") if is_demo(str(getattr(info, "path", "") or "")) else ""
+    demo = translate("EngineLoading", ", bundled demo model") if is_demo(info.path) else ""
     return f"{_way(way)}: {model_name(info)} ({models.variant}{demo})"
 
 
@@ -146,7 +146,7 @@ def label_tooltip(models: LoadedModels) -> str:
 
 
 def _licence_note(info: ModelInfo) -> str:
-    path = Path(str(getattr(info, "path", "") or ""))
+    path = Path(info.path)  # a stand-in's model_info may hold a str
     notes = [p.name for p in (path / "README.md", path / "LICENSE", path / "LICENSE.txt") if p.is_file()]
     if notes:
         return translate("EngineLoading", "{model}: its licence and data sources are in {files} in {folder}").format(
@@ -176,7 +176,7 @@ def about_text(models: LoadedModels | ModelInfo, variant: str = "") -> str:
                     model=model_name(info), variant=models.variant, way=_way(way)
                 )
             )
-    demos = [model_name(i) for i in models.models.values() if is_demo(str(getattr(i, "path", "") or ""))]
+    demos = [model_name(i) for i in models.models.values() if is_demo(i.path)]
     several = translate(
         "EngineLoading",
         "These are the bundled demo models ({models}): trained on short everyday sentences (Tatoeba pairs, "
