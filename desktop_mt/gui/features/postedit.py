@@ -171,6 +171,8 @@ class PostEditFeature(QObject):
         window = self.window
         # Confirm sentence, Confirm all…, Undo confirm all
         self.confirmation = Confirmation(window, self.view, self.direction, self.user_memory, self)
+        # Confirming moves the cursor on: the completion of the sentence left behind goes.
+        self.confirmation.confirm_action.triggered.connect(lambda _c=False: self.completion.cancel())
         self.match_actions = []
         for number in range(1, MAX_MATCHES + 1):  # memoQ's Ctrl+1..3: insert the match shown in that row
             action = QAction(

@@ -161,6 +161,21 @@ def test_esc_dismisses_the_completion_and_does_not_stop_anything(qtbot, ready):
     assert window.target_text() == "HELLO WHOW ARE YOU?FINE."
 
 
+def test_confirming_the_sentence_drops_its_completion(qtbot, ready):
+    """Ctrl+Shift+Enter confirms the sentence typed in and moves on: its completion goes with
+    it (seen in the real window: the hint stayed beside the confirmed sentence)."""
+    window, controller, _fake = ready
+    feature = controller.postedit
+    cut = OUT.index("W", OUT.index(" "))
+    _type_over(qtbot, window, cut, OUT.index("WORLD.") + len("WORLD."), "")
+    with qtbot.waitSignal(feature.completionFinished, timeout=10_000):
+        qtbot.keyClicks(window.target, "W")
+    assert window.target.completion_shown() == "ORLD."
+    feature.confirmation.confirm_action.trigger()
+    assert window.target.completion_shown() == ""
+    assert feature.completion.pending is None
+
+
 def test_a_new_keystroke_cancels_the_completion_asked_before(qtbot, ready):
     window, controller, _fake = ready
     feature = controller.postedit
