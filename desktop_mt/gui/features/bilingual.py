@@ -4,7 +4,8 @@ window (shown and copied that way) and in file jobs (``bilingual=True`` for txt,
 The translation streams in as usual; when it has finished (or was stopped) the translation
 pane is rebuilt with the source lines interleaved. The engine keeps the line structure (one
 output line per input line), so line ``i`` of the translation belongs to line ``i`` of the
-source. Toggling the option re-renders the translation on screen at once.
+source. Toggling the option re-renders the translation on screen at once (a stopped one keeps
+its "stopped here" line).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from PySide6.QtCore import QObject
 from desktop_mt.app.session import Ended, Request
 
 from ..services import Services
+from ..window.progress import has_mark, mark_stopped
 
 
 def interleave(source: str, translation: str) -> str:
@@ -75,6 +77,9 @@ class BilingualView(QObject):
     def _show(self) -> None:
         text = interleave(self._source, self._plain or "") if self.on else (self._plain or "")
         if text != self.window.target_text():
+            stopped = has_mark(self.window.target.toPlainText())  # a stopped run's line stays
             self.window.clear_target()
             self.window.append_target(text)
+            if stopped:
+                mark_stopped(self.window.target)
         self._shown = self.window.target_text()

@@ -9,7 +9,7 @@ from desktop_mt.engine.events import Finished, SegmentDone, TextDelta, Translati
 from desktop_mt.gui.features.bilingual import interleave
 from desktop_mt.gui.settings import Settings, load_settings
 
-from ..fakes import FakeTranslator
+from ..fakes import FakeTranslator, wait_emitted
 
 TEXT = "Good morning.\n\nWhere is the station?\nThank you."
 
@@ -111,3 +111,26 @@ def test_file_jobs_are_bilingual_with_the_option(qtbot, make_controller, tmp_pat
     with qtbot.waitSignal(controller.fileJobEnded, timeout=10_000):
         window.translateFileRequested.emit(str(txt))
     assert default_output_path(txt).read_text(encoding="utf-8") == "译GOOD NIGHT.\n"
+
+
+def test_toggling_after_a_stop_keeps_the_stopped_mark(qtbot, make_controller):
+    """Esc leaves the "stopped here" line; View > Bilingual on and off re-renders the pane and
+    the line stays (seen in the real window: it went on the first toggle)."""
+    import threading
+
+    from desktop_mt.gui.window.progress import STOP_MARK
+
+    from ..sentence_fake import sentence_factory
+
+    gate = threading.Event()  # sentences after the first wait for it: never set
+    window, controller = make_controller(factory=sentence_factory(gate=gate))
+    with wait_emitted(qtbot, controller.worker.segmentDone, timeout=10_000):
+        controller.translate("One apple. Two boats.")
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        window.stop_action.trigger()
+    assert window.target.toPlainText() == "<One><apple.> " + STOP_MARK
+    window.bilingual_action.trigger()
+    assert window.target.toPlainText() == "One apple. Two boats.\n<One><apple.> " + STOP_MARK
+    window.bilingual_action.trigger()
+    assert window.target.toPlainText() == "<One><apple.> " + STOP_MARK
+    gate.set()
