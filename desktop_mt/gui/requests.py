@@ -99,9 +99,11 @@ class RequestFlow(QObject):
         """Put a kept translation (History > Open) into the panes; the source replaces the
         draft as one undoable step."""
         self._stop_all()
+        self.session.clear_stats()  # the last run's figures described another text
         window = self.window
         window.set_source(source)
         window.clear_target()
+        window.clear_stats()
         window.append_target(translation)
         window.set_busy(False)
         self.set_state(Status.IDLE)

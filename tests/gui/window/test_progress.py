@@ -53,3 +53,15 @@ def test_the_last_runs_figures_go_when_a_new_run_starts(qtbot, make_controller):
     with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
         gate.set()
     assert "tok/s" in window.stats_label.text()
+
+
+def test_the_last_runs_figures_go_when_a_kept_translation_is_opened(qtbot, make_controller):
+    """History > Open and the popup's Open in main window put a kept translation in the panes:
+    the figures of the run before described another text (seen in the real window)."""
+    window, controller = make_controller(factory=sentence_factory())
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        controller.translate("Short one.")
+    assert "tok/s" in window.stats_label.text()
+    controller.show_entry("Kept text.", "<Kept><text.>")
+    assert window.target_text() == "<Kept><text.>"
+    assert window.stats_label.text() == "" and controller.last_stats is None
