@@ -64,7 +64,7 @@ def default_translator_factory(config: EngineConfig) -> TranslatorFace:
     )
 
 
-def chosen_models(model_dir: str | None) -> dict[str, str] | list[str] | None:
+def chosen_models(model_dir: str | None) -> dict[Direction, str] | list[str] | None:
     """What ``build_translator`` gets for a chosen folder: ``{its direction: folder}`` (the other
     direction keeps its default), ``[folder]`` for a model that is not English<->Chinese (the
     factory then says why it cannot be used), None for the defaults."""
