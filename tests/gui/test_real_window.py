@@ -114,7 +114,7 @@ def test_tray_hotkey_second_instance_and_typing_beside_a_file_job(session, tmp_p
             check=True,
         )
         session.x("xdotool", "key", "--clearmodifiers", "ctrl+alt+e", check=True)
-        wid = wait_for(session.visible_windows, 20, "the hotkey to bring the window back")[0]
+        wid = wait_for(session.visible_windows, 60, "the hotkey to bring the window back")[0]
         wait_for(lambda: log_lines(session, FIRST_TEXT), 60, "the clipboard translation")
 
         # Idle latency of typed sentences.
