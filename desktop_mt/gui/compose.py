@@ -128,7 +128,7 @@ def compose(
     quit_guard = QuitGuard(services, files)
     progress = ProgressFeature(services)
     restored = drafts.restored
-    stale = StaleGuard(services, (restored.source, restored.translation))  # after the direction's undo
+    stale = StaleGuard(services, (restored.source, restored.translation), bilingual)  # after the direction's undo
     return WindowParts(
         input=input_handling,
         direction=direction,

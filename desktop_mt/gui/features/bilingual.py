@@ -66,6 +66,12 @@ class BilingualView(QObject):
         if self._plain is not None and self.session.current is None and self.window.target_text() == self._shown:
             self._show()
 
+    def show_kept(self, source: str, translation: str) -> None:
+        """Put ``translation`` of ``source``, kept from earlier (undo's memory), into the pane as
+        this view shows a finished one: paired when Bilingual is on."""
+        self._source, self._plain = source, translation
+        self._show()
+
     def _on_started(self, request: Request) -> None:
         self._source, self._plain = request.text, None  # a new request: the pane streams plain text
 

@@ -5,8 +5,9 @@ that a clipboard translation, History > Open or Clear replaced. The translation 
 showed the replaced text's translation beside it. :class:`StaleGuard` notices an undo or redo
 step (the document's undo/redo counts move; a new edit adds a command instead) and puts the
 translation that belongs to the text now shown: the one made for it earlier in this session
-(the last :data:`REMEMBERED` are kept), else none (a running translation of the replaced text
-is stopped too). Ctrl+Enter, or translate-as-you-type, translates it again.
+(the last :data:`REMEMBERED` are kept; paired with its source when View > Bilingual is on),
+else none (a running translation of the replaced text is stopped too). Ctrl+Enter, or
+translate-as-you-type, translates it again.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from desktop_mt.app.session import Completed
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..services import Services
+from .bilingual import BilingualView
 
 REMEMBERED = 16  # finished translations kept for undo/redo (texts, in memory only)
 UNDONE = QT_TRANSLATE_NOOP("Stale", "Ctrl+Z brought back an earlier text; Ctrl+Enter translates it.")
@@ -27,9 +29,12 @@ UNDONE = QT_TRANSLATE_NOOP("Stale", "Ctrl+Z brought back an earlier text; Ctrl+E
 class StaleGuard(QObject):
     """See the module docstring; ``restored``: the draft's source and translation."""
 
-    def __init__(self, services: Services, restored: tuple[str, str] | None = None) -> None:
+    def __init__(
+        self, services: Services, restored: tuple[str, str] | None = None, bilingual: BilingualView | None = None
+    ) -> None:
         super().__init__(services.owner)
         self.services = services
+        self.bilingual = bilingual  # shows a kept translation paired when View > Bilingual is on
         self.window = services.window
         self.known: OrderedDict[str, str] = OrderedDict()
         if restored and restored[0] and restored[1]:
@@ -73,7 +78,9 @@ class StaleGuard(QObject):
             return
         self.services.translate("")  # stops a running translation, empties the pane
         self.window.clear_stats()
-        if known is not None:
+        if known is not None and self.bilingual is not None:
+            self.bilingual.show_kept(text, known)
+        elif known is not None:
             self.window.append_target(known)
         elif text.strip():
             self.window.statusBar().showMessage(translate("Stale", UNDONE), 8000)

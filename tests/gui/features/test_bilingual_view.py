@@ -134,3 +134,23 @@ def test_toggling_after_a_stop_keeps_the_stopped_mark(qtbot, make_controller):
     window.bilingual_action.trigger()
     assert window.target.toPlainText() == "<One><apple.> " + STOP_MARK
     gate.set()
+
+
+def test_undo_brings_back_a_translation_shown_bilingually(qtbot, make_controller):
+    """With View > Bilingual on, Ctrl+Z back to an earlier text shows its translation paired
+    too, and turning Bilingual off then shows it plain (seen in the real window: it came back
+    plain and the toggle did nothing)."""
+    from PySide6.QtCore import Qt
+
+    window, controller = make_controller(factory=line_factory)
+    window.bilingual_action.trigger()
+    for text in ("Good morning.", "Thank you."):
+        window.set_source(text)
+        with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+            controller.translate(text)
+    window.source.setFocus()
+    qtbot.keyClick(window.source, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.source_text() == "Good morning."
+    assert window.target_text() == "Good morning.\n<Good><morning.>"
+    window.bilingual_action.trigger()
+    assert window.target_text() == "<Good><morning.>"
