@@ -17,7 +17,8 @@ from typing import Any
 
 from desktop_mt.app.i18n import ENGLISH, SIMPLIFIED, describe
 from desktop_mt.batch.errors import FOLDER_ERRNOS, BatchOutputError, first_non_folder, mount_point
-from desktop_mt.engine.direction import DIRECTION_TITLES, Direction, DirectionUnavailableError
+from desktop_mt.engine import direction
+from desktop_mt.engine.direction import AUTO, DIRECTION_TITLES, Direction, DirectionUnavailableError, Target
 
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .platform.hotkeys.hub import FALLBACK_HINT, NO_X_DISPLAY, WAYLAND_PROBLEM
@@ -26,6 +27,8 @@ CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef）」』]")
 
 __all__ = [
     "FOLDER_ERRNOS",
+    "describe_text",
+    "described",
     "direction_title",
     "direction_unavailable",
     "error_text",
@@ -122,6 +125,48 @@ MARKED_DIRECTION_TITLES = (
 def direction_title(way: Direction) -> str:
     """A direction's title in the interface language ("English → Chinese", "英文 → 中文")."""
     return translate("Messages", DIRECTION_TITLES[way])
+
+
+# engine.direction.describe()'s other words, marked for lupdate: the languages' names
+# (LANGUAGE_NAMES, in its order) and the sentences describe() puts a name in, long and short. A
+# test checks that these are the engine's words; the window says them through ``described``.
+MARKED_LANGUAGE_NAMES = (
+    QT_TRANSLATE_NOOP("Messages", "English"),
+    QT_TRANSLATE_NOOP("Messages", "Chinese"),
+    QT_TRANSLATE_NOOP("Messages", "Japanese"),
+    QT_TRANSLATE_NOOP("Messages", "Korean"),
+)
+MIXED_WORDS = (
+    QT_TRANSLATE_NOOP("Messages", "mixed: each sentence into the other language"),
+    QT_TRANSLATE_NOOP("Messages", "mixed"),
+)
+LANGUAGE_WORDS = (
+    QT_TRANSLATE_NOOP("Messages", "{language}: left as it is"),
+    QT_TRANSLATE_NOOP("Messages", "{language}: already {language}, left as it is"),
+    QT_TRANSLATE_NOOP("Messages", "{language}: kept"),
+)
+
+
+def described(said: str) -> str:
+    """:func:`engine.direction.describe`'s words (long or short) in the interface language:
+    a direction's title (:func:`direction_title`), "mixed...", "Japanese: left as it is"
+    ("日文：保持原样"); words it does not know (none today) as they are."""
+    titles = {title: way for way, title in DIRECTION_TITLES.items()}
+    if said in titles:
+        return direction_title(titles[said])
+    if said in MIXED_WORDS:
+        return translate("Messages", said)
+    for template in LANGUAGE_WORDS:
+        for name in MARKED_LANGUAGE_NAMES:
+            if template.format(language=name) == said:
+                return translate("Messages", template).format(language=translate("Messages", name))
+    return said
+
+
+def describe_text(text: str, target: Target = AUTO, *, short: bool = False) -> str:
+    """What happens to ``text`` (:func:`engine.direction.describe`) in the interface language;
+    "" when nothing is to be done."""
+    return described(direction.describe(text, target, short=short))
 
 
 def direction_unavailable(exc: DirectionUnavailableError) -> str:

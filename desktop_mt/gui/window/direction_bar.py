@@ -30,7 +30,7 @@ from desktop_mt.engine.direction import AUTO, EN, TARGETS, ZH, Target, check_tar
 
 from ..features.pasting import end_undo_step
 from ..i18n import QT_TRANSLATE_NOOP, translate
-from ..messages import direction_title
+from ..messages import described, direction_title
 from ..services import Services
 
 SWAP_SHORTCUT = "Ctrl+Shift+S"
@@ -45,13 +45,6 @@ SWAPS_KEPT = 32  # swaps whose undo and redo bring their direction back
 # TARGETS in the window's order: Auto, English -> Chinese, Chinese -> English (as DIRECTIONS).
 CHOICES: tuple[Target, ...] = (AUTO, ZH, EN)
 LABELS: dict[Target, str] = {AUTO: QT_TRANSLATE_NOOP("DirectionBar", "Auto")}  # shown translated
-# engine.direction.describe's short words, shown in "Auto (...)"; others (a language kept) stay as
-# they are: marked here for lupdate.
-DETECTED = (
-    QT_TRANSLATE_NOOP("DirectionBar", "mixed"),
-    QT_TRANSLATE_NOOP("DirectionBar", "Japanese: kept"),
-    QT_TRANSLATE_NOOP("DirectionBar", "Korean: kept"),
-)
 
 
 def choice_label(target: Target) -> str:
@@ -118,8 +111,7 @@ class DirectionBar(QWidget):
         """The Auto entry's text: what Auto does with the text now, in ``engine.direction.describe``'s
         short words ("Auto (Chinese → English)", "Auto (mixed)", "Auto (Japanese: kept)"); ""
         shows plain "Auto"."""
-        titles = {title: way for way, title in direction.DIRECTION_TITLES.items()}
-        detected = direction_title(titles[short]) if short in titles else translate("DirectionBar", short)
+        detected = described(short)  # the popup says describe()'s words through it too
         index = self.combo.findData(AUTO)
         shown = (
             translate("DirectionBar", "Auto ({detected})").format(detected=detected)

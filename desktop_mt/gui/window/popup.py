@@ -22,11 +22,12 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QCursor, QGuiApplication, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from desktop_mt.engine.direction import AUTO, describe
+from desktop_mt.engine.direction import AUTO
 from desktop_mt.engine.options import GenerationOptions
 
 from ..features.pasting import InputHandling, clipboard_text, join_lines
 from ..i18n import translate
+from ..messages import describe_text
 from ..services import Services
 from . import fonts, theme
 
@@ -39,9 +40,10 @@ OFFSET = QPoint(14, 18)  # below and right of the pointer, so it does not cover 
 
 
 def direction_title(text: str) -> str:
-    """The popup's title for ``text``: which way it is translated ("Chinese → English"), or
-    why it is left as it is ("Japanese: left as it is")."""
-    return describe(text) or BOTH_WAYS
+    """The popup's title for ``text`` in the interface language: which way it is translated
+    ("Chinese → English"), or why it is left as it is ("Japanese: left as it is"), in the
+    words of the window's Auto entry (:func:`..messages.describe_text`)."""
+    return describe_text(text) or BOTH_WAYS
 
 
 def place_near(pointer: QPoint, size: QSize, area: QRect, offset: QPoint = OFFSET) -> QPoint:

@@ -137,18 +137,6 @@ Details (without your text) were written to {log}.</source>
         <translation>自动</translation>
     </message>
     <message>
-        <source>mixed</source>
-        <translation>混合</translation>
-    </message>
-    <message>
-        <source>Japanese: kept</source>
-        <translation>日文：保留</translation>
-    </message>
-    <message>
-        <source>Korean: kept</source>
-        <translation>韩文：保留</translation>
-    </message>
-    <message>
         <source>Translation direction: Auto translates each sentence into the other language</source>
         <translation>翻译方向：“自动”将每个句子译为另一种语言</translation>
     </message>
@@ -1088,6 +1076,42 @@ Code: MIT licence. Nothing is sent over the network.</source>
     <message>
         <source>Chinese → English</source>
         <translation>中文 → 英文</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <source>Japanese</source>
+        <translation>日文</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>韩文</translation>
+    </message>
+    <message>
+        <source>mixed: each sentence into the other language</source>
+        <translation>混合：每个句子译为另一种语言</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <source>{language}: left as it is</source>
+        <translation>{language}：保持原样</translation>
+    </message>
+    <message>
+        <source>{language}: already {language}, left as it is</source>
+        <translation>{language}：已是{language}，保持原样</translation>
+    </message>
+    <message>
+        <source>{language}: kept</source>
+        <translation>{language}：保留</translation>
     </message>
     <message>
         <source>no {way} model is available; download {model} in File &gt; Models… (or with `desktop-mt models download {model}`)</source>

@@ -3,14 +3,18 @@ Open in main window, Esc / focus loss, and the hotkey setting."""
 
 from __future__ import annotations
 
+import re
 import threading
 
+import pytest
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
+from desktop_mt.engine import direction
 from desktop_mt.engine.options import GenerationOptions
+from desktop_mt.gui import i18n
 from desktop_mt.gui.settings import Settings
 from desktop_mt.gui.window.popup import OFFSET, direction_title, place_near
 
@@ -171,3 +175,36 @@ def test_the_popup_translates_chinese_too_and_says_which_way(qtbot, make_control
     feature.popup.close()
     assert direction_title("Good morning.") == "English → Chinese"
     assert direction_title("これは日本語です。") == "Japanese: left as it is"
+
+
+@pytest.fixture
+def chinese(qapp):
+    """The Chinese interface's translators installed, as a zh_CN start would."""
+    installed = i18n.install(qapp, "zh_CN")
+    yield installed
+    i18n.uninstall(qapp, installed)
+
+
+LATIN = re.compile(r"[A-Za-z]")
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("这是 一个 句子。", "中文 → 英文"),
+        ("これは日本語です。", "日文：保持原样"),
+        ("한국어 문장입니다.", "韩文：保持原样"),
+    ],
+)
+def test_the_popup_says_which_way_in_the_interface_language(qtbot, make_controller, chinese, text, title):
+    """In the Chinese interface the popup's direction line is Chinese, as the direction bar's
+    Auto entry is: both say engine.direction.describe()'s words through gui.messages.described."""
+    window, controller = make_controller(Settings(hotkey_opens="popup"))
+    feature = controller.popup
+    with qtbot.waitSignal(feature.finished, timeout=10_000):
+        feature.show_for(text, QPoint(10, 10))
+    assert feature.popup.title.text() == title
+    assert not LATIN.search(feature.popup.title.text())
+    feature.popup.close()
+    window.direction_bar.set_detected(direction.describe(text, short=True))
+    assert not LATIN.search(window.direction_bar.detected())
