@@ -1,7 +1,7 @@
 """gui.messages says engine.direction.describe()'s words in the interface language (issue 42):
 the words it marks are the engine's, every sentence describe() can return is translated in the
-Chinese window and unchanged in the English one, and the popup and the direction bar say them
-through it (one home)."""
+Chinese window and unchanged in the English one, and every part that shows them (the popup, the
+direction bar, the status bar's note on kept text, Translate and replace) says them through it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ import pytest
 from desktop_mt.engine import direction
 from desktop_mt.engine.direction import AUTO, EN, LANGUAGE_NAMES, TARGETS, ZH
 from desktop_mt.gui import i18n
+from desktop_mt.gui.features.pasting import left_as_is_message
+from desktop_mt.gui.features.replace import left_as_it_is
 from desktop_mt.gui.messages import MARKED_LANGUAGE_NAMES, describe_text, described
+from desktop_mt.gui.window.popup import direction_title
 
 LATIN = re.compile(r"[A-Za-z]")
 # One text per case describe() words differently: each language, mixed, and nothing to translate.
@@ -66,3 +69,14 @@ def test_the_chinese_window_has_no_english_word_in_them(chinese):
 
 def test_words_it_does_not_know_stay_as_they_are(chinese):
     assert described("Klingon: left as it is") == "Klingon: left as it is"
+
+
+def test_every_part_that_says_them_speaks_chinese(chinese):
+    """The status bar's line about pasted text that is kept and Translate and replace's
+    refusal say describe()'s words through the same function as the popup."""
+    assert left_as_is_message("これは日本語です。", AUTO) == "日文：保持原样。"
+    assert left_as_is_message("火车站在哪里？", ZH) == "中文：已是中文，保持原样。"
+    assert left_as_is_message("火车站在哪里？", AUTO) == ""
+    refusal = left_as_it_is("한국어 문장입니다.")
+    assert "韩文：保持原样" in refusal and not LATIN.search(refusal)
+    assert direction_title("これは日本語です。") == "日文：保持原样"

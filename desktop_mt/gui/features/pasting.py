@@ -32,6 +32,7 @@ from desktop_mt.engine import direction
 from desktop_mt.engine import pasted as paste_rules
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import describe_text, sentence
 
 if TYPE_CHECKING:
     from ..services import Services
@@ -143,8 +144,8 @@ def left_as_is_message(text: str, target: direction.Target) -> str:
     # The start of a long text nearly always decides it (and the UI thread stays quick).
     if direction.directions_needed(text[:QUICK_LOOK], target) or direction.directions_needed(text, target):
         return ""
-    said = direction.describe(text, target)
-    return f"{said}." if said else ""
+    said = describe_text(text, target)  # in the interface language, as the popup says it
+    return sentence(said) if said else ""
 
 
 def clipboard_text(settings: Settings, selection: bool = False) -> str:

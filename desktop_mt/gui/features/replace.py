@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QAbstractNativeEventFilter, QCoreApplication, QMimeData, QObject, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication
 
-from desktop_mt.engine.direction import AUTO, describe, directions_needed
+from desktop_mt.engine.direction import AUTO, directions_needed
 from desktop_mt.engine.options import GenerationOptions
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
+from ..messages import describe_text
 from ..platform.hotkey import GlobalHotkey
 from ..platform.keys import KeySimulationError, KeySimulator, default_keys
 from ..ports import StrEnum, TrayPort, WorkerPort
@@ -58,8 +59,9 @@ NO_SELECTION = QT_TRANSLATE_NOOP("Replace", "Translate and replace: no text is s
 
 def left_as_it_is(text: str) -> str:
     """What the flow says about a selection with nothing to translate in it (Japanese,
-    numbers only...): :func:`desktop_mt.engine.direction.describe`'s words."""
-    why = describe(text) or translate("Replace", "nothing to translate; left as it is")
+    numbers only...): :func:`desktop_mt.engine.direction.describe`'s words in the interface
+    language (:func:`..messages.describe_text`)."""
+    why = describe_text(text) or translate("Replace", "nothing to translate; left as it is")
     return translate("Replace", "Translate and replace: {why}.").format(why=why)
 
 
