@@ -6,7 +6,8 @@ Ctrl+Q, File > Quit, the tray's Quit and a window close that quits (no tray) all
 is safe either way (:mod:`drafts` keeps it), a file job stopped by the quit is offered on the
 next start (:mod:`job_resume`), and a stopped add must be started again, which the question says.
 The question stays true while it is open: a file job goes on meanwhile, so its count is read
-again every half second (it said "113 of 193" while the job was at 185).
+again every half second (it said "113 of 193" while the job was at 185). A shorter text does not
+shrink the box while it is open, so its buttons stay under the pointer.
 """
 
 from __future__ import annotations
@@ -30,6 +31,16 @@ def _question(running: str) -> str:
     return running + "\n\n" + translate("Quitting", "Quit anyway?")
 
 
+def _set_text_keeping_size(box: QMessageBox, text: str) -> None:
+    """``box.setText(text)`` without shrinking the open box: QMessageBox fits its size to the
+    text, and when the job ends behind the question the text drops to one line, the box shrinks
+    and the Quit button moves out from under the pointer (a click then lands on nothing)."""
+    before = box.size()
+    box.setText(text)
+    after = box.size()
+    box.setFixedSize(max(before.width(), after.width()), max(before.height(), after.height()))
+
+
 def ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = None) -> bool:
     """The question (modal); True to quit. ``live``: what runs now, read again while the
     question is open (the work goes on behind it)."""
@@ -43,7 +54,7 @@ def ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = Non
     if live is not None:
         timer = QTimer(box)
         timer.setInterval(REFRESH_MS)
-        timer.timeout.connect(lambda: box.setText(_question(live())))
+        timer.timeout.connect(lambda: _set_text_keeping_size(box, _question(live())))
         timer.start()
     quit_button = box.addButton(translate("Quitting", "Quit"), QMessageBox.ButtonRole.DestructiveRole)
     keep = box.addButton(translate("Quitting", "Keep running"), QMessageBox.ButtonRole.RejectRole)
