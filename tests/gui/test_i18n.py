@@ -647,3 +647,24 @@ def test_the_model_label_names_directions_in_chinese(chinese):
     models = LoadedModels({"en-zh": inspect_model_dir(bundled_model_dir("en-zh"))}, "int8", {"zh-en": "opus-mt-zh-en"})
     assert label_text(models, "zh-en") == "中→英：无模型"
     assert "英→中 模型 · 中→英：无" in label_shorter(models, None)
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_status_bar_joins_state_and_detail_as_its_language_does(qtbot, qapp, language):
+    """English writes "stopped: detail"; Chinese the full-width colon with no space after it
+    ("已停止：…"), not the ASCII colon the window once put between them."""
+    from desktop_mt.gui.ports import Status
+    from desktop_mt.gui.window.main import MainWindow
+
+    installed = i18n.install(qapp, language)
+    try:
+        window = MainWindow()
+        qtbot.addWidget(window)
+        window.set_state(Status.IDLE, "3/3")
+        idle = window.state_label.text()
+        window.set_state(Status.STOPPED, "2/8")
+        stopped, shorter = window.state_label.text(), window.state_label.shorter
+    finally:
+        i18n.uninstall(qapp, installed)
+    expected = {"en": ("idle: 3/3", "stopped: 2/8", "stopped"), "zh_CN": ("就绪：3/3", "已停止：2/8", "已停止")}
+    assert (idle, stopped, *shorter) == expected[language]  # the state alone where the detail does not fit

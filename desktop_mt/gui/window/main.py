@@ -254,7 +254,9 @@ class MainWindow(QMainWindow):
         """Status bar state: loading / translating / idle / error / stopping / stopped."""
         word = Status(state).value
         shown = translate("MainWindow", word)
-        self.state_label.set_text(f"{shown}: {detail}" if detail else shown, [shown])
+        # The joiner is the catalog's: Chinese puts a full-width colon with no space after it.
+        joined = translate("MainWindow", "{state}: {detail}").format(state=shown, detail=detail)
+        self.state_label.set_text(joined if detail else shown, [shown])
         self.state_label.setProperty("state", word)
 
     def state(self) -> str:

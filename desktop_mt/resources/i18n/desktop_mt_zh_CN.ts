@@ -922,6 +922,10 @@ Code: MIT licence. Nothing is sent over the network.</source>
         <translation>译文已复制</translation>
     </message>
     <message>
+        <source>{state}: {detail}</source>
+        <translation>{state}：{detail}</translation>
+    </message>
+    <message>
         <source>first token {ttft} · {rate} · {tokens} tokens</source>
         <translation>首个词元 {ttft} · {rate} · 共 {tokens} 个词元</translation>
     </message>
