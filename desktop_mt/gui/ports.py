@@ -217,6 +217,9 @@ class WindowPort(Protocol):
     def stopRequested(self) -> SignalInstance: ...
 
     @property
+    def clearRequested(self) -> SignalInstance: ...  # Clear: both panes are emptied
+
+    @property
     def bilingualToggled(self) -> SignalInstance: ...  # (bool)
 
     @property

@@ -20,7 +20,7 @@
   sent to the model); an unapproved edit's exact match, or a fuzzy match (>= 75 %), is offered
   in the suggestion bar while its sentence's source is unchanged. Edit > Translation memory… opens
   the memory dialog. The history keeps the final text and the machine's. A status message about
-  the sentences shown (from memory, edited) goes when a new translation starts.
+  the sentences shown (from memory, edited) goes when a new translation starts, and at once on Clear.
 - **Glossary.** A sentence whose translation lacks a term its source holds (a kept edit, a
   memory entry) is marked with a wavy underline naming the term (``missing_terms``); a glossary
   applied in Settings, or a memory entry changed in its dialog, re-translates at once only the
@@ -149,6 +149,7 @@ class PostEditFeature(QObject):
         services.events.settings_applied.subscribe(lambda _settings: self.glossary_applied())
         services.worker.segmentDone.connect(self._on_span)
         direction.swapping.connect(self.before_new_text)  # the edits shown are kept before a swap replaces them
+        window.clearRequested.connect(self._on_cleared)
         self.view.pairsEdited.connect(self._on_pairs_edited)
         self.view.highlighted.connect(self._on_highlighted)
         self._memory_changed = False  # the memory changed since the translation shown was planned
@@ -387,6 +388,14 @@ class PostEditFeature(QObject):
             self._say(
                 translate("PostEdit", "%n sentence(s) without a glossary term (wavy underline)", None, lost), 10000
             )
+
+    def _on_cleared(self) -> None:
+        """Clear empties the panes: a message about their sentences goes at once (it stayed up to
+        its 6 s, speaking of a sentence no longer there)."""
+        status = self.window.statusBar()
+        if self._said and status.currentMessage() == self._said:
+            status.clearMessage()
+        self._said = ""
 
     def _say(self, message: str, ms: int) -> None:
         """Show ``message`` about the sentences shown (it goes when a new translation starts)."""

@@ -254,6 +254,18 @@ def test_a_message_about_an_edited_sentence_goes_with_a_new_translation(qtbot, r
     assert "Your translation" not in window.statusBar().currentMessage()
 
 
+def test_clear_takes_the_message_about_an_edited_sentence_away_at_once(qtbot, ready):
+    """The note speaks of a sentence Clear empties: it goes with it, not 6 s later."""
+    window, controller, _fake = ready
+    start = OUT.index("HOW")
+    _type_over(qtbot, window, start, start + len("HOW ARE YOU?"), "how do you do?")
+    _put_cursor(window, start + 2)
+    controller.alignment.view.refresh()
+    assert "Your translation" in window.statusBar().currentMessage()
+    window.clear_action.trigger()
+    assert window.target_text() == "" and window.statusBar().currentMessage() == ""
+
+
 def test_no_list_when_the_cursor_moved_on_before_the_alternatives_came(qtbot, ready):
     window, controller, _fake = ready
     alternatives = controller.alternatives
