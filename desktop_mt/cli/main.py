@@ -454,9 +454,7 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         )
         return EXIT_INTERRUPTED
     finally:
-        close = getattr(translator, "close", None)
-        if close:
-            close()
+        translator.close()
 
 
 def _memory_of(args: argparse.Namespace) -> TranslationMemory | None:
@@ -790,11 +788,13 @@ def _self_test_variant(args: argparse.Namespace, name: str, model_dir: Path, var
     try:
         started = time.perf_counter()
         translator = make_translator(args, variant)
-        loaded = time.perf_counter()
-        result = translator.translate(_SELF_TEST_SENTENCES[name])
-        done = time.perf_counter()
-        translator.close()
-    except (DesktopMTError, OSError, ValueError) as exc:
+        try:
+            loaded = time.perf_counter()
+            result = translator.translate(_SELF_TEST_SENTENCES[name])
+            done = time.perf_counter()
+        finally:
+            translator.close()
+    except (DesktopMTError, OSError) as exc:  # a broken model file is a ModelFormatError naming it and the fix
         return str(exc)
     print(f"{name} {variant}: {result}")
     timings = _("load {load} s, translate {translate} s").format(

@@ -41,6 +41,7 @@ __all__ = [
     "quantized_name",
     "sha256_file",
     "read_json",
+    "config_int",
     "bundled_model_dir",
     "language_pair",
     "find_models",
@@ -123,7 +124,7 @@ class ModelInfo:
 
     @property
     def max_positions(self) -> int:
-        return int(self.config.get("max_position_embeddings", 512))
+        return config_int(self.path / "config.json", self.config, "max_position_embeddings", 512)
 
     @property
     def int8_kind(self) -> str:
@@ -152,6 +153,16 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def config_int(file: Path, data: dict[str, Any], key: str, default: int) -> int:
+    """``data[key]`` (read from ``file``) as an int, ``default`` when it is absent; a value that is
+    not a number ("eos_token_id": "end") is a ModelFormatError naming the file, not a ValueError."""
+    value = data.get(key, default)
+    try:
+        return int(value)
+    except (TypeError, ValueError) as exc:
+        raise ModelFormatError(f"{file}: {key!r} is {value!r}, not a number; {FIX}") from exc
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -273,7 +284,9 @@ def _tokenizer_spec(root: Path, config: dict[str, Any], manifest: dict[str, Any]
             t.get("target_vocab"),
         )
     elif config.get("model_type") == "marian":
-        spec = TokenizerSpec("source.spm", "target.spm", "vocab.json", (), (int(config.get("eos_token_id", 0)),))
+        spec = TokenizerSpec(
+            "source.spm", "target.spm", "vocab.json", (), (config_int(root / "config.json", config, "eos_token_id", 0),)
+        )
     else:
         raise ModelFormatError(f"{root}: no {MANIFEST} and a {config.get('model_type')!r} tokenizer needs one; {FIX}")
     for name in (spec.source_spm, spec.target_spm, spec.vocab, spec.target_vocab):
@@ -288,7 +301,7 @@ def inspect_model_dir(path: Path | str) -> ModelInfo:
     if not root.is_dir():
         raise ModelNotFoundError(f"model directory {root} does not exist")
     manifest = read_json(root / MANIFEST) if (root / MANIFEST).exists() else None
-    if manifest is not None and int(manifest.get("format_version", 0)) > FORMAT_VERSION:
+    if manifest is not None and config_int(root / MANIFEST, manifest, "format_version", 0) > FORMAT_VERSION:
         raise ModelFormatError(
             f"{root / MANIFEST} has format version {manifest.get('format_version')}, "
             f"newer than this desktop-mt ({FORMAT_VERSION}); update desktop-mt"

@@ -22,7 +22,7 @@ import onnxruntime as ort  # the package __init__ has set ORT_DISABLE_TELEMETRY 
 from ..base.errors import ModelFormatError, ModelNotFoundError, ProviderUnavailableError
 from . import telemetry_disabled
 from .kv_cache import ConcatKVCache, KVBuffer
-from .model_format import FIX, ModelInfo
+from .model_format import FIX, ModelInfo, config_int
 from .native import NATIVE_CALLS
 from .options import SessionOptions
 from .protocols import DecoderLayout, KVCache
@@ -434,7 +434,7 @@ def _config_int(info: ModelInfo, key: str) -> int:
             f"{info.path / 'config.json'} has no {key!r} and the decoder graph does not fix it; "
             f"add it to config.json or {FIX}"
         )
-    return int(info.config[key])
+    return config_int(info.path / "config.json", info.config, key, 0)
 
 
 SessionOpener = Callable[[Path], ort.InferenceSession]  # a path -> a session with the variant's options

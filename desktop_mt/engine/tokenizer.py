@@ -132,9 +132,13 @@ class SentencePieceTokenizer:
             vocab = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise ModelFormatError(f"{path} is not a valid vocabulary ({exc}); {FIX}") from exc
-        if not isinstance(vocab, dict) or not vocab:
+        try:
+            ids = {str(k): int(v) for k, v in vocab.items()} if isinstance(vocab, dict) else {}
+        except (TypeError, ValueError) as exc:  # {"the": "x"}: a model error naming the file, not a crash
+            raise ModelFormatError(f"{path} must map pieces to ids ({exc}); {FIX}") from exc
+        if not ids:
             raise ModelFormatError(f"{path} must map pieces to ids; {FIX}")
-        return {str(k): int(v) for k, v in vocab.items()}
+        return ids
 
     def encode(self, text: str) -> list[int]:
         """Source ids including the model's prefix (language tag), the target-language token

@@ -15,7 +15,7 @@ from .direction import EN_ZH, Direction
 from .events import Alternative, Finished, TextDelta
 from .events import StreamEvent as StreamEvent  # re-exported: the stream type of translate_stream
 from .lookahead import TOKEN_BUDGET, batches
-from .model_format import ModelInfo, Variant, bundled_model_dir, inspect_model_dir, verify_files
+from .model_format import FIX, ModelInfo, Variant, bundled_model_dir, inspect_model_dir, verify_files
 from .model_text import Kept as Kept  # re-exported: a plan item copied as it is
 from .model_text import ModelText, PlanPiece, decide, piece_output
 from .options import GenerationOptions, SessionOptions
@@ -500,6 +500,16 @@ def decode_params(info: ModelInfo) -> gen.DecodeParams:
     if eos is None or pad is None or start is None:
         raise ModelFormatError(f"{info.path / 'generation_config.json'}: eos/pad/decoder_start token ids are missing")
     forced_eos = pick("forced_eos_token_id")
+    try:
+        return _decode_params(pick, start, eos, pad, forced_eos)
+    except (TypeError, ValueError) as exc:  # "num_beams": "four": a model error naming the file, not a crash
+        raise ModelFormatError(
+            f"{info.path / 'generation_config.json'}: a decoding setting is not a number ({exc}); {FIX}"
+        ) from exc
+
+
+def _decode_params(pick: Callable[..., Any], start: Any, eos: Any, pad: Any, forced_eos: Any) -> gen.DecodeParams:
+    """:func:`decode_params`' settings as their types (``int()``/``float()`` raise on a bad value)."""
     return gen.DecodeParams(
         decoder_start=int(start),
         eos=int(eos),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import importlib.util
 import io
+import json
 import os
 import re
 import shutil
@@ -456,6 +457,60 @@ def test_self_test_on_the_bundled_model_passes(capsys):
     )
     assert done.returncode == 0, done.stderr
     assert "self-test passed" in done.stdout and "int8:" in done.stdout
+
+
+def _bundled_copy(tmp_path: Path) -> Path:
+    """The bundled English->Chinese model as a folder of its own: its small files copied (to
+    be edited), its graphs linked."""
+    from desktop_mt import ModelNotFoundError
+    from desktop_mt.engine.model_format import bundled_model_dir
+
+    try:
+        source = bundled_model_dir("en-zh")
+    except ModelNotFoundError:
+        pytest.skip("no bundled model")
+    folder = tmp_path / source.name
+    folder.mkdir()
+    for path in source.iterdir():
+        if path.suffix == ".onnx":
+            (folder / path.name).symlink_to(path)
+        else:
+            shutil.copy(path, folder / path.name)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("file", "key", "value"),
+    [
+        ("generation_config.json", "num_beams", "four"),
+        ("config.json", "max_position_embeddings", "big"),
+        ("desktop_mt.json", "format_version", "two"),
+        ("vocab.json", "▁the", "x"),
+    ],
+)
+def test_a_model_file_holding_a_word_for_a_number_fails_naming_it(tmp_path, capsys, file, key, value):
+    """The ValueError the self-test once caught: a model file whose value is not a number
+    ("num_beams": "four") was int()'s bare ValueError (translate crashed with a traceback); it
+    is a ModelFormatError naming the file, for self-test and translate alike."""
+    folder = _bundled_copy(tmp_path)
+    data = json.loads((folder / file).read_text(encoding="utf-8"))
+    data[key] = value
+    (folder / file).write_text(json.dumps(data), encoding="utf-8")
+    assert cli.main(["self-test", "--model", str(folder), "--variant", "int8"]) == 1
+    err = capsys.readouterr().err
+    assert "self-test FAILED" in err and str(folder / file) in err, err
+    src = tmp_path / "a.txt"
+    src.write_text("Hello.\n", "utf-8")
+    assert cli.main(["translate", "--model", str(folder), "--variant", "int8", str(src)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("desktop-mt: error: ") and str(folder / file) in err, err
+
+
+def test_translate_closes_its_translator(monkeypatch, fake, tmp_path):
+    src = tmp_path / "a.txt"
+    src.write_text("Hi.\n", "utf-8")
+    assert cli.main(["translate", str(src)]) == 0
+    assert fake.closed
 
 
 def test_ctrl_c_exits_130_and_keeps_the_journal(monkeypatch, tmp_path, capsys):
