@@ -109,6 +109,7 @@ def compose(
     engine.on_direction_shown(direction.target)  # the saved direction, shown before the engine was built
     glossary = GlossaryStore(on_error=window.show_warning)
     bilingual = BilingualView(services)
+    requests.use_bilingual(bilingual.show_kept)  # History > Open shows paired when Bilingual is on
     models_hub = ModelsHub(services, apply_settings, StoreBackend)
     first_start = FirstStart(services, models_hub)
     alignment = AlignmentFeature(services)
@@ -123,7 +124,7 @@ def compose(
     hotkey_link = HotkeyLink(services, popup, ocr, direction, input_handling)
     files = FileJobs(services, engine, ocr, memory_factory(translator_factory, lambda: memory.memory))
     local_api = LocalApiFeature(services, engine, lambda: memory.memory)
-    drafts = DraftKeeper(services, alignment.view, postedit)
+    drafts = DraftKeeper(services, alignment.view, postedit, bilingual=bilingual)
     job_resume = JobResumeOffer(services, drafts, files)
     quit_guard = QuitGuard(services, files)
     progress = ProgressFeature(services)

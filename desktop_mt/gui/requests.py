@@ -14,6 +14,7 @@ engine's loading, which needs this flow). The services' ``translate`` and ``show
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -48,6 +49,7 @@ class RequestFlow(QObject):
         self.input = input_handling  # text left as it is (said in the status bar)
         self.direction = direction  # the window's direction: a request's target
         self.postedit: PostEditPort | None = None  # the user's edits kept; the sentences to translate
+        self.show_kept: Callable[[str, str], None] | None = None  # View > Bilingual's (use_bilingual)
         self.debounce = QTimer(self)  # translate-as-you-type waits for a pause
         self.debounce.setSingleShot(True)
         self.debounce.setInterval(AS_YOU_TYPE_DELAY_MS)
@@ -57,6 +59,11 @@ class RequestFlow(QObject):
         """Post-editing, once built: it keeps the user's edits before new text and plans which
         sentences go to the model."""
         self.postedit = postedit
+
+    def use_bilingual(self, show_kept: Callable[[str, str], None]) -> None:
+        """View > Bilingual's ``show_kept``: a kept translation opened is shown as it shows a
+        finished one (paired when Bilingual is on, and redrawn when it is toggled)."""
+        self.show_kept = show_kept
 
     @property
     def current(self) -> Request | None:
@@ -105,6 +112,8 @@ class RequestFlow(QObject):
         window.clear_target()
         window.clear_stats()
         window.append_target(translation)
+        if self.show_kept is not None:
+            self.show_kept(source, translation)
         window.set_busy(False)
         self.set_state(Status.IDLE)
 

@@ -5,7 +5,9 @@ The translation streams in as usual; when it has finished (or was stopped) the t
 pane is rebuilt with the source lines interleaved. The engine keeps the line structure (one
 output line per input line), so line ``i`` of the translation belongs to line ``i`` of the
 source. Toggling the option re-renders the translation on screen at once (a stopped one keeps
-its "stopped here" line).
+its "stopped here" line). A kept translation put into the panes (undo's memory, History > Open,
+the popup's Open in main window, the draft restored at start) goes through :meth:`BilingualView.show_kept`
+the same way; the draft saves the plain translation (:meth:`BilingualView.plain`).
 """
 
 from __future__ import annotations
@@ -71,6 +73,13 @@ class BilingualView(QObject):
         this view shows a finished one: paired when Bilingual is on."""
         self._source, self._plain = source, translation
         self._show()
+
+    def plain(self, shown: str) -> str:
+        """The translation as the engine wrote it when ``shown`` (the pane's text) is what this
+        view put there paired, else ``shown`` itself: the draft keeps the plain translation."""
+        if self._plain is not None and self.on and shown == self._shown:
+            return self._plain
+        return shown
 
     def _on_started(self, request: Request) -> None:
         self._source, self._plain = request.text, None  # a new request: the pane streams plain text

@@ -51,6 +51,7 @@ from ..services import FileJobStart, Services
 from ..window import progress
 from ..window.progress import has_mark
 from .alignment import AlignmentView, Pair
+from .bilingual import BilingualView
 from .postedit import PostEditFeature
 
 log = logging.getLogger(__name__)
@@ -253,7 +254,8 @@ class DraftKeeper(QObject):
     """Restores the draft into the window at start, saves it as it changes (see the module
     docstring), and records the running file job. ``view``: the sentences of the panes (their
     edits are kept); ``postedit``: what the translation was made with (only changes go to the
-    model after a restart)."""
+    model after a restart); ``bilingual``: View > Bilingual (the restored translation is shown
+    paired when it is on; the draft saves the plain translation)."""
 
     def __init__(
         self,
@@ -261,8 +263,10 @@ class DraftKeeper(QObject):
         view: AlignmentView | None = None,
         postedit: PostEditFeature | None = None,
         path: Path | None = None,
+        bilingual: BilingualView | None = None,
     ) -> None:
         super().__init__(services.owner)
+        self.bilingual = bilingual  # View > Bilingual: the restored translation shown paired; saved plain
         self.session = services.session  # the request that runs
         self.window = window = services.window
         self.postedit = postedit
@@ -314,6 +318,8 @@ class DraftKeeper(QObject):
             self.view.restore(draft.source, pairs)  # the user's edits stay theirs
             if self.postedit is not None:  # made with the same settings and model: only changes go to the model
                 self.postedit.restored_with = draft.made_with
+        if self.bilingual is not None and draft.translation:  # paired when Bilingual is on, and toggles
+            self.bilingual.show_kept(draft.source, draft.translation)
         if draft.incomplete and draft.translation:
             mark_stopped(self.window.target)
             self.note = incomplete_note(draft)
@@ -327,13 +333,16 @@ class DraftKeeper(QObject):
         cursor = self.window.source.textCursor()
         incomplete = self.session.busy or has_mark(self.window.target.toPlainText())
         alignment = self.view.alignment if self.view is not None else None
+        translation = self.window.target_text()
+        if self.bilingual is not None:  # the plain translation, not the pairs on screen
+            translation = self.bilingual.plain(translation)
         return Draft(
             self.window.source_text(),
-            self.window.target_text(),
+            translation,
             cursor.position(),
             cursor.anchor(),
             self.file_job,
-            incomplete and bool(self.window.target_text()),
+            incomplete and bool(translation),
             [pair_record(p) for p in alignment.pairs] if alignment is not None else [],
             self._made_with(),
         )

@@ -154,3 +154,45 @@ def test_undo_brings_back_a_translation_shown_bilingually(qtbot, make_controller
     assert window.target_text() == "Good morning.\n<Good><morning.>"
     window.bilingual_action.trigger()
     assert window.target_text() == "<Good><morning.>"
+
+
+def test_a_history_entry_opened_shows_bilingually_and_toggles(qtbot, make_controller):
+    """History > Open and the popup's Open in main window (``show_entry``) with View >
+    Bilingual on: the entry comes out paired, as a finished translation does, and the toggle
+    switches it both ways (seen in a user tryout: it came back plain and did not redraw)."""
+    window, controller = make_controller(factory=line_factory)
+    window.bilingual_action.trigger()
+    controller.show_entry("Good morning.\nThank you.", "<Good><morning.>\n<Thank><you.>")
+    paired = "Good morning.\n<Good><morning.>\n\nThank you.\n<Thank><you.>"
+    assert window.target_text() == paired
+    window.bilingual_action.trigger()
+    assert window.target_text() == "<Good><morning.>\n<Thank><you.>"
+    window.bilingual_action.trigger()
+    assert window.target_text() == paired
+
+
+def test_a_restored_draft_shows_bilingually_and_is_saved_plain(qtbot, make_controller):
+    """The draft keeps the plain translation (not the pairs on screen): restored with
+    Bilingual on it is shown paired and toggles; a restart with Bilingual off shows it plain."""
+    import json
+
+    from desktop_mt.gui.features import drafts
+
+    window, controller = make_controller(Settings(bilingual=True), factory=line_factory)
+    window.set_source("Good morning.")
+    with qtbot.waitSignal(controller.requestFinished, timeout=10_000):
+        controller.translate("Good morning.")
+    assert window.target_text() == "Good morning.\n<Good><morning.>"
+    controller.shutdown()  # the last state is written at once
+    assert json.loads(drafts.draft_path().read_text(encoding="utf-8"))["translation"] == "<Good><morning.>"
+
+    again, second = make_controller(Settings(bilingual=True), factory=line_factory)
+    assert again.target_text() == "Good morning.\n<Good><morning.>"
+    again.bilingual_action.trigger()  # off: the plain translation
+    assert again.target_text() == "<Good><morning.>"
+    again.bilingual_action.trigger()  # on again: paired
+    assert again.target_text() == "Good morning.\n<Good><morning.>"
+    second.shutdown()
+
+    third, _ = make_controller(Settings(bilingual=False), factory=line_factory)
+    assert third.target_text() == "<Good><morning.>"
