@@ -18,7 +18,20 @@ import numpy as np
 from .builder import FLOOR, GraphBuilder
 from .spec import Attention, Dims, FeedForward, Linear, Norm
 
-HEADS_FIRST = (0, 2, 1, 3)  # [batch, len, heads, head_dim] <-> [batch, heads, len, head_dim]
+__all__ = [
+    "Shapes",
+    "embed",
+    "padding_mask",
+    "split_heads",
+    "self_attention",
+    "cross_attention",
+    "Buffer",
+    "buffered_self_attention",
+    "feed_forward",
+    "output_layer",
+]
+
+_HEADS_FIRST = (0, 2, 1, 3)  # [batch, len, heads, head_dim] <-> [batch, heads, len, head_dim]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,35 +72,35 @@ def padding_mask(b: GraphBuilder, mask: str) -> str:
 
 
 def split_heads(
-    b: GraphBuilder, x: str, lin: Linear, name: str, shape: str, perm: tuple[int, ...] = HEADS_FIRST, out: str = ""
+    b: GraphBuilder, x: str, lin: Linear, name: str, shape: str, perm: tuple[int, ...] = _HEADS_FIRST, out: str = ""
 ) -> str:
     """A projection of ``x`` split into heads: ``[batch, heads, len, head_dim]`` (or ``perm``'s order)."""
     return b.op("Transpose", [b.op("Reshape", [b.linear(x, lin, name), shape])], perm=list(perm), out=out or None)
 
 
-def scores(b: GraphBuilder, q: str, keys_t: str, mask: str, scaling: str) -> str:
+def _scores(b: GraphBuilder, q: str, keys_t: str, mask: str, scaling: str) -> str:
     """``q keys_t * scaling + mask``, per head: the attention's logits."""
     return b.op("Add", [b.op("Mul", [b.op("MatMul", [q, keys_t]), scaling]), mask])
 
 
-def attend(b: GraphBuilder, q: str, keys_t: str, values: str, mask: str, scaling: str) -> str:
+def _attend(b: GraphBuilder, q: str, keys_t: str, values: str, mask: str, scaling: str) -> str:
     """``softmax(q keys_t * scaling + mask) values``, per head."""
-    return b.op("MatMul", [b.op("Softmax", [scores(b, q, keys_t, mask, scaling)], axis=-1), values])
+    return b.op("MatMul", [b.op("Softmax", [_scores(b, q, keys_t, mask, scaling)], axis=-1), values])
 
 
-def merge_heads(b: GraphBuilder, context: str, shape: str) -> str:
+def _merge_heads(b: GraphBuilder, context: str, shape: str) -> str:
     """``[batch, heads, len, head_dim]`` back to ``[batch, len, d]`` (``shape``)."""
-    return b.op("Reshape", [b.op("Transpose", [context], perm=list(HEADS_FIRST)), shape])
+    return b.op("Reshape", [b.op("Transpose", [context], perm=list(_HEADS_FIRST)), shape])
 
 
-def residual_norm(b: GraphBuilder, x: str, update: str, norm: Norm, name: str) -> str:
+def _residual_norm(b: GraphBuilder, x: str, update: str, norm: Norm, name: str) -> str:
     """Post-norm: ``layer_norm(x + update)``."""
     return b.layer_norm(b.op("Add", [x, update]), norm, name)
 
 
-def attention_output(b: GraphBuilder, x: str, context: str, attn: Attention, name: str) -> str:
+def _attention_output(b: GraphBuilder, x: str, context: str, attn: Attention, name: str) -> str:
     """The out projection of the merged heads, the residual and the layer norm."""
-    return residual_norm(b, x, b.linear(context, attn.out, f"{name}.out_proj"), attn.norm, f"{name}_layer_norm")
+    return _residual_norm(b, x, b.linear(context, attn.out, f"{name}.out_proj"), attn.norm, f"{name}_layer_norm")
 
 
 def self_attention(b: GraphBuilder, x: str, attn: Attention, name: str, mask: str, shapes: Shapes) -> str:
@@ -95,8 +108,8 @@ def self_attention(b: GraphBuilder, x: str, attn: Attention, name: str, mask: st
     q = split_heads(b, x, attn.q, f"{name}.q_proj", shapes.heads)
     keys_t = split_heads(b, x, attn.k, f"{name}.k_proj", shapes.heads, perm=(0, 2, 3, 1))
     values = split_heads(b, x, attn.v, f"{name}.v_proj", shapes.heads)
-    context = attend(b, q, keys_t, values, mask, shapes.scaling)
-    return attention_output(b, x, merge_heads(b, context, shapes.flat), attn, name)
+    context = _attend(b, q, keys_t, values, mask, shapes.scaling)
+    return _attention_output(b, x, _merge_heads(b, context, shapes.flat), attn, name)
 
 
 def cross_attention(
@@ -108,8 +121,8 @@ def cross_attention(
     source, so ``shapes`` reshape by items (:meth:`Shapes.per_item`)."""
     q = split_heads(b, x, attn.q, f"{name}.q_proj", shapes.heads)
     keys_t = b.op("Transpose", [keys], perm=[0, 1, 3, 2])
-    context = attend(b, q, keys_t, values, mask, shapes.scaling)
-    return attention_output(b, x, merge_heads(b, context, shapes.flat), attn, name)
+    context = _attend(b, q, keys_t, values, mask, shapes.scaling)
+    return _attention_output(b, x, _merge_heads(b, context, shapes.flat), attn, name)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,7 +147,7 @@ def buffered_self_attention(b: GraphBuilder, x: str, attn: Attention, name: str,
     q = split_heads(b, x, attn.q, f"{name}.q_proj", shapes.heads)
     new_keys = split_heads(b, x, attn.k, f"{name}.k_proj", shapes.heads, out=buffer.new_keys)
     new_values = split_heads(b, x, attn.v, f"{name}.v_proj", shapes.heads, out=buffer.new_values)
-    past = scores(b, q, b.op("Transpose", [buffer.keys], perm=[0, 1, 3, 2]), buffer.mask, shapes.scaling)
+    past = _scores(b, q, b.op("Transpose", [buffer.keys], perm=[0, 1, 3, 2]), buffer.mask, shapes.scaling)
     new = b.op("Mul", [b.op("ReduceSum", [b.op("Mul", [q, new_keys]), "c_axes_last"], keepdims=1), shapes.scaling])
     probs = b.op("Softmax", [b.op("Concat", [past, new], axis=-1)], axis=-1)
     zero, minus_one = b.const(np.array([0], np.int64)), b.const(np.array([-1], np.int64))  # -1: last axis / position
@@ -142,13 +155,13 @@ def buffered_self_attention(b: GraphBuilder, x: str, attn: Attention, name: str,
     past_probs = b.op("Slice", [probs, zero, to_capacity, minus_one])
     new_prob = b.op("Slice", [probs, minus_one, b.const(np.array([np.iinfo(np.int64).max], np.int64)), minus_one])
     context = b.op("Add", [b.op("MatMul", [past_probs, buffer.values]), b.op("Mul", [new_prob, new_values])])
-    return attention_output(b, x, merge_heads(b, context, shapes.flat), attn, name)
+    return _attention_output(b, x, _merge_heads(b, context, shapes.flat), attn, name)
 
 
 def feed_forward(b: GraphBuilder, x: str, ffn: FeedForward, activation: str, prefix: str) -> str:
     """``layer_norm(x + fc2(act(fc1(x))))``."""
-    hidden = activate(b, b.linear(x, ffn.fc1, f"{prefix}.fc1"), activation)
-    return residual_norm(b, x, b.linear(hidden, ffn.fc2, f"{prefix}.fc2"), ffn.norm, f"{prefix}.final_layer_norm")
+    hidden = _activate(b, b.linear(x, ffn.fc1, f"{prefix}.fc1"), activation)
+    return _residual_norm(b, x, b.linear(hidden, ffn.fc2, f"{prefix}.fc2"), ffn.norm, f"{prefix}.final_layer_norm")
 
 
 def output_layer(b: GraphBuilder, x: str, lm_head: np.ndarray, bias: np.ndarray, int8: bool | None = None) -> str:
@@ -156,7 +169,7 @@ def output_layer(b: GraphBuilder, x: str, lm_head: np.ndarray, bias: np.ndarray,
     return b.linear(x, Linear(lm_head, bias), "lm_head", int8=int8)
 
 
-def activate(b: GraphBuilder, x: str, name: str) -> str:
+def _activate(b: GraphBuilder, x: str, name: str) -> str:
     """transformers' ACT2FN[name] for the activations Marian configs use."""
     if name in ("swish", "silu"):
         return b.op("Mul", [x, b.op("Sigmoid", [x])])

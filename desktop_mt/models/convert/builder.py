@@ -19,6 +19,17 @@ from .spec import Linear, Norm
 if TYPE_CHECKING:
     import onnx
 
+__all__ = [
+    "OPSET",
+    "WEIGHT_MAX",
+    "FLOOR",
+    "PRODUCER",
+    "GraphBuilder",
+    "value_info",
+    "column_quantized",
+    "row_quantized_table",
+]
+
 OPSET = 17
 # Linear weights use 7 of the 8 bits. ONNX Runtime's uint8 x int8 kernel on CPUs without VNNI
 # (AVX2 only: Intel before Ice Lake, AMD before Zen 4) adds pairs of u8*s8 products in int16
@@ -157,7 +168,7 @@ def column_quantized(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``weight`` [K, N] as int8 in [-WEIGHT_MAX, WEIGHT_MAX] with one float scale per output column."""
     scale = (np.abs(weight).max(axis=0) / float(WEIGHT_MAX)).astype(np.float32)
     scale[scale == 0] = 1.0
-    return rounded_int8(weight / scale, WEIGHT_MAX), scale
+    return _rounded_int8(weight / scale, WEIGHT_MAX), scale
 
 
 def row_quantized_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -165,10 +176,10 @@ def row_quantized_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a gathered row is dequantized with its own scale, whatever else the batch gathers."""
     scale = np.abs(table).max(axis=1, keepdims=True) / 127.0
     scale[scale == 0] = 1.0
-    return rounded_int8(table / scale, 127), scale.astype(np.float32)
+    return _rounded_int8(table / scale, 127), scale.astype(np.float32)
 
 
-def rounded_int8(scaled: np.ndarray, limit: int) -> np.ndarray:
+def _rounded_int8(scaled: np.ndarray, limit: int) -> np.ndarray:
     """``clip(rint(scaled))`` as int8, rounding and clipping in place: the lm_head and the token
     table of opus-mt are 133 MB each in float, and two more temporaries of that size were the
     conversion's peak."""

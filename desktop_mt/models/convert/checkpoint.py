@@ -26,31 +26,37 @@ from .find_checkpoint import INDEX, WEIGHTS, StateDict, check_config, read_weigh
 from .graphs import build_cross_kv, build_decoder_step, build_encoder
 from .spec import ConversionRefused, encoder_dims, read_dims
 
-PICKLES = ("pytorch_model.bin", "pytorch_model.bin.index.json")
-TOKENIZER = ("source.spm", "target.spm", "vocab.json")
+__all__ = [
+    "Progress",
+    "is_checkpoint",
+    "install_checkpoint",
+]
+
+_PICKLES = ("pytorch_model.bin", "pytorch_model.bin.index.json")
+_TOKENIZER = ("source.spm", "target.spm", "vocab.json")
 Progress = Callable[[str], None]
 
 
 def is_checkpoint(folder: Path) -> bool:
     """A folder with a transformers ``config.json`` and weights in a state dict, no ONNX files."""
     folder = Path(folder)
-    has_weights = any((folder / name).is_file() for name in (WEIGHTS, INDEX, *PICKLES))
+    has_weights = any((folder / name).is_file() for name in (WEIGHTS, INDEX, *_PICKLES))
     has_onnx = any(folder.glob("*.onnx")) or any(folder.glob("onnx/*.onnx"))
     return (folder / "config.json").is_file() and has_weights and not has_onnx
 
 
-def check_folder(folder: Path) -> dict[str, Any]:
+def _check_folder(folder: Path) -> dict[str, Any]:
     """config.json of a checkpoint folder this module converts; ConversionRefused saying why not."""
     folder = Path(folder)
     if not (folder / WEIGHTS).is_file() and not (folder / INDEX).is_file():
-        if any((folder / name).is_file() for name in PICKLES):
+        if any((folder / name).is_file() for name in _PICKLES):
             raise ConversionRefused(
                 f"{folder} has its weights only in pytorch_model.bin, a Python pickle, which desktop-mt never "
                 f"loads (loading one can run any code); use a revision of the model that has {WEIGHTS} "
                 "(most Hub repos have one), or export it with `python -m export_tools export` where torch is installed"
             )
         raise ConversionRefused(f"{folder} has no {WEIGHTS}")
-    missing = [name for name in TOKENIZER if not (folder / name).is_file()]
+    missing = [name for name in _TOKENIZER if not (folder / name).is_file()]
     if missing:
         raise ConversionRefused(f"{folder} lacks the Marian tokenizer files {', '.join(missing)}")
     config = mf.read_json(folder / "config.json")
@@ -58,12 +64,12 @@ def check_folder(folder: Path) -> dict[str, Any]:
     return config
 
 
-def write_graphs(folder: Path, out: Path, progress: Progress | None = None) -> dict[str, dict[str, str]]:
+def _write_graphs(folder: Path, out: Path, progress: Progress | None = None) -> dict[str, dict[str, str]]:
     """Read the checkpoint in ``folder`` and write the fp32 and int8 step-layout graphs into ``out``;
     returns variant -> role -> file name. Each graph is written (its weights in a ``.data`` file)
     before the next is built, so the peak is the weights once plus one graph."""
     say = progress or (lambda _text: None)
-    config = check_folder(folder)
+    config = _check_folder(folder)
     say("reading the weights")
     encoder, decoder = read_weights(StateDict(folder), config)
     enc_dims, dec_dims = encoder_dims(config), read_dims(config)
@@ -86,12 +92,12 @@ def install_checkpoint(folder: Path, staging: Path, progress: Progress | None = 
     ConversionRefused (nothing useful left in ``staging``) when it cannot."""
     started = time.perf_counter()
     folder = Path(folder)
-    config = check_folder(folder)
+    config = _check_folder(folder)
     staging.mkdir(parents=True, exist_ok=True)
-    for name in ("config.json", "generation_config.json", "tokenizer_config.json", *TOKENIZER):
+    for name in ("config.json", "generation_config.json", "tokenizer_config.json", *_TOKENIZER):
         if (folder / name).is_file() and folder.resolve() != staging.resolve():
             shutil.copy2(folder / name, staging / name)
-    made = write_graphs(folder, staging / CONVERTED_DIR, progress)
+    made = _write_graphs(folder, staging / CONVERTED_DIR, progress)
     source_lang, target_lang = mf.language_pair(folder, None, config)
     manifest: dict[str, Any] = {
         "format": "desktop-mt-model",

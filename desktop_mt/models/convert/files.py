@@ -12,6 +12,15 @@ from .onnx_graph import all_graphs, onnx_module
 if TYPE_CHECKING:
     import onnx
 
+__all__ = [
+    "CONVERTED_DIR",
+    "FILES",
+    "INT8_ENTRY",
+    "save_mapped",
+    "file_entry",
+    "relative",
+]
+
 CONVERTED_DIR = "converted"  # inside the model folder
 FILES = {  # variant -> role -> file name in CONVERTED_DIR
     "fp32": {
@@ -31,8 +40,8 @@ INT8_ENTRY = {  # the manifest's "int8": how the int8 variant was quantized
     "weight_max": WEIGHT_MAX,
     "activations": "uint8 symmetric (zero point 128), one scale per row",
 }
-ALIGN = 65536  # external data offsets: Windows' allocation granularity, a multiple of the page size
-EXTERNAL_THRESHOLD = 4096
+_ALIGN = 65536  # external data offsets: Windows' allocation granularity, a multiple of the page size
+_EXTERNAL_THRESHOLD = 4096
 
 
 def save_mapped(model: onnx.ModelProto, path: Path) -> None:
@@ -48,9 +57,9 @@ def save_mapped(model: onnx.ModelProto, path: Path) -> None:
             for init in graph.initializer:
                 # raw_data holds the little-endian bytes already (numpy_helper.from_array): one copy, not two
                 raw = init.raw_data if init.HasField("raw_data") else onnx.numpy_helper.to_array(init).tobytes()
-                if len(raw) < EXTERNAL_THRESHOLD:
+                if len(raw) < _EXTERNAL_THRESHOLD:
                     continue
-                f.write(b"\0" * ((-f.tell()) % ALIGN))
+                f.write(b"\0" * ((-f.tell()) % _ALIGN))
                 offset = f.tell()
                 f.write(raw)
                 _point_at(onnx, init, data_path.name, offset, len(raw))

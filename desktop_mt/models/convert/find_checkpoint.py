@@ -33,6 +33,17 @@ from .spec import (
     read_dims,
 )
 
+__all__ = [
+    "WEIGHTS",
+    "INDEX",
+    "Tensors",
+    "ArrayDict",
+    "StateDict",
+    "check_config",
+    "sinusoids",
+    "read_weights",
+]
+
 WEIGHTS = "model.safetensors"
 INDEX = "model.safetensors.index.json"
 

@@ -34,6 +34,11 @@ from .graph_scope import BETWEEN, DEPTH, PASS, Found, Scope, scopes
 from .onnx_graph import GraphConstants
 from .spec import Attention, ConversionRefused, DecoderLayer, Dims, FeedForward, Linear, MarianDecoderWeights, Norm
 
+__all__ = [
+    "find_decoder_weights",
+    "find_step_weights",
+]
+
 
 class _Search:
     """The walk over one scope; ``missing`` collects what was not found."""
@@ -217,7 +222,9 @@ class _Stop(DesktopMTError):
     """The walk cannot go on (a part it follows was not found)."""
 
 
-def search(scope: Scope, dims: Dims, walk: _Search | None = None) -> tuple[MarianDecoderWeights | None, list[str], int]:
+def _search(
+    scope: Scope, dims: Dims, walk: _Search | None = None
+) -> tuple[MarianDecoderWeights | None, list[str], int]:
     """The weights found in ``scope`` (by ``walk``), the parts not found, and how far the walk got."""
     walk = walk or _Search(scope, dims)
     embed, positions, h = walk.embeddings()
@@ -251,7 +258,7 @@ def find_decoder_weights(graph: GraphConstants, dims: Dims) -> MarianDecoderWeig
     for scope in scopes(graph, graph.model):
         if not scope.linears:
             continue
-        weights, missing, progress = search(scope, dims)
+        weights, missing, progress = _search(scope, dims)
         if weights is not None:
             return weights
         if progress > best[0]:
@@ -263,7 +270,7 @@ def find_step_weights(step: GraphConstants, cross_kv: GraphConstants, dims: Dims
     """Every decoder weight of a model in the step layout (its fp32 ``decoder_step`` and
     ``cross_kv`` graphs) by structure; ConversionRefused naming the parts not found."""
     scope, kv = (Scope(g, list(g.model.graph.node), [o.name for o in g.model.graph.output]) for g in (step, cross_kv))
-    weights, missing, _ = search(scope, dims, _StepSearch(scope, dims, kv))
+    weights, missing, _ = _search(scope, dims, _StepSearch(scope, dims, kv))
     if weights is None:
         raise _refused("the step graphs do", missing)
     return weights

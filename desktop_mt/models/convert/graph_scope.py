@@ -17,6 +17,15 @@ import numpy as np
 from .onnx_graph import GraphConstants, all_graphs
 from .spec import Norm
 
+__all__ = [
+    "PASS",
+    "BETWEEN",
+    "DEPTH",
+    "Found",
+    "Scope",
+    "scopes",
+]
+
 # Ops a head reshuffle or a scale puts between a projection and the attention MatMul.
 PASS = frozenset(
     {"Reshape", "Transpose", "Mul", "Div", "Identity", "Cast", "Unsqueeze", "Squeeze", "Concat", "Expand", "Flatten"}

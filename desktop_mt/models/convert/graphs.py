@@ -26,6 +26,12 @@ from .spec import Dims, MarianDecoderWeights, MarianEncoderWeights
 if TYPE_CHECKING:
     import onnx
 
+__all__ = [
+    "build_encoder",
+    "build_cross_kv",
+    "build_decoder_step",
+]
+
 
 def build_encoder(weights: MarianEncoderWeights, dims: Dims, int8: bool, opset: int = OPSET) -> onnx.ModelProto:
     """input_ids, attention_mask -> last_hidden_state: the post-norm Marian encoder."""

@@ -21,7 +21,14 @@ from .quantize import quantize_encoder
 from .spec import ConversionRefused, Dims, MarianDecoderWeights, read_dims
 from .validate import validate
 
-CHECKED = ("cross_kv", "decoder_step")  # the fp32 step graphs: always built to check the conversion
+__all__ = [
+    "Conversion",
+    "decoder_file",
+    "convertible",
+    "convert_model_dir",
+]
+
+_CHECKED = ("cross_kv", "decoder_step")  # the fp32 step graphs: always built to check the conversion
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,7 +104,7 @@ def _write_graphs(
     save_mapped(quantize_encoder(encoder), staging / names["encoder"])
     save_mapped(build_cross_kv(weights, dims, int8=False), staging / fp32["cross_kv"])
     save_mapped(build_decoder_step(weights, dims, int8=False), staging / fp32["decoder_step"])
-    made = {"int8": dict(names), "fp32-check": {role: fp32[role] for role in CHECKED}}
+    made = {"int8": dict(names), "fp32-check": {role: fp32[role] for role in _CHECKED}}
     if fp32_step:  # kept only when asked
         made["fp32"] = dict(made["fp32-check"])
     return made

@@ -12,6 +12,12 @@ from .spec import ConversionRefused
 if TYPE_CHECKING:
     import onnx
 
+__all__ = [
+    "onnx_module",
+    "all_graphs",
+    "GraphConstants",
+]
+
 
 def onnx_module() -> Any:
     """The ``onnx`` package, imported when a graph is read or written (it costs ~1.5 s)."""

@@ -15,6 +15,12 @@ from .spec import ConversionRefused
 if TYPE_CHECKING:
     import onnx
 
+__all__ = [
+    "quantize_encoder",
+    "dequantize_graph",
+    "drop_dead",
+]
+
 
 def quantize_encoder(model: onnx.ModelProto) -> onnx.ModelProto:
     """The downloaded fp32 encoder with per-row int8: every MatMul by a constant 2-D weight and

@@ -15,7 +15,22 @@ import numpy as np
 
 from ...base.errors import ModelFormatError
 
-ACTIVATIONS = ("swish", "silu", "relu", "gelu")
+__all__ = [
+    "ConversionRefused",
+    "Linear",
+    "Norm",
+    "Attention",
+    "FeedForward",
+    "EncoderLayer",
+    "DecoderLayer",
+    "MarianEncoderWeights",
+    "MarianDecoderWeights",
+    "Dims",
+    "read_dims",
+    "encoder_dims",
+]
+
+_ACTIVATIONS = ("swish", "silu", "relu", "gelu")
 
 
 class ConversionRefused(ModelFormatError):
@@ -106,8 +121,8 @@ def read_dims(config: dict[str, Any]) -> Dims:
     if config.get("normalize_before") or config.get("add_final_layer_norm") or config.get("layernorm_embedding"):
         raise ConversionRefused("this Marian variant normalizes before its layers; only post-norm Marian is converted")
     activation = str(config.get("activation_function", "swish"))
-    if activation not in ACTIVATIONS:
-        raise ConversionRefused(f"activation {activation!r} is not one of {', '.join(ACTIVATIONS)}")
+    if activation not in _ACTIVATIONS:
+        raise ConversionRefused(f"activation {activation!r} is not one of {', '.join(_ACTIVATIONS)}")
     d_model = int(config["d_model"])
     return Dims(
         d_model=d_model,

@@ -19,13 +19,17 @@ from ...engine.tokenizer import SentencePieceTokenizer
 from ...engine.translator import decode_params
 from .spec import ConversionRefused
 
-LOGIT_TOLERANCE = 1e-3  # fp32 step graph vs downloaded fp32 decoder, relative to the logits' scale
-SAMPLES = ("I love you.", "Where is the train station?", "The weather is nice today, so we went for a walk.")
+__all__ = [
+    "validate",
+]
+
+_LOGIT_TOLERANCE = 1e-3  # fp32 step graph vs downloaded fp32 decoder, relative to the logits' scale
+_SAMPLES = ("I love you.", "Where is the train station?", "The weather is nice today, so we went for a walk.")
 
 
 def validate(info: mf.ModelInfo, staging: Path, made: dict[str, dict[str, str]]) -> dict[str, Any]:
     """The converted graphs in ``staging`` (``made``: variant -> role -> file, with the
-    ``fp32-check`` variant) against the downloaded fp32 model, on :data:`SAMPLES`; returns the
+    ``fp32-check`` variant) against the downloaded fp32 model, on :data:`_SAMPLES`; returns the
     figures for the manifest. The check graphs are removed unless ``made`` keeps an fp32 variant."""
     check = {"encoder": info.files["fp32"]["encoder"], **{r: staging / n for r, n in made["fp32-check"].items()}}
     int8 = {r: staging / n for r, n in made["int8"].items()}
@@ -34,29 +38,29 @@ def validate(info: mf.ModelInfo, staging: Path, made: dict[str, dict[str, str]])
     )
     worst, same, same8 = _compare(info, view)
     _drop_check_graphs(staging, made)
-    if worst > LOGIT_TOLERANCE:
+    if worst > _LOGIT_TOLERANCE:
         raise ConversionRefused(
             f"the step graphs built from {info.path.name}'s decoder do not reproduce it "
-            f"(relative logit difference {worst:.2g} > {LOGIT_TOLERANCE}); the model is used as downloaded"
+            f"(relative logit difference {worst:.2g} > {_LOGIT_TOLERANCE}); the model is used as downloaded"
         )
     return {
         "reference": "the downloaded fp32 graphs",
-        "samples": len(SAMPLES),
+        "samples": len(_SAMPLES),
         "fp32_step_max_relative_logit_diff": float(f"{worst:.3g}"),
-        "fp32_step_greedy_same": f"{same}/{len(SAMPLES)}",
-        "int8_greedy_same": f"{same8}/{len(SAMPLES)}",
+        "fp32_step_greedy_same": f"{same}/{len(_SAMPLES)}",
+        "int8_greedy_same": f"{same8}/{len(_SAMPLES)}",
     }
 
 
 def _compare(info: mf.ModelInfo, view: mf.ModelInfo) -> tuple[float, int, int]:
-    """Greedy tokens of ``view``'s ``fp32`` (the download) on :data:`SAMPLES` (``info``'s tokenizer
+    """Greedy tokens of ``view``'s ``fp32`` (the download) on :data:`_SAMPLES` (``info``'s tokenizer
     and decoding settings); the ``check`` variant's largest relative logit difference over them,
     teacher-forced, and how many of its greedy outputs and of the ``int8`` variant's are the same."""
     from ...engine.runtime import Seq2SeqSessions  # onnxruntime: loaded when a model is checked
 
     params = dataclasses.replace(decode_params(info), beams=1)
     tokenizer = SentencePieceTokenizer(info)
-    samples = [tokenizer.encode(sample) for sample in SAMPLES]
+    samples = [tokenizer.encode(sample) for sample in _SAMPLES]
     # One model loaded at a time (the reference's logits kept: a few MB), so the install's peak
     # memory is one fp32 model, not three.
     downloaded = Seq2SeqSessions(view, "fp32")
