@@ -23,22 +23,32 @@ from desktop_mt.models.download import DownloadProgress, DownloadStalledError
 from ..i18n import translate
 from ..logsetup import log_exception
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "DownloadRunner",
+    "Progress",
+    "UNREACHABLE",
+    "format_bytes",
+    "progress_text",
+    "unreachable_text",
+]
+
+
+_log = logging.getLogger(__name__)
 
 # The worker's message when the Hub or the mirror cannot be reached. The engine's own text
 # speaks command line (--endpoint, HF_ENDPOINT, "[Errno -2]"); the dialog words it for its
 # own controls instead (unreachable_text), naming where it tried.
 UNREACHABLE = "unreachable"
-MIRROR_EXAMPLE = "https://hf-mirror.com"
+_MIRROR_EXAMPLE = "https://hf-mirror.com"
 
 
-def stalled_text(endpoint: str, seconds: float, floor: int) -> str:
+def _stalled_text(endpoint: str, seconds: float, floor: int) -> str:
     """What the Models dialog says when the stall rule ended a download from ``endpoint``."""
     return translate(
         "Downloads",
         "{endpoint} sent less than {kib} KiB in {seconds} s. What arrived is kept: press "
         "Download to continue, or enter another mirror in “Download from” below (for example {mirror}).",
-    ).format(endpoint=endpoint, kib=floor // 1024, seconds=f"{seconds:g}", mirror=MIRROR_EXAMPLE)
+    ).format(endpoint=endpoint, kib=floor // 1024, seconds=f"{seconds:g}", mirror=_MIRROR_EXAMPLE)
 
 
 def unreachable_text(endpoint: str) -> str:
@@ -47,14 +57,14 @@ def unreachable_text(endpoint: str) -> str:
         "Downloads",
         "could not reach {endpoint}. Check the internet connection, or enter a mirror in "
         "“Download from” below (for example {mirror}) and press Download again.",
-    ).format(endpoint=endpoint, mirror=MIRROR_EXAMPLE)
+    ).format(endpoint=endpoint, mirror=_MIRROR_EXAMPLE)
 
 
 Progress = DownloadProgress  # a progress report: phase (listing / downloading / verifying /
 # installing / done), bytes done and total of the whole download, the file, speed (bytes/s or None)
 
 
-class Downloader(Protocol):
+class _Downloader(Protocol):
     """What the worker calls: blocks until the model is installed; returns its folder.
 
     ``progress`` is called from the download thread. When ``cancel`` is set the download
@@ -90,7 +100,7 @@ def progress_text(done: int, total: int, rate: float | None) -> str:
     return " · ".join(parts)
 
 
-class DownloadWorker(QObject):
+class _DownloadWorker(QObject):
     """Runs one download at a time in its thread; always ends with exactly one of
     ``finished``, ``failed`` or ``cancelled``."""
 
@@ -99,7 +109,7 @@ class DownloadWorker(QObject):
     failed = Signal(str, str)  # name, actionable message
     cancelled = Signal(str)  # name
 
-    def __init__(self, downloader: Downloader) -> None:
+    def __init__(self, downloader: _Downloader) -> None:
         super().__init__()
         self._downloader = downloader
 
@@ -117,10 +127,10 @@ class DownloadWorker(QObject):
         if cancel.is_set() or isinstance(exc, DownloadCancelled):
             self.cancelled.emit(name)
         elif isinstance(exc, HubUnreachableError) and "HF_HUB_OFFLINE" not in str(exc):
-            log.info("model download: the hub is unreachable (%s)", type(exc.__cause__).__name__)
+            _log.info("model download: the hub is unreachable (%s)", type(exc.__cause__).__name__)
             self.failed.emit(name, UNREACHABLE)
         elif isinstance(exc, DownloadStalledError):
-            self.failed.emit(name, stalled_text(exc.endpoint, exc.seconds, exc.floor))
+            self.failed.emit(name, _stalled_text(exc.endpoint, exc.seconds, exc.floor))
         elif isinstance(exc, (DesktopMTError, OSError)):
             self.failed.emit(name, str(exc))
         else:
@@ -138,12 +148,12 @@ class DownloadRunner(QObject):
 
     _start = Signal(str, str, threading.Event)
 
-    def __init__(self, downloader: Downloader, parent: QObject | None = None) -> None:
+    def __init__(self, downloader: _Downloader, parent: QObject | None = None) -> None:
         super().__init__(parent)
         # Not "thread": that would hide QObject.thread() (the thread this object lives in).
         self.download_thread = QThread()
         self.download_thread.setObjectName("model-download")
-        self.worker = DownloadWorker(downloader)
+        self.worker = _DownloadWorker(downloader)
         self.worker.moveToThread(self.download_thread)
         self._start.connect(self.worker.download)
         for signal in (self.worker.finished, self.worker.failed, self.worker.cancelled):
@@ -182,5 +192,5 @@ class DownloadRunner(QObject):
         self.download_thread.quit()
         stopped = bool(self.download_thread.wait(timeout_ms))
         if not stopped:
-            log.warning("download thread did not stop within %d ms", timeout_ms)
+            _log.warning("download thread did not stop within %d ms", timeout_ms)
         return stopped

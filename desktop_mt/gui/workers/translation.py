@@ -44,7 +44,20 @@ from ..logsetup import log_exception
 from ..messages import error_text, failure, job_summary
 from ..ports import EngineConfig
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "BATCH_SECONDS",
+    "FileJob",
+    "IncrementalPlan",
+    "LoadedModels",
+    "TranslationWorker",
+    "chosen_models",
+    "cursor_sentence",
+    "default_translator_factory",
+    "output_gap",
+]
+
+
+_log = logging.getLogger(__name__)
 
 BATCH_SECONDS = 0.030
 
@@ -192,7 +205,7 @@ class TranslationWorker(QObject):
             log_exception("a stopped translation, as it ended", exc)
             stats = None
         if stats is not None:  # figures only, never text: a user's run can be timed from the log
-            log.info(
+            _log.info(
                 "request %d: %d segments in %.2f s, first text after %.0f ms%s",
                 req_id,
                 stats.segments,
