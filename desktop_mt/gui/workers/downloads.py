@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-_log = logging.getLogger(__name__)
+_logger = logging.getLogger(__name__)
 
 # The worker's message when the Hub or the mirror cannot be reached. The engine's own text
 # speaks command line (--endpoint, HF_ENDPOINT, "[Errno -2]"); the dialog words it for its
@@ -127,7 +127,7 @@ class _DownloadWorker(QObject):
         if cancel.is_set() or isinstance(exc, DownloadCancelled):
             self.cancelled.emit(name)
         elif isinstance(exc, HubUnreachableError) and "HF_HUB_OFFLINE" not in str(exc):
-            _log.info("model download: the hub is unreachable (%s)", type(exc.__cause__).__name__)
+            _logger.info("model download: the hub is unreachable (%s)", type(exc.__cause__).__name__)
             self.failed.emit(name, UNREACHABLE)
         elif isinstance(exc, DownloadStalledError):
             self.failed.emit(name, _stalled_text(exc.endpoint, exc.seconds, exc.floor))
@@ -192,5 +192,5 @@ class DownloadRunner(QObject):
         self.download_thread.quit()
         stopped = bool(self.download_thread.wait(timeout_ms))
         if not stopped:
-            _log.warning("download thread did not stop within %d ms", timeout_ms)
+            _logger.warning("download thread did not stop within %d ms", timeout_ms)
         return stopped

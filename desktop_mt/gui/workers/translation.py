@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 
-_log = logging.getLogger(__name__)
+_logger = logging.getLogger(__name__)
 
 BATCH_SECONDS = 0.030
 
@@ -205,7 +205,7 @@ class TranslationWorker(QObject):
             log_exception("a stopped translation, as it ended", exc)
             stats = None
         if stats is not None:  # figures only, never text: a user's run can be timed from the log
-            _log.info(
+            _logger.info(
                 "request %d: %d segments in %.2f s, first text after %.0f ms%s",
                 req_id,
                 stats.segments,
