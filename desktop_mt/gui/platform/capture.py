@@ -24,6 +24,15 @@ from PySide6.QtGui import QGuiApplication, QImage, QPainter, QPixmap, QScreen
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
 
+__all__ = [
+    "ScreenShot",
+    "WAYLAND_MESSAGE",
+    "capture_problem",
+    "grab_screens",
+    "qimage_to_rgb",
+]
+
+
 WAYLAND_MESSAGE = QT_TRANSLATE_NOOP(
     "Capture",
     "This desktop (Wayland) does not let apps capture the screen. Take a screenshot of "
@@ -82,7 +91,7 @@ def grab_screens() -> list[ScreenShot]:
     return shots
 
 
-def grab_region(rect: QRect) -> QImage:
+def _grab_region(rect: QRect) -> QImage:
     """The pixels of ``rect`` (logical, virtual desktop coordinates) on the screen that holds
     its centre, at that screen's device pixels."""
     for shot in grab_screens():

@@ -23,6 +23,14 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+__all__ = [
+    "DEBIAN_PACKAGES",
+    "display_problem",
+    "platform_plugin",
+    "x11_display_problem",
+]
+
+
 # The libraries Qt's xcb and wayland plugins link to (directly or through Qt's own
 # libraries), as Debian/Ubuntu packages: what to tell the user to install.
 DEBIAN_PACKAGES = {
@@ -65,8 +73,8 @@ DEBIAN_PACKAGES = {
     "libwayland-cursor.so.0": "libwayland-cursor0",
     "libwayland-egl.so.1": "libwayland-egl1",
 }
-PLUGINS = {"xcb": ("X11", "libqxcb.so"), "wayland": ("Wayland", "libqwayland*.so")}
-HEADLESS_HINT = (
+_PLUGINS = {"xcb": ("X11", "libqxcb.so"), "wayland": ("Wayland", "libqwayland*.so")}
+_HEADLESS_HINT = (
     "Without a window, translate on the command line:\n"
     '  echo "Good morning." | desktop-mt translate\n'
     "  desktop-mt translate notes.txt        (more: desktop-mt translate --help)"
@@ -80,18 +88,18 @@ def display_problem(env: Mapping[str, str] | None = None) -> str | None:
     if not sys.platform.startswith("linux"):
         return None
     problems: list[str] = []
-    for platform in candidate_platforms(env):
-        found = platform_problems(platform, env)
+    for platform in _candidate_platforms(env):
+        found = _platform_problems(platform, env)
         if not found:
             return None  # Qt falls back through the candidates: one that works is enough
         problems += [p for p in found if p not in problems]
     if not problems:
         return None
     listed = "".join(f"\n  - {p}" for p in problems)
-    return f"desktop-mt: cannot open the window:{listed}\n{HEADLESS_HINT}"
+    return f"desktop-mt: cannot open the window:{listed}\n{_HEADLESS_HINT}"
 
 
-def candidate_platforms(env: Mapping[str, str]) -> list[str]:
+def _candidate_platforms(env: Mapping[str, str]) -> list[str]:
     """The Qt platform plugins Qt will try: those of QT_QPA_PLATFORM ("wayland;xcb", options
     after ":" dropped), else Wayland in a Wayland session, then X11."""
     chosen = env.get("QT_QPA_PLATFORM", "").strip()
@@ -101,17 +109,17 @@ def candidate_platforms(env: Mapping[str, str]) -> list[str]:
     return ["wayland", "xcb"] if wayland else ["xcb"]
 
 
-def platform_problems(platform: str, env: Mapping[str, str]) -> list[str]:
+def _platform_problems(platform: str, env: Mapping[str, str]) -> list[str]:
     """What stops this Qt platform plugin here: no display server, missing libraries."""
     kind = "wayland" if platform.startswith("wayland") else platform
-    if kind not in PLUGINS:
+    if kind not in _PLUGINS:
         return []  # offscreen, minimal, vnc, eglfs...: nothing of ours to check
-    system, pattern = PLUGINS[kind]
-    problems = [p for p in [x11_display_problem(env) if kind == "xcb" else wayland_display_problem(env)] if p]
+    system, pattern = _PLUGINS[kind]
+    problems = [p for p in [x11_display_problem(env) if kind == "xcb" else _wayland_display_problem(env)] if p]
     plugin = platform_plugin(pattern, env)
-    missing = missing_libraries(plugin, env) if plugin else []
+    missing = _missing_libraries(plugin, env) if plugin else []
     if missing and plugin is not None:
-        problems.append(missing_libraries_message(system, plugin.name, missing, env))
+        problems.append(_missing_libraries_message(system, plugin.name, missing, env))
     return problems
 
 
@@ -138,7 +146,7 @@ def x11_display_problem(env: Mapping[str, str]) -> str | None:
     return f"no X server answers on DISPLAY={display} (nothing listens on {socket_path})"
 
 
-def wayland_display_problem(env: Mapping[str, str]) -> str | None:
+def _wayland_display_problem(env: Mapping[str, str]) -> str | None:
     """None when the Wayland socket (WAYLAND_DISPLAY, default wayland-0) exists."""
     name = env.get("WAYLAND_DISPLAY") or "wayland-0"
     runtime = env.get("XDG_RUNTIME_DIR", "")
@@ -163,7 +171,7 @@ def platform_plugin(pattern: str, env: Mapping[str, str]) -> Path | None:
     return None
 
 
-def missing_libraries(plugin: Path, env: Mapping[str, str]) -> list[str]:
+def _missing_libraries(plugin: Path, env: Mapping[str, str]) -> list[str]:
     """The libraries ``ldd`` reports "not found" for the plugin (and all it loads in turn)."""
     ldd = shutil.which("ldd", path=env.get("PATH", os.defpath))
     if ldd is None:
@@ -183,7 +191,7 @@ def missing_libraries(plugin: Path, env: Mapping[str, str]) -> list[str]:
     )
 
 
-def missing_libraries_message(system: str, plugin: str, missing: list[str], env: Mapping[str, str]) -> str:
+def _missing_libraries_message(system: str, plugin: str, missing: list[str], env: Mapping[str, str]) -> str:
     """Names the missing libraries and the Debian/Ubuntu packages that hold them."""
     packages = list(dict.fromkeys(DEBIAN_PACKAGES[m] for m in missing if m in DEBIAN_PACKAGES))
     unknown = [m for m in missing if m not in DEBIAN_PACKAGES]

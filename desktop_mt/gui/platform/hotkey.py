@@ -23,7 +23,7 @@ from ..messages import hotkey_error, hotkey_reason
 from .hotkeys.chord import Chord, parse_chord
 from .hotkeys.hub import FALLBACK_HINT, HotkeyHub, display_problem, open_backend, shared_hub
 
-log = logging.getLogger(__name__)
+_logger = logging.getLogger(__name__)
 
 __all__ = ["FALLBACK_HINT", "GlobalHotkey", "display_problem", "global_hotkey_support"]
 
@@ -94,7 +94,7 @@ class GlobalHotkey(QObject):
         try:
             self.activated.emit()
         except RuntimeError:  # this object was deleted without stop(): nothing to tell
-            log.debug("global shortcut pressed for a deleted action")
+            _logger.debug("global shortcut pressed for a deleted action")
 
     def stop(self) -> None:
         """Unregister (idempotent, never raises)."""
@@ -105,4 +105,4 @@ class GlobalHotkey(QObject):
         try:
             self.hub.unregister(chord)
         except Exception:
-            log.exception("global hotkey stop")
+            _logger.exception("global hotkey stop")

@@ -28,7 +28,16 @@ from desktop_mt.base.errors import DesktopMTError
 
 from ..i18n import translate
 
-XDOTOOL_TIMEOUT_S = 5
+__all__ = [
+    "KeySimulationError",
+    "KeySimulator",
+    "PynputKeys",
+    "XdotoolKeys",
+    "default_keys",
+]
+
+
+_XDOTOOL_TIMEOUT_S = 5
 
 
 class KeySimulationError(DesktopMTError, RuntimeError):
@@ -61,7 +70,7 @@ class XdotoolKeys:
                 env=self.env,
                 capture_output=True,
                 text=True,
-                timeout=XDOTOOL_TIMEOUT_S,
+                timeout=_XDOTOOL_TIMEOUT_S,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise KeySimulationError(f"Could not press {combo} with xdotool: {exc}") from exc

@@ -16,6 +16,15 @@ from PySide6.QtDBus import QDBusConnection, QDBusMessage
 
 from ..i18n import translate
 
+__all__ = [
+    "INTERFACE",
+    "PATH",
+    "PortalScreenshot",
+    "REQUEST",
+    "SERVICE",
+]
+
+
 SERVICE = "org.freedesktop.portal.Desktop"
 PATH = "/org/freedesktop/portal/desktop"
 INTERFACE = "org.freedesktop.portal.Screenshot"

@@ -30,11 +30,18 @@ from PySide6.QtNetwork import QLocalServer, QLocalSocket
 # The name and message format live in a Qt-free module, shared with `desktop-mt show`.
 from ...app.instance_client import VERSION, encode, server_name
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "SingleInstance",
+    "decode",
+    "send_to_running",
+]
 
-CONNECT_MS = 500  # a live instance accepts at once; waiting longer only delays a first start
-ANSWER_MS = 3000  # the instance answers from its event loop (busy for at most a moment)
-MAX_MESSAGE = 64 * 1024
+
+_logger = logging.getLogger(__name__)
+
+_CONNECT_MS = 500  # a live instance accepts at once; waiting longer only delays a first start
+_ANSWER_MS = 3000  # the instance answers from its event loop (busy for at most a moment)
+_MAX_MESSAGE = 64 * 1024
 
 
 def decode(data: bytes) -> dict[str, Any]:
@@ -55,7 +62,7 @@ def send_to_running(argv: list[str], cwd: str | None = None, name: str | None = 
     """Hand ``argv`` to a running instance. True if it answered (this launch should exit)."""
     socket = QLocalSocket()
     socket.connectToServer(name or server_name())
-    if not socket.waitForConnected(CONNECT_MS):
+    if not socket.waitForConnected(_CONNECT_MS):
         return False
     socket.write(encode(argv, cwd if cwd is not None else os.getcwd()))
     socket.flush()
@@ -63,7 +70,7 @@ def send_to_running(argv: list[str], cwd: str | None = None, name: str | None = 
     while b"\n" not in answer:
         # The answer may already be buffered together with the server's disconnect, in
         # which case waitForReadyRead reports False: read what is there either way.
-        ready = socket.waitForReadyRead(ANSWER_MS)
+        ready = socket.waitForReadyRead(_ANSWER_MS)
         answer += bytes(socket.readAll().data())
         if not ready:
             break
@@ -71,7 +78,7 @@ def send_to_running(argv: list[str], cwd: str | None = None, name: str | None = 
     try:
         return bool(json.loads(answer.decode("utf-8")).get("ok"))
     except (UnicodeDecodeError, json.JSONDecodeError, AttributeError):
-        log.warning("the running instance gave no usable answer")
+        _logger.warning("the running instance gave no usable answer")
         return False
 
 
@@ -92,12 +99,12 @@ class SingleInstance(QObject):
         """Start listening, unless a live instance answers on the name (False). A socket left
         behind by a crashed instance is removed first. The probe comes first because with
         UserAccessOption Qt renames its socket into place, replacing a live one silently."""
-        if send_probe(self.name):
+        if _send_probe(self.name):
             return False
         QLocalServer.removeServer(self.name)
         ok = self.server.listen(self.name)
         if not ok:
-            log.warning("single-instance server not started: %s", self.server.errorString())
+            _logger.warning("single-instance server not started: %s", self.server.errorString())
         return ok
 
     def close(self) -> None:
@@ -114,7 +121,7 @@ class SingleInstance(QObject):
     def _on_ready(self, socket: QLocalSocket) -> None:
         data = self._buffers.get(socket, b"") + bytes(socket.readAll().data())
         self._buffers[socket] = data
-        if b"\n" not in data and len(data) < MAX_MESSAGE:
+        if b"\n" not in data and len(data) < _MAX_MESSAGE:
             return  # the rest is still on its way
         try:
             message = decode(data.split(b"\n", 1)[0])
@@ -132,10 +139,10 @@ class SingleInstance(QObject):
         socket.deleteLater()
 
 
-def send_probe(name: str) -> bool:
+def _send_probe(name: str) -> bool:
     """Whether something answers on ``name`` (a live instance), without sending a message."""
     socket = QLocalSocket()
     socket.connectToServer(name)
-    alive = socket.waitForConnected(CONNECT_MS)
+    alive = socket.waitForConnected(_CONNECT_MS)
     socket.abort()
     return alive

@@ -10,3 +10,5 @@
 
 Backends are imported by :func:`.hub.open_backend` on the platform they serve only.
 """
+
+__all__: list[str] = []

@@ -9,6 +9,12 @@ from desktop_mt.base.errors import DesktopMTError
 
 from .chord import Chord
 
+__all__ = [
+    "Backend",
+    "HotkeyError",
+    "ShortcutTaken",
+]
+
 
 class HotkeyError(DesktopMTError):
     """A shortcut could not be registered; the message is fit for Settings."""

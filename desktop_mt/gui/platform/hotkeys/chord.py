@@ -1,7 +1,7 @@
 """A global shortcut as the OS registration APIs want it: modifiers plus one key.
 
 Settings keep shortcuts as Qt's portable text ("Ctrl+Alt+E", what ``QKeySequenceEdit``
-writes); :func:`parse_chord` turns that into a :class:`Chord`, and :data:`KEYS` gives each key
+writes); :func:`parse_chord` turns that into a :class:`Chord`, and :data:`_KEYS` gives each key
 its code on every platform (the X11 keysym name, the Windows virtual-key code, the macOS
 virtual key code of the ANSI layout). Pure Python: the backends and their tests share it.
 """
@@ -11,8 +11,15 @@ from __future__ import annotations
 import dataclasses
 import string
 
+__all__ = [
+    "Chord",
+    "NO_MAC_KEY",
+    "parse_chord",
+]
+
+
 # Qt's portable order of the modifiers in a shortcut's text.
-MODIFIERS = ("meta", "ctrl", "alt", "shift")
+_MODIFIERS = ("meta", "ctrl", "alt", "shift")
 _MODIFIER_NAMES = {
     "ctrl": "ctrl",
     "control": "ctrl",
@@ -27,7 +34,7 @@ _MODIFIER_NAMES = {
 
 
 @dataclasses.dataclass(frozen=True)
-class KeyCodes:
+class _KeyCodes:
     """One key on each platform: X11 keysym name, Windows VK code, macOS kVK code."""
 
     x11: str
@@ -35,13 +42,13 @@ class KeyCodes:
     mac: int
 
 
-def _letters_and_digits() -> dict[str, KeyCodes]:
+def _letters_and_digits() -> dict[str, _KeyCodes]:
     # macOS kVK_ANSI_* codes follow the physical ANSI layout, not the alphabet.
     mac = dict(zip("ASDFHGZXCVBQWERYT123465", [*range(0x00, 0x0A), *range(0x0B, 0x18)], strict=True))
     mac.update({"9": 0x19, "7": 0x1A, "8": 0x1C, "0": 0x1D, "O": 0x1F, "U": 0x20, "I": 0x22, "P": 0x23})
     mac.update({"L": 0x25, "J": 0x26, "K": 0x28, "N": 0x2D, "M": 0x2E})
-    keys = {c: KeyCodes(c.lower(), ord(c), mac[c]) for c in string.ascii_uppercase}
-    keys.update({d: KeyCodes(d, ord(d), mac[d]) for d in string.digits})
+    keys = {c: _KeyCodes(c.lower(), ord(c), mac[c]) for c in string.ascii_uppercase}
+    keys.update({d: _KeyCodes(d, ord(d), mac[d]) for d in string.digits})
     return keys
 
 
@@ -50,38 +57,38 @@ _MAC_F += [0x40, 0x4F, 0x50, 0x5A]  # F17..F20; macOS has no F21..F24 codes
 NO_MAC_KEY = -1
 
 # Qt's portable name of each key -> its codes.
-KEYS: dict[str, KeyCodes] = {
+_KEYS: dict[str, _KeyCodes] = {
     **_letters_and_digits(),
-    **{f"F{n}": KeyCodes(f"F{n}", 0x6F + n, _MAC_F[n - 1] if n <= 20 else NO_MAC_KEY) for n in range(1, 25)},
-    "Space": KeyCodes("space", 0x20, 0x31),
-    "Tab": KeyCodes("Tab", 0x09, 0x30),
-    "Esc": KeyCodes("Escape", 0x1B, 0x35),
-    "Return": KeyCodes("Return", 0x0D, 0x24),
-    "Enter": KeyCodes("KP_Enter", 0x0D, 0x4C),
-    "Backspace": KeyCodes("BackSpace", 0x08, 0x33),
-    "Ins": KeyCodes("Insert", 0x2D, 0x72),
-    "Del": KeyCodes("Delete", 0x2E, 0x75),
-    "Home": KeyCodes("Home", 0x24, 0x73),
-    "End": KeyCodes("End", 0x23, 0x77),
-    "PgUp": KeyCodes("Prior", 0x21, 0x74),
-    "PgDown": KeyCodes("Next", 0x22, 0x79),
-    "Left": KeyCodes("Left", 0x25, 0x7B),
-    "Up": KeyCodes("Up", 0x26, 0x7E),
-    "Right": KeyCodes("Right", 0x27, 0x7C),
-    "Down": KeyCodes("Down", 0x28, 0x7D),
-    "Print": KeyCodes("Print", 0x2C, NO_MAC_KEY),
-    "Pause": KeyCodes("Pause", 0x13, NO_MAC_KEY),
-    ";": KeyCodes("semicolon", 0xBA, 0x29),
-    "=": KeyCodes("equal", 0xBB, 0x18),
-    ",": KeyCodes("comma", 0xBC, 0x2B),
-    "-": KeyCodes("minus", 0xBD, 0x1B),
-    ".": KeyCodes("period", 0xBE, 0x2F),
-    "/": KeyCodes("slash", 0xBF, 0x2C),
-    "`": KeyCodes("grave", 0xC0, 0x32),
-    "[": KeyCodes("bracketleft", 0xDB, 0x21),
-    "\\": KeyCodes("backslash", 0xDC, 0x2A),
-    "]": KeyCodes("bracketright", 0xDD, 0x1E),
-    "'": KeyCodes("apostrophe", 0xDE, 0x27),
+    **{f"F{n}": _KeyCodes(f"F{n}", 0x6F + n, _MAC_F[n - 1] if n <= 20 else NO_MAC_KEY) for n in range(1, 25)},
+    "Space": _KeyCodes("space", 0x20, 0x31),
+    "Tab": _KeyCodes("Tab", 0x09, 0x30),
+    "Esc": _KeyCodes("Escape", 0x1B, 0x35),
+    "Return": _KeyCodes("Return", 0x0D, 0x24),
+    "Enter": _KeyCodes("KP_Enter", 0x0D, 0x4C),
+    "Backspace": _KeyCodes("BackSpace", 0x08, 0x33),
+    "Ins": _KeyCodes("Insert", 0x2D, 0x72),
+    "Del": _KeyCodes("Delete", 0x2E, 0x75),
+    "Home": _KeyCodes("Home", 0x24, 0x73),
+    "End": _KeyCodes("End", 0x23, 0x77),
+    "PgUp": _KeyCodes("Prior", 0x21, 0x74),
+    "PgDown": _KeyCodes("Next", 0x22, 0x79),
+    "Left": _KeyCodes("Left", 0x25, 0x7B),
+    "Up": _KeyCodes("Up", 0x26, 0x7E),
+    "Right": _KeyCodes("Right", 0x27, 0x7C),
+    "Down": _KeyCodes("Down", 0x28, 0x7D),
+    "Print": _KeyCodes("Print", 0x2C, NO_MAC_KEY),
+    "Pause": _KeyCodes("Pause", 0x13, NO_MAC_KEY),
+    ";": _KeyCodes("semicolon", 0xBA, 0x29),
+    "=": _KeyCodes("equal", 0xBB, 0x18),
+    ",": _KeyCodes("comma", 0xBC, 0x2B),
+    "-": _KeyCodes("minus", 0xBD, 0x1B),
+    ".": _KeyCodes("period", 0xBE, 0x2F),
+    "/": _KeyCodes("slash", 0xBF, 0x2C),
+    "`": _KeyCodes("grave", 0xC0, 0x32),
+    "[": _KeyCodes("bracketleft", 0xDB, 0x21),
+    "\\": _KeyCodes("backslash", 0xDC, 0x2A),
+    "]": _KeyCodes("bracketright", 0xDD, 0x1E),
+    "'": _KeyCodes("apostrophe", 0xDE, 0x27),
 }
 _KEY_ALIASES = {
     "escape": "Esc",
@@ -92,12 +99,12 @@ _KEY_ALIASES = {
     "pagedown": "PgDown",
     "pgdn": "PgDown",
 }
-_BY_LOWER = {name.lower(): name for name in KEYS} | _KEY_ALIASES
+_BY_LOWER = {name.lower(): name for name in _KEYS} | _KEY_ALIASES
 
 
 @dataclasses.dataclass(frozen=True)
 class Chord:
-    """Modifiers (a subset of :data:`MODIFIERS`) and one key of :data:`KEYS`."""
+    """Modifiers (a subset of :data:`_MODIFIERS`) and one key of :data:`_KEYS`."""
 
     modifiers: frozenset[str]
     key: str
@@ -105,12 +112,12 @@ class Chord:
     @property
     def text(self) -> str:
         """Qt's portable text, as Settings store it and messages name it: "Ctrl+Alt+E"."""
-        return "+".join([*(m.capitalize() for m in MODIFIERS if m in self.modifiers), self.key])
+        return "+".join([*(m.capitalize() for m in _MODIFIERS if m in self.modifiers), self.key])
 
     @property
-    def codes(self) -> KeyCodes:
+    def codes(self) -> _KeyCodes:
         """The key's code on each platform."""
-        return KEYS[self.key]
+        return _KEYS[self.key]
 
     def __str__(self) -> str:
         return self.text

@@ -20,7 +20,19 @@ from .chord import Chord
 from .macos import CarbonBackend
 from .pynput_backend import PynputBackend
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "BACKEND_VARIABLE",
+    "FALLBACK_HINT",
+    "HotkeyHub",
+    "NO_X_DISPLAY",
+    "WAYLAND_PROBLEM",
+    "display_problem",
+    "open_backend",
+    "shared_hub",
+]
+
+
+_logger = logging.getLogger(__name__)
 
 FALLBACK_HINT = 'Use the in-app shortcut Ctrl+Shift+V or the tray icon\'s "Translate clipboard" instead.'
 # "pynput" forces the listening fallback (to compare, or where a grab misbehaves).
@@ -33,21 +45,21 @@ WAYLAND_PROBLEM = (
 NO_X_DISPLAY = "Global shortcuts are unavailable: there is no X display (DISPLAY is not set). "
 
 
-def is_unix_desktop(platform: str) -> bool:
+def _is_unix_desktop(platform: str) -> bool:
     """Linux and the BSDs: X11 or Wayland."""
     return platform.startswith("linux") or "bsd" in platform
 
 
-def is_wayland(env: Mapping[str, str]) -> bool:
+def _is_wayland(env: Mapping[str, str]) -> bool:
     """A Wayland session (an X display beside it is XWayland, whose grabs see no native app)."""
     return bool(env.get("WAYLAND_DISPLAY")) or env.get("XDG_SESSION_TYPE", "").lower() == "wayland"
 
 
 def display_problem(env: Mapping[str, str], platform: str) -> str | None:
     """Why no key can be grabbed here, judged from the environment (None = fine)."""
-    if not is_unix_desktop(platform):
+    if not _is_unix_desktop(platform):
         return None
-    if is_wayland(env):
+    if _is_wayland(env):
         return WAYLAND_PROBLEM
     if not env.get("DISPLAY"):
         return NO_X_DISPLAY
@@ -80,7 +92,7 @@ def open_backend(env: Mapping[str, str] | None = None, platform: str | None = No
     platform = sys.platform if platform is None else platform
     if env.get(BACKEND_VARIABLE, "").lower() == "pynput":
         return _pynput(f"{BACKEND_VARIABLE}=pynput is set. ")
-    if is_unix_desktop(platform) and is_wayland(env):
+    if _is_unix_desktop(platform) and _is_wayland(env):
         return _portal(env)
     problem = display_problem(env, platform)
     if problem:
@@ -92,9 +104,9 @@ def open_backend(env: Mapping[str, str] | None = None, platform: str | None = No
     except Exception as exc:  # noqa: BLE001 - Xlib display errors, OS errors, ...
         backend, failure = None, str(exc)  # a string: the exception would keep python-xlib's socket alive
     if failure:
-        where = f"the X display {env.get('DISPLAY')}" if is_unix_desktop(platform) else "the shortcut API"
-        log.warning("global shortcuts: %s could not be opened: %s", where, failure)
-        if is_unix_desktop(platform):
+        where = f"the X display {env.get('DISPLAY')}" if _is_unix_desktop(platform) else "the shortcut API"
+        _logger.warning("global shortcuts: %s could not be opened: %s", where, failure)
+        if _is_unix_desktop(platform):
             return None, f"Global shortcuts are unavailable: {where} could not be opened ({failure}). " + FALLBACK_HINT
         return _pynput(f"{where} could not be used ({failure}). ")
     if backend is None:
@@ -103,7 +115,7 @@ def open_backend(env: Mapping[str, str] | None = None, platform: str | None = No
 
 
 def _native(env: Mapping[str, str], platform: str) -> Backend | None:
-    if is_unix_desktop(platform):
+    if _is_unix_desktop(platform):
         from .x11 import X11Backend
 
         # python-xlib does not close the sockets of a failed connect (Xlib.support.unix_connect);

@@ -24,9 +24,17 @@ from typing import Any
 from .base import HotkeyError, ShortcutTaken
 from .chord import NO_MAC_KEY, Chord
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "CarbonBackend",
+    "EventHotKeyID",
+    "fourcc",
+    "modifiers",
+]
 
-CARBON_PATH = "/System/Library/Frameworks/Carbon.framework/Carbon"
+
+_logger = logging.getLogger(__name__)
+
+_CARBON_PATH = "/System/Library/Frameworks/Carbon.framework/Carbon"
 
 
 def fourcc(code: str) -> int:
@@ -34,11 +42,11 @@ def fourcc(code: str) -> int:
     return int.from_bytes(code.encode("ascii"), "big")
 
 
-K_EVENT_CLASS_KEYBOARD = fourcc("keyb")
-K_EVENT_HOTKEY_PRESSED = 5
-K_EVENT_PARAM_DIRECT_OBJECT = fourcc("----")
-TYPE_EVENT_HOTKEY_ID = fourcc("hkid")
-SIGNATURE = fourcc("DMTk")  # our hotkeys' signature in their EventHotKeyID
+_K_EVENT_CLASS_KEYBOARD = fourcc("keyb")
+_K_EVENT_HOTKEY_PRESSED = 5
+_K_EVENT_PARAM_DIRECT_OBJECT = fourcc("----")
+_TYPE_EVENT_HOTKEY_ID = fourcc("hkid")
+_SIGNATURE = fourcc("DMTk")  # our hotkeys' signature in their EventHotKeyID
 NO_ERR, EVENT_NOT_HANDLED_ERR, EVENT_HOTKEY_EXISTS_ERR = 0, -9874, -9878
 CMD_KEY, SHIFT_KEY, OPTION_KEY, CONTROL_KEY = 1 << 8, 1 << 9, 1 << 11, 1 << 12
 _MODS = {"ctrl": CMD_KEY, "alt": OPTION_KEY, "shift": SHIFT_KEY, "meta": CONTROL_KEY}
@@ -48,12 +56,12 @@ class EventHotKeyID(ctypes.Structure):
     _fields_ = [("signature", ctypes.c_uint32), ("id", ctypes.c_uint32)]
 
 
-class EventTypeSpec(ctypes.Structure):
+class _EventTypeSpec(ctypes.Structure):
     _fields_ = [("eventClass", ctypes.c_uint32), ("eventKind", ctypes.c_uint32)]
 
 
 # OSStatus (*EventHandlerProcPtr)(EventHandlerCallRef, EventRef, void *userData)
-EventHandlerProc = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+_EventHandlerProc = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
 
 
 def modifiers(chord: Chord) -> int:
@@ -65,14 +73,14 @@ def modifiers(chord: Chord) -> int:
 
 
 def _load_carbon() -> Any:
-    carbon = ctypes.CDLL(CARBON_PATH)
+    carbon = ctypes.CDLL(_CARBON_PATH)
     carbon.GetApplicationEventTarget.argtypes = []
     carbon.GetApplicationEventTarget.restype = ctypes.c_void_p
     carbon.InstallEventHandler.argtypes = [
         ctypes.c_void_p,
-        EventHandlerProc,
+        _EventHandlerProc,
         ctypes.c_ulong,
-        ctypes.POINTER(EventTypeSpec),
+        ctypes.POINTER(_EventTypeSpec),
         ctypes.c_void_p,
         ctypes.POINTER(ctypes.c_void_p),
     ]
@@ -113,9 +121,9 @@ class CarbonBackend:
     def __init__(self, carbon: Any = None) -> None:
         self.carbon = carbon if carbon is not None else _load_carbon()
         self.target = self.carbon.GetApplicationEventTarget()
-        self._proc = EventHandlerProc(self._on_event)  # kept: Carbon holds only the C pointer
+        self._proc = _EventHandlerProc(self._on_event)  # kept: Carbon holds only the C pointer
         self._handler_ref = ctypes.c_void_p()
-        spec = EventTypeSpec(K_EVENT_CLASS_KEYBOARD, K_EVENT_HOTKEY_PRESSED)
+        spec = _EventTypeSpec(_K_EVENT_CLASS_KEYBOARD, _K_EVENT_HOTKEY_PRESSED)
         status = self.carbon.InstallEventHandler(
             self.target, self._proc, 1, ctypes.pointer(spec), None, ctypes.pointer(self._handler_ref)
         )
@@ -133,7 +141,7 @@ class CarbonBackend:
         hotkey_id = self._next_id
         ref = ctypes.c_void_p()
         status = self.carbon.RegisterEventHotKey(
-            code, modifiers(chord), EventHotKeyID(SIGNATURE, hotkey_id), self.target, 0, ctypes.pointer(ref)
+            code, modifiers(chord), EventHotKeyID(_SIGNATURE, hotkey_id), self.target, 0, ctypes.pointer(ref)
         )
         if status == EVENT_HOTKEY_EXISTS_ERR:
             raise ShortcutTaken(chord)
@@ -152,27 +160,27 @@ class CarbonBackend:
         self._callbacks.pop(hotkey_id, None)
         status = self.carbon.UnregisterEventHotKey(ref)
         if status != NO_ERR:
-            log.warning("global shortcut %s: UnregisterEventHotKey gave OSStatus %s", chord.text, status)
+            _logger.warning("global shortcut %s: UnregisterEventHotKey gave OSStatus %s", chord.text, status)
 
     def _on_event(self, _call_ref: int | None, event: int | None, _user_data: int | None) -> int:
         """kEventHotKeyPressed: which of ours was pressed (its EventHotKeyID), run it."""
         hotkey_id = EventHotKeyID()
         status = self.carbon.GetEventParameter(
             event,
-            K_EVENT_PARAM_DIRECT_OBJECT,
-            TYPE_EVENT_HOTKEY_ID,
+            _K_EVENT_PARAM_DIRECT_OBJECT,
+            _TYPE_EVENT_HOTKEY_ID,
             None,
             ctypes.sizeof(EventHotKeyID),
             None,
             ctypes.pointer(hotkey_id),
         )
-        callback = self._callbacks.get(hotkey_id.id) if hotkey_id.signature == SIGNATURE else None
+        callback = self._callbacks.get(hotkey_id.id) if hotkey_id.signature == _SIGNATURE else None
         if status != NO_ERR or callback is None:
             return EVENT_NOT_HANDLED_ERR
         try:
             callback()
         except Exception:  # an exception must not unwind into Carbon's C frames
-            log.exception("global shortcut callback failed")
+            _logger.exception("global shortcut callback failed")
         return NO_ERR
 
     def close(self) -> None:

@@ -32,20 +32,31 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer
 from .base import HotkeyError
 from .chord import Chord
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "INTERFACE",
+    "PATH",
+    "REQUEST",
+    "SERVICE",
+    "SESSION",
+    "open_portal_backend",
+    "preferred_trigger",
+]
+
+
+_logger = logging.getLogger(__name__)
 
 SERVICE = "org.freedesktop.portal.Desktop"
 PATH = "/org/freedesktop/portal/desktop"
 INTERFACE = "org.freedesktop.portal.GlobalShortcuts"
 REQUEST = "org.freedesktop.portal.Request"
 SESSION = "org.freedesktop.portal.Session"
-CALL_TIMEOUT_S = 10  # the methods answer at once; the user's choice comes later, as a signal
+_CALL_TIMEOUT_S = 10  # the methods answer at once; the user's choice comes later, as a signal
 _PORTAL = DBusAddress(PATH, bus_name=SERVICE, interface=INTERFACE)
 _tokens = itertools.count(1)
 _TRIGGER_MODIFIERS = {"ctrl": "CTRL", "alt": "ALT", "shift": "SHIFT", "meta": "LOGO"}
 
 
-def shortcut_id(chord: Chord) -> str:
+def _shortcut_id(chord: Chord) -> str:
     """The shortcut's id in the portal: stable for the same keys ("ctrl-alt-e")."""
     return chord.text.lower().replace("+", "-")
 
@@ -56,21 +67,21 @@ def preferred_trigger(chord: Chord) -> str:
     return "+".join([*mods, chord.codes.x11])
 
 
-def portal_supported(conn: DBusConnection) -> bool:
+def _portal_supported(conn: DBusConnection) -> bool:
     """Whether the desktop's portal offers GlobalShortcuts (its introspection lists it; the
     portal exports an interface only where the desktop implements it)."""
     call = new_method_call(
         DBusAddress(PATH, bus_name=SERVICE, interface="org.freedesktop.DBus.Introspectable"), "Introspect"
     )
     try:
-        reply = conn.send_and_get_reply(call, timeout=CALL_TIMEOUT_S)
+        reply = conn.send_and_get_reply(call, timeout=_CALL_TIMEOUT_S)
     except (OSError, TimeoutError) as exc:
-        log.info("global shortcuts: no portal answered (%s)", exc)
+        _logger.info("global shortcuts: no portal answered (%s)", exc)
         return False
     return reply.header.message_type == MessageType.method_return and INTERFACE in str(reply.body[0])
 
 
-class PortalBackend(QObject):
+class _PortalBackend(QObject):
     """Global shortcuts bound through the portal on ``conn`` (see the module docstring)."""
 
     name = "GlobalShortcuts portal"
@@ -89,7 +100,7 @@ class PortalBackend(QObject):
             MatchRule(type="signal", interface=REQUEST, member="Response", path_namespace=f"{PATH}/request"),
             MatchRule(type="signal", interface=INTERFACE, member="Activated", path=PATH),
         ):
-            conn.send_and_get_reply(_add_match(rule), timeout=CALL_TIMEOUT_S)
+            conn.send_and_get_reply(_add_match(rule), timeout=_CALL_TIMEOUT_S)
             self._filters.append(conn.filter(rule, queue=self._inbox))
         self._wanted: dict[str, tuple[Chord, Callable[[], None], str]] = {}  # id -> chord, callback, description
         self._pending: dict[str, Callable[[int, dict[str, Any]], None]] = {}  # request path -> its answer
@@ -105,12 +116,12 @@ class PortalBackend(QObject):
         """Ask for ``chord`` (with the others, in one bind); the desktop answers later."""
         if self._notifier is None:
             raise HotkeyError("The connection to the desktop's portal was lost.")
-        self._wanted[shortcut_id(chord)] = (chord, callback, f"desktop-mt: {action or chord.text}")
+        self._wanted[_shortcut_id(chord)] = (chord, callback, f"desktop-mt: {action or chord.text}")
         self._bind_timer.start()
 
     def unregister(self, chord: Chord) -> None:
         """Drop ``chord``: the remaining set is bound again (none left: the session closes)."""
-        if self._wanted.pop(shortcut_id(chord), None) is not None:
+        if self._wanted.pop(_shortcut_id(chord), None) is not None:
             self._bind_timer.start()
 
     def close(self) -> None:
@@ -126,7 +137,7 @@ class PortalBackend(QObject):
     def bound_trigger(self, chord: Chord) -> str:
         """The keys the desktop bound ``chord``'s shortcut to, in its words ("" while it has
         not: the user has not confirmed yet, or the desktop refused it)."""
-        return self.bound.get(shortcut_id(chord), "")
+        return self.bound.get(_shortcut_id(chord), "")
 
     # ---- the portal's calls ---------------------------------------------------------------
     def _call(self, method: str, signature: str, body: tuple[Any, ...], answer: Callable[..., None]) -> None:
@@ -135,10 +146,10 @@ class PortalBackend(QObject):
         self._pending[f"{PATH}/request/{sender}/{token}"] = answer  # known before the call: no answer missed
         options = {**body[-1], "handle_token": ("s", token)}
         reply = self.conn.send_and_get_reply(
-            new_method_call(_PORTAL, method, signature, (*body[:-1], options)), timeout=CALL_TIMEOUT_S
+            new_method_call(_PORTAL, method, signature, (*body[:-1], options)), timeout=_CALL_TIMEOUT_S
         )
         if reply.header.message_type == MessageType.error:
-            log.warning("global shortcuts: the portal's %s failed: %s", method, reply.body)
+            _logger.warning("global shortcuts: the portal's %s failed: %s", method, reply.body)
         QTimer.singleShot(0, self._drain)  # signals jeepney kept while it waited for the reply
 
     def _bind(self) -> None:
@@ -151,7 +162,7 @@ class PortalBackend(QObject):
 
     def _on_session(self, code: int, results: dict[str, Any]) -> None:
         if code != 0 or "session_handle" not in results:
-            log.warning("global shortcuts: the portal refused a session (response %d)", code)
+            _logger.warning("global shortcuts: the portal refused a session (response %d)", code)
             return
         self.session = str(results["session_handle"][1])
         shortcuts = [
@@ -162,23 +173,23 @@ class PortalBackend(QObject):
 
     def _on_bound(self, code: int, results: dict[str, Any]) -> None:
         if code != 0:
-            log.warning("global shortcuts: the desktop did not bind them (response %d: cancelled or refused)", code)
+            _logger.warning("global shortcuts: the desktop did not bind them (response %d: cancelled or refused)", code)
             return
         for sid, details in results.get("shortcuts", ("", []))[1]:
             self.bound[sid] = str(details.get("trigger_description", ("s", ""))[1])
         missing = sorted(set(self._wanted) - set(self.bound))
-        log.info("global shortcuts: the desktop bound %d of %d", len(self.bound), len(self._wanted))
+        _logger.info("global shortcuts: the desktop bound %d of %d", len(self.bound), len(self._wanted))
         if missing:
-            log.warning("global shortcuts: not bound by the desktop: %s", ", ".join(missing))
+            _logger.warning("global shortcuts: not bound by the desktop: %s", ", ".join(missing))
 
     def _close_session(self) -> None:
         session, self.session = self.session, ""
         if session:
             close = new_method_call(DBusAddress(session, bus_name=SERVICE, interface=SESSION), "Close")
             try:
-                self.conn.send_and_get_reply(close, timeout=CALL_TIMEOUT_S)
+                self.conn.send_and_get_reply(close, timeout=_CALL_TIMEOUT_S)
             except (OSError, TimeoutError) as exc:
-                log.warning("global shortcuts: closing the portal session failed: %s", exc)
+                _logger.warning("global shortcuts: closing the portal session failed: %s", exc)
 
     # ---- incoming messages --------------------------------------------------------------------
     def _drain(self) -> None:
@@ -188,7 +199,7 @@ class PortalBackend(QObject):
         except TimeoutError:
             pass  # nothing more to read now
         except (OSError, ValueError) as exc:  # the bus went away
-            log.warning("global shortcuts: the portal connection closed (%s); shortcuts stop", exc)
+            _logger.warning("global shortcuts: the portal connection closed (%s); shortcuts stop", exc)
             if self._notifier is not None:
                 self._notifier.setEnabled(False)
                 self._notifier = None
@@ -214,7 +225,7 @@ def _add_match(rule: MatchRule) -> Message:
     return message_bus.AddMatch(rule)
 
 
-def open_portal_backend(env: Mapping[str, str]) -> tuple[PortalBackend | None, str]:
+def open_portal_backend(env: Mapping[str, str]) -> tuple[_PortalBackend | None, str]:
     """The portal backend on the session bus, or None and why not."""
     address = env.get("DBUS_SESSION_BUS_ADDRESS", "")
     if not address:
@@ -223,7 +234,7 @@ def open_portal_backend(env: Mapping[str, str]) -> tuple[PortalBackend | None, s
         conn = open_dbus_connection(bus=address)
     except (OSError, ValueError, KeyError) as exc:
         return None, f"the session bus could not be opened ({exc}). "
-    if not portal_supported(conn):
+    if not _portal_supported(conn):
         conn.close()
         return None, "the desktop's portal has no GlobalShortcuts interface. "
-    return PortalBackend(conn), ""
+    return _PortalBackend(conn), ""

@@ -1,6 +1,6 @@
 """The fallback where no registration API could be used: pynput *listens* (XRecord on X11, a
 low-level hook on Windows, an event tap on macOS) and does not own the key, so the press also
-reaches the application in front. Settings say so (:data:`NOTE`).
+reaches the application in front. Settings say so (:data:`_NOTE`).
 
 pynput is imported lazily: importing it on Linux opens an X connection and raises without
 one, so a top-level import would crash the app on Wayland or headless systems.
@@ -15,9 +15,17 @@ from typing import Any
 from .base import HotkeyError
 from .chord import Chord
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "PynputBackend",
+    "pynput_combo",
+]
 
-NOTE = "Fallback (pynput): desktop-mt only listens for the shortcut, so the application in front receives the keys too."
+
+_logger = logging.getLogger(__name__)
+
+_NOTE = (
+    "Fallback (pynput): desktop-mt only listens for the shortcut, so the application in front receives the keys too."
+)
 _NAMED = {
     "Space": "<space>",
     "Tab": "<tab>",
@@ -59,7 +67,7 @@ class PynputBackend:
 
     name = "pynput"
     owns_keys = False
-    note = NOTE
+    note = _NOTE
 
     def __init__(self) -> None:
         import pynput.keyboard  # type: ignore[import-untyped, unused-ignore]  # noqa: F401 - fails here, not later
@@ -86,7 +94,7 @@ class PynputBackend:
         try:
             listener.stop()
         except Exception as exc:  # noqa: BLE001
-            log.warning("global shortcut %s: pynput did not stop cleanly: %s", chord.text, exc)
+            _logger.warning("global shortcut %s: pynput did not stop cleanly: %s", chord.text, exc)
 
     def close(self) -> None:
         """Stop every listener."""

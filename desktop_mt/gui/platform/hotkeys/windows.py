@@ -23,17 +23,27 @@ from PySide6.QtCore import QAbstractNativeEventFilter, QByteArray, QCoreApplicat
 from .base import HotkeyError, ShortcutTaken
 from .chord import Chord
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "ERROR_HOTKEY_ALREADY_REGISTERED",
+    "EVENT_TYPE",
+    "MSG",
+    "WM_HOTKEY",
+    "WindowsBackend",
+    "modifiers",
+]
+
+
+_logger = logging.getLogger(__name__)
 
 WM_HOTKEY = 0x0312
 MOD_ALT, MOD_CONTROL, MOD_SHIFT, MOD_WIN, MOD_NOREPEAT = 0x0001, 0x0002, 0x0004, 0x0008, 0x4000
 ERROR_HOTKEY_ALREADY_REGISTERED = 1409
 EVENT_TYPE = b"windows_generic_MSG"
 _MODS = {"alt": MOD_ALT, "ctrl": MOD_CONTROL, "shift": MOD_SHIFT, "meta": MOD_WIN}
-FIRST_ID = 0xB000  # ids of an application's hotkeys are 0x0000..0xBFFF
+_FIRST_ID = 0xB000  # ids of an application's hotkeys are 0x0000..0xBFFF
 
 
-class POINT(ctypes.Structure):
+class _POINT(ctypes.Structure):
     _fields_ = [("x", ctypes.c_int32), ("y", ctypes.c_int32)]  # LONG is 32-bit on Windows
 
 
@@ -47,7 +57,7 @@ class MSG(ctypes.Structure):
         ("wParam", ctypes.c_size_t),  # WPARAM: pointer-sized unsigned; the hotkey's id
         ("lParam", ctypes.c_ssize_t),  # LPARAM: pointer-sized signed; modifiers and key
         ("time", ctypes.c_uint32),  # DWORD
-        ("pt", POINT),
+        ("pt", _POINT),
     ]
 
 
@@ -87,7 +97,7 @@ class WindowsBackend(QAbstractNativeEventFilter):
         self.last_error = last_error or (lambda: 0)
         self._ids: dict[Chord, int] = {}
         self._callbacks: dict[int, Callable[[], None]] = {}
-        self._next_id = FIRST_ID
+        self._next_id = _FIRST_ID
         app = QCoreApplication.instance()
         if install and app is not None:
             app.installNativeEventFilter(self)
@@ -111,7 +121,7 @@ class WindowsBackend(QAbstractNativeEventFilter):
             return
         self._callbacks.pop(hotkey_id, None)
         if not self.user32.UnregisterHotKey(None, hotkey_id):
-            log.warning("global shortcut %s: UnregisterHotKey failed (error %s)", chord.text, self.last_error())
+            _logger.warning("global shortcut %s: UnregisterHotKey failed (error %s)", chord.text, self.last_error())
 
     def nativeEventFilter(self, event_type: QByteArray | bytes | bytearray | memoryview, message: int) -> object:
         """A WM_HOTKEY of one of our ids runs its callback and is consumed; anything else passes."""

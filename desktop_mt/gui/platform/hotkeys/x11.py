@@ -24,13 +24,18 @@ from Xlib import error as xerror
 from .base import HotkeyError, ShortcutTaken
 from .chord import Chord
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "X11Backend",
+]
+
+
+_logger = logging.getLogger(__name__)
 
 _MASKS = {"shift": X.ShiftMask, "ctrl": X.ControlMask, "alt": X.Mod1Mask, "meta": X.Mod4Mask}
 _COMPARED = X.ShiftMask | X.ControlMask | X.Mod1Mask | X.Mod4Mask  # the state bits a press must match
 
 
-def modifier_mask(chord: Chord) -> int:
+def _modifier_mask(chord: Chord) -> int:
     """The X modifier state of ``chord`` (Alt is Mod1, Meta/Super is Mod4, as on every
     desktop's default map)."""
     mask = 0
@@ -77,7 +82,7 @@ class X11Backend(QObject):
 
     def register(self, chord: Chord, callback: Callable[[], None], action: str = "") -> None:
         """Grab ``chord`` in all lock variants, or none (raises :class:`ShortcutTaken`)."""
-        keycode, mask = self._keycode(chord), modifier_mask(chord)
+        keycode, mask = self._keycode(chord), _modifier_mask(chord)
         catcher = xerror.CatchError()
         for extra in self._lock_variants:
             self.root.grab_key(keycode, mask | extra, False, X.GrabModeAsync, X.GrabModeAsync, onerror=catcher)
@@ -117,7 +122,7 @@ class X11Backend(QObject):
             while self.display.pending_events():
                 self._handle(self.display.next_event())
         except xerror.ConnectionClosedError as exc:
-            log.warning("global shortcuts: the X connection closed (%s); shortcuts stop", exc)
+            _logger.warning("global shortcuts: the X connection closed (%s); shortcuts stop", exc)
             self._notifier.setEnabled(False)
             self._grabs.clear()
 
@@ -140,7 +145,7 @@ class X11Backend(QObject):
             try:
                 self.register(chord, callback)
             except HotkeyError as exc:
-                log.warning("global shortcut %s lost after a keyboard change: %s", chord.text, exc)
+                _logger.warning("global shortcut %s lost after a keyboard change: %s", chord.text, exc)
 
     def close(self) -> None:
         """Release every grab and the connection."""
