@@ -8,3 +8,5 @@ Only this package imports PySide6. Layout (Mu's pattern):
 - :mod:`.settings`    the settings dataclass and its JSON persistence (no Qt).
 - :mod:`.app`         ``main(argv)``, the entry point ``desktop-mt`` calls.
 """
+
+__all__: list[str] = []

@@ -30,10 +30,21 @@ from .window import fonts
 from .window.main import MainWindow
 from .window.tray import Tray
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "ExceptionReporter",
+    "build",
+    "main",
+    "on_hidden_to_tray",
+    "on_remote_message",
+    "open_settings",
+    "parse_args",
+]
 
 
-class KeepAlive(QObject):
+_logger = logging.getLogger(__name__)
+
+
+class _KeepAlive(QObject):
     """A child of the window holding Python objects that must live as long as it although
     nothing else in Python refers to them (the controller, the exception reporter...): Qt's
     parent keeps this child, and the child keeps them, until the window is deleted."""
@@ -62,7 +73,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def act_on(args: argparse.Namespace, cwd: str, window: MainWindow, controller: Controller) -> None:
+def _act_on(args: argparse.Namespace, cwd: str, window: MainWindow, controller: Controller) -> None:
     """Do what a command line asks of the window: bring it forward, translate the clipboard,
     translate the files one after another."""
     window.bring_forward()
@@ -79,12 +90,12 @@ def on_remote_message(message: dict[str, Any], window: MainWindow, controller: C
     except SystemExit:  # bad options: still show the window, as a plain second launch would
         window.bring_forward()
         return
-    act_on(args, message["cwd"] or os.getcwd(), window, controller)
+    _act_on(args, message["cwd"] or os.getcwd(), window, controller)
 
 
 def on_hidden_to_tray(controller: Controller, tray: Tray) -> None:
     """The first time the close button hides the window, say that the app keeps running."""
-    log.info("window hidden to the tray")
+    _logger.info("window hidden to the tray")
     if controller.settings.tray_notice_shown:
         return
     tray.notify(
@@ -97,7 +108,7 @@ def on_hidden_to_tray(controller: Controller, tray: Tray) -> None:
     controller.save()
 
 
-def app_icon() -> QIcon:
+def _app_icon() -> QIcon:
     """The packaged icons/desktop-mt.svg, or a plain painted square if it is missing."""
     path = resource_path("icons", "desktop-mt.svg")
     icon = QIcon(str(path)) if path.exists() else QIcon()
@@ -129,7 +140,7 @@ class ExceptionReporter(QObject):
         if issubclass(exc_type, KeyboardInterrupt):
             QApplication.quit()
             return
-        log.error("unexpected exception:\n%s", safe_traceback(exc_type, tb))
+        _logger.error("unexpected exception:\n%s", safe_traceback(exc_type, tb))
         self._report.emit(f"{exc_type.__name__}: {exc}")
 
     def _show(self, summary: str) -> None:
@@ -187,7 +198,7 @@ def build(
     args = parse_args(argv)
     loaded = load_settings()
     window = MainWindow()
-    window.set_icon(app_icon())
+    window.set_icon(_app_icon())
     controller = Controller(
         window,
         loaded.settings,
@@ -203,7 +214,7 @@ def build(
     tray.toggleWindow.connect(lambda: window.hide() if window.isVisible() else window.bring_forward())
     tray.quitRequested.connect(window.quit)
     controller.set_tray_available(tray.available)
-    log.info("system tray available: %s", "yes" if tray.available else "no")
+    _logger.info("system tray available: %s", "yes" if tray.available else "no")
     window.hiddenToTray.connect(lambda: on_hidden_to_tray(controller, tray))
     replacer = replace.install(controller.services, tray)  # registered again on Apply (settings_applied)
     window.closing.connect(replacer.shutdown)
@@ -222,7 +233,7 @@ def build(
                 "(Debian/Ubuntu: fonts-noto-cjk) so the translation renders.",
             )
         )
-    KeepAlive(window, controller, reporter, tray, replacer, extra)  # Python wrappers live as long as the window
+    _KeepAlive(window, controller, reporter, tray, replacer, extra)  # Python wrappers live as long as the window
     return window, controller, tray
 
 
@@ -239,7 +250,7 @@ def main(argv: list[str] | None = None, share_threads: bool = False) -> int:
     app.setApplicationName(paths.APP_NAME)
     argv_list = list(sys.argv[1:] if argv is None else argv)
     if send_to_running(argv_list):
-        log.info("handed the command line to the running instance")
+        _logger.info("handed the command line to the running instance")
         return 0
     instance = SingleInstance()
     instance.listen()
@@ -262,7 +273,7 @@ def main(argv: list[str] | None = None, share_threads: bool = False) -> int:
     window.show()
     controller.first_start.show_if_due()  # only the demo models: the page that offers the real ones
     if args.clipboard or args.selection or args.files:
-        act_on(args, os.getcwd(), window, controller)
+        _act_on(args, os.getcwd(), window, controller)
     try:
         return app.exec()
     finally:

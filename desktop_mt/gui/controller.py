@@ -44,7 +44,12 @@ from .workers.translation import FileJob, TranslationWorker, default_translator_
 if TYPE_CHECKING:
     from .window.main import MainWindow
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "Controller",
+]
+
+
+_logger = logging.getLogger(__name__)
 
 
 class Controller(QObject):
@@ -402,6 +407,6 @@ class Controller(QObject):
         for thread, worker in ((self.worker_thread, self.worker), (self.files.worker_thread, self.files.worker)):
             thread.quit()
             if not thread.wait(timeout_ms):
-                log.warning("%s did not stop within %d ms", thread.objectName(), timeout_ms)
+                _logger.warning("%s did not stop within %d ms", thread.objectName(), timeout_ms)
                 continue  # do not close sessions a running thread still uses
             worker.close()

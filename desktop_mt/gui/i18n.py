@@ -45,11 +45,30 @@ from ..app.settings import LANGUAGES
 from ..base import paths
 from ..base.resources_path import resource_path
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "QT_TRANSLATE_NOOP",
+    "compile_all",
+    "compile_ts",
+    "gui_sources",
+    "i18n_dir",
+    "install",
+    "interface_language",
+    "lrelease",
+    "main",
+    "qm_path",
+    "source_file",
+    "translate",
+    "ts_digest",
+    "uninstall",
+    "update_ts",
+]
 
-CATALOG = "desktop_mt"  # desktop_mt_<lang>.ts / .qm
-TRANSLATED = (SIMPLIFIED,)  # the languages with a .ts (English is the source text)
-QT_CATALOGS = ("qtbase",)  # Qt's own: standard dialogs, buttons, context menus
+
+_logger = logging.getLogger(__name__)
+
+_CATALOG = "desktop_mt"  # desktop_mt_<lang>.ts / .qm
+_TRANSLATED = (SIMPLIFIED,)  # the languages with a .ts (English is the source text)
+_QT_CATALOGS = ("qtbase",)  # Qt's own: standard dialogs, buttons, context menus
 
 
 def translate(context: str, text: str, disambiguation: str | None = None, n: int = -1) -> str:
@@ -123,7 +142,7 @@ def qm_path(language: str) -> Path | None:
     .ts beside it (or there is no .ts, as a bundle could have), else the .ts compiled into the
     cache (once per .ts content), else the packaged .qm even if older (no lrelease); None when
     there is nothing to load."""
-    ts = i18n_dir() / f"{CATALOG}_{language}.ts"
+    ts = i18n_dir() / f"{_CATALOG}_{language}.ts"
     packaged = ts.with_suffix(".qm")
     source = source_file(packaged)
     made_from = source.read_text(encoding="utf-8").strip() if source.exists() else ""
@@ -131,14 +150,14 @@ def qm_path(language: str) -> Path | None:
         return packaged
     if not ts.exists():
         return None
-    cached = paths.cache_dir() / "i18n" / f"{CATALOG}_{language}-{ts_digest(ts)}.qm"
+    cached = paths.cache_dir() / "i18n" / f"{_CATALOG}_{language}-{ts_digest(ts)}.qm"
     if cached.exists():
         return cached
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         compile_ts(ts, cached)
     except (OSError, subprocess.CalledProcessError) as exc:
-        log.warning("could not compile the %s interface translation: %s", language, exc)
+        _logger.warning("could not compile the %s interface translation: %s", language, exc)
         return packaged if packaged.exists() else None
     return cached
 
@@ -153,20 +172,20 @@ def install(app: QCoreApplication, choice: str) -> list[QTranslator]:
     qm = qm_path(language)
     ours = QTranslator(app)
     if qm is None or not ours.load(str(qm)):
-        log.warning("interface translation %s not loaded (%s): English", language, qm)
+        _logger.warning("interface translation %s not loaded (%s): English", language, qm)
         return []
     app.installTranslator(ours)
     installed = [ours]
     qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-    for catalog in QT_CATALOGS:
+    for catalog in _QT_CATALOGS:
         qt = QTranslator(app)
         if qt.load(f"{catalog}_{language}", qt_dir):
             app.installTranslator(qt)
             installed.append(qt)
         else:
-            log.info("Qt's %s_%s.qm not found in %s: its dialogs stay English", catalog, language, qt_dir)
+            _logger.info("Qt's %s_%s.qm not found in %s: its dialogs stay English", catalog, language, qt_dir)
     QLocale.setDefault(QLocale(language))  # numbers and Qt's own dialogs follow
-    log.info("interface language: %s", language)
+    _logger.info("interface language: %s", language)
     return installed
 
 
@@ -241,7 +260,7 @@ def update_ts(targets: dict[str, Path] | None = None, quiet: bool = False) -> No
     tool = Path(PySide6.__file__).parent / ("lupdate.exe" if sys.platform == "win32" else "lupdate")
     root = Path(__file__).parents[2]
     sources = [str(p.relative_to(root)) for p in gui_sources()]
-    for language, ts in (targets or {lang: i18n_dir() / f"{CATALOG}_{lang}.ts" for lang in TRANSLATED}).items():
+    for language, ts in (targets or {lang: i18n_dir() / f"{_CATALOG}_{lang}.ts" for lang in _TRANSLATED}).items():
         before = _plural_translations(ts)
         subprocess.run(
             [str(tool), *(["-silent"] if quiet else []), "-no-obsolete", "-locations", "none", *sources]
@@ -256,8 +275,8 @@ def compile_all() -> list[Path]:
     """Compile every .ts into the .qm next to it, with the .ts's digest beside it
     (``.qm.source``). Returns the .qm files."""
     written = []
-    for language in TRANSLATED:
-        ts = i18n_dir() / f"{CATALOG}_{language}.ts"
+    for language in _TRANSLATED:
+        ts = i18n_dir() / f"{_CATALOG}_{language}.ts"
         qm = ts.with_suffix(".qm")
         compile_ts(ts, qm)
         source_file(qm).write_text(ts_digest(ts) + "\n", encoding="utf-8")

@@ -16,13 +16,21 @@ from types import TracebackType
 
 from . import paths
 
-LOG_FILE = "desktop-mt.log"
+__all__ = [
+    "log_exception",
+    "log_file",
+    "safe_traceback",
+    "setup_logging",
+]
+
+
+_LOG_FILE = "desktop-mt.log"
 _handler: logging.Handler | None = None
 
 
 def log_file() -> Path:
     """Where the log is written (the folder may not exist yet)."""
-    return paths.log_dir() / LOG_FILE
+    return paths.log_dir() / _LOG_FILE
 
 
 def setup_logging(level: int = logging.INFO) -> Path | None:

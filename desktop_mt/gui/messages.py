@@ -35,6 +35,7 @@ __all__ = [
     "failure",
     "hotkey_error",
     "hotkey_reason",
+    "interface_language",
     "job_summary",
     "output_error",
     "sentence",
@@ -136,11 +137,11 @@ MARKED_LANGUAGE_NAMES = (
     QT_TRANSLATE_NOOP("Messages", "Japanese"),
     QT_TRANSLATE_NOOP("Messages", "Korean"),
 )
-MIXED_WORDS = (
+_MIXED_WORDS = (
     QT_TRANSLATE_NOOP("Messages", "mixed: each sentence into the other language"),
     QT_TRANSLATE_NOOP("Messages", "mixed"),
 )
-LANGUAGE_WORDS = (
+_LANGUAGE_WORDS = (
     QT_TRANSLATE_NOOP("Messages", "{language}: left as it is"),
     QT_TRANSLATE_NOOP("Messages", "{language}: already {language}, left as it is"),
     QT_TRANSLATE_NOOP("Messages", "{language}: kept"),
@@ -154,9 +155,9 @@ def described(said: str) -> str:
     titles = {title: way for way, title in DIRECTION_TITLES.items()}
     if said in titles:
         return direction_title(titles[said])
-    if said in MIXED_WORDS:
+    if said in _MIXED_WORDS:
         return translate("Messages", said)
-    for template in LANGUAGE_WORDS:
+    for template in _LANGUAGE_WORDS:
         for name in MARKED_LANGUAGE_NAMES:
             if template.format(language=name) == said:
                 return translate("Messages", template).format(language=translate("Messages", name))
@@ -258,7 +259,7 @@ def hotkey_reason(reason: str) -> str:
 
 # The same layer's refusals of one shortcut, as it words them (hotkeys/base.py, hub.py,
 # chord.py): the English templates, marked; a test checks each against the layer's own text.
-HOTKEY_ERRORS = (
+_HOTKEY_ERRORS = (
     QT_TRANSLATE_NOOP("Messages", "{keys} is used by another program. Choose another shortcut in Settings."),
     QT_TRANSLATE_NOOP("Messages", "{keys} is already the shortcut for {action}."),
     QT_TRANSLATE_NOOP("Messages", "'{keys}' is not a key combination like Ctrl+Alt+E"),
@@ -279,7 +280,7 @@ def _template_pattern(template: str) -> re.Pattern[str]:
 def hotkey_error(message: str) -> str:
     """Why one shortcut could not be registered, in the interface language where the layer
     worded it from a known template (its fields kept); else as it is (an OS error)."""
-    for template in HOTKEY_ERRORS:
+    for template in _HOTKEY_ERRORS:
         found = _template_pattern(template).match(message)
         if found:
             return translate("Messages", template).format(**found.groupdict())

@@ -17,7 +17,13 @@ import ctypes
 import logging
 import sys
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "install_none_refcount_guard",
+    "top_up",
+]
+
+
+_logger = logging.getLogger(__name__)
 
 # References that stand in for the ones PySide6 drops, per singleton.
 _RESERVES: dict[object, list[object]] = {None: [], True: [], False: []}
@@ -26,7 +32,7 @@ _LOW_WATER = 100_000
 _timer = None
 
 
-def none_leak_per_call() -> float:
+def _none_leak_per_call() -> float:
     """References to None lost per void Qt call (0.0 on healthy builds)."""
     from PySide6.QtCore import QObject
 
@@ -58,7 +64,7 @@ def install_none_refcount_guard(with_timer: bool = True) -> bool:
     ``with_timer`` adds a 1 s QTimer that tops the reserve up (needs a Q(Core)Application).
     """
     global _timer
-    if sys.version_info >= (3, 12) or none_leak_per_call() < 0.5:
+    if sys.version_info >= (3, 12) or _none_leak_per_call() < 0.5:
         return False
     top_up()
     if with_timer and _timer is None:
@@ -68,7 +74,7 @@ def install_none_refcount_guard(with_timer: bool = True) -> bool:
         _timer.setInterval(1000)
         _timer.timeout.connect(top_up)
         _timer.start()
-    log.warning(
+    _logger.warning(
         "PySide6 %s drops references to None (known bug on Python 3.11); "
         "work-around active. Install PySide6-Essentials 6.11.x to avoid it.",
         _pyside_version(),

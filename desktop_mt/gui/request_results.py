@@ -20,7 +20,12 @@ from .ports import Status
 from .requests import RequestFlow
 from .services import FileJobStart, Services
 
-log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
+__all__ = [
+    "RequestResults",
+]
+
+
+_logger = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
 
 
 class RequestResults(QObject):
@@ -49,7 +54,7 @@ class RequestResults(QObject):
         if first_ms is not None:
             # End-to-end latency as the user sees it (request -> first text on screen), beside a
             # file job or not; the log never holds text, only these figures.
-            log.info(
+            _logger.info(
                 "first translated text shown %.0f ms after the request (file job running: %s)",
                 first_ms,
                 "yes" if self._file_job else "no",
