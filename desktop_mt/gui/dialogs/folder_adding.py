@@ -33,9 +33,17 @@ from ..i18n import translate
 from ..logsetup import log_exception
 from ..messages import failure
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "FolderAdder",
+    "adds_running",
+    "keep_unseen",
+    "take_unseen",
+]
 
-Installer = Callable[[Path, Path], Path]  # (folder, target) -> the folder to use
+
+_logger = logging.getLogger(__name__)
+
+_Installer = Callable[[Path, Path], Path]  # (folder, target) -> the folder to use
 
 _RUNNING: dict[threading.Thread, str] = {}  # every add in the process: one outlives its dialog
 _RUNNING_LOCK = threading.Lock()
@@ -69,7 +77,7 @@ class FolderAdder(QObject):
     added = Signal(str, str)  # the folder chosen, the installed model's folder
     failed = Signal(str, str)  # the folder chosen, what went wrong in the user's words
 
-    def __init__(self, parent: QObject | None = None, installer: Installer = install_folder) -> None:
+    def __init__(self, parent: QObject | None = None, installer: _Installer = install_folder) -> None:
         super().__init__(parent)
         self._installer = installer
         self._thread: threading.Thread | None = None
@@ -100,7 +108,7 @@ class FolderAdder(QObject):
         try:
             (self.added if ok else self.failed).emit(str(folder), text)
         except RuntimeError:  # the dialog that owned this object was closed meanwhile
-            log.info("model folder %s: %s (its dialog had closed)", "added" if ok else "not added", text)
+            _logger.info("model folder %s: %s (its dialog had closed)", "added" if ok else "not added", text)
 
     def _install(self, folder: Path, target: Path) -> tuple[bool, str]:
         """(True, the installed folder) or (False, what went wrong in the user's words)."""

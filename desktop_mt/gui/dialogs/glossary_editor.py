@@ -36,9 +36,17 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..window import theme
 from .tm_dialog import remember_folder, start_folder
 
-GLOSSARY_FILE = "glossary.csv"
-FILE_FILTER = QT_TRANSLATE_NOOP("GlossaryEditor", "Glossary (*.csv *.tsv *.txt);;All files (*)")
-COLUMNS = (
+__all__ = [
+    "GlossaryEditor",
+    "GlossaryStore",
+    "glossary_path",
+    "save_glossary",
+]
+
+
+_GLOSSARY_FILE = "glossary.csv"
+_FILE_FILTER = QT_TRANSLATE_NOOP("GlossaryEditor", "Glossary (*.csv *.tsv *.txt);;All files (*)")
+_COLUMNS = (
     QT_TRANSLATE_NOOP("GlossaryEditor", "English"),
     QT_TRANSLATE_NOOP("GlossaryEditor", "Chinese"),
     QT_TRANSLATE_NOOP("GlossaryEditor", "Case-sensitive"),
@@ -47,7 +55,7 @@ COLUMNS = (
 
 def glossary_path() -> Path:
     """The user's glossary file in the (possibly redirected) config folder."""
-    return paths.config_dir() / GLOSSARY_FILE
+    return paths.config_dir() / _GLOSSARY_FILE
 
 
 def save_glossary(glossary: Glossary, path: Path | None = None) -> Path:
@@ -99,8 +107,8 @@ class GlossaryEditor(QWidget):
     def __init__(self, path: Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path = path or glossary_path()
-        self.table = QTableWidget(0, len(COLUMNS), self)
-        self.table.setHorizontalHeaderLabels([translate("GlossaryEditor", c) for c in COLUMNS])
+        self.table = QTableWidget(0, len(_COLUMNS), self)
+        self.table.setHorizontalHeaderLabels([translate("GlossaryEditor", c) for c in _COLUMNS])
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
@@ -228,7 +236,7 @@ class GlossaryEditor(QWidget):
             self,
             translate("GlossaryEditor", "Import a glossary"),
             str(start_folder()),
-            translate("GlossaryEditor", FILE_FILTER),
+            translate("GlossaryEditor", _FILE_FILTER),
         )
         remember_folder(path)
         return path

@@ -13,7 +13,7 @@ is), writes nothing while the
 translation that keeps sentences the user edited before (a re-translation carries them over)
 is kept as edited, with the machine's text beside it (:meth:`HistoryFeature.machine_text_of`).
 
-Each list row is drawn by :class:`EntryDelegate`: the source and "→ translation" on two lines,
+Each list row is drawn by :class:`_EntryDelegate`: the source and "→ translation" on two lines,
 each elided to the list's width as measured in its font, the row as tall as the two lines in
 the fonts they need (Chinese is wider and taller than Latin text), in either direction.
 """
@@ -66,10 +66,17 @@ from ..i18n import translate
 from ..services import Services
 from ..window import theme
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "HistoryDialog",
+    "HistoryFeature",
+    "ROW_PADDING",
+]
 
-SHOWN = 500  # the list shows at most this many matches (newest first)
-SNIPPET = 400  # at most this many characters of each side in a row's text; the row elides by width
+
+_logger = logging.getLogger(__name__)
+
+_SHOWN = 500  # the list shows at most this many matches (newest first)
+_SNIPPET = 400  # at most this many characters of each side in a row's text; the row elides by width
 ROW_PADDING = 3  # pixels above and below a row's two lines
 
 
@@ -88,7 +95,7 @@ def _labelled(label: QLabel, view: QWidget, parent: QWidget) -> QWidget:
 
 def _snippet(text: str) -> str:
     line = " ".join(text.split())
-    return line if len(line) <= SNIPPET else line[: SNIPPET - 1] + "…"
+    return line if len(line) <= _SNIPPET else line[: _SNIPPET - 1] + "…"
 
 
 def _line_height(text: str, font: QFont) -> float:
@@ -103,7 +110,7 @@ def _line_height(text: str, font: QFont) -> float:
     return max(height, QFontMetricsF(font).height())
 
 
-class EntryDelegate(QStyledItemDelegate):
+class _EntryDelegate(QStyledItemDelegate):
     """Draws a history row: the date (and mark) with the source on the first line, "→ " and
     the translation on the second. Each line is elided to the row's width as measured in its
     font (Chinese characters are wide), never by counting characters, and the row is as tall
@@ -181,7 +188,7 @@ class HistoryDialog(QDialog):
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.refresh)
         self.list = QListWidget(self)
-        self.delegate = EntryDelegate(self.list)
+        self.delegate = _EntryDelegate(self.list)
         self.list.setItemDelegate(self.delegate)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.currentItemChanged.connect(self._show_current)
@@ -252,13 +259,13 @@ class HistoryDialog(QDialog):
         keep = self.current_entry()
         query = self.search.text().strip()
         try:
-            entries = self.history.search(query, limit=SHOWN + 1)
+            entries = self.history.search(query, limit=_SHOWN + 1)
         except sqlite3.Error as exc:
             self.note.setText(translate("HistoryDialog", "Cannot read the history: {error}").format(error=exc))
             entries = []
         self.list.blockSignals(True)
         self.list.clear()
-        for entry in entries[:SHOWN]:
+        for entry in entries[:_SHOWN]:
             mark = "   ✎ edited" if entry.is_edited else ""
             item = QListWidgetItem(
                 f"{_when(entry.time)}{mark}   {_snippet(entry.source)}\n→ {_snippet(entry.translation)}"
@@ -276,11 +283,11 @@ class HistoryDialog(QDialog):
         if self.list.count():
             self.list.setCurrentRow(row)
         self._show_current()
-        more = translate("HistoryDialog", " (the newest shown; type to narrow)") if len(entries) > SHOWN else ""
+        more = translate("HistoryDialog", " (the newest shown; type to narrow)") if len(entries) > _SHOWN else ""
         if query:
             self.note.setText(
                 translate("HistoryDialog", "{count} matching “{query}”{more}").format(
-                    count=min(len(entries), SHOWN), query=query, more=more
+                    count=min(len(entries), _SHOWN), query=query, more=more
                 )
                 if entries
                 else translate("HistoryDialog", "Nothing matches “{query}”.").format(query=query)
@@ -499,7 +506,7 @@ class HistoryFeature(QObject):
                 history.set_limit(settings.history_limit)
             entry_id = history.add(source, translation, model, machine_text=machine_text)
         except sqlite3.Error as exc:
-            log.warning("history entry not written (%s)", type(exc).__name__)
+            _logger.warning("history entry not written (%s)", type(exc).__name__)
             return None
         self._last = (entry_id, source)
         if self.dialog is not None and self.dialog.isVisible():
@@ -516,7 +523,7 @@ class HistoryFeature(QObject):
         try:
             history.set_translation(self._last[0], translation)
         except sqlite3.Error as exc:
-            log.warning("history entry not updated (%s)", type(exc).__name__)
+            _logger.warning("history entry not updated (%s)", type(exc).__name__)
             return
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.refresh()
@@ -547,7 +554,7 @@ class HistoryFeature(QObject):
                 entry_id = history.add(source, final, model, machine_text=machine_text)
                 self._last = (entry_id, source)
         except sqlite3.Error as exc:
-            log.warning("history entry not updated (%s)", type(exc).__name__)
+            _logger.warning("history entry not updated (%s)", type(exc).__name__)
             return None
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.refresh()

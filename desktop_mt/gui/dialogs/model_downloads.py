@@ -18,8 +18,12 @@ from desktop_mt.models.installed import MIRROR_HINT
 from ..i18n import translate
 from ..workers.downloads import UNREACHABLE, DownloadRunner, Progress, progress_text, unreachable_text
 
+__all__ = [
+    "DownloadArea",
+]
 
-class DownloadBackend(Protocol):
+
+class _DownloadBackend(Protocol):
     """What the downloads use of the dialog's backend (``models_dialog.ModelsBackend``)."""
 
     def download(self, name: str, variant: str, progress: Callable[[Progress], None], cancel: threading.Event) -> Path:
@@ -44,7 +48,7 @@ class DownloadArea(QObject):
     progressShown = Signal(Progress)  # a progress report is on screen
     messageRequested = Signal(str, bool)  # a message for the dialog's line (text, error)
 
-    def __init__(self, backend: DownloadBackend, owner: QWidget, use_label: Callable[[str], str]) -> None:
+    def __init__(self, backend: _DownloadBackend, owner: QWidget, use_label: Callable[[str], str]) -> None:
         super().__init__(owner)
         self.backend = backend
         self.use_label = use_label  # the Use button's words for a model ("Use for ...")

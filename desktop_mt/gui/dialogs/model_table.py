@@ -19,7 +19,15 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import direction_title
 from ..workers.downloads import format_bytes
 
-COLUMNS = (
+__all__ = [
+    "ModelTable",
+    "Row",
+    "merge_rows",
+    "use_label",
+]
+
+
+_COLUMNS = (
     QT_TRANSLATE_NOOP("ModelTable", "Model"),
     QT_TRANSLATE_NOOP("ModelTable", "Languages"),
     QT_TRANSLATE_NOOP("ModelTable", "Size"),
@@ -28,8 +36,8 @@ COLUMNS = (
 )  # keys; shown translated
 # The list's groups: the directions (engine.direction.DIRECTIONS, each with its title); models of
 # another language pair go last.
-OTHER_PAIRS = QT_TRANSLATE_NOOP("ModelTable", "Other language pairs")
-GROUP_ROLE = Qt.ItemDataRole.UserRole + 1  # set on group rows (their direction, "" for others)
+_OTHER_PAIRS = QT_TRANSLATE_NOOP("ModelTable", "Other language pairs")
+_GROUP_ROLE = Qt.ItemDataRole.UserRole + 1  # set on group rows (their direction, "" for others)
 
 
 @dataclasses.dataclass
@@ -57,7 +65,7 @@ def merge_rows(catalog: list[CatalogItem], installed: list[InstalledItem]) -> li
     return rows
 
 
-def group_rows(rows: list[Row]) -> list[tuple[str | None, list[Row]]]:
+def _group_rows(rows: list[Row]) -> list[tuple[str | None, list[Row]]]:
     """The rows by direction: English->Chinese, Chinese->English, then other pairs (a group
     only when it has rows), each in the order given."""
     groups: list[tuple[str | None, list[Row]]] = []
@@ -95,7 +103,7 @@ class ModelTable(QTreeWidget):
         self.download_status = download_status
         self.rows: list[Row] = []
         self.active: dict[str, str | None] = {}  # direction -> active folder ("" = bundled)
-        self.setHeaderLabels([translate("ModelTable", c) for c in COLUMNS])
+        self.setHeaderLabels([translate("ModelTable", c) for c in _COLUMNS])
         self.setRootIsDecorated(False)
         self.setItemsExpandable(False)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -106,10 +114,10 @@ class ModelTable(QTreeWidget):
         selected = self.selected_name()
         self.rows, self.active = rows, dict(active)
         self.clear()
-        for direction, members in group_rows(rows):
-            title = direction_title(direction) if direction in DIRECTIONS else translate("ModelTable", OTHER_PAIRS)
+        for direction, members in _group_rows(rows):
+            title = direction_title(direction) if direction in DIRECTIONS else translate("ModelTable", _OTHER_PAIRS)
             group = QTreeWidgetItem([title])
-            group.setData(0, GROUP_ROLE, direction or "")
+            group.setData(0, _GROUP_ROLE, direction or "")
             group.setFlags(Qt.ItemFlag.ItemIsEnabled)  # a heading: not selectable
             font = group.font(0)
             font.setBold(True)
@@ -118,7 +126,7 @@ class ModelTable(QTreeWidget):
             for row in members:
                 group.addChild(self._item(row))
             group.setExpanded(True)
-        for col in range(1, len(COLUMNS)):
+        for col in range(1, len(_COLUMNS)):
             self.resizeColumnToContents(col)
         items = self.model_items()
         names = [i.data(0, Qt.ItemDataRole.UserRole) for i in items]
@@ -182,7 +190,7 @@ class ModelTable(QTreeWidget):
         for item in self.model_items():
             parent = item.parent()
             if item.data(0, Qt.ItemDataRole.UserRole) == name and parent is not None:
-                return str(parent.data(0, GROUP_ROLE))
+                return str(parent.data(0, _GROUP_ROLE))
         return None
 
     def is_active(self, row: Row) -> bool:
@@ -218,4 +226,4 @@ class ModelTable(QTreeWidget):
     def refresh_status(self) -> None:
         """Redraw the Status column (a download started or ended, the active model changed)."""
         for item in self.model_items():
-            item.setText(COLUMNS.index("Status"), self.status_text(item.data(0, Qt.ItemDataRole.UserRole)))
+            item.setText(_COLUMNS.index("Status"), self.status_text(item.data(0, Qt.ItemDataRole.UserRole)))

@@ -50,9 +50,17 @@ if TYPE_CHECKING:
     from ..services import Services
     from ..settings import Settings
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "DemoModelNotice",
+    "ModelsBackend",
+    "ModelsDialog",
+    "ModelsHub",
+]
 
-VARIANT_LABELS = {
+
+_logger = logging.getLogger(__name__)
+
+_VARIANT_LABELS = {
     "int8": QT_TRANSLATE_NOOP("ModelsDialog", "int8 (faster, built at install)"),
     "fp32": QT_TRANSLATE_NOOP("ModelsDialog", "fp32 (full precision)"),
 }
@@ -227,7 +235,7 @@ class ModelsDialog(QDialog):
         try:
             return dict(self.backend.active_folders())
         except Exception as exc:  # noqa: BLE001 - an unreadable choice: nothing marked active
-            log.warning("active models unavailable: %s", type(exc).__name__)
+            _logger.warning("active models unavailable: %s", type(exc).__name__)
             return {}
 
     def selected_name(self) -> str | None:
@@ -276,7 +284,7 @@ class ModelsDialog(QDialog):
         self.variant_combo.blockSignals(True)
         self.variant_combo.clear()
         for v in variants:
-            self.variant_combo.addItem(translate("ModelsDialog", VARIANT_LABELS.get(v, v)), v)
+            self.variant_combo.addItem(translate("ModelsDialog", _VARIANT_LABELS.get(v, v)), v)
         i = self.variant_combo.findData(current)
         self.variant_combo.setCurrentIndex(i if i >= 0 else 0)
         self.variant_combo.blockSignals(False)

@@ -15,8 +15,14 @@ from PySide6.QtWidgets import QWidget
 from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..platform.capture import ScreenShot
 
-HINT = QT_TRANSLATE_NOOP("RegionOverlay", "Drag over the text to translate  ·  Esc cancels")
-MIN_SIZE = 4  # logical pixels: a smaller drag is a click
+__all__ = [
+    "RegionOverlay",
+    "RegionPicker",
+]
+
+
+_HINT = QT_TRANSLATE_NOOP("RegionOverlay", "Drag over the text to translate  ·  Esc cancels")
+_MIN_SIZE = 4  # logical pixels: a smaller drag is a click
 
 
 class RegionOverlay(QWidget):
@@ -52,7 +58,7 @@ class RegionOverlay(QWidget):
             painter.drawText(
                 self.rect().adjusted(0, 40, 0, 0),
                 Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
-                translate("RegionOverlay", HINT),
+                translate("RegionOverlay", _HINT),
             )
         painter.end()
 
@@ -74,7 +80,7 @@ class RegionOverlay(QWidget):
             return
         rect = QRect(self._origin, event.position().toPoint()).normalized()
         self._origin = None
-        if rect.width() < MIN_SIZE or rect.height() < MIN_SIZE:
+        if rect.width() < _MIN_SIZE or rect.height() < _MIN_SIZE:
             self.selection = QRect()
             self.update()
             return

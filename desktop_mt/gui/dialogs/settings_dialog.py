@@ -32,17 +32,22 @@ from ..window import theme
 from .glossary_editor import GlossaryEditor
 from .settings_sections import LocalApiSection, ModelSection, ShortcutSection, spin
 
-SCRIPT_LABELS = {
+__all__ = [
+    "SettingsDialog",
+]
+
+
+_SCRIPT_LABELS = {
     "simplified": QT_TRANSLATE_NOOP("SettingsDialog", "Simplified (简体)"),
     "traditional-tw": QT_TRANSLATE_NOOP("SettingsDialog", "Traditional, Taiwan (繁體)"),
     "traditional-hk": QT_TRANSLATE_NOOP("SettingsDialog", "Traditional, Hong Kong (繁體)"),
 }
 # Quality in a translator's words: (label, beams). 0 is the model's own setting (beam search).
-QUALITY_CHOICES = (
+_QUALITY_CHOICES = (
     (QT_TRANSLATE_NOOP("SettingsDialog", "faster (shows every word as it comes)"), 1),
     (QT_TRANSLATE_NOOP("SettingsDialog", "better (the model's default)"), 0),
 )
-SCREEN_SHARE = 0.9  # the dialog opens at most this share of the screen's free area; it scrolls
+_SCREEN_SHARE = 0.9  # the dialog opens at most this share of the screen's free area; it scrolls
 
 
 def _hotkey_tone(status: str, available: bool) -> str | None:
@@ -130,7 +135,7 @@ class SettingsDialog(QDialog):
         chrome = self.buttons.sizeHint().height() + self._layout.spacing() + margins.top() + margins.bottom()
         bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
         wanted = QSize(rows.width() + margins.left() + margins.right() + bar, rows.height() + chrome)
-        limit = QSize(int(free.width() * SCREEN_SHARE), int(free.height() * SCREEN_SHARE))
+        limit = QSize(int(free.width() * _SCREEN_SHARE), int(free.height() * _SCREEN_SHARE))
         self.resize(wanted.boundedTo(limit))
         frame = self.frameGeometry()
         if not free.contains(frame):
@@ -154,7 +159,7 @@ class SettingsDialog(QDialog):
             translate("SettingsDialog", " tokens"),
         )
         self.quality_combo = QComboBox()
-        for label, beams in QUALITY_CHOICES:
+        for label, beams in _QUALITY_CHOICES:
             self.quality_combo.addItem(translate("SettingsDialog", label), beams)
         if self.quality_combo.findData(s.beams) < 0:  # a number set before (file, CLI habits)
             self.quality_combo.addItem(
@@ -171,7 +176,7 @@ class SettingsDialog(QDialog):
         )
         self.script_combo = QComboBox()
         for script in SCRIPTS:
-            self.script_combo.addItem(translate("SettingsDialog", SCRIPT_LABELS[script]), script)
+            self.script_combo.addItem(translate("SettingsDialog", _SCRIPT_LABELS[script]), script)
         self.script_combo.setCurrentIndex(max(self.script_combo.findData(s.script), 0))
         self.script_combo.setToolTip(
             translate(

@@ -43,9 +43,17 @@ from ..window import theme
 from . import folder_adding
 from .folder_adding import FolderAdder
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "LocalApiSection",
+    "ModelSection",
+    "ShortcutSection",
+    "spin",
+]
+
+
+_logger = logging.getLogger(__name__)
 # The precision choice in a translator's words; the data of each entry stays the variant name.
-VARIANT_LABELS = {
+_VARIANT_LABELS = {
     "int8": QT_TRANSLATE_NOOP("SettingsSections", "faster (int8)"),
     "fp32": QT_TRANSLATE_NOOP("SettingsSections", "exact (fp32)"),
 }
@@ -61,7 +69,7 @@ def spin(lo: int, hi: int, value: int, special: str = "", suffix: str = "") -> Q
     return box
 
 
-class WheelGuard(QObject):
+class _WheelGuard(QObject):
     """The mouse wheel over the Settings page scrolls it and never changes a choice it passes
     over (it switched "Chinese script" to Traditional HK while scrolling): a combo box or spin
     box of ``dialog`` takes the wheel only once it has the keyboard focus (a click, Tab); until
@@ -111,7 +119,7 @@ class ModelSection:
     def __init__(self, settings: Settings, form: QFormLayout, owner: QWidget) -> None:
         self.settings = settings
         self.owner = owner  # the folder dialog's parent
-        self.wheel_guard = WheelGuard(owner)  # the wheel scrolls the page, never changes a choice
+        self.wheel_guard = _WheelGuard(owner)  # the wheel scrolls the page, never changes a choice
         self.choices: dict[str, list[models.ModelChoice]] = {d: [] for d in DIRECTIONS}
         self.model_combos = {d: QComboBox() for d in DIRECTIONS}
         self.model_combo = self.model_combos[EN_ZH]  # the window's model (``model_path``)
@@ -171,7 +179,7 @@ class ModelSection:
         selected[way_of_select if way_of_select in selected else EN_ZH] = select
         if first:
             self._initial = dict(selected)
-        self.choices = direction_choices(self.settings.extra_model_dirs)
+        self.choices = _direction_choices(self.settings.extra_model_dirs)
         for way, combo in self.model_combos.items():
             combo.blockSignals(True)
             combo.clear()
@@ -195,7 +203,7 @@ class ModelSection:
         try:
             active = app_settings.active_models()
         except Exception as exc:  # noqa: BLE001 - a broken file: the bundled models are offered
-            log.warning("active models unreadable: %s", type(exc).__name__)
+            _logger.warning("active models unreadable: %s", type(exc).__name__)
             active = {}
         return {way: app_settings.model_folder(active.get(way, "")) for way in DIRECTIONS}
 
@@ -209,7 +217,7 @@ class ModelSection:
         wanted = self.variant_combo.currentData() or self.settings.variant
         self.variant_combo.clear()
         for variant in offered:
-            self.variant_combo.addItem(translate("SettingsSections", VARIANT_LABELS.get(variant, variant)), variant)
+            self.variant_combo.addItem(translate("SettingsSections", _VARIANT_LABELS.get(variant, variant)), variant)
         i = self.variant_combo.findData(wanted)
         self.variant_combo.setCurrentIndex(max(i, 0))
 
@@ -306,7 +314,7 @@ class ModelSection:
         self.reload(select=installed)
         refused = None if used_in_place else install.conversion_refused(Path(installed))
         if refused:
-            log.warning("model folder %s added as %s without conversion: %s", folder, installed, refused)
+            _logger.warning("model folder %s added as %s without conversion: %s", folder, installed, refused)
             self._say(
                 translate(
                     "SettingsSections",
@@ -316,7 +324,7 @@ class ModelSection:
                 "warning",
             )
         else:
-            log.info("model folder %s added as %s", folder, installed)
+            _logger.info("model folder %s added as %s", folder, installed)
         if not self.owner.isVisible():  # the dialog was closed meanwhile: the next one says it
             slow = translate("SettingsSections", " (kept in its downloaded layout: slower)") if refused else ""
             folder_adding.keep_unseen(
@@ -329,7 +337,7 @@ class ModelSection:
 
     def _on_folder_failed(self, folder: str, message: str) -> None:
         self.add_model_button.setEnabled(True)
-        log.warning("model folder %s not added: %s", folder, message)
+        _logger.warning("model folder %s not added: %s", folder, message)
         self._say(message, "error")
         if not self.owner.isVisible():  # the dialog was closed meanwhile: the next one says it
             folder_adding.keep_unseen(message, "error")
@@ -373,7 +381,7 @@ class ModelSection:
         return check_variant(str(self.variant_combo.currentData() or VARIANTS[0]))
 
 
-def direction_choices(extra_dirs: list[str]) -> dict[str, list[models.ModelChoice]]:
+def _direction_choices(extra_dirs: list[str]) -> dict[str, list[models.ModelChoice]]:
     """The models each direction's row offers: its bundled demo first (the Models dialog's
     list, ``StoreBackend.installed``), then the models folder and the added folders of that
     direction (``models.available_models``). A folder whose direction cannot be read now is
@@ -384,7 +392,7 @@ def direction_choices(extra_dirs: list[str]) -> dict[str, list[models.ModelChoic
     try:
         demos = {item.direction: item for item in models.StoreBackend().installed() if item.demo}
     except Exception as exc:  # noqa: BLE001 - a broken models folder still lists the bundled model
-        log.warning("models unreadable: %s", type(exc).__name__)
+        _logger.warning("models unreadable: %s", type(exc).__name__)
         demos = {}
     for way in DIRECTIONS:
         demo = demos.get(way)

@@ -50,9 +50,9 @@ from .tm_files import TMX_FILTER, TMXFailure, export_from, import_into, tmx_path
 from .tm_search import TMSearchBar, direction_label
 from .tm_table import SCORE_COL, SOURCE_COL, TARGET_COL, EntryTable
 
-log = logging.getLogger(__name__)
+_logger = logging.getLogger(__name__)
 
-SHOWN = 500  # the table shows at most this many entries (newest change first, or best match)
+_SHOWN = 500  # the table shows at most this many entries (newest change first, or best match)
 
 
 _last_folder: Path | None = None  # the folder of the last TMX file chosen (this session)
@@ -182,10 +182,10 @@ class TMDialog(QDialog):
         scores: list[float | None]
         try:
             if query and fuzzy:
-                matches = self.memory.search_fuzzy(query, direction, self.field(), limit=SHOWN + 1)
+                matches = self.memory.search_fuzzy(query, direction, self.field(), limit=_SHOWN + 1)
                 found, scores = [m.entry for m in matches], [m.score for m in matches]
             else:
-                found = self.memory.search(query, direction, limit=SHOWN + 1, field=self.field())
+                found = self.memory.search(query, direction, limit=_SHOWN + 1, field=self.field())
                 scores = [None] * len(found)
             counts = {d: self.memory.count(d) for d in DIRECTIONS}
         except ImportError as exc:  # the tm extra (rapidfuzz) is missing: substring search still works
@@ -203,7 +203,7 @@ class TMDialog(QDialog):
             )
             found, scores, counts = [], [], dict.fromkeys(DIRECTIONS, 0)
         self.search_bar.set_counts(counts)
-        self.table.fill(found[:SHOWN], scores[:SHOWN])
+        self.table.fill(found[:_SHOWN], scores[:_SHOWN])
         self.table.setColumnHidden(SCORE_COL, not (query and fuzzy))
         self.note.setText(_note(check_direction(direction), query, fuzzy, len(found), counts))
         theme.set_tone(self.note, "quiet")
@@ -357,7 +357,9 @@ class TMDialog(QDialog):
 def _note(direction: Direction, query: str, fuzzy: bool, found: int, counts: dict[Direction, int]) -> str:
     """The line under the table: how many entries are listed of how many, and the other counts."""
     more = (
-        translate("TMDialog", " (the first {shown} shown; type to narrow)").format(shown=SHOWN) if found > SHOWN else ""
+        translate("TMDialog", " (the first {shown} shown; type to narrow)").format(shown=_SHOWN)
+        if found > _SHOWN
+        else ""
     )
     total = counts[direction]
     other = ", ".join(f"{direction_label(d)}: {counts[d]}" for d in DIRECTIONS if d != direction)
@@ -374,7 +376,7 @@ def _note(direction: Direction, query: str, fuzzy: bool, found: int, counts: dic
             if fuzzy
             else translate("TMDialog", "{shown} of {total} entries with “{query}”{more}")
         )
-        return some.format(shown=min(found, SHOWN), total=total, query=query, more=more)
+        return some.format(shown=min(found, _SHOWN), total=total, query=query, more=more)
     if total:
         return translate("TMDialog", "{total} entries{more} · {other}").format(total=total, more=more, other=other)
     return translate(

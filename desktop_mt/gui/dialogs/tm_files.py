@@ -25,8 +25,8 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 # English, marked for the catalog; shown through translate("TMFiles", ...)
 TMX_FILTER = QT_TRANSLATE_NOOP("TMFiles", "TMX files (*.tmx);;All files (*)")
 NEEDS_TMX = QT_TRANSLATE_NOOP("TMFiles", "TMX needs translate-toolkit (the 'tm' extra)")
-IMPORT_FAILED = QT_TRANSLATE_NOOP("TMFiles", "Cannot import the TMX file")
-EXPORT_FAILED = QT_TRANSLATE_NOOP("TMFiles", "Cannot export the translation memory")
+_IMPORT_FAILED = QT_TRANSLATE_NOOP("TMFiles", "Cannot import the TMX file")
+_EXPORT_FAILED = QT_TRANSLATE_NOOP("TMFiles", "Cannot export the translation memory")
 
 
 def _said(text: str) -> str:
@@ -48,14 +48,14 @@ def import_into(memory: TranslationMemory, path: Path, direction: str) -> Import
     try:
         return import_tmx(memory, path, direction)
     except TMXError as exc:
-        return TMXFailure(_said(IMPORT_FAILED), str(exc))
+        return TMXFailure(_said(_IMPORT_FAILED), str(exc))
     except (ValueError, sqlite3.Error) as exc:
         return TMXFailure(
-            _said(IMPORT_FAILED),
+            _said(_IMPORT_FAILED),
             translate("TMFiles", "{file}: {error}. Nothing was imported.").format(file=path, error=exc),
         )
     except ImportError as exc:
-        return TMXFailure(_said(IMPORT_FAILED), f"{_said(NEEDS_TMX)}: {exc}")
+        return TMXFailure(_said(_IMPORT_FAILED), f"{_said(NEEDS_TMX)}: {exc}")
     finally:
         QApplication.restoreOverrideCursor()
 
@@ -72,9 +72,9 @@ def export_from(memory: TranslationMemory, path: Path, direction: str) -> int | 
         return export_tmx(memory, path, direction)
     except (OSError, sqlite3.Error) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return TMXFailure(_said(EXPORT_FAILED), f"{path}: {reason}")
+        return TMXFailure(_said(_EXPORT_FAILED), f"{path}: {reason}")
     except ImportError as exc:
-        return TMXFailure(_said(EXPORT_FAILED), f"{_said(NEEDS_TMX)}: {exc}")
+        return TMXFailure(_said(_EXPORT_FAILED), f"{_said(NEEDS_TMX)}: {exc}")
 
 
 __all__ = ["NEEDS_TMX", "TMX_FILTER", "TMXFailure", "export_from", "import_into", "tmx_path"]

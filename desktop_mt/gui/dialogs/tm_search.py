@@ -20,7 +20,7 @@ from desktop_mt.gui.messages import direction_title
 from desktop_mt.tm import BOTH, FUZZY_THRESHOLD, SOURCE, TARGET
 
 FUZZY_DELAY_MS = 250  # a fuzzy search runs this long after the last key (it scores every entry)
-FIELDS = (
+_FIELDS = (
     (BOTH, QT_TRANSLATE_NOOP("TMSearchBar", "Source and translation")),
     (SOURCE, QT_TRANSLATE_NOOP("TMSearchBar", "Source")),
     (TARGET, QT_TRANSLATE_NOOP("TMSearchBar", "Translation")),
@@ -53,7 +53,7 @@ class TMSearchBar(QWidget):
         self.timer.timeout.connect(self.changed.emit)
         self.search.textChanged.connect(self._search_changed)
         self.field_box = QComboBox(self)
-        for field, label in FIELDS:
+        for field, label in _FIELDS:
             self.field_box.addItem(translate("TMSearchBar", label), field)
         self.field_box.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.fuzzy_check = QCheckBox(translate("TMSearchBar", "Fuzzy"), self)

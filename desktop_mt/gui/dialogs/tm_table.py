@@ -105,7 +105,7 @@ class EntryTable(QTableWidget):
                     item.setData(Qt.ItemDataRole.UserRole, entry)
                 self.setItem(row, col, item)
             changed = format_tmx_date(entry.changed or entry.created)
-            for col, text in ((ORIGIN_COL, origin_label(entry.origin)), (CHANGED_COL, changed)):
+            for col, text in ((ORIGIN_COL, _origin_label(entry.origin)), (CHANGED_COL, changed)):
                 item = QTableWidgetItem(text)
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 item.setToolTip(tip)
@@ -134,16 +134,16 @@ class EntryTable(QTableWidget):
             self.textEdited.emit(item.row(), field, item.text())
 
 
-ORIGINS = {  # an entry's origin as the memory stores it -> its name in the interface
+_ORIGINS = {  # an entry's origin as the memory stores it -> its name in the interface
     "approved": QT_TRANSLATE_NOOP("EntryTable", "approved"),
     "imported": QT_TRANSLATE_NOOP("EntryTable", "imported"),
     "edited": QT_TRANSLATE_NOOP("EntryTable", "edited"),
 }
 
 
-def origin_label(origin: str) -> str:
+def _origin_label(origin: str) -> str:
     """An entry's origin in the interface language (an unknown one as the memory has it)."""
-    return translate("EntryTable", ORIGINS[origin]) if origin in ORIGINS else origin
+    return translate("EntryTable", _ORIGINS[origin]) if origin in _ORIGINS else origin
 
 
 def entry_tooltip(entry: Entry) -> str:
