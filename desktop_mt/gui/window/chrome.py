@@ -42,6 +42,25 @@ from .look import FitLabel
 from .postedit_pane import PostEditPane
 from .shell import WindowShell
 
+__all__ = [
+    "AnswerT",
+    "CLIPBOARD_SHORTCUT",
+    "DEFAULT_FONT_SIZE",
+    "FILE_FILTER",
+    "FONT_SIZES",
+    "FileJobPanel",
+    "MIN_WIDTH",
+    "REDO_SHORTCUT",
+    "SCREEN_SHARE",
+    "SHORTCUTS",
+    "STATES",
+    "WarningBanner",
+    "WindowChrome",
+    "dropped_file",
+    "file_filter",
+]
+
+
 STATES = tuple(Status)  # the status bar's states (the stylesheet matches their values)
 CLIPBOARD_SHORTCUT = "Ctrl+Shift+V"  # in-app "translate clipboard" (works on Wayland too)
 REDO_SHORTCUT = "Ctrl+Y"  # redo besides the platform's own (Ctrl+Shift+Z here): Windows and DeepL users expect it
@@ -221,7 +240,7 @@ class FileJobPanel(QFrame):
         )
 
 
-class ToolbarOverflow(QObject):
+class _ToolbarOverflow(QObject):
     """The toolbar's » (Qt's extension button, shown when the window is too narrow for every
     button) as a menu of what does not fit: the hidden buttons' actions, and the direction
     control's entries and Swap when it is hidden itself. Qt's own » lays the hidden buttons out
@@ -414,7 +433,7 @@ class WindowChrome:
         ):
             self.toolbar.addSeparator() if action is None else self.toolbar.addAction(action)
         window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
-        self.overflow = ToolbarOverflow(self.toolbar, self.direction_bar, self.swap_action)  # the » menu
+        self.overflow = _ToolbarOverflow(self.toolbar, self.direction_bar, self.swap_action)  # the » menu
         button = self.toolbar.widgetForAction
         self.translate_button, self.stop_button = button(self.translate_action), button(self.stop_action)
         self.copy_button, self.clear_button = button(self.copy_action), button(self.clear_action)

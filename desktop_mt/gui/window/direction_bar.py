@@ -33,11 +33,22 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..messages import described, direction_title
 from ..services import Services
 
+__all__ = [
+    "CHOICES",
+    "DESCRIBED",
+    "DirectionBar",
+    "DirectionFeature",
+    "LABELS",
+    "SWAP_SHORTCUT",
+    "swapped",
+]
+
+
 SWAP_SHORTCUT = "Ctrl+Shift+S"
 DESCRIBED = 2000  # characters of the text the Auto entry describes
-AUTO_LABEL_LENGTH = 24  # characters the combo box has room for
-LABEL_DELAY_MS = 150  # the Auto entry follows the source pane's text this long after a change
-SWAPS_KEPT = 32  # swaps whose undo and redo bring their direction back
+_AUTO_LABEL_LENGTH = 24  # characters the combo box has room for
+_LABEL_DELAY_MS = 150  # the Auto entry follows the source pane's text this long after a change
+_SWAPS_KEPT = 32  # swaps whose undo and redo bring their direction back
 
 
 # The window's direction choice is the engine's Target ("auto", "zh": English -> Chinese, "en":
@@ -47,7 +58,7 @@ CHOICES: tuple[Target, ...] = (AUTO, ZH, EN)
 LABELS: dict[Target, str] = {AUTO: QT_TRANSLATE_NOOP("DirectionBar", "Auto")}  # shown translated
 
 
-def choice_label(target: Target) -> str:
+def _choice_label(target: Target) -> str:
     """A choice's words in the interface language: "Auto", or its direction's title
     (engine.direction.DIRECTION_TITLES)."""
     way = direction.direction_into(target)
@@ -76,12 +87,12 @@ class DirectionBar(QWidget):
         self.combo.setObjectName("direction")
         # Room for the longest entry ("Auto (Chinese → English)") whatever it shows now.
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.combo.setMinimumContentsLength(AUTO_LABEL_LENGTH)
+        self.combo.setMinimumContentsLength(_AUTO_LABEL_LENGTH)
         self.combo.setToolTip(
             translate("DirectionBar", "Translation direction: Auto translates each sentence into the other language")
         )
         for target in CHOICES:
-            self.combo.addItem(choice_label(target), target)
+            self.combo.addItem(_choice_label(target), target)
         self.swap_button = QToolButton(self)
         self.swap_button.setObjectName("swap")
         self.swap_button.setText("⇄")
@@ -159,7 +170,7 @@ class DirectionFeature(QObject):
         # kept and so never starts a request), a moment after it changes.
         self._label_timer = QTimer(window.window())  # goes with the window (no label to update after it)
         self._label_timer.setSingleShot(True)
-        self._label_timer.setInterval(LABEL_DELAY_MS)
+        self._label_timer.setInterval(_LABEL_DELAY_MS)
         self._label_timer.timeout.connect(lambda: self.update_label(self.window.source_text()))
         # Undo and redo of a swap bring its direction back with its text (connected before the
         # stale guard, which then translates with the direction restored).
@@ -208,7 +219,7 @@ class DirectionFeature(QObject):
         self.window.set_source(translation)
         end_undo_step(self.window.source)  # typing after the swap is an undo step of its own
         self._swaps.append(_Swap(before, document.availableUndoSteps(), old, self.target))
-        del self._swaps[:-SWAPS_KEPT]
+        del self._swaps[:-_SWAPS_KEPT]
         self.services.translate(translation)
 
     # ---- undo and redo of a swap --------------------------------------------------------------

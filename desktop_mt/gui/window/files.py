@@ -18,6 +18,10 @@ from .chrome import AnswerT, WindowChrome, dropped_file
 from .menus import WindowMenus
 from .shell import WindowShell
 
+__all__ = [
+    "WindowFiles",
+]
+
 
 class WindowFiles(QObject):
     """File drops, the file-job strip, Recent files and the job's questions (see the module

@@ -15,6 +15,11 @@ from PySide6.QtWidgets import QPlainTextEdit, QToolButton, QWidget
 
 from ..ports import WindowPort
 
+__all__ = [
+    "TabFocus",
+]
+
+
 _TABS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
 
 

@@ -18,7 +18,14 @@ from PySide6.QtGui import QFont, QFontDatabase
 
 from ...base.resources_path import resource_path
 
-CJK_FAMILIES = [
+__all__ = [
+    "editor_font",
+    "installed_cjk_families",
+    "stylesheet",
+]
+
+
+_CJK_FAMILIES = [
     "Noto Sans CJK SC",
     "Noto Sans SC",
     "Source Han Sans SC",
@@ -29,21 +36,21 @@ CJK_FAMILIES = [
     "WenQuanYi Micro Hei",
     "Droid Sans Fallback",
 ]
-LATIN_FAMILIES = ["Noto Sans", "Segoe UI", "Helvetica Neue", "DejaVu Sans", "Sans Serif"]
+_LATIN_FAMILIES = ["Noto Sans", "Segoe UI", "Helvetica Neue", "DejaVu Sans", "Sans Serif"]
 
 
 def editor_font(point_size: int = 13) -> QFont:
     """A font whose fallback list covers English and Simplified Chinese."""
     font = QFont()
-    font.setFamilies(LATIN_FAMILIES + CJK_FAMILIES)
+    font.setFamilies(_LATIN_FAMILIES + _CJK_FAMILIES)
     font.setPointSize(point_size)
     return font
 
 
 def installed_cjk_families() -> list[str]:
-    """The CJK families of :data:`CJK_FAMILIES` present on this system (for diagnostics)."""
+    """The CJK families of :data:`_CJK_FAMILIES` present on this system (for diagnostics)."""
     have = set(QFontDatabase.families())
-    return [f for f in CJK_FAMILIES if f in have]
+    return [f for f in _CJK_FAMILIES if f in have]
 
 
 def stylesheet() -> str:

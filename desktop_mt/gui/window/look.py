@@ -24,10 +24,20 @@ from PySide6.QtWidgets import QLabel, QToolButton, QWidget
 from ..ports import WindowPort
 from .theme import contrast_ratio
 
-PANE_CONTRAST = 1.15  # the translation pane's background against the source pane's
+__all__ = [
+    "FitLabel",
+    "HIGHLIGHT_CONTRAST",
+    "TEXT_CONTRAST",
+    "WindowLook",
+    "highlight_color",
+    "mix",
+]
+
+
+_PANE_CONTRAST = 1.15  # the translation pane's background against the source pane's
 HIGHLIGHT_CONTRAST = 1.8  # the highlight against the pane it is on
 TEXT_CONTRAST = 4.5  # the text on the highlight (WCAG AA)
-MAX_MINIMUM_WIDTH = 140  # px a status label claims at most for its shortest form
+_MAX_MINIMUM_WIDTH = 140  # px a status label claims at most for its shortest form
 
 
 def mix(a: QColor, b: QColor, t: float) -> QColor:
@@ -36,16 +46,16 @@ def mix(a: QColor, b: QColor, t: float) -> QColor:
     return QColor.fromRgbF(*(x + (y - x) * t for x, y in pairs))
 
 
-def pane_color(palette: QPalette) -> QColor:
+def _pane_color(palette: QPalette) -> QColor:
     """The translation pane's background (see the module docstring)."""
     base = palette.color(QPalette.ColorRole.Base)
     alternate = palette.color(QPalette.ColorRole.AlternateBase)
-    if contrast_ratio(base, alternate) >= PANE_CONTRAST:
+    if contrast_ratio(base, alternate) >= _PANE_CONTRAST:
         return alternate
     text = palette.color(QPalette.ColorRole.Text)
     for step in range(1, 21):
         color = mix(base, text, step / 100)
-        if contrast_ratio(base, color) >= PANE_CONTRAST:
+        if contrast_ratio(base, color) >= _PANE_CONTRAST:
             return color
     return alternate
 
@@ -68,7 +78,7 @@ def highlight_color(palette: QPalette, background: QColor) -> QColor:
     return color
 
 
-def chevron_icon(color: QColor, size: int = 16) -> QIcon:
+def _chevron_icon(color: QColor, size: int = 16) -> QIcon:
     """A » drawn in ``color`` (the toolbar's extension button)."""
     pixmap = QPixmap(size, size)
     pixmap.fill(Qt.GlobalColor.transparent)
@@ -99,7 +109,7 @@ class FitLabel(QLabel):
         shortest = min((text, *self.shorter), key=len) if text else ""
         margins = self.contentsMargins()
         need = self.fontMetrics().horizontalAdvance(shortest) + margins.left() + margins.right() + 2
-        self.setMinimumWidth(min(need, MAX_MINIMUM_WIDTH) if shortest else 0)
+        self.setMinimumWidth(min(need, _MAX_MINIMUM_WIDTH) if shortest else 0)
 
     def shown_text(self) -> str:
         """What the label shows at its current width."""
@@ -143,7 +153,7 @@ class WindowLook(QObject):
         """Colour the translation pane and the » from the window's palette."""
         palette = self.widget.palette()
         target = self.window.target
-        pane = pane_color(palette)
+        pane = _pane_color(palette)
         own = QPalette()  # only these two roles set: the others follow the window's palette
         for role in (QPalette.ColorRole.Base, QPalette.ColorRole.AlternateBase):
             own.setColor(role, pane)
@@ -153,4 +163,4 @@ class WindowLook(QObject):
         target.setStyleSheet(f"QPlainTextEdit#target {{ background: {pane.name()}; }}")
         button = self.extension_button()
         if button is not None:
-            button.setIcon(chevron_icon(palette.color(QPalette.ColorRole.ButtonText)))
+            button.setIcon(_chevron_icon(palette.color(QPalette.ColorRole.ButtonText)))

@@ -54,8 +54,13 @@ from .look import WindowLook
 from .menus import WindowMenus
 from .progress import without_mark
 
+__all__ = [
+    "MainWindow",
+]
+
+
 # The status words as shown (Status's values stay the stylesheet's keys); marked for lupdate.
-STATE_WORDS = (
+_STATE_WORDS = (
     QT_TRANSLATE_NOOP("MainWindow", "loading"),
     QT_TRANSLATE_NOOP("MainWindow", "translating"),
     QT_TRANSLATE_NOOP("MainWindow", "idle"),

@@ -12,6 +12,10 @@ from ..i18n import translate
 from .chrome import DEFAULT_FONT_SIZE, REDO_SHORTCUT, SHORTCUTS, WindowChrome
 from .shell import WindowShell
 
+__all__ = [
+    "WindowMenus",
+]
+
 
 class WindowMenus:
     """The menus of the main window; see the module docstring."""

@@ -34,8 +34,17 @@ from . import fonts, theme
 if TYPE_CHECKING:
     from desktop_mt.engine.events import TranslationStats
 
+__all__ = [
+    "OFFSET",
+    "PopupFeature",
+    "SIZE",
+    "direction_title",
+    "place_near",
+]
+
+
 SIZE = QSize(420, 220)
-BOTH_WAYS = "English ↔ 中文"
+_BOTH_WAYS = "English ↔ 中文"
 OFFSET = QPoint(14, 18)  # below and right of the pointer, so it does not cover what was selected
 
 
@@ -43,7 +52,7 @@ def direction_title(text: str) -> str:
     """The popup's title for ``text`` in the interface language: which way it is translated
     ("Chinese → English"), or why it is left as it is ("Japanese: left as it is"), in the
     words of the window's Auto entry (:func:`..messages.describe_text`)."""
-    return describe_text(text) or BOTH_WAYS
+    return describe_text(text) or _BOTH_WAYS
 
 
 def place_near(pointer: QPoint, size: QSize, area: QRect, offset: QPoint = OFFSET) -> QPoint:
@@ -60,7 +69,7 @@ def place_near(pointer: QPoint, size: QSize, area: QRect, offset: QPoint = OFFSE
     return QPoint(x, y)
 
 
-class TranslationPopup(QFrame):
+class _TranslationPopup(QFrame):
     """The popup itself: passive, like the main window (see :class:`PopupFeature`)."""
 
     copyRequested = Signal()
@@ -75,7 +84,7 @@ class TranslationPopup(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         self.setAutoFillBackground(True)
-        self.title = QLabel(BOTH_WAYS, self)
+        self.title = QLabel(_BOTH_WAYS, self)
         theme.set_tone(self.title, "quiet")
         self.text = QPlainTextEdit(self)
         self.text.setObjectName("popupText")
@@ -160,7 +169,7 @@ class PopupFeature(QObject):
         super().__init__(services.owner)
         self.services = services
         self.input = input_handling  # Edit > Join lines on paste applies to the popup's text too
-        self.popup = TranslationPopup()
+        self.popup = _TranslationPopup()
         self.popup.copyRequested.connect(self.copy)
         self.popup.openRequested.connect(self.open_in_window)
         self.popup.closed.connect(self.cancel)

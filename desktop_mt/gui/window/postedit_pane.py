@@ -26,10 +26,17 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QWidget
 
 from ..i18n import QT_TRANSLATE_NOOP, translate
 
-HINT_KEYS = QT_TRANSLATE_NOOP("CompletionHint", "Tab accepts · Esc dismisses")
-SHORT_KEYS = "⇥ Tab"  # after the completion on its line; HINT_KEYS in the tooltip
-MIN_INLINE = 120  # pixels of the line left after the cursor for the hint to go inline
-MIN_UNDER = 160  # the least width of the hint under the cursor's line (moved left to have it)
+__all__ = [
+    "CompletionHint",
+    "PostEditPane",
+    "document_slice",
+]
+
+
+_HINT_KEYS = QT_TRANSLATE_NOOP("CompletionHint", "Tab accepts · Esc dismisses")
+_SHORT_KEYS = "⇥ Tab"  # after the completion on its line; HINT_KEYS in the tooltip
+_MIN_INLINE = 120  # pixels of the line left after the cursor for the hint to go inline
+_MIN_UNDER = 160  # the least width of the hint under the cursor's line (moved left to have it)
 
 
 def document_slice(document: QTextDocument, start: int, end: int) -> str:
@@ -83,13 +90,13 @@ class CompletionHint(QLabel):
         if self.font() != self.pane.font():
             self.setFont(self.pane.font())
         line = " ".join(completion.split())  # the rest of one sentence: no line breaks in it
-        keys = f"  {SHORT_KEYS}"
+        keys = f"  {_SHORT_KEYS}"
         metrics = self.fontMetrics()
         room = max(40, width - metrics.horizontalAdvance(keys) - 2 * self.margin() - 4)
         self.setText(metrics.elidedText(line, Qt.TextElideMode.ElideRight, room) + keys)
         self.setToolTip(
             translate("CompletionHint", "The model's completion of this sentence from what you typed ({keys}):").format(
-                keys=translate("CompletionHint", HINT_KEYS)
+                keys=translate("CompletionHint", _HINT_KEYS)
             )
             + f"\n{line}"
         )
@@ -191,12 +198,12 @@ class PostEditPane(QPlainTextEdit):
             if at_end.top() == rect.top() and line_right is not None and line_right > at_end.left() + 1:
                 right = min(right, at_end.left())  # another sentence follows on this line
                 after_line = line_right + 8
-        if right - rect.right() >= MIN_INLINE:
+        if right - rect.right() >= _MIN_INLINE:
             self.hint.show_text(completion, QPoint(rect.right() + 1, rect.top()), right - rect.right() - 1)
-        elif after_line is not None and edge - after_line >= MIN_INLINE:
+        elif after_line is not None and edge - after_line >= _MIN_INLINE:
             self.hint.show_text(completion, QPoint(after_line, rect.top()), edge - after_line)
         else:
-            width = max(edge - rect.left(), min(edge - 4, MIN_UNDER))  # show_text moves it left to fit
+            width = max(edge - rect.left(), min(edge - 4, _MIN_UNDER))  # show_text moves it left to fit
             self.hint.show_text(completion, QPoint(rect.left(), rect.bottom() + 2), width, above=rect.top() - 2)
 
     def _line_right(self, cursor: QTextCursor) -> int | None:

@@ -26,6 +26,17 @@ from ..i18n import translate
 from ..ports import Status
 from ..services import Services
 
+__all__ = [
+    "ProgressFeature",
+    "STOP_MARK",
+    "count_sentences",
+    "has_mark",
+    "mark_stopped",
+    "stop_mark",
+    "without_mark",
+]
+
+
 STOP_MARK = "\n— stopped here —"  # plain dashes: every font has them (English; stop_mark() is shown)
 
 

@@ -10,6 +10,10 @@ from typing import Protocol
 from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QMainWindow
 
+__all__ = [
+    "WindowShell",
+]
+
 
 class WindowShell(Protocol):
     """The main window as its parts see it (``MainWindow`` implements it)."""

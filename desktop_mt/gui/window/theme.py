@@ -11,11 +11,19 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QWidget
 
+__all__ = [
+    "contrast_ratio",
+    "dark_palette",
+    "set_tone",
+    "tone_color",
+]
+
+
 # (on a light background, on a dark background): WCAG contrast >= 4.5 against white / #202020.
 _TONES = {"error": ("#b00020", "#ff8a80"), "warning": ("#8a5a00", "#ffd180")}
 
 
-def is_dark(palette: QPalette) -> bool:
+def _is_dark(palette: QPalette) -> bool:
     """Whether the palette's window background is dark."""
     return palette.color(QPalette.ColorRole.Window).lightnessF() < 0.5
 
@@ -25,7 +33,7 @@ def tone_color(palette: QPalette, tone: str) -> QColor:
     if tone == "quiet":
         return palette.color(QPalette.ColorRole.PlaceholderText)
     light, dark = _TONES[tone]
-    return QColor(dark if is_dark(palette) else light)
+    return QColor(dark if _is_dark(palette) else light)
 
 
 def set_tone(widget: QWidget, tone: str | None) -> None:

@@ -8,6 +8,11 @@ from PySide6.QtWidgets import QApplication, QLabel, QMenu, QSystemTrayIcon, QWid
 
 from ..i18n import translate
 
+__all__ = [
+    "Tray",
+    "notice_windows",
+]
+
 
 class Tray(QObject):
     """Tray icon and menu. The menu and its actions exist even where the desktop has no
@@ -53,7 +58,7 @@ class Tray(QObject):
         if self.available and self.icon.isVisible():
             self.icon.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, 8000)
             for balloon in notice_windows():
-                readable_balloon(balloon)
+                _readable_balloon(balloon)
 
     def hide(self) -> None:
         """Remove the icon (on quit)."""
@@ -65,7 +70,7 @@ def notice_windows() -> list[QWidget]:
     return [w for w in QApplication.topLevelWidgets() if w.metaObject().className() == "QBalloonTip"]
 
 
-def readable_balloon(balloon: QWidget) -> None:
+def _readable_balloon(balloon: QWidget) -> None:
     """Qt paints its notice on its own palette's Window colour (a light yellow) but, under an
     application stylesheet, its labels take the application's palette: under a dark theme,
     light text on light yellow. Its labels get the notice's own text colour."""
