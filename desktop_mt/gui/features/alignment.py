@@ -35,8 +35,24 @@ if TYPE_CHECKING:
     from desktop_mt.engine.glossary import Term
     from desktop_mt.tm.store import Match
 
+__all__ = [
+    "Alignment",
+    "AlignmentFeature",
+    "AlignmentView",
+    "CONFIRMED",
+    "Pair",
+    "SegmentSpan",
+    "SegmentTracker",
+    "index_of16",
+    "memory_mark_color",
+    "missing_terms_text",
+    "term_warning_color",
+    "utf16_len",
+]
+
+
 MODEL, KEPT, MEMORY = "model", "kept", "memory"  # a pair's origin (as ``tm.incremental``'s)
-MARKS_PAINT_MS = 50  # while a text streams, its sentences' new marks are painted together
+_MARKS_PAINT_MS = 50  # while a text streams, its sentences' new marks are painted together
 CONFIRMED = "confirmed"  # a pair's status once the user confirmed it (``postedit_confirm.SentenceStatus``)
 
 
@@ -155,7 +171,7 @@ def _loose_pattern(sentence: str) -> re.Pattern[str] | None:
     return re.compile(r"\s+".join(re.escape(w) for w in words)) if words else None
 
 
-def slice16(text: str, start16: int, end16: int) -> str:
+def _slice16(text: str, start16: int, end16: int) -> str:
     """``text`` from UTF-16 position ``start16`` to ``end16``."""
     return text[index_of16(text, start16) : index_of16(text, end16)]
 
@@ -313,7 +329,7 @@ class Alignment:
             else:  # the edit removed the start of this sentence (or all of it)
                 new_start = pos + added
                 pair.tgt = (new_start, max(new_start, end + delta))
-            pair.translation = new_text(*pair.tgt) if callable(new_text) else slice16(new_text, *pair.tgt)
+            pair.translation = new_text(*pair.tgt) if callable(new_text) else _slice16(new_text, *pair.tgt)
             pair.edited = True
             changed.append(pair)
         return changed
@@ -361,7 +377,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit  # noqa: E402
 from ..services import Services  # noqa: E402 - what the feature follows (the session, the worker)
 from ..window.look import highlight_color  # noqa: E402 - the palette's highlight, as opaque as it must be
 
-Mark = tuple[Pair, QTextCharFormat]  # a sentence's mark in the translation pane, and its look
+_Mark = tuple[Pair, QTextCharFormat]  # a sentence's mark in the translation pane, and its look
 
 
 class AlignmentView(QObject):
@@ -386,13 +402,13 @@ class AlignmentView(QObject):
         # Kept as (pair, format) by kind; the selections are made at each paint from the pairs'
         # ranges as they are then (a selection made at the end of the pane would grow with the
         # text streamed after it).
-        self._marks: tuple[list[Mark], ...] = ([], [], [])
+        self._marks: tuple[list[_Mark], ...] = ([], [], [])
         self._formats: dict[str, QTextCharFormat] = {}  # one format per kind of mark (Qt paints them as one)
         # New marks of streamed sentences are painted together, at most every MARKS_PAINT_MS
         # (each paint hands Qt every mark), and at the request's end (``flush_marks``).
         self._marks_timer = QTimer(self)
         self._marks_timer.setSingleShot(True)
-        self._marks_timer.setInterval(MARKS_PAINT_MS)
+        self._marks_timer.setInterval(_MARKS_PAINT_MS)
         self._marks_timer.timeout.connect(self.flush_marks)
         # The glossary terms a pair's translation lacks (set by post-editing; none by default):
         # such a sentence is marked, never left to look right.
@@ -548,7 +564,7 @@ class AlignmentView(QObject):
         self._paint(self.target, pair.tgt if pair else None, self._selections())
         self.highlighted.emit(pair)
 
-    def _marks_of(self, pairs: list[Pair]) -> tuple[list[Mark], ...]:
+    def _marks_of(self, pairs: list[Pair]) -> tuple[list[_Mark], ...]:
         """The translation pane's marks of ``pairs``: memory, confirmed, missing terms."""
         return self._memory_marks(pairs), self._confirmed_marks(pairs), self._term_marks(pairs)
 
@@ -562,7 +578,7 @@ class AlignmentView(QObject):
             return []
         return [p for p in self.alignment.pairs if p.origin == MEMORY and not p.edited]
 
-    def _memory_marks(self, pairs: list[Pair]) -> list[Mark]:
+    def _memory_marks(self, pairs: list[Pair]) -> list[_Mark]:
         """A dotted underline in the palette's link colour under each translation from memory."""
         memory = [p for p in pairs if p.origin == MEMORY and not p.edited and p.tgt[0] < p.tgt[1]]
         if not memory:
@@ -581,7 +597,7 @@ class AlignmentView(QObject):
             return []
         return [p for p in self.alignment.pairs if self.status_of(p) == CONFIRMED]
 
-    def _confirmed_marks(self, pairs: list[Pair]) -> list[Mark]:
+    def _confirmed_marks(self, pairs: list[Pair]) -> list[_Mark]:
         """A solid underline in a green that reads on the palette's base under each confirmed sentence."""
         confirmed = [p for p in pairs if p.tgt[0] < p.tgt[1] and self.status_of(p) == CONFIRMED]
         if not confirmed:
@@ -601,7 +617,7 @@ class AlignmentView(QObject):
             return []
         return [p for p in self.alignment.pairs if self.missing_terms(p)]
 
-    def _term_marks(self, pairs: list[Pair]) -> list[Mark]:
+    def _term_marks(self, pairs: list[Pair]) -> list[_Mark]:
         """A wavy underline (the spell checker's) in the palette's red under each translation
         that lacks a glossary term, with the terms in its tooltip."""
         marks = []

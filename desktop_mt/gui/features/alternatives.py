@@ -42,14 +42,24 @@ from ..services import Services
 from ..window.postedit_pane import document_slice
 from .alignment import AlignmentView, Pair, utf16_len
 
-SHORTCUT = "Ctrl+Shift+A"
-FROM_HERE_SHORTCUT = "Alt+Down"  # alternatives from the cursor, as a keyboard menu
+__all__ = [
+    "AlternativesFeature",
+    "AlternativesPopup",
+    "COUNT",
+    "SPACE",
+    "clean_start",
+    "piece_starts",
+]
+
+
+_SHORTCUT = "Ctrl+Shift+A"
+_FROM_HERE_SHORTCUT = "Alt+Down"  # alternatives from the cursor, as a keyboard menu
 COUNT = 3
 CLICK, MENU = "click", "menu"  # how alternatives from a word were asked for
 SPACE = "\u2581"  # SentencePiece's space
 
 
-def replace_in_pane(view: AlignmentView, start: int, end: int, text: str) -> None:
+def _replace_in_pane(view: AlignmentView, start: int, end: int, text: str) -> None:
     """Put ``text`` in place of the pane's ``start``-``end`` (UTF-16) as one undo step made by
     the user (the alignment follows it: ``PostEditPane.userEdited``)."""
     target = view.target
@@ -66,7 +76,7 @@ def replace_in_pane(view: AlignmentView, start: int, end: int, text: str) -> Non
 
 
 @dataclasses.dataclass(frozen=True)
-class Pending:
+class _Pending:
     """A request on its way: its id and cancel flag, the sentence, and for alternatives from a
     word the position they start at and how they were asked for (``CLICK`` or ``MENU``)."""
 
@@ -155,13 +165,13 @@ class AlternativesFeature(QObject):
         target = window.target
         self.menu: QMenu | None = None
         self.popup = AlternativesPopup(target)
-        self._type_through = TypeThrough(target, self)
-        self._closer = PopupCloser(self.popup, self.popup)  # goes with the popup (and off the pane)
+        self._type_through = _TypeThrough(target, self)
+        self._closer = _PopupCloser(self.popup, self.popup)  # goes with the popup (and off the pane)
         target.installEventFilter(self._closer)
         target.viewport().installEventFilter(self._closer)
         target.verticalScrollBar().valueChanged.connect(lambda _v: self.popup.dismiss())
         self._next_id = 0
-        self._pending: Pending | None = None
+        self._pending: _Pending | None = None
         self._requested.connect(worker.alternatives)
         self._fromRequested.connect(worker.alternatives_from)
         word_clicks = getattr(target, "wordClicked", None)
@@ -174,10 +184,10 @@ class AlternativesFeature(QObject):
         self.action = QAction(translate("Alternatives", "Alternatives…"), window.window())
         self.action.setToolTip(
             translate("Alternatives", "Other translations of the sentence under the cursor ({keys})").format(
-                keys=SHORTCUT
+                keys=_SHORTCUT
             )
         )
-        self.action.setShortcut(QKeySequence(SHORTCUT))
+        self.action.setShortcut(QKeySequence(_SHORTCUT))
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.action.triggered.connect(lambda _c=False: self.request())
         window.addAction(self.action)
@@ -185,9 +195,9 @@ class AlternativesFeature(QObject):
         self.from_here_action.setToolTip(
             translate(
                 "Alternatives", "Other continuations of the translation from the word at the cursor ({keys})"
-            ).format(keys=FROM_HERE_SHORTCUT)
+            ).format(keys=_FROM_HERE_SHORTCUT)
         )
-        self.from_here_action.setShortcut(QKeySequence(FROM_HERE_SHORTCUT))
+        self.from_here_action.setShortcut(QKeySequence(_FROM_HERE_SHORTCUT))
         self.from_here_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.from_here_action.triggered.connect(lambda _c=False: self.request_from(target.textCursor().position()))
         target.addAction(self.from_here_action)
@@ -204,7 +214,7 @@ class AlternativesFeature(QObject):
             return None
         self.cancel()
         self._next_id += 1
-        self._pending = Pending(self._next_id, threading.Event(), pair)
+        self._pending = _Pending(self._next_id, threading.Event(), pair)
         self.window.statusBar().showMessage(translate("Alternatives", "Finding alternatives…"))
         self._requested.emit(
             self._next_id, pair.source, COUNT, self.services.generation_options(), self._pending.cancel
@@ -232,7 +242,7 @@ class AlternativesFeature(QObject):
         self._next_id += 1
         revision = self.window.target.document().revision()
         cursor = self.window.target.textCursor().position()
-        self._pending = Pending(self._next_id, threading.Event(), pair, start, how, revision, cursor)
+        self._pending = _Pending(self._next_id, threading.Event(), pair, start, how, revision, cursor)
         if how == MENU:
             self.window.statusBar().showMessage(translate("Alternatives", "Finding alternatives from this word…"), 4000)
         options = self.services.window_options()
@@ -371,7 +381,7 @@ class AlternativesFeature(QObject):
         alignment = self.view.alignment
         if alignment is None or pair not in alignment.pairs:
             return
-        replace_in_pane(self.view, start, pair.tgt[1], text)
+        _replace_in_pane(self.view, start, pair.tgt[1], text)
         self._replaced()
 
     def _menu_position(self, pair: Pair) -> QPoint:
@@ -391,7 +401,7 @@ class AlternativesFeature(QObject):
         alignment = self.view.alignment
         if text == pair.translation or alignment is None or pair not in alignment.pairs:
             return
-        replace_in_pane(self.view, pair.tgt[0], pair.tgt[1], text)
+        _replace_in_pane(self.view, pair.tgt[0], pair.tgt[1], text)
         self._replaced()
 
     def _replaced(self) -> None:
@@ -405,17 +415,17 @@ class AlternativesFeature(QObject):
         at = target.cursorForPosition(pos).position()
         pair = self.view.pair_at("target", at)
         menu.addSeparator()
-        here = menu.addAction(translate("Alternatives", "Alternatives from here") + f"\t{FROM_HERE_SHORTCUT}")
+        here = menu.addAction(translate("Alternatives", "Alternatives from here") + f"\t{_FROM_HERE_SHORTCUT}")
         here.setEnabled(pair is not None)
         here.triggered.connect(lambda _c=False, p=at: self.request_from(p))
-        action = menu.addAction(translate("Alternatives", "Alternatives…") + f"\t{SHORTCUT}")
+        action = menu.addAction(translate("Alternatives", "Alternatives…") + f"\t{_SHORTCUT}")
         action.setEnabled(pair is not None)
         action.triggered.connect(lambda _c=False, p=pair: self.request(p))
         self.menu = menu
         menu.popup(target.viewport().mapToGlobal(pos))
 
 
-class PopupCloser(QObject):
+class _PopupCloser(QObject):
     """On the translation pane: a key takes the click's alternatives away and goes on to the
     pane (Esc only takes them away); so does a new click in the pane or leaving it."""
 
@@ -439,7 +449,7 @@ class PopupCloser(QObject):
         return False
 
 
-class TypeThrough(QObject):
+class _TypeThrough(QObject):
     """On a menu offered in the pane: a key that types text closes the menu and goes to the
     pane, so typing on is never caught by it."""
 

@@ -19,6 +19,11 @@ from desktop_mt.app.session import Ended, Request
 from ..services import Services
 from ..window.progress import has_mark, mark_stopped
 
+__all__ = [
+    "BilingualView",
+    "interleave",
+]
+
 
 def interleave(source: str, translation: str) -> str:
     """Each non-blank source line followed by its translation line, the pairs separated by a

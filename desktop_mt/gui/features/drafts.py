@@ -5,7 +5,7 @@ written to ``draft.json`` in the data folder, after a quit, a crash or ``kill -9
 
 - **Debounced**: an edit (a keystroke, a streamed piece of translation, a cursor move) starts a
   short timer; the state is taken when it fires. A stream of changes (a long translation) is
-  saved at least every :data:`MAX_WAIT_MS`, not only when it ends.
+  saved at least every :data:`_MAX_WAIT_MS`, not only when it ends.
 - **Off the UI thread**: :class:`DraftWriter` writes in a thread of its own; only the newest
   state waits there (an older one still waiting is dropped), so a slow disk never stalls typing.
 - **Atomic**: :func:`desktop_mt.base.fsutil.atomic_write`; the file is the old state or the new one.
@@ -54,17 +54,29 @@ from .alignment import AlignmentView, Pair
 from .bilingual import BilingualView
 from .postedit import PostEditFeature
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "Draft",
+    "DraftKeeper",
+    "DraftWriter",
+    "draft_path",
+    "incomplete_note",
+    "load_draft",
+    "parse_draft",
+    "restored_pairs",
+]
 
-DRAFT_FILE = "draft.json"
-DRAFT_VERSION = 1
-SAVE_DELAY_MS = 300  # after the last change
-MAX_WAIT_MS = 2000  # a stream of changes is still saved this often
+
+_logger = logging.getLogger(__name__)
+
+_DRAFT_FILE = "draft.json"
+_DRAFT_VERSION = 1
+_SAVE_DELAY_MS = 300  # after the last change
+_MAX_WAIT_MS = 2000  # a stream of changes is still saved this often
 
 
 def draft_path() -> Path:
     """The draft file in the (possibly redirected) data folder."""
-    return paths.data_dir() / DRAFT_FILE
+    return paths.data_dir() / _DRAFT_FILE
 
 
 @dataclasses.dataclass
@@ -84,7 +96,7 @@ class Draft:
 
     def to_json(self) -> str:
         """The file's text."""
-        return json.dumps({"version": DRAFT_VERSION, **dataclasses.asdict(self)}, ensure_ascii=False)
+        return json.dumps({"version": _DRAFT_VERSION, **dataclasses.asdict(self)}, ensure_ascii=False)
 
 
 def _text(data: dict[str, object], key: str) -> str:
@@ -104,7 +116,7 @@ def _job(data: dict[str, object]) -> dict[str, str] | None:
     return None
 
 
-def pair_record(pair: Pair) -> dict[str, object]:
+def _pair_record(pair: Pair) -> dict[str, object]:
     """What the draft keeps of one aligned sentence (``sentences``)."""
     return {
         "source": pair.source,
@@ -144,7 +156,7 @@ def restored_pairs(draft: Draft) -> list[Pair]:
 def parse_draft(text: str) -> Draft:
     """A :class:`Draft` from the file's text; ``ValueError`` when it is not one."""
     data = json.loads(text)
-    if not isinstance(data, dict) or data.get("version") != DRAFT_VERSION:
+    if not isinstance(data, dict) or data.get("version") != _DRAFT_VERSION:
         raise ValueError("not a desktop-mt draft")
     return Draft(
         _text(data, "source"),
@@ -172,9 +184,9 @@ def incomplete_note(draft: Draft) -> str:
     ).format(how_far=how_far)
 
 
-def mark_stopped(target: QPlainTextEdit) -> None:
+def _mark_stopped(target: QPlainTextEdit) -> None:
     """End a restored ``target`` with the "stopped here" line as the progress feature draws it
-    after a stop (:func:`progress.mark_stopped`), not as an undo step."""
+    after a stop (:func:`progress._mark_stopped`), not as an undo step."""
     progress.mark_stopped(target)
     target.document().clearUndoRedoStacks()
 
@@ -188,7 +200,7 @@ def load_draft(path: Path) -> Draft:
         return Draft()
     except (OSError, ValueError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         aside = path.with_name(f"{path.stem}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}{path.suffix}")
-        log.warning("draft file unreadable (%s); kept as %s", type(exc).__name__, aside.name)
+        _logger.warning("draft file unreadable (%s); kept as %s", type(exc).__name__, aside.name)
         with contextlib.suppress(OSError):
             path.replace(aside)
         return Draft()
@@ -238,7 +250,7 @@ class DraftWriter:
                 self._written = seq
             except OSError as exc:
                 self.failures += 1
-                log.warning("could not save the draft: %s", type(exc).__name__)
+                _logger.warning("could not save the draft: %s", type(exc).__name__)
 
     def flush(self, text: str) -> None:
         """Write ``text`` now (the last state, at quit) and stop the thread."""
@@ -321,10 +333,10 @@ class DraftKeeper(QObject):
         if self.bilingual is not None and draft.translation:  # paired when Bilingual is on, and toggles
             self.bilingual.show_kept(draft.source, draft.translation)
         if draft.incomplete and draft.translation:
-            mark_stopped(self.window.target)
+            _mark_stopped(self.window.target)
             self.note = incomplete_note(draft)
             self.window.show_warning(self.note)
-        log.info(
+        _logger.info(
             "draft restored: %d characters of source, %d of translation", len(draft.source), len(draft.translation)
         )
 
@@ -343,7 +355,7 @@ class DraftKeeper(QObject):
             cursor.anchor(),
             self.file_job,
             incomplete and bool(translation),
-            [pair_record(p) for p in alignment.pairs] if alignment is not None else [],
+            [_pair_record(p) for p in alignment.pairs] if alignment is not None else [],
             self._made_with(),
         )
 
@@ -360,9 +372,9 @@ class DraftKeeper(QObject):
         now = time.monotonic()
         if not self._timer.isActive():
             self._first_change = now
-        elif (now - self._first_change) * 1000 >= MAX_WAIT_MS:
+        elif (now - self._first_change) * 1000 >= _MAX_WAIT_MS:
             return  # let the running timer fire: a stream must not postpone the save forever
-        self._timer.start(SAVE_DELAY_MS)
+        self._timer.start(_SAVE_DELAY_MS)
 
     def _save(self) -> None:
         # The timer fired: hand the state to the writer thread.

@@ -44,9 +44,19 @@ if TYPE_CHECKING:
     from ..requests import RequestFlow
     from ..services import Services
 
-log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
+__all__ = [
+    "EngineLoading",
+    "about_text",
+    "is_demo",
+    "label_shorter",
+    "label_text",
+    "label_tooltip",
+]
 
-ARROWS: dict[Direction, str] = {  # the status bar's short names of the directions (shown translated: _arrow)
+
+_logger = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
+
+_ARROWS: dict[Direction, str] = {  # the status bar's short names of the directions (shown translated: _arrow)
     EN_ZH: QT_TRANSLATE_NOOP("EngineLoading", "EN→ZH"),
     ZH_EN: QT_TRANSLATE_NOOP("EngineLoading", "ZH→EN"),
 }
@@ -65,7 +75,7 @@ def is_demo(path: Path | str) -> bool:
 
 def _arrow(way: Direction) -> str:
     """A direction's short name in the interface language ("EN→ZH", "英→中")."""
-    return translate("EngineLoading", ARROWS[way])
+    return translate("EngineLoading", _ARROWS[way])
 
 
 def _way(way: Direction) -> str:
@@ -73,7 +83,7 @@ def _way(way: Direction) -> str:
     return direction_title(way)
 
 
-def model_name(info: ModelInfo) -> str:
+def _model_name(info: ModelInfo) -> str:
     return info.name or translate("EngineLoading", "model")
 
 
@@ -87,7 +97,7 @@ def label_text(models: LoadedModels, way: Direction | None) -> str:
         if len(shown) != 1:
             no_model = translate("EngineLoading", "{way}: no model")
             parts = [
-                f"{_arrow(d)} {model_name(models.models[d])}" if d in models.models else no_model.format(way=_arrow(d))
+                f"{_arrow(d)} {_model_name(models.models[d])}" if d in models.models else no_model.format(way=_arrow(d))
                 for d in shown
             ]
             return " · ".join([*parts, models.variant])
@@ -95,7 +105,7 @@ def label_text(models: LoadedModels, way: Direction | None) -> str:
     info = models.models.get(way)
     if info is None:
         return translate("EngineLoading", "{way}: no model").format(way=_arrow(way))
-    return f"{model_name(info)} · {models.variant}"
+    return f"{_model_name(info)} · {models.variant}"
 
 
 def label_shorter(models: LoadedModels, way: Direction | None) -> list[str]:
@@ -137,7 +147,7 @@ def _model_line(models: LoadedModels, way: Direction) -> str:
             way=_way(way), how=_get_one(models, way)
         )
     demo = translate("EngineLoading", ", bundled demo model") if is_demo(info.path) else ""
-    return f"{_way(way)}: {model_name(info)} ({models.variant}{demo})"
+    return f"{_way(way)}: {_model_name(info)} ({models.variant}{demo})"
 
 
 def label_tooltip(models: LoadedModels) -> str:
@@ -150,11 +160,11 @@ def _licence_note(info: ModelInfo) -> str:
     notes = [p.name for p in (path / "README.md", path / "LICENSE", path / "LICENSE.txt") if p.is_file()]
     if notes:
         return translate("EngineLoading", "{model}: its licence and data sources are in {files} in {folder}").format(
-            model=model_name(info), files=", ".join(notes), folder=path
+            model=_model_name(info), files=", ".join(notes), folder=path
         )
     return translate(
         "EngineLoading", "{model}: its folder ({folder}) has no model card; check the licence where you got it"
-    ).format(model=model_name(info), folder=path)
+    ).format(model=_model_name(info), folder=path)
 
 
 def about_text(models: LoadedModels | ModelInfo, variant: str = "") -> str:
@@ -173,10 +183,10 @@ def about_text(models: LoadedModels | ModelInfo, variant: str = "") -> str:
         else:
             lines.append(
                 translate("EngineLoading", "Model: {model} ({variant}), {way}").format(
-                    model=model_name(info), variant=models.variant, way=_way(way)
+                    model=_model_name(info), variant=models.variant, way=_way(way)
                 )
             )
-    demos = [model_name(i) for i in models.models.values() if is_demo(i.path)]
+    demos = [_model_name(i) for i in models.models.values() if is_demo(i.path)]
     several = translate(
         "EngineLoading",
         "These are the bundled demo models ({models}): trained on short everyday sentences (Tatoeba pairs, "
@@ -202,7 +212,7 @@ def about_text(models: LoadedModels | ModelInfo, variant: str = "") -> str:
     )
 
 
-def active_elsewhere() -> tuple[str, ...]:
+def _active_elsewhere() -> tuple[str, ...]:
     """The saved active model of each direction (the settings dialog's rows, the Models dialog,
     ``desktop-mt models use``): the engine takes the one of the direction the window's model
     does not cover from there, so a change of it reloads too."""
@@ -211,7 +221,7 @@ def active_elsewhere() -> tuple[str, ...]:
             return ()  # nothing saved: the bundled models (reading would write the defaults)
         active = app_settings.active_models()
     except Exception as exc:  # noqa: BLE001 - an unreadable file: the load says what is wrong
-        log.warning("active models unreadable: %s", type(exc).__name__)
+        _logger.warning("active models unreadable: %s", type(exc).__name__)
         return ()
     return tuple(active.get(way, "") for way in DIRECTIONS)
 
@@ -267,9 +277,9 @@ class EngineLoading(QObject):
         self._tooltip = label_tooltip(models)
         self.show_model()
         self.window.about_text = about_text(models)
-        log.info(
+        _logger.info(
             "models loaded: %s (%s)",
-            ", ".join(f"{d} {model_name(i)}" for d, i in models.models.items()),
+            ", ".join(f"{d} {_model_name(i)}" for d, i in models.models.items()),
             models.variant,
         )
         self.requests.set_state(Status.TRANSLATING if self.requests.current else Status.IDLE)
@@ -323,7 +333,7 @@ class EngineLoading(QObject):
     def reload_engine(self) -> None:
         """Ask the worker for a new Translator if model/variant/threads changed."""
         config = self.engine_config()
-        key = (*dataclasses.astuple(config), *active_elsewhere())
+        key = (*dataclasses.astuple(config), *_active_elsewhere())
         if key == self._loaded_key:
             return
         self._loaded_key = key

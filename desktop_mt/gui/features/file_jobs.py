@@ -35,7 +35,7 @@ __all__ = [
     "keep_both_path",
 ]
 
-POLL_SECONDS = 0.05  # how often a paused job re-checks its cancel flag
+_POLL_SECONDS = 0.05  # how often a paused job re-checks its cancel flag
 
 
 class OutputAnswer(StrEnum):
@@ -85,7 +85,7 @@ class InteractiveGate:
         if self._idle.is_set():
             return
         self.pauses += 1
-        while not self._idle.wait(POLL_SECONDS):
+        while not self._idle.wait(_POLL_SECONDS):
             if cancel is not None and cancel.is_set():
                 return
 

@@ -43,12 +43,18 @@ if TYPE_CHECKING:
     from .engine_loading import EngineLoading
     from .ocr import OcrFeature
 
-log = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
-RECENT_FILES = 8  # File > Recent files keeps this many
+__all__ = [
+    "FileJobs",
+    "Planned",
+]
+
+
+_logger = logging.getLogger("desktop_mt.gui.controller")  # the log lines kept their old source
+_RECENT_FILES = 8  # File > Recent files keeps this many
 
 
 @dataclasses.dataclass(frozen=True)
-class PlanRequest:
+class _PlanRequest:
     """A file to plan in the job's thread before its job: what the job was asked with."""
 
     ticket: int  # which request a plan answers (a cancelled one's plan is dropped)
@@ -60,9 +66,9 @@ class PlanRequest:
 
 @dataclasses.dataclass(frozen=True)
 class Planned:
-    """A :class:`PlanRequest`'s answer: the output plan and the parsed file in it."""
+    """A :class:`_PlanRequest`'s answer: the output plan and the parsed file in it."""
 
-    request: PlanRequest
+    request: _PlanRequest
     plan: jobs.OutputPlan
 
 
@@ -71,8 +77,8 @@ class _Planner(QObject):
 
     planned = Signal(Planned)
 
-    @Slot(PlanRequest)
-    def plan(self, request: PlanRequest) -> None:
+    @Slot(_PlanRequest)
+    def plan(self, request: _PlanRequest) -> None:
         plan = jobs.plan_output(request.src, request.target, bilingual=request.bilingual)
         self.planned.emit(Planned(request, plan))
 
@@ -80,7 +86,7 @@ class _Planner(QObject):
 class FileJobs(QObject):
     """The window's file jobs (see the module docstring)."""
 
-    _planRequested = Signal(PlanRequest)  # to the job's thread: name the output, parse the file
+    _planRequested = Signal(_PlanRequest)  # to the job's thread: name the output, parse the file
     _fileLoadRequested = Signal(EngineConfig)  # EngineConfig for the file-job worker
     _fileRequested = Signal(FileJob)  # FileJob
     _fileReleaseRequested = Signal()  # the job ended: free the job engine's memory
@@ -101,7 +107,7 @@ class FileJobs(QObject):
         self.progress: tuple[int, int] | None = None
         self.queue = jobs.JobQueue()  # files waiting for the running job (translate_files)
         self._started = 0.0  # when the running file job started (its summary's time)
-        self.planning: PlanRequest | None = None  # a file being planned in the job's thread
+        self.planning: _PlanRequest | None = None  # a file being planned in the job's thread
         self._tickets = 0
         self._start_worker(factory)
         # Typing pauses the file job between batches while an interactive request runs.
@@ -173,7 +179,7 @@ class FileJobs(QObject):
         self._tickets += 1
         settings = self.services.settings
         target = self.services.generation_options().target
-        self.planning = PlanRequest(self._tickets, Path(path), target, settings.bilingual, resume)
+        self.planning = _PlanRequest(self._tickets, Path(path), target, settings.bilingual, resume)
         self._planRequested.emit(self.planning)
         return True
 
@@ -221,7 +227,7 @@ class FileJobs(QObject):
         self._fileRequested.emit(self.job)
         self.services.events.file_started.publish(FileJobStart(str(Path(path).absolute()), str(dst.absolute())))
         self.refresh_state()
-        log.info("file job started (resume: %s)", resume)
+        _logger.info("file job started (resume: %s)", resume)
         return True
 
     def _choose_output(self, plan: jobs.OutputPlan) -> Path | None:
@@ -243,7 +249,7 @@ class FileJobs(QObject):
     def _remember_recent(self, path: str) -> None:
         path = str(Path(path).absolute())
         recent = [path] + [p for p in self.services.settings.recent_files if p != path]
-        self.services.settings.recent_files = recent[:RECENT_FILES]
+        self.services.settings.recent_files = recent[:_RECENT_FILES]
         self.window.set_recent_files(self.services.settings.recent_files)
         self.services.save()
 
@@ -262,7 +268,7 @@ class FileJobs(QObject):
             self.refresh_state()
 
     def _end_file_job(self, outcome: file_jobs.JobOutcome, message: str) -> None:
-        log.info("file job %s", outcome)
+        _logger.info("file job %s", outcome)
         self.cancel = None
         self.job = None
         self.progress = None

@@ -62,14 +62,20 @@ from .models import CatalogItem
 if TYPE_CHECKING:
     from ..services import Services
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "FirstStart",
+    "FirstStartPage",
+]
 
-VARIANT = "int8"  # what the page downloads: the variant the app runs by default
+
+_logger = logging.getLogger(__name__)
+
+_VARIANT = "int8"  # what the page downloads: the variant the app runs by default
 FIRST_START_ENV, OFF = "DESKTOP_MT_FIRST_START", ("off", "0", "no", "false")  # not at start
 
 
 @dataclasses.dataclass
-class ModelRow:
+class _ModelRow:
     """One model the page offers, with its widgets."""
 
     item: CatalogItem
@@ -195,7 +201,7 @@ class FirstStart(QObject):
         self.hub, self.services, self.window = hub, services, services.window.window()
         self._page: FirstStartPage | None = None
         self._area: DownloadArea | None = None
-        self.rows: dict[str, ModelRow] = {}  # by model name, in direction order
+        self.rows: dict[str, _ModelRow] = {}  # by model name, in direction order
         self._current: str | None = None  # the model downloading now
         self._pausing = False
         self._state = "idle"
@@ -210,7 +216,7 @@ class FirstStart(QObject):
         try:
             return all(item.demo for item in self.hub.backend.installed())
         except Exception as exc:  # noqa: BLE001 - an unreadable models folder: no page, the app starts
-            log.warning("first start: installed models unreadable: %s", type(exc).__name__)
+            _logger.warning("first start: installed models unreadable: %s", type(exc).__name__)
             return False
 
     def show_if_due(self) -> bool:
@@ -289,7 +295,7 @@ class FirstStart(QObject):
         central = self.services.window.centralWidget()
         layout = central.layout() if central is not None else None
         if not isinstance(layout, QBoxLayout):  # a window without the usual column: on top
-            log.warning("first start: no column layout in the window; the page is a separate panel")
+            _logger.warning("first start: no column layout in the window; the page is a separate panel")
             return
         notice = central.findChild(QWidget, "demoModelNotice") if central is not None else None
         index = layout.indexOf(notice) + 1 if notice is not None else 0
@@ -307,7 +313,7 @@ class FirstStart(QObject):
             item = next((c for c in catalog if c.direction == direction), None)
             if item is None:
                 continue
-            size = item.sizes.get(VARIANT) or next(iter(item.sizes.values()), 0)
+            size = item.sizes.get(_VARIANT) or next(iter(item.sizes.values()), 0)
             text = translate("FirstStart", "{direction}: {title}, {size}, licence {licence}").format(
                 direction=direction_title(direction),
                 title=item.title or item.name,
@@ -325,8 +331,8 @@ class FirstStart(QObject):
             page.models.addWidget(label, line, 0, 1, 2)
             page.models.addWidget(bar, line, 2)
             page.models.addWidget(status, line, 3)
-            self.rows[item.name] = ModelRow(item, bar, status)
-        total = sum(r.item.sizes.get(VARIANT, 0) for r in self.rows.values())
+            self.rows[item.name] = _ModelRow(item, bar, status)
+        total = sum(r.item.sizes.get(_VARIANT, 0) for r in self.rows.values())
         page.download_button.setText(
             translate("FirstStart", "Download both ({size})").format(size=format_bytes(total))
             if len(self.rows) > 1
@@ -393,7 +399,7 @@ class FirstStart(QObject):
         if not pending:
             self._all_installed()
             return False
-        if not self.area.start(pending[0], VARIANT):  # the area is busy (a click during a cancel)
+        if not self.area.start(pending[0], _VARIANT):  # the area is busy (a click during a cancel)
             return False
         self._current = pending[0]
         self._set_state("downloading")
@@ -466,7 +472,7 @@ class FirstStart(QObject):
             return
         if rows:
             last = rows[-1]
-            self.hub.activate(last.installed or last.item.name, VARIANT)
+            self.hub.activate(last.installed or last.item.name, _VARIANT)
         self._set_state("installed")
         if self._page is not None:
             self._page.hide()

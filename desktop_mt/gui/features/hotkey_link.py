@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from .ocr import OcrFeature
     from .pasting import InputHandling
 
+__all__ = [
+    "HotkeyLink",
+]
+
 
 class HotkeyLink(QObject):
     """The window's clipboard and hotkey side (see the module docstring)."""

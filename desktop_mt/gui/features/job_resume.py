@@ -21,10 +21,15 @@ from . import file_jobs
 from .drafts import DraftKeeper
 from .file_queue import FileJobs
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "JobResumeOffer",
+]
 
 
-class ResumeNotice(QFrame):
+_logger = logging.getLogger(__name__)
+
+
+class _ResumeNotice(QFrame):
     """The strip: what was interrupted, Continue and Discard."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -53,7 +58,7 @@ class JobResumeOffer(QObject):
         self.drafts = drafts
         self.files = files
         self.window = window = services.window
-        self.notice = ResumeNotice(window.window())
+        self.notice = _ResumeNotice(window.window())
         central = window.centralWidget()
         layout = central.layout() if central is not None else None
         if not isinstance(layout, QBoxLayout):  # the strip goes above the panes
@@ -106,7 +111,7 @@ class JobResumeOffer(QObject):
                 translate("JobResume", "Could not delete the kept part: {error}").format(error=exc)
             )
             return
-        log.info("interrupted file job discarded")
+        _logger.info("interrupted file job discarded")
         self.drafts.forget_job()
         self._done()
 

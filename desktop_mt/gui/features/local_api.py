@@ -53,12 +53,19 @@ if TYPE_CHECKING:
     from ..settings import Settings
     from .engine_loading import EngineLoading
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "ApiState",
+    "LocalApiFeature",
+    "listen",
+]
 
-HOST = "127.0.0.1"  # the app's server is for this computer only
-INSTALL_HINT = "pip install 'desktop-mt[server]'"
-DRAIN_S = 2.0  # on quit, running requests get this long to finish (waiting ones get 503 at once)
-STOP_TIMEOUT_S = 8.0  # the drain, the last answers (3 s at most) and the service's threads stopping
+
+_logger = logging.getLogger(__name__)
+
+_HOST = "127.0.0.1"  # the app's server is for this computer only
+_INSTALL_HINT = "pip install 'desktop-mt[server]'"
+_DRAIN_S = 2.0  # on quit, running requests get this long to finish (waiting ones get 503 at once)
+_STOP_TIMEOUT_S = 8.0  # the drain, the last answers (3 s at most) and the service's threads stopping
 _ATTACHED = "localApiAttached"  # a dynamic property marking the Settings dialogs we listen to
 
 
@@ -73,7 +80,7 @@ class ApiState(StrEnum):
 
 
 @dataclasses.dataclass(frozen=True)
-class Launch:
+class _Launch:
     """What a server is started with; any change restarts it."""
 
     port: int
@@ -82,10 +89,10 @@ class Launch:
 
     @property
     def url(self) -> str:
-        return f"http://{HOST}:{self.port}"
+        return f"http://{_HOST}:{self.port}"
 
 
-def missing_server_extra() -> str | None:
+def _missing_server_extra() -> str | None:
     """None when FastAPI and uvicorn import, else the message naming the fix.
 
     Imported here, on the UI thread, as the engine's loading does for the engine: a first import
@@ -100,7 +107,7 @@ def missing_server_extra() -> str | None:
             "LocalApi",
             "The Local API needs the optional server packages ({package} is not installed): {command}, "
             "then restart desktop-mt.",
-        ).format(package=missing, command=INSTALL_HINT)
+        ).format(package=missing, command=_INSTALL_HINT)
     return None
 
 
@@ -112,7 +119,7 @@ def listen(port: int) -> socket.socket:
             # Rebinding right after a stop must not wait for TIME_WAIT; on Windows the option
             # would let two servers share the port, so it is left off there.
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((HOST, port))
+        sock.bind((_HOST, port))
         sock.listen(128)
     except OSError:
         sock.close()
@@ -120,7 +127,7 @@ def listen(port: int) -> socket.socket:
     return sock
 
 
-def port_message(port: int, exc: OSError) -> str:
+def _port_message(port: int, exc: OSError) -> str:
     """What to tell the user when ``port`` cannot be used."""
     if exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", None)):
         return translate(
@@ -147,7 +154,7 @@ class _ServerRun:
 
     def __init__(
         self,
-        launch: Launch,
+        launch: _Launch,
         sock: socket.socket,
         factory: Callable[[EngineConfig], Any],
         report: Callable[[_ServerRun, str | None], None],
@@ -163,7 +170,7 @@ class _ServerRun:
     def start(self) -> None:
         self._thread.start()
 
-    def stop(self, timeout: float = STOP_TIMEOUT_S) -> None:
+    def stop(self, timeout: float = _STOP_TIMEOUT_S) -> None:
         """Stop serving and free the port. A model still loading is not waited for: the
         thread sees ``_stopping`` afterwards and releases it."""
         with self._lock:
@@ -173,14 +180,14 @@ class _ServerRun:
             server.should_exit = True  # uvicorn checks it every 0.1 s, then shuts down
             self._thread.join(timeout)
             if self._thread.is_alive():
-                log.warning("the local API server did not stop within %.0f s", timeout)
+                _logger.warning("the local API server did not stop within %.0f s", timeout)
         self._socket.close()
 
     def _run(self) -> None:
         try:
             translator = self._factory(self.launch.engine)
         except Exception as exc:  # noqa: BLE001 - DesktopMTError mostly; reported, not raised
-            log.warning("local API: the model did not load (%s)", type(exc).__name__)
+            _logger.warning("local API: the model did not load (%s)", type(exc).__name__)
             self._report(
                 self, translate("LocalApi", "Local API: the model could not be loaded: {error}").format(error=exc)
             )
@@ -189,7 +196,7 @@ class _ServerRun:
             server, app = self._make_server(translator)
         except Exception as exc:  # noqa: BLE001 - reported in the window, never a crash
             translator.close()
-            log.warning("local API: the server could not be built (%s)", type(exc).__name__)
+            _logger.warning("local API: the server could not be built (%s)", type(exc).__name__)
             self._report(
                 self, translate("LocalApi", "Local API: the server could not start: {error}").format(error=exc)
             )
@@ -202,7 +209,7 @@ class _ServerRun:
         try:
             server.run(sockets=[self._socket])  # its lifespan's end closes the service and model
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - uvicorn exits on a failed startup
-            log.warning("local API: the server stopped (%s)", type(exc).__name__)
+            _logger.warning("local API: the server stopped (%s)", type(exc).__name__)
             with self._lock:
                 if not self._stopping:
                     self._report(
@@ -221,14 +228,14 @@ class _ServerRun:
         # Pot's web view (a Tauri origin) may call the app's server: Pot streams OpenAI
         # answers with fetch(). No web page has such an origin.
         config = ServerConfig(
-            host=HOST,
+            host=_HOST,
             port=self.launch.port,
             api_key=self.launch.api_key or None,
             model=engine.model_dir,
             variant=check_variant(engine.variant),
             threads=engine.intra_op_threads,
             cors_origins=("pot",),
-            drain_s=DRAIN_S,
+            drain_s=_DRAIN_S,
         )
         run = self
 
@@ -271,7 +278,7 @@ class LocalApiFeature(QObject):
         self.translator_factory: Callable[[EngineConfig], Any] = default_translator_factory
         self.state = ApiState.OFF
         self.status = translate("LocalApi", "Off.")
-        self._launch: Launch | None = None  # what runs, starts, or last failed
+        self._launch: _Launch | None = None  # what runs, starts, or last failed
         self._run: _ServerRun | None = None
         self._warned: set[str] = set()  # banner lines of ours, taken off once it runs or is off
         self.label = QLabel("", self.window.window())
@@ -292,13 +299,13 @@ class LocalApiFeature(QObject):
         return self._launch.url if self.state is ApiState.RUNNING and self._launch else None
 
     # ---- what is wanted -----------------------------------------------------------------
-    def wanted(self) -> Launch | None:
+    def wanted(self) -> _Launch | None:
         """What the settings and the window's model ask for (None: the setting is off)."""
         s = self.services.settings
         if not s.local_api:
             return None
         engine = self.engine.loaded_config or self.engine.engine_config()
-        return Launch(s.local_api_port, s.local_api_key, engine)
+        return _Launch(s.local_api_port, s.local_api_key, engine)
 
     def sync(self, retry: bool = False) -> None:
         """Start, restart or stop the server to match :meth:`wanted`. A launch that failed
@@ -334,8 +341,8 @@ class LocalApiFeature(QObject):
         self.sync(retry=True)
 
     # ---- running ------------------------------------------------------------------------
-    def _start(self, launch: Launch) -> None:
-        problem = missing_server_extra()
+    def _start(self, launch: _Launch) -> None:
+        problem = _missing_server_extra()
         if problem is not None:
             self._fail(problem, "no server extra")
             return
@@ -344,7 +351,7 @@ class LocalApiFeature(QObject):
         try:
             sock = listen(launch.port)
         except OSError as exc:
-            self._fail(port_message(launch.port, exc), f"port {launch.port} unavailable")
+            self._fail(_port_message(launch.port, exc), f"port {launch.port} unavailable")
             return
         # The app's own memory: exact matches are answered from it, as with serve --tm.
         memory = self._memory() if self._memory is not None else None
@@ -365,11 +372,11 @@ class LocalApiFeature(QObject):
             self._stop_run()
             self._fail(error, "model or server")
             return
-        log.info("local API serving on port %d", run.launch.port)
+        _logger.info("local API serving on port %d", run.launch.port)
         self._set_state(ApiState.RUNNING, translate("LocalApi", "Local API on {url}").format(url=run.launch.url))
 
     def _fail(self, message: str, reason: str) -> None:
-        log.warning("local API not started: %s", reason)
+        _logger.warning("local API not started: %s", reason)
         self.window.show_warning(message)
         self._warned.add(message)
         self._set_state(ApiState.FAILED, message)
@@ -378,7 +385,7 @@ class LocalApiFeature(QObject):
         run, self._run = self._run, None
         if run is not None:
             run.stop()
-            log.info("local API on port %d stopped", run.launch.port)
+            _logger.info("local API on port %d stopped", run.launch.port)
 
     def _set_state(self, state: ApiState, status: str) -> None:
         if state in (ApiState.RUNNING, ApiState.OFF):  # the cause of earlier warnings is gone

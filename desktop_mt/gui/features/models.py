@@ -21,7 +21,18 @@ from desktop_mt.models.installed import folder_size
 from .. import paths
 from ..i18n import translate
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "CatalogItem",
+    "InstalledItem",
+    "ModelChoice",
+    "StoreBackend",
+    "available_models",
+    "inspect",
+    "is_bundled",
+]
+
+
+_logger = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,14 +85,14 @@ def inspect(path: str | Path) -> ModelInfo:
     return inspect_model_dir(Path(path))
 
 
-def bundled_choice() -> ModelChoice:
+def _bundled_choice() -> ModelChoice:
     """The bundled model (listed even if broken: loading it then explains the problem)."""
     try:
         info = inspect(bundled_model_dir())
         label = translate("Models", "Bundled: {model}").format(model=_label(info, translate("Models", "bundled model")))
         return ModelChoice("", label, tuple(info.variants))
     except Exception as exc:  # noqa: BLE001 - engine not installed/model missing
-        log.warning("bundled model unavailable: %s", type(exc).__name__)
+        _logger.warning("bundled model unavailable: %s", type(exc).__name__)
         return ModelChoice("", translate("Models", "Bundled model"))
 
 
@@ -92,14 +103,14 @@ def _user_folder_choices() -> list[ModelChoice]:
     try:
         infos = find_models(folder)
     except Exception as exc:  # noqa: BLE001
-        log.warning("cannot scan %s: %s", folder, type(exc).__name__)
+        _logger.warning("cannot scan %s: %s", folder, type(exc).__name__)
         return []
     return [ModelChoice(str(i.path), _label(i, Path(i.path).name), tuple(i.variants)) for i in infos]
 
 
 def available_models(extra_dirs: list[str]) -> list[ModelChoice]:
     """Bundled first, then the user's models folder, then added folders that still validate."""
-    choices = [bundled_choice(), *_user_folder_choices()]
+    choices = [_bundled_choice(), *_user_folder_choices()]
     seen = {c.path for c in choices}
     for folder in extra_dirs:
         if folder in seen:
@@ -191,7 +202,7 @@ class StoreBackend:
             try:
                 folder = app_settings.active_model_dir(direction)
             except DesktopMTError as exc:
-                log.warning("active %s model unavailable: %s", direction, type(exc).__name__)
+                _logger.warning("active %s model unavailable: %s", direction, type(exc).__name__)
                 folders[direction] = None
                 continue
             folders[direction] = str(folder) if folder is not None else ""
@@ -220,7 +231,7 @@ def _bundled_items() -> list[InstalledItem]:
         except ModelNotFoundError:
             continue
         except Exception as exc:  # noqa: BLE001 - a broken install still lists the downloadable models
-            log.warning("bundled %s model unavailable: %s", direction, type(exc).__name__)
+            _logger.warning("bundled %s model unavailable: %s", direction, type(exc).__name__)
             continue
         if Path(info.path) in seen:
             continue

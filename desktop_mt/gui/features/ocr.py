@@ -10,7 +10,7 @@
 * **Ctrl+V** in the source pane with an image (and no text) on the clipboard, **Translate
   clipboard** with an image on it, and **dropping** a PNG/JPEG/WebP/BMP/GIF/TIFF file do the same.
 
-OCR runs in its own thread (``OcrWorker``); the models load on first use (about a second).
+OCR runs in its own thread (``_OcrWorker``); the models load on first use (about a second).
 A newer image supersedes one still being read: only the latest result is used.
 
 :class:`OcrFeature` is built on the window's :class:`~desktop_mt.gui.services.Services` and the
@@ -45,12 +45,18 @@ if TYPE_CHECKING:
     from ..settings import Settings
     from ..window.popup import PopupFeature
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "NO_TEXT_MESSAGE",
+    "OcrFeature",
+]
+
+
+_logger = logging.getLogger(__name__)
 
 NO_TEXT_MESSAGE = QT_TRANSLATE_NOOP("OcrFeature", "No text was found in the image.")  # shown translated
 
 
-class OcrReader(Protocol):
+class _OcrReader(Protocol):
     """What the OCR thread uses of :class:`desktop_mt.ocr.OcrEngine` (tests pass fakes)."""
 
     def read(self, rgb: np.ndarray) -> OcrResult: ...
@@ -58,16 +64,16 @@ class OcrReader(Protocol):
     def read_file(self, path: str) -> OcrResult: ...
 
 
-class OcrWorker(QObject):
+class _OcrWorker(QObject):
     """Reads images in the OCR thread; the engine is made on the first image."""
 
     done = Signal(int, OcrResult)  # request id, desktop_mt.ocr.OcrResult
     failed = Signal(int, str)
 
-    def __init__(self, engine_factory: Callable[[], OcrReader] | None = None) -> None:
+    def __init__(self, engine_factory: Callable[[], _OcrReader] | None = None) -> None:
         super().__init__()
         self._factory = engine_factory
-        self._engine: OcrReader | None = None
+        self._engine: _OcrReader | None = None
 
     @Slot(int, object)
     def read(self, req_id: int, image: object) -> None:
@@ -101,7 +107,7 @@ class OcrFeature(QObject):
     pickerShown = Signal(RegionPicker)  # the RegionPicker (tests drive it)
 
     def __init__(
-        self, services: Services, popup: PopupFeature, engine_factory: Callable[[], OcrReader] | None = None
+        self, services: Services, popup: PopupFeature, engine_factory: Callable[[], _OcrReader] | None = None
     ) -> None:
         super().__init__(services.owner)
         self.services = services
@@ -110,7 +116,7 @@ class OcrFeature(QObject):
         # Not ``self.thread``: that would hide QObject.thread() (the thread this object lives in).
         self.ocr_thread = QThread()
         self.ocr_thread.setObjectName("ocr-worker")
-        self.worker = OcrWorker(engine_factory)
+        self.worker = _OcrWorker(engine_factory)
         self.worker.moveToThread(self.ocr_thread)
         self._readRequested.connect(self.worker.read)
         self.worker.done.connect(self._on_done)
@@ -171,7 +177,7 @@ class OcrFeature(QObject):
             return
         ok, message = self.hotkey.start(sequence)
         if not ok and self.hotkey.available:
-            log.warning("region hotkey: %s", message)
+            _logger.warning("region hotkey: %s", message)
 
     def _on_settings_applied(self, new: Settings) -> None:
         """Apply in the Settings dialog: register the region hotkey again when its keys or the
@@ -316,4 +322,4 @@ class OcrFeature(QObject):
         self._pending = None
         self.ocr_thread.quit()
         if not self.ocr_thread.wait(timeout_ms):
-            log.warning("the OCR thread did not stop within %d ms", timeout_ms)
+            _logger.warning("the OCR thread did not stop within %d ms", timeout_ms)

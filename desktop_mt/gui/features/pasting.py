@@ -38,9 +38,21 @@ if TYPE_CHECKING:
     from ..services import Services
     from ..settings import Settings
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "InputHandling",
+    "JOINED",
+    "PasteEdit",
+    "clipboard_text",
+    "end_undo_step",
+    "join_lines",
+    "left_as_is_message",
+    "transformed",
+]
 
-QUICK_LOOK = 2000  # characters looked at first to see that a text is translated
+
+_logger = logging.getLogger(__name__)
+
+_QUICK_LOOK = 2000  # characters looked at first to see that a text is translated
 JOINED = QT_TRANSLATE_NOOP("Pasting", "Joined the line breaks of the pasted text (Ctrl+Z: the text as pasted).")
 
 
@@ -65,7 +77,7 @@ class PasteEdit(QPlainTextEdit):
             if raw and not self._dropping:
                 self.pasted.emit()
             return
-        start, end = insert_text(self, raw)
+        start, end = _insert_text(self, raw)
         if self._dropping:  # Qt wraps a drop in one edit block: replace after it (dropEvent)
             self._pending = (start, end, raw, result)
             return
@@ -87,7 +99,7 @@ class PasteEdit(QPlainTextEdit):
             self.pasted.emit()
 
     def _replace(self, start: int, end: int, raw: str, result: str) -> None:
-        replace_range(self, start, end, result)
+        _replace_range(self, start, end, result)
         self.pasteTransformed.emit(raw, result)
 
 
@@ -99,7 +111,7 @@ def end_undo_step(editor: QPlainTextEdit) -> None:
     editor.document().setModified(False)
 
 
-def insert_text(editor: QPlainTextEdit, text: str) -> tuple[int, int]:
+def _insert_text(editor: QPlainTextEdit, text: str) -> tuple[int, int]:
     """Insert ``text`` at the cursor (over its selection) as one edit block; its range."""
     cursor = editor.textCursor()
     start = cursor.selectionStart()
@@ -110,7 +122,7 @@ def insert_text(editor: QPlainTextEdit, text: str) -> tuple[int, int]:
     return start, cursor.position()
 
 
-def replace_range(editor: QPlainTextEdit, start: int, end: int, text: str) -> None:
+def _replace_range(editor: QPlainTextEdit, start: int, end: int, text: str) -> None:
     """Replace the characters from ``start`` to ``end`` by ``text`` as an edit block of its
     own, so undo goes back to what was there (the text as pasted) first."""
     cursor = editor.textCursor()
@@ -142,7 +154,7 @@ def left_as_is_message(text: str, target: direction.Target) -> str:
     """What the status bar says when ``text`` has nothing to translate towards ``target``
     ("Japanese: left as it is."), or "" when some of it is translated (``engine.direction``)."""
     # The start of a long text nearly always decides it (and the UI thread stays quick).
-    if direction.directions_needed(text[:QUICK_LOOK], target) or direction.directions_needed(text, target):
+    if direction.directions_needed(text[:_QUICK_LOOK], target) or direction.directions_needed(text, target):
         return ""
     said = describe_text(text, target)  # in the interface language, as the popup says it
     return sentence(said) if said else ""
@@ -192,7 +204,7 @@ class InputHandling(QObject):
             self.window.source.transform = join_lines if self.joining else None
 
     def _on_joined(self, raw: str, joined: str) -> None:
-        log.info("pasted text joined: %d lines -> %d", raw.count("\n") + 1, joined.count("\n") + 1)
+        _logger.info("pasted text joined: %d lines -> %d", raw.count("\n") + 1, joined.count("\n") + 1)
         self.window.statusBar().showMessage(translate("Pasting", JOINED), 8000)
 
     def _on_pasted(self) -> None:

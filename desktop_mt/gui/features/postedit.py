@@ -63,12 +63,22 @@ from .postedit_confirm import Confirmation, SentenceStatus
 from .tm_matches import MAX_MATCHES, MatchPanel
 from .user_memory import UserMemory
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "Figures",
+    "PostEditFeature",
+    "SuggestionBar",
+    "fingerprint",
+    "index16_table",
+    "planned_summary",
+]
 
-HISTORY_DELAY_MS = 800  # the history follows the user's edits after this pause
+
+_logger = logging.getLogger(__name__)
+
+_HISTORY_DELAY_MS = 800  # the history follows the user's edits after this pause
 
 
-class Said(StrEnum):
+class _Said(StrEnum):
     """What the status bar says about post-editing (English; shown through :meth:`format_with`,
     which translates; the counted ones are ``translate(..., n)`` calls where they are said)."""
 
@@ -101,7 +111,9 @@ class Figures:
 
 
 SuggestionBar = MatchPanel  # its old name (the window builds it under the panes)
-MadeWith = tuple[GenerationOptions, EngineConfig | None]  # the options and the model config a translation was made with
+_MadeWith = tuple[
+    GenerationOptions, EngineConfig | None
+]  # the options and the model config a translation was made with
 
 
 class PostEditFeature(QObject):
@@ -133,7 +145,7 @@ class PostEditFeature(QObject):
         self.user_memory = memory  # the user's translation memory (shared with the file jobs and the Local API)
         self._committed: set[tuple[str, str, str]] = set()
         self._source = ""  # the source text the translation shown was made from
-        self._made_with: MadeWith | None = None  # the options and model the translation shown was made with
+        self._made_with: _MadeWith | None = None  # the options and model the translation shown was made with
         self.restored_with = ""  # a restored draft's translated_with(), until the next translation
         self._planned = False  # the current request is incremental (else the model has all of it)
         self._to_model = 0  # the sentences of the planned request that go to the model
@@ -164,7 +176,7 @@ class PostEditFeature(QObject):
             QWidget.setTabOrder(first, second)
         self._history_timer = QTimer(self)
         self._history_timer.setSingleShot(True)
-        self._history_timer.setInterval(HISTORY_DELAY_MS)
+        self._history_timer.setInterval(_HISTORY_DELAY_MS)
         self._history_timer.timeout.connect(self.sync_history)
         self._build_actions()
 
@@ -226,7 +238,7 @@ class PostEditFeature(QObject):
             try:
                 entry = memory.add(pair.source, final, way, origin=origin, machine=pair.machine if pair.edited else "")
             except (ValueError, sqlite3.Error) as exc:
-                log.warning("memory entry not written (%s)", type(exc).__name__)
+                _logger.warning("memory entry not written (%s)", type(exc).__name__)
                 continue
             self._committed.add(key)
             written += entry.origin == origin  # an approved entry is not replaced by an edit
@@ -238,7 +250,7 @@ class PostEditFeature(QObject):
         """Confirm every sentence shown without asking (``Confirmation.confirm_all``; the menu's
         Confirm all asks first). Returns how many pairs were written as approved."""
         if self.view.alignment is None or not self.view.alignment.pairs:
-            self.window.statusBar().showMessage(Said.NOTHING_TO_APPROVE.format_with(), 4000)
+            self.window.statusBar().showMessage(_Said.NOTHING_TO_APPROVE.format_with(), 4000)
             return 0
         return self.confirmation.confirm_all(ask=False)
 
@@ -310,12 +322,12 @@ class PostEditFeature(QObject):
         draft keeps it, so that after a restart only changed sentences go to the model)."""
         return fingerprint(self._made_with) if self._made_with is not None else self.restored_with
 
-    def _restored_with_these(self, made_with: MadeWith) -> bool:
+    def _restored_with_these(self, made_with: _MadeWith) -> bool:
         """Whether the translation shown is a restored draft's, made with these settings and this
         model (its sentences are then kept as a translation of this session's would be)."""
         return self._made_with is None and bool(self.restored_with) and self.restored_with == fingerprint(made_with)
 
-    def _untouched(self, pair: Pair, made_with: MadeWith) -> bool:
+    def _untouched(self, pair: Pair, made_with: _MadeWith) -> bool:
         """Whether a sentence translated with ``self._made_with`` is still right with
         ``made_with``: only the glossary changed (same model, same other options) and it renders
         the same terms in this sentence as before. Any other change: translate it again."""
@@ -489,11 +501,11 @@ class PostEditFeature(QObject):
         if lost:
             self._say(missing_terms_text(lost), 8000)
         elif pair is not None and pair.edited and pair.machine.strip() != pair.translation.strip():
-            self._say(Said.EDITED.format_with(machine=pair.machine), 6000)
+            self._say(_Said.EDITED.format_with(machine=pair.machine), 6000)
         elif pair is not None and pair.origin == MEMORY:
-            self._say(Said.REMEMBERED.format_with(), 6000)
+            self._say(_Said.REMEMBERED.format_with(), 6000)
         elif pair is not None and self.confirmation.status(pair) is SentenceStatus.CONFIRMED:
-            self._say(Said.CONFIRMED.format_with(), 6000)
+            self._say(_Said.CONFIRMED.format_with(), 6000)
         if pair is None:
             return  # the pointer left the panes (onto the panel, maybe): the panel stays
         bar = self.window.suggestion_bar
@@ -517,7 +529,7 @@ class PostEditFeature(QObject):
             try:
                 more = memory.fuzzy(pair.source, way, limit=MAX_MATCHES)
             except sqlite3.Error as exc:
-                log.warning("fuzzy matches not read (%s)", type(exc).__name__)
+                _logger.warning("fuzzy matches not read (%s)", type(exc).__name__)
                 more = []
             found += [m for m in more if m.entry.id not in {f.entry.id for f in found}]
         return found[:MAX_MATCHES]
@@ -571,7 +583,7 @@ def planned_summary(kept: int, remembered: int, to_model: int) -> str:
     return translate("PostEdit", ", ").join(parts)
 
 
-def fingerprint(made_with: MadeWith) -> str:
+def fingerprint(made_with: _MadeWith) -> str:
     """A short digest of ``(options, model config)`` that is the same in every run (frozen
     dataclasses' reprs): what a draft keeps of how its translation was made."""
     return hashlib.sha256(repr(made_with).encode("utf-8")).hexdigest()[:16]

@@ -20,7 +20,12 @@ from ..services import Services
 from ..window.postedit_pane import document_slice
 from .alignment import AlignmentView, Pair
 
-COMPLETION_FAILED = QT_TRANSLATE_NOOP("Completion", "No completion: {why}")
+__all__ = [
+    "Completion",
+]
+
+
+_COMPLETION_FAILED = QT_TRANSLATE_NOOP("Completion", "No completion: {why}")
 
 
 class Completion(QObject):
@@ -101,7 +106,7 @@ class Completion(QObject):
         if self.pending is None or self.pending[0] != req_id:
             return
         if message:
-            self.window.statusBar().showMessage(translate("Completion", COMPLETION_FAILED).format(why=message), 6000)
+            self.window.statusBar().showMessage(translate("Completion", _COMPLETION_FAILED).format(why=message), 6000)
         self.finished.emit(req_id)
 
     def accept(self, completion: str) -> None:

@@ -31,9 +31,16 @@ from ..window.direction_bar import DirectionFeature
 from .alignment import MEMORY, AlignmentView, Pair
 from .user_memory import UserMemory
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "Confirmation",
+    "Said",
+    "SentenceStatus",
+]
 
-CONFIRM_SHORTCUT = "Ctrl+Shift+Return"
+
+_logger = logging.getLogger(__name__)
+
+_CONFIRM_SHORTCUT = "Ctrl+Shift+Return"
 
 
 class SentenceStatus(StrEnum):
@@ -88,12 +95,12 @@ class Confirmation(QObject):
         self._status: dict[tuple[str, str], bool] = {}  # (source, translation) -> approved in the memory
         memory.changed.connect(self._status.clear)
         self.confirm_action = QAction(translate("PostEditConfirm", "Confirm sentence"), self.window.window())
-        self.confirm_action.setShortcut(QKeySequence(CONFIRM_SHORTCUT))
+        self.confirm_action.setShortcut(QKeySequence(_CONFIRM_SHORTCUT))
         self.confirm_action.setToolTip(
             translate(
                 "PostEditConfirm",
                 "Keep the sentence at the cursor in the translation memory as approved, then go to the next ({keys})",
-            ).format(keys=CONFIRM_SHORTCUT)
+            ).format(keys=_CONFIRM_SHORTCUT)
         )
         self.confirm_action.triggered.connect(lambda _c=False: self.confirm_current())
         self.confirm_all_action = QAction(translate("PostEditConfirm", "Confirm all sentences…"), self.window.window())
@@ -222,7 +229,7 @@ class Confirmation(QObject):
                     old = before.previous
                     memory.update(before.written_id, target=old.target, origin=old.origin, machine=old.machine)
             except (KeyError, ValueError, sqlite3.Error) as exc:
-                log.warning("confirmation not undone (%s)", type(exc).__name__)
+                _logger.warning("confirmation not undone (%s)", type(exc).__name__)
         self.user_memory.changed.emit()
         self.view.refresh()
         undone = len(undo)
@@ -251,7 +258,7 @@ class Confirmation(QObject):
                 previous = memory.exact(pair.source, way)
                 entry = memory.add(pair.source, pair.translation.strip(), way, origin="approved", machine=pair.machine)
             except (ValueError, sqlite3.Error) as exc:
-                log.warning("memory entry not written (%s)", type(exc).__name__)
+                _logger.warning("memory entry not written (%s)", type(exc).__name__)
                 continue
             written.append(_Before(entry.id, previous.entry if previous is not None else None))
         if written:

@@ -23,7 +23,12 @@ from ..i18n import translate
 from ..services import Services
 from .file_queue import FileJobs
 
-REFRESH_MS = 500  # how often an open question reads what runs again
+__all__ = [
+    "QuitGuard",
+]
+
+
+_REFRESH_MS = 500  # how often an open question reads what runs again
 
 
 def _question(running: str) -> str:
@@ -41,7 +46,7 @@ def _set_text_keeping_size(box: QMessageBox, text: str) -> None:
     box.setFixedSize(max(before.width(), after.width()), max(before.height(), after.height()))
 
 
-def ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = None) -> bool:
+def _ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = None) -> bool:
     """The question (modal); True to quit. ``live``: what runs now, read again while the
     question is open (the work goes on behind it)."""
     box = QMessageBox(
@@ -53,7 +58,7 @@ def ask_quit(parent: QWidget, running: str, live: Callable[[], str] | None = Non
     )
     if live is not None:
         timer = QTimer(box)
-        timer.setInterval(REFRESH_MS)
+        timer.setInterval(_REFRESH_MS)
         timer.timeout.connect(lambda: _set_text_keeping_size(box, _question(live())))
         timer.start()
     quit_button = box.addButton(translate("Quitting", "Quit"), QMessageBox.ButtonRole.DestructiveRole)
@@ -105,8 +110,8 @@ class QuitGuard(QObject):
         return "\n".join(parts)
 
     def _ask_live(self, parent: QWidget, running: str) -> bool:
-        """:func:`ask_quit`, its text kept up to date from :meth:`running`."""
-        return ask_quit(parent, running, self.running)
+        """:func:`_ask_quit`, its text kept up to date from :meth:`running`."""
+        return _ask_quit(parent, running, self.running)
 
     def may_quit(self) -> bool:
         """True when nothing runs, or the user chose to quit anyway."""

@@ -2,7 +2,7 @@
 application into its translation in place: English into Chinese, Chinese into English (Auto,
 each sentence into the other language: :mod:`desktop_mt.engine.direction`).
 
-One run of :class:`ReplaceFlow`, all on the UI thread and never blocking it:
+One run of :class:`_ReplaceFlow`, all on the UI thread and never blocking it:
 
 1. the clipboard's current contents are saved (every format it offers);
 2. the selection is read: on X11 the PRIMARY selection (what was selected last); elsewhere a
@@ -11,7 +11,7 @@ One run of :class:`ReplaceFlow`, all on the UI thread and never blocking it:
    requests never see its output; the worker thread does the work);
 4. the translation goes on the clipboard and a simulated Ctrl+V pastes it into the focused window;
 5. the saved contents are put back once the target has fetched the text: on X11 when its
-   request for the text has been answered (:class:`X11FetchWatch`), elsewhere after a short
+   request for the text has been answered (:class:`_X11FetchWatch`), elsewhere after a short
    delay (the target reads the clipboard when it handles the key press).
 
 Whatever fails (nothing selected, nothing to translate such as Japanese text, the model, a cancel, the key press),
@@ -45,15 +45,27 @@ if TYPE_CHECKING:
     from desktop_mt.engine.events import TranslationStats
     from desktop_mt.engine.options import GenerationOptions
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "COPY_TIMEOUT_MS",
+    "NO_SELECTION",
+    "POLL_MS",
+    "TranslateReplace",
+    "install",
+    "left_as_it_is",
+    "same_x_client",
+    "snapshot",
+]
+
+
+_logger = logging.getLogger(__name__)
 
 COPY_TIMEOUT_MS = 1500  # how long a simulated Ctrl+C may take to change the clipboard
-RESTORE_DELAY_MS = 800  # time the target gets to fetch the pasted text before the restore
+_RESTORE_DELAY_MS = 800  # time the target gets to fetch the pasted text before the restore
 POLL_MS = 50  # how often the clipboard is looked at while waiting for Ctrl+C
-FETCH_TIMEOUT_MS = 3000  # X11: the restore waits this long at most for the target's request
-AFTER_FETCH_MS = 300  # X11: ...and this long after the last request for the text
+_FETCH_TIMEOUT_MS = 3000  # X11: the restore waits this long at most for the target's request
+_AFTER_FETCH_MS = 300  # X11: ...and this long after the last request for the text
 # Request ids of this flow: negative (never the session's) and far from the popup's -1, -2...
-FIRST_REQUEST_ID = -1_000_000_000
+_FIRST_REQUEST_ID = -1_000_000_000
 NO_SELECTION = QT_TRANSLATE_NOOP("Replace", "Translate and replace: no text is selected. Select some text first.")
 
 
@@ -65,8 +77,8 @@ def left_as_it_is(text: str) -> str:
     return translate("Replace", "Translate and replace: {why}.").format(why=why)
 
 
-class ReplaceState(StrEnum):
-    """Where a run of :class:`ReplaceFlow` is (compares equal to its value)."""
+class _ReplaceState(StrEnum):
+    """Where a run of :class:`_ReplaceFlow` is (compares equal to its value)."""
 
     IDLE = "idle"
     COPYING = "copying"  # waiting for the simulated Ctrl+C to change the clipboard
@@ -74,7 +86,7 @@ class ReplaceState(StrEnum):
     PASTING = "pasting"  # the translation was pasted; the clipboard is put back soon
 
 
-class Outcome(StrEnum):
+class _Outcome(StrEnum):
     """How a run ended (``ReplaceFlow.finished``'s first argument; compares equal to its value)."""
 
     REPLACED = "replaced"
@@ -94,7 +106,7 @@ def snapshot(mime: QMimeData | None) -> QMimeData:
     return copy
 
 
-class X11FetchWatch(QAbstractNativeEventFilter):
+class _X11FetchWatch(QAbstractNativeEventFilter):
     """X11: calls ``on_fetch`` when another client asks this process for the data of a
     selection it owns (a SelectionRequest for text, not for the list of TARGETS), i.e. when the
     target of the simulated Ctrl+V fetches the pasted text. Installed only while pasting."""
@@ -116,7 +128,7 @@ class X11FetchWatch(QAbstractNativeEventFilter):
                 self.meta_atoms = {d.intern_atom(name) for name in self._META}
                 d.close()
             except Exception as exc:  # noqa: BLE001 - then every request counts
-                log.info("translate and replace: no X atoms (%s)", type(exc).__name__)
+                _logger.info("translate and replace: no X atoms (%s)", type(exc).__name__)
         return self.meta_atoms
 
     def nativeEventFilter(self, event_type: Any, message: Any) -> tuple[bool, int]:
@@ -131,9 +143,9 @@ class X11FetchWatch(QAbstractNativeEventFilter):
         return False, 0
 
 
-def fetch_watch(on_fetch: Callable[[], None]) -> X11FetchWatch | None:
+def _fetch_watch(on_fetch: Callable[[], None]) -> _X11FetchWatch | None:
     """The watch where the platform lets one see the paste being fetched (X11), else None."""
-    return X11FetchWatch(on_fetch) if QGuiApplication.platformName() == "xcb" else None
+    return _X11FetchWatch(on_fetch) if QGuiApplication.platformName() == "xcb" else None
 
 
 class _Cookie(ctypes.Structure):
@@ -146,7 +158,7 @@ def same_x_client(window_a: int, window_b: int, resource_id_mask: int) -> bool:
     return (window_a & ~resource_id_mask) == (window_b & ~resource_id_mask)
 
 
-def primary_is_in_focused_app() -> bool | None:
+def _primary_is_in_focused_app() -> bool | None:
     """X11: whether the PRIMARY selection belongs to the application that has the keyboard
     focus. PRIMARY keeps the text that was selected last, possibly in another window, long
     after; only the focused application's selection is the one to replace. None when it
@@ -196,7 +208,7 @@ def _reply_window(xcb: Any, libc: Any, conn: int, request: str, *args: int) -> i
     return window
 
 
-class ReplaceFlow(QObject):
+class _ReplaceFlow(QObject):
     """One translate-and-replace at a time (see the module docstring)."""
 
     finished = Signal(str, str)  # Outcome's value ("replaced", "failed", "cancelled"), message
@@ -216,17 +228,17 @@ class ReplaceFlow(QObject):
         self.no_keys_reason = no_keys_reason
         self.options = options  # the flow translates with target "auto" whatever these say
         self.report = report or (lambda message, problem: None)
-        self.primary_in_focus: Callable[[], bool | None] = primary_is_in_focused_app
+        self.primary_in_focus: Callable[[], bool | None] = _primary_is_in_focused_app
         self.copy_timeout_ms = COPY_TIMEOUT_MS
-        self.restore_delay_ms = RESTORE_DELAY_MS
-        self._watch = fetch_watch(self._on_fetched)
+        self.restore_delay_ms = _RESTORE_DELAY_MS
+        self._watch = _fetch_watch(self._on_fetched)
         self._watching = False
-        self.state = ReplaceState.IDLE
+        self.state = _ReplaceState.IDLE
         self._saved: QMimeData | None = None
         self._touched = False  # whether the clipboard was changed (by Ctrl+C or by us)
         self._listening = False  # connected to the clipboard's dataChanged
         self._req_id = 0
-        self._next_id = FIRST_REQUEST_ID
+        self._next_id = _FIRST_REQUEST_ID
         self._cancel: threading.Event | None = None
         self._parts: list[str] = []
         self._frame = ("", "")  # the selection's leading and trailing white space
@@ -256,12 +268,12 @@ class ReplaceFlow(QObject):
     def trigger(self) -> bool:
         """Start a run (the hotkey); pressed again while one runs, cancel it. False when no
         run started (or it failed at once)."""
-        if self.state != ReplaceState.IDLE:
+        if self.state != _ReplaceState.IDLE:
             self.cancel()
             return False
         if self.keys is None:
             self._end(
-                Outcome.FAILED,
+                _Outcome.FAILED,
                 self.no_keys_reason or translate("Replace", "Translate and replace is unavailable here."),
             )
             return False
@@ -270,11 +282,11 @@ class ReplaceFlow(QObject):
         self._touched = False
         if clipboard.supportsSelection():  # X11: the PRIMARY selection is the selected text
             if self.primary_in_focus() is False:  # selected earlier in another application
-                self._end(Outcome.FAILED, translate("Replace", NO_SELECTION))
+                self._end(_Outcome.FAILED, translate("Replace", NO_SELECTION))
                 return False
             self._selected(clipboard.text(QClipboard.Mode.Selection))
-            return self.state != ReplaceState.IDLE
-        self.state = ReplaceState.COPYING
+            return self.state != _ReplaceState.IDLE
+        self.state = _ReplaceState.COPYING
         self._touched = True  # the simulated Ctrl+C replaces the clipboard
         clipboard.dataChanged.connect(self._on_copied)
         self._listening = True
@@ -283,19 +295,19 @@ class ReplaceFlow(QObject):
         try:
             self.keys.copy()
         except KeySimulationError as exc:
-            self._end(Outcome.FAILED, translate("Replace", "Translate and replace: {error}").format(error=exc))
+            self._end(_Outcome.FAILED, translate("Replace", "Translate and replace: {error}").format(error=exc))
             return False
-        return self.state != ReplaceState.IDLE
+        return self.state != _ReplaceState.IDLE
 
     def _on_copied(self) -> None:
-        if self.state != ReplaceState.COPYING:
+        if self.state != _ReplaceState.COPYING:
             return
         self._stop_copying()
         self._selected(self.clipboard().text(QClipboard.Mode.Clipboard))
 
     def _on_copy_timeout(self) -> None:
-        if self.state == ReplaceState.COPYING:
-            self._end(Outcome.FAILED, translate("Replace", NO_SELECTION))
+        if self.state == _ReplaceState.COPYING:
+            self._end(_Outcome.FAILED, translate("Replace", NO_SELECTION))
 
     def _poll_copied(self) -> None:
         saved = self._saved
@@ -313,10 +325,10 @@ class ReplaceFlow(QObject):
     def _selected(self, text: str) -> None:
         core = text.strip()
         if not core:
-            self._end(Outcome.FAILED, translate("Replace", NO_SELECTION))
+            self._end(_Outcome.FAILED, translate("Replace", NO_SELECTION))
             return
         if not directions_needed(core):  # Japanese, Korean, numbers only: nothing to translate
-            self._end(Outcome.FAILED, left_as_it_is(core))
+            self._end(_Outcome.FAILED, left_as_it_is(core))
             return
         start = text.index(core[0])
         self._frame = (text[:start], text[start + len(core) :])
@@ -324,14 +336,14 @@ class ReplaceFlow(QObject):
         self._req_id = self._next_id
         self._cancel = threading.Event()
         self._parts = []
-        self.state = ReplaceState.TRANSLATING
+        self.state = _ReplaceState.TRANSLATING
         self.report(translate("Replace", "Translating the selection…"), False)
-        log.info("translate and replace: translating %d characters", len(core))
+        _logger.info("translate and replace: translating %d characters", len(core))
         options = dataclasses.replace(self.options(), target=AUTO)  # each sentence into the other language
         self._translateRequested.emit(self._req_id, core, options, self._cancel)
 
     def _mine(self, req_id: int) -> bool:
-        return self.state == ReplaceState.TRANSLATING and req_id == self._req_id
+        return self.state == _ReplaceState.TRANSLATING and req_id == self._req_id
 
     def _on_delta(self, req_id: int, text: str) -> None:
         if self._mine(req_id):
@@ -340,7 +352,7 @@ class ReplaceFlow(QObject):
     def _on_failed(self, req_id: int, message: str) -> None:
         if self._mine(req_id):
             self._end(
-                Outcome.FAILED,
+                _Outcome.FAILED,
                 translate("Replace", "Translate and replace: the translation failed. {error}").format(error=message),
             )
 
@@ -349,21 +361,21 @@ class ReplaceFlow(QObject):
             return
         if (self._cancel is not None and self._cancel.is_set()) or (stats is not None and stats.cancelled):
             self._end(
-                Outcome.CANCELLED, translate("Replace", "Translate and replace was cancelled; nothing was pasted.")
+                _Outcome.CANCELLED, translate("Replace", "Translate and replace was cancelled; nothing was pasted.")
             )
             return
         translation = "".join(self._parts).strip()
         if not translation:
-            self._end(Outcome.FAILED, translate("Replace", "Translate and replace: the translation came out empty."))
+            self._end(_Outcome.FAILED, translate("Replace", "Translate and replace: the translation came out empty."))
             return
         keys = self.keys
         if keys is None:  # trigger() does not start without keys; a test may take them away
             self._end(
-                Outcome.FAILED,
+                _Outcome.FAILED,
                 self.no_keys_reason or translate("Replace", "Translate and replace is unavailable here."),
             )
             return
-        self.state = ReplaceState.PASTING
+        self.state = _ReplaceState.PASTING
         self.clipboard().setText(self._frame[0] + translation + self._frame[1], QClipboard.Mode.Clipboard)
         self._touched = True
         app = QCoreApplication.instance()
@@ -373,18 +385,18 @@ class ReplaceFlow(QObject):
         try:
             keys.paste()
         except KeySimulationError as exc:
-            self._end(Outcome.FAILED, translate("Replace", "Translate and replace: {error}").format(error=exc))
+            self._end(_Outcome.FAILED, translate("Replace", "Translate and replace: {error}").format(error=exc))
             return
-        self._restore_timer.start(FETCH_TIMEOUT_MS if self._watching else self.restore_delay_ms)
+        self._restore_timer.start(_FETCH_TIMEOUT_MS if self._watching else self.restore_delay_ms)
 
     def _on_fetched(self) -> None:
-        if self.state == ReplaceState.PASTING:
-            self._restore_timer.start(AFTER_FETCH_MS)  # again after each request (large texts)
+        if self.state == _ReplaceState.PASTING:
+            self._restore_timer.start(_AFTER_FETCH_MS)  # again after each request (large texts)
 
     def _on_restore_due(self) -> None:
-        if self.state == ReplaceState.PASTING:
+        if self.state == _ReplaceState.PASTING:
             self._end(
-                Outcome.REPLACED,
+                _Outcome.REPLACED,
                 translate(
                     "Replace", "Replaced the selection with its translation; the clipboard holds what it held before."
                 ),
@@ -393,14 +405,14 @@ class ReplaceFlow(QObject):
     def cancel(self) -> None:
         """Stop a run: before the paste nothing is pasted and the clipboard is put back
         (once pasted, the restore that follows is not cut short)."""
-        if self.state == ReplaceState.COPYING:
+        if self.state == _ReplaceState.COPYING:
             self._end(
-                Outcome.CANCELLED, translate("Replace", "Translate and replace was cancelled; nothing was pasted.")
+                _Outcome.CANCELLED, translate("Replace", "Translate and replace was cancelled; nothing was pasted.")
             )
-        elif self.state == ReplaceState.TRANSLATING and self._cancel is not None:
+        elif self.state == _ReplaceState.TRANSLATING and self._cancel is not None:
             self._cancel.set()  # the worker stops within a decode step and reports back
 
-    def _end(self, outcome: Outcome, message: str) -> None:
+    def _end(self, outcome: _Outcome, message: str) -> None:
         """Finish the run: put the clipboard back if it was changed, say how it went."""
         self._stop_copying()
         self._restore_timer.stop()
@@ -411,9 +423,9 @@ class ReplaceFlow(QObject):
         if self._touched and self._saved is not None:
             self._restore()
         self._saved, self._touched, self._cancel, self._parts = None, False, None, []
-        self.state = ReplaceState.IDLE
-        log.info("translate and replace: %s", outcome.value)
-        self.report(message, outcome is not Outcome.REPLACED)
+        self.state = _ReplaceState.IDLE
+        _logger.info("translate and replace: %s", outcome.value)
+        self.report(message, outcome is not _Outcome.REPLACED)
         self.finished.emit(outcome.value, message)
 
     def _restore(self) -> None:
@@ -439,7 +451,7 @@ class TranslateReplace(QObject):
         super().__init__(services.window.window())
         self.services, self.window, self.tray = services, services.window, tray
         simulator, reason = keys if keys is not None else default_keys()
-        self.flow = ReplaceFlow(
+        self.flow = _ReplaceFlow(
             services.worker, services.generation_options, simulator, reason, self.show_message, self
         )
         self.hotkey = hotkey

@@ -20,10 +20,15 @@ from PySide6.QtGui import QClipboard, QGuiApplication
 from ..platform.keys import KeySimulationError, KeySimulator
 from .replace import snapshot
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "SelectionCopy",
+]
 
-COPY_TIMEOUT_MS = 1500  # an application slow to copy (a large document) still makes it
-POLL_MS = 50
+
+_logger = logging.getLogger(__name__)
+
+_COPY_TIMEOUT_MS = 1500  # an application slow to copy (a large document) still makes it
+_POLL_MS = 50
 
 
 class SelectionCopy(QObject):
@@ -31,13 +36,13 @@ class SelectionCopy(QObject):
 
     done = Signal(str)
 
-    def __init__(self, keys: KeySimulator, parent: QObject | None = None, timeout_ms: int = COPY_TIMEOUT_MS) -> None:
+    def __init__(self, keys: KeySimulator, parent: QObject | None = None, timeout_ms: int = _COPY_TIMEOUT_MS) -> None:
         super().__init__(parent)
         self.keys = keys
         self._saved: QMimeData | None = None
         self._timeout = QTimer(self, singleShot=True, interval=timeout_ms)
         self._timeout.timeout.connect(lambda: self._finish(copied=False))
-        self._poll = QTimer(self, interval=POLL_MS)
+        self._poll = QTimer(self, interval=_POLL_MS)
         self._poll.timeout.connect(self._check)
 
     @property
@@ -57,7 +62,7 @@ class SelectionCopy(QObject):
         try:
             self.keys.copy()
         except KeySimulationError as exc:
-            log.warning("translate selection: the copy could not be sent: %s", exc)
+            _logger.warning("translate selection: the copy could not be sent: %s", exc)
             self._finish(copied=False)
             return False
         return True
@@ -81,5 +86,5 @@ class SelectionCopy(QObject):
         text = clipboard.text(QClipboard.Mode.Clipboard) if copied else ""
         if copied:
             clipboard.setMimeData(saved, QClipboard.Mode.Clipboard)  # the user's clipboard, every format
-        log.info("translate selection: the copy %s", "gave text" if text else "gave no text")
+        _logger.info("translate selection: the copy %s", "gave text" if text else "gave no text")
         self.done.emit(text)

@@ -42,11 +42,25 @@ if TYPE_CHECKING:
     from ..window.popup import PopupFeature
     from .pasting import InputHandling
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "ACTIONS",
+    "LABELS",
+    "SelectionAndShow",
+    "ShortcutKind",
+    "ShortcutState",
+    "conflicts",
+    "release_changed",
+    "state",
+    "states",
+    "tone_of",
+]
+
+
+_logger = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass(frozen=True)
-class ShortcutAction:
+class _ShortcutAction:
     """An action with a global shortcut: its Settings field and its name in the interface
     (``source_label``/``source_tooltip`` are the English; ``label``/``tooltip`` translated)."""
 
@@ -66,12 +80,12 @@ class ShortcutAction:
 
 
 ACTIONS = (
-    ShortcutAction(
+    _ShortcutAction(
         "hotkey",
         QT_TRANSLATE_NOOP("Shortcuts", "Translate clipboard"),
         QT_TRANSLATE_NOOP("Shortcuts", "Translate the text on the clipboard, from any application."),
     ),
-    ShortcutAction(
+    _ShortcutAction(
         "selection_hotkey",
         QT_TRANSLATE_NOOP("Shortcuts", "Translate selection"),
         QT_TRANSLATE_NOOP(
@@ -80,17 +94,17 @@ ACTIONS = (
             "untouched; elsewhere the clipboard).",
         ),
     ),
-    ShortcutAction(
+    _ShortcutAction(
         "region_hotkey",
         QT_TRANSLATE_NOOP("Shortcuts", "Translate screen region"),
         QT_TRANSLATE_NOOP("Shortcuts", "Select a part of the screen and translate the text in it."),
     ),
-    ShortcutAction(
+    _ShortcutAction(
         "show_hotkey",
         QT_TRANSLATE_NOOP("Shortcuts", "Show the window"),
         QT_TRANSLATE_NOOP("Shortcuts", "Bring the desktop-mt window forward."),
     ),
-    ShortcutAction(
+    _ShortcutAction(
         "replace_hotkey",
         QT_TRANSLATE_NOOP("Shortcuts", "Translate and replace"),
         QT_TRANSLATE_NOOP(
@@ -290,7 +304,7 @@ class SelectionAndShow(QObject):
     def _show(self, text: str) -> None:
         """``text`` translated in the popup or the window (Auto: each sentence into the other
         language)."""
-        log.info("translate selection: %d characters", len(text))  # never the text itself
+        _logger.info("translate selection: %d characters", len(text))  # never the text itself
         if self.services.settings.hotkey_opens == "popup":
             self.popup.show_for(join_lines(text) if self.input.joining else text, QCursor.pos())
             return

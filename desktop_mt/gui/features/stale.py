@@ -5,7 +5,7 @@ that a clipboard translation, History > Open or Clear replaced. The translation 
 showed the replaced text's translation beside it. :class:`StaleGuard` notices an undo or redo
 step (the document's undo/redo counts move; a new edit adds a command instead) and puts the
 translation that belongs to the text now shown: the one made for it earlier in this session
-(the last :data:`REMEMBERED` are kept; paired with its source when View > Bilingual is on),
+(the last :data:`_REMEMBERED` are kept; paired with its source when View > Bilingual is on),
 else none (a running translation of the replaced text is stopped too). Ctrl+Enter, or
 translate-as-you-type, translates it again.
 """
@@ -22,8 +22,13 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 from ..services import Services
 from .bilingual import BilingualView
 
-REMEMBERED = 16  # finished translations kept for undo/redo (texts, in memory only)
-UNDONE = QT_TRANSLATE_NOOP("Stale", "Ctrl+Z brought back an earlier text; Ctrl+Enter translates it.")
+__all__ = [
+    "StaleGuard",
+]
+
+
+_REMEMBERED = 16  # finished translations kept for undo/redo (texts, in memory only)
+_UNDONE = QT_TRANSLATE_NOOP("Stale", "Ctrl+Z brought back an earlier text; Ctrl+Enter translates it.")
 
 
 class StaleGuard(QObject):
@@ -50,7 +55,7 @@ class StaleGuard(QObject):
         """``translation`` belongs to ``source`` (a finished translation)."""
         self.known[source] = translation
         self.known.move_to_end(source)
-        while len(self.known) > REMEMBERED:
+        while len(self.known) > _REMEMBERED:
             self.known.popitem(last=False)
 
     def _on_completed(self, done: Completed) -> None:
@@ -83,5 +88,5 @@ class StaleGuard(QObject):
         elif known is not None:
             self.window.append_target(known)
         elif text.strip():
-            self.window.statusBar().showMessage(translate("Stale", UNDONE), 8000)
+            self.window.statusBar().showMessage(translate("Stale", _UNDONE), 8000)
             self.window.sourceEdited.emit(text)  # as-you-type (when on) translates it again

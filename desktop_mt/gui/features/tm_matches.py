@@ -2,7 +2,7 @@
 
 Under the panes, :class:`MatchPanel` lists up to three matches, best first. Each row: its
 shortcut (Ctrl+1..3, memoQ's), score and origin, the match's *whole* source with its word-level
-differences to the current sentence marked (:func:`diff_html`: words the match has and the
+differences to the current sentence marked (:func:`_diff_html`: words the match has and the
 sentence lacks struck through, words the sentence has and the match lacks underlined; difflib
 opcodes over words, and over characters for Chinese), and its target; a **Use N** button that
 Tab reaches. The panel belongs to the sentence it was shown for: moving the pointer onto it does
@@ -25,6 +25,14 @@ from ..i18n import QT_TRANSLATE_NOOP, translate
 
 if TYPE_CHECKING:
     from desktop_mt.tm.store import Match
+
+__all__ = [
+    "MAX_MATCHES",
+    "MatchPanel",
+    "diff_ops",
+    "tokens",
+]
+
 
 MAX_MATCHES = 3
 _TOKENS = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|\w+|\s+|[^\w\s]", re.UNICODE)
@@ -57,7 +65,7 @@ def diff_ops(current: str, match: str) -> list[tuple[str, str]]:
     return out
 
 
-def diff_html(current: str, match: str, dark: bool = False) -> str:
+def _diff_html(current: str, match: str, dark: bool = False) -> str:
     """:func:`diff_ops` as rich text: deletions struck through in red, insertions underlined
     in green (colours that read on a dark palette when ``dark``)."""
     red, green = ("#ff8a80", "#69f0ae") if dark else ("#b71c1c", "#1b5e20")
@@ -125,11 +133,11 @@ class MatchPanel(QFrame):
             label.setVisible(match is not None)
             button.setVisible(match is not None)
             if match is not None:
-                label.setText(row_html(index, current, match, dark))
+                label.setText(_row_html(index, current, match, dark))
         self.setVisible(bool(matches))
 
 
-def row_html(index: int, current: str, match: Match, dark: bool = False) -> str:
+def _row_html(index: int, current: str, match: Match, dark: bool = False) -> str:
     """One row: "Ctrl+1 · Memory 94% (approved): <source, differences marked> → target"."""
     entry = match.entry
     unapproved = match.exact and entry.origin == "edited"
@@ -139,5 +147,5 @@ def row_html(index: int, current: str, match: Match, dark: bool = False) -> str:
     origin = translate("MatchPanel", _ORIGINS[entry.origin]) if entry.origin in _ORIGINS else entry.origin
     return (
         f"<b>Ctrl+{index + 1}</b> · {what} {match.score:.0f}% ({html.escape(origin)}): "
-        f"“{diff_html(current, entry.source, dark)}” → {html.escape(entry.target)}"
+        f"“{_diff_html(current, entry.source, dark)}” → {html.escape(entry.target)}"
     )

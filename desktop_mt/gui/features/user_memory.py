@@ -18,7 +18,7 @@ from ..ports import WindowPort
 
 __all__ = ["NO_MEMORY", "UserMemory"]
 
-log = logging.getLogger("desktop_mt.gui.features.postedit")  # the log lines kept their old source
+_logger = logging.getLogger("desktop_mt.gui.features.postedit")  # the log lines kept their old source
 
 NO_MEMORY = QT_TRANSLATE_NOOP("PostEdit", "The translation memory is not available: {why}")
 
@@ -42,7 +42,7 @@ class UserMemory(QObject):
                 self._memory = TranslationMemory()
             except (ImportError, OSError, sqlite3.Error) as exc:
                 self.error = f"{type(exc).__name__}: {exc}"
-                log.warning("translation memory not available (%s)", type(exc).__name__)
+                _logger.warning("translation memory not available (%s)", type(exc).__name__)
         return self._memory
 
     def use(self, memory: TranslationMemory) -> None:
