@@ -114,7 +114,11 @@ def test_tray_hotkey_second_instance_and_typing_beside_a_file_job(session, tmp_p
             check=True,
         )
         session.x("xdotool", "key", "--clearmodifiers", "ctrl+alt+e", check=True)
-        wid = wait_for(session.visible_windows, 60, "the hotkey to bring the window back")[0]
+        try:
+            wid = wait_for(session.visible_windows, 60, "the hotkey to bring the window back")[0]
+        except AssertionError as exc:  # say what the app logged (figures and shortcut states, no text)
+            log = Path(session.env["DESKTOP_MT_HOME"]) / "logs" / "desktop-mt.log"
+            raise AssertionError(f"{exc}\napp log:\n{log.read_text(encoding='utf-8', errors='replace')}") from None
         wait_for(lambda: log_lines(session, FIRST_TEXT), 60, "the clipboard translation")
 
         # Idle latency of typed sentences.

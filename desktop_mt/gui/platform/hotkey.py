@@ -61,6 +61,10 @@ class GlobalHotkey(QObject):
         """(Re)register ``sequence``. Returns (ok, message), the message also kept as
         ``message``; never raises."""
         ok, self.message = self._start(sequence)
+        # The log says which global shortcuts hold (keys and action, never text): a user's
+        # "the hotkey does nothing" report then shows whether the keys were taken.
+        state = "active" if ok else self.message
+        _logger.info("global shortcut %s for %s: %s", sequence or "(none)", self.action, state)
         return ok, self.message
 
     def _start(self, sequence: str) -> tuple[bool, str]:
@@ -91,6 +95,7 @@ class GlobalHotkey(QObject):
         return str(lookup(self._chord))
 
     def _fire(self) -> None:
+        _logger.info("global shortcut pressed: %s", self.action)
         try:
             self.activated.emit()
         except RuntimeError:  # this object was deleted without stop(): nothing to tell
