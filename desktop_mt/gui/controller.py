@@ -192,8 +192,8 @@ class Controller(QObject):
 
     def window_options(self) -> GenerationOptions:
         """:meth:`generation_options` with the window's direction (Auto, English -> Chinese,
-        Chinese -> English) as the target."""
-        return dataclasses.replace(self.generation_options(), target=self.direction.target)
+        Chinese -> English) as the target (the services' rule, which the features use too)."""
+        return self.services.window_options()
 
     # ---- requests (the session; RequestFlow) -------------------------------------------
     @property
